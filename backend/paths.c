@@ -1,0 +1,51 @@
+/*
+ * paths: locate data files (layouts) for an installed or an uninstalled
+ * pmutop.  Main thread only (reads the environment).
+ */
+#include "paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int paths_exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash)
+		*(slash == buf ? slash + 1 : slash) = '\0';
+	return 0;
+}
+
+/* Same directory, compared after resolving symlinks and "..". */
+static int paths_same_dir(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return 0;
+	return strcmp(ra, rb) == 0;
+}
+
+const char *paths_layout_dir(const char *exe_dir)
+{
+	const char *env = getenv("PMUTOP_LAYOUT_DIR");
+	char self[PATH_MAX];
+
+	if (env && *env)
+		return env;
+	if (!exe_dir && paths_exe_dir(self, sizeof(self)) == 0)
+		exe_dir = self;
+	if (exe_dir && paths_same_dir(exe_dir, PMUTOP_BUILDDIR))
+		return PMUTOP_SRC_LAYOUTDIR;
+	return PMUTOP_LAYOUTDIR;
+}

@@ -1,0 +1,24 @@
+/*
+ * paths: where pmutop finds its data files.
+ *
+ * Layouts come from, in order: $PMUTOP_LAYOUT_DIR; the source tree's
+ * layouts/ when the program runs from its build tree (so a developer never
+ * needs to install); otherwise the installed $(pkgdatadir)/layouts.
+ * Main thread, at start-up.
+ */
+#ifndef PMUTOP_PATHS_H
+#define PMUTOP_PATHS_H
+
+#include <stddef.h>
+
+/*
+ * The layout directory for a program whose executable lies in EXE_DIR
+ * (NULL: look it up through /proc/self/exe).  Returns a pointer to static
+ * or environment storage; never NULL.
+ */
+const char *paths_layout_dir(const char *exe_dir);
+
+/* Directory of the running executable into BUF; 0 or -errno. */
+int paths_exe_dir(char *buf, size_t len);
+
+#endif

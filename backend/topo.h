@@ -1,0 +1,110 @@
+/*
+ * topo: pmutop's own immutable model of the machine's topology.
+ *
+ * Loaded once from hwloc (the running machine, an hwloc XML file or a
+ * synthetic description) and never changed afterwards, so any thread may read
+ * it without locking once topo_load() has returned.  NUMA memory comes from
+ * libnuma when the topology is this machine's, from hwloc otherwise.
+ *
+ * Numbering, everywhere in this model:
+ *  - "os_cpu" is the Linux CPU number (/dev/cpu/N), as hwloc's PU os_index;
+ *  - "core_id" and "os_id" (package) are the ids the OS reports: core ids may
+ *    be sparse (0,1,2,8,9,10 on Westmere-EP) and are unique only per socket;
+ *  - every other int field that refers to another object is an index into
+ *    the corresponding array of struct topo, in hwloc's logical order.
+ *
+ * Invariants: threads[0 .. nonline-1] are the online CPUs, ordered socket by
+ * socket, core by core (hwloc's tree order, never sorted by CPU number);
+ * a socket's threads and cores are contiguous ranges of those arrays;
+ * threads[nonline .. nthreads-1] are CPUs the OS knows but that are offline,
+ * with no core or socket (the kernel does not say where they sit).
+ */
+#ifndef PMUTOP_TOPO_H
+#define PMUTOP_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TOPO_NONE (-1)
+/* A byte count the source cannot tell (e.g. free memory of an XML topology). */
+#define TOPO_BYTES_UNKNOWN UINT64_MAX
+
+enum topo_kind {
+	TOPO_KIND_SYSTEM,    /* this machine, through hwloc and libnuma */
+	TOPO_KIND_XML,       /* an hwloc XML export */
+	TOPO_KIND_SYNTHETIC, /* an hwloc synthetic description */
+};
+
+struct topo_thread {
+	int os_cpu;
+	int core;     /* index into cores[]; TOPO_NONE when offline */
+	int socket;   /* index into sockets[]; TOPO_NONE when offline */
+	int smt_rank; /* 0 for the core's first hardware thread, 1 for its sibling... */
+	bool online;
+};
+
+struct topo_core {
+	int core_id;      /* OS core id, may be sparse; TOPO_NONE if hwloc has none */
+	int socket;
+	int l3;           /* index into l3s[]; TOPO_NONE without an L3 */
+	int thread_first; /* the core's threads are threads[thread_first ..] */
+	int nthreads;
+};
+
+struct topo_l3 {
+	int socket;          /* TOPO_NONE if the cache spans sockets */
+	uint64_t size_bytes; /* 0 when unknown */
+};
+
+struct topo_numa {
+	int os_node;        /* Linux NUMA node number */
+	int socket;         /* the one socket whose CPUs it serves, else TOPO_NONE */
+	uint64_t mem_total; /* bytes or TOPO_BYTES_UNKNOWN */
+	uint64_t mem_free;  /* bytes or TOPO_BYTES_UNKNOWN */
+};
+
+struct topo_socket {
+	int os_id;   /* physical package id; TOPO_NONE when hwloc shows no package */
+	int core_first, ncores;
+	int thread_first, nthreads;
+	int l3_first, nl3;
+	int *numa;   /* indexes into numa[] of the nodes serving this socket */
+	int nnuma;
+	int *cpus;   /* the socket's OS CPU numbers, sorted ascending (nthreads of them) */
+};
+
+struct topo {
+	enum topo_kind kind;
+	char *source;   /* human description: "this machine", the XML path, the synthetic string */
+	struct topo_socket *sockets;
+	int nsockets;
+	struct topo_core *cores;
+	int ncores;
+	struct topo_thread *threads;
+	int nthreads;   /* online + offline */
+	int nonline;
+	struct topo_l3 *l3s;
+	int nl3;
+	struct topo_numa *numa;
+	int nnuma;
+	int *cpu_thread; /* os_cpu -> index into threads[] or TOPO_NONE */
+	int cpu_thread_len;
+};
+
+/*
+ * Load a topology.  SPEC is NULL for this machine, the path of an hwloc XML
+ * file, or a synthetic description ("pack:2 [numa] l3:1 core:4 pu:2").
+ * Returns 0 and sets *OUT, or returns -ENOENT (no such file) / -EINVAL
+ * (unreadable XML, invalid synthetic string, empty topology) / -EIO (hwloc
+ * could not read this machine) and writes one line into ERR saying what is
+ * wrong and what is accepted.
+ */
+int topo_load(const char *spec, struct topo **out, char *err, size_t errlen);
+
+void topo_free(struct topo *t);
+
+/* The thread for OS CPU number OS_CPU, or NULL if the machine has no such CPU. */
+const struct topo_thread *topo_thread_of_cpu(const struct topo *t, int os_cpu);
+
+#endif

@@ -1,0 +1,90 @@
+/* Tests for command-line parsing: what each option selects, and the one-line messages. */
+#include <errno.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "options.h"
+
+static int parse(struct options *o, char *err, char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	err[0] = '\0';
+	return options_parse(argc, argv, o, err, 256);
+}
+
+START_TEST(no_options_starts_the_interactive_view_on_this_machine)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", NULL }), 0);
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_INTERACTIVE);
+	ck_assert_ptr_null(o.topology);
+}
+END_TEST
+
+START_TEST(topology_source_in_every_spelling)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology", "pack:2 pu:2",
+						    "--topology-only", NULL }), 0);
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_TOPOLOGY_ONLY);
+	ck_assert_str_eq(o.topology, "pack:2 pu:2");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology=m.xml", NULL }), 0);
+	ck_assert_str_eq(o.topology, "m.xml");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-T", "m.xml", NULL }), 0);
+	ck_assert_str_eq(o.topology, "m.xml");
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_INTERACTIVE);
+}
+END_TEST
+
+START_TEST(help_and_version_win_over_other_options)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology-only", "-h", NULL }), 0);
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_HELP);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--version", "--bogus", NULL }), 0);
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_VERSION);
+	ck_assert_ptr_nonnull(strstr(options_usage, "--topology-only"));
+}
+END_TEST
+
+START_TEST(bad_arguments_get_one_line_naming_them)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--bogus", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "unknown option '--bogus'");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-z", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "unknown option '-z'");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "option '--topology' needs an argument");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-T", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "option '-T' needs an argument");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology=", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--topology needs a file or a synthetic description");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "stray", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "unexpected argument 'stray'");
+}
+END_TEST
+
+static Suite *options_suite(void)
+{
+	Suite *s = suite_create("options");
+
+	CHECK_ADD(s, no_options_starts_the_interactive_view_on_this_machine);
+	CHECK_ADD(s, topology_source_in_every_spelling);
+	CHECK_ADD(s, help_and_version_win_over_other_options);
+	CHECK_ADD(s, bad_arguments_get_one_line_naming_them);
+	return s;
+}
+
+CHECK_MAIN(options_suite)

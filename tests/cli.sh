@@ -1,0 +1,43 @@
+#!/bin/sh
+# The command line as a user meets it: help, version, and one clear
+# message with exit status 2 for every kind of bad input.
+. "$top_srcdir/tests/lib.sh"
+plan 21
+
+run "$PMUTOP" --help
+expect_rc "--help exits 0" 0
+expect_match "--help shows usage" "$out" "Usage: pmutop [OPTION]..."
+expect_match "--help lists --topology-only" "$out" "--topology-only"
+
+run "$PMUTOP" --version
+expect_rc "--version exits 0" 0
+expect_match "--version names the program" "$out" "pmutop 0."
+expect_match "build tree uses the source layouts" "$out" "layouts: $top_srcdir/layouts"
+
+run "$PMUTOP" --frobnicate
+expect_rc "unknown option exits 2" 2
+expect_match "unknown option is named" "$err" "pmutop: unknown option '--frobnicate'"
+expect_match "unknown option points to --help" "$err" "Try 'pmutop --help'"
+expect_lines "unknown option: message and hint only" "$err" 2
+
+run "$PMUTOP" --topology-only --topology /nonexistent/box.xml
+expect_rc "missing topology file exits 2" 2
+expect_match "missing file is named" "$err" "--topology /nonexistent/box.xml: no such file"
+expect_lines "missing file: one line" "$err" 1
+expect_lines "missing file: nothing on stdout" "$out" 0
+
+bad=$(mktemp)
+printf '<topology version="2.0"><object type=' >"$bad"
+run "$PMUTOP" --topology-only --topology "$bad"
+rm -f "$bad"
+expect_rc "unreadable XML exits 2" 2
+expect_match "unreadable XML says so and what is accepted" "$err" "not a readable hwloc XML topology; give an hwloc XML file"
+expect_lines "unreadable XML: one line" "$err" 1
+
+run "$PMUTOP" --topology-only --topology 'pack:2 bogus:3'
+expect_rc "invalid synthetic string exits 2" 2
+expect_match "invalid synthetic string gets an example" "$err" "not a valid synthetic description; give an hwloc XML file (lstopo --of xml FILE) or a synthetic description such as 'pack:2 [numa] l3:1 core:4 pu:2'"
+expect_lines "invalid synthetic: one line" "$err" 1
+
+run "$PMUTOP" --topology-only extra
+expect_rc "stray argument exits 2" 2

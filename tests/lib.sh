@@ -1,0 +1,48 @@
+# lib.sh: tiny TAP helpers for pmutop's shell tests.  Source it, call
+# `plan N`, then one assertion per test; each prints "ok" or "not ok" with
+# what was expected and what came out.
+# The harness exports PMUTOP (the built binary), top_srcdir and top_builddir.
+
+: "${PMUTOP:?run through make check (PMUTOP is not set)}"
+tap_n=0
+
+plan() { echo "1..$1"; }
+
+pass() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"; }
+
+fail() {
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n - $1"
+	shift
+	for line in "$@"; do printf '#   %s\n' "$line"; done
+}
+
+# run CMD...: capture stdout, stderr and exit status in $out, $err, $rc.
+run() {
+	tap_tmp=$(mktemp -d)
+	"$@" >"$tap_tmp/out" 2>"$tap_tmp/err"
+	rc=$?
+	out=$(cat "$tap_tmp/out")
+	err=$(cat "$tap_tmp/err")
+	rm -rf "$tap_tmp"
+}
+
+# expect_rc NAME WANT: the last run exited with WANT.
+expect_rc() {
+	if [ "$rc" = "$2" ]; then pass "$1"; else fail "$1" "exit status $rc, want $2" "stderr: $err"; fi
+}
+
+# expect_match NAME TEXT PATTERN: TEXT contains the fixed string PATTERN.
+expect_match() {
+	case "$2" in
+	*"$3"*) pass "$1" ;;
+	*) fail "$1" "want text containing: $3" "got: $2" ;;
+	esac
+}
+
+# expect_lines NAME TEXT N: TEXT has exactly N lines.
+expect_lines() {
+	n=$(printf '%s\n' "$2" | wc -l)
+	[ -z "$2" ] && n=0
+	if [ "$n" = "$3" ]; then pass "$1"; else fail "$1" "$n lines, want $3" "got: $2"; fi
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# pmutop --topology-only end to end: the exact text for a dual Xeon 5500,
+# and this machine's topology agreeing with what Linux reports.
+. "$top_srcdir/tests/lib.sh"
+plan 7
+
+run "$PMUTOP" --topology-only --topology 'pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*8:1*2)'
+expect_rc "dual Xeon 5500 exits 0" 0
+want="topology from synthetic description 'pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*8:1*2)'
+2 sockets, 2 NUMA nodes, 8 cores, 16 threads online
+socket 0: cpu 0-3,8-11 | NUMA node 0 (12 GiB) | L3 8 MiB | 4 cores, 8 threads
+  core 0: cpu 0,8    core 1: cpu 1,9    core 2: cpu 2,10   core 3: cpu 3,11
+socket 1: cpu 4-7,12-15 | NUMA node 1 (12 GiB) | L3 8 MiB | 4 cores, 8 threads
+  core 4: cpu 4,12   core 5: cpu 5,13   core 6: cpu 6,14   core 7: cpu 7,15"
+if [ "$out" = "$want" ]; then
+	pass "dual Xeon 5500 prints the expected six lines"
+else
+	fail "dual Xeon 5500 prints the expected six lines" "got:" "$out"
+fi
+
+run "$PMUTOP" --topology-only --topology "$top_srcdir/tests/topology/westmere-ep-sparse.xml"
+expect_rc "saved XML exits 0" 0
+expect_match "saved XML keeps sparse core ids" "$out" "core 8: cpu 6,18"
+
+run "$PMUTOP" --topology-only
+expect_rc "this machine exits 0" 0
+online=$(getconf _NPROCESSORS_ONLN)
+expect_match "this machine is named as the source" "$out" "topology of this machine"
+case "$out" in
+*", $online threads online"*) pass "this machine: $online threads online" ;;
+*) fail "this machine: $online threads online" "got: $out" ;;
+esac

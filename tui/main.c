@@ -1,0 +1,69 @@
+/*
+ * main: pmutop's entry point.  Parses the command line, then hands over to
+ * the requested front end.  Before curses starts, errors are printed here
+ * and the process exits non-zero (2 for bad input, 1 for failures).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "paths.h"
+#include "topo.h"
+#include "topo_text.h"
+
+#define MAIN_EXIT_USAGE 2
+
+static int main_terminal_width(void)
+{
+	struct winsize ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+static int main_topology_only(const struct options *opt)
+{
+	char err[512];
+	struct topo *t;
+	int rc = topo_load(opt->topology, &t, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return rc == -EIO ? EXIT_FAILURE : MAIN_EXIT_USAGE;
+	}
+	topo_text_print(t, stdout, main_terminal_width());
+	topo_free(t);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt;
+	char err[512];
+
+	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\nTry 'pmutop --help' for more information.\n", err);
+		return MAIN_EXIT_USAGE;
+	}
+	switch (opt.action) {
+	case OPTIONS_ACTION_HELP:
+		fputs(options_usage, stdout);
+		return EXIT_SUCCESS;
+	case OPTIONS_ACTION_VERSION:
+		printf("%s %s\nlayouts: %s\n", PACKAGE_NAME, PACKAGE_VERSION, paths_layout_dir(NULL));
+		return EXIT_SUCCESS;
+	case OPTIONS_ACTION_TOPOLOGY_ONLY:
+		return main_topology_only(&opt);
+	case OPTIONS_ACTION_INTERACTIVE:
+		break;
+	}
+	fprintf(stderr, "pmutop: this build has no interactive view yet (it lands with the "
+		"TUI); run 'pmutop --topology-only' to see the machine's topology.\n");
+	return EXIT_FAILURE;
+}
