@@ -17,8 +17,7 @@ static int cpulist_cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sort and drop duplicates in place; returns the new length. */
-static int cpulist_normalise(int *v, int n)
+int cpulist_normalise(int *v, int n)
 {
 	int out = 0;
 
@@ -99,8 +98,10 @@ char *cpulist_format(const int *cpus, int n)
 	size_t cap = 16 * (size_t)n + 1, len = 0;
 	char *out = xmalloc(cap);
 
-	memcpy(v, cpus, sizeof(*v) * (size_t)n);
-	n = cpulist_normalise(v, n);
+	if (n > 0) {
+		memcpy(v, cpus, sizeof(*v) * (size_t)n);
+		n = cpulist_normalise(v, n);
+	}
 	out[0] = '\0';
 	for (int i = 0; i < n;) {
 		int j = i;

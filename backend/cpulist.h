@@ -28,6 +28,9 @@ int cpulist_parse(const char *text, int **cpus, int *ncpus, size_t *err_col);
  */
 char *cpulist_format(const int *cpus, int n);
 
+/* Sort the N numbers in V and drop duplicates, in place; returns the new length. */
+int cpulist_normalise(int *v, int n);
+
 /* Nonzero when CPU is in the sorted array CPUS of length N. */
 int cpulist_contains(const int *cpus, int n, int cpu);
 

@@ -6,6 +6,7 @@
  * pmutop needs so that nothing else depends on hwloc.
  */
 #include "topo.h"
+#include "cpulist.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -25,13 +26,6 @@ struct topo_build {
 	int cap_cores, cap_threads, cap_l3s;
 	hwloc_obj_t *l3_objs; /* hwloc object behind each l3s[] entry */
 };
-
-static int topo_cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
 
 static struct topo_thread *topo_new_thread(struct topo_build *b)
 {
@@ -122,7 +116,7 @@ static void topo_add_socket(struct topo_build *b, hwloc_topology_t h, hwloc_obj_
 	s->cpus = xmalloc(sizeof(*s->cpus) * (size_t)(s->nthreads ? s->nthreads : 1));
 	for (int i = 0; i < s->nthreads; i++)
 		s->cpus[i] = t->threads[s->thread_first + i].os_cpu;
-	qsort(s->cpus, (size_t)s->nthreads, sizeof(*s->cpus), topo_cmp_int);
+	cpulist_normalise(s->cpus, s->nthreads);
 }
 
 /* CPUs in the complete set but not in the topology: known to the OS, offline. */
