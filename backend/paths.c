@@ -36,9 +36,11 @@ static int paths_same_dir(const char *a, const char *b)
 	return strcmp(ra, rb) == 0;
 }
 
-const char *paths_layout_dir(const char *exe_dir)
+/* ENV if set; the source-tree SRC for a program in the build tree; else INSTALLED. */
+static const char *paths_pick(const char *env_name, const char *src, const char *installed,
+			      const char *exe_dir)
 {
-	const char *env = getenv("PMUTOP_LAYOUT_DIR");
+	const char *env = getenv(env_name);
 	char self[PATH_MAX];
 
 	if (env && *env)
@@ -46,6 +48,17 @@ const char *paths_layout_dir(const char *exe_dir)
 	if (!exe_dir && paths_exe_dir(self, sizeof(self)) == 0)
 		exe_dir = self;
 	if (exe_dir && paths_same_dir(exe_dir, PMUTOP_BUILDDIR))
-		return PMUTOP_SRC_LAYOUTDIR;
-	return PMUTOP_LAYOUTDIR;
+		return src;
+	return installed;
+}
+
+const char *paths_layout_dir(const char *exe_dir)
+{
+	return paths_pick("PMUTOP_LAYOUT_DIR", PMUTOP_SRC_LAYOUTDIR, PMUTOP_LAYOUTDIR, exe_dir);
+}
+
+const char *paths_scenario_dir(const char *exe_dir)
+{
+	return paths_pick("PMUTOP_SCENARIO_DIR", PMUTOP_SRC_SCENARIODIR, PMUTOP_SCENARIODIR,
+			  exe_dir);
 }

@@ -4,6 +4,8 @@
  * Layouts come from, in order: $PMUTOP_LAYOUT_DIR; the source tree's
  * layouts/ when the program runs from its build tree (so a developer never
  * needs to install); otherwise the installed $(pkgdatadir)/layouts.
+ * Scenarios of the emulated machines likewise: $PMUTOP_SCENARIO_DIR, the
+ * source tree's backend/scenarios/, $(pkgdatadir)/scenarios.
  * Main thread, at start-up.
  */
 #ifndef PMUTOP_PATHS_H
@@ -17,6 +19,9 @@
  * or environment storage; never NULL.
  */
 const char *paths_layout_dir(const char *exe_dir);
+
+/* The scenario directory, chosen like the layout directory. */
+const char *paths_scenario_dir(const char *exe_dir);
 
 /* Directory of the running executable into BUF; 0 or -errno. */
 int paths_exe_dir(char *buf, size_t len);

@@ -1,0 +1,69 @@
+/*
+ * cpuid: identify the CPU and its architectural performance monitoring.
+ *
+ * The CPUID leaves come from a source: the cpuid instruction on this
+ * machine, the Linux cpuid driver's file (/dev/cpu/N/cpuid, 16 bytes at
+ * offset leaf | subleaf << 32) under a root prefix, or a table of an
+ * emulated machine.  Decoding is the same for all three.  Main thread, at
+ * start-up.
+ */
+#ifndef PMUTOP_CPUID_H
+#define PMUTOP_CPUID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cpuid_uarch {
+	CPUID_UARCH_UNKNOWN,  /* not Intel, or no architectural perfmon */
+	CPUID_UARCH_ARCH,     /* any Intel CPU with architectural perfmon: the fallback */
+	CPUID_UARCH_CORE2,
+	CPUID_UARCH_NEHALEM,
+	CPUID_UARCH_WESTMERE,
+	CPUID_UARCH_SKYLAKE,  /* Skylake client */
+};
+
+struct cpuid_info {
+	char vendor[13];
+	unsigned family, model, stepping; /* family and model with the extended fields folded in */
+	char brand[49];
+	bool hypervisor;                  /* CPUID.1:ECX[31] */
+	/* CPUID leaf 0xA; zero when the CPU has no architectural perfmon */
+	unsigned perfmon_version;
+	unsigned gp_counters, gp_width;
+	unsigned fixed_counters, fixed_width;
+	uint32_t arch_events_absent;      /* CPUID.0AH:EBX: a set bit = event not available */
+	unsigned arch_events_len;         /* CPUID.0AH:EAX[31:24] */
+	enum cpuid_uarch uarch;
+	const char *uarch_name;           /* "Nehalem", "Westmere", "Skylake client", ... */
+};
+
+/* One CPUID query: fill REGS with eax, ebx, ecx, edx.  0 or -errno. */
+typedef int (*cpuid_leaf_fn)(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* The cpuid instruction of the CPU we run on (CTX unused). */
+int cpuid_leaf_native(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* The cpuid driver file; CTX is an int * holding an open fd of /dev/cpu/N/cpuid. */
+int cpuid_leaf_file(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/*
+ * Read and decode.  Returns 0, or -errno from the source, or -ENOTSUP for
+ * a CPU pmutop cannot monitor (not Intel, or no architectural perfmon), with
+ * one line in ERR saying which CPU it is and what to do.
+ */
+int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char *err, size_t errlen);
+
+/*
+ * Identify CPU 0 of the machine under ROOT ("/" = this one): through
+ * ROOT/dev/cpu/0/cpuid when ROOT is not "/", else the cpuid instruction.
+ */
+int cpuid_identify_root(const char *root, struct cpuid_info *info, char *err, size_t errlen);
+
+/* The microarchitecture for an Intel family-6 MODEL with perfmon VERSION. */
+enum cpuid_uarch cpuid_uarch_of(unsigned family, unsigned model, unsigned perfmon_version);
+
+/* "Nehalem" etc., for UARCH. */
+const char *cpuid_uarch_name(enum cpuid_uarch uarch);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * emu: an emulated machine behind the register interface.
+ *
+ * Behaves, at the register level, like the documented hardware (see
+ * pmu_regs.h): event selects with USR/OS/EDGE/INT/ANY/EN/INV/CMASK, local and
+ * global enables, fixed counters and their control, counter widths with
+ * wrap-around setting the overflow status bit, the overflow clear register,
+ * uncore registers shared by all CPUs of a socket, Skylake's IMC MMIO
+ * counters.  A scenario supplies the truth; counters derive from it only
+ * through the programmed encodings (emu_model.c).  Unknown encodings count
+ * zero and are recorded (emu_unknown_events) for the tests.
+ *
+ * Counting is exact with respect to the identities of seed 000: every
+ * counter is the floor of an integral, and a cmask/inv=1 counter is the
+ * floor of the total-cycle integral minus the floor of its inv=0 twin, so
+ * stall + active = total cycles to the count.
+ *
+ * Time: by default the monotonic clock since emu_create(); tests set
+ * EMU_CLOCK_MANUAL and call emu_advance().  All entry points take one mutex,
+ * so any thread may call them (the FUSE server does, from several threads).
+ */
+#ifndef PMUTOP_EMU_H
+#define PMUTOP_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu_machine.h"
+#include "scenario.h"
+#include "topo.h"
+
+struct emu;
+
+enum emu_clock { EMU_CLOCK_REAL, EMU_CLOCK_MANUAL };
+
+/* The PCI config space offset 48H value (BAR | enable) of the emulated Skylake host bridge. */
+#define EMU_SKL_MCHBAR 0xFED10000ull
+
+/*
+ * Create from "MACHINE", "MACHINE:SCENARIO" (a shipped scenario name, found
+ * in SCENARIO_DIR) or "MACHINE:PATH" (a scenario file; any argument with a
+ * '/' or ending in .scn).  0, or -errno with one line in ERR.
+ */
+int emu_create(const char *spec, const char *scenario_dir, struct emu **out, char *err,
+	       size_t errlen);
+
+/* Create from a machine row and a parsed scenario (the emu takes ownership of SC). */
+struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc);
+
+void emu_free(struct emu *e);
+
+const struct emu_machine *emu_machine(const struct emu *e);
+const struct topo *emu_topo(const struct emu *e);
+const struct scenario *emu_scenario(const struct emu *e);
+
+void emu_set_clock(struct emu *e, enum emu_clock clock);
+/* Manual clock: move time forward by SECONDS. */
+void emu_advance(struct emu *e, double seconds);
+/* Seconds since creation on the emulator's clock. */
+double emu_now(struct emu *e);
+
+/*
+ * Registers of OS CPU number CPU: 0, or -EIO for a register the model does
+ * not implement or a write the hardware would fault on (reserved bits, a
+ * read-only register), -ENXIO for a CPU that does not exist or is offline.
+ */
+int emu_msr_read(struct emu *e, int cpu, uint32_t reg, uint64_t *val);
+int emu_msr_write(struct emu *e, int cpu, uint32_t reg, uint64_t val);
+
+/* CPUID leaf/subleaf as CPU sees it. */
+int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/*
+ * Physical memory read at ADDR (the Skylake IMC counters live at
+ * EMU_SKL_MCHBAR + 0x5040..0x5057).  Bytes outside that window read as
+ * zero; -EIO when the machine has no such window.  Returns bytes read.
+ */
+int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len);
+
+/* PCI config space of 0000:00:00.0 (256 bytes); returns bytes read. */
+int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len);
+
+/* Take CPU offline or bring it back (reads then fail with -ENXIO). */
+int emu_set_online(struct emu *e, int cpu, int online);
+
+/* Unknown encodings programmed so far, "evtsel 0x..." lines joined by '\n' (static buffer). */
+const char *emu_unknown_events(struct emu *e, int *count);
+
+#endif

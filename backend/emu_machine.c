@@ -1,0 +1,100 @@
+/*
+ * emu_machine: the table of emulated machines.  Immutable.
+ *
+ * CPUID values: family/model/stepping of the real parts named in the brand;
+ * leaf 0xA as those parts report it (SDM Vol. 3B ch. 18: Core 2 has perfmon
+ * v2 with 2 x 40-bit counters, Nehalem/Westmere v3 with 4 x 48-bit per
+ * thread, Skylake v4 with 4 x 48-bit per thread when HT is on).
+ */
+#include "emu_machine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct emu_machine emu_machines[] = {
+	{
+		.name = "nehalem-ep",
+		.description = "2 x Xeon X5570 (Nehalem-EP): 2 sockets x 4 cores x 2 threads, "
+			       "3 DDR3 channels per socket, QPI",
+		.topology = "pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*8:1*2)",
+		.brand = "Intel(R) Xeon(R) CPU           X5570  @ 2.93GHz",
+		.family = 6, .model = 0x1A, .stepping = 5,
+		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 2.93,
+		.uncore = EMU_UNCORE_NHM, .channels = 3,
+		.default_scenario = "memory-bound",
+	},
+	{
+		.name = "westmere-ep",
+		.description = "2 x Xeon X5670 (Westmere-EP): 2 sockets x 6 cores x 2 threads, "
+			       "3 DDR3 channels per socket, QPI",
+		.topology = "pack:2 [numa(memory=24GiB)] l3:1(size=12MiB) core:6 pu:2(indexes=2*12:1*2)",
+		.brand = "Intel(R) Xeon(R) CPU           X5670  @ 2.93GHz",
+		.family = 6, .model = 0x2C, .stepping = 2,
+		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 2.93,
+		.uncore = EMU_UNCORE_NHM, .channels = 3,
+		.default_scenario = "memory-bound",
+	},
+	{
+		.name = "skylake",
+		.description = "Core i7-6700 (Skylake client): 1 socket x 4 cores x 2 threads, "
+			       "4 CBo slices, ARB, IMC free-running counters",
+		.topology = "pack:1 [numa(memory=16GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*4:1*2)",
+		.brand = "Intel(R) Core(TM) i7-6700 CPU @ 3.40GHz",
+		.family = 6, .model = 0x5E, .stepping = 3,
+		.perfmon_version = 4, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 3.40,
+		.uncore = EMU_UNCORE_SKL, .channels = 2, .cbo = 4,
+		.default_scenario = "memory-bound",
+	},
+	{
+		.name = "core2",
+		.description = "Core 2 Quad Q9650 (Penryn): 1 socket x 4 cores, front-side bus",
+		.topology = "pack:1 [numa(memory=8GiB)] l2:2(size=6MiB) core:2 pu:1",
+		.brand = "Intel(R) Core(TM)2 Quad CPU    Q9650  @ 3.00GHz",
+		.family = 6, .model = 0x17, .stepping = 10,
+		.perfmon_version = 2, .gp_counters = 2, .gp_width = 40,
+		.fixed_counters = 3, .fixed_width = 40,
+		.nominal_ghz = 3.00,
+		.uncore = EMU_UNCORE_NONE,
+		.default_scenario = "compute-bound",
+	},
+	{
+		.name = "arch",
+		.description = "an Intel CPU with architectural perfmon only (v3, 4 x 48-bit "
+			       "counters): 1 socket x 4 cores x 2 threads",
+		.topology = "pack:1 [numa(memory=32GiB)] l3:1(size=20MiB) core:4 pu:2(indexes=2*4:1*2)",
+		.brand = "Intel(R) Xeon(R) CPU E5-2630 v3 @ 2.40GHz",
+		.family = 6, .model = 0x3F, .stepping = 2,
+		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 2.40,
+		.uncore = EMU_UNCORE_NONE,
+		.default_scenario = "compute-bound",
+	},
+};
+
+const int emu_nmachines = (int)(sizeof(emu_machines) / sizeof(emu_machines[0]));
+
+const struct emu_machine *emu_machine_find(const char *name)
+{
+	for (int i = 0; i < emu_nmachines; i++)
+		if (strcmp(emu_machines[i].name, name) == 0)
+			return &emu_machines[i];
+	return NULL;
+}
+
+const char *emu_machine_names(void)
+{
+	static char names[256];
+
+	if (!names[0])
+		for (int i = 0; i < emu_nmachines; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", emu_machines[i].name);
+	return names;
+}

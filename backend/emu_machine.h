@@ -1,0 +1,43 @@
+/*
+ * emu_machine: the emulated machines, one table row each.
+ *
+ * A row says what the machine is (CPUID identity and leaf 0xA, topology as
+ * an hwloc synthetic description with Linux's CPU numbering) and which
+ * uncore it carries.  The register behaviour lives in emu.c; the event
+ * model in emu_model.c.  Immutable.
+ */
+#ifndef PMUTOP_EMU_MACHINE_H
+#define PMUTOP_EMU_MACHINE_H
+
+#include "cpuid.h"
+
+enum emu_uncore {
+	EMU_UNCORE_NONE,
+	EMU_UNCORE_NHM, /* Nehalem/Westmere-EP: 8 counters + fixed clock per socket, 3 IMC channels */
+	EMU_UNCORE_SKL, /* Skylake client: CBo slices, ARB, fixed clock, IMC MMIO counters */
+};
+
+struct emu_machine {
+	const char *name;        /* --sim NAME */
+	const char *description;
+	const char *topology;    /* hwloc synthetic string */
+	const char *brand;
+	unsigned family, model, stepping;
+	unsigned perfmon_version, gp_counters, gp_width, fixed_counters, fixed_width;
+	double nominal_ghz;      /* TSC and reference clock */
+	enum emu_uncore uncore;
+	int channels;            /* memory channels per socket */
+	int cbo;                 /* Skylake CBo slices with counters */
+	const char *default_scenario;
+};
+
+extern const struct emu_machine emu_machines[];
+extern const int emu_nmachines;
+
+/* The machine called NAME, or NULL. */
+const struct emu_machine *emu_machine_find(const char *name);
+
+/* "nehalem-ep, westmere-ep, ..." for messages. */
+const char *emu_machine_names(void);
+
+#endif

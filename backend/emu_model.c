@@ -1,0 +1,507 @@
+/*
+ * emu_model: event encodings -> per-cycle distributions and rates.
+ * Pure functions.  Event codes and umasks are those of the seeds (000 Table 1
+ * and Tables 30-32, 001 Tables 3-1 to 3-3, 002, 004 Table 19-1), which the
+ * layouts program; the emulator knows nothing else.
+ */
+#include "emu_model.h"
+#include "pmu_regs.h"
+
+#include <math.h>
+#include <string.h>
+
+#define BIT(n) (1u << (n))
+#define UARCH(u) (1u << (u))
+#define UARCH_ALL (~0u)
+#define UARCH_NHM_WSM (UARCH(CPUID_UARCH_NEHALEM) | UARCH(CPUID_UARCH_WESTMERE))
+
+static double emu_clamp01(double x)
+{
+	return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+static void emu_dist_zero(struct emu_dist *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->h[0] = 1;
+	d->run_len = 1;
+	d->run_side = EMU_RUN_LT;
+}
+
+/*
+ * Value 0 with probability 1 - P_ACTIVE, else 1 + Binomial(WIDTH - 1, q)
+ * with q chosen so that the mean is MEAN.  P(value == 0) is exact; that is
+ * what cmask=1 stall counts see.
+ */
+static void emu_dist_binomial(struct emu_dist *d, double p_active, double mean, unsigned width)
+{
+	double q, pw = 1;
+	unsigned n = width - 1;
+
+	emu_dist_zero(d);
+	if (mean <= 0 || p_active <= 0)
+		return;
+	if (mean < p_active)
+		p_active = mean; /* a value of at least 1 on every active cycle */
+	if (mean > p_active * width)
+		mean = p_active * width;
+	q = n ? emu_clamp01((mean / p_active - 1) / n) : 0;
+	d->h[0] = 1 - p_active;
+	for (unsigned j = 0; j <= n && j + 1 < EMU_HIST_BINS; j++) {
+		double c = 1; /* binomial coefficient n over j */
+
+		for (unsigned i = 0; i < j; i++)
+			c = c * (n - i) / (i + 1);
+		pw = pow(q, j) * pow(1 - q, n - j);
+		d->h[j + 1] = p_active * c * pw;
+	}
+}
+
+static void emu_dist_bernoulli(struct emu_dist *d, double p)
+{
+	emu_dist_zero(d);
+	p = emu_clamp01(p);
+	d->h[0] = 1 - p;
+	d->h[1] = p;
+}
+
+/* Distribution of the number of busy ports among NQ independent ports busy with probabilities Q. */
+static void emu_poisson_binomial(const double *q, unsigned nq, double *pb)
+{
+	memset(pb, 0, sizeof(double) * EMU_HIST_BINS);
+	pb[0] = 1;
+	for (unsigned p = 0; p < nq; p++)
+		for (int k = (int)nq; k >= 0; k--)
+			pb[k] = pb[k] * (1 - q[p]) + (k ? pb[k - 1] * q[p] : 0);
+}
+
+double emu_dist_mean(const struct emu_dist *d)
+{
+	double m = 0;
+
+	for (int k = 1; k < EMU_HIST_BINS; k++)
+		m += k * d->h[k];
+	return m;
+}
+
+double emu_dist_ge(const struct emu_dist *d, unsigned c)
+{
+	double p = 0;
+
+	for (unsigned k = c; k < EMU_HIST_BINS; k++)
+		p += d->h[k];
+	return c == 0 ? 1 : p;
+}
+
+void emu_dist_convolve(const struct emu_dist *a, const struct emu_dist *b, struct emu_dist *out)
+{
+	struct emu_dist r = *a;
+
+	memset(r.h, 0, sizeof(r.h));
+	for (int i = 0; i < EMU_HIST_BINS; i++)
+		for (int j = 0; j < EMU_HIST_BINS; j++) {
+			int k = i + j < EMU_HIST_BINS ? i + j : EMU_HIST_BINS - 1;
+
+			r.h[k] += a->h[i] * b->h[j];
+		}
+	*out = r;
+}
+
+/* ---- per-thread quantities derived from the truth ----------------------- */
+
+static double emu_uops_retired(const double *v)
+{
+	return v[SK_ipc] * v[SK_uops_per_inst];
+}
+
+/* Executed uops per unhalted cycle on each port (shares normalised over NPORTS). */
+static void emu_port_rates(const double *v, unsigned nports, double *rate)
+{
+	double total = 0, exec = emu_uops_retired(v) * v[SK_exec_ratio];
+
+	for (unsigned p = 0; p < nports; p++)
+		total += v[SK_port0 + p];
+	for (unsigned p = 0; p < nports; p++)
+		rate[p] = total > 0 ? exec * v[SK_port0 + p] / total : 0;
+}
+
+/* ---- core events ------------------------------------------------------- */
+
+struct emu_core_ctx {
+	const struct emu_machine *m;
+	unsigned umask;
+	uint64_t offcore;
+	const double *v;
+	double cycles_per_s; /* unhalted cycles per second of this thread */
+};
+
+typedef void emu_core_fn(const struct emu_core_ctx *c, struct emu_dist *d);
+
+static void emu_ev_cycles(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_dist_bernoulli(d, 1);
+}
+
+static void emu_ev_ref_cycles(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double ghz = c->v[SK_ghz] > 0 ? c->v[SK_ghz] : c->m->nominal_ghz;
+
+	emu_dist_binomial(d, 1, c->m->nominal_ghz / ghz, EMU_HIST_BINS - 1);
+}
+
+static void emu_ev_inst(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_dist_binomial(d, 1 - c->v[SK_retire_stall], c->v[SK_ipc], 4);
+}
+
+/* A per-instruction event counted at most once per cycle. */
+static void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double per_inst)
+{
+	emu_dist_bernoulli(d, c->v[SK_ipc] * per_inst);
+}
+
+static void emu_ev_llc(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double refs = c->v[SK_llc_ref_per_inst];
+
+	emu_ev_per_inst(c, d, c->umask == 0x41 ? refs * c->v[SK_llc_miss_ratio] : refs);
+}
+
+static void emu_ev_branches(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_ev_per_inst(c, d, c->v[SK_branch_per_inst]);
+}
+
+static void emu_ev_branch_misses(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_ev_per_inst(c, d, c->v[SK_branch_per_inst] * c->v[SK_branch_miss_ratio]);
+}
+
+static void emu_ev_stall_runs(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	d->run_len = c->v[SK_stall_len];
+	d->run_side = EMU_RUN_LT;
+}
+
+/*
+ * UOPS_EXECUTED (B1H): umask bits 0-5 select ports 0-5, 40H = ports 0,1,5,
+ * 80H = ports 2,3,4.  Model: on a fraction exec_stall of the unhalted cycles
+ * no ALU port (0, 1, 5) dispatches; on the others at least one does, the
+ * ports being independent given that (a zero-truncated product, whose
+ * probabilities Q are solved so that each port's mean is its rate).  The
+ * memory ports are independent of the ALU ports.  Thus P(nothing on 0,1,5)
+ * is exec_stall exactly, and the mean over any port set is the sum of its
+ * rates.  A scenario asking for fewer stalls than its uop rate allows
+ * (sum of ALU rates < 1 - exec_stall) gets the least stall that is possible.
+ */
+static void emu_ev_uops_executed(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	static const unsigned alu[3] = { 0, 1, 5 }, mem[3] = { 2, 3, 4 };
+	double rate[6], q[3], qs[3], qm[3], none_alu = 1, sum_alu = 0, s, pb[EMU_HIST_BINS];
+	struct emu_dist a, m;
+	unsigned ports = c->umask & 0x3F, ns = 0, nm = 0;
+
+	if (c->umask & 0x40)
+		ports |= BIT(0) | BIT(1) | BIT(5);
+	if (c->umask & 0x80)
+		ports |= BIT(2) | BIT(3) | BIT(4);
+	emu_port_rates(c->v, 6, rate);
+	for (unsigned k = 0; k < 3; k++)
+		sum_alu += rate[alu[k]];
+	s = emu_clamp01(fmax(c->v[SK_exec_stall], 1 - sum_alu));
+	emu_dist_zero(&a);
+	if (s < 1) {
+		for (unsigned k = 0; k < 3; k++)
+			q[k] = emu_clamp01(rate[alu[k]] / (1 - s));
+		for (int it = 0; it < 200; it++) {
+			double z = 1;
+
+			for (unsigned k = 0; k < 3; k++)
+				z *= 1 - q[k];
+			z = 1 - z;
+			for (unsigned k = 0; k < 3; k++)
+				q[k] = emu_clamp01(z * rate[alu[k]] / (1 - s));
+		}
+		for (unsigned k = 0; k < 3; k++) {
+			none_alu *= 1 - q[k];
+			if (ports & BIT(alu[k]))
+				qs[ns++] = q[k];
+		}
+		emu_poisson_binomial(qs, ns, pb);
+		/* condition on at least one ALU port busy: remove the all-idle case */
+		pb[0] -= none_alu;
+		for (int k = 0; k < EMU_HIST_BINS; k++)
+			a.h[k] = (1 - s) * pb[k] / (1 - none_alu) + (k == 0 ? s : 0);
+	}
+	emu_dist_zero(&m);
+	for (unsigned k = 0; k < 3; k++)
+		if (ports & BIT(mem[k]))
+			qm[nm++] = emu_clamp01(rate[mem[k]]);
+	emu_poisson_binomial(qm, nm, m.h);
+	emu_dist_convolve(&a, &m, d);
+	/* seed 000: the memory ports 2, 3, 4 count per core, never per thread */
+	d->core_wide = (ports & (BIT(2) | BIT(3) | BIT(4))) != 0;
+	emu_ev_stall_runs(c, d);
+}
+
+static void emu_ev_uops_issued(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_dist_binomial(d, 1 - c->v[SK_issue_stall],
+			  emu_uops_retired(c->v) * c->v[SK_issue_ratio], 4);
+	emu_ev_stall_runs(c, d);
+}
+
+static void emu_ev_uops_retired(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_dist_binomial(d, 1 - c->v[SK_retire_stall], emu_uops_retired(c->v), 4);
+	emu_ev_stall_runs(c, d);
+}
+
+/* RESOURCE_STALLS (A2H): 01H any, 02H load, 04H RS full, 08H store, 10H ROB full. */
+static void emu_ev_resource_stalls(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	const double *v = c->v;
+	unsigned u = c->umask & 0x01 ? 0x1E : c->umask;
+	double p = (u & 0x02 ? v[SK_load_stall] : 0) + (u & 0x04 ? v[SK_rs_full_stall] : 0) +
+		   (u & 0x08 ? v[SK_store_stall] : 0) + (u & 0x10 ? v[SK_rob_full_stall] : 0);
+
+	emu_dist_bernoulli(d, p);
+}
+
+/* ARITH.CYCLES_DIV_BUSY (14H/01H); with cmask 1, inv, edge it counts divides. */
+static void emu_ev_div(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_dist_bernoulli(d, c->v[SK_div_busy]);
+	d->run_len = c->v[SK_div_latency];
+	d->run_side = EMU_RUN_GE;
+}
+
+/* A rate per second of the thread, spread over its unhalted cycles. */
+static void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, double per_s)
+{
+	emu_dist_bernoulli(d, c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0);
+}
+
+/* MEM_UNCORE_RETIRED (0FH): 10H remote DRAM, 20H local DRAM. */
+static void emu_ev_mem_uncore_retired(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double per_s = (c->umask & 0x10 ? c->v[SK_remote_dram_loads_per_s] : 0) +
+		       (c->umask & 0x20 ? c->v[SK_local_dram_loads_per_s] : 0);
+
+	emu_ev_per_second(c, d, per_s);
+}
+
+/*
+ * OFF_CORE_RESPONSE_0/1 (B7H, BBH, umask 01H) with the request/response
+ * matrix in MSR 1A6H/1A7H (seed 000 Table 9): the truth has demand data
+ * reads (bit 0, which includes the L1D prefetcher) served by local DRAM
+ * (bit 14) or remote DRAM (bit 13).
+ */
+static void emu_ev_offcore(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double per_s = 0;
+
+	if (c->offcore & BIT(0)) {
+		if (c->offcore & BIT(14))
+			per_s += c->v[SK_local_dram_read_lines_per_s];
+		if (c->offcore & BIT(13))
+			per_s += c->v[SK_remote_dram_read_lines_per_s];
+	}
+	emu_ev_per_second(c, d, per_s);
+}
+
+static const struct emu_core_row {
+	unsigned event;
+	unsigned umask;      /* the umask bits this row answers for */
+	bool umask_exact;    /* umask must equal UMASK, else any non-empty subset */
+	unsigned uarchs;
+	emu_core_fn *fn;
+} emu_core_rows[] = {
+	/* architectural events, seed 004 Table 19-1 */
+	{ .event = 0x3C, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_cycles },
+	{ .event = 0x3C, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_ref_cycles },
+	{ .event = 0xC0, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_inst },
+	{ .event = 0x2E, .umask = 0x4F, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_llc },
+	{ .event = 0x2E, .umask = 0x41, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_llc },
+	{ .event = 0xC4, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_branches },
+	{ .event = 0xC5, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_branch_misses },
+	/* Nehalem / Westmere, seed 000 Table 1, seed 002 */
+	{ .event = 0xC0, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_inst },
+	{ .event = 0xB1, .umask = 0xFF, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_executed },
+	{ .event = 0x0E, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_issued },
+	{ .event = 0xC2, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_retired },
+	{ .event = 0xC2, .umask = 0x02, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_retired },
+	{ .event = 0xA2, .umask = 0x1F, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_resource_stalls },
+	{ .event = 0x14, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_div },
+	{ .event = 0x0F, .umask = 0x30, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_mem_uncore_retired },
+	{ .event = 0xB7, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_offcore },
+	{ .event = 0xBB, .umask = 0x01, .umask_exact = true, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_offcore },
+};
+
+bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask, uint64_t offcore,
+		    const double *v, struct emu_dist *d)
+{
+	enum cpuid_uarch ua = cpuid_uarch_of(m->family, m->model, m->perfmon_version);
+	double ghz = v[SK_ghz] > 0 ? v[SK_ghz] : m->nominal_ghz;
+	struct emu_core_ctx c = {
+		.m = m, .umask = umask, .offcore = offcore, .v = v,
+		.cycles_per_s = v[SK_util] * ghz * 1e9,
+	};
+
+	for (size_t i = 0; i < sizeof(emu_core_rows) / sizeof(emu_core_rows[0]); i++) {
+		const struct emu_core_row *r = &emu_core_rows[i];
+
+		if (r->event != event || !(r->uarchs & UARCH(ua)))
+			continue;
+		if (r->umask_exact ? umask != r->umask : (umask == 0 || (umask & ~r->umask)))
+			continue;
+		emu_dist_zero(d);
+		r->fn(&c, d);
+		return true;
+	}
+	emu_dist_zero(d);
+	return false;
+}
+
+/* ---- uncore ------------------------------------------------------------ */
+
+static double emu_chan_sum(const double (*chan)[SK_COUNT], int nchan, unsigned mask,
+			   enum scenario_key key)
+{
+	double s = 0;
+
+	for (int ch = 0; ch < nchan; ch++)
+		if (mask & BIT(ch))
+			s += chan[ch][key];
+	return s;
+}
+
+bool emu_model_nhm_uncore(unsigned event, unsigned umask, const double *sock,
+			  const double (*chan)[SK_COUNT], int nchan, double *per_s)
+{
+	*per_s = 0;
+	switch (event) {
+	case 0x2C: /* UNC_IMC_NORMAL_READS.CH0-2 / ANY, seed 000 Table 32 */
+		if (!umask || (umask & ~0x07u))
+			return false;
+		*per_s = emu_chan_sum(chan, nchan, umask, SK_read_lines_per_s);
+		return true;
+	case 0x2F: /* UNC_IMC_WRITES.FULL.CH0-2 / ANY (partial writes 08H-20H: none modelled) */
+		if (!umask || (umask & ~0x3Fu))
+			return false;
+		*per_s = emu_chan_sum(chan, nchan, umask & 0x07, SK_write_lines_per_s);
+		return true;
+	case 0x20: /* UNC_QHL_REQUESTS, seed 000 Table 31 */
+		if (!umask || (umask & ~0x3Fu))
+			return false;
+		*per_s = (umask & 0x01 ? sock[SK_ioh_reads_per_s] : 0) +
+			 (umask & 0x02 ? sock[SK_ioh_writes_per_s] : 0) +
+			 (umask & 0x04 ? sock[SK_remote_reads_per_s] : 0) +
+			 (umask & 0x08 ? sock[SK_remote_writes_per_s] : 0) +
+			 (umask & 0x10 ? sock[SK_local_reads_per_s] : 0) +
+			 (umask & 0x20 ? sock[SK_local_writes_per_s] : 0);
+		return true;
+	case 0x23: /* UNC_QHL_OCCUPANCY.LOCAL (04H): Little's law, in uncore cycles */
+		if (umask != 0x04)
+			return false;
+		*per_s = sock[SK_local_reads_per_s] * sock[SK_read_latency_ns] * 1e-9 *
+			 sock[SK_uncore_ghz] * 1e9;
+		return true;
+	case 0x08: /* UNC_LLC_HITS.ANY, seed 000 Table 30 */
+		if (umask != 0x03)
+			return false;
+		*per_s = sock[SK_l3_hit_lines_per_s];
+		return true;
+	case 0x09: /* UNC_LLC_MISS.ANY */
+		if (umask != 0x03)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s];
+		return true;
+	case 0x0A: /* UNC_LLC_LINES_IN.ANY */
+		if (umask != 0x0F)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s];
+		return true;
+	case 0x0B: /* UNC_LLC_LINES_OUT.ANY */
+		if (umask != 0x1F)
+			return false;
+		*per_s = sock[SK_l3_evict_lines_per_s];
+		return true;
+	}
+	return false;
+}
+
+bool emu_model_skl_cbo(unsigned event, unsigned umask, const double *sock, int ncbo, double *per_s)
+{
+	/* UNC_CBO_CACHE_LOOKUP (34H): states M 01H, E 02H, S 04H, I 08H; request 10H read, 20H write, 80H any */
+	unsigned states = umask & 0x0F, req = umask & 0xF0;
+
+	*per_s = 0;
+	if (event == 0x34 && states && req && !(req & 0x40)) {
+		/* the truth has lookups, not their read/write split: count them as reads */
+		double lines = 0;
+
+		if (req & (0x10 | 0x80)) {
+			if (states & 0x07)
+				lines += sock[SK_l3_hit_lines_per_s];
+			if (states & 0x08)
+				lines += sock[SK_l3_miss_lines_per_s];
+		}
+		*per_s = lines / ncbo;
+		return true;
+	}
+	if (event == 0x22 && umask == 0x48) { /* UNC_CBO_XSNP_RESPONSE.HITM_XCORE */
+		*per_s = sock[SK_xsnp_hitm_per_s] / ncbo;
+		return true;
+	}
+	return false;
+}
+
+bool emu_model_skl_arb(unsigned event, unsigned umask, unsigned thr, const double *sock,
+		       const double (*chan)[SK_COUNT], int nchan, double *per_s)
+{
+	double reqs = emu_chan_sum(chan, nchan, ~0u, SK_read_lines_per_s) +
+		      emu_chan_sum(chan, nchan, ~0u, SK_write_lines_per_s);
+	double uclk = sock[SK_uncore_ghz] * 1e9;
+	double outstanding = reqs * sock[SK_read_latency_ns] * 1e-9; /* mean, Little's law */
+
+	*per_s = 0;
+	if (event == 0x81 && umask == 0x01) { /* UNC_ARB_TRK_REQUESTS.ALL */
+		*per_s = reqs;
+		return true;
+	}
+	if (event == 0x80 && umask == 0x01) { /* UNC_ARB_TRK_OCCUPANCY.ALL / CYCLES_WITH_ANY_REQUEST */
+		/* Poisson number outstanding: P(n >= 1) = 1 - exp(-mean) */
+		*per_s = thr ? uclk * (1 - exp(-outstanding)) : outstanding * uclk;
+		return true;
+	}
+	return false;
+}
+
+bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)[SK_COUNT],
+		       int nchan, double *per_s)
+{
+	double rd = emu_chan_sum(chan, nchan, ~0u, SK_read_lines_per_s);
+	double wr = emu_chan_sum(chan, nchan, ~0u, SK_write_lines_per_s);
+	double ia = rd + wr - sock[SK_gt_requests_per_s] - sock[SK_io_requests_per_s];
+
+	switch (offset) {
+	case SKL_IMC_DRAM_GT_REQUESTS:
+		*per_s = sock[SK_gt_requests_per_s];
+		return true;
+	case SKL_IMC_DRAM_IA_REQUESTS:
+		*per_s = ia > 0 ? ia : 0;
+		return true;
+	case SKL_IMC_DRAM_IO_REQUESTS:
+		*per_s = sock[SK_io_requests_per_s];
+		return true;
+	case SKL_IMC_DRAM_DATA_READS:
+		*per_s = rd;
+		return true;
+	case SKL_IMC_DRAM_DATA_WRITES:
+		*per_s = wr;
+		return true;
+	}
+	*per_s = 0;
+	return false;
+}

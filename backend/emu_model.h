@@ -1,0 +1,72 @@
+/*
+ * emu_model: how the emulated PMU sees a scenario's truth, event by event.
+ *
+ * For a core event encoding (event, umask, offcore MSR value) and one
+ * thread's truth, emu_model_core() gives the distribution of the event's
+ * per-cycle value over the thread's unhalted cycles.  Everything a counter
+ * can be asked (the sum with cmask 0, cycles at or above a cmask, edges)
+ * is derived from that distribution in emu.c, which is why the identities
+ * of seed 000 ("stall + active cycles = total cycles") hold by construction.
+ * Uncore and IMC events are rates per second of a socket's truth.
+ *
+ * An encoding not listed here is unknown: the functions return false and
+ * the counter stays at zero.  Pure functions of their inputs.
+ */
+#ifndef PMUTOP_EMU_MODEL_H
+#define PMUTOP_EMU_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu_machine.h"
+#include "scenario.h"
+
+#define EMU_HIST_BINS 16
+
+enum emu_run_side { EMU_RUN_LT, EMU_RUN_GE };
+
+struct emu_dist {
+	double h[EMU_HIST_BINS]; /* P(value == k | unhalted cycle) */
+	bool core_wide;          /* counts the whole core even without AnyThread */
+	/*
+	 * Edges: the condition alternates between runs; RUN_LEN is the mean
+	 * length in cycles of the runs on side RUN_SIDE (e.g. stall runs below
+	 * cmask 1 last stall_len cycles; divider-busy runs last div_latency).
+	 */
+	double run_len;
+	enum emu_run_side run_side;
+};
+
+/* Core event of machine M on one thread with truth V (SK_COUNT values). */
+bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask, uint64_t offcore,
+		    const double *v, struct emu_dist *d);
+
+/* Mean of a distribution. */
+double emu_dist_mean(const struct emu_dist *d);
+
+/* P(value >= c). */
+double emu_dist_ge(const struct emu_dist *d, unsigned c);
+
+/* Distribution of the sum of two independent values, clipped at the last bin. */
+void emu_dist_convolve(const struct emu_dist *a, const struct emu_dist *b, struct emu_dist *out);
+
+/*
+ * Nehalem/Westmere uncore event per second for a socket: SOCK is the
+ * socket's truth, CHAN[c] its channels' (NCHAN of them), UNCORE_HZ its
+ * uncore clock.  false when unknown.
+ */
+bool emu_model_nhm_uncore(unsigned event, unsigned umask, const double *sock,
+			  const double (*chan)[SK_COUNT], int nchan, double *per_s);
+
+/* Skylake client CBo event per second for one of NCBO slices. */
+bool emu_model_skl_cbo(unsigned event, unsigned umask, const double *sock, int ncbo, double *per_s);
+
+/* Skylake client ARB event per second (threshold THR > 0: cycles with >= THR outstanding). */
+bool emu_model_skl_arb(unsigned event, unsigned umask, unsigned thr, const double *sock,
+		       const double (*chan)[SK_COUNT], int nchan, double *per_s);
+
+/* Skylake client IMC free-running counter at MMIO OFFSET, per second. */
+bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)[SK_COUNT],
+		       int nchan, double *per_s);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * pmu_regs: addresses and bit fields of every performance-monitoring
+ * register pmutop reads or writes, with SDM names and where each comes from.
+ * Nothing else in pmutop spells a register number.
+ *
+ * Sources:
+ *  [A2]  seed 000, Appendix II "PMU Programming", Table 1 (PerfEvtSelX bits)
+ *  [S1]  seed 001, Skylake client uncore manual, Table 2-1 and 2.2-2.4,
+ *        Table 3-3 (IMC free-running counters)
+ *  [T19] seed 004, SDM Vol. 3B Table 19-2 (fixed counters 309H-30BH)
+ *  [O]   seed 002, pmc.corei7(3): OFFCORE_RESPONSE uses MSR 01A6H (and
+ *        01A7H for the second one on Westmere)
+ *  [SDM] Intel SDM Vol. 3B ch. 18 (architectural PMU: global control,
+ *        status and overflow registers; Nehalem uncore MSRs), not among
+ *        the seeds; the values are the ones Linux's perf uses too.
+ */
+#ifndef PMUTOP_PMU_REGS_H
+#define PMUTOP_PMU_REGS_H
+
+#include <stdint.h>
+
+/* ---- core PMU, architectural [SDM], [T19] ---------------------------- */
+#define IA32_PMC0                  0x0C1u /* + n, general-purpose counters */
+#define IA32_PERFEVTSEL0           0x186u /* + n, their event selects */
+#define IA32_FIXED_CTR0            0x309u /* INST_RETIRED.ANY [T19] */
+#define IA32_FIXED_CTR1            0x30Au /* CPU_CLK_UNHALTED.THREAD [T19] */
+#define IA32_FIXED_CTR2            0x30Bu /* CPU_CLK_UNHALTED.REF [T19] */
+#define IA32_FIXED_CTR_CTRL        0x38Du
+#define IA32_PERF_GLOBAL_STATUS    0x38Eu
+#define IA32_PERF_GLOBAL_CTRL      0x38Fu
+#define IA32_PERF_GLOBAL_OVF_CTRL  0x390u
+#define MSR_OFFCORE_RSP_0          0x1A6u /* [O] */
+#define MSR_OFFCORE_RSP_1          0x1A7u /* [O], Westmere and later */
+#define IA32_MISC_ENABLE           0x1A0u /* never written: the allowlist test's witness */
+#define IA32_TIME_STAMP_COUNTER    0x010u /* read only by pmutop [SDM] */
+#define MSR_PLATFORM_INFO          0x0CEu /* bits 15:8 maximum non-turbo ratio [SDM] */
+
+#define PMU_MAX_GP      8 /* most general-purpose counters any model has */
+#define PMU_MAX_FIXED   3
+
+/*
+ * IA32_PERFEVTSELx [A2]:
+ *  63      32 31   24 23  22  21  20  19 18  17  16  15    8 7      0
+ * +----------+-------+---+---+---+---+--+---+---+---+-------+--------+
+ * | reserved | CMASK |INV|EN |ANY|INT|PC| E |OS |USR| UMASK | EVTSEL |
+ * +----------+-------+---+---+---+---+--+---+---+---+-------+--------+
+ */
+#define EVTSEL_EVENT_SHIFT 0
+#define EVTSEL_EVENT_MASK  0xFFull
+#define EVTSEL_UMASK_SHIFT 8
+#define EVTSEL_UMASK_MASK  0xFF00ull
+#define EVTSEL_USR         (1ull << 16)
+#define EVTSEL_OS          (1ull << 17)
+#define EVTSEL_EDGE        (1ull << 18)
+#define EVTSEL_INT         (1ull << 20)
+#define EVTSEL_ANY         (1ull << 21)
+#define EVTSEL_EN          (1ull << 22)
+#define EVTSEL_INV         (1ull << 23)
+#define EVTSEL_CMASK_SHIFT 24
+#define EVTSEL_CMASK_MASK  0xFF000000ull
+
+/* IA32_FIXED_CTR_CTRL [SDM]: 4 bits per fixed counter n at bit 4n. */
+#define FIXED_CTRL_OS      0x1ull
+#define FIXED_CTRL_USR     0x2ull
+#define FIXED_CTRL_ANY     0x4ull
+#define FIXED_CTRL_PMI     0x8ull
+#define FIXED_CTRL_SHIFT(n) (4u * (unsigned)(n))
+
+/* IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL [SDM]: PMC n at bit n, fixed n at 32+n. */
+#define GLOBAL_PMC(n)      (1ull << (n))
+#define GLOBAL_FIXED(n)    (1ull << (32u + (unsigned)(n)))
+
+/* ---- Nehalem / Westmere uncore, per socket [SDM] ------------------------ */
+#define MSR_UNCORE_PERF_GLOBAL_CTRL     0x391u
+#define MSR_UNCORE_PERF_GLOBAL_STATUS   0x392u
+#define MSR_UNCORE_PERF_GLOBAL_OVF_CTRL 0x393u
+#define MSR_UNCORE_FIXED_CTR0           0x394u /* uncore clock, 48 bits */
+#define MSR_UNCORE_FIXED_CTR_CTRL       0x395u
+#define MSR_UNCORE_PMC0                 0x3B0u /* + n, n < 8, 48 bits */
+#define MSR_UNCORE_PERFEVTSEL0          0x3C0u /* + n */
+#define NHM_UNC_COUNTERS   8
+#define NHM_UNC_WIDTH      48
+/* global ctrl/status: PMC n at bit n, fixed counter at bit 32 */
+#define NHM_UNC_GLOBAL_FIXED (1ull << 32)
+/* MSR_UNCORE_FIXED_CTR_CTRL: bit 0 enable, bit 2 PMI */
+#define NHM_UNC_FIXED_EN   (1ull << 0)
+/* uncore event select: like the core one without USR/OS/ANY; bit 17 resets an occupancy counter */
+#define NHM_UNC_EVTSEL_OCC_CTR_RST (1ull << 17)
+
+/* ---- Skylake client uncore, per socket [S1] ----------------------------- */
+#define MSR_UNC_PERF_GLOBAL_CTRL    0xE01u
+#define MSR_UNC_PERF_GLOBAL_STATUS  0xE02u
+#define MSR_UNC_PERF_FIXED_CTRL     0x394u
+#define MSR_UNC_PERF_FIXED_CTR      0x395u /* UCLK, 48 bits */
+#define MSR_UNC_CBO_CONFIG          0x396u /* RO: NO_CBO_BANKS in bits 3:0 */
+#define MSR_UNC_ARB_PERFCTR0        0x3B0u
+#define MSR_UNC_ARB_PERFCTR1        0x3B1u
+#define MSR_UNC_ARB_PERFEVTSEL0     0x3B2u
+#define MSR_UNC_ARB_PERFEVTSEL1     0x3B3u
+#define MSR_UNC_CBO_0_PERFEVTSEL0   0x700u /* box n: + 0x10 n; counter k: + k */
+#define MSR_UNC_CBO_0_PERFCTR0      0x706u
+#define SKL_UNC_CBO_STRIDE          0x10u
+#define SKL_UNC_MAX_CBO             4
+#define SKL_UNC_BOX_COUNTERS        2
+#define SKL_UNC_WIDTH               44 /* CBo and ARB counters */
+#define SKL_UNC_FIXED_WIDTH         48
+/* MSR_UNC_PERF_GLOBAL_CTRL bit 29 EN [S1 Table 2-2] */
+#define SKL_UNC_GLOBAL_EN           (1ull << 29)
+/*
+ * MSR_UNC_PERF_GLOBAL_STATUS [S1 Table 2-3]: FIXED_CTR_OVF bit 0,
+ * ARB_CTR_OVF bit 1, CBO_CTR_OVF bit 3.  The text extraction prints "31" for
+ * the CBo bit, but the same table reserves 63:4 and 2, which leaves bit 3.
+ */
+#define SKL_UNC_STATUS_FIXED        (1ull << 0)
+#define SKL_UNC_STATUS_ARB          (1ull << 1)
+#define SKL_UNC_STATUS_CBO          (1ull << 3)
+/* MSR_UNC_PERF_FIXED_CTRL: CNT_EN bit 22, OVF_EN bit 20 [S1 Table 2-4] */
+#define SKL_UNC_FIXED_CNT_EN        (1ull << 22)
+/* CBo/ARB event select [S1 Table 2-7]: EVT_SEL 7:0, UMASK 15:8, E 18, OVF_EN 20, EN 22, INV 23, THR 28:24 */
+#define SKL_UNC_EVTSEL_THR_MASK     0x1F000000ull
+
+/* Skylake client IMC free-running counters, MMIO [S1 Table 3-3] */
+#define SKL_IMC_BAR_PCI_OFFSET      0x48u            /* in 0000:00:00.0 config space */
+#define SKL_IMC_BAR_MASK            0x0007FFFFF8000ull
+#define SKL_IMC_DRAM_GT_REQUESTS    0x5040u
+#define SKL_IMC_DRAM_IA_REQUESTS    0x5044u
+#define SKL_IMC_DRAM_IO_REQUESTS    0x5048u
+#define SKL_IMC_DRAM_DATA_READS     0x5050u
+#define SKL_IMC_DRAM_DATA_WRITES    0x5054u
+#define SKL_IMC_WIDTH               32
+#define SKL_IMC_MMIO_SIZE           0x6000u          /* bytes mapped from the BAR */
+
+/* All ones in the low WIDTH bits. */
+static inline uint64_t pmu_width_mask(unsigned width)
+{
+	return width >= 64 ? ~0ull : (1ull << width) - 1;
+}
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * scenario: the ground truth an emulated machine turns into counter values.
+ *
+ * A scenario file (format in scenarios/README.md) sets,
+ * per phase, quantities per hardware thread ("cpu"), per socket and per
+ * memory channel.  Every quantity is a row of SCENARIO_KEYS: its scope,
+ * default, range and meaning; nothing else names them.  Phases inherit the
+ * previous phase's values; a phase of duration 0 lasts for ever, otherwise
+ * the phases repeat.  Small seeded noise makes a live view move, and is a
+ * pure function of (seed, entity, quantity, time slot), so the same scenario
+ * read at any rate gives the same truth.
+ *
+ * Parsed once, then immutable: any thread may evaluate it.
+ */
+#ifndef PMUTOP_SCENARIO_H
+#define PMUTOP_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
+
+/* X(name, scope, default, min, max, meaning) */
+#define SCENARIO_KEYS(X) \
+	X(util,              CPU, 0.0,  0, 1,     "fraction of time the thread is not halted") \
+	X(ghz,               CPU, 0.0,  0, 10,    "core clock when not halted, GHz (0: nominal)") \
+	X(ipc,               CPU, 1.0,  0, 8,     "instructions retired per unhalted cycle") \
+	X(uops_per_inst,     CPU, 1.1,  0.1, 8,   "uops retired per instruction") \
+	X(issue_ratio,       CPU, 1.05, 1, 4,     "uops issued per uop retired (wasted work)") \
+	X(exec_ratio,        CPU, 1.05, 1, 4,     "uops executed per uop retired") \
+	X(port0,             CPU, 0.25, 0, 1,     "share of executed uops on port 0") \
+	X(port1,             CPU, 0.20, 0, 1,     "share on port 1") \
+	X(port2,             CPU, 0.25, 0, 1,     "share on port 2 (loads)") \
+	X(port3,             CPU, 0.10, 0, 1,     "share on port 3 (store address)") \
+	X(port4,             CPU, 0.10, 0, 1,     "share on port 4 (store data)") \
+	X(port5,             CPU, 0.10, 0, 1,     "share on port 5") \
+	X(port6,             CPU, 0.0,  0, 1,     "share on port 6 (Skylake)") \
+	X(port7,             CPU, 0.0,  0, 1,     "share on port 7 (Skylake)") \
+	X(exec_stall,        CPU, 0.20, 0, 1,     "fraction of unhalted cycles no uop executes") \
+	X(issue_stall,       CPU, 0.30, 0, 1,     "fraction of unhalted cycles no uop issues") \
+	X(retire_stall,      CPU, 0.35, 0, 1,     "fraction of unhalted cycles no uop retires") \
+	X(load_stall,        CPU, 0.05, 0, 1,     "fraction of cycles stalled on a full load buffer") \
+	X(rs_full_stall,     CPU, 0.05, 0, 1,     "fraction of cycles stalled on a full RS") \
+	X(store_stall,       CPU, 0.02, 0, 1,     "fraction of cycles stalled on a full store buffer") \
+	X(rob_full_stall,    CPU, 0.03, 0, 1,     "fraction of cycles stalled on a full ROB") \
+	X(div_busy,          CPU, 0.0,  0, 1,     "fraction of cycles the divider is busy") \
+	X(div_latency,       CPU, 20,   1, 200,   "cycles one divide keeps the divider busy") \
+	X(stall_len,         CPU, 10,   1, 10000, "mean length of an execution stall, cycles") \
+	X(kernel,            CPU, 0.05, 0, 1,     "fraction of unhalted cycles and events in ring 0") \
+	X(branch_per_inst,   CPU, 0.18, 0, 1,     "branches retired per instruction") \
+	X(branch_miss_ratio, CPU, 0.02, 0, 1,     "mispredicted / retired branches") \
+	X(llc_ref_per_inst,  CPU, 0.01, 0, 1,     "last-level cache references per instruction") \
+	X(llc_miss_ratio,    CPU, 0.30, 0, 1,     "last-level cache misses / references") \
+	X(local_dram_loads_per_s,  CPU, 0, 0, 1e12, "retired loads served by the local DRAM, per second") \
+	X(remote_dram_loads_per_s, CPU, 0, 0, 1e12, "retired loads served by a remote DRAM, per second") \
+	X(local_dram_read_lines_per_s,  CPU, 0, 0, 1e12, "offcore reads of lines from local DRAM, per second") \
+	X(remote_dram_read_lines_per_s, CPU, 0, 0, 1e12, "offcore reads of lines from remote DRAM, per second") \
+	X(frontend_bound,    CPU, 0.10, 0, 1,     "top-down: issue slots the front end left empty") \
+	X(bad_speculation,   CPU, 0.05, 0, 1,     "top-down: issue slots wasted on the wrong path") \
+	X(mem_stall,         CPU, 0.10, 0, 1,     "fraction of cycles stalled with a load outstanding") \
+	X(l3_miss_stall,     CPU, 0.05, 0, 1,     "fraction of cycles stalled with an L3 miss outstanding") \
+	X(l1i_miss_per_inst, CPU, 0.001, 0, 1,    "L1 instruction cache misses per instruction") \
+	X(itlb_miss_per_inst, CPU, 0.0001, 0, 1,  "ITLB misses per instruction") \
+	X(hitm_per_s,        CPU, 0,    0, 1e12,  "snoops of this thread's requests hitting a modified line, per second") \
+	X(snoop_hit_per_s,   CPU, 0,    0, 1e12,  "snoops hitting a clean line, per second") \
+	X(uncore_ghz,        SOCKET, 2.4, 0.1, 10, "uncore clock, GHz") \
+	X(l3_hit_lines_per_s,  SOCKET, 0, 0, 1e12, "L3 lookups that hit, lines per second") \
+	X(l3_miss_lines_per_s, SOCKET, 0, 0, 1e12, "L3 lookups that miss, lines per second") \
+	X(l3_evict_lines_per_s, SOCKET, 0, 0, 1e12, "lines evicted from the L3, per second") \
+	X(xsnp_hitm_per_s,   SOCKET, 0,    0, 1e12, "cross-core snoops hitting a modified line, per second") \
+	X(local_reads_per_s,  SOCKET, 0, 0, 1e12, "home-logic read requests from this socket's cores, per second") \
+	X(local_writes_per_s, SOCKET, 0, 0, 1e12, "home-logic write requests from this socket's cores, per second") \
+	X(remote_reads_per_s, SOCKET, 0, 0, 1e12, "home-logic read requests arriving over QPI, per second") \
+	X(remote_writes_per_s, SOCKET, 0, 0, 1e12, "home-logic write requests arriving over QPI, per second") \
+	X(ioh_reads_per_s,    SOCKET, 0, 0, 1e12, "home-logic read requests from the IOH, per second") \
+	X(ioh_writes_per_s,   SOCKET, 0, 0, 1e12, "home-logic write requests from the IOH, per second") \
+	X(read_latency_ns,    SOCKET, 60, 1, 10000, "mean local DRAM read latency, ns (occupancy / requests)") \
+	X(gt_requests_per_s,  SOCKET, 0, 0, 1e12, "DRAM requests from the graphics engine, per second") \
+	X(io_requests_per_s,  SOCKET, 0, 0, 1e12, "DRAM requests from I/O, per second") \
+	X(read_lines_per_s,   CHANNEL, 0, 0, 1e12, "DRAM read lines (RdCAS) per second") \
+	X(write_lines_per_s,  CHANNEL, 0, 0, 1e12, "DRAM write lines (WrCAS) per second")
+
+enum scenario_key {
+#define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
+	SCENARIO_KEYS(SCENARIO_ENUM)
+#undef SCENARIO_ENUM
+	SK_COUNT
+};
+
+struct scenario_key_info {
+	const char *name;
+	enum scenario_scope scope;
+	double def, min, max;
+	const char *help;
+	int noisy; /* rates and fractions move with the noise; clocks and latencies do not */
+};
+
+extern const struct scenario_key_info scenario_keys[SK_COUNT];
+
+/* One "cpu|socket|channel SELECTOR key=value..." assignment. */
+struct scenario_set {
+	enum scenario_scope scope;
+	int *sel;        /* cpu numbers or socket indexes; NULL = all */
+	int nsel;
+	int by_socket;   /* cpu scope: SEL lists sockets ("cpu socket:0") */
+	int channel;     /* channel within the socket for SCENARIO_CHANNEL, -1 = all */
+	enum scenario_key key;
+	double value;
+};
+
+struct scenario_phase {
+	char *name;
+	double duration; /* seconds; 0 = until the end of time */
+	struct scenario_set *sets;
+	int nsets;
+};
+
+struct scenario {
+	char *name;
+	char *description;
+	uint64_t seed;
+	double noise;    /* relative standard deviation of the noise, e.g. 0.01 */
+	double noise_slot; /* seconds one noise value lasts */
+	struct scenario_phase *phases;
+	int nphases;
+	int min_sockets; /* the scenario needs this many sockets (numa-remote: 2) */
+};
+
+/*
+ * Parse TEXT (named FILE in messages).  Returns 0 and *OUT, or -EINVAL with
+ * "FILE:LINE:COL: expected ..." in ERR.
+ */
+int scenario_parse(const char *text, const char *file, struct scenario **out, char *err, size_t errlen);
+
+/* Read and parse a file; -errno with the message in ERR. */
+int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen);
+
+void scenario_free(struct scenario *sc);
+
+/*
+ * The truth of one entity at time T (seconds since start): the CPU with OS
+ * number A on socket B, socket index A, or channel B of socket A.  Fills OUT with every
+ * key (only those of SCOPE matter).
+ */
+void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope scope, int a, int b,
+		       double out[SK_COUNT]);
+
+/* The first time after T at which the truth may change (phase end, noise slot end). */
+double scenario_next_change(const struct scenario *sc, double t);
+
+/*
+ * The truth at T for NCPUS cpus (CPU_IDS gives their OS numbers, CPU_SOCKETS
+ * their socket indexes), NSOCKETS sockets and NCHAN channels per socket:
+ * fills cpu[NCPUS][SK_COUNT], socket[NSOCKETS][SK_COUNT] and
+ * chan[NSOCKETS * NCHAN][SK_COUNT].
+ */
+void scenario_eval(const struct scenario *sc, double t, int ncpus, const int *cpu_ids,
+		   const int *cpu_sockets, int nsockets, int nchan, double (*cpu)[SK_COUNT],
+		   double (*socket)[SK_COUNT], double (*chan)[SK_COUNT]);
+
+/* Index of the phase at time T and the time the phase started. */
+int scenario_phase_at(const struct scenario *sc, double t, double *phase_start);
+
+#endif

@@ -1,0 +1,375 @@
+/*
+ * Tests for the emulated machines at the register level: what software
+ * that programs the PMU observes, checked against the documents (seed 000
+ * Table 1 and Appendix II, seed 001, seed 004) and the scenario truth.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "emu.h"
+#include "pmu_regs.h"
+
+#define EN_USR_OS (EVTSEL_EN | EVTSEL_USR | EVTSEL_OS)
+
+static uint64_t sel(unsigned event, unsigned umask, unsigned cmask, int inv, int edge, int any)
+{
+	return event | (uint64_t)umask << 8 | (uint64_t)cmask << 24 | (inv ? EVTSEL_INV : 0) |
+	       (edge ? EVTSEL_EDGE : 0) | (any ? EVTSEL_ANY : 0) | EN_USR_OS;
+}
+
+static struct emu *make(const char *machine, const char *text)
+{
+	struct scenario *sc;
+	char err[512];
+	struct emu *e;
+
+	ck_assert_msg(scenario_parse(text, "test.scn", &sc, err, sizeof(err)) == 0, "%s", err);
+	e = emu_create_from(emu_machine_find(machine), sc);
+	emu_set_clock(e, EMU_CLOCK_MANUAL);
+	return e;
+}
+
+static void wr(struct emu *e, int cpu, uint32_t reg, uint64_t v)
+{
+	int rc = emu_msr_write(e, cpu, reg, v);
+
+	ck_assert_msg(rc == 0, "write cpu %d reg 0x%x = 0x%llx: %d", cpu, reg, (unsigned long long)v, rc);
+}
+
+static uint64_t rd(struct emu *e, int cpu, uint32_t reg)
+{
+	uint64_t v = 0;
+	int rc = emu_msr_read(e, cpu, reg, &v);
+
+	ck_assert_msg(rc == 0, "read cpu %d reg 0x%x: %d", cpu, reg, rc);
+	return v;
+}
+
+/* |A - B| <= TOL */
+#define ck_near(a, b, tol) \
+	ck_assert_msg(fabs((double)(a) - (double)(b)) <= (tol), "%s = %.6g, want %.6g +- %g", \
+		      #a, (double)(a), (double)(b), (double)(tol))
+
+#define STEADY "pmutop-scenario 1\nphase p 0\ncpu all util=1 ghz=2 kernel=0\n"
+
+START_TEST(enable_needs_local_and_global_bits)
+{
+	struct emu *e = make("nehalem-ep", STEADY);
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x3C, 0, 0, 0, 0, 0));
+	emu_advance(e, 1);
+	ck_assert_uint_eq(rd(e, 0, IA32_PMC0), 0); /* global bit off */
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_PMC(0));
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), 2e9, 1);
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x3C, 0, 0, 0, 0, 0) & ~EVTSEL_EN);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), 2e9, 1); /* local bit off: frozen */
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x3C, 0, 0, 0, 0, 0) & ~(EVTSEL_USR | EVTSEL_OS));
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), 2e9, 1); /* neither ring selected: nothing counts */
+	ck_assert_uint_eq(rd(e, 1, IA32_PMC0), 0); /* other CPUs untouched */
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(counter_wraps_at_its_width_and_sets_the_overflow_bit)
+{
+	struct emu *e = make("nehalem-ep", STEADY);
+
+	/* a 32-bit write sign-extends to the counter width [SDM] */
+	wr(e, 0, IA32_PMC0, 0xFFFFFFFFull);
+	ck_assert_uint_eq(rd(e, 0, IA32_PMC0), pmu_width_mask(48));
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x3C, 0, 0, 0, 0, 0));
+	wr(e, 0, IA32_FIXED_CTR1, pmu_width_mask(48) - 9);
+	wr(e, 0, IA32_FIXED_CTR_CTRL, (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(1));
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_PMC(0) | GLOBAL_FIXED(1));
+	ck_assert_uint_eq(rd(e, 0, IA32_PERF_GLOBAL_STATUS), 0);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), 2e9 - 1, 1);
+	ck_near(rd(e, 0, IA32_FIXED_CTR1), 2e9 - 10, 1);
+	ck_assert_uint_eq(rd(e, 0, IA32_PERF_GLOBAL_STATUS), GLOBAL_PMC(0) | GLOBAL_FIXED(1));
+	wr(e, 0, IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_PMC(0));
+	ck_assert_uint_eq(rd(e, 0, IA32_PERF_GLOBAL_STATUS), GLOBAL_FIXED(1));
+	/* core 2 counters are 40 bits wide */
+	emu_free(e);
+	e = make("core2", STEADY);
+	wr(e, 0, IA32_PMC0, 0xFFFFFFFFull);
+	ck_assert_uint_eq(rd(e, 0, IA32_PMC0), pmu_width_mask(40));
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(fixed_counters_follow_their_control_fields)
+{
+	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
+				       "cpu all util=0.5 ghz=2 ipc=1.5 kernel=0.1\n");
+	uint64_t both = FIXED_CTRL_OS | FIXED_CTRL_USR;
+
+	wr(e, 0, IA32_FIXED_CTR_CTRL, both | both << 4 | both << 8);
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED(0) | GLOBAL_FIXED(1) | GLOBAL_FIXED(2));
+	wr(e, 1, IA32_FIXED_CTR_CTRL, FIXED_CTRL_USR << 4);
+	wr(e, 1, IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED(1));
+	emu_advance(e, 2);
+	ck_near(rd(e, 0, IA32_FIXED_CTR1), 2e9, 2);          /* unhalted cycles */
+	ck_near(rd(e, 0, IA32_FIXED_CTR0), 1.5 * 2e9, 2);    /* instructions */
+	ck_near(rd(e, 0, IA32_FIXED_CTR2), 0.5 * 2 * 2.93e9, 2); /* reference cycles at TSC rate */
+	ck_near(rd(e, 1, IA32_FIXED_CTR1), 0.9 * 2e9, 2);    /* user mode only */
+	ck_assert_uint_eq(rd(e, 1, IA32_FIXED_CTR0), 0);     /* not enabled on CPU 1 */
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(any_thread_counts_the_whole_core)
+{
+	/* CPUs 0 and 8 are the two threads of core 0 of socket 0 */
+	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
+				       "cpu all ghz=2 kernel=0 ipc=1 uops_per_inst=1.2\n"
+				       "cpu 0 util=0.6\ncpu 8 util=0.3\n");
+	uint64_t both = FIXED_CTRL_OS | FIXED_CTRL_USR;
+
+	wr(e, 0, IA32_FIXED_CTR_CTRL, (both | FIXED_CTRL_ANY) << 4);
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xC2, 0x01, 0, 0, 0, 1));
+	wr(e, 0, (IA32_PERFEVTSEL0 + 1), sel(0xC2, 0x01, 0, 0, 0, 0));
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED(1) | GLOBAL_PMC(0) | GLOBAL_PMC(1));
+	wr(e, 8, (IA32_PERFEVTSEL0 + 1), sel(0xC2, 0x01, 0, 0, 0, 0));
+	wr(e, 8, IA32_PERF_GLOBAL_CTRL, GLOBAL_PMC(1));
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_FIXED_CTR1), 0.9 * 2e9, 2);
+	ck_near(rd(e, 0, IA32_PMC0), rd(e, 0, (IA32_PMC0 + 1)) + rd(e, 8, (IA32_PMC0 + 1)), 2);
+	ck_near(rd(e, 0, (IA32_PMC0 + 1)), 0.6 * 2e9 * 1.2, 2);
+	emu_free(e);
+}
+END_TEST
+
+/* Seed 000 Table 1: the stall encodings, and their identity with total cycles. */
+START_TEST(table1_stall_encodings_add_up_to_total_cycles)
+{
+	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
+				       "cpu all util=0 ghz=2\n"
+				       "cpu 0 util=0.5 ipc=1.6 exec_stall=0.3 stall_len=8 div_busy=0.1 "
+				       "div_latency=20\n");
+	uint64_t stall, active, total, count, core_stall, divs, div_busy;
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xB1, 0x40, 1, 1, 0, 0)); /* PORT015_STALL_CYCLES */
+	wr(e, 0, (IA32_PERFEVTSEL0 + 1), sel(0xB1, 0x40, 1, 0, 0, 0)); /* ... active cycles */
+	wr(e, 0, (IA32_PERFEVTSEL0 + 2), sel(0x3C, 0x00, 2, 1, 0, 0)); /* CPU_CLK_UNHALTED.TOTAL_CYCLES */
+	wr(e, 0, IA32_PERFEVTSEL0 + 3, sel(0xB1, 0x3F, 1, 1, 1, 1)); /* CORE_STALL_COUNT */
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0xF);
+	emu_advance(e, 1.5);
+	stall = rd(e, 0, IA32_PMC0);
+	active = rd(e, 0, IA32_PMC0 + 1);
+	total = rd(e, 0, IA32_PMC0 + 2);
+	count = rd(e, 0, IA32_PMC0 + 3);
+	ck_assert_uint_eq(stall + active, total);      /* exact, as on hardware */
+	ck_near(total, 1.5 * 2e9, 1);                  /* all cycles, halted ones too */
+	ck_near((double)stall / total, 0.5 + 0.5 * 0.3, 1e-6); /* halted cycles stall */
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xB1, 0x3F, 1, 1, 0, 1)); /* CORE_STALL_CYCLES */
+	wr(e, 0, (IA32_PERFEVTSEL0 + 1), sel(0x14, 0x01, 1, 1, 1, 0)); /* ARITH.DIV */
+	wr(e, 0, (IA32_PERFEVTSEL0 + 2), sel(0x14, 0x01, 0, 0, 0, 0)); /* ARITH.CYCLES_DIV_BUSY */
+	wr(e, 0, IA32_PMC0, 0);
+	wr(e, 0, IA32_PMC0 + 1, 0);
+	wr(e, 0, IA32_PMC0 + 2, 0);
+	wr(e, 0, IA32_PMC0 + 3, 0);
+	emu_advance(e, 1.5);
+	core_stall = rd(e, 0, IA32_PMC0);
+	count = rd(e, 0, IA32_PMC0 + 3);
+	divs = rd(e, 0, IA32_PMC0 + 1);
+	div_busy = rd(e, 0, IA32_PMC0 + 2);
+	/* stall runs on the thread's unhalted cycles last stall_len on average */
+	ck_assert(core_stall <= stall + 2);
+	ck_near((double)count, 0.5 * 1.5 * 2e9 * ((double)core_stall / total - 0.5) / 0.5 / 8,
+		1e-3 * count);
+	ck_near((double)div_busy, 0.1 * 0.5 * 1.5 * 2e9, 2);
+	ck_near((double)divs, div_busy / 20.0, 2);
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(ports_add_up_to_executed_uops)
+{
+	/* the sibling is idle, so per-core port counts are this thread's */
+	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
+				       "cpu all util=0 ghz=2\ncpu 0 util=1 ipc=1.6\n");
+	uint64_t port[6], all, p015, p234;
+
+	for (int half = 0; half < 2; half++) {
+		for (int k = 0; k < 3; k++) {
+			wr(e, 0, IA32_PERFEVTSEL0 + (unsigned)k, sel(0xB1, 1u << (3 * half + k), 0, 0, 0, 0));
+			wr(e, 0, IA32_PMC0 + (unsigned)k, 0);
+		}
+		wr(e, 0, IA32_PERFEVTSEL0 + 3, sel(0xB1, 0x3F, 0, 0, 0, 1));
+		wr(e, 0, IA32_PMC0 + 3, 0);
+		wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0xF);
+		emu_advance(e, 1);
+		for (int k = 0; k < 3; k++)
+			port[3 * half + k] = rd(e, 0, IA32_PMC0 + (unsigned)k);
+		all = rd(e, 0, IA32_PMC0 + 3);
+		wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0);
+	}
+	ck_near(port[0] + port[1] + port[2] + port[3] + port[4] + port[5], all, 6);
+	ck_near(all, 2e9 * 1.6 * 1.1 * 1.05, 6); /* ipc x uops_per_inst x exec_ratio */
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xB1, 0x40, 0, 0, 0, 0));
+	wr(e, 0, (IA32_PERFEVTSEL0 + 1), sel(0xB1, 0x80, 0, 0, 0, 0));
+	wr(e, 0, IA32_PMC0, 0);
+	wr(e, 0, IA32_PMC0 + 1, 0);
+	wr(e, 0, IA32_PMC0 + 3, 0);
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0xB);
+	emu_advance(e, 1);
+	p015 = rd(e, 0, IA32_PMC0);
+	p234 = rd(e, 0, IA32_PMC0 + 1);
+	ck_near(p015 + p234, rd(e, 0, IA32_PMC0 + 3), 3);
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(unknown_encoding_counts_zero_and_is_logged)
+{
+	struct emu *e = make("nehalem-ep", STEADY);
+	int n;
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x77, 0x01, 0, 0, 0, 0));
+	wr(e, 0, (IA32_PERFEVTSEL0 + 1), sel(0x3C, 0x00, 0, 0, 0, 0));
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 3);
+	emu_advance(e, 1);
+	ck_assert_uint_eq(rd(e, 0, IA32_PMC0), 0);
+	ck_assert_uint_gt(rd(e, 0, (IA32_PMC0 + 1)), 0);
+	ck_assert_ptr_nonnull(strstr(emu_unknown_events(e, &n), "0177"));
+	ck_assert_int_eq(n, 1);
+	emu_free(e);
+}
+END_TEST
+
+#define MEMORY "pmutop-scenario 1\nphase p 0\n" \
+	"socket all uncore_ghz=2.4 local_reads_per_s=3e8\n" \
+	"channel all read_lines_per_s=8e7 write_lines_per_s=4e7\nchannel 0.1 read_lines_per_s=1.5e8\n"
+
+START_TEST(nehalem_uncore_is_shared_by_the_socket)
+{
+	struct emu *e = make("nehalem-ep", MEMORY);
+
+	/* programmed through CPU 0, read through CPU 9: both on socket 0 */
+	wr(e, 0, MSR_UNCORE_PERFEVTSEL0, 0x2C | 0x01 << 8 | EVTSEL_EN);     /* NORMAL_READS.CH0 */
+	wr(e, 0, MSR_UNCORE_PERFEVTSEL0 + 1, 0x2C | 0x02 << 8 | EVTSEL_EN); /* .CH1 */
+	wr(e, 0, MSR_UNCORE_PERFEVTSEL0 + 2, 0x2F | 0x07 << 8 | EVTSEL_EN); /* WRITES.FULL.ANY */
+	wr(e, 0, MSR_UNCORE_FIXED_CTR_CTRL, NHM_UNC_FIXED_EN);
+	wr(e, 0, MSR_UNCORE_PERF_GLOBAL_CTRL, 0x7 | NHM_UNC_GLOBAL_FIXED);
+	emu_advance(e, 2);
+	ck_near(rd(e, 9, MSR_UNCORE_PMC0), 2 * 8e7, 1);
+	ck_near(rd(e, 9, MSR_UNCORE_PMC0 + 1), 2 * 1.5e8, 1);
+	ck_near(rd(e, 0, MSR_UNCORE_PMC0 + 2), 2 * 3 * 4e7, 1);
+	ck_near(rd(e, 9, MSR_UNCORE_FIXED_CTR0), 2 * 2.4e9, 1);
+	ck_assert_uint_eq(rd(e, 4, MSR_UNCORE_PMC0), 0); /* socket 1 was not programmed */
+	ck_assert_uint_eq(rd(e, 4, MSR_UNCORE_PERF_GLOBAL_CTRL), 0);
+	/* 48-bit uncore counters wrap into the status register */
+	wr(e, 8, MSR_UNCORE_PMC0, pmu_width_mask(48) - 5);
+	emu_advance(e, 1);
+	ck_assert_uint_eq(rd(e, 0, MSR_UNCORE_PERF_GLOBAL_STATUS) & 1, 1);
+	wr(e, 0, MSR_UNCORE_PERF_GLOBAL_OVF_CTRL, 1);
+	ck_assert_uint_eq(rd(e, 0, MSR_UNCORE_PERF_GLOBAL_STATUS) & 1, 0);
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(skylake_uncore_cbo_arb_and_imc)
+{
+	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
+				    "socket all uncore_ghz=3 l3_hit_lines_per_s=4e8 l3_miss_lines_per_s=1e8\n"
+				    "channel all read_lines_per_s=3.125e8 write_lines_per_s=1e8\n");
+	uint64_t sum = 0, cfg = 0;
+	uint32_t base, reads0, reads1;
+
+	ck_assert_int_eq(emu_mem_read(e, EMU_SKL_MCHBAR + SKL_IMC_DRAM_DATA_READS, &base, 4), 4);
+	ck_assert_uint_eq(rd(e, 0, MSR_UNC_CBO_CONFIG), 5); /* 4 slices: software subtracts one */
+	for (unsigned n = 0; n < 4; n++)
+		wr(e, 0, MSR_UNC_CBO_0_PERFEVTSEL0 + SKL_UNC_CBO_STRIDE * n,
+		   0x34 | 0x8F << 8 | EVTSEL_EN); /* CACHE_LOOKUP.ANY_MESI */
+	wr(e, 0, MSR_UNC_ARB_PERFEVTSEL0 + 1, 0x81 | 0x01 << 8 | EVTSEL_EN); /* TRK_REQUESTS.ALL on ctr 1 */
+	wr(e, 0, MSR_UNC_PERF_FIXED_CTRL, SKL_UNC_FIXED_CNT_EN);
+	emu_advance(e, 1);
+	ck_assert_uint_eq(rd(e, 3, MSR_UNC_CBO_0_PERFCTR0), 0); /* global EN (bit 29) still off */
+	wr(e, 0, MSR_UNC_PERF_GLOBAL_CTRL, SKL_UNC_GLOBAL_EN);
+	emu_advance(e, 1);
+	for (unsigned n = 0; n < 4; n++)
+		sum += rd(e, 3, MSR_UNC_CBO_0_PERFCTR0 + SKL_UNC_CBO_STRIDE * n);
+	ck_near(sum, 4e8 + 1e8, 4);
+	ck_near(rd(e, 0, MSR_UNC_ARB_PERFCTR1), 2 * 3.125e8 + 2 * 1e8, 1);
+	ck_near(rd(e, 0, MSR_UNC_PERF_FIXED_CTR), 3e9, 1);
+	/* IMC: BAR from PCI 0:0.0 offset 48H, free-running 32-bit counters */
+	ck_assert_int_eq(emu_pci_config_read(e, SKL_IMC_BAR_PCI_OFFSET, &cfg, 8), 8);
+	ck_assert_uint_eq(cfg & SKL_IMC_BAR_MASK, EMU_SKL_MCHBAR);
+	ck_assert_int_eq(emu_mem_read(e, EMU_SKL_MCHBAR + SKL_IMC_DRAM_DATA_READS, &reads0, 4), 4);
+	ck_near((uint32_t)(reads0 - base), 2 * 2 * 3.125e8, 1); /* 2 s, 2 channels */
+	emu_advance(e, 10); /* 40 GB/s for 10 s: 6.25e9 lines, more than 2^32 */
+	emu_mem_read(e, EMU_SKL_MCHBAR + SKL_IMC_DRAM_DATA_READS, &reads1, 4);
+	/* the 32-bit counter moved by the count modulo 2^32: it wrapped once */
+	ck_assert_uint_eq((uint32_t)(reads1 - reads0), (uint32_t)((uint64_t)6.25e9 - (1ull << 32)));
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(faults_missing_registers_and_offline_cpus)
+{
+	struct emu *e = make("nehalem-ep", STEADY);
+	uint64_t v;
+
+	ck_assert_int_eq(emu_msr_write(e, 0, IA32_PERFEVTSEL0, 1ull << 32), -EIO); /* reserved bits */
+	ck_assert_int_eq(emu_msr_write(e, 0, IA32_PERF_GLOBAL_STATUS, 1), -EIO);  /* read-only */
+	ck_assert_int_eq(emu_msr_write(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_PMC(4)), -EIO);
+	ck_assert_int_eq(emu_msr_read(e, 0, 0x123, &v), -EIO);                   /* not implemented */
+	ck_assert_int_eq(emu_msr_read(e, 0, MSR_OFFCORE_RSP_1, &v), -EIO);       /* Westmere only */
+	ck_assert_int_eq(emu_msr_read(e, 0, MSR_UNC_PERF_GLOBAL_CTRL, &v), -EIO); /* Skylake only */
+	ck_assert_int_eq(emu_msr_read(e, 99, IA32_PMC0, &v), -ENXIO);
+	ck_assert_int_eq(emu_set_online(e, 5, 0), 0);
+	ck_assert_int_eq(emu_msr_read(e, 5, IA32_PMC0, &v), -ENXIO);
+	ck_assert_int_eq(emu_set_online(e, 5, 1), 0);
+	ck_assert_int_eq(emu_msr_read(e, 5, IA32_PMC0, &v), 0);
+	emu_free(e);
+	e = make("westmere-ep", STEADY);
+	ck_assert_int_eq(emu_msr_read(e, 0, MSR_OFFCORE_RSP_1, &v), 0);
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(offcore_response_is_selected_by_msr_1a6)
+{
+	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
+				       "cpu all util=1 ghz=2 local_dram_read_lines_per_s=3e7 "
+				       "remote_dram_read_lines_per_s=1e7\n");
+
+	wr(e, 0, MSR_OFFCORE_RSP_0, 0x2001); /* DEMAND_DATA_RD . REMOTE_DRAM (seed 000 Table 9) */
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xB7, 0x01, 0, 0, 0, 0));
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 1);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), 1e7, 1);
+	wr(e, 0, MSR_OFFCORE_RSP_0, 0x6001); /* ... ANY_DRAM */
+	wr(e, 0, IA32_PMC0, 0);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), 4e7, 1);
+	emu_free(e);
+}
+END_TEST
+
+static Suite *emu_suite(void)
+{
+	Suite *s = suite_create("emu");
+
+	CHECK_ADD(s, enable_needs_local_and_global_bits);
+	CHECK_ADD(s, counter_wraps_at_its_width_and_sets_the_overflow_bit);
+	CHECK_ADD(s, fixed_counters_follow_their_control_fields);
+	CHECK_ADD(s, any_thread_counts_the_whole_core);
+	CHECK_ADD(s, table1_stall_encodings_add_up_to_total_cycles);
+	CHECK_ADD(s, ports_add_up_to_executed_uops);
+	CHECK_ADD(s, unknown_encoding_counts_zero_and_is_logged);
+	CHECK_ADD(s, nehalem_uncore_is_shared_by_the_socket);
+	CHECK_ADD(s, skylake_uncore_cbo_arb_and_imc);
+	CHECK_ADD(s, faults_missing_registers_and_offline_cpus);
+	CHECK_ADD(s, offcore_response_is_selected_by_msr_1a6);
+	return s;
+}
+
+CHECK_MAIN(emu_suite)

@@ -1,0 +1,203 @@
+/*
+ * Tests for scenario files: what a scenario author gets for each mistake
+ * (file:line:col: expected ...), and that the truth follows the file:
+ * selectors, phase inheritance and looping, deterministic noise.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "emu.h"
+#include "scenario.h"
+
+static const struct {
+	const char *text;
+	const char *error;
+} bad_inputs[] = {
+	{ "pmutop-scenario 2\n", "t.scn:1:1: expected 'pmutop-scenario 1' as the first line" },
+	{ "", "t.scn:1:1: expected 'pmutop-scenario 1' as the first line" },
+	{ "pmutop-scenario 1\nname x\n", "t.scn:2:1: expected at least one 'phase NAME SECONDS'" },
+	{ "pmutop-scenario 1\ncpu all util=1\n",
+	  "t.scn:2:1: expected 'phase NAME SECONDS' before the first 'cpu' line" },
+	{ "pmutop-scenario 1\nphase a 0\ncpu all utill=1\n",
+	  "t.scn:3:9: unknown cpu quantity 'utill'" },
+	{ "pmutop-scenario 1\nphase a 0\ncpu all util=2\n",
+	  "t.scn:3:14: expected util between 0 and 1, got 2" },
+	{ "pmutop-scenario 1\nphase a 0\ncpu all util=high\n",
+	  "t.scn:3:14: expected a number, got 'high'" },
+	{ "pmutop-scenario 1\nphase a 0\ncpu 0-x util=1\n",
+	  "t.scn:3:7: expected 'all', a list such as 0-3,8 or socket:N" },
+	{ "pmutop-scenario 1\nphase a 0\ncpu all util\n", "t.scn:3:9: expected KEY=VALUE, got 'util'" },
+	{ "pmutop-scenario 1\nphase a 0\ncpu all\n", "t.scn:3:8: expected at least one KEY=VALUE" },
+	{ "pmutop-scenario 1\nphase a 0\nsocket all util=1\n",
+	  "t.scn:3:12: unknown socket quantity 'util'" },
+	{ "pmutop-scenario 1\nphase a 0\nchannel 0 read_lines_per_s=1\n",
+	  "t.scn:3:9: expected 'all' or SOCKET.CHANNEL such as 0.2, 1.* or *.0" },
+	{ "pmutop-scenario 1\nphase a 0\nchannel 0.x read_lines_per_s=1\n",
+	  "t.scn:3:11: expected a channel number 0-63 or '*'" },
+	{ "pmutop-scenario 1\nphase a\n", "t.scn:2:8: expected the phase duration in seconds (0: for ever)" },
+	{ "pmutop-scenario 1\nphase a -1\n", "t.scn:2:9: expected a duration >= 0" },
+	{ "pmutop-scenario 1\nphase a 0\nphase b 1\n",
+	  "t.scn:3:1: phase 'a' lasts for ever (0 s), so no phase can follow it" },
+	{ "pmutop-scenario 1\nnoise 0.9\nphase a 0\n", "t.scn:2:7: expected noise between 0 and 0.5" },
+	{ "pmutop-scenario 1\nseed -3\nphase a 0\n", "t.scn:2:6: expected a whole number >= 0" },
+	{ "pmutop-scenario 1\nfrobnicate 1\n",
+	  "t.scn:2:1: expected one of name, description, seed, noise, noise_slot, min_sockets, "
+	  "phase, cpu, socket, channel; got 'frobnicate'" },
+	{ "pmutop-scenario 1\nname a b\n", "t.scn:2:8: expected the end of the line" },
+};
+
+START_TEST(bad_inputs_give_file_line_column_and_what_was_expected)
+{
+	for (size_t i = 0; i < sizeof(bad_inputs) / sizeof(bad_inputs[0]); i++) {
+		struct scenario *sc = (struct scenario *)1;
+		char err[512] = "";
+
+		ck_assert_int_eq(scenario_parse(bad_inputs[i].text, "t.scn", &sc, err, sizeof(err)),
+				 -EINVAL);
+		ck_assert_ptr_null(sc);
+		ck_assert_msg(strcmp(err, bad_inputs[i].error) == 0, "input %zu:\n got  %s\n want %s",
+			      i, err, bad_inputs[i].error);
+	}
+}
+END_TEST
+
+static struct scenario *parse(const char *text)
+{
+	struct scenario *sc;
+	char err[512];
+
+	ck_assert_msg(scenario_parse(text, "t.scn", &sc, err, sizeof(err)) == 0, "%s", err);
+	return sc;
+}
+
+START_TEST(selectors_pick_cpus_sockets_and_channels)
+{
+	struct scenario *sc = parse("pmutop-scenario 1\n"
+				    "phase p 0  # comment\n"
+				    "cpu all util=0.5\n"
+				    "cpu 0-3,8 ipc=2\n"
+				    "cpu socket:1 util=0.25\n"
+				    "socket 1 local_reads_per_s=7\n"
+				    "channel *.0 read_lines_per_s=100\n"
+				    "channel 1.2 write_lines_per_s=9\n");
+	double v[SK_COUNT];
+
+	scenario_eval_one(sc, 3, SCENARIO_CPU, 8, 0, v);
+	ck_assert_double_eq(v[SK_util], 0.5);
+	ck_assert_double_eq(v[SK_ipc], 2);
+	scenario_eval_one(sc, 3, SCENARIO_CPU, 4, 1, v);
+	ck_assert_double_eq(v[SK_util], 0.25);
+	ck_assert_double_eq(v[SK_ipc], scenario_keys[SK_ipc].def);
+	scenario_eval_one(sc, 3, SCENARIO_SOCKET, 1, 0, v);
+	ck_assert_double_eq(v[SK_local_reads_per_s], 7);
+	scenario_eval_one(sc, 3, SCENARIO_SOCKET, 0, 0, v);
+	ck_assert_double_eq(v[SK_local_reads_per_s], 0);
+	scenario_eval_one(sc, 3, SCENARIO_CHANNEL, 1, 0, v);
+	ck_assert_double_eq(v[SK_read_lines_per_s], 100);
+	scenario_eval_one(sc, 3, SCENARIO_CHANNEL, 1, 2, v);
+	ck_assert_double_eq(v[SK_read_lines_per_s], 0);
+	ck_assert_double_eq(v[SK_write_lines_per_s], 9);
+	scenario_free(sc);
+}
+END_TEST
+
+START_TEST(phases_inherit_and_repeat)
+{
+	struct scenario *sc = parse("pmutop-scenario 1\n"
+				    "phase warm 2\ncpu all util=0.2 ipc=3\n"
+				    "phase hot 3\ncpu all util=0.9\n");
+	double v[SK_COUNT], start;
+
+	scenario_eval_one(sc, 1, SCENARIO_CPU, 0, 0, v);
+	ck_assert_double_eq(v[SK_util], 0.2);
+	scenario_eval_one(sc, 2.5, SCENARIO_CPU, 0, 0, v);
+	ck_assert_double_eq(v[SK_util], 0.9);
+	ck_assert_double_eq(v[SK_ipc], 3); /* inherited from "warm" */
+	ck_assert_int_eq(scenario_phase_at(sc, 6, &start), 0); /* 5 s cycle: back to warm */
+	ck_assert_double_eq(start, 5);
+	ck_assert_double_eq(scenario_next_change(sc, 6), 7);
+	scenario_free(sc);
+}
+END_TEST
+
+START_TEST(noise_is_small_seeded_and_repeatable)
+{
+	struct scenario *sc = parse("pmutop-scenario 1\nseed 9\nnoise 0.01\n"
+				    "phase p 0\ncpu all util=0.5 ghz=2\n");
+	double a[SK_COUNT], b[SK_COUNT], sum = 0;
+	int moved = 0;
+
+	for (int i = 0; i < 400; i++) {
+		scenario_eval_one(sc, i * 0.5, SCENARIO_CPU, 1, 0, a);
+		scenario_eval_one(sc, i * 0.5 + 0.1, SCENARIO_CPU, 1, 0, b);
+		ck_assert_double_eq(a[SK_util], b[SK_util]); /* same slot, same value */
+		ck_assert(fabs(a[SK_util] / 0.5 - 1) < 0.06);
+		ck_assert_double_eq(a[SK_ghz], 2); /* clocks do not move */
+		moved += a[SK_util] != 0.5;
+		sum += a[SK_util];
+	}
+	ck_assert_int_gt(moved, 390);
+	ck_assert(fabs(sum / 400 / 0.5 - 1) < 0.003);
+	scenario_free(sc);
+}
+END_TEST
+
+START_TEST(shipped_scenarios_load_on_every_machine_where_they_make_sense)
+{
+	static const char *const names[] = { "idle", "compute-bound", "memory-bound", "numa-remote",
+					     "frontend-bound", "unbalanced-channels" };
+
+	for (int m = 0; m < emu_nmachines; m++)
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			char spec[128], err[512] = "";
+			struct emu *e;
+			int rc;
+
+			snprintf(spec, sizeof(spec), "%s:%s", emu_machines[m].name, names[i]);
+			rc = emu_create(spec, SCENARIO_SRCDIR, &e, err, sizeof(err));
+			if (strcmp(names[i], "numa-remote") == 0 && !strstr(emu_machines[m].topology, "pack:2")) {
+				ck_assert_int_eq(rc, -EINVAL);
+				ck_assert_msg(strstr(err, "needs 2 sockets"), "%s", err);
+				continue;
+			}
+			ck_assert_msg(rc == 0, "%s: %s", spec, err);
+			ck_assert_str_eq(emu_scenario(e)->name, names[i]);
+			emu_free(e);
+		}
+}
+END_TEST
+
+START_TEST(sim_spec_errors_name_what_exists)
+{
+	char err[512];
+	struct emu *e;
+
+	ck_assert_int_eq(emu_create("pentium4:idle", SCENARIO_SRCDIR, &e, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "unknown machine 'pentium4'"));
+	ck_assert_ptr_nonnull(strstr(err, "nehalem-ep, westmere-ep, skylake, core2, arch"));
+	ck_assert_int_eq(emu_create("skylake:busy", SCENARIO_SRCDIR, &e, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "no scenario 'busy'"));
+	ck_assert_int_eq(emu_create("skylake:/nonexistent.scn", SCENARIO_SRCDIR, &e, err,
+				    sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.scn"));
+}
+END_TEST
+
+static Suite *scenario_suite(void)
+{
+	Suite *s = suite_create("scenario");
+
+	CHECK_ADD(s, bad_inputs_give_file_line_column_and_what_was_expected);
+	CHECK_ADD(s, selectors_pick_cpus_sockets_and_channels);
+	CHECK_ADD(s, phases_inherit_and_repeat);
+	CHECK_ADD(s, noise_is_small_seeded_and_repeatable);
+	CHECK_ADD(s, shipped_scenarios_load_on_every_machine_where_they_make_sense);
+	CHECK_ADD(s, sim_spec_errors_name_what_exists);
+	return s;
+}
+
+CHECK_MAIN(scenario_suite)
