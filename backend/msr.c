@@ -1,0 +1,376 @@
+/*
+ * msr: register access with an allowlist and save/restore.
+ * See msr.h for the rules and which thread may call what.
+ */
+#include "msr.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A device path: the root prefix plus /dev/cpu/N/msr_safe. */
+#define MSR_PATH_MAX (PATH_MAX + 64)
+
+struct msr_saved {
+	int cpu;
+	int socket;     /* -1 for core registers */
+	uint32_t reg;
+	uint64_t value;
+};
+
+struct msr_dev {
+	enum msr_kind kind;
+	char root[PATH_MAX];
+	int *fd;               /* by OS CPU number; -1 when not open */
+	int fd_len;
+	int *cpus;
+	int ncpus;
+	int *cpu_socket;       /* by OS CPU number; NULL until msr_set_sockets */
+	int nsockets;
+	const struct msr_ops *ops;
+	void *ctx;
+	struct msr_allowlist allow;
+	/* saved originals: allocated at open so restoring never allocates */
+	struct msr_saved *saved;
+	int cap;
+	atomic_int nsaved;
+	unsigned char *saved_flag; /* [(cpu or socket) * allow.n + allow index] */
+	int flag_rows;
+	uint64_t nreads, nwrites;
+	char err[512];
+};
+
+/* ---- messages ------------------------------------------------------------- */
+
+/* First line of ROOT/REL, or "" when it cannot be read. */
+static void msr_read_setting(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[MSR_PATH_MAX];
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", strcmp(root, "/") ? root : "", rel);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *path,
+		 const char *root, const struct msr_allowlist *allow, char *buf, size_t len)
+{
+	char name[64], filter[64], lockdown[128];
+
+	msr_allow_name(allow, reg, name, sizeof(name));
+	switch (-err) {
+	case ENOENT:
+		snprintf(buf, len, "%s does not exist: load the msr driver with 'modprobe msr' "
+			 "(or install msr-safe), or run 'pmutop --sim nehalem-ep' to see an "
+			 "emulated machine", path);
+		return;
+	case EACCES:
+		if (strcmp(op, "write") == 0) {
+			snprintf(buf, len, "pmutop refuses to write MSR %s on CPU %d: it is not a "
+				 "performance-monitoring register on pmutop's allowlist", name, cpu);
+			return;
+		}
+		/* fall through */
+	case EPERM:
+		if (strcmp(op, "write") == 0) {
+			msr_read_setting(root, "sys/module/msr/parameters/allow_writes", filter,
+					 sizeof(filter));
+			msr_read_setting(root, "sys/kernel/security/lockdown", lockdown,
+					 sizeof(lockdown));
+			if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]"))
+				snprintf(buf, len, "the kernel refused writing MSR %s on CPU %d: it is "
+					 "locked down (%s, usually because of Secure Boot); boot "
+					 "with lockdown=none or use msr-safe", name, cpu, lockdown);
+			else if (strcmp(filter, "off") == 0 || strcmp(filter, "default") == 0)
+				snprintf(buf, len, "the kernel refused writing MSR %s on CPU %d: msr "
+					 "writes are filtered (allow_writes=%s); as root: echo on > "
+					 "/sys/module/msr/parameters/allow_writes", name, cpu, filter);
+			else
+				snprintf(buf, len, "the kernel refused writing MSR %s on CPU %d "
+					 "(write filtering or lockdown); check "
+					 "/sys/module/msr/parameters/allow_writes and "
+					 "/sys/kernel/security/lockdown", name, cpu);
+			return;
+		}
+		snprintf(buf, len, "permission denied opening %s: run pmutop as root, or give it "
+			 "CAP_SYS_RAWIO (setcap cap_sys_rawio+ep pmutop) and read access to "
+			 "/dev/cpu/*/msr, or install msr-safe with the allowlist 'pmutop "
+			 "--msr-safe-allowlist' prints", path);
+		return;
+	case EIO:
+		snprintf(buf, len, "CPU %d cannot %s MSR %s: the register is not implemented on "
+			 "this CPU model (the layout may not match it; see 'pmutop --doctor')", cpu,
+			 op, name);
+		return;
+	case ENXIO:
+	case ENODEV:
+		snprintf(buf, len, "CPU %d is offline or does not exist (%s MSR %s)", cpu, op, name);
+		return;
+	}
+	snprintf(buf, len, "cannot %s MSR %s on CPU %d through %s: %s", op, name, cpu, path,
+		 strerror(-err));
+}
+
+/* ---- open / close ---------------------------------------------------------- */
+
+static struct msr_dev *msr_new(const int *cpus, int ncpus, const struct msr_allowlist *allow)
+{
+	struct msr_dev *d = xcalloc(1, sizeof(*d));
+	int max = -1;
+
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i] > max)
+			max = cpus[i];
+	d->fd_len = max + 1;
+	d->fd = xmalloc(sizeof(*d->fd) * (size_t)(d->fd_len ? d->fd_len : 1));
+	for (int i = 0; i < d->fd_len; i++)
+		d->fd[i] = -1;
+	d->cpus = xmalloc(sizeof(*d->cpus) * (size_t)(ncpus ? ncpus : 1));
+	memcpy(d->cpus, cpus, sizeof(*cpus) * (size_t)ncpus);
+	d->ncpus = ncpus;
+	d->allow = *allow;
+	d->cap = d->fd_len * (allow->n ? allow->n : 1);
+	d->saved = xcalloc((size_t)d->cap, sizeof(*d->saved));
+	d->flag_rows = d->fd_len;
+	d->saved_flag = xcalloc((size_t)d->flag_rows * (size_t)(allow->n ? allow->n : 1), 1);
+	atomic_init(&d->nsaved, 0);
+	snprintf(d->root, sizeof(d->root), "/");
+	return d;
+}
+
+static void msr_cpu_path(const struct msr_dev *d, int cpu, const char *dev, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/dev/cpu/%d/%s", strcmp(d->root, "/") ? d->root : "", cpu, dev);
+}
+
+int msr_open_files(const char *root, const int *cpus, int ncpus, const struct msr_allowlist *allow,
+		   struct msr_dev **out, char *err, size_t errlen)
+{
+	struct msr_dev *d = msr_new(cpus, ncpus, allow);
+	char path[MSR_PATH_MAX], safe[MSR_PATH_MAX];
+
+	*out = NULL;
+	snprintf(d->root, sizeof(d->root), "%s", root && *root ? root : "/");
+	d->kind = MSR_KIND_MSR;
+	for (int i = 0; i < ncpus; i++) {
+		int cpu = cpus[i], fd, rc;
+
+		msr_cpu_path(d, cpu, "msr", path, sizeof(path));
+		fd = d->kind == MSR_KIND_MSR ? open(path, O_RDWR | O_CLOEXEC) : -1;
+		rc = fd < 0 ? -errno : 0;
+		if (fd < 0 && (i == 0 || d->kind == MSR_KIND_MSR_SAFE)) {
+			/* msr-safe lets non-root users at an allowlisted set of registers */
+			msr_cpu_path(d, cpu, "msr_safe", safe, sizeof(safe));
+			fd = open(safe, O_RDWR | O_CLOEXEC);
+			if (fd >= 0)
+				d->kind = MSR_KIND_MSR_SAFE;
+		}
+		if (fd < 0) {
+			msr_explain(rc, "open", cpu, 0, path, d->root, allow, err, errlen);
+			msr_close(d);
+			return rc;
+		}
+		d->fd[cpu] = fd;
+	}
+	*out = d;
+	return 0;
+}
+
+struct msr_dev *msr_open_ops(const struct msr_ops *ops, void *ctx, const int *cpus, int ncpus,
+			     const struct msr_allowlist *allow)
+{
+	struct msr_dev *d = msr_new(cpus, ncpus, allow);
+
+	d->kind = MSR_KIND_OPS;
+	d->ops = ops;
+	d->ctx = ctx;
+	return d;
+}
+
+void msr_set_sockets(struct msr_dev *d, const int *cpu_socket, int len)
+{
+	int max = 0;
+
+	free(d->cpu_socket);
+	d->cpu_socket = xmalloc(sizeof(int) * (size_t)(d->fd_len ? d->fd_len : 1));
+	for (int c = 0; c < d->fd_len; c++) {
+		d->cpu_socket[c] = c < len ? cpu_socket[c] : -1;
+		if (d->cpu_socket[c] + 1 > max)
+			max = d->cpu_socket[c] + 1;
+	}
+	d->nsockets = max;
+}
+
+void msr_close(struct msr_dev *d)
+{
+	if (!d)
+		return;
+	msr_restore_all(d);
+	for (int i = 0; i < d->fd_len; i++)
+		if (d->fd[i] >= 0)
+			close(d->fd[i]);
+	free(d->fd);
+	free(d->cpus);
+	free(d->cpu_socket);
+	free(d->saved);
+	free(d->saved_flag);
+	free(d);
+}
+
+/* ---- access ----------------------------------------------------------------- */
+
+static int msr_raw_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
+{
+	ssize_t n;
+
+	if (d->kind == MSR_KIND_OPS)
+		return d->ops->read(d->ctx, cpu, reg, val);
+	if (cpu < 0 || cpu >= d->fd_len || d->fd[cpu] < 0)
+		return -ENXIO;
+	n = pread(d->fd[cpu], val, sizeof(*val), (off_t)reg);
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*val) ? 0 : -EIO;
+}
+
+static int msr_raw_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
+{
+	ssize_t n;
+
+	if (d->kind == MSR_KIND_OPS)
+		return d->ops->write(d->ctx, cpu, reg, val);
+	if (cpu < 0 || cpu >= d->fd_len || d->fd[cpu] < 0)
+		return -ENXIO;
+	n = pwrite(d->fd[cpu], &val, sizeof(val), (off_t)reg);
+	if (n < 0)
+		return -errno;
+	return n == sizeof(val) ? 0 : -EIO;
+}
+
+static void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_t reg)
+{
+	char path[MSR_PATH_MAX];
+
+	if (d->kind == MSR_KIND_OPS)
+		snprintf(path, sizeof(path), "the emulated machine");
+	else
+		msr_cpu_path(d, cpu, d->kind == MSR_KIND_MSR ? "msr" : "msr_safe", path, sizeof(path));
+	msr_explain(rc, op, cpu, reg, path, d->root, &d->allow, d->err, sizeof(d->err));
+}
+
+int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
+{
+	int rc = msr_raw_read(d, cpu, reg, val);
+
+	d->nreads++;
+	if (rc)
+		msr_fail(d, rc, "read", cpu, reg);
+	return rc;
+}
+
+int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
+{
+	const struct msr_allow_entry *a = msr_allow_find(&d->allow, reg);
+	int socket = -1, row, idx, rc;
+
+	if (!a) {
+		msr_fail(d, -EACCES, "write", cpu, reg);
+		return -EACCES;
+	}
+	idx = (int)(a - d->allow.e);
+	if (a->uncore && d->cpu_socket && cpu >= 0 && cpu < d->fd_len)
+		socket = d->cpu_socket[cpu];
+	row = socket >= 0 ? socket : cpu;
+	if (row < 0 || row >= d->flag_rows) {
+		msr_fail(d, -ENXIO, "write", cpu, reg);
+		return -ENXIO;
+	}
+	if (!d->saved_flag[row * d->allow.n + idx]) {
+		uint64_t orig;
+		int n = atomic_load(&d->nsaved);
+
+		rc = msr_raw_read(d, cpu, reg, &orig);
+		d->nreads++;
+		if (rc) {
+			msr_fail(d, rc, "read", cpu, reg);
+			return rc;
+		}
+		if (n >= d->cap) {
+			msr_fail(d, -ENOSPC, "save", cpu, reg);
+			return -ENOSPC;
+		}
+		d->saved[n] = (struct msr_saved){ .cpu = cpu, .socket = socket, .reg = reg,
+						  .value = orig };
+		atomic_store(&d->nsaved, n + 1); /* publish only the complete entry */
+		d->saved_flag[row * d->allow.n + idx] = 1;
+	}
+	rc = msr_raw_write(d, cpu, reg, val);
+	d->nwrites++;
+	if (rc)
+		msr_fail(d, rc, "write", cpu, reg);
+	return rc;
+}
+
+int msr_restore_all(struct msr_dev *d)
+{
+	int last = 0;
+
+	for (int i = atomic_load(&d->nsaved) - 1; i >= 0; i--) {
+		const struct msr_saved *s = &d->saved[i];
+		int rc = msr_raw_write(d, s->cpu, s->reg, s->value);
+
+		/* an uncore register survives its CPU going offline: use a sibling */
+		for (int k = 0; rc && s->socket >= 0 && k < d->ncpus; k++) {
+			int other = d->cpus[k];
+
+			if (other != s->cpu && d->cpu_socket[other] == s->socket)
+				rc = msr_raw_write(d, other, s->reg, s->value);
+		}
+		if (rc)
+			last = rc;
+	}
+	return last;
+}
+
+const char *msr_last_error(const struct msr_dev *d)
+{
+	return d->err;
+}
+
+enum msr_kind msr_dev_kind(const struct msr_dev *d)
+{
+	return d->kind;
+}
+
+const struct msr_allowlist *msr_dev_allowlist(const struct msr_dev *d)
+{
+	return &d->allow;
+}
+
+uint64_t msr_read_count(const struct msr_dev *d)
+{
+	return d->nreads;
+}
+
+uint64_t msr_write_count(const struct msr_dev *d)
+{
+	return d->nwrites;
+}
+
+int msr_saved_count(const struct msr_dev *d)
+{
+	return atomic_load(&d->nsaved);
+}

@@ -1,0 +1,82 @@
+/*
+ * msr: the register layer.  Everything pmutop writes to or reads from a
+ * model-specific register passes through here.
+ *
+ * Backends: the Linux msr driver's files (ROOT/dev/cpu/N/msr, or msr_safe
+ * where msr-safe is installed: one open fd per CPU, 8-byte pread/pwrite at
+ * offset = register address), or a table of functions (the in-process
+ * emulator behind --sim).  Above the backend the rules are the same:
+ *  - a write to a register that is not on the allowlist is refused here
+ *    (-EACCES), whatever asked for it;
+ *  - the original value of every register is read and saved before its
+ *    first write, per CPU, or per socket for uncore registers;
+ *  - msr_restore_all() writes every saved value back, newest first.  For the
+ *    file backend it only uses pwrite on memory allocated at open, so a
+ *    signal handler may call it.
+ *
+ * Threads: the sampler thread reads and writes; the shutdown path (UI
+ * thread after the sampler has stopped, or a fatal-signal handler) restores.
+ */
+#ifndef PMUTOP_MSR_H
+#define PMUTOP_MSR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "msr_allow.h"
+
+enum msr_kind { MSR_KIND_MSR, MSR_KIND_MSR_SAFE, MSR_KIND_OPS };
+
+struct msr_ops {
+	int (*read)(void *ctx, int cpu, uint32_t reg, uint64_t *val);
+	int (*write)(void *ctx, int cpu, uint32_t reg, uint64_t val);
+};
+
+struct msr_dev;
+
+/*
+ * Open the device file of each of the NCPUS OS CPUs under ROOT ("/" for
+ * this machine): msr, else msr_safe.  0, or -errno with one line in ERR that
+ * says what to do.
+ */
+int msr_open_files(const char *root, const int *cpus, int ncpus, const struct msr_allowlist *allow,
+		   struct msr_dev **out, char *err, size_t errlen);
+
+/* A register layer over OPS (the emulator). */
+struct msr_dev *msr_open_ops(const struct msr_ops *ops, void *ctx, const int *cpus, int ncpus,
+			     const struct msr_allowlist *allow);
+
+/*
+ * CPU_SOCKET[os_cpu] (LEN entries) gives each CPU's socket: uncore registers
+ * are then saved once per socket and restored through any CPU of it.
+ */
+void msr_set_sockets(struct msr_dev *d, const int *cpu_socket, int len);
+
+/* 0 or -errno; msr_last_error() says what happened and what to do. */
+int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
+int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
+
+/* Write every saved original back, newest first.  0 or the last -errno. */
+int msr_restore_all(struct msr_dev *d);
+
+/* Restore, then close the files and free. */
+void msr_close(struct msr_dev *d);
+
+const char *msr_last_error(const struct msr_dev *d);
+enum msr_kind msr_dev_kind(const struct msr_dev *d);
+const struct msr_allowlist *msr_dev_allowlist(const struct msr_dev *d);
+/* Registers read and written so far (benchmarks count them). */
+uint64_t msr_read_count(const struct msr_dev *d);
+uint64_t msr_write_count(const struct msr_dev *d);
+/* Registers whose original value is saved. */
+int msr_saved_count(const struct msr_dev *d);
+
+/*
+ * The message for error ERR (negative errno) of OP ("open", "read",
+ * "write") on REG of CPU, with PATH the device file and ROOT the prefix
+ * (write filtering and lockdown are looked up under ROOT/sys).
+ */
+void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *path,
+		 const char *root, const struct msr_allowlist *allow, char *buf, size_t len);
+
+#endif

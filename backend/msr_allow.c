@@ -1,0 +1,182 @@
+/*
+ * msr_allow: the write allowlist as a table of register groups.
+ * Addresses from pmu_regs.h; which models have which group from the SDM and
+ * seeds 000/001/002 (see pmu_regs.h).  Pure, main thread at start-up.
+ */
+#include "msr_allow.h"
+#include "pmu_regs.h"
+
+#include <string.h>
+
+#define UA(u) (1u << (u))
+#define UA_ARCH_ALL (UA(CPUID_UARCH_ARCH) | UA(CPUID_UARCH_CORE2) | UA(CPUID_UARCH_NEHALEM) | \
+		     UA(CPUID_UARCH_WESTMERE) | UA(CPUID_UARCH_SKYLAKE))
+#define UA_NHM_WSM (UA(CPUID_UARCH_NEHALEM) | UA(CPUID_UARCH_WESTMERE))
+
+enum msr_allow_count {
+	ALLOW_ONE,      /* one register */
+	ALLOW_PER_GP,   /* one per general-purpose counter (CPUID.0AH) */
+	ALLOW_PER_FIXED,/* one per fixed counter */
+	ALLOW_FIXED_N,  /* COUNT registers */
+	ALLOW_PER_CBO,  /* per Skylake CBo slice: COUNT registers at BASE + STRIDE * slice */
+};
+
+static const struct msr_allow_group {
+	const char *name;   /* SDM name, or its stem before the index */
+	const char *suffix; /* per CBo: the part after the slice number, before the counter index */
+	uint32_t base;
+	uint32_t stride;
+	enum msr_allow_count count_from;
+	unsigned count;
+	unsigned uarchs;
+	unsigned min_version; /* architectural perfmon version needed */
+	uint64_t write_mask;
+	bool uncore;
+} msr_allow_groups[] = {
+	{ .name = "IA32_PMC", .base = IA32_PMC0, .stride = 1, .count_from = ALLOW_PER_GP,
+	  .uarchs = UA_ARCH_ALL, .min_version = 1, .write_mask = ~0ull },
+	{ .name = "IA32_PERFEVTSEL", .base = IA32_PERFEVTSEL0, .stride = 1,
+	  .count_from = ALLOW_PER_GP, .uarchs = UA_ARCH_ALL, .min_version = 1,
+	  .write_mask = 0xFFFFFFFFull },
+	{ .name = "IA32_FIXED_CTR", .base = IA32_FIXED_CTR0, .stride = 1,
+	  .count_from = ALLOW_PER_FIXED, .uarchs = UA_ARCH_ALL, .min_version = 2,
+	  .write_mask = ~0ull },
+	{ .name = "IA32_FIXED_CTR_CTRL", .base = IA32_FIXED_CTR_CTRL, .count_from = ALLOW_ONE,
+	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = 0xFFFull },
+	{ .name = "IA32_PERF_GLOBAL_CTRL", .base = IA32_PERF_GLOBAL_CTRL, .count_from = ALLOW_ONE,
+	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = 0x7000000FFull },
+	{ .name = "IA32_PERF_GLOBAL_OVF_CTRL", .base = IA32_PERF_GLOBAL_OVF_CTRL,
+	  .count_from = ALLOW_ONE, .uarchs = UA_ARCH_ALL, .min_version = 2,
+	  .write_mask = 0xC0000007000000FFull },
+	{ .name = "MSR_OFFCORE_RSP_0", .base = MSR_OFFCORE_RSP_0, .count_from = ALLOW_ONE,
+	  .uarchs = UA_NHM_WSM | UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
+	  .write_mask = 0x3FFFFFFFFFull },
+	{ .name = "MSR_OFFCORE_RSP_1", .base = MSR_OFFCORE_RSP_1, .count_from = ALLOW_ONE,
+	  .uarchs = UA(CPUID_UARCH_WESTMERE) | UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
+	  .write_mask = 0x3FFFFFFFFFull },
+	/* Nehalem / Westmere uncore, per socket */
+	{ .name = "MSR_UNCORE_PERF_GLOBAL_CTRL", .base = MSR_UNCORE_PERF_GLOBAL_CTRL,
+	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
+	{ .name = "MSR_UNCORE_PERF_GLOBAL_OVF_CTRL", .base = MSR_UNCORE_PERF_GLOBAL_OVF_CTRL,
+	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
+	{ .name = "MSR_UNCORE_FIXED_CTR0", .base = MSR_UNCORE_FIXED_CTR0, .count_from = ALLOW_ONE,
+	  .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
+	{ .name = "MSR_UNCORE_FIXED_CTR_CTRL", .base = MSR_UNCORE_FIXED_CTR_CTRL,
+	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = 0x5ull, .uncore = true },
+	{ .name = "MSR_UNCORE_PMC", .base = MSR_UNCORE_PMC0, .stride = 1,
+	  .count_from = ALLOW_FIXED_N, .count = NHM_UNC_COUNTERS, .uarchs = UA_NHM_WSM,
+	  .write_mask = ~0ull, .uncore = true },
+	{ .name = "MSR_UNCORE_PERFEVTSEL", .base = MSR_UNCORE_PERFEVTSEL0, .stride = 1,
+	  .count_from = ALLOW_FIXED_N, .count = NHM_UNC_COUNTERS, .uarchs = UA_NHM_WSM,
+	  .write_mask = 0xFFFFFFFFull, .uncore = true },
+	/* Skylake client uncore, per socket [S1 Table 2-1] */
+	{ .name = "MSR_UNC_PERF_GLOBAL_CTRL", .base = MSR_UNC_PERF_GLOBAL_CTRL,
+	  .count_from = ALLOW_ONE, .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0xE000000Full,
+	  .uncore = true },
+	{ .name = "MSR_UNC_PERF_GLOBAL_STATUS", .base = MSR_UNC_PERF_GLOBAL_STATUS,
+	  .count_from = ALLOW_ONE, .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0xBull,
+	  .uncore = true },
+	{ .name = "MSR_UNC_PERF_FIXED_CTRL", .base = MSR_UNC_PERF_FIXED_CTRL,
+	  .count_from = ALLOW_ONE, .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0x500000ull,
+	  .uncore = true },
+	{ .name = "MSR_UNC_PERF_FIXED_CTR", .base = MSR_UNC_PERF_FIXED_CTR, .count_from = ALLOW_ONE,
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true },
+	{ .name = "MSR_UNC_ARB_PERFCTR", .base = MSR_UNC_ARB_PERFCTR0, .stride = 1,
+	  .count_from = ALLOW_FIXED_N, .count = 2, .uarchs = UA(CPUID_UARCH_SKYLAKE),
+	  .write_mask = ~0ull, .uncore = true },
+	{ .name = "MSR_UNC_ARB_PERFEVTSEL", .base = MSR_UNC_ARB_PERFEVTSEL0, .stride = 1,
+	  .count_from = ALLOW_FIXED_N, .count = 2, .uarchs = UA(CPUID_UARCH_SKYLAKE),
+	  .write_mask = 0x1FD4FFFFull, .uncore = true },
+	{ .name = "MSR_UNC_CBO_", .suffix = "_PERFEVTSEL", .base = MSR_UNC_CBO_0_PERFEVTSEL0,
+	  .stride = SKL_UNC_CBO_STRIDE, .count_from = ALLOW_PER_CBO, .count = 2,
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0x1FD4FFFFull, .uncore = true },
+	{ .name = "MSR_UNC_CBO_", .suffix = "_PERFCTR", .base = MSR_UNC_CBO_0_PERFCTR0,
+	  .stride = SKL_UNC_CBO_STRIDE, .count_from = ALLOW_PER_CBO, .count = 2,
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true },
+};
+
+static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group *g, uint32_t reg,
+			  unsigned index, unsigned sub)
+{
+	struct msr_allow_entry *e;
+
+	if (l->n >= MSR_ALLOW_MAX)
+		return;
+	e = &l->e[l->n++];
+	e->reg = reg;
+	e->write_mask = g->write_mask;
+	e->uncore = g->uncore;
+	if (g->count_from == ALLOW_PER_CBO)
+		snprintf(e->name, sizeof(e->name), "%s%u%s%u", g->name, index, g->suffix, sub);
+	else if (g->count_from == ALLOW_ONE)
+		snprintf(e->name, sizeof(e->name), "%s", g->name);
+	else
+		snprintf(e->name, sizeof(e->name), "%s%u", g->name, index);
+}
+
+void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowlist *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < sizeof(msr_allow_groups) / sizeof(msr_allow_groups[0]); i++) {
+		const struct msr_allow_group *g = &msr_allow_groups[i];
+		unsigned n = 1;
+
+		if (!(g->uarchs & UA(info->uarch)) || info->perfmon_version < g->min_version)
+			continue;
+		switch (g->count_from) {
+		case ALLOW_ONE:
+			n = 1;
+			break;
+		case ALLOW_PER_GP:
+			n = info->gp_counters < PMU_MAX_GP ? info->gp_counters : PMU_MAX_GP;
+			break;
+		case ALLOW_PER_FIXED:
+			n = info->fixed_counters < PMU_MAX_FIXED ? info->fixed_counters : PMU_MAX_FIXED;
+			break;
+		case ALLOW_FIXED_N:
+			n = g->count;
+			break;
+		case ALLOW_PER_CBO:
+			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)
+				for (unsigned k = 0; k < g->count; k++)
+					msr_allow_add(out, g, g->base + g->stride * (unsigned)s + k,
+						      (unsigned)s, k);
+			continue;
+		}
+		for (unsigned k = 0; k < n; k++)
+			msr_allow_add(out, g, g->base + g->stride * k, k, 0);
+	}
+}
+
+const struct msr_allow_entry *msr_allow_find(const struct msr_allowlist *l, uint32_t reg)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->e[i].reg == reg)
+			return &l->e[i];
+	return NULL;
+}
+
+const char *msr_allow_name(const struct msr_allowlist *l, uint32_t reg, char *buf, size_t len)
+{
+	const struct msr_allow_entry *e = l ? msr_allow_find(l, reg) : NULL;
+
+	if (e)
+		snprintf(buf, len, "0x%X (%s)", reg, e->name);
+	else if (reg == IA32_MISC_ENABLE)
+		snprintf(buf, len, "0x%X (IA32_MISC_ENABLE)", reg);
+	else if (reg == IA32_PERF_GLOBAL_STATUS)
+		snprintf(buf, len, "0x%X (IA32_PERF_GLOBAL_STATUS)", reg);
+	else
+		snprintf(buf, len, "0x%X", reg);
+	return buf;
+}
+
+void msr_allow_print_msr_safe(const struct msr_allowlist *l, FILE *out)
+{
+	fprintf(out, "# msr-safe allowlist for pmutop: address, write mask, name\n");
+	fprintf(out, "0x%08X 0x0000000000000000 # IA32_PERF_GLOBAL_STATUS (read)\n",
+		IA32_PERF_GLOBAL_STATUS);
+	for (int i = 0; i < l->n; i++)
+		fprintf(out, "0x%08X 0x%016llX # %s\n", l->e[i].reg,
+			(unsigned long long)l->e[i].write_mask, l->e[i].name);
+}
