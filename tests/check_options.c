@@ -40,6 +40,12 @@ START_TEST(topology_source_in_every_spelling)
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-T", "m.xml", NULL }), 0);
 	ck_assert_str_eq(o.topology, "m.xml");
 	ck_assert_int_eq(o.action, OPTIONS_ACTION_INTERACTIVE);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--sim", "skylake:idle",
+						    "--msr-safe-allowlist", NULL }), 0);
+	ck_assert_str_eq(o.sim, "skylake:idle");
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_MSR_SAFE_ALLOWLIST);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/srv/fake", NULL }), 0);
+	ck_assert_str_eq(o.root, "/srv/fake");
 }
 END_TEST
 
@@ -73,6 +79,13 @@ START_TEST(bad_arguments_get_one_line_naming_them)
 	ck_assert_str_eq(err, "--topology needs a file or a synthetic description");
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "stray", NULL }), -EINVAL);
 	ck_assert_str_eq(err, "unexpected argument 'stray'");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--sim=", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--sim needs a machine, e.g. --sim nehalem-ep:memory-bound");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root", "x", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--root needs an absolute directory, got 'x'");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/r", "--sim=arch", NULL }),
+			 -EINVAL);
+	ck_assert_str_eq(err, "--sim and --root both say where counters come from; give one");
 }
 END_TEST
 

@@ -2,7 +2,7 @@
 # The command line as a user meets it: help, version, and one clear
 # message with exit status 2 for every kind of bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 21
+plan 31
 
 run "$PMUTOP" --help
 expect_rc "--help exits 0" 0
@@ -41,3 +41,30 @@ expect_lines "invalid synthetic: one line" "$err" 1
 
 run "$PMUTOP" --topology-only extra
 expect_rc "stray argument exits 2" 2
+
+run "$PMUTOP" --msr-safe-allowlist --sim nehalem-ep
+expect_rc "msr-safe allowlist of an emulated Nehalem exits 0" 0
+expect_match "allowlist names the CPU" "$out" "X5570  @ 2.93GHz (Nehalem, family 6 model 0x1A)"
+expect_match "allowlist has the event selects" "$out" "0x00000186 0x00000000FFFFFFFF # IA32_PERFEVTSEL0"
+expect_match "allowlist has the uncore" "$out" "0x000003C7 0x00000000FFFFFFFF # MSR_UNCORE_PERFEVTSEL7"
+case "$out" in
+*0x000001A0*) fail "allowlist leaves IA32_MISC_ENABLE out" "got: $out" ;;
+*) pass "allowlist leaves IA32_MISC_ENABLE out" ;;
+esac
+
+run "$PMUTOP" --msr-safe-allowlist
+case "$rc" in
+0) expect_match "this machine's allowlist" "$out" "# msr-safe allowlist" ;;
+1) expect_lines "this machine without a usable PMU: one line why" "$err" 1 ;;
+*) fail "this machine: exit 0 or 1" "exit $rc: $err" ;;
+esac
+
+run "$PMUTOP" --msr-safe-allowlist --sim pentium4
+expect_rc "unknown emulated machine exits 2" 2
+expect_match "unknown machine lists the known ones" "$err" "emulated machines are nehalem-ep, westmere-ep, skylake, core2, arch"
+
+run "$PMUTOP" --sim skylake --root /tmp
+expect_rc "--sim with --root exits 2" 2
+
+run "$PMUTOP" --root relative/dir
+expect_rc "relative --root exits 2" 2

@@ -11,8 +11,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cpuid.h"
+#include "emu.h"
+#include "msr_allow.h"
 #include "options.h"
 #include "paths.h"
+#include "pmu_regs.h"
 #include "topo.h"
 #include "topo_text.h"
 
@@ -42,6 +46,46 @@ static int main_topology_only(const struct options *opt)
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+static int main_emu_leaf(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+	return emu_cpuid(ctx, 0, leaf, subleaf, regs);
+}
+
+/* The CPU identity of the --sim machine, or of the machine under --root / this one. */
+static int main_identify(const struct options *opt, struct cpuid_info *info, char *err, size_t len)
+{
+	struct emu *e;
+	int rc;
+
+	if (!opt->sim)
+		return cpuid_identify_root(opt->root, info, err, len);
+	rc = emu_create(opt->sim, paths_scenario_dir(NULL), &e, err, len);
+	if (rc)
+		return rc;
+	rc = cpuid_identify(main_emu_leaf, e, info, err, len);
+	emu_free(e);
+	return rc;
+}
+
+static int main_msr_safe_allowlist(const struct options *opt)
+{
+	struct cpuid_info info;
+	struct msr_allowlist allow;
+	char err[512];
+	int rc = main_identify(opt, &info, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return rc == -EINVAL || rc == -ENOENT ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+	}
+	/* every CBo slice a Skylake client part can have */
+	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);
+	printf("# %s (%s, family %u model 0x%02X)\n", info.brand, info.uarch_name, info.family,
+	       info.model);
+	msr_allow_print_msr_safe(&allow, stdout);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt;
@@ -60,6 +104,8 @@ int main(int argc, char **argv)
 		return EXIT_SUCCESS;
 	case OPTIONS_ACTION_TOPOLOGY_ONLY:
 		return main_topology_only(&opt);
+	case OPTIONS_ACTION_MSR_SAFE_ALLOWLIST:
+		return main_msr_safe_allowlist(&opt);
 	case OPTIONS_ACTION_INTERACTIVE:
 		break;
 	}

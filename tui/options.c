@@ -18,6 +18,16 @@ const char options_usage[] =
 	"                         'pack:2 [numa] l3:1 core:4 pu:2'\n"
 	"      --topology-only    print the topology (sockets, NUMA nodes, L3, cores,\n"
 	"                         hardware threads) and exit\n"
+	"      --sim=MACHINE[:SCENARIO]\n"
+	"                         use an emulated machine instead of the hardware:\n"
+	"                         nehalem-ep, westmere-ep, skylake, core2, arch; SCENARIO\n"
+	"                         is a shipped name (idle, compute-bound, memory-bound,\n"
+	"                         numa-remote, frontend-bound, unbalanced-channels) or\n"
+	"                         a scenario file\n"
+	"      --root=DIR         read devices, /sys and /proc under DIR (a fake machine)\n"
+	"      --msr-safe-allowlist\n"
+	"                         print the msr-safe allowlist of the registers pmutop\n"
+	"                         writes on this CPU (or the --sim machine) and exit\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and the layout directory, and exit\n"
 	"\n"
@@ -25,11 +35,17 @@ const char options_usage[] =
 
 enum {
 	OPT_TOPOLOGY_ONLY = 256,
+	OPT_SIM,
+	OPT_ROOT,
+	OPT_MSR_SAFE_ALLOWLIST,
 };
 
 static const struct option options_long[] = {
 	{ "topology", required_argument, NULL, 'T' },
 	{ "topology-only", no_argument, NULL, OPT_TOPOLOGY_ONLY },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "msr-safe-allowlist", no_argument, NULL, OPT_MSR_SAFE_ALLOWLIST },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -71,6 +87,23 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 		case OPT_TOPOLOGY_ONLY:
 			opt->action = OPTIONS_ACTION_TOPOLOGY_ONLY;
 			break;
+		case OPT_MSR_SAFE_ALLOWLIST:
+			opt->action = OPTIONS_ACTION_MSR_SAFE_ALLOWLIST;
+			break;
+		case OPT_SIM:
+			if (!*optarg) {
+				snprintf(err, errlen, "--sim needs a machine, e.g. --sim nehalem-ep:memory-bound");
+				return -EINVAL;
+			}
+			opt->sim = optarg;
+			break;
+		case OPT_ROOT:
+			if (!*optarg || optarg[0] != '/') {
+				snprintf(err, errlen, "--root needs an absolute directory, got '%s'", optarg);
+				return -EINVAL;
+			}
+			opt->root = optarg;
+			break;
 		case 'h':
 			opt->action = OPTIONS_ACTION_HELP;
 			return 0;
@@ -84,6 +117,10 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (opt->sim && opt->root) {
+		snprintf(err, errlen, "--sim and --root both say where counters come from; give one");
 		return -EINVAL;
 	}
 	return 0;

@@ -15,11 +15,14 @@ enum options_action {
 	OPTIONS_ACTION_HELP,
 	OPTIONS_ACTION_VERSION,
 	OPTIONS_ACTION_TOPOLOGY_ONLY,
+	OPTIONS_ACTION_MSR_SAFE_ALLOWLIST,
 };
 
 struct options {
 	enum options_action action;
 	const char *topology; /* --topology FILE|SYNTHETIC, NULL = this machine */
+	const char *sim;      /* --sim MACHINE[:SCENARIO|:PATH], NULL = real counters */
+	const char *root;     /* --root DIR: prefix of every device, sysfs and procfs path */
 };
 
 /*
