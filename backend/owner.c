@@ -1,0 +1,200 @@
+/*
+ * owner: detect counters in use by someone else.  Main thread, start-up.
+ */
+#include "owner.h"
+#include "cpulist.h"
+#include "pmu_regs.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool owner_nmi_watchdog(const char *root)
+{
+	char path[PATH_MAX + 64], buf[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/nmi_watchdog",
+		 root && strcmp(root, "/") ? root : "");
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return atoi(buf) != 0;
+}
+
+static int owner_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *v, struct owner_report *r)
+{
+	int rc = msr_read(d, cpu, reg, v);
+
+	if (rc) {
+		r->nread_errors++;
+		*v = 0;
+	}
+	return rc;
+}
+
+static void owner_scan_cpu(struct msr_dev *d, const struct cpuid_info *info, int cpu,
+			   struct owner_report *r, int *first_rc)
+{
+	struct owner_cpu *c = &r->cpu[cpu];
+	uint64_t v, global = 0, fixed_ctrl = 0;
+	int rc;
+
+	for (unsigned i = 0; i < info->gp_counters && i < PMU_MAX_GP; i++) {
+		rc = owner_read(d, cpu, IA32_PERFEVTSEL0 + i, &v, r);
+		if (rc && !*first_rc)
+			*first_rc = rc;
+		if (v & EVTSEL_EN)
+			c->gp_taken |= 1u << i;
+	}
+	if (info->perfmon_version < 2)
+		return;
+	owner_read(d, cpu, IA32_PERF_GLOBAL_CTRL, &global, r);
+	owner_read(d, cpu, IA32_FIXED_CTR_CTRL, &fixed_ctrl, r);
+	/*
+	 * A counter counts only with its own enable and the global bit; its
+	 * own enable is what another user leaves behind (Linux perf, for one,
+	 * keeps global bits set while it owns nothing), so that decides.
+	 */
+	for (unsigned i = 0; i < info->fixed_counters && i < PMU_MAX_FIXED; i++)
+		if ((fixed_ctrl >> FIXED_CTRL_SHIFT(i)) & (FIXED_CTRL_OS | FIXED_CTRL_USR))
+			c->fixed_taken |= 1u << i;
+	c->global_ctrl = global;
+}
+
+static bool owner_uncore_in_use(struct msr_dev *d, enum emu_uncore uncore, int cpu,
+				struct owner_report *r)
+{
+	uint64_t v;
+
+	if (uncore == EMU_UNCORE_NHM) {
+		owner_read(d, cpu, MSR_UNCORE_PERF_GLOBAL_CTRL, &v, r);
+		if (v & (0xFFull | NHM_UNC_GLOBAL_FIXED))
+			return true;
+		for (unsigned i = 0; i < NHM_UNC_COUNTERS; i++) {
+			owner_read(d, cpu, MSR_UNCORE_PERFEVTSEL0 + i, &v, r);
+			if (v & EVTSEL_EN)
+				return true;
+		}
+		return false;
+	}
+	if (uncore == EMU_UNCORE_SKL) {
+		owner_read(d, cpu, MSR_UNC_PERF_GLOBAL_CTRL, &v, r);
+		if (v & SKL_UNC_GLOBAL_EN)
+			return true;
+		owner_read(d, cpu, MSR_UNC_PERF_FIXED_CTRL, &v, r);
+		return (v & SKL_UNC_FIXED_CNT_EN) != 0;
+	}
+	return false;
+}
+
+int owner_scan(struct msr_dev *d, const struct cpuid_info *info, enum emu_uncore uncore,
+	       const struct topo *t, const char *root, struct owner_report *r)
+{
+	int first_rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->ncpus = t->cpu_thread_len;
+	r->cpu = xcalloc((size_t)(r->ncpus ? r->ncpus : 1), sizeof(*r->cpu));
+	r->nsockets = t->nsockets;
+	r->uncore_taken = xcalloc((size_t)(r->nsockets ? r->nsockets : 1), sizeof(bool));
+	r->nmi_watchdog = owner_nmi_watchdog(root);
+	for (int i = 0; i < t->nonline; i++)
+		owner_scan_cpu(d, info, t->threads[i].os_cpu, r, &first_rc);
+	for (int s = 0; s < t->nsockets; s++)
+		if (t->sockets[s].nthreads > 0)
+			r->uncore_taken[s] = owner_uncore_in_use(d, uncore,
+						t->threads[t->sockets[s].thread_first].os_cpu, r);
+	return first_rc;
+}
+
+void owner_free(struct owner_report *r)
+{
+	free(r->cpu);
+	free(r->uncore_taken);
+	memset(r, 0, sizeof(*r));
+}
+
+bool owner_all_free(const struct owner_report *r)
+{
+	for (int c = 0; c < r->ncpus; c++)
+		if (r->cpu[c].gp_taken || r->cpu[c].fixed_taken)
+			return false;
+	for (int s = 0; s < r->nsockets; s++)
+		if (r->uncore_taken[s])
+			return false;
+	return !r->nmi_watchdog;
+}
+
+/* Append one line "CPU LIST: WHAT" for the CPUs whose (gp, fixed) masks equal C's. */
+static int owner_line(const struct owner_report *r, const struct topo *t, int first, bool *done,
+		      char *buf, size_t len, size_t *off)
+{
+	const struct owner_cpu *c = &r->cpu[first];
+	int *cpus = xmalloc(sizeof(int) * (size_t)t->nonline), n = 0;
+	char *list, what[256] = "";
+	size_t w = 0;
+
+	for (int i = 0; i < t->nonline; i++) {
+		int cpu = t->threads[i].os_cpu;
+
+		if (!done[cpu] && r->cpu[cpu].gp_taken == c->gp_taken &&
+		    r->cpu[cpu].fixed_taken == c->fixed_taken) {
+			cpus[n++] = cpu;
+			done[cpu] = true;
+		}
+	}
+	for (unsigned k = 0; k < 32; k++)
+		if (c->gp_taken & (1u << k))
+			w += (size_t)snprintf(what + w, sizeof(what) - w, "%sPMC%u", w ? ", " : "", k);
+	for (unsigned k = 0; k < 32; k++)
+		if (c->fixed_taken & (1u << k))
+			w += (size_t)snprintf(what + w, sizeof(what) - w, "%sfixed counter %u",
+					      w ? ", " : "", k);
+	list = cpulist_format(cpus, n);
+	*off += (size_t)snprintf(buf + *off, len - *off, "CPU %s: %s in use by another program "
+				 "(enable bits already set)\n", list, what);
+	free(list);
+	free(cpus);
+	return 1;
+}
+
+int owner_describe(const struct owner_report *r, const struct topo *t, char *buf, size_t len)
+{
+	bool *done = xcalloc((size_t)(r->ncpus ? r->ncpus : 1), sizeof(bool));
+	size_t off = 0;
+	int lines = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->nonline && off < len; i++) {
+		int cpu = t->threads[i].os_cpu;
+
+		if (!done[cpu] && (r->cpu[cpu].gp_taken || r->cpu[cpu].fixed_taken))
+			lines += owner_line(r, t, cpu, done, buf, len, &off);
+	}
+	for (int s = 0; s < r->nsockets && off < len; s++)
+		if (r->uncore_taken[s]) {
+			off += (size_t)snprintf(buf + off, len - off, "socket %d: uncore counters in "
+						"use by another program\n", s);
+			lines++;
+		}
+	if (r->nmi_watchdog && off < len) {
+		off += (size_t)snprintf(buf + off, len - off, "NMI watchdog: the kernel keeps one "
+					"counter per CPU for it; 'echo 0 > /proc/sys/kernel/"
+					"nmi_watchdog' as root frees it\n");
+		lines++;
+	}
+	if (lines && off < len) {
+		snprintf(buf + off, len - off, "pmutop uses only the free counters; --force takes "
+			 "these too and restores them when it exits\n");
+		lines++;
+	}
+	free(done);
+	return lines;
+}
