@@ -932,6 +932,23 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 	return 0;
 }
 
+int emu_cpuid_leaf(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
+{
+	return emu_cpuid(ctx, 0, leaf, subleaf, regs);
+}
+
+static int emu_ops_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
+{
+	return emu_msr_read(ctx, cpu, reg, val);
+}
+
+static int emu_ops_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
+{
+	return emu_msr_write(ctx, cpu, reg, val);
+}
+
+const struct msr_ops emu_msr_ops = { .read = emu_ops_read, .write = emu_ops_write };
+
 int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len)
 {
 	uint8_t cfg[256] = { 0x86, 0x80, 0x1F, 0x19 }; /* Intel, Skylake host bridge */

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "emu_machine.h"
+#include "msr.h"
 #include "scenario.h"
 #include "topo.h"
 
@@ -69,6 +70,12 @@ int emu_msr_write(struct emu *e, int cpu, uint32_t reg, uint64_t val);
 
 /* CPUID leaf/subleaf as CPU sees it. */
 int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* CPUID of CPU 0 as a cpuid_leaf_fn (CTX is the struct emu). */
+int emu_cpuid_leaf(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+
+/* The register layer's backend over an emulator (ctx: the struct emu). */
+extern const struct msr_ops emu_msr_ops;
 
 /*
  * Physical memory read at ADDR (the Skylake IMC counters live at

@@ -10,18 +10,13 @@
 #include "cpuid.h"
 #include "emu.h"
 
-static int leaf_emu(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
-{
-	return emu_cpuid(ctx, 0, leaf, subleaf, regs);
-}
-
 static void identify(const char *machine, struct cpuid_info *info)
 {
 	char err[256];
 	struct emu *e;
 
 	ck_assert_msg(emu_create(machine, SCENARIO_SRCDIR, &e, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_msg(cpuid_identify(leaf_emu, e, info, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(cpuid_identify(emu_cpuid_leaf, e, info, err, sizeof(err)) == 0, "%s", err);
 	emu_free(e);
 }
 

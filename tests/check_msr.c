@@ -17,23 +17,6 @@
 #include "msr.h"
 #include "pmu_regs.h"
 
-static int ops_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
-{
-	return emu_msr_read(ctx, cpu, reg, val);
-}
-
-static int ops_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
-{
-	return emu_msr_write(ctx, cpu, reg, val);
-}
-
-static const struct msr_ops emu_ops = { .read = ops_read, .write = ops_write };
-
-static int leaf_emu(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
-{
-	return emu_cpuid(ctx, 0, leaf, subleaf, regs);
-}
-
 /* An emulated machine and a register layer over all its CPUs. */
 struct rig {
 	struct emu *e;
@@ -49,7 +32,7 @@ static void rig_open(struct rig *r, const char *machine)
 	char err[256];
 
 	ck_assert_msg(emu_create(machine, SCENARIO_SRCDIR, &r->e, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(cpuid_identify(leaf_emu, r->e, &info, err, sizeof(err)), 0);
+	ck_assert_int_eq(cpuid_identify(emu_cpuid_leaf, r->e, &info, err, sizeof(err)), 0);
 	msr_allow_build(&info, emu_machine(r->e)->cbo, &r->allow);
 	t = emu_topo(r->e);
 	n = t->nonline;
@@ -57,7 +40,7 @@ static void rig_open(struct rig *r, const char *machine)
 		cpus[i] = t->threads[i].os_cpu;
 		sock[cpus[i]] = t->threads[i].socket;
 	}
-	r->d = msr_open_ops(&emu_ops, r->e, cpus, n, &r->allow);
+	r->d = msr_open_ops(&emu_msr_ops, r->e, cpus, n, &r->allow);
 	msr_set_sockets(r->d, sock, n);
 }
 

@@ -16,23 +16,6 @@
 #include "owner.h"
 #include "pmu_regs.h"
 
-static int ops_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
-{
-	return emu_msr_read(ctx, cpu, reg, val);
-}
-
-static int ops_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
-{
-	return emu_msr_write(ctx, cpu, reg, val);
-}
-
-static const struct msr_ops emu_ops = { .read = ops_read, .write = ops_write };
-
-static int leaf_emu(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
-{
-	return emu_cpuid(ctx, 0, leaf, subleaf, regs);
-}
-
 /* Scan MACHINE after FOREIGN(e) programmed some counters behind our back. */
 static void scan(const char *machine, void (*foreign)(struct emu *), const char *root,
 		 struct owner_report *r, char *text, size_t len)
@@ -46,14 +29,14 @@ static void scan(const char *machine, void (*foreign)(struct emu *), const char 
 	char err[256];
 
 	ck_assert_int_eq(emu_create(machine, SCENARIO_SRCDIR, &e, err, sizeof(err)), 0);
-	ck_assert_int_eq(cpuid_identify(leaf_emu, e, &info, err, sizeof(err)), 0);
+	ck_assert_int_eq(cpuid_identify(emu_cpuid_leaf, e, &info, err, sizeof(err)), 0);
 	msr_allow_build(&info, emu_machine(e)->cbo, &allow);
 	t = emu_topo(e);
 	for (int i = 0; i < t->nonline; i++)
 		cpus[i] = t->threads[i].os_cpu;
 	if (foreign)
 		foreign(e);
-	d = msr_open_ops(&emu_ops, e, cpus, t->nonline, &allow);
+	d = msr_open_ops(&emu_msr_ops, e, cpus, t->nonline, &allow);
 	ck_assert_int_eq(owner_scan(d, &info, emu_machine(e)->uncore, t, root, r), 0);
 	owner_describe(r, t, text, len);
 	ck_assert_int_eq(msr_saved_count(d), 0); /* scanning writes nothing */

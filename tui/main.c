@@ -46,11 +46,6 @@ static int main_topology_only(const struct options *opt)
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
-static int main_emu_leaf(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
-{
-	return emu_cpuid(ctx, 0, leaf, subleaf, regs);
-}
-
 /* The CPU identity of the --sim machine, or of the machine under --root / this one. */
 static int main_identify(const struct options *opt, struct cpuid_info *info, char *err, size_t len)
 {
@@ -62,7 +57,7 @@ static int main_identify(const struct options *opt, struct cpuid_info *info, cha
 	rc = emu_create(opt->sim, paths_scenario_dir(NULL), &e, err, len);
 	if (rc)
 		return rc;
-	rc = cpuid_identify(main_emu_leaf, e, info, err, len);
+	rc = cpuid_identify(emu_cpuid_leaf, e, info, err, len);
 	emu_free(e);
 	return rc;
 }
