@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <hwloc.h>
+#include <limits.h>
 #include <numa.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,10 +142,33 @@ static void topo_add_offline(struct topo_build *b, hwloc_topology_t h)
 	hwloc_bitmap_free(off);
 }
 
+/* "Node N MemFree: X kB" from ROOT/sys/devices/system/node/nodeN/meminfo. */
+static uint64_t topo_meminfo_free(const char *root, int node)
+{
+	char path[PATH_MAX + 64], line[256];
+	unsigned long long kb;
+	uint64_t result = TOPO_BYTES_UNKNOWN;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/meminfo", root, node);
+	f = fopen(path, "r");
+	if (!f)
+		return result;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "MemFree:");
+
+		if (p && sscanf(p + 8, "%llu", &kb) == 1)
+			result = (uint64_t)kb * 1024;
+	}
+	fclose(f);
+	return result;
+}
+
 static void topo_add_numa(struct topo *t, hwloc_topology_t h, hwloc_obj_t *socket_objs)
 {
 	int n = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_NUMANODE);
-	bool use_libnuma = t->kind == TOPO_KIND_SYSTEM && numa_available() >= 0;
+	bool this_machine = t->kind == TOPO_KIND_SYSTEM && strcmp(t->root, "/") == 0;
+	bool use_libnuma = this_machine && numa_available() >= 0;
 
 	t->numa = xcalloc((size_t)(n ? n : 1), sizeof(*t->numa));
 	for (int i = 0; i < n; i++) {
@@ -166,6 +190,8 @@ static void topo_add_numa(struct topo *t, hwloc_topology_t h, hwloc_obj_t *socke
 				m->mem_total = (uint64_t)total;
 				m->mem_free = free_b >= 0 ? (uint64_t)free_b : TOPO_BYTES_UNKNOWN;
 			}
+		} else if (t->kind == TOPO_KIND_SYSTEM) {
+			m->mem_free = topo_meminfo_free(t->root, m->os_node);
 		}
 		for (int s = 0; s < t->nsockets; s++) {
 			struct topo_socket *sk = &t->sockets[s];
@@ -202,7 +228,12 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 
 	if (!spec) {
 		t->kind = TOPO_KIND_SYSTEM;
-		t->source = xstrdup("this machine");
+		t->source = xstrdup(strcmp(t->root, "/") ? t->root : "this machine");
+		/* hwloc reads /sys and /proc under HWLOC_FSROOT; process-wide, start-up only */
+		if (strcmp(t->root, "/"))
+			setenv("HWLOC_FSROOT", t->root, 1);
+		else
+			unsetenv("HWLOC_FSROOT");
 		/* pmutop watches the whole machine, also CPUs outside our cgroup. */
 		hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 		return 0;
@@ -230,7 +261,21 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 	return 0;
 }
 
+static int topo_load_in(const char *spec, const char *root, struct topo **out, char *err,
+			size_t errlen);
+
 int topo_load(const char *spec, struct topo **out, char *err, size_t errlen)
+{
+	return topo_load_in(spec, "/", out, err, errlen);
+}
+
+int topo_load_root(const char *root, struct topo **out, char *err, size_t errlen)
+{
+	return topo_load_in(NULL, root && *root ? root : "/", out, err, errlen);
+}
+
+static int topo_load_in(const char *spec, const char *root, struct topo **out, char *err,
+			size_t errlen)
 {
 	struct topo *t = xcalloc(1, sizeof(*t));
 	struct topo_build b = { .t = t };
@@ -239,6 +284,7 @@ int topo_load(const char *spec, struct topo **out, char *err, size_t errlen)
 	int npkg, rc;
 
 	*out = NULL;
+	t->root = xstrdup(root);
 	if (hwloc_topology_init(&h) < 0) {
 		snprintf(err, errlen, "hwloc could not start: %s", strerror(errno));
 		free(t);
@@ -249,9 +295,10 @@ int topo_load(const char *spec, struct topo **out, char *err, size_t errlen)
 	rc = topo_set_source(h, t, spec, err, errlen);
 	if (rc == 0 && hwloc_topology_load(h) < 0) {
 		if (t->kind == TOPO_KIND_SYSTEM) {
-			snprintf(err, errlen, "hwloc could not read this machine's topology (%s); "
-				 "check that /sys and /proc are mounted, or pass --topology",
-				 strerror(errno));
+			snprintf(err, errlen, "hwloc could not read the topology under %s (%s); "
+				 "check that %s/sys and %s/proc are there, or pass --topology",
+				 t->root, strerror(errno), strcmp(t->root, "/") ? t->root : "",
+				 strcmp(t->root, "/") ? t->root : "");
 			rc = -EIO;
 		} else {
 			snprintf(err, errlen, "--topology %s: hwloc rejected it; give "
@@ -311,6 +358,7 @@ void topo_free(struct topo *t)
 	free(t->numa);
 	free(t->cpu_thread);
 	free(t->source);
+	free(t->root);
 	free(t);
 }
 

@@ -77,6 +77,7 @@ struct topo_socket {
 struct topo {
 	enum topo_kind kind;
 	char *source;   /* human description: "this machine", the XML path, the synthetic string */
+	char *root;     /* TOPO_KIND_SYSTEM: the prefix of /sys and /proc ("/" for this machine) */
 	struct topo_socket *sockets;
 	int nsockets;
 	struct topo_core *cores;
@@ -101,6 +102,13 @@ struct topo {
  * wrong and what is accepted.
  */
 int topo_load(const char *spec, struct topo **out, char *err, size_t errlen);
+
+/*
+ * Load the machine whose /sys and /proc live under ROOT (a fake machine tree;
+ * "/" or NULL is this machine, as topo_load(NULL)).  Free memory per NUMA
+ * node comes from ROOT/sys/devices/system/node/nodeN/meminfo.
+ */
+int topo_load_root(const char *root, struct topo **out, char *err, size_t errlen);
 
 void topo_free(struct topo *t);
 

@@ -207,7 +207,10 @@ void topo_text_print(const struct topo *t, FILE *out, int width)
 {
 	switch (t->kind) {
 	case TOPO_KIND_SYSTEM:
-		fputs("topology of this machine\n", out);
+		if (t->root && strcmp(t->root, "/"))
+			fprintf(out, "topology of the machine under %s\n", t->root);
+		else
+			fputs("topology of this machine\n", out);
 		break;
 	case TOPO_KIND_XML:
 		fprintf(out, "topology from hwloc XML %s\n", t->source);

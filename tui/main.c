@@ -35,7 +35,8 @@ static int main_topology_only(const struct options *opt)
 {
 	char err[512];
 	struct topo *t;
-	int rc = topo_load(opt->topology, &t, err, sizeof(err));
+	int rc = opt->topology || !opt->root ? topo_load(opt->topology, &t, err, sizeof(err))
+					      : topo_load_root(opt->root, &t, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
@@ -71,7 +72,8 @@ static int main_msr_safe_allowlist(const struct options *opt)
 
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+		/* a bad --sim argument is bad input; a machine we cannot read is a failure */
+		return opt->sim ? MAIN_EXIT_USAGE : EXIT_FAILURE;
 	}
 	/* every CBo slice a Skylake client part can have */
 	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);

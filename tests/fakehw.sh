@@ -1,0 +1,42 @@
+#!/bin/sh
+# pmutop --root on the fake device tree (tools/fakehw): the topology and the
+# CPU come from the fake /sys, /proc and /dev/cpu/N/cpuid, and the helper
+# leaves no mount behind, whether stopped or killed.
+. "$top_srcdir/tests/lib.sh"
+: "${FAKEHW:?run through make check}"
+plan 9
+
+dir=$(mktemp -d)
+start() {
+	rm -f "$dir.ready"
+	"$FAKEHW" --ready "$dir.ready" "$1" "$dir" 2>/dev/null &
+	helper=$!
+	i=0
+	while [ ! -f "$dir.ready" ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+}
+mounted() { grep -q " $dir/dev " /proc/self/mountinfo; }
+trap 'kill $helper 2>/dev/null; sleep 0.2; umount -l "$dir/dev" 2>/dev/null; rm -rf "$dir" "$dir.ready"' EXIT
+
+start westmere-ep:numa-remote
+if mounted; then pass "helper mounts DIR/dev"; else fail "helper mounts DIR/dev" "no mount on $dir/dev"; fi
+
+run "$PMUTOP" --root "$dir" --topology-only
+expect_rc "--root --topology-only exits 0" 0
+expect_match "topology comes from the fake sysfs" "$out" "2 sockets, 2 NUMA nodes, 12 cores, 24 threads online"
+expect_match "free memory comes from the fake node meminfo" "$out" "NUMA node 1 (24 GiB, 18 GiB free)"
+
+run "$PMUTOP" --root "$dir" --msr-safe-allowlist
+expect_match "CPU comes from the fake cpuid device" "$out" "(Westmere, family 6 model 0x2C)"
+expect_match "Westmere allowlist has the second offcore MSR" "$out" "# MSR_OFFCORE_RSP_1"
+
+kill -TERM $helper; wait $helper 2>/dev/null
+if mounted; then fail "SIGTERM unmounts" "still mounted"; else pass "SIGTERM unmounts"; fi
+
+start skylake
+kill -KILL $helper; wait $helper 2>/dev/null
+i=0
+while mounted && [ $i -lt 100 ]; do sleep 0.02; i=$((i + 1)); done
+if mounted; then fail "SIGKILL still unmounts (auto_unmount)" "still mounted"; else pass "SIGKILL still unmounts (auto_unmount)"; fi
+
+run "$PMUTOP" --root "$dir" --msr-safe-allowlist
+expect_rc "a root without the device tree fails cleanly" 1

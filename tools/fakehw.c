@@ -1,0 +1,474 @@
+/*
+ * fakehw: play an emulated machine as a device tree, for end-to-end tests
+ * of pmutop's real file path (pmutop --root DIR).
+ *
+ *   fakehw [--ready FILE] MACHINE[:SCENARIO] DIR
+ *
+ * Writes the static part of a Linux machine under DIR (the /sys and /proc
+ * files hwloc and pmutop read: CPU topology, caches, NUMA nodes, cpuinfo,
+ * msr write filtering, lockdown, NMI watchdog, the PCI config space of the
+ * host bridge), then mounts a FUSE filesystem on DIR/dev that serves, with
+ * the Linux drivers' semantics:
+ *   dev/cpu/N/msr    8-byte pread/pwrite at offset = MSR address; EIO for a
+ *                    register the model does not implement or a faulting
+ *                    write, ENXIO for an offline CPU
+ *   dev/cpu/N/cpuid  16 bytes (eax, ebx, ecx, edx) at offset leaf | subleaf << 32
+ *   dev/mem          physical memory: the Skylake IMC counters at the BAR
+ * Counters advance in real time and follow the event selects pmutop writes.
+ * A plain file could not do this: adjacent MSR addresses overlap by 7 bytes.
+ * Creates FILE once the mount is up.  SIGINT/SIGTERM/SIGHUP unmount and
+ * exit; if fakehw is killed outright, the auto_unmount option has fusermount3
+ * unmount it.  Test tool: not installed.
+ */
+#define FUSE_USE_VERSION 31
+
+#include <errno.h>
+#include <fuse.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "emu.h"
+#include "xmalloc.h"
+
+static struct emu *fakehw_emu;
+
+/* ---- the static tree ------------------------------------------------------ */
+
+static void fakehw_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void fakehw_put(const char *root, const char *rel, const char *fmt, ...)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	FILE *f;
+	va_list ap;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	fakehw_mkdirs(dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "fakehw: cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* sysfs cpumap: 32-bit hex words, most significant first, comma-separated. */
+static void fakehw_mask(const int *cpus, int n, int max_cpu, char *buf, size_t len)
+{
+	int words = max_cpu / 32 + 1;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int w = words - 1; w >= 0; w--) {
+		unsigned v = 0;
+
+		for (int i = 0; i < n; i++)
+			if (cpus[i] / 32 == w)
+				v |= 1u << (cpus[i] % 32);
+		off += (size_t)snprintf(buf + off, len - off, "%s%08x", w == words - 1 ? "" : ",", v);
+	}
+}
+
+static void fakehw_list(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "", cpus[i]);
+}
+
+static void fakehw_cpu_files(const char *root, const struct topo *t, const struct emu_machine *m)
+{
+	int max = t->cpu_thread_len - 1;
+	char mask[512], list[4096], rel[256];
+	FILE *info;
+	char path[PATH_MAX];
+
+	fakehw_put(root, "sys/devices/system/cpu/online", "0-%d\n", max);
+	fakehw_put(root, "sys/devices/system/cpu/possible", "0-%d\n", max);
+	fakehw_put(root, "sys/devices/system/cpu/present", "0-%d\n", max);
+	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
+	fakehw_put(root, "proc/cpuinfo", "%s", "");
+	info = fopen(path, "w");
+	for (int i = 0; i < t->nonline; i++) {
+		const struct topo_thread *th = &t->threads[i];
+		const struct topo_core *c = &t->cores[th->core];
+		const struct topo_socket *s = &t->sockets[th->socket];
+		int sib[64], ns = 0;
+
+		for (int k = 0; k < c->nthreads && ns < 64; k++)
+			sib[ns++] = t->threads[c->thread_first + k].os_cpu;
+#define CPU_FILE(name, ...)                                                              \
+	do {                                                                             \
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/%s", th->os_cpu, name); \
+		fakehw_put(root, rel, __VA_ARGS__);                                      \
+	} while (0)
+		CPU_FILE("online", "1\n");
+		CPU_FILE("topology/physical_package_id", "%d\n", s->os_id);
+		CPU_FILE("topology/core_id", "%d\n", c->core_id);
+		CPU_FILE("topology/die_id", "0\n");
+		fakehw_mask(sib, ns, max, mask, sizeof(mask));
+		fakehw_list(sib, ns, list, sizeof(list));
+		CPU_FILE("topology/core_cpus", "%s\n", mask);
+		CPU_FILE("topology/thread_siblings", "%s\n", mask);
+		CPU_FILE("topology/core_cpus_list", "%s\n", list);
+		CPU_FILE("topology/thread_siblings_list", "%s\n", list);
+		/* L1d, L1i, L2 per core */
+		CPU_FILE("cache/index0/level", "1\n");
+		CPU_FILE("cache/index0/type", "Data\n");
+		CPU_FILE("cache/index0/size", "32K\n");
+		CPU_FILE("cache/index0/shared_cpu_map", "%s\n", mask);
+		CPU_FILE("cache/index0/coherency_line_size", "64\n");
+		CPU_FILE("cache/index1/level", "1\n");
+		CPU_FILE("cache/index1/type", "Instruction\n");
+		CPU_FILE("cache/index1/size", "32K\n");
+		CPU_FILE("cache/index1/shared_cpu_map", "%s\n", mask);
+		CPU_FILE("cache/index1/coherency_line_size", "64\n");
+		CPU_FILE("cache/index2/level", "2\n");
+		CPU_FILE("cache/index2/type", "Unified\n");
+		CPU_FILE("cache/index2/size", "256K\n");
+		CPU_FILE("cache/index2/shared_cpu_map", "%s\n", mask);
+		CPU_FILE("cache/index2/coherency_line_size", "64\n");
+		fakehw_mask(s->cpus, s->nthreads, max, mask, sizeof(mask));
+		fakehw_list(s->cpus, s->nthreads, list, sizeof(list));
+		CPU_FILE("topology/package_cpus", "%s\n", mask);
+		CPU_FILE("topology/core_siblings", "%s\n", mask);
+		CPU_FILE("topology/die_cpus", "%s\n", mask);
+		CPU_FILE("topology/package_cpus_list", "%s\n", list);
+		CPU_FILE("topology/core_siblings_list", "%s\n", list);
+		if (c->l3 >= 0) {
+			CPU_FILE("cache/index3/level", "3\n");
+			CPU_FILE("cache/index3/type", "Unified\n");
+			CPU_FILE("cache/index3/size", "%lluK\n",
+				 (unsigned long long)(t->l3s[c->l3].size_bytes / 1024));
+			CPU_FILE("cache/index3/shared_cpu_map", "%s\n", mask);
+			CPU_FILE("cache/index3/coherency_line_size", "64\n");
+		}
+#undef CPU_FILE
+		fprintf(info, "processor\t: %d\nvendor_id\t: GenuineIntel\ncpu family\t: %u\n"
+			"model\t\t: %u\nmodel name\t: %s\nstepping\t: %u\nphysical id\t: %d\n"
+			"siblings\t: %d\ncore id\t\t: %d\ncpu cores\t: %d\nflags\t\t: fpu msr "
+			"arch_perfmon\n\n", th->os_cpu, m->family, m->model, m->brand, m->stepping,
+			s->os_id, s->nthreads, c->core_id, s->ncores);
+	}
+	fclose(info);
+}
+
+static void fakehw_node_files(const char *root, const struct topo *t)
+{
+	int max = t->cpu_thread_len - 1;
+	uint64_t total_kb = 0;
+	char mask[512], rel[256];
+
+	fakehw_put(root, "sys/devices/system/node/online", "0-%d\n", t->nnuma - 1);
+	fakehw_put(root, "sys/devices/system/node/possible", "0-%d\n", t->nnuma - 1);
+	for (int i = 0; i < t->nnuma; i++) {
+		const struct topo_numa *n = &t->numa[i];
+		const struct topo_socket *s = n->socket >= 0 ? &t->sockets[n->socket] : NULL;
+		uint64_t kb = n->mem_total != TOPO_BYTES_UNKNOWN ? n->mem_total / 1024 : 0;
+
+		total_kb += kb;
+		fakehw_mask(s ? s->cpus : NULL, s ? s->nthreads : 0, max, mask, sizeof(mask));
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/cpumap", n->os_node);
+		fakehw_put(root, rel, "%s\n", mask);
+		snprintf(rel, sizeof(rel), "sys/devices/system/node/node%d/meminfo", n->os_node);
+		/* an emulated machine that is a quarter used */
+		fakehw_put(root, rel, "Node %d MemTotal:       %llu kB\nNode %d MemFree:        %llu kB\n",
+			   n->os_node, (unsigned long long)kb, n->os_node,
+			   (unsigned long long)(kb * 3 / 4));
+	}
+	fakehw_put(root, "proc/meminfo", "MemTotal:       %llu kB\nMemFree:        %llu kB\n",
+		   (unsigned long long)total_kb, (unsigned long long)(total_kb * 3 / 4));
+}
+
+static void fakehw_tree(const char *root)
+{
+	const struct topo *t = emu_topo(fakehw_emu);
+	const struct emu_machine *m = emu_machine(fakehw_emu);
+	unsigned char cfg[256];
+
+	fakehw_cpu_files(root, t, m);
+	fakehw_node_files(root, t);
+	fakehw_put(root, "sys/module/msr/parameters/allow_writes", "on\n");
+	fakehw_put(root, "sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
+	fakehw_put(root, "proc/sys/kernel/nmi_watchdog", "0\n");
+	if (emu_pci_config_read(fakehw_emu, 0, cfg, sizeof(cfg)) == (int)sizeof(cfg)) {
+		char path[PATH_MAX];
+		FILE *f;
+
+		fakehw_put(root, "sys/bus/pci/devices/0000:00:00.0/config", "%s", "");
+		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:00:00.0/config", root);
+		f = fopen(path, "wb");
+		fwrite(cfg, 1, sizeof(cfg), f);
+		fclose(f);
+	}
+	fakehw_mkdirs(root);
+}
+
+/* ---- the FUSE device files ------------------------------------------------- */
+
+enum fakehw_node { NODE_NONE, NODE_ROOT, NODE_CPUDIR, NODE_CPU, NODE_MSR, NODE_CPUID, NODE_MEM };
+
+static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
+{
+	char file[16] = "";
+	int n = -1;
+
+	*cpu = -1;
+	if (strcmp(path, "/") == 0)
+		return NODE_ROOT;
+	if (strcmp(path, "/cpu") == 0)
+		return NODE_CPUDIR;
+	if (strcmp(path, "/mem") == 0)
+		return emu_machine(fakehw_emu)->uncore == EMU_UNCORE_SKL ? NODE_MEM : NODE_NONE;
+	if (sscanf(path, "/cpu/%d%n", cpu, &n) != 1 || n < 0)
+		return NODE_NONE;
+	if (*cpu < 0 || !topo_thread_of_cpu(emu_topo(fakehw_emu), *cpu) ||
+	    !topo_thread_of_cpu(emu_topo(fakehw_emu), *cpu)->online)
+		return NODE_NONE;
+	if (path[n] == '\0')
+		return NODE_CPU;
+	if (sscanf(path + n, "/%15s", file) != 1)
+		return NODE_NONE;
+	if (strcmp(file, "msr") == 0)
+		return NODE_MSR;
+	if (strcmp(file, "cpuid") == 0)
+		return NODE_CPUID;
+	return NODE_NONE;
+}
+
+static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+	int cpu;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+
+	(void)fi;
+	memset(st, 0, sizeof(*st));
+	switch (node) {
+	case NODE_NONE:
+		return -ENOENT;
+	case NODE_ROOT:
+	case NODE_CPUDIR:
+	case NODE_CPU:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		return 0;
+	case NODE_MSR:
+		st->st_mode = S_IFREG | 0600;
+		break;
+	case NODE_CPUID:
+		st->st_mode = S_IFREG | 0444;
+		break;
+	case NODE_MEM:
+		st->st_mode = S_IFREG | 0640;
+		break;
+	}
+	st->st_nlink = 1;
+	return 0;
+}
+
+static int fakehw_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+			  struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+	const struct topo *t = emu_topo(fakehw_emu);
+	int cpu;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+
+	(void)off;
+	(void)fi;
+	(void)flags;
+	fill(buf, ".", NULL, 0, 0);
+	fill(buf, "..", NULL, 0, 0);
+	if (node == NODE_ROOT) {
+		fill(buf, "cpu", NULL, 0, 0);
+		if (emu_machine(fakehw_emu)->uncore == EMU_UNCORE_SKL)
+			fill(buf, "mem", NULL, 0, 0);
+	} else if (node == NODE_CPUDIR) {
+		for (int i = 0; i < t->nonline; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "%d", t->threads[i].os_cpu);
+			fill(buf, name, NULL, 0, 0);
+		}
+	} else if (node == NODE_CPU) {
+		fill(buf, "msr", NULL, 0, 0);
+		fill(buf, "cpuid", NULL, 0, 0);
+	} else {
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+static int fakehw_open(const char *path, struct fuse_file_info *fi)
+{
+	int cpu;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+
+	if (node == NODE_NONE)
+		return -ENOENT;
+	if (node != NODE_MSR && node != NODE_CPUID && node != NODE_MEM)
+		return -EISDIR;
+	fi->direct_io = 1; /* every pread reaches us, at its offset, whatever the size */
+	fi->nonseekable = 0;
+	return 0;
+}
+
+static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	int cpu, rc;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+
+	(void)fi;
+	switch (node) {
+	case NODE_MSR: {
+		uint64_t v;
+
+		/* the msr driver reads whole registers; each 8 bytes are the same MSR */
+		if (size % 8)
+			return -EINVAL;
+		for (size_t i = 0; i < size; i += 8) {
+			rc = emu_msr_read(fakehw_emu, cpu, (uint32_t)off, &v);
+			if (rc)
+				return rc == -ENXIO ? -ENXIO : -EIO;
+			memcpy(buf + i, &v, 8);
+		}
+		return (int)size;
+	}
+	case NODE_CPUID: {
+		uint32_t regs[4];
+
+		if (size % 16)
+			return -EINVAL;
+		for (size_t i = 0; i < size; i += 16) {
+			rc = emu_cpuid(fakehw_emu, cpu, (uint32_t)((uint64_t)off & 0xFFFFFFFFu),
+				       (uint32_t)((uint64_t)off >> 32), regs);
+			if (rc)
+				return -EIO;
+			memcpy(buf + i, regs, 16);
+		}
+		return (int)size;
+	}
+	case NODE_MEM:
+		return emu_mem_read(fakehw_emu, (uint64_t)off, buf, size);
+	default:
+		return -ENOENT;
+	}
+}
+
+static int fakehw_write(const char *path, const char *buf, size_t size, off_t off,
+			struct fuse_file_info *fi)
+{
+	int cpu, rc;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+	uint64_t v;
+
+	(void)fi;
+	if (node != NODE_MSR)
+		return node == NODE_NONE ? -ENOENT : -EPERM;
+	if (size % 8)
+		return -EINVAL;
+	for (size_t i = 0; i < size; i += 8) {
+		memcpy(&v, buf + i, 8);
+		rc = emu_msr_write(fakehw_emu, cpu, (uint32_t)off, v);
+		if (rc)
+			return rc == -ENXIO ? -ENXIO : -EIO;
+	}
+	return (int)size;
+}
+
+static int fakehw_truncate(const char *path, off_t size, struct fuse_file_info *fi)
+{
+	(void)path;
+	(void)size;
+	(void)fi;
+	return 0;
+}
+
+static const struct fuse_operations fakehw_ops = {
+	.getattr = fakehw_getattr,
+	.readdir = fakehw_readdir,
+	.open = fakehw_open,
+	.read = fakehw_read,
+	.write = fakehw_write,
+	.truncate = fakehw_truncate,
+};
+
+int main(int argc, char **argv)
+{
+	const char *ready = NULL, *spec, *root, *scenarios;
+	char err[512], devdir[PATH_MAX];
+	char *fuse_argv[] = { argv[0], "-o", "auto_unmount", "-o", "fsname=pmutop-fakehw", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(5, fuse_argv);
+	struct fuse *fuse;
+	int rc;
+
+	if (argc >= 3 && strcmp(argv[1], "--ready") == 0) {
+		ready = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: fakehw [--ready FILE] MACHINE[:SCENARIO] DIR\n");
+		return 2;
+	}
+	spec = argv[1];
+	root = argv[2];
+	scenarios = getenv("PMUTOP_SCENARIO_DIR") ? getenv("PMUTOP_SCENARIO_DIR")
+						  : PMUTOP_SRC_SCENARIODIR;
+	if (emu_create(spec, scenarios, &fakehw_emu, err, sizeof(err))) {
+		fprintf(stderr, "fakehw: %s\n", err);
+		return 2;
+	}
+	fakehw_tree(root);
+	snprintf(devdir, sizeof(devdir), "%s/dev", root);
+	fakehw_mkdirs(devdir);
+	fuse = fuse_new(&args, &fakehw_ops, sizeof(fakehw_ops), NULL);
+	if (!fuse || fuse_mount(fuse, devdir) != 0) {
+		fprintf(stderr, "fakehw: cannot mount FUSE on %s (is /dev/fuse there, are we root?)\n",
+			devdir);
+		return 1;
+	}
+	if (fuse_set_signal_handlers(fuse_get_session(fuse)) != 0) {
+		fuse_unmount(fuse);
+		return 1;
+	}
+	if (ready) {
+		FILE *f = fopen(ready, "w");
+
+		if (f) {
+			fprintf(f, "%ld\n", (long)getpid());
+			fclose(f);
+		}
+	}
+	rc = fuse_loop(fuse);
+	fuse_remove_signal_handlers(fuse_get_session(fuse));
+	fuse_unmount(fuse);
+	fuse_destroy(fuse);
+	fuse_opt_free_args(&args);
+	emu_free(fakehw_emu);
+	return rc ? 1 : 0;
+}
