@@ -58,7 +58,7 @@ struct emu_socket {
 	struct emu_ctr ctr[NHM_UNC_COUNTERS + 2];  /* SKL: 8 CBo + 2 ARB */
 	struct emu_ctr fixed;
 	struct emu_acc acc[EMU_MAX_ACC];
-	double imc[5];   /* Skylake IMC free-running integrals (GT, IA, IO, reads, writes) */
+	double imc[5];   /* Skylake IMC free-running integrals, by emu_imc_offsets */
 };
 
 struct emu {
@@ -88,16 +88,6 @@ static double emu_clock_now(struct emu *e)
 		return e->manual_now;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)(ts.tv_sec - e->start.tv_sec) + (double)(ts.tv_nsec - e->start.tv_nsec) / 1e9;
-}
-
-double emu_now(struct emu *e)
-{
-	double t;
-
-	pthread_mutex_lock(&e->lock);
-	t = emu_clock_now(e);
-	pthread_mutex_unlock(&e->lock);
-	return t;
 }
 
 void emu_set_clock(struct emu *e, enum emu_clock clock)
@@ -400,6 +390,12 @@ static void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 
 #define EMU_KEY_UCLK (~0ull)
 
+/* The Skylake IMC counters, in the order of emu_socket.imc[]. */
+static const uint32_t emu_imc_offsets[5] = {
+	SKL_IMC_DRAM_GT_REQUESTS, SKL_IMC_DRAM_IA_REQUESTS, SKL_IMC_DRAM_IO_REQUESTS,
+	SKL_IMC_DRAM_DATA_READS, SKL_IMC_DRAM_DATA_WRITES,
+};
+
 /* Poisson P(N >= c) with mean LAMBDA: cycles with at least c events of a rate. */
 static double emu_poisson_ge(double lambda, unsigned c)
 {
@@ -461,10 +457,6 @@ static uint64_t emu_unc_status_bit(const struct emu *e, int i)
 static void emu_socket_sync(struct emu *e, int si, double t)
 {
 	struct emu_socket *s = &e->sockets[si];
-	static const uint32_t imc_offsets[5] = {
-		SKL_IMC_DRAM_GT_REQUESTS, SKL_IMC_DRAM_IA_REQUESTS, SKL_IMC_DRAM_IO_REQUESTS,
-		SKL_IMC_DRAM_DATA_READS, SKL_IMC_DRAM_DATA_WRITES,
-	};
 	double no_cyc[4] = { 0 };
 	int wrapped;
 
@@ -484,7 +476,7 @@ static void emu_socket_sync(struct emu *e, int si, double t)
 			for (int i = 0; i < 5; i++) {
 				double per_s;
 
-				emu_model_skl_imc(imc_offsets[i], sock, (const double (*)[SK_COUNT])chan,
+				emu_model_skl_imc(emu_imc_offsets[i], sock, (const double (*)[SK_COUNT])chan,
 						  nchan, &per_s);
 				s->imc[i] += per_s * dt;
 			}
@@ -967,10 +959,6 @@ int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len)
 
 int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len)
 {
-	static const uint32_t offs[5] = {
-		SKL_IMC_DRAM_GT_REQUESTS, SKL_IMC_DRAM_IA_REQUESTS, SKL_IMC_DRAM_IO_REQUESTS,
-		SKL_IMC_DRAM_DATA_READS, SKL_IMC_DRAM_DATA_WRITES,
-	};
 	uint8_t window[0x18] = { 0 };
 	uint64_t base = EMU_SKL_MCHBAR + SKL_IMC_DRAM_GT_REQUESTS;
 
@@ -981,7 +969,7 @@ int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len)
 	for (int i = 0; i < 5; i++) {
 		uint32_t v = (uint32_t)(uint64_t)floor(e->sockets[0].imc[i]); /* 32-bit, wraps */
 
-		memcpy(window + (offs[i] - SKL_IMC_DRAM_GT_REQUESTS), &v, 4);
+		memcpy(window + (emu_imc_offsets[i] - SKL_IMC_DRAM_GT_REQUESTS), &v, 4);
 	}
 	pthread_mutex_unlock(&e->lock);
 	memset(buf, 0, len);

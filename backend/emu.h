@@ -57,8 +57,6 @@ const struct scenario *emu_scenario(const struct emu *e);
 void emu_set_clock(struct emu *e, enum emu_clock clock);
 /* Manual clock: move time forward by SECONDS. */
 void emu_advance(struct emu *e, double seconds);
-/* Seconds since creation on the emulator's clock. */
-double emu_now(struct emu *e);
 
 /*
  * Registers of OS CPU number CPU: 0, or -EIO for a register the model does

@@ -43,7 +43,7 @@ struct msr_dev {
 	atomic_int nsaved;
 	unsigned char *saved_flag; /* [(cpu or socket) * allow.n + allow index] */
 	int flag_rows;
-	uint64_t nreads, nwrites;
+	uint64_t nwrites;
 	char err[512];
 };
 
@@ -275,7 +275,6 @@ int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
 {
 	int rc = msr_raw_read(d, cpu, reg, val);
 
-	d->nreads++;
 	if (rc)
 		msr_fail(d, rc, "read", cpu, reg);
 	return rc;
@@ -303,7 +302,6 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 		int n = atomic_load(&d->nsaved);
 
 		rc = msr_raw_read(d, cpu, reg, &orig);
-		d->nreads++;
 		if (rc) {
 			msr_fail(d, rc, "read", cpu, reg);
 			return rc;
@@ -353,16 +351,6 @@ const char *msr_last_error(const struct msr_dev *d)
 enum msr_kind msr_dev_kind(const struct msr_dev *d)
 {
 	return d->kind;
-}
-
-const struct msr_allowlist *msr_dev_allowlist(const struct msr_dev *d)
-{
-	return &d->allow;
-}
-
-uint64_t msr_read_count(const struct msr_dev *d)
-{
-	return d->nreads;
 }
 
 uint64_t msr_write_count(const struct msr_dev *d)

@@ -64,9 +64,7 @@ void msr_close(struct msr_dev *d);
 
 const char *msr_last_error(const struct msr_dev *d);
 enum msr_kind msr_dev_kind(const struct msr_dev *d);
-const struct msr_allowlist *msr_dev_allowlist(const struct msr_dev *d);
-/* Registers read and written so far (benchmarks count them). */
-uint64_t msr_read_count(const struct msr_dev *d);
+/* Registers written so far. */
 uint64_t msr_write_count(const struct msr_dev *d);
 /* Registers whose original value is saved. */
 int msr_saved_count(const struct msr_dev *d);

@@ -494,6 +494,7 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 {
 	double start;
 	int phase = scenario_phase_at(sc, t, &start);
+	uint64_t slot;
 
 	for (int k = 0; k < SK_COUNT; k++)
 		out[k] = scenario_keys[k].def;
@@ -507,8 +508,8 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 		}
 	if (sc->noise <= 0)
 		return;
+	slot = (uint64_t)floor(t / sc->noise_slot);
 	for (int k = 0; k < SK_COUNT; k++) {
-		uint64_t slot = (uint64_t)floor(t / sc->noise_slot);
 		double x;
 
 		if (scenario_keys[k].scope != scope || out[k] == 0 || !scenario_keys[k].noisy)
@@ -520,19 +521,6 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 		if (x > scenario_keys[k].max)
 			x = scenario_keys[k].max;
 		out[k] = x;
-	}
-}
-
-void scenario_eval(const struct scenario *sc, double t, int ncpus, const int *cpu_ids,
-		   const int *cpu_sockets, int nsockets, int nchan, double (*cpu)[SK_COUNT],
-		   double (*socket)[SK_COUNT], double (*chan)[SK_COUNT])
-{
-	for (int i = 0; i < ncpus; i++)
-		scenario_eval_one(sc, t, SCENARIO_CPU, cpu_ids[i], cpu_sockets[i], cpu[i]);
-	for (int s = 0; s < nsockets; s++) {
-		scenario_eval_one(sc, t, SCENARIO_SOCKET, s, 0, socket[s]);
-		for (int c = 0; c < nchan; c++)
-			scenario_eval_one(sc, t, SCENARIO_CHANNEL, s, c, chan[s * nchan + c]);
 	}
 }
 

@@ -148,16 +148,6 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 /* The first time after T at which the truth may change (phase end, noise slot end). */
 double scenario_next_change(const struct scenario *sc, double t);
 
-/*
- * The truth at T for NCPUS cpus (CPU_IDS gives their OS numbers, CPU_SOCKETS
- * their socket indexes), NSOCKETS sockets and NCHAN channels per socket:
- * fills cpu[NCPUS][SK_COUNT], socket[NSOCKETS][SK_COUNT] and
- * chan[NSOCKETS * NCHAN][SK_COUNT].
- */
-void scenario_eval(const struct scenario *sc, double t, int ncpus, const int *cpu_ids,
-		   const int *cpu_sockets, int nsockets, int nchan, double (*cpu)[SK_COUNT],
-		   double (*socket)[SK_COUNT], double (*chan)[SK_COUNT]);
-
 /* Index of the phase at time T and the time the phase started. */
 int scenario_phase_at(const struct scenario *sc, double t, double *phase_start);
 

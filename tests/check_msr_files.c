@@ -41,16 +41,23 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Read REG of CPU behind the register layer's back, as another tool would. */
-static uint64_t raw_read(int cpu, uint32_t reg)
+/* The device file of CPU, opened behind the register layer's back, as another tool would. */
+static int raw_open(int cpu)
 {
 	char path[160];
-	uint64_t v = 0;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/dev/cpu/%d/msr", hw.dir, cpu);
 	fd = open(path, O_RDWR);
 	ck_assert_int_ge(fd, 0);
+	return fd;
+}
+
+static uint64_t raw_read(int cpu, uint32_t reg)
+{
+	uint64_t v = 0;
+	int fd = raw_open(cpu);
+
 	ck_assert_int_eq(pread(fd, &v, 8, reg), 8);
 	close(fd);
 	return v;
@@ -58,12 +65,8 @@ static uint64_t raw_read(int cpu, uint32_t reg)
 
 static void raw_write(int cpu, uint32_t reg, uint64_t v)
 {
-	char path[160];
-	int fd;
+	int fd = raw_open(cpu);
 
-	snprintf(path, sizeof(path), "%s/dev/cpu/%d/msr", hw.dir, cpu);
-	fd = open(path, O_RDWR);
-	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(pwrite(fd, &v, 8, reg), 8);
 	close(fd);
 }

@@ -53,11 +53,11 @@ static void fakehw_mkdirs(const char *path)
 	mkdir(buf, 0755);
 }
 
-static void fakehw_put(const char *root, const char *rel, const char *fmt, ...)
+/* Create ROOT/REL (and its directories) for writing; exits on failure. */
+static FILE *fakehw_create(const char *root, const char *rel)
 {
 	char path[PATH_MAX], dir[PATH_MAX];
 	FILE *f;
-	va_list ap;
 
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -68,6 +68,14 @@ static void fakehw_put(const char *root, const char *rel, const char *fmt, ...)
 		fprintf(stderr, "fakehw: cannot write %s: %s\n", path, strerror(errno));
 		exit(1);
 	}
+	return f;
+}
+
+static void fakehw_put(const char *root, const char *rel, const char *fmt, ...)
+{
+	FILE *f = fakehw_create(root, rel);
+	va_list ap;
+
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
 	va_end(ap);
@@ -105,14 +113,11 @@ static void fakehw_cpu_files(const char *root, const struct topo *t, const struc
 	int max = t->cpu_thread_len - 1;
 	char mask[512], list[4096], rel[256];
 	FILE *info;
-	char path[PATH_MAX];
 
 	fakehw_put(root, "sys/devices/system/cpu/online", "0-%d\n", max);
 	fakehw_put(root, "sys/devices/system/cpu/possible", "0-%d\n", max);
 	fakehw_put(root, "sys/devices/system/cpu/present", "0-%d\n", max);
-	snprintf(path, sizeof(path), "%s/proc/cpuinfo", root);
-	fakehw_put(root, "proc/cpuinfo", "%s", "");
-	info = fopen(path, "w");
+	info = fakehw_create(root, "proc/cpuinfo");
 	for (int i = 0; i < t->nonline; i++) {
 		const struct topo_thread *th = &t->threads[i];
 		const struct topo_core *c = &t->cores[th->core];
@@ -216,12 +221,8 @@ static void fakehw_tree(const char *root)
 	fakehw_put(root, "sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
 	fakehw_put(root, "proc/sys/kernel/nmi_watchdog", "0\n");
 	if (emu_pci_config_read(fakehw_emu, 0, cfg, sizeof(cfg)) == (int)sizeof(cfg)) {
-		char path[PATH_MAX];
-		FILE *f;
+		FILE *f = fakehw_create(root, "sys/bus/pci/devices/0000:00:00.0/config");
 
-		fakehw_put(root, "sys/bus/pci/devices/0000:00:00.0/config", "%s", "");
-		snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/0000:00:00.0/config", root);
-		f = fopen(path, "wb");
 		fwrite(cfg, 1, sizeof(cfg), f);
 		fclose(f);
 	}

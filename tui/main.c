@@ -35,8 +35,8 @@ static int main_topology_only(const struct options *opt)
 {
 	char err[512];
 	struct topo *t;
-	int rc = opt->topology || !opt->root ? topo_load(opt->topology, &t, err, sizeof(err))
-					      : topo_load_root(opt->root, &t, err, sizeof(err));
+	int rc = opt->topology ? topo_load(opt->topology, &t, err, sizeof(err))
+			       : topo_load_root(opt->root, &t, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
