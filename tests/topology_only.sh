@@ -2,7 +2,7 @@
 # pmutop --topology-only end to end: the exact text for a dual Xeon 5500,
 # and this machine's topology agreeing with what Linux reports.
 . "$top_srcdir/tests/lib.sh"
-plan 7
+plan 11
 
 run "$PMUTOP" --topology-only --topology 'pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*8:1*2)'
 expect_rc "dual Xeon 5500 exits 0" 0
@@ -30,3 +30,10 @@ case "$out" in
 *", $online threads online"*) pass "this machine: $online threads online" ;;
 *) fail "this machine: $online threads online" "got: $out" ;;
 esac
+
+run "$PMUTOP" --topology-only --sim westmere-ep:idle
+expect_rc "--sim --topology-only exits 0" 0
+expect_match "emulated topology is labelled SIMULATED" "$out" "SIMULATED machine westmere-ep: 2 x Xeon X5670"
+expect_match "emulated topology is the emulated machine's" "$out" "2 sockets, 2 NUMA nodes, 12 cores, 24 threads online"
+run "$PMUTOP" --topology-only --sim westmere-ep:nosuch
+expect_rc "--sim with an unknown scenario exits 2" 2

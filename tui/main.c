@@ -34,10 +34,25 @@ static int main_terminal_width(void)
 static int main_topology_only(const struct options *opt)
 {
 	char err[512];
-	struct topo *t;
-	int rc = opt->topology ? topo_load(opt->topology, &t, err, sizeof(err))
-			       : topo_load_root(opt->root, &t, err, sizeof(err));
+	struct topo *t = NULL;
+	struct emu *e = NULL;
+	int rc;
 
+	if (opt->sim && !opt->topology) {
+		/* the emulated machine's own topology, and say that it is emulated */
+		rc = emu_create(opt->sim, paths_scenario_dir(NULL), &e, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return MAIN_EXIT_USAGE;
+		}
+		printf("SIMULATED machine %s: %s\n", emu_machine(e)->name,
+		       emu_machine(e)->description);
+		topo_text_print(emu_topo(e), stdout, main_terminal_width());
+		emu_free(e);
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	}
+	rc = opt->topology ? topo_load(opt->topology, &t, err, sizeof(err))
+			   : topo_load_root(opt->root, &t, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return rc == -EIO ? EXIT_FAILURE : MAIN_EXIT_USAGE;
