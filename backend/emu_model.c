@@ -244,10 +244,19 @@ static void emu_ev_uops_executed(const struct emu_core_ctx *c, struct emu_dist *
 	emu_ev_stall_runs(c, d);
 }
 
+/*
+ * UOPS_ISSUED (0EH): 01H ANY counts a fused pair once, 02H FUSED counts the
+ * fused pairs, so ANY + FUSED is every uop issued (seed 000, "Wasted Work").
+ */
 static void emu_ev_uops_issued(const struct emu_core_ctx *c, struct emu_dist *d)
 {
-	emu_dist_binomial(d, 1 - c->v[SK_issue_stall],
-			  emu_uops_retired(c->v) * c->v[SK_issue_ratio], 4);
+	double issued = emu_uops_retired(c->v) * c->v[SK_issue_ratio];
+	double fused = issued * c->v[SK_fused_share];
+
+	if (c->umask == 0x02)
+		emu_dist_bernoulli(d, fused);
+	else
+		emu_dist_binomial(d, 1 - c->v[SK_issue_stall], issued - fused, 4);
 	emu_ev_stall_runs(c, d);
 }
 
@@ -282,27 +291,40 @@ static void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, 
 	emu_dist_bernoulli(d, c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0);
 }
 
-/* MEM_UNCORE_RETIRED (0FH): 10H remote DRAM, 20H local DRAM. */
+/*
+ * MEM_UNCORE_RETIRED (0FH): 10H remote DRAM on both; local DRAM is 20H on
+ * Nehalem (seed 002) and 08H LOCAL_DRAM_AND_REMOTE_CACHE_HIT on Westmere,
+ * where 20H means OTHER_LLC_MISS (libpfm4's wsm_dp table).  The truth has
+ * no remote cache hits, so 08H is the local DRAM loads.
+ */
 static void emu_ev_mem_uncore_retired(const struct emu_core_ctx *c, struct emu_dist *d)
 {
+	bool wsm = cpuid_uarch_of(c->m->family, c->m->model, c->m->perfmon_version) ==
+		   CPUID_UARCH_WESTMERE;
+	unsigned local = wsm ? 0x08 : 0x20;
 	double per_s = (c->umask & 0x10 ? c->v[SK_remote_dram_loads_per_s] : 0) +
-		       (c->umask & 0x20 ? c->v[SK_local_dram_loads_per_s] : 0);
+		       (c->umask & local ? c->v[SK_local_dram_loads_per_s] : 0);
 
 	emu_ev_per_second(c, d, per_s);
 }
 
 /*
  * OFF_CORE_RESPONSE_0/1 (B7H, BBH, umask 01H) with the request/response
- * matrix in MSR 1A6H/1A7H (seed 000 Table 9): the truth has demand data
- * reads (bit 0, which includes the L1D prefetcher) served by local DRAM
- * (bit 14) or remote DRAM (bit 13).
+ * matrix in MSR 1A6H/1A7H: the truth has demand data reads (request bit 0,
+ * which includes the L1D prefetcher) served by local or remote DRAM.
+ * Response bits: remote DRAM is bit 13 on both; local DRAM is bit 14 on
+ * Nehalem (seed 000 Table 9) and bit 12 LOCAL_DRAM_AND_REMOTE_CACHE_HIT on
+ * Westmere, where bit 14 is OTHER_LLC_MISS (libpfm4's wsm_dp table).
  */
 static void emu_ev_offcore(const struct emu_core_ctx *c, struct emu_dist *d)
 {
+	bool wsm = cpuid_uarch_of(c->m->family, c->m->model, c->m->perfmon_version) ==
+		   CPUID_UARCH_WESTMERE;
+	uint64_t local = wsm ? BIT(12) : BIT(14);
 	double per_s = 0;
 
 	if (c->offcore & BIT(0)) {
-		if (c->offcore & BIT(14))
+		if (c->offcore & local)
 			per_s += c->v[SK_local_dram_read_lines_per_s];
 		if (c->offcore & BIT(13))
 			per_s += c->v[SK_remote_dram_read_lines_per_s];
@@ -329,11 +351,13 @@ static const struct emu_core_row {
 	{ .event = 0xC0, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_inst },
 	{ .event = 0xB1, .umask = 0xFF, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_executed },
 	{ .event = 0x0E, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_issued },
+	{ .event = 0x0E, .umask = 0x02, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_issued },
 	{ .event = 0xC2, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_retired },
 	{ .event = 0xC2, .umask = 0x02, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_retired },
 	{ .event = 0xA2, .umask = 0x1F, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_resource_stalls },
 	{ .event = 0x14, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_div },
-	{ .event = 0x0F, .umask = 0x30, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_mem_uncore_retired },
+	{ .event = 0x0F, .umask = 0x30, .uarchs = UARCH(CPUID_UARCH_NEHALEM), .fn = emu_ev_mem_uncore_retired },
+	{ .event = 0x0F, .umask = 0x18, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_mem_uncore_retired },
 	{ .event = 0xB7, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_offcore },
 	{ .event = 0xBB, .umask = 0x01, .umask_exact = true, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_offcore },
 };

@@ -28,6 +28,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(uops_per_inst,     CPU, 1.1,  0.1, 8,   "uops retired per instruction") \
 	X(issue_ratio,       CPU, 1.05, 1, 4,     "uops issued per uop retired (wasted work)") \
 	X(exec_ratio,        CPU, 1.05, 1, 4,     "uops executed per uop retired") \
+	X(fused_share,       CPU, 0.0,  0, 0.5,   "share of issued uops that issue fused with another (UOPS_ISSUED.FUSED)") \
 	X(port0,             CPU, 0.25, 0, 1,     "share of executed uops on port 0") \
 	X(port1,             CPU, 0.20, 0, 1,     "share on port 1") \
 	X(port2,             CPU, 0.25, 0, 1,     "share on port 2 (loads)") \

@@ -1,0 +1,326 @@
+/*
+ * expr: recursive-descent compiler to a postfix program, and its evaluator.
+ * The program's stack depth is bounded at compile time (EXPR_MAX_DEPTH), so
+ * evaluation needs no allocation and cannot overflow.
+ */
+#include "expr.h"
+#include "xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPR_MAX_DEPTH 32
+#define EXPR_MAX_ARGS 16
+
+enum expr_op { EXPR_NUM, EXPR_VAR, EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_NEG, EXPR_MIN, EXPR_MAX };
+
+struct expr_insn {
+	enum expr_op op;
+	double num;  /* EXPR_NUM */
+	int arg;     /* EXPR_VAR: variable index; EXPR_MIN/MAX: argument count */
+};
+
+struct expr {
+	struct expr_insn *code;
+	int ncode;
+	int *vars;
+	int nvars;
+};
+
+struct expr_parser {
+	const char *text, *p;
+	expr_lookup_fn lookup;
+	void *ctx;
+	struct expr *x;
+	int cap, depth, max_depth;
+	int failed;
+	int errcol;
+	char *err;
+	size_t errlen;
+};
+
+static void expr_fail(struct expr_parser *ps, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->failed)
+		return;
+	ps->failed = 1;
+	ps->errcol = (int)(at - ps->text);
+	va_start(ap, fmt);
+	vsnprintf(ps->err, ps->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void expr_skip(struct expr_parser *ps)
+{
+	while (*ps->p == ' ' || *ps->p == '\t')
+		ps->p++;
+}
+
+/* Append one instruction; DELTA is its effect on the stack depth. */
+static void expr_emit(struct expr_parser *ps, enum expr_op op, double num, int arg, int delta)
+{
+	struct expr *x = ps->x;
+
+	if (x->ncode == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 16;
+		x->code = xrealloc(x->code, (size_t)ps->cap, sizeof(*x->code));
+	}
+	x->code[x->ncode++] = (struct expr_insn){ .op = op, .num = num, .arg = arg };
+	ps->depth += delta;
+	if (ps->depth > ps->max_depth)
+		ps->max_depth = ps->depth;
+	if (ps->depth > EXPR_MAX_DEPTH)
+		expr_fail(ps, ps->p, "a simpler formula (more than %d pending values)",
+			  EXPR_MAX_DEPTH);
+}
+
+static void expr_note_var(struct expr *x, int v)
+{
+	for (int i = 0; i < x->nvars; i++)
+		if (x->vars[i] == v)
+			return;
+	x->vars = xrealloc(x->vars, (size_t)x->nvars + 1, sizeof(*x->vars));
+	x->vars[x->nvars++] = v;
+}
+
+static void expr_sum(struct expr_parser *ps);
+
+static void expr_call(struct expr_parser *ps, const char *name, size_t len)
+{
+	enum expr_op op = len == 3 && !strncmp(name, "min", 3) ? EXPR_MIN : EXPR_MAX;
+	int nargs = 0;
+
+	if (!(len == 3 && (!strncmp(name, "min", 3) || !strncmp(name, "max", 3)))) {
+		expr_fail(ps, name, "a function name (min or max), not '%.*s'", (int)len, name);
+		return;
+	}
+	ps->p++; /* '(' */
+	for (;;) {
+		expr_sum(ps);
+		if (ps->failed)
+			return;
+		nargs++;
+		expr_skip(ps);
+		if (*ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (*ps->p != ')') {
+			expr_fail(ps, ps->p, "',' or ')' in the arguments of %.*s()", (int)len, name);
+			return;
+		}
+		ps->p++;
+		break;
+	}
+	if (nargs > EXPR_MAX_ARGS) {
+		expr_fail(ps, name, "at most %d arguments to %.*s()", EXPR_MAX_ARGS, (int)len, name);
+		return;
+	}
+	expr_emit(ps, op, 0, nargs, 1 - nargs);
+}
+
+static void expr_atom(struct expr_parser *ps)
+{
+	const char *s;
+
+	expr_skip(ps);
+	s = ps->p;
+	if (*s == '(') {
+		ps->p++;
+		expr_sum(ps);
+		if (ps->failed)
+			return;
+		expr_skip(ps);
+		if (*ps->p != ')')
+			expr_fail(ps, ps->p, "')'");
+		else
+			ps->p++;
+		return;
+	}
+	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+		char *end;
+		double v = strtod(s, &end);
+
+		if (isalpha((unsigned char)*end) || *end == '_') {
+			expr_fail(ps, end, "an operator after the number");
+			return;
+		}
+		ps->p = end;
+		expr_emit(ps, EXPR_NUM, v, 0, 1);
+		return;
+	}
+	if (isalpha((unsigned char)*s) || *s == '_') {
+		const char *e = s;
+		int v;
+
+		while (isalnum((unsigned char)*e) || *e == '_' || *e == '.')
+			e++;
+		ps->p = e;
+		expr_skip(ps);
+		if (*ps->p == '(') {
+			expr_call(ps, s, (size_t)(e - s));
+			return;
+		}
+		v = ps->lookup(ps->ctx, s, (size_t)(e - s));
+		if (v < 0) {
+			expr_fail(ps, s, "a known name: '%.*s' is not an event, metric or built-in",
+				  (int)(e - s), s);
+			return;
+		}
+		expr_note_var(ps->x, v);
+		expr_emit(ps, EXPR_VAR, 0, v, 1);
+		return;
+	}
+	expr_fail(ps, s, *s ? "a number, a name or '('" : "a number, a name or '(' before the end");
+}
+
+static void expr_unary(struct expr_parser *ps)
+{
+	expr_skip(ps);
+	if (*ps->p == '-') {
+		ps->p++;
+		expr_unary(ps);
+		expr_emit(ps, EXPR_NEG, 0, 0, 0);
+		return;
+	}
+	expr_atom(ps);
+}
+
+static void expr_product(struct expr_parser *ps)
+{
+	expr_unary(ps);
+	for (;;) {
+		char c;
+
+		if (ps->failed)
+			return;
+		expr_skip(ps);
+		c = *ps->p;
+		if (c != '*' && c != '/')
+			return;
+		ps->p++;
+		expr_unary(ps);
+		expr_emit(ps, c == '*' ? EXPR_MUL : EXPR_DIV, 0, 0, -1);
+	}
+}
+
+static void expr_sum(struct expr_parser *ps)
+{
+	expr_product(ps);
+	for (;;) {
+		char c;
+
+		if (ps->failed)
+			return;
+		expr_skip(ps);
+		c = *ps->p;
+		if (c != '+' && c != '-')
+			return;
+		ps->p++;
+		expr_product(ps);
+		expr_emit(ps, c == '+' ? EXPR_ADD : EXPR_SUB, 0, 0, -1);
+	}
+}
+
+int expr_parse(const char *text, expr_lookup_fn lookup, void *ctx, struct expr **out, int *errcol,
+	       char *err, size_t errlen)
+{
+	struct expr_parser ps = {
+		.text = text, .p = text, .lookup = lookup, .ctx = ctx, .err = err, .errlen = errlen,
+	};
+
+	ps.x = xcalloc(1, sizeof(*ps.x));
+	expr_sum(&ps);
+	if (!ps.failed)
+		expr_skip(&ps);
+	if (!ps.failed && *ps.p)
+		expr_fail(&ps, ps.p, "an operator (+ - * /) or the end of the formula");
+	if (ps.failed) {
+		*errcol = ps.errcol;
+		expr_free(ps.x);
+		*out = NULL;
+		return -EINVAL;
+	}
+	*out = ps.x;
+	return 0;
+}
+
+double expr_eval(const struct expr *x, const double *vars)
+{
+	double st[EXPR_MAX_DEPTH + 1];
+	int sp = 0;
+
+	for (int i = 0; i < x->ncode; i++) {
+		const struct expr_insn *in = &x->code[i];
+		double a, b;
+
+		switch (in->op) {
+		case EXPR_NUM:
+			st[sp++] = in->num;
+			break;
+		case EXPR_VAR:
+			st[sp++] = vars[in->arg];
+			break;
+		case EXPR_NEG:
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case EXPR_MIN:
+		case EXPR_MAX:
+			a = st[sp - in->arg];
+			for (int k = sp - in->arg + 1; k < sp; k++) {
+				if (isnan(st[k]) || isnan(a))
+					a = NAN;
+				else if (in->op == EXPR_MIN ? st[k] < a : st[k] > a)
+					a = st[k];
+			}
+			sp -= in->arg;
+			st[sp++] = a;
+			break;
+		default:
+			b = st[--sp];
+			a = st[sp - 1];
+			if (in->op == EXPR_ADD)
+				a += b;
+			else if (in->op == EXPR_SUB)
+				a -= b;
+			else if (in->op == EXPR_MUL)
+				a *= b;
+			else
+				a = b == 0 ? NAN : a / b;
+			st[sp - 1] = a;
+			break;
+		}
+	}
+	return sp == 1 ? st[0] : NAN;
+}
+
+void expr_vars(const struct expr *x, const int **vars, int *nvars)
+{
+	*vars = x->vars;
+	*nvars = x->nvars;
+}
+
+void expr_remap(struct expr *x, int (*fn)(void *ctx, int var), void *ctx)
+{
+	for (int i = 0; i < x->ncode; i++)
+		if (x->code[i].op == EXPR_VAR)
+			x->code[i].arg = fn(ctx, x->code[i].arg);
+	for (int i = 0; i < x->nvars; i++)
+		x->vars[i] = fn(ctx, x->vars[i]);
+}
+
+void expr_free(struct expr *x)
+{
+	if (!x)
+		return;
+	free(x->code);
+	free(x->vars);
+	free(x);
+}

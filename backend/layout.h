@@ -1,0 +1,145 @@
+/*
+ * layout: the declarative description of what pmutop measures on one
+ * microarchitecture (format: layouts/README.md).
+ *
+ * A layout names the CPU models it covers, its event groups (each event
+ * resolved to raw fields through libpfm4 or given raw), its metrics
+ * (formulas, see expr.h, with a unit and a scope) and its panes.  Metrics
+ * outside any group use only the built-ins (fixed counters, TSC, time) and
+ * are always live.  A group's metrics may use the group's events, the
+ * built-ins, the metrics outside groups and the group's earlier metrics:
+ * that keeps a group self-contained, so it can be multiplexed as a unit.
+ *
+ * Variables of a formula are numbered in one space: built-ins first
+ * (enum layout_builtin), then events (LAYOUT_NBUILTINS + event index), then
+ * metrics (LAYOUT_NBUILTINS + nevents + metric index); layout_nvars() is its
+ * size.  The engine fills such a vector per thread, core and socket.
+ *
+ * Parsed once, before the screen starts; immutable afterwards.
+ */
+#ifndef PMUTOP_LAYOUT_H
+#define PMUTOP_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* X(name, meaning) */
+#define LAYOUT_BUILTINS(X) \
+	X(instructions, "instructions retired (fixed counter 0, INST_RETIRED.ANY)") \
+	X(cycles,       "unhalted core cycles (fixed counter 1, CPU_CLK_UNHALTED.THREAD)") \
+	X(ref_cycles,   "unhalted reference cycles (fixed counter 2, CPU_CLK_UNHALTED.REF)") \
+	X(tsc,          "time-stamp counter ticks (nominal frequency)") \
+	X(seconds,      "elapsed seconds") \
+	X(threads,      "hardware threads in the scope (1 for a thread)")
+
+enum layout_builtin {
+#define LAYOUT_BUILTIN_ENUM(n, h) LAYOUT_B_##n,
+	LAYOUT_BUILTINS(LAYOUT_BUILTIN_ENUM)
+#undef LAYOUT_BUILTIN_ENUM
+	LAYOUT_NBUILTINS
+};
+
+extern const char *const layout_builtin_names[LAYOUT_NBUILTINS];
+
+enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_NSCOPES };
+
+extern const char *const layout_scope_names[LAYOUT_NSCOPES];
+
+struct layout_event {
+	char *name;
+	char *spec;          /* as written: libpfm4 name or "raw ..." */
+	char *canonical;     /* libpfm4's full name, or NULL for a raw event */
+	int line;
+	int group;
+	unsigned event, umask, cmask;
+	bool inv, edge, any;
+	bool per_core;       /* counts for the whole core (any=1, or declared per-core) */
+	bool has_offcore;
+	uint64_t offcore;    /* OFFCORE_RSP value, when has_offcore */
+	uint32_t offcore_msr; /* MSR_OFFCORE_RSP_0 or _1 */
+	uint32_t counters;   /* general-purpose counters it may use (bit n = PMCn) */
+};
+
+struct layout_metric {
+	char *name;
+	char *unit;
+	char *help;
+	char *formula;
+	enum layout_scope scope;
+	int group;           /* -1: always live (built-ins only) */
+	int line;
+	struct expr *expr;
+};
+
+struct layout_group {
+	char *name;
+	char *title;
+	char *help;
+	char key;            /* '1'..'9', or 0 */
+	bool default_on;
+	int first_event, nevents;
+	int line;
+};
+
+struct layout_show {
+	int metric;
+	double warn, crit;   /* colour thresholds, NaN when not given */
+};
+
+struct layout_pane {
+	char *name;
+	char *title;
+	char *note;
+	struct layout_show *shows;
+	int nshows;
+};
+
+struct layout {
+	char *file;
+	char *name;
+	char *description;
+	char *libpfm_pmu;    /* libpfm4 PMU for named events, NULL when every event is raw */
+	bool fallback;       /* "models any": any Intel CPU with architectural perfmon */
+	unsigned (*models)[2]; /* family, model */
+	int nmodels;
+	struct layout_event *events;
+	int nevents;
+	struct layout_metric *metrics;
+	int nmetrics;
+	struct layout_group *groups;
+	int ngroups;
+	struct layout_pane *panes;
+	int npanes;
+};
+
+/*
+ * Parse TEXT (named FILE in messages).  0 and *OUT, or -EINVAL with
+ * "FILE:LINE:COL: expected ..." in ERR.
+ */
+int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen);
+
+/* Read and parse a file; -errno and one line in ERR. */
+int layout_load(const char *path, struct layout **out, char *err, size_t errlen);
+
+/*
+ * The layout in DIR for an Intel FAMILY/MODEL: the one listing the model,
+ * else the fallback ("models any").  -ENOENT with a message when none fits.
+ */
+int layout_find(const char *dir, unsigned family, unsigned model, struct layout **out, char *err,
+		size_t errlen);
+
+void layout_free(struct layout *l);
+
+bool layout_covers(const struct layout *l, unsigned family, unsigned model);
+
+int layout_nvars(const struct layout *l);
+/* Variable index of event E / metric M. */
+int layout_event_var(const struct layout *l, int e);
+int layout_metric_var(const struct layout *l, int m);
+
+/* Index of the group / metric called NAME, or -1. */
+int layout_group_find(const struct layout *l, const char *name);
+int layout_metric_find(const struct layout *l, const char *name);
+
+#endif
