@@ -18,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define LAYOUT_VERSION_LINE "pmutop-layout 1"
 #define LAYOUT_MAX_TOKENS 32
 #define LAYOUT_SUFFIX ".layout"
+#define LAYOUT_MAX_BYTES (1 << 20)
 /* metric variables while parsing, before the number of events is known */
 #define LAYOUT_METRIC_TAG (1 << 24)
 
@@ -460,6 +462,12 @@ static int layout_metric(struct layout_parser *p, const char *eol)
 	m.formula[flen] = 0;
 	while (flen && isspace((unsigned char)m.formula[flen - 1]))
 		m.formula[--flen] = 0;
+	{
+		size_t lead = strspn(m.formula, " \t");
+
+		memmove(m.formula, m.formula + lead, flen - lead + 1);
+		f += lead;
+	}
 	if (expr_parse(m.formula, layout_lookup, p, &m.expr, &col, why, sizeof(why))) {
 		free(m.formula);
 		return layout_fail(p, f + col, "%s", p->why ? p->why : why);
@@ -712,6 +720,9 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 	}
 	layout_free_tokens(&p);
 	if (!rc) {
+		/* end-of-file errors point just past the last line */
+		if (!*text || s[-1] == '\n')
+			p.line++;
 		p.bol = s;
 		if (!seen_version)
 			rc = layout_fail(&p, s, "'%s' as the first line", LAYOUT_VERSION_LINE);
@@ -738,6 +749,7 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	char *text;
 	long n;
 	int rc;
@@ -748,13 +760,13 @@ int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open layout %s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		rc = -errno;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LAYOUT_MAX_BYTES) {
 		fclose(f);
-		snprintf(err, errlen, "cannot read layout %s: %s (a regular file is expected)", path,
-			 strerror(-rc ? -rc : EINVAL));
-		return rc ? rc : -EINVAL;
+		snprintf(err, errlen, "cannot read layout %s: a regular file of at most %d bytes is "
+			 "expected", path, LAYOUT_MAX_BYTES);
+		return -EINVAL;
 	}
+	n = (long)st.st_size;
 	text = xmalloc((size_t)n + 1);
 	if (fread(text, 1, (size_t)n, f) != (size_t)n) {
 		free(text);

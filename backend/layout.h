@@ -24,12 +24,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* X(name, meaning) */
+/* X(name, meaning); the first three are fixed counters 0, 1, 2 in that order */
 #define LAYOUT_BUILTINS(X) \
 	X(instructions, "instructions retired (fixed counter 0, INST_RETIRED.ANY)") \
 	X(cycles,       "unhalted core cycles (fixed counter 1, CPU_CLK_UNHALTED.THREAD)") \
 	X(ref_cycles,   "unhalted reference cycles (fixed counter 2, CPU_CLK_UNHALTED.REF)") \
 	X(tsc,          "time-stamp counter ticks (nominal frequency)") \
+	X(tsc_hz,       "TSC ticks per second: the nominal clock") \
 	X(seconds,      "elapsed seconds") \
 	X(threads,      "hardware threads in the scope (1 for a thread)")
 

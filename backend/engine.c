@@ -1,0 +1,806 @@
+/*
+ * engine: programming, reading, widening, multiplexing, metrics, and the
+ * sampler thread.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
+ * seed 004 section 19.1 (fixed counters, global control); see pmu_regs.h.
+ */
+#include "engine.h"
+#include "expr.h"
+#include "pmu_regs.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One multiplexing set: groups whose events fit the free counters together. */
+struct engine_set {
+	uint32_t groups;
+	int nev;
+	int ev[PMU_MAX_GP];   /* layout event indexes */
+	int ctr[PMU_MAX_GP];  /* the PMC each one is programmed on */
+};
+
+struct engine_cpu {
+	int os_cpu;
+	int thread;                      /* index into topo threads[] */
+	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
+	double t_interval, t_slice, t_read;
+	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
+	double *ev_acc, *ev_live;        /* per layout event */
+	int resets;
+	int failed;                      /* a register access failed this interval */
+};
+
+struct engine {
+	struct engine_config cfg;
+	const struct layout *l;
+	struct engine_cpu *cpus;
+	int ncpus;
+	uint32_t gp_usable;              /* PMCs pmutop may program */
+	uint32_t fixed_usable;
+	struct engine_set *sets;
+	int nsets, cur, slice;
+	uint32_t groups;                 /* selected */
+	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */
+	double interval;
+	bool paused, need_baseline;
+	uint64_t seq, reads;
+	char error[512];
+	/* shared with other threads: under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct sample *latest;
+	uint32_t want_groups;
+	double want_interval;
+	bool want_paused, quit, dirty;
+	int efd;
+	pthread_t thread;
+	bool running;
+};
+
+static double engine_now(const struct engine *e)
+{
+	struct timespec ts;
+
+	if (e->cfg.clock)
+		return e->cfg.clock(e->cfg.clock_ctx);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int popcount32(uint32_t v)
+{
+	return __builtin_popcount(v);
+}
+
+/* ---- packing groups into sets ----------------------------------------- */
+
+/* Give each of N events (EV) a distinct counter from USABLE within its constraint. */
+static bool engine_assign(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
+{
+	int best = -1, bestn = PMU_MAX_GP + 1;
+
+	if (n == 0)
+		return true;
+	/* the most constrained event first keeps the search tiny */
+	for (int i = 0; i < n; i++) {
+		int c = popcount32(l->events[ev[i]].counters & usable);
+
+		if (ctr[i] < 0 && c < bestn) {
+			best = i;
+			bestn = c;
+		}
+	}
+	if (best < 0)
+		return true;
+	for (int k = 0; k < PMU_MAX_GP; k++) {
+		if (!(l->events[ev[best]].counters & usable & (1u << k)))
+			continue;
+		ctr[best] = k;
+		if (engine_assign(l, ev, n, usable & ~(1u << k), ctr))
+			return true;
+		ctr[best] = -1;
+	}
+	return false;
+}
+
+/* Try to add group G to set S; the set is unchanged on failure. */
+static bool engine_set_add(const struct engine *e, struct engine_set *s, int g)
+{
+	const struct layout *l = e->l;
+	const struct layout_group *grp = &l->groups[g];
+	struct engine_set t = *s;
+
+	if (t.nev + grp->nevents > PMU_MAX_GP)
+		return false;
+	for (int i = 0; i < grp->nevents; i++) {
+		const struct layout_event *a = &l->events[grp->first_event + i];
+
+		/* one offcore response register per OFFCORE_RESPONSE event code */
+		for (int j = 0; j < t.nev && a->offcore_msr; j++) {
+			const struct layout_event *b = &l->events[t.ev[j]];
+
+			if (b->offcore_msr == a->offcore_msr && b->offcore != a->offcore)
+				return false;
+		}
+		t.ev[t.nev++] = grp->first_event + i;
+	}
+	for (int i = 0; i < t.nev; i++)
+		t.ctr[i] = -1;
+	if (!engine_assign(l, t.ev, t.nev, e->gp_usable, t.ctr))
+		return false;
+	t.groups |= 1u << g;
+	*s = t;
+	return true;
+}
+
+static void engine_plan(struct engine *e)
+{
+	const struct layout *l = e->l;
+
+	free(e->sets);
+	e->sets = xcalloc((size_t)l->ngroups + 1, sizeof(*e->sets));
+	e->nsets = 0;
+	for (int g = 0; g < l->ngroups; g++) {
+		struct engine_set alone = { 0 };
+		int s;
+
+		e->blocked[g][0] = 0;
+		if (!(e->groups & (1u << g)))
+			continue;
+		if (!engine_set_add(e, &alone, g)) {
+			snprintf(e->blocked[g], sizeof(e->blocked[g]),
+				 "needs %d general-purpose counters (with its constraints), %d free",
+				 l->groups[g].nevents, popcount32(e->gp_usable));
+			continue;
+		}
+		for (s = 0; s < e->nsets; s++)
+			if (engine_set_add(e, &e->sets[s], g))
+				break;
+		if (s == e->nsets)
+			e->sets[e->nsets++] = alone;
+	}
+	e->cur = 0;
+	e->slice = 0;
+}
+
+/* ---- registers --------------------------------------------------------- */
+
+static int engine_read(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v)
+{
+	int rc = msr_read(e->cfg.dev, c->os_cpu, reg, v);
+
+	if (rc && !c->failed) {
+		c->failed = 1;
+		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
+	}
+	return rc;
+}
+
+static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t v)
+{
+	int rc = msr_write(e->cfg.dev, c->os_cpu, reg, v);
+
+	if (rc && !c->failed) {
+		c->failed = 1;
+		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
+	}
+	return rc;
+}
+
+static uint64_t engine_evtsel(const struct engine *e, const struct layout_event *ev)
+{
+	/* the INT bit is never set: pmutop takes no interrupts */
+	return ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
+	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
+	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) |
+	       (ev->inv ? EVTSEL_INV : 0) | (ev->edge ? EVTSEL_EDGE : 0) |
+	       (ev->any && e->cfg.perfmon_version >= 3 ? EVTSEL_ANY : 0) |
+	       (e->cfg.count_user ? EVTSEL_USR : 0) | (e->cfg.count_kernel ? EVTSEL_OS : 0) |
+	       EVTSEL_EN;
+}
+
+/* Program set S on CPU C (after PREV, whose counters not reused are disabled). */
+static void engine_program(struct engine *e, struct engine_cpu *c, const struct engine_set *prev,
+			   const struct engine_set *s)
+{
+	uint32_t used = 0;
+
+	for (int i = 0; s && i < s->nev; i++)
+		used |= 1u << s->ctr[i];
+	for (int i = 0; prev && i < prev->nev; i++)
+		if (!(used & (1u << prev->ctr[i])))
+			engine_write(e, c, IA32_PERFEVTSEL0 + (uint32_t)prev->ctr[i], 0);
+	for (int i = 0; s && i < s->nev; i++) {
+		const struct layout_event *ev = &e->l->events[s->ev[i]];
+		uint32_t k = (uint32_t)s->ctr[i];
+
+		if (ev->offcore_msr)
+			engine_write(e, c, ev->offcore_msr, ev->offcore);
+		engine_write(e, c, IA32_PERFEVTSEL0 + k, engine_evtsel(e, ev));
+		engine_write(e, c, IA32_PMC0 + k, 0);
+		c->gp_prev[k] = 0;
+	}
+}
+
+static const struct engine_set *engine_cur_set(const struct engine *e)
+{
+	return e->nsets ? &e->sets[e->cur] : NULL;
+}
+
+/* Widen a reading of a WIDTH-bit counter; see the header for wrap vs reset. */
+double engine_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets)
+{
+	uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+	double wrapped;
+
+	now &= mask;
+	if (now >= prev)
+		return (double)(now - prev);
+	wrapped = (double)(now + (mask - prev) + 1);
+	if (wrapped <= ENGINE_MAX_EVENTS_PER_S * fmax(elapsed, 1e-3))
+		return wrapped;
+	(*resets)++;
+	return (double)now;
+}
+
+static void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
+{
+	memset(c->fixed_acc, 0, sizeof(c->fixed_acc));
+	c->tsc_acc = 0;
+	for (int i = 0; i < e->l->nevents; i++)
+		c->ev_acc[i] = c->ev_live[i] = 0;
+	c->t_interval = c->t_slice = c->t_read = t;
+	c->resets = 0;
+	c->failed = 0;
+}
+
+/* Read the fixed counters and the TSC of C: into the accumulators, or as a baseline. */
+static void engine_read_fixed(struct engine *e, struct engine_cpu *c, double elapsed, bool baseline)
+{
+	uint64_t v;
+
+	for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++) {
+		if (!(e->fixed_usable & (1u << n)) || engine_read(e, c, IA32_FIXED_CTR0 + n, &v))
+			continue;
+		e->reads++;
+		if (!baseline)
+			c->fixed_acc[n] += engine_widen(c->fixed_prev[n], v, e->cfg.fixed_width,
+							elapsed, &c->resets);
+		c->fixed_prev[n] = v & ((1ull << e->cfg.fixed_width) - 1);
+	}
+	if (!engine_read(e, c, IA32_TIME_STAMP_COUNTER, &v)) {
+		e->reads++;
+		if (!baseline)
+			c->tsc_acc += engine_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
+		c->tsc_prev = v;
+	}
+}
+
+/* Start an interval: program the current set and take the baselines. */
+static void engine_baseline(struct engine *e)
+{
+	for (int i = 0; i < e->ncpus; i++) {
+		struct engine_cpu *c = &e->cpus[i];
+		double t = engine_now(e);
+
+		c->failed = 0;
+		engine_program(e, c, NULL, engine_cur_set(e));
+		engine_read_fixed(e, c, 0, true);
+		engine_reset_acc(e, c, t);
+	}
+	e->slice = 0;
+	e->need_baseline = false;
+}
+
+/* First programming of CPU C: fixed counter control and global enables. */
+static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
+{
+	uint64_t fixed_ctrl = 0, global = 0;
+	if (e->cfg.fixed_counters) {
+		if (engine_read(e, c, IA32_FIXED_CTR_CTRL, &fixed_ctrl))
+			return -EIO;
+		for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++) {
+			if (!(e->fixed_usable & (1u << n)))
+				continue;
+			fixed_ctrl &= ~(0xFull << FIXED_CTRL_SHIFT(n));
+			fixed_ctrl |= ((e->cfg.count_kernel ? FIXED_CTRL_OS : 0) |
+				       (e->cfg.count_user ? FIXED_CTRL_USR : 0)) << FIXED_CTRL_SHIFT(n);
+		}
+		if (engine_write(e, c, IA32_FIXED_CTR_CTRL, fixed_ctrl))
+			return -EIO;
+	}
+	if (e->cfg.perfmon_version >= 2) {
+		if (engine_read(e, c, IA32_PERF_GLOBAL_CTRL, &global))
+			return -EIO;
+		for (unsigned k = 0; k < e->cfg.gp_counters; k++)
+			if (e->gp_usable & (1u << k))
+				global |= GLOBAL_PMC(k);
+		for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++)
+			if (e->fixed_usable & (1u << n))
+				global |= GLOBAL_FIXED(n);
+		if (engine_write(e, c, IA32_PERF_GLOBAL_CTRL, global))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* ---- metrics ----------------------------------------------------------- */
+
+static bool engine_group_live(const struct engine *e, int g)
+{
+	if (g < 0)
+		return true;
+	for (int s = 0; s < e->nsets; s++)
+		if (e->sets[s].groups & (1u << g))
+			return true;
+	return false;
+}
+
+/* Evaluate the metrics of scope at most SCOPE into VARS (their inputs already there). */
+static void engine_eval(const struct engine *e, double *vars, enum layout_scope scope)
+{
+	const struct layout *l = e->l;
+
+	for (int m = 0; m < l->nmetrics; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+		double v = NAN;
+
+		if (mt->scope <= scope && engine_group_live(e, mt->group))
+			v = expr_eval(mt->expr, vars);
+		vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
+	}
+}
+
+/* DST += SRC over built-ins and events, as a coarser scope aggregates a finer one. */
+static void engine_add(const struct layout *l, double *dst, const double *src, bool first,
+		       bool per_core_mean, int nthreads)
+{
+	for (int b = 0; b < LAYOUT_NBUILTINS; b++) {
+		double v = src[b];
+
+		if (b == LAYOUT_B_seconds || b == LAYOUT_B_tsc_hz)
+			v /= nthreads; /* averaged, not summed */
+		dst[b] = first ? v : dst[b] + v;
+	}
+	for (int i = 0; i < l->nevents; i++) {
+		int k = layout_event_var(l, i);
+		double v = src[k];
+
+		if (per_core_mean && l->events[i].per_core)
+			v /= nthreads; /* every thread of the core counts the whole core */
+		dst[k] = first ? v : dst[k] + v;
+	}
+}
+
+static struct sample *engine_build(struct engine *e, double skew)
+{
+	const struct layout *l = e->l;
+	const struct topo *t = e->cfg.topo;
+	struct sample *s = sample_new(l, e->ncpus, t->ncores, t->nsockets);
+	int *core_n = xcalloc((size_t)t->ncores + 1, sizeof(int));
+	int *sock_n = xcalloc((size_t)t->nsockets + 1, sizeof(int));
+	double interval = 0;
+
+	s->seq = ++e->seq;
+	s->source = e->cfg.source;
+	s->simulated = e->cfg.simulated;
+	s->skew_us = skew * 1e6;
+	s->gp_usable = popcount32(e->gp_usable);
+	for (int g = 0; g < l->ngroups; g++) {
+		struct sample_group *sg = &s->groups[g];
+
+		if (!(e->groups & (1u << g))) {
+			sg->state = SAMPLE_GROUP_OFF;
+		} else if (e->blocked[g][0]) {
+			sg->state = SAMPLE_GROUP_BLOCKED;
+			snprintf(sg->why, sizeof(sg->why), "%s", e->blocked[g]);
+		} else {
+			sg->state = e->nsets > 1 ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
+			sg->live_share = 1.0 / e->nsets;
+		}
+	}
+	for (int m = 0; m < l->nmetrics; m++)
+		s->metric_scaled[m] = l->metrics[m].group >= 0 && e->nsets > 1 &&
+				      engine_group_live(e, l->metrics[m].group);
+	for (int i = 0; i < e->ncpus; i++) {
+		struct engine_cpu *c = &e->cpus[i];
+		const struct topo_thread *th = &t->threads[c->thread];
+		struct sample_entity *te = &s->threads[i];
+		double *v = te->vars, secs = c->t_read - c->t_interval;
+
+		te->index = c->os_cpu;
+		te->core = th->core;
+		te->socket = th->socket;
+		te->os_core_id = t->cores[th->core].core_id;
+		te->os_socket_id = t->sockets[th->socket].os_id;
+		s->resets += c->resets;
+		interval = fmax(interval, secs);
+		if (c->failed)
+			continue; /* all n/a */
+		for (int n = 0; n < PMU_MAX_FIXED; n++)
+			v[n] = (e->fixed_usable & (1u << n)) && (unsigned)n < e->cfg.fixed_counters
+			       ? c->fixed_acc[n] : NAN;
+		v[LAYOUT_B_tsc] = c->tsc_acc;
+		v[LAYOUT_B_seconds] = secs;
+		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
+		v[LAYOUT_B_threads] = 1;
+		for (int k = 0; k < l->nevents; k++)
+			v[layout_event_var(l, k)] = c->ev_live[k] > 0
+						    ? c->ev_acc[k] * secs / c->ev_live[k] : NAN;
+		engine_eval(e, v, LAYOUT_THREAD);
+		core_n[th->core]++;
+	}
+	/* cores from their threads, sockets from their cores */
+	for (int i = 0; i < e->ncpus; i++) {
+		const struct topo_thread *th = &t->threads[e->cpus[i].thread];
+		struct sample_entity *ce = &s->cores[th->core];
+
+		if (e->cpus[i].failed)
+			continue;
+		engine_add(l, ce->vars, s->threads[i].vars, isnan(ce->vars[LAYOUT_B_threads]), true,
+			   core_n[th->core]);
+	}
+	for (int k = 0; k < t->ncores; k++) {
+		struct sample_entity *ce = &s->cores[k];
+
+		ce->index = k;
+		ce->core = k;
+		ce->socket = t->cores[k].socket;
+		ce->os_core_id = t->cores[k].core_id;
+		ce->os_socket_id = t->sockets[ce->socket].os_id;
+		if (!core_n[k])
+			continue;
+		engine_eval(e, ce->vars, LAYOUT_CORE);
+		sock_n[ce->socket]++;
+	}
+	for (int k = 0; k < t->ncores; k++) {
+		struct sample_entity *se = &s->sockets[t->cores[k].socket];
+
+		if (!core_n[k])
+			continue;
+		engine_add(l, se->vars, s->cores[k].vars, isnan(se->vars[LAYOUT_B_threads]), false,
+			   sock_n[t->cores[k].socket]);
+	}
+	for (int k = 0; k < t->nsockets; k++) {
+		struct sample_entity *se = &s->sockets[k];
+
+		se->index = k;
+		se->core = -1;
+		se->socket = k;
+		se->os_core_id = -1;
+		se->os_socket_id = t->sockets[k].os_id;
+		/* seconds and tsc_hz were averaged per core; threads is a plain sum */
+		if (sock_n[k])
+			engine_eval(e, se->vars, LAYOUT_SOCKET);
+	}
+	s->interval_s = interval;
+	free(core_n);
+	free(sock_n);
+	if (e->cfg.warning)
+		snprintf(s->warning, sizeof(s->warning), "%s", e->cfg.warning);
+	if (s->resets)
+		snprintf(s->warning + strlen(s->warning), sizeof(s->warning) - strlen(s->warning),
+			 "%s%d counter(s) were reset by someone else during the interval",
+			 s->warning[0] ? "; " : "", s->resets);
+	snprintf(s->error, sizeof(s->error), "%s", e->error);
+	return s;
+}
+
+static void engine_publish(struct engine *e, struct sample *s)
+{
+	struct sample *old;
+	uint64_t one = 1;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s->time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	pthread_mutex_lock(&e->lock);
+	old = e->latest;
+	e->latest = s;
+	pthread_mutex_unlock(&e->lock);
+	sample_release(old);
+	if (write(e->efd, &one, sizeof(one)) < 0) {
+		/* the counter saturates only if nobody reads for 2^64 samples */
+	}
+}
+
+/* ---- the step --------------------------------------------------------- */
+
+static void engine_apply_commands(struct engine *e)
+{
+	uint32_t groups;
+	double interval;
+	bool paused, dirty;
+
+	pthread_mutex_lock(&e->lock);
+	groups = e->want_groups;
+	interval = e->want_interval;
+	paused = e->want_paused;
+	dirty = e->dirty;
+	e->dirty = false;
+	pthread_mutex_unlock(&e->lock);
+	if (!dirty)
+		return;
+	if (paused != e->paused) {
+		e->paused = paused;
+		e->need_baseline = true;
+	}
+	if (interval != e->interval) {
+		e->interval = interval;
+		e->need_baseline = true;
+	}
+	if (groups != e->groups) {
+		const struct engine_set *old = engine_cur_set(e);
+		struct engine_set prev = old ? *old : (struct engine_set){ 0 };
+
+		e->groups = groups;
+		engine_plan(e);
+		for (int i = 0; i < e->ncpus; i++)
+			engine_program(e, &e->cpus[i], &prev, NULL);
+		e->need_baseline = true;
+	}
+}
+
+int engine_step(struct engine *e)
+{
+	const struct engine_set *set;
+	bool final;
+	double tmin = INFINITY, tmax = -INFINITY;
+	int rotate;
+
+	engine_apply_commands(e);
+	if (e->paused)
+		return 0;
+	if (e->need_baseline) {
+		e->error[0] = 0;
+		engine_baseline(e);
+		return 0;
+	}
+	set = engine_cur_set(e);
+	final = e->slice + 1 >= (e->nsets ? e->nsets : 1);
+	rotate = e->nsets > 1;
+	for (int i = 0; i < e->ncpus; i++) {
+		struct engine_cpu *c = &e->cpus[i];
+		double t = engine_now(e), elapsed = t - c->t_slice;
+		uint64_t v;
+
+		tmin = fmin(tmin, t);
+		tmax = fmax(tmax, t);
+		for (int k = 0; set && k < set->nev; k++) {
+			uint32_t ctr = (uint32_t)set->ctr[k];
+
+			if (engine_read(e, c, IA32_PMC0 + ctr, &v))
+				continue;
+			e->reads++;
+			c->ev_acc[set->ev[k]] += engine_widen(c->gp_prev[ctr], v, e->cfg.gp_width,
+							      elapsed, &c->resets);
+			c->ev_live[set->ev[k]] += elapsed;
+			c->gp_prev[ctr] = v & ((1ull << e->cfg.gp_width) - 1);
+		}
+		if (final)
+			engine_read_fixed(e, c, t - c->t_read, false);
+		if (rotate)
+			engine_program(e, c, set, &e->sets[(e->cur + 1) % e->nsets]);
+		c->t_slice = t;
+		if (final)
+			c->t_read = t;
+	}
+	if (rotate)
+		e->cur = (e->cur + 1) % e->nsets;
+	if (!final) {
+		e->slice++;
+		return 0;
+	}
+	engine_publish(e, engine_build(e, e->ncpus ? tmax - tmin : 0));
+	for (int i = 0; i < e->ncpus; i++)
+		engine_reset_acc(e, &e->cpus[i], e->cpus[i].t_read);
+	e->error[0] = 0;
+	e->slice = 0;
+	return 1;
+}
+
+double engine_slice_s(const struct engine *e)
+{
+	return e->interval / (e->nsets > 1 ? e->nsets : 1);
+}
+
+/* ---- life cycle -------------------------------------------------------- */
+
+int engine_create(const struct engine_config *cfg, struct engine **out, char *err, size_t errlen)
+{
+	struct engine *e = xcalloc(1, sizeof(*e));
+	const struct topo *t = cfg->topo;
+	pthread_condattr_t ca;
+
+	*out = NULL;
+	e->cfg = *cfg;
+	e->l = cfg->layout;
+	if (!e->cfg.count_user && !e->cfg.count_kernel)
+		e->cfg.count_user = e->cfg.count_kernel = true;
+	e->interval = cfg->interval_s;
+	e->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
+	e->gp_usable &= (1u << PMU_MAX_GP) - 1;
+	e->fixed_usable = ((1u << cfg->fixed_counters) - 1) & ~cfg->fixed_taken;
+	e->groups = cfg->groups;
+	e->blocked = xcalloc((size_t)e->l->ngroups + 1, sizeof(*e->blocked));
+	e->cpus = xcalloc((size_t)t->nonline + 1, sizeof(*e->cpus));
+	for (int i = 0; i < t->nthreads; i++) {
+		struct engine_cpu *c;
+
+		if (!t->threads[i].online)
+			continue;
+		c = &e->cpus[e->ncpus++];
+		c->os_cpu = t->threads[i].os_cpu;
+		c->thread = i;
+		c->ev_acc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
+		c->ev_live = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
+	}
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&e->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	e->want_groups = e->groups;
+	e->want_interval = e->interval;
+	e->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (e->efd < 0) {
+		snprintf(err, errlen, "cannot create an eventfd: %s", strerror(errno));
+		engine_free(e);
+		return -EIO;
+	}
+	engine_plan(e);
+	for (int i = 0; i < e->ncpus; i++) {
+		if (engine_setup_cpu(e, &e->cpus[i])) {
+			snprintf(err, errlen, "%s", e->error);
+			engine_free(e);
+			return -EIO;
+		}
+	}
+	engine_baseline(e);
+	for (int i = 0; i < e->ncpus; i++)
+		if (e->cpus[i].failed) {
+			snprintf(err, errlen, "%s", e->error);
+			engine_free(e);
+			return -EIO;
+		}
+	*out = e;
+	return 0;
+}
+
+static void *engine_thread(void *arg)
+{
+	struct engine *e = arg;
+	struct timespec now;
+	double next;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	next = (double)now.tv_sec + now.tv_nsec * 1e-9 + engine_slice_s(e);
+	pthread_mutex_lock(&e->lock);
+	while (!e->quit) {
+		struct timespec dl = { .tv_sec = (time_t)next,
+				       .tv_nsec = (long)((next - (double)(time_t)next) * 1e9) };
+		double tnow;
+		int rc = 0;
+
+		while (!e->quit && !e->dirty && rc != ETIMEDOUT)
+			rc = pthread_cond_timedwait(&e->wake, &e->lock, &dl);
+		if (e->quit)
+			break;
+		pthread_mutex_unlock(&e->lock);
+		engine_step(e);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		tnow = (double)now.tv_sec + now.tv_nsec * 1e-9;
+		/* absolute deadlines: no drift; after a stall or a command, start afresh */
+		next += engine_slice_s(e);
+		if (next <= tnow || e->need_baseline || rc != ETIMEDOUT)
+			next = tnow + engine_slice_s(e);
+		pthread_mutex_lock(&e->lock);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return NULL;
+}
+
+int engine_start(struct engine *e)
+{
+	int rc = pthread_create(&e->thread, NULL, engine_thread, e);
+
+	if (rc)
+		return -rc;
+	e->running = true;
+	return 0;
+}
+
+void engine_stop(struct engine *e)
+{
+	if (!e || !e->running)
+		return;
+	pthread_mutex_lock(&e->lock);
+	e->quit = true;
+	pthread_cond_signal(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+	pthread_join(e->thread, NULL);
+	e->running = false;
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	engine_stop(e);
+	for (int i = 0; i < e->ncpus; i++) {
+		free(e->cpus[i].ev_acc);
+		free(e->cpus[i].ev_live);
+	}
+	free(e->cpus);
+	free(e->sets);
+	free(e->blocked);
+	sample_release(e->latest);
+	if (e->efd >= 0)
+		close(e->efd);
+	pthread_mutex_destroy(&e->lock);
+	pthread_cond_destroy(&e->wake);
+	free(e);
+}
+
+struct sample *engine_latest(struct engine *e)
+{
+	struct sample *s;
+
+	pthread_mutex_lock(&e->lock);
+	s = e->latest ? sample_ref(e->latest) : NULL;
+	pthread_mutex_unlock(&e->lock);
+	return s;
+}
+
+int engine_fd(const struct engine *e)
+{
+	return e->efd;
+}
+
+void engine_ack(struct engine *e)
+{
+	uint64_t n;
+
+	if (read(e->efd, &n, sizeof(n)) < 0) {
+		/* EAGAIN: nothing published since the last ack */
+	}
+}
+
+static void engine_command(struct engine *e, uint32_t groups, double interval, bool paused)
+{
+	pthread_mutex_lock(&e->lock);
+	e->want_groups = groups;
+	e->want_interval = interval;
+	e->want_paused = paused;
+	e->dirty = true;
+	pthread_cond_signal(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+}
+
+void engine_set_groups(struct engine *e, uint32_t groups)
+{
+	engine_command(e, groups, e->want_interval, e->want_paused);
+}
+
+void engine_set_interval(struct engine *e, double seconds)
+{
+	seconds = fmin(fmax(seconds, ENGINE_INTERVAL_MIN), ENGINE_INTERVAL_MAX);
+	engine_command(e, e->want_groups, seconds, e->want_paused);
+}
+
+void engine_set_paused(struct engine *e, bool paused)
+{
+	engine_command(e, e->want_groups, e->want_interval, paused);
+}
+
+uint64_t engine_counter_reads(const struct engine *e)
+{
+	return e->reads;
+}

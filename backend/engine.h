@@ -1,0 +1,117 @@
+/*
+ * engine: the counter engine, pmutop's sampler.
+ *
+ * Programs the fixed counters and the selected groups' events on every
+ * online CPU, reads them at each tick in one sweep, widens each reading
+ * across wrap-around with the counter's real width, turns readings into
+ * deltas, evaluates the layout's metrics per thread, core and socket, and
+ * publishes an immutable sample (sample.h).
+ *
+ * Multiplexing: when the selected groups need more general-purpose
+ * counters than are free, they are packed into sets that fit and the sets
+ * take turns within each interval (the interval is cut into one slice per
+ * set); each event's count is scaled by interval / time counted and the
+ * figures derived from it are marked scaled.  Events limited to some
+ * counters and the single offcore response register per OFFCORE_RESPONSE
+ * event are respected when packing.
+ *
+ * A counter that reads lower than before is a wrap when the implied delta
+ * is plausible (below ENGINE_MAX_EVENTS_PER_S x elapsed), otherwise a reset
+ * by someone else: then the new value is taken as the count since the
+ * reset, never a huge delta.
+ *
+ * Threads: engine_create/free on the main thread.  engine_start() runs the
+ * sampler thread, which owns the registers until engine_stop() returns; it
+ * sleeps to absolute deadlines.  Commands (groups, interval, pause, quit)
+ * set a desired state taken at the next slice.  Samples go one way through
+ * engine_latest(); engine_fd() becomes readable when one is published.
+ * Without engine_start(), engine_step() drives it synchronously (tests).
+ *
+ * Shutdown order: engine_stop() (sampler joined, no more register access),
+ * then msr_restore_all()/msr_close() by the owner of the msr_dev, then
+ * engine_free().
+ */
+#ifndef PMUTOP_ENGINE_H
+#define PMUTOP_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+#include "msr.h"
+#include "sample.h"
+#include "topo.h"
+
+/* Faster than any event can count: 10 GHz x 16 per cycle. */
+#define ENGINE_MAX_EVENTS_PER_S 1.6e11
+
+#define ENGINE_INTERVAL_MIN 0.1
+#define ENGINE_INTERVAL_MAX 60.0
+
+/* Monotonic seconds; tests pass the emulator's manual clock. */
+typedef double (*engine_clock_fn)(void *ctx);
+
+struct engine_config {
+	const struct topo *topo;
+	const struct layout *layout;
+	struct msr_dev *dev;
+	unsigned perfmon_version;
+	unsigned gp_counters, gp_width;
+	unsigned fixed_counters, fixed_width;
+	uint32_t gp_taken;       /* counters someone else uses (left alone), bit n = PMCn */
+	uint32_t fixed_taken;
+	bool count_user, count_kernel;
+	double interval_s;
+	uint32_t groups;         /* selected groups, bit g = layout group g */
+	const char *source;
+	bool simulated;
+	const char *warning;     /* shown in every sample's header, or NULL */
+	engine_clock_fn clock;   /* NULL: CLOCK_MONOTONIC */
+	void *clock_ctx;
+};
+
+struct engine;
+
+/*
+ * Program the counters of every online CPU.  0, or -errno with one line
+ * in ERR (what failed on which CPU and what to do).
+ */
+int engine_create(const struct engine_config *cfg, struct engine **out, char *err, size_t errlen);
+
+/*
+ * One slice: read the live set, switch sets when rotating, and at the end
+ * of an interval publish a sample.  Returns 1 when a sample was published,
+ * 0 otherwise, -errno on a register failure (also recorded in the sample).
+ */
+int engine_step(struct engine *e);
+
+/* Seconds from one slice to the next (interval / number of sets). */
+double engine_slice_s(const struct engine *e);
+
+int engine_start(struct engine *e);
+void engine_stop(struct engine *e);
+void engine_free(struct engine *e);
+
+/* The newest sample (take it with sample_release when done), or NULL. */
+struct sample *engine_latest(struct engine *e);
+
+/* Readable when a sample was published since the last engine_ack(). */
+int engine_fd(const struct engine *e);
+void engine_ack(struct engine *e);
+
+/* Commands, applied at the next slice. */
+void engine_set_groups(struct engine *e, uint32_t groups);
+void engine_set_interval(struct engine *e, double seconds);
+void engine_set_paused(struct engine *e, bool paused);
+
+/*
+ * The delta of a WIDTH-bit counter from PREV to NOW over ELAPSED seconds:
+ * across a wrap when that is plausible, else NOW (a reset; *RESETS counts it).
+ */
+double engine_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets);
+
+/* Counter registers read so far (programmable, fixed and TSC; one per counter per CPU). */
+uint64_t engine_counter_reads(const struct engine *e);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * sample: one tick's figures, as the front ends see them.
+ *
+ * The sampler builds a sample, publishes it, and never touches it again:
+ * a sample is immutable once published and is freed when its last holder
+ * lets go (sample_release), so the UI may keep one while drawing and the
+ * sampler never waits for it.
+ *
+ * Values follow the "n/a, never 0" rule: a metric that is not live (its
+ * group is off or blocked), not defined at a scope, or not computable
+ * (division by zero) is NaN.  A value estimated from a share of the
+ * interval (its group was rotated with others) is marked scaled.
+ */
+#ifndef PMUTOP_SAMPLE_H
+#define PMUTOP_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+struct sample_entity {
+	int index;      /* thread: OS CPU number; core: index into topo cores; socket: topo socket index */
+	int core;       /* topo core index (threads and cores) */
+	int socket;     /* topo socket index */
+	int os_core_id; /* OS core id (threads and cores), -1 when unknown */
+	int os_socket_id;
+	double *vars;   /* layout_nvars() values: built-ins, events, metrics */
+};
+
+enum sample_group_state {
+	SAMPLE_GROUP_OFF,      /* not selected */
+	SAMPLE_GROUP_LIVE,     /* counted the whole interval */
+	SAMPLE_GROUP_ROTATING, /* counted a share of the interval, figures scaled */
+	SAMPLE_GROUP_BLOCKED,  /* selected but cannot be programmed (see why) */
+};
+
+struct sample_group {
+	enum sample_group_state state;
+	double live_share;     /* share of the interval it was counted */
+	char why[160];         /* BLOCKED: the reason */
+};
+
+struct sample {
+	uint64_t seq;
+	double time;           /* wall clock at the end of the interval, seconds since the epoch */
+	double interval_s;     /* measured length of the interval */
+	double skew_us;        /* latest minus earliest CPU read of the final sweep */
+	const char *source;    /* "msr", "msr_safe", "sim nehalem-ep:memory-bound", ... */
+	bool simulated;
+	bool paused;
+	const struct layout *layout;
+	int nthreads, ncores, nsockets;
+	struct sample_entity *threads, *cores, *sockets;
+	struct sample_group *groups; /* layout->ngroups */
+	bool *metric_scaled;   /* layout->nmetrics */
+	int gp_usable;         /* general-purpose counters pmutop may use per thread */
+	int resets;            /* counters found reset by someone else this interval */
+	char warning[512];     /* shown in the header; "" when none */
+	char error[512];       /* the sampler failed: what happened and what to do */
+	int refs;              /* holders; use sample_ref / sample_release */
+};
+
+/* A blank sample for LAYOUT with the given entity counts; refs = 1. */
+struct sample *sample_new(const struct layout *layout, int nthreads, int ncores, int nsockets);
+
+struct sample *sample_ref(struct sample *s);
+void sample_release(struct sample *s);
+
+/* The value of metric M of entity E (NaN when not available). */
+double sample_metric(const struct sample *s, const struct sample_entity *e, int m);
+
+#endif

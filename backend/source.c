@@ -1,0 +1,109 @@
+/*
+ * source: opening the emulator or the device files behind one interface.
+ */
+#include "source.h"
+#include "paths.h"
+#include "pmu_regs.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct msr_dev *source_open_dev(struct source *s, const char *root, char *err,
+				       size_t errlen, int *rc)
+{
+	const struct topo *t = s->topo;
+	int *cpus = xcalloc((size_t)t->nonline + 1, sizeof(int));
+	int *sock = xcalloc((size_t)t->cpu_thread_len + 1, sizeof(int));
+	struct msr_dev *d = NULL;
+	int n = 0;
+
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->threads[i].online) {
+			cpus[n++] = t->threads[i].os_cpu;
+			sock[t->threads[i].os_cpu] = t->threads[i].socket;
+		}
+	*rc = 0;
+	if (s->emu)
+		d = msr_open_ops(&emu_msr_ops, s->emu, cpus, n, &s->allow);
+	else
+		*rc = msr_open_files(root ? root : "/", cpus, n, &s->allow, &d, err, errlen);
+	if (d)
+		msr_set_sockets(d, sock, t->cpu_thread_len);
+	free(cpus);
+	free(sock);
+	return d;
+}
+
+static int source_open_any(const char *sim, struct emu *emu, const char *root,
+			   struct source **out, char *err, size_t errlen)
+{
+	struct source *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	s->emu = emu;
+	if (sim && !emu) {
+		rc = emu_create(sim, paths_scenario_dir(NULL), &s->emu, err, errlen);
+		if (rc)
+			goto fail;
+	}
+	if (s->emu) {
+		s->topo = emu_topo(s->emu);
+		rc = cpuid_identify(emu_cpuid_leaf, s->emu, &s->info, err, errlen);
+		if (rc)
+			goto fail;
+		s->uncore = emu_machine(s->emu)->uncore;
+		s->simulated = true;
+		snprintf(s->name, sizeof(s->name), "SIMULATED %s:%s", emu_machine(s->emu)->name,
+			 emu_scenario(s->emu)->name);
+		msr_allow_build(&s->info, emu_machine(s->emu)->cbo, &s->allow);
+	} else {
+		rc = cpuid_identify_root(root, &s->info, err, errlen);
+		if (rc)
+			goto fail;
+		rc = topo_load_root(root, &s->own_topo, err, errlen);
+		if (rc)
+			goto fail;
+		s->topo = s->own_topo;
+		s->uncore = s->info.uarch == CPUID_UARCH_NEHALEM || s->info.uarch == CPUID_UARCH_WESTMERE
+			    ? EMU_UNCORE_NHM
+			    : s->info.uarch == CPUID_UARCH_SKYLAKE ? EMU_UNCORE_SKL : EMU_UNCORE_NONE;
+		/* every CBo slice a Skylake client part can have */
+		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
+	}
+	s->dev = source_open_dev(s, root, err, errlen, &rc);
+	if (!s->dev)
+		goto fail;
+	if (!s->emu)
+		snprintf(s->name, sizeof(s->name), "%s",
+			 msr_dev_kind(s->dev) == MSR_KIND_MSR_SAFE ? "msr_safe" : "msr");
+	*out = s;
+	return 0;
+fail:
+	source_close(s);
+	return rc ? rc : -EIO;
+}
+
+int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen)
+{
+	return source_open_any(sim, NULL, root, out, err, errlen);
+}
+
+int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen)
+{
+	return source_open_any(NULL, emu, NULL, out, err, errlen);
+}
+
+void source_close(struct source *s)
+{
+	if (!s)
+		return;
+	if (s->dev)
+		msr_close(s->dev);
+	topo_free(s->own_topo);
+	emu_free(s->emu);
+	free(s);
+}

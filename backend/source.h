@@ -1,0 +1,50 @@
+/*
+ * source: the counter source a run measures, opened in one call.
+ *
+ * Either an emulated machine (--sim: the emulator behind the register
+ * layer, labelled SIMULATED everywhere) or the msr device files of this
+ * machine or of a machine root (--root DIR: the fake device tree in the
+ * tests).  Either way the result is the same set of things the engine
+ * needs: a topology, the CPU's identity, the write allowlist, and a
+ * register layer over every online CPU with uncore registers mapped to
+ * sockets.  Main thread.
+ */
+#ifndef PMUTOP_SOURCE_H
+#define PMUTOP_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cpuid.h"
+#include "emu.h"
+#include "emu_machine.h"
+#include "msr.h"
+#include "msr_allow.h"
+#include "topo.h"
+
+struct source {
+	struct emu *emu;             /* --sim only */
+	struct topo *own_topo;       /* device files only */
+	const struct topo *topo;
+	struct cpuid_info info;
+	struct msr_allowlist allow;
+	struct msr_dev *dev;
+	enum emu_uncore uncore;
+	bool simulated;
+	char name[160];              /* "msr", "msr_safe", "SIMULATED nehalem-ep:memory-bound" */
+};
+
+/*
+ * Open SIM ("MACHINE[:SCENARIO|:PATH]") when not NULL, else the device
+ * files under ROOT (NULL or "/" for this machine).  0, or -errno with one
+ * line in ERR saying what to do.  -EINVAL means bad input (a --sim spec).
+ */
+int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen);
+
+/* The same over an emulator made by the caller (the source takes EMU). */
+int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen);
+
+/* Restore every register written, close, free. */
+void source_close(struct source *s);
+
+#endif

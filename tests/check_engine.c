@@ -1,0 +1,655 @@
+/*
+ * Tests for the counter engine on the emulated machines: the metrics of
+ * the shipped layouts against the scenario truth (2 %, 5 % when groups
+ * rotate), n/a where a metric is not defined, wrap-around and resets,
+ * group packing constraints, and the register-read budget.
+ *
+ * The truth of a metric is written here from the scenario's quantities and
+ * the documents' definitions, independently of the emulator's model; where
+ * physics bounds a quantity (a cycle with a uop has at least one, so stall
+ * cycles >= 1 - uops per cycle) the bound is part of the truth.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "emu.h"
+#include "engine.h"
+#include "layout.h"
+#include "pmu_regs.h"
+#include "source.h"
+
+/* ---- a run on an emulated machine with a manual clock ------------------- */
+
+struct run {
+	struct source *src;
+	struct layout *l;
+	struct engine *eng;
+	double t;        /* seconds of emulated time since the start */
+	double t_start;  /* start of the last sample's interval */
+};
+
+static double run_clock(void *ctx)
+{
+	return ((struct run *)ctx)->t;
+}
+
+/*
+ * The emulated machine of SIM ("machine:scenario") with the scenario's
+ * noise turned off: its phases are steady, so the truth is exact.
+ */
+static void run_source(struct run *r, const char *sim)
+{
+	char machine[64], path[512], err[512];
+	const char *colon = strchr(sim, ':');
+	struct scenario *sc;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(machine, sizeof(machine), "%.*s", (int)(colon - sim), sim);
+	snprintf(path, sizeof(path), "%s/%s.scn", SCENARIO_SRCDIR, colon + 1);
+	ck_assert_msg(scenario_load(path, &sc, err, sizeof(err)) == 0, "%s", err);
+	sc->noise = 0;
+	ck_assert_ptr_nonnull(emu_machine_find(machine));
+	ck_assert_msg(source_open_emu(emu_create_from(emu_machine_find(machine), sc), &r->src, err,
+				      sizeof(err)) == 0, "%s", err);
+	emu_set_clock(r->src->emu, EMU_CLOCK_MANUAL);
+}
+
+static void run_engine(struct run *r, const char *layout, const char *groups, double interval)
+{
+	struct engine_config cfg = { 0 };
+	char err[512], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, layout);
+	ck_assert_msg(layout_load(path, &r->l, err, sizeof(err)) == 0, "%s", err);
+	cfg.topo = r->src->topo;
+	cfg.layout = r->l;
+	cfg.dev = r->src->dev;
+	cfg.perfmon_version = r->src->info.perfmon_version;
+	cfg.gp_counters = r->src->info.gp_counters;
+	cfg.gp_width = r->src->info.gp_width;
+	cfg.fixed_counters = r->src->info.fixed_counters;
+	cfg.fixed_width = r->src->info.fixed_width;
+	cfg.interval_s = interval;
+	cfg.source = r->src->name;
+	cfg.simulated = true;
+	cfg.clock = run_clock;
+	cfg.clock_ctx = r;
+	for (int g = 0; g < r->l->ngroups; g++) {
+		char words[256], *save = NULL;
+
+		snprintf(words, sizeof(words), "%s", groups);
+		for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			if (!strcmp(w, "all") || !strcmp(w, r->l->groups[g].name))
+				cfg.groups |= 1u << g;
+	}
+	ck_assert_msg(engine_create(&cfg, &r->eng, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void run_open(struct run *r, const char *sim, const char *layout, const char *groups,
+		     double interval)
+{
+	run_source(r, sim);
+	run_engine(r, layout, groups, interval);
+}
+
+static void run_close(struct run *r)
+{
+	engine_free(r->eng);
+	source_close(r->src);
+	layout_free(r->l);
+}
+
+/* Advance slice by slice until a sample is published; return it. */
+static struct sample *run_sample(struct run *r)
+{
+	r->t_start = r->t;
+	for (int i = 0; i < 64; i++) {
+		double dt = engine_slice_s(r->eng);
+		int rc;
+
+		r->t += dt;
+		emu_advance(r->src->emu, dt);
+		rc = engine_step(r->eng);
+		ck_assert_int_ge(rc, 0);
+		if (rc == 1)
+			return engine_latest(r->eng);
+	}
+	ck_abort_msg("no sample after 64 slices");
+	return NULL;
+}
+
+/* ---- truth --------------------------------------------------------------- */
+
+/* The truth of CPU (OS number) on SOCKET averaged over the last interval. */
+static void truth_cpu(const struct run *r, int cpu, int socket, double *v)
+{
+	const int n = 200;
+	double one[SK_COUNT];
+
+	memset(v, 0, sizeof(double) * SK_COUNT);
+	for (int i = 0; i < n; i++) {
+		double t = r->t_start + (r->t - r->t_start) * (i + 0.5) / n;
+
+		scenario_eval_one(emu_scenario(r->src->emu), t, SCENARIO_CPU, cpu, socket, one);
+		for (int k = 0; k < SK_COUNT; k++)
+			v[k] += one[k] / n;
+	}
+}
+
+static double ghz_of(const struct run *r, const double *v)
+{
+	return v[SK_ghz] > 0 ? v[SK_ghz] : emu_machine(r->src->emu)->nominal_ghz;
+}
+
+static double uops_retired(const double *v)
+{
+	return v[SK_ipc] * v[SK_uops_per_inst];
+}
+
+/* Stall share: at least 1 - (uops per cycle), since an active cycle moves at least one uop. */
+static double stall_bound(double stall, double uops_per_cycle)
+{
+	return fmax(stall, 1 - uops_per_cycle);
+}
+
+static double port_rate(const double *v, int port, int nports)
+{
+	double total = 0;
+
+	for (int p = 0; p < nports; p++)
+		total += v[SK_port0 + p];
+	return uops_retired(v) * v[SK_exec_ratio] * v[SK_port0 + port] / total;
+}
+
+static double alu_rate(const double *v)
+{
+	return port_rate(v, 0, 6) + port_rate(v, 1, 6) + port_rate(v, 5, 6);
+}
+
+/* Thread metric NAME's truth, NAN when this test does not define one. */
+static double truth_thread(const struct run *r, const char *name, const double *v)
+{
+	double exec = 100 * stall_bound(v[SK_exec_stall], alu_rate(v));
+	double issue = 100 * stall_bound(v[SK_issue_stall], uops_retired(v) * v[SK_issue_ratio] *
+						     (1 - v[SK_fused_share]));
+	double resource = 100 * (v[SK_load_stall] + v[SK_rs_full_stall] + v[SK_store_stall] +
+				 v[SK_rob_full_stall]);
+	double cycles_per_s = v[SK_util] * ghz_of(r, v) * 1e9;
+	static const struct {
+		const char *name;
+		enum scenario_key key;
+		double scale;
+	} direct[] = {
+		{ "util", SK_util, 100 },
+		{ "ipc", SK_ipc, 1 },
+		{ "load_stall_pct", SK_load_stall, 100 },
+		{ "rs_full_stall_pct", SK_rs_full_stall, 100 },
+		{ "store_stall_pct", SK_store_stall, 100 },
+		{ "rob_full_stall_pct", SK_rob_full_stall, 100 },
+		{ "div_busy_pct", SK_div_busy, 100 },
+		{ "local_dram_loads_per_s", SK_local_dram_loads_per_s, 1 },
+		{ "remote_dram_loads_per_s", SK_remote_dram_loads_per_s, 1 },
+		{ "local_dram_read_bytes_per_s", SK_local_dram_read_lines_per_s, 64 },
+		{ "remote_dram_read_bytes_per_s", SK_remote_dram_read_lines_per_s, 64 },
+		{ "llc_miss_ratio", SK_llc_miss_ratio, 1 },
+		{ "branch_miss_ratio", SK_branch_miss_ratio, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(direct) / sizeof(direct[0]); i++)
+		if (!strcmp(name, direct[i].name))
+			return v[direct[i].key] * direct[i].scale;
+	if (!strcmp(name, "ghz"))
+		return ghz_of(r, v);
+	if (!strcmp(name, "exec_stall_pct"))
+		return exec;
+	if (!strcmp(name, "port015_busy_pct"))
+		return 100 - exec;
+	if (!strcmp(name, "issue_stall_pct"))
+		return issue;
+	if (!strcmp(name, "retire_stall_pct"))
+		return 100 * stall_bound(v[SK_retire_stall], uops_retired(v));
+	if (!strcmp(name, "resource_stall_pct"))
+		return resource;
+	if (!strcmp(name, "fe_starvation_pct"))
+		return issue - resource;
+	if (!strcmp(name, "wasted_work_pct"))
+		return 100 * (1 - 1 / v[SK_issue_ratio]);
+	if (!strcmp(name, "port0"))
+		return port_rate(v, 0, 6);
+	if (!strcmp(name, "port1"))
+		return port_rate(v, 1, 6);
+	if (!strcmp(name, "port5"))
+		return port_rate(v, 5, 6);
+	if (!strcmp(name, "llc_misses_per_s"))
+		return cycles_per_s * v[SK_ipc] * v[SK_llc_ref_per_inst] * v[SK_llc_miss_ratio];
+	return NAN;
+}
+
+/* Core metric NAME's truth from the truths of the core's N threads. */
+static double truth_core(const struct run *r, const char *name, double (*v)[SK_COUNT], int n)
+{
+	static const char *const ports[] = { "port2", "port3", "port4" };
+	double none = 1, uops = 0;
+
+	for (int p = 0; p < 3; p++) {
+		if (strcmp(name, ports[p]))
+			continue;
+		/* per-core uops over the cycles at least one thread ran */
+		for (int i = 0; i < n; i++) {
+			none *= 1 - v[i][SK_util];
+			uops += v[i][SK_util] * port_rate(v[i], 2 + p, 6);
+		}
+		return uops / (1 - none);
+	}
+	if (!strcmp(name, "avg_stall_cycles") && v[0][SK_util] == 1)
+		return v[0][SK_stall_len];
+	(void)r;
+	return NAN;
+}
+
+/*
+ * Within REL of the truth (with a floor of 0.1 percentage point or 0.001 of
+ * a ratio).  A difference of two measured shares (fe_starvation_pct) is
+ * held to REL of its larger operand, since each operand carries its own.
+ */
+static bool close_enough(double got, double want, double rel, const char *unit, double base)
+{
+	double floor = !strcmp(unit, "%") ? 0.1 : !strcmp(unit, "ratio") ? 1e-3 : 0;
+
+	return fabs(got - want) <= rel * fmax(fabs(want), base) + floor;
+}
+
+/* Check every metric with a truth; returns how many were checked. */
+static int check_against_truth(struct run *r, const struct sample *s, double rel)
+{
+	const struct layout *l = r->l;
+	const struct topo *t = r->src->topo;
+	int checked = 0;
+
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *te = &s->threads[i];
+		double v[SK_COUNT];
+
+		truth_cpu(r, te->index, te->socket, v);
+		for (int m = 0; m < l->nmetrics; m++) {
+			double want, got = sample_metric(s, te, m);
+
+			if (l->metrics[m].scope != LAYOUT_THREAD)
+				continue;
+			want = truth_thread(r, l->metrics[m].name, v);
+			if (isnan(want) || (isnan(got) && s->groups[l->metrics[m].group].state ==
+						  SAMPLE_GROUP_OFF))
+				continue;
+			ck_assert_msg(close_enough(got, want, rel, l->metrics[m].unit,
+						   !strcmp(l->metrics[m].name, "fe_starvation_pct")
+						   ? truth_thread(r, "issue_stall_pct", v) : 0),
+				      "cpu %d %s: %g, truth %g (%s)", te->index, l->metrics[m].name,
+				      got, want, s->metric_scaled[m] ? "scaled" : "not scaled");
+			checked++;
+		}
+	}
+	for (int k = 0; k < s->ncores; k++) {
+		const struct topo_core *c = &t->cores[k];
+		double v[8][SK_COUNT];
+
+		for (int i = 0; i < c->nthreads && i < 8; i++) {
+			const struct topo_thread *th = &t->threads[c->thread_first + i];
+
+			truth_cpu(r, th->os_cpu, th->socket, v[i]);
+		}
+		for (int m = 0; m < l->nmetrics; m++) {
+			double want, got = sample_metric(s, &s->cores[k], m);
+
+			if (l->metrics[m].scope != LAYOUT_CORE)
+				continue;
+			want = truth_core(r, l->metrics[m].name, v, c->nthreads);
+			if (isnan(want) || isnan(got))
+				continue;
+			ck_assert_msg(close_enough(got, want, rel, l->metrics[m].unit, 0),
+				      "core %d %s: %g, truth %g", k, l->metrics[m].name, got, want);
+			checked++;
+		}
+	}
+	return checked;
+}
+
+/* ---- the tests ----------------------------------------------------------- */
+
+static const struct {
+	const char *sim, *layout;
+} cases[] = {
+	{ "nehalem-ep:compute-bound", "nehalem" },
+	{ "nehalem-ep:memory-bound", "nehalem" },
+	{ "nehalem-ep:numa-remote", "nehalem" },
+	{ "nehalem-ep:frontend-bound", "nehalem" },
+	{ "nehalem-ep:idle", "nehalem" },
+	{ "nehalem-ep:unbalanced-channels", "nehalem" },
+	{ "westmere-ep:memory-bound", "westmere" },
+	{ "westmere-ep:numa-remote", "westmere" },
+	{ "arch:compute-bound", "arch" },
+	{ "arch:memory-bound", "arch" },
+};
+
+/* Each group alone (no rotation): every metric with a truth within 2 %. */
+START_TEST(metrics_match_truth_one_group_at_a_time)
+{
+	struct layout *l;
+	char err[512], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, cases[_i].layout);
+	ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
+	for (int g = 0; g < l->ngroups; g++) {
+		struct run r;
+		struct sample *s;
+		int checked;
+
+		run_open(&r, cases[_i].sim, cases[_i].layout, l->groups[g].name, 1.0);
+		s = run_sample(&r);
+		ck_assert_int_eq(s->groups[g].state, SAMPLE_GROUP_LIVE);
+		for (int m = 0; m < r.l->nmetrics; m++)
+			ck_assert(!s->metric_scaled[m]);
+		checked = check_against_truth(&r, s, 0.02);
+		ck_assert_msg(checked > 0, "%s group %s: nothing checked", cases[_i].sim,
+			      l->groups[g].name);
+		sample_release(s);
+		run_close(&r);
+	}
+	layout_free(l);
+}
+END_TEST
+
+/* Every group at once: they rotate, figures are scaled and marked, within 5 %. */
+START_TEST(metrics_match_truth_when_multiplexed)
+{
+	struct run r;
+	struct sample *s;
+	int rotating = 0;
+
+	run_open(&r, cases[_i].sim, cases[_i].layout, "all", 1.0);
+	s = run_sample(&r);
+	for (int g = 0; g < r.l->ngroups; g++)
+		rotating += s->groups[g].state == SAMPLE_GROUP_ROTATING;
+	if (r.l->ngroups > 1) {
+		ck_assert_int_eq(rotating, r.l->ngroups);
+		for (int m = 0; m < r.l->nmetrics; m++)
+			ck_assert_int_eq(s->metric_scaled[m], r.l->metrics[m].group >= 0);
+	}
+	ck_assert_int_gt(check_against_truth(&r, s, 0.05), 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* A metric of a group that is off is n/a, never 0; core metrics are n/a per thread. */
+START_TEST(unmeasured_metrics_are_nan)
+{
+	struct run r;
+	struct sample *s;
+	int stalls, port2;
+
+	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "ports_mem", 1.0);
+	s = run_sample(&r);
+	stalls = layout_metric_find(r.l, "exec_stall_pct");
+	port2 = layout_metric_find(r.l, "port2");
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "stalls")].state, SAMPLE_GROUP_OFF);
+	ck_assert(isnan(sample_metric(s, &s->threads[0], stalls)));
+	ck_assert(isnan(sample_metric(s, &s->threads[0], port2)));
+	ck_assert(!isnan(sample_metric(s, &s->cores[0], port2)));
+	ck_assert(!isnan(sample_metric(s, &s->sockets[1], port2)));
+	/* always-live metrics are there at every scope */
+	ck_assert(!isnan(sample_metric(s, &s->sockets[0], layout_metric_find(r.l, "ipc"))));
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* The socket aggregates: util is the mean, rates add up, ghz stays a clock. */
+START_TEST(socket_scope_aggregates_threads)
+{
+	struct run r;
+	struct sample *s;
+	int util, ghz, loads;
+	double sum = 0;
+
+	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "dram", 1.0);
+	s = run_sample(&r);
+	util = layout_metric_find(r.l, "util");
+	ghz = layout_metric_find(r.l, "ghz");
+	loads = layout_metric_find(r.l, "remote_dram_loads_per_s");
+	for (int i = 0; i < s->nthreads; i++)
+		if (s->threads[i].socket == 0)
+			sum += sample_metric(s, &s->threads[i], loads);
+	ck_assert_double_eq_tol(sample_metric(s, &s->sockets[0], loads), sum, sum * 1e-9);
+	ck_assert_double_eq_tol(sum, 8 * 3e6, 8 * 3e6 * 0.02);
+	ck_assert_double_eq_tol(sample_metric(s, &s->sockets[0], util), 100, 2);
+	ck_assert_double_eq_tol(sample_metric(s, &s->sockets[1], util), 2, 0.1);
+	ck_assert_double_eq_tol(sample_metric(s, &s->sockets[0], ghz), 2.93, 0.03);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* A sample says how long its interval was, its sequence number, and where it comes from. */
+START_TEST(interval_and_skew_are_reported)
+{
+	struct run r;
+	struct sample *s;
+
+	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "stalls", 2.0);
+	s = run_sample(&r);
+	ck_assert_double_eq_tol(s->interval_s, 2.0, 1e-9);
+	ck_assert_double_eq_tol(s->skew_us, 0, 1e-9); /* the manual clock stands still during a sweep */
+	ck_assert_int_eq(s->seq, 1);
+	ck_assert(s->simulated);
+	ck_assert_str_eq(s->source, "SIMULATED nehalem-ep:compute-bound");
+	sample_release(s);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->seq, 2);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+START_TEST(widen_handles_wrap_and_reset)
+{
+	int resets = 0;
+	const uint64_t top = 1ull << 48;
+
+	/* a 48-bit counter wrapping: the delta across the boundary */
+	ck_assert_double_eq(engine_widen(top - 100, 50, 48, 1.0, &resets), 150);
+	ck_assert_int_eq(resets, 0);
+	/* a 40-bit counter (Core 2) wraps at 2^40 */
+	ck_assert_double_eq(engine_widen((1ull << 40) - 10, 5, 40, 1.0, &resets), 15);
+	/* bits above the width are ignored */
+	ck_assert_double_eq(engine_widen(10, (1ull << 48) | 30, 48, 1.0, &resets), 20);
+	/* far below the previous value and not near the top: someone reset it */
+	ck_assert_double_eq(engine_widen(1000000000000ull, 5000000, 48, 1.0, &resets), 5000000);
+	ck_assert_int_eq(resets, 1);
+}
+END_TEST
+
+/* End to end: the cycle counter wraps between two reads; a reset gives no spike. */
+START_TEST(fixed_counter_wrap_and_reset_end_to_end)
+{
+	struct run r;
+	struct sample *s;
+	const int cycles = LAYOUT_B_cycles;
+	double per_s = 2.93e9;
+
+	run_source(&r, "nehalem-ep:compute-bound");
+	/* CPU 0's cycle counter starts 1 M cycles below 2^48: it wraps in the first interval */
+	ck_assert_int_eq(emu_msr_write(r.src->emu, 0, IA32_FIXED_CTR1, (1ull << 48) - 1000000), 0);
+	run_engine(&r, "nehalem", "stalls", 1.0);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->resets, 0);
+	ck_assert_double_eq_tol(s->threads[0].vars[cycles], per_s, per_s * 0.001);
+	sample_release(s);
+	sample_release(run_sample(&r));
+	/* someone else writes a small value: a reset, counted from the reset, no spike */
+	ck_assert_int_eq(emu_msr_write(r.src->emu, 0, IA32_FIXED_CTR1, 1000), 0);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->resets, 1);
+	ck_assert(strstr(s->warning, "reset"));
+	ck_assert_double_le(s->threads[0].vars[cycles], per_s * 1.001);
+	ck_assert_double_eq_tol(s->threads[1].vars[cycles], per_s, per_s * 0.001);
+	sample_release(s);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->resets, 0);
+	ck_assert_double_eq_tol(s->threads[0].vars[cycles], per_s, per_s * 0.001);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* Two OFFCORE_RESPONSE_0 programmings never share a set; Westmere's two registers can. */
+START_TEST(offcore_register_is_not_shared)
+{
+	struct run r;
+	struct sample *s;
+
+	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "dram dram_remote", 1.0);
+	s = run_sample(&r);
+	/* 3 + 1 counters would fit in 4, but both need MSR 1A6H: they rotate */
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "dram")].state, SAMPLE_GROUP_ROTATING);
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "dram_remote")].state,
+			 SAMPLE_GROUP_ROTATING);
+	ck_assert_int_gt(check_against_truth(&r, s, 0.05), 0);
+	sample_release(s);
+	run_close(&r);
+	run_open(&r, "westmere-ep:numa-remote", "westmere", "dram", 1.0);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "dram")].state, SAMPLE_GROUP_LIVE);
+	ck_assert_int_gt(check_against_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* Register reads per sample: one per counter read, nothing redundant. */
+START_TEST(register_reads_equal_counters_read)
+{
+	struct run r;
+	uint64_t before;
+	int nthreads;
+
+	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "stalls", 1.0);
+	nthreads = r.src->topo->nonline;
+	before = engine_counter_reads(r.eng);
+	sample_release(run_sample(&r));
+	/* 4 programmable + 3 fixed + the TSC per thread */
+	ck_assert_uint_eq(engine_counter_reads(r.eng) - before, (uint64_t)nthreads * 8);
+	run_close(&r);
+}
+END_TEST
+
+/* A group needing more counters than are free is blocked with the reason, not crashed. */
+START_TEST(counters_taken_by_others_are_left_alone)
+{
+	struct engine_config cfg = { 0 };
+	struct source *src;
+	struct layout *l;
+	struct engine *eng;
+	struct sample *s;
+	char err[512], path[512];
+	uint64_t sel;
+	double t = 0;
+
+	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
+	ck_assert(source_open("nehalem-ep:compute-bound", NULL, &src, err, sizeof(err)) == 0);
+	snprintf(path, sizeof(path), "%s/nehalem.layout", LAYOUT_SRCDIR);
+	ck_assert(layout_load(path, &l, err, sizeof(err)) == 0);
+	(void)t;
+	/* someone else's counter on PMC2 of every CPU */
+	for (int c = 0; c < 16; c++)
+		ck_assert_int_eq(emu_msr_write(src->emu, c, IA32_PERFEVTSEL0 + 2, 0x43003C), 0);
+	cfg = (struct engine_config){
+		.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
+		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
+		.gp_taken = 1u << 2, .interval_s = 1, .source = src->name,
+		.groups = (1u << layout_group_find(l, "stalls")) |
+			  (1u << layout_group_find(l, "dram")),
+	};
+	ck_assert_msg(engine_create(&cfg, &eng, err, sizeof(err)) == 0, "%s", err);
+	emu_set_clock(src->emu, EMU_CLOCK_MANUAL);
+	for (int i = 0; i < 8 && engine_step(eng) != 1; i++) {
+		t += engine_slice_s(eng);
+		emu_advance(src->emu, engine_slice_s(eng));
+	}
+	s = engine_latest(eng);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(s->gp_usable, 3);
+	ck_assert_int_eq(s->groups[layout_group_find(l, "stalls")].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert(strstr(s->groups[layout_group_find(l, "stalls")].why, "3 free"));
+	ck_assert_int_eq(s->groups[layout_group_find(l, "dram")].state, SAMPLE_GROUP_LIVE);
+	/* the foreign event select is untouched */
+	ck_assert_int_eq(emu_msr_read(src->emu, 5, IA32_PERFEVTSEL0 + 2, &sel), 0);
+	ck_assert_uint_eq(sel, 0x43003C);
+	sample_release(s);
+	engine_free(eng);
+	source_close(src);
+	layout_free(l);
+}
+END_TEST
+
+/* The sampler thread publishes on its own, wakes the fd, and stops promptly. */
+START_TEST(sampler_thread_publishes_and_stops)
+{
+	struct engine_config cfg = { 0 };
+	struct source *src;
+	struct layout *l;
+	struct engine *eng;
+	struct sample *s;
+	char err[512], path[512];
+
+	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
+	ck_assert(source_open("nehalem-ep:compute-bound", NULL, &src, err, sizeof(err)) == 0);
+	snprintf(path, sizeof(path), "%s/nehalem.layout", LAYOUT_SRCDIR);
+	ck_assert(layout_load(path, &l, err, sizeof(err)) == 0);
+	cfg = (struct engine_config){
+		.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
+		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
+		.interval_s = 0.1, .source = src->name, .groups = 1,
+	};
+	ck_assert(engine_create(&cfg, &eng, err, sizeof(err)) == 0);
+	ck_assert_int_eq(engine_start(eng), 0);
+	for (int i = 0; i < 50 && !(s = engine_latest(eng)); i++)
+		usleep(20000);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_double_eq_tol(s->interval_s, 0.1, 0.05);
+	ck_assert_double_eq_tol(sample_metric(s, &s->threads[0], 0), 100, 2); /* util */
+	sample_release(s);
+	engine_stop(eng);
+	engine_free(eng);
+	source_close(src);
+	layout_free(l);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("truth");
+	int n = (int)(sizeof(cases) / sizeof(cases[0]));
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, metrics_match_truth_one_group_at_a_time, 0, n);
+	tcase_add_loop_test(tc, metrics_match_truth_when_multiplexed, 0, n);
+	suite_add_tcase(s, tc);
+	CHECK_ADD(s, unmeasured_metrics_are_nan);
+	CHECK_ADD(s, socket_scope_aggregates_threads);
+	CHECK_ADD(s, interval_and_skew_are_reported);
+	CHECK_ADD(s, widen_handles_wrap_and_reset);
+	CHECK_ADD(s, fixed_counter_wrap_and_reset_end_to_end);
+	CHECK_ADD(s, offcore_register_is_not_shared);
+	CHECK_ADD(s, register_reads_equal_counters_read);
+	CHECK_ADD(s, counters_taken_by_others_are_left_alone);
+	CHECK_ADD(s, sampler_thread_publishes_and_stops);
+	return s;
+}
+
+CHECK_MAIN(engine_suite)

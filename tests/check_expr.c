@@ -1,0 +1,143 @@
+/*
+ * Tests for the formula compiler: precedence, functions, n/a propagation,
+ * division by zero, and the error column of bad formulas.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "expr.h"
+
+static const char *const names[] = { "a", "b", "c", "x.y" };
+
+static int lookup(void *ctx, const char *name, size_t len)
+{
+	(void)ctx;
+	for (int i = 0; i < 4; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
+static double eval(const char *text, const double *vars)
+{
+	struct expr *x;
+	char err[200];
+	int col;
+	double v;
+
+	ck_assert_msg(expr_parse(text, lookup, NULL, &x, &col, err, sizeof(err)) == 0, "%s: %s",
+		      text, err);
+	v = expr_eval(x, vars);
+	expr_free(x);
+	return v;
+}
+
+START_TEST(arithmetic_follows_precedence)
+{
+	const double v[4] = { 2, 3, 4, 10 };
+
+	ck_assert_double_eq(eval("1 + 2 * 3", v), 7);
+	ck_assert_double_eq(eval("(1 + 2) * 3", v), 9);
+	ck_assert_double_eq(eval("100 * a / b", v), 200.0 / 3);
+	ck_assert_double_eq(eval("a - b - c", v), -5);
+	ck_assert_double_eq(eval("c / a / a", v), 1);
+	ck_assert_double_eq(eval("-a * -b", v), 6);
+	ck_assert_double_eq(eval("1e9 * x.y", v), 1e10);
+	ck_assert_double_eq(eval("min(a, b, c) + max(a, c)", v), 6);
+	ck_assert_double_eq(eval(" .5*c ", v), 2);
+}
+END_TEST
+
+START_TEST(nan_and_division_by_zero)
+{
+	const double v[4] = { 0, NAN, 4, 0 };
+
+	ck_assert(isnan(eval("c / a", v)));
+	ck_assert(isnan(eval("b + 1", v)));
+	ck_assert(isnan(eval("max(b, c)", v)));
+	ck_assert(isnan(eval("min(c, b)", v)));
+	ck_assert_double_eq(eval("a / c", v), 0);
+}
+END_TEST
+
+START_TEST(variables_are_listed_once)
+{
+	struct expr *x;
+	const int *vars;
+	int n, col;
+	char err[200];
+
+	ck_assert_int_eq(expr_parse("a * a + c / a", lookup, NULL, &x, &col, err, sizeof(err)), 0);
+	expr_vars(x, &vars, &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(vars[0], 0);
+	ck_assert_int_eq(vars[1], 2);
+	expr_free(x);
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	int col;
+	const char *msg;
+} bad[] = {
+	{ "", 0, "a number, a name or '(' before the end" },
+	{ "a +", 3, "a number, a name or '(' before the end" },
+	{ "a b", 2, "an operator (+ - * /) or the end of the formula" },
+	{ "(a + b", 6, "')'" },
+	{ "a + zz", 4, "a known name: 'zz' is not an event, metric or built-in" },
+	{ "sqrt(a)", 0, "a function name (min or max), not 'sqrt'" },
+	{ "min(a; b)", 5, "',' or ')' in the arguments of min()" },
+	{ "3x", 1, "an operator after the number" },
+	{ "a * * b", 4, "a number, a name or '('" },
+	{ "a ) ", 2, "an operator (+ - * /) or the end of the formula" },
+};
+
+START_TEST(bad_formulas_name_the_column)
+{
+	struct expr *x;
+	char err[200];
+	int col = -1;
+
+	ck_assert_int_eq(expr_parse(bad[_i].text, lookup, NULL, &x, &col, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_null(x);
+	ck_assert_str_eq(err, bad[_i].msg);
+	ck_assert_int_eq(col, bad[_i].col);
+}
+END_TEST
+
+START_TEST(deep_nesting_is_refused_not_overflowed)
+{
+	char text[400] = "";
+	struct expr *x;
+	char err[200];
+	int col;
+
+	/* a + (a + (a + ... : one pending value per level */
+	for (int i = 0; i < 60; i++)
+		strcat(text, "a+(");
+	strcat(text, "a");
+	for (int i = 0; i < 60; i++)
+		strcat(text, ")");
+	ck_assert_int_eq(expr_parse(text, lookup, NULL, &x, &col, err, sizeof(err)), -EINVAL);
+	ck_assert(strstr(err, "simpler formula"));
+}
+END_TEST
+
+static Suite *expr_suite(void)
+{
+	Suite *s = suite_create("expr");
+	TCase *tc = tcase_create("bad_formulas_name_the_column");
+
+	CHECK_ADD(s, arithmetic_follows_precedence);
+	CHECK_ADD(s, nan_and_division_by_zero);
+	CHECK_ADD(s, variables_are_listed_once);
+	tcase_add_loop_test(tc, bad_formulas_name_the_column, 0, (int)(sizeof(bad) / sizeof(bad[0])));
+	suite_add_tcase(s, tc);
+	CHECK_ADD(s, deep_nesting_is_refused_not_overflowed);
+	return s;
+}
+
+CHECK_MAIN(expr_suite)

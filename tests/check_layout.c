@@ -1,0 +1,317 @@
+/*
+ * Tests for layout files: the shipped layouts parse, claim the right
+ * models, program only encodings the documents give (expected values typed
+ * in from seed 000 Table 1, seed 002 and seed 004 Table 19-1), and every
+ * event they program is one the emulated machine of their model knows.
+ * Bad layouts: a table of inputs and the exact error line each gives.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "cpuid.h"
+#include "emu.h"
+#include "expr.h"
+#include "engine.h"
+#include "layout.h"
+#include "source.h"
+
+static struct layout *load(const char *name)
+{
+	struct layout *l;
+	char err[512], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, name);
+	ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
+	return l;
+}
+
+/* ---- encodings from the documents ---------------------------------------- */
+
+struct enc {
+	const char *layout, *event;
+	unsigned code, umask, cmask, inv, edge, any;
+	unsigned long long offcore;
+};
+
+static const struct enc encodings[] = {
+	/* seed 000 Table 1 */
+	/* the inv=0 twins of the stall events: UOPS_EXECUTED.PORT015_STALL_CYCLES etc. with inv 0 */
+	{ "nehalem", "exec_active", 0xB1, 0x40, 1, 0, 0, 0, 0 },
+	{ "nehalem", "issue_active", 0x0E, 0x01, 1, 0, 0, 0, 0 },
+	{ "nehalem", "retire_active", 0xC2, 0x01, 1, 0, 0, 0, 0 },   /* UOPS_RETIRED.ACTIVE_CYCLES */
+	{ "nehalem", "resource_stall", 0xA2, 0x01, 0, 0, 0, 0, 0 },  /* RESOURCE_STALLS.ANY */
+	{ "nehalem", "load_stall", 0xA2, 0x02, 0, 0, 0, 0, 0 },
+	{ "nehalem", "rs_full_stall", 0xA2, 0x04, 0, 0, 0, 0, 0 },
+	{ "nehalem", "store_stall", 0xA2, 0x08, 0, 0, 0, 0, 0 },
+	{ "nehalem", "rob_full_stall", 0xA2, 0x10, 0, 0, 0, 0, 0 },
+	{ "nehalem", "uops_issued", 0x0E, 0x01, 0, 0, 0, 0, 0 },     /* UOPS_ISSUED.ANY */
+	{ "nehalem", "uops_fused", 0x0E, 0x02, 0, 0, 0, 0, 0 },      /* UOPS_ISSUED.FUSED */
+	{ "nehalem", "uops_retired", 0xC2, 0x01, 0, 0, 0, 0, 0 },    /* UOPS_RETIRED.ANY */
+	{ "nehalem", "div_busy", 0x14, 0x01, 0, 0, 0, 0, 0 },        /* ARITH.CYCLES_DIV_BUSY */
+	{ "nehalem", "uops_port0", 0xB1, 0x01, 0, 0, 0, 0, 0 },
+	{ "nehalem", "uops_port1", 0xB1, 0x02, 0, 0, 0, 0, 0 },
+	{ "nehalem", "uops_port5", 0xB1, 0x20, 0, 0, 0, 0, 0 },
+	{ "nehalem", "uops_port2", 0xB1, 0x04, 0, 0, 0, 1, 0 },      /* PORT2_CORE, AT=1 */
+	{ "nehalem", "uops_port3", 0xB1, 0x08, 0, 0, 0, 1, 0 },
+	{ "nehalem", "uops_port4", 0xB1, 0x10, 0, 0, 0, 1, 0 },
+	{ "nehalem", "core_stall", 0xB1, 0x3F, 1, 1, 0, 1, 0 },      /* CORE_STALL_CYCLES */
+	{ "nehalem", "core_stall_count", 0xB1, 0x3F, 1, 1, 1, 1, 0 }, /* CORE_STALL_COUNT */
+	{ "nehalem", "core_active", 0xB1, 0x3F, 1, 0, 0, 1, 0 },     /* CORE_ACTIVE_CYCLES */
+	/* CPU_CLK_UNHALTED.THREAD_P (3CH) with cmask 1 and AnyThread: cycles either thread runs */
+	{ "nehalem", "core_cycles", 0x3C, 0x00, 1, 0, 0, 1, 0 },
+	/* seed 002 */
+	{ "nehalem", "local_dram_loads", 0x0F, 0x20, 0, 0, 0, 0, 0 },
+	{ "nehalem", "remote_dram_loads", 0x0F, 0x10, 0, 0, 0, 0, 0 },
+	/* seed 000 offcore response: request bit 0 demand data read; response 14 local, 13 remote DRAM */
+	{ "nehalem", "ocr_local_dram", 0xB7, 0x01, 0, 0, 0, 0, 0x4001 },
+	{ "nehalem", "ocr_remote_dram", 0xB7, 0x01, 0, 0, 0, 0, 0x2001 },
+	/* Westmere: same Table 1 events; its own MEM_UNCORE_RETIRED and offcore response bits */
+	{ "westmere", "exec_active", 0xB1, 0x40, 1, 0, 0, 0, 0 },
+	{ "westmere", "core_stall", 0xB1, 0x3F, 1, 1, 0, 1, 0 },
+	{ "westmere", "uops_port2", 0xB1, 0x04, 0, 0, 0, 1, 0 },
+	{ "westmere", "local_dram_loads", 0x0F, 0x08, 0, 0, 0, 0, 0 },
+	{ "westmere", "ocr_local_dram", 0xB7, 0x01, 0, 0, 0, 0, 0x1001 },
+	{ "westmere", "ocr_remote_dram", 0xBB, 0x01, 0, 0, 0, 0, 0x2001 },
+	/* seed 004 Table 19-1 */
+	{ "arch", "llc_references", 0x2E, 0x4F, 0, 0, 0, 0, 0 },
+	{ "arch", "llc_misses", 0x2E, 0x41, 0, 0, 0, 0, 0 },
+	{ "arch", "branches", 0xC4, 0x00, 0, 0, 0, 0, 0 },
+	{ "arch", "branch_misses", 0xC5, 0x00, 0, 0, 0, 0, 0 },
+};
+
+START_TEST(encodings_equal_the_documents)
+{
+	const struct enc *x = &encodings[_i];
+	struct layout *l = load(x->layout);
+	const struct layout_event *ev = NULL;
+
+	for (int i = 0; i < l->nevents; i++)
+		if (!strcmp(l->events[i].name, x->event))
+			ev = &l->events[i];
+	ck_assert_msg(ev != NULL, "%s has no event %s", x->layout, x->event);
+	ck_assert_uint_eq(ev->event, x->code);
+	ck_assert_uint_eq(ev->umask, x->umask);
+	ck_assert_uint_eq(ev->cmask, x->cmask);
+	ck_assert_uint_eq(ev->inv, x->inv);
+	ck_assert_uint_eq(ev->edge, x->edge);
+	ck_assert_uint_eq(ev->any, x->any);
+	ck_assert_uint_eq(ev->has_offcore, x->offcore != 0);
+	ck_assert_uint_eq(ev->offcore, x->offcore);
+	layout_free(l);
+}
+END_TEST
+
+/* ---- shipped layouts against their models -------------------------------- */
+
+static const struct {
+	const char *layout;
+	enum cpuid_uarch uarch;
+	const char *sim;
+} shipped[] = {
+	{ "nehalem", CPUID_UARCH_NEHALEM, "nehalem-ep:memory-bound" },
+	{ "westmere", CPUID_UARCH_WESTMERE, "westmere-ep:memory-bound" },
+	{ "arch", CPUID_UARCH_ARCH, "arch:compute-bound" },
+};
+
+/* Each claimed model is that microarchitecture, and every event is known to its machine. */
+START_TEST(shipped_layouts_fit_their_models)
+{
+	struct layout *l = load(shipped[_i].layout);
+	struct engine_config cfg = { 0 };
+	struct source *src;
+	struct engine *eng;
+	char err[512];
+	int unknown = -1;
+
+	for (int m = 0; m < l->nmodels; m++)
+		ck_assert_int_eq(cpuid_uarch_of(l->models[m][0], l->models[m][1], 3), shipped[_i].uarch);
+	ck_assert(l->nmodels > 0 || l->fallback);
+	ck_assert(l->npanes > 0);
+	/* every metric a pane shows, every group with a key */
+	for (int g = 0; g < l->ngroups; g++)
+		ck_assert_msg(l->groups[g].key, "group %s has no key", l->groups[g].name);
+	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
+	ck_assert_msg(source_open(shipped[_i].sim, NULL, &src, err, sizeof(err)) == 0, "%s", err);
+	cfg = (struct engine_config){
+		.topo = src->topo, .layout = l, .dev = src->dev,
+		.perfmon_version = src->info.perfmon_version,
+		.gp_counters = src->info.gp_counters, .gp_width = src->info.gp_width,
+		.fixed_counters = src->info.fixed_counters, .fixed_width = src->info.fixed_width,
+		.interval_s = 1, .source = src->name, .groups = (1u << l->ngroups) - 1,
+	};
+	ck_assert_msg(engine_create(&cfg, &eng, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < 2 * l->ngroups + 2; i++)
+		ck_assert_int_ge(engine_step(eng), 0);
+	emu_unknown_events(src->emu, &unknown);
+	ck_assert_msg(unknown == 0, "%s programs encodings %s does not know:\n%s", l->file,
+		      shipped[_i].sim, emu_unknown_events(src->emu, &unknown));
+	engine_free(eng);
+	source_close(src);
+	layout_free(l);
+}
+END_TEST
+
+START_TEST(layout_find_picks_by_model)
+{
+	static const struct {
+		unsigned model;
+		const char *name;
+	} picks[] = {
+		{ 0x1A, "nehalem" }, { 0x2E, "nehalem" }, { 0x2C, "westmere" }, { 0x25, "westmere" },
+		{ 0x3F, "arch" },    { 0x55, "arch" },
+	};
+	struct layout *l;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(picks) / sizeof(picks[0]); i++) {
+		ck_assert_msg(layout_find(LAYOUT_SRCDIR, 6, picks[i].model, &l, err, sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_str_eq(l->name, picks[i].name);
+		layout_free(l);
+	}
+	ck_assert_int_eq(layout_find(TEST_DATADIR, 6, 0x1A, &l, err, sizeof(err)), -ENOENT);
+	ck_assert(strstr(err, "no layout in"));
+	ck_assert_int_eq(layout_find("/nonexistent", 6, 0x1A, &l, err, sizeof(err)), -ENOENT);
+	ck_assert(strstr(err, "PMUTOP_LAYOUT_DIR"));
+}
+END_TEST
+
+/* ---- bad layouts --------------------------------------------------------- */
+
+#define HEAD "pmutop-layout 1\nlayout t\nmodels 06_1A\nlibpfm nhm\n"
+
+static const struct {
+	const char *text;
+	const char *err;
+} bad[] = {
+	{ "", "t.layout:1:1: 'pmutop-layout 1' as the first line" },
+	{ "pmutop-layout 2\n", "t.layout:1:1: 'pmutop-layout 1' as the first line" },
+	{ "pmutop-layout 1\nmodels 06_1A\n", "t.layout:3:1: a 'layout NAME' line" },
+	{ "pmutop-layout 1\nlayout t\n", "t.layout:3:1: a 'models' line" },
+	{ HEAD "models 6_1A\n", "t.layout:5:8: a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
+	{ HEAD "colour red\n", "t.layout:5:1: layout, description, libpfm, models, metric, help, group or pane, not 'colour'" },
+	{ HEAD "layout u\n", "t.layout:5:1: one 'layout' line, this is the second" },
+	{ HEAD "description \"open\n", "t.layout:5:13: a closing '\"' for this string" },
+	{ HEAD "metric util thread % = 100 * ref_cycles / tsc\nmetric util thread % = 1\n",
+	  "t.layout:6:8: a new name: 'util' is already a metric" },
+	{ HEAD "metric u galaxy % = 1\n", "t.layout:5:10: a scope (thread, core or socket), not 'galaxy'" },
+	{ HEAD "metric u thread %\n", "t.layout:5:18: 'metric NAME SCOPE UNIT = FORMULA'" },
+	{ HEAD "metric u thread % = 100 * (cycles\n", "t.layout:5:34: ')'" },
+	{ HEAD "metric u thread % = 100 * cycels\n",
+	  "t.layout:5:27: a known name: 'cycels' is not an event, metric or built-in" },
+	{ HEAD "group g\nkey 1\nevent e UOPS_ISSUED:ANY\nend\nmetric u thread % = e / cycles\n",
+	  "t.layout:9:21: event 'e' belongs to group 'g': a metric uses only its own group's events" },
+	{ HEAD "group g\nevent e UOPS_ISSUED:ANY\nmetric c core % = e\nmetric t thread % = c\nend\n",
+	  "t.layout:8:21: metric 'c' has scope core: a thread metric cannot use it" },
+	{ HEAD "group g\nevent e NO_SUCH_EVENT\nend\n",
+	  "t.layout:6:9: an event libpfm4 knows for PMU nhm: 'NO_SUCH_EVENT': event not found" },
+	{ HEAD "group g\nevent e UOPS_ISSUED:ANY:zz=1\nend\n",
+	  "t.layout:6:9: an event libpfm4 knows for PMU nhm: 'UOPS_ISSUED:ANY:zz=1': invalid event attribute" },
+	{ HEAD "group g\nevent e raw umask=1\nend\n", "t.layout:6:12: event=CODE after 'raw'" },
+	{ HEAD "group g\nevent e raw event=0x1FF\nend\n", "t.layout:6:13: a number from 0 to 0xff in 'event=0x1FF'" },
+	{ HEAD "group g\nevent e raw event=0x3C colour=2\nend\n",
+	  "t.layout:6:24: a raw field (event, umask, cmask, inv, edge, any, offcore), not 'colour'" },
+	{ HEAD "group g\nevent e raw event=0xB7 umask=1\nend\n",
+	  "t.layout:6:9: offcore=VALUE: event 0xB7 reads the offcore response register" },
+	{ HEAD "group g\nevent e raw event=0x3C offcore=1\nend\n",
+	  "t.layout:6:9: no offcore value: event 0x3C is not an OFFCORE_RESPONSE event" },
+	{ HEAD "group g\nevent e raw event=0x3C counters=9\nend\n",
+	  "t.layout:6:24: counter numbers below 8 in 'counters=9'" },
+	{ HEAD "group g\nevent e raw event=0x3C sideways\nend\n",
+	  "t.layout:6:24: 'per-core' or 'counters=LIST', not 'sideways'" },
+	{ HEAD "group g\nkey 0\n", "t.layout:6:5: a key from 1 to 9, not '0'" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\n",
+	  "t.layout:10:5: a free key: 1 already toggles group 'g'" },
+	{ HEAD "group g\npmu uncore\n", "t.layout:6:5: 'core' (uncore groups are not supported by this version), not 'uncore'" },
+	{ HEAD "group g\nend\n", "t.layout:6:1: at least one event in group 'g' before 'end'" },
+	{ HEAD "group g\nevent e raw event=0x3C\n", "t.layout:7:1: 'end' to close group 'g' before the end of the file" },
+	{ HEAD "group g\nevent e raw event=0x3C\nend\ngroup g\n", "t.layout:8:7: a new group name: 'g' is already a group" },
+	{ HEAD "group g\nevent cycles raw event=0x3C\n", "t.layout:6:7: a new name: 'cycles' is already a built-in" },
+	{ HEAD "group g\nevent e raw event=0x3C\nmetric m thread % = min(e, x)\n",
+	  "t.layout:7:28: a known name: 'x' is not an event, metric or built-in" },
+	{ HEAD "pane p\nshow nothing\n", "t.layout:6:6: a metric defined above, not 'nothing'" },
+	{ HEAD "metric u thread % = 1\npane p\nshow u warn\n", "t.layout:7:12: a number after 'warn'" },
+	{ HEAD "metric u thread % = 1\npane p\nshow u warm 3\n", "t.layout:7:8: warn N or crit N, not 'warm'" },
+	{ HEAD "pane p\nend\n", "t.layout:6:1: at least one 'show METRIC' in pane 'p' before 'end'" },
+	{ HEAD "end\n", "t.layout:5:1: a 'group' or 'pane' before 'end'" },
+	{ HEAD "help \"x\"\n", "t.layout:5:1: a metric line before 'help'" },
+	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: a known name: 'e' is not an event, metric or built-in" },
+	{ "pmutop-layout 1\nlayout t\nmodels 06_1A\ngroup g\nevent e UOPS_ISSUED:ANY\n",
+	  "t.layout:5:9: 'raw FIELD=VALUE...' (no 'libpfm PMU' line before this event names the libpfm4 PMU)" },
+};
+
+START_TEST(bad_layouts_give_one_line)
+{
+	struct layout *l;
+	char err[512];
+
+	ck_assert_int_eq(layout_parse(bad[_i].text, "t.layout", &l, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_null(l);
+	ck_assert_str_eq(err, bad[_i].err);
+}
+END_TEST
+
+START_TEST(metrics_may_use_earlier_metrics_and_builtins)
+{
+	struct layout *l;
+	char err[512];
+	double vars[64];
+	int m;
+
+	ck_assert_msg(layout_parse(HEAD "metric ipc thread ratio = instructions / cycles\n"
+				   "group g\nkey 1\nevent s raw event=0x0E umask=1 cmask=1 inv=1\n"
+				   "metric s_pct thread % = 100 * s / cycles\n"
+				   "metric both thread % = s_pct * ipc # a comment\nend\n",
+				   "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(layout_nvars(l), LAYOUT_NBUILTINS + 1 + 3);
+	for (int i = 0; i < 64; i++)
+		vars[i] = NAN;
+	vars[LAYOUT_B_instructions] = 300;
+	vars[LAYOUT_B_cycles] = 200;
+	vars[layout_event_var(l, 0)] = 50;
+	for (m = 0; m < l->nmetrics; m++)
+		vars[layout_metric_var(l, m)] = expr_eval(l->metrics[m].expr, vars);
+	ck_assert_double_eq(vars[layout_metric_var(l, 2)], 25 * 1.5);
+	ck_assert_str_eq(l->metrics[2].formula, "s_pct * ipc");
+	layout_free(l);
+}
+END_TEST
+
+START_TEST(unreadable_files_say_so)
+{
+	struct layout *l;
+	char err[512];
+
+	ck_assert_int_eq(layout_load("/nonexistent.layout", &l, err, sizeof(err)), -ENOENT);
+	ck_assert(strstr(err, "cannot open layout /nonexistent.layout"));
+	ck_assert_int_ne(layout_load(TEST_DATADIR, &l, err, sizeof(err)), 0);
+	ck_assert(strstr(err, TEST_DATADIR));
+}
+END_TEST
+
+static Suite *layout_suite(void)
+{
+	Suite *s = suite_create("layout");
+	TCase *enc = tcase_create("encodings_equal_the_documents");
+	TCase *ship = tcase_create("shipped_layouts_fit_their_models");
+	TCase *b = tcase_create("bad_layouts_give_one_line");
+
+	tcase_add_loop_test(enc, encodings_equal_the_documents, 0,
+			    (int)(sizeof(encodings) / sizeof(encodings[0])));
+	suite_add_tcase(s, enc);
+	tcase_add_loop_test(ship, shipped_layouts_fit_their_models, 0,
+			    (int)(sizeof(shipped) / sizeof(shipped[0])));
+	suite_add_tcase(s, ship);
+	CHECK_ADD(s, layout_find_picks_by_model);
+	tcase_add_loop_test(b, bad_layouts_give_one_line, 0, (int)(sizeof(bad) / sizeof(bad[0])));
+	suite_add_tcase(s, b);
+	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
+	CHECK_ADD(s, unreadable_files_say_so);
+	return s;
+}
+
+CHECK_MAIN(layout_suite)
