@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char options_usage[] =
@@ -25,6 +26,20 @@ const char options_usage[] =
 	"                         numa-remote, frontend-bound, unbalanced-channels) or\n"
 	"                         a scenario file\n"
 	"      --root=DIR         read devices, /sys and /proc under DIR (a fake machine)\n"
+	"  -b, --batch            print samples to standard output instead of the screen\n"
+	"  -n, --iterations=N     stop after N samples (default: until interrupted)\n"
+	"  -d, --delay=SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
+	"      --format=FMT       batch output: text (default), csv or json\n"
+	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
+	"                         or 'all' (default: the layout's default groups)\n"
+	"      --layout=FILE      use this layout file instead of the one for the CPU\n"
+	"      --user             count user mode only\n"
+	"      --kernel           count kernel mode only\n"
+	"      --force            also take counters someone else is using (they are\n"
+	"                         restored at exit)\n"
+	"      --list-events      print every event of the layout with the exact register\n"
+	"                         values pmutop writes, and exit\n"
+	"      --cpu=FAMILY_MODEL with --list-events: the CPU model, e.g. 06_1A\n"
 	"      --msr-safe-allowlist\n"
 	"                         print the msr-safe allowlist of the registers pmutop\n"
 	"                         writes on this CPU (or the --sim machine) and exit\n"
@@ -38,6 +53,13 @@ enum {
 	OPT_SIM,
 	OPT_ROOT,
 	OPT_MSR_SAFE_ALLOWLIST,
+	OPT_FORMAT,
+	OPT_LAYOUT,
+	OPT_USER,
+	OPT_KERNEL,
+	OPT_FORCE,
+	OPT_LIST_EVENTS,
+	OPT_CPU,
 };
 
 static const struct option options_long[] = {
@@ -46,6 +68,17 @@ static const struct option options_long[] = {
 	{ "sim", required_argument, NULL, OPT_SIM },
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "msr-safe-allowlist", no_argument, NULL, OPT_MSR_SAFE_ALLOWLIST },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "groups", required_argument, NULL, 'g' },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "user", no_argument, NULL, OPT_USER },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -67,15 +100,101 @@ static void options_reject(const char *arg, int optopt_c, int c, char *err, size
 		snprintf(err, errlen, "unknown option '%s'", arg);
 }
 
+static int options_number(const char *what, const char *arg, double lo, double hi, double *out,
+			  char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (!*arg || *end || errno || !(*out >= lo && *out <= hi)) {
+		snprintf(err, errlen, "%s needs a number from %g to %g, got '%s'", what, lo, hi, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int options_more(int c, struct options *opt, char *err, size_t errlen)
+{
+	static const char *const formats[] = {
+		[OPTIONS_FORMAT_TEXT] = "text", [OPTIONS_FORMAT_CSV] = "csv",
+		[OPTIONS_FORMAT_JSON] = "json",
+	};
+	double v;
+	char tail;
+
+	switch (c) {
+	case 'b':
+		opt->batch = true;
+		return 0;
+	case 'n':
+		if (options_number("-n", optarg, 1, 1e9, &v, err, errlen) || v != (long)v) {
+			snprintf(err, errlen, "-n needs a whole number of samples (1 or more), got '%s'",
+				 optarg);
+			return -EINVAL;
+		}
+		opt->count = (long)v;
+		return 0;
+	case 'd':
+		return options_number("-d", optarg, 0.1, 60, &opt->interval, err, errlen);
+	case OPT_FORMAT:
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(optarg, formats[i])) {
+				opt->format = (enum options_format)i;
+				return 0;
+			}
+		snprintf(err, errlen, "--format is text, csv or json, not '%s'", optarg);
+		return -EINVAL;
+	case 'g':
+		if (!*optarg) {
+			snprintf(err, errlen, "-g needs group names or keys, e.g. -g stalls,ports or -g all");
+			return -EINVAL;
+		}
+		opt->groups = optarg;
+		return 0;
+	case OPT_LAYOUT:
+		opt->layout = optarg;
+		return 0;
+	case OPT_USER:
+		opt->user_only = true;
+		return 0;
+	case OPT_KERNEL:
+		opt->kernel_only = true;
+		return 0;
+	case OPT_FORCE:
+		opt->force = true;
+		return 0;
+	case OPT_LIST_EVENTS:
+		opt->action = OPTIONS_ACTION_LIST_EVENTS;
+		return 0;
+	case OPT_CPU:
+		if (sscanf(optarg, "%2x_%2x%c", &opt->family, &opt->model, &tail) != 2 ||
+		    strlen(optarg) != 5) {
+			snprintf(err, errlen, "--cpu needs FAMILY_MODEL in hex as in 06_1A, got '%s'",
+				 optarg);
+			return -EINVAL;
+		}
+		opt->has_model = true;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int options_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen)
 {
-	int c;
+	int c, rc;
 
 	memset(opt, 0, sizeof(*opt));
 	opt->action = OPTIONS_ACTION_INTERACTIVE;
+	opt->interval = 1.0;
 	optind = 0; /* full re-initialisation, so tests can parse repeatedly */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":T:hV", options_long, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":T:hVbn:d:g:", options_long, NULL)) != -1) {
+		rc = options_more(c, opt, err, errlen);
+		if (rc == 0)
+			continue;
+		if (rc != -ENOENT)
+			return rc;
 		switch (c) {
 		case 'T':
 			if (!*optarg) {
@@ -121,6 +240,15 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->sim && opt->root) {
 		snprintf(err, errlen, "--sim and --root both say where counters come from; give one");
+		return -EINVAL;
+	}
+	if (opt->user_only && opt->kernel_only) {
+		snprintf(err, errlen, "--user and --kernel exclude each other; give neither to count both");
+		return -EINVAL;
+	}
+	if (opt->has_model && (opt->sim || opt->action != OPTIONS_ACTION_LIST_EVENTS)) {
+		snprintf(err, errlen, "--cpu goes with --list-events and without --sim (the "
+			 "machine names its own CPU)");
 		return -EINVAL;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #ifndef PMUTOP_OPTIONS_H
 #define PMUTOP_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum options_action {
@@ -16,13 +17,28 @@ enum options_action {
 	OPTIONS_ACTION_VERSION,
 	OPTIONS_ACTION_TOPOLOGY_ONLY,
 	OPTIONS_ACTION_MSR_SAFE_ALLOWLIST,
+	OPTIONS_ACTION_LIST_EVENTS,
 };
+
+enum options_format { OPTIONS_FORMAT_TEXT, OPTIONS_FORMAT_CSV, OPTIONS_FORMAT_JSON };
+
+#define OPTIONS_GROUPS_DEFAULT NULL
 
 struct options {
 	enum options_action action;
 	const char *topology; /* --topology FILE|SYNTHETIC, NULL = this machine */
 	const char *sim;      /* --sim MACHINE[:SCENARIO|:PATH], NULL = real counters */
 	const char *root;     /* --root DIR: prefix of every device, sysfs and procfs path */
+	bool batch;           /* -b: print samples instead of the screen */
+	long count;           /* -n: samples to print, 0 = until interrupted */
+	double interval;      /* -d: seconds between samples */
+	enum options_format format;
+	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
+	const char *layout;   /* --layout FILE, NULL = the one for the CPU */
+	bool has_model;       /* --cpu FAMILY_MODEL given */
+	unsigned family, model;
+	bool user_only, kernel_only;
+	bool force;           /* --force: take counters in use by someone else */
 };
 
 /*

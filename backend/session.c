@@ -1,0 +1,164 @@
+/*
+ * session: start-up and shutdown order of a measuring run.
+ */
+#include "session.h"
+#include "lock.h"
+#include "owner.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int session_parse_groups(const struct layout *l, const char *list, uint32_t *mask, char *err,
+			 size_t errlen)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int rc = 0;
+
+	*mask = 0;
+	for (char *w = strtok_r(copy, ", ", &save); w && !rc; w = strtok_r(NULL, ", ", &save)) {
+		int g = layout_group_find(l, w);
+
+		if (!strcmp(w, "all")) {
+			*mask |= (l->ngroups >= 32 ? 0 : (1u << l->ngroups)) - 1;
+			continue;
+		}
+		for (int k = 0; k < l->ngroups && g < 0; k++)
+			if (strlen(w) == 1 && l->groups[k].key == w[0])
+				g = k;
+		if (g < 0) {
+			size_t off = (size_t)snprintf(err, errlen, "layout %s has no group '%s'; its "
+						      "groups are", l->name, w);
+
+			for (int k = 0; k < l->ngroups && off < errlen; k++)
+				off += (size_t)snprintf(err + off, errlen - off, "%s %s (key %c)",
+							k ? "," : "", l->groups[k].name,
+							l->groups[k].key ? l->groups[k].key : '-');
+			rc = -EINVAL;
+		}
+		if (g >= 0)
+			*mask |= 1u << g;
+	}
+	free(copy);
+	if (!rc && !*mask) {
+		snprintf(err, errlen, "-g needs at least one group name or key");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+static int session_layout(struct session *s, const struct session_config *c, char *err,
+			  size_t errlen)
+{
+	const struct cpuid_info *info = &s->src->info;
+	int rc;
+
+	if (c->layout_path)
+		rc = layout_load(c->layout_path, &s->layout, err, errlen);
+	else
+		rc = layout_find(c->layout_dir, info->family, info->model, &s->layout, err, errlen);
+	if (rc)
+		return -EINVAL;
+	if (c->groups)
+		return session_parse_groups(s->layout, c->groups, &s->groups, err, errlen);
+	for (int g = 0; g < s->layout->ngroups; g++)
+		if (s->layout->groups[g].default_on)
+			s->groups |= 1u << g;
+	return 0;
+}
+
+/* Counters others use: left alone (their union over CPUs), or taken with --force. */
+static void session_owners(struct session *s, const struct session_config *c, uint32_t *gp,
+			   uint32_t *fixed)
+{
+	struct owner_report r;
+	char what[700];
+
+	*gp = *fixed = 0;
+	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo, c->root, &r);
+	if (!owner_all_free(&r)) {
+		owner_describe(&r, s->src->topo, what, sizeof(what));
+		for (int i = 0; i < r.ncpus && !c->force; i++) {
+			*gp |= r.cpu[i].gp_taken;
+			*fixed |= r.cpu[i].fixed_taken;
+		}
+		snprintf(s->notice, sizeof(s->notice), "%s%s", c->force
+			 ? "--force: taking counters that were in use (restored at exit):\n" : "",
+			 what);
+	}
+	owner_free(&r);
+}
+
+int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+	struct engine_config ec = { 0 };
+	const struct cpuid_info *info;
+	int rc;
+
+	*out = NULL;
+	s->lock_fd = -1;
+	rc = source_open(c->sim, c->root, &s->src, err, errlen);
+	if (rc)
+		goto fail;
+	rc = session_layout(s, c, err, errlen);
+	if (rc)
+		goto fail;
+	if (!s->src->simulated) {
+		rc = lock_acquire(c->root ? c->root : "/", &s->lock_fd, err, errlen);
+		if (rc)
+			goto fail;
+	}
+	info = &s->src->info;
+	session_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
+	ec.topo = s->src->topo;
+	ec.layout = s->layout;
+	ec.dev = s->src->dev;
+	ec.perfmon_version = info->perfmon_version;
+	ec.gp_counters = info->gp_counters;
+	ec.gp_width = info->gp_width;
+	ec.fixed_counters = info->fixed_counters;
+	ec.fixed_width = info->fixed_width;
+	ec.count_user = !c->kernel_only;
+	ec.count_kernel = !c->user_only;
+	ec.interval_s = c->interval;
+	ec.groups = s->groups;
+	ec.source = s->src->name;
+	ec.simulated = s->src->simulated;
+	ec.warning = s->notice[0] ? s->notice : NULL;
+	rc = engine_create(&ec, &s->eng, err, errlen);
+	if (rc)
+		goto fail;
+	*out = s;
+	return 0;
+fail:
+	session_close(s);
+	return rc;
+}
+
+int session_start(struct session *s)
+{
+	return engine_start(s->eng);
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	engine_stop(s->eng);
+	/* registers first (source_close restores), then the lock that guards them */
+	source_close(s->src);
+	engine_free(s->eng);
+	layout_free(s->layout);
+	if (s->lock_fd >= 0)
+		lock_release(s->lock_fd);
+	free(s);
+}
+
+struct msr_dev *session_dev(const struct session *s)
+{
+	return s->src ? s->src->dev : NULL;
+}

@@ -1,0 +1,66 @@
+/*
+ * session: one measuring run, from the command line's choices to a
+ * running sampler, and back to a machine with its registers restored.
+ *
+ * session_open() opens the counter source, picks the layout, takes the
+ * single-instance lock (real machines and --root trees; an emulated machine
+ * has nothing to share), scans for counters others use (left alone unless
+ * forced) and programs the engine.  session_close() stops the sampler,
+ * restores every register written, releases the lock.  This header and
+ * sample.h are what the front ends know of the backend.  Main thread.
+ */
+#ifndef PMUTOP_SESSION_H
+#define PMUTOP_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "layout.h"
+#include "msr.h"
+#include "sample.h"
+#include "source.h"
+
+struct session_config {
+	const char *sim;          /* --sim, or NULL */
+	const char *root;         /* --root, or NULL for "/" */
+	const char *layout_path;  /* --layout FILE, or NULL */
+	const char *layout_dir;   /* where the shipped layouts are */
+	const char *groups;       /* "stalls,2" / "all" / NULL for the layout's defaults */
+	double interval;
+	bool user_only, kernel_only;
+	bool force;
+};
+
+struct session {
+	struct source *src;
+	struct layout *layout;
+	struct engine *eng;
+	int lock_fd;
+	uint32_t groups;
+	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
+};
+
+/*
+ * 0, or -errno with one line (or a few, for counters in use) in ERR.
+ * -EINVAL: bad input the user can fix on the command line or in a file.
+ */
+int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen);
+
+int session_start(struct session *s);
+
+/* Stop the sampler, restore the registers, release everything. */
+void session_close(struct session *s);
+
+/* The register layer, for a fatal-signal handler's restore. */
+struct msr_dev *session_dev(const struct session *s);
+
+/*
+ * Parse LIST ("stalls,ports" / "1,4" / "all") into a group mask of L.
+ * -EINVAL with the unknown name and the known ones in ERR.
+ */
+int session_parse_groups(const struct layout *l, const char *list, uint32_t *mask, char *err,
+			 size_t errlen);
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * batch: the three sample formats.  JSON goes through jansson so that
+ * escaping, NaN (as null) and number formatting are a library's job.
+ */
+#include "batch.h"
+#include "cpulist.h"
+#include "pmu_regs.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const batch_group_states[] = {
+	[SAMPLE_GROUP_OFF] = "off",
+	[SAMPLE_GROUP_LIVE] = "live",
+	[SAMPLE_GROUP_ROTATING] = "rotating",
+	[SAMPLE_GROUP_BLOCKED] = "blocked",
+};
+
+/* Metrics a row of scope SCOPE shows: thread rows only thread metrics, and so on. */
+static bool batch_metric_at(const struct layout *l, int m, enum layout_scope scope)
+{
+	return l->metrics[m].scope <= scope;
+}
+
+/* Is metric M worth a column: always-live, or its group was selected. */
+static bool batch_metric_shown(const struct sample *s, int m)
+{
+	int g = s->layout->metrics[m].group;
+
+	return g < 0 || s->groups[g].state != SAMPLE_GROUP_OFF;
+}
+
+static void batch_iso_time(double t, char *buf, size_t len)
+{
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + strlen(buf), len - strlen(buf), ".%03dZ", (int)((t - (double)secs) * 1000));
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+static void batch_text_value(FILE *out, double v, bool scaled, int width)
+{
+	char num[32];
+
+	if (isnan(v))
+		snprintf(num, sizeof(num), "n/a");
+	else if (fabs(v) >= 1e6)
+		snprintf(num, sizeof(num), "%.3e", v);
+	else
+		snprintf(num, sizeof(num), "%.2f", v);
+	fprintf(out, " %*s%s", width, num, scaled ? "*" : " ");
+}
+
+static int batch_text(const struct sample *s, FILE *out)
+{
+	const struct layout *l = s->layout;
+	char when[40];
+	bool any_scaled = false;
+
+	batch_iso_time(s->time, when, sizeof(when));
+	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %.0f us  %s%s\n",
+		(unsigned long long)s->seq, when, s->interval_s, s->skew_us, s->source,
+		s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
+	for (int g = 0; g < l->ngroups; g++)
+		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
+			fprintf(out, "# group %s blocked: %s\n", l->groups[g].name, s->groups[g].why);
+	if (s->warning[0])
+		fprintf(out, "# warning: %s\n", s->warning);
+	if (s->error[0])
+		fprintf(out, "# error: %s\n", s->error);
+	fprintf(out, "%5s %5s %6s", "cpu", "core", "socket");
+	for (int m = 0; m < l->nmetrics; m++)
+		if (batch_metric_shown(s, m) && batch_metric_at(l, m, LAYOUT_THREAD))
+			fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
+						   ? strlen(l->metrics[m].name) : 10),
+				l->metrics[m].name);
+	fputc('\n', out);
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *t = &s->threads[i];
+
+		fprintf(out, "%5d %5d %6d", t->index, t->os_core_id, t->os_socket_id);
+		for (int m = 0; m < l->nmetrics; m++) {
+			if (!batch_metric_shown(s, m) || !batch_metric_at(l, m, LAYOUT_THREAD))
+				continue;
+			any_scaled |= s->metric_scaled[m];
+			batch_text_value(out, sample_metric(s, t, m), s->metric_scaled[m],
+					 (int)(strlen(l->metrics[m].name) > 10
+					       ? strlen(l->metrics[m].name) : 10));
+		}
+		fputc('\n', out);
+	}
+	/* per-socket totals of every metric, core metrics included */
+	for (int k = 0; k < s->nsockets; k++) {
+		fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
+		for (int m = 0; m < l->nmetrics; m++) {
+			double v = sample_metric(s, &s->sockets[k], m);
+
+			if (!batch_metric_shown(s, m))
+				continue;
+			fprintf(out, " %s=", l->metrics[m].name);
+			if (isnan(v))
+				fputs("n/a", out);
+			else
+				fprintf(out, "%.4g%s", v, s->metric_scaled[m] ? "*" : "");
+		}
+		fputc('\n', out);
+	}
+	if (any_scaled)
+		fputs("# * scaled: its group was counted for part of the interval (groups rotate)\n",
+		      out);
+	fputc('\n', out);
+	return 0;
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+static int batch_csv(const struct sample *s, bool first, FILE *out)
+{
+	const struct layout *l = s->layout;
+	char when[40];
+
+	if (first) {
+		fputs("seq,time,interval_s,source,simulated,skew_us,cpu,core,socket", out);
+		for (int m = 0; m < l->nmetrics; m++)
+			if (batch_metric_at(l, m, LAYOUT_THREAD))
+				fprintf(out, ",%s", l->metrics[m].name);
+		fputs(",scaled\n", out);
+	}
+	batch_iso_time(s->time, when, sizeof(when));
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *t = &s->threads[i];
+		bool sep = false;
+
+		/* the source never contains a comma or a quote: it is pmutop's own text */
+		fprintf(out, "%llu,%s,%.6f,%s,%d,%.1f,%d,%d,%d", (unsigned long long)s->seq, when,
+			s->interval_s, s->source, s->simulated, s->skew_us, t->index, t->os_core_id,
+			t->os_socket_id);
+		for (int m = 0; m < l->nmetrics; m++) {
+			double v;
+
+			if (!batch_metric_at(l, m, LAYOUT_THREAD))
+				continue;
+			v = sample_metric(s, t, m);
+			if (isnan(v))
+				fputc(',', out);
+			else
+				fprintf(out, ",%.9g", v);
+		}
+		fputc(',', out);
+		for (int m = 0; m < l->nmetrics; m++)
+			if (s->metric_scaled[m] && batch_metric_at(l, m, LAYOUT_THREAD)) {
+				fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
+				sep = true;
+			}
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static json_t *batch_json_metrics(const struct sample *s, const struct sample_entity *e,
+				  enum layout_scope scope, json_t **scaled)
+{
+	const struct layout *l = s->layout;
+	json_t *o = json_object();
+
+	*scaled = json_array();
+	for (int m = 0; m < l->nmetrics; m++) {
+		double v;
+
+		if (!batch_metric_at(l, m, scope))
+			continue;
+		v = sample_metric(s, e, m);
+		json_object_set_new(o, l->metrics[m].name, isnan(v) ? json_null() : json_real(v));
+		if (s->metric_scaled[m])
+			json_array_append_new(*scaled, json_string(l->metrics[m].name));
+	}
+	return o;
+}
+
+static json_t *batch_json_entities(const struct sample *s, const struct sample_entity *es, int n,
+				   enum layout_scope scope)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++) {
+		const struct sample_entity *e = &es[i];
+		json_t *o = json_object(), *scaled;
+
+		if (scope == LAYOUT_THREAD)
+			json_object_set_new(o, "cpu", json_integer(e->index));
+		if (scope <= LAYOUT_CORE)
+			json_object_set_new(o, "core", json_integer(e->os_core_id));
+		json_object_set_new(o, "socket", json_integer(e->os_socket_id));
+		json_object_set_new(o, "metrics", batch_json_metrics(s, e, scope, &scaled));
+		json_object_set_new(o, "scaled", scaled);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static int batch_json(const struct sample *s, FILE *out)
+{
+	const struct layout *l = s->layout;
+	json_t *o = json_object(), *groups = json_object();
+	char when[40];
+	int rc;
+
+	batch_iso_time(s->time, when, sizeof(when));
+	json_object_set_new(o, "seq", json_integer((json_int_t)s->seq));
+	json_object_set_new(o, "time", json_string(when));
+	json_object_set_new(o, "interval_s", json_real(s->interval_s));
+	json_object_set_new(o, "source", json_string(s->source));
+	json_object_set_new(o, "simulated", json_boolean(s->simulated));
+	json_object_set_new(o, "skew_us", json_real(s->skew_us));
+	json_object_set_new(o, "layout", json_string(l->name));
+	for (int g = 0; g < l->ngroups; g++) {
+		json_t *go = json_object();
+
+		json_object_set_new(go, "state", json_string(batch_group_states[s->groups[g].state]));
+		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
+			json_object_set_new(go, "why", json_string(s->groups[g].why));
+		if (s->groups[g].state == SAMPLE_GROUP_ROTATING)
+			json_object_set_new(go, "live_share", json_real(s->groups[g].live_share));
+		json_object_set_new(groups, l->groups[g].name, go);
+	}
+	json_object_set_new(o, "groups", groups);
+	json_object_set_new(o, "threads", batch_json_entities(s, s->threads, s->nthreads,
+							      LAYOUT_THREAD));
+	json_object_set_new(o, "cores", batch_json_entities(s, s->cores, s->ncores, LAYOUT_CORE));
+	json_object_set_new(o, "sockets", batch_json_entities(s, s->sockets, s->nsockets,
+							      LAYOUT_SOCKET));
+	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
+	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
+	rc = json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	fputc('\n', out);
+	json_decref(o);
+	return rc ? -EIO : 0;
+}
+
+int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE *out)
+{
+	int rc = fmt == BATCH_JSON ? batch_json(s, out)
+		 : fmt == BATCH_CSV ? batch_csv(s, first, out) : batch_text(s, out);
+
+	if (fflush(out) || ferror(out))
+		return -errno ? -errno : -EIO;
+	return rc;
+}
+
+/* ---- --list-events ---------------------------------------------------- */
+
+void batch_list_events(const struct layout *l, unsigned gp_counters, bool user, bool kernel,
+		       FILE *out)
+{
+	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
+	fprintf(out, "# PERFEVTSEL = event | umask<<8 | %s%sEN; INT is never set\n",
+		user ? "USR | " : "", kernel ? "OS | " : "");
+	fprintf(out, "# fixed counters: 0 INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.THREAD, "
+		"2 CPU_CLK_UNHALTED.REF; IA32_FIXED_CTR_CTRL field per counter = %s%s\n",
+		user ? "USR(2)" : "", kernel ? (user ? "|OS(1)" : "OS(1)") : "");
+	for (int g = 0; g < l->ngroups; g++) {
+		const struct layout_group *grp = &l->groups[g];
+
+		fprintf(out, "\ngroup %s (key %c, %s): %s\n", grp->name, grp->key ? grp->key : '-',
+			grp->default_on ? "on by default" : "off by default",
+			grp->title ? grp->title : "");
+		fprintf(out, "  %-20s %5s %5s %5s %3s %4s %3s %10s %13s  %-9s %s\n", "event", "code",
+			"umask", "cmask", "inv", "edge", "any", "PERFEVTSEL", "offcore", "counters",
+			"name");
+		for (int i = 0; i < grp->nevents; i++) {
+			const struct layout_event *ev = &l->events[grp->first_event + i];
+			uint64_t sel = ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
+				       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
+				       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) |
+				       (ev->inv ? EVTSEL_INV : 0) | (ev->edge ? EVTSEL_EDGE : 0) |
+				       (ev->any ? EVTSEL_ANY : 0) | (user ? EVTSEL_USR : 0) |
+				       (kernel ? EVTSEL_OS : 0) | EVTSEL_EN;
+			int ctr[PMU_MAX_GP], n = 0;
+			char offc[32] = "-", *ctrs;
+
+			for (unsigned k = 0; k < gp_counters && k < PMU_MAX_GP; k++)
+				if (ev->counters & (1u << k))
+					ctr[n++] = (int)k;
+			ctrs = cpulist_format(ctr, n);
+			if (ev->has_offcore)
+				snprintf(offc, sizeof(offc), "%03XH=0x%llX", ev->offcore_msr,
+					 (unsigned long long)ev->offcore);
+			fprintf(out, "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d %10llX %13s  PMC%-6s %s\n",
+				ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any,
+				(unsigned long long)sel, offc, ctrs,
+				ev->canonical ? ev->canonical : ev->spec);
+			free(ctrs);
+		}
+	}
+}

@@ -1,0 +1,32 @@
+/*
+ * batch: samples as text, CSV or JSON lines on a stream, for scripts and
+ * tests; and --list-events, the reviewable list of what pmutop writes.
+ *
+ * Text and CSV show n/a (text) or an empty field (CSV) where a value is not
+ * available, never 0; a scaled (multiplexed) value carries a '*' in text and
+ * is listed in the CSV "scaled" column and the JSON "scaled" arrays.
+ * Emulated data says SIMULATED in every format.  Main thread.
+ */
+#ifndef PMUTOP_BATCH_H
+#define PMUTOP_BATCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "layout.h"
+#include "sample.h"
+
+enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
+
+/* Print S; FIRST is true for the first sample of the run (CSV header). 0 or -errno. */
+int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE *out);
+
+/*
+ * Every event of L with its resolved fields, the PERFEVTSEL value written
+ * (USR and OS as chosen, EN, never INT), the offcore register and value,
+ * and the counters it may use (GP_COUNTERS of them exist).
+ */
+void batch_list_events(const struct layout *l, unsigned gp_counters, bool user, bool kernel,
+		       FILE *out);
+
+#endif
