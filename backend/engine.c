@@ -303,6 +303,19 @@ static void engine_baseline(struct engine *e)
 static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 {
 	uint64_t fixed_ctrl = 0, global = 0;
+
+	/* originals first, before any enable makes a counter move */
+	for (unsigned k = 0; k < e->cfg.gp_counters && k < PMU_MAX_GP; k++)
+		if (e->gp_usable & (1u << k)) {
+			msr_save(e->cfg.dev, c->os_cpu, IA32_PMC0 + k);
+			msr_save(e->cfg.dev, c->os_cpu, IA32_PERFEVTSEL0 + k);
+		}
+	for (int i = 0; i < e->l->nevents; i++)
+		if (e->l->events[i].offcore_msr &&
+		    msr_save(e->cfg.dev, c->os_cpu, e->l->events[i].offcore_msr)) {
+			snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
+			return -EIO;
+		}
 	if (e->cfg.fixed_counters) {
 		if (engine_read(e, c, IA32_FIXED_CTR_CTRL, &fixed_ctrl))
 			return -EIO;
@@ -483,8 +496,12 @@ static struct sample *engine_build(struct engine *e, double skew)
 	s->interval_s = interval;
 	free(core_n);
 	free(sock_n);
-	if (e->cfg.warning)
+	if (e->cfg.warning) {
+		/* one line in the sample: the notice's lines joined */
 		snprintf(s->warning, sizeof(s->warning), "%s", e->cfg.warning);
+		for (char *nl = strchr(s->warning, '\n'); nl; nl = strchr(nl, '\n'))
+			*nl = nl[1] ? ';' : '\0';
+	}
 	if (s->resets)
 		snprintf(s->warning + strlen(s->warning), sizeof(s->warning) - strlen(s->warning),
 			 "%s%d counter(s) were reset by someone else during the interval",

@@ -23,6 +23,7 @@ struct msr_saved {
 	int socket;     /* -1 for core registers */
 	uint32_t reg;
 	uint64_t value;
+	bool counter;
 };
 
 struct msr_dev {
@@ -41,6 +42,7 @@ struct msr_dev {
 	struct msr_saved *saved;
 	int cap;
 	atomic_int nsaved;
+	atomic_int frozen;      /* restore has begun: no more writes */
 	unsigned char *saved_flag; /* [(cpu or socket) * allow.n + allow index] */
 	int flag_rows;
 	uint64_t nwrites;
@@ -280,10 +282,12 @@ int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
 	return rc;
 }
 
-int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
+/* Save REG of CPU unless already saved (per socket for uncore registers).  0 or -errno. */
+static int msr_save_once(struct msr_dev *d, int cpu, uint32_t reg)
 {
 	const struct msr_allow_entry *a = msr_allow_find(&d->allow, reg);
-	int socket = -1, row, idx, rc;
+	int socket = -1, row, idx, rc, n;
+	uint64_t orig;
 
 	if (!a) {
 		msr_fail(d, -EACCES, "write", cpu, reg);
@@ -297,24 +301,39 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 		msr_fail(d, -ENXIO, "write", cpu, reg);
 		return -ENXIO;
 	}
-	if (!d->saved_flag[row * d->allow.n + idx]) {
-		uint64_t orig;
-		int n = atomic_load(&d->nsaved);
-
-		rc = msr_raw_read(d, cpu, reg, &orig);
-		if (rc) {
-			msr_fail(d, rc, "read", cpu, reg);
-			return rc;
-		}
-		if (n >= d->cap) {
-			msr_fail(d, -ENOSPC, "save", cpu, reg);
-			return -ENOSPC;
-		}
-		d->saved[n] = (struct msr_saved){ .cpu = cpu, .socket = socket, .reg = reg,
-						  .value = orig };
-		atomic_store(&d->nsaved, n + 1); /* publish only the complete entry */
-		d->saved_flag[row * d->allow.n + idx] = 1;
+	if (d->saved_flag[row * d->allow.n + idx])
+		return 0;
+	n = atomic_load(&d->nsaved);
+	rc = msr_raw_read(d, cpu, reg, &orig);
+	if (rc) {
+		msr_fail(d, rc, "read", cpu, reg);
+		return rc;
 	}
+	if (n >= d->cap) {
+		msr_fail(d, -ENOSPC, "save", cpu, reg);
+		return -ENOSPC;
+	}
+	d->saved[n] = (struct msr_saved){ .cpu = cpu, .socket = socket, .reg = reg, .value = orig,
+					  .counter = a->counter };
+	atomic_store(&d->nsaved, n + 1); /* publish only the complete entry */
+	d->saved_flag[row * d->allow.n + idx] = 1;
+	return 0;
+}
+
+int msr_save(struct msr_dev *d, int cpu, uint32_t reg)
+{
+	return msr_save_once(d, cpu, reg);
+}
+
+int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
+{
+	int rc;
+
+	if (atomic_load(&d->frozen))
+		return -ECANCELED; /* restoring: a late write would undo the restore */
+	rc = msr_save_once(d, cpu, reg);
+	if (rc)
+		return rc;
 	rc = msr_raw_write(d, cpu, reg, val);
 	d->nwrites++;
 	if (rc)
@@ -322,24 +341,34 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 	return rc;
 }
 
+/*
+ * Two passes, newest first in each: the controls (event selects, enables,
+ * matrices), then the counts.  Restoring a count while our enable is still
+ * set would let it run on past its original value.
+ */
 int msr_restore_all(struct msr_dev *d)
 {
 	int last = 0;
 
-	for (int i = atomic_load(&d->nsaved) - 1; i >= 0; i--) {
-		const struct msr_saved *s = &d->saved[i];
-		int rc = msr_raw_write(d, s->cpu, s->reg, s->value);
+	atomic_store(&d->frozen, 1);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = atomic_load(&d->nsaved) - 1; i >= 0; i--) {
+			const struct msr_saved *s = &d->saved[i];
+			int rc;
 
-		/* an uncore register survives its CPU going offline: use a sibling */
-		for (int k = 0; rc && s->socket >= 0 && k < d->ncpus; k++) {
-			int other = d->cpus[k];
+			if (s->counter != (pass == 1))
+				continue;
+			rc = msr_raw_write(d, s->cpu, s->reg, s->value);
+			/* an uncore register survives its CPU going offline: use a sibling */
+			for (int k = 0; rc && s->socket >= 0 && k < d->ncpus; k++) {
+				int other = d->cpus[k];
 
-			if (other != s->cpu && d->cpu_socket[other] == s->socket)
-				rc = msr_raw_write(d, other, s->reg, s->value);
+				if (other != s->cpu && d->cpu_socket[other] == s->socket)
+					rc = msr_raw_write(d, other, s->reg, s->value);
+			}
+			if (rc)
+				last = rc;
 		}
-		if (rc)
-			last = rc;
-	}
 	return last;
 }
 

@@ -56,7 +56,15 @@ void msr_set_sockets(struct msr_dev *d, const int *cpu_socket, int len);
 int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
 int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
 
-/* Write every saved original back, newest first.  0 or the last -errno. */
+/*
+ * Save the original value of REG now, without writing it (as msr_write
+ * would before its first write; a no-op once saved).  Call it for every
+ * register before enabling anything: a count read after our enable is no
+ * longer the original.  -EACCES for a register off the allowlist.
+ */
+int msr_save(struct msr_dev *d, int cpu, uint32_t reg);
+
+/* Write every saved original back: controls first, then counts, newest first. */
 int msr_restore_all(struct msr_dev *d);
 
 /* Restore, then close the files and free. */

@@ -32,15 +32,16 @@ static const struct msr_allow_group {
 	unsigned min_version; /* architectural perfmon version needed */
 	uint64_t write_mask;
 	bool uncore;
+	bool counter;
 } msr_allow_groups[] = {
 	{ .name = "IA32_PMC", .base = IA32_PMC0, .stride = 1, .count_from = ALLOW_PER_GP,
-	  .uarchs = UA_ARCH_ALL, .min_version = 1, .write_mask = ~0ull },
+	  .uarchs = UA_ARCH_ALL, .min_version = 1, .write_mask = ~0ull, .counter = true },
 	{ .name = "IA32_PERFEVTSEL", .base = IA32_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_PER_GP, .uarchs = UA_ARCH_ALL, .min_version = 1,
 	  .write_mask = 0xFFFFFFFFull },
 	{ .name = "IA32_FIXED_CTR", .base = IA32_FIXED_CTR0, .stride = 1,
 	  .count_from = ALLOW_PER_FIXED, .uarchs = UA_ARCH_ALL, .min_version = 2,
-	  .write_mask = ~0ull },
+	  .write_mask = ~0ull, .counter = true },
 	{ .name = "IA32_FIXED_CTR_CTRL", .base = IA32_FIXED_CTR_CTRL, .count_from = ALLOW_ONE,
 	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = 0xFFFull },
 	{ .name = "IA32_PERF_GLOBAL_CTRL", .base = IA32_PERF_GLOBAL_CTRL, .count_from = ALLOW_ONE,
@@ -60,12 +61,12 @@ static const struct msr_allow_group {
 	{ .name = "MSR_UNCORE_PERF_GLOBAL_OVF_CTRL", .base = MSR_UNCORE_PERF_GLOBAL_OVF_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
 	{ .name = "MSR_UNCORE_FIXED_CTR0", .base = MSR_UNCORE_FIXED_CTR0, .count_from = ALLOW_ONE,
-	  .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
+	  .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true, .counter = true },
 	{ .name = "MSR_UNCORE_FIXED_CTR_CTRL", .base = MSR_UNCORE_FIXED_CTR_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = 0x5ull, .uncore = true },
 	{ .name = "MSR_UNCORE_PMC", .base = MSR_UNCORE_PMC0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = NHM_UNC_COUNTERS, .uarchs = UA_NHM_WSM,
-	  .write_mask = ~0ull, .uncore = true },
+	  .write_mask = ~0ull, .uncore = true, .counter = true },
 	{ .name = "MSR_UNCORE_PERFEVTSEL", .base = MSR_UNCORE_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = NHM_UNC_COUNTERS, .uarchs = UA_NHM_WSM,
 	  .write_mask = 0xFFFFFFFFull, .uncore = true },
@@ -80,10 +81,10 @@ static const struct msr_allow_group {
 	  .count_from = ALLOW_ONE, .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0x500000ull,
 	  .uncore = true },
 	{ .name = "MSR_UNC_PERF_FIXED_CTR", .base = MSR_UNC_PERF_FIXED_CTR, .count_from = ALLOW_ONE,
-	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true },
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true, .counter = true },
 	{ .name = "MSR_UNC_ARB_PERFCTR", .base = MSR_UNC_ARB_PERFCTR0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = 2, .uarchs = UA(CPUID_UARCH_SKYLAKE),
-	  .write_mask = ~0ull, .uncore = true },
+	  .write_mask = ~0ull, .uncore = true, .counter = true },
 	{ .name = "MSR_UNC_ARB_PERFEVTSEL", .base = MSR_UNC_ARB_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = 2, .uarchs = UA(CPUID_UARCH_SKYLAKE),
 	  .write_mask = 0x1FD4FFFFull, .uncore = true },
@@ -92,7 +93,7 @@ static const struct msr_allow_group {
 	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0x1FD4FFFFull, .uncore = true },
 	{ .name = "MSR_UNC_CBO_", .suffix = "_PERFCTR", .base = MSR_UNC_CBO_0_PERFCTR0,
 	  .stride = SKL_UNC_CBO_STRIDE, .count_from = ALLOW_PER_CBO, .count = 2,
-	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true },
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true, .counter = true },
 };
 
 static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group *g, uint32_t reg,
@@ -106,6 +107,7 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 	e->reg = reg;
 	e->write_mask = g->write_mask;
 	e->uncore = g->uncore;
+	e->counter = g->counter;
 	if (g->count_from == ALLOW_PER_CBO)
 		snprintf(e->name, sizeof(e->name), "%s%u%s%u", g->name, index, g->suffix, sub);
 	else if (g->count_from == ALLOW_ONE)

@@ -145,8 +145,14 @@ static void main_fatal(int sig)
 {
 	struct msr_dev *d = main_fatal_dev;
 
-	if (d)
+	if (d) {
+		/*
+		 * The sampler may be inside a write that began before the restore
+		 * froze the layer: a second pass puts that register back too.
+		 */
 		msr_restore_all(d);
+		msr_restore_all(d);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -1,0 +1,136 @@
+#!/bin/sh
+# Batch mode on the emulated machines: text, CSV and JSON read back with a
+# real parser (Python's csv and json modules), the figures of a known
+# scenario, --list-events as the contract of what is written, and one clear
+# message for every bad input.
+. "$top_srcdir/tests/lib.sh"
+plan 33
+PY=${PYTHON:-python3}
+
+run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
+expect_rc "text batch exits 0 after -n samples" 0
+n=$(printf '%s\n' "$out" | grep -c '^# sample ')
+if [ "$n" = 2 ]; then pass "-n 2 prints two samples"; else fail "-n 2 prints two samples" "got $n"; fi
+expect_match "text says SIMULATED" "$out" "SIMULATED nehalem-ep:memory-bound"
+expect_match "text has the thread table" "$out" "  cpu  core socket       util"
+expect_match "text has socket totals" "$out" "# socket 1: util="
+
+# JSON: every line one object; the figures of the memory-bound scenario
+run "$PMUTOP" -b -n 2 -d 0.2 --format json --sim nehalem-ep:memory-bound -g stalls,dram
+expect_rc "json batch exits 0" 0
+check=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 2, "two lines, got %d" % len(lines)
+for line in lines:
+    s = json.loads(line)
+    for k in ("seq", "time", "interval_s", "source", "simulated", "skew_us", "threads", "cores", "sockets"):
+        assert k in s, k
+    assert s["simulated"] is True and "SIMULATED" in s["source"]
+    assert len(s["threads"]) == 16 and len(s["cores"]) == 8 and len(s["sockets"]) == 2
+    assert abs(s["interval_s"] - 0.2) < 0.05, s["interval_s"]
+    t = s["threads"][0]
+    assert t["cpu"] == 0 and t["core"] == 0 and t["socket"] == 0
+    m = t["metrics"]
+    assert abs(m["exec_stall_pct"] - 82) < 2, m["exec_stall_pct"]
+    assert abs(m["local_dram_read_bytes_per_s"] - 64 * 3.1e7) < 0.05 * 64 * 3.1e7, m["local_dram_read_bytes_per_s"]
+    assert m["port0"] is None, "ports group is off: null, not 0"
+    # 4 + 3 counters do not fit in 4: the two groups take turns, figures marked scaled
+    assert s["groups"]["stalls"]["state"] == "rotating" and s["groups"]["ports"]["state"] == "off"
+    assert "exec_stall_pct" in t["scaled"] and "util" not in t["scaled"], t["scaled"]
+print("ok")
+' 2>&1)
+expect_match "json parses and matches the scenario" "$check" "ok"
+
+run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim nehalem-ep:memory-bound -g stalls
+check=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.readline())
+t = s["threads"][5]
+assert s["groups"]["stalls"]["state"] == "live" and t["scaled"] == [], s["groups"]
+assert abs(t["metrics"]["exec_stall_pct"] - 82) < 2
+print("ok")
+' 2>&1)
+expect_match "one group alone is live and unscaled" "$check" "ok"
+
+# every group at once: groups rotate and the JSON says which figures are scaled
+run "$PMUTOP" -b -n 1 -d 0.4 --format json --sim nehalem-ep:compute-bound -g all
+check=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.readline())
+assert all(g["state"] == "rotating" for g in s["groups"].values()), s["groups"]
+t = s["threads"][3]
+assert "exec_stall_pct" in t["scaled"] and "util" not in t["scaled"], t["scaled"]
+assert abs(t["metrics"]["util"] - 100) < 3
+print("ok")
+' 2>&1)
+expect_match "multiplexed groups are marked scaled in JSON" "$check" "ok"
+
+run "$PMUTOP" -b -n 2 -d 0.2 --format csv --sim westmere-ep:numa-remote -g dram
+expect_rc "csv batch exits 0" 0
+check=$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert len(rows) == 2 * 24, len(rows)
+r0 = [r for r in rows if r["cpu"] == "0"][0]
+r1 = [r for r in rows if r["cpu"] == "6"][0]
+assert r0["simulated"] == "1" and r0["seq"] == "1"
+assert abs(float(r0["remote_dram_read_bytes_per_s"]) - 64 * 1.5e7) < 0.05 * 64 * 1.5e7
+assert r0["exec_stall_pct"] == "", "a group that is off is an empty field"
+assert abs(float(r1["util"]) - 2) < 0.5, r1["util"]
+print("ok")
+' 2>&1)
+expect_match "csv parses and matches the scenario" "$check" "ok"
+
+run "$PMUTOP" -b -n 1 -d 0.2 --sim arch:compute-bound --user --format json
+check=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.readline())
+m = s["threads"][0]["metrics"]
+assert abs(m["llc_miss_ratio"] - 0.05) < 0.005, m
+assert s["layout"] == "arch"
+print("ok")
+' 2>&1)
+expect_match "--user counts on the arch layout" "$check" "ok"
+
+# --list-events: the reviewable contract
+run "$PMUTOP" --list-events --cpu 06_1A
+expect_rc "--list-events --cpu exits 0" 0
+expect_match "lists the nehalem layout" "$out" "# layout nehalem"
+expect_match "PORT015 active cycles with its PERFEVTSEL" "$out" "exec_active           0xB1  0x40     1   0    0   0    14340B1"
+run "$PMUTOP" --list-events --cpu 06_1A
+expect_match "offcore response value and register" "$out" "1A6H=0x4001"
+expect_match "any-thread events show the bit" "$out" "core_stall            0xB1  0x3F     1   1    0   1    1E33FB1"
+run "$PMUTOP" --list-events --sim westmere-ep --kernel
+expect_match "--sim picks the machine's layout" "$out" "# layout westmere"
+expect_match "--kernel drops USR from PERFEVTSEL" "$out" "exec_active           0xB1  0x40     1   0    0   0    14240B1"
+expect_match "Westmere's second offcore register" "$out" "1A7H=0x2001"
+run "$PMUTOP" --list-events --cpu 06_3F
+expect_match "an unknown model falls back to arch" "$out" "# layout arch"
+
+# bad input: one line, exit 2
+run "$PMUTOP" -b -d 0.01 --sim nehalem-ep
+expect_rc "-d out of range exits 2" 2
+expect_match "-d range is named" "$err" "-d needs a number from 0.1 to 60, got '0.01'"
+run "$PMUTOP" -b --format xml --sim nehalem-ep
+expect_match "unknown format is named" "$err" "--format is text, csv or json, not 'xml'"
+run "$PMUTOP" -b -n 1 -g nosuch --sim nehalem-ep
+expect_rc "unknown group exits 2" 2
+expect_match "unknown group lists the known ones" "$err" "layout nehalem has no group 'nosuch'; its groups are stalls (key 1), resources (key 2)"
+expect_lines "unknown group: one line" "$err" 1
+run "$PMUTOP" -b -n 1 --user --kernel --sim nehalem-ep
+expect_match "--user with --kernel is refused" "$err" "--user and --kernel exclude each other"
+run "$PMUTOP" --list-events --cpu 6_1A
+expect_match "bad --cpu model is named" "$err" "--cpu needs FAMILY_MODEL in hex as in 06_1A, got '6_1A'"
+bad=$(mktemp)
+printf 'pmutop-layout 1\nlayout x\nmodels any\nmetric u thread %% = 100 * cycels\n' >"$bad"
+run "$PMUTOP" -b -n 1 --layout "$bad" --sim nehalem-ep
+expect_rc "bad layout exits 2" 2
+expect_match "bad layout gives file:line:col" "$err" "$bad:4:27: a known name: 'cycels' is not an event, metric or built-in"
+expect_lines "bad layout: one line, nothing on stdout" "$out$err" 1
+rm -f "$bad"
+
+# the output closing early is an error that still ends cleanly
+"$PMUTOP" -b -d 0.1 --sim nehalem-ep 2>"$top_builddir/tests/batch.epipe" | head -c 10 >/dev/null
+if grep -q "cannot write the output" "$top_builddir/tests/batch.epipe"; then pass "a closed pipe is reported"; else fail "a closed pipe is reported" "$(cat "$top_builddir/tests/batch.epipe")"; fi
+rm -f "$top_builddir/tests/batch.epipe"
