@@ -1,0 +1,206 @@
+/*
+ * bench_engine: what one sample costs the sampler.
+ *
+ * For the emulated nehalem-ep (the emulator answers in-process, so its own
+ * work is part of the figure) and for a synthetic 1024-thread machine behind
+ * a null register device (counters that simply advance: the engine's own
+ * cost), with the default group and with every group rotating: CPU time of
+ * the sampler per sample, register reads per sample against the counters it
+ * had to read, and the skew of the sweep.  Not a test: it prints figures.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu.h"
+#include "engine.h"
+#include "layout.h"
+#include "msr.h"
+#include "pmu_regs.h"
+#include "source.h"
+#include "topo.h"
+
+#define BENCH_SAMPLES 30
+
+static double bench_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A register device whose counters advance by a fixed amount per read. */
+struct bench_null {
+	uint64_t reads;
+	uint64_t value;
+};
+
+static int bench_null_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
+{
+	struct bench_null *n = ctx;
+
+	(void)cpu;
+	(void)reg;
+	n->reads++;
+	n->value += 1000003;
+	*val = n->value & ((1ull << 48) - 1);
+	return 0;
+}
+
+static int bench_null_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
+{
+	(void)ctx;
+	(void)cpu;
+	(void)reg;
+	(void)val;
+	return 0;
+}
+
+static const struct msr_ops bench_null_ops = { .read = bench_null_read, .write = bench_null_write };
+
+struct bench_result {
+	double cpu_ms, skew_us;
+	double reads_per_sample;
+	int counters_per_sample;
+};
+
+static double bench_wall(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Run BENCH_SAMPLES samples through ENG synchronously; time only the sampler's work. */
+static void bench_run(struct engine *eng, int nthreads, int gp_per_sample, struct bench_result *r)
+{
+	double cpu = 0, skew = 0;
+	uint64_t reads0 = engine_counter_reads(eng);
+	int published = 0;
+
+	while (published < BENCH_SAMPLES) {
+		double t0 = bench_cpu_now();
+		int rc = engine_step(eng);
+
+		cpu += bench_cpu_now() - t0;
+		if (rc == 1) {
+			struct sample *s = engine_latest(eng);
+
+			skew += s->skew_us;
+			sample_release(s);
+			published++;
+		}
+	}
+	r->cpu_ms = cpu / BENCH_SAMPLES * 1e3;
+	r->skew_us = skew / BENCH_SAMPLES;
+	r->reads_per_sample = (double)(engine_counter_reads(eng) - reads0) / BENCH_SAMPLES;
+	/* fixed counters + TSC + the programmable counters of every set, per thread */
+	r->counters_per_sample = nthreads * (3 + 1 + gp_per_sample);
+}
+
+static void bench_print(const char *what, const struct bench_result *r)
+{
+	printf("%-44s %8.3f ms  %6.3f %%  %9.0f reads (counters: %d)  skew %7.0f us\n", what,
+	       r->cpu_ms, r->cpu_ms / 1e3 * 100, r->reads_per_sample, r->counters_per_sample,
+	       r->skew_us);
+}
+
+static int bench_gp_per_sample(const struct layout *l, uint32_t groups)
+{
+	int n = 0;
+
+	for (int g = 0; g < l->ngroups; g++)
+		if (groups & (1u << g))
+			n += l->groups[g].nevents;
+	return n;
+}
+
+int main(void)
+{
+	struct layout *l;
+	char err[512];
+	struct bench_result r;
+	const uint32_t groups[2] = { 1, ~0u };
+	const char *names[2] = { "default group (stalls)", "all 8 groups rotating" };
+
+	if (layout_load(LAYOUT_SRCDIR "/nehalem.layout", &l, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	printf("per sample at a 1 s interval: sampler CPU time, share of one core, register "
+	       "reads, skew (%d samples each)\n", BENCH_SAMPLES);
+	for (int k = 0; k < 2; k++) {
+		struct source *src;
+		struct engine *eng;
+		uint32_t mask = groups[k] & ((1u << l->ngroups) - 1);
+		struct engine_config cfg = { 0 };
+		char what[96];
+
+		setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
+		if (source_open("nehalem-ep:memory-bound", NULL, &src, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		cfg = (struct engine_config){
+			.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
+			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
+			.interval_s = 1, .groups = mask, .source = src->name, .clock = bench_wall,
+		};
+		if (engine_create(&cfg, &eng, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		bench_run(eng, src->topo->nonline, bench_gp_per_sample(l, mask), &r);
+		snprintf(what, sizeof(what), "nehalem-ep (16 threads, emulator), %s", names[k]);
+		bench_print(what, &r);
+		engine_free(eng);
+		source_close(src);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct topo *t;
+		struct bench_null null = { 0 };
+		struct msr_allowlist allow;
+		struct cpuid_info info = { .family = 6, .model = 0x1A, .perfmon_version = 3,
+					   .gp_counters = 4, .fixed_counters = 3,
+					   .uarch = CPUID_UARCH_NEHALEM };
+		struct msr_dev *dev;
+		struct engine *eng;
+		uint32_t mask = groups[k] & ((1u << l->ngroups) - 1);
+		struct engine_config cfg = { 0 };
+		int *cpus;
+		char what[96];
+
+		if (topo_load("pack:4 [numa] l3:1 core:128 pu:2", &t, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		cpus = calloc((size_t)t->nonline, sizeof(int));
+		for (int i = 0; i < t->nonline; i++)
+			cpus[i] = t->threads[i].os_cpu;
+		msr_allow_build(&info, 0, &allow);
+		dev = msr_open_ops(&bench_null_ops, &null, cpus, t->nonline, &allow);
+		cfg = (struct engine_config){
+			.topo = t, .layout = l, .dev = dev, .perfmon_version = 3,
+			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
+			.interval_s = 1, .groups = mask, .source = "null", .clock = bench_wall,
+		};
+		if (engine_create(&cfg, &eng, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 1;
+		}
+		bench_run(eng, t->nonline, bench_gp_per_sample(l, mask), &r);
+		snprintf(what, sizeof(what), "synthetic 1024 threads (null device), %s", names[k]);
+		bench_print(what, &r);
+		engine_free(eng);
+		msr_close(dev);
+		free(cpus);
+		topo_free(t);
+	}
+	layout_free(l);
+	return 0;
+}
