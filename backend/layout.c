@@ -825,7 +825,8 @@ int layout_find(const char *dir, unsigned family, unsigned model, struct layout 
 		}
 	}
 	closedir(d);
-	qsort(names, (size_t)n, sizeof(*names), layout_name_cmp);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), layout_name_cmp);
 	for (int i = 0; i < n && !rc && !*out; i++) {
 		struct layout *l;
 
