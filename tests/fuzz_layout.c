@@ -123,12 +123,14 @@ static void fuzz_mutate(uint8_t *buf, size_t *len, size_t cap)
 		break;
 	default: { /* duplicate a chunk somewhere else */
 		size_t n = 1 + fuzz_rand() % 64, to = *len ? fuzz_rand() % *len : 0;
+		uint8_t chunk[64];
 
 		if (at + n > *len)
 			n = *len - at;
 		if (*len + n <= cap) {
+			memcpy(chunk, buf + at, n);
 			memmove(buf + to + n, buf + to, *len - to);
-			memcpy(buf + to, buf + at + (at >= to ? n : 0), n);
+			memcpy(buf + to, chunk, n);
 			*len += n;
 		}
 		break;
