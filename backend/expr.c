@@ -193,9 +193,11 @@ static void expr_unary(struct expr_parser *ps)
 	expr_atom(ps);
 }
 
-static void expr_product(struct expr_parser *ps)
+/* One left-associative level: NEXT (OP NEXT)*, with OPS[0]/OPS[1] the two operators. */
+static void expr_level(struct expr_parser *ps, void (*next)(struct expr_parser *ps),
+		       const char ops[2], const enum expr_op codes[2])
 {
-	expr_unary(ps);
+	next(ps);
 	for (;;) {
 		char c;
 
@@ -203,30 +205,26 @@ static void expr_product(struct expr_parser *ps)
 			return;
 		expr_skip(ps);
 		c = *ps->p;
-		if (c != '*' && c != '/')
+		if (c != ops[0] && c != ops[1])
 			return;
 		ps->p++;
-		expr_unary(ps);
-		expr_emit(ps, c == '*' ? EXPR_MUL : EXPR_DIV, 0, 0, -1);
+		next(ps);
+		expr_emit(ps, c == ops[0] ? codes[0] : codes[1], 0, 0, -1);
 	}
+}
+
+static void expr_product(struct expr_parser *ps)
+{
+	static const enum expr_op codes[2] = { EXPR_MUL, EXPR_DIV };
+
+	expr_level(ps, expr_unary, "*/", codes);
 }
 
 static void expr_sum(struct expr_parser *ps)
 {
-	expr_product(ps);
-	for (;;) {
-		char c;
+	static const enum expr_op codes[2] = { EXPR_ADD, EXPR_SUB };
 
-		if (ps->failed)
-			return;
-		expr_skip(ps);
-		c = *ps->p;
-		if (c != '+' && c != '-')
-			return;
-		ps->p++;
-		expr_product(ps);
-		expr_emit(ps, c == '+' ? EXPR_ADD : EXPR_SUB, 0, 0, -1);
-	}
+	expr_level(ps, expr_product, "+-", codes);
 }
 
 int expr_parse(const char *text, expr_lookup_fn lookup, void *ctx, struct expr **out, int *errcol,
