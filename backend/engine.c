@@ -194,16 +194,16 @@ static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, ui
 	return rc;
 }
 
-static uint64_t engine_evtsel(const struct engine *e, const struct layout_event *ev)
+uint64_t engine_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
+		       bool kernel)
 {
 	/* the INT bit is never set: pmutop takes no interrupts */
 	return ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
 	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
 	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) |
 	       (ev->inv ? EVTSEL_INV : 0) | (ev->edge ? EVTSEL_EDGE : 0) |
-	       (ev->any && e->cfg.perfmon_version >= 3 ? EVTSEL_ANY : 0) |
-	       (e->cfg.count_user ? EVTSEL_USR : 0) | (e->cfg.count_kernel ? EVTSEL_OS : 0) |
-	       EVTSEL_EN;
+	       (ev->any && perfmon_version >= 3 ? EVTSEL_ANY : 0) |
+	       (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0) | EVTSEL_EN;
 }
 
 /* Program set S on CPU C (after PREV, whose counters not reused are disabled). */
@@ -223,7 +223,9 @@ static void engine_program(struct engine *e, struct engine_cpu *c, const struct 
 
 		if (ev->offcore_msr)
 			engine_write(e, c, ev->offcore_msr, ev->offcore);
-		engine_write(e, c, IA32_PERFEVTSEL0 + k, engine_evtsel(e, ev));
+		engine_write(e, c, IA32_PERFEVTSEL0 + k,
+			     engine_evtsel(ev, e->cfg.perfmon_version, e->cfg.count_user,
+					   e->cfg.count_kernel));
 		engine_write(e, c, IA32_PMC0 + k, 0);
 		c->gp_prev[k] = 0;
 	}

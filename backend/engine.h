@@ -106,6 +106,14 @@ void engine_set_interval(struct engine *e, double seconds);
 void engine_set_paused(struct engine *e, bool paused);
 
 /*
+ * The PERFEVTSEL value programmed for EV: its fields, USR and OS as chosen,
+ * EN; the any-thread bit only from perfmon version 3; never INT.
+ * --list-events prints exactly this.
+ */
+uint64_t engine_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
+		       bool kernel);
+
+/*
  * The delta of a WIDTH-bit counter from PREV to NOW over ELAPSED seconds:
  * across a wrap when that is plausible, else NOW (a reset; *RESETS counts it).
  */

@@ -48,7 +48,6 @@ struct sample {
 	double skew_us;        /* latest minus earliest CPU read of the final sweep */
 	const char *source;    /* "msr", "msr_safe", "sim nehalem-ep:memory-bound", ... */
 	bool simulated;
-	bool paused;
 	const struct layout *layout;
 	int nthreads, ncores, nsockets;
 	struct sample_entity *threads, *cores, *sockets;

@@ -4,6 +4,7 @@
  */
 #include "batch.h"
 #include "cpulist.h"
+#include "engine.h"
 #include "pmu_regs.h"
 
 #include <errno.h>
@@ -259,8 +260,8 @@ int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE 
 
 /* ---- --list-events ---------------------------------------------------- */
 
-void batch_list_events(const struct layout *l, unsigned gp_counters, bool user, bool kernel,
-		       FILE *out)
+void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
+		       bool user, bool kernel, FILE *out)
 {
 	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
 	fprintf(out, "# PERFEVTSEL = event | umask<<8 | %s%sEN; INT is never set\n",
@@ -279,12 +280,7 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, bool user, 
 			"name");
 		for (int i = 0; i < grp->nevents; i++) {
 			const struct layout_event *ev = &l->events[grp->first_event + i];
-			uint64_t sel = ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
-				       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
-				       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) |
-				       (ev->inv ? EVTSEL_INV : 0) | (ev->edge ? EVTSEL_EDGE : 0) |
-				       (ev->any ? EVTSEL_ANY : 0) | (user ? EVTSEL_USR : 0) |
-				       (kernel ? EVTSEL_OS : 0) | EVTSEL_EN;
+			uint64_t sel = engine_evtsel(ev, perfmon_version, user, kernel);
 			int ctr[PMU_MAX_GP], n = 0;
 			char offc[32] = "-", *ctrs;
 

@@ -23,10 +23,11 @@ int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE 
 
 /*
  * Every event of L with its resolved fields, the PERFEVTSEL value written
- * (USR and OS as chosen, EN, never INT), the offcore register and value,
- * and the counters it may use (GP_COUNTERS of them exist).
+ * (engine_evtsel: what the engine programs on a CPU with PERFMON_VERSION),
+ * the offcore register and value, and the counters it may use (GP_COUNTERS
+ * of them exist).
  */
-void batch_list_events(const struct layout *l, unsigned gp_counters, bool user, bool kernel,
-		       FILE *out);
+void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
+		       bool user, bool kernel, FILE *out);
 
 #endif

@@ -120,7 +120,9 @@ static int main_list_events(const struct options *opt)
 		memset(&info, 0, sizeof(info));
 		info.family = opt->family;
 		info.model = opt->model;
-		info.gp_counters = 4; /* with hyper-threading: what every covered model has */
+		/* with hyper-threading, what every model a layout covers has */
+		info.gp_counters = 4;
+		info.perfmon_version = 3;
 	} else if ((rc = main_identify(opt, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? MAIN_EXIT_USAGE : EXIT_FAILURE;
@@ -132,7 +134,8 @@ static int main_list_events(const struct options *opt)
 		fprintf(stderr, "pmutop: %s\n", err);
 		return MAIN_EXIT_USAGE;
 	}
-	batch_list_events(l, info.gp_counters, !opt->kernel_only, !opt->user_only, stdout);
+	batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
+			  !opt->user_only, stdout);
 	layout_free(l);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
