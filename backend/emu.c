@@ -218,6 +218,13 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		emu_note_unknown(e, key);
 		return 0;
 	}
+	if (d.cmask_is_umask) {
+		if (cmask != umask) {
+			emu_note_unknown(e, key);
+			return 0;
+		}
+		cmask = 1;
+	}
 	if (edge && cmask == 0)
 		cmask = 1; /* seed 000: edge detect needs a non-zero cmask */
 	if (!any && !d.core_wide) {

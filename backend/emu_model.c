@@ -1,8 +1,10 @@
 /*
  * emu_model: event encodings -> per-cycle distributions and rates.
  * Pure functions.  Event codes and umasks are those of the seeds (000 Table 1
- * and Tables 30-32, 001 Tables 3-1 to 3-3, 002, 004 Table 19-1), which the
- * layouts program; the emulator knows nothing else.
+ * and Tables 30-32, 001 Tables 3-1 to 3-3, 002, 003, 004 Table 19-1) and,
+ * for the Skylake core events no seed covers, of the SDM (Vol. 3B Table
+ * 19-4, the same as libpfm4's skl table), which the layouts program; the
+ * emulator knows nothing else.
  */
 #include "emu_model.h"
 #include "pmu_regs.h"
@@ -14,6 +16,9 @@
 #define UARCH(u) (1u << (u))
 #define UARCH_ALL (~0u)
 #define UARCH_NHM_WSM (UARCH(CPUID_UARCH_NEHALEM) | UARCH(CPUID_UARCH_WESTMERE))
+#define UARCH_SKL UARCH(CPUID_UARCH_SKYLAKE)
+#define UARCH_NHM_WSM_SKL (UARCH_NHM_WSM | UARCH_SKL)
+#define UARCH_CORE2 UARCH(CPUID_UARCH_CORE2)
 
 static double emu_clamp01(double x)
 {
@@ -129,7 +134,7 @@ static void emu_port_rates(const double *v, unsigned nports, double *rate)
 
 struct emu_core_ctx {
 	const struct emu_machine *m;
-	unsigned umask;
+	unsigned event, umask;
 	uint64_t offcore;
 	const double *v;
 	double cycles_per_s; /* unhalted cycles per second of this thread */
@@ -332,6 +337,105 @@ static void emu_ev_offcore(const struct emu_core_ctx *c, struct emu_dist *d)
 	emu_ev_per_second(c, d, per_s);
 }
 
+/* ---- Skylake client core events (SDM Vol. 3B Table 19-4; libpfm4 skl) --- */
+
+#define SKL_SLOTS 4 /* issue width: the top-down slots per cycle */
+
+/*
+ * Top-down level 1 (per thread, slots = 4 x unhalted cycles): retiring is
+ * UOPS_RETIRED.RETIRE_SLOTS, bad speculation is issued - retired plus 4
+ * slots per recovery cycle, front-end bound is IDQ_UOPS_NOT_DELIVERED.CORE,
+ * back-end bound the rest.  The truth gives frontend_bound and
+ * bad_speculation as shares of the slots; the recovery cycles make up the
+ * part of bad_speculation the issued - retired uops do not.
+ */
+static double emu_skl_issued(const double *v)
+{
+	return emu_uops_retired(v) * v[SK_issue_ratio];
+}
+
+/* UOPS_ISSUED.ANY (0EH/01H): every uop the RAT issued. */
+static void emu_ev_skl_uops_issued(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_dist_binomial(d, 1 - c->v[SK_issue_stall], emu_skl_issued(c->v), SKL_SLOTS);
+	emu_ev_stall_runs(c, d);
+}
+
+/* INT_MISC.RECOVERY_CYCLES (0DH/01H): cycles the allocator waits after a clear. */
+static void emu_ev_skl_recovery(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	const double *v = c->v;
+	double wasted = (emu_skl_issued(v) - emu_uops_retired(v)) / SKL_SLOTS;
+
+	emu_dist_bernoulli(d, v[SK_bad_speculation] - wasted);
+}
+
+/* IDQ_UOPS_NOT_DELIVERED.CORE (9CH/01H): slots (0-4) the front end left empty per cycle. */
+static void emu_ev_skl_not_delivered(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double fe = emu_clamp01(c->v[SK_frontend_bound]);
+
+	emu_dist_binomial(d, fmin(1, 2 * fe), SKL_SLOTS * fe, SKL_SLOTS);
+}
+
+/*
+ * CYCLE_ACTIVITY (A3H): umask 04H no uop executed, 10H a load outstanding,
+ * 02H an L3 miss outstanding; cmask = umask counts the cycles where all
+ * hold.  Nested as on hardware: L3-miss stalls <= memory stalls <= stalls.
+ */
+static void emu_ev_skl_cycle_activity(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	const double *v = c->v;
+	double stall = v[SK_exec_stall], mem = fmin(v[SK_mem_stall], stall);
+
+	emu_dist_bernoulli(d, c->umask == 0x04 ? stall : c->umask == 0x14 ? mem
+						  : fmin(v[SK_l3_miss_stall], mem));
+	d->cmask_is_umask = true;
+	emu_ev_stall_runs(c, d);
+}
+
+/* UOPS_DISPATCHED_PORT (A1H): umask bit N = port N (0-7), at most one uop per port per cycle. */
+static void emu_ev_skl_ports(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double rate[8], q[8];
+	unsigned n = 0;
+
+	emu_port_rates(c->v, 8, rate);
+	for (unsigned p = 0; p < 8; p++)
+		if (c->umask & BIT(p))
+			q[n++] = emu_clamp01(rate[p]);
+	emu_dist_zero(d);
+	emu_poisson_binomial(q, n, d->h);
+}
+
+/* ---- Core 2 events (seed 003, SDM Vol. 3B Table 19-23) ------------------ */
+
+/*
+ * BUS_HIT_DRV (7AH) / BUS_HITM_DRV (7BH), THIS_AGENT: bus cycles this
+ * processor drives HIT# / HITM#, one per snoop that hits a clean /
+ * modified line in its cache.  The truth is per CPU and is spread over its
+ * unhalted cycles (a halted core's snoop responses are not modelled).
+ */
+static void emu_ev_core2_hit_drv(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_ev_per_second(c, d, c->event == 0x7B ? c->v[SK_hitm_per_s] : c->v[SK_snoop_hit_per_s]);
+}
+
+/* L1I_MISSES (81H/00H): instruction fetches that miss the IFU, once per miss. */
+static void emu_ev_core2_l1i(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_ev_per_inst(c, d, c->v[SK_l1i_miss_per_inst]);
+}
+
+/* ITLB (82H): 02H SMALL_MISS, 10H LARGE_MISS (12H both). */
+static void emu_ev_core2_itlb(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double large = c->v[SK_itlb_large_share];
+
+	emu_ev_per_inst(c, d, c->v[SK_itlb_miss_per_inst] * ((c->umask & 0x02 ? 1 - large : 0) +
+							   (c->umask & 0x10 ? large : 0)));
+}
+
 static const struct emu_core_row {
 	unsigned event;
 	unsigned umask;      /* the umask bits this row answers for */
@@ -352,14 +456,27 @@ static const struct emu_core_row {
 	{ .event = 0xB1, .umask = 0xFF, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_executed },
 	{ .event = 0x0E, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_issued },
 	{ .event = 0x0E, .umask = 0x02, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_issued },
-	{ .event = 0xC2, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_retired },
-	{ .event = 0xC2, .umask = 0x02, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_uops_retired },
+	{ .event = 0xC2, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM_SKL, .fn = emu_ev_uops_retired },
+	{ .event = 0xC2, .umask = 0x02, .umask_exact = true, .uarchs = UARCH_NHM_WSM_SKL, .fn = emu_ev_uops_retired },
 	{ .event = 0xA2, .umask = 0x1F, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_resource_stalls },
 	{ .event = 0x14, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_div },
 	{ .event = 0x0F, .umask = 0x30, .uarchs = UARCH(CPUID_UARCH_NEHALEM), .fn = emu_ev_mem_uncore_retired },
 	{ .event = 0x0F, .umask = 0x18, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_mem_uncore_retired },
 	{ .event = 0xB7, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_offcore },
 	{ .event = 0xBB, .umask = 0x01, .umask_exact = true, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_offcore },
+	/* Skylake client: C2H above; SDM Vol. 3B Table 19-4 */
+	{ .event = 0x0E, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_uops_issued },
+	{ .event = 0x0D, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_recovery },
+	{ .event = 0x9C, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_not_delivered },
+	{ .event = 0xA3, .umask = 0x04, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
+	{ .event = 0xA3, .umask = 0x14, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
+	{ .event = 0xA3, .umask = 0x06, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
+	{ .event = 0xA1, .umask = 0xFF, .uarchs = UARCH_SKL, .fn = emu_ev_skl_ports },
+	/* Core 2, seed 003 */
+	{ .event = 0x7A, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_hit_drv },
+	{ .event = 0x7B, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_hit_drv },
+	{ .event = 0x81, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_l1i },
+	{ .event = 0x82, .umask = 0x12, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_itlb },
 };
 
 bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask, uint64_t offcore,
@@ -368,7 +485,7 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 	enum cpuid_uarch ua = cpuid_uarch_of(m->family, m->model, m->perfmon_version);
 	double ghz = v[SK_ghz] > 0 ? v[SK_ghz] : m->nominal_ghz;
 	struct emu_core_ctx c = {
-		.m = m, .umask = umask, .offcore = offcore, .v = v,
+		.m = m, .event = event, .umask = umask, .offcore = offcore, .v = v,
 		.cycles_per_s = v[SK_util] * ghz * 1e9,
 	};
 

@@ -29,6 +29,12 @@ struct emu_dist {
 	double h[EMU_HIST_BINS]; /* P(value == k | unhalted cycle) */
 	bool core_wide;          /* counts the whole core even without AnyThread */
 	/*
+	 * The event's cmask must equal its umask (Skylake CYCLE_ACTIVITY: the
+	 * umask selects conditions, the cmask asks for all of them): H is then
+	 * over 0/1, "all selected conditions hold", and cmask 1 stands for it.
+	 */
+	bool cmask_is_umask;
+	/*
 	 * Edges: the condition alternates between runs; RUN_LEN is the mean
 	 * length in cycles of the runs on side RUN_SIDE (e.g. stall runs below
 	 * cmask 1 last stall_len cycles; divider-busy runs last div_latency).

@@ -62,8 +62,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(l3_miss_stall,     CPU, 0.05, 0, 1,     "fraction of cycles stalled with an L3 miss outstanding") \
 	X(l1i_miss_per_inst, CPU, 0.001, 0, 1,    "L1 instruction cache misses per instruction") \
 	X(itlb_miss_per_inst, CPU, 0.0001, 0, 1,  "ITLB misses per instruction") \
-	X(hitm_per_s,        CPU, 0,    0, 1e12,  "snoops of this thread's requests hitting a modified line, per second") \
-	X(snoop_hit_per_s,   CPU, 0,    0, 1e12,  "snoops hitting a clean line, per second") \
+	X(itlb_large_share,  CPU, 0.0,  0, 1,     "share of the ITLB misses that are on large pages") \
+	X(hitm_per_s,        CPU, 0,    0, 1e12,  "snoops by other agents that hit a modified line in this CPU's cache (it drives HITM#), per second") \
+	X(snoop_hit_per_s,   CPU, 0,    0, 1e12,  "snoops by other agents that hit a clean line in this CPU's cache (it drives HIT#), per second") \
 	X(uncore_ghz,        SOCKET, 2.4, 0.1, 10, "uncore clock, GHz") \
 	X(l3_hit_lines_per_s,  SOCKET, 0, 0, 1e12, "L3 lookups that hit, lines per second") \
 	X(l3_miss_lines_per_s, SOCKET, 0, 0, 1e12, "L3 lookups that miss, lines per second") \

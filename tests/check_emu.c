@@ -355,6 +355,153 @@ START_TEST(offcore_response_is_selected_by_msr_1a6)
 }
 END_TEST
 
+/* Skylake CYCLE_ACTIVITY (A3H): cmask = umask counts cycles where all conditions hold. */
+START_TEST(skylake_cycle_activity_stalls_nest_and_need_cmask_equal_umask)
+{
+	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
+				    "cpu all util=1 ghz=2 kernel=0 exec_stall=0.5 mem_stall=0.3 "
+				    "l3_miss_stall=0.2\ncpu 1 mem_stall=0.7 l3_miss_stall=0.9\n");
+	uint64_t total, mem, l3, inv;
+	int n;
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xA3, 0x04, 4, 0, 0, 0));      /* STALLS_TOTAL */
+	wr(e, 0, IA32_PERFEVTSEL0 + 1, sel(0xA3, 0x14, 20, 0, 0, 0)); /* STALLS_MEM_ANY */
+	wr(e, 0, IA32_PERFEVTSEL0 + 2, sel(0xA3, 0x06, 6, 0, 0, 0));  /* STALLS_L3_MISS */
+	wr(e, 0, IA32_PERFEVTSEL0 + 3, sel(0xA3, 0x04, 4, 1, 0, 0));  /* not stalled */
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0xF);
+	emu_advance(e, 1);
+	total = rd(e, 0, IA32_PMC0);
+	mem = rd(e, 0, IA32_PMC0 + 1);
+	l3 = rd(e, 0, IA32_PMC0 + 2);
+	inv = rd(e, 0, IA32_PMC0 + 3);
+	ck_near(total, 0.5 * 2e9, 1);
+	ck_near(mem, 0.3 * 2e9, 1);
+	ck_near(l3, 0.2 * 2e9, 1);
+	ck_near(total + inv, 2e9, 1); /* stall + active = cycles */
+	emu_unknown_events(e, &n);
+	ck_assert_int_eq(n, 0);
+
+	/* a truth asking for more memory stalls than stalls gets the stalls */
+	wr(e, 1, IA32_PERFEVTSEL0, sel(0xA3, 0x14, 20, 0, 0, 0));
+	wr(e, 1, IA32_PERFEVTSEL0 + 1, sel(0xA3, 0x06, 6, 0, 0, 0));
+	wr(e, 1, IA32_PERFEVTSEL0 + 2, sel(0xA3, 0x04, 1, 0, 0, 0)); /* cmask != umask */
+	wr(e, 1, IA32_PERF_GLOBAL_CTRL, 0x7);
+	emu_advance(e, 1);
+	ck_near(rd(e, 1, IA32_PMC0), 0.5 * 2e9, 1);
+	ck_near(rd(e, 1, IA32_PMC0 + 1), 0.5 * 2e9, 1);
+	ck_assert_uint_eq(rd(e, 1, IA32_PMC0 + 2), 0);
+	ck_assert_ptr_nonnull(strstr(emu_unknown_events(e, &n), "0x00000000010304a3"));
+	emu_free(e);
+}
+END_TEST
+
+/* Top-down level 1 from its four events: the shares add up to the slots. */
+START_TEST(skylake_topdown_events_give_the_slot_shares)
+{
+	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
+				    "cpu all util=1 ghz=2 kernel=0 ipc=2 uops_per_inst=1 issue_ratio=1.1 "
+				    "issue_stall=0.2 retire_stall=0.3 frontend_bound=0.2 bad_speculation=0.1\n");
+	double slots = 4 * 2e9, fe, retiring, bad;
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x9C, 0x01, 0, 0, 0, 0));     /* IDQ_UOPS_NOT_DELIVERED.CORE */
+	wr(e, 0, IA32_PERFEVTSEL0 + 1, sel(0x0E, 0x01, 0, 0, 0, 0)); /* UOPS_ISSUED.ANY */
+	wr(e, 0, IA32_PERFEVTSEL0 + 2, sel(0xC2, 0x02, 0, 0, 0, 0)); /* UOPS_RETIRED.RETIRE_SLOTS */
+	wr(e, 0, IA32_PERFEVTSEL0 + 3, sel(0x0D, 0x01, 0, 0, 0, 0)); /* INT_MISC.RECOVERY_CYCLES */
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0xF);
+	emu_advance(e, 1);
+	fe = rd(e, 0, IA32_PMC0) / slots;
+	retiring = rd(e, 0, IA32_PMC0 + 2) / slots;
+	bad = ((double)rd(e, 0, IA32_PMC0 + 1) - (double)rd(e, 0, IA32_PMC0 + 2) +
+	       4.0 * (double)rd(e, 0, IA32_PMC0 + 3)) / slots;
+	ck_near(fe, 0.2, 1e-6);
+	ck_near(retiring, 2 * 1.0 / 4, 1e-6);
+	ck_near(bad, 0.1, 1e-6);
+	ck_near(1 - fe - retiring - bad, 0.2, 1e-6); /* back-end bound */
+	emu_free(e);
+}
+END_TEST
+
+START_TEST(skylake_ports_0_to_7_add_up_to_dispatched_uops)
+{
+	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
+				    "cpu all util=1 ghz=2 kernel=0 ipc=2 uops_per_inst=1 exec_ratio=1\n"
+				    "cpu all port0=0.2 port1=0.2 port2=0.15 port3=0.15 port4=0.05 port5=0.1 "
+				    "port6=0.1 port7=0.05\n");
+	static const double share[8] = { 0.2, 0.2, 0.15, 0.15, 0.05, 0.1, 0.1, 0.05 };
+	double sum = 0;
+
+	for (int quarter = 0; quarter < 2; quarter++) {
+		for (unsigned k = 0; k < 4; k++) {
+			unsigned port = 4 * (unsigned)quarter + k;
+
+			wr(e, 0, IA32_PERFEVTSEL0 + k, sel(0xA1, 1u << port, 0, 0, 0, 0));
+			wr(e, 0, IA32_PMC0 + k, 0);
+		}
+		wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0xF);
+		emu_advance(e, 1);
+		for (unsigned k = 0; k < 4; k++) {
+			uint64_t n = rd(e, 0, IA32_PMC0 + k);
+
+			ck_near(n, 2e9 * 2 * share[4 * quarter + (int)k], 1);
+			sum += (double)n;
+		}
+		wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0);
+	}
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0xA1, 0xFF, 0, 0, 0, 0));
+	wr(e, 0, IA32_PMC0, 0);
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 1);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), sum, 8);
+	ck_near(sum, 2e9 * 2, 8); /* ipc x uops_per_inst x exec_ratio */
+	emu_free(e);
+}
+END_TEST
+
+/* Seed 003's Core 2 events: HIT#/HITM# drives, L1I misses, ITLB misses by page size. */
+START_TEST(core2_bus_snoop_l1i_and_itlb_events)
+{
+	struct emu *e = make("core2", "pmutop-scenario 1\nphase p 0\n"
+				 "cpu all util=1 ghz=3 kernel=0 ipc=1.5 snoop_hit_per_s=2e6 hitm_per_s=5e5 "
+				 "l1i_miss_per_inst=0.004 itlb_miss_per_inst=0.0002 itlb_large_share=0.25\n");
+	double inst = 1.5 * 3e9;
+	int n;
+
+	ck_assert_int_eq(emu_machine_find("core2")->gp_counters, 2);
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x7A, 0x00, 0, 0, 0, 0));     /* BUS_HIT_DRV.THIS_AGENT */
+	wr(e, 0, IA32_PERFEVTSEL0 + 1, sel(0x7B, 0x00, 0, 0, 0, 0)); /* BUS_HITM_DRV.THIS_AGENT */
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, 0x3);
+	emu_advance(e, 2);
+	ck_near(rd(e, 0, IA32_PMC0), 2 * 2e6, 1);
+	ck_near(rd(e, 0, IA32_PMC0 + 1), 2 * 5e5, 1);
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x81, 0x00, 0, 0, 0, 0));     /* L1I_MISSES */
+	wr(e, 0, IA32_PERFEVTSEL0 + 1, sel(0x82, 0x12, 0, 0, 0, 0)); /* ITLB.MISSES */
+	wr(e, 0, IA32_PMC0, 0);
+	wr(e, 0, IA32_PMC0 + 1, 0);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), inst * 0.004, 1);
+	ck_near(rd(e, 0, IA32_PMC0 + 1), inst * 0.0002, 1);
+
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x82, 0x02, 0, 0, 0, 0));     /* ITLB.SMALL_MISS */
+	wr(e, 0, IA32_PERFEVTSEL0 + 1, sel(0x82, 0x10, 0, 0, 0, 0)); /* ITLB.LARGE_MISS */
+	wr(e, 0, IA32_PMC0, 0);
+	wr(e, 0, IA32_PMC0 + 1, 0);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_PMC0), inst * 0.0002 * 0.75, 1);
+	ck_near(rd(e, 0, IA32_PMC0 + 1), inst * 0.0002 * 0.25, 1);
+	emu_unknown_events(e, &n);
+	ck_assert_int_eq(n, 0);
+
+	/* ALL_AGENTS (umask 20H) needs the other die's truth: not modelled */
+	wr(e, 0, IA32_PERFEVTSEL0, sel(0x7A, 0x20, 0, 0, 0, 0));
+	wr(e, 0, IA32_PMC0, 0);
+	emu_advance(e, 1);
+	ck_assert_uint_eq(rd(e, 0, IA32_PMC0), 0);
+	ck_assert_ptr_nonnull(strstr(emu_unknown_events(e, &n), "207a"));
+	emu_free(e);
+}
+END_TEST
+
 static Suite *emu_suite(void)
 {
 	Suite *s = suite_create("emu");
@@ -370,6 +517,10 @@ static Suite *emu_suite(void)
 	CHECK_ADD(s, skylake_uncore_cbo_arb_and_imc);
 	CHECK_ADD(s, faults_missing_registers_and_offline_cpus);
 	CHECK_ADD(s, offcore_response_is_selected_by_msr_1a6);
+	CHECK_ADD(s, skylake_cycle_activity_stalls_nest_and_need_cmask_equal_umask);
+	CHECK_ADD(s, skylake_topdown_events_give_the_slot_shares);
+	CHECK_ADD(s, skylake_ports_0_to_7_add_up_to_dispatched_uops);
+	CHECK_ADD(s, core2_bus_snoop_l1i_and_itlb_events);
 	return s;
 }
 
