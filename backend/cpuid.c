@@ -116,7 +116,9 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 		info->gp_counters = cpuid_bits(r[0], 8, 15);
 		info->gp_width = cpuid_bits(r[0], 16, 23);
 		info->arch_events_len = cpuid_bits(r[0], 24, 31);
-		info->arch_events_absent = r[1];
+		info->arch_events_absent = (r[1] | (info->arch_events_len >= CPUID_ARCH_EVENTS ? 0
+						    : ~0u << info->arch_events_len)) &
+					   ((1u << CPUID_ARCH_EVENTS) - 1);
 		if (info->perfmon_version >= 2) {
 			info->fixed_counters = cpuid_bits(r[3], 0, 4);
 			info->fixed_width = cpuid_bits(r[3], 5, 12);

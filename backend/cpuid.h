@@ -23,6 +23,9 @@ enum cpuid_uarch {
 	CPUID_UARCH_SKYLAKE,  /* Skylake client */
 };
 
+/* The architectural events seed 004 Table 19-1 defines (CPUID.0AH:EBX bits 0-6). */
+#define CPUID_ARCH_EVENTS 7
+
 struct cpuid_info {
 	char vendor[13];
 	unsigned family, model, stepping; /* family and model with the extended fields folded in */
@@ -32,7 +35,13 @@ struct cpuid_info {
 	unsigned perfmon_version;
 	unsigned gp_counters, gp_width;
 	unsigned fixed_counters, fixed_width;
-	uint32_t arch_events_absent;      /* CPUID.0AH:EBX: a set bit = event not available */
+	/*
+	 * Bit n set: architectural event n (seed 004 Table 19-1 order: core
+	 * cycles, instructions, reference cycles, LLC references, LLC misses,
+	 * branches, branch misses) is not available, because CPUID.0AH:EBX
+	 * says so or n >= EAX[31:24] (the length of that bit vector).
+	 */
+	uint32_t arch_events_absent;
 	unsigned arch_events_len;         /* CPUID.0AH:EAX[31:24] */
 	enum cpuid_uarch uarch;
 	const char *uarch_name;           /* "Nehalem", "Westmere", "Skylake client", ... */

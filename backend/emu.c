@@ -1083,7 +1083,7 @@ int emu_create(const char *spec, const char *scenario_dir, struct emu **out, cha
 	if (rc == -ENOENT && !strchr(scn, '/'))
 		snprintf(err, errlen, "--sim %s: no scenario '%s' (looked for %s); shipped "
 			 "scenarios are idle, compute-bound, memory-bound, numa-remote, "
-			 "frontend-bound, unbalanced-channels, or give a file path", spec, scn, path);
+			 "frontend-bound, unbalanced-channels, false-sharing, or give a file path", spec, scn, path);
 	if (rc)
 		return rc;
 	*out = emu_create_from(m, sc);

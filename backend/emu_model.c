@@ -382,11 +382,15 @@ static void emu_ev_skl_not_delivered(const struct emu_core_ctx *c, struct emu_di
  * CYCLE_ACTIVITY (A3H): umask 04H no uop executed, 10H a load outstanding,
  * 02H an L3 miss outstanding; cmask = umask counts the cycles where all
  * hold.  Nested as on hardware: L3-miss stalls <= memory stalls <= stalls.
+ * A truth asking for fewer stalls than its uop rate allows gets the least
+ * that is possible, as UOPS_EXECUTED does on Nehalem.
  */
 static void emu_ev_skl_cycle_activity(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	const double *v = c->v;
-	double stall = v[SK_exec_stall], mem = fmin(v[SK_mem_stall], stall);
+	/* a cycle that executes a uop executes at least one: stalls >= 1 - uops per cycle */
+	double stall = fmax(v[SK_exec_stall], 1 - emu_uops_retired(v) * v[SK_exec_ratio]);
+	double mem = fmin(v[SK_mem_stall], stall);
 
 	emu_dist_bernoulli(d, c->umask == 0x04 ? stall : c->umask == 0x14 ? mem
 						  : fmin(v[SK_l3_miss_stall], mem));

@@ -3,6 +3,7 @@
  * sampler thread.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
  * seed 004 section 19.1 (fixed counters, global control); see pmu_regs.h.
  */
+#include "cpuid.h"
 #include "engine.h"
 #include "expr.h"
 #include "pmu_regs.h"
@@ -140,6 +141,43 @@ static bool engine_set_add(const struct engine *e, struct engine_set *s, int g)
 	return true;
 }
 
+/*
+ * The architectural events (seed 004 Table 19-1, in CPUID.0AH:EBX bit
+ * order).  When the CPU says one is not available, a group that programs
+ * its encoding is blocked with that reason: its figures are n/a, never a
+ * count of whatever the encoding happens to mean there.
+ */
+static const struct {
+	unsigned event, umask;
+	const char *name;
+} engine_arch_events[CPUID_ARCH_EVENTS] = {
+	{ 0x3C, 0x00, "UnHalted Core Cycles" },      { 0xC0, 0x00, "Instructions Retired" },
+	{ 0x3C, 0x01, "UnHalted Reference Cycles" }, { 0x2E, 0x4F, "LLC Reference" },
+	{ 0x2E, 0x41, "LLC Misses" },                { 0xC4, 0x00, "Branch Instruction Retired" },
+	{ 0xC5, 0x00, "Branch Misses Retired" },
+};
+
+/* Why group G cannot count on this CPU (into WHY), or false when it can. */
+static bool engine_group_unavailable(const struct engine *e, int g, char *why, size_t len)
+{
+	const struct layout_group *grp = &e->l->groups[g];
+
+	for (int i = 0; i < grp->nevents; i++) {
+		const struct layout_event *ev = &e->l->events[grp->first_event + i];
+
+		for (int n = 0; n < CPUID_ARCH_EVENTS; n++)
+			if ((e->cfg.arch_events_absent & (1u << n)) &&
+			    ev->event == engine_arch_events[n].event &&
+			    ev->umask == engine_arch_events[n].umask) {
+				snprintf(why, len, "%s (event %02XH umask %02XH) is not available on "
+					 "this CPU (CPUID.0AH:EBX bit %d)", engine_arch_events[n].name,
+					 ev->event, ev->umask, n);
+				return true;
+			}
+	}
+	return false;
+}
+
 static void engine_plan(struct engine *e)
 {
 	const struct layout *l = e->l;
@@ -153,6 +191,8 @@ static void engine_plan(struct engine *e)
 
 		e->blocked[g][0] = 0;
 		if (!(e->groups & (1u << g)))
+			continue;
+		if (engine_group_unavailable(e, g, e->blocked[g], sizeof(e->blocked[g])))
 			continue;
 		if (!engine_set_add(e, &alone, g)) {
 			snprintf(e->blocked[g], sizeof(e->blocked[g]),

@@ -61,6 +61,7 @@ struct engine_config {
 	unsigned fixed_counters, fixed_width;
 	uint32_t gp_taken;       /* counters someone else uses (left alone), bit n = PMCn */
 	uint32_t fixed_taken;
+	uint32_t arch_events_absent; /* cpuid_info's: a group using one of these is blocked */
 	bool count_user, count_kernel;
 	double interval_s;
 	uint32_t groups;         /* selected groups, bit g = layout group g */

@@ -122,6 +122,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	ec.gp_width = info->gp_width;
 	ec.fixed_counters = info->fixed_counters;
 	ec.fixed_width = info->fixed_width;
+	ec.arch_events_absent = info->arch_events_absent;
 	ec.count_user = !c->kernel_only;
 	ec.count_kernel = !c->user_only;
 	ec.interval_s = c->interval;

@@ -74,7 +74,7 @@ END_TEST
 /* A CPUID table: vendor from CTX, family 6 model 0x1A, leaf 0xA as given. */
 struct fake_cpu {
 	const char *vendor;
-	uint32_t leaf1_ecx, leafa_eax;
+	uint32_t leaf1_ecx, leafa_eax, leafa_ebx;
 };
 
 static int leaf_fake(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
@@ -93,6 +93,7 @@ static int leaf_fake(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4
 		regs[2] = f->leaf1_ecx;
 	} else if (leaf == 0xA) {
 		regs[0] = f->leafa_eax;
+		regs[1] = f->leafa_ebx;
 	}
 	return 0;
 }
@@ -119,6 +120,26 @@ START_TEST(non_intel_and_pmu_less_vm_are_refused_with_a_reason)
 }
 END_TEST
 
+/* CPUID.0AH: EBX bits and a bit vector shorter than 7 both make events unavailable. */
+START_TEST(unavailable_architectural_events_are_decoded)
+{
+	struct fake_cpu all = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 0 };
+	struct fake_cpu no_llc = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 1 << 4 | 1 << 3 };
+	struct fake_cpu short_vec = { "GenuineIntel", 0, 2 | 2 << 8 | 40 << 16 | 5 << 24, 1 << 2 };
+	struct cpuid_info info;
+	char err[512];
+
+	ck_assert_int_eq(cpuid_identify(leaf_fake, &all, &info, err, sizeof(err)), 0);
+	ck_assert_uint_eq(info.arch_events_absent, 0);
+	ck_assert_int_eq(cpuid_identify(leaf_fake, &no_llc, &info, err, sizeof(err)), 0);
+	ck_assert_uint_eq(info.arch_events_absent, 0x18);
+	/* 5 bits given: branch instructions (5) and mispredictions (6) are beyond them */
+	ck_assert_int_eq(cpuid_identify(leaf_fake, &short_vec, &info, err, sizeof(err)), 0);
+	ck_assert_uint_eq(info.arch_events_len, 5);
+	ck_assert_uint_eq(info.arch_events_absent, 0x64);
+}
+END_TEST
+
 START_TEST(this_machine_is_identified_or_refused_with_a_reason)
 {
 	struct cpuid_info info;
@@ -141,6 +162,7 @@ static Suite *cpuid_suite(void)
 	CHECK_ADD(s, emulated_machines_identify_as_documented);
 	CHECK_ADD(s, model_numbers_map_to_microarchitectures);
 	CHECK_ADD(s, non_intel_and_pmu_less_vm_are_refused_with_a_reason);
+	CHECK_ADD(s, unavailable_architectural_events_are_decoded);
 	CHECK_ADD(s, this_machine_is_identified_or_refused_with_a_reason);
 	return s;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "cpuid.h"
 #include "emu.h"
 #include "engine.h"
 #include "layout.h"
@@ -31,6 +32,7 @@ struct run {
 	struct engine *eng;
 	double t;        /* seconds of emulated time since the start */
 	double t_start;  /* start of the last sample's interval */
+	uint32_t arch_events_absent; /* as CPUID.0AH would report (set before run_engine) */
 };
 
 static double run_clock(void *ctx)
@@ -74,6 +76,7 @@ static void run_engine(struct run *r, const char *layout, const char *groups, do
 	cfg.gp_width = r->src->info.gp_width;
 	cfg.fixed_counters = r->src->info.fixed_counters;
 	cfg.fixed_width = r->src->info.fixed_width;
+	cfg.arch_events_absent = r->arch_events_absent;
 	cfg.interval_s = interval;
 	cfg.source = r->src->name;
 	cfg.simulated = true;
@@ -171,6 +174,46 @@ static double alu_rate(const double *v)
 	return port_rate(v, 0, 6) + port_rate(v, 1, 6) + port_rate(v, 5, 6);
 }
 
+static bool is_skylake(const struct run *r)
+{
+	const struct emu_machine *m = emu_machine(r->src->emu);
+
+	return cpuid_uarch_of(m->family, m->model, m->perfmon_version) == CPUID_UARCH_SKYLAKE;
+}
+
+/*
+ * Skylake's thread metrics: CYCLE_ACTIVITY stalls (no uop executed on any
+ * port, so at least 1 - executed uops per cycle; memory and L3-miss stalls
+ * nest inside) and top-down level 1 over 4 slots per cycle (retiring at
+ * most the retiring cycles' 4 slots; bad speculation at least the issued
+ * uops that did not retire).  NAN for other names.
+ */
+static double truth_skylake(const char *name, const double *v)
+{
+	double stall = stall_bound(v[SK_exec_stall], uops_retired(v) * v[SK_exec_ratio]);
+	double mem = fmin(v[SK_mem_stall], stall);
+	double retiring = fmin(uops_retired(v), 4 * (1 - v[SK_retire_stall])) / 4;
+	double bad = fmax(v[SK_bad_speculation], uops_retired(v) * (v[SK_issue_ratio] - 1) / 4);
+
+	if (!strcmp(name, "exec_stall_pct"))
+		return 100 * stall;
+	if (!strcmp(name, "mem_stall_pct"))
+		return 100 * mem;
+	if (!strcmp(name, "l3_miss_stall_pct"))
+		return 100 * fmin(v[SK_l3_miss_stall], mem);
+	if (!strcmp(name, "frontend_bound_pct"))
+		return 100 * v[SK_frontend_bound];
+	if (!strcmp(name, "retiring_pct"))
+		return 100 * retiring;
+	if (!strcmp(name, "bad_speculation_pct"))
+		return 100 * bad;
+	if (!strcmp(name, "backend_bound_pct"))
+		return 100 * (1 - v[SK_frontend_bound] - retiring - bad);
+	if (!strncmp(name, "port", 4) && name[4] >= '0' && name[4] <= '7' && !name[5])
+		return port_rate(v, name[4] - '0', 8);
+	return NAN;
+}
+
 /* Thread metric NAME's truth, NAN when this test does not define one. */
 static double truth_thread(const struct run *r, const char *name, const double *v)
 {
@@ -198,11 +241,17 @@ static double truth_thread(const struct run *r, const char *name, const double *
 		{ "remote_dram_read_bytes_per_s", SK_remote_dram_read_lines_per_s, 64 },
 		{ "llc_miss_ratio", SK_llc_miss_ratio, 1 },
 		{ "branch_miss_ratio", SK_branch_miss_ratio, 1 },
+		{ "snoop_hit_per_s", SK_snoop_hit_per_s, 1 },
+		{ "snoop_hitm_per_s", SK_hitm_per_s, 1 },
+		{ "l1i_misses_per_kinst", SK_l1i_miss_per_inst, 1000 },
+		{ "itlb_misses_per_kinst", SK_itlb_miss_per_inst, 1000 },
 	};
 
 	for (size_t i = 0; i < sizeof(direct) / sizeof(direct[0]); i++)
 		if (!strcmp(name, direct[i].name))
 			return v[direct[i].key] * direct[i].scale;
+	if (is_skylake(r))
+		return truth_skylake(name, v);
 	if (!strcmp(name, "ghz"))
 		return ghz_of(r, v);
 	if (!strcmp(name, "exec_stall_pct"))
@@ -333,6 +382,13 @@ static const struct {
 	{ "westmere-ep:numa-remote", "westmere" },
 	{ "arch:compute-bound", "arch" },
 	{ "arch:memory-bound", "arch" },
+	{ "skylake:compute-bound", "skylake" },
+	{ "skylake:memory-bound", "skylake" },
+	{ "skylake:frontend-bound", "skylake" },
+	{ "skylake:idle", "skylake" },
+	{ "core2:compute-bound", "core2" },
+	{ "core2:frontend-bound", "core2" },
+	{ "core2:false-sharing", "core2" },
 };
 
 /* Each group alone (no rotation): every metric with a truth within 2 %. */
@@ -363,7 +419,7 @@ START_TEST(metrics_match_truth_one_group_at_a_time)
 }
 END_TEST
 
-/* Every group at once: they rotate, figures are scaled and marked, within 5 %. */
+/* Every group at once: they rotate (when they do not fit), figures are scaled and marked, within 5 %. */
 START_TEST(metrics_match_truth_when_multiplexed)
 {
 	struct run r;
@@ -374,12 +430,38 @@ START_TEST(metrics_match_truth_when_multiplexed)
 	s = run_sample(&r);
 	for (int g = 0; g < r.l->ngroups; g++)
 		rotating += s->groups[g].state == SAMPLE_GROUP_ROTATING;
-	if (r.l->ngroups > 1) {
-		ck_assert_int_eq(rotating, r.l->ngroups);
-		for (int m = 0; m < r.l->nmetrics; m++)
-			ck_assert_int_eq(s->metric_scaled[m], r.l->metrics[m].group >= 0);
-	}
+	/* all rotate when they need more counters than there are, none when they fit */
+	ck_assert_int_eq(rotating, r.l->nevents > (int)r.src->info.gp_counters ? r.l->ngroups : 0);
+	for (int m = 0; m < r.l->nmetrics; m++)
+		ck_assert_int_eq(s->metric_scaled[m], rotating && r.l->metrics[m].group >= 0);
 	ck_assert_int_gt(check_against_truth(&r, s, 0.05), 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* An architectural event the CPU reports unavailable blocks its group: n/a with the reason. */
+START_TEST(unavailable_architectural_event_blocks_its_group)
+{
+	struct run r;
+	struct sample *s;
+	int g;
+
+	run_source(&r, "arch:compute-bound");
+	r.arch_events_absent = 1u << 4; /* LLC Misses */
+	run_engine(&r, "arch", "all", 1.0);
+	s = run_sample(&r);
+	g = layout_group_find(r.l, "cache");
+	ck_assert_int_eq(s->groups[g].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_ptr_nonnull(strstr(s->groups[g].why, "LLC Misses"));
+	ck_assert_ptr_nonnull(strstr(s->groups[g].why, "CPUID.0AH:EBX bit 4"));
+	ck_assert(isnan(sample_metric(s, &s->threads[0], layout_metric_find(r.l, "llc_miss_ratio"))));
+	/* the other group and the fixed counters still count */
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "branches")].state, SAMPLE_GROUP_LIVE);
+	ck_assert_double_eq_tol(sample_metric(s, &s->threads[0],
+					      layout_metric_find(r.l, "branch_miss_ratio")), 0.005, 1e-4);
+	ck_assert_double_eq_tol(sample_metric(s, &s->threads[0], layout_metric_find(r.l, "ipc")), 2.6,
+				0.05);
 	sample_release(s);
 	run_close(&r);
 }
@@ -637,6 +719,7 @@ static Suite *engine_suite(void)
 	tcase_add_loop_test(tc, metrics_match_truth_when_multiplexed, 0, n);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);
+	CHECK_ADD(s, unavailable_architectural_event_blocks_its_group);
 	CHECK_ADD(s, socket_scope_aggregates_threads);
 	CHECK_ADD(s, interval_and_skew_are_reported);
 	CHECK_ADD(s, widen_handles_wrap_and_reset);

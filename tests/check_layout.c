@@ -1,7 +1,8 @@
 /*
  * Tests for layout files: the shipped layouts parse, claim the right
  * models, program only encodings the documents give (expected values typed
- * in from seed 000 Table 1, seed 002 and seed 004 Table 19-1), and every
+ * in from seed 000 Table 1, seed 002, seed 003, seed 004 Table 19-1 and, for
+ * Skylake's core events, SDM Vol. 3B Table 19-4), and every
  * event they program is one the emulated machine of their model knows.
  * Bad layouts: a table of inputs and the exact error line each gives.
  */
@@ -81,6 +82,31 @@ static const struct enc encodings[] = {
 	{ "arch", "llc_misses", 0x2E, 0x41, 0, 0, 0, 0, 0 },
 	{ "arch", "branches", 0xC4, 0x00, 0, 0, 0, 0, 0 },
 	{ "arch", "branch_misses", 0xC5, 0x00, 0, 0, 0, 0, 0 },
+	/* Skylake: SDM Vol. 3B Table 19-4 (no seed covers Skylake core events) */
+	{ "skylake", "not_delivered", 0x9C, 0x01, 0, 0, 0, 0, 0 },   /* IDQ_UOPS_NOT_DELIVERED.CORE */
+	{ "skylake", "uops_issued", 0x0E, 0x01, 0, 0, 0, 0, 0 },     /* UOPS_ISSUED.ANY */
+	{ "skylake", "retire_slots", 0xC2, 0x02, 0, 0, 0, 0, 0 },    /* UOPS_RETIRED.RETIRE_SLOTS */
+	{ "skylake", "recovery_cycles", 0x0D, 0x01, 0, 0, 0, 0, 0 }, /* INT_MISC.RECOVERY_CYCLES */
+	{ "skylake", "stalls_total", 0xA3, 0x04, 4, 0, 0, 0, 0 },    /* CYCLE_ACTIVITY.STALLS_TOTAL */
+	{ "skylake", "stalls_mem", 0xA3, 0x14, 20, 0, 0, 0, 0 },     /* .STALLS_MEM_ANY */
+	{ "skylake", "stalls_l3_miss", 0xA3, 0x06, 6, 0, 0, 0, 0 },  /* .STALLS_L3_MISS */
+	{ "skylake", "uops_port0", 0xA1, 0x01, 0, 0, 0, 0, 0 },      /* UOPS_DISPATCHED_PORT.PORT_0 */
+	{ "skylake", "uops_port1", 0xA1, 0x02, 0, 0, 0, 0, 0 },
+	{ "skylake", "uops_port2", 0xA1, 0x04, 0, 0, 0, 0, 0 },
+	{ "skylake", "uops_port3", 0xA1, 0x08, 0, 0, 0, 0, 0 },
+	{ "skylake", "uops_port4", 0xA1, 0x10, 0, 0, 0, 0, 0 },
+	{ "skylake", "uops_port5", 0xA1, 0x20, 0, 0, 0, 0, 0 },
+	{ "skylake", "uops_port6", 0xA1, 0x40, 0, 0, 0, 0, 0 },
+	{ "skylake", "uops_port7", 0xA1, 0x80, 0, 0, 0, 0, 0 },
+	/* Core 2: seed 003 (Table 19-23) and seed 004 Table 19-1 */
+	{ "core2", "hit_drv", 0x7A, 0x00, 0, 0, 0, 0, 0 },       /* BUS_HIT_DRV, this agent */
+	{ "core2", "hitm_drv", 0x7B, 0x00, 0, 0, 0, 0, 0 },      /* BUS_HITM_DRV, this agent */
+	{ "core2", "l1i_misses", 0x81, 0x00, 0, 0, 0, 0, 0 },    /* L1I_MISSES */
+	{ "core2", "itlb_misses", 0x82, 0x02 | 0x10, 0, 0, 0, 0, 0 }, /* ITLB.SMALL_MISS + LARGE_MISS */
+	{ "core2", "llc_references", 0x2E, 0x4F, 0, 0, 0, 0, 0 },
+	{ "core2", "llc_misses", 0x2E, 0x41, 0, 0, 0, 0, 0 },
+	{ "core2", "branches", 0xC4, 0x00, 0, 0, 0, 0, 0 },
+	{ "core2", "branch_misses", 0xC5, 0x00, 0, 0, 0, 0, 0 },
 };
 
 START_TEST(encodings_equal_the_documents)
@@ -115,6 +141,8 @@ static const struct {
 	{ "nehalem", CPUID_UARCH_NEHALEM, "nehalem-ep:memory-bound" },
 	{ "westmere", CPUID_UARCH_WESTMERE, "westmere-ep:memory-bound" },
 	{ "arch", CPUID_UARCH_ARCH, "arch:compute-bound" },
+	{ "skylake", CPUID_UARCH_SKYLAKE, "skylake:memory-bound" },
+	{ "core2", CPUID_UARCH_CORE2, "core2:compute-bound" },
 };
 
 /* Each claimed model is that microarchitecture, and every event is known to its machine. */
@@ -162,7 +190,8 @@ START_TEST(layout_find_picks_by_model)
 		const char *name;
 	} picks[] = {
 		{ 0x1A, "nehalem" }, { 0x2E, "nehalem" }, { 0x2C, "westmere" }, { 0x25, "westmere" },
-		{ 0x3F, "arch" },    { 0x55, "arch" },
+		{ 0x3F, "arch" },    { 0x55, "arch" },     { 0x5E, "skylake" }, { 0x4E, "skylake" },
+		{ 0x0F, "core2" },   { 0x17, "core2" },    { 0x1D, "core2" },
 	};
 	struct layout *l;
 	char err[512];

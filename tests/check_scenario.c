@@ -149,7 +149,7 @@ END_TEST
 START_TEST(shipped_scenarios_load_on_every_machine_where_they_make_sense)
 {
 	static const char *const names[] = { "idle", "compute-bound", "memory-bound", "numa-remote",
-					     "frontend-bound", "unbalanced-channels" };
+					     "frontend-bound", "unbalanced-channels", "false-sharing" };
 
 	for (int m = 0; m < emu_nmachines; m++)
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
