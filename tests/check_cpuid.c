@@ -100,9 +100,9 @@ static int leaf_fake(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4
 
 START_TEST(non_intel_and_pmu_less_vm_are_refused_with_a_reason)
 {
-	struct fake_cpu amd = { "AuthenticAMD", 0, 0 };
-	struct fake_cpu vm = { "GenuineIntel", 1u << 31, 0 };
-	struct fake_cpu ok = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24 };
+	struct fake_cpu amd = { "AuthenticAMD", 0, 0, 0 };
+	struct fake_cpu vm = { "GenuineIntel", 1u << 31, 0, 0 };
+	struct fake_cpu ok = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 0 };
 	struct cpuid_info info;
 	char err[512];
 
