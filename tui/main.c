@@ -6,6 +6,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -18,15 +21,19 @@
 
 #include "batch.h"
 #include "cpuid.h"
+#include "doctor.h"
 #include "emu.h"
 #include "layout.h"
 #include "msr_allow.h"
 #include "options.h"
 #include "paths.h"
 #include "pmu_regs.h"
+#include "rcfile.h"
 #include "session.h"
 #include "topo.h"
 #include "topo_text.h"
+#include "ui.h"
+#include "view.h"
 
 #define MAIN_EXIT_USAGE 2
 
@@ -148,6 +155,7 @@ static void main_fatal(int sig)
 {
 	struct msr_dev *d = main_fatal_dev;
 
+	ui_emergency_restore(); /* the terminal first, so the message is readable */
 	if (d) {
 		/*
 		 * The sampler may be inside a write that began before the restore
@@ -219,6 +227,117 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 	}
 }
 
+/* Doctor report for OPT (and S's owner scan when S is running); returns failures. */
+static int main_doctor_text(const struct options *opt, const struct session *s, char *out,
+			    size_t len)
+{
+	struct doctor_input in = {
+		.root = opt->root, .sim = opt->sim, .layout_dir = paths_layout_dir(NULL),
+		.owners = s ? s->notice : NULL, .ncpus = s ? s->src->topo->nonline : 0,
+	};
+
+	return doctor_run(&in, out, len);
+}
+
+static int main_doctor(const struct options *opt)
+{
+	char text[8192];
+	int failed = main_doctor_text(opt, NULL, text, sizeof(text));
+
+	fputs(text, stdout);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* What the screen's header and panes need to know about this run. */
+static void main_view_info(const struct options *opt, const struct session *s, const char *doctor,
+			   struct view_info *in)
+{
+	static char host[256];
+
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	*in = (struct view_info){
+		.host = host, .brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
+		.source = s->src->name, .simulated = s->src->simulated, .layout = s->layout,
+		.topo = s->src->topo, .gp_counters = s->src->info.gp_counters,
+		.perfmon_version = s->src->info.perfmon_version, .count_user = !opt->kernel_only,
+		.count_kernel = !opt->user_only, .doctor = doctor,
+		.notice = s->notice[0] ? s->notice : NULL,
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
+	};
+}
+
+/* --dump: the interactive screen after -n samples, as text on standard output. */
+static int main_dump(struct session *s, const struct options *opt, int sigfd, const char *doctor)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = engine_fd(s->eng), .events = POLLIN },
+		{ .fd = sigfd, .events = POLLIN },
+	};
+	const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
+	long want = opt->count ? opt->count : 1, got = 0;
+	struct sample *last = NULL;
+	struct view_info in;
+	struct grid *g;
+	struct view v;
+	char *text;
+
+	while (got < want) {
+		if (poll(pfd, 2, -1) < 0)
+			continue;
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				if (last)
+					sample_release(last);
+				return 128 + (int)si.ssi_signo;
+			}
+		}
+		if (pfd[0].revents & POLLIN) {
+			struct sample *smp;
+
+			engine_ack(s->eng);
+			smp = engine_latest(s->eng);
+			if (!smp)
+				continue;
+			if (last)
+				sample_release(last);
+			last = smp;
+			got++;
+		}
+	}
+	main_view_info(opt, s, doctor, &in);
+	view_init(&v, &in, s->groups, opt->interval);
+	g = grid_new(cols && atoi(cols) > 0 ? atoi(cols) : 160, lines && atoi(lines) > 0 ? atoi(lines) : 50,
+		     in.utf8);
+	view_render(&v, last, 0, g);
+	text = grid_text(g);
+	fputs(text, stdout);
+	free(text);
+	grid_free(g);
+	view_free(&v);
+	sample_release(last);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+static int main_interactive(struct session *s, const struct options *opt, int sigfd,
+			    const char *doctor)
+{
+	struct ui_config c = { .groups_given = opt->groups != NULL,
+			       .interval_given = opt->interval_given, .interval = opt->interval };
+	char rc_path[512], err[1024];
+	int status;
+
+	main_view_info(opt, s, doctor, &c.info);
+	if (rcfile_path(rc_path, sizeof(rc_path)) == 0)
+		c.rc_path = rc_path;
+	status = ui_run(s, &c, sigfd, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "pmutop: %s\n", err);
+	return status;
+}
+
 static int main_run(const struct options *opt)
 {
 	struct session_config cfg = {
@@ -227,24 +346,30 @@ static int main_run(const struct options *opt)
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force,
 	};
+	bool interactive = !opt->batch && !opt->dump;
+	static char doctor[8192];
 	struct session *s;
 	sigset_t stop;
 	char err[1024];
 	int rc, sigfd, status;
 
-	if (!opt->batch) {
-		fprintf(stderr, "pmutop: this build has no interactive view yet (it lands with the "
-			"TUI); run 'pmutop -b' for samples as text, CSV or JSON, or 'pmutop "
-			"--topology-only' to see the machine's topology.\n");
-		return EXIT_FAILURE;
+	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "pmutop: the interactive view needs a terminal; use -b for samples as "
+			"text, CSV or JSON, or --dump -n N for a text picture of the screen.\n");
+		return MAIN_EXIT_USAGE;
 	}
-	/* the sampler thread inherits this mask: stop signals reach only the signalfd */
+	/*
+	 * The sampler thread inherits this mask: stop signals reach only the
+	 * signalfd, and SIGWINCH only the UI thread (ui_run unblocks it there).
+	 */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	sigaddset(&stop, SIGQUIT);
+	sigaddset(&stop, SIGWINCH);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	sigdelset(&stop, SIGWINCH);
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
 	if (sigfd < 0) {
@@ -257,8 +382,10 @@ static int main_run(const struct options *opt)
 		close(sigfd);
 		return rc == -EINVAL ? MAIN_EXIT_USAGE : EXIT_FAILURE;
 	}
-	if (s->notice[0])
+	if (s->notice[0] && !interactive)
 		fprintf(stderr, "pmutop: %s", s->notice);
+	if (!opt->batch)
+		main_doctor_text(opt, s, doctor, sizeof(doctor));
 	if (msr_dev_kind(session_dev(s)) != MSR_KIND_OPS)
 		main_fatal_dev = session_dev(s);
 	main_fatal_handlers();
@@ -266,8 +393,12 @@ static int main_run(const struct options *opt)
 	if (rc) {
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
 		status = EXIT_FAILURE;
-	} else {
+	} else if (opt->batch) {
 		status = main_batch_loop(s, opt, sigfd);
+	} else if (opt->dump) {
+		status = main_dump(s, opt, sigfd, doctor);
+	} else {
+		status = main_interactive(s, opt, sigfd, doctor);
 	}
 	main_fatal_dev = NULL;
 	session_close(s);
@@ -280,6 +411,7 @@ int main(int argc, char **argv)
 	struct options opt;
 	char err[512];
 
+	setlocale(LC_ALL, "");
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\nTry 'pmutop --help' for more information.\n", err);
 		return MAIN_EXIT_USAGE;
@@ -297,6 +429,8 @@ int main(int argc, char **argv)
 		return main_msr_safe_allowlist(&opt);
 	case OPTIONS_ACTION_LIST_EVENTS:
 		return main_list_events(&opt);
+	case OPTIONS_ACTION_DOCTOR:
+		return main_doctor(&opt);
 	case OPTIONS_ACTION_INTERACTIVE:
 		break;
 	}

@@ -28,6 +28,11 @@ const char options_usage[] =
 	"      --root=DIR         read devices, /sys and /proc under DIR (a fake machine)\n"
 	"  -b, --batch            print samples to standard output instead of the screen\n"
 	"  -n, --iterations=N     stop after N samples (default: until interrupted)\n"
+	"      --dump             print the interactive screen as text after -n samples\n"
+	"                         (default 1) at $COLUMNS x $LINES (default 160x50), no\n"
+	"                         terminal needed\n"
+	"      --doctor           check what pmutop needs on this machine, one line each\n"
+	"                         with the command that fixes it, and exit\n"
 	"  -d, --delay=SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
 	"      --format=FMT       batch output: text (default), csv or json\n"
 	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
@@ -60,6 +65,8 @@ enum {
 	OPT_FORCE,
 	OPT_LIST_EVENTS,
 	OPT_CPU,
+	OPT_DUMP,
+	OPT_DOCTOR,
 };
 
 static const struct option options_long[] = {
@@ -79,6 +86,8 @@ static const struct option options_long[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "dump", no_argument, NULL, OPT_DUMP },
+	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -136,7 +145,14 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->count = (long)v;
 		return 0;
 	case 'd':
+		opt->interval_given = true;
 		return options_number("-d", optarg, 0.1, 60, &opt->interval, err, errlen);
+	case OPT_DUMP:
+		opt->dump = true;
+		return 0;
+	case OPT_DOCTOR:
+		opt->action = OPTIONS_ACTION_DOCTOR;
+		return 0;
 	case OPT_FORMAT:
 		for (int i = 0; i < 3; i++)
 			if (!strcmp(optarg, formats[i])) {
@@ -240,6 +256,10 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->sim && opt->root) {
 		snprintf(err, errlen, "--sim and --root both say where counters come from; give one");
+		return -EINVAL;
+	}
+	if (opt->dump && opt->batch) {
+		snprintf(err, errlen, "--dump prints the screen and -b prints samples; give one");
 		return -EINVAL;
 	}
 	if (opt->user_only && opt->kernel_only) {

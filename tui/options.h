@@ -18,6 +18,7 @@ enum options_action {
 	OPTIONS_ACTION_TOPOLOGY_ONLY,
 	OPTIONS_ACTION_MSR_SAFE_ALLOWLIST,
 	OPTIONS_ACTION_LIST_EVENTS,
+	OPTIONS_ACTION_DOCTOR,
 };
 
 enum options_format { OPTIONS_FORMAT_TEXT, OPTIONS_FORMAT_CSV, OPTIONS_FORMAT_JSON };
@@ -32,6 +33,8 @@ struct options {
 	bool batch;           /* -b: print samples instead of the screen */
 	long count;           /* -n: samples to print, 0 = until interrupted */
 	double interval;      /* -d: seconds between samples */
+	bool interval_given;  /* -d was given (it then wins over the settings file) */
+	bool dump;            /* --dump: print the screen after -n samples as text */
 	enum options_format format;
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
 	const char *layout;   /* --layout FILE, NULL = the one for the CPU */

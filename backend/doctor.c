@@ -1,0 +1,304 @@
+/*
+ * doctor: the setup checks; see doctor.h.  Every check is a function that
+ * fills one line; the table at the bottom is the order they are shown in.
+ */
+#include "doctor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cpuid.h"
+#include "emu.h"
+#include "layout.h"
+
+enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
+
+struct doctor_line {
+	enum doctor_state state;
+	char found[1024];
+	char fix[512];
+};
+
+struct doctor_ctx {
+	const struct doctor_input *in;
+	const char *root;            /* "" for this machine, else the prefix */
+	struct cpuid_info info;
+	bool have_cpu;
+};
+
+static void doctor_read(const struct doctor_ctx *c, const char *rel, char *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "%s/%s", c->root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char err[512];
+	const struct emu_machine *m = NULL;
+
+	if (c->in->sim) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->in->sim, ":"), c->in->sim);
+		m = emu_machine_find(name);
+		if (!m) {
+			l->state = DOCTOR_FAIL;
+			snprintf(l->found, sizeof(l->found), "no emulated machine '%s'", name);
+			snprintf(l->fix, sizeof(l->fix), "pmutop --help lists the machines");
+			return;
+		}
+		c->info.family = m->family;
+		c->info.model = m->model;
+		c->info.perfmon_version = m->perfmon_version;
+		c->info.gp_counters = m->gp_counters;
+		c->have_cpu = true;
+		snprintf(l->found, sizeof(l->found), "emulated %s: %s (SIMULATED data)", m->name,
+			 m->brand);
+		return;
+	}
+	if (cpuid_identify_root(c->in->root ? c->in->root : "/", &c->info, err, sizeof(err))) {
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "%s", err);
+		snprintf(l->fix, sizeof(l->fix), "explore pmutop on an emulated machine: pmutop --sim "
+			 "nehalem-ep:memory-bound");
+		return;
+	}
+	c->have_cpu = true;
+	snprintf(l->found, sizeof(l->found), "%s, family %u model 0x%02X (%s), perfmon v%u, %u "
+		 "counters of %u bits", c->info.brand, c->info.family, c->info.model,
+		 c->info.uarch_name, c->info.perfmon_version, c->info.gp_counters, c->info.gp_width);
+}
+
+static void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
+{
+	struct layout *lay;
+	char err[512];
+
+	if (!c->have_cpu) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "no CPU to look up (see the line above)");
+		return;
+	}
+	if (layout_find(c->in->layout_dir, c->info.family, c->info.model, &lay, err, sizeof(err))) {
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "%s", err);
+		snprintf(l->fix, sizeof(l->fix), "reinstall pmutop, or set PMUTOP_LAYOUT_DIR to its "
+			 "layouts directory");
+		return;
+	}
+	snprintf(l->found, sizeof(l->found), "%s (%s)%s", lay->name, lay->file,
+		 lay->fallback ? ": the architectural fallback, no model-specific metrics" : "");
+	if (lay->fallback)
+		l->state = DOCTOR_WARN;
+	layout_free(lay);
+}
+
+static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char path[512], safe[512];
+	int fd;
+
+	if (c->in->sim) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", c->root);
+	snprintf(safe, sizeof(safe), "%s/dev/cpu/0/msr_safe", c->root);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(safe, O_RDWR | O_CLOEXEC);
+		snprintf(path, sizeof(path), "%s", safe);
+	}
+	if (fd >= 0) {
+		close(fd);
+		snprintf(l->found, sizeof(l->found), "%s opens for reading and writing", path);
+		return;
+	}
+	l->state = DOCTOR_FAIL;
+	snprintf(l->found, sizeof(l->found), "%.400s: %s", path, strerror(errno));
+	if (errno == ENOENT)
+		snprintf(l->fix, sizeof(l->fix), "load the msr driver: modprobe msr");
+	else if (errno == EACCES || errno == EPERM)
+		snprintf(l->fix, sizeof(l->fix), "run as root, or: setcap cap_sys_rawio+ep "
+			 "$(command -v pmutop), or msr-safe with pmutop --msr-safe-allowlist");
+	else
+		snprintf(l->fix, sizeof(l->fix), "check the msr driver: dmesg | grep -i msr");
+}
+
+static void doctor_filter(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char filter[64], lockdown[128];
+
+	if (c->in->sim) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "emulated registers");
+		return;
+	}
+	doctor_read(c, "sys/module/msr/parameters/allow_writes", filter, sizeof(filter));
+	doctor_read(c, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
+	if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]")) {
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "kernel lockdown %s refuses MSR writes", lockdown);
+		snprintf(l->fix, sizeof(l->fix), "boot with lockdown=none (or without Secure Boot), or "
+			 "use msr-safe");
+		return;
+	}
+	if (!strcmp(filter, "off")) {
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "the msr driver refuses writes (allow_writes=off)");
+		snprintf(l->fix, sizeof(l->fix), "echo on > /sys/module/msr/parameters/allow_writes");
+		return;
+	}
+	if (!strcmp(filter, "default")) {
+		l->state = DOCTOR_WARN;
+		snprintf(l->found, sizeof(l->found), "writes allowed, but the kernel logs each one "
+			 "(allow_writes=default)");
+		snprintf(l->fix, sizeof(l->fix), "echo on > /sys/module/msr/parameters/allow_writes");
+		return;
+	}
+	snprintf(l->found, sizeof(l->found), "no write filter%s%s",
+		 filter[0] ? " (allow_writes=" : "", filter[0] ? filter : "");
+	if (filter[0])
+		strcat(l->found, ")");
+}
+
+static void doctor_owners(struct doctor_ctx *c, struct doctor_line *l)
+{
+	const char *o = c->in->owners;
+
+	if (!o) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "not checked (pmutop did not start counting)");
+		return;
+	}
+	if (!*o) {
+		snprintf(l->found, sizeof(l->found), "every counter is free");
+		return;
+	}
+	l->state = DOCTOR_WARN;
+	snprintf(l->found, sizeof(l->found), "%.*s", (int)strcspn(o, "\n"), o);
+	snprintf(l->fix, sizeof(l->fix), "stop the other user (perf, another tool), or pmutop "
+		 "--force to take them (restored at exit)");
+}
+
+static void doctor_nmi(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char v[16];
+
+	if (c->in->sim) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "emulated machine");
+		return;
+	}
+	doctor_read(c, "proc/sys/kernel/nmi_watchdog", v, sizeof(v));
+	if (!strcmp(v, "1")) {
+		l->state = DOCTOR_WARN;
+		snprintf(l->found, sizeof(l->found), "the NMI watchdog holds a counter on every CPU");
+		snprintf(l->fix, sizeof(l->fix), "echo 0 > /proc/sys/kernel/nmi_watchdog (pmutop leaves "
+			 "its counter alone)");
+		return;
+	}
+	snprintf(l->found, sizeof(l->found), v[0] ? "off" : "not present");
+}
+
+static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
+{
+	if (c->in->sim || !c->have_cpu) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), c->in->sim ? "emulated machine"
+								  : "see the CPU line");
+		return;
+	}
+	if (!c->info.hypervisor) {
+		snprintf(l->found, sizeof(l->found), "bare metal");
+		return;
+	}
+	l->state = c->info.perfmon_version ? DOCTOR_WARN : DOCTOR_FAIL;
+	snprintf(l->found, sizeof(l->found), c->info.perfmon_version
+		 ? "virtual machine with a virtual PMU: uncore and some events may be missing"
+		 : "virtual machine without a virtual PMU");
+	snprintf(l->fix, sizeof(l->fix), "enable the guest PMU (KVM: -cpu host,pmu=on) or run on the "
+		 "host; meanwhile pmutop --sim");
+}
+
+static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
+{
+	(void)c;
+	l->state = DOCTOR_NA;
+	snprintf(l->found, sizeof(l->found), "uncore (L3, QPI, IMC) counters are not programmed by "
+		 "this version of pmutop: those panes show n/a");
+}
+
+static void doctor_files(struct doctor_ctx *c, struct doctor_line *l)
+{
+	struct rlimit r;
+	long need = (c->in->ncpus > 0 ? c->in->ncpus : sysconf(_SC_NPROCESSORS_CONF)) + 32;
+
+	if (getrlimit(RLIMIT_NOFILE, &r)) {
+		l->state = DOCTOR_WARN;
+		snprintf(l->found, sizeof(l->found), "cannot read the limit: %s", strerror(errno));
+		return;
+	}
+	if (r.rlim_cur != RLIM_INFINITY && (long)r.rlim_cur < need) {
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "%ld open files allowed, %ld needed (one per CPU)",
+			 (long)r.rlim_cur, need);
+		snprintf(l->fix, sizeof(l->fix), "ulimit -n %ld", need);
+		return;
+	}
+	snprintf(l->found, sizeof(l->found), "%ld allowed, %ld needed", (long)r.rlim_cur, need);
+}
+
+static const struct {
+	const char *what;
+	void (*check)(struct doctor_ctx *c, struct doctor_line *l);
+} doctor_checks[] = {
+	{ "CPU", doctor_cpu },
+	{ "layout", doctor_layout },
+	{ "msr device", doctor_device },
+	{ "write filter", doctor_filter },
+	{ "counters in use", doctor_owners },
+	{ "NMI watchdog", doctor_nmi },
+	{ "hypervisor", doctor_hypervisor },
+	{ "uncore", doctor_uncore },
+	{ "open files", doctor_files },
+};
+
+int doctor_run(const struct doctor_input *in, char *out, size_t len)
+{
+	static const char *const states[] = { "ok", "warn", "FAIL", "n/a" };
+	struct doctor_ctx c = { .in = in, .root = in->root && strcmp(in->root, "/") ? in->root : "" };
+	size_t n = 0;
+	int failed = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; i < sizeof(doctor_checks) / sizeof(doctor_checks[0]); i++) {
+		struct doctor_line l = { .state = DOCTOR_OK };
+
+		doctor_checks[i].check(&c, &l);
+		failed += l.state == DOCTOR_FAIL;
+		if (n < len)
+			n += (size_t)snprintf(out + n, len - n, "%-4s  %-15s  %s\n", states[l.state],
+					      doctor_checks[i].what, l.found);
+		if (l.fix[0] && n < len)
+			n += (size_t)snprintf(out + n, len - n, "      %-15s  fix: %s\n", "", l.fix);
+	}
+	return failed;
+}

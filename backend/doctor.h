@@ -1,0 +1,26 @@
+/*
+ * doctor: what pmutop needs on a machine, checked one thing per line.
+ *
+ * Each line has a state (ok, warn, FAIL, n/a), what was found and, when it
+ * is not ok, the one command or step that fixes it.  `pmutop --doctor`
+ * prints the lines; the `d` key shows the same text.  Reads files and
+ * CPUID only, never writes anything.  Paths under ROOT (--root).  Main
+ * thread.
+ */
+#ifndef PMUTOP_DOCTOR_H
+#define PMUTOP_DOCTOR_H
+
+#include <stddef.h>
+
+struct doctor_input {
+	const char *root;        /* NULL or "/" for this machine */
+	const char *sim;         /* --sim MACHINE[:SCENARIO], or NULL */
+	const char *layout_dir;
+	const char *owners;      /* what the owner scan found at start, or NULL when not run */
+	int ncpus;               /* online CPUs, for the open-file limit (0: unknown) */
+};
+
+/* The report, one check per line; returns how many checks failed. */
+int doctor_run(const struct doctor_input *in, char *out, size_t len);
+
+#endif

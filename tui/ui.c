@@ -1,0 +1,338 @@
+/*
+ * ui: the ncurses front end; see ui.h.
+ */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grid.h"
+#include "pidcpus.h"
+#include "rcfile.h"
+
+/* How often the header's sample age is redrawn when nothing else happens. */
+#define UI_TICK_MS 500
+
+static struct termios ui_saved_tty;
+static volatile sig_atomic_t ui_active;
+
+void ui_emergency_restore(void)
+{
+	static const char reset[] = "\033[?1000l\033[?1049l\033[?25h\033[0m\r\n";
+
+	if (!ui_active)
+		return;
+	/* async-signal-safe: the terminal's modes as they were, then leave the alternate screen */
+	tcsetattr(STDIN_FILENO, TCSANOW, &ui_saved_tty);
+	if (write(STDOUT_FILENO, reset, sizeof(reset) - 1) < 0)
+		return;
+	ui_active = 0;
+}
+
+static double ui_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static bool ui_colors;
+
+static void ui_init_styles(void)
+{
+	ui_colors = has_colors() && !getenv("NO_COLOR");
+	if (!ui_colors)
+		return;
+	start_color();
+	use_default_colors();
+	for (int i = 0; i < GRID_NSTYLES; i++) {
+		short fg = grid_styles[i].fg, bg = grid_styles[i].bg;
+
+		/* colour 8 (grey) only exists on 16-colour terminals */
+		if (fg >= COLORS)
+			fg = -1;
+		if (bg >= COLORS)
+			bg = -1;
+		init_pair((short)(i + 1), fg, bg);
+	}
+}
+
+static attr_t ui_attr(int style, short *pair)
+{
+	static const attr_t mono[] = {
+		[GRID_MONO_NONE] = A_NORMAL, [GRID_MONO_DIM] = A_DIM,
+		[GRID_MONO_BOLD] = A_BOLD, [GRID_MONO_REVERSE] = A_REVERSE,
+	};
+
+	if (ui_colors) {
+		*pair = (short)(style + 1);
+		return style == GRID_BOLD || style == GRID_TITLE || style == GRID_WARN ? A_BOLD : A_NORMAL;
+	}
+	*pair = 0;
+	return mono[grid_styles[style].mono];
+}
+
+/* Copy the grid to curses' screen and update the terminal once. */
+static void ui_blit(const struct grid *g)
+{
+	for (int y = 0; y < g->h; y++)
+		for (int x = 0; x < g->w; x++) {
+			const struct grid_cell *c = &g->cells[y * g->w + x];
+			wchar_t wc[2] = { c->ch, 0 };
+			cchar_t cc;
+			short pair;
+			attr_t a = ui_attr(c->style, &pair);
+
+			setcchar(&cc, wc, a, pair, NULL);
+			/* the bottom-right cell would scroll on some terminals: insert instead */
+			if (y == g->h - 1 && x == g->w - 1)
+				mvins_wch(y, x, &cc);
+			else
+				mvadd_wch(y, x, &cc);
+		}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+static int ui_map_key(int ch)
+{
+	switch (ch) {
+	case KEY_UP: return VIEW_KEY_UP;
+	case KEY_DOWN: return VIEW_KEY_DOWN;
+	case KEY_LEFT: return VIEW_KEY_LEFT;
+	case KEY_RIGHT: return VIEW_KEY_RIGHT;
+	case KEY_PPAGE: return VIEW_KEY_PGUP;
+	case KEY_NPAGE: return VIEW_KEY_PGDN;
+	case KEY_HOME: return VIEW_KEY_HOME;
+	case KEY_END: return VIEW_KEY_END;
+	case '\t': return VIEW_KEY_TAB;
+	case KEY_BTAB: return VIEW_KEY_BTAB;
+	case KEY_ENTER: case '\n': case '\r': return VIEW_KEY_ENTER;
+	case 27: return VIEW_KEY_ESC;
+	case KEY_BACKSPACE: case 127: case 8: return VIEW_KEY_BACKSPACE;
+	case KEY_F(1): return VIEW_KEY_F1;
+	case KEY_F(10): return VIEW_KEY_F10;
+	default: return ch;
+	}
+}
+
+struct ui_state {
+	struct session *s;
+	struct view v;
+	struct grid *g;
+	struct sample *smp;
+	double t_sample;       /* when smp arrived */
+	struct pidcpus *pid;
+	bool dirty, quit;
+};
+
+static void ui_apply(struct ui_state *u, enum view_cmd cmd)
+{
+	char err[256];
+
+	switch (cmd) {
+	case VIEW_CMD_NONE:
+		return;
+	case VIEW_CMD_QUIT:
+		u->quit = true;
+		return;
+	case VIEW_CMD_GROUPS:
+		engine_set_groups(u->s->eng, u->v.groups);
+		break;
+	case VIEW_CMD_INTERVAL:
+		engine_set_interval(u->s->eng, u->v.interval);
+		break;
+	case VIEW_CMD_PAUSE:
+		engine_set_paused(u->s->eng, u->v.paused);
+		break;
+	case VIEW_CMD_PID:
+		free(u->v.pid_cpus);
+		u->v.pid_cpus = NULL;
+		pidcpus_free(u->pid);
+		u->pid = NULL;
+		if (u->v.pid && pidcpus_open(u->s->src->topo->root, u->v.pid, u->s->src->topo->cpu_thread_len,
+					     &u->pid, err, sizeof(err)) == 0)
+			u->v.pid_cpus = pidcpus_scan(u->pid);
+		else if (u->v.pid) {
+			snprintf(u->v.status, sizeof(u->v.status), "%s", err);
+			u->v.pid = 0;
+		}
+		break;
+	case VIEW_CMD_REDRAW:
+		break;
+	}
+	u->dirty = true;
+}
+
+static void ui_keys(struct ui_state *u)
+{
+	int ch;
+
+	while ((ch = getch()) != ERR) {
+		if (ch == KEY_RESIZE) {
+			grid_resize(u->g, COLS, LINES);
+			u->dirty = true;
+			continue;
+		}
+		if (ch == KEY_MOUSE) {
+			MEVENT me;
+
+			if (getmouse(&me) == OK && (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+				u->dirty |= view_click(&u->v, me.y, me.x);
+			continue;
+		}
+		ui_apply(u, view_key(&u->v, u->smp, ui_map_key(ch)));
+		if (u->quit)
+			return;
+	}
+}
+
+static void ui_new_sample(struct ui_state *u)
+{
+	struct sample *smp;
+
+	engine_ack(u->s->eng);
+	smp = engine_latest(u->s->eng);
+	if (!smp)
+		return;
+	if (u->smp)
+		sample_release(u->smp);
+	u->smp = smp;
+	u->t_sample = ui_now();
+	if (u->pid) {
+		/* where the process ran during the interval that just ended */
+		free(u->v.pid_cpus);
+		u->v.pid_cpus = pidcpus_scan(u->pid);
+	}
+	u->dirty = true;
+}
+
+static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
+{
+	struct view saved = u->v;
+	char warn[512] = "";
+
+	if (!c->rc_path)
+		return;
+	rcfile_load(c->rc_path, &u->v, warn, sizeof(warn));
+	if (warn[0])
+		snprintf(u->v.status, sizeof(u->v.status), "%s", warn);
+	if (c->groups_given)
+		u->v.groups = saved.groups;
+	if (c->interval_given)
+		u->v.interval = saved.interval;
+	if (u->v.groups != saved.groups)
+		engine_set_groups(u->s->eng, u->v.groups);
+	if (u->v.interval != saved.interval)
+		engine_set_interval(u->s->eng, u->v.interval);
+}
+
+int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)
+{
+	struct ui_state u = { .s = s };
+	struct pollfd pfd[3] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = engine_fd(s->eng), .events = POLLIN },
+		{ .fd = sigfd, .events = POLLIN },
+	};
+	sigset_t winch;
+	int status = 0, shown_age = -1;
+
+	err[0] = 0;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen, "the interactive view needs a terminal; use -b for batch output "
+			 "or --dump for a text picture of the screen");
+		return EXIT_FAILURE;
+	}
+	view_init(&u.v, &c->info, s->groups, c->interval);
+	ui_load_rc(&u, c);
+	tcgetattr(STDIN_FILENO, &ui_saved_tty);
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	pthread_sigmask(SIG_UNBLOCK, &winch, NULL);
+	if (!newterm(NULL, stdout, stdin)) {
+		snprintf(err, errlen, "cannot start the terminal (TERM=%s): set TERM to your terminal "
+			 "type, or use -b", getenv("TERM") ? getenv("TERM") : "");
+		view_free(&u.v);
+		return EXIT_FAILURE;
+	}
+	ui_active = 1;
+	set_escdelay(25);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	ui_init_styles();
+	u.g = grid_new(COLS, LINES, c->info.utf8);
+	u.dirty = true;
+	while (!u.quit) {
+		int age = u.smp ? (int)((ui_now() - u.t_sample) * 2) : 0;
+		int rc;
+
+		if (age != shown_age) {
+			shown_age = age;
+			u.dirty = true;
+		}
+		if (u.dirty) {
+			view_render(&u.v, u.smp, u.smp ? ui_now() - u.t_sample : 0, u.g);
+			ui_blit(u.g);
+			u.dirty = false;
+		}
+		rc = poll(pfd, 3, UI_TICK_MS);
+		if (rc < 0) {
+			if (errno == EINTR) { /* SIGWINCH: curses turns it into KEY_RESIZE */
+				ui_keys(&u);
+				continue;
+			}
+			snprintf(err, errlen, "poll failed: %s", strerror(errno));
+			status = EXIT_FAILURE;
+			break;
+		}
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				status = 128 + (int)si.ssi_signo;
+				break;
+			}
+		}
+		if (pfd[1].revents & POLLIN)
+			ui_new_sample(&u);
+		if (pfd[0].revents & (POLLIN | POLLHUP))
+			ui_keys(&u);
+		if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN)) {
+			status = EXIT_FAILURE;
+			snprintf(err, errlen, "the terminal went away");
+			break;
+		}
+	}
+	endwin();
+	ui_active = 0;
+	if (c->rc_path && status == 0) {
+		char msg[512];
+
+		if (rcfile_save(c->rc_path, &u.v, msg, sizeof(msg)))
+			snprintf(err, errlen, "%s", msg);
+	}
+	if (u.smp)
+		sample_release(u.smp);
+	pidcpus_free(u.pid);
+	grid_free(u.g);
+	view_free(&u.v);
+	return status;
+}

@@ -1,0 +1,43 @@
+/*
+ * ui: the interactive front end (ncurses).
+ *
+ * ui_run() owns the terminal from initscr to endwin: it waits in poll() on
+ * the keyboard, the sampler's eventfd and the stop-signal fd, renders the
+ * view into a grid only when something changed (a key, a sample, the age
+ * shown ticking, a resize) and copies the grid to the screen with one
+ * doupdate.  It never waits for the sampler: commands go to the engine as
+ * desired state.  All curses calls of pmutop are here, on the main thread.
+ *
+ * Signals: the caller blocks SIGINT/SIGTERM/SIGHUP/SIGQUIT and passes a
+ * signalfd for them; SIGWINCH must be blocked in the sampler thread (block
+ * it before session_start) and is unblocked here for curses' own handler.
+ */
+#ifndef PMUTOP_UI_H
+#define PMUTOP_UI_H
+
+#include "session.h"
+#include "view.h"
+
+struct ui_config {
+	struct view_info info;
+	const char *rc_path;   /* settings file to load and save, or NULL */
+	bool groups_given;     /* -g given: the rc file's groups do not apply */
+	bool interval_given;   /* -d given: nor its interval */
+	double interval;
+};
+
+/*
+ * Run until q/F10 or a stop signal.  Returns the exit status: 0, or
+ * 128 + the signal; curses is ended before it returns, also on errors
+ * (then ERR holds the message to print).
+ */
+int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen);
+
+/*
+ * From a fatal-signal handler: put the terminal back (saved modes, main
+ * screen, cursor) with async-signal-safe calls only; nothing when the UI
+ * is not running.
+ */
+void ui_emergency_restore(void);
+
+#endif

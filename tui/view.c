@@ -1,0 +1,426 @@
+/*
+ * view: the screen's state and what each key does to it; drawing is in
+ * panes.c.  See view.h.
+ */
+#include "view.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "engine.h"
+#include "panes.h"
+#include "xmalloc.h"
+
+void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval)
+{
+	memset(v, 0, sizeof(*v));
+	v->info = *info;
+	v->focus = VIEW_PANE_TOPO;
+	v->lower = VIEW_PANE_TABLE;
+	v->heat_metric = layout_metric_find(info->layout, "util");
+	if (v->heat_metric < 0)
+		v->heat_metric = 0;
+	v->sort_metric = -1;
+	v->zoom_socket = -1;
+	v->groups = groups;
+	v->interval = interval;
+}
+
+void view_free(struct view *v)
+{
+	free(v->cpu_shown);
+	free(v->pid_cpus);
+	free(v->hits);
+	v->cpu_shown = v->pid_cpus = NULL;
+	v->hits = NULL;
+}
+
+/* The next thread-scope metric after M in direction DIR (wrapping). */
+static int view_next_thread_metric(const struct layout *l, int m, int dir)
+{
+	for (int i = 1; i <= l->nmetrics; i++) {
+		int k = ((m + dir * i) % l->nmetrics + l->nmetrics) % l->nmetrics;
+
+		if (l->metrics[k].scope == LAYOUT_THREAD)
+			return k;
+	}
+	return m;
+}
+
+/* Parse a CPU filter ("" clears it). */
+static int view_set_filter(struct view *v, const char *text)
+{
+	int n = v->info.topo->cpu_thread_len, *cpus, ncpus, rc;
+	size_t col = 0;
+
+	if (!*text) {
+		free(v->cpu_shown);
+		v->cpu_shown = NULL;
+		v->filter[0] = 0;
+		return 0;
+	}
+	rc = cpulist_parse(text, &cpus, &ncpus, &col);
+	if (rc) {
+		if (rc == -ERANGE)
+			snprintf(v->status, sizeof(v->status),
+				 "CPU filter '%s': a range is reversed or above %d", text, CPULIST_MAX_CPU);
+		else
+			snprintf(v->status, sizeof(v->status),
+				 "CPU filter '%s': expected a CPU list such as 0-3,8 (column %zu)", text,
+				 col);
+		return rc;
+	}
+	free(v->cpu_shown);
+	v->cpu_shown = xcalloc((size_t)n + 1, sizeof(bool));
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i] < n)
+			v->cpu_shown[cpus[i]] = true;
+	free(cpus);
+	snprintf(v->filter, sizeof(v->filter), "%s", text);
+	v->sel = v->scroll = 0;
+	return 0;
+}
+
+static enum view_cmd view_prompt_key(struct view *v, int key)
+{
+	size_t len = strlen(v->input);
+
+	if (key == VIEW_KEY_ESC) {
+		v->prompt = VIEW_PROMPT_NONE;
+		return VIEW_CMD_REDRAW;
+	}
+	if (key == VIEW_KEY_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			v->input[len - 1] = 0;
+		return VIEW_CMD_REDRAW;
+	}
+	if (key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
+		enum view_prompt p = v->prompt;
+
+		v->prompt = VIEW_PROMPT_NONE;
+		v->status[0] = 0;
+		if (p == VIEW_PROMPT_FILTER) {
+			view_set_filter(v, v->input);
+			return VIEW_CMD_REDRAW;
+		}
+		if (!v->input[0]) {
+			v->pid = 0;
+			return VIEW_CMD_PID;
+		}
+		char *end;
+		long pid = strtol(v->input, &end, 10);
+
+		if (*end || pid <= 0 || pid > 0x7FFFFFFF) {
+			snprintf(v->status, sizeof(v->status), "PID: '%s' is not a process id", v->input);
+			return VIEW_CMD_REDRAW;
+		}
+		v->pid = (int)pid;
+		return VIEW_CMD_PID;
+	}
+	if (key >= 0x20 && key < 0x7F && len + 1 < sizeof(v->input)) {
+		v->input[len] = (char)key;
+		v->input[len + 1] = 0;
+	}
+	return VIEW_CMD_REDRAW;
+}
+
+static void view_move(struct view *v, int delta)
+{
+	v->sel += delta;
+	if (v->sel >= v->nrows)
+		v->sel = v->nrows - 1;
+	if (v->sel < 0)
+		v->sel = 0;
+}
+
+/* Toggle the group bound to KEY; false when no group has that key. */
+static bool view_toggle_group(struct view *v, int key)
+{
+	const struct layout *l = v->info.layout;
+
+	for (int g = 0; g < l->ngroups; g++)
+		if (l->groups[g].key == key) {
+			v->groups ^= 1u << g;
+			return true;
+		}
+	return false;
+}
+
+enum view_cmd view_key(struct view *v, const struct sample *s, int key)
+{
+	const struct layout *l = v->info.layout;
+
+	(void)s;
+	if (v->prompt)
+		return view_prompt_key(v, key);
+	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
+		/* any key closes an overlay; its own key toggles it */
+		v->overlay = VIEW_OVERLAY_NONE;
+		if (key == VIEW_KEY_ESC || key == 'h' || key == '?' || key == VIEW_KEY_F1 ||
+		    key == 'e' || key == 'd' || key == VIEW_KEY_ENTER)
+			return VIEW_CMD_REDRAW;
+	}
+	v->status[0] = 0;
+	switch (key) {
+	case 'q':
+	case VIEW_KEY_F10:
+		return VIEW_CMD_QUIT;
+	case 'h':
+	case '?':
+	case VIEW_KEY_F1:
+		v->overlay = VIEW_OVERLAY_HELP;
+		return VIEW_CMD_REDRAW;
+	case 'e':
+		v->overlay = VIEW_OVERLAY_EXPLAIN;
+		return VIEW_CMD_REDRAW;
+	case 'd':
+		v->overlay = VIEW_OVERLAY_DOCTOR;
+		return VIEW_CMD_REDRAW;
+	case ' ':
+		v->paused = !v->paused;
+		return VIEW_CMD_PAUSE;
+	case '+':
+	case '=':
+	case '-': {
+		static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60 };
+		int n = (int)(sizeof(steps) / sizeof(steps[0])), i;
+
+		if (key == '-') {
+			for (i = n - 1; i > 0 && steps[i] >= v->interval - 1e-9; i--)
+				;
+		} else {
+			for (i = 0; i < n - 1 && steps[i] <= v->interval + 1e-9; i++)
+				;
+		}
+		if (steps[i] == v->interval)
+			return VIEW_CMD_NONE;
+		v->interval = steps[i];
+		return VIEW_CMD_INTERVAL;
+	}
+	case 'm':
+	case 'M':
+		v->heat_metric = view_next_thread_metric(l, v->heat_metric, key == 'm' ? 1 : -1);
+		return VIEW_CMD_REDRAW;
+	case 'a':
+		v->agg = (enum view_agg)((v->agg + 1) % 3);
+		v->sel = v->scroll = 0;
+		return VIEW_CMD_REDRAW;
+	case 's':
+	case '>':
+	case '<': {
+		int dir = key == '<' ? -1 : 1;
+		int m = v->sort_metric;
+
+		/* -1 (topology order) and then every thread metric */
+		for (int i = 0; i <= l->nmetrics; i++) {
+			m += dir;
+			if (m >= l->nmetrics)
+				m = -1;
+			if (m < -1)
+				m = l->nmetrics - 1;
+			if (m == -1 || l->metrics[m].scope == LAYOUT_THREAD)
+				break;
+		}
+		v->sort_metric = m;
+		return VIEW_CMD_REDRAW;
+	}
+	case 'r':
+		v->sort_rev = !v->sort_rev;
+		return VIEW_CMD_REDRAW;
+	case '/':
+		v->prompt = VIEW_PROMPT_FILTER;
+		snprintf(v->input, sizeof(v->input), "%s", v->filter);
+		return VIEW_CMD_REDRAW;
+	case 'p':
+		v->prompt = VIEW_PROMPT_PID;
+		v->input[0] = 0;
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_TAB:
+	case VIEW_KEY_BTAB: {
+		int f = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : VIEW_NPANES - 1);
+
+		v->focus = (enum view_pane)(f % VIEW_NPANES);
+		if (v->focus != VIEW_PANE_TOPO)
+			v->lower = v->focus;
+		v->sel = v->scroll = 0;
+		return VIEW_CMD_REDRAW;
+	}
+	case VIEW_KEY_UP:
+		view_move(v, -1);
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_DOWN:
+		view_move(v, 1);
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_LEFT:
+		view_move(v, v->focus == VIEW_PANE_TOPO ? -1 : -v->page);
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_RIGHT:
+		view_move(v, v->focus == VIEW_PANE_TOPO ? 1 : v->page);
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_PGUP:
+		view_move(v, -(v->page > 1 ? v->page : 1));
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_PGDN:
+		view_move(v, v->page > 1 ? v->page : 1);
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_HOME:
+		v->sel = 0;
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_END:
+		v->sel = v->nrows > 0 ? v->nrows - 1 : 0;
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_ENTER:
+	case '\n':
+	case '\r':
+		panes_zoom(v, s);
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_ESC:
+		v->zoom_socket = -1;
+		return VIEW_CMD_REDRAW;
+	default:
+		break;
+	}
+	if (key >= '1' && key <= '9') {
+		if (view_toggle_group(v, key))
+			return VIEW_CMD_GROUPS;
+		snprintf(v->status, sizeof(v->status), "no group on key %c in layout %s", key, l->name);
+		return VIEW_CMD_REDRAW;
+	}
+	return VIEW_CMD_NONE;
+}
+
+bool view_click(struct view *v, int y, int x)
+{
+	for (int i = 0; i < v->nhits; i++) {
+		const struct view_hit *h = &v->hits[i];
+
+		if (h->y == y && x >= h->x && x < h->x + h->w) {
+			v->focus = h->pane;
+			if (h->pane != VIEW_PANE_TOPO)
+				v->lower = h->pane;
+			v->sel = h->pos;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- settings ------------------------------------------------------------ */
+
+static const char *const view_agg_names[] = { "thread", "core", "socket" };
+static const char *const view_pane_names[] = { "topology", "table", "ports", "uncore", "imc" };
+
+int view_settings_format(const struct view *v, char *buf, size_t len)
+{
+	const struct layout *l = v->info.layout;
+	size_t n = 0;
+	int first = 1;
+
+	n += (size_t)snprintf(buf + n, len - n, "interval %g\ngroups ", v->interval);
+	for (int g = 0; g < l->ngroups && n < len; g++)
+		if (v->groups & (1u << g)) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
+					      l->groups[g].name);
+			first = 0;
+		}
+	if (first && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "none");
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n,
+				      "\nheat %s\naggregation %s\nsort %s\nreverse %s\npane %s\n",
+				      l->metrics[v->heat_metric].name, view_agg_names[v->agg],
+				      v->sort_metric < 0 ? "topology" : l->metrics[v->sort_metric].name,
+				      v->sort_rev ? "yes" : "no", view_pane_names[v->lower]);
+	return n < len ? 0 : -ENOSPC;
+}
+
+static int view_pick(const char *const *names, int n, const char *value)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], value))
+			return i;
+	return -1;
+}
+
+int view_setting_apply(struct view *v, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct layout *l = v->info.layout;
+	char *end;
+
+	if (!strcmp(key, "interval")) {
+		double d = strtod(value, &end);
+
+		if (*end || !(d >= ENGINE_INTERVAL_MIN && d <= ENGINE_INTERVAL_MAX)) {
+			snprintf(err, errlen, "interval '%s': expected seconds from %g to %g", value,
+				 ENGINE_INTERVAL_MIN, ENGINE_INTERVAL_MAX);
+			return -EINVAL;
+		}
+		v->interval = d;
+		return 0;
+	}
+	if (!strcmp(key, "groups")) {
+		uint32_t mask = 0;
+		char list[256], *save = NULL;
+
+		snprintf(list, sizeof(list), "%s", value);
+		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int g = layout_group_find(l, w);
+
+			if (!strcmp(w, "none"))
+				continue;
+			if (g < 0) {
+				snprintf(err, errlen, "groups: layout %s has no group '%s'", l->name, w);
+				return -EINVAL;
+			}
+			mask |= 1u << g;
+		}
+		v->groups = mask;
+		return 0;
+	}
+	if (!strcmp(key, "heat") || !strcmp(key, "sort")) {
+		int m = layout_metric_find(l, value);
+
+		if (!strcmp(key, "sort") && !strcmp(value, "topology")) {
+			v->sort_metric = -1;
+			return 0;
+		}
+		if (m < 0 || l->metrics[m].scope != LAYOUT_THREAD) {
+			snprintf(err, errlen, "%s: layout %s has no thread metric '%s'", key, l->name,
+				 value);
+			return -EINVAL;
+		}
+		*(strcmp(key, "heat") ? &v->sort_metric : &v->heat_metric) = m;
+		return 0;
+	}
+	if (!strcmp(key, "aggregation") || !strcmp(key, "pane")) {
+		bool agg = !strcmp(key, "aggregation");
+		int i = agg ? view_pick(view_agg_names, 3, value)
+			    : view_pick(view_pane_names, VIEW_NPANES, value);
+
+		if (i < 0 || (!agg && i == VIEW_PANE_TOPO)) {
+			snprintf(err, errlen, "%s '%s': expected %s", key, value,
+				 agg ? "thread, core or socket" : "table, ports, uncore or imc");
+			return -EINVAL;
+		}
+		if (agg)
+			v->agg = (enum view_agg)i;
+		else
+			v->lower = (enum view_pane)i;
+		return 0;
+	}
+	if (!strcmp(key, "reverse")) {
+		if (strcmp(value, "yes") && strcmp(value, "no")) {
+			snprintf(err, errlen, "reverse '%s': expected yes or no", value);
+			return -EINVAL;
+		}
+		v->sort_rev = !strcmp(value, "yes");
+		return 0;
+	}
+	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
+		 "sort, reverse, pane)", key);
+	return -EINVAL;
+}

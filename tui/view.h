@@ -1,0 +1,127 @@
+/*
+ * view: what the interactive screen shows, as state plus a pure renderer.
+ *
+ * struct view holds the user's choices (focused pane, heatmap metric,
+ * aggregation, sort, filter, zoom, selection, overlays); view_key() turns
+ * a key into a new state and, when the backend must act, a command;
+ * view_render() draws a sample into a grid.  Nothing here knows curses or
+ * the sampler, so the screen is testable without a terminal (--dump and
+ * the golden tests use exactly this renderer).  UI thread only.
+ */
+#ifndef PMUTOP_VIEW_H
+#define PMUTOP_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "grid.h"
+#include "layout.h"
+#include "sample.h"
+#include "topo.h"
+
+#define VIEW_MIN_W 80
+#define VIEW_MIN_H 24
+
+enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
+		 VIEW_NPANES };
+enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET };
+enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
+		    VIEW_OVERLAY_DOCTOR };
+enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID };
+
+/* Keys that are not characters (the front end maps its own codes to these). */
+enum view_key {
+	VIEW_KEY_UP = 0x110000, VIEW_KEY_DOWN, VIEW_KEY_LEFT, VIEW_KEY_RIGHT, VIEW_KEY_PGUP,
+	VIEW_KEY_PGDN, VIEW_KEY_HOME, VIEW_KEY_END, VIEW_KEY_TAB, VIEW_KEY_BTAB, VIEW_KEY_ENTER,
+	VIEW_KEY_ESC, VIEW_KEY_BACKSPACE, VIEW_KEY_F1, VIEW_KEY_F10,
+};
+
+/* What view_key asks of the caller. */
+enum view_cmd {
+	VIEW_CMD_NONE,
+	VIEW_CMD_REDRAW,   /* only the screen changed */
+	VIEW_CMD_GROUPS,   /* v->groups changed: tell the sampler */
+	VIEW_CMD_INTERVAL, /* v->interval changed */
+	VIEW_CMD_PAUSE,    /* v->paused changed */
+	VIEW_CMD_PID,      /* v->pid changed: find where its threads ran */
+	VIEW_CMD_QUIT,
+};
+
+/* Facts that do not change during a run. */
+struct view_info {
+	const char *host;
+	const char *brand;
+	const char *uarch;
+	const char *source;       /* "msr", "SIMULATED nehalem-ep:memory-bound", ... */
+	bool simulated;
+	const struct layout *layout;
+	const struct topo *topo;
+	unsigned gp_counters;     /* per thread, as CPUID reports */
+	unsigned perfmon_version; /* for the PERFEVTSEL values the explain overlay shows */
+	bool count_user, count_kernel;
+	const char *doctor;       /* the setup doctor's lines, or NULL */
+	const char *notice;       /* counters in use etc. (from start-up), or NULL */
+	bool utf8;                /* box and bar glyphs from Unicode, else ASCII */
+};
+
+struct view_hit;
+
+struct view {
+	struct view_info info;
+	enum view_pane focus;     /* the pane the arrows act on */
+	enum view_pane lower;     /* the pane shown under the topology */
+	int heat_metric;          /* layout metric shown in the topology cells */
+	enum view_agg agg;
+	int sort_metric;          /* layout metric the table is sorted by; -1: topology order */
+	bool sort_rev;
+	int sel;                  /* selected row of the table / cell of the topology (position) */
+	int scroll;
+	int zoom_socket;          /* topo socket index, or -1 for the whole machine */
+	bool paused;
+	double interval;
+	uint32_t groups;
+	enum view_overlay overlay;
+	enum view_prompt prompt;
+	char input[64];           /* the prompt's text */
+	char filter[64];          /* CPU filter as typed, "" for none */
+	bool *cpu_shown;          /* by OS CPU number; NULL: all */
+	int pid;                  /* highlighted process, 0 for none */
+	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
+	char status[256];         /* one-line message (errors of the last key) */
+	/* from the last render, for the keys and the mouse */
+	int nrows, page;
+	struct view_hit *hits;
+	int nhits, hits_cap;
+};
+
+/* A clickable place of the last render. */
+struct view_hit {
+	int y, x, w;
+	enum view_pane pane;
+	int pos;                  /* table row / topology cell */
+	int socket;               /* topo socket index */
+	enum view_agg kind;       /* what ENTITY indexes: the sample's threads, cores or sockets */
+	int entity;               /* -1: none */
+};
+
+void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval);
+void view_free(struct view *v);
+
+/* Apply KEY (a character or a VIEW_KEY_*). */
+enum view_cmd view_key(struct view *v, const struct sample *s, int key);
+
+/* Select the table row or topology cell at screen (Y, X) of the last render; true when it did. */
+bool view_click(struct view *v, int y, int x);
+
+/*
+ * Draw S (NULL before the first sample) into G; AGE_S is how old S is.
+ * Below VIEW_MIN_W x VIEW_MIN_H it draws only a message saying so.
+ */
+void view_render(struct view *v, const struct sample *s, double age_s, struct grid *g);
+
+/* Settings as "key value" lines (for the rc file), and back. */
+int view_settings_format(const struct view *v, char *buf, size_t len);
+/* One setting; -EINVAL with the reason in ERR for a bad key or value. */
+int view_setting_apply(struct view *v, const char *key, const char *value, char *err, size_t errlen);
+
+#endif
