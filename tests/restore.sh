@@ -5,38 +5,11 @@
 # closed output, and (best effort) SIGSEGV and SIGABRT.  Counters someone
 # else uses are left alone unless --force; a second pmutop is refused.
 . "$top_srcdir/tests/lib.sh"
-: "${FAKEHW:?run through make check}"
+. "$top_srcdir/tests/fakehw_lib.sh"
 plan 27
-PY=${PYTHON:-python3}
 ulimit -c 0
 
-dir=$(mktemp -d)
-"$FAKEHW" --ready "$dir.ready" westmere-ep:memory-bound "$dir" 2>/dev/null &
-helper=$!
-trap 'kill $helper 2>/dev/null; wait $helper 2>/dev/null; rm -rf "$dir" "$dir.ready" "$dir.out" "$dir.err"' EXIT
-i=0
-while [ ! -f "$dir.ready" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
-
-# regs set|dump: the PMU registers pmutop may write, on every CPU, through the device files
-regs() {
-	$PY - "$dir" "$1" <<'PYEOF'
-import os, struct, sys
-root, what = sys.argv[1], sys.argv[2]
-regs = [0x186, 0x187, 0x188, 0x189, 0xC1, 0xC2, 0xC3, 0xC4, 0x38D, 0x38F, 0x1A6, 0x1A7]
-# originals as another tool might leave them: disabled selects with content, counts, matrices
-orig = {0x186: 0x13003C, 0x187: 0x0, 0x188: 0x1301C0, 0x189: 0x0, 0xC1: 0x1234, 0xC2: 0x55AA55,
-        0xC3: 0x0, 0xC4: 0x77, 0x38D: 0x0, 0x38F: 0x3, 0x1A6: 0x2001, 0x1A7: 0x4001}
-cpus = sorted(int(d) for d in os.listdir(os.path.join(root, "dev/cpu")) if d.isdigit())
-for c in cpus:
-    fd = os.open(os.path.join(root, "dev/cpu/%d/msr" % c), os.O_RDWR)
-    for r in regs:
-        if what == "set":
-            os.pwrite(fd, struct.pack("<Q", orig[r]), r)
-        else:
-            print("cpu %d %03X %x" % (c, r, struct.unpack("<Q", os.pread(fd, 8, r))[0]))
-    os.close(fd)
-PYEOF
-}
+fakehw_start westmere-ep:memory-bound
 
 # wait_samples N: until pmutop has printed N samples (or 10 s)
 wait_samples() {

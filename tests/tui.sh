@@ -1,0 +1,136 @@
+#!/bin/sh
+# The interactive view in a real terminal (tmux): what a user sees at
+# 160x50 and 80x24, keys that toggle groups, pause, change the interval,
+# filter, aggregate, explain; live resize; the settings file; quit and
+# Ctrl-C restore the terminal, and (on the fake device tree) the registers.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 35
+
+T="tmux -L pmutop-test-$$"
+cfg=$(mktemp -d)
+fakehw_cleanup='$T kill-server 2>/dev/null; rm -rf "$cfg"'
+trap 'fakehw_stop' EXIT
+
+# start W H ARGS...: pmutop in a fresh terminal of W x H
+start() {
+	w=$1
+	h=$2
+	shift 2
+	$T kill-server 2>/dev/null
+	$T new-session -d -x "$w" -y "$h" \
+		"cd '$cfg' && XDG_CONFIG_HOME='$cfg' LANG=C.UTF-8 '$PMUTOP' $*; echo EXIT=\$?; sleep 60"
+}
+
+screen() { $T capture-pane -p -t 0 2>/dev/null; }
+
+# wait_for TEXT [SECONDS]: until the screen shows TEXT; 1 when it never does
+wait_for() {
+	i=0
+	while [ $i -lt $((${2:-5} * 20)) ]; do
+		case "$(screen)" in *"$1"*) return 0 ;; esac
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+key() { $T send-keys -t 0 "$@"; }
+
+# table: the thread rows of the screen (cpu core socket and values)
+table() { screen | grep -E '^[ @] +[0-9]+ +[0-9]+ +[0-9]+ ' ; }
+
+check() { # NAME COMMAND...: pass when COMMAND succeeds
+	name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name" "screen:" "$(screen)"; fi
+}
+
+start 160 50 --sim nehalem-ep:memory-bound
+check "160x50: the first sample is on screen" wait_for "sample 1"
+s=$(screen)
+expect_match "header names the emulated source" "$s" "SIMULATED nehalem-ep:memory-bound"
+expect_match "socket 0 holds cpus 0-3 and 8-11" "$s" "Socket 0"
+expect_match "socket 0's CPU list" "$s" "cpus 0-3,8-11"
+expect_match "socket 1's CPU list" "$s" "cpus 4-7,12-15"
+# socket 1's box is the right-hand one, and its core 4 holds cpus 4 and 12
+col=$(printf '%s\n' "$s" | grep -m1 'core 4' | awk '{ print index($0, "core 4") }')
+if [ "${col:-0}" -gt 80 ]; then pass "socket 1 is drawn beside socket 0"; else fail "socket 1 is drawn beside socket 0" "core 4 at column $col"; fi
+rows=$(table)
+expect_match "thread table: cpu 8 is core 0 of socket 0" "$rows" "    8    0    0 "
+expect_match "thread table: cpu 15 is core 7 of socket 1" "$rows" "   15    7    1 "
+expect_lines "one row per hardware thread" "$rows" 16
+wait_for "sample 2"
+later=$(table)
+if [ "$later" != "$rows" ]; then pass "values change between refreshes"; else fail "values change between refreshes" "$rows"; fi
+
+# a group key: ports join stalls, the two take turns
+expect_match "ports are off before its key" "$(screen)" "4 ports:4 off"
+key 4
+check "key 4 turns the ports group on (rotating with stalls)" wait_for "4 ports:4 ROT" 4
+check "its metrics become columns" wait_for "port0" 2
+
+# pause freezes the figures
+key Space
+check "space pauses" wait_for "PAUSED" 2
+frozen=$(table)
+sleep 2.2
+if [ "$(table)" = "$frozen" ]; then pass "paused figures do not move"; else fail "paused figures do not move"; fi
+key Space
+check "space resumes" wait_for "LIVE" 2
+
+key +
+check "+ lengthens the interval" wait_for "interval 2.0 s" 2
+key - -
+check "- shortens it" wait_for "interval 0.5 s" 2
+
+key /
+key 0-3 Enter
+check "the CPU filter shows only the listed CPUs" wait_for "filter: 0-3" 2
+sleep 0.1
+n=$(table | wc -l)
+if [ "$n" = 4 ]; then pass "filter 0-3 leaves 4 rows"; else fail "filter 0-3 leaves 4 rows" "$n rows" "$(screen)"; fi
+key / BSpace BSpace BSpace Enter a
+check "a aggregates per core" wait_for " core sock cpus" 2
+key a a e
+check "e explains the selected cell with its formula" wait_for "util = 100 * ref_cycles / tsc" 2
+key Escape
+
+$T resize-window -t 0 -x 60 -y 20
+check "below 80x24 it says so" wait_for "too small" 3
+$T resize-window -t 0 -x 160 -y 50
+check "back to 160x50 it draws again" wait_for "Socket 1" 3
+
+key q
+check "q quits with status 0" wait_for "EXIT=0" 3
+case "$(screen)" in *"pmutop  "*) fail "the terminal is restored" "$(screen)" ;; *) pass "the terminal is restored" ;; esac
+rc=$(cat "$cfg/pmutop/pmutoprc" 2>/dev/null)
+expect_match "settings saved on quit" "$rc" "interval 0.5"
+
+# the next start takes them back
+start 80 24 --sim nehalem-ep:memory-bound
+check "80x24: settings restored (interval)" wait_for "interval 0.5 s" 4
+check "80x24: settings restored (groups)" wait_for "ports:4 ROT" 4
+s=$(screen)
+expect_match "80x24: both sockets fit" "$s" "Socket 1"
+expect_match "80x24: the key bar is there" "$s" "F1Help"
+key C-c
+check "Ctrl-C ends it with 128+SIGINT" wait_for "EXIT=130" 3
+
+# a bad settings file: one warning with file:line, the default kept, no refusal
+printf 'interval 0.5\ninterval fast\n' >"$cfg/pmutop/pmutoprc"
+start 160 50 --sim nehalem-ep:idle
+check "a bad settings line is named with file:line" wait_for "pmutoprc:2: interval 'fast'" 4
+key q
+wait_for "EXIT=0" 3
+
+# on the fake device tree: q puts every register back
+fakehw_start westmere-ep:memory-bound
+regs set
+before=$(regs dump)
+start 160 50 --root "$dir" -g all
+check "live on the fake device tree" wait_for "sample 1" 6
+key q
+wait_for "EXIT=0" 3
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "q restores every register"; else fail "q restores every register" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
