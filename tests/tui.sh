@@ -18,8 +18,15 @@ start() {
 	h=$2
 	shift 2
 	$T kill-server 2>/dev/null
-	$T new-session -d -x "$w" -y "$h" \
-		"cd '$cfg' && XDG_CONFIG_HOME='$cfg' LANG=C.UTF-8 '$PMUTOP' $*; echo EXIT=\$?; sleep 60"
+	# the old server may still be going away: retry until the new session is there
+	i=0
+	until $T new-session -d -x "$w" -y "$h" \
+		"cd '$cfg' && XDG_CONFIG_HOME='$cfg' LANG=C.UTF-8 '$PMUTOP' $*; echo EXIT=\$?; sleep 60" \
+		2>/dev/null && $T has-session 2>/dev/null; do
+		[ $i -lt 50 ] || break
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 
 screen() { $T capture-pane -p -t 0 2>/dev/null; }
