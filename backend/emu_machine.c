@@ -76,6 +76,19 @@ const struct emu_machine emu_machines[] = {
 		.uncore = EMU_UNCORE_NONE,
 		.default_scenario = "compute-bound",
 	},
+	{
+		.name = "arch-1024",
+		.description = "a large architectural-perfmon machine to see pmutop scale: 4 sockets x "
+			       "128 cores x 2 threads (1024 CPUs)",
+		.topology = "pack:4 [numa(memory=256GiB)] l3:1(size=128MiB) core:128 pu:2",
+		.brand = "Intel(R) Xeon(R) CPU (synthetic, 128 cores) @ 2.00GHz",
+		.family = 6, .model = 0x3F, .stepping = 2,
+		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 2.00,
+		.uncore = EMU_UNCORE_NONE,
+		.default_scenario = "compute-bound",
+	},
 };
 
 const int emu_nmachines = (int)(sizeof(emu_machines) / sizeof(emu_machines[0]));

@@ -301,13 +301,14 @@ static struct panes_topo_fit panes_topo_fit(const struct topo *t, const int *soc
 	return f;
 }
 
-/* Memory and L3 of socket SK: "node 0 11.2/12.0 GiB free  L3 8 MiB". */
+/* Socket SK's CPUs, memory and L3: "cpus 0-3,8-11  node 0 11.2 of 12.0 GiB free  L3 8 MiB". */
 static void panes_socket_info(const struct topo *t, int sk, char *buf, size_t len)
 {
 	const struct topo_socket *so = &t->sockets[sk];
-	size_t n = 0;
+	char *cpus = cpulist_format(so->cpus, so->nthreads);
+	size_t n = (size_t)snprintf(buf, len, "cpus %s  ", cpus);
 
-	buf[0] = 0;
+	free(cpus);
 	for (int i = 0; i < so->nnuma && n < len; i++) {
 		const struct topo_numa *nu = &t->numa[so->numa[i]];
 
@@ -327,12 +328,6 @@ static void panes_socket_info(const struct topo *t, int sk, char *buf, size_t le
 		if (b)
 			n += (size_t)snprintf(buf + n, len - n, "L3 %llu MiB  ",
 					      (unsigned long long)(b >> 20));
-	}
-	if (n < len) {
-		char *cpus = cpulist_format(so->cpus, so->nthreads);
-
-		snprintf(buf + n, len - n, "cpus %s", cpus);
-		free(cpus);
 	}
 }
 

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Golden screens: `pmutop --dump` renders the interactive screen without a
+# terminal; each is compared with tests/golden/NAME.txt after the figures
+# that move from run to run (numbers with a fraction or a unit suffix, the
+# host name) are replaced by '#' and runs of blanks by one.  Everything
+# else — boxes, CPU numbers, labels, columns, footer, key bar — must match.
+# PMUTOP_GOLDEN_UPDATE=1 rewrites the files (review the diff before committing).
+. "$top_srcdir/tests/lib.sh"
+plan 8
+
+normalise() {
+	sed -E -e "s/ $(hostname) / HOST /" \
+		-e 's/[0-9]+\.[0-9]+(e[-+][0-9]+)?[kMGTPE]?\*?/#/g' \
+		-e 's/[0-9]+[kMGTPE]\*?( |$)/#\1/g' -e 's/ +/ /g' -e 's/ $//'
+}
+
+# golden NAME COLUMNS LINES LANG ARGS...
+golden() {
+	name=$1
+	cols=$2
+	lines=$3
+	lang=$4
+	shift 4
+	file="$top_srcdir/tests/golden/$name.txt"
+	out=$(COLUMNS=$cols LINES=$lines LANG=$lang LC_ALL=$lang "$PMUTOP" --dump "$@" 2>&1)
+	rc=$?
+	if [ $rc != 0 ]; then
+		fail "$name: --dump exits 0" "exit $rc: $out"
+		fail "$name: matches $file"
+		return
+	fi
+	pass "$name: --dump exits 0"
+	got=$(printf '%s\n' "$out" | normalise)
+	if [ -n "$PMUTOP_GOLDEN_UPDATE" ]; then
+		printf '%s\n' "$got" >"$file"
+	fi
+	want=$(cat "$file" 2>/dev/null)
+	if [ "$got" = "$want" ]; then
+		pass "$name: matches $file"
+	else
+		fail "$name: matches $file" "$(printf '%s\n' "$want" >"$file.want"; printf '%s\n' "$got" | diff "$file.want" - | head -20; rm -f "$file.want")"
+	fi
+}
+
+golden skylake-memory-bound 160 50 C.UTF-8 -n 1 -d 0.2 --sim skylake:memory-bound
+golden arch-1024-compute-bound 160 50 C.UTF-8 -n 1 -d 0.2 --sim arch-1024:compute-bound
+golden nehalem-ep-80x24-ascii 80 24 C -n 1 -d 0.2 -g all --sim nehalem-ep:memory-bound
+golden core2-false-sharing 120 40 C.UTF-8 -n 1 -d 0.2 -g snoops --sim core2:false-sharing
