@@ -159,7 +159,7 @@ START_TEST(shipped_scenarios_load_on_every_machine_where_they_make_sense)
 
 			snprintf(spec, sizeof(spec), "%s:%s", emu_machines[m].name, names[i]);
 			rc = emu_create(spec, SCENARIO_SRCDIR, &e, err, sizeof(err));
-			if (strcmp(names[i], "numa-remote") == 0 && !strstr(emu_machines[m].topology, "pack:2")) {
+			if (strcmp(names[i], "numa-remote") == 0 && strstr(emu_machines[m].topology, "pack:1 ")) {
 				ck_assert_int_eq(rc, -EINVAL);
 				ck_assert_msg(strstr(err, "needs 2 sockets"), "%s", err);
 				continue;

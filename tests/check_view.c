@@ -1,0 +1,411 @@
+/*
+ * Tests for the interactive screen without a terminal: the grid (clipping,
+ * boxes and bars in UTF-8 and ASCII, the text dump), number formatting,
+ * what view_render draws from a sample (CPU numbers where hwloc puts them,
+ * values, n/a, the scaled mark, the too-small message), what each key does,
+ * the settings file (round trip, a bad line, atomic save) and pidcpus.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "grid.h"
+#include "layout.h"
+#include "panes.h"
+#include "pidcpus.h"
+#include "rcfile.h"
+#include "sample.h"
+#include "topo.h"
+#include "view.h"
+
+/* Line Y of the grid as text. */
+static char *line_of(const struct grid *g, int y)
+{
+	char *all = grid_text(g), *p = all;
+
+	for (int i = 0; i < y && p; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	ck_assert_ptr_nonnull(p);
+	p[strcspn(p, "\n")] = 0;
+	memmove(all, p, strlen(p) + 1);
+	return all;
+}
+
+START_TEST(grid_clips_and_dumps_what_it_draws)
+{
+	struct grid *g = grid_new(10, 3, true);
+	char *t;
+
+	ck_assert_int_eq(grid_put(g, 0, 6, 99, GRID_NORMAL, "%s", "abcdef"), 4);
+	grid_put(g, 5, 0, 10, GRID_NORMAL, "outside"); /* no effect, no crash */
+	grid_bar(g, 1, 0, 4, 0.5, GRID_BAR);
+	grid_bar(g, 2, 0, 4, 1.0 / 32, GRID_BAR);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "      abcd\n\u2588\u2588\n\u258F\n");
+	free(t);
+	grid_free(g);
+
+	g = grid_new(6, 3, false);
+	grid_box(g, 0, 0, 3, 6, GRID_DIM, NULL);
+	grid_bar(g, 1, 1, 4, 0.5, GRID_BAR);
+	t = grid_text(g);
+	ck_assert_str_eq(t, "+----+\n|##  |\n+----+\n");
+	free(t);
+	grid_free(g);
+}
+END_TEST
+
+START_TEST(numbers_fit_their_cells)
+{
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+		{ NAN, "n/a" },     { 0, "0.00" },        { 0.347, "0.347" },  { 2.93, "2.93" },
+		{ 99.46, "99.46" }, { 99.999, "100.0" },  { 100, "100.0" },    { 12345, "12.3k" },
+		{ 3.1e7, "31.0M" }, { 2.5e9, "2.50G" },   { 0.005, "5.0e-03" }, { -4.5, "-4.50" },
+	};
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		panes_format(cases[i].v, buf, sizeof(buf));
+		ck_assert_msg(!strcmp(buf, cases[i].want), "%g: '%s', want '%s'", cases[i].v, buf,
+			      cases[i].want);
+		ck_assert_int_le(strlen(buf), 7);
+	}
+}
+END_TEST
+
+/* ---- a screen from a hand-made sample -------------------------------------- */
+
+struct fixture {
+	struct layout *l;
+	struct topo *t;
+	struct sample *s;
+	struct view v;
+	struct grid *g;
+};
+
+/* Nehalem-EP's topology and layout; thread metric util = 10 x OS CPU number, cpu 5 n/a. */
+static void fixture_open(struct fixture *f, int w, int h)
+{
+	char err[512], path[512];
+	struct view_info in = { 0 };
+	int util;
+
+	snprintf(path, sizeof(path), "%s/nehalem.layout", LAYOUT_SRCDIR);
+	ck_assert_msg(layout_load(path, &f->l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(topo_load("pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 "
+				"pu:2(indexes=2*8:1*2)", &f->t, err, sizeof(err)) == 0, "%s", err);
+	f->s = sample_new(f->l, f->t->nthreads, f->t->ncores, f->t->nsockets);
+	f->s->seq = 7;
+	f->s->source = "SIMULATED test";
+	f->s->simulated = true;
+	f->s->gp_usable = 4;
+	util = layout_metric_find(f->l, "util");
+	for (int i = 0; i < f->t->nthreads; i++) {
+		const struct topo_thread *th = &f->t->threads[i];
+		struct sample_entity *e = &f->s->threads[i];
+
+		e->index = th->os_cpu;
+		e->core = th->core;
+		e->socket = th->socket;
+		e->os_core_id = f->t->cores[th->core].core_id;
+		e->os_socket_id = th->socket;
+		e->vars[layout_metric_var(f->l, util)] = th->os_cpu == 5 ? NAN : 10.0 * th->os_cpu;
+	}
+	for (int k = 0; k < f->t->ncores; k++) {
+		f->s->cores[k].index = k;
+		f->s->cores[k].socket = f->t->cores[k].socket;
+		f->s->cores[k].os_core_id = f->t->cores[k].core_id;
+	}
+	in = (struct view_info){ .host = "box", .brand = "Xeon X5570", .uarch = "Nehalem",
+				 .source = "SIMULATED test", .simulated = true, .layout = f->l,
+				 .topo = f->t, .gp_counters = 4, .perfmon_version = 3,
+				 .count_user = true, .count_kernel = true, .utf8 = true };
+	view_init(&f->v, &in, 1, 1.0);
+	f->g = grid_new(w, h, true);
+}
+
+static void fixture_close(struct fixture *f)
+{
+	grid_free(f->g);
+	view_free(&f->v);
+	sample_release(f->s);
+	topo_free(f->t);
+	layout_free(f->l);
+}
+
+static char *render(struct fixture *f)
+{
+	view_render(&f->v, f->s, 0.25, f->g);
+	return grid_text(f->g);
+}
+
+START_TEST(screen_shows_sockets_cpus_and_values)
+{
+	struct fixture f;
+	char *t;
+
+	fixture_open(&f, 160, 50);
+	t = render(&f);
+	ck_assert_ptr_nonnull(strstr(t, "Socket 0"));
+	ck_assert_ptr_nonnull(strstr(t, "cpus 0-3,8-11"));
+	ck_assert_ptr_nonnull(strstr(t, "cpus 4-7,12-15"));
+	ck_assert_ptr_nonnull(strstr(t, "SIMULATED test"));
+	ck_assert_ptr_nonnull(strstr(t, "sample 7"));
+	/* cpu 12 (core 4's sibling) in socket 1's box with its value; cpu 5 n/a */
+	ck_assert_ptr_nonnull(strstr(t, "  12  120.0"));
+	ck_assert_ptr_nonnull(strstr(t, "   5    n/a"));
+	/* the thread table: cpu 8 is core 0 of socket 0 */
+	ck_assert_msg(strstr(t, "    8    0    0    80.00") != NULL, "%s", t);
+	free(t);
+	f.s->metric_scaled[layout_metric_find(f.l, "util")] = true;
+	t = render(&f);
+	ck_assert_ptr_nonnull(strstr(t, "120.0*"));
+	ck_assert_ptr_null(strstr(t, "n/a*")); /* n/a is never marked scaled */
+	free(t);
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(too_small_says_so)
+{
+	struct fixture f;
+	char *t;
+
+	fixture_open(&f, 60, 20);
+	t = render(&f);
+	ck_assert_ptr_nonnull(strstr(t, "Terminal 60x20 is too small"));
+	ck_assert_ptr_nonnull(strstr(t, "80x24"));
+	ck_assert_ptr_null(strstr(t, "Socket"));
+	free(t);
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(sorting_filtering_and_aggregation)
+{
+	struct fixture f;
+	char *row;
+
+	fixture_open(&f, 160, 50);
+	f.v.focus = VIEW_PANE_TABLE;
+	f.v.sort_metric = layout_metric_find(f.l, "util");
+	free(render(&f));
+	row = line_of(f.g, 11); /* first row under the table header */
+	ck_assert_msg(strstr(row, "   15    7    1") != NULL, "largest first: %s", row);
+	free(row);
+	view_key(&f.v, f.s, 'r');
+	free(render(&f));
+	row = line_of(f.g, 11);
+	ck_assert_msg(strstr(row, "    0    0    0") != NULL, "reversed: %s", row);
+	free(row);
+	/* the CPU filter through its prompt */
+	view_key(&f.v, f.s, '/');
+	view_key(&f.v, f.s, '9');
+	view_key(&f.v, f.s, VIEW_KEY_ENTER);
+	free(render(&f));
+	ck_assert_int_eq(f.v.nrows, 1);
+	view_key(&f.v, f.s, '/');
+	view_key(&f.v, f.s, 'x');
+	view_key(&f.v, f.s, VIEW_KEY_ENTER);
+	ck_assert_ptr_nonnull(strstr(f.v.status, "expected a CPU list"));
+	ck_assert_str_eq(f.v.filter, "9"); /* a bad filter keeps the old one */
+	view_key(&f.v, f.s, 'a');
+	ck_assert_int_eq(f.v.agg, VIEW_AGG_CORE);
+	free(render(&f));
+	ck_assert_int_eq(f.v.nrows, 1); /* core 1 holds cpu 9 */
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(keys_change_state_and_ask_the_backend)
+{
+	struct fixture f;
+	int heat;
+
+	fixture_open(&f, 160, 50);
+	ck_assert_int_eq(view_key(&f.v, f.s, '4'), VIEW_CMD_GROUPS);
+	ck_assert_uint_eq(f.v.groups, 1u | 1u << layout_group_find(f.l, "ports"));
+	ck_assert_int_eq(view_key(&f.v, f.s, '4'), VIEW_CMD_GROUPS);
+	ck_assert_uint_eq(f.v.groups, 1);
+	ck_assert_int_eq(view_key(&f.v, f.s, '9'), VIEW_CMD_REDRAW); /* nehalem binds 1-8 */
+	ck_assert_ptr_nonnull(strstr(f.v.status, "no group on key 9"));
+	ck_assert_int_eq(view_key(&f.v, f.s, '+'), VIEW_CMD_INTERVAL);
+	ck_assert_double_eq(f.v.interval, 2);
+	for (int i = 0; i < 20; i++)
+		view_key(&f.v, f.s, '-');
+	ck_assert_double_eq(f.v.interval, 0.1);
+	ck_assert_int_eq(view_key(&f.v, f.s, '-'), VIEW_CMD_NONE);
+	ck_assert_int_eq(view_key(&f.v, f.s, ' '), VIEW_CMD_PAUSE);
+	ck_assert(f.v.paused);
+	heat = f.v.heat_metric;
+	view_key(&f.v, f.s, 'm');
+	ck_assert_int_ne(f.v.heat_metric, heat);
+	ck_assert_int_eq(f.l->metrics[f.v.heat_metric].scope, LAYOUT_THREAD);
+	view_key(&f.v, f.s, 'M');
+	ck_assert_int_eq(f.v.heat_metric, heat);
+	view_key(&f.v, f.s, 'h');
+	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_HELP);
+	ck_assert_int_eq(view_key(&f.v, f.s, 'x'), VIEW_CMD_NONE); /* closes the overlay */
+	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_NONE);
+	ck_assert_int_eq(view_key(&f.v, f.s, VIEW_KEY_TAB), VIEW_CMD_REDRAW);
+	ck_assert_int_eq(f.v.focus, VIEW_PANE_TABLE);
+	ck_assert_int_eq(view_key(&f.v, f.s, 'q'), VIEW_CMD_QUIT);
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(settings_round_trip_and_bad_values)
+{
+	struct fixture f;
+	struct view w;
+	char text[1024], err[256], *save = NULL;
+
+	fixture_open(&f, 160, 50);
+	f.v.interval = 5;
+	f.v.groups = 1u << 3 | 1u << 6;
+	f.v.heat_metric = layout_metric_find(f.l, "ipc");
+	f.v.agg = VIEW_AGG_SOCKET;
+	f.v.sort_metric = layout_metric_find(f.l, "exec_stall_pct");
+	f.v.sort_rev = true;
+	f.v.lower = VIEW_PANE_PORTS;
+	ck_assert_int_eq(view_settings_format(&f.v, text, sizeof(text)), 0);
+	view_init(&w, &f.v.info, 1, 1);
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+
+		*sp = 0;
+		ck_assert_msg(view_setting_apply(&w, line, sp + 1, err, sizeof(err)) == 0, "%s", err);
+	}
+	ck_assert_double_eq(w.interval, 5);
+	ck_assert_uint_eq(w.groups, f.v.groups);
+	ck_assert_int_eq(w.heat_metric, f.v.heat_metric);
+	ck_assert_int_eq(w.agg, VIEW_AGG_SOCKET);
+	ck_assert_int_eq(w.sort_metric, f.v.sort_metric);
+	ck_assert(w.sort_rev);
+	ck_assert_int_eq(w.lower, VIEW_PANE_PORTS);
+	ck_assert_int_eq(view_setting_apply(&w, "interval", "100", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "0.1 to 60"));
+	ck_assert_int_eq(view_setting_apply(&w, "groups", "stalls,bogus", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "'bogus'"));
+	ck_assert_int_eq(view_setting_apply(&w, "heat", "port2", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(view_setting_apply(&w, "colour", "red", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "unknown setting 'colour'"));
+	ck_assert_double_eq(w.interval, 5); /* bad values change nothing */
+	view_free(&w);
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(rc_file_warns_with_file_line_and_saves_atomically)
+{
+	char dir[] = "/tmp/pmutop-rc-XXXXXX", path[256], warn[512], err[256], buf[512];
+	struct fixture f;
+	FILE *fp;
+	size_t n;
+
+	fixture_open(&f, 160, 50);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/sub/pmutoprc", dir);
+	ck_assert_int_eq(rcfile_load(path, &f.v, warn, sizeof(warn)), 0); /* missing: no warning */
+	ck_assert_str_eq(warn, "");
+	f.v.interval = 2;
+	ck_assert_int_eq(rcfile_save(path, &f.v, err, sizeof(err)), 0);
+	fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = 0;
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "interval 2\n"));
+	{
+		/* the directory holds the file and nothing else: no temporary left behind */
+		DIR *d;
+		struct dirent *de;
+		int entries = 0;
+
+		snprintf(buf, sizeof(buf), "%s/sub", dir);
+		d = opendir(buf);
+		ck_assert_ptr_nonnull(d);
+		while ((de = readdir(d)))
+			entries += de->d_name[0] != '.';
+		closedir(d);
+		ck_assert_int_eq(entries, 1);
+	}
+
+	fp = fopen(path, "w");
+	fputs("# comment\ninterval 5\naggregation planet\nsort ipc\n", fp);
+	fclose(fp);
+	f.v.interval = 1;
+	ck_assert_int_eq(rcfile_load(path, &f.v, warn, sizeof(warn)), 0);
+	ck_assert_msg(strstr(warn, "pmutoprc:3: aggregation 'planet'") != NULL, "%s", warn);
+	ck_assert_ptr_nonnull(strstr(warn, "using the default"));
+	ck_assert_double_eq(f.v.interval, 5);
+	ck_assert_int_eq(f.v.agg, VIEW_AGG_THREAD);
+	ck_assert_int_eq(f.v.sort_metric, layout_metric_find(f.l, "ipc"));
+	unlink(path);
+	snprintf(buf, sizeof(buf), "%s/sub", dir);
+	rmdir(buf);
+	/* a directory that cannot be made: the message names the file */
+	snprintf(path, sizeof(path), "%s/file", dir);
+	fclose(fopen(path, "w"));
+	strcat(path, "/pmutoprc");
+	ck_assert_int_lt(rcfile_save(path, &f.v, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "pmutoprc"));
+	snprintf(path, sizeof(path), "%s/file", dir);
+	unlink(path);
+	rmdir(dir);
+	fixture_close(&f);
+}
+END_TEST
+
+START_TEST(pidcpus_finds_where_this_process_runs)
+{
+	struct pidcpus *p;
+	char err[256];
+	bool *ran;
+	volatile double x = 0;
+	int any = 0, n = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	ck_assert_int_eq(pidcpus_open("/", 0x7FFFFFF0, n, &p, err, sizeof(err)), -ESRCH);
+	ck_assert_ptr_nonnull(strstr(err, "no such process"));
+	ck_assert_int_eq(pidcpus_open("/", (int)getpid(), n, &p, err, sizeof(err)), 0);
+	free(pidcpus_scan(p));
+	for (int i = 0; i < 20000000; i++) /* use CPU time so the next scan sees it */
+		x += i;
+	ran = pidcpus_scan(p);
+	for (int c = 0; c < n; c++)
+		any += ran[c];
+	ck_assert_int_ge(any, 1);
+	free(ran);
+	pidcpus_free(p);
+}
+END_TEST
+
+static Suite *view_suite(void)
+{
+	Suite *s = suite_create("view");
+
+	CHECK_ADD(s, grid_clips_and_dumps_what_it_draws);
+	CHECK_ADD(s, numbers_fit_their_cells);
+	CHECK_ADD(s, screen_shows_sockets_cpus_and_values);
+	CHECK_ADD(s, too_small_says_so);
+	CHECK_ADD(s, sorting_filtering_and_aggregation);
+	CHECK_ADD(s, keys_change_state_and_ask_the_backend);
+	CHECK_ADD(s, settings_round_trip_and_bad_values);
+	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
+	CHECK_ADD(s, pidcpus_finds_where_this_process_runs);
+	return s;
+}
+
+CHECK_MAIN(view_suite)
