@@ -140,8 +140,8 @@ static void panes_header(struct view *v, const struct sample *s, double age, str
 		snprintf(skew, sizeof(skew), "%.1f ms", s->skew_us / 1000);
 	else
 		snprintf(skew, sizeof(skew), "-");
-	snprintf(line, sizeof(line), "interval %.1f s  sample %llu  age %.1f s  skew %s  heat: %s",
-		 v->interval, s ? (unsigned long long)s->seq : 0ull, s ? age : 0.0, skew,
+	snprintf(line, sizeof(line), "interval %.1f s  sample %llu  age %.0f s  skew %s  heat: %s",
+		 v->interval, s ? (unsigned long long)s->seq : 0ull, s ? floor(age) : 0.0, skew,
 		 in->layout->metrics[v->heat_metric].name);
 	x = grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
 	if (v->filter[0])

@@ -21,8 +21,11 @@
 #include "pidcpus.h"
 #include "rcfile.h"
 
-/* How often the header's sample age is redrawn when nothing else happens. */
-#define UI_TICK_MS 500
+/*
+ * How often the loop wakes when nothing happens, to redraw the sample's age
+ * (whole seconds: a sampler that stopped delivering shows as a growing age).
+ */
+#define UI_TICK_MS 1000
 
 static struct termios ui_saved_tty;
 static volatile sig_atomic_t ui_active;
@@ -50,7 +53,7 @@ static double ui_now(void)
 
 static bool ui_colors;
 
-static void ui_init_styles(void)
+void ui_init_styles(void)
 {
 	ui_colors = has_colors() && !getenv("NO_COLOR");
 	if (!ui_colors)
@@ -84,17 +87,34 @@ static attr_t ui_attr(int style, short *pair)
 	return mono[grid_styles[style].mono];
 }
 
-/* Copy the grid to curses' screen and update the terminal once. */
-static void ui_blit(const struct grid *g)
+/* What the terminal shows now, to send only the cells that changed. */
+static struct grid_cell *ui_shown;
+static int ui_shown_w, ui_shown_h;
+
+void ui_blit(const struct grid *g)
 {
+	bool full = !ui_shown || ui_shown_w != g->w || ui_shown_h != g->h;
+
+	if (full) {
+		free(ui_shown);
+		ui_shown = calloc((size_t)g->w * (size_t)g->h, sizeof(*ui_shown));
+		ui_shown_w = g->w;
+		ui_shown_h = g->h;
+	}
 	for (int y = 0; y < g->h; y++)
 		for (int x = 0; x < g->w; x++) {
 			const struct grid_cell *c = &g->cells[y * g->w + x];
+			struct grid_cell *was = ui_shown ? &ui_shown[y * g->w + x] : NULL;
 			wchar_t wc[2] = { c->ch, 0 };
 			cchar_t cc;
 			short pair;
-			attr_t a = ui_attr(c->style, &pair);
+			attr_t a;
 
+			if (!full && was && was->ch == c->ch && was->style == c->style)
+				continue;
+			if (was)
+				*was = *c;
+			a = ui_attr(c->style, &pair);
 			setcchar(&cc, wc, a, pair, NULL);
 			/* the bottom-right cell would scroll on some terminals: insert instead */
 			if (y == g->h - 1 && x == g->w - 1)
@@ -104,6 +124,13 @@ static void ui_blit(const struct grid *g)
 		}
 	wnoutrefresh(stdscr);
 	doupdate();
+}
+
+/* The terminal was cleared or resized: the next blit sends every cell. */
+static void ui_blit_reset(void)
+{
+	free(ui_shown);
+	ui_shown = NULL;
 }
 
 static int ui_map_key(int ch)
@@ -183,6 +210,7 @@ static void ui_keys(struct ui_state *u)
 	while ((ch = getch()) != ERR) {
 		if (ch == KEY_RESIZE) {
 			grid_resize(u->g, COLS, LINES);
+			ui_blit_reset();
 			u->dirty = true;
 			continue;
 		}
@@ -281,7 +309,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	u.g = grid_new(COLS, LINES, c->info.utf8);
 	u.dirty = true;
 	while (!u.quit) {
-		int age = u.smp ? (int)((ui_now() - u.t_sample) * 2) : 0;
+		int age = u.smp ? (int)(ui_now() - u.t_sample) : 0;
 		int rc;
 
 		if (age != shown_age) {
@@ -323,6 +351,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	}
 	endwin();
 	ui_active = 0;
+	ui_blit_reset();
 	if (c->rc_path && status == 0) {
 		char msg[512];
 

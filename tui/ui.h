@@ -40,4 +40,10 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
  */
 void ui_emergency_restore(void);
 
+/* Colour pairs (or monochrome attributes) for the grid styles; after curses started. */
+void ui_init_styles(void);
+
+/* Copy G to curses' screen and update the terminal with one doupdate. */
+void ui_blit(const struct grid *g);
+
 #endif
