@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 35
+plan 39
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -141,3 +141,22 @@ key q
 wait_for "EXIT=0" 3
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "q restores every register"; else fail "q restores every register" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# no usable counters (this kind of machine: no msr device): the topology with
+# the OS's figures and the reason, instead of a refusal
+if [ -e /dev/cpu/0/msr ]; then
+	for i in 1 2 3 4; do echo "ok $((tap_n + i)) # SKIP this machine has an msr device"; done
+	tap_n=$((tap_n + 4))
+else
+	start 160 50
+	check "without counters it still shows the machine" wait_for "OS (no counters)" 4
+	check "with the reason and the way out" wait_for "No counters:" 2
+	wait_for "sample 2" 4
+	util=$(table | head -1 | awk '{ print $4 }')
+	case "$util" in
+	*[0-9].[0-9]*) pass "and utilisation from /proc/stat ($util %)" ;;
+	*) fail "and utilisation from /proc/stat" "cpu 0's util: '$util'" "$(screen)" ;;
+	esac
+	key q
+	check "q quits it with status 0" wait_for "EXIT=0" 3
+fi

@@ -26,6 +26,7 @@
 #include "layout.h"
 #include "msr_allow.h"
 #include "options.h"
+#include "ossample.h"
 #include "paths.h"
 #include "pmu_regs.h"
 #include "rcfile.h"
@@ -338,6 +339,56 @@ static int main_interactive(struct session *s, const struct options *opt, int si
 	return status;
 }
 
+/*
+ * No usable counters (REASON): the interactive view with the OS's figures.
+ * Bad input still stops pmutop; this is for a machine that cannot count.
+ */
+static int main_os_fallback(const struct options *opt, const char *reason, int sigfd)
+{
+	static char doctor[8192], brand[49], why[640];
+	struct ui_config c = { .interval = opt->interval, .interval_given = true };
+	struct cpuid_info info;
+	struct ossample *os;
+	struct topo *t;
+	char err[1024];
+	int status;
+
+	if (topo_load_root(opt->root, &t, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\npmutop: and the topology cannot be read: %s\n", reason, err);
+		return EXIT_FAILURE;
+	}
+	snprintf(why, sizeof(why), "No counters: %.500s. OS figures shown; d explains, or try pmutop --sim "
+		 "nehalem-ep:memory-bound", reason);
+	if (ossample_open(opt->root, t, opt->interval, why, &os, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		topo_free(t);
+		return EXIT_FAILURE;
+	}
+	main_doctor_text(opt, NULL, doctor, sizeof(doctor));
+	if (cpuid_identify_root(opt->root ? opt->root : "/", &info, err, sizeof(err)) == 0)
+		snprintf(brand, sizeof(brand), "%s", info.brand);
+	else
+		snprintf(brand, sizeof(brand), "CPU without usable counters");
+	c.os = os;
+	c.info = (struct view_info){
+		.host = "", .brand = brand, .uarch = "no counters", .source = "OS (no counters)",
+		.layout = ossample_layout(os), .topo = t, .doctor = doctor,
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
+	};
+	{
+		static char host[256];
+
+		if (gethostname(host, sizeof(host) - 1) == 0)
+			c.info.host = host;
+	}
+	status = ui_run(NULL, &c, sigfd, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "pmutop: %s\n", err);
+	ossample_free(os);
+	topo_free(t);
+	return status;
+}
+
 static int main_run(const struct options *opt)
 {
 	struct session_config cfg = {
@@ -377,6 +428,11 @@ static int main_run(const struct options *opt)
 		return EXIT_FAILURE;
 	}
 	rc = session_open(&cfg, &s, err, sizeof(err));
+	if (rc && interactive && !opt->sim && rc != -EINVAL) {
+		status = main_os_fallback(opt, err, sigfd);
+		close(sigfd);
+		return status;
+	}
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		close(sigfd);

@@ -136,7 +136,7 @@ static void panes_header(struct view *v, const struct sample *s, double age, str
 	x = g->w - (int)strlen(in->source) - 2;
 	if (x > g->w / 2)
 		grid_put(g, 0, x, g->w - x, in->simulated ? GRID_SIM : GRID_HEADER, " %s ", in->source);
-	if (s)
+	if (s && !isnan(s->skew_us))
 		snprintf(skew, sizeof(skew), "%.1f ms", s->skew_us / 1000);
 	else
 		snprintf(skew, sizeof(skew), "-");

@@ -157,6 +157,7 @@ static int ui_map_key(int ch)
 
 struct ui_state {
 	struct session *s;
+	struct ossample *os;
 	struct view v;
 	struct grid *g;
 	struct sample *smp;
@@ -176,21 +177,28 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 		u->quit = true;
 		return;
 	case VIEW_CMD_GROUPS:
-		engine_set_groups(u->s->eng, u->v.groups);
+		if (!u->os)
+			engine_set_groups(u->s->eng, u->v.groups);
 		break;
 	case VIEW_CMD_INTERVAL:
-		engine_set_interval(u->s->eng, u->v.interval);
+		if (u->os)
+			ossample_set_interval(u->os, u->v.interval);
+		else
+			engine_set_interval(u->s->eng, u->v.interval);
 		break;
 	case VIEW_CMD_PAUSE:
-		engine_set_paused(u->s->eng, u->v.paused);
+		if (u->os)
+			ossample_set_paused(u->os, u->v.paused);
+		else
+			engine_set_paused(u->s->eng, u->v.paused);
 		break;
 	case VIEW_CMD_PID:
 		free(u->v.pid_cpus);
 		u->v.pid_cpus = NULL;
 		pidcpus_free(u->pid);
 		u->pid = NULL;
-		if (u->v.pid && pidcpus_open(u->s->src->topo->root, u->v.pid, u->s->src->topo->cpu_thread_len,
-					     &u->pid, err, sizeof(err)) == 0)
+		if (u->v.pid && pidcpus_open(u->v.info.topo->root ? u->v.info.topo->root : "/", u->v.pid,
+					     u->v.info.topo->cpu_thread_len, &u->pid, err, sizeof(err)) == 0)
 			u->v.pid_cpus = pidcpus_scan(u->pid);
 		else if (u->v.pid) {
 			snprintf(u->v.status, sizeof(u->v.status), "%s", err);
@@ -231,8 +239,12 @@ static void ui_new_sample(struct ui_state *u)
 {
 	struct sample *smp;
 
-	engine_ack(u->s->eng);
-	smp = engine_latest(u->s->eng);
+	if (u->os) {
+		smp = ossample_take(u->os);
+	} else {
+		engine_ack(u->s->eng);
+		smp = engine_latest(u->s->eng);
+	}
 	if (!smp)
 		return;
 	if (u->smp)
@@ -261,18 +273,18 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		u->v.groups = saved.groups;
 	if (c->interval_given)
 		u->v.interval = saved.interval;
-	if (u->v.groups != saved.groups)
+	if (u->v.groups != saved.groups && !u->os)
 		engine_set_groups(u->s->eng, u->v.groups);
 	if (u->v.interval != saved.interval)
-		engine_set_interval(u->s->eng, u->v.interval);
+		ui_apply(u, VIEW_CMD_INTERVAL);
 }
 
 int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)
 {
-	struct ui_state u = { .s = s };
+	struct ui_state u = { .s = s, .os = c->os };
 	struct pollfd pfd[3] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = engine_fd(s->eng), .events = POLLIN },
+		{ .fd = c->os ? ossample_fd(c->os) : engine_fd(s->eng), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 	};
 	sigset_t winch;
@@ -284,7 +296,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			 "or --dump for a text picture of the screen");
 		return EXIT_FAILURE;
 	}
-	view_init(&u.v, &c->info, s->groups, c->interval);
+	view_init(&u.v, &c->info, s ? s->groups : 0, c->interval);
 	ui_load_rc(&u, c);
 	tcgetattr(STDIN_FILENO, &ui_saved_tty);
 	sigemptyset(&winch);

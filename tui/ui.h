@@ -15,6 +15,7 @@
 #ifndef PMUTOP_UI_H
 #define PMUTOP_UI_H
 
+#include "ossample.h"
 #include "session.h"
 #include "view.h"
 
@@ -24,10 +25,11 @@ struct ui_config {
 	bool groups_given;     /* -g given: the rc file's groups do not apply */
 	bool interval_given;   /* -d given: nor its interval */
 	double interval;
+	struct ossample *os;   /* no counters: OS figures instead of the session's engine */
 };
 
 /*
- * Run until q/F10 or a stop signal.  Returns the exit status: 0, or
+ * Run until q/F10 or a stop signal, on S's engine (or on C->os, then S is NULL).  Returns the exit status: 0, or
  * 128 + the signal; curses is ended before it returns, also on errors
  * (then ERR holds the message to print).
  */
