@@ -20,6 +20,7 @@
 #include "grid.h"
 #include "pidcpus.h"
 #include "rcfile.h"
+#include "xmalloc.h"
 
 /*
  * How often the loop wakes when nothing happens, to redraw the sample's age
@@ -97,7 +98,7 @@ void ui_blit(const struct grid *g)
 
 	if (full) {
 		free(ui_shown);
-		ui_shown = calloc((size_t)g->w * (size_t)g->h, sizeof(*ui_shown));
+		ui_shown = xcalloc((size_t)g->w * (size_t)g->h, sizeof(*ui_shown));
 		ui_shown_w = g->w;
 		ui_shown_h = g->h;
 	}
