@@ -90,7 +90,7 @@ static void bench_machine(const char *name, const char *synthetic, struct layout
 		ui_blit(g);
 		frame[f] = bench_now() - t0;
 		t0 = bench_now();
-		view_key(&v, s, 'm');
+		view_key(&v, 'm');
 		view_render(&v, s, 0, g);
 		ui_blit(g);
 		key[f] = bench_now() - t0;

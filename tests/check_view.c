@@ -205,23 +205,23 @@ START_TEST(sorting_filtering_and_aggregation)
 	row = line_of(f.g, 11); /* first row under the table header */
 	ck_assert_msg(strstr(row, "   15    7    1") != NULL, "largest first: %s", row);
 	free(row);
-	view_key(&f.v, f.s, 'r');
+	view_key(&f.v, 'r');
 	free(render(&f));
 	row = line_of(f.g, 11);
 	ck_assert_msg(strstr(row, "    0    0    0") != NULL, "reversed: %s", row);
 	free(row);
 	/* the CPU filter through its prompt */
-	view_key(&f.v, f.s, '/');
-	view_key(&f.v, f.s, '9');
-	view_key(&f.v, f.s, VIEW_KEY_ENTER);
+	view_key(&f.v, '/');
+	view_key(&f.v, '9');
+	view_key(&f.v, VIEW_KEY_ENTER);
 	free(render(&f));
 	ck_assert_int_eq(f.v.nrows, 1);
-	view_key(&f.v, f.s, '/');
-	view_key(&f.v, f.s, 'x');
-	view_key(&f.v, f.s, VIEW_KEY_ENTER);
+	view_key(&f.v, '/');
+	view_key(&f.v, 'x');
+	view_key(&f.v, VIEW_KEY_ENTER);
 	ck_assert_ptr_nonnull(strstr(f.v.status, "expected a CPU list"));
 	ck_assert_str_eq(f.v.filter, "9"); /* a bad filter keeps the old one */
-	view_key(&f.v, f.s, 'a');
+	view_key(&f.v, 'a');
 	ck_assert_int_eq(f.v.agg, VIEW_AGG_CORE);
 	free(render(&f));
 	ck_assert_int_eq(f.v.nrows, 1); /* core 1 holds cpu 9 */
@@ -235,33 +235,33 @@ START_TEST(keys_change_state_and_ask_the_backend)
 	int heat;
 
 	fixture_open(&f, 160, 50);
-	ck_assert_int_eq(view_key(&f.v, f.s, '4'), VIEW_CMD_GROUPS);
+	ck_assert_int_eq(view_key(&f.v, '4'), VIEW_CMD_GROUPS);
 	ck_assert_uint_eq(f.v.groups, 1u | 1u << layout_group_find(f.l, "ports"));
-	ck_assert_int_eq(view_key(&f.v, f.s, '4'), VIEW_CMD_GROUPS);
+	ck_assert_int_eq(view_key(&f.v, '4'), VIEW_CMD_GROUPS);
 	ck_assert_uint_eq(f.v.groups, 1);
-	ck_assert_int_eq(view_key(&f.v, f.s, '9'), VIEW_CMD_REDRAW); /* nehalem binds 1-8 */
+	ck_assert_int_eq(view_key(&f.v, '9'), VIEW_CMD_REDRAW); /* nehalem binds 1-8 */
 	ck_assert_ptr_nonnull(strstr(f.v.status, "no group on key 9"));
-	ck_assert_int_eq(view_key(&f.v, f.s, '+'), VIEW_CMD_INTERVAL);
+	ck_assert_int_eq(view_key(&f.v, '+'), VIEW_CMD_INTERVAL);
 	ck_assert_double_eq(f.v.interval, 2);
 	for (int i = 0; i < 20; i++)
-		view_key(&f.v, f.s, '-');
+		view_key(&f.v, '-');
 	ck_assert_double_eq(f.v.interval, 0.1);
-	ck_assert_int_eq(view_key(&f.v, f.s, '-'), VIEW_CMD_NONE);
-	ck_assert_int_eq(view_key(&f.v, f.s, ' '), VIEW_CMD_PAUSE);
+	ck_assert_int_eq(view_key(&f.v, '-'), VIEW_CMD_NONE);
+	ck_assert_int_eq(view_key(&f.v, ' '), VIEW_CMD_PAUSE);
 	ck_assert(f.v.paused);
 	heat = f.v.heat_metric;
-	view_key(&f.v, f.s, 'm');
+	view_key(&f.v, 'm');
 	ck_assert_int_ne(f.v.heat_metric, heat);
 	ck_assert_int_eq(f.l->metrics[f.v.heat_metric].scope, LAYOUT_THREAD);
-	view_key(&f.v, f.s, 'M');
+	view_key(&f.v, 'M');
 	ck_assert_int_eq(f.v.heat_metric, heat);
-	view_key(&f.v, f.s, 'h');
+	view_key(&f.v, 'h');
 	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_HELP);
-	ck_assert_int_eq(view_key(&f.v, f.s, 'x'), VIEW_CMD_NONE); /* closes the overlay */
+	ck_assert_int_eq(view_key(&f.v, 'x'), VIEW_CMD_NONE); /* closes the overlay */
 	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_NONE);
-	ck_assert_int_eq(view_key(&f.v, f.s, VIEW_KEY_TAB), VIEW_CMD_REDRAW);
+	ck_assert_int_eq(view_key(&f.v, VIEW_KEY_TAB), VIEW_CMD_REDRAW);
 	ck_assert_int_eq(f.v.focus, VIEW_PANE_TABLE);
-	ck_assert_int_eq(view_key(&f.v, f.s, 'q'), VIEW_CMD_QUIT);
+	ck_assert_int_eq(view_key(&f.v, 'q'), VIEW_CMD_QUIT);
 	fixture_close(&f);
 }
 END_TEST

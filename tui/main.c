@@ -249,21 +249,26 @@ static int main_doctor(const struct options *opt)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* What the screen's header and panes need to know about this run. */
-static void main_view_info(const struct options *opt, const struct session *s, const char *doctor,
-			   struct view_info *in)
+/* This machine's name for the header (static storage). */
+static const char *main_host(void)
 {
 	static char host[256];
 
 	if (gethostname(host, sizeof(host) - 1))
 		snprintf(host, sizeof(host), "?");
+	return host;
+}
+
+/* What the screen's header and panes need to know about this run. */
+static void main_view_info(const struct options *opt, const struct session *s, const char *doctor,
+			   struct view_info *in)
+{
 	*in = (struct view_info){
-		.host = host, .brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
+		.host = main_host(), .brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
 		.source = s->src->name, .simulated = s->src->simulated, .layout = s->layout,
 		.topo = s->src->topo, .gp_counters = s->src->info.gp_counters,
 		.perfmon_version = s->src->info.perfmon_version, .count_user = !opt->kernel_only,
 		.count_kernel = !opt->user_only, .doctor = doctor,
-		.notice = s->notice[0] ? s->notice : NULL,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
 	};
 }
@@ -371,16 +376,10 @@ static int main_os_fallback(const struct options *opt, const char *reason, int s
 		snprintf(brand, sizeof(brand), "CPU without usable counters");
 	c.os = os;
 	c.info = (struct view_info){
-		.host = "", .brand = brand, .uarch = "no counters", .source = "OS (no counters)",
+		.host = main_host(), .brand = brand, .uarch = "no counters", .source = "OS (no counters)",
 		.layout = ossample_layout(os), .topo = t, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
 	};
-	{
-		static char host[256];
-
-		if (gethostname(host, sizeof(host) - 1) == 0)
-			c.info.host = host;
-	}
 	status = ui_run(NULL, &c, sigfd, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);

@@ -154,21 +154,27 @@ static double ossample_ghz(const struct ossample *o, int os_cpu)
 	return khz / 1e6;
 }
 
-/* Mean of metric M over the threads whose SEL (core or socket index) is K. */
-static void ossample_mean(struct sample *s, int var, bool by_core, struct sample_entity *dst, int k)
+/* Cores and sockets get the mean of their threads' figures (n/a ones left out), in one pass. */
+static void ossample_means(struct sample *s, const struct topo *t, int var)
 {
-	double sum = 0;
-	int n = 0;
+	int nc = t->ncores, ns = t->nsockets;
+	double *sum = xcalloc((size_t)(nc + ns) + 1, sizeof(double));
+	int *n = xcalloc((size_t)(nc + ns) + 1, sizeof(int));
 
 	for (int i = 0; i < s->nthreads; i++) {
 		double v = s->threads[i].vars[var];
 
-		if ((by_core ? s->threads[i].core : s->threads[i].socket) != k || isnan(v))
+		if (isnan(v))
 			continue;
-		sum += v;
-		n++;
+		sum[s->threads[i].core] += v;
+		n[s->threads[i].core]++;
+		sum[nc + s->threads[i].socket] += v;
+		n[nc + s->threads[i].socket]++;
 	}
-	dst->vars[var] = n ? sum / n : NAN;
+	for (int k = 0; k < nc + ns; k++)
+		(k < nc ? &s->cores[k] : &s->sockets[k - nc])->vars[var] = n[k] ? sum[k] / n[k] : NAN;
+	free(sum);
+	free(n);
 }
 
 struct sample *ossample_take(struct ossample *o)
@@ -209,24 +215,20 @@ struct sample *ossample_take(struct ossample *o)
 				100.0 * (double)(busy[th] - o->busy[th]) / (double)(total[th] - o->total[th]);
 		e->vars[layout_metric_var(o->l, o->ghz)] = ossample_ghz(o, e->index);
 	}
-	for (int m = 0; m < o->l->nmetrics; m++) {
-		int var = layout_metric_var(o->l, m);
-
-		for (int k = 0; k < t->ncores; k++) {
-			s->cores[k].index = k;
-			s->cores[k].core = k;
-			s->cores[k].socket = t->cores[k].socket;
-			s->cores[k].os_core_id = t->cores[k].core_id;
-			s->cores[k].os_socket_id = t->sockets[t->cores[k].socket].os_id;
-			ossample_mean(s, var, true, &s->cores[k], k);
-		}
-		for (int k = 0; k < t->nsockets; k++) {
-			s->sockets[k].index = k;
-			s->sockets[k].socket = k;
-			s->sockets[k].os_socket_id = t->sockets[k].os_id;
-			ossample_mean(s, var, false, &s->sockets[k], k);
-		}
+	for (int k = 0; k < t->ncores; k++) {
+		s->cores[k].index = k;
+		s->cores[k].core = k;
+		s->cores[k].socket = t->cores[k].socket;
+		s->cores[k].os_core_id = t->cores[k].core_id;
+		s->cores[k].os_socket_id = t->sockets[t->cores[k].socket].os_id;
 	}
+	for (int k = 0; k < t->nsockets; k++) {
+		s->sockets[k].index = k;
+		s->sockets[k].socket = k;
+		s->sockets[k].os_socket_id = t->sockets[k].os_id;
+	}
+	for (int m = 0; m < o->l->nmetrics; m++)
+		ossample_means(s, t, layout_metric_var(o->l, m));
 	free(o->busy);
 	free(o->total);
 	o->busy = busy;

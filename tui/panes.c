@@ -5,6 +5,7 @@
  * the counter-budget footer and the key bar.  Overlays (help, explain,
  * doctor) and prompts are drawn last, over the rest.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "panes.h"
 
 #include <math.h>
@@ -111,15 +112,23 @@ static bool panes_pid_ran(const struct view *v, int os_cpu)
 	       v->pid_cpus[os_cpu];
 }
 
-/* Sample thread index of topo thread T, or -1 (offline, or no sample). */
-static int panes_sample_thread(const struct sample *s, const struct topo *t, int th)
+/*
+ * Sample thread index of every topo thread (-1: offline, or no sample), so
+ * that drawing a cell is a lookup, not a search.  Caller frees.
+ */
+static int *panes_thread_map(const struct sample *s, const struct topo *t)
 {
-	if (!s)
-		return -1;
-	for (int i = 0; i < s->nthreads; i++)
-		if (s->threads[i].index == t->threads[th].os_cpu)
-			return i;
-	return -1;
+	int *map = xcalloc((size_t)t->nthreads + 1, sizeof(int));
+
+	for (int th = 0; th < t->nthreads; th++)
+		map[th] = -1;
+	for (int i = 0; s && i < s->nthreads; i++) {
+		int cpu = s->threads[i].index;
+
+		if (cpu >= 0 && cpu < t->cpu_thread_len && t->cpu_thread[cpu] >= 0)
+			map[t->cpu_thread[cpu]] = i;
+	}
+	return map;
 }
 
 /* ---- header, message line, footer, key bar -------------------------------- */
@@ -345,8 +354,9 @@ static enum grid_style panes_cell(const struct view *v, const struct sample *s, 
 	return panes_heat(v->info.layout, v->heat_metric, value, max);
 }
 
-static void panes_socket_box(struct view *v, const struct sample *s, const struct panes_topo_fit *f,
-			     int sk, int y, int x, double max, int *pos, struct grid *g)
+static void panes_socket_box(struct view *v, const struct sample *s, const int *tmap,
+			     const struct panes_topo_fit *f, int sk, int y, int x, double max, int *pos,
+			     struct grid *g)
 {
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
@@ -361,7 +371,7 @@ static void panes_socket_box(struct view *v, const struct sample *s, const struc
 		int n = 0;
 
 		for (int k = 0; s && k < so->nthreads; k++) {
-			int i = panes_sample_thread(s, t, so->thread_first + k);
+			int i = tmap[so->thread_first + k];
 			double val = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
 
 			if (isnan(val))
@@ -384,7 +394,7 @@ static void panes_socket_box(struct view *v, const struct sample *s, const struc
 		if (f->mode == PANES_FULL) {
 			grid_put(g, by, bx, f->block_w - 1, GRID_DIM, "core %d", co->core_id);
 			for (int k = 0; k < co->nthreads; k++) {
-				int th = co->thread_first + k, i = panes_sample_thread(s, t, th);
+				int th = co->thread_first + k, i = tmap[th];
 				int cpu = t->threads[th].os_cpu;
 				enum grid_style st = panes_cell(v, s, i, max, 6, cell, sizeof(cell));
 				bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
@@ -398,7 +408,7 @@ static void panes_socket_box(struct view *v, const struct sample *s, const struc
 			}
 		} else if (f->mode == PANES_NARROW) {
 			for (int k = 0; k < co->nthreads; k++) {
-				int i = panes_sample_thread(s, t, co->thread_first + k);
+				int i = tmap[co->thread_first + k];
 				enum grid_style st = panes_cell(v, s, i, max, 5, cell, sizeof(cell));
 				bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
 
@@ -426,6 +436,7 @@ static int panes_topology(struct view *v, const struct sample *s, int y, int h, 
 {
 	const struct topo *t = v->info.topo;
 	int *socks = xcalloc((size_t)t->nsockets + 1, sizeof(int)), nsocks = 0, pos = 0, rows;
+	int *tmap = panes_thread_map(s, t);
 	struct panes_topo_fit f;
 	double max = 0;
 
@@ -440,7 +451,7 @@ static int panes_topology(struct view *v, const struct sample *s, int y, int h, 
 	}
 	f = panes_topo_fit(t, socks, nsocks, g->w, h);
 	for (int i = 0; i < nsocks; i++)
-		panes_socket_box(v, s, &f, socks[i], y + (i / f.per_row) * f.box_h,
+		panes_socket_box(v, s, tmap, &f, socks[i], y + (i / f.per_row) * f.box_h,
 				 (i % f.per_row) * f.box_w, max, &pos, g);
 	rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
 	if (v->zoom_socket >= 0)
@@ -450,12 +461,12 @@ static int panes_topology(struct view *v, const struct sample *s, int y, int h, 
 		v->page = f.blocks > 0 ? f.blocks : 1;
 	}
 	free(socks);
+	free(tmap);
 	return rows > h ? h : rows;
 }
 
-void panes_zoom(struct view *v, const struct sample *s)
+void panes_zoom(struct view *v)
 {
-	(void)s;
 	if (v->focus != VIEW_PANE_TOPO)
 		return;
 	if (v->zoom_socket >= 0) {
@@ -523,22 +534,24 @@ static int panes_rows(const struct view *v, const struct sample *s, int **out,
 	return k;
 }
 
-static const struct view *panes_sort_view;
-static const struct sample *panes_sort_sample;
-static const struct sample_entity *panes_sort_ents;
+struct panes_sort {
+	const struct view *v;
+	const struct sample *s;
+	const struct sample_entity *ents;
+};
 
-static int panes_sort_cmp(const void *a, const void *b)
+static int panes_sort_cmp(const void *a, const void *b, void *arg)
 {
-	const struct view *v = panes_sort_view;
+	const struct panes_sort *c = arg;
 	int ia = *(const int *)a, ib = *(const int *)b;
-	double x = sample_metric(panes_sort_sample, &panes_sort_ents[ia], v->sort_metric);
-	double y = sample_metric(panes_sort_sample, &panes_sort_ents[ib], v->sort_metric);
+	double x = sample_metric(c->s, &c->ents[ia], c->v->sort_metric);
+	double y = sample_metric(c->s, &c->ents[ib], c->v->sort_metric);
 	int r;
 
 	if (isnan(x) || isnan(y)) /* n/a last, whatever the direction */
 		return isnan(x) && isnan(y) ? ia - ib : isnan(x) ? 1 : -1;
 	r = x < y ? 1 : x > y ? -1 : ia - ib; /* largest first */
-	return v->sort_rev ? -r : r;
+	return c->v->sort_rev ? -r : r;
 }
 
 /* Metrics worth a column: live or always-live, defined at this aggregation. */
@@ -574,10 +587,9 @@ static void panes_table(struct view *v, const struct sample *s, int y, int h, st
 	ncols = panes_columns(v, s, cols);
 	nrows = panes_rows(v, s, &rows, &ents);
 	if (v->sort_metric >= 0) {
-		panes_sort_view = v;
-		panes_sort_sample = s;
-		panes_sort_ents = ents;
-		qsort(rows, (size_t)nrows, sizeof(int), panes_sort_cmp);
+		struct panes_sort ctx = { .v = v, .s = s, .ents = ents };
+
+		qsort_r(rows, (size_t)nrows, sizeof(int), panes_sort_cmp, &ctx);
 	}
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
 	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%s", heads[v->agg]);

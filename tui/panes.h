@@ -12,7 +12,7 @@
 #include "view.h"
 
 /* Zoom the topology to the socket of the selected cell, or back out. */
-void panes_zoom(struct view *v, const struct sample *s);
+void panes_zoom(struct view *v);
 
 /*
  * VALUE in at most 7 columns for UNIT: n/a for NaN, SI suffixes (k, M, G,

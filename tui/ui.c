@@ -230,7 +230,7 @@ static void ui_keys(struct ui_state *u)
 				u->dirty |= view_click(&u->v, me.y, me.x);
 			continue;
 		}
-		ui_apply(u, view_key(&u->v, u->smp, ui_map_key(ch)));
+		ui_apply(u, view_key(&u->v, ui_map_key(ch)));
 		if (u->quit)
 			return;
 	}

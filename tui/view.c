@@ -150,11 +150,10 @@ static bool view_toggle_group(struct view *v, int key)
 	return false;
 }
 
-enum view_cmd view_key(struct view *v, const struct sample *s, int key)
+enum view_cmd view_key(struct view *v, int key)
 {
 	const struct layout *l = v->info.layout;
 
-	(void)s;
 	if (v->prompt)
 		return view_prompt_key(v, key);
 	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
@@ -276,7 +275,7 @@ enum view_cmd view_key(struct view *v, const struct sample *s, int key)
 	case VIEW_KEY_ENTER:
 	case '\n':
 	case '\r':
-		panes_zoom(v, s);
+		panes_zoom(v);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_ESC:
 		v->zoom_socket = -1;

@@ -60,7 +60,6 @@ struct view_info {
 	unsigned perfmon_version; /* for the PERFEVTSEL values the explain overlay shows */
 	bool count_user, count_kernel;
 	const char *doctor;       /* the setup doctor's lines, or NULL */
-	const char *notice;       /* counters in use etc. (from start-up), or NULL */
 	bool utf8;                /* box and bar glyphs from Unicode, else ASCII */
 };
 
@@ -108,7 +107,7 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 void view_free(struct view *v);
 
 /* Apply KEY (a character or a VIEW_KEY_*). */
-enum view_cmd view_key(struct view *v, const struct sample *s, int key);
+enum view_cmd view_key(struct view *v, int key);
 
 /* Select the table row or topology cell at screen (Y, X) of the last render; true when it did. */
 bool view_click(struct view *v, int y, int x);
