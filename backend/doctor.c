@@ -16,6 +16,7 @@
 #include "cpuid.h"
 #include "emu.h"
 #include "layout.h"
+#include "paths.h"
 
 enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
 
@@ -31,21 +32,6 @@ struct doctor_ctx {
 	struct cpuid_info info;
 	bool have_cpu;
 };
-
-static void doctor_read(const struct doctor_ctx *c, const char *rel, char *buf, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	buf[0] = 0;
-	snprintf(path, sizeof(path), "%s/%s", c->root, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = 0;
-	fclose(f);
-}
 
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 {
@@ -151,8 +137,8 @@ static void doctor_filter(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "emulated registers");
 		return;
 	}
-	doctor_read(c, "sys/module/msr/parameters/allow_writes", filter, sizeof(filter));
-	doctor_read(c, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
+	paths_read_line(c->in->root, "sys/module/msr/parameters/allow_writes", filter, sizeof(filter));
+	paths_read_line(c->in->root, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
 	if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]")) {
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "kernel lockdown %s refuses MSR writes", lockdown);
@@ -207,7 +193,7 @@ static void doctor_nmi(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "emulated machine");
 		return;
 	}
-	doctor_read(c, "proc/sys/kernel/nmi_watchdog", v, sizeof(v));
+	paths_read_line(c->in->root, "proc/sys/kernel/nmi_watchdog", v, sizeof(v));
 	if (!strcmp(v, "1")) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "the NMI watchdog holds a counter on every CPU");

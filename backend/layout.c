@@ -4,6 +4,7 @@
  * FILE:LINE:COL and what was expected there.  Main thread, before curses.
  */
 #include "layout.h"
+#include "parse.h"
 #include "cpulist.h"
 #include "expr.h"
 #include "pfmenc.h"
@@ -73,14 +74,13 @@ struct layout_parser {
 
 static int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 {
-	char msg[300];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = parse_vfail(p->err, p->errlen, p->file, p->line, p->bol, at, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->errlen, "%s:%d:%d: %s", p->file, p->line, (int)(at - p->bol) + 1, msg);
-	return -EINVAL;
+	return rc;
 }
 
 static void layout_free_tokens(struct layout_parser *p)

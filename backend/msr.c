@@ -3,6 +3,7 @@
  * See msr.h for the rules and which thread may call what.
  */
 #include "msr.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -52,21 +53,6 @@ struct msr_dev {
 /* ---- messages ------------------------------------------------------------- */
 
 /* First line of ROOT/REL, or "" when it cannot be read. */
-static void msr_read_setting(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[MSR_PATH_MAX];
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", strcmp(root, "/") ? root : "", rel);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *path,
 		 const char *root, const struct msr_allowlist *allow, char *buf, size_t len)
 {
@@ -88,9 +74,9 @@ void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *pat
 		/* fall through */
 	case EPERM:
 		if (strcmp(op, "write") == 0) {
-			msr_read_setting(root, "sys/module/msr/parameters/allow_writes", filter,
+			paths_read_line(root, "sys/module/msr/parameters/allow_writes", filter,
 					 sizeof(filter));
-			msr_read_setting(root, "sys/kernel/security/lockdown", lockdown,
+			paths_read_line(root, "sys/kernel/security/lockdown", lockdown,
 					 sizeof(lockdown));
 			if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]"))
 				snprintf(buf, len, "the kernel refused writing MSR %s on CPU %d: it is "

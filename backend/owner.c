@@ -2,6 +2,7 @@
  * owner: detect counters in use by someone else.  Main thread, start-up.
  */
 #include "owner.h"
+#include "paths.h"
 #include "cpulist.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
@@ -14,17 +15,9 @@
 
 static bool owner_nmi_watchdog(const char *root)
 {
-	char path[PATH_MAX + 64], buf[16] = "";
-	FILE *f;
+	char buf[16];
 
-	snprintf(path, sizeof(path), "%s/proc/sys/kernel/nmi_watchdog",
-		 root && strcmp(root, "/") ? root : "");
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
+	paths_read_line(root, "proc/sys/kernel/nmi_watchdog", buf, sizeof(buf));
 	return atoi(buf) != 0;
 }
 

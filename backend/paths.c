@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,4 +62,23 @@ const char *paths_scenario_dir(const char *exe_dir)
 {
 	return paths_pick("PMUTOP_SCENARIO_DIR", PMUTOP_SRC_SCENARIODIR, PMUTOP_SCENARIODIR,
 			  exe_dir);
+}
+
+int paths_read_line(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+	int rc = 0;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", root && strcmp(root, "/") ? root : "", rel);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	else
+		rc = -EIO;
+	fclose(f);
+	return rc;
 }

@@ -6,7 +6,8 @@
  * needs to install); otherwise the installed $(pkgdatadir)/layouts.
  * Scenarios of the emulated machines likewise: $PMUTOP_SCENARIO_DIR, the
  * source tree's backend/scenarios/, $(pkgdatadir)/scenarios.
- * Main thread, at start-up.
+ * Also the one way settings files of the machine are read under the --root
+ * prefix (paths_read_line).  Main thread, at start-up.
  */
 #ifndef PMUTOP_PATHS_H
 #define PMUTOP_PATHS_H
@@ -22,6 +23,13 @@ const char *paths_layout_dir(const char *exe_dir);
 
 /* The scenario directory, chosen like the layout directory. */
 const char *paths_scenario_dir(const char *exe_dir);
+
+/*
+ * The first line of ROOT/REL (ROOT NULL or "/": this machine's /REL) into
+ * BUF without its newline: a sysfs or procfs setting.  0, or -errno with
+ * BUF empty.
+ */
+int paths_read_line(const char *root, const char *rel, char *buf, size_t len);
 
 /* Directory of the running executable into BUF; 0 or -errno. */
 int paths_exe_dir(char *buf, size_t len);

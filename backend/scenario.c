@@ -3,6 +3,7 @@
  * Parsing: main thread, before anything starts.  Evaluation: pure, any thread.
  */
 #include "scenario.h"
+#include "parse.h"
 #include "cpulist.h"
 #include "xmalloc.h"
 
@@ -43,14 +44,13 @@ struct scenario_parser {
 
 static int scenario_fail(struct scenario_parser *p, const char *at, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = parse_vfail(p->err, p->errlen, p->file, p->line, p->bol, at, fmt, ap);
 	va_end(ap);
-	snprintf(p->err, p->errlen, "%s:%d:%d: %s", p->file, p->line, (int)(at - p->bol) + 1, msg);
-	return -EINVAL;
+	return rc;
 }
 
 static const char *scenario_skip_blank(const char *s)

@@ -1,0 +1,19 @@
+/*
+ * parse: the error line every pmutop parser gives, FILE:LINE:COL: message,
+ * with the column counted from 1 at the beginning of the line.  Layout files
+ * and scenarios share it so their messages read the same.  Any thread.
+ */
+#ifndef PMUTOP_PARSE_H
+#define PMUTOP_PARSE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * Write "FILE:LINE:COL: FMT..." into ERR, COL being AT's column in the line
+ * that starts at BOL.  Returns -EINVAL, what a parser returns for bad input.
+ */
+int parse_vfail(char *err, size_t errlen, const char *file, int line, const char *bol,
+		const char *at, const char *fmt, va_list ap);
+
+#endif
