@@ -22,7 +22,7 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.93,
-		.uncore = EMU_UNCORE_NHM, .channels = 3,
+		.uncore = EMU_UNCORE_NHM, .channels = 3, .dram_mts = 1333,
 		.default_scenario = "memory-bound",
 	},
 	{
@@ -35,7 +35,7 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.93,
-		.uncore = EMU_UNCORE_NHM, .channels = 3,
+		.uncore = EMU_UNCORE_NHM, .channels = 3, .dram_mts = 1333,
 		.default_scenario = "memory-bound",
 	},
 	{
@@ -48,7 +48,7 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 4, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 3.40,
-		.uncore = EMU_UNCORE_SKL, .channels = 2, .cbo = 4,
+		.uncore = EMU_UNCORE_SKL, .channels = 2, .cbo = 4, .dram_mts = 2666,
 		.default_scenario = "memory-bound",
 	},
 	{

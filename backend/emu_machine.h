@@ -28,6 +28,7 @@ struct emu_machine {
 	enum emu_uncore uncore;
 	int channels;            /* memory channels per socket */
 	int cbo;                 /* Skylake CBo slices with counters */
+	unsigned dram_mts;       /* DIMM speed, million transfers per second (8 bytes each) */
 	const char *default_scenario;
 };
 

@@ -552,6 +552,17 @@ bool emu_model_nhm_uncore(unsigned event, unsigned umask, const double *sock,
 		*per_s = sock[SK_local_reads_per_s] * sock[SK_read_latency_ns] * 1e-9 *
 			 sock[SK_uncore_ghz] * 1e9;
 		return true;
+	case 0x03: /* UNC_GQ_ALLOC.RT_LLC_MISS (02H), seed 000 Table 22: read tracker L3 misses */
+		if (umask != 0x02)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s];
+		return true;
+	case 0x02: /* UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS (02H): Little's law, uncore cycles */
+		if (umask != 0x02)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s] * sock[SK_l3_miss_latency_ns] * 1e-9 *
+			 sock[SK_uncore_ghz] * 1e9;
+		return true;
 	case 0x08: /* UNC_LLC_HITS.ANY, seed 000 Table 30 */
 		if (umask != 0x03)
 			return false;

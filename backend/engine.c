@@ -36,6 +36,7 @@ struct engine_cpu {
 	double *ev_acc, *ev_live;        /* per layout event */
 	int resets;
 	int failed;                      /* a register access failed this interval */
+	bool offline;                    /* ENXIO: the CPU went offline */
 };
 
 struct engine {
@@ -47,6 +48,9 @@ struct engine {
 	uint32_t fixed_usable;
 	struct engine_set *sets;
 	int nsets, cur, slice;
+	struct uncore *unc;              /* the per-socket PMUs */
+	int nslices;                     /* slices per interval: the most sets, core or uncore */
+	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
 	uint32_t groups;                 /* selected */
 	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */
 	double interval;
@@ -82,35 +86,6 @@ static int popcount32(uint32_t v)
 
 /* ---- packing groups into sets ----------------------------------------- */
 
-/* Give each of N events (EV) a distinct counter from USABLE within its constraint. */
-static bool engine_assign(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
-{
-	int best = -1, bestn = PMU_MAX_GP + 1;
-
-	if (n == 0)
-		return true;
-	/* the most constrained event first keeps the search tiny */
-	for (int i = 0; i < n; i++) {
-		int c = popcount32(l->events[ev[i]].counters & usable);
-
-		if (ctr[i] < 0 && c < bestn) {
-			best = i;
-			bestn = c;
-		}
-	}
-	if (best < 0)
-		return true;
-	for (int k = 0; k < PMU_MAX_GP; k++) {
-		if (!(l->events[ev[best]].counters & usable & (1u << k)))
-			continue;
-		ctr[best] = k;
-		if (engine_assign(l, ev, n, usable & ~(1u << k), ctr))
-			return true;
-		ctr[best] = -1;
-	}
-	return false;
-}
-
 /* Try to add group G to set S; the set is unchanged on failure. */
 static bool engine_set_add(const struct engine *e, struct engine_set *s, int g)
 {
@@ -134,7 +109,7 @@ static bool engine_set_add(const struct engine *e, struct engine_set *s, int g)
 	}
 	for (int i = 0; i < t.nev; i++)
 		t.ctr[i] = -1;
-	if (!engine_assign(l, t.ev, t.nev, e->gp_usable, t.ctr))
+	if (!layout_assign_counters(l, t.ev, t.nev, e->gp_usable, t.ctr))
 		return false;
 	t.groups |= 1u << g;
 	*s = t;
@@ -178,6 +153,18 @@ static bool engine_group_unavailable(const struct engine *e, int g, char *why, s
 	return false;
 }
 
+/* Slices per interval and steps per slice for the current plan and interval. */
+static void engine_pace(struct engine *e)
+{
+	e->nslices = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
+	if (e->nslices < 1)
+		e->nslices = 1;
+	e->ticks = (int)ceil(e->interval / e->nslices / uncore_poll_s(e->unc) - 1e-9);
+	if (e->ticks < 1)
+		e->ticks = 1;
+	e->tick = 0;
+}
+
 static void engine_plan(struct engine *e)
 {
 	const struct layout *l = e->l;
@@ -190,7 +177,7 @@ static void engine_plan(struct engine *e)
 		int s;
 
 		e->blocked[g][0] = 0;
-		if (!(e->groups & (1u << g)))
+		if (!(e->groups & (1u << g)) || l->groups[g].pmu != LAYOUT_PMU_CORE)
 			continue;
 		if (engine_group_unavailable(e, g, e->blocked[g], sizeof(e->blocked[g])))
 			continue;
@@ -206,20 +193,28 @@ static void engine_plan(struct engine *e)
 		if (s == e->nsets)
 			e->sets[e->nsets++] = alone;
 	}
+	uncore_plan(e->unc, e->groups);
+	for (int g = 0; g < l->ngroups; g++)
+		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
+			snprintf(e->blocked[g], sizeof(e->blocked[g]), "%s",
+				 uncore_group_blocked(e->unc, g));
+	engine_pace(e);
 	e->cur = 0;
 	e->slice = 0;
+	e->tick = 0;
 }
 
 /* ---- registers --------------------------------------------------------- */
 
+/* A CPU that went offline (ENXIO) is n/a with a warning, not a sampler error. */
 static int engine_read(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v)
 {
 	int rc = msr_read(e->cfg.dev, c->os_cpu, reg, v);
 
-	if (rc && !c->failed) {
-		c->failed = 1;
+	c->offline |= rc == -ENXIO;
+	if (rc && !c->failed && rc != -ENXIO)
 		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
-	}
+	c->failed |= rc != 0;
 	return rc;
 }
 
@@ -227,10 +222,10 @@ static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, ui
 {
 	int rc = msr_write(e->cfg.dev, c->os_cpu, reg, v);
 
-	if (rc && !c->failed) {
-		c->failed = 1;
+	c->offline |= rc == -ENXIO;
+	if (rc && !c->failed && rc != -ENXIO)
 		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
-	}
+	c->failed |= rc != 0;
 	return rc;
 }
 
@@ -301,6 +296,7 @@ static void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
 	c->t_interval = c->t_slice = c->t_read = t;
 	c->resets = 0;
 	c->failed = 0;
+	c->offline = false;
 }
 
 /* Read the fixed counters and the TSC of C: into the accumulators, or as a baseline. */
@@ -337,7 +333,9 @@ static void engine_baseline(struct engine *e)
 		engine_read_fixed(e, c, 0, true);
 		engine_reset_acc(e, c, t);
 	}
+	uncore_baseline(e->unc, engine_now(e));
 	e->slice = 0;
+	e->tick = 0;
 	e->need_baseline = false;
 }
 
@@ -392,6 +390,8 @@ static bool engine_group_live(const struct engine *e, int g)
 {
 	if (g < 0)
 		return true;
+	if (e->l->groups[g].pmu != LAYOUT_PMU_CORE)
+		return uncore_group_live(e->unc, g);
 	for (int s = 0; s < e->nsets; s++)
 		if (e->sets[s].groups & (1u << g))
 			return true;
@@ -407,7 +407,7 @@ static void engine_eval(const struct engine *e, double *vars, enum layout_scope 
 		const struct layout_metric *mt = &l->metrics[m];
 		double v = NAN;
 
-		if (mt->scope <= scope && engine_group_live(e, mt->group))
+		if (layout_scope_computed(mt->scope, scope) && engine_group_live(e, mt->group))
 			v = expr_eval(mt->expr, vars);
 		vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
 	}
@@ -428,10 +428,39 @@ static void engine_add(const struct layout *l, double *dst, const double *src, b
 		int k = layout_event_var(l, i);
 		double v = src[k];
 
+		if (l->events[i].pmu != LAYOUT_PMU_CORE)
+			continue; /* per socket: uncore_fill */
 		if (per_core_mean && l->events[i].per_core)
 			v /= nthreads; /* every thread of the core counts the whole core */
 		dst[k] = first ? v : dst[k] + v;
 	}
+}
+
+/* Append TEXT (its lines joined) to the sample's warning line. */
+static void engine_warn(struct sample *s, const char *text)
+{
+	size_t n = strlen(s->warning);
+
+	if (!text || !*text)
+		return;
+	if (n && n + 2 < sizeof(s->warning)) {
+		memcpy(s->warning + n, "; ", 3);
+		n += 2;
+	}
+	for (; *text && n + 1 < sizeof(s->warning); text++)
+		s->warning[n++] = *text == '\n' ? (text[1] ? ';' : ' ') : *text;
+	s->warning[n] = 0;
+}
+
+/* Sets group G takes turns with: 1 when it counts the whole interval. */
+static int engine_group_sets(const struct engine *e, int g)
+{
+	enum layout_pmu pmu = e->l->groups[g].pmu;
+
+	if (pmu == LAYOUT_PMU_IMC)
+		return 1;
+	return pmu == LAYOUT_PMU_CORE ? (e->nsets ? e->nsets : 1)
+	       : (uncore_nsets(e->unc) ? uncore_nsets(e->unc) : 1);
 }
 
 static struct sample *engine_build(struct engine *e, double skew)
@@ -442,6 +471,7 @@ static struct sample *engine_build(struct engine *e, double skew)
 	int *core_n = xcalloc((size_t)t->ncores + 1, sizeof(int));
 	int *sock_n = xcalloc((size_t)t->nsockets + 1, sizeof(int));
 	double interval = 0;
+	char offline[160] = "";
 
 	s->seq = ++e->seq;
 	s->source = e->cfg.source;
@@ -457,12 +487,15 @@ static struct sample *engine_build(struct engine *e, double skew)
 			sg->state = SAMPLE_GROUP_BLOCKED;
 			snprintf(sg->why, sizeof(sg->why), "%s", e->blocked[g]);
 		} else {
-			sg->state = e->nsets > 1 ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
-			sg->live_share = 1.0 / e->nsets;
+			int n = engine_group_sets(e, g);
+
+			sg->state = n > 1 ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
+			sg->live_share = 1.0 / n;
 		}
 	}
 	for (int m = 0; m < l->nmetrics; m++)
-		s->metric_scaled[m] = l->metrics[m].group >= 0 && e->nsets > 1 &&
+		s->metric_scaled[m] = l->metrics[m].group >= 0 &&
+				      engine_group_sets(e, l->metrics[m].group) > 1 &&
 				      engine_group_live(e, l->metrics[m].group);
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
@@ -477,6 +510,12 @@ static struct sample *engine_build(struct engine *e, double skew)
 		te->os_socket_id = t->sockets[th->socket].os_id;
 		s->resets += c->resets;
 		interval = fmax(interval, secs);
+		if (c->offline) {
+			size_t n = strlen(offline);
+
+			snprintf(offline + n, sizeof(offline) - n, "%sCPU %d is offline", n ? ", " : "",
+				 c->os_cpu);
+		}
 		if (c->failed)
 			continue; /* all n/a */
 		for (int n = 0; n < PMU_MAX_FIXED; n++)
@@ -531,24 +570,27 @@ static struct sample *engine_build(struct engine *e, double skew)
 		se->socket = k;
 		se->os_core_id = -1;
 		se->os_socket_id = t->sockets[k].os_id;
-		/* seconds and tsc_hz were averaged per core; threads is a plain sum */
-		if (sock_n[k])
-			engine_eval(e, se->vars, LAYOUT_SOCKET);
 	}
+	uncore_fill(e->unc, s);
+	for (int k = 0; k < t->nsockets; k++) {
+		/* seconds and tsc_hz were averaged per core; threads is a plain sum */
+		if (!isnan(s->sockets[k].vars[LAYOUT_B_seconds]))
+			engine_eval(e, s->sockets[k].vars, LAYOUT_SOCKET);
+		for (int c = 0; c < s->nchannels; c++)
+			engine_eval(e, sample_channel(s, k, c)->vars, LAYOUT_CHANNEL);
+	}
+	uncore_check(e->unc, s);
 	s->interval_s = interval;
 	free(core_n);
 	free(sock_n);
-	if (e->cfg.warning) {
-		/* one line in the sample: the notice's lines joined */
-		snprintf(s->warning, sizeof(s->warning), "%s", e->cfg.warning);
-		for (char *nl = strchr(s->warning, '\n'); nl; nl = strchr(nl, '\n'))
-			*nl = nl[1] ? ';' : '\0';
-	}
+	engine_warn(s, e->cfg.warning);
+	engine_warn(s, offline);
+	engine_warn(s, uncore_note(e->unc));
 	if (s->resets)
 		snprintf(s->warning + strlen(s->warning), sizeof(s->warning) - strlen(s->warning),
 			 "%s%d counter(s) were reset by someone else during the interval",
 			 s->warning[0] ? "; " : "", s->resets);
-	snprintf(s->error, sizeof(s->error), "%s", e->error);
+	snprintf(s->error, sizeof(s->error), "%s", e->error[0] ? e->error : uncore_error(e->unc));
 	return s;
 }
 
@@ -593,6 +635,7 @@ static void engine_apply_commands(struct engine *e)
 	}
 	if (interval != e->interval) {
 		e->interval = interval;
+		engine_pace(e);
 		e->need_baseline = true;
 	}
 	if (groups != e->groups) {
@@ -622,8 +665,13 @@ int engine_step(struct engine *e)
 		engine_baseline(e);
 		return 0;
 	}
+	if (++e->tick < e->ticks) {
+		uncore_read(e->unc, engine_now(e)); /* between slices: no wrap of an IMC counter lost */
+		return 0;
+	}
+	e->tick = 0;
 	set = engine_cur_set(e);
-	final = e->slice + 1 >= (e->nsets ? e->nsets : 1);
+	final = e->slice + 1 >= e->nslices;
 	rotate = e->nsets > 1;
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
@@ -653,6 +701,8 @@ int engine_step(struct engine *e)
 	}
 	if (rotate)
 		e->cur = (e->cur + 1) % e->nsets;
+	uncore_read(e->unc, engine_now(e));
+	uncore_rotate(e->unc);
 	if (!final) {
 		e->slice++;
 		return 0;
@@ -660,6 +710,7 @@ int engine_step(struct engine *e)
 	engine_publish(e, engine_build(e, e->ncpus ? tmax - tmin : 0));
 	for (int i = 0; i < e->ncpus; i++)
 		engine_reset_acc(e, &e->cpus[i], e->cpus[i].t_read);
+	uncore_reset(e->unc, engine_now(e));
 	e->error[0] = 0;
 	e->slice = 0;
 	return 1;
@@ -667,7 +718,7 @@ int engine_step(struct engine *e)
 
 double engine_slice_s(const struct engine *e)
 {
-	return e->interval / (e->nsets > 1 ? e->nsets : 1);
+	return e->interval / e->nslices / e->ticks;
 }
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -713,6 +764,18 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 		snprintf(err, errlen, "cannot create an eventfd: %s", strerror(errno));
 		engine_free(e);
 		return -EIO;
+	}
+	{
+		struct uncore_config uc = {
+			.topo = t, .layout = e->l, .dev = cfg->dev, .kind = cfg->uncore,
+			.mmio = cfg->mmio, .mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
+			.channels = cfg->channels, .channel_peak = cfg->channel_peak,
+		};
+
+		if (uncore_create(&uc, &e->unc, err, errlen)) {
+			engine_free(e);
+			return -EIO;
+		}
 	}
 	engine_plan(e);
 	for (int i = 0; i < e->ncpus; i++) {
@@ -799,6 +862,7 @@ void engine_free(struct engine *e)
 	}
 	free(e->cpus);
 	free(e->sets);
+	uncore_free(e->unc);
 	free(e->blocked);
 	sample_release(e->latest);
 	if (e->efd >= 0)

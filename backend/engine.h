@@ -42,6 +42,7 @@
 #include "msr.h"
 #include "sample.h"
 #include "topo.h"
+#include "uncore.h"
 
 /* Faster than any event can count: 10 GHz x 16 per cycle. */
 #define ENGINE_MAX_EVENTS_PER_S 1.6e11
@@ -68,6 +69,13 @@ struct engine_config {
 	const char *source;
 	bool simulated;
 	const char *warning;     /* shown in every sample's header, or NULL */
+	/* the per-socket PMUs (uncore.h): kind, IMC window, DIMM peak */
+	enum emu_uncore uncore;
+	struct mmio *mmio;       /* Skylake IMC window (the caller's), or NULL */
+	const char *mmio_why;    /* why there is none */
+	const bool *uncore_taken; /* by socket, or NULL */
+	int channels;            /* memory channels per socket */
+	double channel_peak;     /* theoretical B/s of one channel, NaN unknown */
 	engine_clock_fn clock;   /* NULL: CLOCK_MONOTONIC */
 	void *clock_ctx;
 };
@@ -87,7 +95,11 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
  */
 int engine_step(struct engine *e);
 
-/* Seconds from one slice to the next (interval / number of sets). */
+/*
+ * Seconds from one step to the next: the interval cut into one slice per
+ * set (core or uncore, whichever has more), each slice cut further when
+ * the uncore needs reading more often (a 32-bit IMC counter).
+ */
 double engine_slice_s(const struct engine *e);
 
 int engine_start(struct engine *e);

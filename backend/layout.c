@@ -38,6 +38,27 @@ const char *const layout_scope_names[LAYOUT_NSCOPES] = {
 	[LAYOUT_THREAD] = "thread",
 	[LAYOUT_CORE] = "core",
 	[LAYOUT_SOCKET] = "socket",
+	[LAYOUT_CHANNEL] = "channel",
+};
+
+const char *const layout_pmu_names[LAYOUT_NPMUS] = {
+	[LAYOUT_PMU_CORE] = "core",
+	[LAYOUT_PMU_UNCORE] = "uncore",
+	[LAYOUT_PMU_CBO] = "cbo",
+	[LAYOUT_PMU_ARB] = "arb",
+	[LAYOUT_PMU_IMC] = "imc",
+};
+
+/* The Skylake client IMC free-running counters by name [S1 Table 3-3]. */
+static const struct layout_imc_row {
+	const char *name;
+	uint32_t offset;
+} layout_imc_rows[] = {
+	{ .name = "DRAM_GT_REQUESTS", .offset = SKL_IMC_DRAM_GT_REQUESTS },
+	{ .name = "DRAM_IA_REQUESTS", .offset = SKL_IMC_DRAM_IA_REQUESTS },
+	{ .name = "DRAM_IO_REQUESTS", .offset = SKL_IMC_DRAM_IO_REQUESTS },
+	{ .name = "DRAM_DATA_READS", .offset = SKL_IMC_DRAM_DATA_READS },
+	{ .name = "DRAM_DATA_WRITES", .offset = SKL_IMC_DRAM_DATA_WRITES },
 };
 
 /* The OFFCORE_RESPONSE events and the matrix register each one reads (seed 000 "Offcore"). */
@@ -256,15 +277,18 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		     { "edge", 1 }, { "any", 1 }, { "offcore", ~0ull } };
 	const char *eq = strchr(t->text, '=');
 	uint64_t v;
+	/* the fields each PMU's event select has: uncore selects have no ANY, no offcore matrix */
+	unsigned nkeys = ev->pmu == LAYOUT_PMU_CORE ? 7 : 5;
 
 	if (!eq)
 		return layout_fail(p, t->at, "FIELD=VALUE (event, umask, cmask, inv, edge, any, "
 				   "offcore), not '%s'", t->text);
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+	for (size_t k = 0; k < nkeys; k++) {
 		if (strlen(keys[k].key) != (size_t)(eq - t->text) ||
 		    strncmp(keys[k].key, t->text, (size_t)(eq - t->text)))
 			continue;
-		if (layout_number(p, t, eq + 1, keys[k].max, &v))
+		if (layout_number(p, t, eq + 1, (ev->pmu == LAYOUT_PMU_CBO || ev->pmu == LAYOUT_PMU_ARB)
+					 && k == 2 ? SKL_UNC_EVTSEL_THR_MASK >> 24 : keys[k].max, &v))
 			return -EINVAL;
 		switch (k) {
 		case 0: ev->event = (unsigned)v; break;
@@ -277,14 +301,25 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		}
 		return 0;
 	}
-	return layout_fail(p, t->at, "a raw field (event, umask, cmask, inv, edge, any, offcore), "
-			   "not '%.*s'", (int)(eq - t->text), t->text);
+	return layout_fail(p, t->at, "a raw field (event, umask, cmask, inv, edge%s), not '%.*s'",
+			   nkeys == 7 ? ", any, offcore" : "", (int)(eq - t->text), t->text);
 }
 
-/* Trailing words of an event line: per-core, counters=LIST. */
+/* Trailing words of an event line: per-core, counters=LIST, channel=N. */
 static int layout_event_attr(struct layout_parser *p, const struct layout_token *t,
 			     struct layout_event *ev)
 {
+	if (!strncmp(t->text, "channel=", 8)) {
+		uint64_t ch;
+
+		if (ev->pmu == LAYOUT_PMU_CORE)
+			return layout_fail(p, t->at, "no channel=N in a core group: channels belong "
+					   "to a memory controller ('pmu uncore')");
+		if (layout_number(p, t, t->text + 8, LAYOUT_MAX_CHANNELS - 1, &ch))
+			return -EINVAL;
+		ev->channel = (int)ch;
+		return 0;
+	}
 	if (!strcmp(t->text, "per-core")) {
 		ev->per_core = true;
 		return 0;
@@ -311,20 +346,71 @@ static int layout_event_attr(struct layout_parser *p, const struct layout_token 
 	return -ENOENT;
 }
 
+/*
+ * An event name is new, or (for channel events) the name of another event
+ * of this group counting the same thing on another channel: they share one
+ * variable, which is per channel at channel scope and their sum above.
+ * Sets EV->var.
+ */
+static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
+{
+	const struct layout *l = p->l;
+	const struct layout_token *t = &p->tok[1];
+
+	ev->var = LAYOUT_NBUILTINS + l->nevents;
+	for (int i = 0; i < l->nevents; i++) {
+		const struct layout_event *o = &l->events[i];
+
+		if (strcmp(o->name, t->text))
+			continue;
+		if (o->group != ev->group || o->channel < 0 || ev->channel < 0)
+			break;
+		if (o->channel == ev->channel)
+			return layout_fail(p, t->at, "a new channel for event '%s': channel %d is "
+					   "already counted", t->text, ev->channel);
+		ev->var = o->var;
+		return 0;
+	}
+	return layout_new_name(p, t);
+}
+
+/* An event of the Skylake IMC: one of its free-running counters by name. */
+static int layout_imc_event(struct layout_parser *p, struct layout_event *ev)
+{
+	for (size_t k = 0; k < sizeof(layout_imc_rows) / sizeof(layout_imc_rows[0]); k++)
+		if (!strcmp(p->tok[2].text, layout_imc_rows[k].name)) {
+			ev->mmio = layout_imc_rows[k].offset;
+			return 0;
+		}
+	return layout_fail(p, p->tok[2].at, "an IMC counter (DRAM_GT_REQUESTS, DRAM_IA_REQUESTS, "
+			   "DRAM_IO_REQUESTS, DRAM_DATA_READS, DRAM_DATA_WRITES), not '%s'",
+			   p->tok[2].text);
+}
+
 static int layout_event(struct layout_parser *p)
 {
 	struct layout *l = p->l;
-	struct layout_event ev = { .group = p->group, .line = p->line, .counters = (1u << PMU_MAX_GP) - 1 };
+	enum layout_pmu pmu = l->groups[p->group].pmu;
+	struct layout_event ev = { .group = p->group, .line = p->line, .pmu = pmu, .channel = -1,
+				   .counters = (1u << PMU_MAX_GP) - 1 };
 	int rc = layout_want_args(p, 2, -1, "an event name and its encoding (a libpfm4 name or 'raw')");
 	int i = 3;
+	const char *pfm_pmu = pmu == LAYOUT_PMU_CORE ? l->libpfm_pmu : l->libpfm_uncore;
 
-	if (rc || (rc = layout_new_name(p, &p->tok[1])))
+	if (rc)
 		return rc;
-	if (!strcmp(p->tok[2].text, "raw")) {
+	if (!layout_is_name(p->tok[1].text))
+		return layout_fail(p, p->tok[1].at, "a name (letters, digits, '_'), not '%s'",
+				   p->tok[1].text);
+	if (pmu == LAYOUT_PMU_IMC) {
+		if ((rc = layout_imc_event(p, &ev)))
+			return rc;
+	} else if (!strcmp(p->tok[2].text, "raw")) {
 		bool have_event = false;
 
 		for (; i < p->ntok && strchr(p->tok[i].text, '='); i++) {
-			if (!strncmp(p->tok[i].text, "counters=", 9))
+			if (!strncmp(p->tok[i].text, "counters=", 9) ||
+			    !strncmp(p->tok[i].text, "channel=", 8))
 				break;
 			if (layout_raw_field(p, &p->tok[i], &ev))
 				return -EINVAL;
@@ -336,12 +422,13 @@ static int layout_event(struct layout_parser *p)
 		struct pfmenc_fields f;
 		char why[200];
 
-		if (!l->libpfm_pmu)
-			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' (no 'libpfm PMU' line "
-					   "before this event names the libpfm4 PMU)");
-		if (pfmenc_encode(l->libpfm_pmu, p->tok[2].text, &f, why, sizeof(why)))
+		if (!pfm_pmu)
+			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' (no '%s' line before "
+					   "this event names the libpfm4 PMU)",
+					   pmu == LAYOUT_PMU_CORE ? "libpfm PMU" : "libpfm_uncore PMU");
+		if (pfmenc_encode(pfm_pmu, p->tok[2].text, &f, why, sizeof(why)))
 			return layout_fail(p, p->tok[2].at, "an event libpfm4 knows for PMU %s: '%s': %s",
-					   l->libpfm_pmu, p->tok[2].text, why);
+					   pfm_pmu, p->tok[2].text, why);
 		ev.event = f.event;
 		ev.umask = f.umask;
 		ev.cmask = f.cmask;
@@ -357,13 +444,17 @@ static int layout_event(struct layout_parser *p)
 		if (rc) {
 			free(ev.canonical);
 			if (rc == -ENOENT)
-				rc = layout_fail(p, p->tok[i].at, "'per-core' or 'counters=LIST', "
-						 "not '%s'", p->tok[i].text);
+				rc = layout_fail(p, p->tok[i].at, "'per-core', 'counters=LIST' or "
+						 "'channel=N', not '%s'", p->tok[i].text);
 			return rc;
 		}
 	}
+	if ((rc = layout_event_name(p, &ev))) {
+		free(ev.canonical);
+		return rc;
+	}
 	ev.per_core |= ev.any;
-	for (size_t k = 0; k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
+	for (size_t k = 0; pmu == LAYOUT_PMU_CORE && k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
 		if (layout_offcore_rows[k].event == ev.event)
 			ev.offcore_msr = layout_offcore_rows[k].msr;
 	if (ev.offcore_msr && !ev.has_offcore) {
@@ -399,7 +490,7 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))
 			continue;
 		if (l->events[i].group == p->group)
-			return layout_event_var(l, i);
+			return l->events[i].var;
 		snprintf(p->whybuf, sizeof(p->whybuf), "event '%s' belongs to group '%s': a metric "
 			 "uses only its own group's events", l->events[i].name,
 			 l->groups[l->events[i].group].name);
@@ -417,7 +508,7 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 			p->why = p->whybuf;
 			return -1;
 		}
-		if (m->scope > p->scope) {
+		if (!layout_scope_computed(m->scope, p->scope)) {
 			snprintf(p->whybuf, sizeof(p->whybuf), "metric '%s' has scope %s: a %s metric "
 				 "cannot use it", m->name, layout_scope_names[m->scope],
 				 layout_scope_names[p->scope]);
@@ -449,8 +540,15 @@ static int layout_metric(struct layout_parser *p, const char *eol)
 		if (!strcmp(p->tok[2].text, layout_scope_names[s]))
 			break;
 	if (s == LAYOUT_NSCOPES)
-		return layout_fail(p, p->tok[2].at, "a scope (thread, core or socket), not '%s'",
-				   p->tok[2].text);
+		return layout_fail(p, p->tok[2].at, "a scope (thread, core, socket or channel), not "
+				   "'%s'", p->tok[2].text);
+	if (p->group >= 0 && l->groups[p->group].pmu != LAYOUT_PMU_CORE
+	    ? s != LAYOUT_SOCKET && s != LAYOUT_CHANNEL : s == LAYOUT_CHANNEL)
+		return layout_fail(p, p->tok[2].at, "%s: uncore counts belong to sockets and "
+				   "channels, core counts to threads, cores and sockets",
+				   p->group >= 0 && l->groups[p->group].pmu != LAYOUT_PMU_CORE
+				   ? "scope socket or channel in an uncore group"
+				   : "scope thread, core or socket outside an uncore group");
 	m.scope = (enum layout_scope)s;
 	p->scope = m.scope;
 	f = p->tok[4].at + 1;
@@ -535,11 +633,20 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		       ? layout_set_string(p, &l->metrics[p->last_metric].help, "a help text")
 		       : layout_set_string(p, &g->help, "a help text");
 	if (!strcmp(kw, "pmu")) {
+		int k;
+
 		if ((rc = layout_want_args(p, 1, 1, "a PMU")))
 			return rc;
-		if (strcmp(p->tok[1].text, "core"))
-			return layout_fail(p, p->tok[1].at, "'core' (uncore groups are not supported "
-					   "by this version), not '%s'", p->tok[1].text);
+		for (k = 0; k < LAYOUT_NPMUS; k++)
+			if (!strcmp(p->tok[1].text, layout_pmu_names[k]))
+				break;
+		if (k == LAYOUT_NPMUS)
+			return layout_fail(p, p->tok[1].at, "a PMU (core, uncore, cbo, arb or imc), "
+					   "not '%s'", p->tok[1].text);
+		if (g->nevents || p->last_metric >= 0)
+			return layout_fail(p, p->tok[0].at, "'pmu' before the group's first event "
+					   "and metric");
+		g->pmu = (enum layout_pmu)k;
 		return 0;
 	}
 	if (!strcmp(kw, "key")) {
@@ -547,8 +654,11 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 
 		if ((rc = layout_want_args(p, 1, 1, "a key")))
 			return rc;
-		if (strlen(k) != 1 || k[0] < '1' || k[0] > '9')
-			return layout_fail(p, p->tok[1].at, "a key from 1 to 9, not '%s'", k);
+		if (strlen(k) != 1 || !((k[0] >= '1' && k[0] <= '9') || islower((unsigned char)k[0])) ||
+		    strchr(LAYOUT_RESERVED_KEYS, k[0]))
+			return layout_fail(p, p->tok[1].at, "a key from 1 to 9 or a lowercase letter "
+					   "other than %s (the screen's own keys), not '%s'",
+					   LAYOUT_RESERVED_KEYS, k);
 		for (int i = 0; i < l->ngroups; i++)
 			if (l->groups[i].key == k[0])
 				return layout_fail(p, p->tok[1].at, "a free key: %c already toggles "
@@ -644,6 +754,9 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 		return layout_set_string(p, &l->description, "a description");
 	if (!strcmp(kw, "libpfm"))
 		return layout_set_string(p, &l->libpfm_pmu, "a libpfm4 PMU name (nhm, wsm_dp, ...)");
+	if (!strcmp(kw, "libpfm_uncore"))
+		return layout_set_string(p, &l->libpfm_uncore, "a libpfm4 uncore PMU name (nhm_unc, "
+					 "wsm_unc)");
 	if (!strcmp(kw, "models"))
 		return layout_models(p);
 	if (!strcmp(kw, "metric"))
@@ -669,8 +782,8 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 	}
 	if (!strcmp(kw, "end"))
 		return layout_fail(p, p->tok[0].at, "a 'group' or 'pane' before 'end'");
-	return layout_fail(p, p->tok[0].at, "layout, description, libpfm, models, metric, help, "
-			   "group or pane, not '%s'", kw);
+	return layout_fail(p, p->tok[0].at, "layout, description, libpfm, libpfm_uncore, models, "
+			   "metric, help, group or pane, not '%s'", kw);
 }
 
 static int layout_fixup(void *ctx, int var)
@@ -897,6 +1010,7 @@ void layout_free(struct layout *l)
 	free(l->name);
 	free(l->description);
 	free(l->libpfm_pmu);
+	free(l->libpfm_uncore);
 	free(l);
 }
 
@@ -907,8 +1021,50 @@ int layout_nvars(const struct layout *l)
 
 int layout_event_var(const struct layout *l, int e)
 {
-	(void)l;
-	return LAYOUT_NBUILTINS + e;
+	return l->events[e].var;
+}
+
+bool layout_scope_computed(enum layout_scope m, enum layout_scope at)
+{
+	if (m == LAYOUT_CHANNEL)
+		return at == LAYOUT_CHANNEL || at == LAYOUT_SOCKET;
+	return at != LAYOUT_CHANNEL && m <= at;
+}
+
+bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
+{
+	int best = -1, bestn = PMU_MAX_GP + 1;
+
+	if (n == 0)
+		return true;
+	/* the most constrained event first keeps the search tiny */
+	for (int i = 0; i < n; i++) {
+		int c = __builtin_popcount(l->events[ev[i]].counters & usable);
+
+		if (ctr[i] < 0 && c < bestn) {
+			best = i;
+			bestn = c;
+		}
+	}
+	if (best < 0)
+		return true;
+	for (int k = 0; k < PMU_MAX_GP; k++) {
+		if (!(l->events[ev[best]].counters & usable & (1u << k)))
+			continue;
+		ctr[best] = k;
+		if (layout_assign_counters(l, ev, n, usable & ~(1u << k), ctr))
+			return true;
+		ctr[best] = -1;
+	}
+	return false;
+}
+
+bool layout_has_uncore(const struct layout *l)
+{
+	for (int g = 0; g < l->ngroups; g++)
+		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
+			return true;
+	return false;
 }
 
 int layout_metric_var(const struct layout *l, int m)

@@ -32,7 +32,9 @@
 	X(tsc,          "time-stamp counter ticks (nominal frequency)") \
 	X(tsc_hz,       "TSC ticks per second: the nominal clock") \
 	X(seconds,      "elapsed seconds") \
-	X(threads,      "hardware threads in the scope (1 for a thread)")
+	X(threads,      "hardware threads in the scope (1 for a thread)") \
+	X(uncore_clock, "uncore clock ticks (the uncore fixed counter; socket and channel scope)") \
+	X(dram_peak,    "theoretical DRAM bandwidth, B/s: a channel's, or a socket's sum (n/a unless the DIMM speed is known)")
 
 enum layout_builtin {
 #define LAYOUT_BUILTIN_ENUM(n, h) LAYOUT_B_##n,
@@ -43,7 +45,30 @@ enum layout_builtin {
 
 extern const char *const layout_builtin_names[LAYOUT_NBUILTINS];
 
-enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_NSCOPES };
+/*
+ * Where a metric is computed: thread within core within socket; a memory
+ * channel is within its socket too but holds no threads.
+ */
+enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_CHANNEL, LAYOUT_NSCOPES };
+
+/*
+ * The PMU a group's events count on.  CORE: every hardware thread's own
+ * counters.  The rest are per socket, read through one CPU of it:
+ * UNCORE the Nehalem/Westmere uncore PMU (8 counters), CBO the Skylake
+ * client cache boxes (2 counters in each slice, summed over the slices),
+ * ARB its arbitration unit (2 counters), IMC its free-running memory
+ * controller counters (MMIO, nothing to program).
+ */
+enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU_ARB,
+		  LAYOUT_PMU_IMC, LAYOUT_NPMUS };
+
+extern const char *const layout_pmu_names[LAYOUT_NPMUS];
+
+/* Memory channels per socket a layout may name (channel=N). */
+#define LAYOUT_MAX_CHANNELS 8
+
+/* Keys the TUI keeps for itself; a group key is 1-9 or another lowercase letter. */
+#define LAYOUT_RESERVED_KEYS "adehmpqrs"
 
 extern const char *const layout_scope_names[LAYOUT_NSCOPES];
 
@@ -60,6 +85,10 @@ struct layout_event {
 	uint64_t offcore;    /* OFFCORE_RSP value, when has_offcore */
 	uint32_t offcore_msr; /* MSR_OFFCORE_RSP_0 or _1 */
 	uint32_t counters;   /* general-purpose counters it may use (bit n = PMCn) */
+	enum layout_pmu pmu; /* its group's */
+	int channel;         /* memory channel it counts (channel=N), -1 for none */
+	uint32_t mmio;       /* LAYOUT_PMU_IMC: offset of the counter from the BAR */
+	int var;             /* its variable; events of one name on different channels share it */
 };
 
 struct layout_metric {
@@ -77,7 +106,8 @@ struct layout_group {
 	char *name;
 	char *title;
 	char *help;
-	char key;            /* '1'..'9', or 0 */
+	char key;            /* '1'..'9' or a free lowercase letter, or 0 */
+	enum layout_pmu pmu;
 	bool default_on;
 	int first_event, nevents;
 	int line;
@@ -101,6 +131,7 @@ struct layout {
 	char *name;
 	char *description;
 	char *libpfm_pmu;    /* libpfm4 PMU for named events, NULL when every event is raw */
+	char *libpfm_uncore; /* libpfm4 PMU for named uncore events (nhm_unc, wsm_unc), or NULL */
 	bool fallback;       /* "models any": any Intel CPU with architectural perfmon */
 	unsigned (*models)[2]; /* family, model */
 	int nmodels;
@@ -133,6 +164,20 @@ int layout_find(const char *dir, unsigned family, unsigned model, struct layout 
 void layout_free(struct layout *l);
 
 bool layout_covers(const struct layout *l, unsigned family, unsigned model);
+
+/* Is a metric of scope M computed at scope AT (at its own and every coarser scope)? */
+bool layout_scope_computed(enum layout_scope m, enum layout_scope at);
+
+/*
+ * Give each of the N events EV (layout indexes) a distinct counter from
+ * USABLE (bit n = counter n) within its counters= constraint, into CTR
+ * (entries -1 on entry).  false when they do not fit.
+ */
+bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32_t usable,
+			    int *ctr);
+
+/* Does any group of L count on a per-socket PMU? */
+bool layout_has_uncore(const struct layout *l);
 
 int layout_nvars(const struct layout *l);
 /* Variable index of event E / metric M. */

@@ -7,6 +7,8 @@
 #include "xmalloc.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static void sample_entities(struct sample_entity **out, int n, int nvars)
@@ -41,6 +43,43 @@ struct sample *sample_new(const struct layout *layout, int nthreads, int ncores,
 	return s;
 }
 
+void sample_add_channels(struct sample *s, int nchannels)
+{
+	s->nchannels = nchannels;
+	sample_entities(&s->channels, s->nsockets * nchannels, layout_nvars(s->layout));
+}
+
+struct sample_entity *sample_channel(const struct sample *s, int socket, int ch)
+{
+	if (!s->channels || socket < 0 || socket >= s->nsockets || ch < 0 || ch >= s->nchannels)
+		return NULL;
+	return &s->channels[socket * s->nchannels + ch];
+}
+
+void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, ...)
+{
+	struct sample_flag *f;
+	va_list ap;
+
+	s->flags = xrealloc(s->flags, (size_t)s->nflags + 1, sizeof(*s->flags));
+	f = &s->flags[s->nflags++];
+	*f = (struct sample_flag){ .socket = socket, .channel = ch, .metric = m };
+	va_start(ap, fmt);
+	vsnprintf(f->why, sizeof(f->why), fmt, ap);
+	va_end(ap);
+}
+
+const struct sample_flag *sample_flag_find(const struct sample *s, int socket, int ch, int m)
+{
+	for (int i = 0; i < s->nflags; i++) {
+		const struct sample_flag *f = &s->flags[i];
+
+		if (f->socket == socket && f->channel == ch && (f->metric < 0 || f->metric == m))
+			return f;
+	}
+	return NULL;
+}
+
 struct sample *sample_ref(struct sample *s)
 {
 	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
@@ -57,6 +96,11 @@ void sample_release(struct sample *s)
 	free(s->threads);
 	free(s->cores);
 	free(s->sockets);
+	if (s->channels) {
+		free(s->channels[0].vars);
+		free(s->channels);
+	}
+	free(s->flags);
 	free(s->groups);
 	free(s->metric_scaled);
 	free(s);

@@ -20,7 +20,8 @@
 #include "layout.h"
 
 struct sample_entity {
-	int index;      /* thread: OS CPU number; core: index into topo cores; socket: topo socket index */
+	int index;      /* thread: OS CPU number; core: index into topo cores; socket: topo socket
+			 * index; channel: the channel's number in its socket's memory controller */
 	int core;       /* topo core index (threads and cores) */
 	int socket;     /* topo socket index */
 	int os_core_id; /* OS core id (threads and cores), -1 when unknown */
@@ -41,6 +42,17 @@ struct sample_group {
 	char why[160];         /* BLOCKED: the reason */
 };
 
+/*
+ * A figure that cannot be true (plausibility checks of the uncore): it is
+ * still shown, with a mark, and WHY says what is wrong with it.
+ */
+struct sample_flag {
+	int socket;            /* topo socket index */
+	int channel;           /* -1: the socket's figure */
+	int metric;            /* layout metric index, -1: every figure of the entity */
+	char why[200];
+};
+
 struct sample {
 	uint64_t seq;
 	double time;           /* wall clock at the end of the interval, seconds since the epoch */
@@ -51,6 +63,11 @@ struct sample {
 	const struct layout *layout;
 	int nthreads, ncores, nsockets;
 	struct sample_entity *threads, *cores, *sockets;
+	int nchannels;         /* memory channels per socket with figures (0: none) */
+	struct sample_entity *channels; /* nsockets x nchannels, socket-major */
+	struct sample_flag *flags;
+	int nflags;
+	int unc_usable;        /* programmable uncore counters per socket (per box on Skylake), 0: none */
 	struct sample_group *groups; /* layout->ngroups */
 	bool *metric_scaled;   /* layout->nmetrics */
 	int gp_usable;         /* general-purpose counters pmutop may use per thread */
@@ -62,6 +79,19 @@ struct sample {
 
 /* A blank sample for LAYOUT with the given entity counts; refs = 1. */
 struct sample *sample_new(const struct layout *layout, int nthreads, int ncores, int nsockets);
+
+/* Give S NCHANNELS channel entities per socket (all n/a). */
+void sample_add_channels(struct sample *s, int nchannels);
+
+/* Channel CH of socket SOCKET, or NULL. */
+struct sample_entity *sample_channel(const struct sample *s, int socket, int ch);
+
+/* Record a flag on metric M (-1: all) of SOCKET's channel CH (-1: the socket). */
+void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* The flag on metric M of SOCKET / channel CH (-1 for the socket's), or NULL. */
+const struct sample_flag *sample_flag_find(const struct sample *s, int socket, int ch, int m);
 
 struct sample *sample_ref(struct sample *s);
 void sample_release(struct sample *s);

@@ -77,6 +77,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(ioh_reads_per_s,    SOCKET, 0, 0, 1e12, "home-logic read requests from the IOH, per second") \
 	X(ioh_writes_per_s,   SOCKET, 0, 0, 1e12, "home-logic write requests from the IOH, per second") \
 	X(read_latency_ns,    SOCKET, 60, 1, 10000, "mean local DRAM read latency, ns (occupancy / requests)") \
+	X(l3_miss_latency_ns, SOCKET, 80, 1, 10000, "mean L3 miss-to-fill time in the GQ read tracker, ns") \
 	X(gt_requests_per_s,  SOCKET, 0, 0, 1e12, "DRAM requests from the graphics engine, per second") \
 	X(io_requests_per_s,  SOCKET, 0, 0, 1e12, "DRAM requests from I/O, per second") \
 	X(read_lines_per_s,   CHANNEL, 0, 0, 1e12, "DRAM read lines (RdCAS) per second") \

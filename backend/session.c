@@ -7,6 +7,7 @@
 #include "xmalloc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ static void session_owners(struct session *s, const struct session_config *c, ui
 
 	*gp = *fixed = 0;
 	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo, c->root, &r);
+	for (int k = 0; k < r.nsockets && !c->force; k++)
+		s->uncore_taken[k] = r.uncore_taken[k];
 	if (!owner_all_free(&r)) {
 		owner_describe(&r, s->src->topo, what, sizeof(what));
 		for (int i = 0; i < r.ncpus && !c->force; i++) {
@@ -97,6 +100,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	struct session *s = xcalloc(1, sizeof(*s));
 	struct engine_config ec = { 0 };
 	const struct cpuid_info *info;
+	unsigned mts;
 	int rc;
 
 	*out = NULL;
@@ -104,6 +108,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	rc = source_open(c->sim, c->root, &s->src, err, errlen);
 	if (rc)
 		goto fail;
+	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));
 	rc = session_layout(s, c, err, errlen);
 	if (rc)
 		goto fail;
@@ -130,6 +135,14 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	ec.source = s->src->name;
 	ec.simulated = s->src->simulated;
 	ec.warning = s->notice[0] ? s->notice : NULL;
+	ec.uncore = s->src->uncore;
+	ec.mmio = s->src->mmio;
+	ec.mmio_why = s->src->mmio_why;
+	ec.uncore_taken = s->uncore_taken;
+	ec.channels = s->src->channels;
+	mts = c->dram_mts ? c->dram_mts : s->src->dram_mts;
+	/* 64-bit channels: 8 bytes per transfer */
+	ec.channel_peak = mts ? mts * 1e6 * 8 : NAN;
 	rc = engine_create(&ec, &s->eng, err, errlen);
 	if (rc)
 		goto fail;
@@ -156,6 +169,7 @@ void session_close(struct session *s)
 	layout_free(s->layout);
 	if (s->lock_fd >= 0)
 		lock_release(s->lock_fd);
+	free(s->uncore_taken);
 	free(s);
 }
 

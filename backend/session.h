@@ -31,6 +31,7 @@ struct session_config {
 	double interval;
 	bool user_only, kernel_only;
 	bool force;
+	unsigned dram_mts;        /* --dram-mts: DIMM speed for the bandwidth peak, 0 unknown */
 };
 
 struct session {
@@ -39,6 +40,7 @@ struct session {
 	struct engine *eng;
 	int lock_fd;
 	uint32_t groups;
+	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
 	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
 };
 

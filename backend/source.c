@@ -56,6 +56,8 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root,
 		if (rc)
 			goto fail;
 		s->uncore = emu_machine(s->emu)->uncore;
+		s->channels = emu_machine(s->emu)->channels;
+		s->dram_mts = emu_machine(s->emu)->dram_mts;
 		s->simulated = true;
 		snprintf(s->name, sizeof(s->name), "SIMULATED %s:%s", emu_machine(s->emu)->name,
 			 emu_scenario(s->emu)->name);
@@ -71,12 +73,19 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root,
 		s->uncore = s->info.uarch == CPUID_UARCH_NEHALEM || s->info.uarch == CPUID_UARCH_WESTMERE
 			    ? EMU_UNCORE_NHM
 			    : s->info.uarch == CPUID_UARCH_SKYLAKE ? EMU_UNCORE_SKL : EMU_UNCORE_NONE;
+		/* the memory controllers: Nehalem-EP's three channels, Skylake client's two */
+		s->channels = s->uncore == EMU_UNCORE_NHM ? 3 : s->uncore == EMU_UNCORE_SKL ? 2 : 0;
 		/* every CBo slice a Skylake client part can have */
 		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
 	}
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;
+	if (s->uncore == EMU_UNCORE_SKL && (s->emu ? mmio_open_emu(s->emu, &s->mmio, s->mmio_why,
+								      sizeof(s->mmio_why))
+					       : mmio_open_files(root, &s->mmio, s->mmio_why,
+								 sizeof(s->mmio_why))))
+		s->mmio = NULL; /* IMC groups are blocked with mmio_why; the rest works */
 	if (!s->emu)
 		snprintf(s->name, sizeof(s->name), "%s",
 			 msr_dev_kind(s->dev) == MSR_KIND_MSR_SAFE ? "msr_safe" : "msr");
@@ -103,6 +112,7 @@ void source_close(struct source *s)
 		return;
 	if (s->dev)
 		msr_close(s->dev);
+	mmio_close(s->mmio);
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);

@@ -18,6 +18,7 @@
 #include "cpuid.h"
 #include "emu.h"
 #include "emu_machine.h"
+#include "mmio.h"
 #include "msr.h"
 #include "msr_allow.h"
 #include "topo.h"
@@ -30,6 +31,10 @@ struct source {
 	struct msr_allowlist allow;
 	struct msr_dev *dev;
 	enum emu_uncore uncore;
+	int channels;                /* memory channels per socket (the uncore's) */
+	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated), 0 */
+	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
+	char mmio_why[400];          /* why there is none, when the uncore has one */
 	bool simulated;
 	char name[160];              /* "msr", "msr_safe", "SIMULATED nehalem-ep:memory-bound" */
 };

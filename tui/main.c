@@ -394,7 +394,7 @@ static int main_run(const struct options *opt)
 		.sim = opt->sim, .root = opt->root, .layout_path = opt->layout,
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
 		.interval = opt->interval, .user_only = opt->user_only,
-		.kernel_only = opt->kernel_only, .force = opt->force,
+		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
 	};
 	bool interactive = !opt->batch && !opt->dump;
 	static char doctor[8192];

@@ -42,6 +42,8 @@ const char options_usage[] =
 	"      --kernel           count kernel mode only\n"
 	"      --force            also take counters someone else is using (they are\n"
 	"                         restored at exit)\n"
+	"      --dram-mts=N       DIMM speed in MT/s (e.g. 1333): memory bandwidth is\n"
+	"                         then shown as a share of the channels' peak too\n"
 	"      --list-events      print every event of the layout with the exact register\n"
 	"                         values pmutop writes, and exit\n"
 	"      --cpu=FAMILY_MODEL with --list-events: the CPU model, e.g. 06_1A\n"
@@ -67,6 +69,7 @@ enum {
 	OPT_CPU,
 	OPT_DUMP,
 	OPT_DOCTOR,
+	OPT_DRAM_MTS,
 };
 
 static const struct option options_long[] = {
@@ -88,6 +91,7 @@ static const struct option options_long[] = {
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
+	{ "dram-mts", required_argument, NULL, OPT_DRAM_MTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -180,6 +184,18 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_FORCE:
 		opt->force = true;
 		return 0;
+	case OPT_DRAM_MTS: {
+		char *end;
+		unsigned long mts = strtoul(optarg, &end, 10);
+
+		if (end == optarg || *end || mts < 100 || mts > 20000) {
+			snprintf(err, errlen, "--dram-mts needs the DIMM speed in MT/s, 100 to 20000 "
+				 "(e.g. 1333 for DDR3-1333), got '%s'", optarg);
+			return -EINVAL;
+		}
+		opt->dram_mts = (unsigned)mts;
+		return 0;
+	}
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
 		return 0;

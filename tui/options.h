@@ -42,6 +42,7 @@ struct options {
 	unsigned family, model;
 	bool user_only, kernel_only;
 	bool force;           /* --force: take counters in use by someone else */
+	unsigned dram_mts;    /* --dram-mts, 0 unknown */
 };
 
 /*

@@ -161,6 +161,16 @@ static void panes_header(struct view *v, const struct sample *s, double age, str
 		       v->paused ? "PAUSED" : s ? "LIVE" : "STARTING");
 }
 
+/* "socket 1" or "socket 1 channel 2": where flag F is. */
+static void panes_flag_where(const struct sample *s, const struct sample_flag *f, char *buf,
+			     size_t len)
+{
+	int n = snprintf(buf, len, "socket %d", s->sockets[f->socket].os_socket_id);
+
+	if (f->channel >= 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " channel %d", f->channel);
+}
+
 static void panes_message(struct view *v, const struct sample *s, struct grid *g)
 {
 	static const char *const prompts[] = {
@@ -185,9 +195,15 @@ static void panes_message(struct view *v, const struct sample *s, struct grid *g
 	}
 	for (int i = 0; s && i < v->info.layout->ngroups; i++)
 		rotating += s->groups[i].state == SAMPLE_GROUP_ROTATING;
-	if (s && s->warning[0])
+	if (s && s->warning[0]) {
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", s->warning);
-	else if (rotating)
+	} else if (s && s->nflags) {
+		char where[48];
+
+		panes_flag_where(s, &s->flags[0], where, sizeof(where));
+		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s (figures marked ! cannot be true; "
+			 "Tab to the uncore/IMC pane)", where, s->flags[0].why);
+	} else if (rotating)
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN,
 			 "%d groups take turns on the counters: figures marked * are scaled from "
 			 "their share of the interval", rotating);
@@ -202,11 +218,14 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 	const struct layout *l = v->info.layout;
 	int x = 1, rows = 1;
 
-	if (draw)
+	if (draw && s && s->unc_usable)
+		x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "Counters: %d of %u free/thread, %d/uncore ",
+			      s->gp_usable, v->info.gp_counters, s->unc_usable);
+	else if (draw)
 		x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "Counters: %d of %u free/thread ",
 			      s ? s->gp_usable : 0, v->info.gp_counters);
 	else
-		x += 30;
+		x += s && s->unc_usable ? 42 : 30;
 	for (int i = 0; i < l->ngroups; i++) {
 		static const char *const names[] = { "off", "LIVE", "ROT", "BLOCKED" };
 		enum sample_group_state st = s ? s->groups[i].state : SAMPLE_GROUP_OFF;
@@ -565,9 +584,9 @@ static int panes_columns(const struct view *v, const struct sample *s, int *cols
 
 		if (mt->group >= 0 && s->groups[mt->group].state == SAMPLE_GROUP_OFF)
 			continue;
-		if (v->agg == VIEW_AGG_THREAD && mt->scope != LAYOUT_THREAD)
-			continue;
-		if (v->agg == VIEW_AGG_CORE && mt->scope == LAYOUT_SOCKET)
+		if (!layout_scope_computed(mt->scope, v->agg == VIEW_AGG_THREAD ? LAYOUT_THREAD
+						      : v->agg == VIEW_AGG_CORE ? LAYOUT_CORE : LAYOUT_SOCKET) ||
+		    mt->scope == LAYOUT_CHANNEL)
 			continue;
 		cols[n++] = m;
 	}
@@ -756,18 +775,222 @@ static void panes_ports(struct view *v, const struct sample *s, int y, int h, st
 	}
 }
 
-static void panes_uncore(const struct view *v, int y, struct grid *g)
+/* Does group G count anything per memory channel? */
+static bool panes_group_channels(const struct layout *l, int g)
 {
-	bool imc = v->lower == VIEW_PANE_IMC;
+	for (int i = 0; i < l->groups[g].nevents; i++)
+		if (l->events[l->groups[g].first_event + i].channel >= 0)
+			return true;
+	return false;
+}
 
-	grid_put(g, y, 2, g->w - 4, GRID_BOLD, "%s",
-		 imc ? "Memory controller: read and write bandwidth per channel"
-		     : "Uncore: L3, QPI / home logic, local and remote DRAM traffic per socket");
-	grid_put(g, y + 2, 2, g->w - 4, GRID_DIM, "n/a: this version of pmutop does not program the "
-		 "uncore counters yet (doctor line 'uncore', key d).");
-	grid_put(g, y + 3, 2, g->w - 4, GRID_DIM, "%s",
-		 imc ? "Per-thread DRAM loads and offcore read bandwidth are in the Threads pane."
-		     : "Per-thread local/remote DRAM figures are in the Threads pane (dram groups).");
+/* Metric M belongs in the IMC pane (IMC) or the uncore pane (!IMC). */
+static bool panes_unc_metric(const struct layout *l, int m, bool imc)
+{
+	int g = l->metrics[m].group;
+
+	if (g < 0 || l->groups[g].pmu == LAYOUT_PMU_CORE)
+		return false;
+	return (l->groups[g].pmu == LAYOUT_PMU_IMC || panes_group_channels(l, g)) == imc;
+}
+
+/* A socket or channel figure: scaled mark *, flagged mark ! (it cannot be true). */
+static enum grid_style panes_unc_value(const struct sample *s, int sock, int ch, int m, double val,
+				       char *buf, size_t len)
+{
+	const struct sample_flag *f = sample_flag_find(s, sock, ch, m);
+
+	panes_value(s, m, val, buf, len - 1);
+	if (f)
+		strcat(buf, "!");
+	return f ? GRID_CRIT : isnan(val) ? GRID_DIM : GRID_NORMAL;
+}
+
+/*
+ * Why the uncore or IMC pane has nothing to show, into BUF: no such groups,
+ * all off (with their keys), or blocked (with the reason).  false when
+ * some group is counting.
+ */
+static bool panes_unc_idle(const struct view *v, const struct sample *s, bool imc, char *buf,
+			   size_t len)
+{
+	const struct layout *l = v->info.layout;
+	size_t n = 0;
+	bool any = false;
+
+	buf[0] = 0;
+	for (int g = 0; g < l->ngroups; g++) {
+		bool mine = false;
+
+		for (int m = 0; m < l->nmetrics && !mine; m++)
+			mine = l->metrics[m].group == g && panes_unc_metric(l, m, imc);
+		if (!mine)
+			continue;
+		any = true;
+		if (s && (s->groups[g].state == SAMPLE_GROUP_LIVE ||
+			  s->groups[g].state == SAMPLE_GROUP_ROTATING))
+			return false;
+		if (s && s->groups[g].state == SAMPLE_GROUP_BLOCKED)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%sgroup %s is blocked: %s",
+					      n ? "; " : "", l->groups[g].name, s->groups[g].why);
+		else
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%c turns on %s",
+					      n ? ", " : "", l->groups[g].key, l->groups[g].name);
+	}
+	if (!any)
+		snprintf(buf, len, "n/a: layout %s has no %s groups (doctor line 'uncore', key d)",
+			 l->name, imc ? "memory-controller" : "uncore");
+	return true;
+}
+
+/* Columns of the uncore / IMC pane: live metrics of scope SCOPE. */
+static int panes_unc_columns(const struct view *v, const struct sample *s, bool imc,
+			     enum layout_scope scope, int *cols)
+{
+	const struct layout *l = v->info.layout;
+	int n = 0;
+
+	for (int m = 0; m < l->nmetrics; m++)
+		if (panes_unc_metric(l, m, imc) && l->metrics[m].scope == scope &&
+		    s->groups[l->metrics[m].group].state != SAMPLE_GROUP_OFF)
+			cols[n++] = m;
+	return n;
+}
+
+/* One row of the uncore / IMC table: LABEL, then each column's value (B/s ones with a bar). */
+static void panes_unc_row(const struct view *v, const struct sample *s,
+			  const struct sample_entity *e, int ch, const int *cols, int ncols,
+			  const double *scale, int y, const char *label, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	int x = grid_put(g, y, 0, g->w, GRID_NORMAL, "%-11s", label);
+	char buf[64];
+
+	for (int c = 0; c < ncols && x < g->w; c++) {
+		const struct layout_metric *mt = &l->metrics[cols[c]];
+		double val = sample_metric(s, e, cols[c]);
+		int w = (int)strlen(mt->name) > 8 ? (int)strlen(mt->name) + 1 : 9;
+		enum grid_style st = panes_unc_value(s, e->socket, ch, cols[c], val, buf, sizeof(buf));
+
+		if (!strcmp(mt->unit, "B/s")) {
+			grid_bar(g, y, x, 10, isnan(val) || !(scale[c] > 0) ? 0 : val / scale[c],
+				 GRID_BAR);
+			x += 10;
+		}
+		grid_put_right(g, y, x, w, st, buf);
+		x += w + 1;
+	}
+}
+
+/* Header of the uncore / IMC table; bandwidth columns get room for their bar. */
+static void panes_unc_head(const struct layout *l, const int *cols, int ncols, int y,
+			   const char *first, struct grid *g)
+{
+	int x;
+
+	grid_blank(g, y, 0, g->w, GRID_HEADER);
+	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-11s", first);
+	for (int c = 0; c < ncols && x < g->w; c++) {
+		const struct layout_metric *mt = &l->metrics[cols[c]];
+		int w = (int)strlen(mt->name) > 8 ? (int)strlen(mt->name) + 1 : 9;
+
+		if (!strcmp(mt->unit, "B/s"))
+			x += 10;
+		grid_put_right(g, y, x, w, GRID_HEADER, mt->name);
+		x += w + 1;
+	}
+}
+
+/*
+ * Bar scale of each column: the entity's theoretical peak when known
+ * (dram_peak), else the largest value of the column on screen.
+ */
+static void panes_unc_scale(const struct sample *s, const int *cols, int ncols, bool chans,
+			    double *scale)
+{
+	for (int c = 0; c < ncols; c++) {
+		scale[c] = 0;
+		for (int k = 0; k < s->nsockets; k++)
+			for (int ch = chans ? 0 : -1; ch < (chans ? s->nchannels : 0); ch++) {
+				const struct sample_entity *e = ch < 0 ? &s->sockets[k]
+								       : sample_channel(s, k, ch);
+				double peak = e->vars[LAYOUT_B_dram_peak];
+				double val = sample_metric(s, e, cols[c]);
+
+				if (peak > 0)
+					scale[c] = fmax(scale[c], peak);
+				else if (val > 0)
+					scale[c] = fmax(scale[c], val);
+			}
+	}
+}
+
+static void panes_uncore(const struct view *v, const struct sample *s, int y, int h,
+			 struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	bool imc = v->lower == VIEW_PANE_IMC;
+	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), *ccols, ncols, nccols, row = 0;
+	double *scale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
+	double *cscale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
+	char why[600], label[32];
+
+	ccols = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+	if (!s || panes_unc_idle(v, s, imc, why, sizeof(why))) {
+		grid_put(g, y, 2, g->w - 4, GRID_BOLD, "%s",
+			 imc ? "Memory controller: read and write bandwidth per channel"
+			     : "Uncore: L3, QPI / home logic, local and remote DRAM traffic per socket");
+		grid_put(g, y + 2, 2, g->w - 4, s ? GRID_WARN : GRID_DIM, "%s",
+			 s ? why : "waiting for the first sample...");
+		goto out;
+	}
+	ncols = panes_unc_columns(v, s, imc, LAYOUT_SOCKET, cols);
+	nccols = imc ? panes_unc_columns(v, s, imc, LAYOUT_CHANNEL, ccols) : 0;
+	panes_unc_scale(s, cols, ncols, false, scale);
+	panes_unc_scale(s, ccols, nccols, true, cscale);
+	if (nccols) {
+		/* per channel rows, then the socket's total of the same metrics */
+		panes_unc_head(l, ccols, nccols, y, " sock chan", g);
+		for (int k = 0; k < s->nsockets && row < h - 2; k++) {
+			if (v->zoom_socket >= 0 && k != v->zoom_socket)
+				continue;
+			for (int ch = 0; ch < s->nchannels && row < h - 2; ch++) {
+				snprintf(label, sizeof(label), " %4d CH%d", s->sockets[k].os_socket_id, ch);
+				panes_unc_row(v, s, sample_channel(s, k, ch), ch, ccols, nccols, cscale,
+					      y + 1 + row++, label, g);
+			}
+			snprintf(label, sizeof(label), " %4d total", s->sockets[k].os_socket_id);
+			panes_unc_row(v, s, &s->sockets[k], -1, ccols, nccols, scale, y + 1 + row++, label,
+				      g);
+		}
+	} else {
+		panes_unc_head(l, cols, ncols, y, " sock", g);
+		for (int k = 0; k < s->nsockets && row < h - 2; k++) {
+			if (v->zoom_socket >= 0 && k != v->zoom_socket)
+				continue;
+			snprintf(label, sizeof(label), " %4d", s->sockets[k].os_socket_id);
+			panes_unc_row(v, s, &s->sockets[k], -1, cols, ncols, scale, y + 1 + row++, label,
+				      g);
+		}
+		if (imc)
+			grid_put(g, y + 1 + row++, 2, g->w - 4, GRID_DIM, "per channel: n/a (this "
+				 "memory controller counts only the socket's totals)");
+	}
+	for (int i = 0; i < s->nflags && row < h - 1; i++) {
+		const struct sample_flag *f = &s->flags[i];
+
+		if (f->metric >= 0 && !panes_unc_metric(l, f->metric, imc))
+			continue;
+		panes_flag_where(s, f, label, sizeof(label));
+		grid_put(g, y + 1 + row++, 1, g->w - 2, GRID_CRIT, "! %s: %s", label, f->why);
+		while (i + 1 < s->nflags && !strcmp(s->flags[i + 1].why, f->why))
+			i++; /* one line per finding, not per figure */
+	}
+out:
+	free(cols);
+	free(ccols);
+	free(scale);
+	free(cscale);
 }
 
 /* ---- overlays -------------------------------------------------------------- */
@@ -806,7 +1029,7 @@ static void panes_help(const struct view *v, struct grid *g)
 
 	panes_overlay_box(g, "Help (any key closes)", &y, &x, &h, &w);
 	n = (size_t)snprintf(text, sizeof(text),
-		"1-9        toggle the layout's event groups (below)\n"
+		"1-9 a-z    toggle the layout's event groups (keys below)\n"
 		"Tab S-Tab  next / previous pane: topology, threads, ports, uncore, IMC\n"
 		"arrows     select; PgUp PgDn Home End scroll\n"
 		"Enter      zoom the topology to the selected socket (Esc: all)\n"
@@ -951,7 +1174,7 @@ void view_render(struct view *v, const struct sample *s, double age_s, struct gr
 	else if (v->lower == VIEW_PANE_PORTS)
 		panes_ports(v, s, y + 1, lower_h - 1, g);
 	else
-		panes_uncore(v, y + 1, g);
+		panes_uncore(v, s, y + 1, lower_h - 1, g);
 	panes_footer(v, s, g, g->h - 1 - footer, true);
 	panes_keybar(g);
 	if (v->overlay == VIEW_OVERLAY_HELP)

@@ -283,9 +283,12 @@ enum view_cmd view_key(struct view *v, int key)
 	default:
 		break;
 	}
-	if (key >= '1' && key <= '9') {
+	if ((key >= '1' && key <= '9') || (key >= 'a' && key <= 'z')) {
+		/* digits and the free lowercase letters are the layout's group keys */
 		if (view_toggle_group(v, key))
 			return VIEW_CMD_GROUPS;
+		if (key > '9')
+			return VIEW_CMD_NONE;
 		snprintf(v->status, sizeof(v->status), "no group on key %c in layout %s", key, l->name);
 		return VIEW_CMD_REDRAW;
 	}

@@ -1,0 +1,112 @@
+/*
+ * uncore: the per-socket PMUs (L3, home logic, memory controller).
+ *
+ * Nehalem/Westmere (seed 000 "Uncore Performance Events"): one uncore PMU
+ * per socket with 8 general counters (48 bits) and a fixed uncore-clock
+ * counter, reached through the MSRs of any CPU of the socket.  Skylake
+ * client (seed 001): cache boxes (2 counters of 44 bits in each slice;
+ * an event is programmed in every slice and the slices summed, as the
+ * manual recommends; the slice count comes from MSR_UNC_CBO_CONFIG minus
+ * one), the arbitration unit (2 counters, 44 bits), the fixed clock (48
+ * bits), and the memory controller's five free-running 32-bit counters
+ * in MMIO (mmio.h), which need no programming.
+ *
+ * Each socket is read through one CPU of it (its reader: the first online
+ * one); when a read or write there fails with ENXIO (the CPU went
+ * offline) the next online CPU of the socket takes over, and the counters,
+ * which belong to the socket, carry on.
+ *
+ * Uncore groups rotate among themselves, like core groups, when more are
+ * selected than fit in the counters; IMC groups never need a counter.
+ * Readings are widened with each counter's width; a 32-bit IMC counter
+ * wraps in under 7 s at 40 GB/s, so uncore_poll_s() tells the engine how
+ * often it must read for no wrap to be lost, whatever the interval.
+ *
+ * Counts go into the sample per socket and per memory channel
+ * (sample.channels); uncore_check() then flags figures that cannot be
+ * true.  Sampler thread only (after uncore_create on the main thread).
+ */
+#ifndef PMUTOP_UNCORE_H
+#define PMUTOP_UNCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu_machine.h"
+#include "layout.h"
+#include "mmio.h"
+#include "msr.h"
+#include "sample.h"
+#include "topo.h"
+
+/* The longest a free-running 32-bit IMC counter is left unread, seconds. */
+#define UNCORE_IMC_POLL_S 1.0
+
+/*
+ * Plausibility: the IMC may count fewer reads than the home logic (QHL
+ * reads include the InvtoE of uncacheable writes) and more writes (it also
+ * counts uncached writebacks QHL local writes leave out), seed 000 "Measuring
+ * Bandwidth From the Uncore"; the other way round beyond this share (and
+ * UNCORE_SLACK_LINES_PER_S) is flagged.  Scaled figures get the wider one.
+ */
+#define UNCORE_QHL_TOLERANCE 0.05
+#define UNCORE_QHL_TOLERANCE_SCALED 0.15
+#define UNCORE_SLACK_LINES_PER_S 1e5
+/* A bandwidth this far above the theoretical peak is flagged (read skew). */
+#define UNCORE_PEAK_TOLERANCE 0.01
+
+struct uncore_config {
+	const struct topo *topo;
+	const struct layout *layout;
+	struct msr_dev *dev;
+	enum emu_uncore kind;
+	struct mmio *mmio;          /* Skylake IMC window, or NULL */
+	const char *mmio_why;       /* why there is none (shown on IMC groups) */
+	const bool *socket_taken;   /* by socket: uncore counters someone else uses, or NULL */
+	int channels;               /* memory channels per socket */
+	double channel_peak;        /* theoretical bytes/s of one channel; NaN unknown */
+};
+
+struct uncore;
+
+/*
+ * Save the registers it will write and enable the fixed clock on every
+ * socket.  0, or -errno with one line in ERR.  A layout without uncore
+ * groups, or a CPU without a known uncore, gives an uncore whose groups
+ * are all blocked with the reason.
+ */
+int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *err, size_t errlen);
+void uncore_free(struct uncore *u);
+
+/* Pack the selected uncore groups (bit g = layout group g) into sets; blocks what cannot count. */
+void uncore_plan(struct uncore *u, uint32_t groups);
+int uncore_nsets(const struct uncore *u);
+bool uncore_group_live(const struct uncore *u, int g);
+/* Why selected group G cannot count, or "" */
+const char *uncore_group_blocked(const struct uncore *u, int g);
+/* Counters a group may use per socket (per slice on Skylake): for the footer. */
+int uncore_usable(const struct uncore *u);
+/* Most seconds between two reads (INFINITY when nothing wraps that fast). */
+double uncore_poll_s(const struct uncore *u);
+
+/* Program the current set on every socket and take baselines at time T. */
+void uncore_baseline(struct uncore *u, double t);
+/* Read the live counters at time T into the interval's accumulators. */
+void uncore_read(struct uncore *u, double t);
+/* Switch every socket to the next set (after uncore_read). */
+void uncore_rotate(struct uncore *u);
+
+/* Socket and channel inputs of S (events, uncore_clock, dram_peak). */
+void uncore_fill(struct uncore *u, struct sample *s);
+/* After the metrics are evaluated: flag figures that cannot be true. */
+void uncore_check(struct uncore *u, struct sample *s);
+/* Start the next interval at time T. */
+void uncore_reset(struct uncore *u, double t);
+
+/* Warnings of the interval ("socket 0's uncore is now read through CPU 1 ..."), "" none. */
+const char *uncore_note(const struct uncore *u);
+/* The first register failure, "" none. */
+const char *uncore_error(const struct uncore *u);
+
+#endif
