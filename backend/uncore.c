@@ -16,7 +16,8 @@
 
 #define UNCORE_MAX_SLOTS 8            /* counters of one PMU kind on a socket, all boxes */
 #define UNCORE_SET_MAX (NHM_UNC_COUNTERS + 2 * SKL_UNC_BOX_COUNTERS)
-#define UNCORE_IMC_COUNTERS 5         /* BAR + 5040H .. 5054H, 4 bytes apart */
+/* BAR + 5040H .. 5057H by offset / 4 (5040H, 5044H, 5048H, 5050H, 5054H; 504CH unused) */
+#define UNCORE_IMC_COUNTERS ((SKL_IMC_DRAM_DATA_WRITES - SKL_IMC_DRAM_GT_REQUESTS) / 4 + 1)
 
 /*
  * One bank of programmable uncore counters: event selects at EVTSEL0 + k,

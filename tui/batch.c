@@ -24,7 +24,25 @@ static const char *const batch_group_states[] = {
 /* Metrics a row of scope SCOPE shows: thread rows only thread metrics, and so on. */
 static bool batch_metric_at(const struct layout *l, int m, enum layout_scope scope)
 {
-	return l->metrics[m].scope <= scope;
+	return layout_scope_computed(l->metrics[m].scope, scope);
+}
+
+/* Is metric M counted by a per-socket PMU (an uncore group)? */
+static bool batch_metric_uncore(const struct layout *l, int m)
+{
+	int g = l->metrics[m].group;
+
+	return g >= 0 && l->groups[g].pmu != LAYOUT_PMU_CORE;
+}
+
+/* Did any uncore group count (socket and channel rows are worth printing)? */
+static bool batch_uncore_on(const struct sample *s)
+{
+	for (int g = 0; g < s->layout->ngroups; g++)
+		if (s->layout->groups[g].pmu != LAYOUT_PMU_CORE &&
+		    s->groups[g].state != SAMPLE_GROUP_OFF)
+			return true;
+	return false;
 }
 
 /* Is metric M worth a column: always-live, or its group was selected. */
@@ -58,6 +76,27 @@ static void batch_text_value(FILE *out, double v, bool scaled, int width)
 	else
 		snprintf(num, sizeof(num), "%.2f", v);
 	fprintf(out, " %*s%s", width, num, scaled ? "*" : " ");
+}
+
+/* " name=value" for every shown metric computed at SCOPE; * scaled, ! flagged. */
+static void batch_text_pairs(const struct sample *s, const struct sample_entity *e, int ch,
+			     enum layout_scope scope, FILE *out)
+{
+	const struct layout *l = s->layout;
+
+	for (int m = 0; m < l->nmetrics; m++) {
+		double v = sample_metric(s, e, m);
+
+		if (!batch_metric_shown(s, m) || !batch_metric_at(l, m, scope))
+			continue;
+		fprintf(out, " %s=", l->metrics[m].name);
+		if (isnan(v))
+			fputs("n/a", out);
+		else
+			fprintf(out, "%.4g%s%s", v, s->metric_scaled[m] ? "*" : "",
+				sample_flag_find(s, e->socket, ch, m) ? "!" : "");
+	}
+	fputc('\n', out);
 }
 
 static int batch_text(const struct sample *s, FILE *out)
@@ -98,22 +137,26 @@ static int batch_text(const struct sample *s, FILE *out)
 		}
 		fputc('\n', out);
 	}
-	/* per-socket totals of every metric, core metrics included */
+	/* per-socket totals of every metric, core metrics included; then each channel */
 	for (int k = 0; k < s->nsockets; k++) {
 		fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
-		for (int m = 0; m < l->nmetrics; m++) {
-			double v = sample_metric(s, &s->sockets[k], m);
-
-			if (!batch_metric_shown(s, m))
-				continue;
-			fprintf(out, " %s=", l->metrics[m].name);
-			if (isnan(v))
-				fputs("n/a", out);
-			else
-				fprintf(out, "%.4g%s", v, s->metric_scaled[m] ? "*" : "");
+		batch_text_pairs(s, &s->sockets[k], -1, LAYOUT_SOCKET, out);
+		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++) {
+			fprintf(out, "# socket %d channel %d:", s->sockets[k].os_socket_id, c);
+			batch_text_pairs(s, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
 		}
-		fputc('\n', out);
 	}
+	for (int i = 0; i < s->nflags; i++) {
+		const struct sample_flag *f = &s->flags[i];
+		char ch[24] = "";
+
+		if (f->channel >= 0)
+			snprintf(ch, sizeof(ch), " channel %d", f->channel);
+		fprintf(out, "# ! socket %d%s %s: %s\n", s->sockets[f->socket].os_socket_id, ch,
+			f->metric >= 0 ? s->layout->metrics[f->metric].name : "(all figures)", f->why);
+	}
+	if (s->nflags)
+		fputs("# ! flagged: a figure that cannot be true (see the line above)\n", out);
 	if (any_scaled)
 		fputs("# * scaled: its group was counted for part of the interval (groups rotate)\n",
 		      out);
@@ -123,45 +166,81 @@ static int batch_text(const struct sample *s, FILE *out)
 
 /* ---- CSV -------------------------------------------------------------- */
 
+/* Is metric M a CSV column: thread metrics, and socket/channel ones of the uncore. */
+static bool batch_csv_column(const struct layout *l, int m)
+{
+	return batch_metric_at(l, m, LAYOUT_THREAD) || batch_metric_uncore(l, m);
+}
+
+/* One CSV row: the entity's ids (-1 prints empty), its metrics, the scaled and flagged lists. */
+static void batch_csv_row(const struct sample *s, const char *when, const struct sample_entity *e,
+			  int cpu, int core, int ch, enum layout_scope scope, FILE *out)
+{
+	const struct layout *l = s->layout;
+	bool sep = false;
+
+	/* the source never contains a comma or a quote: it is pmutop's own text */
+	fprintf(out, "%llu,%s,%.6f,%s,%d,%.1f,", (unsigned long long)s->seq, when, s->interval_s,
+		s->source, s->simulated, s->skew_us);
+	if (cpu >= 0)
+		fprintf(out, "%d", cpu);
+	fputc(',', out);
+	if (core >= 0)
+		fprintf(out, "%d", core);
+	fprintf(out, ",%d,", e->os_socket_id);
+	if (ch >= 0)
+		fprintf(out, "%d", ch);
+	for (int m = 0; m < l->nmetrics; m++) {
+		double v;
+
+		if (!batch_csv_column(l, m))
+			continue;
+		v = batch_metric_at(l, m, scope) ? sample_metric(s, e, m) : NAN;
+		if (isnan(v))
+			fputc(',', out);
+		else
+			fprintf(out, ",%.9g", v);
+	}
+	fputc(',', out);
+	for (int m = 0; m < l->nmetrics; m++)
+		if (s->metric_scaled[m] && batch_csv_column(l, m) && batch_metric_at(l, m, scope)) {
+			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
+			sep = true;
+		}
+	fputc(',', out);
+	sep = false;
+	for (int m = 0; m < l->nmetrics && scope != LAYOUT_THREAD; m++)
+		if (batch_csv_column(l, m) && sample_flag_find(s, e->socket, ch, m)) {
+			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
+			sep = true;
+		}
+	fputc('\n', out);
+}
+
+/*
+ * One row per thread; when an uncore group counts, one per socket and one
+ * per memory channel too (cpu and core empty; channel set on channel rows).
+ */
 static int batch_csv(const struct sample *s, bool first, FILE *out)
 {
 	const struct layout *l = s->layout;
 	char when[40];
 
 	if (first) {
-		fputs("seq,time,interval_s,source,simulated,skew_us,cpu,core,socket", out);
+		fputs("seq,time,interval_s,source,simulated,skew_us,cpu,core,socket,channel", out);
 		for (int m = 0; m < l->nmetrics; m++)
-			if (batch_metric_at(l, m, LAYOUT_THREAD))
+			if (batch_csv_column(l, m))
 				fprintf(out, ",%s", l->metrics[m].name);
-		fputs(",scaled\n", out);
+		fputs(",scaled,flagged\n", out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
-	for (int i = 0; i < s->nthreads; i++) {
-		const struct sample_entity *t = &s->threads[i];
-		bool sep = false;
-
-		/* the source never contains a comma or a quote: it is pmutop's own text */
-		fprintf(out, "%llu,%s,%.6f,%s,%d,%.1f,%d,%d,%d", (unsigned long long)s->seq, when,
-			s->interval_s, s->source, s->simulated, s->skew_us, t->index, t->os_core_id,
-			t->os_socket_id);
-		for (int m = 0; m < l->nmetrics; m++) {
-			double v;
-
-			if (!batch_metric_at(l, m, LAYOUT_THREAD))
-				continue;
-			v = sample_metric(s, t, m);
-			if (isnan(v))
-				fputc(',', out);
-			else
-				fprintf(out, ",%.9g", v);
-		}
-		fputc(',', out);
-		for (int m = 0; m < l->nmetrics; m++)
-			if (s->metric_scaled[m] && batch_metric_at(l, m, LAYOUT_THREAD)) {
-				fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
-				sep = true;
-			}
-		fputc('\n', out);
+	for (int i = 0; i < s->nthreads; i++)
+		batch_csv_row(s, when, &s->threads[i], s->threads[i].index, s->threads[i].os_core_id, -1,
+			      LAYOUT_THREAD, out);
+	for (int k = 0; k < s->nsockets && batch_uncore_on(s); k++) {
+		batch_csv_row(s, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
+		for (int c = 0; c < s->nchannels; c++)
+			batch_csv_row(s, when, sample_channel(s, k, c), -1, -1, c, LAYOUT_CHANNEL, out);
 	}
 	return 0;
 }
@@ -188,22 +267,57 @@ static json_t *batch_json_metrics(const struct sample *s, const struct sample_en
 	return o;
 }
 
+static json_t *batch_json_entity(const struct sample *s, const struct sample_entity *e,
+				 enum layout_scope scope)
+{
+	json_t *o = json_object(), *scaled;
+
+	if (scope == LAYOUT_THREAD)
+		json_object_set_new(o, "cpu", json_integer(e->index));
+	if (scope <= LAYOUT_CORE)
+		json_object_set_new(o, "core", json_integer(e->os_core_id));
+	json_object_set_new(o, "socket", json_integer(e->os_socket_id));
+	if (scope == LAYOUT_CHANNEL)
+		json_object_set_new(o, "channel", json_integer(e->index));
+	json_object_set_new(o, "metrics", batch_json_metrics(s, e, scope, &scaled));
+	json_object_set_new(o, "scaled", scaled);
+	return o;
+}
+
 static json_t *batch_json_entities(const struct sample *s, const struct sample_entity *es, int n,
 				   enum layout_scope scope)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++) {
-		const struct sample_entity *e = &es[i];
-		json_t *o = json_object(), *scaled;
+		json_t *o = batch_json_entity(s, &es[i], scope);
 
-		if (scope == LAYOUT_THREAD)
-			json_object_set_new(o, "cpu", json_integer(e->index));
-		if (scope <= LAYOUT_CORE)
-			json_object_set_new(o, "core", json_integer(e->os_core_id));
-		json_object_set_new(o, "socket", json_integer(e->os_socket_id));
-		json_object_set_new(o, "metrics", batch_json_metrics(s, e, scope, &scaled));
-		json_object_set_new(o, "scaled", scaled);
+		if (scope == LAYOUT_SOCKET) {
+			json_t *chans = json_array();
+
+			for (int c = 0; c < s->nchannels; c++)
+				json_array_append_new(chans, batch_json_entity(s, sample_channel(s, i, c),
+									       LAYOUT_CHANNEL));
+			json_object_set_new(o, "channels", chans);
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *batch_json_flags(const struct sample *s)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < s->nflags; i++) {
+		const struct sample_flag *f = &s->flags[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "socket", json_integer(s->sockets[f->socket].os_socket_id));
+		json_object_set_new(o, "channel", f->channel >= 0 ? json_integer(f->channel) : json_null());
+		json_object_set_new(o, "metric", f->metric >= 0
+				    ? json_string(s->layout->metrics[f->metric].name) : json_null());
+		json_object_set_new(o, "why", json_string(f->why));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -240,6 +354,7 @@ static int batch_json(const struct sample *s, FILE *out)
 	json_object_set_new(o, "cores", batch_json_entities(s, s->cores, s->ncores, LAYOUT_CORE));
 	json_object_set_new(o, "sockets", batch_json_entities(s, s->sockets, s->nsockets,
 							      LAYOUT_SOCKET));
+	json_object_set_new(o, "flags", batch_json_flags(s));
 	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
 	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
 	rc = json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
