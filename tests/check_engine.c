@@ -33,6 +33,7 @@ struct run {
 	double t;        /* seconds of emulated time since the start */
 	double t_start;  /* start of the last sample's interval */
 	uint32_t arch_events_absent; /* as CPUID.0AH would report (set before run_engine) */
+	const bool *uncore_taken;    /* by socket (set before run_engine), or NULL */
 };
 
 static double run_clock(void *ctx)
@@ -77,6 +78,12 @@ static void run_engine(struct run *r, const char *layout, const char *groups, do
 	cfg.fixed_counters = r->src->info.fixed_counters;
 	cfg.fixed_width = r->src->info.fixed_width;
 	cfg.arch_events_absent = r->arch_events_absent;
+	cfg.uncore = r->src->uncore;
+	cfg.mmio = r->src->mmio;
+	cfg.mmio_why = r->src->mmio_why;
+	cfg.uncore_taken = r->uncore_taken;
+	cfg.channels = r->src->channels;
+	cfg.channel_peak = r->src->dram_mts ? r->src->dram_mts * 8e6 : NAN;
 	cfg.interval_s = interval;
 	cfg.source = r->src->name;
 	cfg.simulated = true;
@@ -142,6 +149,93 @@ static void truth_cpu(const struct run *r, int cpu, int socket, double *v)
 		for (int k = 0; k < SK_COUNT; k++)
 			v[k] += one[k] / n;
 	}
+}
+
+/* The truth of socket SOCKET (CH < 0) or of its channel CH, averaged over the last interval. */
+static void truth_unc(const struct run *r, int socket, int ch, double *v)
+{
+	const int n = 50;
+	double one[SK_COUNT];
+
+	memset(v, 0, sizeof(double) * SK_COUNT);
+	for (int i = 0; i < n; i++) {
+		double t = r->t_start + (r->t - r->t_start) * (i + 0.5) / n;
+
+		scenario_eval_one(emu_scenario(r->src->emu), t,
+				  ch < 0 ? SCENARIO_SOCKET : SCENARIO_CHANNEL, socket, ch < 0 ? 0 : ch,
+				  one);
+		for (int k = 0; k < SK_COUNT; k++)
+			v[k] += one[k] / n;
+	}
+}
+
+/* X / Y, NAN when nothing was asked for (Y == 0): the metric is n/a then. */
+static double ratio_or_nan(double x, double y)
+{
+	return y > 0 ? x / y : NAN;
+}
+
+/*
+ * Uncore metric NAME of a socket (S its truth, C its channels' truths, NCH
+ * of them; C = the one channel and NCH = 1 for a channel), from the seed
+ * definitions: 64 bytes a line, occupancy / requests = latency (Little).
+ */
+static double truth_uncore(const struct run *r, const char *name, const double *sk,
+			   double (*c)[SK_COUNT], int nch)
+{
+	double rd = 0, wr = 0, peak = r->src->dram_mts * 8e6 * nch;
+
+	for (int i = 0; i < nch; i++) {
+		rd += c[i][SK_read_lines_per_s];
+		wr += c[i][SK_write_lines_per_s];
+	}
+	if (!strcmp(name, "read_bytes_per_s"))
+		return 64 * rd;
+	if (!strcmp(name, "write_bytes_per_s"))
+		return 64 * wr;
+	if (!strcmp(name, "dram_peak_pct"))
+		return 100 * 64 * (rd + wr) / peak;
+	if (!sk)
+		return NAN; /* the rest are socket metrics */
+	if (!strcmp(name, "local_dram_bytes_per_s"))
+		return 64 * (sk[SK_local_reads_per_s] + sk[SK_local_writes_per_s]);
+	if (!strcmp(name, "remote_dram_bytes_per_s"))
+		return 64 * (sk[SK_remote_reads_per_s] + sk[SK_remote_writes_per_s]);
+	if (!strcmp(name, "ioh_dram_bytes_per_s"))
+		return 64 * (sk[SK_ioh_reads_per_s] + sk[SK_ioh_writes_per_s]);
+	if (!strcmp(name, "qpi_out_bytes_per_s"))
+		return 64 * sk[SK_remote_reads_per_s];
+	if (!strcmp(name, "qpi_in_bytes_per_s"))
+		return 64 * sk[SK_remote_writes_per_s];
+	if (!strcmp(name, "local_read_latency_ns"))
+		return sk[SK_local_reads_per_s] > 0 ? sk[SK_read_latency_ns] : NAN;
+	if (!strcmp(name, "l3_hit_ratio"))
+		return ratio_or_nan(sk[SK_l3_hit_lines_per_s],
+				    sk[SK_l3_hit_lines_per_s] + sk[SK_l3_miss_lines_per_s]);
+	if (!strcmp(name, "l3_lines_in_per_s") || !strcmp(name, "l3_misses_per_s"))
+		return sk[SK_l3_miss_lines_per_s];
+	if (!strcmp(name, "l3_lines_out_per_s"))
+		return sk[SK_l3_evict_lines_per_s];
+	if (!strcmp(name, "l3_miss_latency_ns"))
+		return sk[SK_l3_miss_lines_per_s] > 0 ? sk[SK_l3_miss_latency_ns] : NAN;
+	if (!strcmp(name, "l3_lookups_per_s"))
+		return sk[SK_l3_hit_lines_per_s] + sk[SK_l3_miss_lines_per_s];
+	if (!strcmp(name, "xsnp_hitm_per_s"))
+		return sk[SK_xsnp_hitm_per_s];
+	if (!strcmp(name, "arb_requests_per_s"))
+		return rd + wr;
+	if (!strcmp(name, "arb_latency_ns"))
+		return rd + wr > 0 ? sk[SK_read_latency_ns] : NAN;
+	if (!strcmp(name, "arb_outstanding"))
+		return (rd + wr) * sk[SK_read_latency_ns] * 1e-9;
+	if (!strcmp(name, "gt_request_pct"))
+		return ratio_or_nan(100 * sk[SK_gt_requests_per_s], rd + wr);
+	if (!strcmp(name, "io_request_pct"))
+		return ratio_or_nan(100 * sk[SK_io_requests_per_s], rd + wr);
+	if (!strcmp(name, "ia_request_pct"))
+		return ratio_or_nan(100 * (rd + wr - sk[SK_gt_requests_per_s] - sk[SK_io_requests_per_s]),
+				    rd + wr);
+	return NAN;
 }
 
 static double ghz_of(const struct run *r, const double *v)
@@ -313,6 +407,44 @@ static bool close_enough(double got, double want, double rel, const char *unit, 
 	return fabs(got - want) <= rel * fmax(fabs(want), base) + floor;
 }
 
+/* Uncore metrics of every socket and channel against the truth; how many were checked. */
+static int check_uncore_truth(struct run *r, const struct sample *s, double rel)
+{
+	const struct layout *l = r->l;
+	int checked = 0, nch = r->src->channels;
+
+	for (int k = 0; k < s->nsockets; k++) {
+		double sk[SK_COUNT], c[8][SK_COUNT];
+
+		truth_unc(r, k, -1, sk);
+		for (int ch = 0; ch < nch && ch < 8; ch++)
+			truth_unc(r, k, ch, c[ch]);
+		for (int m = 0; m < l->nmetrics; m++) {
+			const struct layout_metric *mt = &l->metrics[m];
+			double want, got;
+
+			if (mt->group < 0 || l->groups[mt->group].pmu == LAYOUT_PMU_CORE ||
+			    s->groups[mt->group].state == SAMPLE_GROUP_OFF)
+				continue;
+			got = sample_metric(s, &s->sockets[k], m);
+			want = truth_uncore(r, mt->name, sk, c, nch);
+			if (!isnan(want) || !isnan(got)) {
+				ck_assert_msg(close_enough(got, want, rel, mt->unit, 0), "socket %d %s: %g, "
+					      "truth %g", k, mt->name, got, want);
+				checked++;
+			}
+			for (int ch = 0; ch < s->nchannels && mt->scope == LAYOUT_CHANNEL; ch++) {
+				got = sample_metric(s, sample_channel(s, k, ch), m);
+				want = truth_uncore(r, mt->name, NULL, &c[ch], 1);
+				ck_assert_msg(close_enough(got, want, rel, mt->unit, 0), "socket %d channel "
+					      "%d %s: %g, truth %g", k, ch, mt->name, got, want);
+				checked++;
+			}
+		}
+	}
+	return checked;
+}
+
 /* Check every metric with a truth; returns how many were checked. */
 static int check_against_truth(struct run *r, const struct sample *s, double rel)
 {
@@ -364,7 +496,7 @@ static int check_against_truth(struct run *r, const struct sample *s, double rel
 			checked++;
 		}
 	}
-	return checked;
+	return checked + check_uncore_truth(r, s, rel);
 }
 
 /* ---- the tests ----------------------------------------------------------- */
@@ -426,15 +558,31 @@ START_TEST(metrics_match_truth_when_multiplexed)
 	struct sample *s;
 	int rotating = 0;
 
+	int need[LAYOUT_NPMUS] = { 0 };
+	bool rot_core, rot_unc;
+
 	run_open(&r, cases[_i].sim, cases[_i].layout, "all", 1.0);
 	s = run_sample(&r);
-	for (int g = 0; g < r.l->ngroups; g++)
-		rotating += s->groups[g].state == SAMPLE_GROUP_ROTATING;
-	/* all rotate when they need more counters than there are, none when they fit */
-	ck_assert_int_eq(rotating, r.l->nevents > (int)r.src->info.gp_counters ? r.l->ngroups : 0);
+	for (int k = 0; k < r.l->nevents; k++)
+		need[r.l->events[k].pmu]++;
+	/* core and uncore groups rotate when they need more counters than there are */
+	rot_core = need[LAYOUT_PMU_CORE] > (int)r.src->info.gp_counters;
+	rot_unc = need[LAYOUT_PMU_UNCORE] > NHM_UNC_COUNTERS || need[LAYOUT_PMU_CBO] > SKL_UNC_BOX_COUNTERS ||
+		  need[LAYOUT_PMU_ARB] > SKL_UNC_BOX_COUNTERS;
+	for (int g = 0; g < r.l->ngroups; g++) {
+		enum layout_pmu pmu = r.l->groups[g].pmu;
+		bool want = pmu == LAYOUT_PMU_CORE ? rot_core : pmu != LAYOUT_PMU_IMC && rot_unc;
+
+		ck_assert_msg(s->groups[g].state == (want ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE),
+			      "group %s: state %d", r.l->groups[g].name, s->groups[g].state);
+		rotating += want;
+	}
 	for (int m = 0; m < r.l->nmetrics; m++)
-		ck_assert_int_eq(s->metric_scaled[m], rotating && r.l->metrics[m].group >= 0);
+		ck_assert_int_eq(s->metric_scaled[m], r.l->metrics[m].group >= 0 &&
+				 s->groups[r.l->metrics[m].group].state == SAMPLE_GROUP_ROTATING);
 	ck_assert_int_gt(check_against_truth(&r, s, 0.05), 0);
+	/* the shipped scenarios are physically consistent: nothing is flagged */
+	ck_assert_msg(s->nflags == 0, "%s: flagged %s", cases[_i].sim, s->nflags ? s->flags[0].why : "");
 	sample_release(s);
 	run_close(&r);
 }

@@ -131,6 +131,77 @@ START_TEST(encodings_equal_the_documents)
 }
 END_TEST
 
+/*
+ * Uncore events, typed in from seed 000 (Nehalem/Westmere: Table 22 GQ,
+ * Table 30 L3, Table 31 QHL, Table 32 IMC) and seed 001 (Skylake client:
+ * Table 3-1 CBo, 3-2 ARB, 3-3 IMC offsets).  CHANNEL -1 for a socket event.
+ */
+static const struct unc_enc {
+	const char *layout, *event;
+	int channel;
+	enum layout_pmu pmu;
+	unsigned code, umask;
+	uint32_t mmio;
+} unc_encodings[] = {
+	{ "nehalem", "reads", 0, LAYOUT_PMU_UNCORE, 0x2C, 0x01, 0 },   /* UNC_IMC_NORMAL_READS.CH0 */
+	{ "nehalem", "reads", 1, LAYOUT_PMU_UNCORE, 0x2C, 0x02, 0 },
+	{ "nehalem", "reads", 2, LAYOUT_PMU_UNCORE, 0x2C, 0x04, 0 },
+	{ "nehalem", "writes", 0, LAYOUT_PMU_UNCORE, 0x2F, 0x01, 0 },  /* UNC_IMC_WRITES.FULL.CH0 */
+	{ "nehalem", "writes", 1, LAYOUT_PMU_UNCORE, 0x2F, 0x02, 0 },
+	{ "nehalem", "writes", 2, LAYOUT_PMU_UNCORE, 0x2F, 0x04, 0 },
+	{ "nehalem", "qhl_ioh_reads", -1, LAYOUT_PMU_UNCORE, 0x20, 0x01, 0 },
+	{ "nehalem", "qhl_ioh_writes", -1, LAYOUT_PMU_UNCORE, 0x20, 0x02, 0 },
+	{ "nehalem", "qhl_remote_reads", -1, LAYOUT_PMU_UNCORE, 0x20, 0x04, 0 },
+	{ "nehalem", "qhl_remote_writes", -1, LAYOUT_PMU_UNCORE, 0x20, 0x08, 0 },
+	{ "nehalem", "qhl_local_reads", -1, LAYOUT_PMU_UNCORE, 0x20, 0x10, 0 },
+	{ "nehalem", "qhl_local_writes", -1, LAYOUT_PMU_UNCORE, 0x20, 0x20, 0 },
+	{ "nehalem", "qhl_local_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x04, 0 },
+	{ "nehalem", "llc_hits", -1, LAYOUT_PMU_UNCORE, 0x08, 0x03, 0 },      /* UNC_LLC_HITS.ANY */
+	{ "nehalem", "llc_misses", -1, LAYOUT_PMU_UNCORE, 0x09, 0x03, 0 },
+	{ "nehalem", "llc_lines_in", -1, LAYOUT_PMU_UNCORE, 0x0A, 0x0F, 0 },
+	{ "nehalem", "llc_lines_out", -1, LAYOUT_PMU_UNCORE, 0x0B, 0x1F, 0 },
+	{ "nehalem", "gq_miss_occupancy", -1, LAYOUT_PMU_UNCORE, 0x02, 0x02, 0 }, /* TRACKER_OCCUP.RT_LLC_MISS */
+	{ "nehalem", "gq_miss_allocs", -1, LAYOUT_PMU_UNCORE, 0x03, 0x02, 0 },    /* GQ_ALLOC.RT_LLC_MISS */
+	{ "westmere", "reads", 2, LAYOUT_PMU_UNCORE, 0x2C, 0x04, 0 },
+	{ "westmere", "writes", 1, LAYOUT_PMU_UNCORE, 0x2F, 0x02, 0 },
+	{ "westmere", "qhl_remote_reads", -1, LAYOUT_PMU_UNCORE, 0x20, 0x04, 0 },
+	{ "westmere", "qhl_local_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x04, 0 },
+	{ "westmere", "gq_miss_allocs", -1, LAYOUT_PMU_UNCORE, 0x03, 0x02, 0 },
+	{ "skylake", "l3_lookups", -1, LAYOUT_PMU_CBO, 0x34, 0x8F, 0 },   /* CACHE_LOOKUP.ANY_MESI */
+	{ "skylake", "l3_misses", -1, LAYOUT_PMU_CBO, 0x34, 0x88, 0 },    /* CACHE_LOOKUP.ANY_I */
+	{ "skylake", "xsnp_hitm", -1, LAYOUT_PMU_CBO, 0x22, 0x48, 0 },    /* XSNP_RESPONSE.HITM_XCORE */
+	{ "skylake", "arb_requests", -1, LAYOUT_PMU_ARB, 0x81, 0x01, 0 }, /* TRK_REQUESTS.ALL */
+	{ "skylake", "arb_occupancy", -1, LAYOUT_PMU_ARB, 0x80, 0x01, 0 },/* TRK_OCCUPANCY.ALL */
+	{ "skylake", "gt_requests", -1, LAYOUT_PMU_IMC, 0, 0, 0x5040 },
+	{ "skylake", "ia_requests", -1, LAYOUT_PMU_IMC, 0, 0, 0x5044 },
+	{ "skylake", "io_requests", -1, LAYOUT_PMU_IMC, 0, 0, 0x5048 },
+	{ "skylake", "dram_reads", -1, LAYOUT_PMU_IMC, 0, 0, 0x5050 },
+	{ "skylake", "dram_writes", -1, LAYOUT_PMU_IMC, 0, 0, 0x5054 },
+};
+
+START_TEST(uncore_encodings_equal_the_documents)
+{
+	const struct unc_enc *x = &unc_encodings[_i];
+	struct layout *l = load(x->layout);
+	const struct layout_event *ev = NULL;
+
+	for (int i = 0; i < l->nevents; i++)
+		if (!strcmp(l->events[i].name, x->event) && l->events[i].channel == x->channel)
+			ev = &l->events[i];
+	ck_assert_msg(ev != NULL, "%s has no event %s on channel %d", x->layout, x->event, x->channel);
+	ck_assert_int_eq(ev->pmu, x->pmu);
+	ck_assert_uint_eq(ev->event, x->code);
+	ck_assert_uint_eq(ev->umask, x->umask);
+	ck_assert_uint_eq(ev->cmask, 0);
+	ck_assert_uint_eq(ev->mmio, x->mmio);
+	/* events of one name on several channels are one variable */
+	for (int i = 0; i < l->nevents; i++)
+		if (!strcmp(l->events[i].name, x->event))
+			ck_assert_int_eq(l->events[i].var, ev->var);
+	layout_free(l);
+}
+END_TEST
+
 /* ---- shipped layouts against their models -------------------------------- */
 
 static const struct {
@@ -170,6 +241,8 @@ START_TEST(shipped_layouts_fit_their_models)
 		.gp_counters = src->info.gp_counters, .gp_width = src->info.gp_width,
 		.fixed_counters = src->info.fixed_counters, .fixed_width = src->info.fixed_width,
 		.interval_s = 1, .source = src->name, .groups = (1u << l->ngroups) - 1,
+		.uncore = src->uncore, .mmio = src->mmio, .channels = src->channels,
+		.channel_peak = NAN,
 	};
 	ck_assert_msg(engine_create(&cfg, &eng, err, sizeof(err)) == 0, "%s", err);
 	for (int i = 0; i < 2 * l->ngroups + 2; i++)
@@ -357,6 +430,8 @@ static Suite *layout_suite(void)
 
 	tcase_add_loop_test(enc, encodings_equal_the_documents, 0,
 			    (int)(sizeof(encodings) / sizeof(encodings[0])));
+	tcase_add_loop_test(enc, uncore_encodings_equal_the_documents, 0,
+			    (int)(sizeof(unc_encodings) / sizeof(unc_encodings[0])));
 	suite_add_tcase(s, enc);
 	tcase_add_loop_test(ship, shipped_layouts_fit_their_models, 0,
 			    (int)(sizeof(shipped) / sizeof(shipped[0])));
