@@ -45,21 +45,41 @@ static double run_clock(void *ctx)
  * The emulated machine of SIM ("machine:scenario") with the scenario's
  * noise turned off: its phases are steady, so the truth is exact.
  */
-static void run_source(struct run *r, const char *sim)
+static void run_source_path(struct run *r, const char *machine, const char *path)
 {
-	char machine[64], path[512], err[512];
-	const char *colon = strchr(sim, ':');
+	char err[512];
 	struct scenario *sc;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(machine, sizeof(machine), "%.*s", (int)(colon - sim), sim);
-	snprintf(path, sizeof(path), "%s/%s.scn", SCENARIO_SRCDIR, colon + 1);
 	ck_assert_msg(scenario_load(path, &sc, err, sizeof(err)) == 0, "%s", err);
 	sc->noise = 0;
 	ck_assert_ptr_nonnull(emu_machine_find(machine));
 	ck_assert_msg(source_open_emu(emu_create_from(emu_machine_find(machine), sc), &r->src, err,
 				      sizeof(err)) == 0, "%s", err);
 	emu_set_clock(r->src->emu, EMU_CLOCK_MANUAL);
+}
+
+static void run_source(struct run *r, const char *sim)
+{
+	char machine[64], path[512];
+	const char *colon = strchr(sim, ':');
+
+	snprintf(machine, sizeof(machine), "%.*s", (int)(colon - sim), sim);
+	snprintf(path, sizeof(path), "%s/%s.scn", SCENARIO_SRCDIR, colon + 1);
+	run_source_path(r, machine, path);
+}
+
+/* MACHINE running the scenario TEXT (written to a temporary file). */
+static void run_source_text(struct run *r, const char *machine, const char *text)
+{
+	char path[] = "/tmp/pmutop-scn-XXXXXX.scn";
+	int fd = mkstemps(path, 4);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	run_source_path(r, machine, path);
+	unlink(path);
 }
 
 static void run_engine(struct run *r, const char *layout, const char *groups, double interval)
@@ -424,7 +444,8 @@ static int check_uncore_truth(struct run *r, const struct sample *s, double rel)
 			double want, got;
 
 			if (mt->group < 0 || l->groups[mt->group].pmu == LAYOUT_PMU_CORE ||
-			    s->groups[mt->group].state == SAMPLE_GROUP_OFF)
+			    s->groups[mt->group].state == SAMPLE_GROUP_OFF ||
+			    s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED)
 				continue;
 			got = sample_metric(s, &s->sockets[k], m);
 			want = truth_uncore(r, mt->name, sk, c, nch);
@@ -823,6 +844,256 @@ START_TEST(counters_taken_by_others_are_left_alone)
 END_TEST
 
 /* The sampler thread publishes on its own, wakes the fd, and stops promptly. */
+/* ---- uncore ------------------------------------------------------------- */
+
+static double unc_metric(const struct run *r, const struct sample *s, int sock, int ch,
+			 const char *name)
+{
+	int m = layout_metric_find(r->l, name);
+
+	ck_assert_msg(m >= 0, "no metric %s", name);
+	return sample_metric(s, ch < 0 ? &s->sockets[sock] : sample_channel(s, sock, ch), m);
+}
+
+/* Socket 0's threads read socket 1's memory: socket 1's channels, remote and QPI figures rise. */
+START_TEST(numa_remote_traffic_shows_on_the_home_socket)
+{
+	struct run r;
+	struct sample *s;
+
+	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "imc", 1.0);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->nchannels, 3);
+	for (int ch = 0; ch < 3; ch++)
+		ck_assert(unc_metric(&r, s, 1, ch, "read_bytes_per_s") >
+			  20 * unc_metric(&r, s, 0, ch, "read_bytes_per_s"));
+	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	run_close(&r);
+
+	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "qhl", 1.0);
+	s = run_sample(&r);
+	ck_assert(unc_metric(&r, s, 1, -1, "remote_dram_bytes_per_s") > 7e9);
+	ck_assert(unc_metric(&r, s, 0, -1, "remote_dram_bytes_per_s") == 0);
+	ck_assert(unc_metric(&r, s, 1, -1, "qpi_out_bytes_per_s") > 7e9);
+	ck_assert(unc_metric(&r, s, 1, -1, "remote_dram_bytes_per_s") >
+		  50 * unc_metric(&r, s, 1, -1, "local_dram_bytes_per_s"));
+	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* Every page on channel 0: it runs near its peak, the others idle; each within 2 %. */
+START_TEST(unbalanced_channels_show_the_saturated_one)
+{
+	struct run r;
+	struct sample *s;
+
+	run_open(&r, "nehalem-ep:unbalanced-channels", "nehalem", "imc", 1.0);
+	s = run_sample(&r);
+	for (int k = 0; k < 2; k++) {
+		ck_assert(unc_metric(&r, s, k, 0, "dram_peak_pct") > 90);
+		ck_assert(unc_metric(&r, s, k, 1, "dram_peak_pct") < 5);
+		ck_assert(unc_metric(&r, s, k, 0, "read_bytes_per_s") >
+			  20 * unc_metric(&r, s, k, 2, "read_bytes_per_s"));
+	}
+	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
+	ck_assert_int_eq(s->nflags, 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
+ * Skylake's 32-bit DRAM_DATA_READS at 40 GB/s wraps every 6.9 s: with a
+ * 10 s interval the engine reads it often enough to lose none of the wraps.
+ */
+START_TEST(imc_32bit_counter_wraps_within_a_long_interval)
+{
+	struct run r;
+	struct sample *s;
+	double lines = 40e9 / 64;
+
+	run_source_text(&r, "skylake", "pmutop-scenario 1\nname bw40\nphase p 0\ncpu all util=1\n"
+			"channel all read_lines_per_s=3.125e8 write_lines_per_s=0\n");
+	run_engine(&r, "skylake", "imc", 10.0);
+	ck_assert(engine_slice_s(r.eng) <= UNCORE_IMC_POLL_S + 1e-9);
+	for (int i = 0; i < 2; i++) {
+		s = run_sample(&r);
+		ck_assert_double_eq_tol(s->interval_s, 10.0, 1e-6);
+		/* more than 2^32 lines went by in the interval: at least one wrap */
+		ck_assert(lines * s->interval_s > 4294967296.0);
+		ck_assert_double_eq_tol(unc_metric(&r, s, 0, -1, "read_bytes_per_s"), 40e9, 40e9 * 0.02);
+		ck_assert_int_eq(s->resets, 0);
+		ck_assert_int_eq(s->nchannels, 0); /* this controller has no per-channel counts */
+		sample_release(s);
+	}
+	run_close(&r);
+}
+END_TEST
+
+/* The CPU the uncore is read through goes offline: the next one of the socket takes over. */
+START_TEST(uncore_reader_going_offline_hands_over)
+{
+	struct run r;
+	struct sample *s;
+	uint64_t v;
+
+	run_open(&r, "nehalem-ep:memory-bound", "nehalem", "imc", 1.0);
+	s = run_sample(&r);
+	sample_release(s);
+	ck_assert_int_eq(emu_set_online(r.src->emu, 0, 0), 0);
+	s = run_sample(&r);
+	ck_assert_msg(strstr(s->warning, "socket 0's uncore is now read through CPU"), "%s",
+		      s->warning);
+	ck_assert_msg(strstr(s->warning, "CPU 0 is offline"), "%s", s->warning);
+	ck_assert_str_eq(s->error, "");
+	ck_assert(isnan(sample_metric(s, &s->threads[0], layout_metric_find(r.l, "util"))));
+	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	/* the hand-over is said once; the socket keeps counting */
+	s = run_sample(&r);
+	ck_assert(!strstr(s->warning, "now read through"));
+	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	/* restored through a CPU of the socket that is still online (CPU 0's own registers
+	 * cannot be reached while it is offline) */
+	ck_assert_int_eq(msr_restore_all(r.src->dev), -ENXIO);
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 1, MSR_UNCORE_PERF_GLOBAL_CTRL, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 1, MSR_UNCORE_PERFEVTSEL0, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	run_close(&r);
+}
+END_TEST
+
+/* A channel that never counts while its siblings do is flagged, and still shown. */
+START_TEST(phantom_channel_is_flagged)
+{
+	struct run r;
+	struct sample *s;
+	const struct sample_flag *f;
+
+	run_source_text(&r, "nehalem-ep", "pmutop-scenario 1\nname p\nphase p 0\ncpu all util=1\n"
+			"channel all read_lines_per_s=5e7 write_lines_per_s=2e7\n"
+			"channel 0.2 read_lines_per_s=0 write_lines_per_s=0\n");
+	run_engine(&r, "nehalem", "imc", 1.0);
+	s = run_sample(&r);
+	f = sample_flag_find(s, 0, 2, layout_metric_find(r.l, "read_bytes_per_s"));
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->why, "never counted while channel 0, 1 did"), "%s", f->why);
+	ck_assert_double_eq(unc_metric(&r, s, 0, 2, "read_bytes_per_s"), 0); /* marked, not hidden */
+	ck_assert_ptr_null(sample_flag_find(s, 0, 0, -1));
+	ck_assert_ptr_null(sample_flag_find(s, 1, 2, -1));
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* Bandwidth above what the DIMMs can carry (DDR3-1333: 10.66 GB/s a channel) is flagged. */
+START_TEST(bandwidth_above_the_peak_is_flagged)
+{
+	struct run r;
+	struct sample *s;
+	const struct sample_flag *f;
+	int m;
+
+	run_source_text(&r, "nehalem-ep", "pmutop-scenario 1\nname p\nphase p 0\ncpu all util=1\n"
+			"channel all read_lines_per_s=5e7 write_lines_per_s=2e7\n"
+			"channel 1.1 read_lines_per_s=2e8\n");
+	run_engine(&r, "nehalem", "imc", 1.0);
+	s = run_sample(&r);
+	m = layout_metric_find(r.l, "read_bytes_per_s");
+	f = sample_flag_find(s, 1, 1, m);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->why, "above the channel's theoretical peak 10.66 GB/s"), "%s", f->why);
+	ck_assert_double_eq_tol(unc_metric(&r, s, 1, 1, "read_bytes_per_s"), 64 * 2e8, 64 * 2e8 * 0.02);
+	ck_assert_ptr_null(sample_flag_find(s, 1, 0, m));
+	ck_assert_ptr_null(sample_flag_find(s, 0, 1, m));
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* The IMC reading more lines than the home logic was asked for cannot be true (seed 000). */
+START_TEST(imc_disagreeing_with_home_logic_is_flagged)
+{
+	struct run r;
+	struct sample *s;
+	const struct sample_flag *f;
+
+	run_source_text(&r, "nehalem-ep", "pmutop-scenario 1\nname p\nphase p 0\ncpu all util=1\n"
+			"socket all local_reads_per_s=1e8 local_writes_per_s=3e7\n"
+			"socket 1 local_reads_per_s=5e7\n"
+			"channel all read_lines_per_s=3.3e7 write_lines_per_s=1e7\n");
+	run_engine(&r, "nehalem", "imc qhl", 1.0);
+	s = run_sample(&r);
+	f = sample_flag_find(s, 1, -1, layout_metric_find(r.l, "local_dram_bytes_per_s"));
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->why, "more than the"), "%s", f->why);
+	ck_assert_ptr_nonnull(sample_flag_find(s, 1, -1, layout_metric_find(r.l, "read_bytes_per_s")));
+	/* socket 0's IMC reads 9.9e7 of the 1e8 asked for: consistent */
+	ck_assert_ptr_null(sample_flag_find(s, 0, -1, -1));
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* Uncore counters someone else uses are left alone: the groups are blocked, with the reason. */
+START_TEST(uncore_taken_by_others_blocks_uncore_groups)
+{
+	static const bool taken[2] = { true, true };
+	struct run r;
+	struct sample *s;
+	int imc, stalls;
+	uint64_t v;
+
+	run_source(&r, "nehalem-ep:memory-bound");
+	r.uncore_taken = taken;
+	run_engine(&r, "nehalem", "imc stalls", 1.0);
+	imc = layout_group_find(r.l, "imc");
+	stalls = layout_group_find(r.l, "stalls");
+	s = run_sample(&r);
+	ck_assert_int_eq(s->groups[imc].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_msg(strstr(s->groups[imc].why, "in use by another program"), "%s", s->groups[imc].why);
+	ck_assert_int_eq(s->groups[stalls].state, SAMPLE_GROUP_LIVE);
+	ck_assert(isnan(unc_metric(&r, s, 0, 0, "read_bytes_per_s")));
+	/* never written: no enable, no event select */
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 0, MSR_UNCORE_PERF_GLOBAL_CTRL, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 4, MSR_UNCORE_PERFEVTSEL0, &v), 0);
+	ck_assert_uint_eq(v, 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/* Without the memory controller's window (no /dev/mem, lockdown) the IMC group says why. */
+START_TEST(imc_without_its_window_is_blocked_with_the_reason)
+{
+	struct run r;
+	struct sample *s;
+	int imc, l3;
+
+	run_source(&r, "skylake:memory-bound");
+	mmio_close(r.src->mmio);
+	r.src->mmio = NULL;
+	snprintf(r.src->mmio_why, sizeof(r.src->mmio_why), "kernel lockdown [integrity] refuses /dev/mem");
+	run_engine(&r, "skylake", "imc l3", 1.0);
+	imc = layout_group_find(r.l, "imc");
+	l3 = layout_group_find(r.l, "l3");
+	s = run_sample(&r);
+	ck_assert_int_eq(s->groups[imc].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_str_eq(s->groups[imc].why, "kernel lockdown [integrity] refuses /dev/mem");
+	ck_assert_int_eq(s->groups[l3].state, SAMPLE_GROUP_LIVE);
+	ck_assert(isnan(unc_metric(&r, s, 0, -1, "read_bytes_per_s")));
+	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
 START_TEST(sampler_thread_publishes_and_stops)
 {
 	struct engine_config cfg = { 0 };
@@ -876,6 +1147,15 @@ static Suite *engine_suite(void)
 	CHECK_ADD(s, register_reads_equal_counters_read);
 	CHECK_ADD(s, counters_taken_by_others_are_left_alone);
 	CHECK_ADD(s, sampler_thread_publishes_and_stops);
+	CHECK_ADD(s, numa_remote_traffic_shows_on_the_home_socket);
+	CHECK_ADD(s, unbalanced_channels_show_the_saturated_one);
+	CHECK_ADD(s, imc_32bit_counter_wraps_within_a_long_interval);
+	CHECK_ADD(s, uncore_reader_going_offline_hands_over);
+	CHECK_ADD(s, phantom_channel_is_flagged);
+	CHECK_ADD(s, bandwidth_above_the_peak_is_flagged);
+	CHECK_ADD(s, imc_disagreeing_with_home_logic_is_flagged);
+	CHECK_ADD(s, uncore_taken_by_others_blocks_uncore_groups);
+	CHECK_ADD(s, imc_without_its_window_is_blocked_with_the_reason);
 	return s;
 }
 

@@ -6,12 +6,13 @@
 # else — boxes, CPU numbers, labels, columns, footer, key bar — must match.
 # PMUTOP_GOLDEN_UPDATE=1 rewrites the files (review the diff before committing).
 . "$top_srcdir/tests/lib.sh"
-plan 8
+plan 14
 
 normalise() {
 	sed -E -e "s/ $(hostname) / HOST /" \
 		-e 's/[0-9]+\.[0-9]+(e[-+][0-9]+)?[kMGTPE]?\*?/#/g' \
-		-e 's/[0-9]+[kMGTPE]\*?( |$)/#\1/g' -e 's/ +/ /g' -e 's/ $//'
+		-e 's/[0-9]+[kMGTPE]\*?( |$)/#\1/g' -e 's/[▏▎▍▌▋▊▉█]+/BAR/g' \
+		-e 's/ +/ /g' -e 's/ $//'
 }
 
 # golden NAME COLUMNS LINES LANG ARGS...
@@ -46,3 +47,6 @@ golden skylake-memory-bound 160 50 C.UTF-8 -n 1 -d 0.2 --sim skylake:memory-boun
 golden arch-1024-compute-bound 160 50 C.UTF-8 -n 1 -d 0.2 --sim arch-1024:compute-bound
 golden nehalem-ep-80x24-ascii 80 24 C -n 1 -d 0.2 -g all --sim nehalem-ep:memory-bound
 golden core2-false-sharing 120 40 C.UTF-8 -n 1 -d 0.2 -g snoops --sim core2:false-sharing
+golden nehalem-ep-imc-unbalanced 160 50 C.UTF-8 -n 1 -d 0.2 -g imc --pane imc --sim nehalem-ep:unbalanced-channels
+golden nehalem-ep-uncore-numa-remote 160 50 C.UTF-8 -n 1 -d 0.2 -g qhl,l3 --pane uncore --sim nehalem-ep:numa-remote
+golden skylake-imc-totals 160 50 C.UTF-8 -n 1 -d 0.2 -g imc --pane imc --sim skylake:memory-bound

@@ -315,6 +315,8 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	}
 	main_view_info(opt, s, doctor, &in);
 	view_init(&v, &in, s->groups, opt->interval);
+	if (opt->pane)
+		v.focus = v.lower = (enum view_pane)opt->pane;
 	g = grid_new(cols && atoi(cols) > 0 ? atoi(cols) : 160, lines && atoi(lines) > 0 ? atoi(lines) : 50,
 		     in.utf8);
 	view_render(&v, last, 0, g);

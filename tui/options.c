@@ -31,6 +31,8 @@ const char options_usage[] =
 	"      --dump             print the interactive screen as text after -n samples\n"
 	"                         (default 1) at $COLUMNS x $LINES (default 160x50), no\n"
 	"                         terminal needed\n"
+	"      --pane=NAME        with --dump: the lower pane to show (threads, ports,\n"
+	"                         uncore or imc; default threads)\n"
 	"      --doctor           check what pmutop needs on this machine, one line each\n"
 	"                         with the command that fixes it, and exit\n"
 	"  -d, --delay=SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
@@ -70,6 +72,7 @@ enum {
 	OPT_DUMP,
 	OPT_DOCTOR,
 	OPT_DRAM_MTS,
+	OPT_PANE,
 };
 
 static const struct option options_long[] = {
@@ -92,6 +95,7 @@ static const struct option options_long[] = {
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "dram-mts", required_argument, NULL, OPT_DRAM_MTS },
+	{ "pane", required_argument, NULL, OPT_PANE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -184,6 +188,17 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_FORCE:
 		opt->force = true;
 		return 0;
+	case OPT_PANE: {
+		static const char *const panes[] = { "threads", "ports", "uncore", "imc" };
+
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(optarg, panes[i])) {
+				opt->pane = i + 1; /* the lower panes after the topology */
+				return 0;
+			}
+		snprintf(err, errlen, "--pane is threads, ports, uncore or imc, not '%s'", optarg);
+		return -EINVAL;
+	}
 	case OPT_DRAM_MTS: {
 		char *end;
 		unsigned long mts = strtoul(optarg, &end, 10);
@@ -276,6 +291,10 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->dump && opt->batch) {
 		snprintf(err, errlen, "--dump prints the screen and -b prints samples; give one");
+		return -EINVAL;
+	}
+	if (opt->pane && !opt->dump) {
+		snprintf(err, errlen, "--pane goes with --dump (on the screen, Tab moves between panes)");
 		return -EINVAL;
 	}
 	if (opt->user_only && opt->kernel_only) {

@@ -238,8 +238,11 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 
 		if (!s && (v->groups & (1u << i)))
 			style = GRID_NORMAL;
+		/* free-running IMC counters take no programmable counter */
 		len = snprintf(item, sizeof(item), "%c %s:%d %s", l->groups[i].key ? l->groups[i].key : ' ',
-			       l->groups[i].name, l->groups[i].nevents, names[st]);
+			       l->groups[i].name,
+			       l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents,
+			       names[st]);
 		if (x + len + 2 > g->w - 1) {
 			rows++;
 			y++;
@@ -863,7 +866,7 @@ static void panes_unc_row(const struct view *v, const struct sample *s,
 			  const double *scale, int y, const char *label, struct grid *g)
 {
 	const struct layout *l = v->info.layout;
-	int x = grid_put(g, y, 0, g->w, GRID_NORMAL, "%-11s", label);
+	int x = grid_put(g, y, 0, g->w, GRID_NORMAL, "%-12s", label);
 	char buf[64];
 
 	for (int c = 0; c < ncols && x < g->w; c++) {
@@ -889,7 +892,7 @@ static void panes_unc_head(const struct layout *l, const int *cols, int ncols, i
 	int x;
 
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
-	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-11s", first);
+	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-12s", first);
 	for (int c = 0; c < ncols && x < g->w; c++) {
 		const struct layout_metric *mt = &l->metrics[cols[c]];
 		int w = (int)strlen(mt->name) > 8 ? (int)strlen(mt->name) + 1 : 9;
@@ -946,7 +949,8 @@ static void panes_uncore(const struct view *v, const struct sample *s, int y, in
 	}
 	ncols = panes_unc_columns(v, s, imc, LAYOUT_SOCKET, cols);
 	nccols = imc ? panes_unc_columns(v, s, imc, LAYOUT_CHANNEL, ccols) : 0;
-	panes_unc_scale(s, cols, ncols, false, scale);
+	/* channel rows against channel peaks; socket rows (totals) against socket peaks */
+	panes_unc_scale(s, nccols ? ccols : cols, nccols ? nccols : ncols, false, scale);
 	panes_unc_scale(s, ccols, nccols, true, cscale);
 	if (nccols) {
 		/* per channel rows, then the socket's total of the same metrics */
@@ -962,6 +966,38 @@ static void panes_uncore(const struct view *v, const struct sample *s, int y, in
 			snprintf(label, sizeof(label), " %4d total", s->sockets[k].os_socket_id);
 			panes_unc_row(v, s, &s->sockets[k], -1, ccols, nccols, scale, y + 1 + row++, label,
 				      g);
+		}
+	} else if (!imc) {
+		/* one row per metric, one column per socket: many figures, few sockets */
+		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-34s", " metric");
+
+		grid_blank(g, y, x, g->w - x, GRID_HEADER);
+		for (int k = 0; k < s->nsockets && x < g->w; k++) {
+			if (v->zoom_socket >= 0 && k != v->zoom_socket)
+				continue;
+			snprintf(label, sizeof(label), "socket %d", s->sockets[k].os_socket_id);
+			grid_put_right(g, y, x, 21, GRID_HEADER, label);
+			x += 22;
+		}
+		for (int c = 0; c < ncols && row < h - 2; c++, row++) {
+			const struct layout_metric *mt = &l->metrics[cols[c]];
+
+			grid_put(g, y + 1 + row, 0, 34, GRID_NORMAL, " %-22s %-10s", mt->name, mt->unit);
+			x = 34;
+			for (int k = 0; k < s->nsockets && x < g->w; k++) {
+				double val = sample_metric(s, &s->sockets[k], cols[c]);
+				char buf[64];
+				enum grid_style st;
+
+				if (v->zoom_socket >= 0 && k != v->zoom_socket)
+					continue;
+				st = panes_unc_value(s, k, -1, cols[c], val, buf, sizeof(buf));
+				if (!strcmp(mt->unit, "B/s"))
+					grid_bar(g, y + 1 + row, x, 10, isnan(val) || !(scale[c] > 0) ? 0
+						 : val / scale[c], GRID_BAR);
+				grid_put_right(g, y + 1 + row, x + 10, 11, st, buf);
+				x += 22;
+			}
 		}
 	} else {
 		panes_unc_head(l, cols, ncols, y, " sock", g);
