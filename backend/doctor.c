@@ -3,6 +3,7 @@
  * fills one line; the table at the bottom is the order they are shown in.
  */
 #include "doctor.h"
+#include "mmio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +54,7 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 		c->info.model = m->model;
 		c->info.perfmon_version = m->perfmon_version;
 		c->info.gp_counters = m->gp_counters;
+		c->info.uarch = cpuid_uarch_of(m->family, m->model, m->perfmon_version);
 		c->have_cpu = true;
 		snprintf(l->found, sizeof(l->found), "emulated %s: %s (SIMULATED data)", m->name,
 			 m->brand);
@@ -226,10 +228,48 @@ static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 
 static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 {
-	(void)c;
-	l->state = DOCTOR_NA;
-	snprintf(l->found, sizeof(l->found), "uncore (L3, QPI, IMC) counters are not programmed by "
-		 "this version of pmutop: those panes show n/a");
+	struct mmio *m;
+	char err[400];
+	int rc;
+
+	if (!c->have_cpu) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "see the CPU line");
+		return;
+	}
+	switch (c->info.uarch) {
+	case CPUID_UARCH_NEHALEM:
+	case CPUID_UARCH_WESTMERE:
+		snprintf(l->found, sizeof(l->found), "%s uncore (L3, home logic, 3 IMC channels) per "
+			 "socket through the msr device of one CPU of it%s",
+			 c->info.uarch == CPUID_UARCH_NEHALEM ? "Nehalem" : "Westmere",
+			 c->in->sim ? " (emulated)" : "");
+		return;
+	case CPUID_UARCH_SKYLAKE:
+		if (c->in->sim) {
+			snprintf(l->found, sizeof(l->found), "Skylake client uncore (CBo, ARB) and IMC "
+				 "counters (emulated)");
+			return;
+		}
+		rc = mmio_open_files(c->in->root, &m, err, sizeof(err));
+		if (rc == 0) {
+			snprintf(l->found, sizeof(l->found), "Skylake client uncore (CBo, ARB) through "
+				 "msr; IMC counters at 0x%llx through /dev/mem",
+				 (unsigned long long)mmio_bar(m));
+			mmio_close(m);
+			return;
+		}
+		l->state = DOCTOR_WARN;
+		snprintf(l->found, sizeof(l->found), "IMC counters unavailable: %s", err);
+		snprintf(l->fix, sizeof(l->fix), "%s", strstr(err, "lockdown")
+			 ? "boot with lockdown=none (or without Secure Boot)"
+			 : strstr(err, "iomem") ? "boot with iomem=relaxed" : "sudo pmutop");
+		return;
+	default:
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "no uncore PMU pmutop knows on this CPU (it knows "
+			 "Nehalem/Westmere-EP and Skylake client): the uncore and IMC panes show n/a");
+	}
 }
 
 static void doctor_files(struct doctor_ctx *c, struct doctor_line *l)

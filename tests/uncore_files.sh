@@ -6,7 +6,7 @@
 # window explained instead of invented.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 10
+plan 11
 
 fakehw_start skylake:memory-bound
 run "$PMUTOP" -b -n 2 -d 0.5 -g imc --format json --root "$dir"
@@ -42,6 +42,8 @@ assert s["sockets"][0]["metrics"]["read_bytes_per_s"] is None
 print("ok")
 ' 2>&1)
 expect_match "IMC blocked with the reason, n/a, the CBo group counts" "$check" "ok"
+run "$PMUTOP" --doctor --root "$dir"
+expect_match "the doctor names the missing window and the fix" "$out" "IMC counters unavailable: cannot read the host bridge's PCI config space"
 fakehw_stop
 
 fakehw_start nehalem-ep:numa-remote
