@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 39
+plan 44
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -102,6 +102,18 @@ check "a aggregates per core" wait_for " core sock cpus" 2
 key a a e
 check "e explains the selected cell with its formula" wait_for "util = 100 * ref_cycles / tsc" 2
 key Escape
+
+# the memory controller and uncore panes (imc is on by default on nehalem)
+i=0
+while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do key Tab; sleep 0.05; i=$((i + 1)); done
+check "Tab reaches the IMC pane with a row per channel" wait_for " 1 CH2 " 2
+check "the IMC pane shows read bandwidth per channel" wait_for "read_bytes_per_s" 1
+key n
+check "key n turns the home-logic group on (rotating with imc)" wait_for "n qhl:7 ROT" 4
+key BTab
+check "Shift-Tab to the uncore pane: local and remote DRAM per socket" wait_for "remote_dram_bytes_per_s" 3
+key n
+check "key n turns it off again" wait_for "n qhl:7 off" 4
 
 $T resize-window -t 0 -x 60 -y 20
 check "below 80x24 it says so" wait_for "too small" 3
