@@ -115,7 +115,7 @@ static int bench_gp_per_sample(const struct layout *l, uint32_t groups)
 	int n = 0;
 
 	for (int g = 0; g < l->ngroups; g++)
-		if (groups & (1u << g))
+		if ((groups & (1u << g)) && l->groups[g].pmu == LAYOUT_PMU_CORE)
 			n += l->groups[g].nevents;
 	return n;
 }
@@ -126,7 +126,7 @@ int main(void)
 	char err[512];
 	struct bench_result r;
 	const uint32_t groups[2] = { 1, ~0u };
-	const char *names[2] = { "default group (stalls)", "all 8 groups rotating" };
+	const char *names[2] = { "default group (stalls)", "all 8 core groups rotating" };
 
 	if (layout_load(LAYOUT_SRCDIR "/nehalem.layout", &l, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
