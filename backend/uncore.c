@@ -368,7 +368,8 @@ static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double
 	double elapsed = t - s->t_last;
 	uint64_t v;
 
-	if (!u->used || s->taken || s->reader < 0)
+	/* nothing selected: not even the clock is read (it only serves uncore metrics) */
+	if (!u->used || s->taken || s->reader < 0 || (!set && !u->imc_groups))
 		return;
 	for (int i = 0; set && i < set->nev; i++) {
 		const struct layout_event *ev = &l->events[set->ev[i]];
@@ -609,9 +610,11 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 {
 	const struct layout *l = u->l;
 	double imc_r = 0, imc_w = 0, qhl_r = 0, qhl_w = 0, secs = s->sockets[sock].vars[LAYOUT_B_seconds];
+	/* rotating uncore sets make every figure here a scaled estimate */
+	double tol = u->nsets > 1 ? UNCORE_QHL_TOLERANCE_SCALED : UNCORE_QHL_TOLERANCE;
+	double slack = UNCORE_SLACK_LINES_PER_S * secs;
 	unsigned mr = 0, mw = 0, mq = 0;
 	uint32_t groups = 0;
-	bool scaled = false;
 	char why[200];
 
 	for (int k = 0; k < l->nevents; k++) {
@@ -635,12 +638,9 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 			continue;
 		}
 		groups |= 1u << ev->group;
-		scaled |= u->nsets > 1;
 	}
 	if (!(secs > 0))
 		return;
-	double tol = scaled ? UNCORE_QHL_TOLERANCE_SCALED : UNCORE_QHL_TOLERANCE;
-	double slack = UNCORE_SLACK_LINES_PER_S * secs;
 
 	if (mr == 0x07 && (mq & 0x15) == 0x15 && imc_r > qhl_r * (1 + tol) + slack) {
 		snprintf(why, sizeof(why), "the memory controller read %.3g lines/s, more than the "
