@@ -220,6 +220,18 @@ static void topo_index_cpus(struct topo *t)
 		t->cpu_thread[t->threads[i].os_cpu] = i;
 }
 
+/*
+ * A file hwloc cannot take as XML. hwloc's libxml2 backend refuses it in
+ * hwloc_topology_set_xml(), the minimal built-in one only in
+ * hwloc_topology_load(): one message for both, whichever backend is built.
+ */
+static int topo_bad_xml(const char *spec, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--topology %s: not a readable hwloc XML topology; give "
+		 TOPO_ACCEPTED, spec);
+	return -EINVAL;
+}
+
 /* Point hwloc at the source SPEC names; decides XML vs synthetic. */
 static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 			   char *err, size_t errlen)
@@ -241,11 +253,8 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 	t->source = xstrdup(spec);
 	if (stat(spec, &st) == 0) {
 		t->kind = TOPO_KIND_XML;
-		if (!S_ISREG(st.st_mode) || hwloc_topology_set_xml(h, spec) < 0) {
-			snprintf(err, errlen, "--topology %s: not a readable hwloc XML topology; "
-				 "give " TOPO_ACCEPTED, spec);
-			return -EINVAL;
-		}
+		if (!S_ISREG(st.st_mode) || hwloc_topology_set_xml(h, spec) < 0)
+			return topo_bad_xml(spec, err, errlen);
 		return 0;
 	}
 	if (strchr(spec, '/') || (strlen(spec) > 4 && !strcmp(spec + strlen(spec) - 4, ".xml"))) {
@@ -300,6 +309,8 @@ static int topo_load_in(const char *spec, const char *root, struct topo **out, c
 				 t->root, strerror(errno), strcmp(t->root, "/") ? t->root : "",
 				 strcmp(t->root, "/") ? t->root : "");
 			rc = -EIO;
+		} else if (t->kind == TOPO_KIND_XML) {
+			rc = topo_bad_xml(spec, err, errlen);
 		} else {
 			snprintf(err, errlen, "--topology %s: hwloc rejected it; give "
 				 TOPO_ACCEPTED, spec);
