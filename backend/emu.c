@@ -586,6 +586,14 @@ static int emu_is_offcore(const struct emu *e, uint32_t reg)
 	return 0;
 }
 
+/* Writing a reserved bit of the offcore matrix faults (#GP: EIO through the driver). */
+static uint64_t emu_offcore_valid(const struct emu *e)
+{
+	enum cpuid_uarch ua = cpuid_uarch_of(e->m->family, e->m->model, e->m->perfmon_version);
+
+	return ua == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK : OFFCORE_RSP_NHM_MASK;
+}
+
 /* Nehalem/Westmere uncore register access; 1 if REG is one of them. */
 static int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
 			      uint64_t *val, int *rc)
@@ -774,7 +782,7 @@ static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int writ
 	if (emu_is_offcore(e, reg)) {
 		uint64_t *off = &c->offcore[reg - MSR_OFFCORE_RSP_0];
 
-		if (write && (*val >> 38))
+		if (write && (*val & ~emu_offcore_valid(e)))
 			*rc = -EIO;
 		else if (write)
 			*off = *val, emu_cpu_rebind(e, c);

@@ -350,6 +350,10 @@ static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 			msr_save(e->cfg.dev, c->os_cpu, IA32_PMC0 + k);
 			msr_save(e->cfg.dev, c->os_cpu, IA32_PERFEVTSEL0 + k);
 		}
+	/* the fixed counts move once enabled: saved now, put back at exit */
+	for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++)
+		if (e->fixed_usable & (1u << n))
+			msr_save(e->cfg.dev, c->os_cpu, IA32_FIXED_CTR0 + n);
 	for (int i = 0; i < e->l->nevents; i++)
 		if (e->l->events[i].offcore_msr &&
 		    msr_save(e->cfg.dev, c->os_cpu, e->l->events[i].offcore_msr)) {

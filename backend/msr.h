@@ -10,9 +10,16 @@
  *    (-EACCES), whatever asked for it;
  *  - the original value of every register is read and saved before its
  *    first write, per CPU, or per socket for uncore registers;
- *  - msr_restore_all() writes every saved value back, newest first.  For the
- *    file backend it only uses pwrite on memory allocated at open, so a
- *    signal handler may call it.
+ *  - msr_restore_all() writes the saved values back, newest first, but only
+ *    of registers pmutop wrote and only while they still hold what pmutop
+ *    wrote (a counter: while its control does); what another program took
+ *    meanwhile is left as it is.  Failed writes are retried (an uncore one
+ *    through a sibling CPU) and reported by msr_restore_report().  For the
+ *    file backend they only use pread/pwrite/write on memory allocated at
+ *    open, so a signal handler may call them;
+ *  - every write is checked against the register's writable bits;
+ *  - from the open of the device files until msr_close() a fatal-signal
+ *    handler can restore through msr_emergency_restore().
  *
  * Threads: the sampler thread reads and writes; the shutdown path (UI
  * thread after the sampler has stopped, or a fatal-signal handler) restores.
@@ -64,10 +71,28 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
  */
 int msr_save(struct msr_dev *d, int cpu, uint32_t reg);
 
-/* Write every saved original back: controls first, then counts, newest first. */
+/*
+ * Write the saved originals back: controls first, then counts, newest
+ * first; no more writes afterwards.  Returns the number of registers that
+ * could not be restored.  May run again (a second pass catches a write that
+ * was under way).
+ */
 int msr_restore_all(struct msr_dev *d);
 
-/* Restore, then close the files and free. */
+/*
+ * One line on FD per register the last restore could not put back (with
+ * the command that does it by hand) or left to another program.  Returns
+ * the number that could not be put back.  Async-signal-safe.
+ */
+int msr_restore_report(const struct msr_dev *d, int fd);
+
+/*
+ * From a fatal-signal handler: restore the open device files (twice) and
+ * report on stderr.  0 when there is nothing open.  Async-signal-safe.
+ */
+int msr_emergency_restore(void);
+
+/* Restore (unless done), then close the files and free. */
 void msr_close(struct msr_dev *d);
 
 const char *msr_last_error(const struct msr_dev *d);

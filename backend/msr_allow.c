@@ -33,15 +33,25 @@ static const struct msr_allow_group {
 	uint64_t write_mask;
 	bool uncore;
 	bool counter;
+	/*
+	 * A counter's control: the select at CONTROL + STRIDE x index (+ the
+	 * counter index within a CBo), or the one shared CONTROL register of
+	 * all counters of the group.  A counter is pmutop's to restore only
+	 * while its control is.
+	 */
+	uint32_t control;
+	bool control_shared;
 } msr_allow_groups[] = {
 	{ .name = "IA32_PMC", .base = IA32_PMC0, .stride = 1, .count_from = ALLOW_PER_GP,
-	  .uarchs = UA_ARCH_ALL, .min_version = 1, .write_mask = ~0ull, .counter = true },
+	  .uarchs = UA_ARCH_ALL, .min_version = 1, .write_mask = ~0ull, .counter = true,
+	  .control = IA32_PERFEVTSEL0 },
 	{ .name = "IA32_PERFEVTSEL", .base = IA32_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_PER_GP, .uarchs = UA_ARCH_ALL, .min_version = 1,
 	  .write_mask = 0xFFFFFFFFull },
 	{ .name = "IA32_FIXED_CTR", .base = IA32_FIXED_CTR0, .stride = 1,
 	  .count_from = ALLOW_PER_FIXED, .uarchs = UA_ARCH_ALL, .min_version = 2,
-	  .write_mask = ~0ull, .counter = true },
+	  .write_mask = ~0ull, .counter = true, .control = IA32_FIXED_CTR_CTRL,
+	  .control_shared = true },
 	{ .name = "IA32_FIXED_CTR_CTRL", .base = IA32_FIXED_CTR_CTRL, .count_from = ALLOW_ONE,
 	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = 0xFFFull },
 	{ .name = "IA32_PERF_GLOBAL_CTRL", .base = IA32_PERF_GLOBAL_CTRL, .count_from = ALLOW_ONE,
@@ -49,24 +59,29 @@ static const struct msr_allow_group {
 	{ .name = "IA32_PERF_GLOBAL_OVF_CTRL", .base = IA32_PERF_GLOBAL_OVF_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_ARCH_ALL, .min_version = 2,
 	  .write_mask = 0xC0000007000000FFull },
+	/* Nehalem/Westmere: a 16-bit matrix, request type 7:0, response 15:8 [seed 000] */
 	{ .name = "MSR_OFFCORE_RSP_0", .base = MSR_OFFCORE_RSP_0, .count_from = ALLOW_ONE,
-	  .uarchs = UA_NHM_WSM | UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
-	  .write_mask = 0x3FFFFFFFFFull },
+	  .uarchs = UA_NHM_WSM, .min_version = 1, .write_mask = OFFCORE_RSP_NHM_MASK },
 	{ .name = "MSR_OFFCORE_RSP_1", .base = MSR_OFFCORE_RSP_1, .count_from = ALLOW_ONE,
-	  .uarchs = UA(CPUID_UARCH_WESTMERE) | UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
-	  .write_mask = 0x3FFFFFFFFFull },
+	  .uarchs = UA(CPUID_UARCH_WESTMERE), .min_version = 1,
+	  .write_mask = OFFCORE_RSP_NHM_MASK },
+	{ .name = "MSR_OFFCORE_RSP_0", .base = MSR_OFFCORE_RSP_0, .count_from = ALLOW_ONE,
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .min_version = 1, .write_mask = OFFCORE_RSP_SKL_MASK },
+	{ .name = "MSR_OFFCORE_RSP_1", .base = MSR_OFFCORE_RSP_1, .count_from = ALLOW_ONE,
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .min_version = 1, .write_mask = OFFCORE_RSP_SKL_MASK },
 	/* Nehalem / Westmere uncore, per socket */
 	{ .name = "MSR_UNCORE_PERF_GLOBAL_CTRL", .base = MSR_UNCORE_PERF_GLOBAL_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
 	{ .name = "MSR_UNCORE_PERF_GLOBAL_OVF_CTRL", .base = MSR_UNCORE_PERF_GLOBAL_OVF_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
 	{ .name = "MSR_UNCORE_FIXED_CTR0", .base = MSR_UNCORE_FIXED_CTR0, .count_from = ALLOW_ONE,
-	  .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true, .counter = true },
+	  .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true, .counter = true,
+	  .control = MSR_UNCORE_FIXED_CTR_CTRL, .control_shared = true },
 	{ .name = "MSR_UNCORE_FIXED_CTR_CTRL", .base = MSR_UNCORE_FIXED_CTR_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = 0x5ull, .uncore = true },
 	{ .name = "MSR_UNCORE_PMC", .base = MSR_UNCORE_PMC0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = NHM_UNC_COUNTERS, .uarchs = UA_NHM_WSM,
-	  .write_mask = ~0ull, .uncore = true, .counter = true },
+	  .write_mask = ~0ull, .uncore = true, .counter = true, .control = MSR_UNCORE_PERFEVTSEL0 },
 	{ .name = "MSR_UNCORE_PERFEVTSEL", .base = MSR_UNCORE_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = NHM_UNC_COUNTERS, .uarchs = UA_NHM_WSM,
 	  .write_mask = 0xFFFFFFFFull, .uncore = true },
@@ -81,10 +96,11 @@ static const struct msr_allow_group {
 	  .count_from = ALLOW_ONE, .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0x500000ull,
 	  .uncore = true },
 	{ .name = "MSR_UNC_PERF_FIXED_CTR", .base = MSR_UNC_PERF_FIXED_CTR, .count_from = ALLOW_ONE,
-	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true, .counter = true },
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true, .counter = true,
+	  .control = MSR_UNC_PERF_FIXED_CTRL, .control_shared = true },
 	{ .name = "MSR_UNC_ARB_PERFCTR", .base = MSR_UNC_ARB_PERFCTR0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = 2, .uarchs = UA(CPUID_UARCH_SKYLAKE),
-	  .write_mask = ~0ull, .uncore = true, .counter = true },
+	  .write_mask = ~0ull, .uncore = true, .counter = true, .control = MSR_UNC_ARB_PERFEVTSEL0 },
 	{ .name = "MSR_UNC_ARB_PERFEVTSEL", .base = MSR_UNC_ARB_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_FIXED_N, .count = 2, .uarchs = UA(CPUID_UARCH_SKYLAKE),
 	  .write_mask = 0x1FD4FFFFull, .uncore = true },
@@ -93,7 +109,8 @@ static const struct msr_allow_group {
 	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = 0x1FD4FFFFull, .uncore = true },
 	{ .name = "MSR_UNC_CBO_", .suffix = "_PERFCTR", .base = MSR_UNC_CBO_0_PERFCTR0,
 	  .stride = SKL_UNC_CBO_STRIDE, .count_from = ALLOW_PER_CBO, .count = 2,
-	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true, .counter = true },
+	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .write_mask = ~0ull, .uncore = true, .counter = true,
+	  .control = MSR_UNC_CBO_0_PERFEVTSEL0 },
 };
 
 static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group *g, uint32_t reg,
@@ -108,6 +125,8 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 	e->write_mask = g->write_mask;
 	e->uncore = g->uncore;
 	e->counter = g->counter;
+	if (g->control)
+		e->control = g->control_shared ? g->control : g->control + g->stride * index + sub;
 	if (g->count_from == ALLOW_PER_CBO)
 		snprintf(e->name, sizeof(e->name), "%s%u%s%u", g->name, index, g->suffix, sub);
 	else if (g->count_from == ALLOW_ONE)

@@ -24,6 +24,7 @@ struct msr_allow_entry {
 	uint64_t write_mask; /* bits software may write (for msr-safe's allowlist) */
 	bool uncore;         /* one register per socket, not per CPU */
 	bool counter;        /* a count register (restored after the controls that enable it) */
+	uint32_t control;    /* a counter's select or control register (0: none) */
 	char name[32];       /* SDM name, e.g. "IA32_PERFEVTSEL2" */
 };
 

@@ -31,6 +31,13 @@
 #define IA32_PERF_GLOBAL_OVF_CTRL  0x390u
 #define MSR_OFFCORE_RSP_0          0x1A6u /* [O] */
 #define MSR_OFFCORE_RSP_1          0x1A7u /* [O], Westmere and later */
+/*
+ * Writable bits of MSR_OFFCORE_RSP_x: Nehalem/Westmere's matrix is "the 16
+ * bit field" of request type (7:0) and response type (15:8) [seed 000];
+ * Skylake's request/supplier/snoop fields end at bit 37 [SDM].
+ */
+#define OFFCORE_RSP_NHM_MASK       0xFFFFull
+#define OFFCORE_RSP_SKL_MASK       0x3FFFFFFFFFull
 #define IA32_MISC_ENABLE           0x1A0u /* never written: the allowlist test's witness */
 #define IA32_TIME_STAMP_COUNTER    0x010u /* read only by pmutop [SDM] */
 #define MSR_PLATFORM_INFO          0x0CEu /* bits 15:8 maximum non-turbo ratio [SDM] */

@@ -158,12 +158,18 @@ int session_start(struct session *s)
 	return engine_start(s->eng);
 }
 
-void session_close(struct session *s)
+int session_close(struct session *s)
 {
+	int failed = 0;
+
 	if (!s)
-		return;
+		return 0;
 	engine_stop(s->eng);
-	/* registers first (source_close restores), then the lock that guards them */
+	/* registers first, then the lock that guards them */
+	if (s->src && s->src->dev) {
+		msr_restore_all(s->src->dev);
+		failed = msr_restore_report(s->src->dev, STDERR_FILENO);
+	}
 	source_close(s->src);
 	engine_free(s->eng);
 	layout_free(s->layout);
@@ -171,9 +177,5 @@ void session_close(struct session *s)
 		lock_release(s->lock_fd);
 	free(s->uncore_taken);
 	free(s);
-}
-
-struct msr_dev *session_dev(const struct session *s)
-{
-	return s->src ? s->src->dev : NULL;
+	return failed;
 }

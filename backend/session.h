@@ -52,11 +52,12 @@ int session_open(const struct session_config *c, struct session **out, char *err
 
 int session_start(struct session *s);
 
-/* Stop the sampler, restore the registers, release everything. */
-void session_close(struct session *s);
-
-/* The register layer, for a fatal-signal handler's restore. */
-struct msr_dev *session_dev(const struct session *s);
+/*
+ * Stop the sampler, restore the registers, release everything.  Registers
+ * that could not be restored, or that another program took, are named on
+ * stderr; returns how many could not be restored.
+ */
+int session_close(struct session *s);
 
 /*
  * Parse LIST ("stalls,ports" / "1,4" / "all") into a group mask of L.

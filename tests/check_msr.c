@@ -278,6 +278,119 @@ START_TEST(eperm_on_write_names_lockdown_or_write_filtering)
 }
 END_TEST
 
+/* A register pmutop saved but never wrote belongs to whoever takes it later. */
+START_TEST(saved_but_never_written_is_left_to_whoever_takes_it)
+{
+	struct rig r;
+
+	rig_open(&r, "nehalem-ep:memory-bound");
+	ck_assert_int_eq(msr_save(r.d, 0, IA32_PMC0 + 2), 0);
+	ck_assert_int_eq(msr_save(r.d, 0, IA32_PERFEVTSEL0 + 2), 0);
+	ck_assert_int_eq(msr_write(r.d, 0, IA32_PERFEVTSEL0, 0x43003C), 0);
+	/* another program starts counting on PMC2 while pmutop runs */
+	ck_assert_int_eq(emu_msr_write(r.e, 0, IA32_PERFEVTSEL0 + 2, 0x4300C0), 0);
+	ck_assert_int_eq(emu_msr_write(r.e, 0, IA32_PMC0 + 2, 999), 0);
+	ck_assert_int_eq(msr_restore_all(r.d), 0);
+	ck_assert_uint_eq(emu_rd(r.e, 0, IA32_PERFEVTSEL0 + 2), 0x4300C0);
+	ck_assert_uint_ge(emu_rd(r.e, 0, IA32_PMC0 + 2), 999);
+	ck_assert_uint_eq(emu_rd(r.e, 0, IA32_PERFEVTSEL0), 0);
+	rig_close(&r);
+}
+END_TEST
+
+/* A select pmutop wrote and another program rewrote stays the other's, with its count. */
+START_TEST(a_register_taken_over_is_not_restored_and_is_named)
+{
+	struct rig r;
+	char out[2048] = "";
+	FILE *f = tmpfile();
+
+	rig_open(&r, "nehalem-ep:memory-bound");
+	ck_assert_int_eq(msr_write(r.d, 2, IA32_PERFEVTSEL0 + 1, 0x43003C), 0);
+	ck_assert_int_eq(msr_write(r.d, 2, IA32_PMC0 + 1, 0), 0);
+	ck_assert_int_eq(msr_write(r.d, 2, IA32_PERFEVTSEL0 + 3, 0x4301C2), 0);
+	ck_assert_int_eq(emu_msr_write(r.e, 2, IA32_PERFEVTSEL0 + 1, 0x4300C0), 0);
+	ck_assert_int_eq(emu_msr_write(r.e, 2, IA32_PMC0 + 1, 777), 0);
+	ck_assert_int_eq(msr_restore_all(r.d), 0);
+	ck_assert_uint_eq(emu_rd(r.e, 2, IA32_PERFEVTSEL0 + 1), 0x4300C0);
+	ck_assert_uint_ge(emu_rd(r.e, 2, IA32_PMC0 + 1), 777);
+	ck_assert_uint_eq(emu_rd(r.e, 2, IA32_PERFEVTSEL0 + 3), 0); /* still ours: restored */
+	ck_assert_int_eq(msr_restore_report(r.d, fileno(f)), 0);
+	rewind(f);
+	ck_assert_uint_gt(fread(out, 1, sizeof(out) - 1, f), 0);
+	fclose(f);
+	ck_assert_str_eq(out, "pmutop: MSR 0x187 on CPU 2: changed by another program since pmutop "
+		"wrote it; left as it is\npmutop: MSR 0xc2 on CPU 2: changed by another program "
+		"since pmutop wrote it; left as it is\n");
+	rig_close(&r);
+}
+END_TEST
+
+/* Reserved bits never reach a register, whatever a layout asks. */
+START_TEST(reserved_bits_are_refused_on_every_write)
+{
+	struct rig r;
+
+	rig_open(&r, "nehalem-ep:idle");
+	/* Nehalem's offcore matrix is 16 bits wide (seed 000) */
+	ck_assert_int_eq(msr_write(r.d, 1, MSR_OFFCORE_RSP_0, 0x14001), -EINVAL);
+	ck_assert_msg(strstr(msr_last_error(r.d), "refuses to write 0x14001 to MSR 0x1A6 "
+			     "(MSR_OFFCORE_RSP_0) on CPU 1: bits 0x10000 are reserved"), "%s",
+		      msr_last_error(r.d));
+	ck_assert_int_eq(msr_write(r.d, 1, IA32_PERFEVTSEL0, 1ull << 32 | 0x43003C), -EINVAL);
+	ck_assert_int_eq(msr_write(r.d, 1, IA32_PERF_GLOBAL_CTRL, 1ull << 40), -EINVAL);
+	ck_assert_uint_eq(msr_write_count(r.d), 0);
+	ck_assert_int_eq(msr_saved_count(r.d), 0);
+	ck_assert_int_eq(msr_write(r.d, 1, MSR_OFFCORE_RSP_0, 0x4001), 0);
+	ck_assert_uint_eq(emu_rd(r.e, 1, MSR_OFFCORE_RSP_0), 0x4001);
+	rig_close(&r);
+	rig_open(&r, "skylake:idle");
+	ck_assert_int_eq(msr_write(r.d, 1, MSR_OFFCORE_RSP_0, 0x3F80408FFFull), 0);
+	ck_assert_int_eq(msr_write(r.d, 1, MSR_OFFCORE_RSP_0, 1ull << 38), -EINVAL);
+	rig_close(&r);
+}
+END_TEST
+
+/* The emulator's registers, with every access failing with EIO while flaky_fail is set. */
+static int flaky_fail;
+
+static int flaky_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
+{
+	return flaky_fail ? -EIO : emu_msr_read(ctx, cpu, reg, val);
+}
+
+static int flaky_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
+{
+	return flaky_fail ? -EIO : emu_msr_write(ctx, cpu, reg, val);
+}
+
+static const struct msr_ops flaky_ops = { .read = flaky_read, .write = flaky_write };
+
+/* An I/O error on a register that worked before is not "not implemented". */
+START_TEST(eio_on_a_register_that_worked_is_transient)
+{
+	struct rig r;
+	struct msr_dev *d;
+	int cpus[16];
+
+	rig_open(&r, "nehalem-ep:idle");
+	for (int i = 0; i < 16; i++)
+		cpus[i] = i;
+	d = msr_open_ops(&flaky_ops, r.e, cpus, 16, &r.allow);
+	ck_assert_int_eq(msr_write(d, 5, IA32_PERFEVTSEL0, 0x43003C), 0);
+	flaky_fail = 1;
+	ck_assert_int_eq(msr_write(d, 5, IA32_PERFEVTSEL0, 0x43003C), -EIO);
+	ck_assert_msg(strstr(msr_last_error(d), "CPU 5 failed to write MSR 0x186 (IA32_PERFEVTSEL0), "
+			     "which worked before"), "%s", msr_last_error(d));
+	ck_assert_ptr_null(strstr(msr_last_error(d), "not implemented"));
+	/* restoring fails too: retried, counted, not silent */
+	ck_assert_int_eq(msr_restore_all(d), 1);
+	flaky_fail = 0;
+	msr_close(d);
+	rig_close(&r);
+}
+END_TEST
+
 START_TEST(eio_names_the_register_the_cpu_lacks)
 {
 	struct rig r;
@@ -317,6 +430,10 @@ static Suite *msr_suite(void)
 	CHECK_ADD(s, eacces_on_open_says_root_capability_or_msr_safe);
 	CHECK_ADD(s, eperm_on_write_names_lockdown_or_write_filtering);
 	CHECK_ADD(s, eio_names_the_register_the_cpu_lacks);
+	CHECK_ADD(s, saved_but_never_written_is_left_to_whoever_takes_it);
+	CHECK_ADD(s, a_register_taken_over_is_not_restored_and_is_named);
+	CHECK_ADD(s, reserved_bits_are_refused_on_every_write);
+	CHECK_ADD(s, eio_on_a_register_that_worked_is_transient);
 	CHECK_ADD(s, enxio_says_the_cpu_is_offline);
 	return s;
 }

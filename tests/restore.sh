@@ -1,12 +1,15 @@
 #!/bin/sh
 # Registers on the real file path (pmutop --root on the fake device tree of
 # tools/fakehw): every register pmutop writes holds its original value after
-# each way pmutop can end — -n reached, SIGINT, SIGTERM, SIGHUP, SIGQUIT, a
-# closed output, and (best effort) SIGSEGV and SIGABRT.  Counters someone
-# else uses are left alone unless --force; a second pmutop is refused.
+# each way pmutop can end: -n reached, every signal whose default action
+# ends a process, a closed output, a file-size limit on the output, and
+# (through the crash handler) SIGSEGV, SIGABRT, SIGTRAP, SIGSYS.  Counters
+# someone else uses are left alone unless --force, also when taken while
+# pmutop runs; a register that cannot be restored is named with the command
+# that restores it; a second pmutop is refused.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 27
+plan 63
 ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
@@ -23,7 +26,7 @@ wait_samples() {
 regs set
 before=$(regs dump)
 n=$(printf '%s\n' "$before" | wc -l)
-if [ "$n" = 288 ]; then pass "24 CPUs x 12 registers readable"; else fail "24 CPUs x 12 registers readable" "$n lines"; fi
+if [ "$n" = 360 ]; then pass "24 CPUs x 15 registers readable"; else fail "24 CPUs x 15 registers readable" "$n lines"; fi
 
 # -n reached: the normal end
 run "$PMUTOP" -b -n 2 -d 0.2 -g all --root "$dir"
@@ -32,13 +35,14 @@ expect_match "the source is the msr driver" "$out" "interval 0.2"
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after -n"; else fail "registers restored after -n" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 
-for sig in HUP:1 INT:2 QUIT:3 ABRT:6 SEGV:11 TERM:15; do
+for sig in HUP:1 INT:2 QUIT:3 TRAP:5 ABRT:6 USR1:10 SEGV:11 USR2:12 ALRM:14 TERM:15 STKFLT:16 \
+	XCPU:24 XFSZ:25 VTALRM:26 PROF:27 IO:29 PWR:30 SYS:31 RTMIN:34; do
 	num=${sig#*:}
 	sig=${sig%:*}
 	"$PMUTOP" -b -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	wait_samples 2
-	kill -$sig $pid
+	kill -$num $pid
 	wait $pid
 	rc=$?
 	want=$((128 + num))
@@ -51,6 +55,56 @@ done
 "$PMUTOP" -b -d 0.1 -g all --root "$dir" 2>"$dir.err" | head -c 100 >/dev/null
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after a write error"; else fail "registers restored after a write error" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# the output may not grow past 1 block: SIGXFSZ, or EFBIG where it is blocked
+( ulimit -f 1; "$PMUTOP" -b -d 0.1 -g all --root "$dir" >"$dir.out" 2>"$dir.err" )
+rc=$?
+if [ "$rc" != 0 ]; then pass "a file-size limit on the output ends pmutop ($rc)"; else fail "a file-size limit on the output ends pmutop" "exit 0"; fi
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "registers restored after the file-size limit"; else fail "registers restored after the file-size limit" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# CPU 5 refuses every write from now on: restoring it fails, and pmutop says so
+"$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 2
+echo "5 eio-write" >"$dir/dev/faults"
+kill -TERM $pid
+wait $pid
+rc=$?
+echo "5 clear" >"$dir/dev/faults"
+if [ "$rc" != 0 ]; then pass "a failed restore exits non-zero ($rc)"; else fail "a failed restore exits non-zero" "exit 0"; fi
+expect_match "the register that could not be restored is named, with the way to restore it" \
+	"$(cat "$dir.err")" "pmutop: MSR 0x38f on CPU 5 could not be restored (I/O error: the CPU refused the write); to restore it by hand: wrmsr -p 5 0x38f 0x3"
+case "$(cat "$dir.err")" in *"on CPU 4 "*) fail "only CPU 5 is named" "$(cat "$dir.err")" ;; *) pass "only CPU 5 is named" ;; esac
+after=$(regs dump)
+changed=$(printf '%s\n' "$before" "$after" | sort | uniq -u | awk '{ print $2 }' | sort -u | tr '\n' ' ')
+if [ "$changed" = "5 " ]; then pass "every other CPU is restored"; else fail "every other CPU is restored" "CPUs changed: $changed"; fi
+regs set
+before=$(regs dump)
+
+# another program takes PMC3 while pmutop runs: at exit its select and count stay its own
+"$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 2
+$PY - "$dir" <<'PYEOF'
+import os, struct, sys
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/7/msr"), os.O_RDWR)
+os.pwrite(fd, struct.pack("<Q", 0x5300C0), 0x189)
+os.pwrite(fd, struct.pack("<Q", 0x4242), 0xC4)
+os.close(fd)
+PYEOF
+kill -TERM $pid
+wait $pid
+expect_match "a select taken by another program is left to it, and pmutop says so" "$(cat "$dir.err")" \
+	"pmutop: MSR 0x189 on CPU 7: changed by another program since pmutop wrote it; left as it is"
+after=$(regs dump)
+case "$after" in *"cpu 7 189 5300c0"*) pass "the other program's select stays" ;; *) fail "the other program's select stays" "$(printf '%s\n' "$after" | grep 'cpu 7 ')" ;; esac
+other=$(printf '%s\n' "$after" | grep '^cpu 7 0C4 ' | awk '{ print $4 }')
+if [ "$other" != 77 ]; then pass "its count is not overwritten with pmutop's saved value"; else fail "its count is not overwritten with pmutop's saved value" "$other"; fi
+changed=$(printf '%s\n' "$before" "$after" | sort | uniq -u | grep -v '^cpu 7 \(189\|0C4\) ' | head -4)
+if [ -z "$changed" ]; then pass "everything else is restored"; else fail "everything else is restored" "$changed"; fi
+regs set
+before=$(regs dump)
 
 # someone else's counter: PMC2 enabled on every CPU
 $PY - "$dir" <<'PYEOF'

@@ -14,6 +14,10 @@
  *                    write, ENXIO for an offline CPU
  *   dev/cpu/N/cpuid  16 bytes (eax, ebx, ecx, edx) at offset leaf | subleaf << 32
  *   dev/mem          physical memory: the Skylake IMC counters at the BAR
+ *   dev/faults       write-only, for tests: "CPU eio-read|eio-write|slow MS|clear"
+ *                    makes CPU's msr reads or writes fail with EIO, or each
+ *                    msr read take MS milliseconds, or clears that; "all"
+ *                    for every CPU
  * Counters advance in real time and follow the event selects pmutop writes.
  * A plain file could not do this: adjacent MSR addresses overlap by 7 bytes.
  * Creates FILE once the mount is up.  SIGINT/SIGTERM/SIGHUP unmount and
@@ -26,6 +30,7 @@
 #include <fuse.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,7 +236,47 @@ static void fakehw_tree(const char *root)
 
 /* ---- the FUSE device files ------------------------------------------------- */
 
-enum fakehw_node { NODE_NONE, NODE_ROOT, NODE_CPUDIR, NODE_CPU, NODE_MSR, NODE_CPUID, NODE_MEM };
+enum fakehw_node { NODE_NONE, NODE_ROOT, NODE_CPUDIR, NODE_CPU, NODE_MSR, NODE_CPUID, NODE_MEM,
+		   NODE_FAULTS };
+
+/* Injected device faults, by OS CPU number (dev/faults). */
+#define FAKEHW_MAX_CPU 4096
+static struct fakehw_fault {
+	bool eio_read, eio_write;
+	int slow_ms;
+} fakehw_faults[FAKEHW_MAX_CPU];
+
+static int fakehw_fault_line(const char *line)
+{
+	char cpu[16], what[16];
+	int ms = 0, n = sscanf(line, "%15s %15s %d", cpu, what, &ms), lo, hi;
+
+	if (n < 2)
+		return -EINVAL;
+	if (strcmp(cpu, "all") == 0) {
+		lo = 0;
+		hi = FAKEHW_MAX_CPU - 1;
+	} else {
+		lo = hi = atoi(cpu);
+		if (lo < 0 || lo >= FAKEHW_MAX_CPU)
+			return -EINVAL;
+	}
+	for (int c = lo; c <= hi; c++) {
+		struct fakehw_fault *f = &fakehw_faults[c];
+
+		if (strcmp(what, "eio-read") == 0)
+			f->eio_read = true;
+		else if (strcmp(what, "eio-write") == 0)
+			f->eio_write = true;
+		else if (strcmp(what, "slow") == 0 && n == 3)
+			f->slow_ms = ms;
+		else if (strcmp(what, "clear") == 0)
+			*f = (struct fakehw_fault){ 0 };
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
 
 static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 {
@@ -243,6 +288,8 @@ static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 		return NODE_ROOT;
 	if (strcmp(path, "/cpu") == 0)
 		return NODE_CPUDIR;
+	if (strcmp(path, "/faults") == 0)
+		return NODE_FAULTS;
 	if (strcmp(path, "/mem") == 0)
 		return emu_machine(fakehw_emu)->uncore == EMU_UNCORE_SKL ? NODE_MEM : NODE_NONE;
 	if (sscanf(path, "/cpu/%d%n", cpu, &n) != 1 || n < 0)
@@ -286,6 +333,9 @@ static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_in
 	case NODE_MEM:
 		st->st_mode = S_IFREG | 0640;
 		break;
+	case NODE_FAULTS:
+		st->st_mode = S_IFREG | 0200;
+		break;
 	}
 	st->st_nlink = 1;
 	return 0;
@@ -305,6 +355,7 @@ static int fakehw_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off
 	fill(buf, "..", NULL, 0, 0);
 	if (node == NODE_ROOT) {
 		fill(buf, "cpu", NULL, 0, 0);
+		fill(buf, "faults", NULL, 0, 0);
 		if (emu_machine(fakehw_emu)->uncore == EMU_UNCORE_SKL)
 			fill(buf, "mem", NULL, 0, 0);
 	} else if (node == NODE_CPUDIR) {
@@ -330,7 +381,7 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 
 	if (node == NODE_NONE)
 		return -ENOENT;
-	if (node != NODE_MSR && node != NODE_CPUID && node != NODE_MEM)
+	if (node != NODE_MSR && node != NODE_CPUID && node != NODE_MEM && node != NODE_FAULTS)
 		return -EISDIR;
 	fi->direct_io = 1; /* every pread reaches us, at its offset, whatever the size */
 	fi->nonseekable = 0;
@@ -351,6 +402,10 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		/* the msr driver reads whole registers; each 8 bytes are the same MSR */
 		if (size % 8)
 			return -EINVAL;
+		if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].slow_ms)
+			usleep((useconds_t)fakehw_faults[cpu].slow_ms * 1000);
+		if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].eio_read)
+			return -EIO;
 		for (size_t i = 0; i < size; i += 8) {
 			rc = emu_msr_read(fakehw_emu, cpu, (uint32_t)off, &v);
 			if (rc)
@@ -388,10 +443,19 @@ static int fakehw_write(const char *path, const char *buf, size_t size, off_t of
 	uint64_t v;
 
 	(void)fi;
+	if (node == NODE_FAULTS) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(size < 63 ? size : 63), buf);
+		rc = fakehw_fault_line(line);
+		return rc ? rc : (int)size;
+	}
 	if (node != NODE_MSR)
 		return node == NODE_NONE ? -ENOENT : -EPERM;
 	if (size % 8)
 		return -EINVAL;
+	if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].eio_write)
+		return -EIO;
 	for (size_t i = 0; i < size; i += 8) {
 		memcpy(&v, buf + i, 8);
 		rc = emu_msr_write(fakehw_emu, cpu, (uint32_t)off, v);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -37,9 +38,6 @@
 #include "view.h"
 
 #define MAIN_EXIT_USAGE 2
-
-/* The register layer a fatal signal restores through (device files only). */
-static struct msr_dev *volatile main_fatal_dev;
 
 static int main_terminal_width(void)
 {
@@ -149,37 +147,68 @@ static int main_list_events(const struct options *opt)
 }
 
 /*
- * SIGSEGV, SIGABRT and friends: put the registers back (pwrite only, on
- * memory allocated at start) and die of the same signal.  Best effort.
+ * Signals whose default action ends the process.  Asynchronous ones are
+ * blocked and taken through the signalfd, so they end pmutop the normal
+ * way (registers restored, exit 128 + signal); synchronous ones (a crash,
+ * abort, a seccomp kill) cannot wait and restore in main_fatal.
+ */
+static const int main_stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPWR, SIGXCPU, SIGXFSZ,
+	SIGVTALRM, SIGPROF, SIGSTKFLT, SIGIO,
+};
+static const int main_fatal_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+					  SIGSYS };
+
+/* The stop set: main_stop_signals and the real-time signals. */
+static void main_stop_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(main_stop_signals) / sizeof(main_stop_signals[0]); i++)
+		sigaddset(set, main_stop_signals[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
+
+/*
+ * A crash: put the terminal and the registers back (pread/pwrite on memory
+ * allocated at open), say what could not be restored, die of the same
+ * signal.  Installed before the first register write; the register layer
+ * keeps its device until the last restore is done.
  */
 static void main_fatal(int sig)
 {
-	struct msr_dev *d = main_fatal_dev;
-
 	ui_emergency_restore(); /* the terminal first, so the message is readable */
-	if (d) {
-		/*
-		 * The sampler may be inside a write that began before the restore
-		 * froze the layer: a second pass puts that register back too.
-		 */
-		msr_restore_all(d);
-		msr_restore_all(d);
-	}
+	msr_emergency_restore();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
 static void main_fatal_handlers(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = main_fatal;
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(main_fatal_signals) / sizeof(main_fatal_signals[0]); i++)
+		sigaction(main_fatal_signals[i], &sa, NULL);
+}
+
+/*
+ * Descriptors 0-2 open before any device: with one closed, a device file
+ * would take its number and output meant for it would reach the device
+ * (on the msr driver, a write to MSR 0).
+ */
+static void main_std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int nul = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+
+			if (nul < 0 || (nul != fd && (dup2(nul, fd) < 0 || close(nul) < 0)))
+				_exit(EXIT_FAILURE);
+		}
 }
 
 /*
@@ -414,15 +443,12 @@ static int main_run(const struct options *opt)
 	 * The sampler thread inherits this mask: stop signals reach only the
 	 * signalfd, and SIGWINCH only the UI thread (ui_run unblocks it there).
 	 */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	sigaddset(&stop, SIGQUIT);
+	main_stop_set(&stop);
 	sigaddset(&stop, SIGWINCH);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	sigdelset(&stop, SIGWINCH);
 	signal(SIGPIPE, SIG_IGN);
+	main_fatal_handlers();
 	sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
 	if (sigfd < 0) {
 		fprintf(stderr, "pmutop: cannot create a signalfd: %s\n", strerror(errno));
@@ -443,9 +469,6 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: %s", s->notice);
 	if (!opt->batch)
 		main_doctor_text(opt, s, doctor, sizeof(doctor));
-	if (msr_dev_kind(session_dev(s)) != MSR_KIND_OPS)
-		main_fatal_dev = session_dev(s);
-	main_fatal_handlers();
 	rc = session_start(s);
 	if (rc) {
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
@@ -457,8 +480,8 @@ static int main_run(const struct options *opt)
 	} else {
 		status = main_interactive(s, opt, sigfd, doctor);
 	}
-	main_fatal_dev = NULL;
-	session_close(s);
+	if (session_close(s) && status == EXIT_SUCCESS)
+		status = EXIT_FAILURE; /* the registers that could not be restored are named */
 	close(sigfd);
 	return status;
 }
@@ -468,6 +491,7 @@ int main(int argc, char **argv)
 	struct options opt;
 	char err[512];
 
+	main_std_fds();
 	setlocale(LC_ALL, "");
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\nTry 'pmutop --help' for more information.\n", err);
