@@ -861,7 +861,7 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 
 int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	struct stat st;
 	char *text;
 	long n;

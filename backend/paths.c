@@ -72,7 +72,7 @@ int paths_read_line(const char *root, const char *rel, char *buf, size_t len)
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%s", root && strcmp(root, "/") ? root : "", rel);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return -errno;
 	if (fgets(buf, (int)len, f))

@@ -367,7 +367,7 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 
 int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t cap = 0, len = 0, n;
 	int rc;

@@ -151,7 +151,7 @@ static uint64_t topo_meminfo_free(const char *root, int node)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/meminfo", root, node);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return result;
 	while (fgets(line, sizeof(line), f)) {

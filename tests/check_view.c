@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "sample.h"
 #include "topo.h"
 #include "view.h"
+#include "xmalloc.h"
 
 /* Line Y of the grid as text. */
 static char *line_of(const struct grid *g, int y)
@@ -369,6 +371,80 @@ START_TEST(rc_file_warns_with_file_line_and_saves_atomically)
 }
 END_TEST
 
+/* Saving never follows a planted link, keeps the file's mode and a symlinked file's target. */
+START_TEST(rc_file_save_is_safe)
+{
+	char dir[] = "/tmp/pmutop-rc-XXXXXX", path[256], other[256], victim[256], buf[512],
+	     err[256], warn[512];
+	struct fixture f;
+	struct stat st;
+	char *longdir;
+	FILE *fp;
+	size_t n;
+
+	fixture_open(&f, 160, 50);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pmutoprc", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fp = fopen(victim, "w");
+	fputs("precious\n", fp);
+	fclose(fp);
+	/* the old fixed temporary name, planted as a link to another file */
+	snprintf(other, sizeof(other), "%s.tmp.%d", path, (int)getpid());
+	ck_assert_int_eq(symlink(victim, other), 0);
+	ck_assert_int_eq(rcfile_save(path, &f.v, err, sizeof(err)), 0);
+	fp = fopen(victim, "r");
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = 0;
+	fclose(fp);
+	ck_assert_str_eq(buf, "precious\n");
+	unlink(other);
+	/* the file's own mode is kept */
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	ck_assert_int_eq(rcfile_save(path, &f.v, err, sizeof(err)), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0600);
+	/* a symlinked settings file: the link stays, its target gets the settings */
+	snprintf(other, sizeof(other), "%s/dotfiles-pmutoprc", dir);
+	ck_assert_int_eq(rename(path, other), 0);
+	ck_assert_int_eq(symlink("dotfiles-pmutoprc", path), 0);
+	f.v.interval = 7;
+	ck_assert_int_eq(rcfile_save(path, &f.v, err, sizeof(err)), 0);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	fp = fopen(other, "r");
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = 0;
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "interval 7\n"));
+	/* a stray carriage return is named with its line */
+	fp = fopen(other, "w");
+	fputs("interval 3\nsort ipc\r\n", fp);
+	fclose(fp);
+	ck_assert_int_eq(rcfile_load(path, &f.v, warn, sizeof(warn)), 0);
+	ck_assert_msg(strstr(warn, "pmutoprc:2: stray carriage return at column 9"), "%s", warn);
+	ck_assert_ptr_null(strchr(warn, '\r'));
+	unlink(path);
+	unlink(other);
+	unlink(victim);
+	rmdir(dir);
+	/* a path too long is refused, never cut to another file's name */
+	longdir = xmalloc(PATH_MAX + 100);
+	memset(longdir, 'a', PATH_MAX + 99);
+	longdir[0] = '/';
+	longdir[PATH_MAX + 99] = 0;
+	setenv("XDG_CONFIG_HOME", longdir, 1);
+	{
+		char p[PATH_MAX];
+
+		ck_assert_int_eq(rcfile_path(p, sizeof(p)), -ENAMETOOLONG);
+	}
+	unsetenv("XDG_CONFIG_HOME");
+	free(longdir);
+	fixture_close(&f);
+}
+END_TEST
+
 START_TEST(pidcpus_finds_where_this_process_runs)
 {
 	struct pidcpus *p;
@@ -404,6 +480,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, keys_change_state_and_ask_the_backend);
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
+	CHECK_ADD(s, rc_file_save_is_safe);
 	CHECK_ADD(s, pidcpus_finds_where_this_process_runs);
 	return s;
 }

@@ -2,7 +2,7 @@
 # The command line as a user meets it: help, version, and one clear
 # message with exit status 2 for every kind of bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 31
+plan 33
 
 run "$PMUTOP" --help
 expect_rc "--help exits 0" 0
@@ -13,6 +13,11 @@ run "$PMUTOP" --version
 expect_rc "--version exits 0" 0
 expect_match "--version names the program" "$out" "pmutop 0."
 expect_match "build tree uses the source layouts" "$out" "layouts: $top_srcdir/layouts"
+
+err=$("$PMUTOP" -b -n 1 --sim nehalem-ep 2>&1 >&-)
+rc=$?
+expect_rc "a closed standard output exits 2" 2
+expect_match "a closed standard output says so" "$err" "pmutop: standard output is closed"
 
 run "$PMUTOP" --frobnicate
 expect_rc "unknown option exits 2" 2

@@ -9,7 +9,7 @@
 # that restores it; a second pmutop is refused.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 63
+plan 67
 ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
@@ -50,6 +50,17 @@ for sig in HUP:1 INT:2 QUIT:3 TRAP:5 ABRT:6 USR1:10 SEGV:11 USR2:12 ALRM:14 TERM
 	after=$(regs dump)
 	if [ "$after" = "$before" ]; then pass "registers restored after SIG$sig"; else fail "registers restored after SIG$sig" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 done
+
+# standard input and error closed: the device files must not take their numbers
+"$PMUTOP" -b -n 2 -d 0.2 -g all --root "$dir" <&- 2>&- >"$dir.out"
+rc=$?
+expect_rc "with stdin and stderr closed pmutop runs" 0
+expect_match "and prints its samples" "$(cat "$dir.out")" "# sample 2"
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "registers restored with 0 and 2 closed"; else fail "registers restored with 0 and 2 closed" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+"$PMUTOP" -b -n 2 -d 0.2 -g all --root "$dir" <&- >&- 2>&-
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "nothing written with 0, 1 and 2 closed"; else fail "nothing written with 0, 1 and 2 closed" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 
 # the output closes: an error that still restores
 "$PMUTOP" -b -d 0.1 -g all --root "$dir" 2>"$dir.err" | head -c 100 >/dev/null

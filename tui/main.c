@@ -6,8 +6,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -198,17 +200,22 @@ static void main_fatal_handlers(void)
 /*
  * Descriptors 0-2 open before any device: with one closed, a device file
  * would take its number and output meant for it would reach the device
- * (on the msr driver, a write to MSR 0).
+ * (on the msr driver, a write to MSR 0).  Returns whether standard output
+ * was closed.
  */
-static void main_std_fds(void)
+static bool main_std_fds(void)
 {
+	bool stdout_closed = false;
+
 	for (int fd = 0; fd < 3; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
 			int nul = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
 
 			if (nul < 0 || (nul != fd && (dup2(nul, fd) < 0 || close(nul) < 0)))
 				_exit(EXIT_FAILURE);
+			stdout_closed |= fd == STDOUT_FILENO;
 		}
+	return stdout_closed;
 }
 
 /*
@@ -363,12 +370,19 @@ static int main_interactive(struct session *s, const struct options *opt, int si
 {
 	struct ui_config c = { .groups_given = opt->groups != NULL,
 			       .interval_given = opt->interval_given, .interval = opt->interval };
-	char rc_path[512], err[1024];
+	char rc_path[PATH_MAX], err[1024];
 	int status;
 
 	main_view_info(opt, s, doctor, &c.info);
-	if (rcfile_path(rc_path, sizeof(rc_path)) == 0)
+	switch (rcfile_path(rc_path, sizeof(rc_path))) {
+	case 0:
 		c.rc_path = rc_path;
+		break;
+	case -ENAMETOOLONG:
+		c.rc_warning = "the settings file's path ($XDG_CONFIG_HOME or $HOME) is too long: "
+			       "settings are neither read nor saved";
+		break;
+	}
 	status = ui_run(s, &c, sigfd, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);
@@ -491,8 +505,14 @@ int main(int argc, char **argv)
 	struct options opt;
 	char err[512];
 
-	main_std_fds();
+	bool stdout_closed = main_std_fds();
+
 	setlocale(LC_ALL, "");
+	if (stdout_closed) {
+		fprintf(stderr, "pmutop: standard output is closed, so there is nowhere to write to; "
+			"give it a terminal, a file (> FILE) or a pipe\n");
+		return MAIN_EXIT_USAGE;
+	}
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\nTry 'pmutop --help' for more information.\n", err);
 		return MAIN_EXIT_USAGE;

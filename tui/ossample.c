@@ -115,7 +115,7 @@ static bool ossample_stat(struct ossample *o, unsigned long long *busy, unsigned
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/proc/stat", o->root);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
@@ -145,7 +145,7 @@ static double ossample_ghz(const struct ossample *o, int os_cpu)
 
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
 		 o->root, os_cpu);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return NAN;
 	if (fscanf(f, "%lf", &khz) != 1)

@@ -54,7 +54,7 @@ static bool pidcpus_stat(const char *path, char *state, unsigned long long *tick
 {
 	char buf[1024], *p;
 	unsigned long long ut = 0, st = 0;
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	size_t n;
 	int field = 3;
 

@@ -4,8 +4,10 @@
  *
  * "key value" lines, '#' comments.  Loading never refuses: a bad line is
  * reported as FILE:LINE: reason and that setting keeps its default.
- * Saving writes a temporary file beside the real one and renames it over,
- * so a crash leaves the old file or the new one, never half of one.
+ * Saving writes a new temporary file (mkstemp) beside the real one and
+ * renames it over, so a crash leaves the old file or the new one, never
+ * half of one; the file keeps its permissions, and a symlink at the path
+ * keeps pointing at its target, which is what gets replaced.
  * UI thread.
  */
 #ifndef PMUTOP_RCFILE_H
@@ -15,7 +17,10 @@
 
 #include "view.h"
 
-/* $XDG_CONFIG_HOME/pmutop/pmutoprc, else $HOME/.config/pmutop/pmutoprc; -ENOENT without either. */
+/*
+ * $XDG_CONFIG_HOME/pmutop/pmutoprc, else $HOME/.config/pmutop/pmutoprc;
+ * -ENOENT without either, -ENAMETOOLONG when it does not fit in LEN.
+ */
 int rcfile_path(char *buf, size_t len);
 
 /* Apply the file's settings to V; a missing file is no error.  WARN gets the first problem. */

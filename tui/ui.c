@@ -265,6 +265,8 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 	struct view saved = u->v;
 	char warn[512] = "";
 
+	if (c->rc_warning)
+		snprintf(u->v.status, sizeof(u->v.status), "%s", c->rc_warning);
 	if (!c->rc_path)
 		return;
 	rcfile_load(c->rc_path, &u->v, warn, sizeof(warn));

@@ -22,6 +22,7 @@
 struct ui_config {
 	struct view_info info;
 	const char *rc_path;   /* settings file to load and save, or NULL */
+	const char *rc_warning; /* why there is none, for the message line, or NULL */
 	bool groups_given;     /* -g given: the rc file's groups do not apply */
 	bool interval_given;   /* -d given: nor its interval */
 	double interval;
