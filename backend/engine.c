@@ -3,6 +3,7 @@
  * sampler thread.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
  * seed 004 section 19.1 (fixed counters, global control); see pmu_regs.h.
  */
+#define _GNU_SOURCE /* pthread_timedjoin_np */
 #include "cpuid.h"
 #include "engine.h"
 #include "expr.h"
@@ -10,6 +11,7 @@
 #include "xmalloc.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@ struct engine_cpu {
 	int resets;
 	int failed;                      /* a register access failed this interval */
 	bool offline;                    /* ENXIO: the CPU went offline */
+	bool late;                       /* an access was slow: none more this interval */
 };
 
 struct engine {
@@ -67,6 +70,9 @@ struct engine {
 	int efd;
 	pthread_t thread;
 	bool running;
+	atomic_bool stop;                /* engine_stop asked: abandon the sweep */
+	bool sampling;                   /* set up: slow CPUs are now skipped, not waited for */
+	bool stuck;                      /* the thread did not end in time: never freed */
 };
 
 static double engine_now(const struct engine *e)
@@ -206,27 +212,52 @@ static void engine_plan(struct engine *e)
 
 /* ---- registers --------------------------------------------------------- */
 
-/* A CPU that went offline (ENXIO) is n/a with a warning, not a sampler error. */
-static int engine_read(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v)
+/* Wall-clock monotonic seconds, whatever clock the figures use. */
+static double engine_mono(void)
 {
-	int rc = msr_read(e->cfg.dev, c->os_cpu, reg, v);
+	struct timespec ts;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * One register access on CPU C, or none: a CPU that was slow earlier in
+ * this interval is skipped (late, n/a this interval), so one slow CPU costs
+ * one access per interval, not a sweep's worth per slice; a stop request
+ * skips everything.
+ * A CPU that went offline (ENXIO) is n/a with a warning, not a sampler error.
+ */
+static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v,
+			 bool write)
+{
+	double t0;
+	int rc;
+
+	if (c->late || atomic_load(&e->stop)) {
+		c->failed = 1;
+		return -ETIMEDOUT;
+	}
+	t0 = engine_mono();
+	rc = write ? msr_write(e->cfg.dev, c->os_cpu, reg, *v)
+		   : msr_read(e->cfg.dev, c->os_cpu, reg, v);
+	if (e->sampling && engine_mono() - t0 > ENGINE_SLOW_ACCESS_S)
+		c->late = true;
 	c->offline |= rc == -ENXIO;
 	if (rc && !c->failed && rc != -ENXIO)
 		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
-	c->failed |= rc != 0;
+	c->failed |= rc != 0 || c->late;
 	return rc;
+}
+
+static int engine_read(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v)
+{
+	return engine_access(e, c, reg, v, false);
 }
 
 static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t v)
 {
-	int rc = msr_write(e->cfg.dev, c->os_cpu, reg, v);
-
-	c->offline |= rc == -ENXIO;
-	if (rc && !c->failed && rc != -ENXIO)
-		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
-	c->failed |= rc != 0;
-	return rc;
+	return engine_access(e, c, reg, &v, true);
 }
 
 uint64_t engine_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
@@ -297,6 +328,7 @@ static void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
 	c->resets = 0;
 	c->failed = 0;
 	c->offline = false;
+	c->late = false;
 }
 
 /* Read the fixed counters and the TSC of C: into the accumulators, or as a baseline. */
@@ -319,6 +351,14 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, double ela
 			c->tsc_acc += engine_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
 		c->tsc_prev = v;
 	}
+}
+
+/* Program the current set on C again and take its baselines. */
+static void engine_rebaseline_cpu(struct engine *e, struct engine_cpu *c)
+{
+	engine_program(e, c, NULL, engine_cur_set(e));
+	engine_read_fixed(e, c, 0, true);
+	c->t_interval = c->t_slice = c->t_read = engine_now(e);
 }
 
 /* Start an interval: program the current set and take the baselines. */
@@ -440,6 +480,12 @@ static void engine_add(const struct layout *l, double *dst, const double *src, b
 	}
 }
 
+/* A CPU with no figures this interval: a failed or late access, or a counter reset. */
+static bool engine_cpu_void(const struct engine_cpu *c)
+{
+	return c->failed || c->resets;
+}
+
 /* Append TEXT (its lines joined) to the sample's warning line. */
 static void engine_warn(struct sample *s, const char *text)
 {
@@ -514,13 +560,14 @@ static struct sample *engine_build(struct engine *e, double skew)
 		te->os_socket_id = t->sockets[th->socket].os_id;
 		s->resets += c->resets;
 		interval = fmax(interval, secs);
-		if (c->offline) {
+		if (c->offline || c->late) {
 			size_t n = strlen(offline);
 
-			snprintf(offline + n, sizeof(offline) - n, "%sCPU %d is offline", n ? ", " : "",
-				 c->os_cpu);
+			snprintf(offline + n, sizeof(offline) - n, "%sCPU %d %s", n ? ", " : "",
+				 c->os_cpu, c->offline ? "is offline" : "answered late (n/a)");
 		}
-		if (c->failed)
+		/* a reset count says nothing about the interval: n/a, never a small number */
+		if (engine_cpu_void(c))
 			continue; /* all n/a */
 		for (int n = 0; n < PMU_MAX_FIXED; n++)
 			v[n] = (e->fixed_usable & (1u << n)) && (unsigned)n < e->cfg.fixed_counters
@@ -540,7 +587,7 @@ static struct sample *engine_build(struct engine *e, double skew)
 		const struct topo_thread *th = &t->threads[e->cpus[i].thread];
 		struct sample_entity *ce = &s->cores[th->core];
 
-		if (e->cpus[i].failed)
+		if (engine_cpu_void(&e->cpus[i]))
 			continue;
 		engine_add(l, ce->vars, s->threads[i].vars, isnan(ce->vars[LAYOUT_B_threads]), true,
 			   core_n[th->core]);
@@ -592,7 +639,8 @@ static struct sample *engine_build(struct engine *e, double skew)
 	engine_warn(s, uncore_note(e->unc));
 	if (s->resets)
 		snprintf(s->warning + strlen(s->warning), sizeof(s->warning) - strlen(s->warning),
-			 "%s%d counter(s) were reset by someone else during the interval",
+			 "%s%d counter(s) were reset by someone else during the interval (their CPUs "
+			 "n/a)",
 			 s->warning[0] ? "; " : "", s->resets);
 	snprintf(s->error, sizeof(s->error), "%s", e->error[0] ? e->error : uncore_error(e->unc));
 	return s;
@@ -658,7 +706,7 @@ int engine_step(struct engine *e)
 {
 	const struct engine_set *set;
 	bool final;
-	double tmin = INFINITY, tmax = -INFINITY;
+	double tmin = INFINITY, tmax = -INFINITY, t_unc;
 	int rotate;
 
 	engine_apply_commands(e);
@@ -705,16 +753,25 @@ int engine_step(struct engine *e)
 	}
 	if (rotate)
 		e->cur = (e->cur + 1) % e->nsets;
-	uncore_read(e->unc, engine_now(e));
+	t_unc = engine_now(e);
+	uncore_read(e->unc, t_unc);
 	uncore_rotate(e->unc);
 	if (!final) {
 		e->slice++;
 		return 0;
 	}
 	engine_publish(e, engine_build(e, e->ncpus ? tmax - tmin : 0));
-	for (int i = 0; i < e->ncpus; i++)
-		engine_reset_acc(e, &e->cpus[i], e->cpus[i].t_read);
-	uncore_reset(e->unc, engine_now(e));
+	for (int i = 0; i < e->ncpus; i++) {
+		struct engine_cpu *c = &e->cpus[i];
+		bool stale = engine_cpu_void(c);
+
+		engine_reset_acc(e, c, c->t_read);
+		/* its last readings may predate a failed read: start it afresh */
+		if (stale)
+			engine_rebaseline_cpu(e, c);
+	}
+	/* from the reading just taken: the counts go on while the sample is built */
+	uncore_reset(e->unc, t_unc);
 	e->error[0] = 0;
 	e->slice = 0;
 	return 1;
@@ -796,6 +853,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			engine_free(e);
 			return -EIO;
 		}
+	e->sampling = true;
 	*out = e;
 	return 0;
 }
@@ -843,16 +901,29 @@ int engine_start(struct engine *e)
 	return 0;
 }
 
-void engine_stop(struct engine *e)
+int engine_stop(struct engine *e)
 {
+	struct timespec dl;
+	int rc;
+
 	if (!e || !e->running)
-		return;
+		return e && e->stuck ? -ETIMEDOUT : 0;
+	atomic_store(&e->stop, true);
 	pthread_mutex_lock(&e->lock);
 	e->quit = true;
 	pthread_cond_signal(&e->wake);
 	pthread_mutex_unlock(&e->lock);
-	pthread_join(e->thread, NULL);
+	/* a register access that never returns must not keep pmutop from restoring and leaving */
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += ENGINE_STOP_WAIT_S;
+	rc = pthread_timedjoin_np(e->thread, NULL, &dl);
 	e->running = false;
+	if (rc) {
+		e->stuck = true;
+		pthread_detach(e->thread);
+		return -ETIMEDOUT;
+	}
+	return 0;
 }
 
 void engine_free(struct engine *e)
@@ -860,6 +931,8 @@ void engine_free(struct engine *e)
 	if (!e)
 		return;
 	engine_stop(e);
+	if (e->stuck)
+		return; /* the thread may still touch it; the process is about to end */
 	for (int i = 0; i < e->ncpus; i++) {
 		free(e->cpus[i].ev_acc);
 		free(e->cpus[i].ev_live);

@@ -50,6 +50,15 @@
 #define ENGINE_INTERVAL_MIN 0.1
 #define ENGINE_INTERVAL_MAX 60.0
 
+/*
+ * A register access slower than this marks its CPU late: no more accesses
+ * to it in this interval, its figures n/a.  (The msr driver
+ * answers in microseconds; a CPU that takes this long is in trouble.)
+ */
+#define ENGINE_SLOW_ACCESS_S 0.02
+/* engine_stop() waits this long for the sampler, then goes on without it. */
+#define ENGINE_STOP_WAIT_S 1
+
 /* Monotonic seconds; tests pass the emulator's manual clock. */
 typedef double (*engine_clock_fn)(void *ctx);
 
@@ -103,7 +112,13 @@ int engine_step(struct engine *e);
 double engine_slice_s(const struct engine *e);
 
 int engine_start(struct engine *e);
-void engine_stop(struct engine *e);
+/*
+ * Stop the sampler: it abandons its sweep at the next register access.  0,
+ * or -ETIMEDOUT when it is stuck in an access for ENGINE_STOP_WAIT_S: then
+ * it is left behind (engine_free() frees nothing; the caller restores and
+ * exits).
+ */
+int engine_stop(struct engine *e);
 void engine_free(struct engine *e);
 
 /* The newest sample (take it with sample_release when done), or NULL. */

@@ -434,18 +434,21 @@ static void uncore_reset_socket(struct uncore *u, struct uncore_socket *s, doubl
 	s->resets = 0;
 }
 
+/* Program socket S's current set and take its baselines. */
+static void uncore_baseline_socket(struct uncore *u, struct uncore_socket *s, double t)
+{
+	if (!u->used || s->taken || s->reader < 0)
+		return;
+	uncore_program(u, s, NULL, uncore_cur(u));
+	uncore_read_socket(u, s, t, true);
+	uncore_reset_socket(u, s, t);
+}
+
 void uncore_baseline(struct uncore *u, double t)
 {
 	u->note[0] = 0;
-	for (int i = 0; i < u->nsocks; i++) {
-		struct uncore_socket *s = &u->socks[i];
-
-		if (!u->used || s->taken || s->reader < 0)
-			continue;
-		uncore_program(u, s, NULL, uncore_cur(u));
-		uncore_read_socket(u, s, t, true);
-		uncore_reset_socket(u, s, t);
-	}
+	for (int i = 0; i < u->nsocks; i++)
+		uncore_baseline_socket(u, &u->socks[i], t);
 }
 
 void uncore_read(struct uncore *u, double t)
@@ -470,8 +473,15 @@ void uncore_reset(struct uncore *u, double t)
 {
 	u->note[0] = 0;
 	u->error[0] = 0;
-	for (int i = 0; i < u->nsocks; i++)
-		uncore_reset_socket(u, &u->socks[i], t);
+	for (int i = 0; i < u->nsocks; i++) {
+		struct uncore_socket *s = &u->socks[i];
+		bool stale = s->failed || s->resets;
+
+		uncore_reset_socket(u, s, t);
+		/* its last readings may predate a failed read or a reset: start it afresh */
+		if (stale)
+			uncore_baseline_socket(u, s, t);
+	}
 }
 
 /* ---- into the sample ------------------------------------------------------ */
@@ -497,7 +507,9 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			ce->os_core_id = -1;
 			ce->os_socket_id = s->sockets[i].os_socket_id;
 		}
-		if (!u->used || us->taken || us->reader < 0 || us->failed || secs <= 0)
+		s->resets += us->resets;
+		/* a failed read or a reset leaves nothing true to say about the interval */
+		if (!u->used || us->taken || us->reader < 0 || us->failed || us->resets || secs <= 0)
 			continue; /* n/a */
 		if (isnan(sv[LAYOUT_B_seconds]))
 			sv[LAYOUT_B_seconds] = secs;
@@ -516,7 +528,12 @@ void uncore_fill(struct uncore *u, struct sample *s)
 
 			if (ev->pmu == LAYOUT_PMU_CORE || !uncore_group_live(u, ev->group))
 				continue;
-			v = us->live[k] > 0 ? us->acc[k] * secs / us->live[k] : NAN;
+			/*
+			 * The count over the socket's seconds (its cores' interval, which
+			 * the formulas divide by), from the rate over the time counted:
+			 * the uncore's own reads need not span exactly the same time.
+			 */
+			v = us->live[k] > 0 ? us->acc[k] * sv[LAYOUT_B_seconds] / us->live[k] : NAN;
 			if (ev->channel >= 0) {
 				sample_channel(s, i, ev->channel)->vars[ev->var] = v;
 				sv[ev->var] = isnan(sv[ev->var]) ? v : sv[ev->var] + v;
@@ -524,7 +541,6 @@ void uncore_fill(struct uncore *u, struct sample *s)
 				sv[ev->var] = v;
 			}
 		}
-		s->resets += us->resets;
 	}
 }
 

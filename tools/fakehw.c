@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fuse.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,6 +42,12 @@
 #include "xmalloc.h"
 
 static struct emu *fakehw_emu;
+/*
+ * Requests are served by several threads, as the kernel serves each CPU's
+ * msr file independently: a slow CPU (dev/faults) delays only its own
+ * accesses.  The emulator and the fault table are used under this lock.
+ */
+static pthread_mutex_t fakehw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- the static tree ------------------------------------------------------ */
 
@@ -388,13 +395,31 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
+static int fakehw_read_locked(const char *path, char *buf, size_t size, off_t off);
+
 static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		       struct fuse_file_info *fi)
+{
+	int cpu, slow = 0, rc;
+
+	(void)fi;
+	pthread_mutex_lock(&fakehw_lock);
+	if (fakehw_lookup(path, &cpu) == NODE_MSR && cpu < FAKEHW_MAX_CPU)
+		slow = fakehw_faults[cpu].slow_ms;
+	pthread_mutex_unlock(&fakehw_lock);
+	if (slow)
+		usleep((useconds_t)slow * 1000);
+	pthread_mutex_lock(&fakehw_lock);
+	rc = fakehw_read_locked(path, buf, size, off);
+	pthread_mutex_unlock(&fakehw_lock);
+	return rc;
+}
+
+static int fakehw_read_locked(const char *path, char *buf, size_t size, off_t off)
 {
 	int cpu, rc;
 	enum fakehw_node node = fakehw_lookup(path, &cpu);
 
-	(void)fi;
 	switch (node) {
 	case NODE_MSR: {
 		uint64_t v;
@@ -402,8 +427,6 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		/* the msr driver reads whole registers; each 8 bytes are the same MSR */
 		if (size % 8)
 			return -EINVAL;
-		if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].slow_ms)
-			usleep((useconds_t)fakehw_faults[cpu].slow_ms * 1000);
 		if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].eio_read)
 			return -EIO;
 		for (size_t i = 0; i < size; i += 8) {
@@ -435,14 +458,26 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 	}
 }
 
+static int fakehw_write_locked(const char *path, const char *buf, size_t size, off_t off);
+
 static int fakehw_write(const char *path, const char *buf, size_t size, off_t off,
 			struct fuse_file_info *fi)
+{
+	int rc;
+
+	(void)fi;
+	pthread_mutex_lock(&fakehw_lock);
+	rc = fakehw_write_locked(path, buf, size, off);
+	pthread_mutex_unlock(&fakehw_lock);
+	return rc;
+}
+
+static int fakehw_write_locked(const char *path, const char *buf, size_t size, off_t off)
 {
 	int cpu, rc;
 	enum fakehw_node node = fakehw_lookup(path, &cpu);
 	uint64_t v;
 
-	(void)fi;
 	if (node == NODE_FAULTS) {
 		char line[64];
 
@@ -529,7 +564,7 @@ int main(int argc, char **argv)
 			fclose(f);
 		}
 	}
-	rc = fuse_loop(fuse);
+	rc = fuse_loop_mt(fuse, 0);
 	fuse_remove_signal_handlers(fuse_get_session(fuse));
 	fuse_unmount(fuse);
 	fuse_destroy(fuse);
