@@ -1061,6 +1061,27 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 	return e;
 }
 
+/* Which emulated machines have at least MIN sockets, as advice for a message. */
+static void emu_machines_with_sockets(int min, char *buf, size_t len)
+{
+	size_t n = 0;
+	int most = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < emu_nmachines; i++) {
+		int socks = 1;
+
+		/* every machine's synthetic topology starts with its packages */
+		sscanf(emu_machines[i].topology, "pack:%d", &socks);
+		most = socks > most ? socks : most;
+		if (socks >= min && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "use ",
+					      emu_machines[i].name);
+	}
+	if (!n)
+		snprintf(buf, len, "no emulated machine has that many (the most is %d)", most);
+}
+
 int emu_create(const char *spec, const char *scenario_dir, struct emu **out, char *err,
 	       size_t errlen)
 {
@@ -1093,12 +1114,14 @@ int emu_create(const char *spec, const char *scenario_dir, struct emu **out, cha
 			 "scenarios are idle, compute-bound, memory-bound, numa-remote, "
 			 "frontend-bound, unbalanced-channels, false-sharing, or give a file path", spec, scn, path);
 	if (rc)
-		return rc;
+		return rc == -EIO ? rc : -EINVAL; /* the scenario is the user's input */
 	*out = emu_create_from(m, sc);
 	if (sc->min_sockets > (*out)->topo->nsockets) {
-		snprintf(err, errlen, "--sim %s: scenario '%s' needs %d sockets and %s has %d; "
-			 "use nehalem-ep or westmere-ep", spec, sc->name, sc->min_sockets, m->name,
-			 (*out)->topo->nsockets);
+		char fit[256];
+
+		emu_machines_with_sockets(sc->min_sockets, fit, sizeof(fit));
+		snprintf(err, errlen, "--sim %s: scenario '%s' needs %d sockets and %s has %d; %s",
+			 spec, sc->name, sc->min_sockets, m->name, (*out)->topo->nsockets, fit);
 		emu_free(*out);
 		*out = NULL;
 		return -EINVAL;

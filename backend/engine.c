@@ -394,12 +394,23 @@ static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 	for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++)
 		if (e->fixed_usable & (1u << n))
 			msr_save(e->cfg.dev, c->os_cpu, IA32_FIXED_CTR0 + n);
-	for (int i = 0; i < e->l->nevents; i++)
-		if (e->l->events[i].offcore_msr &&
-		    msr_save(e->cfg.dev, c->os_cpu, e->l->events[i].offcore_msr)) {
-			snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
-			return -EIO;
+	for (int i = 0; i < e->l->nevents; i++) {
+		const struct layout_event *ev = &e->l->events[i];
+		int rc = ev->offcore_msr ? msr_save(e->cfg.dev, c->os_cpu, ev->offcore_msr) : 0;
+
+		if (rc == -EACCES) {
+			/* not on this CPU's allowlist: the layout is for another model */
+			snprintf(e->error, sizeof(e->error), "layout %s: event %s needs MSR 0x%X (an "
+				 "offcore response register), which this CPU does not have; use the "
+				 "layout for this model (pmutop picks it without --layout)", e->l->name,
+				 ev->name, ev->offcore_msr);
+			return -EINVAL;
 		}
+		if (rc) {
+			snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
+			return rc;
+		}
+	}
 	if (e->cfg.fixed_counters) {
 		if (engine_read(e, c, IA32_FIXED_CTR_CTRL, &fixed_ctrl))
 			return -EIO;
@@ -840,10 +851,12 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	}
 	engine_plan(e);
 	for (int i = 0; i < e->ncpus; i++) {
-		if (engine_setup_cpu(e, &e->cpus[i])) {
+		int rc = engine_setup_cpu(e, &e->cpus[i]);
+
+		if (rc) {
 			snprintf(err, errlen, "%s", e->error);
 			engine_free(e);
-			return -EIO;
+			return rc == -EINVAL ? rc : -EIO; /* -EINVAL: the layout does not fit */
 		}
 	}
 	engine_baseline(e);

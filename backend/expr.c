@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 
 #define EXPR_MAX_DEPTH 32
 #define EXPR_MAX_ARGS 16
+/* nested parentheses, calls and signs: the parser recurses once per level */
+#define EXPR_MAX_NEST 64
 
 enum expr_op { EXPR_NUM, EXPR_VAR, EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_NEG, EXPR_MIN, EXPR_MAX };
 
@@ -38,6 +41,7 @@ struct expr_parser {
 	void *ctx;
 	struct expr *x;
 	int cap, depth, max_depth;
+	int nest;
 	int failed;
 	int errcol;
 	char *err;
@@ -92,6 +96,16 @@ static void expr_note_var(struct expr *x, int v)
 
 static void expr_sum(struct expr_parser *ps);
 
+/* One level deeper at AT; false (and the error) past EXPR_MAX_NEST. */
+static bool expr_enter(struct expr_parser *ps, const char *at)
+{
+	if (++ps->nest <= EXPR_MAX_NEST)
+		return true;
+	expr_fail(ps, at, "a formula nested at most %d deep (parentheses, calls and signs)",
+		  EXPR_MAX_NEST);
+	return false;
+}
+
 static void expr_call(struct expr_parser *ps, const char *name, size_t len)
 {
 	enum expr_op op = len == 3 && !strncmp(name, "min", 3) ? EXPR_MIN : EXPR_MAX;
@@ -101,6 +115,8 @@ static void expr_call(struct expr_parser *ps, const char *name, size_t len)
 		expr_fail(ps, name, "a function name (min or max), not '%.*s'", (int)len, name);
 		return;
 	}
+	if (!expr_enter(ps, name))
+		return;
 	ps->p++; /* '(' */
 	for (;;) {
 		expr_sum(ps);
@@ -119,6 +135,7 @@ static void expr_call(struct expr_parser *ps, const char *name, size_t len)
 		ps->p++;
 		break;
 	}
+	ps->nest--;
 	if (nargs > EXPR_MAX_ARGS) {
 		expr_fail(ps, name, "at most %d arguments to %.*s()", EXPR_MAX_ARGS, (int)len, name);
 		return;
@@ -133,6 +150,8 @@ static void expr_atom(struct expr_parser *ps)
 	expr_skip(ps);
 	s = ps->p;
 	if (*s == '(') {
+		if (!expr_enter(ps, s))
+			return;
 		ps->p++;
 		expr_sum(ps);
 		if (ps->failed)
@@ -142,6 +161,7 @@ static void expr_atom(struct expr_parser *ps)
 			expr_fail(ps, ps->p, "')'");
 		else
 			ps->p++;
+		ps->nest--;
 		return;
 	}
 	if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
@@ -185,9 +205,13 @@ static void expr_unary(struct expr_parser *ps)
 {
 	expr_skip(ps);
 	if (*ps->p == '-') {
+		if (!expr_enter(ps, ps->p))
+			return;
 		ps->p++;
 		expr_unary(ps);
-		expr_emit(ps, EXPR_NEG, 0, 0, 0);
+		ps->nest--;
+		if (!ps->failed)
+			expr_emit(ps, EXPR_NEG, 0, 0, 0);
 		return;
 	}
 	expr_atom(ps);

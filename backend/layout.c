@@ -93,15 +93,16 @@ struct layout_parser {
 	enum layout_scope scope;
 };
 
+/* FILE:LINE:COL: expected FMT... (every message says what was expected there). */
 static int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 {
+	char what[400];
 	va_list ap;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = parse_vfail(p->err, p->errlen, p->file, p->line, p->bol, at, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return rc;
+	return parse_fail(p->err, p->errlen, p->file, p->line, p->bol, at, "expected %s", what);
 }
 
 static void layout_free_tokens(struct layout_parser *p)
@@ -114,7 +115,13 @@ static void layout_free_tokens(struct layout_parser *p)
 /* Split the line [S, E) into tokens; "quoted strings" with \" and \\ escapes; '#' comments. */
 static int layout_tokenize(struct layout_parser *p, const char *s, const char *e)
 {
+	const char *bad = parse_control_char(s, e);
+
 	layout_free_tokens(p);
+	/* a CRLF line end is accepted; any other control character could reach the terminal */
+	if (bad && !(*bad == '\r' && bad + 1 == e))
+		return layout_fail(p, bad, "printable text, not control character 0x%02X",
+				   (unsigned char)*bad);
 	for (;;) {
 		char *out;
 		size_t n = 0;
@@ -605,6 +612,9 @@ static int layout_group_open(struct layout_parser *p)
 	if (layout_group_find(l, p->tok[1].text) >= 0)
 		return layout_fail(p, p->tok[1].at, "a new group name: '%s' is already a group",
 				   p->tok[1].text);
+	if (l->ngroups >= LAYOUT_MAX_GROUPS)
+		return layout_fail(p, p->tok[0].at, "at most %d groups in a layout",
+				   LAYOUT_MAX_GROUPS);
 	l->groups = xrealloc(l->groups, (size_t)l->ngroups + 1, sizeof(*l->groups));
 	l->groups[l->ngroups] = (struct layout_group){
 		.name = xstrdup(p->tok[1].text), .default_on = true,
@@ -793,6 +803,14 @@ static int layout_fixup(void *ctx, int var)
 	return var >= LAYOUT_METRIC_TAG ? layout_metric_var(l, var - LAYOUT_METRIC_TAG) : var;
 }
 
+static bool layout_has_thread_metric(const struct layout *l)
+{
+	for (int m = 0; m < l->nmetrics; m++)
+		if (l->metrics[m].scope == LAYOUT_THREAD)
+			return true;
+	return false;
+}
+
 int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)
 {
 	struct layout_parser p = {
@@ -848,6 +866,9 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 			rc = layout_fail(&p, s, "a 'layout NAME' line");
 		else if (!p.l->nmodels && !p.l->fallback)
 			rc = layout_fail(&p, s, "a 'models' line");
+		else if (!layout_has_thread_metric(p.l))
+			rc = layout_fail(&p, s, "at least one 'metric NAME thread ...' line: the "
+					 "screen colours each hardware thread by one");
 	}
 	if (rc) {
 		layout_free(p.l);

@@ -66,6 +66,8 @@ extern const char *const layout_pmu_names[LAYOUT_NPMUS];
 
 /* Memory channels per socket a layout may name (channel=N). */
 #define LAYOUT_MAX_CHANNELS 8
+/* group masks are 32 bits wide (engine, session, settings) */
+#define LAYOUT_MAX_GROUPS 32
 
 /* Keys the TUI keeps for itself; a group key is 1-9 or another lowercase letter. */
 #define LAYOUT_RESERVED_KEYS "adehmpqrs"

@@ -15,5 +15,17 @@
  */
 int parse_vfail(char *err, size_t errlen, const char *file, int line, const char *bol,
 		const char *at, const char *fmt, va_list ap);
+int parse_fail(char *err, size_t errlen, const char *file, int line, const char *bol,
+	       const char *at, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Replace control characters in S by '?': nothing from a file reaches a terminal raw. */
+void parse_printable(char *s);
+
+/*
+ * The first control character (other than a tab) in [S, E), or NULL.
+ * Parsers refuse them: a name, title or help text could otherwise carry
+ * terminal escape sequences onto the screen.
+ */
+const char *parse_control_char(const char *s, const char *e);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SCENARIO_VERSION_LINE "pmutop-scenario 1"
 
@@ -38,6 +39,7 @@ struct scenario_parser {
 	const char *file;
 	int line;
 	const char *bol; /* beginning of the current line */
+	int nsettings;
 	char *err;
 	size_t errlen;
 };
@@ -204,6 +206,11 @@ static int scenario_settings(struct scenario_parser *p, struct scenario *sc,
 					   word, scenario_keys[k].min, scenario_keys[k].max, v);
 			goto out;
 		}
+		if (++p->nsettings > SCENARIO_MAX_SETTINGS) {
+			rc = scenario_fail(p, at, "expected at most %d KEY=VALUE settings in a "
+					   "scenario", SCENARIO_MAX_SETTINGS);
+			goto out;
+		}
 		{
 			struct scenario_set *set = scenario_new_set(ph);
 
@@ -264,8 +271,9 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 		if ((rc = scenario_number(p, vat, arg, &v)))
 			return rc;
 		if (strcmp(word, "seed") == 0) {
-			if (v < 0 || v != floor(v))
-				return scenario_fail(p, vat, "expected a whole number >= 0");
+			if (v < 0 || v > SCENARIO_MAX_SEED || v != floor(v))
+				return scenario_fail(p, vat, "expected a whole number from 0 to %.0f",
+						     SCENARIO_MAX_SEED);
 			sc->seed = (uint64_t)v;
 		} else if (strcmp(word, "min_sockets") == 0) {
 			if (v < 1 || v > 64 || v != floor(v))
@@ -298,8 +306,12 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 			return scenario_fail(p, dat, "expected the phase duration in seconds (0: for ever)");
 		if ((rc = scenario_number(p, dat, word, &v)))
 			return rc;
-		if (v < 0)
-			return scenario_fail(p, dat, "expected a duration >= 0");
+		/* every phase change is a step of the emulator: bounded work per second */
+		if (v != 0 && (v < SCENARIO_MIN_PHASE_S || v > SCENARIO_MAX_PHASE_S))
+			return scenario_fail(p, dat, "expected a duration of 0 (for ever) or from %g "
+					     "to %g s", SCENARIO_MIN_PHASE_S, SCENARIO_MAX_PHASE_S);
+		if (sc->nphases >= SCENARIO_MAX_PHASES)
+			return scenario_fail(p, at, "expected at most %d phases", SCENARIO_MAX_PHASES);
 		if (*scenario_skip_blank(s))
 			return scenario_fail(p, scenario_skip_blank(s), "expected the end of the line");
 		sc->phases = xrealloc(sc->phases, (size_t)sc->nphases + 1, sizeof(*sc->phases));
@@ -331,7 +343,18 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 			break; /* the empty piece after the final newline is not a line */
 		p.line++;
 		p.bol = line;
+		if (strchr(line, '\r') && strchr(line, '\r')[1]) {
+			rc = scenario_fail(&p, strchr(line, '\r'), "expected the end of the line after "
+					   "a carriage return");
+			break;
+		}
 		line[strcspn(line, "\r")] = '\0';
+		if (parse_control_char(line, line + strlen(line))) {
+			rc = scenario_fail(&p, parse_control_char(line, line + strlen(line)),
+					   "expected printable text, not control character 0x%02X",
+					   (unsigned char)*parse_control_char(line, line + strlen(line)));
+			break;
+		}
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -377,6 +400,17 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
+	}
+	{
+		struct stat st;
+
+		if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > SCENARIO_MAX_BYTES) {
+			snprintf(err, errlen, "%s: not a scenario file (a regular file of at most %d "
+				 "bytes is expected; see the shipped ones in backend/scenarios)", path,
+				 SCENARIO_MAX_BYTES);
+			fclose(f);
+			return -EINVAL;
+		}
 	}
 	do {
 		if (cap - len < 4096) {

@@ -18,6 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bounds that keep the emulator's work per sample small, whatever the file says. */
+#define SCENARIO_MAX_BYTES (1 << 20)
+#define SCENARIO_MAX_SETTINGS 4096
+#define SCENARIO_MAX_PHASES 1000
+#define SCENARIO_MIN_PHASE_S 0.01
+#define SCENARIO_MAX_PHASE_S 86400.0
+#define SCENARIO_MAX_SEED 9007199254740992.0 /* 2^53: every whole number up to it is exact */
+
 enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 
 /* X(name, scope, default, min, max, meaning) */

@@ -126,7 +126,7 @@ bad=$(mktemp)
 printf 'pmutop-layout 1\nlayout x\nmodels any\nmetric u thread %% = 100 * cycels\n' >"$bad"
 run "$PMUTOP" -b -n 1 --layout "$bad" --sim nehalem-ep
 expect_rc "bad layout exits 2" 2
-expect_match "bad layout gives file:line:col" "$err" "$bad:4:27: a known name: 'cycels' is not an event, metric or built-in"
+expect_match "bad layout gives file:line:col" "$err" "$bad:4:27: expected a known name: 'cycels' is not an event, metric or built-in"
 expect_lines "bad layout: one line, nothing on stdout" "$out$err" 1
 rm -f "$bad"
 

@@ -290,86 +290,93 @@ static const struct {
 	const char *text;
 	const char *err;
 } bad[] = {
-	{ "", "t.layout:1:1: 'pmutop-layout 1' as the first line" },
-	{ "pmutop-layout 2\n", "t.layout:1:1: 'pmutop-layout 1' as the first line" },
-	{ "pmutop-layout 1\nmodels 06_1A\n", "t.layout:3:1: a 'layout NAME' line" },
-	{ "pmutop-layout 1\nlayout t\n", "t.layout:3:1: a 'models' line" },
-	{ HEAD "models 6_1A\n", "t.layout:5:8: a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
-	{ HEAD "colour red\n", "t.layout:5:1: layout, description, libpfm, libpfm_uncore, models, metric, help, group or pane, not 'colour'" },
-	{ HEAD "layout u\n", "t.layout:5:1: one 'layout' line, this is the second" },
-	{ HEAD "description \"open\n", "t.layout:5:13: a closing '\"' for this string" },
+	{ "", "t.layout:1:1: expected 'pmutop-layout 1' as the first line" },
+	{ "pmutop-layout 2\n", "t.layout:1:1: expected 'pmutop-layout 1' as the first line" },
+	{ "pmutop-layout 1\nmodels 06_1A\n", "t.layout:3:1: expected a 'layout NAME' line" },
+	{ "pmutop-layout 1\nlayout t\n", "t.layout:3:1: expected a 'models' line" },
+	{ HEAD "models 6_1A\n", "t.layout:5:8: expected a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
+	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, libpfm, libpfm_uncore, models, metric, help, group or pane, not 'colour'" },
+	{ HEAD "layout u\n", "t.layout:5:1: expected one 'layout' line, this is the second" },
+	{ HEAD "description \"open\n", "t.layout:5:13: expected a closing '\"' for this string" },
 	{ HEAD "metric util thread % = 100 * ref_cycles / tsc\nmetric util thread % = 1\n",
-	  "t.layout:6:8: a new name: 'util' is already a metric" },
-	{ HEAD "metric u galaxy % = 1\n", "t.layout:5:10: a scope (thread, core, socket or channel), not 'galaxy'" },
-	{ HEAD "metric u thread %\n", "t.layout:5:18: 'metric NAME SCOPE UNIT = FORMULA'" },
-	{ HEAD "metric u thread % = 100 * (cycles\n", "t.layout:5:34: ')'" },
+	  "t.layout:6:8: expected a new name: 'util' is already a metric" },
+	{ HEAD "metric u galaxy % = 1\n", "t.layout:5:10: expected a scope (thread, core, socket or channel), not 'galaxy'" },
+	{ HEAD "metric u thread %\n", "t.layout:5:18: expected 'metric NAME SCOPE UNIT = FORMULA'" },
+	{ HEAD "metric u thread % = 100 * (cycles\n", "t.layout:5:34: expected ')'" },
 	{ HEAD "metric u thread % = 100 * cycels\n",
-	  "t.layout:5:27: a known name: 'cycels' is not an event, metric or built-in" },
+	  "t.layout:5:27: expected a known name: 'cycels' is not an event, metric or built-in" },
 	{ HEAD "group g\nkey 1\nevent e UOPS_ISSUED:ANY\nend\nmetric u thread % = e / cycles\n",
-	  "t.layout:9:21: event 'e' belongs to group 'g': a metric uses only its own group's events" },
+	  "t.layout:9:21: expected event 'e' belongs to group 'g': a metric uses only its own group's events" },
 	{ HEAD "group g\nevent e UOPS_ISSUED:ANY\nmetric c core % = e\nmetric t thread % = c\nend\n",
-	  "t.layout:8:21: metric 'c' has scope core: a thread metric cannot use it" },
+	  "t.layout:8:21: expected metric 'c' has scope core: a thread metric cannot use it" },
 	{ HEAD "group g\nevent e NO_SUCH_EVENT\nend\n",
-	  "t.layout:6:9: an event libpfm4 knows for PMU nhm: 'NO_SUCH_EVENT': event not found" },
+	  "t.layout:6:9: expected an event libpfm4 knows for PMU nhm: 'NO_SUCH_EVENT': event not found" },
 	{ HEAD "group g\nevent e UOPS_ISSUED:ANY:zz=1\nend\n",
-	  "t.layout:6:9: an event libpfm4 knows for PMU nhm: 'UOPS_ISSUED:ANY:zz=1': invalid event attribute" },
-	{ HEAD "group g\nevent e raw umask=1\nend\n", "t.layout:6:12: event=CODE after 'raw'" },
-	{ HEAD "group g\nevent e raw event=0x1FF\nend\n", "t.layout:6:13: a number from 0 to 0xff in 'event=0x1FF'" },
+	  "t.layout:6:9: expected an event libpfm4 knows for PMU nhm: 'UOPS_ISSUED:ANY:zz=1': invalid event attribute" },
+	{ HEAD "group g\nevent e raw umask=1\nend\n", "t.layout:6:12: expected event=CODE after 'raw'" },
+	{ HEAD "group g\nevent e raw event=0x1FF\nend\n", "t.layout:6:13: expected a number from 0 to 0xff in 'event=0x1FF'" },
 	{ HEAD "group g\nevent e raw event=0x3C colour=2\nend\n",
-	  "t.layout:6:24: a raw field (event, umask, cmask, inv, edge, any, offcore), not 'colour'" },
+	  "t.layout:6:24: expected a raw field (event, umask, cmask, inv, edge, any, offcore), not 'colour'" },
 	{ HEAD "group g\nevent e raw event=0xB7 umask=1\nend\n",
-	  "t.layout:6:9: offcore=VALUE: event 0xB7 reads the offcore response register" },
+	  "t.layout:6:9: expected offcore=VALUE: event 0xB7 reads the offcore response register" },
 	{ HEAD "group g\nevent e raw event=0x3C offcore=1\nend\n",
-	  "t.layout:6:9: no offcore value: event 0x3C is not an OFFCORE_RESPONSE event" },
+	  "t.layout:6:9: expected no offcore value: event 0x3C is not an OFFCORE_RESPONSE event" },
 	{ HEAD "group g\nevent e raw event=0x3C counters=9\nend\n",
-	  "t.layout:6:24: counter numbers below 8 in 'counters=9'" },
+	  "t.layout:6:24: expected counter numbers below 8 in 'counters=9'" },
 	{ HEAD "group g\nevent e raw event=0x3C sideways\nend\n",
-	  "t.layout:6:24: 'per-core', 'counters=LIST' or 'channel=N', not 'sideways'" },
-	{ HEAD "group g\nkey 0\n", "t.layout:6:5: a key from 1 to 9 or a lowercase letter other than adehmpqrs (the screen's own keys), not '0'" },
-	{ HEAD "group g\nkey q\n", "t.layout:6:5: a key from 1 to 9 or a lowercase letter other than adehmpqrs (the screen's own keys), not 'q'" },
+	  "t.layout:6:24: expected 'per-core', 'counters=LIST' or 'channel=N', not 'sideways'" },
+	{ HEAD "group g\nkey 0\n", "t.layout:6:5: expected a key from 1 to 9 or a lowercase letter other than adehmpqrs (the screen's own keys), not '0'" },
+	{ HEAD "group g\nkey q\n", "t.layout:6:5: expected a key from 1 to 9 or a lowercase letter other than adehmpqrs (the screen's own keys), not 'q'" },
 	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\n",
-	  "t.layout:10:5: a free key: 1 already toggles group 'g'" },
-	{ HEAD "group g\npmu galaxy\n", "t.layout:6:5: a PMU (core, uncore, cbo, arb or imc), not 'galaxy'" },
-	{ HEAD "group g\nevent e raw event=0x3C\npmu uncore\n", "t.layout:7:1: 'pmu' before the group's first event and metric" },
+	  "t.layout:10:5: expected a free key: 1 already toggles group 'g'" },
+	{ HEAD "group g\npmu galaxy\n", "t.layout:6:5: expected a PMU (core, uncore, cbo, arb or imc), not 'galaxy'" },
+	{ HEAD "group g\nevent e raw event=0x3C\npmu uncore\n", "t.layout:7:1: expected 'pmu' before the group's first event and metric" },
 	{ HEAD "group g\nevent e raw event=0x3C channel=1\n",
-	  "t.layout:6:24: no channel=N in a core group: channels belong to a memory controller ('pmu uncore')" },
+	  "t.layout:6:24: expected no channel=N in a core group: channels belong to a memory controller ('pmu uncore')" },
 	{ HEAD "group g\npmu uncore\nevent e raw event=0x2C channel=9\n",
-	  "t.layout:7:24: a number from 0 to 0x7 in 'channel=9'" },
+	  "t.layout:7:24: expected a number from 0 to 0x7 in 'channel=9'" },
 	{ HEAD "group g\npmu uncore\nevent r raw event=0x2C umask=1 channel=0\nevent r raw event=0x2C umask=2 channel=0\n",
-	  "t.layout:8:7: a new channel for event 'r': channel 0 is already counted" },
+	  "t.layout:8:7: expected a new channel for event 'r': channel 0 is already counted" },
 	{ HEAD "group g\npmu uncore\nevent r raw event=0x2C umask=1 channel=0\nevent r raw event=0x2C umask=2\n",
-	  "t.layout:8:7: a new name: 'r' is already an event" },
+	  "t.layout:8:7: expected a new name: 'r' is already an event" },
 	{ HEAD "group g\npmu uncore\nevent e raw event=0x2C any=1\n",
-	  "t.layout:7:24: a raw field (event, umask, cmask, inv, edge), not 'any'" },
+	  "t.layout:7:24: expected a raw field (event, umask, cmask, inv, edge), not 'any'" },
 	{ HEAD "group g\npmu cbo\nevent e raw event=0x34 cmask=32\n",
-	  "t.layout:7:24: a number from 0 to 0x1f in 'cmask=32'" },
+	  "t.layout:7:24: expected a number from 0 to 0x1f in 'cmask=32'" },
 	{ HEAD "group g\npmu imc\nevent e DRAM_DATA_EATS\n",
-	  "t.layout:7:9: an IMC counter (DRAM_GT_REQUESTS, DRAM_IA_REQUESTS, DRAM_IO_REQUESTS, DRAM_DATA_READS, DRAM_DATA_WRITES), not 'DRAM_DATA_EATS'" },
+	  "t.layout:7:9: expected an IMC counter (DRAM_GT_REQUESTS, DRAM_IA_REQUESTS, DRAM_IO_REQUESTS, DRAM_DATA_READS, DRAM_DATA_WRITES), not 'DRAM_DATA_EATS'" },
 	{ HEAD "group g\npmu uncore\nevent e UNC_LLC_HITS:ANY\n",
-	  "t.layout:7:9: 'raw FIELD=VALUE...' (no 'libpfm_uncore PMU' line before this event names the libpfm4 PMU)" },
+	  "t.layout:7:9: expected 'raw FIELD=VALUE...' (no 'libpfm_uncore PMU' line before this event names the libpfm4 PMU)" },
 	{ HEAD "libpfm_uncore nhm_unc\ngroup g\npmu uncore\nevent e UNC_IMC_NORMAL_READS:CH0\n",
-	  "t.layout:8:9: an event libpfm4 knows for PMU nhm_unc: 'UNC_IMC_NORMAL_READS:CH0': event not found" },
+	  "t.layout:8:9: expected an event libpfm4 knows for PMU nhm_unc: 'UNC_IMC_NORMAL_READS:CH0': event not found" },
 	{ HEAD "group g\npmu uncore\nevent e raw event=0x2C\nmetric m thread % = e\n",
-	  "t.layout:8:10: scope socket or channel in an uncore group: uncore counts belong to sockets and channels, core counts to threads, cores and sockets" },
+	  "t.layout:8:10: expected scope socket or channel in an uncore group: uncore counts belong to sockets and channels, core counts to threads, cores and sockets" },
 	{ HEAD "metric u channel B/s = seconds\n",
-	  "t.layout:5:10: scope thread, core or socket outside an uncore group: uncore counts belong to sockets and channels, core counts to threads, cores and sockets" },
+	  "t.layout:5:10: expected scope thread, core or socket outside an uncore group: uncore counts belong to sockets and channels, core counts to threads, cores and sockets" },
 	{ HEAD "group g\npmu uncore\nevent e raw event=0x2C channel=0\nmetric s socket B/s = e\nmetric c channel B/s = s\n",
-	  "t.layout:9:24: metric 's' has scope socket: a channel metric cannot use it" },
-	{ HEAD "group g\nend\n", "t.layout:6:1: at least one event in group 'g' before 'end'" },
-	{ HEAD "group g\nevent e raw event=0x3C\n", "t.layout:7:1: 'end' to close group 'g' before the end of the file" },
-	{ HEAD "group g\nevent e raw event=0x3C\nend\ngroup g\n", "t.layout:8:7: a new group name: 'g' is already a group" },
-	{ HEAD "group g\nevent cycles raw event=0x3C\n", "t.layout:6:7: a new name: 'cycles' is already a built-in" },
+	  "t.layout:9:24: expected metric 's' has scope socket: a channel metric cannot use it" },
+	{ HEAD "group g\nend\n", "t.layout:6:1: expected at least one event in group 'g' before 'end'" },
+	{ HEAD "group g\nevent e raw event=0x3C\n", "t.layout:7:1: expected 'end' to close group 'g' before the end of the file" },
+	{ HEAD "group g\nevent e raw event=0x3C\nend\ngroup g\n", "t.layout:8:7: expected a new group name: 'g' is already a group" },
+	{ HEAD "metric c core % = cycles\n",
+	  "t.layout:6:1: expected at least one 'metric NAME thread ...' line: the screen colours each hardware thread by one" },
+	{ HEAD "description \"\x1b[2Jgone\"\n", "t.layout:5:14: expected printable text, not control character 0x1B" },
+	{ HEAD "metric u thread % = " "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((cycles\n",
+	  "t.layout:5:85: expected a formula nested at most 64 deep (parentheses, calls and signs)" },
+	{ HEAD "metric u thread % = " "------------------------------------------------------------------cycles\n",
+	  "t.layout:5:85: expected a formula nested at most 64 deep (parentheses, calls and signs)" },
+	{ HEAD "group g\nevent cycles raw event=0x3C\n", "t.layout:6:7: expected a new name: 'cycles' is already a built-in" },
 	{ HEAD "group g\nevent e raw event=0x3C\nmetric m thread % = min(e, x)\n",
-	  "t.layout:7:28: a known name: 'x' is not an event, metric or built-in" },
-	{ HEAD "pane p\nshow nothing\n", "t.layout:6:6: a metric defined above, not 'nothing'" },
-	{ HEAD "metric u thread % = 1\npane p\nshow u warn\n", "t.layout:7:12: a number after 'warn'" },
-	{ HEAD "metric u thread % = 1\npane p\nshow u warm 3\n", "t.layout:7:8: warn N or crit N, not 'warm'" },
-	{ HEAD "pane p\nend\n", "t.layout:6:1: at least one 'show METRIC' in pane 'p' before 'end'" },
-	{ HEAD "end\n", "t.layout:5:1: a 'group' or 'pane' before 'end'" },
-	{ HEAD "help \"x\"\n", "t.layout:5:1: a metric line before 'help'" },
-	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: a known name: 'e' is not an event, metric or built-in" },
+	  "t.layout:7:28: expected a known name: 'x' is not an event, metric or built-in" },
+	{ HEAD "pane p\nshow nothing\n", "t.layout:6:6: expected a metric defined above, not 'nothing'" },
+	{ HEAD "metric u thread % = 1\npane p\nshow u warn\n", "t.layout:7:12: expected a number after 'warn'" },
+	{ HEAD "metric u thread % = 1\npane p\nshow u warm 3\n", "t.layout:7:8: expected warn N or crit N, not 'warm'" },
+	{ HEAD "pane p\nend\n", "t.layout:6:1: expected at least one 'show METRIC' in pane 'p' before 'end'" },
+	{ HEAD "end\n", "t.layout:5:1: expected a 'group' or 'pane' before 'end'" },
+	{ HEAD "help \"x\"\n", "t.layout:5:1: expected a metric line before 'help'" },
+	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: expected a known name: 'e' is not an event, metric or built-in" },
 	{ "pmutop-layout 1\nlayout t\nmodels 06_1A\ngroup g\nevent e UOPS_ISSUED:ANY\n",
-	  "t.layout:5:9: 'raw FIELD=VALUE...' (no 'libpfm PMU' line before this event names the libpfm4 PMU)" },
+	  "t.layout:5:9: expected 'raw FIELD=VALUE...' (no 'libpfm PMU' line before this event names the libpfm4 PMU)" },
 };
 
 START_TEST(bad_layouts_give_one_line)
@@ -421,6 +428,21 @@ START_TEST(unreadable_files_say_so)
 }
 END_TEST
 
+/* Group masks are 32 bits wide: a 33rd group is refused, never aliased onto another. */
+START_TEST(at_most_32_groups)
+{
+	char text[8192], err[512];
+	size_t n = (size_t)snprintf(text, sizeof(text), HEAD "metric u thread %% = cycles\n");
+	struct layout *l;
+
+	for (int g = 0; g < LAYOUT_MAX_GROUPS + 1; g++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "group g%d\nevent e%d raw "
+				      "event=0x3C\nend\n", g, g);
+	ck_assert_int_eq(layout_parse(text, "t.layout", &l, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "t.layout:102:1: expected at most 32 groups in a layout");
+}
+END_TEST
+
 static Suite *layout_suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -441,6 +463,7 @@ static Suite *layout_suite(void)
 	suite_add_tcase(s, b);
 	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
 	CHECK_ADD(s, unreadable_files_say_so);
+	CHECK_ADD(s, at_most_32_groups);
 	return s;
 }
 

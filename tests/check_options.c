@@ -35,17 +35,18 @@ START_TEST(topology_source_in_every_spelling)
 						    "--topology-only", NULL }), 0);
 	ck_assert_int_eq(o.action, OPTIONS_ACTION_TOPOLOGY_ONLY);
 	ck_assert_str_eq(o.topology, "pack:2 pu:2");
-	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology=m.xml", NULL }), 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology=m.xml", "--topology-only",
+						    NULL }), 0);
 	ck_assert_str_eq(o.topology, "m.xml");
-	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-T", "m.xml", NULL }), 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology-only", "-T", "m.xml",
+						    NULL }), 0);
 	ck_assert_str_eq(o.topology, "m.xml");
-	ck_assert_int_eq(o.action, OPTIONS_ACTION_INTERACTIVE);
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--sim", "skylake:idle",
 						    "--msr-safe-allowlist", NULL }), 0);
 	ck_assert_str_eq(o.sim, "skylake:idle");
 	ck_assert_int_eq(o.action, OPTIONS_ACTION_MSR_SAFE_ALLOWLIST);
-	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/srv/fake", NULL }), 0);
-	ck_assert_str_eq(o.root, "/srv/fake");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/tmp", NULL }), 0);
+	ck_assert_str_eq(o.root, "/tmp");
 }
 END_TEST
 
@@ -83,9 +84,17 @@ START_TEST(bad_arguments_get_one_line_naming_them)
 	ck_assert_str_eq(err, "--sim needs a machine, e.g. --sim nehalem-ep:memory-bound");
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root", "x", NULL }), -EINVAL);
 	ck_assert_str_eq(err, "--root needs an absolute directory, got 'x'");
-	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/r", "--sim=arch", NULL }),
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/", "--sim=arch", NULL }),
 			 -EINVAL);
 	ck_assert_str_eq(err, "--sim and --root both say where counters come from; give one");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root=/nonexistent/r", NULL }),
+			 -EINVAL);
+	ck_assert_str_eq(err, "--root /nonexistent/r: no such directory; give the directory that "
+			 "holds the machine's dev, sys and proc");
+	/* an option the chosen mode would silently ignore is an error */
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-T", "m.xml", "-b", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--topology goes with --topology-only (the live view uses the "
+			 "machine's own topology)");
 }
 END_TEST
 

@@ -39,11 +39,21 @@ static const struct {
 	{ "pmutop-scenario 1\nphase a 0\nchannel 0.x read_lines_per_s=1\n",
 	  "t.scn:3:11: expected a channel number 0-63 or '*'" },
 	{ "pmutop-scenario 1\nphase a\n", "t.scn:2:8: expected the phase duration in seconds (0: for ever)" },
-	{ "pmutop-scenario 1\nphase a -1\n", "t.scn:2:9: expected a duration >= 0" },
+	{ "pmutop-scenario 1\nphase a -1\n",
+	  "t.scn:2:9: expected a duration of 0 (for ever) or from 0.01 to 86400 s" },
+	{ "pmutop-scenario 1\nphase a 0.000001\n",
+	  "t.scn:2:9: expected a duration of 0 (for ever) or from 0.01 to 86400 s" },
+	{ "pmutop-scenario 1\nseed 1e300\nphase a 0\n",
+	  "t.scn:2:6: expected a whole number from 0 to 9007199254740992" },
+	{ "pmutop-scenario 1\nname \x1b]0;owned\x07\nphase a 0\n",
+	  "t.scn:2:6: expected printable text, not control character 0x1B" },
+	{ "pmutop-scenario 1\nphase a 0\r\ncpu all\ruti=1\n",
+	  "t.scn:3:8: expected the end of the line after a carriage return" },
 	{ "pmutop-scenario 1\nphase a 0\nphase b 1\n",
 	  "t.scn:3:1: phase 'a' lasts for ever (0 s), so no phase can follow it" },
 	{ "pmutop-scenario 1\nnoise 0.9\nphase a 0\n", "t.scn:2:7: expected noise between 0 and 0.5" },
-	{ "pmutop-scenario 1\nseed -3\nphase a 0\n", "t.scn:2:6: expected a whole number >= 0" },
+	{ "pmutop-scenario 1\nseed -3\nphase a 0\n",
+	  "t.scn:2:6: expected a whole number from 0 to 9007199254740992" },
 	{ "pmutop-scenario 1\nfrobnicate 1\n",
 	  "t.scn:2:1: expected one of name, description, seed, noise, noise_slot, min_sockets, "
 	  "phase, cpu, socket, channel; got 'frobnicate'" },
@@ -73,6 +83,27 @@ static struct scenario *parse(const char *text)
 	ck_assert_msg(scenario_parse(text, "t.scn", &sc, err, sizeof(err)) == 0, "%s", err);
 	return sc;
 }
+
+/* The work per sample stays bounded whatever the file holds. */
+START_TEST(huge_scenarios_are_refused_with_the_limit)
+{
+	size_t cap = 1 << 20, n;
+	char *text = malloc(cap), err[512];
+	struct scenario *sc;
+
+	n = (size_t)snprintf(text, cap, "pmutop-scenario 1\nphase a 0\n");
+	for (int i = 0; i < SCENARIO_MAX_SETTINGS + 1; i++)
+		n += (size_t)snprintf(text + n, cap - n, "cpu all util=1\n");
+	ck_assert_int_eq(scenario_parse(text, "t.scn", &sc, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "t.scn:4099:9: expected at most 4096 KEY=VALUE settings"), "%s", err);
+	n = (size_t)snprintf(text, cap, "pmutop-scenario 1\n");
+	for (int i = 0; i < SCENARIO_MAX_PHASES + 1; i++)
+		n += (size_t)snprintf(text + n, cap - n, "phase p%d 0.5\n", i);
+	ck_assert_int_eq(scenario_parse(text, "t.scn", &sc, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "t.scn:1002:1: expected at most 1000 phases"), "%s", err);
+	free(text);
+}
+END_TEST
 
 START_TEST(selectors_pick_cpus_sockets_and_channels)
 {
@@ -179,11 +210,14 @@ START_TEST(sim_spec_errors_name_what_exists)
 	ck_assert_int_eq(emu_create("pentium4:idle", SCENARIO_SRCDIR, &e, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "unknown machine 'pentium4'"));
 	ck_assert_ptr_nonnull(strstr(err, "nehalem-ep, westmere-ep, skylake, core2, arch"));
-	ck_assert_int_eq(emu_create("skylake:busy", SCENARIO_SRCDIR, &e, err, sizeof(err)), -ENOENT);
+	/* a scenario is the user's input: every way it cannot be read is bad input (exit 2) */
+	ck_assert_int_eq(emu_create("skylake:busy", SCENARIO_SRCDIR, &e, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "no scenario 'busy'"));
 	ck_assert_int_eq(emu_create("skylake:/nonexistent.scn", SCENARIO_SRCDIR, &e, err,
-				    sizeof(err)), -ENOENT);
+				    sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.scn"));
+	ck_assert_int_eq(emu_create("skylake:/tmp", SCENARIO_SRCDIR, &e, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "/tmp: not a scenario file"));
 }
 END_TEST
 
@@ -193,6 +227,7 @@ static Suite *scenario_suite(void)
 
 	CHECK_ADD(s, bad_inputs_give_file_line_column_and_what_was_expected);
 	CHECK_ADD(s, selectors_pick_cpus_sockets_and_channels);
+	CHECK_ADD(s, huge_scenarios_are_refused_with_the_limit);
 	CHECK_ADD(s, phases_inherit_and_repeat);
 	CHECK_ADD(s, noise_is_small_seeded_and_repeatable);
 	CHECK_ADD(s, shipped_scenarios_load_on_every_machine_where_they_make_sense);

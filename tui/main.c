@@ -40,6 +40,8 @@
 #include "view.h"
 
 #define MAIN_EXIT_USAGE 2
+/* --dump's largest screen side: a 1024-thread machine fits, memory stays small */
+#define MAIN_DUMP_MAX 2000
 
 static int main_terminal_width(void)
 {
@@ -318,12 +320,20 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	};
 	const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
 	long want = opt->count ? opt->count : 1, got = 0;
+	int w, h;
 	struct sample *last = NULL;
 	struct view_info in;
 	struct grid *g;
 	struct view v;
 	char *text;
 
+	w = cols && atoi(cols) > 0 ? atoi(cols) : 160;
+	h = lines && atoi(lines) > 0 ? atoi(lines) : 50;
+	if (w > MAIN_DUMP_MAX || h > MAIN_DUMP_MAX) {
+		fprintf(stderr, "pmutop: --dump draws at most %d x %d characters, COLUMNS and LINES "
+			"ask for %d x %d; set them smaller\n", MAIN_DUMP_MAX, MAIN_DUMP_MAX, w, h);
+		return MAIN_EXIT_USAGE;
+	}
 	while (got < want) {
 		if (poll(pfd, 2, -1) < 0)
 			continue;
@@ -353,8 +363,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	view_init(&v, &in, s->groups, opt->interval);
 	if (opt->pane)
 		v.focus = v.lower = (enum view_pane)opt->pane;
-	g = grid_new(cols && atoi(cols) > 0 ? atoi(cols) : 160, lines && atoi(lines) > 0 ? atoi(lines) : 50,
-		     in.utf8);
+	g = grid_new(w, h, in.utf8);
 	view_render(&v, last, 0, g);
 	text = grid_text(g);
 	fputs(text, stdout);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char options_usage[] =
 	"Usage: pmutop [OPTION]...\n"
@@ -229,6 +230,7 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 
 int options_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen)
 {
+	struct stat st;
 	int c, rc;
 
 	memset(opt, 0, sizeof(*opt));
@@ -268,6 +270,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 				snprintf(err, errlen, "--root needs an absolute directory, got '%s'", optarg);
 				return -EINVAL;
 			}
+			if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
+				snprintf(err, errlen, "--root %s: no such directory; give the directory "
+					 "that holds the machine's dev, sys and proc", optarg);
+				return -EINVAL;
+			}
 			opt->root = optarg;
 			break;
 		case 'h':
@@ -283,6 +290,12 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (opt->topology && opt->action != OPTIONS_ACTION_TOPOLOGY_ONLY &&
+	    opt->action != OPTIONS_ACTION_HELP && opt->action != OPTIONS_ACTION_VERSION) {
+		snprintf(err, errlen, "--topology goes with --topology-only (the live view uses the "
+			 "machine's own topology)");
 		return -EINVAL;
 	}
 	if (opt->sim && opt->root) {
