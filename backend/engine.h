@@ -55,7 +55,7 @@
  * to it in this interval, its figures n/a.  (The msr driver
  * answers in microseconds; a CPU that takes this long is in trouble.)
  */
-#define ENGINE_SLOW_ACCESS_S 0.02
+#define ENGINE_SLOW_ACCESS_S 0.05
 /* engine_stop() waits this long for the sampler, then goes on without it. */
 #define ENGINE_STOP_WAIT_S 1
 

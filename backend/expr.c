@@ -49,6 +49,9 @@ struct expr_parser {
 };
 
 static void expr_fail(struct expr_parser *ps, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void expr_fail(struct expr_parser *ps, const char *at, const char *fmt, ...)
 {
 	va_list ap;
 

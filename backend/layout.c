@@ -95,6 +95,9 @@ struct layout_parser {
 
 /* FILE:LINE:COL: expected FMT... (every message says what was expected there). */
 static int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;

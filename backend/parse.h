@@ -14,7 +14,7 @@
  * that starts at BOL.  Returns -EINVAL, what a parser returns for bad input.
  */
 int parse_vfail(char *err, size_t errlen, const char *file, int line, const char *bol,
-		const char *at, const char *fmt, va_list ap);
+		const char *at, const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
 int parse_fail(char *err, size_t errlen, const char *file, int line, const char *bol,
 	       const char *at, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 

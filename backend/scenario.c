@@ -45,6 +45,9 @@ struct scenario_parser {
 };
 
 static int scenario_fail(struct scenario_parser *p, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int scenario_fail(struct scenario_parser *p, const char *at, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;

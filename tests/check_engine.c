@@ -577,8 +577,6 @@ START_TEST(metrics_match_truth_when_multiplexed)
 {
 	struct run r;
 	struct sample *s;
-	int rotating = 0;
-
 	int need[LAYOUT_NPMUS] = { 0 };
 	bool rot_core, rot_unc;
 
@@ -596,7 +594,6 @@ START_TEST(metrics_match_truth_when_multiplexed)
 
 		ck_assert_msg(s->groups[g].state == (want ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE),
 			      "group %s: state %d", r.l->groups[g].name, s->groups[g].state);
-		rotating += want;
 	}
 	for (int m = 0; m < r.l->nmetrics; m++)
 		ck_assert_int_eq(s->metric_scaled[m], r.l->metrics[m].group >= 0 &&

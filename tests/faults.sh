@@ -6,7 +6,7 @@
 # (no delta that spans the failed read); the registers come back after both.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 12
+plan 13
 
 fakehw_start westmere-ep:memory-bound
 regs set
@@ -30,7 +30,7 @@ for s in samples:
     assert t8["metrics"]["util"] is None, t8["metrics"]["util"]
     assert "CPU 8 answered late (n/a)" in s["warning"], s["warning"]
     t7 = [t for t in s["threads"] if t["cpu"] == 7][0]
-    assert abs(t7["metrics"]["util"] - 100) < 1, t7["metrics"]["util"]
+    assert abs(t7["metrics"]["util"] - 100) < 3, t7["metrics"]["util"]
 print("ok")
 PYEOF
 )

@@ -31,7 +31,7 @@ if [ "$n" = 360 ]; then pass "24 CPUs x 15 registers readable"; else fail "24 CP
 # -n reached: the normal end
 run "$PMUTOP" -b -n 2 -d 0.2 -g all --root "$dir"
 expect_rc "a run on the device files exits 0" 0
-expect_match "the source is the msr driver" "$out" "interval 0.2"
+expect_match "the source is the msr driver" "$out" " us  msr"
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after -n"; else fail "registers restored after -n" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 

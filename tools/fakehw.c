@@ -84,6 +84,9 @@ static FILE *fakehw_create(const char *root, const char *rel)
 }
 
 static void fakehw_put(const char *root, const char *rel, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fakehw_put(const char *root, const char *rel, const char *fmt, ...)
 {
 	FILE *f = fakehw_create(root, rel);
 	va_list ap;

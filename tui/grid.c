@@ -74,9 +74,13 @@ int grid_vput(struct grid *g, int y, int x, int maxw, enum grid_style st, const 
 	int n = 0;
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* text is ASCII by construction (names, numbers); anything else shows as '?' */
+	/*
+	 * text is printable ASCII by construction (names, numbers); anything else,
+	 * a control character above all, shows as '?' and never reaches the terminal
+	 */
 	for (const char *p = buf; *p && n < maxw && x + n < g->w; p++, n++)
-		grid_set(g, y, x + n, (unsigned char)*p < 0x80 ? (wchar_t)*p : '?', st);
+		grid_set(g, y, x + n, (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7F
+				      ? (wchar_t)*p : '?', st);
 	return n;
 }
 

@@ -81,7 +81,7 @@ void grid_clear(struct grid *g);
 int grid_put(struct grid *g, int y, int x, int maxw, enum grid_style st, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 int grid_vput(struct grid *g, int y, int x, int maxw, enum grid_style st, const char *fmt,
-	      va_list ap);
+	      va_list ap) __attribute__((format(printf, 6, 0)));
 
 /* Text right-aligned so that it ends before column X + W. */
 void grid_put_right(struct grid *g, int y, int x, int w, enum grid_style st, const char *text);

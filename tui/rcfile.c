@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "xmalloc.h"
 
 #define RCFILE_MAX_BYTES 65536
@@ -34,8 +35,10 @@ int rcfile_path(char *buf, size_t len)
 
 static void rcfile_warn(char *warn, size_t len, const char *path, int line, const char *what)
 {
-	if (!warn[0])
-		snprintf(warn, len, "%s:%d: %s; using the default", path, line, what);
+	if (warn[0])
+		return;
+	snprintf(warn, len, "%s:%d: %s; using the default", path, line, what);
+	parse_printable(warn); /* the file's bytes never reach the terminal raw */
 }
 
 int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
