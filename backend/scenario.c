@@ -383,8 +383,10 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 		scenario_free(sc);
 		return rc;
 	}
-	if (!sc->name)
+	if (!sc->name) {
 		sc->name = xstrdup(file);
+		parse_printable(sc->name); /* a path may hold anything; the header shows the name */
+	}
 	if (!sc->description)
 		sc->description = xstrdup("");
 	*out = sc;

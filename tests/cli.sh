@@ -2,7 +2,7 @@
 # The command line as a user meets it: help, version, and one clear
 # message with exit status 2 for every kind of bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 33
+plan 40
 
 run "$PMUTOP" --help
 expect_rc "--help exits 0" 0
@@ -18,6 +18,21 @@ err=$("$PMUTOP" -b -n 1 --sim nehalem-ep 2>&1 >&-)
 rc=$?
 expect_rc "a closed standard output exits 2" 2
 expect_match "a closed standard output says so" "$err" "pmutop: standard output is closed"
+
+# bad input found after the command line is parsed is still exit 2, with one line
+run env COLUMNS=100000 LINES=100000 "$PMUTOP" --dump -n 1 --sim nehalem-ep
+expect_rc "a screen too large to dump exits 2" 2
+expect_match "and says how large it may be" "$err" "--dump draws at most 2000 x 2000 characters"
+run "$PMUTOP" -b -n 1 --sim nehalem-ep --layout "$top_srcdir/layouts/westmere.layout" -g dram
+expect_rc "a layout event this CPU lacks exits 2" 2
+expect_match "and names the event and the register" "$err" "event ocr_remote_dram needs MSR 0x1A7"
+run "$PMUTOP" -b -n 1 --sim "nehalem-ep:$top_srcdir/tests"
+expect_rc "a scenario that is a directory exits 2" 2
+scn=$(mktemp)
+printf 'pmutop-scenario 1\nname big\nmin_sockets 64\nphase a 0\ncpu all util=1\n' >"$scn"
+run "$PMUTOP" -b -n 1 --sim "nehalem-ep:$scn"
+expect_match "a scenario no emulated machine fits suggests none" "$err" "no emulated machine has that many (the most is 4)"
+rm -f "$scn"
 
 run "$PMUTOP" --frobnicate
 expect_rc "unknown option exits 2" 2
