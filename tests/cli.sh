@@ -2,7 +2,7 @@
 # The command line as a user meets it: help, version, and one clear
 # message with exit status 2 for every kind of bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 40
+plan 39
 
 run "$PMUTOP" --help
 expect_rc "--help exits 0" 0
