@@ -6,7 +6,7 @@
 # (no delta that spans the failed read); the registers come back after both.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 13
+plan 17
 
 fakehw_start westmere-ep:memory-bound
 regs set
@@ -89,6 +89,31 @@ expect_match "the error says the register worked before, not that the model lack
 case "$(cat "$dir.out")" in *"not implemented"*) fail "no 'not implemented' for a transient error" ;; *) pass "no 'not implemented' for a transient error" ;; esac
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after a transient I/O error"; else fail "registers restored after a transient I/O error" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# a crash or a stop once start-up has begun programming (every read 20 ms: seconds of
+# programming still ahead): the registers written so far go back
+for sig in SEGV:139 TERM:143; do
+	want=${sig#*:}
+	sig=${sig%:*}
+	echo "all slow 20" >"$dir/dev/faults"
+	"$PMUTOP" -b -n 1 -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
+	pid=$!
+	# until programming has begun: CPU 0's global control is no longer the original 3
+	$PY - "$dir" <<'PYEOF'
+import os, struct, sys, time
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDONLY)
+end = time.time() + 60
+while struct.unpack("<Q", os.pread(fd, 8, 0x38F))[0] == 3 and time.time() < end:
+    time.sleep(0.01)
+PYEOF
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	echo "all clear" >"$dir/dev/faults"
+	if [ "$rc" = "$want" ] && [ ! -s "$dir.out" ]; then pass "SIG$sig during start-up ends pmutop ($rc) before any sample"; else fail "SIG$sig during start-up ends pmutop before any sample" "exit $rc, want $want" "$(head -c 300 "$dir.out")"; fi
+	after=$(regs dump)
+	if [ "$after" = "$before" ]; then pass "registers restored after SIG$sig during start-up"; else fail "registers restored after SIG$sig during start-up" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+done
 
 # writes refused at start-up: one message, exit 1, nothing left changed
 echo "3 eio-write" >"$dir/dev/faults"
