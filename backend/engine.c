@@ -366,12 +366,11 @@ static void engine_baseline(struct engine *e)
 {
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
-		double t = engine_now(e);
 
-		c->failed = 0;
+		/* reset first: a failed or late access while programming voids the interval */
+		engine_reset_acc(e, c, engine_now(e));
 		engine_program(e, c, NULL, engine_cur_set(e));
 		engine_read_fixed(e, c, 0, true);
-		engine_reset_acc(e, c, t);
 	}
 	uncore_baseline(e->unc, engine_now(e));
 	e->slice = 0;

@@ -439,9 +439,10 @@ static void uncore_baseline_socket(struct uncore *u, struct uncore_socket *s, do
 {
 	if (!u->used || s->taken || s->reader < 0)
 		return;
+	/* reset first: a failed read while programming voids the interval */
+	uncore_reset_socket(u, s, t);
 	uncore_program(u, s, NULL, uncore_cur(u));
 	uncore_read_socket(u, s, t, true);
-	uncore_reset_socket(u, s, t);
 }
 
 void uncore_baseline(struct uncore *u, double t)
