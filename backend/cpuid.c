@@ -1,33 +1,15 @@
 /*
- * cpuid: CPUID decoding and the model -> microarchitecture table.
+ * cpuid: CPUID decoding; the microarchitecture comes from the model table (cpumodel).
  * Main thread only.
  */
 #include "cpuid.h"
+#include "cpumodel.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Intel family 6 models pmutop has a layout for (SDM Vol. 4, Table 2-1). */
-static const struct cpuid_model {
-	unsigned model;
-	enum cpuid_uarch uarch;
-} cpuid_models[] = {
-	{ .model = 0x0F, .uarch = CPUID_UARCH_CORE2 },    /* Merom */
-	{ .model = 0x17, .uarch = CPUID_UARCH_CORE2 },    /* Penryn */
-	{ .model = 0x1D, .uarch = CPUID_UARCH_CORE2 },    /* Dunnington */
-	{ .model = 0x1A, .uarch = CPUID_UARCH_NEHALEM },  /* Nehalem-EP, Core i7 */
-	{ .model = 0x1E, .uarch = CPUID_UARCH_NEHALEM },  /* Lynnfield */
-	{ .model = 0x1F, .uarch = CPUID_UARCH_NEHALEM },  /* Havendale */
-	{ .model = 0x2E, .uarch = CPUID_UARCH_NEHALEM },  /* Nehalem-EX */
-	{ .model = 0x25, .uarch = CPUID_UARCH_WESTMERE }, /* Clarkdale/Arrandale */
-	{ .model = 0x2C, .uarch = CPUID_UARCH_WESTMERE }, /* Westmere-EP */
-	{ .model = 0x2F, .uarch = CPUID_UARCH_WESTMERE }, /* Westmere-EX */
-	{ .model = 0x4E, .uarch = CPUID_UARCH_SKYLAKE },  /* Skylake mobile */
-	{ .model = 0x5E, .uarch = CPUID_UARCH_SKYLAKE },  /* Skylake desktop */
-};
 
 static const char *const cpuid_uarch_names[] = {
 	[CPUID_UARCH_UNKNOWN] = "unknown",
@@ -45,10 +27,10 @@ const char *cpuid_uarch_name(enum cpuid_uarch uarch)
 
 enum cpuid_uarch cpuid_uarch_of(unsigned family, unsigned model, unsigned perfmon_version)
 {
-	if (family == 6)
-		for (size_t i = 0; i < sizeof(cpuid_models) / sizeof(cpuid_models[0]); i++)
-			if (cpuid_models[i].model == model)
-				return cpuid_models[i].uarch;
+	const struct cpumodel *m = cpumodel_find(family, model);
+
+	if (m)
+		return m->uarch;
 	return perfmon_version > 0 ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
 }
 

@@ -3,6 +3,7 @@
  * fills one line; the table at the bottom is the order they are shown in.
  */
 #include "doctor.h"
+#include "cpumodel.h"
 #include "mmio.h"
 
 #include <errno.h>
@@ -228,6 +229,7 @@ static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 
 static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 {
+	const struct cpumodel *model;
 	struct mmio *m;
 	char err[400];
 	int rc;
@@ -237,15 +239,14 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "see the CPU line");
 		return;
 	}
-	switch (c->info.uarch) {
-	case CPUID_UARCH_NEHALEM:
-	case CPUID_UARCH_WESTMERE:
-		snprintf(l->found, sizeof(l->found), "%s uncore (L3, home logic, 3 IMC channels) per "
-			 "socket through the msr device of one CPU of it%s",
-			 c->info.uarch == CPUID_UARCH_NEHALEM ? "Nehalem" : "Westmere",
-			 c->in->sim ? " (emulated)" : "");
+	model = cpumodel_find(c->info.family, c->info.model);
+	switch (model ? model->uncore : CPUMODEL_UNCORE_NONE) {
+	case CPUMODEL_UNCORE_NHM:
+		snprintf(l->found, sizeof(l->found), "%s uncore (L3, home logic, %d IMC channels) per "
+			 "socket through the msr device of one CPU of it%s", c->info.uarch_name,
+			 model->channels, c->in->sim ? " (emulated)" : "");
 		return;
-	case CPUID_UARCH_SKYLAKE:
+	case CPUMODEL_UNCORE_SKL:
 		if (c->in->sim) {
 			snprintf(l->found, sizeof(l->found), "Skylake client uncore (CBo, ARB) and IMC "
 				 "counters (emulated)");
@@ -265,10 +266,16 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 			 ? "boot with lockdown=none (or without Secure Boot)"
 			 : strstr(err, "iomem") ? "boot with iomem=relaxed" : "sudo pmutop");
 		return;
-	default:
+	case CPUMODEL_UNCORE_NONE:
 		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "no uncore PMU pmutop knows on this CPU (it knows "
-			 "Nehalem/Westmere-EP and Skylake client): the uncore and IMC panes show n/a");
+		if (model && model->uncore_why)
+			snprintf(l->found, sizeof(l->found), "%s (%s): its uncore is not programmed: "
+				 "%s; the uncore and IMC panes show n/a", model->name,
+				 c->info.uarch_name, model->uncore_why);
+		else
+			snprintf(l->found, sizeof(l->found), "no uncore PMU pmutop knows on this CPU (it "
+				 "knows Nehalem/Westmere-EP and Skylake client): the uncore and IMC "
+				 "panes show n/a");
 	}
 }
 

@@ -64,6 +64,10 @@ struct emu_socket {
 struct emu {
 	pthread_mutex_t lock;
 	const struct emu_machine *m;
+	const struct cpumodel *model; /* the machine's row in the CPU model table, or NULL */
+	enum cpumodel_uncore uncore;  /* from it */
+	int channels;
+	int offcore;
 	struct scenario *sc;
 	struct topo *topo;
 	enum emu_clock clock;
@@ -427,36 +431,36 @@ static double emu_uncore_rate(struct emu *e, uint64_t key, const double *sock,
 
 	if (key == EMU_KEY_UCLK)
 		return uclk;
-	if (e->m->uncore == EMU_UNCORE_NHM)
-		known = emu_model_nhm_uncore(event, umask, sock, chan, e->m->channels, &per_s);
+	if (e->uncore == CPUMODEL_UNCORE_NHM)
+		known = emu_model_nhm_uncore(event, umask, sock, chan, e->channels, &per_s);
 	else if (unit < SKL_UNC_MAX_CBO)
 		known = emu_model_skl_cbo(event, umask, sock, e->m->cbo, &per_s);
 	else
 		known = emu_model_skl_arb(event, umask, (unsigned)((key & SKL_UNC_EVTSEL_THR_MASK) >> 24),
-					  sock, chan, e->m->channels, &per_s);
+					  sock, chan, e->channels, &per_s);
 	if (!known) {
 		emu_note_unknown(e, key);
 		return 0;
 	}
-	if (cmask && e->m->uncore == EMU_UNCORE_NHM)
+	if (cmask && e->uncore == CPUMODEL_UNCORE_NHM)
 		return uclk * emu_poisson_ge(per_s / uclk, cmask);
 	return per_s;
 }
 
 static int emu_unc_nctr(const struct emu *e)
 {
-	return e->m->uncore == EMU_UNCORE_NHM ? NHM_UNC_COUNTERS : 2 * e->m->cbo + 2;
+	return e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_COUNTERS : 2 * e->m->cbo + 2;
 }
 
 static unsigned emu_unc_width(const struct emu *e)
 {
-	return e->m->uncore == EMU_UNCORE_NHM ? NHM_UNC_WIDTH : SKL_UNC_WIDTH;
+	return e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_WIDTH : SKL_UNC_WIDTH;
 }
 
 /* Global status bit for uncore counter I. */
 static uint64_t emu_unc_status_bit(const struct emu *e, int i)
 {
-	if (e->m->uncore == EMU_UNCORE_NHM)
+	if (e->uncore == CPUMODEL_UNCORE_NHM)
 		return GLOBAL_PMC(i);
 	return i >= 2 * e->m->cbo ? SKL_UNC_STATUS_ARB : SKL_UNC_STATUS_CBO;
 }
@@ -470,7 +474,7 @@ static void emu_socket_sync(struct emu *e, int si, double t)
 	while (s->t < t) {
 		double step_end = fmin(t, scenario_next_change(e->sc, s->t));
 		double dt = step_end - s->t, sock[SK_COUNT], chan[8][SK_COUNT];
-		int nchan = e->m->channels < 8 ? e->m->channels : 8;
+		int nchan = e->channels < 8 ? e->channels : 8;
 
 		scenario_eval_one(e->sc, s->t, SCENARIO_SOCKET, si, 0, sock);
 		for (int c = 0; c < nchan; c++)
@@ -479,7 +483,7 @@ static void emu_socket_sync(struct emu *e, int si, double t)
 			if (s->acc[i].in_use)
 				s->acc[i].g += emu_uncore_rate(e, s->acc[i].key, sock,
 							       (const double (*)[SK_COUNT])chan) * dt;
-		if (e->m->uncore == EMU_UNCORE_SKL)
+		if (e->uncore == CPUMODEL_UNCORE_SKL)
 			for (int i = 0; i < 5; i++) {
 				double per_s;
 
@@ -496,10 +500,10 @@ static void emu_socket_sync(struct emu *e, int si, double t)
 			s->global_status |= emu_unc_status_bit(e, i);
 	}
 	wrapped = 0;
-	emu_ctr_update(&s->fixed, s->acc, no_cyc, e->m->uncore == EMU_UNCORE_NHM ? NHM_UNC_WIDTH
+	emu_ctr_update(&s->fixed, s->acc, no_cyc, e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_WIDTH
 						  : SKL_UNC_FIXED_WIDTH, &wrapped);
 	if (wrapped)
-		s->global_status |= e->m->uncore == EMU_UNCORE_NHM ? NHM_UNC_GLOBAL_FIXED
+		s->global_status |= e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_GLOBAL_FIXED
 								  : SKL_UNC_STATUS_FIXED;
 }
 
@@ -516,7 +520,7 @@ static void emu_unc_bind(struct emu_socket *s, struct emu_ctr *ctr, uint64_t key
 
 static void emu_socket_rebind(struct emu *e, struct emu_socket *s)
 {
-	int nhm = e->m->uncore == EMU_UNCORE_NHM;
+	int nhm = e->uncore == CPUMODEL_UNCORE_NHM;
 	int global = nhm ? 1 : (s->global_ctrl & SKL_UNC_GLOBAL_EN) != 0;
 
 	for (int i = 0; i < emu_unc_nctr(e); i++) {
@@ -576,22 +580,14 @@ static uint64_t emu_fixed_ctrl_valid(const struct emu *e)
 
 static int emu_is_offcore(const struct emu *e, uint32_t reg)
 {
-	enum cpuid_uarch ua = cpuid_uarch_of(e->m->family, e->m->model, e->m->perfmon_version);
-
-	if (reg == MSR_OFFCORE_RSP_0)
-		return ua == CPUID_UARCH_NEHALEM || ua == CPUID_UARCH_WESTMERE ||
-		       ua == CPUID_UARCH_SKYLAKE;
-	if (reg == MSR_OFFCORE_RSP_1)
-		return ua == CPUID_UARCH_WESTMERE || ua == CPUID_UARCH_SKYLAKE;
-	return 0;
+	return reg >= MSR_OFFCORE_RSP_0 && reg < MSR_OFFCORE_RSP_0 + (uint32_t)e->offcore;
 }
 
 /* Writing a reserved bit of the offcore matrix faults (#GP: EIO through the driver). */
 static uint64_t emu_offcore_valid(const struct emu *e)
 {
-	enum cpuid_uarch ua = cpuid_uarch_of(e->m->family, e->m->model, e->m->perfmon_version);
-
-	return ua == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK : OFFCORE_RSP_NHM_MASK;
+	return e->model && e->model->uarch == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK
+								  : OFFCORE_RSP_NHM_MASK;
 }
 
 /* Nehalem/Westmere uncore register access; 1 if REG is one of them. */
@@ -838,7 +834,7 @@ static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int writ
 			*rc = -EIO;
 		else
 			*val = (uint64_t)lround(e->m->nominal_ghz /
-				(e->m->uncore == EMU_UNCORE_NHM ? 0.13333 : 0.1)) << 8;
+				(e->uncore == CPUMODEL_UNCORE_NHM ? 0.13333 : 0.1)) << 8;
 		return 1;
 	case IA32_TIME_STAMP_COUNTER:
 		if (write)
@@ -863,12 +859,12 @@ static int emu_msr_access(struct emu *e, int cpu, uint32_t reg, int write, uint6
 	emu_cpu_sync(e, c, now);
 	if (emu_core_reg(e, c, reg, write, val, &rc))
 		return rc;
-	if (e->m->uncore != EMU_UNCORE_NONE) {
+	if (e->uncore != CPUMODEL_UNCORE_NONE) {
 		struct emu_socket *s = &e->sockets[c->socket];
 		int hit;
 
 		emu_socket_sync(e, c->socket, now);
-		hit = e->m->uncore == EMU_UNCORE_NHM ? emu_nhm_uncore_reg(e, s, reg, write, val, &rc)
+		hit = e->uncore == CPUMODEL_UNCORE_NHM ? emu_nhm_uncore_reg(e, s, reg, write, val, &rc)
 						     : emu_skl_uncore_reg(e, s, reg, write, val, &rc);
 		if (hit)
 			return rc;
@@ -961,7 +957,7 @@ int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len)
 	uint8_t cfg[256] = { 0x86, 0x80, 0x1F, 0x19 }; /* Intel, Skylake host bridge */
 	uint64_t bar = EMU_SKL_MCHBAR | 1;
 
-	if (e->m->uncore != EMU_UNCORE_SKL)
+	if (e->uncore != CPUMODEL_UNCORE_SKL)
 		return -EIO;
 	memcpy(cfg + SKL_IMC_BAR_PCI_OFFSET, &bar, sizeof(bar));
 	if (off >= sizeof(cfg))
@@ -977,7 +973,7 @@ int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len)
 	uint8_t window[0x18] = { 0 };
 	uint64_t base = EMU_SKL_MCHBAR + SKL_IMC_DRAM_GT_REQUESTS;
 
-	if (e->m->uncore != EMU_UNCORE_SKL)
+	if (e->uncore != CPUMODEL_UNCORE_SKL)
 		return -EIO;
 	pthread_mutex_lock(&e->lock);
 	emu_socket_sync(e, 0, emu_clock_now(e));
@@ -1028,6 +1024,10 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 
 	pthread_mutex_init(&e->lock, NULL);
 	e->m = m;
+	e->model = cpumodel_find(m->family, m->model);
+	e->uncore = e->model ? e->model->uncore : CPUMODEL_UNCORE_NONE;
+	e->channels = e->model ? e->model->channels : 0;
+	e->offcore = e->model ? e->model->offcore : 0;
 	e->sc = sc;
 	if (topo_load(m->topology, &e->topo, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: emulated machine %s: %s\n", m->name, err);
@@ -1139,6 +1139,16 @@ void emu_free(struct emu *e)
 	free(e->sockets);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
+}
+
+enum cpumodel_uncore emu_uncore(const struct emu *e)
+{
+	return e->uncore;
+}
+
+int emu_channels(const struct emu *e)
+{
+	return e->channels;
 }
 
 const struct emu_machine *emu_machine(const struct emu *e)

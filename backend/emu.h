@@ -55,6 +55,10 @@ const struct topo *emu_topo(const struct emu *e);
 const struct scenario *emu_scenario(const struct emu *e);
 
 void emu_set_clock(struct emu *e, enum emu_clock clock);
+
+/* The machine's uncore and memory channels per socket (from the CPU model table). */
+enum cpumodel_uncore emu_uncore(const struct emu *e);
+int emu_channels(const struct emu *e);
 /* Manual clock: move time forward by SECONDS. */
 void emu_advance(struct emu *e, double seconds);
 

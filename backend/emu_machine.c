@@ -22,7 +22,7 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.93,
-		.uncore = EMU_UNCORE_NHM, .channels = 3, .dram_mts = 1333,
+		.dram_mts = 1333,
 		.default_scenario = "memory-bound",
 	},
 	{
@@ -35,7 +35,7 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.93,
-		.uncore = EMU_UNCORE_NHM, .channels = 3, .dram_mts = 1333,
+		.dram_mts = 1333,
 		.default_scenario = "memory-bound",
 	},
 	{
@@ -48,7 +48,7 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 4, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 3.40,
-		.uncore = EMU_UNCORE_SKL, .channels = 2, .cbo = 4, .dram_mts = 2666,
+		.cbo = 4, .dram_mts = 2666,
 		.default_scenario = "memory-bound",
 	},
 	{
@@ -60,7 +60,6 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 2, .gp_counters = 2, .gp_width = 40,
 		.fixed_counters = 3, .fixed_width = 40,
 		.nominal_ghz = 3.00,
-		.uncore = EMU_UNCORE_NONE,
 		.default_scenario = "compute-bound",
 	},
 	{
@@ -73,7 +72,6 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.40,
-		.uncore = EMU_UNCORE_NONE,
 		.default_scenario = "compute-bound",
 	},
 	{
@@ -86,7 +84,6 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.00,
-		.uncore = EMU_UNCORE_NONE,
 		.default_scenario = "compute-bound",
 	},
 };

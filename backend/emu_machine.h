@@ -2,20 +2,16 @@
  * emu_machine: the emulated machines, one table row each.
  *
  * A row says what the machine is (CPUID identity and leaf 0xA, topology as
- * an hwloc synthetic description with Linux's CPU numbering) and which
- * uncore it carries.  The register behaviour lives in emu.c; the event
+ * an hwloc synthetic description with Linux's CPU numbering); its uncore and
+ * memory channels are those of its model in the CPU model table (cpumodel).  The register behaviour lives in emu.c; the event
  * model in emu_model.c.  Immutable.
  */
 #ifndef PMUTOP_EMU_MACHINE_H
 #define PMUTOP_EMU_MACHINE_H
 
 #include "cpuid.h"
+#include "cpumodel.h"
 
-enum emu_uncore {
-	EMU_UNCORE_NONE,
-	EMU_UNCORE_NHM, /* Nehalem/Westmere-EP: 8 counters + fixed clock per socket, 3 IMC channels */
-	EMU_UNCORE_SKL, /* Skylake client: CBo slices, ARB, fixed clock, IMC MMIO counters */
-};
 
 struct emu_machine {
 	const char *name;        /* --sim NAME */
@@ -25,8 +21,6 @@ struct emu_machine {
 	unsigned family, model, stepping;
 	unsigned perfmon_version, gp_counters, gp_width, fixed_counters, fixed_width;
 	double nominal_ghz;      /* TSC and reference clock */
-	enum emu_uncore uncore;
-	int channels;            /* memory channels per socket */
 	int cbo;                 /* Skylake CBo slices with counters */
 	unsigned dram_mts;       /* DIMM speed, million transfers per second (8 bytes each) */
 	const char *default_scenario;

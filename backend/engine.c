@@ -839,6 +839,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	{
 		struct uncore_config uc = {
 			.topo = t, .layout = e->l, .dev = cfg->dev, .kind = cfg->uncore,
+			.kind_why = cfg->uncore_why,
 			.mmio = cfg->mmio, .mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
 			.channels = cfg->channels, .channel_peak = cfg->channel_peak,
 		};

@@ -79,7 +79,8 @@ struct engine_config {
 	bool simulated;
 	const char *warning;     /* shown in every sample's header, or NULL */
 	/* the per-socket PMUs (uncore.h): kind, IMC window, DIMM peak */
-	enum emu_uncore uncore;
+	enum cpumodel_uncore uncore;
+	const char *uncore_why;  /* no uncore on a CPU that has one: why (cpumodel), or NULL */
 	struct mmio *mmio;       /* Skylake IMC window (the caller's), or NULL */
 	const char *mmio_why;    /* why there is none */
 	const bool *uncore_taken; /* by socket, or NULL */

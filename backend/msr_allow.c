@@ -4,6 +4,7 @@
  * seeds 000/001/002 (see pmu_regs.h).  Pure, main thread at start-up.
  */
 #include "msr_allow.h"
+#include "cpumodel.h"
 #include "pmu_regs.h"
 
 #include <string.h>
@@ -19,6 +20,7 @@ enum msr_allow_count {
 	ALLOW_PER_FIXED,/* one per fixed counter */
 	ALLOW_FIXED_N,  /* COUNT registers */
 	ALLOW_PER_CBO,  /* per Skylake CBo slice: COUNT registers at BASE + STRIDE * slice */
+	ALLOW_PER_OFFCORE, /* one per offcore response register of the model (cpumodel) */
 };
 
 static const struct msr_allow_group {
@@ -60,15 +62,12 @@ static const struct msr_allow_group {
 	  .count_from = ALLOW_ONE, .uarchs = UA_ARCH_ALL, .min_version = 2,
 	  .write_mask = 0xC0000007000000FFull },
 	/* Nehalem/Westmere: a 16-bit matrix, request type 7:0, response 15:8 [seed 000] */
-	{ .name = "MSR_OFFCORE_RSP_0", .base = MSR_OFFCORE_RSP_0, .count_from = ALLOW_ONE,
-	  .uarchs = UA_NHM_WSM, .min_version = 1, .write_mask = OFFCORE_RSP_NHM_MASK },
-	{ .name = "MSR_OFFCORE_RSP_1", .base = MSR_OFFCORE_RSP_1, .count_from = ALLOW_ONE,
-	  .uarchs = UA(CPUID_UARCH_WESTMERE), .min_version = 1,
+	{ .name = "MSR_OFFCORE_RSP_", .base = MSR_OFFCORE_RSP_0, .stride = 1,
+	  .count_from = ALLOW_PER_OFFCORE, .uarchs = UA_NHM_WSM, .min_version = 1,
 	  .write_mask = OFFCORE_RSP_NHM_MASK },
-	{ .name = "MSR_OFFCORE_RSP_0", .base = MSR_OFFCORE_RSP_0, .count_from = ALLOW_ONE,
-	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .min_version = 1, .write_mask = OFFCORE_RSP_SKL_MASK },
-	{ .name = "MSR_OFFCORE_RSP_1", .base = MSR_OFFCORE_RSP_1, .count_from = ALLOW_ONE,
-	  .uarchs = UA(CPUID_UARCH_SKYLAKE), .min_version = 1, .write_mask = OFFCORE_RSP_SKL_MASK },
+	{ .name = "MSR_OFFCORE_RSP_", .base = MSR_OFFCORE_RSP_0, .stride = 1,
+	  .count_from = ALLOW_PER_OFFCORE, .uarchs = UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
+	  .write_mask = OFFCORE_RSP_SKL_MASK },
 	/* Nehalem / Westmere uncore, per socket */
 	{ .name = "MSR_UNCORE_PERF_GLOBAL_CTRL", .base = MSR_UNCORE_PERF_GLOBAL_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_NHM_WSM, .write_mask = ~0ull, .uncore = true },
@@ -137,6 +136,8 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 
 void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowlist *out)
 {
+	const struct cpumodel *model = cpumodel_find(info->family, info->model);
+
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < sizeof(msr_allow_groups) / sizeof(msr_allow_groups[0]); i++) {
 		const struct msr_allow_group *g = &msr_allow_groups[i];
@@ -156,6 +157,9 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 			break;
 		case ALLOW_FIXED_N:
 			n = g->count;
+			break;
+		case ALLOW_PER_OFFCORE:
+			n = model ? (unsigned)model->offcore : 0;
 			break;
 		case ALLOW_PER_CBO:
 			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)

@@ -61,12 +61,12 @@ static void owner_scan_cpu(struct msr_dev *d, const struct cpuid_info *info, int
 	c->global_ctrl = global;
 }
 
-static bool owner_uncore_in_use(struct msr_dev *d, enum emu_uncore uncore, int cpu,
+static bool owner_uncore_in_use(struct msr_dev *d, enum cpumodel_uncore uncore, int cpu,
 				struct owner_report *r)
 {
 	uint64_t v;
 
-	if (uncore == EMU_UNCORE_NHM) {
+	if (uncore == CPUMODEL_UNCORE_NHM) {
 		owner_read(d, cpu, MSR_UNCORE_PERF_GLOBAL_CTRL, &v, r);
 		if (v & (0xFFull | NHM_UNC_GLOBAL_FIXED))
 			return true;
@@ -77,7 +77,7 @@ static bool owner_uncore_in_use(struct msr_dev *d, enum emu_uncore uncore, int c
 		}
 		return false;
 	}
-	if (uncore == EMU_UNCORE_SKL) {
+	if (uncore == CPUMODEL_UNCORE_SKL) {
 		owner_read(d, cpu, MSR_UNC_PERF_GLOBAL_CTRL, &v, r);
 		if (v & SKL_UNC_GLOBAL_EN)
 			return true;
@@ -87,7 +87,7 @@ static bool owner_uncore_in_use(struct msr_dev *d, enum emu_uncore uncore, int c
 	return false;
 }
 
-int owner_scan(struct msr_dev *d, const struct cpuid_info *info, enum emu_uncore uncore,
+int owner_scan(struct msr_dev *d, const struct cpuid_info *info, enum cpumodel_uncore uncore,
 	       const struct topo *t, const char *root, struct owner_report *r)
 {
 	int first_rc = 0;

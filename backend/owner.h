@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "cpuid.h"
-#include "emu_machine.h"
+#include "cpumodel.h"
 #include "msr.h"
 #include "topo.h"
 
@@ -39,7 +39,7 @@ struct owner_report {
  * machine with INFO's counters and uncore kind UNCORE; ROOT prefixes /proc.
  * 0 or -errno (the report holds what could be read).
  */
-int owner_scan(struct msr_dev *d, const struct cpuid_info *info, enum emu_uncore uncore,
+int owner_scan(struct msr_dev *d, const struct cpuid_info *info, enum cpumodel_uncore uncore,
 	       const struct topo *t, const char *root, struct owner_report *r);
 
 void owner_free(struct owner_report *r);

@@ -136,6 +136,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	ec.simulated = s->src->simulated;
 	ec.warning = s->notice[0] ? s->notice : NULL;
 	ec.uncore = s->src->uncore;
+	ec.uncore_why = s->src->model ? s->src->model->uncore_why : NULL;
 	ec.mmio = s->src->mmio;
 	ec.mmio_why = s->src->mmio_why;
 	ec.uncore_taken = s->uncore_taken;

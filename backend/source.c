@@ -55,8 +55,6 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root,
 		rc = cpuid_identify(emu_cpuid_leaf, s->emu, &s->info, err, errlen);
 		if (rc)
 			goto fail;
-		s->uncore = emu_machine(s->emu)->uncore;
-		s->channels = emu_machine(s->emu)->channels;
 		s->dram_mts = emu_machine(s->emu)->dram_mts;
 		s->simulated = true;
 		snprintf(s->name, sizeof(s->name), "SIMULATED %s:%s", emu_machine(s->emu)->name,
@@ -70,18 +68,19 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root,
 		if (rc)
 			goto fail;
 		s->topo = s->own_topo;
-		s->uncore = s->info.uarch == CPUID_UARCH_NEHALEM || s->info.uarch == CPUID_UARCH_WESTMERE
-			    ? EMU_UNCORE_NHM
-			    : s->info.uarch == CPUID_UARCH_SKYLAKE ? EMU_UNCORE_SKL : EMU_UNCORE_NONE;
-		/* the memory controllers: Nehalem-EP's three channels, Skylake client's two */
-		s->channels = s->uncore == EMU_UNCORE_NHM ? 3 : s->uncore == EMU_UNCORE_SKL ? 2 : 0;
 		/* every CBo slice a Skylake client part can have */
 		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
+	}
+	/* the same for a real and an emulated CPU: what its model's row says */
+	s->model = cpumodel_find(s->info.family, s->info.model);
+	if (s->model) {
+		s->uncore = s->model->uncore;
+		s->channels = s->model->channels;
 	}
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;
-	if (s->uncore == EMU_UNCORE_SKL && (s->emu ? mmio_open_emu(s->emu, &s->mmio, s->mmio_why,
+	if (s->uncore == CPUMODEL_UNCORE_SKL && (s->emu ? mmio_open_emu(s->emu, &s->mmio, s->mmio_why,
 								      sizeof(s->mmio_why))
 					       : mmio_open_files(root, &s->mmio, s->mmio_why,
 								 sizeof(s->mmio_why))))

@@ -17,7 +17,7 @@
 
 #include "cpuid.h"
 #include "emu.h"
-#include "emu_machine.h"
+#include "cpumodel.h"
 #include "mmio.h"
 #include "msr.h"
 #include "msr_allow.h"
@@ -30,7 +30,8 @@ struct source {
 	struct cpuid_info info;
 	struct msr_allowlist allow;
 	struct msr_dev *dev;
-	enum emu_uncore uncore;
+	const struct cpumodel *model; /* this CPU's row, or NULL (architectural fallback) */
+	enum cpumodel_uncore uncore;
 	int channels;                /* memory channels per socket (the uncore's) */
 	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated), 0 */
 	struct mmio *mmio;           /* Skylake client IMC window, or NULL */

@@ -45,11 +45,11 @@ static const struct uncore_kind_regs {
 	uint64_t global_bits, fixed_bits;
 	unsigned fixed_width;
 } uncore_kinds[] = {
-	[EMU_UNCORE_NHM] = { .global_ctrl = MSR_UNCORE_PERF_GLOBAL_CTRL,
+	[CPUMODEL_UNCORE_NHM] = { .global_ctrl = MSR_UNCORE_PERF_GLOBAL_CTRL,
 			     .fixed_ctrl = MSR_UNCORE_FIXED_CTR_CTRL, .fixed_ctr = MSR_UNCORE_FIXED_CTR0,
 			     .global_bits = 0xFFull | NHM_UNC_GLOBAL_FIXED,
 			     .fixed_bits = NHM_UNC_FIXED_EN, .fixed_width = NHM_UNC_WIDTH },
-	[EMU_UNCORE_SKL] = { .global_ctrl = MSR_UNC_PERF_GLOBAL_CTRL,
+	[CPUMODEL_UNCORE_SKL] = { .global_ctrl = MSR_UNC_PERF_GLOBAL_CTRL,
 			     .fixed_ctrl = MSR_UNC_PERF_FIXED_CTRL, .fixed_ctr = MSR_UNC_PERF_FIXED_CTR,
 			     .global_bits = SKL_UNC_GLOBAL_EN, .fixed_bits = SKL_UNC_FIXED_CNT_EN,
 			     .fixed_width = SKL_UNC_FIXED_WIDTH },
@@ -222,14 +222,18 @@ static bool uncore_set_add(const struct uncore *u, struct uncore_set *s, int g)
 static const char *uncore_unavailable(const struct uncore *u, const struct layout_group *grp,
 				      char *buf, size_t len)
 {
-	enum layout_pmu want = u->cfg.kind == EMU_UNCORE_NHM ? LAYOUT_PMU_UNCORE : LAYOUT_PMU_CBO;
+	enum layout_pmu want = u->cfg.kind == CPUMODEL_UNCORE_NHM ? LAYOUT_PMU_UNCORE : LAYOUT_PMU_CBO;
 	int taken = 0;
 
-	if (u->cfg.kind == EMU_UNCORE_NONE)
+	if (u->cfg.kind == CPUMODEL_UNCORE_NONE && u->cfg.kind_why) {
+		snprintf(buf, len, "this CPU's uncore is not programmed: %s", u->cfg.kind_why);
+		return buf;
+	}
+	if (u->cfg.kind == CPUMODEL_UNCORE_NONE)
 		return "this CPU has no uncore PMU pmutop knows (see the doctor, d)";
-	if (u->cfg.kind == EMU_UNCORE_NHM ? grp->pmu != want : grp->pmu == LAYOUT_PMU_UNCORE) {
+	if (u->cfg.kind == CPUMODEL_UNCORE_NHM ? grp->pmu != want : grp->pmu == LAYOUT_PMU_UNCORE) {
 		snprintf(buf, len, "pmu %s is not this CPU's uncore (%s)", layout_pmu_names[grp->pmu],
-			 u->cfg.kind == EMU_UNCORE_NHM ? "uncore" : "cbo, arb, imc");
+			 u->cfg.kind == CPUMODEL_UNCORE_NHM ? "uncore" : "cbo, arb, imc");
 		return buf;
 	}
 	for (int s = 0; s < u->nsocks; s++)
@@ -310,8 +314,8 @@ const char *uncore_group_blocked(const struct uncore *u, int g)
 
 int uncore_usable(const struct uncore *u)
 {
-	return u->cfg.kind == EMU_UNCORE_NHM ? NHM_UNC_COUNTERS
-	       : u->cfg.kind == EMU_UNCORE_SKL ? SKL_UNC_BOX_COUNTERS : 0;
+	return u->cfg.kind == CPUMODEL_UNCORE_NHM ? NHM_UNC_COUNTERS
+	       : u->cfg.kind == CPUMODEL_UNCORE_SKL ? SKL_UNC_BOX_COUNTERS : 0;
 }
 
 double uncore_poll_s(const struct uncore *u)
@@ -683,7 +687,7 @@ void uncore_check(struct uncore *u, struct sample *s)
 		for (int c = 0; c < u->nchan; c++)
 			uncore_check_peak(s, sample_channel(s, i, c), c, u->cfg.channel_peak);
 		uncore_check_phantom(u, s, i);
-		if (u->cfg.kind == EMU_UNCORE_NHM)
+		if (u->cfg.kind == CPUMODEL_UNCORE_NHM)
 			uncore_check_qhl(u, s, i);
 	}
 }
@@ -727,7 +731,7 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 {
 	struct uncore *u = xcalloc(1, sizeof(*u));
 	const struct layout *l = cfg->layout;
-	bool used = cfg->kind != EMU_UNCORE_NONE && layout_has_uncore(l);
+	bool used = cfg->kind != CPUMODEL_UNCORE_NONE && layout_has_uncore(l);
 
 	*out = NULL;
 	u->cfg = *cfg;
@@ -739,7 +743,7 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 			u->nchan = l->events[k].channel + 1;
 	u->nsocks = cfg->topo->nsockets;
 	u->socks = xcalloc((size_t)u->nsocks + 1, sizeof(*u->socks));
-	if (cfg->kind == EMU_UNCORE_NHM)
+	if (cfg->kind == CPUMODEL_UNCORE_NHM)
 		u->nboxes[LAYOUT_PMU_UNCORE] = 1;
 	for (int i = 0; i < u->nsocks; i++) {
 		struct uncore_socket *s = &u->socks[i];
@@ -752,7 +756,7 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 		s->live = xcalloc((size_t)l->nevents + 1, sizeof(double));
 		s->moved = xcalloc((size_t)l->nevents + 1, sizeof(bool));
 	}
-	if (used && cfg->kind == EMU_UNCORE_SKL) {
+	if (used && cfg->kind == CPUMODEL_UNCORE_SKL) {
 		uint64_t v = 0;
 
 		/* NO_CBO_BANKS minus one is the number of slices with counters [S1 2.4.1] */

@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu_machine.h"
+#include "cpumodel.h"
 #include "layout.h"
 #include "mmio.h"
 #include "msr.h"
@@ -60,7 +60,8 @@ struct uncore_config {
 	const struct topo *topo;
 	const struct layout *layout;
 	struct msr_dev *dev;
-	enum emu_uncore kind;
+	enum cpumodel_uncore kind;
+	const char *kind_why;       /* CPUMODEL_UNCORE_NONE on a CPU that has one: why, or NULL */
 	struct mmio *mmio;          /* Skylake IMC window, or NULL */
 	const char *mmio_why;       /* why there is none (shown on IMC groups) */
 	const bool *socket_taken;   /* by socket: uncore counters someone else uses, or NULL */

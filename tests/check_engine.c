@@ -99,6 +99,7 @@ static void run_engine(struct run *r, const char *layout, const char *groups, do
 	cfg.fixed_width = r->src->info.fixed_width;
 	cfg.arch_events_absent = r->arch_events_absent;
 	cfg.uncore = r->src->uncore;
+	cfg.uncore_why = r->src->model ? r->src->model->uncore_why : NULL;
 	cfg.mmio = r->src->mmio;
 	cfg.mmio_why = r->src->mmio_why;
 	cfg.uncore_taken = r->uncore_taken;
@@ -981,6 +982,47 @@ START_TEST(uncore_reader_going_offline_hands_over)
 }
 END_TEST
 
+/*
+ * Nehalem-EX (06_2E) has another uncore than the -EP one: its row in the CPU
+ * model table says so, the uncore groups are n/a with that reason, nothing
+ * is written to the -EP uncore registers, the cores count as usual.
+ */
+START_TEST(ex_model_uncore_is_not_programmed)
+{
+	struct emu_machine ex = *emu_machine_find("nehalem-ep");
+	struct scenario *sc;
+	struct sample *s;
+	struct run r;
+	char err[512];
+	uint64_t v = 0;
+	int imc, stalls;
+
+	ex.model = 0x2E;
+	memset(&r, 0, sizeof(r));
+	ck_assert_msg(scenario_load(SCENARIO_SRCDIR "/memory-bound.scn", &sc, err, sizeof(err)) == 0,
+		      "%s", err);
+	ck_assert_msg(source_open_emu(emu_create_from(&ex, sc), &r.src, err, sizeof(err)) == 0, "%s",
+		      err);
+	emu_set_clock(r.src->emu, EMU_CLOCK_MANUAL);
+	ck_assert_int_eq(r.src->uncore, CPUMODEL_UNCORE_NONE);
+	ck_assert_int_eq(r.src->info.uarch, CPUID_UARCH_NEHALEM);
+	run_engine(&r, "nehalem", "stalls imc", 1.0);
+	s = run_sample(&r);
+	imc = layout_group_find(r.l, "imc");
+	stalls = layout_group_find(r.l, "stalls");
+	ck_assert_int_eq(s->groups[imc].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_msg(strstr(s->groups[imc].why, "uncore is not programmed: the Xeon 7500/E7 (-EX) "
+			     "uncore is not the -EP one"), "%s", s->groups[imc].why);
+	ck_assert_int_eq(s->groups[stalls].state, SAMPLE_GROUP_LIVE);
+	ck_assert(isnan(unc_metric(&r, s, 0, -1, "read_bytes_per_s")));
+	ck_assert_int_gt(check_against_truth(&r, s, 0.02), 0);
+	/* the -EP uncore's global control was never written (the -EX has none there) */
+	ck_assert(emu_msr_read(r.src->emu, 0, MSR_UNCORE_PERF_GLOBAL_CTRL, &v) != 0 || v == 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
 /* A channel that never counts while its siblings do is flagged, and still shown. */
 START_TEST(phantom_channel_is_flagged)
 {
@@ -1165,6 +1207,7 @@ static Suite *engine_suite(void)
 	CHECK_ADD(s, imc_32bit_counter_wraps_within_a_long_interval);
 	CHECK_ADD(s, uncore_reader_going_offline_hands_over);
 	CHECK_ADD(s, phantom_channel_is_flagged);
+	CHECK_ADD(s, ex_model_uncore_is_not_programmed);
 	CHECK_ADD(s, bandwidth_above_the_peak_is_flagged);
 	CHECK_ADD(s, imc_disagreeing_with_home_logic_is_flagged);
 	CHECK_ADD(s, uncore_taken_by_others_blocks_uncore_groups);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "cpumodel.h"
 #include "cpuid.h"
 #include "emu.h"
 #include "expr.h"
@@ -256,6 +257,37 @@ START_TEST(shipped_layouts_fit_their_models)
 }
 END_TEST
 
+/*
+ * The CPU model table and the layouts' models lines agree: each row's layout
+ * is the one pmutop picks for it, and every model a layout claims has a row.
+ */
+START_TEST(cpu_model_table_and_layouts_agree)
+{
+	for (int i = 0; i < cpumodel_count; i++) {
+		const struct cpumodel *m = &cpumodels[i];
+		struct layout *l;
+		char err[512];
+
+		ck_assert_msg(layout_find(LAYOUT_SRCDIR, m->family, m->model, &l, err, sizeof(err)) == 0,
+			      "%s", err);
+		ck_assert_msg(!strcmp(l->name, m->layout), "%02X_%02X: table says %s, pmutop picks %s",
+			      m->family, m->model, m->layout, l->name);
+		ck_assert_int_eq(cpuid_uarch_of(m->family, m->model, 3), m->uarch);
+		ck_assert_msg(m->uncore != CPUMODEL_UNCORE_NONE || m->channels == 0, "%s", m->name);
+		layout_free(l);
+	}
+	for (size_t k = 0; k < sizeof(shipped) / sizeof(shipped[0]); k++) {
+		struct layout *l = load(shipped[k].layout);
+
+		for (int m = 0; m < l->nmodels; m++)
+			ck_assert_msg(cpumodel_find(l->models[m][0], l->models[m][1]),
+				      "layout %s claims %02X_%02X, which has no row in cpumodel.c", l->name,
+				      l->models[m][0], l->models[m][1]);
+		layout_free(l);
+	}
+}
+END_TEST
+
 START_TEST(layout_find_picks_by_model)
 {
 	static const struct {
@@ -464,6 +496,7 @@ static Suite *layout_suite(void)
 	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
 	CHECK_ADD(s, unreadable_files_say_so);
 	CHECK_ADD(s, at_most_32_groups);
+	CHECK_ADD(s, cpu_model_table_and_layouts_agree);
 	return s;
 }
 

@@ -37,7 +37,7 @@ static void scan(const char *machine, void (*foreign)(struct emu *), const char 
 	if (foreign)
 		foreign(e);
 	d = msr_open_ops(&emu_msr_ops, e, cpus, t->nonline, &allow);
-	ck_assert_int_eq(owner_scan(d, &info, emu_machine(e)->uncore, t, root, r), 0);
+	ck_assert_int_eq(owner_scan(d, &info, emu_uncore(e), t, root, r), 0);
 	owner_describe(r, t, text, len);
 	ck_assert_int_eq(msr_saved_count(d), 0); /* scanning writes nothing */
 	msr_close(d);

@@ -301,7 +301,7 @@ static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 	if (strcmp(path, "/faults") == 0)
 		return NODE_FAULTS;
 	if (strcmp(path, "/mem") == 0)
-		return emu_machine(fakehw_emu)->uncore == EMU_UNCORE_SKL ? NODE_MEM : NODE_NONE;
+		return emu_uncore(fakehw_emu) == CPUMODEL_UNCORE_SKL ? NODE_MEM : NODE_NONE;
 	if (sscanf(path, "/cpu/%d%n", cpu, &n) != 1 || n < 0)
 		return NODE_NONE;
 	if (*cpu < 0 || !topo_thread_of_cpu(emu_topo(fakehw_emu), *cpu) ||
@@ -366,7 +366,7 @@ static int fakehw_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off
 	if (node == NODE_ROOT) {
 		fill(buf, "cpu", NULL, 0, 0);
 		fill(buf, "faults", NULL, 0, 0);
-		if (emu_machine(fakehw_emu)->uncore == EMU_UNCORE_SKL)
+		if (emu_uncore(fakehw_emu) == CPUMODEL_UNCORE_SKL)
 			fill(buf, "mem", NULL, 0, 0);
 	} else if (node == NODE_CPUDIR) {
 		for (int i = 0; i < t->nonline; i++) {
