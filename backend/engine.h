@@ -47,8 +47,10 @@
 /* Faster than any event can count: 10 GHz x 16 per cycle. */
 #define ENGINE_MAX_EVENTS_PER_S 1.6e11
 
+/* The interval's bounds: the one definition options, settings, keys and help use. */
 #define ENGINE_INTERVAL_MIN 0.1
 #define ENGINE_INTERVAL_MAX 60.0
+#define ENGINE_INTERVAL_RANGE_TEXT "0.1 to 60" /* for help texts, the same two numbers */
 
 /*
  * A register access slower than this marks its CPU late: no more accesses

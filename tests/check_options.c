@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "engine.h"
 #include "options.h"
 
 static int parse(struct options *o, char *err, char **argv)
@@ -63,6 +64,22 @@ START_TEST(help_and_version_win_over_other_options)
 }
 END_TEST
 
+/* The interval's bounds are written once: the help text says the same numbers. */
+START_TEST(interval_bounds_and_their_text_agree)
+{
+	char text[64], err[256];
+	struct options o;
+
+	snprintf(text, sizeof(text), "%g to %g", ENGINE_INTERVAL_MIN, ENGINE_INTERVAL_MAX);
+	ck_assert_str_eq(text, ENGINE_INTERVAL_RANGE_TEXT);
+	ck_assert_ptr_nonnull(strstr(options_usage, ENGINE_INTERVAL_RANGE_TEXT));
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-d", "60", NULL }), 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-d", "60.01", NULL }), -EINVAL);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-d", "0.1", NULL }), 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-d", "0.09", NULL }), -EINVAL);
+}
+END_TEST
+
 START_TEST(bad_arguments_get_one_line_naming_them)
 {
 	struct options o;
@@ -106,6 +123,7 @@ static Suite *options_suite(void)
 	CHECK_ADD(s, topology_source_in_every_spelling);
 	CHECK_ADD(s, help_and_version_win_over_other_options);
 	CHECK_ADD(s, bad_arguments_get_one_line_naming_them);
+	CHECK_ADD(s, interval_bounds_and_their_text_agree);
 	return s;
 }
 

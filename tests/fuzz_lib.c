@@ -114,8 +114,10 @@ void fuzz_loop(const char *name, const char *const *seeds, size_t nseeds, int ro
 		free(buf);
 		free(orig);
 	}
-	printf("1..1\nok 1 - %d mutated %s: %d accepted, %d refused with one clear line, no "
-	       "crash\n", accepted + refused, name, accepted, refused);
+	/* both outcomes, or the mutations did not reach one of the parser's paths */
+	printf("1..1\n%s 1 - %d mutated %s: %d accepted, %d refused with one clear line, no "
+	       "crash\n", accepted && refused ? "ok" : "not ok", accepted + refused, name, accepted,
+	       refused);
 }
 
 void fuzz_check_message(const char *err, const char *file, int column)

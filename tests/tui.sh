@@ -122,7 +122,7 @@ check "back to 160x50 it draws again" wait_for "Socket 1" 3
 
 key q
 check "q quits with status 0" wait_for "EXIT=0" 3
-case "$(screen)" in *"pmutop  "*) fail "the terminal is restored" "$(screen)" ;; *) pass "the terminal is restored" ;; esac
+case "$(screen)" in *"pmutop  "*) fail "the terminal is restored" "$(screen)" ;; *"EXIT=0"*) pass "the terminal is restored" ;; *) fail "the terminal is restored" "$(screen)" ;; esac
 rc=$(cat "$cfg/pmutop/pmutoprc" 2>/dev/null)
 expect_match "settings saved on quit" "$rc" "interval 0.5"
 

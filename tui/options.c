@@ -3,6 +3,7 @@
  * message comes out in pmutop's own words.  Main thread only (getopt state).
  */
 #include "options.h"
+#include "engine.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -36,7 +37,7 @@ const char options_usage[] =
 	"                         uncore or imc; default threads)\n"
 	"      --doctor           check what pmutop needs on this machine, one line each\n"
 	"                         with the command that fixes it, and exit\n"
-	"  -d, --delay=SECONDS    interval between samples, 0.1 to 60 (default 1)\n"
+	"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
 	"      --format=FMT       batch output: text (default), csv or json\n"
 	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
 	"                         or 'all' (default: the layout's default groups)\n"
@@ -155,7 +156,8 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		return 0;
 	case 'd':
 		opt->interval_given = true;
-		return options_number("-d", optarg, 0.1, 60, &opt->interval, err, errlen);
+		return options_number("-d", optarg, ENGINE_INTERVAL_MIN, ENGINE_INTERVAL_MAX,
+				      &opt->interval, err, errlen);
 	case OPT_DUMP:
 		opt->dump = true;
 		return 0;

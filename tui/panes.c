@@ -1071,7 +1071,7 @@ static void panes_help(const struct view *v, struct grid *g)
 		"Enter      zoom the topology to the selected socket (Esc: all)\n"
 		"m M        heatmap metric   a  aggregation thread/core/socket\n"
 		"s < >      sort column      r  reverse sort\n"
-		"space      pause / resume   + -  interval (0.1 to 60 s)\n"
+		"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
 		"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
 		"e          explain the selected cell: formula, events, raw counts\n"
 		"d          setup doctor     h ? F1  this help     q F10  quit\n"

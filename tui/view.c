@@ -185,7 +185,9 @@ enum view_cmd view_key(struct view *v, int key)
 	case '+':
 	case '=':
 	case '-': {
-		static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60 };
+		/* from ENGINE_INTERVAL_MIN to ENGINE_INTERVAL_MAX (engine_set_interval clamps too) */
+		static const double steps[] = { ENGINE_INTERVAL_MIN, 0.2, 0.5, 1, 2, 5, 10, 20, 30,
+						ENGINE_INTERVAL_MAX };
 		int n = (int)(sizeof(steps) / sizeof(steps[0])), i;
 
 		if (key == '-') {
