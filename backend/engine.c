@@ -4,6 +4,7 @@
  * seed 004 section 19.1 (fixed counters, global control); see pmu_regs.h.
  */
 #define _GNU_SOURCE /* pthread_timedjoin_np */
+#include "counter.h"
 #include "cpuid.h"
 #include "engine.h"
 #include "expr.h"
@@ -260,18 +261,6 @@ static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, ui
 	return engine_access(e, c, reg, &v, true);
 }
 
-uint64_t engine_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
-		       bool kernel)
-{
-	/* the INT bit is never set: pmutop takes no interrupts */
-	return ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
-	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
-	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) |
-	       (ev->inv ? EVTSEL_INV : 0) | (ev->edge ? EVTSEL_EDGE : 0) |
-	       (ev->any && perfmon_version >= 3 ? EVTSEL_ANY : 0) |
-	       (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0) | EVTSEL_EN;
-}
-
 /* Program set S on CPU C (after PREV, whose counters not reused are disabled). */
 static void engine_program(struct engine *e, struct engine_cpu *c, const struct engine_set *prev,
 			   const struct engine_set *s)
@@ -290,7 +279,7 @@ static void engine_program(struct engine *e, struct engine_cpu *c, const struct 
 		if (ev->offcore_msr)
 			engine_write(e, c, ev->offcore_msr, ev->offcore);
 		engine_write(e, c, IA32_PERFEVTSEL0 + k,
-			     engine_evtsel(ev, e->cfg.perfmon_version, e->cfg.count_user,
+			     counter_evtsel(ev, e->cfg.perfmon_version, e->cfg.count_user,
 					   e->cfg.count_kernel));
 		engine_write(e, c, IA32_PMC0 + k, 0);
 		c->gp_prev[k] = 0;
@@ -300,22 +289,6 @@ static void engine_program(struct engine *e, struct engine_cpu *c, const struct 
 static const struct engine_set *engine_cur_set(const struct engine *e)
 {
 	return e->nsets ? &e->sets[e->cur] : NULL;
-}
-
-/* Widen a reading of a WIDTH-bit counter; see the header for wrap vs reset. */
-double engine_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets)
-{
-	uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
-	double wrapped;
-
-	now &= mask;
-	if (now >= prev)
-		return (double)(now - prev);
-	wrapped = (double)(now + (mask - prev) + 1);
-	if (wrapped <= ENGINE_MAX_EVENTS_PER_S * fmax(elapsed, 1e-3))
-		return wrapped;
-	(*resets)++;
-	return (double)now;
 }
 
 static void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
@@ -341,14 +314,14 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, double ela
 			continue;
 		e->reads++;
 		if (!baseline)
-			c->fixed_acc[n] += engine_widen(c->fixed_prev[n], v, e->cfg.fixed_width,
+			c->fixed_acc[n] += counter_widen(c->fixed_prev[n], v, e->cfg.fixed_width,
 							elapsed, &c->resets);
 		c->fixed_prev[n] = v & ((1ull << e->cfg.fixed_width) - 1);
 	}
 	if (!engine_read(e, c, IA32_TIME_STAMP_COUNTER, &v)) {
 		e->reads++;
 		if (!baseline)
-			c->tsc_acc += engine_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
+			c->tsc_acc += counter_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
 		c->tsc_prev = v;
 	}
 }
@@ -748,7 +721,7 @@ int engine_step(struct engine *e)
 			if (engine_read(e, c, IA32_PMC0 + ctr, &v))
 				continue;
 			e->reads++;
-			c->ev_acc[set->ev[k]] += engine_widen(c->gp_prev[ctr], v, e->cfg.gp_width,
+			c->ev_acc[set->ev[k]] += counter_widen(c->gp_prev[ctr], v, e->cfg.gp_width,
 							      elapsed, &c->resets);
 			c->ev_live[set->ev[k]] += elapsed;
 			c->gp_prev[ctr] = v & ((1ull << e->cfg.gp_width) - 1);

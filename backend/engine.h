@@ -16,7 +16,7 @@
  * event are respected when packing.
  *
  * A counter that reads lower than before is a wrap when the implied delta
- * is plausible (below ENGINE_MAX_EVENTS_PER_S x elapsed), otherwise a reset
+ * is plausible (below COUNTER_MAX_EVENTS_PER_S x elapsed), otherwise a reset
  * by someone else: then the new value is taken as the count since the
  * reset, never a huge delta.
  *
@@ -38,14 +38,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counter.h"
 #include "layout.h"
 #include "msr.h"
 #include "sample.h"
 #include "topo.h"
 #include "uncore.h"
 
-/* Faster than any event can count: 10 GHz x 16 per cycle. */
-#define ENGINE_MAX_EVENTS_PER_S 1.6e11
 
 /* The interval's bounds: the one definition options, settings, keys and help use. */
 #define ENGINE_INTERVAL_MIN 0.1
@@ -135,20 +134,6 @@ void engine_ack(struct engine *e);
 void engine_set_groups(struct engine *e, uint32_t groups);
 void engine_set_interval(struct engine *e, double seconds);
 void engine_set_paused(struct engine *e, bool paused);
-
-/*
- * The PERFEVTSEL value programmed for EV: its fields, USR and OS as chosen,
- * EN; the any-thread bit only from perfmon version 3; never INT.
- * --list-events prints exactly this.
- */
-uint64_t engine_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
-		       bool kernel);
-
-/*
- * The delta of a WIDTH-bit counter from PREV to NOW over ELAPSED seconds:
- * across a wrap when that is plausible, else NOW (a reset; *RESETS counts it).
- */
-double engine_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets);
 
 /* Counter registers read so far (programmable, fixed and TSC; one per counter per CPU). */
 uint64_t engine_counter_reads(const struct engine *e);

@@ -159,6 +159,36 @@ int session_start(struct session *s)
 	return engine_start(s->eng);
 }
 
+struct sample *session_latest(struct session *s)
+{
+	return engine_latest(s->eng);
+}
+
+int session_fd(const struct session *s)
+{
+	return engine_fd(s->eng);
+}
+
+void session_ack(struct session *s)
+{
+	engine_ack(s->eng);
+}
+
+void session_set_groups(struct session *s, uint32_t groups)
+{
+	engine_set_groups(s->eng, groups);
+}
+
+void session_set_interval(struct session *s, double seconds)
+{
+	engine_set_interval(s->eng, seconds);
+}
+
+void session_set_paused(struct session *s, bool paused)
+{
+	engine_set_paused(s->eng, paused);
+}
+
 int session_close(struct session *s)
 {
 	int failed = 0;

@@ -53,6 +53,19 @@ int session_open(const struct session_config *c, struct session **out, char *err
 int session_start(struct session *s);
 
 /*
+ * The running sampler, as the front ends see it (they never reach into the
+ * engine): the newest sample (release it with sample_release), an fd that
+ * is readable when one was published since the last session_ack, and the
+ * commands, applied at the sampler's next slice.
+ */
+struct sample *session_latest(struct session *s);
+int session_fd(const struct session *s);
+void session_ack(struct session *s);
+void session_set_groups(struct session *s, uint32_t groups);
+void session_set_interval(struct session *s, double seconds);
+void session_set_paused(struct session *s, bool paused);
+
+/*
  * Stop the sampler, restore the registers, release everything.  Registers
  * that could not be restored, or that another program took, are named on
  * stderr; returns how many could not be restored.

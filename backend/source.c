@@ -4,6 +4,7 @@
 #include "source.h"
 #include "paths.h"
 #include "pmu_regs.h"
+#include "topo_text.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -115,4 +116,49 @@ void source_close(struct source *s)
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);
+}
+
+int source_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
+		    size_t errlen)
+{
+	struct emu *e;
+	int rc;
+
+	if (!sim)
+		return cpuid_identify_root(root, info, err, errlen);
+	rc = emu_create(sim, paths_scenario_dir(NULL), &e, err, errlen);
+	if (rc)
+		return rc;
+	rc = cpuid_identify(emu_cpuid_leaf, e, info, err, errlen);
+	emu_free(e);
+	return rc;
+}
+
+int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
+				    size_t errlen)
+{
+	struct cpuid_info info;
+	struct msr_allowlist allow;
+	int rc = source_identify(sim, root, &info, err, errlen);
+
+	if (rc)
+		return rc;
+	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);
+	fprintf(out, "# %s (%s, family %u model 0x%02X)\n", info.brand, info.uarch_name,
+		info.family, info.model);
+	msr_allow_print_msr_safe(&allow, out);
+	return 0;
+}
+
+int source_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen)
+{
+	struct emu *e;
+	int rc = emu_create(sim, paths_scenario_dir(NULL), &e, err, errlen);
+
+	if (rc)
+		return rc;
+	fprintf(out, "SIMULATED machine %s: %s\n", emu_machine(e)->name, emu_machine(e)->description);
+	topo_text_print(emu_topo(e), out, width);
+	emu_free(e);
+	return 0;
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cpuid.h"
 #include "emu.h"
@@ -52,5 +53,24 @@ int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errl
 
 /* Restore every register written, close, free. */
 void source_close(struct source *s);
+
+/*
+ * The CPU identity of the --sim machine SIM, or of the machine under ROOT
+ * (NULL: this one), without opening any register.  0, or -errno with one
+ * line in ERR; -EINVAL for a bad SIM.
+ */
+int source_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
+		    size_t errlen);
+
+/*
+ * Print, in msr-safe's allowlist format, the registers pmutop may write on
+ * that CPU (every CBo slice a Skylake client part can have).  As
+ * source_identify.
+ */
+int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
+				    size_t errlen);
+
+/* Print the emulated machine SIM's topology, headed SIMULATED, WIDTH columns wide. */
+int source_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen);
 
 #endif

@@ -3,7 +3,7 @@
  * Registers: pmu_regs.h (seed 000 for Nehalem/Westmere, seed 001 for
  * Skylake client).
  */
-#include "engine.h"
+#include "counter.h"
 #include "pmu_regs.h"
 #include "uncore.h"
 #include "xmalloc.h"
@@ -175,14 +175,6 @@ static int uncore_wr(struct uncore *u, struct uncore_socket *s, uint32_t reg, ui
  * | CMASK |INV|EN |  |PMI|  | E |   |  |UMASK | EVENT |
  * +-------+---+---+--+---+--+---+---+--+------+-------+
  */
-static uint64_t uncore_evtsel(const struct layout_event *ev)
-{
-	return ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
-	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
-	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) | (ev->inv ? EVTSEL_INV : 0) |
-	       (ev->edge ? EVTSEL_EDGE : 0) | EVTSEL_EN;
-}
-
 static uint32_t uncore_reg(const struct uncore_bank *b, uint32_t base, int box, int k)
 {
 	return base + b->stride * (uint32_t)box + (uint32_t)k;
@@ -351,7 +343,7 @@ static void uncore_program(struct uncore *u, struct uncore_socket *s,
 		const struct uncore_bank *bk = &uncore_banks[ev->pmu];
 
 		for (int b = 0; b < u->nboxes[ev->pmu]; b++) {
-			uncore_wr(u, s, uncore_reg(bk, bk->evtsel0, b, next->ctr[i]), uncore_evtsel(ev));
+			uncore_wr(u, s, uncore_reg(bk, bk->evtsel0, b, next->ctr[i]), counter_uncore_evtsel(ev));
 			uncore_wr(u, s, uncore_reg(bk, bk->ctr0, b, next->ctr[i]), 0);
 			s->prev[ev->pmu][b * bk->counters + next->ctr[i]] = 0;
 		}
@@ -389,7 +381,7 @@ static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double
 				continue;
 			}
 			if (!baseline)
-				sum += engine_widen(*prev, v, bk->width, elapsed, &s->resets);
+				sum += counter_widen(*prev, v, bk->width, elapsed, &s->resets);
 			*prev = v & pmu_width_mask(bk->width);
 		}
 		if (baseline || !ok)
@@ -400,7 +392,7 @@ static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double
 	}
 	if (!uncore_rd(u, s, kr->fixed_ctr, &v)) {
 		if (!baseline)
-			s->fixed_acc += engine_widen(s->fixed_prev, v, kr->fixed_width, elapsed,
+			s->fixed_acc += counter_widen(s->fixed_prev, v, kr->fixed_width, elapsed,
 						     &s->resets);
 		s->fixed_prev = v & pmu_width_mask(kr->fixed_width);
 	}
@@ -418,7 +410,7 @@ static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double
 			continue;
 		}
 		if (!baseline) {
-			d = engine_widen(s->imc_prev[slot], v32, SKL_IMC_WIDTH, elapsed, &s->resets);
+			d = counter_widen(s->imc_prev[slot], v32, SKL_IMC_WIDTH, elapsed, &s->resets);
 			s->acc[k] += d;
 			s->live[k] += elapsed;
 			s->moved[k] |= d > 0;

@@ -710,14 +710,14 @@ START_TEST(widen_handles_wrap_and_reset)
 	const uint64_t top = 1ull << 48;
 
 	/* a 48-bit counter wrapping: the delta across the boundary */
-	ck_assert_double_eq(engine_widen(top - 100, 50, 48, 1.0, &resets), 150);
+	ck_assert_double_eq(counter_widen(top - 100, 50, 48, 1.0, &resets), 150);
 	ck_assert_int_eq(resets, 0);
 	/* a 40-bit counter (Core 2) wraps at 2^40 */
-	ck_assert_double_eq(engine_widen((1ull << 40) - 10, 5, 40, 1.0, &resets), 15);
+	ck_assert_double_eq(counter_widen((1ull << 40) - 10, 5, 40, 1.0, &resets), 15);
 	/* bits above the width are ignored */
-	ck_assert_double_eq(engine_widen(10, (1ull << 48) | 30, 48, 1.0, &resets), 20);
+	ck_assert_double_eq(counter_widen(10, (1ull << 48) | 30, 48, 1.0, &resets), 20);
 	/* far below the previous value and not near the top: someone reset it */
-	ck_assert_double_eq(engine_widen(1000000000000ull, 5000000, 48, 1.0, &resets), 5000000);
+	ck_assert_double_eq(counter_widen(1000000000000ull, 5000000, 48, 1.0, &resets), 5000000);
 	ck_assert_int_eq(resets, 1);
 }
 END_TEST

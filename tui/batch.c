@@ -395,7 +395,7 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 			"name");
 		for (int i = 0; i < grp->nevents; i++) {
 			const struct layout_event *ev = &l->events[grp->first_event + i];
-			uint64_t sel = engine_evtsel(ev, perfmon_version, user, kernel);
+			uint64_t sel = counter_evtsel(ev, perfmon_version, user, kernel);
 			int ctr[PMU_MAX_GP], n = 0;
 			char offc[32] = "-", *ctrs;
 

@@ -23,7 +23,7 @@ int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE 
 
 /*
  * Every event of L with its resolved fields, the PERFEVTSEL value written
- * (engine_evtsel: what the engine programs on a CPU with PERFMON_VERSION),
+ * (counter_evtsel: what the engine programs on a CPU with PERFMON_VERSION),
  * the offcore register and value, and the counters it may use (GP_COUNTERS
  * of them exist).
  */

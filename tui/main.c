@@ -56,20 +56,15 @@ static int main_topology_only(const struct options *opt)
 {
 	char err[512];
 	struct topo *t = NULL;
-	struct emu *e = NULL;
 	int rc;
 
 	if (opt->sim && !opt->topology) {
 		/* the emulated machine's own topology, and say that it is emulated */
-		rc = emu_create(opt->sim, paths_scenario_dir(NULL), &e, err, sizeof(err));
-		if (rc) {
+		if (source_print_sim_topology(opt->sim, stdout, main_terminal_width(), err,
+					      sizeof(err))) {
 			fprintf(stderr, "pmutop: %s\n", err);
 			return MAIN_EXIT_USAGE;
 		}
-		printf("SIMULATED machine %s: %s\n", emu_machine(e)->name,
-		       emu_machine(e)->description);
-		topo_text_print(emu_topo(e), stdout, main_terminal_width());
-		emu_free(e);
 		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
 	rc = opt->topology ? topo_load(opt->topology, &t, err, sizeof(err))
@@ -83,39 +78,15 @@ static int main_topology_only(const struct options *opt)
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
-/* The CPU identity of the --sim machine, or of the machine under --root / this one. */
-static int main_identify(const struct options *opt, struct cpuid_info *info, char *err, size_t len)
-{
-	struct emu *e;
-	int rc;
-
-	if (!opt->sim)
-		return cpuid_identify_root(opt->root, info, err, len);
-	rc = emu_create(opt->sim, paths_scenario_dir(NULL), &e, err, len);
-	if (rc)
-		return rc;
-	rc = cpuid_identify(emu_cpuid_leaf, e, info, err, len);
-	emu_free(e);
-	return rc;
-}
-
 static int main_msr_safe_allowlist(const struct options *opt)
 {
-	struct cpuid_info info;
-	struct msr_allowlist allow;
 	char err[512];
-	int rc = main_identify(opt, &info, err, sizeof(err));
 
-	if (rc) {
+	if (source_print_msr_safe_allowlist(opt->sim, opt->root, stdout, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		/* a bad --sim argument is bad input; a machine we cannot read is a failure */
 		return opt->sim ? MAIN_EXIT_USAGE : EXIT_FAILURE;
 	}
-	/* every CBo slice a Skylake client part can have */
-	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);
-	printf("# %s (%s, family %u model 0x%02X)\n", info.brand, info.uarch_name, info.family,
-	       info.model);
-	msr_allow_print_msr_safe(&allow, stdout);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
@@ -133,7 +104,7 @@ static int main_list_events(const struct options *opt)
 		/* with hyper-threading, what every model a layout covers has */
 		info.gp_counters = 4;
 		info.perfmon_version = 3;
-	} else if ((rc = main_identify(opt, &info, err, sizeof(err)))) {
+	} else if ((rc = source_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? MAIN_EXIT_USAGE : EXIT_FAILURE;
 	}
@@ -232,7 +203,7 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 		[OPTIONS_FORMAT_JSON] = BATCH_JSON,
 	};
 	struct pollfd pfd[2] = {
-		{ .fd = engine_fd(s->eng), .events = POLLIN },
+		{ .fd = session_fd(s), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 	};
 	long printed = 0;
@@ -250,8 +221,8 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 			struct sample *smp;
 			int rc;
 
-			engine_ack(s->eng);
-			smp = engine_latest(s->eng);
+			session_ack(s);
+			smp = session_latest(s);
 			if (!smp)
 				continue;
 			rc = batch_print(smp, formats[opt->format], printed == 0, stdout);
@@ -315,7 +286,7 @@ static void main_view_info(const struct options *opt, const struct session *s, c
 static int main_dump(struct session *s, const struct options *opt, int sigfd, const char *doctor)
 {
 	struct pollfd pfd[2] = {
-		{ .fd = engine_fd(s->eng), .events = POLLIN },
+		{ .fd = session_fd(s), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 	};
 	const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
@@ -349,8 +320,8 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 		if (pfd[0].revents & POLLIN) {
 			struct sample *smp;
 
-			engine_ack(s->eng);
-			smp = engine_latest(s->eng);
+			session_ack(s);
+			smp = session_latest(s);
 			if (!smp)
 				continue;
 			if (last)
@@ -424,7 +395,7 @@ static int main_os_fallback(const struct options *opt, const char *reason, int s
 		return EXIT_FAILURE;
 	}
 	main_doctor_text(opt, NULL, doctor, sizeof(doctor));
-	if (cpuid_identify_root(opt->root ? opt->root : "/", &info, err, sizeof(err)) == 0)
+	if (source_identify(NULL, opt->root, &info, err, sizeof(err)) == 0)
 		snprintf(brand, sizeof(brand), "%s", info.brand);
 	else
 		snprintf(brand, sizeof(brand), "CPU without usable counters");

@@ -1162,7 +1162,7 @@ static void panes_explain(const struct view *v, const struct sample *s, struct g
 					      "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d  %10llX   %s\n",
 					      ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge,
 					      ev->any,
-					      (unsigned long long)engine_evtsel(ev, v->info.perfmon_version,
+					      (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
 									       v->info.count_user,
 									       v->info.count_kernel),
 					      val);

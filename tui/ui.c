@@ -179,19 +179,19 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 		return;
 	case VIEW_CMD_GROUPS:
 		if (!u->os)
-			engine_set_groups(u->s->eng, u->v.groups);
+			session_set_groups(u->s, u->v.groups);
 		break;
 	case VIEW_CMD_INTERVAL:
 		if (u->os)
 			ossample_set_interval(u->os, u->v.interval);
 		else
-			engine_set_interval(u->s->eng, u->v.interval);
+			session_set_interval(u->s, u->v.interval);
 		break;
 	case VIEW_CMD_PAUSE:
 		if (u->os)
 			ossample_set_paused(u->os, u->v.paused);
 		else
-			engine_set_paused(u->s->eng, u->v.paused);
+			session_set_paused(u->s, u->v.paused);
 		break;
 	case VIEW_CMD_PID:
 		free(u->v.pid_cpus);
@@ -243,8 +243,8 @@ static void ui_new_sample(struct ui_state *u)
 	if (u->os) {
 		smp = ossample_take(u->os);
 	} else {
-		engine_ack(u->s->eng);
-		smp = engine_latest(u->s->eng);
+		session_ack(u->s);
+		smp = session_latest(u->s);
 	}
 	if (!smp)
 		return;
@@ -277,7 +277,7 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 	if (c->interval_given)
 		u->v.interval = saved.interval;
 	if (u->v.groups != saved.groups && !u->os)
-		engine_set_groups(u->s->eng, u->v.groups);
+		session_set_groups(u->s, u->v.groups);
 	if (u->v.interval != saved.interval)
 		ui_apply(u, VIEW_CMD_INTERVAL);
 }
@@ -287,7 +287,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	struct ui_state u = { .s = s, .os = c->os };
 	struct pollfd pfd[3] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = c->os ? ossample_fd(c->os) : engine_fd(s->eng), .events = POLLIN },
+		{ .fd = c->os ? ossample_fd(c->os) : session_fd(s), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 	};
 	sigset_t winch;

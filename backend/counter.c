@@ -1,0 +1,45 @@
+/*
+ * counter: widening and event-select values; see counter.h.  PERFEVTSEL
+ * layout from seed 000 Appendix II (pmu_regs.h); the uncore select of the
+ * Nehalem uncore and the Skylake CBo/ARB has the same low fields [S1 2-7].
+ */
+#include "counter.h"
+#include "pmu_regs.h"
+
+#include <math.h>
+
+double counter_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets)
+{
+	uint64_t mask = pmu_width_mask(width);
+	double wrapped;
+
+	now &= mask;
+	if (now >= prev)
+		return (double)(now - prev);
+	wrapped = (double)(now + (mask - prev) + 1);
+	if (wrapped <= COUNTER_MAX_EVENTS_PER_S * fmax(elapsed, 1e-3))
+		return wrapped;
+	(*resets)++;
+	return (double)now;
+}
+
+/* The fields core and uncore selects share, with EN. */
+static uint64_t counter_fields(const struct layout_event *ev)
+{
+	return ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
+	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
+	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) | (ev->inv ? EVTSEL_INV : 0) |
+	       (ev->edge ? EVTSEL_EDGE : 0) | EVTSEL_EN;
+}
+
+uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
+			bool kernel)
+{
+	return counter_fields(ev) | (ev->any && perfmon_version >= 3 ? EVTSEL_ANY : 0) |
+	       (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0);
+}
+
+uint64_t counter_uncore_evtsel(const struct layout_event *ev)
+{
+	return counter_fields(ev);
+}

@@ -1,0 +1,38 @@
+/*
+ * counter: what the core engine and the uncore share about counters: how a
+ * reading of a counter of some width becomes a delta across wrap-around,
+ * and the event-select values written for a layout event (core and
+ * uncore).  Pure functions; any thread.  Bit layouts from pmu_regs.h.
+ */
+#ifndef PMUTOP_COUNTER_H
+#define PMUTOP_COUNTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+/* Faster than any event can count: 10 GHz x 16 per cycle. */
+#define COUNTER_MAX_EVENTS_PER_S 1.6e11
+
+/*
+ * The delta of a WIDTH-bit counter from PREV to NOW over ELAPSED seconds.
+ * A reading lower than before is a wrap when the implied delta is
+ * plausible (below COUNTER_MAX_EVENTS_PER_S x elapsed); otherwise a reset
+ * by someone else: NOW is returned (the count since the reset) and *RESETS
+ * counts it, never a huge delta.
+ */
+double counter_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets);
+
+/*
+ * The IA32_PERFEVTSELx value for core event EV: its fields, USR and OS as
+ * chosen, EN; the any-thread bit only from perfmon version 3; never INT
+ * (pmutop takes no interrupts).  --list-events prints exactly this.
+ */
+uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
+			bool kernel);
+
+/* The uncore event select for EV: event, umask, threshold, inv, edge, EN (no USR/OS/ANY). */
+uint64_t counter_uncore_evtsel(const struct layout_event *ev);
+
+#endif
