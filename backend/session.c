@@ -159,6 +159,16 @@ int session_start(struct session *s)
 	return engine_start(s->eng);
 }
 
+void session_about(const struct session *s, struct session_about *out)
+{
+	*out = (struct session_about){
+		.brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
+		.source = s->src->name, .simulated = s->src->simulated, .topo = s->src->topo,
+		.gp_counters = s->src->info.gp_counters,
+		.perfmon_version = s->src->info.perfmon_version,
+	};
+}
+
 struct sample *session_latest(struct session *s)
 {
 	return engine_latest(s->eng);

@@ -52,6 +52,18 @@ int session_open(const struct session_config *c, struct session **out, char *err
 
 int session_start(struct session *s);
 
+/* What the front ends show about the machine and the source of a run. */
+struct session_about {
+	const char *brand;          /* CPU brand string */
+	const char *uarch;          /* "Nehalem", ... */
+	const char *source;         /* "msr", "msr_safe", "SIMULATED machine:scenario" */
+	bool simulated;
+	const struct topo *topo;
+	unsigned gp_counters, perfmon_version;
+};
+
+void session_about(const struct session *s, struct session_about *out);
+
 /*
  * The running sampler, as the front ends see it (they never reach into the
  * engine): the newest sample (release it with sample_release), an fd that

@@ -3,9 +3,7 @@
  * escaping, NaN (as null) and number formatting are a library's job.
  */
 #include "batch.h"
-#include "cpulist.h"
-#include "engine.h"
-#include "pmu_regs.h"
+#include "frontend.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -396,10 +394,10 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 		for (int i = 0; i < grp->nevents; i++) {
 			const struct layout_event *ev = &l->events[grp->first_event + i];
 			uint64_t sel = counter_evtsel(ev, perfmon_version, user, kernel);
-			int ctr[PMU_MAX_GP], n = 0;
+			int ctr[32], n = 0; /* one per bit of the counters mask */
 			char offc[32] = "-", *ctrs;
 
-			for (unsigned k = 0; k < gp_counters && k < PMU_MAX_GP; k++)
+			for (unsigned k = 0; k < gp_counters && k < 32; k++)
 				if (ev->counters & (1u << k))
 					ctr[n++] = (int)k;
 			ctrs = cpulist_format(ctr, n);

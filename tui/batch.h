@@ -13,8 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "layout.h"
-#include "sample.h"
+#include "frontend.h"
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "frontend.h"
 
 const struct grid_style_def grid_styles[GRID_NSTYLES] = {
 #define GRID_STYLE_DEF(id, f, b, m) [GRID_##id] = { .name = #id, .fg = f, .bg = b, .mono = m },

@@ -23,19 +23,9 @@
 #include <sys/signalfd.h>
 
 #include "batch.h"
-#include "cpuid.h"
-#include "doctor.h"
-#include "emu.h"
-#include "layout.h"
-#include "msr_allow.h"
+#include "frontend.h"
 #include "options.h"
-#include "ossample.h"
-#include "paths.h"
-#include "pmu_regs.h"
 #include "rcfile.h"
-#include "session.h"
-#include "topo.h"
-#include "topo_text.h"
 #include "ui.h"
 #include "view.h"
 
@@ -243,9 +233,14 @@ static int main_doctor_text(const struct options *opt, const struct session *s, 
 {
 	struct doctor_input in = {
 		.root = opt->root, .sim = opt->sim, .layout_dir = paths_layout_dir(NULL),
-		.owners = s ? s->notice : NULL, .ncpus = s ? s->src->topo->nonline : 0,
+		.owners = s ? s->notice : NULL,
 	};
+	struct session_about a;
 
+	if (s) {
+		session_about(s, &a);
+		in.ncpus = a.topo->nonline;
+	}
 	return doctor_run(&in, out, len);
 }
 
@@ -272,12 +267,14 @@ static const char *main_host(void)
 static void main_view_info(const struct options *opt, const struct session *s, const char *doctor,
 			   struct view_info *in)
 {
+	struct session_about a;
+
+	session_about(s, &a);
 	*in = (struct view_info){
-		.host = main_host(), .brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
-		.source = s->src->name, .simulated = s->src->simulated, .layout = s->layout,
-		.topo = s->src->topo, .gp_counters = s->src->info.gp_counters,
-		.perfmon_version = s->src->info.perfmon_version, .count_user = !opt->kernel_only,
-		.count_kernel = !opt->user_only, .doctor = doctor,
+		.host = main_host(), .brand = a.brand, .uarch = a.uarch, .source = a.source,
+		.simulated = a.simulated, .layout = s->layout, .topo = a.topo,
+		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
+		.count_user = !opt->kernel_only, .count_kernel = !opt->user_only, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
 	};
 }

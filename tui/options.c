@@ -3,7 +3,7 @@
  * message comes out in pmutop's own words.  Main thread only (getopt state).
  */
 #include "options.h"
-#include "engine.h"
+#include "frontend.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "engine.h"
-#include "xmalloc.h"
+#include "frontend.h"
 
 #define PANES_TOPO_MIN_LOWER 8 /* rows kept for the lower pane under the topology */
 

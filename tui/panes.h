@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "sample.h"
+#include "frontend.h"
 #include "view.h"
 
 /* Zoom the topology to the socket of the selected cell, or back out. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "frontend.h"
 
 struct pidcpus_task {
 	int tid;

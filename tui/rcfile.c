@@ -13,8 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parse.h"
-#include "xmalloc.h"
+#include "frontend.h"
 
 #define RCFILE_MAX_BYTES 65536
 

@@ -20,7 +20,7 @@
 #include "grid.h"
 #include "pidcpus.h"
 #include "rcfile.h"
-#include "xmalloc.h"
+#include "frontend.h"
 
 /*
  * How often the loop wakes when nothing happens, to redraw the sample's age

@@ -15,8 +15,7 @@
 #ifndef PMUTOP_UI_H
 #define PMUTOP_UI_H
 
-#include "ossample.h"
-#include "session.h"
+#include "frontend.h"
 #include "view.h"
 
 struct ui_config {

@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "engine.h"
+#include "frontend.h"
 #include "panes.h"
-#include "xmalloc.h"
 
 void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval)
 {

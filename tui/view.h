@@ -15,9 +15,7 @@
 #include <stdint.h>
 
 #include "grid.h"
-#include "layout.h"
-#include "sample.h"
-#include "topo.h"
+#include "frontend.h"
 
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
