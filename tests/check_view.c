@@ -18,6 +18,7 @@
 #include "check_main.h"
 #include "grid.h"
 #include "layout.h"
+#include "options.h"
 #include "panes.h"
 #include "pidcpus.h"
 #include "rcfile.h"
@@ -371,6 +372,37 @@ START_TEST(rc_file_warns_with_file_line_and_saves_atomically)
 }
 END_TEST
 
+/* One list of pane names: --pane, the settings file, its old name, the man page. */
+START_TEST(pane_names_are_one_list)
+{
+	struct options o;
+	char err[256], text[2048], man[16384] = "", *argv[] = { "pmutop", "--dump", "--pane",
+							      "threads", NULL };
+	struct fixture f;
+	FILE *fp;
+
+	ck_assert_str_eq(view_lower_pane_list(), "threads, ports, uncore or imc");
+	ck_assert_int_eq(options_parse(4, argv, &o, err, sizeof(err)), 0);
+	ck_assert_int_eq(o.pane, VIEW_PANE_TABLE);
+	fixture_open(&f, 160, 50);
+	ck_assert_int_eq(view_setting_apply(&f.v, "pane", "imc", err, sizeof(err)), 0);
+	ck_assert_int_eq(f.v.lower, VIEW_PANE_IMC);
+	ck_assert_int_eq(view_setting_apply(&f.v, "pane", "table", err, sizeof(err)), 0);
+	ck_assert_int_eq(f.v.lower, VIEW_PANE_TABLE);
+	ck_assert_int_eq(view_settings_format(&f.v, text, sizeof(text)), 0);
+	ck_assert_ptr_nonnull(strstr(text, "pane threads\n"));
+	ck_assert_int_eq(view_setting_apply(&f.v, "pane", "topology", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "pane 'topology': expected threads, ports, uncore or imc");
+	fixture_close(&f);
+	fp = fopen(TEST_DATADIR "/../man/pmutop.1", "r");
+	ck_assert_ptr_nonnull(fp);
+	man[fread(man, 1, sizeof(man) - 1, fp)] = 0;
+	fclose(fp);
+	ck_assert_msg(strstr(man, view_lower_pane_list()), "the man page's --pane does not list %s",
+		      view_lower_pane_list());
+}
+END_TEST
+
 /* Saving never follows a planted link, keeps the file's mode and a symlinked file's target. */
 START_TEST(rc_file_save_is_safe)
 {
@@ -482,6 +514,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);
+	CHECK_ADD(s, pane_names_are_one_list);
 	CHECK_ADD(s, pidcpus_finds_where_this_process_runs);
 	return s;
 }

@@ -4,6 +4,7 @@
  */
 #include "options.h"
 #include "frontend.h"
+#include "view.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -192,15 +193,14 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->force = true;
 		return 0;
 	case OPT_PANE: {
-		static const char *const panes[] = { "threads", "ports", "uncore", "imc" };
+		int i = view_pane_find(optarg);
 
-		for (int i = 0; i < 4; i++)
-			if (!strcmp(optarg, panes[i])) {
-				opt->pane = i + 1; /* the lower panes after the topology */
-				return 0;
-			}
-		snprintf(err, errlen, "--pane is threads, ports, uncore or imc, not '%s'", optarg);
-		return -EINVAL;
+		if (i <= VIEW_PANE_TOPO) {
+			snprintf(err, errlen, "--pane is %s, not '%s'", view_lower_pane_list(), optarg);
+			return -EINVAL;
+		}
+		opt->pane = i; /* the lower pane, an enum view_pane */
+		return 0;
 	}
 	case OPT_DRAM_MTS: {
 		char *end;

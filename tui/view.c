@@ -314,7 +314,32 @@ bool view_click(struct view *v, int y, int x)
 /* ---- settings ------------------------------------------------------------ */
 
 static const char *const view_agg_names[] = { "thread", "core", "socket" };
-static const char *const view_pane_names[] = { "topology", "table", "ports", "uncore", "imc" };
+const char *const view_pane_names[VIEW_NPANES] = {
+	[VIEW_PANE_TOPO] = "topology", [VIEW_PANE_TABLE] = "threads", [VIEW_PANE_PORTS] = "ports",
+	[VIEW_PANE_UNCORE] = "uncore", [VIEW_PANE_IMC] = "imc",
+};
+
+int view_pane_find(const char *name)
+{
+	if (!strcmp(name, "table"))
+		return VIEW_PANE_TABLE; /* what settings files written before 0.2 say */
+	for (int i = 0; i < VIEW_NPANES; i++)
+		if (!strcmp(name, view_pane_names[i]))
+			return i;
+	return -1;
+}
+
+const char *view_lower_pane_list(void)
+{
+	static char list[128];
+
+	if (!list[0])
+		for (int i = VIEW_PANE_TOPO + 1; i < VIEW_NPANES; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i == VIEW_PANE_TOPO + 1 ? "" : i + 1 < VIEW_NPANES ? ", " : " or ",
+				 view_pane_names[i]);
+	return list;
+}
 
 int view_settings_format(const struct view *v, char *buf, size_t len)
 {
@@ -400,12 +425,11 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 	}
 	if (!strcmp(key, "aggregation") || !strcmp(key, "pane")) {
 		bool agg = !strcmp(key, "aggregation");
-		int i = agg ? view_pick(view_agg_names, 3, value)
-			    : view_pick(view_pane_names, VIEW_NPANES, value);
+		int i = agg ? view_pick(view_agg_names, 3, value) : view_pane_find(value);
 
 		if (i < 0 || (!agg && i == VIEW_PANE_TOPO)) {
 			snprintf(err, errlen, "%s '%s': expected %s", key, value,
-				 agg ? "thread, core or socket" : "table, ports, uncore or imc");
+				 agg ? "thread, core or socket" : view_lower_pane_list());
 			return -EINVAL;
 		}
 		if (agg)

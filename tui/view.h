@@ -23,6 +23,19 @@
 enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
 		 VIEW_NPANES };
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET };
+
+/*
+ * The panes' names, by enum view_pane: the one list that --pane, the
+ * settings file, the help screen and the man page use (a test holds the man
+ * page to it).
+ */
+extern const char *const view_pane_names[VIEW_NPANES];
+
+/* The pane called NAME ("table", the settings files' old name, is "threads"), or -1. */
+int view_pane_find(const char *name);
+
+/* "threads, ports, uncore or imc": the panes that can be shown under the topology. */
+const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
 		    VIEW_OVERLAY_DOCTOR };
 enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID };
