@@ -11,6 +11,7 @@
 #include "pmu_regs.h"
 #include "xmalloc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <math.h>
@@ -75,6 +76,9 @@ struct engine {
 	bool sampling;                   /* set up: slow CPUs are now skipped, not waited for */
 	bool stuck;                      /* the thread did not end in time: never freed */
 };
+
+/* The engine whose sampler this thread is (for the ownership assertion). */
+static _Thread_local const struct engine *engine_owner;
 
 static double engine_now(const struct engine *e)
 {
@@ -688,6 +692,9 @@ static void engine_apply_commands(struct engine *e)
 int engine_step(struct engine *e)
 {
 	const struct engine_set *set;
+
+	/* the sampler thread owns the registers while it runs; engine_step is its own */
+	assert(!e->running || engine_owner == e);
 	bool final;
 	double tmin = INFINITY, tmax = -INFINITY, t_unc;
 	int rotate;
@@ -850,6 +857,7 @@ static void *engine_thread(void *arg)
 	struct timespec now;
 	double next;
 
+	engine_owner = e;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	next = (double)now.tv_sec + now.tv_nsec * 1e-9 + engine_slice_s(e);
 	pthread_mutex_lock(&e->lock);
@@ -879,11 +887,17 @@ static void *engine_thread(void *arg)
 
 int engine_start(struct engine *e)
 {
-	int rc = pthread_create(&e->thread, NULL, engine_thread, e);
+	int rc;
 
-	if (rc)
-		return -rc;
+	assert(!e->running && !e->stuck);
+	/* running before the thread exists: its first step must see it so */
 	e->running = true;
+	rc = pthread_create(&e->thread, NULL, engine_thread, e);
+
+	if (rc) {
+		e->running = false;
+		return -rc;
+	}
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "paths.h"
 #include "xmalloc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -360,6 +361,7 @@ static int msr_save_once(struct msr_dev *d, int cpu, uint32_t reg, struct msr_sa
 		msr_fail(d, -ENOSPC, "save", cpu, reg);
 		return -ENOSPC;
 	}
+	assert(n < d->cap);
 	d->saved[n] = (struct msr_saved){ .cpu = cpu, .socket = a->uncore ? row : -1, .reg = reg,
 					  .value = orig, .counter = a->counter };
 	atomic_init(&d->saved[n].written, false);
@@ -398,6 +400,8 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 	rc = msr_save_once(d, cpu, reg, &sv);
 	if (rc)
 		return rc;
+	/* never a register whose original is not saved, never one off the allowlist */
+	assert(a && sv->reg == reg);
 	/* recorded before the write: a restore racing with it still sees it as ours */
 	sv->last = val;
 	atomic_store(&sv->written, true);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 
 static void sample_entities(struct sample_entity **out, int n, int nvars)
@@ -82,13 +83,22 @@ const struct sample_flag *sample_flag_find(const struct sample *s, int socket, i
 
 struct sample *sample_ref(struct sample *s)
 {
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	int was = __atomic_fetch_add(&s->refs, 1, __ATOMIC_RELAXED);
+
+	assert(was > 0); /* a released sample is gone: nobody may take it again */
+	(void)was;
 	return s;
 }
 
 void sample_release(struct sample *s)
 {
-	if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
+	int left;
+
+	if (!s)
+		return;
+	left = __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	assert(left >= 0); /* released once more than taken */
+	if (left)
 		return;
 	free(s->threads[0].vars);
 	free(s->cores[0].vars);

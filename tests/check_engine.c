@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1182,6 +1183,25 @@ START_TEST(sampler_thread_publishes_and_stops)
 }
 END_TEST
 
+#ifndef NDEBUG
+/*
+ * --enable-debug keeps the assertions the headers promise: another thread
+ * stepping the engine while the sampler owns the registers stops the
+ * program (SIGABRT) instead of racing it.
+ */
+START_TEST(debug_build_asserts_that_the_sampler_owns_the_registers)
+{
+	struct run r;
+
+	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "stalls", 1.0);
+	ck_assert_int_eq(engine_start(r.eng), 0);
+	engine_step(r.eng); /* not the sampler thread: aborts */
+	engine_stop(r.eng);
+	run_close(&r);
+}
+END_TEST
+#endif
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -1208,6 +1228,15 @@ static Suite *engine_suite(void)
 	CHECK_ADD(s, uncore_reader_going_offline_hands_over);
 	CHECK_ADD(s, phantom_channel_is_flagged);
 	CHECK_ADD(s, ex_model_uncore_is_not_programmed);
+#ifndef NDEBUG
+	{
+		TCase *tc = tcase_create("debug_build_asserts_that_the_sampler_owns_the_registers");
+
+		tcase_add_test_raise_signal(tc, debug_build_asserts_that_the_sampler_owns_the_registers,
+					    SIGABRT);
+		suite_add_tcase(s, tc);
+	}
+#endif
 	CHECK_ADD(s, bandwidth_above_the_peak_is_flagged);
 	CHECK_ADD(s, imc_disagreeing_with_home_logic_is_flagged);
 	CHECK_ADD(s, uncore_taken_by_others_blocks_uncore_groups);
