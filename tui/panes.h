@@ -1,7 +1,10 @@
 /*
- * panes: drawing the interactive screen into a grid (view_render) and the
- * pieces of it the keys need (which socket a topology cell belongs to).
- * Pure: the grid, the view and the sample are all it touches.  UI thread.
+ * panes: the frame of the interactive screen drawn into a grid
+ * (view_render): header, message line, the topology, the tabs and the lower
+ * pane, the counter footer, the key bar, the overlays.  The panes themselves
+ * are in tui/panes/, one file each, listed once in panes_registry
+ * (tui/panes/pane.h).  Pure: the grid, the view and the sample are all it
+ * touches.  UI thread.
  */
 #ifndef PMUTOP_PANES_H
 #define PMUTOP_PANES_H
@@ -10,9 +13,6 @@
 
 #include "frontend.h"
 #include "view.h"
-
-/* Zoom the topology to the socket of the selected cell, or back out. */
-void panes_zoom(struct view *v);
 
 /*
  * VALUE in at most 7 columns for UNIT: n/a for NaN, SI suffixes (k, M, G,

@@ -12,6 +12,7 @@
 
 #include "frontend.h"
 #include "panes.h"
+#include "panes/pane.h"
 
 void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval)
 {
@@ -275,7 +276,7 @@ enum view_cmd view_key(struct view *v, int key)
 	case VIEW_KEY_ENTER:
 	case '\n':
 	case '\r':
-		panes_zoom(v);
+		topology_pane_zoom(v);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_ESC:
 		v->zoom_socket = -1;
@@ -314,17 +315,12 @@ bool view_click(struct view *v, int y, int x)
 /* ---- settings ------------------------------------------------------------ */
 
 static const char *const view_agg_names[] = { "thread", "core", "socket" };
-const char *const view_pane_names[VIEW_NPANES] = {
-	[VIEW_PANE_TOPO] = "topology", [VIEW_PANE_TABLE] = "threads", [VIEW_PANE_PORTS] = "ports",
-	[VIEW_PANE_UNCORE] = "uncore", [VIEW_PANE_IMC] = "imc",
-};
-
 int view_pane_find(const char *name)
 {
 	if (!strcmp(name, "table"))
 		return VIEW_PANE_TABLE; /* what settings files written before 0.2 say */
 	for (int i = 0; i < VIEW_NPANES; i++)
-		if (!strcmp(name, view_pane_names[i]))
+		if (!strcmp(name, panes_registry[i]->name))
 			return i;
 	return -1;
 }
@@ -337,7 +333,7 @@ const char *view_lower_pane_list(void)
 		for (int i = VIEW_PANE_TOPO + 1; i < VIEW_NPANES; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i == VIEW_PANE_TOPO + 1 ? "" : i + 1 < VIEW_NPANES ? ", " : " or ",
-				 view_pane_names[i]);
+				 panes_registry[i]->name);
 	return list;
 }
 
@@ -361,7 +357,7 @@ int view_settings_format(const struct view *v, char *buf, size_t len)
 				      "\nheat %s\naggregation %s\nsort %s\nreverse %s\npane %s\n",
 				      l->metrics[v->heat_metric].name, view_agg_names[v->agg],
 				      v->sort_metric < 0 ? "topology" : l->metrics[v->sort_metric].name,
-				      v->sort_rev ? "yes" : "no", view_pane_names[v->lower]);
+				      v->sort_rev ? "yes" : "no", panes_registry[v->lower]->name);
 	return n < len ? 0 : -ENOSPC;
 }
 

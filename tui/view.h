@@ -25,13 +25,11 @@ enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNC
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET };
 
 /*
- * The panes' names, by enum view_pane: the one list that --pane, the
- * settings file, the help screen and the man page use (a test holds the man
- * page to it).
+ * The pane called NAME, or -1.  Names are the registry's (tui/panes/pane.h):
+ * the one list --pane, the settings file, the help screen and the man page
+ * use (a test holds the man page to it); "table", the settings files' old
+ * name, is "threads".
  */
-extern const char *const view_pane_names[VIEW_NPANES];
-
-/* The pane called NAME ("table", the settings files' old name, is "threads"), or -1. */
 int view_pane_find(const char *name);
 
 /* "threads, ports, uncore or imc": the panes that can be shown under the topology. */

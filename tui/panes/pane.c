@@ -1,0 +1,123 @@
+/*
+ * pane: what the panes share: value text with its marks, heat colours from
+ * the layout's thresholds, the hit map the keys and the mouse use, the CPU
+ * filter and PID highlight, where a flag is.  See pane.h.  UI thread.
+ */
+#include "pane.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Value text with the scaled mark. */
+void pane_value(const struct sample *s, int m, double value, char *buf, size_t len)
+{
+	panes_format(value, buf, len - 1);
+	if (!isnan(value) && s && s->metric_scaled[m])
+		strcat(buf, "*");
+}
+
+/* The warn/crit thresholds a pane of the layout gives metric M (NaN when none). */
+void pane_thresholds(const struct layout *l, int m, double *warn, double *crit)
+{
+	*warn = *crit = NAN;
+	for (int p = 0; p < l->npanes; p++)
+		for (int i = 0; i < l->panes[p].nshows; i++)
+			if (l->panes[p].shows[i].metric == m) {
+				*warn = l->panes[p].shows[i].warn;
+				*crit = l->panes[p].shows[i].crit;
+				return;
+			}
+}
+
+/* Heat level 0..4 of VALUE for metric M; MAX is the largest value shown (for metrics without a scale). */
+enum grid_style pane_heat(const struct layout *l, int m, double value, double max)
+{
+	double warn, crit, frac;
+	int level;
+
+	if (isnan(value))
+		return GRID_DIM;
+	pane_thresholds(l, m, &warn, &crit);
+	if (!isnan(warn) && !isnan(crit) && crit > 0) {
+		level = value >= crit ? 4 : value >= warn ? 3 : value >= warn / 2 ? 2 : value > 0 ? 1 : 0;
+		return (enum grid_style)(GRID_HEAT0 + level);
+	}
+	if (!strcmp(l->metrics[m].unit, "%"))
+		frac = value / 100;
+	else
+		frac = max > 0 ? value / max : 0;
+	level = value <= 0 ? 0 : 1 + (int)(fmin(frac, 1) * 3.999);
+	return (enum grid_style)(GRID_HEAT0 + level);
+}
+
+void pane_hit(struct view *v, int y, int x, int w, enum view_pane pane, int pos, int socket,
+		      enum view_agg kind, int entity)
+{
+	if (v->nhits == v->hits_cap) {
+		v->hits_cap = v->hits_cap ? 2 * v->hits_cap : 256;
+		v->hits = xrealloc(v->hits, (size_t)v->hits_cap, sizeof(*v->hits));
+	}
+	v->hits[v->nhits++] = (struct view_hit){ .y = y, .x = x, .w = w, .pane = pane, .pos = pos,
+						  .socket = socket, .kind = kind, .entity = entity };
+}
+
+bool pane_cpu_shown(const struct view *v, int os_cpu)
+{
+	return !v->cpu_shown || (os_cpu >= 0 && os_cpu < v->info.topo->cpu_thread_len &&
+				 v->cpu_shown[os_cpu]);
+}
+
+bool pane_pid_ran(const struct view *v, int os_cpu)
+{
+	return v->pid_cpus && os_cpu >= 0 && os_cpu < v->info.topo->cpu_thread_len &&
+	       v->pid_cpus[os_cpu];
+}
+
+/*
+ * Sample thread index of every topo thread (-1: offline, or no sample), so
+ * that drawing a cell is a lookup, not a search.  Caller frees.
+ */
+int *pane_thread_map(const struct sample *s, const struct topo *t)
+{
+	int *map = xcalloc((size_t)t->nthreads + 1, sizeof(int));
+
+	for (int th = 0; th < t->nthreads; th++)
+		map[th] = -1;
+	for (int i = 0; s && i < s->nthreads; i++) {
+		int cpu = s->threads[i].index;
+
+		if (cpu >= 0 && cpu < t->cpu_thread_len && t->cpu_thread[cpu] >= 0)
+			map[t->cpu_thread[cpu]] = i;
+	}
+	return map;
+}
+
+/* "socket 1" or "socket 1 channel 2": where flag F is. */
+void pane_flag_where(const struct sample *s, const struct sample_flag *f, char *buf,
+			     size_t len)
+{
+	int n = snprintf(buf, len, "socket %d", s->sockets[f->socket].os_socket_id);
+
+	if (f->channel >= 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " channel %d", f->channel);
+}
+
+/* Keys of the groups that hold any of the metrics whose names start with PREFIX. */
+void pane_group_keys(const struct layout *l, const char *prefix, char *buf, size_t len)
+{
+	uint32_t seen = 0;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int m = 0; m < l->nmetrics; m++) {
+		int g = l->metrics[m].group;
+
+		if (g < 0 || strncmp(l->metrics[m].name, prefix, strlen(prefix)) || (seen & (1u << g)))
+			continue;
+		seen |= 1u << g;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%c (%s)", n ? ", " : "",
+				      l->groups[g].key, l->groups[g].name);
+	}
+}

@@ -1,0 +1,69 @@
+/*
+ * pane: one pane of the interactive screen, and what the panes share.
+ *
+ * A pane is a const struct pane in its own file under tui/panes/: its name
+ * (the one --pane, the settings file, the help screen and the man page use),
+ * its tab title, its help line, and its draw function.  The registry
+ * (panes_registry in panes.c, by enum view_pane) is the only list of
+ * panes; adding one is a file with its struct, a line in the registry and an
+ * enum value.  Drawing takes the view, a sample (never NULL: the frame says
+ * "no sample yet" itself) and a band of rows of the grid; it records the
+ * selectable rows in v->nrows and v->page and what can be clicked with
+ * pane_hit().  UI thread.
+ */
+#ifndef PMUTOP_PANE_H
+#define PMUTOP_PANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "frontend.h"
+#include "grid.h"
+#include "panes.h"
+#include "view.h"
+
+struct pane {
+	const char *name;  /* "threads" */
+	const char *title; /* "Threads", on its tab */
+	const char *help;  /* what it shows, one line */
+	/* Draw into rows [Y, Y + H) of G; returns the rows used. */
+	int (*draw)(struct view *v, const struct sample *s, int y, int h, struct grid *g);
+};
+
+extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane;
+
+/* Zoom the topology to the socket of the selected cell, or back out. */
+void topology_pane_zoom(struct view *v);
+
+/* Every pane, by enum view_pane. */
+extern const struct pane *const panes_registry[VIEW_NPANES];
+
+/* ---- shared by the panes (pane.c) ---- */
+
+/* Value text of metric M with the scaled mark '*'. */
+void pane_value(const struct sample *s, int m, double value, char *buf, size_t len);
+
+/* The warn/crit thresholds the layout gives metric M (NaN when none). */
+void pane_thresholds(const struct layout *l, int m, double *warn, double *crit);
+
+/* Heat style of VALUE for metric M; MAX is the largest value shown (for metrics without a scale). */
+enum grid_style pane_heat(const struct layout *l, int m, double value, double max);
+
+/* Record a clickable place of this render (for the keys, the mouse and explain). */
+void pane_hit(struct view *v, int y, int x, int w, enum view_pane pane, int pos, int socket,
+	      enum view_agg kind, int entity);
+
+/* Whether OS CPU passes the CPU filter, and whether the highlighted PID ran on it. */
+bool pane_cpu_shown(const struct view *v, int os_cpu);
+bool pane_pid_ran(const struct view *v, int os_cpu);
+
+/* Sample thread index of every topo thread (-1: offline or no sample).  Caller frees. */
+int *pane_thread_map(const struct sample *s, const struct topo *t);
+
+/* "socket 1" or "socket 1 channel 2": where flag F is. */
+void pane_flag_where(const struct sample *s, const struct sample_flag *f, char *buf, size_t len);
+
+/* Keys of the groups that hold any of the metrics whose names start with PREFIX. */
+void pane_group_keys(const struct layout *l, const char *prefix, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * ports_pane: execution-port uops per cycle of each core as bars, and the
+ * wasted-work share.  UI thread.
+ */
+#include "pane.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ports_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	const struct topo *t = v->info.topo;
+	int ports[8], np = 0, waste = layout_metric_find(l, "wasted_work_pct"), per, bar, row = 0;
+	bool any = false;
+	char buf[32], keys[256];
+
+	for (int p = 0; p < 8; p++) {
+		snprintf(buf, sizeof(buf), "port%d", p);
+		if ((ports[np] = layout_metric_find(l, buf)) >= 0)
+			np++;
+	}
+	if (!np) {
+		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no execution-port metrics.", l->name);
+		return h;
+	}
+	per = (g->w - 16 - (waste >= 0 ? 12 : 0)) / np;
+	bar = per - 9 > 1 ? per - 9 : 1;
+	grid_blank(g, y, 0, g->w, GRID_HEADER);
+	grid_put(g, y, 0, 16, GRID_HEADER, " core (cpus)");
+	for (int p = 0; p < np; p++)
+		grid_put(g, y, 16 + p * per, per, GRID_HEADER, "%s uops/cyc", l->metrics[ports[p]].name);
+	if (waste >= 0)
+		grid_put(g, y, 16 + np * per, 12, GRID_HEADER, " wasted %%");
+	for (int k = 0; k < s->ncores && row < h - 2; k++) {
+		const struct sample_entity *e = &s->cores[k];
+		const struct topo_core *c = &t->cores[k];
+		int cpus[8], n = 0;
+		char *list;
+
+		if (v->zoom_socket >= 0 && e->socket != v->zoom_socket)
+			continue;
+		for (int j = 0; j < c->nthreads && j < 8; j++)
+			cpus[n++] = t->threads[c->thread_first + j].os_cpu;
+		list = cpulist_format(cpus, n);
+		grid_put(g, y + 1 + row, 0, 16, GRID_NORMAL, " %3d (%s)", e->os_core_id, list);
+		free(list);
+		for (int p = 0; p < np; p++) {
+			/* a per-thread port metric summed over the core's threads is the core's rate */
+			double val = sample_metric(s, e, ports[p]);
+
+			any |= !isnan(val);
+			grid_bar(g, y + 1 + row, 16 + p * per, bar, isnan(val) ? 0 : val, GRID_BAR);
+			pane_value(s, ports[p], val, buf, sizeof(buf));
+			grid_put_right(g, y + 1 + row, 16 + p * per + bar, 7, isnan(val) ? GRID_DIM : GRID_NORMAL,
+				       buf);
+		}
+		if (waste >= 0) {
+			double val = sample_metric(s, e, waste);
+
+			pane_value(s, waste, val, buf, sizeof(buf));
+			grid_put_right(g, y + 1 + row, 16 + np * per, 9, isnan(val) ? GRID_DIM : GRID_NORMAL,
+				       buf);
+		}
+		row++;
+	}
+	if (!any) {
+		pane_group_keys(l, "port", keys, sizeof(keys));
+		grid_put(g, y + h - 1, 2, g->w - 4, GRID_WARN, "Port counts are off: press %s", keys);
+	}
+	return h;
+}
+
+const struct pane ports_pane = {
+	.name = "ports", .title = "Ports",
+	.help = "execution-port uops per cycle of each core, and the wasted work",
+	.draw = ports_pane_draw,
+};

@@ -1,0 +1,191 @@
+/*
+ * threads_pane: the table of every live metric per thread, core or socket
+ * (the aggregation), sortable, filtered, with thresholds coloured.  UI thread.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "pane.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int threads_pane_rows(const struct view *v, const struct sample *s, int **out,
+		      struct sample_entity **ents)
+{
+	const struct topo *t = v->info.topo;
+	int n = v->agg == VIEW_AGG_THREAD ? s->nthreads : v->agg == VIEW_AGG_CORE ? s->ncores
+										  : s->nsockets;
+	int *rows = xcalloc((size_t)n + 1, sizeof(int)), k = 0;
+
+	*ents = v->agg == VIEW_AGG_THREAD ? s->threads : v->agg == VIEW_AGG_CORE ? s->cores
+										: s->sockets;
+	for (int i = 0; i < n; i++) {
+		const struct sample_entity *e = &(*ents)[i];
+
+		if (v->agg == VIEW_AGG_THREAD && !pane_cpu_shown(v, e->index))
+			continue;
+		if (v->agg == VIEW_AGG_CORE && v->cpu_shown) {
+			const struct topo_core *c = &t->cores[e->index];
+			bool any = false;
+
+			for (int j = 0; j < c->nthreads; j++)
+				any |= pane_cpu_shown(v, t->threads[c->thread_first + j].os_cpu);
+			if (!any)
+				continue;
+		}
+		if (v->zoom_socket >= 0 && e->socket != v->zoom_socket)
+			continue;
+		rows[k++] = i;
+	}
+	*out = rows;
+	return k;
+}
+
+struct threads_pane_sort {
+	const struct view *v;
+	const struct sample *s;
+	const struct sample_entity *ents;
+};
+
+static int threads_pane_sort_cmp(const void *a, const void *b, void *arg)
+{
+	const struct threads_pane_sort *c = arg;
+	int ia = *(const int *)a, ib = *(const int *)b;
+	double x = sample_metric(c->s, &c->ents[ia], c->v->sort_metric);
+	double y = sample_metric(c->s, &c->ents[ib], c->v->sort_metric);
+	int r;
+
+	if (isnan(x) || isnan(y)) /* n/a last, whatever the direction */
+		return isnan(x) && isnan(y) ? ia - ib : isnan(x) ? 1 : -1;
+	r = x < y ? 1 : x > y ? -1 : ia - ib; /* largest first */
+	return c->v->sort_rev ? -r : r;
+}
+
+/* Metrics worth a column: live or always-live, defined at this aggregation. */
+static int threads_pane_columns(const struct view *v, const struct sample *s, int *cols)
+{
+	const struct layout *l = v->info.layout;
+	int n = 0;
+
+	for (int m = 0; m < l->nmetrics; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+
+		if (mt->group >= 0 && s->groups[mt->group].state == SAMPLE_GROUP_OFF)
+			continue;
+		if (!layout_scope_computed(mt->scope, v->agg == VIEW_AGG_THREAD ? LAYOUT_THREAD
+						      : v->agg == VIEW_AGG_CORE ? LAYOUT_CORE : LAYOUT_SOCKET) ||
+		    mt->scope == LAYOUT_CHANNEL)
+			continue;
+		cols[n++] = m;
+	}
+	return n;
+}
+
+static int threads_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	const struct topo *t = v->info.topo;
+	static const char *const heads[] = { "  cpu core sock", " core sock cpus     ",
+					     " sock cpus          " };
+	struct sample_entity *ents;
+	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x;
+	char buf[64];
+
+	ncols = threads_pane_columns(v, s, cols);
+	nrows = threads_pane_rows(v, s, &rows, &ents);
+	if (v->sort_metric >= 0) {
+		struct threads_pane_sort ctx = { .v = v, .s = s, .ents = ents };
+
+		qsort_r(rows, (size_t)nrows, sizeof(int), threads_pane_sort_cmp, &ctx);
+	}
+	grid_blank(g, y, 0, g->w, GRID_HEADER);
+	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%s", heads[v->agg]);
+	for (int c = 0; c < ncols && x < g->w; c++) {
+		const char *name = l->metrics[cols[c]].name;
+		int w = (int)strlen(name) > 8 ? (int)strlen(name) + 1 : 9;
+
+		snprintf(buf, sizeof(buf), "%s%s", name,
+			 cols[c] == v->sort_metric ? (v->sort_rev ? "^" : "v") : "");
+		grid_put_right(g, y, x, w, GRID_HEADER, buf);
+		x += w + 1;
+	}
+	if (v->focus == VIEW_PANE_TABLE) {
+		v->nrows = nrows;
+		v->page = h - 1 > 1 ? h - 1 : 1;
+		if (v->sel >= nrows)
+			v->sel = nrows ? nrows - 1 : 0;
+		if (v->sel < v->scroll)
+			v->scroll = v->sel;
+		if (v->sel >= v->scroll + h - 1)
+			v->scroll = v->sel - (h - 2);
+	}
+	for (int r = 0; r < h - 1 && r + v->scroll < nrows; r++) {
+		int pos = r + v->scroll;
+		const struct sample_entity *e = &ents[rows[pos]];
+		bool sel = v->focus == VIEW_PANE_TABLE && v->sel == pos;
+		enum grid_style base = sel ? GRID_SELECT : GRID_NORMAL;
+		int yy = y + 1 + r;
+
+		grid_blank(g, yy, 0, g->w, base);
+		if (v->agg == VIEW_AGG_THREAD) {
+			x = grid_put(g, yy, 0, g->w, base, "%c%4d %4d %4d", pane_pid_ran(v, e->index) ? '@' : ' ',
+				     e->index, e->os_core_id, e->os_socket_id);
+		} else {
+			const int *cpus = NULL;
+			int ncpu = 0, *tmp = NULL;
+			char *list;
+
+			if (v->agg == VIEW_AGG_CORE) {
+				const struct topo_core *c = &t->cores[e->index];
+
+				tmp = xcalloc((size_t)c->nthreads + 1, sizeof(int));
+				for (int j = 0; j < c->nthreads; j++)
+					tmp[ncpu++] = t->threads[c->thread_first + j].os_cpu;
+				cpus = tmp;
+				x = grid_put(g, yy, 0, g->w, base, " %4d %4d ", e->os_core_id,
+					     e->os_socket_id);
+			} else {
+				cpus = t->sockets[e->index].cpus;
+				ncpu = t->sockets[e->index].nthreads;
+				x = grid_put(g, yy, 0, g->w, base, " %4d ", e->os_socket_id);
+			}
+			list = cpulist_format(cpus, ncpu);
+			grid_put(g, yy, x, (int)strlen(heads[v->agg]) - x, base, "%s", list);
+			x = (int)strlen(heads[v->agg]);
+			free(list);
+			free(tmp);
+		}
+		for (int c = 0; c < ncols && x < g->w; c++) {
+			const char *name = l->metrics[cols[c]].name;
+			int w = (int)strlen(name) > 8 ? (int)strlen(name) + 1 : 9;
+			double val = sample_metric(s, e, cols[c]);
+			double warn, crit;
+			enum grid_style st = base;
+
+			pane_thresholds(l, cols[c], &warn, &crit);
+			if (!sel && !isnan(val) && !isnan(crit) && val >= crit)
+				st = GRID_CRIT;
+			else if (!sel && !isnan(val) && !isnan(warn) && val >= warn)
+				st = GRID_WARN;
+			else if (!sel && isnan(val))
+				st = GRID_DIM;
+			pane_value(s, cols[c], val, buf, sizeof(buf));
+			grid_put_right(g, yy, x, w, st, buf);
+			x += w + 1;
+		}
+		pane_hit(v, yy, 0, g->w, VIEW_PANE_TABLE, pos, e->socket, v->agg, rows[pos]);
+	}
+	if (!nrows)
+		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no CPU matches the filter '%s' (/ changes it)",
+			 v->filter);
+	free(rows);
+	free(cols);
+	return h;
+}
+
+const struct pane threads_pane = {
+	.name = "threads", .title = "Threads",
+	.help = "every live metric per thread, core or socket (a): sort s < > r, filter /",
+	.draw = threads_pane_draw,
+};

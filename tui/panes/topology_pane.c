@@ -1,0 +1,244 @@
+/*
+ * topology_pane: the machine as sockets of cores of hardware threads, each
+ * cell coloured by the heat metric, packed to fit (full, narrow, one cell per
+ * core, one line per socket); Enter zooms to a socket.  UI thread.
+ */
+#include "pane.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- topology ------------------------------------------------------------- */
+
+enum topology_pane_topo_mode { TOPOLOGY_PANE_FULL, TOPOLOGY_PANE_NARROW, TOPOLOGY_PANE_CORES, TOPOLOGY_PANE_SUMMARY };
+
+struct topology_pane_topo_fit {
+	enum topology_pane_topo_mode mode;
+	int per_row;   /* sockets side by side */
+	int box_w, box_h;
+	int block_w, block_h, blocks; /* core blocks: size, and how many per row in a box */
+};
+
+static int topology_pane_max_threads(const struct topo *t)
+{
+	int n = 1;
+
+	for (int c = 0; c < t->ncores; c++)
+		if (t->cores[c].nthreads > n)
+			n = t->cores[c].nthreads;
+	return n;
+}
+
+/* The largest mode (and most sockets side by side) whose boxes fit in W x H. */
+static struct topology_pane_topo_fit topology_pane_fit_boxes(const struct topo *t, const int *socks, int nsocks,
+					    int w, int h)
+{
+	int thr = topology_pane_max_threads(t), maxcores = 1;
+	struct topology_pane_topo_fit f = { 0 };
+
+	for (int i = 0; i < nsocks; i++)
+		if (t->sockets[socks[i]].ncores > maxcores)
+			maxcores = t->sockets[socks[i]].ncores;
+	for (int mode = TOPOLOGY_PANE_FULL; mode <= TOPOLOGY_PANE_CORES; mode++) {
+		f.mode = (enum topology_pane_topo_mode)mode;
+		f.block_w = mode == TOPOLOGY_PANE_FULL ? 12 : mode == TOPOLOGY_PANE_NARROW ? 6 * thr + 1 : 6;
+		f.block_h = mode == TOPOLOGY_PANE_FULL ? 1 + thr : 1;
+		for (f.per_row = nsocks; f.per_row >= 1; f.per_row--) {
+			int rows_of_boxes = (nsocks + f.per_row - 1) / f.per_row, core_rows;
+
+			f.box_w = w / f.per_row;
+			f.blocks = (f.box_w - 3) / f.block_w;
+			if (f.blocks < 1)
+				continue;
+			core_rows = (maxcores + f.blocks - 1) / f.blocks;
+			f.box_h = 3 + core_rows * f.block_h;
+			if (rows_of_boxes * f.box_h <= h)
+				return f;
+		}
+	}
+	f.mode = TOPOLOGY_PANE_SUMMARY;
+	f.per_row = 1;
+	f.box_w = w;
+	f.box_h = 3;
+	return f;
+}
+
+/* Socket SK's CPUs, memory and L3: "cpus 0-3,8-11  node 0 11.2 of 12.0 GiB free  L3 8 MiB". */
+static void topology_pane_socket_info(const struct topo *t, int sk, char *buf, size_t len)
+{
+	const struct topo_socket *so = &t->sockets[sk];
+	char *cpus = cpulist_format(so->cpus, so->nthreads);
+	size_t n = (size_t)snprintf(buf, len, "cpus %s  ", cpus);
+
+	free(cpus);
+	for (int i = 0; i < so->nnuma && n < len; i++) {
+		const struct topo_numa *nu = &t->numa[so->numa[i]];
+
+		if (nu->mem_total == TOPO_BYTES_UNKNOWN)
+			n += (size_t)snprintf(buf + n, len - n, "node %d  ", nu->os_node);
+		else if (nu->mem_free == TOPO_BYTES_UNKNOWN)
+			n += (size_t)snprintf(buf + n, len - n, "node %d %.1f GiB  ", nu->os_node,
+					      nu->mem_total / 1073741824.0);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "node %d %.1f of %.1f GiB free  ",
+					      nu->os_node, nu->mem_free / 1073741824.0,
+					      nu->mem_total / 1073741824.0);
+	}
+	for (int i = 0; i < so->nl3 && n < len; i++) {
+		uint64_t b = t->l3s[so->l3_first + i].size_bytes;
+
+		if (b)
+			n += (size_t)snprintf(buf + n, len - n, "L3 %llu MiB  ",
+					      (unsigned long long)(b >> 20));
+	}
+}
+
+/* Cell text and style of sample thread I (or -1) for the heat metric. */
+static enum grid_style topology_pane_cell(const struct view *v, const struct sample *s, int i, double max,
+				  int width, char *buf, size_t len)
+{
+	double value = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
+
+	if (i < 0) {
+		snprintf(buf, len, "%*s", width, s ? "off" : "");
+		return GRID_DIM;
+	}
+	pane_value(s, v->heat_metric, value, buf, len);
+	return pane_heat(v->info.layout, v->heat_metric, value, max);
+}
+
+static void topology_pane_socket_box(struct view *v, const struct sample *s, const int *tmap,
+			     const struct topology_pane_topo_fit *f, int sk, int y, int x, double max, int *pos,
+			     struct grid *g)
+{
+	const struct topo *t = v->info.topo;
+	const struct topo_socket *so = &t->sockets[sk];
+	char title[64], info[256], cell[32];
+
+	snprintf(title, sizeof(title), "Socket %d", so->os_id >= 0 ? so->os_id : sk);
+	grid_box(g, y, x, f->box_h, f->box_w, GRID_DIM, title);
+	topology_pane_socket_info(t, sk, info, sizeof(info));
+	grid_put(g, y + 1, x + 2, f->box_w - 4, GRID_DIM, "%s", info);
+	if (f->mode == TOPOLOGY_PANE_SUMMARY) {
+		double sum = 0, lo = INFINITY, hi = -INFINITY;
+		int n = 0;
+
+		for (int k = 0; s && k < so->nthreads; k++) {
+			int i = tmap[so->thread_first + k];
+			double val = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
+
+			if (isnan(val))
+				continue;
+			sum += val;
+			lo = fmin(lo, val);
+			hi = fmax(hi, val);
+			n++;
+		}
+		grid_put(g, y + 1, x + f->box_w / 2, f->box_w / 2 - 2, GRID_BOLD,
+			 n ? "%d threads  mean %.2f  min %.2f  max %.2f  (Enter zooms)" : "%d threads",
+			 so->nthreads, n ? sum / n : 0, lo, hi);
+		pane_hit(v, y + 1, x, f->box_w, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_SOCKET, sk);
+		return;
+	}
+	for (int c = 0; c < so->ncores; c++) {
+		const struct topo_core *co = &t->cores[so->core_first + c];
+		int by = y + 2 + (c / f->blocks) * f->block_h, bx = x + 2 + (c % f->blocks) * f->block_w;
+
+		if (f->mode == TOPOLOGY_PANE_FULL) {
+			grid_put(g, by, bx, f->block_w - 1, GRID_DIM, "core %d", co->core_id);
+			for (int k = 0; k < co->nthreads; k++) {
+				int th = co->thread_first + k, i = tmap[th];
+				int cpu = t->threads[th].os_cpu;
+				enum grid_style st = topology_pane_cell(v, s, i, max, 6, cell, sizeof(cell));
+				bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
+
+				grid_put(g, by + 1 + k, bx, 4, pane_cpu_shown(v, cpu) ? GRID_NORMAL : GRID_DIM,
+					 "%c%3d", pane_pid_ran(v, cpu) ? '@' : ' ', cpu);
+				grid_blank(g, by + 1 + k, bx + 4, 7, sel ? GRID_SELECT : st);
+				grid_put_right(g, by + 1 + k, bx + 4, 7, sel ? GRID_SELECT : st, cell);
+				pane_hit(v, by + 1 + k, bx, 11, VIEW_PANE_TOPO, (*pos)++, sk,
+					  VIEW_AGG_THREAD, i);
+			}
+		} else if (f->mode == TOPOLOGY_PANE_NARROW) {
+			for (int k = 0; k < co->nthreads; k++) {
+				int i = tmap[co->thread_first + k];
+				enum grid_style st = topology_pane_cell(v, s, i, max, 5, cell, sizeof(cell));
+				bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
+
+				grid_blank(g, by, bx + 6 * k, 5, sel ? GRID_SELECT : st);
+				grid_put_right(g, by, bx + 6 * k, 5, sel ? GRID_SELECT : st, cell);
+				pane_hit(v, by, bx + 6 * k, 5, VIEW_PANE_TOPO, (*pos)++, sk,
+					  VIEW_AGG_THREAD, i);
+			}
+		} else {
+			int k = so->core_first + c;
+			double val = s ? sample_metric(s, &s->cores[k], v->heat_metric) : NAN;
+			enum grid_style st = pane_heat(v->info.layout, v->heat_metric, val, max);
+			bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
+
+			pane_value(s, v->heat_metric, val, cell, sizeof(cell));
+			grid_blank(g, by, bx, 5, sel ? GRID_SELECT : st);
+			grid_put_right(g, by, bx, 5, sel ? GRID_SELECT : st, s ? cell : "");
+			pane_hit(v, by, bx, 5, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_CORE, k);
+		}
+	}
+}
+
+/* The topology from row Y in at most H rows; returns the rows used. */
+static int topology_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+{
+	const struct topo *t = v->info.topo;
+	int *socks = xcalloc((size_t)t->nsockets + 1, sizeof(int)), nsocks = 0, pos = 0, rows;
+	int *tmap = pane_thread_map(s, t);
+	struct topology_pane_topo_fit f;
+	double max = 0;
+
+	for (int k = 0; k < t->nsockets; k++)
+		if (v->zoom_socket < 0 || v->zoom_socket == k)
+			socks[nsocks++] = k;
+	for (int i = 0; s && i < s->nthreads; i++) {
+		double val = sample_metric(s, &s->threads[i], v->heat_metric);
+
+		if (!isnan(val))
+			max = fmax(max, val);
+	}
+	f = topology_pane_fit_boxes(t, socks, nsocks, g->w, h);
+	for (int i = 0; i < nsocks; i++)
+		topology_pane_socket_box(v, s, tmap, &f, socks[i], y + (i / f.per_row) * f.box_h,
+				 (i % f.per_row) * f.box_w, max, &pos, g);
+	rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
+	if (v->zoom_socket >= 0)
+		grid_put(g, y, g->w - 26, 24, GRID_TITLE, " zoomed: Esc shows all ");
+	if (v->focus == VIEW_PANE_TOPO) {
+		v->nrows = pos;
+		v->page = f.blocks > 0 ? f.blocks : 1;
+	}
+	free(socks);
+	free(tmap);
+	return rows > h ? h : rows;
+}
+
+void topology_pane_zoom(struct view *v)
+{
+	if (v->focus != VIEW_PANE_TOPO)
+		return;
+	if (v->zoom_socket >= 0) {
+		v->zoom_socket = -1;
+		v->sel = 0;
+		return;
+	}
+	for (int i = 0; i < v->nhits; i++)
+		if (v->hits[i].pane == VIEW_PANE_TOPO && v->hits[i].pos == v->sel) {
+			v->zoom_socket = v->hits[i].socket;
+			v->sel = 0;
+			return;
+		}
+}
+
+const struct pane topology_pane = {
+	.name = "topology", .title = "Topology",
+	.help = "sockets, cores and threads coloured by the heat metric (m); Enter zooms",
+	.draw = topology_pane_draw,
+};
