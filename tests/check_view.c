@@ -20,6 +20,7 @@
 #include "layout.h"
 #include "options.h"
 #include "panes.h"
+#include "panes/pane.h"
 #include "pidcpus.h"
 #include "rcfile.h"
 #include "sample.h"
@@ -372,6 +373,43 @@ START_TEST(rc_file_warns_with_file_line_and_saves_atomically)
 }
 END_TEST
 
+/*
+ * Every pane in the registry is reachable by its name and draws under its
+ * own tab: adding a pane is its file and a registry line, nothing else.
+ */
+START_TEST(every_registered_pane_is_reachable_and_drawn)
+{
+	struct fixture f;
+
+	fixture_open(&f, 160, 50);
+	for (int p = 0; p < VIEW_NPANES; p++) {
+		const struct pane *pn = panes_registry[p];
+		char want[64], err[256], *text;
+
+		ck_assert_ptr_nonnull(pn->name);
+		ck_assert_ptr_nonnull(pn->title);
+		ck_assert_ptr_nonnull(pn->help);
+		ck_assert_ptr_nonnull(pn->draw);
+		ck_assert_int_eq(view_pane_find(pn->name), p);
+		if (p == VIEW_PANE_TOPO)
+			continue; /* always drawn on top, never a tab */
+		ck_assert_int_eq(view_setting_apply(&f.v, "pane", pn->name, err, sizeof(err)), 0);
+		f.v.focus = f.v.lower;
+		text = render(&f);
+		snprintf(want, sizeof(want), "[%s]", pn->title);
+		ck_assert_msg(strstr(text, want), "pane %s: no tab %s", pn->name, want);
+		free(text);
+		/* its help line is on the help screen */
+		f.v.overlay = VIEW_OVERLAY_HELP;
+		text = render(&f);
+		ck_assert_msg(strstr(text, pn->name), "pane %s is not on the help screen", pn->name);
+		free(text);
+		f.v.overlay = VIEW_OVERLAY_NONE;
+	}
+	fixture_close(&f);
+}
+END_TEST
+
 /* One list of pane names: --pane, the settings file, its old name, the man page. */
 START_TEST(pane_names_are_one_list)
 {
@@ -515,6 +553,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);
 	CHECK_ADD(s, pane_names_are_one_list);
+	CHECK_ADD(s, every_registered_pane_is_reachable_and_drawn);
 	CHECK_ADD(s, pidcpus_finds_where_this_process_runs);
 	return s;
 }

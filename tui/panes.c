@@ -246,29 +246,21 @@ static void panes_help(const struct view *v, struct grid *g)
 	panes_overlay_box(g, "Help (any key closes)", &y, &x, &h, &w);
 	n = (size_t)snprintf(text, sizeof(text),
 		"1-9 a-z    toggle the layout's event groups (keys below)\n"
-		"Tab S-Tab  next / previous pane:\n"
-		"arrows     select; PgUp PgDn Home End scroll\n"
-		"Enter      zoom the topology to the selected socket (Esc: all)\n"
-		"m M        heatmap metric   a  aggregation thread/core/socket\n"
-		"s < >      sort column      r  reverse sort\n"
-		"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
-		"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
-		"e          explain the selected cell: formula, events, raw counts\n"
-		"d          setup doctor     h ? F1  this help     q F10  quit\n"
-		"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
-	for (int p = VIEW_NPANES - 1; p >= 0; p--) {
-		/* the pane lines go after the Tab line, in registry order */
-		char line[160];
-		char *tab = strstr(text, "pane:\n") + strlen("pane:\n");
-		int k = snprintf(line, sizeof(line), "  %-9s %s\n", panes_registry[p]->name,
-				 panes_registry[p]->help);
-
-		if (n + (size_t)k < sizeof(text)) {
-			memmove(tab + k, tab, n - (size_t)(tab - text) + 1);
-			memcpy(tab, line, (size_t)k);
-			n += (size_t)k;
-		}
-	}
+		"Tab S-Tab  next / previous pane:\n");
+	for (int p = 0; p < VIEW_NPANES && n < sizeof(text); p++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %-9s %s\n",
+				      panes_registry[p]->name, panes_registry[p]->help);
+	if (n < sizeof(text))
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+			"arrows     select; PgUp PgDn Home End scroll\n"
+			"Enter      zoom the topology to the selected socket (Esc: all)\n"
+			"m M        heatmap metric   a  aggregation thread/core/socket\n"
+			"s < >      sort column      r  reverse sort\n"
+			"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
+			"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
+			"e          explain the selected cell: formula, events, raw counts\n"
+			"d          setup doctor     h ? F1  this help     q F10  quit\n"
+			"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
 	for (int i = 0; i < l->ngroups && n < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %c  %-12s %d counters  %s\n",
 				      l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name,
