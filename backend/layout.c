@@ -1,6 +1,6 @@
 /*
  * layout: the layout file parser.  Line oriented: a keyword, then its
- * arguments; blocks ("group", "pane") close with "end".  Every error names
+ * arguments; a "group" block closes with "end".  Every error names
  * FILE:LINE:COL and what was expected there.  Main thread, before curses.
  */
 #include "layout.h"
@@ -83,7 +83,6 @@ struct layout_parser {
 	size_t errlen;
 	struct layout *l;
 	int group;        /* open group, -1 */
-	int pane;         /* open pane, -1 */
 	int last_metric;  /* for "help" lines, -1 */
 	struct layout_token tok[LAYOUT_MAX_TOKENS];
 	int ntok;
@@ -535,7 +534,7 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 static int layout_metric(struct layout_parser *p, const char *eol)
 {
 	struct layout *l = p->l;
-	struct layout_metric m = { .group = p->group, .line = p->line };
+	struct layout_metric m = { .group = p->group, .line = p->line, .warn = NAN, .crit = NAN };
 	const char *f;
 	char why[200];
 	int rc, col, s;
@@ -628,6 +627,35 @@ static int layout_group_open(struct layout_parser *p)
 	return 0;
 }
 
+/* "thresholds warn N crit N" after a metric: the colours its figures take on screen. */
+static int layout_thresholds(struct layout_parser *p)
+{
+	struct layout_metric *mt;
+	int rc;
+
+	if (p->last_metric < 0)
+		return layout_fail(p, p->tok[0].at, "a metric line before 'thresholds'");
+	mt = &p->l->metrics[p->last_metric];
+	if ((rc = layout_want_args(p, 2, 4, "warn N and/or crit N")))
+		return rc;
+	for (int i = 1; i < p->ntok; i += 2) {
+		double *dst = !strcmp(p->tok[i].text, "warn") ? &mt->warn
+			      : !strcmp(p->tok[i].text, "crit") ? &mt->crit : NULL;
+
+		if (!dst)
+			return layout_fail(p, p->tok[i].at, "warn N or crit N, not '%s'",
+					   p->tok[i].text);
+		if (i + 1 >= p->ntok)
+			return layout_fail(p, p->tok[i].at + strlen(p->tok[i].text),
+					   "a number after '%s'", p->tok[i].text);
+		if (layout_double(p, &p->tok[i + 1], dst))
+			return -EINVAL;
+	}
+	if (!isnan(mt->warn) && !isnan(mt->crit) && mt->warn > mt->crit)
+		return layout_fail(p, p->tok[1].at, "warn at most crit (%g > %g)", mt->warn, mt->crit);
+	return 0;
+}
+
 static int layout_group_line(struct layout_parser *p, const char *eol)
 {
 	struct layout *l = p->l;
@@ -641,6 +669,8 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		return layout_metric(p, eol);
 	if (!strcmp(kw, "title"))
 		return layout_set_string(p, &g->title, "a title");
+	if (!strcmp(kw, "thresholds"))
+		return layout_thresholds(p);
 	if (!strcmp(kw, "help"))
 		return p->last_metric >= 0
 		       ? layout_set_string(p, &l->metrics[p->last_metric].help, "a help text")
@@ -697,58 +727,8 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		p->last_metric = -1;
 		return 0;
 	}
-	return layout_fail(p, p->tok[0].at, "event, metric, help, title, key, default, pmu or end "
-			   "inside group '%s', not '%s'", g->name, kw);
-}
-
-static int layout_pane_line(struct layout_parser *p)
-{
-	struct layout *l = p->l;
-	struct layout_pane *pn = &l->panes[p->pane];
-	const char *kw = p->tok[0].text;
-	int rc;
-
-	if (!strcmp(kw, "title"))
-		return layout_set_string(p, &pn->title, "a title");
-	if (!strcmp(kw, "note"))
-		return layout_set_string(p, &pn->note, "a note");
-	if (!strcmp(kw, "show")) {
-		struct layout_show sh = { .warn = NAN, .crit = NAN };
-
-		if ((rc = layout_want_args(p, 1, 5, "a metric name")))
-			return rc;
-		sh.metric = layout_metric_find(l, p->tok[1].text);
-		if (sh.metric < 0)
-			return layout_fail(p, p->tok[1].at, "a metric defined above, not '%s'",
-					   p->tok[1].text);
-		for (int i = 2; i < p->ntok; i += 2) {
-			double *dst = !strcmp(p->tok[i].text, "warn") ? &sh.warn
-				      : !strcmp(p->tok[i].text, "crit") ? &sh.crit : NULL;
-
-			if (!dst)
-				return layout_fail(p, p->tok[i].at, "warn N or crit N, not '%s'",
-						   p->tok[i].text);
-			if (i + 1 >= p->ntok)
-				return layout_fail(p, p->tok[i].at + strlen(p->tok[i].text),
-						   "a number after '%s'", p->tok[i].text);
-			if (layout_double(p, &p->tok[i + 1], dst))
-				return -EINVAL;
-		}
-		pn->shows = xrealloc(pn->shows, (size_t)pn->nshows + 1, sizeof(*pn->shows));
-		pn->shows[pn->nshows++] = sh;
-		return 0;
-	}
-	if (!strcmp(kw, "end")) {
-		if ((rc = layout_want_args(p, 0, 0, "'end'")))
-			return rc;
-		if (!pn->nshows)
-			return layout_fail(p, p->tok[0].at, "at least one 'show METRIC' in pane '%s' "
-					   "before 'end'", pn->name);
-		p->pane = -1;
-		return 0;
-	}
-	return layout_fail(p, p->tok[0].at, "title, note, show or end inside pane '%s', not '%s'",
-			   pn->name, kw);
+	return layout_fail(p, p->tok[0].at, "event, metric, help, thresholds, title, key, default, "
+			   "pmu or end inside group '%s', not '%s'", g->name, kw);
 }
 
 static int layout_top_line(struct layout_parser *p, const char *eol)
@@ -779,24 +759,14 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 			return layout_fail(p, p->tok[0].at, "a metric line before 'help'");
 		return layout_set_string(p, &l->metrics[p->last_metric].help, "a help text");
 	}
+	if (!strcmp(kw, "thresholds"))
+		return layout_thresholds(p);
 	if (!strcmp(kw, "group"))
 		return layout_group_open(p);
-	if (!strcmp(kw, "pane")) {
-		if ((rc = layout_want_args(p, 1, 1, "a pane name")))
-			return rc;
-		for (int i = 0; i < l->npanes; i++)
-			if (!strcmp(l->panes[i].name, p->tok[1].text))
-				return layout_fail(p, p->tok[1].at, "a new pane name: '%s' is already "
-						   "a pane", p->tok[1].text);
-		l->panes = xrealloc(l->panes, (size_t)l->npanes + 1, sizeof(*l->panes));
-		l->panes[l->npanes] = (struct layout_pane){ .name = xstrdup(p->tok[1].text) };
-		p->pane = l->npanes++;
-		return 0;
-	}
 	if (!strcmp(kw, "end"))
-		return layout_fail(p, p->tok[0].at, "a 'group' or 'pane' before 'end'");
+		return layout_fail(p, p->tok[0].at, "a 'group' before 'end'");
 	return layout_fail(p, p->tok[0].at, "layout, description, libpfm, libpfm_uncore, models, "
-			   "metric, help, group or pane, not '%s'", kw);
+			   "metric, help, thresholds or group, not '%s'", kw);
 }
 
 static int layout_fixup(void *ctx, int var)
@@ -817,7 +787,7 @@ static bool layout_has_thread_metric(const struct layout *l)
 int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)
 {
 	struct layout_parser p = {
-		.file = file, .err = err, .errlen = errlen, .group = -1, .pane = -1,
+		.file = file, .err = err, .errlen = errlen, .group = -1,
 		.last_metric = -1,
 	};
 	const char *s = text;
@@ -844,8 +814,6 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 				seen_version = true;
 			} else if (p.group >= 0) {
 				rc = layout_group_line(&p, eol);
-			} else if (p.pane >= 0) {
-				rc = layout_pane_line(&p);
 			} else {
 				rc = layout_top_line(&p, eol);
 			}
@@ -860,11 +828,9 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 		p.bol = s;
 		if (!seen_version)
 			rc = layout_fail(&p, s, "'%s' as the first line", LAYOUT_VERSION_LINE);
-		else if (p.group >= 0 || p.pane >= 0)
-			rc = layout_fail(&p, s, "'end' to close %s '%s' before the end of the file",
-					 p.group >= 0 ? "group" : "pane",
-					 p.group >= 0 ? p.l->groups[p.group].name
-						      : p.l->panes[p.pane].name);
+		else if (p.group >= 0)
+			rc = layout_fail(&p, s, "'end' to close group '%s' before the end of the file",
+					 p.l->groups[p.group].name);
 		else if (!p.l->name)
 			rc = layout_fail(&p, s, "a 'layout NAME' line");
 		else if (!p.l->nmodels && !p.l->fallback)
@@ -1019,16 +985,6 @@ void layout_free(struct layout *l)
 		free(l->groups[i].title);
 		free(l->groups[i].help);
 	}
-	for (int i = 0; i < l->npanes; i++) {
-		free(l->panes[i].name);
-		free(l->panes[i].title);
-		free(l->panes[i].note);
-		free(l->panes[i].shows);
-	}
-	free(l->events);
-	free(l->metrics);
-	free(l->groups);
-	free(l->panes);
 	free(l->models);
 	free(l->file);
 	free(l->name);

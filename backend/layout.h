@@ -4,7 +4,7 @@
  *
  * A layout names the CPU models it covers, its event groups (each event
  * resolved to raw fields through libpfm4 or given raw), its metrics
- * (formulas, see expr.h, with a unit and a scope) and its panes.  Metrics
+ * (formulas, see expr.h, with a unit, a scope and colour thresholds).  Metrics
  * outside any group use only the built-ins (fixed counters, TSC, time) and
  * are always live.  A group's metrics may use the group's events, the
  * built-ins, the metrics outside groups and the group's earlier metrics:
@@ -101,6 +101,7 @@ struct layout_metric {
 	enum layout_scope scope;
 	int group;           /* -1: always live (built-ins only) */
 	int line;
+	double warn, crit;   /* colour thresholds on screen ("thresholds" line), NaN when none */
 	struct expr *expr;
 };
 
@@ -113,19 +114,6 @@ struct layout_group {
 	bool default_on;
 	int first_event, nevents;
 	int line;
-};
-
-struct layout_show {
-	int metric;
-	double warn, crit;   /* colour thresholds, NaN when not given */
-};
-
-struct layout_pane {
-	char *name;
-	char *title;
-	char *note;
-	struct layout_show *shows;
-	int nshows;
 };
 
 struct layout {
@@ -143,8 +131,6 @@ struct layout {
 	int nmetrics;
 	struct layout_group *groups;
 	int ngroups;
-	struct layout_pane *panes;
-	int npanes;
 };
 
 /*

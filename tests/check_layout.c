@@ -230,8 +230,14 @@ START_TEST(shipped_layouts_fit_their_models)
 	for (int m = 0; m < l->nmodels; m++)
 		ck_assert_int_eq(cpuid_uarch_of(l->models[m][0], l->models[m][1], 3), shipped[_i].uarch);
 	ck_assert(l->nmodels > 0 || l->fallback);
-	ck_assert(l->npanes > 0);
-	/* every metric a pane shows, every group with a key */
+	/* some metrics carry colour thresholds, and every group has a key */
+	{
+		int with = 0;
+
+		for (int m = 0; m < l->nmetrics; m++)
+			with += !isnan(l->metrics[m].warn) || !isnan(l->metrics[m].crit);
+		ck_assert_msg(with > 0, "layout %s: no thresholds", l->name);
+	}
 	for (int g = 0; g < l->ngroups; g++)
 		ck_assert_msg(l->groups[g].key, "group %s has no key", l->groups[g].name);
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
@@ -327,7 +333,7 @@ static const struct {
 	{ "pmutop-layout 1\nmodels 06_1A\n", "t.layout:3:1: expected a 'layout NAME' line" },
 	{ "pmutop-layout 1\nlayout t\n", "t.layout:3:1: expected a 'models' line" },
 	{ HEAD "models 6_1A\n", "t.layout:5:8: expected a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
-	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, libpfm, libpfm_uncore, models, metric, help, group or pane, not 'colour'" },
+	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'colour'" },
 	{ HEAD "layout u\n", "t.layout:5:1: expected one 'layout' line, this is the second" },
 	{ HEAD "description \"open\n", "t.layout:5:13: expected a closing '\"' for this string" },
 	{ HEAD "metric util thread % = 100 * ref_cycles / tsc\nmetric util thread % = 1\n",
@@ -400,11 +406,13 @@ static const struct {
 	{ HEAD "group g\nevent cycles raw event=0x3C\n", "t.layout:6:7: expected a new name: 'cycles' is already a built-in" },
 	{ HEAD "group g\nevent e raw event=0x3C\nmetric m thread % = min(e, x)\n",
 	  "t.layout:7:28: expected a known name: 'x' is not an event, metric or built-in" },
-	{ HEAD "pane p\nshow nothing\n", "t.layout:6:6: expected a metric defined above, not 'nothing'" },
-	{ HEAD "metric u thread % = 1\npane p\nshow u warn\n", "t.layout:7:12: expected a number after 'warn'" },
-	{ HEAD "metric u thread % = 1\npane p\nshow u warm 3\n", "t.layout:7:8: expected warn N or crit N, not 'warm'" },
-	{ HEAD "pane p\nend\n", "t.layout:6:1: expected at least one 'show METRIC' in pane 'p' before 'end'" },
-	{ HEAD "end\n", "t.layout:5:1: expected a 'group' or 'pane' before 'end'" },
+	{ HEAD "thresholds warn 1\n", "t.layout:5:1: expected a metric line before 'thresholds'" },
+	{ HEAD "metric u thread % = 1\nthresholds warn\n", "t.layout:6:11: expected warn N and/or crit N after 'thresholds'" },
+	{ HEAD "metric u thread % = 1\nthresholds warm 3\n", "t.layout:6:12: expected warn N or crit N, not 'warm'" },
+	{ HEAD "metric u thread % = 1\nthresholds warn 5 crit\n", "t.layout:6:23: expected a number after 'crit'" },
+	{ HEAD "metric u thread % = 1\nthresholds warn 50 crit 10\n", "t.layout:6:12: expected warn at most crit (50 > 10)" },
+	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'pane'" },
+	{ HEAD "end\n", "t.layout:5:1: expected a 'group' before 'end'" },
 	{ HEAD "help \"x\"\n", "t.layout:5:1: expected a metric line before 'help'" },
 	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: expected a known name: 'e' is not an event, metric or built-in" },
 	{ "pmutop-layout 1\nlayout t\nmodels 06_1A\ngroup g\nevent e UOPS_ISSUED:ANY\n",

@@ -54,7 +54,7 @@ int main(void)
 {
 	static const char *const tokens[] = {
 		"=", "(", ")", "\"", "#", "\n", " ", "end\n", "group g\n", "event e raw event=0xB7\n",
-		"metric m core % = ", "min(", "/ 0", "1e308", "key 1\n", "pane p\n", "show util\n",
+		"metric m core % = ", "min(", "/ 0", "1e308", "key 1\n", "thresholds warn 1 crit 2\n",
 		"counters=9", "offcore=", "per-core", "\\", "\t", "-", "models any\n", "\r", "\x1b[",
 	};
 	static const char *const seeds[] = {

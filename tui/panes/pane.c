@@ -21,14 +21,8 @@ void pane_value(const struct sample *s, int m, double value, char *buf, size_t l
 /* The warn/crit thresholds a pane of the layout gives metric M (NaN when none). */
 void pane_thresholds(const struct layout *l, int m, double *warn, double *crit)
 {
-	*warn = *crit = NAN;
-	for (int p = 0; p < l->npanes; p++)
-		for (int i = 0; i < l->panes[p].nshows; i++)
-			if (l->panes[p].shows[i].metric == m) {
-				*warn = l->panes[p].shows[i].warn;
-				*crit = l->panes[p].shows[i].crit;
-				return;
-			}
+	*warn = l->metrics[m].warn;
+	*crit = l->metrics[m].crit;
 }
 
 /* Heat level 0..4 of VALUE for metric M; MAX is the largest value shown (for metrics without a scale). */
