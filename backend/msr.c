@@ -331,9 +331,9 @@ int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
 }
 
 /* Save REG of CPU unless already saved (per socket for uncore registers).  0 or -errno. */
-static int msr_save_once(struct msr_dev *d, int cpu, uint32_t reg, struct msr_saved **out)
+static int msr_save_once(struct msr_dev *d, const struct msr_allow_entry *a, int cpu,
+			 uint32_t reg, struct msr_saved **out)
 {
-	const struct msr_allow_entry *a = msr_allow_find(&d->allow, reg);
 	int row, idx, rc, n;
 	uint64_t orig;
 
@@ -375,7 +375,7 @@ int msr_save(struct msr_dev *d, int cpu, uint32_t reg)
 {
 	struct msr_saved *sv;
 
-	return msr_save_once(d, cpu, reg, &sv);
+	return msr_save_once(d, msr_allow_find(&d->allow, reg), cpu, reg, &sv);
 }
 
 int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
@@ -397,7 +397,7 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 			 (unsigned long long)a->write_mask);
 		return -EINVAL;
 	}
-	rc = msr_save_once(d, cpu, reg, &sv);
+	rc = msr_save_once(d, a, cpu, reg, &sv);
 	if (rc)
 		return rc;
 	/* never a register whose original is not saved, never one off the allowlist */

@@ -57,6 +57,7 @@ static void bench_machine(const char *name, const char *synthetic, struct layout
 	struct topo *t;
 	struct sample *s;
 	struct view v;
+	struct view_frame vf = { 0 };
 	struct view_info in;
 	struct grid *g = grid_new(COLS, LINES, true);
 	double frame[BENCH_FRAMES], key[BENCH_FRAMES], fm, fp, km, kp;
@@ -86,12 +87,12 @@ static void bench_machine(const char *name, const char *synthetic, struct layout
 		/* new figures: every cell changes */
 		for (int i = 0; i < t->nthreads; i++)
 			s->threads[i].vars[layout_metric_var(l, v.heat_metric)] = fmod(i * 3.1 + f, 100);
-		view_render(&v, s, 0, g);
+		view_render(&v, s, 0, g, &vf);
 		ui_blit(g);
 		frame[f] = bench_now() - t0;
 		t0 = bench_now();
-		view_key(&v, 'm');
-		view_render(&v, s, 0, g);
+		view_key(&v, &vf, 'm');
+		view_render(&v, s, 0, g, &vf);
 		ui_blit(g);
 		key[f] = bench_now() - t0;
 	}
@@ -100,6 +101,7 @@ static void bench_machine(const char *name, const char *synthetic, struct layout
 	fprintf(stderr, "%-5s %5d threads  frame %6.2f ms (p99 %6.2f)  key to screen %6.2f ms (p99 %6.2f)\n",
 		name, t->nthreads, fm, fp, km, kp);
 	view_free(&v);
+	view_frame_free(&vf);
 	sample_release(s);
 	topo_free(t);
 	grid_free(g);
@@ -113,6 +115,7 @@ int main(void)
 	struct session *ss;
 	struct view_info in;
 	struct view v;
+	struct view_frame frame = { 0 };
 	struct layout *l;
 	struct grid *g;
 	char err[1024], path[512];
@@ -135,11 +138,12 @@ int main(void)
 				 .gp_counters = 4, .perfmon_version = 3, .utf8 = true };
 	view_init(&v, &in, ss->groups, 1);
 	g = grid_new(COLS, LINES, true);
-	view_render(&v, NULL, 0, g);
+	view_render(&v, NULL, 0, g, &frame);
 	ui_blit(g);
 	first = bench_now() - start;
 	grid_free(g);
 	view_free(&v);
+	view_frame_free(&frame);
 	session_close(ss);
 	fprintf(stderr, "first frame (nehalem-ep, 160x50, from process start without exec): %.1f ms\n",
 		first * 1e3);

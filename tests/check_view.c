@@ -96,6 +96,7 @@ struct fixture {
 	struct topo *t;
 	struct sample *s;
 	struct view v;
+	struct view_frame frame;
 	struct grid *g;
 };
 
@@ -137,6 +138,7 @@ static void fixture_open(struct fixture *f, int w, int h)
 				 .topo = f->t, .gp_counters = 4, .perfmon_version = 3,
 				 .count_user = true, .count_kernel = true, .utf8 = true };
 	view_init(&f->v, &in, 1, 1.0);
+	f->frame = (struct view_frame){ 0 };
 	f->g = grid_new(w, h, true);
 }
 
@@ -144,6 +146,7 @@ static void fixture_close(struct fixture *f)
 {
 	grid_free(f->g);
 	view_free(&f->v);
+	view_frame_free(&f->frame);
 	sample_release(f->s);
 	topo_free(f->t);
 	layout_free(f->l);
@@ -151,7 +154,7 @@ static void fixture_close(struct fixture *f)
 
 static char *render(struct fixture *f)
 {
-	view_render(&f->v, f->s, 0.25, f->g);
+	view_render(&f->v, f->s, 0.25, f->g, &f->frame);
 	return grid_text(f->g);
 }
 
@@ -209,26 +212,26 @@ START_TEST(sorting_filtering_and_aggregation)
 	row = line_of(f.g, 11); /* first row under the table header */
 	ck_assert_msg(strstr(row, "   15    7    1") != NULL, "largest first: %s", row);
 	free(row);
-	view_key(&f.v, 'r');
+	view_key(&f.v, &f.frame, 'r');
 	free(render(&f));
 	row = line_of(f.g, 11);
 	ck_assert_msg(strstr(row, "    0    0    0") != NULL, "reversed: %s", row);
 	free(row);
 	/* the CPU filter through its prompt */
-	view_key(&f.v, '/');
-	view_key(&f.v, '9');
-	view_key(&f.v, VIEW_KEY_ENTER);
+	view_key(&f.v, &f.frame, '/');
+	view_key(&f.v, &f.frame, '9');
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
 	free(render(&f));
-	ck_assert_int_eq(f.v.nrows, 1);
-	view_key(&f.v, '/');
-	view_key(&f.v, 'x');
-	view_key(&f.v, VIEW_KEY_ENTER);
+	ck_assert_int_eq(f.frame.nrows, 1);
+	view_key(&f.v, &f.frame, '/');
+	view_key(&f.v, &f.frame, 'x');
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
 	ck_assert_ptr_nonnull(strstr(f.v.status, "expected a CPU list"));
 	ck_assert_str_eq(f.v.filter, "9"); /* a bad filter keeps the old one */
-	view_key(&f.v, 'a');
+	view_key(&f.v, &f.frame, 'a');
 	ck_assert_int_eq(f.v.agg, VIEW_AGG_CORE);
 	free(render(&f));
-	ck_assert_int_eq(f.v.nrows, 1); /* core 1 holds cpu 9 */
+	ck_assert_int_eq(f.frame.nrows, 1); /* core 1 holds cpu 9 */
 	fixture_close(&f);
 }
 END_TEST
@@ -239,33 +242,33 @@ START_TEST(keys_change_state_and_ask_the_backend)
 	int heat;
 
 	fixture_open(&f, 160, 50);
-	ck_assert_int_eq(view_key(&f.v, '4'), VIEW_CMD_GROUPS);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, '4'), VIEW_CMD_GROUPS);
 	ck_assert_uint_eq(f.v.groups, 1u | 1u << layout_group_find(f.l, "ports"));
-	ck_assert_int_eq(view_key(&f.v, '4'), VIEW_CMD_GROUPS);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, '4'), VIEW_CMD_GROUPS);
 	ck_assert_uint_eq(f.v.groups, 1);
-	ck_assert_int_eq(view_key(&f.v, '9'), VIEW_CMD_REDRAW); /* nehalem binds 1-8 */
+	ck_assert_int_eq(view_key(&f.v, &f.frame, '9'), VIEW_CMD_REDRAW); /* nehalem binds 1-8 */
 	ck_assert_ptr_nonnull(strstr(f.v.status, "no group on key 9"));
-	ck_assert_int_eq(view_key(&f.v, '+'), VIEW_CMD_INTERVAL);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, '+'), VIEW_CMD_INTERVAL);
 	ck_assert_double_eq(f.v.interval, 2);
 	for (int i = 0; i < 20; i++)
-		view_key(&f.v, '-');
+		view_key(&f.v, &f.frame, '-');
 	ck_assert_double_eq(f.v.interval, 0.1);
-	ck_assert_int_eq(view_key(&f.v, '-'), VIEW_CMD_NONE);
-	ck_assert_int_eq(view_key(&f.v, ' '), VIEW_CMD_PAUSE);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, '-'), VIEW_CMD_NONE);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, ' '), VIEW_CMD_PAUSE);
 	ck_assert(f.v.paused);
 	heat = f.v.heat_metric;
-	view_key(&f.v, 'm');
+	view_key(&f.v, &f.frame, 'm');
 	ck_assert_int_ne(f.v.heat_metric, heat);
 	ck_assert_int_eq(f.l->metrics[f.v.heat_metric].scope, LAYOUT_THREAD);
-	view_key(&f.v, 'M');
+	view_key(&f.v, &f.frame, 'M');
 	ck_assert_int_eq(f.v.heat_metric, heat);
-	view_key(&f.v, 'h');
+	view_key(&f.v, &f.frame, 'h');
 	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_HELP);
-	ck_assert_int_eq(view_key(&f.v, 'x'), VIEW_CMD_NONE); /* closes the overlay */
+	ck_assert_int_eq(view_key(&f.v, &f.frame, 'x'), VIEW_CMD_NONE); /* closes the overlay */
 	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_NONE);
-	ck_assert_int_eq(view_key(&f.v, VIEW_KEY_TAB), VIEW_CMD_REDRAW);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, VIEW_KEY_TAB), VIEW_CMD_REDRAW);
 	ck_assert_int_eq(f.v.focus, VIEW_PANE_TABLE);
-	ck_assert_int_eq(view_key(&f.v, 'q'), VIEW_CMD_QUIT);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, 'q'), VIEW_CMD_QUIT);
 	fixture_close(&f);
 }
 END_TEST

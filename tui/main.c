@@ -290,6 +290,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	long want = opt->count ? opt->count : 1, got = 0;
 	int w, h;
 	struct sample *last = NULL;
+	struct view_frame frame = { 0 };
 	struct view_info in;
 	struct grid *g;
 	struct view v;
@@ -332,12 +333,13 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	if (opt->pane)
 		v.focus = v.lower = (enum view_pane)opt->pane;
 	g = grid_new(w, h, in.utf8);
-	view_render(&v, last, 0, g);
+	view_render(&v, last, 0, g, &frame);
 	text = grid_text(g);
 	fputs(text, stdout);
 	free(text);
 	grid_free(g);
 	view_free(&v);
+	view_frame_free(&frame);
 	sample_release(last);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -49,7 +49,7 @@ void panes_format(double value, char *buf, size_t len)
 
 /* ---- header, message line, footer, key bar -------------------------------- */
 
-static void panes_header(struct view *v, const struct sample *s, double age, struct grid *g)
+static void panes_header(const struct view *v, const struct sample *s, double age, struct grid *g)
 {
 	const struct view_info *in = &v->info;
 	char line[512], skew[32];
@@ -78,7 +78,7 @@ static void panes_header(struct view *v, const struct sample *s, double age, str
 }
 
 
-static void panes_message(struct view *v, const struct sample *s, struct grid *g)
+static void panes_message(const struct view *v, const struct sample *s, struct grid *g)
 {
 	static const char *const prompts[] = {
 		[VIEW_PROMPT_FILTER] = "CPU filter (e.g. 0-3,8; empty shows all), Enter applies: ",
@@ -270,15 +270,15 @@ static void panes_help(const struct view *v, struct grid *g)
 
 /* The entity the explain overlay is about (the selected cell or row), and its metric. */
 static const struct sample_entity *panes_selected(const struct view *v, const struct sample *s,
-						  int *metric)
+						  const struct view_frame *f, int *metric)
 {
 	*metric = v->focus != VIEW_PANE_TOPO && v->sort_metric >= 0 ? v->sort_metric : v->heat_metric;
 	if (!s)
 		return NULL;
-	for (int i = 0; i < v->nhits; i++) {
-		const struct view_hit *h = &v->hits[i];
+	for (int i = 0; i < f->nhits; i++) {
+		const struct view_hit *h = &f->hits[i];
 
-		if (h->pane != v->focus || h->pos != v->sel || h->entity < 0)
+		if (h->pane != v->focus || h->pos != f->sel || h->entity < 0)
 			continue;
 		return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
 		       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
@@ -303,11 +303,12 @@ static const char *panes_entity_name(const struct view *v, const struct sample *
 	return buf;
 }
 
-static void panes_explain(const struct view *v, const struct sample *s, struct grid *g)
+static void panes_explain(const struct view *v, const struct sample *s,
+			  const struct view_frame *f, struct grid *g)
 {
 	const struct layout *l = v->info.layout;
 	int m, y, x, h, w;
-	const struct sample_entity *e = panes_selected(v, s, &m);
+	const struct sample_entity *e = panes_selected(v, s, f, &m);
 	const struct layout_metric *mt = &l->metrics[m];
 	char text[4096], val[32], name[64];
 	size_t n;
@@ -367,12 +368,17 @@ static void panes_doctor(const struct view *v, struct grid *g)
 
 /* ---- the screen ------------------------------------------------------------- */
 
-void view_render(struct view *v, const struct sample *s, double age_s, struct grid *g)
+void view_render(const struct view *v, const struct sample *s, double age_s, struct grid *g,
+		 struct view_frame *f)
 {
 	int y, footer, lower_h, topo_h;
 
 	grid_clear(g);
-	v->nhits = 0;
+	f->nhits = 0;
+	f->nrows = 0;
+	f->page = 1;
+	f->sel = v->sel;
+	f->scroll = v->scroll;
 	if (g->w < VIEW_MIN_W || g->h < VIEW_MIN_H) {
 		grid_put(g, g->h / 2 - 1, 0, g->w, GRID_WARN, "Terminal %dx%d is too small.", g->w, g->h);
 		grid_put(g, g->h / 2, 0, g->w, GRID_NORMAL, "pmutop needs %dx%d:", VIEW_MIN_W, VIEW_MIN_H);
@@ -384,20 +390,20 @@ void view_render(struct view *v, const struct sample *s, double age_s, struct gr
 	footer = panes_footer(v, s, g, 0, false);
 	y = 3;
 	topo_h = g->h - y - footer - 1 - PANES_TOPO_MIN_LOWER;
-	topo_h = topology_pane.draw(v, s, y, topo_h, g);
+	topo_h = topology_pane.draw(v, s, y, topo_h, g, f);
 	y += topo_h;
 	lower_h = g->h - y - footer - 1;
 	panes_tabs(v, y, g);
 	if (!s)
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no sample yet");
 	else
-		panes_registry[v->lower]->draw(v, s, y + 1, lower_h - 1, g);
+		panes_registry[v->lower]->draw(v, s, y + 1, lower_h - 1, g, f);
 	panes_footer(v, s, g, g->h - 1 - footer, true);
 	panes_keybar(g);
 	if (v->overlay == VIEW_OVERLAY_HELP)
 		panes_help(v, g);
 	else if (v->overlay == VIEW_OVERLAY_EXPLAIN)
-		panes_explain(v, s, g);
+		panes_explain(v, s, f, g);
 	else if (v->overlay == VIEW_OVERLAY_DOCTOR)
 		panes_doctor(v, g);
 }

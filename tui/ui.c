@@ -160,6 +160,7 @@ struct ui_state {
 	struct session *s;
 	struct ossample *os;
 	struct view v;
+	struct view_frame frame; /* what the last render drew, for the keys and the mouse */
 	struct grid *g;
 	struct sample *smp;
 	double t_sample;       /* when smp arrived */
@@ -227,10 +228,10 @@ static void ui_keys(struct ui_state *u)
 			MEVENT me;
 
 			if (getmouse(&me) == OK && (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
-				u->dirty |= view_click(&u->v, me.y, me.x);
+				u->dirty |= view_click(&u->v, &u->frame, me.y, me.x);
 			continue;
 		}
-		ui_apply(u, view_key(&u->v, ui_map_key(ch)));
+		ui_apply(u, view_key(&u->v, &u->frame, ui_map_key(ch)));
 		if (u->quit)
 			return;
 	}
@@ -332,7 +333,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			u.dirty = true;
 		}
 		if (u.dirty) {
-			view_render(&u.v, u.smp, u.smp ? ui_now() - u.t_sample : 0, u.g);
+			view_render(&u.v, u.smp, u.smp ? ui_now() - u.t_sample : 0, u.g, &u.frame);
 			ui_blit(u.g);
 			u.dirty = false;
 		}
@@ -378,5 +379,6 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	pidcpus_free(u.pid);
 	grid_free(u.g);
 	view_free(&u.v);
+	view_frame_free(&u.frame);
 	return status;
 }

@@ -33,9 +33,13 @@ void view_free(struct view *v)
 {
 	free(v->cpu_shown);
 	free(v->pid_cpus);
-	free(v->hits);
 	v->cpu_shown = v->pid_cpus = NULL;
-	v->hits = NULL;
+}
+
+void view_frame_free(struct view_frame *f)
+{
+	free(f->hits);
+	*f = (struct view_frame){ 0 };
 }
 
 /* The next thread-scope metric after M in direction DIR (wrapping). */
@@ -127,11 +131,11 @@ static enum view_cmd view_prompt_key(struct view *v, int key)
 	return VIEW_CMD_REDRAW;
 }
 
-static void view_move(struct view *v, int delta)
+static void view_move(struct view *v, const struct view_frame *f, int delta)
 {
 	v->sel += delta;
-	if (v->sel >= v->nrows)
-		v->sel = v->nrows - 1;
+	if (v->sel >= f->nrows)
+		v->sel = f->nrows - 1;
 	if (v->sel < 0)
 		v->sel = 0;
 }
@@ -149,10 +153,13 @@ static bool view_toggle_group(struct view *v, int key)
 	return false;
 }
 
-enum view_cmd view_key(struct view *v, int key)
+enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
 
+	/* what was drawn: the selection and scroll the render kept in range */
+	v->sel = f->sel;
+	v->scroll = f->scroll;
 	if (v->prompt)
 		return view_prompt_key(v, key);
 	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
@@ -241,42 +248,42 @@ enum view_cmd view_key(struct view *v, int key)
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_TAB:
 	case VIEW_KEY_BTAB: {
-		int f = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : VIEW_NPANES - 1);
+		int next = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : VIEW_NPANES - 1);
 
-		v->focus = (enum view_pane)(f % VIEW_NPANES);
+		v->focus = (enum view_pane)(next % VIEW_NPANES);
 		if (v->focus != VIEW_PANE_TOPO)
 			v->lower = v->focus;
 		v->sel = v->scroll = 0;
 		return VIEW_CMD_REDRAW;
 	}
 	case VIEW_KEY_UP:
-		view_move(v, -1);
+		view_move(v, f, -1);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_DOWN:
-		view_move(v, 1);
+		view_move(v, f, 1);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_LEFT:
-		view_move(v, v->focus == VIEW_PANE_TOPO ? -1 : -v->page);
+		view_move(v, f, v->focus == VIEW_PANE_TOPO ? -1 : -f->page);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_RIGHT:
-		view_move(v, v->focus == VIEW_PANE_TOPO ? 1 : v->page);
+		view_move(v, f, v->focus == VIEW_PANE_TOPO ? 1 : f->page);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_PGUP:
-		view_move(v, -(v->page > 1 ? v->page : 1));
+		view_move(v, f, -(f->page > 1 ? f->page : 1));
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_PGDN:
-		view_move(v, v->page > 1 ? v->page : 1);
+		view_move(v, f, f->page > 1 ? f->page : 1);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_HOME:
 		v->sel = 0;
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_END:
-		v->sel = v->nrows > 0 ? v->nrows - 1 : 0;
+		v->sel = f->nrows > 0 ? f->nrows - 1 : 0;
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_ENTER:
 	case '\n':
 	case '\r':
-		topology_pane_zoom(v);
+		topology_pane_zoom(v, f);
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_ESC:
 		v->zoom_socket = -1;
@@ -296,10 +303,10 @@ enum view_cmd view_key(struct view *v, int key)
 	return VIEW_CMD_NONE;
 }
 
-bool view_click(struct view *v, int y, int x)
+bool view_click(struct view *v, const struct view_frame *f, int y, int x)
 {
-	for (int i = 0; i < v->nhits; i++) {
-		const struct view_hit *h = &v->hits[i];
+	for (int i = 0; i < f->nhits; i++) {
+		const struct view_hit *h = &f->hits[i];
 
 		if (h->y == y && x >= h->x && x < h->x + h->w) {
 			v->focus = h->pane;

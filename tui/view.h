@@ -96,8 +96,17 @@ struct view {
 	int pid;                  /* highlighted process, 0 for none */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	char status[256];         /* one-line message (errors of the last key) */
-	/* from the last render, for the keys and the mouse */
+};
+
+/*
+ * What a render produced, for the keys and the mouse: the focused pane's
+ * selectable rows and a page of them, the selection and scroll as drawn
+ * (kept in range), the places that can be clicked.  The render writes only
+ * this, never the view.
+ */
+struct view_frame {
 	int nrows, page;
+	int sel, scroll;
 	struct view_hit *hits;
 	int nhits, hits_cap;
 };
@@ -115,17 +124,20 @@ struct view_hit {
 void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval);
 void view_free(struct view *v);
 
-/* Apply KEY (a character or a VIEW_KEY_*). */
-enum view_cmd view_key(struct view *v, int key);
+/* Apply KEY (a character or a VIEW_KEY_*) to what frame F (the last render) shows. */
+enum view_cmd view_key(struct view *v, const struct view_frame *f, int key);
 
-/* Select the table row or topology cell at screen (Y, X) of the last render; true when it did. */
-bool view_click(struct view *v, int y, int x);
+/* Select the table row or topology cell at screen (Y, X) of frame F; true when it did. */
+bool view_click(struct view *v, const struct view_frame *f, int y, int x);
+
+void view_frame_free(struct view_frame *f);
 
 /*
  * Draw S (NULL before the first sample) into G; AGE_S is how old S is.
  * Below VIEW_MIN_W x VIEW_MIN_H it draws only a message saying so.
  */
-void view_render(struct view *v, const struct sample *s, double age_s, struct grid *g);
+void view_render(const struct view *v, const struct sample *s, double age_s, struct grid *g,
+		 struct view_frame *f);
 
 /* Settings as "key value" lines (for the rc file), and back. */
 int view_settings_format(const struct view *v, char *buf, size_t len);

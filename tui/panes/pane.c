@@ -46,14 +46,14 @@ enum grid_style pane_heat(const struct layout *l, int m, double value, double ma
 	return (enum grid_style)(GRID_HEAT0 + level);
 }
 
-void pane_hit(struct view *v, int y, int x, int w, enum view_pane pane, int pos, int socket,
-		      enum view_agg kind, int entity)
+void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
+	      enum view_agg kind, int entity)
 {
-	if (v->nhits == v->hits_cap) {
-		v->hits_cap = v->hits_cap ? 2 * v->hits_cap : 256;
-		v->hits = xrealloc(v->hits, (size_t)v->hits_cap, sizeof(*v->hits));
+	if (f->nhits == f->hits_cap) {
+		f->hits_cap = f->hits_cap ? 2 * f->hits_cap : 256;
+		f->hits = xrealloc(f->hits, (size_t)f->hits_cap, sizeof(*f->hits));
 	}
-	v->hits[v->nhits++] = (struct view_hit){ .y = y, .x = x, .w = w, .pane = pane, .pos = pos,
+	f->hits[f->nhits++] = (struct view_hit){ .y = y, .x = x, .w = w, .pane = pane, .pos = pos,
 						  .socket = socket, .kind = kind, .entity = entity };
 }
 

@@ -7,9 +7,10 @@
  * (panes_registry in panes.c, by enum view_pane) is the only list of
  * panes; adding one is a file with its struct, a line in the registry and an
  * enum value.  Drawing takes the view, a sample (never NULL: the frame says
- * "no sample yet" itself) and a band of rows of the grid; it records the
- * selectable rows in v->nrows and v->page and what can be clicked with
- * pane_hit().  UI thread.
+ * "no sample yet" itself) and a band of rows of the grid, and writes what
+ * the keys and the mouse need into the frame, never into the view: the
+ * selectable rows, a page of them, the selection and scroll kept in range
+ * (when it has the focus), and what can be clicked (pane_hit).  UI thread.
  */
 #ifndef PMUTOP_PANE_H
 #define PMUTOP_PANE_H
@@ -27,13 +28,14 @@ struct pane {
 	const char *title; /* "Threads", on its tab */
 	const char *help;  /* what it shows, one line */
 	/* Draw into rows [Y, Y + H) of G; returns the rows used. */
-	int (*draw)(struct view *v, const struct sample *s, int y, int h, struct grid *g);
+	int (*draw)(const struct view *v, const struct sample *s, int y, int h, struct grid *g,
+		    struct view_frame *f);
 };
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane;
 
-/* Zoom the topology to the socket of the selected cell, or back out. */
-void topology_pane_zoom(struct view *v);
+/* Zoom the topology to the socket of the selected cell of frame F, or back out. */
+void topology_pane_zoom(struct view *v, const struct view_frame *f);
 
 /* Every pane, by enum view_pane. */
 extern const struct pane *const panes_registry[VIEW_NPANES];
@@ -50,7 +52,7 @@ void pane_thresholds(const struct layout *l, int m, double *warn, double *crit);
 enum grid_style pane_heat(const struct layout *l, int m, double value, double max);
 
 /* Record a clickable place of this render (for the keys, the mouse and explain). */
-void pane_hit(struct view *v, int y, int x, int w, enum view_pane pane, int pos, int socket,
+void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
 	      enum view_agg kind, int entity);
 
 /* Whether OS CPU passes the CPU filter, and whether the highlighted PID ran on it. */

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ports_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+static int ports_pane_draw(const struct view *v, const struct sample *s, int y, int h,
+			   struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
 	const struct topo *t = v->info.topo;
@@ -17,6 +18,7 @@ static int ports_pane_draw(struct view *v, const struct sample *s, int y, int h,
 	bool any = false;
 	char buf[32], keys[256];
 
+	(void)f; /* nothing selectable */
 	for (int p = 0; p < 8; p++) {
 		snprintf(buf, sizeof(buf), "port%d", p);
 		if ((ports[np] = layout_metric_find(l, buf)) >= 0)

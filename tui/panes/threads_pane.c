@@ -82,7 +82,8 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 	return n;
 }
 
-static int threads_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+static int threads_pane_draw(const struct view *v, const struct sample *s, int y, int h,
+			     struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
 	const struct topo *t = v->info.topo;
@@ -111,19 +112,19 @@ static int threads_pane_draw(struct view *v, const struct sample *s, int y, int 
 		x += w + 1;
 	}
 	if (v->focus == VIEW_PANE_TABLE) {
-		v->nrows = nrows;
-		v->page = h - 1 > 1 ? h - 1 : 1;
-		if (v->sel >= nrows)
-			v->sel = nrows ? nrows - 1 : 0;
-		if (v->sel < v->scroll)
-			v->scroll = v->sel;
-		if (v->sel >= v->scroll + h - 1)
-			v->scroll = v->sel - (h - 2);
+		f->nrows = nrows;
+		f->page = h - 1 > 1 ? h - 1 : 1;
+		if (f->sel >= nrows)
+			f->sel = nrows ? nrows - 1 : 0;
+		if (f->sel < f->scroll)
+			f->scroll = f->sel;
+		if (f->sel >= f->scroll + h - 1)
+			f->scroll = f->sel - (h - 2);
 	}
-	for (int r = 0; r < h - 1 && r + v->scroll < nrows; r++) {
-		int pos = r + v->scroll;
+	for (int r = 0; r < h - 1 && r + f->scroll < nrows; r++) {
+		int pos = r + f->scroll;
 		const struct sample_entity *e = &ents[rows[pos]];
-		bool sel = v->focus == VIEW_PANE_TABLE && v->sel == pos;
+		bool sel = v->focus == VIEW_PANE_TABLE && f->sel == pos;
 		enum grid_style base = sel ? GRID_SELECT : GRID_NORMAL;
 		int yy = y + 1 + r;
 
@@ -174,7 +175,7 @@ static int threads_pane_draw(struct view *v, const struct sample *s, int y, int 
 			grid_put_right(g, yy, x, w, st, buf);
 			x += w + 1;
 		}
-		pane_hit(v, yy, 0, g->w, VIEW_PANE_TABLE, pos, e->socket, v->agg, rows[pos]);
+		pane_hit(f, yy, 0, g->w, VIEW_PANE_TABLE, pos, e->socket, v->agg, rows[pos]);
 	}
 	if (!nrows)
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no CPU matches the filter '%s' (/ changes it)",

@@ -14,7 +14,7 @@
 
 enum topology_pane_topo_mode { TOPOLOGY_PANE_FULL, TOPOLOGY_PANE_NARROW, TOPOLOGY_PANE_CORES, TOPOLOGY_PANE_SUMMARY };
 
-struct topology_pane_topo_fit {
+struct topology_pane_fit {
 	enum topology_pane_topo_mode mode;
 	int per_row;   /* sockets side by side */
 	int box_w, box_h;
@@ -32,11 +32,11 @@ static int topology_pane_max_threads(const struct topo *t)
 }
 
 /* The largest mode (and most sockets side by side) whose boxes fit in W x H. */
-static struct topology_pane_topo_fit topology_pane_fit_boxes(const struct topo *t, const int *socks, int nsocks,
+static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, const int *socks, int nsocks,
 					    int w, int h)
 {
 	int thr = topology_pane_max_threads(t), maxcores = 1;
-	struct topology_pane_topo_fit f = { 0 };
+	struct topology_pane_fit f = { 0 };
 
 	for (int i = 0; i < nsocks; i++)
 		if (t->sockets[socks[i]].ncores > maxcores)
@@ -109,19 +109,19 @@ static enum grid_style topology_pane_cell(const struct view *v, const struct sam
 	return pane_heat(v->info.layout, v->heat_metric, value, max);
 }
 
-static void topology_pane_socket_box(struct view *v, const struct sample *s, const int *tmap,
-			     const struct topology_pane_topo_fit *f, int sk, int y, int x, double max, int *pos,
-			     struct grid *g)
+static void topology_pane_socket_box(const struct view *v, const struct sample *s, const int *tmap,
+				     const struct topology_pane_fit *fit, int sk, int y, int x,
+				     double max, int *pos, struct grid *g, struct view_frame *f)
 {
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
 	char title[64], info[256], cell[32];
 
 	snprintf(title, sizeof(title), "Socket %d", so->os_id >= 0 ? so->os_id : sk);
-	grid_box(g, y, x, f->box_h, f->box_w, GRID_DIM, title);
+	grid_box(g, y, x, fit->box_h, fit->box_w, GRID_DIM, title);
 	topology_pane_socket_info(t, sk, info, sizeof(info));
-	grid_put(g, y + 1, x + 2, f->box_w - 4, GRID_DIM, "%s", info);
-	if (f->mode == TOPOLOGY_PANE_SUMMARY) {
+	grid_put(g, y + 1, x + 2, fit->box_w - 4, GRID_DIM, "%s", info);
+	if (fit->mode == TOPOLOGY_PANE_SUMMARY) {
 		double sum = 0, lo = INFINITY, hi = -INFINITY;
 		int n = 0;
 
@@ -136,63 +136,64 @@ static void topology_pane_socket_box(struct view *v, const struct sample *s, con
 			hi = fmax(hi, val);
 			n++;
 		}
-		grid_put(g, y + 1, x + f->box_w / 2, f->box_w / 2 - 2, GRID_BOLD,
+		grid_put(g, y + 1, x + fit->box_w / 2, fit->box_w / 2 - 2, GRID_BOLD,
 			 n ? "%d threads  mean %.2f  min %.2f  max %.2f  (Enter zooms)" : "%d threads",
 			 so->nthreads, n ? sum / n : 0, lo, hi);
-		pane_hit(v, y + 1, x, f->box_w, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_SOCKET, sk);
+		pane_hit(f, y + 1, x, fit->box_w, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_SOCKET, sk);
 		return;
 	}
 	for (int c = 0; c < so->ncores; c++) {
 		const struct topo_core *co = &t->cores[so->core_first + c];
-		int by = y + 2 + (c / f->blocks) * f->block_h, bx = x + 2 + (c % f->blocks) * f->block_w;
+		int by = y + 2 + (c / fit->blocks) * fit->block_h, bx = x + 2 + (c % fit->blocks) * fit->block_w;
 
-		if (f->mode == TOPOLOGY_PANE_FULL) {
-			grid_put(g, by, bx, f->block_w - 1, GRID_DIM, "core %d", co->core_id);
+		if (fit->mode == TOPOLOGY_PANE_FULL) {
+			grid_put(g, by, bx, fit->block_w - 1, GRID_DIM, "core %d", co->core_id);
 			for (int k = 0; k < co->nthreads; k++) {
 				int th = co->thread_first + k, i = tmap[th];
 				int cpu = t->threads[th].os_cpu;
 				enum grid_style st = topology_pane_cell(v, s, i, max, 6, cell, sizeof(cell));
-				bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
+				bool sel = v->focus == VIEW_PANE_TOPO && f->sel == *pos;
 
 				grid_put(g, by + 1 + k, bx, 4, pane_cpu_shown(v, cpu) ? GRID_NORMAL : GRID_DIM,
 					 "%c%3d", pane_pid_ran(v, cpu) ? '@' : ' ', cpu);
 				grid_blank(g, by + 1 + k, bx + 4, 7, sel ? GRID_SELECT : st);
 				grid_put_right(g, by + 1 + k, bx + 4, 7, sel ? GRID_SELECT : st, cell);
-				pane_hit(v, by + 1 + k, bx, 11, VIEW_PANE_TOPO, (*pos)++, sk,
+				pane_hit(f, by + 1 + k, bx, 11, VIEW_PANE_TOPO, (*pos)++, sk,
 					  VIEW_AGG_THREAD, i);
 			}
-		} else if (f->mode == TOPOLOGY_PANE_NARROW) {
+		} else if (fit->mode == TOPOLOGY_PANE_NARROW) {
 			for (int k = 0; k < co->nthreads; k++) {
 				int i = tmap[co->thread_first + k];
 				enum grid_style st = topology_pane_cell(v, s, i, max, 5, cell, sizeof(cell));
-				bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
+				bool sel = v->focus == VIEW_PANE_TOPO && f->sel == *pos;
 
 				grid_blank(g, by, bx + 6 * k, 5, sel ? GRID_SELECT : st);
 				grid_put_right(g, by, bx + 6 * k, 5, sel ? GRID_SELECT : st, cell);
-				pane_hit(v, by, bx + 6 * k, 5, VIEW_PANE_TOPO, (*pos)++, sk,
+				pane_hit(f, by, bx + 6 * k, 5, VIEW_PANE_TOPO, (*pos)++, sk,
 					  VIEW_AGG_THREAD, i);
 			}
 		} else {
 			int k = so->core_first + c;
 			double val = s ? sample_metric(s, &s->cores[k], v->heat_metric) : NAN;
 			enum grid_style st = pane_heat(v->info.layout, v->heat_metric, val, max);
-			bool sel = v->focus == VIEW_PANE_TOPO && v->sel == *pos;
+			bool sel = v->focus == VIEW_PANE_TOPO && f->sel == *pos;
 
 			pane_value(s, v->heat_metric, val, cell, sizeof(cell));
 			grid_blank(g, by, bx, 5, sel ? GRID_SELECT : st);
 			grid_put_right(g, by, bx, 5, sel ? GRID_SELECT : st, s ? cell : "");
-			pane_hit(v, by, bx, 5, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_CORE, k);
+			pane_hit(f, by, bx, 5, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_CORE, k);
 		}
 	}
 }
 
 /* The topology from row Y in at most H rows; returns the rows used. */
-static int topology_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+static int topology_pane_draw(const struct view *v, const struct sample *s, int y, int h,
+			      struct grid *g, struct view_frame *frame)
 {
 	const struct topo *t = v->info.topo;
 	int *socks = xcalloc((size_t)t->nsockets + 1, sizeof(int)), nsocks = 0, pos = 0, rows;
 	int *tmap = pane_thread_map(s, t);
-	struct topology_pane_topo_fit f;
+	struct topology_pane_fit f;
 	double max = 0;
 
 	for (int k = 0; k < t->nsockets; k++)
@@ -207,20 +208,20 @@ static int topology_pane_draw(struct view *v, const struct sample *s, int y, int
 	f = topology_pane_fit_boxes(t, socks, nsocks, g->w, h);
 	for (int i = 0; i < nsocks; i++)
 		topology_pane_socket_box(v, s, tmap, &f, socks[i], y + (i / f.per_row) * f.box_h,
-				 (i % f.per_row) * f.box_w, max, &pos, g);
+					 (i % f.per_row) * f.box_w, max, &pos, g, frame);
 	rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
 	if (v->zoom_socket >= 0)
 		grid_put(g, y, g->w - 26, 24, GRID_TITLE, " zoomed: Esc shows all ");
 	if (v->focus == VIEW_PANE_TOPO) {
-		v->nrows = pos;
-		v->page = f.blocks > 0 ? f.blocks : 1;
+		frame->nrows = pos;
+		frame->page = f.blocks > 0 ? f.blocks : 1;
 	}
 	free(socks);
 	free(tmap);
 	return rows > h ? h : rows;
 }
 
-void topology_pane_zoom(struct view *v)
+void topology_pane_zoom(struct view *v, const struct view_frame *f)
 {
 	if (v->focus != VIEW_PANE_TOPO)
 		return;
@@ -229,9 +230,9 @@ void topology_pane_zoom(struct view *v)
 		v->sel = 0;
 		return;
 	}
-	for (int i = 0; i < v->nhits; i++)
-		if (v->hits[i].pane == VIEW_PANE_TOPO && v->hits[i].pos == v->sel) {
-			v->zoom_socket = v->hits[i].socket;
+	for (int i = 0; i < f->nhits; i++)
+		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].pos == v->sel) {
+			v->zoom_socket = f->hits[i].socket;
 			v->sel = 0;
 			return;
 		}

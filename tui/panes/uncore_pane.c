@@ -261,14 +261,18 @@ out:
 	return h;
 }
 
-static int uncore_pane_draw(struct view *v, const struct sample *s, int y, int h, struct grid *g)
+/* Nothing in these panes is selectable yet: F stays as the frame began. */
+static int uncore_pane_draw(const struct view *v, const struct sample *s, int y, int h,
+			    struct grid *g, struct view_frame *f)
 {
+	(void)f;
 	return uncore_pane_draw_any(v, s, y, h, g, false);
 }
 
-static int uncore_pane_draw_imc(struct view *v, const struct sample *s, int y, int h,
-				struct grid *g)
+static int uncore_pane_draw_imc(const struct view *v, const struct sample *s, int y, int h,
+				struct grid *g, struct view_frame *f)
 {
+	(void)f;
 	return uncore_pane_draw_any(v, s, y, h, g, true);
 }
 
