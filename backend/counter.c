@@ -43,3 +43,39 @@ uint64_t counter_uncore_evtsel(const struct layout_event *ev)
 {
 	return counter_fields(ev);
 }
+
+bool counter_set_add(const struct layout *l, struct counter_set *s, int g, uint32_t usable)
+{
+	const struct layout_group *grp = &l->groups[g];
+	struct counter_set t = *s;
+	int ev[COUNTER_SET_MAX] = { 0 }, ctr[COUNTER_SET_MAX], pos[COUNTER_SET_MAX], n = 0;
+
+	if (t.nev + grp->nevents > COUNTER_SET_MAX)
+		return false;
+	for (int i = 0; i < grp->nevents; i++) {
+		const struct layout_event *a = &l->events[grp->first_event + i];
+
+		/* one offcore response register per OFFCORE_RESPONSE event code */
+		for (int j = 0; j < t.nev && a->offcore_msr; j++) {
+			const struct layout_event *b = &l->events[t.ev[j]];
+
+			if (b->offcore_msr == a->offcore_msr && b->offcore != a->offcore)
+				return false;
+		}
+		t.ev[t.nev++] = grp->first_event + i;
+	}
+	/* the counters of the group's bank, shared with the set's other events of that bank */
+	for (int i = 0; i < t.nev; i++)
+		if (l->events[t.ev[i]].pmu == grp->pmu) {
+			pos[n] = i;
+			ctr[n] = -1;
+			ev[n++] = t.ev[i];
+		}
+	if (!layout_assign_counters(l, ev, n, usable, ctr))
+		return false;
+	for (int i = 0; i < n; i++)
+		t.ctr[pos[i]] = ctr[i];
+	t.groups |= 1u << g;
+	*s = t;
+	return true;
+}

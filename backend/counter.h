@@ -35,4 +35,27 @@ uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version,
 /* The uncore event select for EV: event, umask, threshold, inv, edge, EN (no USR/OS/ANY). */
 uint64_t counter_uncore_evtsel(const struct layout_event *ev);
 
+/* Most events one set holds: the core's 8 counters, the Nehalem uncore's 8 + a CBo and an ARB pair. */
+#define COUNTER_SET_MAX 12
+
+/*
+ * A multiplexing set: groups whose events count together, each event on
+ * its counter (within its PMU's bank).  The core engine and the uncore pack
+ * their groups into sets the same way.
+ */
+struct counter_set {
+	uint32_t groups;           /* bit g: layout group g */
+	int nev;
+	int ev[COUNTER_SET_MAX];   /* layout event indexes */
+	int ctr[COUNTER_SET_MAX];  /* the counter each one is programmed on, in its bank */
+};
+
+/*
+ * Add group G of L to set S when its events fit beside the set's: counters
+ * of the group's PMU from USABLE (bit n: counter n), each event's counter
+ * constraints, one value per offcore response register.  S is unchanged
+ * when they do not.
+ */
+bool counter_set_add(const struct layout *l, struct counter_set *s, int g, uint32_t usable);
+
 #endif

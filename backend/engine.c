@@ -23,14 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One multiplexing set: groups whose events fit the free counters together. */
-struct engine_set {
-	uint32_t groups;
-	int nev;
-	int ev[PMU_MAX_GP];   /* layout event indexes */
-	int ctr[PMU_MAX_GP];  /* the PMC each one is programmed on */
-};
-
 struct engine_cpu {
 	int os_cpu;
 	int thread;                      /* index into topo threads[] */
@@ -51,7 +43,7 @@ struct engine {
 	int ncpus;
 	uint32_t gp_usable;              /* PMCs pmutop may program */
 	uint32_t fixed_usable;
-	struct engine_set *sets;
+	struct counter_set *sets;
 	int nsets, cur, slice;
 	struct uncore *unc;              /* the per-socket PMUs */
 	int nslices;                     /* slices per interval: the most sets, core or uncore */
@@ -96,36 +88,6 @@ static int popcount32(uint32_t v)
 }
 
 /* ---- packing groups into sets ----------------------------------------- */
-
-/* Try to add group G to set S; the set is unchanged on failure. */
-static bool engine_set_add(const struct engine *e, struct engine_set *s, int g)
-{
-	const struct layout *l = e->l;
-	const struct layout_group *grp = &l->groups[g];
-	struct engine_set t = *s;
-
-	if (t.nev + grp->nevents > PMU_MAX_GP)
-		return false;
-	for (int i = 0; i < grp->nevents; i++) {
-		const struct layout_event *a = &l->events[grp->first_event + i];
-
-		/* one offcore response register per OFFCORE_RESPONSE event code */
-		for (int j = 0; j < t.nev && a->offcore_msr; j++) {
-			const struct layout_event *b = &l->events[t.ev[j]];
-
-			if (b->offcore_msr == a->offcore_msr && b->offcore != a->offcore)
-				return false;
-		}
-		t.ev[t.nev++] = grp->first_event + i;
-	}
-	for (int i = 0; i < t.nev; i++)
-		t.ctr[i] = -1;
-	if (!layout_assign_counters(l, t.ev, t.nev, e->gp_usable, t.ctr))
-		return false;
-	t.groups |= 1u << g;
-	*s = t;
-	return true;
-}
 
 /*
  * The architectural events (seed 004 Table 19-1, in CPUID.0AH:EBX bit
@@ -184,7 +146,7 @@ static void engine_plan(struct engine *e)
 	e->sets = xcalloc((size_t)l->ngroups + 1, sizeof(*e->sets));
 	e->nsets = 0;
 	for (int g = 0; g < l->ngroups; g++) {
-		struct engine_set alone = { 0 };
+		struct counter_set alone = { 0 };
 		int s;
 
 		e->blocked[g][0] = 0;
@@ -192,14 +154,14 @@ static void engine_plan(struct engine *e)
 			continue;
 		if (engine_group_unavailable(e, g, e->blocked[g], sizeof(e->blocked[g])))
 			continue;
-		if (!engine_set_add(e, &alone, g)) {
+		if (!counter_set_add(e->l, &alone, g, e->gp_usable)) {
 			snprintf(e->blocked[g], sizeof(e->blocked[g]),
 				 "needs %d general-purpose counters (with its constraints), %d free",
 				 l->groups[g].nevents, popcount32(e->gp_usable));
 			continue;
 		}
 		for (s = 0; s < e->nsets; s++)
-			if (engine_set_add(e, &e->sets[s], g))
+			if (counter_set_add(e->l, &e->sets[s], g, e->gp_usable))
 				break;
 		if (s == e->nsets)
 			e->sets[e->nsets++] = alone;
@@ -270,8 +232,8 @@ static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, ui
 }
 
 /* Program set S on CPU C (after PREV, whose counters not reused are disabled). */
-static void engine_program(struct engine *e, struct engine_cpu *c, const struct engine_set *prev,
-			   const struct engine_set *s)
+static void engine_program(struct engine *e, struct engine_cpu *c, const struct counter_set *prev,
+			   const struct counter_set *s)
 {
 	uint32_t used = 0;
 
@@ -294,7 +256,7 @@ static void engine_program(struct engine *e, struct engine_cpu *c, const struct 
 	}
 }
 
-static const struct engine_set *engine_cur_set(const struct engine *e)
+static const struct counter_set *engine_cur_set(const struct engine *e)
 {
 	return e->nsets ? &e->sets[e->cur] : NULL;
 }
@@ -682,8 +644,8 @@ static void engine_apply_commands(struct engine *e)
 		e->need_baseline = true;
 	}
 	if (groups != e->groups) {
-		const struct engine_set *old = engine_cur_set(e);
-		struct engine_set prev = old ? *old : (struct engine_set){ 0 };
+		const struct counter_set *old = engine_cur_set(e);
+		struct counter_set prev = old ? *old : (struct counter_set){ 0 };
 
 		e->groups = groups;
 		engine_plan(e);
@@ -695,7 +657,7 @@ static void engine_apply_commands(struct engine *e)
 
 int engine_step(struct engine *e)
 {
-	const struct engine_set *set;
+	const struct counter_set *set;
 
 	/* the sampler thread owns the registers while it runs; engine_step is its own */
 	assert(!e->running || engine_owner == e);

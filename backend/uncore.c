@@ -15,7 +15,6 @@
 #include <string.h>
 
 #define UNCORE_MAX_SLOTS 8            /* counters of one PMU kind on a socket, all boxes */
-#define UNCORE_SET_MAX (NHM_UNC_COUNTERS + 2 * SKL_UNC_BOX_COUNTERS)
 /* BAR + 5040H .. 5057H by offset / 4 (5040H, 5044H, 5048H, 5050H, 5054H; 504CH unused) */
 #define UNCORE_IMC_COUNTERS ((SKL_IMC_DRAM_DATA_WRITES - SKL_IMC_DRAM_GT_REQUESTS) / 4 + 1)
 
@@ -55,12 +54,6 @@ static const struct uncore_kind_regs {
 			     .fixed_width = SKL_UNC_FIXED_WIDTH },
 };
 
-struct uncore_set {
-	uint32_t groups;
-	int nev;
-	int ev[UNCORE_SET_MAX];   /* layout event indexes */
-	int ctr[UNCORE_SET_MAX];  /* counter within its bank */
-};
 
 struct uncore_socket {
 	int index;                /* topo socket index */
@@ -84,7 +77,7 @@ struct uncore {
 	int nchan;                /* channels the layout counts per socket */
 	struct uncore_socket *socks;
 	int nsocks;
-	struct uncore_set *sets;
+	struct counter_set *sets;
 	int nsets, cur;
 	uint32_t imc_groups;      /* selected IMC groups with a window to read */
 	bool used;                /* a known uncore and a layout with uncore groups */
@@ -182,32 +175,12 @@ static uint32_t uncore_reg(const struct uncore_bank *b, uint32_t base, int box, 
 
 /* ---- planning ------------------------------------------------------------ */
 
-static bool uncore_set_add(const struct uncore *u, struct uncore_set *s, int g)
+/* Add group G to set S when it fits beside the set's events in its bank's counters. */
+static bool uncore_set_add(const struct uncore *u, struct counter_set *s, int g)
 {
-	const struct layout *l = u->l;
-	const struct layout_group *grp = &l->groups[g];
-	const struct uncore_bank *b = &uncore_banks[grp->pmu];
-	struct uncore_set t = *s;
-	int ev[UNCORE_SET_MAX] = { 0 }, ctr[UNCORE_SET_MAX], pos[UNCORE_SET_MAX], n = 0;
+	const struct uncore_bank *b = &uncore_banks[u->l->groups[g].pmu];
 
-	if (t.nev + grp->nevents > UNCORE_SET_MAX)
-		return false;
-	for (int i = 0; i < grp->nevents; i++)
-		t.ev[t.nev++] = grp->first_event + i;
-	/* the counters of the group's bank, with the set's other events of that bank */
-	for (int i = 0; i < t.nev; i++)
-		if (l->events[t.ev[i]].pmu == grp->pmu) {
-			pos[n] = i;
-			ctr[n] = -1;
-			ev[n++] = t.ev[i];
-		}
-	if (!layout_assign_counters(l, ev, n, (1u << b->counters) - 1, ctr))
-		return false;
-	for (int i = 0; i < n; i++)
-		t.ctr[pos[i]] = ctr[i];
-	t.groups |= 1u << g;
-	*s = t;
-	return true;
+	return counter_set_add(u->l, s, g, (1u << b->counters) - 1);
 }
 
 /* Why group G cannot count on this machine at all, or NULL. */
@@ -252,7 +225,7 @@ void uncore_plan(struct uncore *u, uint32_t groups)
 	u->imc_groups = 0;
 	for (int g = 0; g < l->ngroups; g++) {
 		const struct layout_group *grp = &l->groups[g];
-		struct uncore_set alone = { 0 };
+		struct counter_set alone = { 0 };
 		const char *why;
 		int s;
 
@@ -317,14 +290,14 @@ double uncore_poll_s(const struct uncore *u)
 
 /* ---- programming and reading --------------------------------------------- */
 
-static const struct uncore_set *uncore_cur(const struct uncore *u)
+static const struct counter_set *uncore_cur(const struct uncore *u)
 {
 	return u->nsets ? &u->sets[u->cur] : NULL;
 }
 
 /* Program set NEXT on socket S after PREV (whose counters not reused are disabled). */
 static void uncore_program(struct uncore *u, struct uncore_socket *s,
-			   const struct uncore_set *prev, const struct uncore_set *next)
+			   const struct counter_set *prev, const struct counter_set *next)
 {
 	const struct layout *l = u->l;
 
@@ -359,7 +332,7 @@ static unsigned uncore_imc_slot(uint32_t mmio)
 static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double t, bool baseline)
 {
 	const struct layout *l = u->l;
-	const struct uncore_set *set = uncore_cur(u);
+	const struct counter_set *set = uncore_cur(u);
 	const struct uncore_kind_regs *kr = &uncore_kinds[u->cfg.kind];
 	double elapsed = t - s->t_last;
 	uint64_t v;
@@ -456,7 +429,7 @@ void uncore_read(struct uncore *u, double t)
 
 void uncore_rotate(struct uncore *u)
 {
-	const struct uncore_set *prev = uncore_cur(u);
+	const struct counter_set *prev = uncore_cur(u);
 
 	if (u->nsets < 2 || !u->used)
 		return;
@@ -600,7 +573,7 @@ static void uncore_check_phantom(struct uncore *u, struct sample *s, int sock)
 				    ev->channel, ev->name, busy);
 	}
 	for (int i = 0; i < (uncore_cur(u) ? uncore_cur(u)->nev : 0); i++) {
-		const struct uncore_set *set = uncore_cur(u);
+		const struct counter_set *set = uncore_cur(u);
 		const struct layout_event *ev = &l->events[set->ev[i]];
 		const struct uncore_bank *bk = &uncore_banks[ev->pmu];
 
