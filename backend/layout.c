@@ -985,6 +985,9 @@ void layout_free(struct layout *l)
 		free(l->groups[i].title);
 		free(l->groups[i].help);
 	}
+	free(l->events);
+	free(l->metrics);
+	free(l->groups);
 	free(l->models);
 	free(l->file);
 	free(l->name);

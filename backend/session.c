@@ -95,6 +95,12 @@ static void session_owners(struct session *s, const struct session_config *c, ui
 	owner_free(&r);
 }
 
+/* The emulated time of a stepped session: the engine's clock. */
+static double session_sim_clock(void *ctx)
+{
+	return ((const struct session *)ctx)->sim_t;
+}
+
 int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
@@ -141,6 +147,12 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	ec.mmio_why = s->src->mmio_why;
 	ec.uncore_taken = s->uncore_taken;
 	ec.channels = s->src->channels;
+	if (c->stepped && s->src->emu) {
+		s->stepped = true;
+		emu_set_clock(s->src->emu, EMU_CLOCK_MANUAL);
+		ec.clock = session_sim_clock;
+		ec.clock_ctx = s;
+	}
 	mts = c->dram_mts ? c->dram_mts : s->src->dram_mts;
 	/* 64-bit channels: 8 bytes per transfer */
 	ec.channel_peak = mts ? mts * 1e6 * 8 : NAN;
@@ -156,12 +168,24 @@ fail:
 
 int session_start(struct session *s)
 {
-	return engine_start(s->eng);
+	return s->stepped ? -EINVAL : engine_start(s->eng);
+}
+
+int session_step(struct session *s)
+{
+	double dt = engine_slice_s(s->eng);
+
+	if (!s->stepped)
+		return -EINVAL;
+	s->sim_t += dt;
+	emu_advance(s->src->emu, dt);
+	return engine_step(s->eng);
 }
 
 void session_about(const struct session *s, struct session_about *out)
 {
 	*out = (struct session_about){
+		.machine = s->src->emu ? emu_machine(s->src->emu)->name : NULL,
 		.brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
 		.source = s->src->name, .simulated = s->src->simulated, .topo = s->src->topo,
 		.gp_counters = s->src->info.gp_counters,

@@ -32,6 +32,12 @@ struct session_config {
 	bool user_only, kernel_only;
 	bool force;
 	unsigned dram_mts;        /* --dram-mts: DIMM speed for the bandwidth peak, 0 unknown */
+	/*
+	 * With SIM: no sampler thread and no wall clock; session_step() moves the
+	 * emulator and the engine on by one slice of emulated time, so the
+	 * figures are the same on every run (--dump of an emulated machine).
+	 */
+	bool stepped;
 };
 
 struct session {
@@ -40,6 +46,8 @@ struct session {
 	struct engine *eng;
 	int lock_fd;
 	uint32_t groups;
+	bool stepped;             /* session_config.stepped, and an emulator to step */
+	double sim_t;             /* emulated seconds since the start (stepped) */
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
 	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
 };
@@ -52,8 +60,16 @@ int session_open(const struct session_config *c, struct session **out, char *err
 
 int session_start(struct session *s);
 
+/*
+ * A stepped session (session_config.stepped): one slice of emulated time.
+ * 1 when it published a sample (session_latest has it), 0 when not yet,
+ * -errno on a register failure.
+ */
+int session_step(struct session *s);
+
 /* What the front ends show about the machine and the source of a run. */
 struct session_about {
+	const char *machine;        /* the emulated machine's name, NULL for a real one */
 	const char *brand;          /* CPU brand string */
 	const char *uarch;          /* "Nehalem", ... */
 	const char *source;         /* "msr", "msr_safe", "SIMULATED machine:scenario" */

@@ -1230,11 +1230,11 @@ static Suite *engine_suite(void)
 	CHECK_ADD(s, ex_model_uncore_is_not_programmed);
 #ifndef NDEBUG
 	{
-		TCase *tc = tcase_create("debug_build_asserts_that_the_sampler_owns_the_registers");
+		TCase *dbg = tcase_create("debug_build_asserts_that_the_sampler_owns_the_registers");
 
-		tcase_add_test_raise_signal(tc, debug_build_asserts_that_the_sampler_owns_the_registers,
+		tcase_add_test_raise_signal(dbg, debug_build_asserts_that_the_sampler_owns_the_registers,
 					    SIGABRT);
-		suite_add_tcase(s, tc);
+		suite_add_tcase(s, dbg);
 	}
 #endif
 	CHECK_ADD(s, bandwidth_above_the_peak_is_flagged);

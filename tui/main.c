@@ -271,7 +271,9 @@ static void main_view_info(const struct options *opt, const struct session *s, c
 
 	session_about(s, &a);
 	*in = (struct view_info){
-		.host = main_host(), .brand = a.brand, .uarch = a.uarch, .source = a.source,
+		/* an emulated machine is not this host: the header names the machine */
+		.host = a.machine ? a.machine : main_host(), .brand = a.brand, .uarch = a.uarch,
+		.source = a.source,
 		.simulated = a.simulated, .layout = s->layout, .topo = a.topo,
 		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
 		.count_user = !opt->kernel_only, .count_kernel = !opt->user_only, .doctor = doctor,
@@ -304,7 +306,8 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 		return MAIN_EXIT_USAGE;
 	}
 	while (got < want) {
-		if (poll(pfd, 2, -1) < 0)
+		/* an emulated machine steps its own clock: no waiting, the same figures every run */
+		if (poll(pfd, 2, s->stepped ? 0 : -1) < 0)
 			continue;
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -315,7 +318,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 				return 128 + (int)si.ssi_signo;
 			}
 		}
-		if (pfd[0].revents & POLLIN) {
+		if (s->stepped ? session_step(s) == 1 : (pfd[0].revents & POLLIN) != 0) {
 			struct sample *smp;
 
 			session_ack(s);
@@ -419,6 +422,7 @@ static int main_run(const struct options *opt)
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
+		.stepped = opt->dump && opt->sim,
 	};
 	bool interactive = !opt->batch && !opt->dump;
 	static char doctor[8192];
@@ -462,7 +466,7 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: %s", s->notice);
 	if (!opt->batch)
 		main_doctor_text(opt, s, doctor, sizeof(doctor));
-	rc = session_start(s);
+	rc = s->stepped ? 0 : session_start(s);
 	if (rc) {
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
 		status = EXIT_FAILURE;
