@@ -153,6 +153,96 @@ static bool view_toggle_group(struct view *v, int key)
 	return false;
 }
 
+/* The next interval on the ladder in direction DIR; VIEW_CMD_NONE at its end. */
+static enum view_cmd view_interval_step(struct view *v, int dir)
+{
+	/* from ENGINE_INTERVAL_MIN to ENGINE_INTERVAL_MAX (engine_set_interval clamps too) */
+	static const double steps[] = { ENGINE_INTERVAL_MIN, 0.2, 0.5, 1, 2, 5, 10, 20, 30,
+					ENGINE_INTERVAL_MAX };
+	int n = (int)(sizeof(steps) / sizeof(steps[0])), i;
+
+	if (dir < 0) {
+		for (i = n - 1; i > 0 && steps[i] >= v->interval - 1e-9; i--)
+			;
+	} else {
+		for (i = 0; i < n - 1 && steps[i] <= v->interval + 1e-9; i++)
+			;
+	}
+	if (steps[i] == v->interval)
+		return VIEW_CMD_NONE;
+	v->interval = steps[i];
+	return VIEW_CMD_INTERVAL;
+}
+
+/* The next sort column in direction DIR: -1 (topology order), then every thread metric. */
+static void view_sort_step(struct view *v, int dir)
+{
+	const struct layout *l = v->info.layout;
+	int m = v->sort_metric;
+
+	for (int i = 0; i <= l->nmetrics; i++) {
+		m += dir;
+		if (m >= l->nmetrics)
+			m = -1;
+		if (m < -1)
+			m = l->nmetrics - 1;
+		if (m == -1 || l->metrics[m].scope == LAYOUT_THREAD)
+			break;
+	}
+	v->sort_metric = m;
+}
+
+/* Panes, selection, zoom: true when KEY was one of them (the screen changed). */
+static bool view_navigate(struct view *v, const struct view_frame *f, int key)
+{
+	switch (key) {
+	case VIEW_KEY_TAB:
+	case VIEW_KEY_BTAB: {
+		int next = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : VIEW_NPANES - 1);
+
+		v->focus = (enum view_pane)(next % VIEW_NPANES);
+		if (v->focus != VIEW_PANE_TOPO)
+			v->lower = v->focus;
+		v->sel = v->scroll = 0;
+		return true;
+	}
+	case VIEW_KEY_UP:
+		view_move(v, f, -1);
+		return true;
+	case VIEW_KEY_DOWN:
+		view_move(v, f, 1);
+		return true;
+	case VIEW_KEY_LEFT:
+		view_move(v, f, v->focus == VIEW_PANE_TOPO ? -1 : -f->page);
+		return true;
+	case VIEW_KEY_RIGHT:
+		view_move(v, f, v->focus == VIEW_PANE_TOPO ? 1 : f->page);
+		return true;
+	case VIEW_KEY_PGUP:
+		view_move(v, f, -(f->page > 1 ? f->page : 1));
+		return true;
+	case VIEW_KEY_PGDN:
+		view_move(v, f, f->page > 1 ? f->page : 1);
+		return true;
+	case VIEW_KEY_HOME:
+		v->sel = 0;
+		return true;
+	case VIEW_KEY_END:
+		v->sel = f->nrows > 0 ? f->nrows - 1 : 0;
+		return true;
+	case VIEW_KEY_ENTER:
+	case '\n':
+	case '\r':
+		topology_pane_zoom(v, f);
+		return true;
+	case VIEW_KEY_ESC:
+		v->zoom_socket = -1;
+		return true;
+	default:
+		return false;
+	}
+}
+
 enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
@@ -190,24 +280,8 @@ enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 		return VIEW_CMD_PAUSE;
 	case '+':
 	case '=':
-	case '-': {
-		/* from ENGINE_INTERVAL_MIN to ENGINE_INTERVAL_MAX (engine_set_interval clamps too) */
-		static const double steps[] = { ENGINE_INTERVAL_MIN, 0.2, 0.5, 1, 2, 5, 10, 20, 30,
-						ENGINE_INTERVAL_MAX };
-		int n = (int)(sizeof(steps) / sizeof(steps[0])), i;
-
-		if (key == '-') {
-			for (i = n - 1; i > 0 && steps[i] >= v->interval - 1e-9; i--)
-				;
-		} else {
-			for (i = 0; i < n - 1 && steps[i] <= v->interval + 1e-9; i++)
-				;
-		}
-		if (steps[i] == v->interval)
-			return VIEW_CMD_NONE;
-		v->interval = steps[i];
-		return VIEW_CMD_INTERVAL;
-	}
+	case '-':
+		return view_interval_step(v, key == '-' ? -1 : 1);
 	case 'm':
 	case 'M':
 		v->heat_metric = view_next_thread_metric(l, v->heat_metric, key == 'm' ? 1 : -1);
@@ -218,23 +292,9 @@ enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 		return VIEW_CMD_REDRAW;
 	case 's':
 	case '>':
-	case '<': {
-		int dir = key == '<' ? -1 : 1;
-		int m = v->sort_metric;
-
-		/* -1 (topology order) and then every thread metric */
-		for (int i = 0; i <= l->nmetrics; i++) {
-			m += dir;
-			if (m >= l->nmetrics)
-				m = -1;
-			if (m < -1)
-				m = l->nmetrics - 1;
-			if (m == -1 || l->metrics[m].scope == LAYOUT_THREAD)
-				break;
-		}
-		v->sort_metric = m;
+	case '<':
+		view_sort_step(v, key == '<' ? -1 : 1);
 		return VIEW_CMD_REDRAW;
-	}
 	case 'r':
 		v->sort_rev = !v->sort_rev;
 		return VIEW_CMD_REDRAW;
@@ -246,51 +306,11 @@ enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 		v->prompt = VIEW_PROMPT_PID;
 		v->input[0] = 0;
 		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_TAB:
-	case VIEW_KEY_BTAB: {
-		int next = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : VIEW_NPANES - 1);
-
-		v->focus = (enum view_pane)(next % VIEW_NPANES);
-		if (v->focus != VIEW_PANE_TOPO)
-			v->lower = v->focus;
-		v->sel = v->scroll = 0;
-		return VIEW_CMD_REDRAW;
-	}
-	case VIEW_KEY_UP:
-		view_move(v, f, -1);
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_DOWN:
-		view_move(v, f, 1);
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_LEFT:
-		view_move(v, f, v->focus == VIEW_PANE_TOPO ? -1 : -f->page);
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_RIGHT:
-		view_move(v, f, v->focus == VIEW_PANE_TOPO ? 1 : f->page);
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_PGUP:
-		view_move(v, f, -(f->page > 1 ? f->page : 1));
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_PGDN:
-		view_move(v, f, f->page > 1 ? f->page : 1);
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_HOME:
-		v->sel = 0;
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_END:
-		v->sel = f->nrows > 0 ? f->nrows - 1 : 0;
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_ENTER:
-	case '\n':
-	case '\r':
-		topology_pane_zoom(v, f);
-		return VIEW_CMD_REDRAW;
-	case VIEW_KEY_ESC:
-		v->zoom_socket = -1;
-		return VIEW_CMD_REDRAW;
 	default:
 		break;
 	}
+	if (view_navigate(v, f, key))
+		return VIEW_CMD_REDRAW;
 	if ((key >= '1' && key <= '9') || (key >= 'a' && key <= 'z')) {
 		/* digits and the free lowercase letters are the layout's group keys */
 		if (view_toggle_group(v, key))
