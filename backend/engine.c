@@ -466,21 +466,11 @@ static int engine_group_sets(const struct engine *e, int g)
 	       : (uncore_nsets(e->unc) ? uncore_nsets(e->unc) : 1);
 }
 
-static struct sample *engine_build(struct engine *e, double skew)
+/* Each group's state in sample S, and which metrics are scaled. */
+static void engine_build_groups(const struct engine *e, struct sample *s)
 {
 	const struct layout *l = e->l;
-	const struct topo *t = e->cfg.topo;
-	struct sample *s = sample_new(l, e->ncpus, t->ncores, t->nsockets);
-	int *core_n = xcalloc((size_t)t->ncores + 1, sizeof(int));
-	int *sock_n = xcalloc((size_t)t->nsockets + 1, sizeof(int));
-	double interval = 0;
-	char offline[160] = "";
 
-	s->seq = ++e->seq;
-	s->source = e->cfg.source;
-	s->simulated = e->cfg.simulated;
-	s->skew_us = skew * 1e6;
-	s->gp_usable = popcount32(e->gp_usable);
 	for (int g = 0; g < l->ngroups; g++) {
 		struct sample_group *sg = &s->groups[g];
 
@@ -500,6 +490,20 @@ static struct sample *engine_build(struct engine *e, double skew)
 		s->metric_scaled[m] = l->metrics[m].group >= 0 &&
 				      engine_group_sets(e, l->metrics[m].group) > 1 &&
 				      engine_group_live(e, l->metrics[m].group);
+}
+
+/*
+ * The threads of sample S from the accumulators; CORE_N counts each core's
+ * threads with figures, OFFLINE names the CPUs without.  Returns the longest
+ * interval a thread counted.
+ */
+static double engine_build_threads(struct engine *e, struct sample *s, int *core_n, char *offline,
+				   size_t offline_len)
+{
+	const struct layout *l = e->l;
+	const struct topo *t = e->cfg.topo;
+	double interval = 0;
+
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
 		const struct topo_thread *th = &t->threads[c->thread];
@@ -516,7 +520,7 @@ static struct sample *engine_build(struct engine *e, double skew)
 		if (c->offline || c->late) {
 			size_t n = strlen(offline);
 
-			snprintf(offline + n, sizeof(offline) - n, "%sCPU %d %s", n ? ", " : "",
+			snprintf(offline + n, offline_len - n, "%sCPU %d %s", n ? ", " : "",
 				 c->os_cpu, c->offline ? "is offline" : "answered late (n/a)");
 		}
 		/* a reset count says nothing about the interval: n/a, never a small number */
@@ -535,7 +539,16 @@ static struct sample *engine_build(struct engine *e, double skew)
 		engine_eval(e, v, LAYOUT_THREAD);
 		core_n[th->core]++;
 	}
-	/* cores from their threads, sockets from their cores */
+	return interval;
+}
+
+/* Cores of sample S from their threads, sockets from their cores (and the uncore). */
+static void engine_build_cores_sockets(struct engine *e, struct sample *s, const int *core_n)
+{
+	const struct layout *l = e->l;
+	const struct topo *t = e->cfg.topo;
+	int *sock_n = xcalloc((size_t)t->nsockets + 1, sizeof(int));
+
 	for (int i = 0; i < e->ncpus; i++) {
 		const struct topo_thread *th = &t->threads[e->cpus[i].thread];
 		struct sample_entity *ce = &s->cores[th->core];
@@ -584,9 +597,25 @@ static struct sample *engine_build(struct engine *e, double skew)
 			engine_eval(e, sample_channel(s, k, c)->vars, LAYOUT_CHANNEL);
 	}
 	uncore_check(e->unc, s);
-	s->interval_s = interval;
-	free(core_n);
 	free(sock_n);
+}
+
+static struct sample *engine_build(struct engine *e, double skew)
+{
+	const struct topo *t = e->cfg.topo;
+	struct sample *s = sample_new(e->l, e->ncpus, t->ncores, t->nsockets);
+	int *core_n = xcalloc((size_t)t->ncores + 1, sizeof(int));
+	char offline[160] = "";
+
+	s->seq = ++e->seq;
+	s->source = e->cfg.source;
+	s->simulated = e->cfg.simulated;
+	s->skew_us = skew * 1e6;
+	s->gp_usable = popcount32(e->gp_usable);
+	engine_build_groups(e, s);
+	s->interval_s = engine_build_threads(e, s, core_n, offline, sizeof(offline));
+	engine_build_cores_sockets(e, s, core_n);
+	free(core_n);
 	engine_warn(s, e->cfg.warning);
 	engine_warn(s, offline);
 	engine_warn(s, uncore_note(e->unc));
