@@ -736,9 +736,9 @@ static int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg,
 	return 0;
 }
 
-/* Core PMU and the few other registers pmutop reads; 1 if REG is one of them. */
-static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int write, uint64_t *val,
-			int *rc)
+/* The core's numbered registers: counters, selects, fixed counters, offcore matrices. */
+static int emu_core_numbered_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int write,
+				 uint64_t *val, int *rc)
 {
 	unsigned ngp = e->m->gp_counters, nfix = e->m->fixed_counters;
 	int v2 = e->m->perfmon_version >= 2;
@@ -786,6 +786,16 @@ static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int writ
 			*val = *off;
 		return 1;
 	}
+	return 0;
+}
+
+/* The core's control registers and the few others pmutop reads. */
+static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int write,
+				uint64_t *val, int *rc)
+{
+	int v2 = e->m->perfmon_version >= 2;
+
+	*rc = 0;
 	switch (reg) {
 	case IA32_FIXED_CTR_CTRL:
 		if (!v2)
@@ -844,6 +854,14 @@ static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int writ
 		return 1;
 	}
 	return 0;
+}
+
+/* Core PMU and the few other registers pmutop reads; 1 if REG is one of them. */
+static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int write, uint64_t *val,
+			int *rc)
+{
+	return emu_core_numbered_reg(e, c, reg, write, val, rc) ||
+	       emu_core_control_reg(e, c, reg, write, val, rc);
 }
 
 static int emu_msr_access(struct emu *e, int cpu, uint32_t reg, int write, uint64_t *val)
