@@ -970,6 +970,18 @@ static int emu_ops_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
 
 const struct msr_ops emu_msr_ops = { .read = emu_ops_read, .write = emu_ops_write };
 
+static int emu_ops_pci_config(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	return emu_pci_config_read(ctx, off, buf, len);
+}
+
+static int emu_ops_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	return emu_mem_read(ctx, addr, buf, len);
+}
+
+const struct mmio_ops emu_mmio_ops = { .pci_config = emu_ops_pci_config, .mem = emu_ops_mem };
+
 int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len)
 {
 	uint8_t cfg[256] = { 0x86, 0x80, 0x1F, 0x19 }; /* Intel, Skylake host bridge */

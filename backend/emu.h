@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "emu_machine.h"
+#include "mmio.h"
 #include "msr.h"
 #include "scenario.h"
 #include "topo.h"
@@ -78,6 +79,9 @@ int emu_cpuid_leaf(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 
 /* The register layer's backend over an emulator (ctx: the struct emu). */
 extern const struct msr_ops emu_msr_ops;
+
+/* The emulated host bridge and physical memory for the IMC window (CTX: the emu). */
+extern const struct mmio_ops emu_mmio_ops;
 
 /*
  * Physical memory read at ADDR (the Skylake IMC counters live at

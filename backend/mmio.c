@@ -1,5 +1,5 @@
 /*
- * mmio: the IMC counter window, through files or the emulator.
+ * mmio: the IMC counter window, through files or a table of operations.
  */
 #include "mmio.h"
 #include "paths.h"
@@ -20,7 +20,8 @@
 #define MMIO_BAR_ENABLE 0x1ull
 
 struct mmio {
-	struct emu *emu;            /* emulator backend, or NULL */
+	const struct mmio_ops *ops; /* where reads go when the window is not mapped */
+	void *ctx;
 	int fd;                     /* /dev/mem (or the fake tree's file), -1 */
 	volatile const uint8_t *map; /* mapped window (character device), or NULL */
 	uint64_t bar;
@@ -47,6 +48,16 @@ static int mmio_bar_from(uint64_t cfg, const char *where, uint64_t *bar, char *e
 	return 0;
 }
 
+/* The files' physical memory: pread on /dev/mem (or the fake tree's file in its place). */
+static int mmio_file_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	ssize_t n = pread(((struct mmio *)ctx)->fd, buf, len, (off_t)addr);
+
+	return n < 0 ? -errno : (int)n;
+}
+
+static const struct mmio_ops mmio_file_ops = { .mem = mmio_file_mem };
+
 int mmio_open_files(const char *root, struct mmio **out, char *err, size_t errlen)
 {
 	struct mmio *m = xcalloc(1, sizeof(*m));
@@ -58,6 +69,8 @@ int mmio_open_files(const char *root, struct mmio **out, char *err, size_t errle
 
 	*out = NULL;
 	m->fd = -1;
+	m->ops = &mmio_file_ops;
+	m->ctx = m;
 	mmio_root_path(root, MMIO_PCI_HOST_BRIDGE, cfgpath, sizeof(cfgpath));
 	fd = open(cfgpath, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || pread(fd, &cfg, sizeof(cfg), SKL_IMC_BAR_PCI_OFFSET) != (ssize_t)sizeof(cfg)) {
@@ -108,29 +121,31 @@ int mmio_open_files(const char *root, struct mmio **out, char *err, size_t errle
 	return 0;
 }
 
-int mmio_open_emu(struct emu *e, struct mmio **out, char *err, size_t errlen)
+int mmio_open_ops(const struct mmio_ops *ops, void *ctx, const char *where, struct mmio **out,
+		  char *err, size_t errlen)
 {
 	struct mmio *m;
 	uint64_t cfg = 0, bar;
 	int rc;
 
 	*out = NULL;
-	if (emu_pci_config_read(e, SKL_IMC_BAR_PCI_OFFSET, &cfg, sizeof(cfg)) != (int)sizeof(cfg))
+	if (ops->pci_config(ctx, SKL_IMC_BAR_PCI_OFFSET, &cfg, sizeof(cfg)) != (int)sizeof(cfg))
 		cfg = 0;
-	if ((rc = mmio_bar_from(cfg, "the emulated host bridge", &bar, err, errlen)))
+	if ((rc = mmio_bar_from(cfg, where, &bar, err, errlen)))
 		return rc;
 	m = xcalloc(1, sizeof(*m));
-	m->emu = e;
+	m->ops = ops;
+	m->ctx = ctx;
 	m->fd = -1;
 	m->bar = bar;
-	snprintf(m->path, sizeof(m->path), "emulated physical memory");
+	snprintf(m->path, sizeof(m->path), "%s's memory", where);
 	*out = m;
 	return 0;
 }
 
 int mmio_read32(struct mmio *m, uint32_t offset, uint32_t *val, char *err, size_t errlen)
 {
-	ssize_t n;
+	int n;
 
 	if (offset + sizeof(*val) > SKL_IMC_MMIO_SIZE)
 		return -EINVAL;
@@ -138,13 +153,11 @@ int mmio_read32(struct mmio *m, uint32_t offset, uint32_t *val, char *err, size_
 		*val = *(volatile const uint32_t *)(m->map + offset);
 		return 0;
 	}
-	n = m->emu ? emu_mem_read(m->emu, m->bar + offset, val, sizeof(*val))
-		   : pread(m->fd, val, sizeof(*val), (off_t)(m->bar + offset));
-	if (n == (ssize_t)sizeof(*val))
+	n = m->ops->mem(m->ctx, m->bar + offset, val, sizeof(*val));
+	if (n == (int)sizeof(*val))
 		return 0;
 	snprintf(err, errlen, "cannot read the IMC counter at 0x%llx from %s: %s",
-		 (unsigned long long)(m->bar + offset), m->path,
-		 n < 0 ? strerror(m->emu ? (int)-n : errno) : "short read");
+		 (unsigned long long)(m->bar + offset), m->path, n < 0 ? strerror(-n) : "short read");
 	return -EIO;
 }
 

@@ -81,8 +81,9 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root,
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;
-	if (s->uncore == CPUMODEL_UNCORE_SKL && (s->emu ? mmio_open_emu(s->emu, &s->mmio, s->mmio_why,
-								      sizeof(s->mmio_why))
+	if (s->uncore == CPUMODEL_UNCORE_SKL && (s->emu ? mmio_open_ops(&emu_mmio_ops, s->emu,
+								      "the emulated host bridge", &s->mmio,
+								      s->mmio_why, sizeof(s->mmio_why))
 					       : mmio_open_files(root, &s->mmio, s->mmio_why,
 								 sizeof(s->mmio_why))))
 		s->mmio = NULL; /* IMC groups are blocked with mmio_why; the rest works */
