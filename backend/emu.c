@@ -3,11 +3,12 @@
  *
  * Per CPU: the core PMU registers and a small set of accumulators, one per
  * counting condition programmed so far.  Per socket: the uncore registers
- * and theirs.  A CPU (socket) is brought up to "now" lazily, whenever one of
+ * and theirs (emu_uncore.c; the state both share is in emu_int.h).  A CPU (socket) is brought up to "now" lazily, whenever one of
  * its registers is touched, in steps that never straddle a change of the
  * scenario's truth.  All entry points hold e->lock.
  */
 #include "emu.h"
+#include "emu_int.h"
 #include "emu_model.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
@@ -20,71 +21,9 @@
 #include <string.h>
 #include <time.h>
 
-#define EMU_MAX_ACC     48  /* accumulators per CPU / socket */
-#define EMU_MAX_UNKNOWN 64
-#define EMU_PRIV_USR    1u
-#define EMU_PRIV_OS     2u
-
-/* A counting condition and its integral since it was first programmed. */
-struct emu_acc {
-	uint64_t key;    /* evtsel bits that select the condition + offcore value */
-	double g;        /* integral of the condition (values, cycles >= cmask, or edges) */
-	int in_use;
-};
-
-/* A counter bound to an accumulator. */
-struct emu_ctr {
-	uint64_t value;  /* masked to the counter width */
-	double last_f;   /* F(acc) when value was last brought up to date */
-	int acc;         /* index into the owner's accs, or -1 when not counting */
-	int inv;         /* counts total cycles minus the condition */
-	unsigned priv;
-};
-
-struct emu_cpu {
-	int os_cpu, socket, core, online;
-	double t;        /* time the counters are up to */
-	double cyc[4];   /* total-cycle integrals per privilege mask (index 1..3) */
-	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
-	struct emu_ctr gp[PMU_MAX_GP], fixed[PMU_MAX_FIXED];
-	struct emu_acc acc[EMU_MAX_ACC];
-};
-
-struct emu_socket {
-	double t;
-	double uclk;     /* integral of the uncore clock */
-	uint64_t global_ctrl, global_status, fixed_ctrl;
-	uint64_t evtsel[NHM_UNC_COUNTERS + 2];     /* NHM: 0x3C0+; SKL: CBo n*2+k, then ARB */
-	struct emu_ctr ctr[NHM_UNC_COUNTERS + 2];  /* SKL: 8 CBo + 2 ARB */
-	struct emu_ctr fixed;
-	struct emu_acc acc[EMU_MAX_ACC];
-	double imc[5];   /* Skylake IMC free-running integrals, by emu_imc_offsets */
-};
-
-struct emu {
-	pthread_mutex_t lock;
-	const struct emu_machine *m;
-	const struct cpumodel *model; /* the machine's row in the CPU model table, or NULL */
-	enum cpumodel_uncore uncore;  /* from it */
-	int channels;
-	int offcore;
-	struct scenario *sc;
-	struct topo *topo;
-	enum emu_clock clock;
-	double manual_now;
-	struct timespec start;
-	struct emu_cpu *cpus;   /* indexed by OS CPU number */
-	int ncpus;              /* highest OS CPU number + 1 */
-	struct emu_socket *sockets;
-	int nsockets;
-	uint64_t unknown[EMU_MAX_UNKNOWN];
-	int nunknown;
-	char unknown_text[EMU_MAX_UNKNOWN * 40];
-};
-
 /* ---- time ----------------------------------------------------------------- */
 
-static double emu_clock_now(struct emu *e)
+double emu_clock_now(struct emu *e)
 {
 	struct timespec ts;
 
@@ -111,7 +50,7 @@ void emu_advance(struct emu *e, double seconds)
 
 /* ---- accumulators --------------------------------------------------------- */
 
-static void emu_note_unknown(struct emu *e, uint64_t key)
+void emu_note_unknown(struct emu *e, uint64_t key)
 {
 	for (int i = 0; i < e->nunknown; i++)
 		if (e->unknown[i] == key)
@@ -120,7 +59,7 @@ static void emu_note_unknown(struct emu *e, uint64_t key)
 		e->unknown[e->nunknown++] = key;
 }
 
-static int emu_acc_find(struct emu_acc *acc, uint64_t key)
+int emu_acc_find(struct emu_acc *acc, uint64_t key)
 {
 	int free_slot = -1;
 
@@ -137,7 +76,7 @@ static int emu_acc_find(struct emu_acc *acc, uint64_t key)
 }
 
 /* The counter's F: the integer its value has advanced by since binding. */
-static double emu_ctr_f(const struct emu_ctr *c, const struct emu_acc *acc, const double *cyc)
+double emu_ctr_f(const struct emu_ctr *c, const struct emu_acc *acc, const double *cyc)
 {
 	double g = floor(acc[c->acc].g);
 
@@ -145,7 +84,7 @@ static double emu_ctr_f(const struct emu_ctr *c, const struct emu_acc *acc, cons
 }
 
 /* Bring C up to date; sets *WRAPPED when the value crossed its width. */
-static void emu_ctr_update(struct emu_ctr *c, const struct emu_acc *acc, const double *cyc,
+void emu_ctr_update(struct emu_ctr *c, const struct emu_acc *acc, const double *cyc,
 			   unsigned width, int *wrapped)
 {
 	double f;
@@ -397,154 +336,6 @@ static void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 	}
 }
 
-/* ---- uncore: counting ------------------------------------------------------- */
-
-#define EMU_KEY_UCLK (~0ull)
-
-/* The Skylake IMC counters, in the order of emu_socket.imc[]. */
-static const uint32_t emu_imc_offsets[5] = {
-	SKL_IMC_DRAM_GT_REQUESTS, SKL_IMC_DRAM_IA_REQUESTS, SKL_IMC_DRAM_IO_REQUESTS,
-	SKL_IMC_DRAM_DATA_READS, SKL_IMC_DRAM_DATA_WRITES,
-};
-
-/* Poisson P(N >= c) with mean LAMBDA: cycles with at least c events of a rate. */
-static double emu_poisson_ge(double lambda, unsigned c)
-{
-	double term = exp(-lambda), cdf = 0;
-
-	for (unsigned k = 0; k < c; k++) {
-		cdf += term;
-		term *= lambda / (k + 1);
-	}
-	return fmax(0, 1 - cdf);
-}
-
-static double emu_uncore_rate(struct emu *e, uint64_t key, const double *sock,
-			      const double (*chan)[SK_COUNT])
-{
-	unsigned event = (unsigned)(key & EVTSEL_EVENT_MASK);
-	unsigned umask = (unsigned)((key & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
-	unsigned cmask = (unsigned)((key & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT);
-	int unit = (int)((key >> 40) & 0xFF); /* SKL: 0-3 CBo, 4 ARB */
-	double per_s = 0, uclk = sock[SK_uncore_ghz] * 1e9;
-	bool known = false;
-
-	if (key == EMU_KEY_UCLK)
-		return uclk;
-	if (e->uncore == CPUMODEL_UNCORE_NHM)
-		known = emu_model_nhm_uncore(event, umask, sock, chan, e->channels, &per_s);
-	else if (unit < SKL_UNC_MAX_CBO)
-		known = emu_model_skl_cbo(event, umask, sock, e->m->cbo, &per_s);
-	else
-		known = emu_model_skl_arb(event, umask, (unsigned)((key & SKL_UNC_EVTSEL_THR_MASK) >> 24),
-					  sock, chan, e->channels, &per_s);
-	if (!known) {
-		emu_note_unknown(e, key);
-		return 0;
-	}
-	if (cmask && e->uncore == CPUMODEL_UNCORE_NHM)
-		return uclk * emu_poisson_ge(per_s / uclk, cmask);
-	return per_s;
-}
-
-static int emu_unc_nctr(const struct emu *e)
-{
-	return e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_COUNTERS : 2 * e->m->cbo + 2;
-}
-
-static unsigned emu_unc_width(const struct emu *e)
-{
-	return e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_WIDTH : SKL_UNC_WIDTH;
-}
-
-/* Global status bit for uncore counter I. */
-static uint64_t emu_unc_status_bit(const struct emu *e, int i)
-{
-	if (e->uncore == CPUMODEL_UNCORE_NHM)
-		return GLOBAL_PMC(i);
-	return i >= 2 * e->m->cbo ? SKL_UNC_STATUS_ARB : SKL_UNC_STATUS_CBO;
-}
-
-static void emu_socket_sync(struct emu *e, int si, double t)
-{
-	struct emu_socket *s = &e->sockets[si];
-	double no_cyc[4] = { 0 };
-	int wrapped;
-
-	while (s->t < t) {
-		double step_end = fmin(t, scenario_next_change(e->sc, s->t));
-		double dt = step_end - s->t, sock[SK_COUNT], chan[8][SK_COUNT];
-		int nchan = e->channels < 8 ? e->channels : 8;
-
-		scenario_eval_one(e->sc, s->t, SCENARIO_SOCKET, si, 0, sock);
-		for (int c = 0; c < nchan; c++)
-			scenario_eval_one(e->sc, s->t, SCENARIO_CHANNEL, si, c, chan[c]);
-		for (int i = 0; i < EMU_MAX_ACC; i++)
-			if (s->acc[i].in_use)
-				s->acc[i].g += emu_uncore_rate(e, s->acc[i].key, sock,
-							       (const double (*)[SK_COUNT])chan) * dt;
-		if (e->uncore == CPUMODEL_UNCORE_SKL)
-			for (int i = 0; i < 5; i++) {
-				double per_s;
-
-				emu_model_skl_imc(emu_imc_offsets[i], sock, (const double (*)[SK_COUNT])chan,
-						  nchan, &per_s);
-				s->imc[i] += per_s * dt;
-			}
-		s->t = step_end;
-	}
-	for (int i = 0; i < emu_unc_nctr(e); i++) {
-		wrapped = 0;
-		emu_ctr_update(&s->ctr[i], s->acc, no_cyc, emu_unc_width(e), &wrapped);
-		if (wrapped)
-			s->global_status |= emu_unc_status_bit(e, i);
-	}
-	wrapped = 0;
-	emu_ctr_update(&s->fixed, s->acc, no_cyc, e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_WIDTH
-						  : SKL_UNC_FIXED_WIDTH, &wrapped);
-	if (wrapped)
-		s->global_status |= e->uncore == CPUMODEL_UNCORE_NHM ? NHM_UNC_GLOBAL_FIXED
-								  : SKL_UNC_STATUS_FIXED;
-}
-
-static void emu_unc_bind(struct emu_socket *s, struct emu_ctr *ctr, uint64_t key, int live)
-{
-	static const double no_cyc[4] = { 0 };
-
-	ctr->acc = live ? emu_acc_find(s->acc, key) : -1;
-	ctr->inv = 0;
-	ctr->priv = 0;
-	if (ctr->acc >= 0)
-		ctr->last_f = emu_ctr_f(ctr, s->acc, no_cyc);
-}
-
-static void emu_socket_rebind(struct emu *e, struct emu_socket *s)
-{
-	int nhm = e->uncore == CPUMODEL_UNCORE_NHM;
-	int global = nhm ? 1 : (s->global_ctrl & SKL_UNC_GLOBAL_EN) != 0;
-
-	for (int i = 0; i < emu_unc_nctr(e); i++) {
-		uint64_t sel = s->evtsel[i];
-		int live = global && (sel & EVTSEL_EN) && (!nhm || (s->global_ctrl & GLOBAL_PMC(i)));
-		uint64_t unit = nhm ? 0 : (uint64_t)(i < 2 * e->m->cbo ? i / 2 : SKL_UNC_MAX_CBO);
-		uint64_t key = (sel & (EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_EDGE |
-				       EVTSEL_INV | EVTSEL_CMASK_MASK)) | unit << 40;
-
-		emu_unc_bind(s, &s->ctr[i], key, live);
-	}
-	emu_unc_bind(s, &s->fixed, EMU_KEY_UCLK,
-		     nhm ? (s->fixed_ctrl & NHM_UNC_FIXED_EN) && (s->global_ctrl & NHM_UNC_GLOBAL_FIXED)
-			 : (s->fixed_ctrl & SKL_UNC_FIXED_CNT_EN) && global);
-	for (int a = 0; a < EMU_MAX_ACC; a++) {
-		int used = s->fixed.acc == a;
-
-		for (int i = 0; i < emu_unc_nctr(e); i++)
-			used |= s->ctr[i].acc == a;
-		if (!used)
-			s->acc[a].in_use = 0;
-	}
-}
-
 /* ---- registers -------------------------------------------------------------- */
 
 /* Writes of a 32-bit value to IA32_PMCx sign-extend bit 31 [SDM]. */
@@ -588,152 +379,6 @@ static uint64_t emu_offcore_valid(const struct emu *e)
 {
 	return e->model && e->model->uarch == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK
 								  : OFFCORE_RSP_NHM_MASK;
-}
-
-/* Nehalem/Westmere uncore register access; 1 if REG is one of them. */
-static int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
-			      uint64_t *val, int *rc)
-{
-	uint64_t gvalid = 0xFFull | NHM_UNC_GLOBAL_FIXED;
-
-	*rc = 0;
-	if (reg >= MSR_UNCORE_PMC0 && reg < MSR_UNCORE_PMC0 + NHM_UNC_COUNTERS) {
-		struct emu_ctr *c = &s->ctr[reg - MSR_UNCORE_PMC0];
-
-		if (write) {
-			c->value = *val & pmu_width_mask(NHM_UNC_WIDTH);
-			emu_socket_rebind(e, s);
-		} else {
-			*val = c->value;
-		}
-		return 1;
-	}
-	if (reg >= MSR_UNCORE_PERFEVTSEL0 && reg < MSR_UNCORE_PERFEVTSEL0 + NHM_UNC_COUNTERS) {
-		uint64_t *sel = &s->evtsel[reg - MSR_UNCORE_PERFEVTSEL0];
-
-		if (write) {
-			if (*val >> 32) {
-				*rc = -EIO;
-				return 1;
-			}
-			*sel = *val;
-			emu_socket_rebind(e, s);
-		} else {
-			*val = *sel;
-		}
-		return 1;
-	}
-	switch (reg) {
-	case MSR_UNCORE_PERF_GLOBAL_CTRL:
-		if (write && (*val & ~(gvalid | 0x1FFull << 48 | 7ull << 61)))
-			*rc = -EIO;
-		else if (write)
-			s->global_ctrl = *val, emu_socket_rebind(e, s);
-		else
-			*val = s->global_ctrl;
-		return 1;
-	case MSR_UNCORE_PERF_GLOBAL_STATUS:
-		if (write)
-			*rc = -EIO;
-		else
-			*val = s->global_status;
-		return 1;
-	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
-		if (write)
-			s->global_status &= ~*val;
-		else
-			*val = 0;
-		return 1;
-	case MSR_UNCORE_FIXED_CTR0:
-		if (write)
-			s->fixed.value = *val & pmu_width_mask(NHM_UNC_WIDTH), emu_socket_rebind(e, s);
-		else
-			*val = s->fixed.value;
-		return 1;
-	case MSR_UNCORE_FIXED_CTR_CTRL:
-		if (write && (*val & ~0x5ull))
-			*rc = -EIO;
-		else if (write)
-			s->fixed_ctrl = *val, emu_socket_rebind(e, s);
-		else
-			*val = s->fixed_ctrl;
-		return 1;
-	}
-	return 0;
-}
-
-/* Skylake client uncore register access; 1 if REG is one of them. */
-static int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
-			      uint64_t *val, int *rc)
-{
-	int idx = -1, is_ctr = 0;
-
-	*rc = 0;
-	for (int n = 0; n < e->m->cbo; n++)
-		for (int k = 0; k < SKL_UNC_BOX_COUNTERS; k++) {
-			if (reg == MSR_UNC_CBO_0_PERFEVTSEL0 + SKL_UNC_CBO_STRIDE * (unsigned)n + (unsigned)k)
-				idx = 2 * n + k;
-			if (reg == MSR_UNC_CBO_0_PERFCTR0 + SKL_UNC_CBO_STRIDE * (unsigned)n + (unsigned)k)
-				idx = 2 * n + k, is_ctr = 1;
-		}
-	if (reg == MSR_UNC_ARB_PERFEVTSEL0 || reg == MSR_UNC_ARB_PERFEVTSEL1)
-		idx = 2 * e->m->cbo + (int)(reg - MSR_UNC_ARB_PERFEVTSEL0);
-	if (reg == MSR_UNC_ARB_PERFCTR0 || reg == MSR_UNC_ARB_PERFCTR1)
-		idx = 2 * e->m->cbo + (int)(reg - MSR_UNC_ARB_PERFCTR0), is_ctr = 1;
-	if (idx >= 0 && is_ctr) {
-		if (write)
-			s->ctr[idx].value = *val & pmu_width_mask(SKL_UNC_WIDTH), emu_socket_rebind(e, s);
-		else
-			*val = s->ctr[idx].value;
-		return 1;
-	}
-	if (idx >= 0) {
-		/* reserved: 63:29, 21, 19, 17:16 [S1 Table 2-7] */
-		if (write && (*val & ~0x1FD4FFFFull))
-			*rc = -EIO;
-		else if (write)
-			s->evtsel[idx] = *val, emu_socket_rebind(e, s);
-		else
-			*val = s->evtsel[idx];
-		return 1;
-	}
-	switch (reg) {
-	case MSR_UNC_PERF_GLOBAL_CTRL:
-		if (write && (*val & ~(0xFull | SKL_UNC_GLOBAL_EN | 3ull << 30)))
-			*rc = -EIO;
-		else if (write)
-			s->global_ctrl = *val, emu_socket_rebind(e, s);
-		else
-			*val = s->global_ctrl;
-		return 1;
-	case MSR_UNC_PERF_GLOBAL_STATUS: /* RW1C */
-		if (write)
-			s->global_status &= ~*val;
-		else
-			*val = s->global_status;
-		return 1;
-	case MSR_UNC_PERF_FIXED_CTRL:
-		if (write && (*val & ~(SKL_UNC_FIXED_CNT_EN | 1ull << 20)))
-			*rc = -EIO;
-		else if (write)
-			s->fixed_ctrl = *val, emu_socket_rebind(e, s);
-		else
-			*val = s->fixed_ctrl;
-		return 1;
-	case MSR_UNC_PERF_FIXED_CTR:
-		if (write)
-			s->fixed.value = *val & pmu_width_mask(SKL_UNC_FIXED_WIDTH), emu_socket_rebind(e, s);
-		else
-			*val = s->fixed.value;
-		return 1;
-	case MSR_UNC_CBO_CONFIG: /* read only; software subtracts one [S1 2.4.1] */
-		if (write)
-			*rc = -EIO;
-		else
-			*val = (uint64_t)e->m->cbo + 1;
-		return 1;
-	}
-	return 0;
 }
 
 /* The core's numbered registers: counters, selects, fixed counters, offcore matrices. */
@@ -981,44 +626,6 @@ static int emu_ops_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 }
 
 const struct mmio_ops emu_mmio_ops = { .pci_config = emu_ops_pci_config, .mem = emu_ops_mem };
-
-int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len)
-{
-	uint8_t cfg[256] = { 0x86, 0x80, 0x1F, 0x19 }; /* Intel, Skylake host bridge */
-	uint64_t bar = EMU_SKL_MCHBAR | 1;
-
-	if (e->uncore != CPUMODEL_UNCORE_SKL)
-		return -EIO;
-	memcpy(cfg + SKL_IMC_BAR_PCI_OFFSET, &bar, sizeof(bar));
-	if (off >= sizeof(cfg))
-		return 0;
-	if (len > sizeof(cfg) - off)
-		len = sizeof(cfg) - off;
-	memcpy(buf, cfg + off, len);
-	return (int)len;
-}
-
-int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len)
-{
-	uint8_t window[0x18] = { 0 };
-	uint64_t base = EMU_SKL_MCHBAR + SKL_IMC_DRAM_GT_REQUESTS;
-
-	if (e->uncore != CPUMODEL_UNCORE_SKL)
-		return -EIO;
-	pthread_mutex_lock(&e->lock);
-	emu_socket_sync(e, 0, emu_clock_now(e));
-	for (int i = 0; i < 5; i++) {
-		uint32_t v = (uint32_t)(uint64_t)floor(e->sockets[0].imc[i]); /* 32-bit, wraps */
-
-		memcpy(window + (emu_imc_offsets[i] - SKL_IMC_DRAM_GT_REQUESTS), &v, 4);
-	}
-	pthread_mutex_unlock(&e->lock);
-	memset(buf, 0, len);
-	for (size_t i = 0; i < len; i++)
-		if (addr + i >= base && addr + i < base + sizeof(window))
-			((uint8_t *)buf)[i] = window[addr + i - base];
-	return (int)len;
-}
 
 int emu_set_online(struct emu *e, int cpu, int online)
 {

@@ -1,0 +1,105 @@
+/*
+ * emu_int: the emulated machine's state, shared by its two files: emu.c
+ * (the core PMU, CPUID, life cycle) and emu_uncore.c (the per-socket PMUs
+ * and the Skylake IMC window).  Not for any other module.  All entry points
+ * hold e->lock.
+ */
+#ifndef PMUTOP_EMU_INT_H
+#define PMUTOP_EMU_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "emu.h"
+#include "emu_model.h"
+#include "pmu_regs.h"
+
+#define EMU_MAX_ACC     48  /* accumulators per CPU / socket */
+#define EMU_MAX_UNKNOWN 64
+#define EMU_PRIV_USR    1u
+#define EMU_PRIV_OS     2u
+
+/* A counting condition and its integral since it was first programmed. */
+struct emu_acc {
+	uint64_t key;    /* evtsel bits that select the condition + offcore value */
+	double g;        /* integral of the condition (values, cycles >= cmask, or edges) */
+	int in_use;
+};
+
+/* A counter bound to an accumulator. */
+struct emu_ctr {
+	uint64_t value;  /* masked to the counter width */
+	double last_f;   /* F(acc) when value was last brought up to date */
+	int acc;         /* index into the owner's accs, or -1 when not counting */
+	int inv;         /* counts total cycles minus the condition */
+	unsigned priv;
+};
+
+struct emu_cpu {
+	int os_cpu, socket, core, online;
+	double t;        /* time the counters are up to */
+	double cyc[4];   /* total-cycle integrals per privilege mask (index 1..3) */
+	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
+	struct emu_ctr gp[PMU_MAX_GP], fixed[PMU_MAX_FIXED];
+	struct emu_acc acc[EMU_MAX_ACC];
+};
+
+struct emu_socket {
+	double t;
+	double uclk;     /* integral of the uncore clock */
+	uint64_t global_ctrl, global_status, fixed_ctrl;
+	uint64_t evtsel[NHM_UNC_COUNTERS + 2];     /* NHM: 0x3C0+; SKL: CBo n*2+k, then ARB */
+	struct emu_ctr ctr[NHM_UNC_COUNTERS + 2];  /* SKL: 8 CBo + 2 ARB */
+	struct emu_ctr fixed;
+	struct emu_acc acc[EMU_MAX_ACC];
+	double imc[5];   /* Skylake IMC free-running integrals, by emu_imc_offsets */
+};
+
+struct emu {
+	pthread_mutex_t lock;
+	const struct emu_machine *m;
+	const struct cpumodel *model; /* the machine's row in the CPU model table, or NULL */
+	enum cpumodel_uncore uncore;  /* from it */
+	int channels;
+	int offcore;
+	struct scenario *sc;
+	struct topo *topo;
+	enum emu_clock clock;
+	double manual_now;
+	struct timespec start;
+	struct emu_cpu *cpus;   /* indexed by OS CPU number */
+	int ncpus;              /* highest OS CPU number + 1 */
+	struct emu_socket *sockets;
+	int nsockets;
+	uint64_t unknown[EMU_MAX_UNKNOWN];
+	int nunknown;
+	char unknown_text[EMU_MAX_UNKNOWN * 40];
+};
+
+/* ---- shared by emu.c and emu_uncore.c ---- */
+
+/* The emulator's clock now (real or manual). */
+double emu_clock_now(struct emu *e);
+
+/* Remember an encoding the model does not know (counted as zero). */
+void emu_note_unknown(struct emu *e, uint64_t key);
+
+/* The accumulator of KEY in ACC (allocated when new), or -1 when all are taken. */
+int emu_acc_find(struct emu_acc *acc, uint64_t key);
+
+/* The counter's F: the integer its value has advanced by since binding. */
+double emu_ctr_f(const struct emu_ctr *c, const struct emu_acc *acc, const double *cyc);
+
+/* Bring counter C up to date from its accumulator; sets *WRAPPED when it crossed its width. */
+void emu_ctr_update(struct emu_ctr *c, const struct emu_acc *acc, const double *cyc,
+		    unsigned width, int *wrapped);
+
+/* The per-socket PMUs: bring socket SI up to T; register access (1 if REG is theirs). */
+void emu_socket_sync(struct emu *e, int si, double t);
+int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
+		       uint64_t *val, int *rc);
+int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
+		       uint64_t *val, int *rc);
+
+#endif
