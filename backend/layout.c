@@ -1,9 +1,12 @@
 /*
- * layout: the layout file parser.  Line oriented: a keyword, then its
- * arguments; a "group" block closes with "end".  Every error names
- * FILE:LINE:COL and what was expected there.  Main thread, before curses.
+ * layout: the layout file parser and the parsed layout.  Line oriented: a
+ * keyword, then its arguments; a "group" block closes with "end".  Every
+ * error names FILE:LINE:COL and what was expected there.  The lines that
+ * define events, metrics and thresholds are in layout_items.c.  Main
+ * thread, before curses.
  */
 #include "layout.h"
+#include "layout_int.h"
 #include "parse.h"
 #include "cpulist.h"
 #include "expr.h"
@@ -22,11 +25,8 @@
 #include <sys/stat.h>
 
 #define LAYOUT_VERSION_LINE "pmutop-layout 1"
-#define LAYOUT_MAX_TOKENS 32
 #define LAYOUT_SUFFIX ".layout"
 #define LAYOUT_MAX_BYTES (1 << 20)
-/* metric variables while parsing, before the number of events is known */
-#define LAYOUT_METRIC_TAG (1 << 24)
 
 const char *const layout_builtin_names[LAYOUT_NBUILTINS] = {
 #define LAYOUT_BUILTIN_NAME(n, h) [LAYOUT_B_##n] = #n,
@@ -49,54 +49,7 @@ const char *const layout_pmu_names[LAYOUT_NPMUS] = {
 	[LAYOUT_PMU_IMC] = "imc",
 };
 
-/* The Skylake client IMC free-running counters by name [S1 Table 3-3]. */
-static const struct layout_imc_row {
-	const char *name;
-	uint32_t offset;
-} layout_imc_rows[] = {
-	{ .name = "DRAM_GT_REQUESTS", .offset = SKL_IMC_DRAM_GT_REQUESTS },
-	{ .name = "DRAM_IA_REQUESTS", .offset = SKL_IMC_DRAM_IA_REQUESTS },
-	{ .name = "DRAM_IO_REQUESTS", .offset = SKL_IMC_DRAM_IO_REQUESTS },
-	{ .name = "DRAM_DATA_READS", .offset = SKL_IMC_DRAM_DATA_READS },
-	{ .name = "DRAM_DATA_WRITES", .offset = SKL_IMC_DRAM_DATA_WRITES },
-};
-
-/* The OFFCORE_RESPONSE events and the matrix register each one reads (seed 000 "Offcore"). */
-static const struct layout_offcore_row {
-	unsigned event;
-	uint32_t msr;
-} layout_offcore_rows[] = {
-	{ .event = 0xB7, .msr = MSR_OFFCORE_RSP_0 },
-	{ .event = 0xBB, .msr = MSR_OFFCORE_RSP_1 },
-};
-
-struct layout_token {
-	const char *at;   /* in the line, for the column */
-	char *text;       /* unquoted copy */
-};
-
-struct layout_parser {
-	const char *file;
-	int line;
-	const char *bol;
-	char *err;
-	size_t errlen;
-	struct layout *l;
-	int group;        /* open group, -1 */
-	int last_metric;  /* for "help" lines, -1 */
-	struct layout_token tok[LAYOUT_MAX_TOKENS];
-	int ntok;
-	/* expression lookup context */
-	const char *why;
-	char whybuf[200];
-	enum layout_scope scope;
-};
-
-/* FILE:LINE:COL: expected FMT... (every message says what was expected there). */
-static int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
+int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;
@@ -159,7 +112,7 @@ static int layout_tokenize(struct layout_parser *p, const char *s, const char *e
 	}
 }
 
-static bool layout_is_name(const char *s)
+bool layout_is_name(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
 		return false;
@@ -169,7 +122,7 @@ static bool layout_is_name(const char *s)
 	return true;
 }
 
-static int layout_want_args(struct layout_parser *p, int min, int max, const char *what)
+int layout_want_args(struct layout_parser *p, int min, int max, const char *what)
 {
 	if (p->ntok - 1 < min)
 		return layout_fail(p, p->tok[0].at + strlen(p->tok[0].text), "%s after '%s'", what,
@@ -196,7 +149,7 @@ static const char *layout_name_taken(const struct layout *l, const char *name)
 	return NULL;
 }
 
-static int layout_new_name(struct layout_parser *p, const struct layout_token *t)
+int layout_new_name(struct layout_parser *p, const struct layout_token *t)
 {
 	const char *taken;
 
@@ -208,7 +161,7 @@ static int layout_new_name(struct layout_parser *p, const struct layout_token *t
 	return 0;
 }
 
-static int layout_number(struct layout_parser *p, const struct layout_token *t, const char *s,
+int layout_number(struct layout_parser *p, const struct layout_token *t, const char *s,
 			 uint64_t max, uint64_t *out)
 {
 	char *end;
@@ -221,7 +174,7 @@ static int layout_number(struct layout_parser *p, const struct layout_token *t, 
 	return 0;
 }
 
-static int layout_double(struct layout_parser *p, const struct layout_token *t, double *out)
+int layout_double(struct layout_parser *p, const struct layout_token *t, double *out)
 {
 	char *end;
 
@@ -261,7 +214,7 @@ static int layout_models(struct layout_parser *p)
 	return 0;
 }
 
-static int layout_set_string(struct layout_parser *p, char **field, const char *what)
+int layout_set_string(struct layout_parser *p, char **field, const char *what)
 {
 	int rc = layout_want_args(p, 1, 1, what);
 
@@ -274,333 +227,7 @@ static int layout_set_string(struct layout_parser *p, char **field, const char *
 	return 0;
 }
 
-/* ---- events ------------------------------------------------------------ */
-
-static int layout_raw_field(struct layout_parser *p, const struct layout_token *t,
-			    struct layout_event *ev)
-{
-	static const struct {
-		const char *key;
-		uint64_t max;
-	} keys[] = { { "event", 0xFF }, { "umask", 0xFF }, { "cmask", 0xFF }, { "inv", 1 },
-		     { "edge", 1 }, { "any", 1 }, { "offcore", ~0ull } };
-	const char *eq = strchr(t->text, '=');
-	uint64_t v;
-	/* the fields each PMU's event select has: uncore selects have no ANY, no offcore matrix */
-	unsigned nkeys = ev->pmu == LAYOUT_PMU_CORE ? 7 : 5;
-
-	if (!eq)
-		return layout_fail(p, t->at, "FIELD=VALUE (event, umask, cmask, inv, edge, any, "
-				   "offcore), not '%s'", t->text);
-	for (size_t k = 0; k < nkeys; k++) {
-		if (strlen(keys[k].key) != (size_t)(eq - t->text) ||
-		    strncmp(keys[k].key, t->text, (size_t)(eq - t->text)))
-			continue;
-		if (layout_number(p, t, eq + 1, (ev->pmu == LAYOUT_PMU_CBO || ev->pmu == LAYOUT_PMU_ARB)
-					 && k == 2 ? SKL_UNC_EVTSEL_THR_MASK >> 24 : keys[k].max, &v))
-			return -EINVAL;
-		switch (k) {
-		case 0: ev->event = (unsigned)v; break;
-		case 1: ev->umask = (unsigned)v; break;
-		case 2: ev->cmask = (unsigned)v; break;
-		case 3: ev->inv = v; break;
-		case 4: ev->edge = v; break;
-		case 5: ev->any = v; break;
-		default: ev->offcore = v; ev->has_offcore = true; break;
-		}
-		return 0;
-	}
-	return layout_fail(p, t->at, "a raw field (event, umask, cmask, inv, edge%s), not '%.*s'",
-			   nkeys == 7 ? ", any, offcore" : "", (int)(eq - t->text), t->text);
-}
-
-/* Trailing words of an event line: per-core, counters=LIST, channel=N. */
-static int layout_event_attr(struct layout_parser *p, const struct layout_token *t,
-			     struct layout_event *ev)
-{
-	if (!strncmp(t->text, "channel=", 8)) {
-		uint64_t ch;
-
-		if (ev->pmu == LAYOUT_PMU_CORE)
-			return layout_fail(p, t->at, "no channel=N in a core group: channels belong "
-					   "to a memory controller ('pmu uncore')");
-		if (layout_number(p, t, t->text + 8, LAYOUT_MAX_CHANNELS - 1, &ch))
-			return -EINVAL;
-		ev->channel = (int)ch;
-		return 0;
-	}
-	if (!strcmp(t->text, "per-core")) {
-		ev->per_core = true;
-		return 0;
-	}
-	if (!strncmp(t->text, "counters=", 9)) {
-		int *cpus, n;
-		size_t col;
-
-		if (cpulist_parse(t->text + 9, &cpus, &n, &col) || n == 0)
-			return layout_fail(p, t->at, "counters=LIST of counter numbers (0-3), not '%s'",
-					   t->text);
-		ev->counters = 0;
-		for (int i = 0; i < n; i++) {
-			if (cpus[i] >= PMU_MAX_GP) {
-				free(cpus);
-				return layout_fail(p, t->at, "counter numbers below %d in '%s'",
-						   PMU_MAX_GP, t->text);
-			}
-			ev->counters |= 1u << cpus[i];
-		}
-		free(cpus);
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/*
- * An event name is new, or (for channel events) the name of another event
- * of this group counting the same thing on another channel: they share one
- * variable, which is per channel at channel scope and their sum above.
- * Sets EV->var.
- */
-static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
-{
-	const struct layout *l = p->l;
-	const struct layout_token *t = &p->tok[1];
-
-	ev->var = LAYOUT_NBUILTINS + l->nevents;
-	for (int i = 0; i < l->nevents; i++) {
-		const struct layout_event *o = &l->events[i];
-
-		if (strcmp(o->name, t->text))
-			continue;
-		if (o->group != ev->group || o->channel < 0 || ev->channel < 0)
-			break;
-		if (o->channel == ev->channel)
-			return layout_fail(p, t->at, "a new channel for event '%s': channel %d is "
-					   "already counted", t->text, ev->channel);
-		ev->var = o->var;
-		return 0;
-	}
-	return layout_new_name(p, t);
-}
-
-/* An event of the Skylake IMC: one of its free-running counters by name. */
-static int layout_imc_event(struct layout_parser *p, struct layout_event *ev)
-{
-	for (size_t k = 0; k < sizeof(layout_imc_rows) / sizeof(layout_imc_rows[0]); k++)
-		if (!strcmp(p->tok[2].text, layout_imc_rows[k].name)) {
-			ev->mmio = layout_imc_rows[k].offset;
-			return 0;
-		}
-	return layout_fail(p, p->tok[2].at, "an IMC counter (DRAM_GT_REQUESTS, DRAM_IA_REQUESTS, "
-			   "DRAM_IO_REQUESTS, DRAM_DATA_READS, DRAM_DATA_WRITES), not '%s'",
-			   p->tok[2].text);
-}
-
-static int layout_event(struct layout_parser *p)
-{
-	struct layout *l = p->l;
-	enum layout_pmu pmu = l->groups[p->group].pmu;
-	struct layout_event ev = { .group = p->group, .line = p->line, .pmu = pmu, .channel = -1,
-				   .counters = (1u << PMU_MAX_GP) - 1 };
-	int rc = layout_want_args(p, 2, -1, "an event name and its encoding (a libpfm4 name or 'raw')");
-	int i = 3;
-	const char *pfm_pmu = pmu == LAYOUT_PMU_CORE ? l->libpfm_pmu : l->libpfm_uncore;
-
-	if (rc)
-		return rc;
-	if (!layout_is_name(p->tok[1].text))
-		return layout_fail(p, p->tok[1].at, "a name (letters, digits, '_'), not '%s'",
-				   p->tok[1].text);
-	if (pmu == LAYOUT_PMU_IMC) {
-		if ((rc = layout_imc_event(p, &ev)))
-			return rc;
-	} else if (!strcmp(p->tok[2].text, "raw")) {
-		bool have_event = false;
-
-		for (; i < p->ntok && strchr(p->tok[i].text, '='); i++) {
-			if (!strncmp(p->tok[i].text, "counters=", 9) ||
-			    !strncmp(p->tok[i].text, "channel=", 8))
-				break;
-			if (layout_raw_field(p, &p->tok[i], &ev))
-				return -EINVAL;
-			have_event |= !strncmp(p->tok[i].text, "event=", 6);
-		}
-		if (!have_event)
-			return layout_fail(p, p->tok[2].at + 3, "event=CODE after 'raw'");
-	} else {
-		struct pfmenc_fields f;
-		char why[200];
-
-		if (!pfm_pmu)
-			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' (no '%s' line before "
-					   "this event names the libpfm4 PMU)",
-					   pmu == LAYOUT_PMU_CORE ? "libpfm PMU" : "libpfm_uncore PMU");
-		if (pfmenc_encode(pfm_pmu, p->tok[2].text, &f, why, sizeof(why)))
-			return layout_fail(p, p->tok[2].at, "an event libpfm4 knows for PMU %s: '%s': %s",
-					   pfm_pmu, p->tok[2].text, why);
-		ev.event = f.event;
-		ev.umask = f.umask;
-		ev.cmask = f.cmask;
-		ev.inv = f.inv;
-		ev.edge = f.edge;
-		ev.any = f.any;
-		ev.has_offcore = f.has_offcore;
-		ev.offcore = f.offcore;
-		ev.canonical = xstrdup(f.canonical);
-	}
-	for (; i < p->ntok; i++) {
-		rc = layout_event_attr(p, &p->tok[i], &ev);
-		if (rc) {
-			free(ev.canonical);
-			if (rc == -ENOENT)
-				rc = layout_fail(p, p->tok[i].at, "'per-core', 'counters=LIST' or "
-						 "'channel=N', not '%s'", p->tok[i].text);
-			return rc;
-		}
-	}
-	if ((rc = layout_event_name(p, &ev))) {
-		free(ev.canonical);
-		return rc;
-	}
-	ev.per_core |= ev.any;
-	for (size_t k = 0; pmu == LAYOUT_PMU_CORE && k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
-		if (layout_offcore_rows[k].event == ev.event)
-			ev.offcore_msr = layout_offcore_rows[k].msr;
-	if (ev.offcore_msr && !ev.has_offcore) {
-		free(ev.canonical);
-		return layout_fail(p, p->tok[2].at, "offcore=VALUE: event 0x%02X reads the offcore "
-				   "response register", ev.event);
-	}
-	if (ev.has_offcore && !ev.offcore_msr) {
-		free(ev.canonical);
-		return layout_fail(p, p->tok[2].at, "no offcore value: event 0x%02X is not an "
-				   "OFFCORE_RESPONSE event", ev.event);
-	}
-	ev.name = xstrdup(p->tok[1].text);
-	ev.spec = xstrdup(p->tok[2].text);
-	l->events = xrealloc(l->events, (size_t)l->nevents + 1, sizeof(*l->events));
-	l->events[l->nevents++] = ev;
-	l->groups[p->group].nevents++;
-	return 0;
-}
-
-/* ---- metrics ----------------------------------------------------------- */
-
-static int layout_lookup(void *ctx, const char *name, size_t len)
-{
-	struct layout_parser *p = ctx;
-	const struct layout *l = p->l;
-
-	p->why = NULL;
-	for (int i = 0; i < LAYOUT_NBUILTINS; i++)
-		if (strlen(layout_builtin_names[i]) == len && !strncmp(layout_builtin_names[i], name, len))
-			return i;
-	for (int i = 0; i < l->nevents; i++) {
-		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))
-			continue;
-		if (l->events[i].group == p->group)
-			return l->events[i].var;
-		snprintf(p->whybuf, sizeof(p->whybuf), "event '%s' belongs to group '%s': a metric "
-			 "uses only its own group's events", l->events[i].name,
-			 l->groups[l->events[i].group].name);
-		p->why = p->whybuf;
-		return -1;
-	}
-	for (int i = 0; i < l->nmetrics; i++) {
-		const struct layout_metric *m = &l->metrics[i];
-
-		if (strlen(m->name) != len || strncmp(m->name, name, len))
-			continue;
-		if (m->group >= 0 && m->group != p->group) {
-			snprintf(p->whybuf, sizeof(p->whybuf), "metric '%s' belongs to group '%s'",
-				 m->name, l->groups[m->group].name);
-			p->why = p->whybuf;
-			return -1;
-		}
-		if (!layout_scope_computed(m->scope, p->scope)) {
-			snprintf(p->whybuf, sizeof(p->whybuf), "metric '%s' has scope %s: a %s metric "
-				 "cannot use it", m->name, layout_scope_names[m->scope],
-				 layout_scope_names[p->scope]);
-			p->why = p->whybuf;
-			return -1;
-		}
-		/* metrics are renumbered once the event count is final (layout_fixup) */
-		return LAYOUT_METRIC_TAG + i;
-	}
-	return -1;
-}
-
-/* metric NAME SCOPE UNIT = FORMULA; the formula is the rest of the raw line. */
-static int layout_metric(struct layout_parser *p, const char *eol)
-{
-	struct layout *l = p->l;
-	struct layout_metric m = { .group = p->group, .line = p->line, .warn = NAN, .crit = NAN };
-	const char *f;
-	char why[200];
-	int rc, col, s;
-	size_t flen;
-
-	if (p->ntok < 5 || strcmp(p->tok[4].text, "="))
-		return layout_fail(p, p->ntok < 5 ? eol : p->tok[4].at,
-				   "'metric NAME SCOPE UNIT = FORMULA'");
-	if ((rc = layout_new_name(p, &p->tok[1])))
-		return rc;
-	for (s = 0; s < LAYOUT_NSCOPES; s++)
-		if (!strcmp(p->tok[2].text, layout_scope_names[s]))
-			break;
-	if (s == LAYOUT_NSCOPES)
-		return layout_fail(p, p->tok[2].at, "a scope (thread, core, socket or channel), not "
-				   "'%s'", p->tok[2].text);
-	if (p->group >= 0 && l->groups[p->group].pmu != LAYOUT_PMU_CORE
-	    ? s != LAYOUT_SOCKET && s != LAYOUT_CHANNEL : s == LAYOUT_CHANNEL)
-		return layout_fail(p, p->tok[2].at, "%s: uncore counts belong to sockets and "
-				   "channels, core counts to threads, cores and sockets",
-				   p->group >= 0 && l->groups[p->group].pmu != LAYOUT_PMU_CORE
-				   ? "scope socket or channel in an uncore group"
-				   : "scope thread, core or socket outside an uncore group");
-	m.scope = (enum layout_scope)s;
-	p->scope = m.scope;
-	f = p->tok[4].at + 1;
-	flen = (size_t)(eol - f);
-	if (memchr(f, '#', flen))
-		flen = (size_t)((const char *)memchr(f, '#', flen) - f);
-	m.formula = xmalloc(flen + 1);
-	memcpy(m.formula, f, flen);
-	m.formula[flen] = 0;
-	while (flen && isspace((unsigned char)m.formula[flen - 1]))
-		m.formula[--flen] = 0;
-	{
-		size_t lead = strspn(m.formula, " \t");
-
-		memmove(m.formula, m.formula + lead, flen - lead + 1);
-		f += lead;
-	}
-	if (expr_parse(m.formula, layout_lookup, p, &m.expr, &col, why, sizeof(why))) {
-		free(m.formula);
-		return layout_fail(p, f + col, "%s", p->why ? p->why : why);
-	}
-	if (m.group < 0) {
-		const int *vars;
-		int nv;
-
-		expr_vars(m.expr, &vars, &nv);
-		for (int i = 0; i < nv; i++)
-			if (vars[i] >= LAYOUT_NBUILTINS) {
-				expr_free(m.expr);
-				free(m.formula);
-				return layout_fail(p, f, "a formula of built-ins only: a metric outside "
-						   "a group is always live");
-			}
-	}
-	m.name = xstrdup(p->tok[1].text);
-	m.unit = xstrdup(p->tok[3].text);
-	l->metrics = xrealloc(l->metrics, (size_t)l->nmetrics + 1, sizeof(*l->metrics));
-	l->metrics[l->nmetrics] = m;
-	p->last_metric = l->nmetrics++;
-	return 0;
-}
-
-/* ---- groups and panes -------------------------------------------------- */
+/* ---- groups -------------------------------------------------- */
 
 static int layout_group_open(struct layout_parser *p)
 {
@@ -624,35 +251,6 @@ static int layout_group_open(struct layout_parser *p)
 	};
 	p->group = l->ngroups++;
 	p->last_metric = -1;
-	return 0;
-}
-
-/* "thresholds warn N crit N" after a metric: the colours its figures take on screen. */
-static int layout_thresholds(struct layout_parser *p)
-{
-	struct layout_metric *mt;
-	int rc;
-
-	if (p->last_metric < 0)
-		return layout_fail(p, p->tok[0].at, "a metric line before 'thresholds'");
-	mt = &p->l->metrics[p->last_metric];
-	if ((rc = layout_want_args(p, 2, 4, "warn N and/or crit N")))
-		return rc;
-	for (int i = 1; i < p->ntok; i += 2) {
-		double *dst = !strcmp(p->tok[i].text, "warn") ? &mt->warn
-			      : !strcmp(p->tok[i].text, "crit") ? &mt->crit : NULL;
-
-		if (!dst)
-			return layout_fail(p, p->tok[i].at, "warn N or crit N, not '%s'",
-					   p->tok[i].text);
-		if (i + 1 >= p->ntok)
-			return layout_fail(p, p->tok[i].at + strlen(p->tok[i].text),
-					   "a number after '%s'", p->tok[i].text);
-		if (layout_double(p, &p->tok[i + 1], dst))
-			return -EINVAL;
-	}
-	if (!isnan(mt->warn) && !isnan(mt->crit) && mt->warn > mt->crit)
-		return layout_fail(p, p->tok[1].at, "warn at most crit (%g > %g)", mt->warn, mt->crit);
 	return 0;
 }
 
