@@ -1,12 +1,14 @@
 /*
- * engine: programming, reading, widening, multiplexing, metrics, and the
- * sampler thread.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
+ * engine: programming, reading, widening, multiplexing and the sampler
+ * thread; the sample built from it is engine_sample.c's, the state both
+ * share engine_int.h's.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
  * seed 004 section 19.1 (fixed counters, global control); see pmu_regs.h.
  */
 #define _GNU_SOURCE /* pthread_timedjoin_np */
 #include "counter.h"
 #include "cpuid.h"
 #include "engine.h"
+#include "engine_int.h"
 #include "expr.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
@@ -23,52 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct engine_cpu {
-	int os_cpu;
-	int thread;                      /* index into topo threads[] */
-	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
-	double t_interval, t_slice, t_read;
-	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
-	double *ev_acc, *ev_live;        /* per layout event */
-	int resets;
-	int failed;                      /* a register access failed this interval */
-	bool offline;                    /* ENXIO: the CPU went offline */
-	bool late;                       /* an access was slow: none more this interval */
-};
-
-struct engine {
-	struct engine_config cfg;
-	const struct layout *l;
-	struct engine_cpu *cpus;
-	int ncpus;
-	uint32_t gp_usable;              /* PMCs pmutop may program */
-	uint32_t fixed_usable;
-	struct counter_set *sets;
-	int nsets, cur, slice;
-	struct uncore *unc;              /* the per-socket PMUs */
-	int nslices;                     /* slices per interval: the most sets, core or uncore */
-	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
-	uint32_t groups;                 /* selected */
-	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */
-	double interval;
-	bool paused, need_baseline;
-	uint64_t seq, reads;
-	char error[512];
-	/* shared with other threads: under lock */
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	struct sample *latest;
-	uint32_t want_groups;
-	double want_interval;
-	bool want_paused, quit, dirty;
-	int efd;
-	pthread_t thread;
-	bool running;
-	atomic_bool stop;                /* engine_stop asked: abandon the sweep */
-	bool sampling;                   /* set up: slow CPUs are now skipped, not waited for */
-	bool stuck;                      /* the thread did not end in time: never freed */
-};
-
 /* The engine whose sampler this thread is (for the ownership assertion). */
 static _Thread_local const struct engine *engine_owner;
 
@@ -82,7 +38,7 @@ static double engine_now(const struct engine *e)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int popcount32(uint32_t v)
+int engine_popcount(uint32_t v)
 {
 	return __builtin_popcount(v);
 }
@@ -157,7 +113,7 @@ static void engine_plan(struct engine *e)
 		if (!counter_set_add(e->l, &alone, g, e->gp_usable)) {
 			snprintf(e->blocked[g], sizeof(e->blocked[g]),
 				 "needs %d general-purpose counters (with its constraints), %d free",
-				 l->groups[g].nevents, popcount32(e->gp_usable));
+				 l->groups[g].nevents, engine_popcount(e->gp_usable));
 			continue;
 		}
 		for (s = 0; s < e->nsets; s++)
@@ -379,253 +335,6 @@ static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 			return -EIO;
 	}
 	return 0;
-}
-
-/* ---- metrics ----------------------------------------------------------- */
-
-static bool engine_group_live(const struct engine *e, int g)
-{
-	if (g < 0)
-		return true;
-	if (e->l->groups[g].pmu != LAYOUT_PMU_CORE)
-		return uncore_group_live(e->unc, g);
-	for (int s = 0; s < e->nsets; s++)
-		if (e->sets[s].groups & (1u << g))
-			return true;
-	return false;
-}
-
-/* Evaluate the metrics of scope at most SCOPE into VARS (their inputs already there). */
-static void engine_eval(const struct engine *e, double *vars, enum layout_scope scope)
-{
-	const struct layout *l = e->l;
-
-	for (int m = 0; m < l->nmetrics; m++) {
-		const struct layout_metric *mt = &l->metrics[m];
-		double v = NAN;
-
-		if (layout_scope_computed(mt->scope, scope) && engine_group_live(e, mt->group))
-			v = expr_eval(mt->expr, vars);
-		vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
-	}
-}
-
-/* DST += SRC over built-ins and events, as a coarser scope aggregates a finer one. */
-static void engine_add(const struct layout *l, double *dst, const double *src, bool first,
-		       bool per_core_mean, int nthreads)
-{
-	for (int b = 0; b < LAYOUT_NBUILTINS; b++) {
-		double v = src[b];
-
-		if (b == LAYOUT_B_seconds || b == LAYOUT_B_tsc_hz)
-			v /= nthreads; /* averaged, not summed */
-		dst[b] = first ? v : dst[b] + v;
-	}
-	for (int i = 0; i < l->nevents; i++) {
-		int k = layout_event_var(l, i);
-		double v = src[k];
-
-		if (l->events[i].pmu != LAYOUT_PMU_CORE)
-			continue; /* per socket: uncore_fill */
-		if (per_core_mean && l->events[i].per_core)
-			v /= nthreads; /* every thread of the core counts the whole core */
-		dst[k] = first ? v : dst[k] + v;
-	}
-}
-
-/* A CPU with no figures this interval: a failed or late access, or a counter reset. */
-static bool engine_cpu_void(const struct engine_cpu *c)
-{
-	return c->failed || c->resets;
-}
-
-/* Append TEXT (its lines joined) to the sample's warning line. */
-static void engine_warn(struct sample *s, const char *text)
-{
-	size_t n = strlen(s->warning);
-
-	if (!text || !*text)
-		return;
-	if (n && n + 2 < sizeof(s->warning)) {
-		memcpy(s->warning + n, "; ", 3);
-		n += 2;
-	}
-	for (; *text && n + 1 < sizeof(s->warning); text++)
-		s->warning[n++] = *text == '\n' ? (text[1] ? ';' : ' ') : *text;
-	s->warning[n] = 0;
-}
-
-/* Sets group G takes turns with: 1 when it counts the whole interval. */
-static int engine_group_sets(const struct engine *e, int g)
-{
-	enum layout_pmu pmu = e->l->groups[g].pmu;
-
-	if (pmu == LAYOUT_PMU_IMC)
-		return 1;
-	return pmu == LAYOUT_PMU_CORE ? (e->nsets ? e->nsets : 1)
-	       : (uncore_nsets(e->unc) ? uncore_nsets(e->unc) : 1);
-}
-
-/* Each group's state in sample S, and which metrics are scaled. */
-static void engine_build_groups(const struct engine *e, struct sample *s)
-{
-	const struct layout *l = e->l;
-
-	for (int g = 0; g < l->ngroups; g++) {
-		struct sample_group *sg = &s->groups[g];
-
-		if (!(e->groups & (1u << g))) {
-			sg->state = SAMPLE_GROUP_OFF;
-		} else if (e->blocked[g][0]) {
-			sg->state = SAMPLE_GROUP_BLOCKED;
-			snprintf(sg->why, sizeof(sg->why), "%s", e->blocked[g]);
-		} else {
-			int n = engine_group_sets(e, g);
-
-			sg->state = n > 1 ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
-			sg->live_share = 1.0 / n;
-		}
-	}
-	for (int m = 0; m < l->nmetrics; m++)
-		s->metric_scaled[m] = l->metrics[m].group >= 0 &&
-				      engine_group_sets(e, l->metrics[m].group) > 1 &&
-				      engine_group_live(e, l->metrics[m].group);
-}
-
-/*
- * The threads of sample S from the accumulators; CORE_N counts each core's
- * threads with figures, OFFLINE names the CPUs without.  Returns the longest
- * interval a thread counted.
- */
-static double engine_build_threads(struct engine *e, struct sample *s, int *core_n, char *offline,
-				   size_t offline_len)
-{
-	const struct layout *l = e->l;
-	const struct topo *t = e->cfg.topo;
-	double interval = 0;
-
-	for (int i = 0; i < e->ncpus; i++) {
-		struct engine_cpu *c = &e->cpus[i];
-		const struct topo_thread *th = &t->threads[c->thread];
-		struct sample_entity *te = &s->threads[i];
-		double *v = te->vars, secs = c->t_read - c->t_interval;
-
-		te->index = c->os_cpu;
-		te->core = th->core;
-		te->socket = th->socket;
-		te->os_core_id = t->cores[th->core].core_id;
-		te->os_socket_id = t->sockets[th->socket].os_id;
-		s->resets += c->resets;
-		interval = fmax(interval, secs);
-		if (c->offline || c->late) {
-			size_t n = strlen(offline);
-
-			snprintf(offline + n, offline_len - n, "%sCPU %d %s", n ? ", " : "",
-				 c->os_cpu, c->offline ? "is offline" : "answered late (n/a)");
-		}
-		/* a reset count says nothing about the interval: n/a, never a small number */
-		if (engine_cpu_void(c))
-			continue; /* all n/a */
-		for (int n = 0; n < PMU_MAX_FIXED; n++)
-			v[n] = (e->fixed_usable & (1u << n)) && (unsigned)n < e->cfg.fixed_counters
-			       ? c->fixed_acc[n] : NAN;
-		v[LAYOUT_B_tsc] = c->tsc_acc;
-		v[LAYOUT_B_seconds] = secs;
-		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
-		v[LAYOUT_B_threads] = 1;
-		for (int k = 0; k < l->nevents; k++)
-			v[layout_event_var(l, k)] = c->ev_live[k] > 0
-						    ? c->ev_acc[k] * secs / c->ev_live[k] : NAN;
-		engine_eval(e, v, LAYOUT_THREAD);
-		core_n[th->core]++;
-	}
-	return interval;
-}
-
-/* Cores of sample S from their threads, sockets from their cores (and the uncore). */
-static void engine_build_cores_sockets(struct engine *e, struct sample *s, const int *core_n)
-{
-	const struct layout *l = e->l;
-	const struct topo *t = e->cfg.topo;
-	int *sock_n = xcalloc((size_t)t->nsockets + 1, sizeof(int));
-
-	for (int i = 0; i < e->ncpus; i++) {
-		const struct topo_thread *th = &t->threads[e->cpus[i].thread];
-		struct sample_entity *ce = &s->cores[th->core];
-
-		if (engine_cpu_void(&e->cpus[i]))
-			continue;
-		engine_add(l, ce->vars, s->threads[i].vars, isnan(ce->vars[LAYOUT_B_threads]), true,
-			   core_n[th->core]);
-	}
-	for (int k = 0; k < t->ncores; k++) {
-		struct sample_entity *ce = &s->cores[k];
-
-		ce->index = k;
-		ce->core = k;
-		ce->socket = t->cores[k].socket;
-		ce->os_core_id = t->cores[k].core_id;
-		ce->os_socket_id = t->sockets[ce->socket].os_id;
-		if (!core_n[k])
-			continue;
-		engine_eval(e, ce->vars, LAYOUT_CORE);
-		sock_n[ce->socket]++;
-	}
-	for (int k = 0; k < t->ncores; k++) {
-		struct sample_entity *se = &s->sockets[t->cores[k].socket];
-
-		if (!core_n[k])
-			continue;
-		engine_add(l, se->vars, s->cores[k].vars, isnan(se->vars[LAYOUT_B_threads]), false,
-			   sock_n[t->cores[k].socket]);
-	}
-	for (int k = 0; k < t->nsockets; k++) {
-		struct sample_entity *se = &s->sockets[k];
-
-		se->index = k;
-		se->core = -1;
-		se->socket = k;
-		se->os_core_id = -1;
-		se->os_socket_id = t->sockets[k].os_id;
-	}
-	uncore_fill(e->unc, s);
-	for (int k = 0; k < t->nsockets; k++) {
-		/* seconds and tsc_hz were averaged per core; threads is a plain sum */
-		if (!isnan(s->sockets[k].vars[LAYOUT_B_seconds]))
-			engine_eval(e, s->sockets[k].vars, LAYOUT_SOCKET);
-		for (int c = 0; c < s->nchannels; c++)
-			engine_eval(e, sample_channel(s, k, c)->vars, LAYOUT_CHANNEL);
-	}
-	uncore_check(e->unc, s);
-	free(sock_n);
-}
-
-static struct sample *engine_build(struct engine *e, double skew)
-{
-	const struct topo *t = e->cfg.topo;
-	struct sample *s = sample_new(e->l, e->ncpus, t->ncores, t->nsockets);
-	int *core_n = xcalloc((size_t)t->ncores + 1, sizeof(int));
-	char offline[160] = "";
-
-	s->seq = ++e->seq;
-	s->source = e->cfg.source;
-	s->simulated = e->cfg.simulated;
-	s->skew_us = skew * 1e6;
-	s->gp_usable = popcount32(e->gp_usable);
-	engine_build_groups(e, s);
-	s->interval_s = engine_build_threads(e, s, core_n, offline, sizeof(offline));
-	engine_build_cores_sockets(e, s, core_n);
-	free(core_n);
-	engine_warn(s, e->cfg.warning);
-	engine_warn(s, offline);
-	engine_warn(s, uncore_note(e->unc));
-	if (s->resets)
-		snprintf(s->warning + strlen(s->warning), sizeof(s->warning) - strlen(s->warning),
-			 "%s%d counter(s) were reset by someone else during the interval (their CPUs "
-			 "n/a)",
-			 s->warning[0] ? "; " : "", s->resets);
-	snprintf(s->error, sizeof(s->error), "%s", e->error[0] ? e->error : uncore_error(e->unc));
-	return s;
 }
 
 static void engine_publish(struct engine *e, struct sample *s)

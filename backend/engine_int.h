@@ -1,0 +1,72 @@
+/*
+ * engine_int: the engine's state, shared by engine.c (programming, reading,
+ * multiplexing, the sampler thread) and engine_sample.c (the sample built
+ * from it).  Not for any other module.
+ */
+#ifndef PMUTOP_ENGINE_INT_H
+#define PMUTOP_ENGINE_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counter.h"
+#include "engine.h"
+#include "pmu_regs.h"
+
+struct engine_cpu {
+	int os_cpu;
+	int thread;                      /* index into topo threads[] */
+	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
+	double t_interval, t_slice, t_read;
+	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
+	double *ev_acc, *ev_live;        /* per layout event */
+	int resets;
+	int failed;                      /* a register access failed this interval */
+	bool offline;                    /* ENXIO: the CPU went offline */
+	bool late;                       /* an access was slow: none more this interval */
+};
+
+struct engine {
+	struct engine_config cfg;
+	const struct layout *l;
+	struct engine_cpu *cpus;
+	int ncpus;
+	uint32_t gp_usable;              /* PMCs pmutop may program */
+	uint32_t fixed_usable;
+	struct counter_set *sets;
+	int nsets, cur, slice;
+	struct uncore *unc;              /* the per-socket PMUs */
+	int nslices;                     /* slices per interval: the most sets, core or uncore */
+	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
+	uint32_t groups;                 /* selected */
+	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */
+	double interval;
+	bool paused, need_baseline;
+	uint64_t seq, reads;
+	char error[512];
+	/* shared with other threads: under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	struct sample *latest;
+	uint32_t want_groups;
+	double want_interval;
+	bool want_paused, quit, dirty;
+	int efd;
+	pthread_t thread;
+	bool running;
+	atomic_bool stop;                /* engine_stop asked: abandon the sweep */
+	bool sampling;                   /* set up: slow CPUs are now skipped, not waited for */
+	bool stuck;                      /* the thread did not end in time: never freed */
+};
+
+int engine_popcount(uint32_t v);
+
+/* A CPU with no figures this interval: a failed or late access, or a counter reset. */
+bool engine_cpu_void(const struct engine_cpu *c);
+
+/* The sample of the interval that just ended (SKEW: seconds between the first and last read). */
+struct sample *engine_build(struct engine *e, double skew);
+
+#endif
