@@ -653,9 +653,9 @@ void engine_free(struct engine *e)
 	free(e);
 }
 
-struct sample *engine_latest(struct engine *e)
+const struct sample *engine_latest(struct engine *e)
 {
-	struct sample *s;
+	const struct sample *s;
 
 	pthread_mutex_lock(&e->lock);
 	s = e->latest ? sample_ref(e->latest) : NULL;

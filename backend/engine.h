@@ -124,7 +124,7 @@ int engine_stop(struct engine *e);
 void engine_free(struct engine *e);
 
 /* The newest sample (take it with sample_release when done), or NULL. */
-struct sample *engine_latest(struct engine *e);
+const struct sample *engine_latest(struct engine *e);
 
 /* Readable when a sample was published since the last engine_ack(). */
 int engine_fd(const struct engine *e);

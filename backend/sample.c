@@ -81,8 +81,10 @@ const struct sample_flag *sample_flag_find(const struct sample *s, int socket, i
 	return NULL;
 }
 
-struct sample *sample_ref(struct sample *s)
+const struct sample *sample_ref(const struct sample *cs)
 {
+	/* the holder count is the one mutable part of a published sample */
+	struct sample *s = (struct sample *)cs;
 	int was = __atomic_fetch_add(&s->refs, 1, __ATOMIC_RELAXED);
 
 	assert(was > 0); /* a released sample is gone: nobody may take it again */
@@ -90,8 +92,9 @@ struct sample *sample_ref(struct sample *s)
 	return s;
 }
 
-void sample_release(struct sample *s)
+void sample_release(const struct sample *cs)
 {
+	struct sample *s = (struct sample *)cs;
 	int left;
 
 	if (!s)

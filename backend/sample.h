@@ -93,8 +93,13 @@ void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, .
 /* The flag on metric M of SOCKET / channel CH (-1 for the socket's), or NULL. */
 const struct sample_flag *sample_flag_find(const struct sample *s, int socket, int ch, int m);
 
-struct sample *sample_ref(struct sample *s);
-void sample_release(struct sample *s);
+/*
+ * Take and let go of a published sample.  A published sample is const for
+ * everyone: only its holder count changes, which is why these take a const
+ * pointer.
+ */
+const struct sample *sample_ref(const struct sample *s);
+void sample_release(const struct sample *s);
 
 /* The value of metric M of entity E (NaN when not available). */
 double sample_metric(const struct sample *s, const struct sample_entity *e, int m);

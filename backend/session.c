@@ -193,7 +193,7 @@ void session_about(const struct session *s, struct session_about *out)
 	};
 }
 
-struct sample *session_latest(struct session *s)
+const struct sample *session_latest(struct session *s)
 {
 	return engine_latest(s->eng);
 }

@@ -86,7 +86,7 @@ void session_about(const struct session *s, struct session_about *out);
  * is readable when one was published since the last session_ack, and the
  * commands, applied at the sampler's next slice.
  */
-struct sample *session_latest(struct session *s);
+const struct sample *session_latest(struct session *s);
 int session_fd(const struct session *s);
 void session_ack(struct session *s);
 void session_set_groups(struct session *s, uint32_t groups);

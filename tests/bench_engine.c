@@ -92,7 +92,7 @@ static void bench_run(struct engine *eng, int nthreads, int gp_per_sample, struc
 
 		cpu += bench_cpu_now() - t0;
 		if (rc == 1) {
-			struct sample *s = engine_latest(eng);
+			const struct sample *s = engine_latest(eng);
 
 			skew += s->skew_us;
 			sample_release(s);

@@ -137,7 +137,7 @@ static void run_close(struct run *r)
 }
 
 /* Advance slice by slice until a sample is published; return it. */
-static struct sample *run_sample(struct run *r)
+static const struct sample *run_sample(struct run *r)
 {
 	r->t_start = r->t;
 	for (int i = 0; i < 64; i++) {
@@ -556,7 +556,7 @@ START_TEST(metrics_match_truth_one_group_at_a_time)
 	ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
 	for (int g = 0; g < l->ngroups; g++) {
 		struct run r;
-		struct sample *s;
+		const struct sample *s;
 		int checked;
 
 		run_open(&r, cases[_i].sim, cases[_i].layout, l->groups[g].name, 1.0);
@@ -578,7 +578,7 @@ END_TEST
 START_TEST(metrics_match_truth_when_multiplexed)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	int need[LAYOUT_NPMUS] = { 0 };
 	bool rot_core, rot_unc;
 
@@ -612,7 +612,7 @@ END_TEST
 START_TEST(unavailable_architectural_event_blocks_its_group)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	int g;
 
 	run_source(&r, "arch:compute-bound");
@@ -639,7 +639,7 @@ END_TEST
 START_TEST(unmeasured_metrics_are_nan)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	int stalls, port2;
 
 	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "ports_mem", 1.0);
@@ -662,7 +662,7 @@ END_TEST
 START_TEST(socket_scope_aggregates_threads)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	int util, ghz, loads;
 	double sum = 0;
 
@@ -688,7 +688,7 @@ END_TEST
 START_TEST(interval_and_skew_are_reported)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 
 	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "stalls", 2.0);
 	s = run_sample(&r);
@@ -727,7 +727,7 @@ END_TEST
 START_TEST(fixed_counter_wrap_and_reset_end_to_end)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	const int cycles = LAYOUT_B_cycles;
 	double per_s = 2.93e9;
 
@@ -762,7 +762,7 @@ END_TEST
 START_TEST(offcore_register_is_not_shared)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 
 	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "dram dram_remote", 1.0);
 	s = run_sample(&r);
@@ -806,7 +806,7 @@ START_TEST(counters_taken_by_others_are_left_alone)
 	struct source *src;
 	struct layout *l;
 	struct engine *eng;
-	struct sample *s;
+	const struct sample *s;
 	char err[512], path[512];
 	uint64_t sel;
 
@@ -860,7 +860,7 @@ static double unc_metric(const struct run *r, const struct sample *s, int sock, 
 START_TEST(numa_remote_traffic_shows_on_the_home_socket)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 
 	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "imc", 1.0);
 	s = run_sample(&r);
@@ -889,7 +889,7 @@ END_TEST
 START_TEST(unbalanced_channels_show_the_saturated_one)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 
 	run_open(&r, "nehalem-ep:unbalanced-channels", "nehalem", "imc", 1.0);
 	s = run_sample(&r);
@@ -913,7 +913,7 @@ END_TEST
 START_TEST(imc_32bit_counter_wraps_within_a_long_interval)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	double lines = 40e9 / 64;
 
 	run_source_text(&r, "skylake", "pmutop-scenario 1\nname bw40\nphase p 0\ncpu all util=1\n"
@@ -938,7 +938,7 @@ END_TEST
 START_TEST(uncore_reader_going_offline_hands_over)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	uint64_t v;
 
 	run_open(&r, "nehalem-ep:memory-bound", "nehalem", "imc", 1.0);
@@ -992,7 +992,7 @@ START_TEST(ex_model_uncore_is_not_programmed)
 {
 	struct emu_machine ex = *emu_machine_find("nehalem-ep");
 	struct scenario *sc;
-	struct sample *s;
+	const struct sample *s;
 	struct run r;
 	char err[512];
 	uint64_t v = 0;
@@ -1028,7 +1028,7 @@ END_TEST
 START_TEST(phantom_channel_is_flagged)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	const struct sample_flag *f;
 
 	run_source_text(&r, "nehalem-ep", "pmutop-scenario 1\nname p\nphase p 0\ncpu all util=1\n"
@@ -1051,7 +1051,7 @@ END_TEST
 START_TEST(bandwidth_above_the_peak_is_flagged)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	const struct sample_flag *f;
 	int m;
 
@@ -1076,7 +1076,7 @@ END_TEST
 START_TEST(imc_disagreeing_with_home_logic_is_flagged)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	const struct sample_flag *f;
 
 	run_source_text(&r, "nehalem-ep", "pmutop-scenario 1\nname p\nphase p 0\ncpu all util=1\n"
@@ -1101,7 +1101,7 @@ START_TEST(uncore_taken_by_others_blocks_uncore_groups)
 {
 	static const bool taken[2] = { true, true };
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	int imc, stalls;
 	uint64_t v;
 
@@ -1129,7 +1129,7 @@ END_TEST
 START_TEST(imc_without_its_window_is_blocked_with_the_reason)
 {
 	struct run r;
-	struct sample *s;
+	const struct sample *s;
 	int imc, l3;
 
 	run_source(&r, "skylake:memory-bound");
@@ -1156,7 +1156,7 @@ START_TEST(sampler_thread_publishes_and_stops)
 	struct source *src;
 	struct layout *l;
 	struct engine *eng;
-	struct sample *s;
+	const struct sample *s;
 	char err[512], path[512];
 
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);

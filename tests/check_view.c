@@ -447,7 +447,7 @@ END_TEST
 /* Saving never follows a planted link, keeps the file's mode and a symlinked file's target. */
 START_TEST(rc_file_save_is_safe)
 {
-	char dir[] = "/tmp/pmutop-rc-XXXXXX", path[256], other[256], victim[256], buf[512],
+	char dir[] = "/tmp/pmutop-rc-XXXXXX", path[256], other[320], victim[256], buf[512],
 	     err[256], warn[512];
 	struct fixture f;
 	struct stat st;

@@ -55,13 +55,13 @@ if [ "$ms" -lt 4000 ]; then pass "the stop wins ($ms ms)"; else fail "the stop w
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after a stop with a slow CPU"; else fail "registers restored after a stop with a slow CPU" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 
-# CPU 0 reads socket 0's uncore: an I/O error there for 0.6 s, then it answers again
-"$PMUTOP" -b -n 12 -d 0.2 -g imc --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
+# CPU 0 reads socket 0's uncore: an I/O error there for 1 s, then it answers again
+"$PMUTOP" -b -n 10 -d 0.4 -g imc --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 i=0
 while [ "$(wc -l <"$dir.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
 echo "0 eio-read" >"$dir/dev/faults"
-sleep 0.6
+sleep 1
 echo "0 clear" >"$dir/dev/faults"
 wait $pid
 rc=$?

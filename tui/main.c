@@ -208,7 +208,7 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 				return 128 + (int)si.ssi_signo;
 		}
 		if (pfd[0].revents & POLLIN) {
-			struct sample *smp;
+			const struct sample *smp;
 			int rc;
 
 			session_ack(s);
@@ -291,7 +291,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
 	long want = opt->count ? opt->count : 1, got = 0;
 	int w, h;
-	struct sample *last = NULL;
+	const struct sample *last = NULL;
 	struct view_frame frame = { 0 };
 	struct view_info in;
 	struct grid *g;
@@ -319,7 +319,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 			}
 		}
 		if (s->stepped ? session_step(s) == 1 : (pfd[0].revents & POLLIN) != 0) {
-			struct sample *smp;
+			const struct sample *smp;
 
 			session_ack(s);
 			smp = session_latest(s);

@@ -162,7 +162,7 @@ struct ui_state {
 	struct view v;
 	struct view_frame frame; /* what the last render drew, for the keys and the mouse */
 	struct grid *g;
-	struct sample *smp;
+	const struct sample *smp;
 	double t_sample;       /* when smp arrived */
 	struct pidcpus *pid;
 	bool dirty, quit;
@@ -239,7 +239,7 @@ static void ui_keys(struct ui_state *u)
 
 static void ui_new_sample(struct ui_state *u)
 {
-	struct sample *smp;
+	const struct sample *smp;
 
 	if (u->os) {
 		smp = ossample_take(u->os);
