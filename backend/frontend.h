@@ -9,7 +9,8 @@
  *    source.h's machine identification for the actions without a run;
  *  - what it produces: sample.h, over a layout (layout.h) and a topology
  *    (topo.h, topo_text.h for its text form);
- *  - without counters: ossample.h (the OS's figures in the same form);
+ *  - without counters: session_open_os (the OS's figures, ossample.h, in
+ *    the same form);
  *  - for --list-events and explain: counter.h (the event-select values);
  *  - setup checks: doctor.h; data files: paths.h;
  *  - helpers any module uses: cpulist.h, parse.h (printable text), xmalloc.h.

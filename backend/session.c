@@ -58,11 +58,13 @@ static int session_layout(struct session *s, const struct session_config *c, cha
 	int rc;
 
 	if (c->layout_path)
-		rc = layout_load(c->layout_path, &s->layout, err, errlen);
+		rc = layout_load(c->layout_path, &s->own_layout, err, errlen);
 	else
-		rc = layout_find(c->layout_dir, info->family, info->model, &s->layout, err, errlen);
+		rc = layout_find(c->layout_dir, info->family, info->model, &s->own_layout, err,
+				 errlen);
 	if (rc)
 		return -EINVAL;
+	s->layout = s->own_layout;
 	if (c->groups)
 		return session_parse_groups(s->layout, c->groups, &s->groups, err, errlen);
 	for (int g = 0; g < s->layout->ngroups; g++)
@@ -166,8 +168,36 @@ fail:
 	return rc;
 }
 
+int session_open_os(const char *root, double interval, const char *reason, struct session **out,
+		    char *err, size_t errlen)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+	struct cpuid_info info;
+	char ignored[256];
+	int rc;
+
+	*out = NULL;
+	s->lock_fd = -1;
+	rc = topo_load_root(root, &s->os_topo, err, errlen);
+	if (!rc)
+		rc = ossample_open(root, s->os_topo, interval, reason, &s->os, err, errlen);
+	if (rc) {
+		session_close(s);
+		return rc;
+	}
+	s->layout = ossample_layout(s->os);
+	if (source_identify(NULL, root, &info, ignored, sizeof(ignored)) == 0)
+		snprintf(s->os_brand, sizeof(s->os_brand), "%s", info.brand);
+	else
+		snprintf(s->os_brand, sizeof(s->os_brand), "CPU without usable counters");
+	*out = s;
+	return 0;
+}
+
 int session_start(struct session *s)
 {
+	if (s->os)
+		return 0; /* the OS's figures are paced by the UI's own timer */
 	return s->stepped ? -EINVAL : engine_start(s->eng);
 }
 
@@ -184,6 +214,11 @@ int session_step(struct session *s)
 
 void session_about(const struct session *s, struct session_about *out)
 {
+	if (s->os) {
+		*out = (struct session_about){ .brand = s->os_brand, .uarch = "no counters",
+					       .source = "OS (no counters)", .topo = s->os_topo };
+		return;
+	}
 	*out = (struct session_about){
 		.machine = s->src->emu ? emu_machine(s->src->emu)->name : NULL,
 		.brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
@@ -195,32 +230,40 @@ void session_about(const struct session *s, struct session_about *out)
 
 const struct sample *session_latest(struct session *s)
 {
-	return engine_latest(s->eng);
+	return s->os ? ossample_take(s->os) : engine_latest(s->eng);
 }
 
 int session_fd(const struct session *s)
 {
-	return engine_fd(s->eng);
+	return s->os ? ossample_fd(s->os) : engine_fd(s->eng);
 }
 
 void session_ack(struct session *s)
 {
-	engine_ack(s->eng);
+	if (!s->os)
+		engine_ack(s->eng); /* the OS sampler's timer is read by ossample_take */
 }
 
 void session_set_groups(struct session *s, uint32_t groups)
 {
-	engine_set_groups(s->eng, groups);
+	if (!s->os)
+		engine_set_groups(s->eng, groups); /* the OS's figures have no groups */
 }
 
 void session_set_interval(struct session *s, double seconds)
 {
-	engine_set_interval(s->eng, seconds);
+	if (s->os)
+		ossample_set_interval(s->os, seconds);
+	else
+		engine_set_interval(s->eng, seconds);
 }
 
 void session_set_paused(struct session *s, bool paused)
 {
-	engine_set_paused(s->eng, paused);
+	if (s->os)
+		ossample_set_paused(s->os, paused);
+	else
+		engine_set_paused(s->eng, paused);
 }
 
 int session_close(struct session *s)
@@ -237,7 +280,9 @@ int session_close(struct session *s)
 	}
 	source_close(s->src);
 	engine_free(s->eng);
-	layout_free(s->layout);
+	layout_free(s->own_layout);
+	ossample_free(s->os);
+	topo_free(s->os_topo);
 	if (s->lock_fd >= 0)
 		lock_release(s->lock_fd);
 	free(s->uncore_taken);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "ossample.h"
 #include "layout.h"
 #include "msr.h"
 #include "sample.h"
@@ -41,8 +42,12 @@ struct session_config {
 };
 
 struct session {
-	struct source *src;
-	struct layout *layout;
+	struct source *src;           /* NULL for the OS's figures */
+	struct ossample *os;          /* no counters: the OS's figures (session_open_os) */
+	struct topo *os_topo;
+	char os_brand[49];
+	const struct layout *layout;
+	struct layout *own_layout;    /* the loaded one (layout points at it), or NULL */
 	struct engine *eng;
 	int lock_fd;
 	uint32_t groups;
@@ -57,6 +62,16 @@ struct session {
  * -EINVAL: bad input the user can fix on the command line or in a file.
  */
 int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen);
+
+/*
+ * A session of the operating system's figures where no counter can be used
+ * (REASON says why and goes into every sample): utilisation and clock per
+ * CPU of the machine under ROOT (NULL: this one), every INTERVAL seconds,
+ * in samples of the same form.  No register is touched.  0, or -errno with
+ * one line in ERR.
+ */
+int session_open_os(const char *root, double interval, const char *reason, struct session **out,
+		    char *err, size_t errlen);
 
 int session_start(struct session *s);
 

@@ -377,41 +377,31 @@ static int main_interactive(struct session *s, const struct options *opt, int si
  */
 static int main_os_fallback(const struct options *opt, const char *reason, int sigfd)
 {
-	static char doctor[8192], brand[49], why[640];
+	static char doctor[8192], why[640];
 	struct ui_config c = { .interval = opt->interval, .interval_given = true };
-	struct cpuid_info info;
-	struct ossample *os;
-	struct topo *t;
+	struct session_about a;
+	struct session *s;
 	char err[1024];
 	int status;
 
-	if (topo_load_root(opt->root, &t, err, sizeof(err))) {
-		fprintf(stderr, "pmutop: %s\npmutop: and the topology cannot be read: %s\n", reason, err);
-		return EXIT_FAILURE;
-	}
 	snprintf(why, sizeof(why), "No counters: %.500s. OS figures shown; d explains, or try pmutop --sim "
 		 "nehalem-ep:memory-bound", reason);
-	if (ossample_open(opt->root, t, opt->interval, why, &os, err, sizeof(err))) {
-		fprintf(stderr, "pmutop: %s\n", err);
-		topo_free(t);
+	if (session_open_os(opt->root, opt->interval, why, &s, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\npmutop: and the OS's figures cannot be read: %s\n", reason,
+			err);
 		return EXIT_FAILURE;
 	}
 	main_doctor_text(opt, NULL, doctor, sizeof(doctor));
-	if (source_identify(NULL, opt->root, &info, err, sizeof(err)) == 0)
-		snprintf(brand, sizeof(brand), "%s", info.brand);
-	else
-		snprintf(brand, sizeof(brand), "CPU without usable counters");
-	c.os = os;
+	session_about(s, &a);
 	c.info = (struct view_info){
-		.host = main_host(), .brand = brand, .uarch = "no counters", .source = "OS (no counters)",
-		.layout = ossample_layout(os), .topo = t, .doctor = doctor,
+		.host = main_host(), .brand = a.brand, .uarch = a.uarch, .source = a.source,
+		.layout = s->layout, .topo = a.topo, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
 	};
-	status = ui_run(NULL, &c, sigfd, err, sizeof(err));
+	status = ui_run(s, &c, sigfd, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);
-	ossample_free(os);
-	topo_free(t);
+	session_close(s);
 	return status;
 }
 

@@ -158,7 +158,6 @@ static int ui_map_key(int ch)
 
 struct ui_state {
 	struct session *s;
-	struct ossample *os;
 	struct view v;
 	struct view_frame frame; /* what the last render drew, for the keys and the mouse */
 	struct grid *g;
@@ -179,20 +178,13 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 		u->quit = true;
 		return;
 	case VIEW_CMD_GROUPS:
-		if (!u->os)
-			session_set_groups(u->s, u->v.groups);
+		session_set_groups(u->s, u->v.groups);
 		break;
 	case VIEW_CMD_INTERVAL:
-		if (u->os)
-			ossample_set_interval(u->os, u->v.interval);
-		else
-			session_set_interval(u->s, u->v.interval);
+		session_set_interval(u->s, u->v.interval);
 		break;
 	case VIEW_CMD_PAUSE:
-		if (u->os)
-			ossample_set_paused(u->os, u->v.paused);
-		else
-			session_set_paused(u->s, u->v.paused);
+		session_set_paused(u->s, u->v.paused);
 		break;
 	case VIEW_CMD_PID:
 		free(u->v.pid_cpus);
@@ -241,12 +233,8 @@ static void ui_new_sample(struct ui_state *u)
 {
 	const struct sample *smp;
 
-	if (u->os) {
-		smp = ossample_take(u->os);
-	} else {
-		session_ack(u->s);
-		smp = session_latest(u->s);
-	}
+	session_ack(u->s);
+	smp = session_latest(u->s);
 	if (!smp)
 		return;
 	if (u->smp)
@@ -277,7 +265,7 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		u->v.groups = saved.groups;
 	if (c->interval_given)
 		u->v.interval = saved.interval;
-	if (u->v.groups != saved.groups && !u->os)
+	if (u->v.groups != saved.groups)
 		session_set_groups(u->s, u->v.groups);
 	if (u->v.interval != saved.interval)
 		ui_apply(u, VIEW_CMD_INTERVAL);
@@ -285,10 +273,10 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 
 int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)
 {
-	struct ui_state u = { .s = s, .os = c->os };
+	struct ui_state u = { .s = s };
 	struct pollfd pfd[3] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = c->os ? ossample_fd(c->os) : session_fd(s), .events = POLLIN },
+		{ .fd = session_fd(s), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 	};
 	sigset_t winch;
@@ -300,7 +288,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			 "or --dump for a text picture of the screen");
 		return EXIT_FAILURE;
 	}
-	view_init(&u.v, &c->info, s ? s->groups : 0, c->interval);
+	view_init(&u.v, &c->info, s->groups, c->interval);
 	ui_load_rc(&u, c);
 	tcgetattr(STDIN_FILENO, &ui_saved_tty);
 	sigemptyset(&winch);

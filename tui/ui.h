@@ -25,11 +25,11 @@ struct ui_config {
 	bool groups_given;     /* -g given: the rc file's groups do not apply */
 	bool interval_given;   /* -d given: nor its interval */
 	double interval;
-	struct ossample *os;   /* no counters: OS figures instead of the session's engine */
 };
 
 /*
- * Run until q/F10 or a stop signal, on S's engine (or on C->os, then S is NULL).  Returns the exit status: 0, or
+ * Run until q/F10 or a stop signal on session S (counters, or the OS's
+ * figures: session_open_os).  Returns the exit status: 0, or
  * 128 + the signal; curses is ended before it returns, also on errors
  * (then ERR holds the message to print).
  */
