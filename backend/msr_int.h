@@ -1,0 +1,76 @@
+/*
+ * msr_int: the register layer's state, shared by msr.c (open, access,
+ * save) and msr_restore.c (restore, report, emergency).  Not for any other
+ * module.
+ */
+#ifndef PMUTOP_MSR_INT_H
+#define PMUTOP_MSR_INT_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "msr.h"
+
+/* A device path: the root prefix plus /dev/cpu/N/msr_safe. */
+#define MSR_PATH_MAX (PATH_MAX + 64)
+
+/* What the last restore did with a saved register. */
+enum msr_restore_state {
+	MSR_R_UNUSED,   /* saved, never written by pmutop: not touched */
+	MSR_R_DONE,     /* holds its original value again */
+	MSR_R_FOREIGN,  /* another program changed it since pmutop wrote it: left alone */
+	MSR_R_FAILED,   /* the write back failed (err) */
+};
+
+struct msr_saved {
+	int cpu;
+	int socket;     /* -1 for core registers */
+	uint32_t reg;
+	uint64_t value; /* the original */
+	uint64_t last;  /* what pmutop wrote last (valid when written) */
+	/*
+	 * A count register.  IA32_PMCx takes bits 31:0 of a write and
+	 * sign-extends bit 31 [SDM 18.2.6]: a general-purpose count above 2^31
+	 * comes back as its low 32 bits (the full-width alias IA32_A_PMCx is
+	 * not used); fixed and uncore counters are written at full width.
+	 */
+	bool counter;
+	atomic_bool written;
+	enum msr_restore_state state;
+	int err;
+};
+
+struct msr_dev {
+	enum msr_kind kind;
+	char root[PATH_MAX];
+	int *fd;               /* by OS CPU number; -1 when not open */
+	int fd_len;
+	int *cpus;
+	int ncpus;
+	int *cpu_socket;       /* by OS CPU number; NULL until msr_set_sockets */
+	int nsockets;
+	const struct msr_ops *ops;
+	void *ctx;
+	struct msr_allowlist allow;
+	/* saved originals: allocated at open so restoring never allocates */
+	struct msr_saved *saved;
+	int cap;
+	atomic_int nsaved;
+	atomic_int frozen;      /* restore has begun: no more writes */
+	int *saved_at;         /* [(cpu or socket) * allow.n + allow index]: saved[] index + 1, 0 */
+	int flag_rows;
+	uint64_t nwrites;
+	char err[512];
+};
+
+/* One register of CPU, without rules: 0 or -errno. */
+int msr_raw_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
+int msr_raw_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
+
+/* The device a fatal signal restores through, from its open to its close. */
+void msr_emergency_track(struct msr_dev *d);
+void msr_emergency_forget(struct msr_dev *d);
+
+#endif
