@@ -1,7 +1,7 @@
 /*
- * emu_int: the emulated machine's state, shared by its two files: emu.c
- * (the core PMU, CPUID, life cycle) and emu_uncore.c (the per-socket PMUs
- * and the Skylake IMC window).  Not for any other module.  All entry points
+ * emu_int: the emulated machine's state, shared by its files: emu.c
+ * (registers, CPUID, life cycle), emu_core.c (how core counters advance)
+ * and emu_uncore.c (the per-socket PMUs and the Skylake IMC window).  Not for any other module.  All entry points
  * hold e->lock.
  */
 #ifndef PMUTOP_EMU_INT_H
@@ -94,6 +94,10 @@ double emu_ctr_f(const struct emu_ctr *c, const struct emu_acc *acc, const doubl
 /* Bring counter C up to date from its accumulator; sets *WRAPPED when it crossed its width. */
 void emu_ctr_update(struct emu_ctr *c, const struct emu_acc *acc, const double *cyc,
 		    unsigned width, int *wrapped);
+
+/* The core: bring CPU C up to T; bind its counters to their conditions after a select changed. */
+void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t);
+void emu_cpu_rebind(struct emu *e, struct emu_cpu *c);
 
 /* The per-socket PMUs: bring socket SI up to T; register access (1 if REG is theirs). */
 void emu_socket_sync(struct emu *e, int si, double t);

@@ -1,0 +1,248 @@
+/*
+ * emu_core: how the emulated core's counters advance: the rate of each
+ * programmed condition from the scenario's truth for the thread and its
+ * hyper-thread siblings (cmask, inv, edge, any-thread, USR/OS shares), the
+ * fixed counters as their architectural events, and binding counters to
+ * accumulators when selects change.  See emu_int.h.
+ */
+#include "emu_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- core: counting --------------------------------------------------------- */
+
+/* Accumulator key for a core event select; the offcore value rides in the high bits. */
+static uint64_t emu_core_key(uint64_t evtsel, uint64_t offcore)
+{
+	uint64_t sel = evtsel & (EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_USR | EVTSEL_OS |
+				 EVTSEL_EDGE | EVTSEL_ANY | EVTSEL_CMASK_MASK);
+
+	return sel | (offcore & 0xFFFFFFull) << 32;
+}
+
+static uint64_t emu_offcore_for(const struct emu_cpu *c, uint64_t evtsel)
+{
+	unsigned ev = (unsigned)(evtsel & EVTSEL_EVENT_MASK);
+
+	return ev == 0xB7 ? c->offcore[0] : ev == 0xBB ? c->offcore[1] : 0;
+}
+
+static double emu_ghz(const struct emu *e, const double *v)
+{
+	return v[SK_ghz] > 0 ? v[SK_ghz] : e->m->nominal_ghz;
+}
+
+/* Share of unhalted cycles counted under privilege mask PRIV. */
+static double emu_priv_share(unsigned priv, const double *v)
+{
+	return (priv & EMU_PRIV_USR ? 1 - v[SK_kernel] : 0) + (priv & EMU_PRIV_OS ? v[SK_kernel] : 0);
+}
+
+/* Rate of total cycles (halted ones count as kernel time) under PRIV. */
+static double emu_cycle_rate(const struct emu *e, unsigned priv, const double *v)
+{
+	double r = emu_ghz(e, v) * 1e9, u = v[SK_util];
+
+	return r * ((priv & EMU_PRIV_USR ? u * (1 - v[SK_kernel]) : 0) +
+		    (priv & EMU_PRIV_OS ? (1 - u) + u * v[SK_kernel] : 0));
+}
+
+/*
+ * Rate per second of the accumulator KEY on CPU C at time T.  SIB holds
+ * the truth of every thread of C's core (C's own first).
+ */
+static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key,
+			    double (*sib)[SK_COUNT], int nsib)
+{
+	unsigned event = (unsigned)(key & EVTSEL_EVENT_MASK);
+	unsigned umask = (unsigned)((key & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
+	unsigned cmask = (unsigned)((key & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT);
+	unsigned priv = (key & EVTSEL_USR ? EMU_PRIV_USR : 0) | (key & EVTSEL_OS ? EMU_PRIV_OS : 0);
+	uint64_t offcore = key >> 32;
+	int edge = (key & EVTSEL_EDGE) != 0, any = (key & EVTSEL_ANY) != 0;
+	const double *v = sib[0];
+	double r = emu_ghz(e, v) * 1e9, share = emu_priv_share(priv, v), rate, all_halted;
+	struct emu_dist d, core;
+
+	if (!priv)
+		return 0;
+	if (!emu_model_core(e->m, event, umask, offcore, v, &d)) {
+		emu_note_unknown(e, key);
+		return 0;
+	}
+	if (d.cmask_is_umask) {
+		if (cmask != umask) {
+			emu_note_unknown(e, key);
+			return 0;
+		}
+		cmask = 1;
+	}
+	if (edge && cmask == 0)
+		cmask = 1; /* seed 000: edge detect needs a non-zero cmask */
+	if (!any && !d.core_wide) {
+		double p_ge = emu_dist_ge(&d, cmask ? cmask : 1);
+
+		if (edge) {
+			double p_side = d.run_side == EMU_RUN_GE ? p_ge : 1 - p_ge;
+
+			return r * v[SK_util] * share * p_side / d.run_len;
+		}
+		return r * v[SK_util] * share * (cmask ? p_ge : emu_dist_mean(&d));
+	}
+	/* the whole core: threads summed, each halted (value 0) outside its util */
+	if (cmask == 0) {
+		rate = 0;
+		for (int i = 0; i < nsib; i++) {
+			struct emu_dist di;
+
+			emu_model_core(e->m, event, umask, offcore, sib[i], &di);
+			rate += emu_ghz(e, sib[i]) * 1e9 * sib[i][SK_util] * emu_dist_mean(&di);
+		}
+		return rate * share;
+	}
+	memset(&core, 0, sizeof(core));
+	core.h[0] = 1;
+	all_halted = 1;
+	for (int i = 0; i < nsib; i++) {
+		struct emu_dist di;
+
+		all_halted *= 1 - sib[i][SK_util];
+		emu_model_core(e->m, event, umask, offcore, sib[i], &di);
+		for (int k = 0; k < EMU_HIST_BINS; k++)
+			di.h[k] *= sib[i][SK_util];
+		di.h[0] += 1 - sib[i][SK_util];
+		emu_dist_convolve(&core, &di, &core);
+	}
+	{
+		double p_ge = emu_dist_ge(&core, cmask);
+
+		if (edge) {
+			/* runs happen while the core runs: halted time is one long run, not many */
+			double p_side = d.run_side == EMU_RUN_GE ? p_ge : 1 - p_ge - all_halted;
+
+			return r * share * fmax(0, p_side) / d.run_len;
+		}
+		rate = r * p_ge * share;
+	}
+	/* never more cycles at or above cmask than cycles counted */
+	return fmin(rate, emu_cycle_rate(e, priv, v));
+}
+
+/* Fixed counter N as an equivalent event select, or 0 when it is off. */
+static uint64_t emu_fixed_as_evtsel(const struct emu_cpu *c, int n)
+{
+	static const uint64_t events[PMU_MAX_FIXED] = {
+		0xC0,        /* INST_RETIRED.ANY, seed 004 Table 19-2 */
+		0x3C,        /* CPU_CLK_UNHALTED.THREAD */
+		0x3C | 0x100 /* CPU_CLK_UNHALTED.REF */
+	};
+	uint64_t ctl = (c->fixed_ctrl >> FIXED_CTRL_SHIFT(n)) & 0xF;
+	uint64_t sel = events[n];
+
+	if (!(ctl & (FIXED_CTRL_OS | FIXED_CTRL_USR)))
+		return 0;
+	if (ctl & FIXED_CTRL_OS)
+		sel |= EVTSEL_OS;
+	if (ctl & FIXED_CTRL_USR)
+		sel |= EVTSEL_USR;
+	if (ctl & FIXED_CTRL_ANY)
+		sel |= EVTSEL_ANY;
+	return sel;
+}
+
+static int emu_gp_live(const struct emu *e, const struct emu_cpu *c, int i)
+{
+	return (c->evtsel[i] & EVTSEL_EN) &&
+	       (e->m->perfmon_version < 2 || (c->global_ctrl & GLOBAL_PMC(i)));
+}
+
+static int emu_fixed_live(const struct emu_cpu *c, int i)
+{
+	return emu_fixed_as_evtsel(c, i) && (c->global_ctrl & GLOBAL_FIXED(i));
+}
+
+/* Truth of every thread of CPU C's core at T, C's own first; returns how many. */
+static int emu_core_truth(struct emu *e, const struct emu_cpu *c, double t, double (*sib)[SK_COUNT])
+{
+	const struct topo_core *core = &e->topo->cores[c->core];
+	int n = 1;
+
+	scenario_eval_one(e->sc, t, SCENARIO_CPU, c->os_cpu, c->socket, sib[0]);
+	for (int k = 0; k < core->nthreads && n < 8; k++) {
+		int other = e->topo->threads[core->thread_first + k].os_cpu;
+
+		if (other != c->os_cpu)
+			scenario_eval_one(e->sc, t, SCENARIO_CPU, other, c->socket, sib[n++]);
+	}
+	return n;
+}
+
+/* Integrate CPU C from c->t to T and bring its live counters up to date. */
+void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
+{
+	int wrapped;
+
+	while (c->t < t) {
+		double step_end = fmin(t, scenario_next_change(e->sc, c->t));
+		double dt = step_end - c->t, sib[8][SK_COUNT];
+		int nsib = emu_core_truth(e, c, c->t, sib);
+
+		for (unsigned p = 1; p <= 3; p++)
+			c->cyc[p] += emu_cycle_rate(e, p, sib[0]) * dt;
+		for (int i = 0; i < EMU_MAX_ACC; i++)
+			if (c->acc[i].in_use)
+				c->acc[i].g += emu_core_rate(e, c, c->acc[i].key, sib, nsib) * dt;
+		c->t = step_end;
+	}
+	for (int i = 0; i < (int)e->m->gp_counters; i++) {
+		wrapped = 0;
+		emu_ctr_update(&c->gp[i], c->acc, c->cyc, e->m->gp_width, &wrapped);
+		if (wrapped)
+			c->global_status |= GLOBAL_PMC(i);
+	}
+	for (int i = 0; i < (int)e->m->fixed_counters; i++) {
+		wrapped = 0;
+		emu_ctr_update(&c->fixed[i], c->acc, c->cyc, e->m->fixed_width, &wrapped);
+		if (wrapped)
+			c->global_status |= GLOBAL_FIXED(i);
+	}
+}
+
+/* (Re)bind counter CTR to event select SEL (0 or not live: stop counting). */
+static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, uint64_t sel,
+			 int live)
+{
+	uint64_t key;
+
+	ctr->acc = -1;
+	if (!live || !sel)
+		return;
+	key = emu_core_key(sel, emu_offcore_for(c, sel));
+	ctr->acc = emu_acc_find(c->acc, key);
+	if (ctr->acc < 0)
+		return; /* more distinct conditions than slots: this one stays at zero */
+	ctr->priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
+	ctr->inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE);
+	ctr->last_f = emu_ctr_f(ctr, c->acc, c->cyc);
+}
+
+void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
+{
+	for (int i = 0; i < (int)e->m->gp_counters; i++)
+		emu_ctr_bind(e, c, &c->gp[i], c->evtsel[i], emu_gp_live(e, c, i));
+	for (int i = 0; i < (int)e->m->fixed_counters; i++)
+		emu_ctr_bind(e, c, &c->fixed[i], emu_fixed_as_evtsel(c, i), emu_fixed_live(c, i));
+	/* drop accumulators no counter uses any more */
+	for (int a = 0; a < EMU_MAX_ACC; a++) {
+		int used = 0;
+
+		for (int i = 0; i < (int)e->m->gp_counters; i++)
+			used |= c->gp[i].acc == a;
+		for (int i = 0; i < (int)e->m->fixed_counters; i++)
+			used |= c->fixed[i].acc == a;
+		if (!used)
+			c->acc[a].in_use = 0;
+	}
+}
+
