@@ -14,14 +14,10 @@
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), err[512];
+	char *text = fuzz_text(data, size), err[512];
 	struct layout *l = NULL;
 	int rc;
 
-	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = 0;
 	err[0] = 0;
 	rc = layout_parse(text, "fuzz.layout", &l, err, sizeof(err));
 	free(text);
@@ -42,13 +38,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 }
 
 #ifdef PMUTOP_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	fuzz_one(data, size);
-	return 0;
-}
+FUZZ_LIBFUZZER_TARGET(fuzz_one)
 #else
 int main(void)
 {

@@ -18,6 +18,19 @@ static uint32_t fuzz_rand(void)
 	return (uint32_t)((fuzz_rng * 0x2545F4914F6CDD1Dull) >> 32);
 }
 
+char *fuzz_text(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+
+	if (!text) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	memcpy(text, data, size);
+	text[size] = 0;
+	return text;
+}
+
 char *fuzz_read(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

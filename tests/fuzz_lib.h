@@ -12,6 +12,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* DATA as a NUL-terminated string (malloc'd; exits when out of memory). */
+char *fuzz_text(const uint8_t *data, size_t size);
+
+/* The libFuzzer entry point of a target whose check is ONE (built with -DPMUTOP_LIBFUZZER). */
+#define FUZZ_LIBFUZZER_TARGET(one)                                            \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);         \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)          \
+	{                                                                     \
+		one(data, size);                                              \
+		return 0;                                                     \
+	}
+
 /* FILE's bytes (malloc'd, NUL-terminated), LEN their count; exits on failure. */
 char *fuzz_read(const char *path, size_t *len);
 

@@ -74,14 +74,13 @@ static int fuzz_one(const uint8_t *data, size_t size)
 }
 
 #ifdef PMUTOP_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_set_up_and_one(const uint8_t *data, size_t size)
 {
 	fuzz_setup();
-	fuzz_one(data, size);
-	return 0;
+	return fuzz_one(data, size);
 }
+
+FUZZ_LIBFUZZER_TARGET(fuzz_set_up_and_one)
 #else
 int main(void)
 {

@@ -24,16 +24,12 @@
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), err[512];
+	char *text = fuzz_text(data, size), err[512];
 	struct scenario *sc = NULL;
 	struct emu *e;
 	clock_t t0;
 	int rc;
 
-	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = 0;
 	err[0] = 0;
 	rc = scenario_parse(text, "fuzz.scn", &sc, err, sizeof(err));
 	free(text);
@@ -75,13 +71,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 }
 
 #ifdef PMUTOP_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	fuzz_one(data, size);
-	return 0;
-}
+FUZZ_LIBFUZZER_TARGET(fuzz_one)
 #else
 int main(void)
 {
