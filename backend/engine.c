@@ -1,10 +1,9 @@
 /*
- * engine: programming, reading, widening, multiplexing and the sampler
- * thread; the sample built from it is engine_sample.c's, the state both
- * share engine_int.h's.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
+ * engine: programming, reading, widening, multiplexing and the step; the
+ * sample built from it is engine_sample.c's, the sampler thread and its
+ * commands engine_thread.c's, the state they share engine_int.h's.  Register layouts: seed 000 Appendix II (PERFEVTSEL),
  * seed 004 section 19.1 (fixed counters, global control); see pmu_regs.h.
  */
-#define _GNU_SOURCE /* pthread_timedjoin_np */
 #include "counter.h"
 #include "cpuid.h"
 #include "engine.h"
@@ -25,8 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The engine whose sampler this thread is (for the ownership assertion). */
-static _Thread_local const struct engine *engine_owner;
 
 static double engine_now(const struct engine *e)
 {
@@ -555,81 +552,6 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	return 0;
 }
 
-static void *engine_thread(void *arg)
-{
-	struct engine *e = arg;
-	struct timespec now;
-	double next;
-
-	engine_owner = e;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	next = (double)now.tv_sec + now.tv_nsec * 1e-9 + engine_slice_s(e);
-	pthread_mutex_lock(&e->lock);
-	while (!e->quit) {
-		struct timespec dl = { .tv_sec = (time_t)next,
-				       .tv_nsec = (long)((next - (double)(time_t)next) * 1e9) };
-		double tnow;
-		int rc = 0;
-
-		while (!e->quit && !e->dirty && rc != ETIMEDOUT)
-			rc = pthread_cond_timedwait(&e->wake, &e->lock, &dl);
-		if (e->quit)
-			break;
-		pthread_mutex_unlock(&e->lock);
-		engine_step(e);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		tnow = (double)now.tv_sec + now.tv_nsec * 1e-9;
-		/* absolute deadlines: no drift; after a stall or a command, start afresh */
-		next += engine_slice_s(e);
-		if (next <= tnow || e->need_baseline || rc != ETIMEDOUT)
-			next = tnow + engine_slice_s(e);
-		pthread_mutex_lock(&e->lock);
-	}
-	pthread_mutex_unlock(&e->lock);
-	return NULL;
-}
-
-int engine_start(struct engine *e)
-{
-	int rc;
-
-	assert(!e->running && !e->stuck);
-	/* running before the thread exists: its first step must see it so */
-	e->running = true;
-	rc = pthread_create(&e->thread, NULL, engine_thread, e);
-
-	if (rc) {
-		e->running = false;
-		return -rc;
-	}
-	return 0;
-}
-
-int engine_stop(struct engine *e)
-{
-	struct timespec dl;
-	int rc;
-
-	if (!e || !e->running)
-		return e && e->stuck ? -ETIMEDOUT : 0;
-	atomic_store(&e->stop, true);
-	pthread_mutex_lock(&e->lock);
-	e->quit = true;
-	pthread_cond_signal(&e->wake);
-	pthread_mutex_unlock(&e->lock);
-	/* a register access that never returns must not keep pmutop from restoring and leaving */
-	clock_gettime(CLOCK_REALTIME, &dl);
-	dl.tv_sec += ENGINE_STOP_WAIT_S;
-	rc = pthread_timedjoin_np(e->thread, NULL, &dl);
-	e->running = false;
-	if (rc) {
-		e->stuck = true;
-		pthread_detach(e->thread);
-		return -ETIMEDOUT;
-	}
-	return 0;
-}
-
 void engine_free(struct engine *e)
 {
 	if (!e)
@@ -651,57 +573,6 @@ void engine_free(struct engine *e)
 	pthread_mutex_destroy(&e->lock);
 	pthread_cond_destroy(&e->wake);
 	free(e);
-}
-
-const struct sample *engine_latest(struct engine *e)
-{
-	const struct sample *s;
-
-	pthread_mutex_lock(&e->lock);
-	s = e->latest ? sample_ref(e->latest) : NULL;
-	pthread_mutex_unlock(&e->lock);
-	return s;
-}
-
-int engine_fd(const struct engine *e)
-{
-	return e->efd;
-}
-
-void engine_ack(struct engine *e)
-{
-	uint64_t n;
-
-	if (read(e->efd, &n, sizeof(n)) < 0) {
-		/* EAGAIN: nothing published since the last ack */
-	}
-}
-
-static void engine_command(struct engine *e, uint32_t groups, double interval, bool paused)
-{
-	pthread_mutex_lock(&e->lock);
-	e->want_groups = groups;
-	e->want_interval = interval;
-	e->want_paused = paused;
-	e->dirty = true;
-	pthread_cond_signal(&e->wake);
-	pthread_mutex_unlock(&e->lock);
-}
-
-void engine_set_groups(struct engine *e, uint32_t groups)
-{
-	engine_command(e, groups, e->want_interval, e->want_paused);
-}
-
-void engine_set_interval(struct engine *e, double seconds)
-{
-	seconds = fmin(fmax(seconds, ENGINE_INTERVAL_MIN), ENGINE_INTERVAL_MAX);
-	engine_command(e, e->want_groups, seconds, e->want_paused);
-}
-
-void engine_set_paused(struct engine *e, bool paused)
-{
-	engine_command(e, e->want_groups, e->want_interval, paused);
 }
 
 uint64_t engine_counter_reads(const struct engine *e)

@@ -1,7 +1,7 @@
 /*
  * engine_int: the engine's state, shared by engine.c (programming, reading,
- * multiplexing, the sampler thread) and engine_sample.c (the sample built
- * from it).  Not for any other module.
+ * multiplexing, the step), engine_sample.c (the sample built from it) and
+ * engine_thread.c (the sampler thread and the commands).  Not for any other module.
  */
 #ifndef PMUTOP_ENGINE_INT_H
 #define PMUTOP_ENGINE_INT_H
@@ -60,6 +60,9 @@ struct engine {
 	bool sampling;                   /* set up: slow CPUs are now skipped, not waited for */
 	bool stuck;                      /* the thread did not end in time: never freed */
 };
+
+/* The engine whose sampler this thread is (set by the sampler thread, for assertions). */
+extern _Thread_local const struct engine *engine_owner;
 
 int engine_popcount(uint32_t v);
 
