@@ -1,0 +1,244 @@
+/*
+ * layout_data: a parsed layout as data: loading a file (a regular file of
+ * at most LAYOUT_MAX_BYTES), finding the one that covers a CPU model in a
+ * directory, freeing it, and the queries the engine and the front ends make
+ * (variables, counters, groups, metrics).  Immutable after parsing; any
+ * thread.
+ */
+#include "layout.h"
+#include "layout_int.h"
+#include "expr.h"
+#include "pmu_regs.h"
+#include "xmalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define LAYOUT_SUFFIX ".layout"
+#define LAYOUT_MAX_BYTES (1 << 20)
+
+int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	struct stat st;
+	char *text;
+	long n;
+	int rc;
+
+	*out = NULL;
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open layout %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LAYOUT_MAX_BYTES) {
+		fclose(f);
+		snprintf(err, errlen, "cannot read layout %s: a regular file of at most %d bytes is "
+			 "expected", path, LAYOUT_MAX_BYTES);
+		return -EINVAL;
+	}
+	n = (long)st.st_size;
+	text = xmalloc((size_t)n + 1);
+	if (fread(text, 1, (size_t)n, f) != (size_t)n) {
+		free(text);
+		fclose(f);
+		snprintf(err, errlen, "cannot read layout %s", path);
+		return -EIO;
+	}
+	fclose(f);
+	text[n] = 0;
+	if (strlen(text) != (size_t)n) {
+		free(text);
+		snprintf(err, errlen, "%s: a text file is expected (it contains a NUL byte)", path);
+		return -EINVAL;
+	}
+	rc = layout_parse(text, path, out, err, errlen);
+	free(text);
+	return rc;
+}
+
+bool layout_covers(const struct layout *l, unsigned family, unsigned model)
+{
+	for (int i = 0; i < l->nmodels; i++)
+		if (l->models[i][0] == family && l->models[i][1] == model)
+			return true;
+	return false;
+}
+
+static int layout_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int layout_find(const char *dir, unsigned family, unsigned model, struct layout **out, char *err,
+		size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL, path[4096];
+	struct layout *fallback = NULL;
+	int n = 0, rc = 0;
+
+	*out = NULL;
+	if (!d) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open the layout directory %s: %s (set PMUTOP_LAYOUT_DIR "
+			 "or reinstall)", dir, strerror(-rc));
+		return rc;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > strlen(LAYOUT_SUFFIX) &&
+		    !strcmp(de->d_name + len - strlen(LAYOUT_SUFFIX), LAYOUT_SUFFIX)) {
+			names = xrealloc(names, (size_t)n + 1, sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), layout_name_cmp);
+	for (int i = 0; i < n && !rc && !*out; i++) {
+		struct layout *l;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		rc = layout_load(path, &l, err, errlen);
+		if (rc)
+			break;
+		if (layout_covers(l, family, model))
+			*out = l;
+		else if (l->fallback && !fallback)
+			fallback = l;
+		else
+			layout_free(l);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (rc) {
+		layout_free(fallback);
+		return rc;
+	}
+	if (*out) {
+		layout_free(fallback);
+		return 0;
+	}
+	if (fallback) {
+		*out = fallback;
+		return 0;
+	}
+	snprintf(err, errlen, "no layout in %s covers CPU family %u model 0x%02X and none is a "
+		 "fallback ('models any')", dir, family, model);
+	return -ENOENT;
+}
+
+void layout_free(struct layout *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->nevents; i++) {
+		free(l->events[i].name);
+		free(l->events[i].spec);
+		free(l->events[i].canonical);
+	}
+	for (int i = 0; i < l->nmetrics; i++) {
+		free(l->metrics[i].name);
+		free(l->metrics[i].unit);
+		free(l->metrics[i].help);
+		free(l->metrics[i].formula);
+		expr_free(l->metrics[i].expr);
+	}
+	for (int i = 0; i < l->ngroups; i++) {
+		free(l->groups[i].name);
+		free(l->groups[i].title);
+		free(l->groups[i].help);
+	}
+	free(l->events);
+	free(l->metrics);
+	free(l->groups);
+	free(l->models);
+	free(l->file);
+	free(l->name);
+	free(l->description);
+	free(l->libpfm_pmu);
+	free(l->libpfm_uncore);
+	free(l);
+}
+
+int layout_nvars(const struct layout *l)
+{
+	return LAYOUT_NBUILTINS + l->nevents + l->nmetrics;
+}
+
+int layout_event_var(const struct layout *l, int e)
+{
+	return l->events[e].var;
+}
+
+bool layout_scope_computed(enum layout_scope m, enum layout_scope at)
+{
+	if (m == LAYOUT_CHANNEL)
+		return at == LAYOUT_CHANNEL || at == LAYOUT_SOCKET;
+	return at != LAYOUT_CHANNEL && m <= at;
+}
+
+bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
+{
+	int best = -1, bestn = PMU_MAX_GP + 1;
+
+	if (n == 0)
+		return true;
+	/* the most constrained event first keeps the search tiny */
+	for (int i = 0; i < n; i++) {
+		int c = __builtin_popcount(l->events[ev[i]].counters & usable);
+
+		if (ctr[i] < 0 && c < bestn) {
+			best = i;
+			bestn = c;
+		}
+	}
+	if (best < 0)
+		return true;
+	for (int k = 0; k < PMU_MAX_GP; k++) {
+		if (!(l->events[ev[best]].counters & usable & (1u << k)))
+			continue;
+		ctr[best] = k;
+		if (layout_assign_counters(l, ev, n, usable & ~(1u << k), ctr))
+			return true;
+		ctr[best] = -1;
+	}
+	return false;
+}
+
+bool layout_has_uncore(const struct layout *l)
+{
+	for (int g = 0; g < l->ngroups; g++)
+		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
+			return true;
+	return false;
+}
+
+int layout_metric_var(const struct layout *l, int m)
+{
+	return LAYOUT_NBUILTINS + l->nevents + m;
+}
+
+int layout_group_find(const struct layout *l, const char *name)
+{
+	for (int i = 0; i < l->ngroups; i++)
+		if (!strcmp(l->groups[i].name, name))
+			return i;
+	return -1;
+}
+
+int layout_metric_find(const struct layout *l, const char *name)
+{
+	for (int i = 0; i < l->nmetrics; i++)
+		if (!strcmp(l->metrics[i].name, name))
+			return i;
+	return -1;
+}
