@@ -1,0 +1,164 @@
+/*
+ * emu_model_uncore: the per-socket event model: what each uncore encoding
+ * (Nehalem/Westmere uncore, Skylake CBo and ARB) and each Skylake IMC
+ * counter counts per second, from the scenario's socket and channel truth.
+ * Pure functions; see emu_model.h.
+ */
+#include "emu_model.h"
+#include "pmu_regs.h"
+#include <math.h>
+#include <string.h>
+
+#define BIT(n) (1u << (n))
+
+static double emu_chan_sum(const double (*chan)[SK_COUNT], int nchan, unsigned mask,
+			   enum scenario_key key)
+{
+	double s = 0;
+
+	for (int ch = 0; ch < nchan; ch++)
+		if (mask & BIT(ch))
+			s += chan[ch][key];
+	return s;
+}
+
+bool emu_model_nhm_uncore(unsigned event, unsigned umask, const double *sock,
+			  const double (*chan)[SK_COUNT], int nchan, double *per_s)
+{
+	*per_s = 0;
+	switch (event) {
+	case 0x2C: /* UNC_IMC_NORMAL_READS.CH0-2 / ANY, seed 000 Table 32 */
+		if (!umask || (umask & ~0x07u))
+			return false;
+		*per_s = emu_chan_sum(chan, nchan, umask, SK_read_lines_per_s);
+		return true;
+	case 0x2F: /* UNC_IMC_WRITES.FULL.CH0-2 / ANY (partial writes 08H-20H: none modelled) */
+		if (!umask || (umask & ~0x3Fu))
+			return false;
+		*per_s = emu_chan_sum(chan, nchan, umask & 0x07, SK_write_lines_per_s);
+		return true;
+	case 0x20: /* UNC_QHL_REQUESTS, seed 000 Table 31 */
+		if (!umask || (umask & ~0x3Fu))
+			return false;
+		*per_s = (umask & 0x01 ? sock[SK_ioh_reads_per_s] : 0) +
+			 (umask & 0x02 ? sock[SK_ioh_writes_per_s] : 0) +
+			 (umask & 0x04 ? sock[SK_remote_reads_per_s] : 0) +
+			 (umask & 0x08 ? sock[SK_remote_writes_per_s] : 0) +
+			 (umask & 0x10 ? sock[SK_local_reads_per_s] : 0) +
+			 (umask & 0x20 ? sock[SK_local_writes_per_s] : 0);
+		return true;
+	case 0x23: /* UNC_QHL_OCCUPANCY.LOCAL (04H): Little's law, in uncore cycles */
+		if (umask != 0x04)
+			return false;
+		*per_s = sock[SK_local_reads_per_s] * sock[SK_read_latency_ns] * 1e-9 *
+			 sock[SK_uncore_ghz] * 1e9;
+		return true;
+	case 0x03: /* UNC_GQ_ALLOC.RT_LLC_MISS (02H), seed 000 Table 22: read tracker L3 misses */
+		if (umask != 0x02)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s];
+		return true;
+	case 0x02: /* UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS (02H): Little's law, uncore cycles */
+		if (umask != 0x02)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s] * sock[SK_l3_miss_latency_ns] * 1e-9 *
+			 sock[SK_uncore_ghz] * 1e9;
+		return true;
+	case 0x08: /* UNC_LLC_HITS.ANY, seed 000 Table 30 */
+		if (umask != 0x03)
+			return false;
+		*per_s = sock[SK_l3_hit_lines_per_s];
+		return true;
+	case 0x09: /* UNC_LLC_MISS.ANY */
+		if (umask != 0x03)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s];
+		return true;
+	case 0x0A: /* UNC_LLC_LINES_IN.ANY */
+		if (umask != 0x0F)
+			return false;
+		*per_s = sock[SK_l3_miss_lines_per_s];
+		return true;
+	case 0x0B: /* UNC_LLC_LINES_OUT.ANY */
+		if (umask != 0x1F)
+			return false;
+		*per_s = sock[SK_l3_evict_lines_per_s];
+		return true;
+	}
+	return false;
+}
+
+bool emu_model_skl_cbo(unsigned event, unsigned umask, const double *sock, int ncbo, double *per_s)
+{
+	/* UNC_CBO_CACHE_LOOKUP (34H): states M 01H, E 02H, S 04H, I 08H; request 10H read, 20H write, 80H any */
+	unsigned states = umask & 0x0F, req = umask & 0xF0;
+
+	*per_s = 0;
+	if (event == 0x34 && states && req && !(req & 0x40)) {
+		/* the truth has lookups, not their read/write split: count them as reads */
+		double lines = 0;
+
+		if (req & (0x10 | 0x80)) {
+			if (states & 0x07)
+				lines += sock[SK_l3_hit_lines_per_s];
+			if (states & 0x08)
+				lines += sock[SK_l3_miss_lines_per_s];
+		}
+		*per_s = lines / ncbo;
+		return true;
+	}
+	if (event == 0x22 && umask == 0x48) { /* UNC_CBO_XSNP_RESPONSE.HITM_XCORE */
+		*per_s = sock[SK_xsnp_hitm_per_s] / ncbo;
+		return true;
+	}
+	return false;
+}
+
+bool emu_model_skl_arb(unsigned event, unsigned umask, unsigned thr, const double *sock,
+		       const double (*chan)[SK_COUNT], int nchan, double *per_s)
+{
+	double reqs = emu_chan_sum(chan, nchan, ~0u, SK_read_lines_per_s) +
+		      emu_chan_sum(chan, nchan, ~0u, SK_write_lines_per_s);
+	double uclk = sock[SK_uncore_ghz] * 1e9;
+	double outstanding = reqs * sock[SK_read_latency_ns] * 1e-9; /* mean, Little's law */
+
+	*per_s = 0;
+	if (event == 0x81 && umask == 0x01) { /* UNC_ARB_TRK_REQUESTS.ALL */
+		*per_s = reqs;
+		return true;
+	}
+	if (event == 0x80 && umask == 0x01) { /* UNC_ARB_TRK_OCCUPANCY.ALL / CYCLES_WITH_ANY_REQUEST */
+		/* Poisson number outstanding: P(n >= 1) = 1 - exp(-mean) */
+		*per_s = thr ? uclk * (1 - exp(-outstanding)) : outstanding * uclk;
+		return true;
+	}
+	return false;
+}
+
+bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)[SK_COUNT],
+		       int nchan, double *per_s)
+{
+	double rd = emu_chan_sum(chan, nchan, ~0u, SK_read_lines_per_s);
+	double wr = emu_chan_sum(chan, nchan, ~0u, SK_write_lines_per_s);
+	double ia = rd + wr - sock[SK_gt_requests_per_s] - sock[SK_io_requests_per_s];
+
+	switch (offset) {
+	case SKL_IMC_DRAM_GT_REQUESTS:
+		*per_s = sock[SK_gt_requests_per_s];
+		return true;
+	case SKL_IMC_DRAM_IA_REQUESTS:
+		*per_s = ia > 0 ? ia : 0;
+		return true;
+	case SKL_IMC_DRAM_IO_REQUESTS:
+		*per_s = sock[SK_io_requests_per_s];
+		return true;
+	case SKL_IMC_DRAM_DATA_READS:
+		*per_s = rd;
+		return true;
+	case SKL_IMC_DRAM_DATA_WRITES:
+		*per_s = wr;
+		return true;
+	}
+	*per_s = 0;
+	return false;
+}
