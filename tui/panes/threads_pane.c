@@ -82,11 +82,43 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 	return n;
 }
 
+/* The row's first columns (cpu, core, socket, or the CPU list); returns where the figures start. */
+static int threads_pane_label(const struct view *v, const struct sample_entity *e, int y,
+			      enum grid_style base, const char *head, struct grid *g)
+{
+	const struct topo *t = v->info.topo;
+	const int *cpus = NULL;
+	int ncpu = 0, *tmp = NULL, x;
+	char *list;
+
+	if (v->agg == VIEW_AGG_THREAD)
+		return grid_put(g, y, 0, g->w, base, "%c%4d %4d %4d",
+				pane_pid_ran(v, e->index) ? '@' : ' ', e->index, e->os_core_id,
+				e->os_socket_id);
+	if (v->agg == VIEW_AGG_CORE) {
+		const struct topo_core *c = &t->cores[e->index];
+
+		tmp = xcalloc((size_t)c->nthreads + 1, sizeof(int));
+		for (int j = 0; j < c->nthreads; j++)
+			tmp[ncpu++] = t->threads[c->thread_first + j].os_cpu;
+		cpus = tmp;
+		x = grid_put(g, y, 0, g->w, base, " %4d %4d ", e->os_core_id, e->os_socket_id);
+	} else {
+		cpus = t->sockets[e->index].cpus;
+		ncpu = t->sockets[e->index].nthreads;
+		x = grid_put(g, y, 0, g->w, base, " %4d ", e->os_socket_id);
+	}
+	list = cpulist_format(cpus, ncpu);
+	grid_put(g, y, x, (int)strlen(head) - x, base, "%s", list);
+	free(list);
+	free(tmp);
+	return (int)strlen(head);
+}
+
 static int threads_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			     struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
-	const struct topo *t = v->info.topo;
 	static const char *const heads[] = { "  cpu core sock", " core sock cpus     ",
 					     " sock cpus          " };
 	struct sample_entity *ents;
@@ -129,34 +161,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 		int yy = y + 1 + r;
 
 		grid_blank(g, yy, 0, g->w, base);
-		if (v->agg == VIEW_AGG_THREAD) {
-			x = grid_put(g, yy, 0, g->w, base, "%c%4d %4d %4d", pane_pid_ran(v, e->index) ? '@' : ' ',
-				     e->index, e->os_core_id, e->os_socket_id);
-		} else {
-			const int *cpus = NULL;
-			int ncpu = 0, *tmp = NULL;
-			char *list;
-
-			if (v->agg == VIEW_AGG_CORE) {
-				const struct topo_core *c = &t->cores[e->index];
-
-				tmp = xcalloc((size_t)c->nthreads + 1, sizeof(int));
-				for (int j = 0; j < c->nthreads; j++)
-					tmp[ncpu++] = t->threads[c->thread_first + j].os_cpu;
-				cpus = tmp;
-				x = grid_put(g, yy, 0, g->w, base, " %4d %4d ", e->os_core_id,
-					     e->os_socket_id);
-			} else {
-				cpus = t->sockets[e->index].cpus;
-				ncpu = t->sockets[e->index].nthreads;
-				x = grid_put(g, yy, 0, g->w, base, " %4d ", e->os_socket_id);
-			}
-			list = cpulist_format(cpus, ncpu);
-			grid_put(g, yy, x, (int)strlen(heads[v->agg]) - x, base, "%s", list);
-			x = (int)strlen(heads[v->agg]);
-			free(list);
-			free(tmp);
-		}
+		x = threads_pane_label(v, e, yy, base, heads[v->agg], g);
 		for (int c = 0; c < ncols && x < g->w; c++) {
 			const char *name = l->metrics[cols[c]].name;
 			int w = (int)strlen(name) > 8 ? (int)strlen(name) + 1 : 9;
