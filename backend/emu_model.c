@@ -12,7 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-#define BIT(n) (1u << (n))
 #define UARCH(u) (1u << (u))
 #define UARCH_ALL (~0u)
 #define UARCH_NHM_WSM (UARCH(CPUID_UARCH_NEHALEM) | UARCH(CPUID_UARCH_WESTMERE))

@@ -21,6 +21,9 @@
 #include "emu_machine.h"
 #include "scenario.h"
 
+/* Channel and unit masks of the model tables. */
+#define BIT(n) (1u << (n))
+
 #define EMU_HIST_BINS 16
 
 enum emu_run_side { EMU_RUN_LT, EMU_RUN_GE };

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#define BIT(n) (1u << (n))
 
 static double emu_chan_sum(const double (*chan)[SK_COUNT], int nchan, unsigned mask,
 			   enum scenario_key key)

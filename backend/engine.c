@@ -249,25 +249,22 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, double ela
 	}
 }
 
-/* Program the current set on C again and take its baselines. */
+/*
+ * Start C's interval afresh: program the current set and take its baselines.
+ * Reset first: a failed or late access while programming voids the interval.
+ */
 static void engine_rebaseline_cpu(struct engine *e, struct engine_cpu *c)
 {
+	engine_reset_acc(e, c, engine_now(e));
 	engine_program(e, c, NULL, engine_cur_set(e));
 	engine_read_fixed(e, c, 0, true);
-	c->t_interval = c->t_slice = c->t_read = engine_now(e);
 }
 
 /* Start an interval: program the current set and take the baselines. */
 static void engine_baseline(struct engine *e)
 {
-	for (int i = 0; i < e->ncpus; i++) {
-		struct engine_cpu *c = &e->cpus[i];
-
-		/* reset first: a failed or late access while programming voids the interval */
-		engine_reset_acc(e, c, engine_now(e));
-		engine_program(e, c, NULL, engine_cur_set(e));
-		engine_read_fixed(e, c, 0, true);
-	}
+	for (int i = 0; i < e->ncpus; i++)
+		engine_rebaseline_cpu(e, &e->cpus[i]);
 	uncore_baseline(e->unc, engine_now(e));
 	e->slice = 0;
 	e->tick = 0;
@@ -454,12 +451,12 @@ int engine_step(struct engine *e)
 	engine_publish(e, engine_build(e, e->ncpus ? tmax - tmin : 0));
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
-		bool stale = engine_cpu_void(c);
 
-		engine_reset_acc(e, c, c->t_read);
-		/* its last readings may predate a failed read: start it afresh */
-		if (stale)
+		/* a CPU whose last readings may predate a failed read starts afresh */
+		if (engine_cpu_void(c))
 			engine_rebaseline_cpu(e, c);
+		else
+			engine_reset_acc(e, c, c->t_read);
 	}
 	/* from the reading just taken: the counts go on while the sample is built */
 	uncore_reset(e->unc, t_unc);

@@ -230,16 +230,23 @@ static int msr_row(const struct msr_dev *d, const struct msr_allow_entry *a, int
 	return cpu;
 }
 
+struct msr_saved *msr_saved_find(const struct msr_dev *d, const struct msr_allow_entry *a,
+				 int row)
+{
+	int at;
+
+	if (!a || row < 0 || row >= d->flag_rows)
+		return NULL;
+	at = d->saved_at[row * d->allow.n + (int)(a - d->allow.e)];
+	return at ? &d->saved[at - 1] : NULL;
+}
+
 /* Whether REG of CPU was read before (its original is saved). */
 static bool msr_worked_before(const struct msr_dev *d, int cpu, uint32_t reg)
 {
 	const struct msr_allow_entry *a = msr_allow_find(&d->allow, reg);
-	int row;
 
-	if (!a)
-		return false;
-	row = msr_row(d, a, cpu);
-	return row >= 0 && row < d->flag_rows && d->saved_at[row * d->allow.n + (int)(a - d->allow.e)];
+	return a && msr_saved_find(d, a, msr_row(d, a, cpu));
 }
 
 static void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_t reg)
@@ -289,10 +296,8 @@ static int msr_save_once(struct msr_dev *d, const struct msr_allow_entry *a, int
 		msr_fail(d, -ENXIO, "write", cpu, reg);
 		return -ENXIO;
 	}
-	if (d->saved_at[row * d->allow.n + idx]) {
-		*out = &d->saved[d->saved_at[row * d->allow.n + idx] - 1];
+	if ((*out = msr_saved_find(d, a, row)))
 		return 0;
-	}
 	n = atomic_load(&d->nsaved);
 	rc = msr_raw_read(d, cpu, reg, &orig);
 	if (rc) {

@@ -65,6 +65,13 @@ struct msr_dev {
 	char err[512];
 };
 
+/*
+ * The saved entry of allowlist entry A on ROW (a CPU, or the socket of an
+ * uncore register), or NULL when it was never saved.
+ */
+struct msr_saved *msr_saved_find(const struct msr_dev *d, const struct msr_allow_entry *a,
+				 int row);
+
 /* One register of CPU, without rules: 0 or -errno. */
 int msr_raw_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
 int msr_raw_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);

@@ -104,14 +104,9 @@ static void msr_restore_counter(struct msr_dev *d, struct msr_saved *s)
 	const struct msr_saved *ctl = NULL;
 	bool ours = atomic_load(&s->written);
 
-	if (a && a->control) {
-		const struct msr_allow_entry *ca = msr_allow_find(&d->allow, a->control);
-		int row = s->socket >= 0 ? s->socket : s->cpu;
-
-		if (ca && row >= 0 && row < d->flag_rows && d->saved_at[row * d->allow.n +
-									   (int)(ca - d->allow.e)])
-			ctl = &d->saved[d->saved_at[row * d->allow.n + (int)(ca - d->allow.e)] - 1];
-	}
+	if (a && a->control)
+		ctl = msr_saved_find(d, msr_allow_find(&d->allow, a->control),
+				     s->socket >= 0 ? s->socket : s->cpu);
 	if (ctl && atomic_load(&ctl->written))
 		ours = true;
 	if (!ours) {

@@ -337,6 +337,7 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 	*out = NULL;
 	sc->noise_slot = 0.5;
 	for (; line; line = next) {
+		const char *ctl;
 		char *hash;
 
 		next = strchr(line, '\n');
@@ -352,10 +353,9 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 			break;
 		}
 		line[strcspn(line, "\r")] = '\0';
-		if (parse_control_char(line, line + strlen(line))) {
-			rc = scenario_fail(&p, parse_control_char(line, line + strlen(line)),
-					   "expected printable text, not control character 0x%02X",
-					   (unsigned char)*parse_control_char(line, line + strlen(line)));
+		if ((ctl = parse_control_char(line, line + strlen(line)))) {
+			rc = scenario_fail(&p, ctl, "expected printable text, not control character "
+					   "0x%02X", (unsigned char)*ctl);
 			break;
 		}
 		hash = strchr(line, '#');
