@@ -45,7 +45,7 @@ static struct emu *fakehw_emu;
 /*
  * Requests are served by several threads, as the kernel serves each CPU's
  * msr file independently: a slow CPU (dev/faults) delays only its own
- * accesses.  The emulator and the fault table are used under this lock.
+ * accesses.  The emulator locks itself; this lock guards the fault table.
  */
 static pthread_mutex_t fakehw_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -398,31 +398,27 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
-static int fakehw_read_locked(const char *path, char *buf, size_t size, off_t off);
+/* The faults injected on CPU now (none for a CPU out of the table's range). */
+static struct fakehw_fault fakehw_fault_of(int cpu)
+{
+	struct fakehw_fault f = { 0 };
+
+	if (cpu >= 0 && cpu < FAKEHW_MAX_CPU) {
+		pthread_mutex_lock(&fakehw_lock);
+		f = fakehw_faults[cpu];
+		pthread_mutex_unlock(&fakehw_lock);
+	}
+	return f;
+}
 
 static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	int cpu, slow = 0, rc;
-
-	(void)fi;
-	pthread_mutex_lock(&fakehw_lock);
-	if (fakehw_lookup(path, &cpu) == NODE_MSR && cpu < FAKEHW_MAX_CPU)
-		slow = fakehw_faults[cpu].slow_ms;
-	pthread_mutex_unlock(&fakehw_lock);
-	if (slow)
-		usleep((useconds_t)slow * 1000);
-	pthread_mutex_lock(&fakehw_lock);
-	rc = fakehw_read_locked(path, buf, size, off);
-	pthread_mutex_unlock(&fakehw_lock);
-	return rc;
-}
-
-static int fakehw_read_locked(const char *path, char *buf, size_t size, off_t off)
-{
 	int cpu, rc;
 	enum fakehw_node node = fakehw_lookup(path, &cpu);
+	struct fakehw_fault fault = fakehw_fault_of(cpu);
 
+	(void)fi;
 	switch (node) {
 	case NODE_MSR: {
 		uint64_t v;
@@ -430,7 +426,9 @@ static int fakehw_read_locked(const char *path, char *buf, size_t size, off_t of
 		/* the msr driver reads whole registers; each 8 bytes are the same MSR */
 		if (size % 8)
 			return -EINVAL;
-		if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].eio_read)
+		if (fault.slow_ms)
+			usleep((useconds_t)fault.slow_ms * 1000);
+		if (fault.eio_read)
 			return -EIO;
 		for (size_t i = 0; i < size; i += 8) {
 			rc = emu_msr_read(fakehw_emu, cpu, (uint32_t)off, &v);
@@ -461,38 +459,28 @@ static int fakehw_read_locked(const char *path, char *buf, size_t size, off_t of
 	}
 }
 
-static int fakehw_write_locked(const char *path, const char *buf, size_t size, off_t off);
-
 static int fakehw_write(const char *path, const char *buf, size_t size, off_t off,
 			struct fuse_file_info *fi)
-{
-	int rc;
-
-	(void)fi;
-	pthread_mutex_lock(&fakehw_lock);
-	rc = fakehw_write_locked(path, buf, size, off);
-	pthread_mutex_unlock(&fakehw_lock);
-	return rc;
-}
-
-static int fakehw_write_locked(const char *path, const char *buf, size_t size, off_t off)
 {
 	int cpu, rc;
 	enum fakehw_node node = fakehw_lookup(path, &cpu);
 	uint64_t v;
 
+	(void)fi;
 	if (node == NODE_FAULTS) {
 		char line[64];
 
 		snprintf(line, sizeof(line), "%.*s", (int)(size < 63 ? size : 63), buf);
+		pthread_mutex_lock(&fakehw_lock);
 		rc = fakehw_fault_line(line);
+		pthread_mutex_unlock(&fakehw_lock);
 		return rc ? rc : (int)size;
 	}
 	if (node != NODE_MSR)
 		return node == NODE_NONE ? -ENOENT : -EPERM;
 	if (size % 8)
 		return -EINVAL;
-	if (cpu < FAKEHW_MAX_CPU && fakehw_faults[cpu].eio_write)
+	if (fakehw_fault_of(cpu).eio_write)
 		return -EIO;
 	for (size_t i = 0; i < size; i += 8) {
 		memcpy(&v, buf + i, 8);
