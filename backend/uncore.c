@@ -335,10 +335,10 @@ static void uncore_reset_socket(struct uncore *u, struct uncore_socket *s, doubl
 /* Program socket S's current set and take its baselines. */
 static void uncore_baseline_socket(struct uncore *u, struct uncore_socket *s, double t)
 {
-	if (!u->used || s->taken || s->reader < 0)
-		return;
 	/* reset first: a failed read while programming voids the interval */
 	uncore_reset_socket(u, s, t);
+	if (!u->used || s->taken || s->reader < 0)
+		return;
 	uncore_program(u, s, NULL, uncore_cur(u));
 	uncore_read_socket(u, s, t, true);
 }
@@ -374,12 +374,12 @@ void uncore_reset(struct uncore *u, double t)
 	u->error[0] = 0;
 	for (int i = 0; i < u->nsocks; i++) {
 		struct uncore_socket *s = &u->socks[i];
-		bool stale = s->failed || s->resets;
 
-		uncore_reset_socket(u, s, t);
 		/* its last readings may predate a failed read or a reset: start it afresh */
-		if (stale)
+		if (s->failed || s->resets)
 			uncore_baseline_socket(u, s, t);
+		else
+			uncore_reset_socket(u, s, t);
 	}
 }
 
