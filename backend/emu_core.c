@@ -178,21 +178,44 @@ static int emu_core_truth(struct emu *e, const struct emu_cpu *c, double t, doub
 	return n;
 }
 
-/* Integrate CPU C from c->t to T and bring its live counters up to date. */
+/*
+ * Integrate CPU C from c->t to T and bring its live counters up to date.
+ * Rates are computed once per truth segment (and for an accumulator bound
+ * in the middle of one, when first needed).
+ */
 void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 {
 	int wrapped;
 
 	while (c->t < t) {
-		double step_end = fmin(t, scenario_next_change(e->sc, c->t));
-		double dt = step_end - c->t, sib[8][SK_COUNT];
-		int nsib = emu_core_truth(e, c, c->t, sib);
+		double step_end, dt, sib[8][SK_COUNT];
+		int nsib = 0;
 
+		if (c->t >= c->seg_end) {
+			c->seg_end = scenario_next_change(e->sc, c->t);
+			for (int i = 0; i < EMU_MAX_ACC; i++)
+				c->acc[i].rate_ok = 0;
+			nsib = emu_core_truth(e, c, c->t, sib);
+			for (unsigned p = 1; p <= 3; p++)
+				c->cyc_rate[p] = emu_cycle_rate(e, p, sib[0]);
+		}
+		step_end = fmin(t, c->seg_end);
+		dt = step_end - c->t;
 		for (unsigned p = 1; p <= 3; p++)
-			c->cyc[p] += emu_cycle_rate(e, p, sib[0]) * dt;
-		for (int i = 0; i < EMU_MAX_ACC; i++)
-			if (c->acc[i].in_use)
-				c->acc[i].g += emu_core_rate(e, c, c->acc[i].key, sib, nsib) * dt;
+			c->cyc[p] += c->cyc_rate[p] * dt;
+		for (int i = 0; i < EMU_MAX_ACC; i++) {
+			struct emu_acc *a = &c->acc[i];
+
+			if (!a->in_use)
+				continue;
+			if (!a->rate_ok) {
+				if (!nsib)
+					nsib = emu_core_truth(e, c, c->t, sib);
+				a->rate = emu_core_rate(e, c, a->key, sib, nsib);
+				a->rate_ok = 1;
+			}
+			a->g += a->rate * dt;
+		}
 		c->t = step_end;
 	}
 	for (int i = 0; i < (int)e->m->gp_counters; i++) {

@@ -25,6 +25,8 @@ struct emu_acc {
 	uint64_t key;    /* evtsel bits that select the condition + offcore value */
 	double g;        /* integral of the condition (values, cycles >= cmask, or edges) */
 	int in_use;
+	double rate;     /* per second over the CPU's current truth segment (rate_ok) */
+	int rate_ok;
 };
 
 /* A counter bound to an accumulator. */
@@ -43,6 +45,12 @@ struct emu_cpu {
 	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
 	struct emu_ctr gp[PMU_MAX_GP], fixed[PMU_MAX_FIXED];
 	struct emu_acc acc[EMU_MAX_ACC];
+	/*
+	 * The truth is constant between two scenario changes (a segment): its
+	 * rates are computed once per segment, not at every register access.
+	 */
+	double seg_end;  /* the current segment ends here; <= t: none */
+	double cyc_rate[4];
 };
 
 struct emu_socket {

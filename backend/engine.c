@@ -25,14 +25,25 @@
 #include <unistd.h>
 
 
-static double engine_now(const struct engine *e)
+/* Real monotonic seconds: what sweeps cost and when an interval ends on the real clock. */
+static double engine_real(void)
 {
 	struct timespec ts;
 
-	if (e->cfg.clock)
-		return e->cfg.clock(e->cfg.clock_ctx);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The figures' clock: the real one, or the emulator's manual clock in tests. */
+static double engine_now(const struct engine *e)
+{
+	return e->cfg.clock ? e->cfg.clock(e->cfg.clock_ctx) : engine_real();
+}
+
+/* engine_now for the uncore, which keeps the engine's clock */
+static double engine_clock_of(void *ctx)
+{
+	return engine_now(ctx);
 }
 
 int engine_popcount(uint32_t v)
@@ -79,12 +90,25 @@ static bool engine_group_unavailable(const struct engine *e, int g, char *why, s
 	return false;
 }
 
-/* Slices per interval and steps per slice for the current plan and interval. */
+/*
+ * Slices per interval and steps per slice for the current plan and
+ * interval: one slice without rotation; with it, whole rounds of the sets
+ * in slices of about mux_s (longer when the last sweep was too slow for
+ * it: measured on the real clock only, so stepped runs stay reproducible).
+ */
 static void engine_pace(struct engine *e)
 {
-	e->nslices = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
-	if (e->nslices < 1)
-		e->nslices = 1;
+	int sets = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
+
+	e->nslices = 1;
+	if (sets > 1) {
+		double len = e->mux_s, rounds;
+
+		if (!e->cfg.clock && !(e->cfg.mux_s > 0))
+			len = fmax(len, e->rot_cost / ENGINE_MUX_MAX_COST);
+		rounds = ceil(e->interval / (sets * len) - 1e-9);
+		e->nslices = sets * (int)fmax(1, fmin(rounds, 1e6));
+	}
 	e->ticks = (int)ceil(e->interval / e->nslices / uncore_poll_s(e->unc) - 1e-9);
 	if (e->ticks < 1)
 		e->ticks = 1;
@@ -151,11 +175,13 @@ static double engine_mono(void)
  * one access per interval, not a sweep's worth per slice; a stop request
  * skips everything.
  * A CPU that went offline (ENXIO) is n/a with a warning, not a sampler error.
+ * WHEN (or NULL) gets the engine clock at the middle of the access: the
+ * moment a counter is taken to have been read or zeroed.
  */
 static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v,
-			 bool write)
+			 bool write, double *when)
 {
-	double t0;
+	double t0, w0 = when ? engine_now(e) : 0;
 	int rc;
 
 	if (c->late || atomic_load(&e->stop)) {
@@ -165,6 +191,8 @@ static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, u
 	t0 = engine_mono();
 	rc = write ? msr_write(e->cfg.dev, c->os_cpu, reg, *v)
 		   : msr_read(e->cfg.dev, c->os_cpu, reg, v);
+	if (when)
+		*when = (w0 + engine_now(e)) / 2;
 	if (e->sampling && engine_mono() - t0 > ENGINE_SLOW_ACCESS_S)
 		c->late = true;
 	c->offline |= rc == -ENXIO;
@@ -176,12 +204,12 @@ static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, u
 
 static int engine_read(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t *v)
 {
-	return engine_access(e, c, reg, v, false);
+	return engine_access(e, c, reg, v, false, NULL);
 }
 
 static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, uint64_t v)
 {
-	return engine_access(e, c, reg, &v, true);
+	return engine_access(e, c, reg, &v, true, NULL);
 }
 
 /* Program set S on CPU C (after PREV, whose counters not reused are disabled). */
@@ -204,7 +232,8 @@ static void engine_program(struct engine *e, struct engine_cpu *c, const struct 
 		engine_write(e, c, IA32_PERFEVTSEL0 + k,
 			     counter_evtsel(ev, e->cfg.perfmon_version, e->cfg.count_user,
 					   e->cfg.count_kernel));
-		engine_write(e, c, IA32_PMC0 + k, 0);
+		/* written last: the counter's live time starts here */
+		engine_access(e, c, IA32_PMC0 + k, &(uint64_t){ 0 }, true, &c->gp_t[k]);
 		c->gp_prev[k] = 0;
 	}
 }
@@ -220,16 +249,21 @@ static void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
 	c->tsc_acc = 0;
 	for (int i = 0; i < e->l->nevents; i++)
 		c->ev_acc[i] = c->ev_live[i] = 0;
-	c->t_interval = c->t_slice = c->t_read = t;
+	c->t_interval = c->t_read = t;
 	c->resets = 0;
 	c->failed = 0;
 	c->offline = false;
 	c->late = false;
 }
 
-/* Read the fixed counters and the TSC of C: into the accumulators, or as a baseline. */
-static void engine_read_fixed(struct engine *e, struct engine_cpu *c, double elapsed, bool baseline)
+/*
+ * Read the fixed counters and the TSC of C: into the accumulators, or as a
+ * baseline (which starts C's interval).  The interval ends at the middle of
+ * the reads.
+ */
+static void engine_read_fixed(struct engine *e, struct engine_cpu *c, bool baseline)
 {
+	double t0 = engine_now(e), t, elapsed = t0 - c->t_read;
 	uint64_t v;
 
 	for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++) {
@@ -247,6 +281,10 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, double ela
 			c->tsc_acc += counter_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
 		c->tsc_prev = v;
 	}
+	t = (t0 + engine_now(e)) / 2;
+	c->t_read = t;
+	if (baseline)
+		c->t_interval = t;
 }
 
 /*
@@ -257,7 +295,7 @@ static void engine_rebaseline_cpu(struct engine *e, struct engine_cpu *c)
 {
 	engine_reset_acc(e, c, engine_now(e));
 	engine_program(e, c, NULL, engine_cur_set(e));
-	engine_read_fixed(e, c, 0, true);
+	engine_read_fixed(e, c, true);
 }
 
 /* Start an interval: program the current set and take the baselines. */
@@ -265,7 +303,8 @@ static void engine_baseline(struct engine *e)
 {
 	for (int i = 0; i < e->ncpus; i++)
 		engine_rebaseline_cpu(e, &e->cpus[i]);
-	uncore_baseline(e->unc, engine_now(e));
+	uncore_baseline(e->unc);
+	e->t_start = engine_real();
 	e->slice = 0;
 	e->tick = 0;
 	e->need_baseline = false;
@@ -387,6 +426,26 @@ static void engine_apply_commands(struct engine *e)
 	}
 }
 
+/* Read C's live set S into the accumulators, each counter over its own live time. */
+static void engine_read_set(struct engine *e, struct engine_cpu *c, const struct counter_set *s)
+{
+	for (int k = 0; s && k < s->nev; k++) {
+		uint32_t ctr = (uint32_t)s->ctr[k];
+		double when, live;
+		uint64_t v;
+
+		if (engine_access(e, c, IA32_PMC0 + ctr, &v, false, &when))
+			continue;
+		e->reads++;
+		live = when - c->gp_t[ctr];
+		c->ev_acc[s->ev[k]] += counter_widen(c->gp_prev[ctr], v, e->cfg.gp_width, live,
+						     &c->resets);
+		c->ev_live[s->ev[k]] += live;
+		c->gp_prev[ctr] = v & ((1ull << e->cfg.gp_width) - 1);
+		c->gp_t[ctr] = when;
+	}
+}
+
 int engine_step(struct engine *e)
 {
 	const struct counter_set *set;
@@ -394,7 +453,7 @@ int engine_step(struct engine *e)
 	/* the sampler thread owns the registers while it runs; engine_step is its own */
 	assert(!e->running || engine_owner == e);
 	bool final;
-	double tmin = INFINITY, tmax = -INFINITY, t_unc;
+	double tmin = INFINITY, tmax = -INFINITY, t_sweep;
 	int rotate;
 
 	engine_apply_commands(e);
@@ -406,49 +465,42 @@ int engine_step(struct engine *e)
 		return 0;
 	}
 	if (++e->tick < e->ticks) {
-		uncore_read(e->unc, engine_now(e)); /* between slices: no wrap of an IMC counter lost */
+		uncore_read(e->unc); /* between slices: no wrap of an IMC counter lost */
 		return 0;
 	}
 	e->tick = 0;
 	set = engine_cur_set(e);
-	final = e->slice + 1 >= e->nslices;
+	t_sweep = engine_real();
+	/* on the real clock an interval ends on time even when sweeps ran late */
+	final = e->slice + 1 >= e->nslices ||
+		(!e->cfg.clock && t_sweep - e->t_start >= e->interval - 0.5 * engine_slice_s(e));
 	rotate = e->nsets > 1;
+	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
-		double t = engine_now(e), elapsed = t - c->t_slice;
-		uint64_t v;
 
-		tmin = fmin(tmin, t);
-		tmax = fmax(tmax, t);
-		for (int k = 0; set && k < set->nev; k++) {
-			uint32_t ctr = (uint32_t)set->ctr[k];
-
-			if (engine_read(e, c, IA32_PMC0 + ctr, &v))
-				continue;
-			e->reads++;
-			c->ev_acc[set->ev[k]] += counter_widen(c->gp_prev[ctr], v, e->cfg.gp_width,
-							      elapsed, &c->resets);
-			c->ev_live[set->ev[k]] += elapsed;
-			c->gp_prev[ctr] = v & ((1ull << e->cfg.gp_width) - 1);
+		engine_read_set(e, c, set);
+		if (final) {
+			engine_read_fixed(e, c, false);
+			tmin = fmin(tmin, c->t_read);
+			tmax = fmax(tmax, c->t_read);
 		}
-		if (final)
-			engine_read_fixed(e, c, t - c->t_read, false);
-		if (rotate)
-			engine_program(e, c, set, &e->sets[(e->cur + 1) % e->nsets]);
-		c->t_slice = t;
-		if (final)
-			c->t_read = t;
 	}
+	for (int i = 0; rotate && i < e->ncpus; i++)
+		engine_program(e, &e->cpus[i], set, &e->sets[(e->cur + 1) % e->nsets]);
 	if (rotate)
 		e->cur = (e->cur + 1) % e->nsets;
-	t_unc = engine_now(e);
-	uncore_read(e->unc, t_unc);
+	uncore_read(e->unc);
 	uncore_rotate(e->unc);
+	if (rotate || uncore_nsets(e->unc) > 1) {
+		e->rot_sum += engine_real() - t_sweep;
+		e->rot_n++;
+	}
 	if (!final) {
 		e->slice++;
 		return 0;
 	}
-	engine_publish(e, engine_build(e, e->ncpus ? tmax - tmin : 0));
+	engine_publish(e, engine_build(e, e->ncpus && tmax >= tmin ? tmax - tmin : 0));
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
 
@@ -459,15 +511,30 @@ int engine_step(struct engine *e)
 			engine_reset_acc(e, c, c->t_read);
 	}
 	/* from the reading just taken: the counts go on while the sample is built */
-	uncore_reset(e->unc, t_unc);
+	uncore_reset(e->unc);
 	e->error[0] = 0;
 	e->slice = 0;
+	e->t_start = t_sweep;
+	/* slow sweeps lengthen the next interval's slices (engine_pace) */
+	if (!e->cfg.clock && e->rot_n) {
+		e->rot_cost = e->rot_sum / e->rot_n;
+		e->rot_sum = 0;
+		e->rot_n = 0;
+		engine_pace(e);
+	}
 	return 1;
 }
 
 double engine_slice_s(const struct engine *e)
 {
 	return e->interval / e->nslices / e->ticks;
+}
+
+double engine_rotation_s(const struct engine *e)
+{
+	int sets = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
+
+	return sets > 1 ? e->interval / e->nslices : 0;
 }
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -484,6 +551,8 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	if (!e->cfg.count_user && !e->cfg.count_kernel)
 		e->cfg.count_user = e->cfg.count_kernel = true;
 	e->interval = cfg->interval_s;
+	e->mux_s = cfg->mux_s > 0 ? fmin(fmax(cfg->mux_s, ENGINE_MUX_MIN_S), ENGINE_MUX_MAX_S)
+				  : ENGINE_MUX_DEFAULT_S;
 	e->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
 	e->gp_usable &= (1u << PMU_MAX_GP) - 1;
 	e->fixed_usable = ((1u << cfg->fixed_counters) - 1) & ~cfg->fixed_taken;
@@ -520,6 +589,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			.kind_why = cfg->uncore_why,
 			.mmio = cfg->mmio, .mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
 			.channels = cfg->channels, .channel_peak = cfg->channel_peak,
+			.clock = engine_clock_of, .clock_ctx = e,
 		};
 
 		if (uncore_create(&uc, &e->unc, err, errlen)) {

@@ -9,9 +9,13 @@
  *
  * Multiplexing: when the selected groups need more general-purpose
  * counters than are free, they are packed into sets that fit and the sets
- * take turns within each interval (the interval is cut into one slice per
- * set); each event's count is scaled by interval / time counted and the
- * figures derived from it are marked scaled.  Events limited to some
+ * take turns in short slices (mux_s, a few ms, like the kernel's
+ * perf_event_mux_interval_ms) many times per interval, so that a workload
+ * whose phases are shorter than the interval is seen by every set alike.
+ * Each event's live time is measured from its own counter's zeroing to its
+ * own read (the engine clock around each access), so the programming and
+ * reading time is never counted as live; its count is scaled by interval /
+ * live time and the figures derived from it are marked scaled.  Events limited to some
  * counters and the single offcore response register per OFFCORE_RESPONSE
  * event are respected when packing.
  *
@@ -60,6 +64,19 @@
 /* engine_stop() waits this long for the sampler, then goes on without it. */
 #define ENGINE_STOP_WAIT_S 1
 
+/*
+ * The rotation slice: a few milliseconds like the kernel's mux interval.
+ * With the default, a sweep that takes more than ENGINE_MUX_MAX_COST of a
+ * slice (many CPUs, a slow device) lengthens the slice, so rotating costs
+ * the sampler at most that share of one CPU; a slice the user asked for
+ * (engine_config.mux_s) is kept whatever it costs.
+ */
+#define ENGINE_MUX_DEFAULT_S 0.004
+#define ENGINE_MUX_MIN_S 0.001
+#define ENGINE_MUX_MAX_S 1.0
+#define ENGINE_MUX_MAX_COST 0.1
+#define ENGINE_MUX_MS_TEXT "1 to 1000 (default 4)" /* for help texts, the same numbers in ms */
+
 /* Monotonic seconds; tests pass the emulator's manual clock. */
 typedef double (*engine_clock_fn)(void *ctx);
 
@@ -75,6 +92,7 @@ struct engine_config {
 	uint32_t arch_events_absent; /* cpuid_info's: a group using one of these is blocked */
 	bool count_user, count_kernel;
 	double interval_s;
+	double mux_s;            /* rotation slice asked for, seconds; 0: ENGINE_MUX_DEFAULT_S, adaptive */
 	uint32_t groups;         /* selected groups, bit g = layout group g */
 	const char *source;
 	bool simulated;
@@ -107,11 +125,15 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 int engine_step(struct engine *e);
 
 /*
- * Seconds from one step to the next: the interval cut into one slice per
- * set (core or uncore, whichever has more), each slice cut further when
- * the uncore needs reading more often (a 32-bit IMC counter).
+ * Seconds from one step to the next: without rotation the interval; with
+ * it the interval cut into a whole number of rounds of the sets (core or
+ * uncore, whichever has more), each slice about mux_s; each slice cut
+ * further when the uncore needs reading more often (a 32-bit IMC counter).
  */
 double engine_slice_s(const struct engine *e);
+
+/* Seconds between two switches of set now, 0 when nothing rotates. */
+double engine_rotation_s(const struct engine *e);
 
 int engine_start(struct engine *e);
 /*

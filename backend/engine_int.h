@@ -19,7 +19,12 @@ struct engine_cpu {
 	int os_cpu;
 	int thread;                      /* index into topo threads[] */
 	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
-	double t_interval, t_slice, t_read;
+	/*
+	 * Times (engine clock): the interval's start and its last fixed-counter
+	 * read; for each programmable counter, when it was last zeroed or read,
+	 * so an event's live time runs from its own start to its own read.
+	 */
+	double t_interval, t_read, gp_t[PMU_MAX_GP];
 	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
 	double *ev_acc, *ev_live;        /* per layout event */
 	int resets;
@@ -38,7 +43,12 @@ struct engine {
 	struct counter_set *sets;
 	int nsets, cur, slice;
 	struct uncore *unc;              /* the per-socket PMUs */
-	int nslices;                     /* slices per interval: the most sets, core or uncore */
+	int nslices;                     /* slices per interval: a whole number of rounds of the sets */
+	double mux_s;                    /* the rotation slice asked for (engine_config.mux_s) */
+	double rot_cost;                 /* seconds a rotation sweep took, last interval's mean */
+	double rot_sum;                  /* this interval's sweeps: seconds, how many */
+	int rot_n;
+	double t_start;                  /* real clock at the start of the interval */
 	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
 	uint32_t groups;                 /* selected */
 	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */

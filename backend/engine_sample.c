@@ -99,6 +99,25 @@ static int engine_group_sets(const struct engine *e, int g)
 	       : (uncore_nsets(e->unc) ? uncore_nsets(e->unc) : 1);
 }
 
+/* Measured share of the interval core group G was counted: the mean over CPUs with figures. */
+static double engine_core_share(const struct engine *e, int g)
+{
+	const struct layout_group *gr = &e->l->groups[g];
+	double share = 0;
+	int n = 0;
+
+	for (int i = 0; i < e->ncpus && gr->nevents; i++) {
+		const struct engine_cpu *c = &e->cpus[i];
+		double secs = c->t_read - c->t_interval;
+
+		if (engine_cpu_void(c) || !(secs > 0))
+			continue;
+		share += c->ev_live[gr->first_event] / secs;
+		n++;
+	}
+	return n ? share / n : NAN;
+}
+
 /* Each group's state in sample S, and which metrics are scaled. */
 static void engine_build_groups(const struct engine *e, struct sample *s)
 {
@@ -116,7 +135,9 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 			int n = engine_group_sets(e, g);
 
 			sg->state = n > 1 ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
-			sg->live_share = 1.0 / n;
+			sg->live_share = n == 1 ? 1
+					 : l->groups[g].pmu == LAYOUT_PMU_CORE ? engine_core_share(e, g)
+					 : uncore_group_share(e->unc, g);
 		}
 	}
 	for (int m = 0; m < l->nmetrics; m++)
@@ -245,6 +266,7 @@ struct sample *engine_build(struct engine *e, double skew)
 	s->simulated = e->cfg.simulated;
 	s->skew_us = skew * 1e6;
 	s->gp_usable = engine_popcount(e->gp_usable);
+	s->rotation_s = engine_rotation_s(e);
 	engine_build_groups(e, s);
 	s->interval_s = engine_build_threads(e, s, core_n, offline, sizeof(offline));
 	engine_build_cores_sockets(e, s, core_n);

@@ -38,7 +38,7 @@ enum sample_group_state {
 
 struct sample_group {
 	enum sample_group_state state;
-	double live_share;     /* share of the interval it was counted */
+	double live_share;     /* share of the interval it was counted (measured; NaN unknown) */
 	char why[160];         /* BLOCKED: the reason */
 };
 
@@ -58,6 +58,7 @@ struct sample {
 	double time;           /* wall clock at the end of the interval, seconds since the epoch */
 	double interval_s;     /* measured length of the interval */
 	double skew_us;        /* latest minus earliest CPU read of the final sweep */
+	double rotation_s;     /* groups take turns in slices this long; 0: no rotation */
 	const char *source;    /* "msr", "msr_safe", "sim nehalem-ep:memory-bound", ... */
 	bool simulated;
 	const struct layout *layout;

@@ -469,14 +469,20 @@ int scenario_phase_at(const struct scenario *sc, double t, double *phase_start)
 	}
 	if (cycle > 0)
 		start = floor(t / cycle) * cycle;
-	for (int i = 0; i < sc->nphases; i++) {
-		double d = sc->phases[i].duration;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < sc->nphases; i++) {
+			double d = sc->phases[i].duration;
 
-		if (d == 0 || t < start + d || i == sc->nphases - 1) {
-			*phase_start = start;
-			return i;
+			if (d == 0 || t < start + d || (pass && i == sc->nphases - 1)) {
+				*phase_start = start;
+				return i;
+			}
+			start += d;
 		}
-		start += d;
+		/*
+		 * t / cycle rounded down a whole cycle (1.2 / 0.4 is 2.999...): t is
+		 * in the next cycle, which starts where the durations summed to.
+		 */
 	}
 	*phase_start = 0;
 	return 0;

@@ -139,6 +139,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	ec.count_user = !c->kernel_only;
 	ec.count_kernel = !c->user_only;
 	ec.interval_s = c->interval;
+	ec.mux_s = c->mux_s;
 	ec.groups = s->groups;
 	ec.source = s->src->name;
 	ec.simulated = s->src->simulated;

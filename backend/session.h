@@ -33,6 +33,7 @@ struct session_config {
 	bool user_only, kernel_only;
 	bool force;
 	unsigned dram_mts;        /* --dram-mts: DIMM speed for the bandwidth peak, 0 unknown */
+	double mux_s;             /* --mux-ms: the rotation slice, 0 the engine's default */
 	/*
 	 * With SIM: no sampler thread and no wall clock; session_step() moves the
 	 * emulator and the engine on by one slice of emulated time, so the

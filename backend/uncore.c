@@ -224,11 +224,20 @@ const struct counter_set *uncore_cur(const struct uncore *u)
 	return u->nsets ? &u->sets[u->cur] : NULL;
 }
 
-/* Program set NEXT on socket S after PREV (whose counters not reused are disabled). */
+static double uncore_now(const struct uncore *u)
+{
+	return u->cfg.clock(u->cfg.clock_ctx);
+}
+
+/*
+ * Program set NEXT on socket S after PREV (whose counters not reused are
+ * disabled).  The new counters are live from the middle of their zeroing.
+ */
 static void uncore_program(struct uncore *u, struct uncore_socket *s,
 			   const struct counter_set *prev, const struct counter_set *next)
 {
 	const struct layout *l = u->l;
+	double t0;
 
 	for (int i = 0; prev && i < prev->nev; i++) {
 		enum layout_pmu pmu = l->events[prev->ev[i]].pmu;
@@ -244,12 +253,20 @@ static void uncore_program(struct uncore *u, struct uncore_socket *s,
 		const struct layout_event *ev = &l->events[next->ev[i]];
 		const struct uncore_bank *bk = &uncore_banks[ev->pmu];
 
-		for (int b = 0; b < u->nboxes[ev->pmu]; b++) {
+		for (int b = 0; b < u->nboxes[ev->pmu]; b++)
 			uncore_wr(u, s, uncore_reg(bk, bk->evtsel0, b, next->ctr[i]), counter_uncore_evtsel(ev));
+	}
+	t0 = uncore_now(u);
+	for (int i = 0; next && i < next->nev; i++) {
+		const struct layout_event *ev = &l->events[next->ev[i]];
+		const struct uncore_bank *bk = &uncore_banks[ev->pmu];
+
+		for (int b = 0; b < u->nboxes[ev->pmu]; b++) {
 			uncore_wr(u, s, uncore_reg(bk, bk->ctr0, b, next->ctr[i]), 0);
 			s->prev[ev->pmu][b * bk->counters + next->ctr[i]] = 0;
 		}
 	}
+	s->t_set = (t0 + uncore_now(u)) / 2;
 }
 
 static unsigned uncore_imc_slot(uint32_t mmio)
@@ -258,40 +275,52 @@ static unsigned uncore_imc_slot(uint32_t mmio)
 }
 
 /* Read socket S's live counters; BASELINE: only remember the values. */
-static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double t, bool baseline)
+static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, bool baseline)
 {
 	const struct layout *l = u->l;
 	const struct counter_set *set = uncore_cur(u);
 	const struct uncore_kind_regs *kr = &uncore_kinds[u->cfg.kind];
-	double elapsed = t - s->t_last;
+	double t0, t, elapsed, live, sum[COUNTER_SET_MAX];
+	bool ok[COUNTER_SET_MAX];
 	uint64_t v;
 
 	/* nothing selected: not even the clock is read (it only serves uncore metrics) */
 	if (!u->used || s->taken || s->reader < 0 || (!set && !u->imc_groups))
 		return;
+	t0 = uncore_now(u);
 	for (int i = 0; set && i < set->nev; i++) {
 		const struct layout_event *ev = &l->events[set->ev[i]];
 		const struct uncore_bank *bk = &uncore_banks[ev->pmu];
-		double sum = 0;
-		bool ok = true;
 
+		sum[i] = 0;
+		ok[i] = true;
 		for (int b = 0; b < u->nboxes[ev->pmu]; b++) {
 			uint64_t *prev = &s->prev[ev->pmu][b * bk->counters + set->ctr[i]];
 
 			if (uncore_rd(u, s, uncore_reg(bk, bk->ctr0, b, set->ctr[i]), &v)) {
-				ok = false;
+				ok[i] = false;
 				continue;
 			}
+			/* widened over the time it has counted so far, for the wrap test */
 			if (!baseline)
-				sum += counter_widen(*prev, v, bk->width, elapsed, &s->resets);
+				sum[i] += counter_widen(*prev, v, bk->width, uncore_now(u) - s->t_set,
+							&s->resets);
 			*prev = v & pmu_width_mask(bk->width);
 		}
-		if (baseline || !ok)
-			continue;
-		s->acc[set->ev[i]] += sum;
-		s->live[set->ev[i]] += elapsed;
-		s->moved[set->ev[i]] |= sum > 0;
 	}
+	/* the set's counters count from the middle of their zeroing to the middle of their reads */
+	t = (t0 + uncore_now(u)) / 2;
+	elapsed = t - s->t_last;
+	live = t - s->t_set;
+	for (int i = 0; set && !baseline && i < set->nev; i++) {
+		if (!ok[i])
+			continue;
+		s->acc[set->ev[i]] += sum[i];
+		s->live[set->ev[i]] += live;
+		s->moved[set->ev[i]] |= sum[i] > 0;
+	}
+	if (set)
+		s->t_set = t;
 	if (!uncore_rd(u, s, kr->fixed_ctr, &v)) {
 		if (!baseline)
 			s->fixed_acc += counter_widen(s->fixed_prev, v, kr->fixed_width, elapsed,
@@ -322,38 +351,58 @@ static void uncore_read_socket(struct uncore *u, struct uncore_socket *s, double
 	s->t_last = t;
 }
 
-static void uncore_reset_socket(struct uncore *u, struct uncore_socket *s, double t)
+static void uncore_reset_socket(struct uncore *u, struct uncore_socket *s)
 {
 	for (int i = 0; i < u->l->nevents; i++)
 		s->acc[i] = s->live[i] = 0;
 	s->fixed_acc = 0;
-	s->t_start = s->t_last = t;
+	s->t_start = s->t_last;
 	s->failed = false;
 	s->resets = 0;
 }
 
 /* Program socket S's current set and take its baselines. */
-static void uncore_baseline_socket(struct uncore *u, struct uncore_socket *s, double t)
+static void uncore_baseline_socket(struct uncore *u, struct uncore_socket *s)
 {
 	/* reset first: a failed read while programming voids the interval */
-	uncore_reset_socket(u, s, t);
+	s->t_last = s->t_set = uncore_now(u);
+	uncore_reset_socket(u, s);
 	if (!u->used || s->taken || s->reader < 0)
 		return;
 	uncore_program(u, s, NULL, uncore_cur(u));
-	uncore_read_socket(u, s, t, true);
+	uncore_read_socket(u, s, true);
+	s->t_start = s->t_last;
 }
 
-void uncore_baseline(struct uncore *u, double t)
+void uncore_baseline(struct uncore *u)
 {
 	u->note[0] = 0;
 	for (int i = 0; i < u->nsocks; i++)
-		uncore_baseline_socket(u, &u->socks[i], t);
+		uncore_baseline_socket(u, &u->socks[i]);
 }
 
-void uncore_read(struct uncore *u, double t)
+void uncore_read(struct uncore *u)
 {
 	for (int i = 0; i < u->nsocks; i++)
-		uncore_read_socket(u, &u->socks[i], t, false);
+		uncore_read_socket(u, &u->socks[i], false);
+}
+
+double uncore_group_share(const struct uncore *u, int g)
+{
+	const struct layout_group *gr = &u->l->groups[g];
+	double share = 0;
+	int n = 0;
+
+	for (int i = 0; i < u->nsocks; i++) {
+		const struct uncore_socket *s = &u->socks[i];
+		double secs = s->t_last - s->t_start;
+
+		if (s->taken || s->reader < 0 || !(secs > 0) || !gr->nevents)
+			continue;
+		share += s->live[gr->first_event] / secs;
+		n++;
+	}
+	return n ? share / n : NAN;
 }
 
 void uncore_rotate(struct uncore *u)
@@ -368,7 +417,7 @@ void uncore_rotate(struct uncore *u)
 			uncore_program(u, &u->socks[i], prev, uncore_cur(u));
 }
 
-void uncore_reset(struct uncore *u, double t)
+void uncore_reset(struct uncore *u)
 {
 	u->note[0] = 0;
 	u->error[0] = 0;
@@ -377,9 +426,9 @@ void uncore_reset(struct uncore *u, double t)
 
 		/* its last readings may predate a failed read or a reset: start it afresh */
 		if (s->failed || s->resets)
-			uncore_baseline_socket(u, s, t);
+			uncore_baseline_socket(u, s);
 		else
-			uncore_reset_socket(u, s, t);
+			uncore_reset_socket(u, s);
 	}
 }
 

@@ -56,6 +56,9 @@
 /* A bandwidth this far above the theoretical peak is flagged (read skew). */
 #define UNCORE_PEAK_TOLERANCE 0.01
 
+/* Monotonic seconds: the engine's clock (the emulator's manual one in tests). */
+typedef double (*uncore_clock_fn)(void *ctx);
+
 struct uncore_config {
 	const struct topo *topo;
 	const struct layout *layout;
@@ -67,6 +70,8 @@ struct uncore_config {
 	const bool *socket_taken;   /* by socket: uncore counters someone else uses, or NULL */
 	int channels;               /* memory channels per socket */
 	double channel_peak;        /* theoretical bytes/s of one channel; NaN unknown */
+	uncore_clock_fn clock;      /* the time of each read and programming */
+	void *clock_ctx;
 };
 
 struct uncore;
@@ -91,19 +96,25 @@ int uncore_usable(const struct uncore *u);
 /* Most seconds between two reads (INFINITY when nothing wraps that fast). */
 double uncore_poll_s(const struct uncore *u);
 
-/* Program the current set on every socket and take baselines at time T. */
-void uncore_baseline(struct uncore *u, double t);
-/* Read the live counters at time T into the interval's accumulators. */
-void uncore_read(struct uncore *u, double t);
+/*
+ * Program the current set on every socket and take baselines.  Times come
+ * from the clock around each socket's accesses: a set's counters are live
+ * from the middle of their programming to the middle of their reading.
+ */
+void uncore_baseline(struct uncore *u);
+/* Read the live counters into the interval's accumulators. */
+void uncore_read(struct uncore *u);
 /* Switch every socket to the next set (after uncore_read). */
 void uncore_rotate(struct uncore *u);
+/* Share of the interval so far group G was counted (mean over sockets), NaN when none. */
+double uncore_group_share(const struct uncore *u, int g);
 
 /* Socket and channel inputs of S (events, uncore_clock, dram_peak). */
 void uncore_fill(struct uncore *u, struct sample *s);
 /* After the metrics are evaluated: flag figures that cannot be true. */
 void uncore_check(struct uncore *u, struct sample *s);
-/* Start the next interval at time T. */
-void uncore_reset(struct uncore *u, double t);
+/* Start the next interval from the last reading. */
+void uncore_reset(struct uncore *u);
 
 /* Warnings of the interval ("socket 0's uncore is now read through CPU 1 ..."), "" none. */
 const char *uncore_note(const struct uncore *u);

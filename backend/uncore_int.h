@@ -65,7 +65,8 @@ struct uncore_socket {
 	double fixed_acc;
 	double *acc, *live;       /* per layout event */
 	bool *moved;              /* per layout event: counted something since the start */
-	double t_start, t_last;
+	double t_start, t_last;   /* the interval's start, the last read (fixed, IMC) */
+	double t_set;             /* when the current set's counters were zeroed or last read */
 	int resets;
 };
 

@@ -6,7 +6,9 @@
  * a null register device (counters that simply advance: the engine's own
  * cost), with the default group and with every group rotating: CPU time of
  * the sampler per sample, register reads per sample against the counters it
- * had to read, and the skew of the sweep.  Not a test: it prints figures.
+ * had to read, register writes (the cost of rotating in 4 ms slices, against
+ * the old scheme of one slice per set per interval), and the skew of the
+ * sweep.  Not a test: it prints figures.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +36,7 @@ static double bench_cpu_now(void)
 
 /* A register device whose counters advance by a fixed amount per read. */
 struct bench_null {
-	uint64_t reads;
+	uint64_t reads, writes;
 	uint64_t value;
 };
 
@@ -55,7 +57,7 @@ static int bench_null_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
 
 static int bench_null_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
 {
-	(void)ctx;
+	((struct bench_null *)ctx)->writes++;
 	(void)cpu;
 	(void)reg;
 	(void)val;
@@ -66,7 +68,7 @@ static const struct msr_ops bench_null_ops = { .read = bench_null_read, .write =
 
 struct bench_result {
 	double cpu_ms, skew_us;
-	double reads_per_sample;
+	double reads_per_sample, writes_per_sample;
 	int counters_per_sample;
 };
 
@@ -108,9 +110,12 @@ static void bench_run(struct engine *eng, int nthreads, int gp_per_sample, struc
 
 static void bench_print(const char *what, const struct bench_result *r)
 {
-	printf("%-44s %8.3f ms  %6.3f %%  %9.0f reads (counters: %d)  skew %7.0f us\n", what,
+	printf("%-82s %8.3f ms  %6.3f %%  %9.0f reads (counters: %d)  skew %7.0f us", what,
 	       r->cpu_ms, r->cpu_ms / 1e3 * 100, r->reads_per_sample, r->counters_per_sample,
 	       r->skew_us);
+	if (r->writes_per_sample >= 0)
+		printf("  %9.0f writes", r->writes_per_sample);
+	printf("\n");
 }
 
 static int bench_gp_per_sample(const struct layout *l, uint32_t groups)
@@ -128,8 +133,11 @@ int main(void)
 	struct layout *l;
 	char err[512];
 	struct bench_result r;
-	const uint32_t groups[2] = { 1, ~0u };
-	const char *names[2] = { "default group (stalls)", "all 8 core groups rotating" };
+	/* the default group; every group in 4 ms slices; every group, one slice per set per interval */
+	const uint32_t groups[3] = { 1, ~0u, ~0u };
+	const double mux[3] = { 0, 0, 1.0 };
+	const char *names[3] = { "default group (stalls)", "all 8 core groups rotating every 4 ms",
+				 "all 8 core groups, one slice each per interval" };
 
 	if (layout_load(LAYOUT_SRCDIR "/nehalem.layout", &l, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -137,7 +145,7 @@ int main(void)
 	}
 	printf("per sample at a 1 s interval: sampler CPU time, share of one core, register "
 	       "reads, skew (%d samples each)\n", BENCH_SAMPLES);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		struct source *src;
 		struct engine *eng;
 		uint32_t mask = groups[k] & ((1u << l->ngroups) - 1);
@@ -152,19 +160,21 @@ int main(void)
 		cfg = (struct engine_config){
 			.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
 			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
-			.interval_s = 1, .groups = mask, .source = src->name, .clock = bench_wall,
+			.interval_s = 1, .mux_s = mux[k], .groups = mask, .source = src->name,
+			.clock = bench_wall,
 		};
 		if (engine_create(&cfg, &eng, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
 		bench_run(eng, src->topo->nonline, bench_gp_per_sample(l, mask), &r);
+		r.writes_per_sample = -1;
 		snprintf(what, sizeof(what), "nehalem-ep (16 threads, emulator), %s", names[k]);
 		bench_print(what, &r);
 		engine_free(eng);
 		source_close(src);
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		struct topo *t;
 		struct bench_null null = { 0 };
 		struct msr_allowlist allow;
@@ -190,13 +200,16 @@ int main(void)
 		cfg = (struct engine_config){
 			.topo = t, .layout = l, .dev = dev, .perfmon_version = 3,
 			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
-			.interval_s = 1, .groups = mask, .source = "null", .clock = bench_wall,
+			.interval_s = 1, .mux_s = mux[k], .groups = mask, .source = "null",
+			.clock = bench_wall,
 		};
 		if (engine_create(&cfg, &eng, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}
+		null.writes = 0;
 		bench_run(eng, t->nonline, bench_gp_per_sample(l, mask), &r);
+		r.writes_per_sample = (double)null.writes / BENCH_SAMPLES;
 		snprintf(what, sizeof(what), "synthetic 1024 threads (null device), %s", names[k]);
 		bench_print(what, &r);
 		engine_free(eng);

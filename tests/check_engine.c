@@ -83,7 +83,8 @@ static void run_source_text(struct run *r, const char *machine, const char *text
 	unlink(path);
 }
 
-static void run_engine(struct run *r, const char *layout, const char *groups, double interval)
+static void run_engine_clock(struct run *r, const char *layout, const char *groups,
+			     double interval, engine_clock_fn clock)
 {
 	struct engine_config cfg = { 0 };
 	char err[512], path[512];
@@ -109,7 +110,7 @@ static void run_engine(struct run *r, const char *layout, const char *groups, do
 	cfg.interval_s = interval;
 	cfg.source = r->src->name;
 	cfg.simulated = true;
-	cfg.clock = run_clock;
+	cfg.clock = clock;
 	cfg.clock_ctx = r;
 	for (int g = 0; g < r->l->ngroups; g++) {
 		char words[256], *save = NULL;
@@ -120,6 +121,11 @@ static void run_engine(struct run *r, const char *layout, const char *groups, do
 				cfg.groups |= 1u << g;
 	}
 	ck_assert_msg(engine_create(&cfg, &r->eng, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void run_engine(struct run *r, const char *layout, const char *groups, double interval)
+{
+	run_engine_clock(r, layout, groups, interval, run_clock);
 }
 
 static void run_open(struct run *r, const char *sim, const char *layout, const char *groups,
@@ -139,8 +145,11 @@ static void run_close(struct run *r)
 /* Advance slice by slice until a sample is published; return it. */
 static const struct sample *run_sample(struct run *r)
 {
+	/* a baseline step, then the interval's slices (a whole number of rounds) */
+	int most = 2 + (int)ceil(ENGINE_INTERVAL_MAX / ENGINE_MUX_MIN_S);
+
 	r->t_start = r->t;
-	for (int i = 0; i < 64; i++) {
+	for (int i = 0; i < most; i++) {
 		double dt = engine_slice_s(r->eng);
 		int rc;
 
@@ -151,7 +160,7 @@ static const struct sample *run_sample(struct run *r)
 		if (rc == 1)
 			return engine_latest(r->eng);
 	}
-	ck_abort_msg("no sample after 64 slices");
+	ck_abort_msg("no sample after %d slices", most);
 	return NULL;
 }
 
@@ -603,6 +612,131 @@ START_TEST(metrics_match_truth_when_multiplexed)
 	ck_assert_int_gt(check_against_truth(&r, s, 0.05), 0);
 	/* the shipped scenarios are physically consistent: nothing is flagged */
 	ck_assert_msg(s->nflags == 0, "%s: flagged %s", cases[_i].sim, s->nflags ? s->flags[0].why : "");
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
+ * Phases shorter than the interval, every group at once: each group takes
+ * its turns many times per interval, so each sees the phases in the same
+ * proportions as the interval.  The truth of a per-cycle share is the time
+ * average of the phases' truths (the cycle rate is the same in both).
+ */
+static const char phased_scenario[] =
+	"pmutop-scenario 1\nname phased\ndescription compute and memory phases\nseed 1\nnoise 0\n"
+	"phase compute %s\n"
+	"cpu all util=1 ipc=2.2 uops_per_inst=1.1 issue_ratio=1.04 exec_ratio=1.05\n"
+	"cpu all exec_stall=0.07 issue_stall=0.12 retire_stall=0.18 load_stall=0.01 "
+	"rs_full_stall=0.03 store_stall=0.01 rob_full_stall=0.02 div_busy=0.04\n"
+	"socket all local_reads_per_s=1e6 local_writes_per_s=5e5 read_latency_ns=70\n"
+	"channel all read_lines_per_s=3e5 write_lines_per_s=1.5e5\n"
+	"phase memory %s\n"
+	"cpu all ipc=0.3 exec_stall=0.88 issue_stall=0.74 retire_stall=0.81 load_stall=0.33 "
+	"rs_full_stall=0.21 store_stall=0.04 rob_full_stall=0.09 div_busy=0\n"
+	"socket all local_reads_per_s=2.4e8 local_writes_per_s=1.1e8 read_latency_ns=95\n"
+	"channel all read_lines_per_s=8e7 write_lines_per_s=3.6e7\n";
+
+START_TEST(phases_shorter_than_the_interval_are_not_aliased)
+{
+	static const char *const phases[][2] = { { "0.2", "0.2" }, { "0.03", "0.05" }, { "0.3", "0.1" } };
+	static const char *const names[] = {
+		"exec_stall_pct", "issue_stall_pct", "retire_stall_pct", "resource_stall_pct",
+		"load_stall_pct", "rs_full_stall_pct", "div_busy_pct", "port0", "port5",
+	};
+	char text[2048];
+	struct run r;
+	const struct sample *s;
+	int checked = 0;
+
+	snprintf(text, sizeof(text), phased_scenario, phases[_i][0], phases[_i][1]);
+	run_source_text(&r, "nehalem-ep", text);
+	run_engine(&r, "nehalem", "all", 1.0);
+	sample_release(run_sample(&r));
+	s = run_sample(&r); /* an interval that starts mid-phase */
+	ck_assert_double_gt(s->rotation_s, 0);
+	ck_assert_double_le(s->rotation_s, ENGINE_MUX_DEFAULT_S * 1.0001);
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *te = &s->threads[i];
+
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			int m = layout_metric_find(r.l, names[k]);
+			double want = 0, one[SK_COUNT], got = sample_metric(s, te, m);
+			const int n = 1000;
+
+			for (int j = 0; j < n; j++) {
+				double t = r.t_start + (r.t - r.t_start) * (j + 0.5) / n;
+
+				scenario_eval_one(emu_scenario(r.src->emu), t, SCENARIO_CPU, te->index,
+						  te->socket, one);
+				want += truth_thread(&r, names[k], one) / n;
+			}
+			ck_assert(s->metric_scaled[m]);
+			ck_assert_msg(close_enough(got, want, 0.05, r.l->metrics[m].unit, 0),
+				      "phases %s/%s cpu %d %s: %g, truth %g", phases[_i][0], phases[_i][1],
+				      te->index, names[k], got, want);
+			checked++;
+		}
+	}
+	/* the channels' bandwidth (the IMC group counts all the time) and the home logic's (rotating) */
+	for (int k = 0; k < s->nsockets; k++) {
+		int m = layout_metric_find(r.l, "local_dram_bytes_per_s");
+		double want = 0, one[SK_COUNT];
+		const int n = 1000;
+
+		for (int j = 0; j < n; j++) {
+			double t = r.t_start + (r.t - r.t_start) * (j + 0.5) / n;
+
+			scenario_eval_one(emu_scenario(r.src->emu), t, SCENARIO_SOCKET, k, 0, one);
+			want += 64 * (one[SK_local_reads_per_s] + one[SK_local_writes_per_s]) / n;
+		}
+		ck_assert(s->metric_scaled[m]);
+		ck_assert_msg(close_enough(sample_metric(s, &s->sockets[k], m), want, 0.05, "B/s", 0),
+			      "socket %d local_dram_bytes_per_s %g, truth %g", k,
+			      sample_metric(s, &s->sockets[k], m), want);
+	}
+	ck_assert_int_gt(checked, 100);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
+ * A group's live time runs from its own counters' zeroing to their read:
+ * time spent programming the other sets on a slow device is not counted
+ * as live.  The emulated clock moves during each register access here.
+ */
+static double slow_clock(void *ctx)
+{
+	struct run *r = ctx;
+
+	/* every look at the clock is half a register access later: 5 us each */
+	r->t += 5e-6;
+	emu_advance(r->src->emu, 5e-6);
+	return r->t;
+}
+
+START_TEST(live_time_excludes_programming_time)
+{
+	struct run r;
+	const struct sample *s;
+	int m;
+
+	run_source(&r, "nehalem-ep:memory-bound");
+	run_engine_clock(&r, "nehalem", "all", 1.0, slow_clock);
+	sample_release(run_sample(&r));
+	s = run_sample(&r);
+	m = layout_metric_find(r.l, "exec_stall_pct");
+	for (int i = 0; i < s->nthreads; i++) {
+		double v[SK_COUNT];
+
+		truth_cpu(&r, s->threads[i].index, s->threads[i].socket, v);
+		ck_assert(s->metric_scaled[m]);
+		ck_assert_msg(close_enough(sample_metric(s, &s->threads[i], m),
+					   truth_thread(&r, "exec_stall_pct", v), 0.01, "%", 0),
+			      "cpu %d exec_stall_pct %g, truth %g", s->threads[i].index,
+			      sample_metric(s, &s->threads[i], m), truth_thread(&r, "exec_stall_pct", v));
+	}
 	sample_release(s);
 	run_close(&r);
 }
@@ -1211,6 +1345,8 @@ static Suite *engine_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, metrics_match_truth_one_group_at_a_time, 0, n);
 	tcase_add_loop_test(tc, metrics_match_truth_when_multiplexed, 0, n);
+	tcase_add_loop_test(tc, phases_shorter_than_the_interval_are_not_aliased, 0, 3);
+	tcase_add_test(tc, live_time_excludes_programming_time);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);
 	CHECK_ADD(s, unavailable_architectural_event_blocks_its_group);

@@ -155,6 +155,30 @@ START_TEST(phases_inherit_and_repeat)
 }
 END_TEST
 
+/*
+ * Short phases keep their shares for ever: walking from change to change,
+ * each phase of 0.2 s holds half the time, even where t / cycle rounds down
+ * (1.2 / 0.4 = 2.999...) and would put t past its cycle's end.
+ */
+START_TEST(short_phases_keep_their_share_at_every_boundary)
+{
+	struct scenario *sc = parse("pmutop-scenario 1\nnoise 0\n"
+				    "phase a 0.2\ncpu all util=1\nphase b 0.2\ncpu all util=0.5\n");
+	double t = 0, in_b = 0, start;
+
+	while (t < 100) {
+		double next = scenario_next_change(sc, t);
+
+		ck_assert_double_le(next - t, 0.2 + 1e-9);
+		if (scenario_phase_at(sc, t, &start) == 1)
+			in_b += fmin(next, 100) - t;
+		t = next;
+	}
+	ck_assert_double_eq_tol(in_b, 50, 1e-6);
+	scenario_free(sc);
+}
+END_TEST
+
 START_TEST(noise_is_small_seeded_and_repeatable)
 {
 	struct scenario *sc = parse("pmutop-scenario 1\nseed 9\nnoise 0.01\n"
@@ -226,6 +250,7 @@ static Suite *scenario_suite(void)
 	Suite *s = suite_create("scenario");
 
 	CHECK_ADD(s, bad_inputs_give_file_line_column_and_what_was_expected);
+	CHECK_ADD(s, short_phases_keep_their_share_at_every_boundary);
 	CHECK_ADD(s, selectors_pick_cpus_sockets_and_channels);
 	CHECK_ADD(s, huge_scenarios_are_refused_with_the_limit);
 	CHECK_ADD(s, phases_inherit_and_repeat);

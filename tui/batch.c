@@ -110,6 +110,8 @@ static int batch_text(const struct sample *s, FILE *out)
 	for (int g = 0; g < l->ngroups; g++)
 		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
 			fprintf(out, "# group %s blocked: %s\n", l->groups[g].name, s->groups[g].why);
+	if (s->rotation_s > 0)
+		fprintf(out, "# groups rotate every %.2g ms\n", 1e3 * s->rotation_s);
 	if (s->warning[0])
 		fprintf(out, "# warning: %s\n", s->warning);
 	if (s->error[0])
@@ -335,6 +337,7 @@ static int batch_json(const struct sample *s, FILE *out)
 	json_object_set_new(o, "source", json_string(s->source));
 	json_object_set_new(o, "simulated", json_boolean(s->simulated));
 	json_object_set_new(o, "skew_us", json_real(s->skew_us));
+	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
 	json_object_set_new(o, "layout", json_string(l->name));
 	for (int g = 0; g < l->ngroups; g++) {
 		json_t *go = json_object();

@@ -47,6 +47,8 @@ const char options_usage[] =
 	"      --kernel           count kernel mode only\n"
 	"      --force            also take counters someone else is using (they are\n"
 	"                         restored at exit)\n"
+	"      --mux-ms=MS        when groups take turns on the counters, switch every\n"
+	"                         MS milliseconds, " ENGINE_MUX_MS_TEXT "\n"
 	"      --dram-mts=N       DIMM speed in MT/s (e.g. 1333): memory bandwidth is\n"
 	"                         then shown as a share of the channels' peak too\n"
 	"      --list-events      print every event of the layout with the exact register\n"
@@ -76,6 +78,7 @@ enum {
 	OPT_DOCTOR,
 	OPT_DRAM_MTS,
 	OPT_PANE,
+	OPT_MUX_MS,
 };
 
 static const struct option options_long[] = {
@@ -99,6 +102,7 @@ static const struct option options_long[] = {
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "dram-mts", required_argument, NULL, OPT_DRAM_MTS },
 	{ "pane", required_argument, NULL, OPT_PANE },
+	{ "mux-ms", required_argument, NULL, OPT_MUX_MS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -214,6 +218,12 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->dram_mts = (unsigned)mts;
 		return 0;
 	}
+	case OPT_MUX_MS:
+		if (options_number("--mux-ms", optarg, ENGINE_MUX_MIN_S * 1e3, ENGINE_MUX_MAX_S * 1e3,
+				   &v, err, errlen))
+			return -EINVAL;
+		opt->mux_s = v / 1e3;
+		return 0;
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
 		return 0;

@@ -43,6 +43,7 @@ struct options {
 	bool user_only, kernel_only;
 	bool force;           /* --force: take counters in use by someone else */
 	unsigned dram_mts;    /* --dram-mts, 0 unknown */
+	double mux_s;         /* --mux-ms in seconds, 0: the engine's default */
 	int pane;             /* --pane: a lower enum view_pane, 0 the default */
 };
 

@@ -113,7 +113,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 	} else if (rotating)
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN,
 			 "%d groups take turns on the counters: figures marked * are scaled from "
-			 "their share of the interval", rotating);
+			 "the share of the interval each was counted", rotating);
 	else if (!s)
 		grid_put(g, 2, 1, g->w - 2, GRID_DIM, "waiting for the first sample...");
 }
@@ -125,14 +125,22 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 	const struct layout *l = v->info.layout;
 	int x = 1, rows = 1;
 
-	if (draw && s && s->unc_usable)
-		x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "Counters: %d of %u free/thread, %d/uncore ",
-			      s->gp_usable, v->info.gp_counters, s->unc_usable);
-	else if (draw)
-		x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "Counters: %d of %u free/thread ",
-			      s ? s->gp_usable : 0, v->info.gp_counters);
-	else
-		x += s && s->unc_usable ? 42 : 30;
+	{
+		char head[96], rot[32] = "";
+
+		if (s && s->rotation_s > 0)
+			snprintf(rot, sizeof(rot), ", rotation %.2g ms", 1e3 * s->rotation_s);
+		if (s && s->unc_usable)
+			snprintf(head, sizeof(head), "Counters: %d of %u free/thread, %d/uncore%s ",
+				 s->gp_usable, v->info.gp_counters, s->unc_usable, rot);
+		else
+			snprintf(head, sizeof(head), "Counters: %d of %u free/thread%s ",
+				 s ? s->gp_usable : 0, v->info.gp_counters, rot);
+		if (draw)
+			x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "%s", head);
+		else
+			x += (int)strlen(head);
+	}
 	for (int i = 0; i < l->ngroups; i++) {
 		static const char *const names[] = { "off", "LIVE", "ROT", "BLOCKED" };
 		enum sample_group_state st = s ? s->groups[i].state : SAMPLE_GROUP_OFF;

@@ -1,0 +1,102 @@
+#!/bin/sh
+# Figures through the real file path (the fake device tree, where every
+# register access takes real time) with every group selected, so groups
+# take turns: within 5 % of the truth written here from the scenario's
+# numbers and the seed's definitions, for a steady workload and for one
+# whose phases (0.2 s) are shorter than the interval.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 6
+
+scn=$(mktemp -d)
+# compute and memory numbers differ from the shipped scenarios'; no noise: the truth is exact
+cat >"$scn/steady.scn" <<'EOF'
+pmutop-scenario 1
+name steady
+description accuracy test, steady
+seed 1
+noise 0
+phase one 0
+cpu all util=1 ipc=0.6 uops_per_inst=1.15 issue_ratio=1.06 exec_ratio=1.04
+cpu all exec_stall=0.58 issue_stall=0.47 retire_stall=0.52 load_stall=0.13 rs_full_stall=0.09 store_stall=0.03 rob_full_stall=0.05 div_busy=0.06
+socket all local_reads_per_s=9e7 local_writes_per_s=4e7 read_latency_ns=77
+channel all read_lines_per_s=3e7 write_lines_per_s=1.3e7
+EOF
+cat >"$scn/phased.scn" <<'EOF'
+pmutop-scenario 1
+name phased
+description accuracy test, 0.2 s compute and 0.2 s memory phases
+seed 1
+noise 0
+phase compute 0.2
+cpu all util=1 ipc=2.2 uops_per_inst=1.1 issue_ratio=1.04 exec_ratio=1.05
+cpu all exec_stall=0.07 issue_stall=0.12 retire_stall=0.18 load_stall=0.01 rs_full_stall=0.03 store_stall=0.01 rob_full_stall=0.02 div_busy=0.04
+socket all local_reads_per_s=1e6 local_writes_per_s=5e5 read_latency_ns=70
+channel all read_lines_per_s=3e5 write_lines_per_s=1.5e5
+phase memory 0.2
+cpu all ipc=0.3 exec_stall=0.88 issue_stall=0.74 retire_stall=0.81 load_stall=0.33 rs_full_stall=0.21 store_stall=0.04 rob_full_stall=0.09 div_busy=0
+socket all local_reads_per_s=2.4e8 local_writes_per_s=1.1e8 read_latency_ns=95
+channel all read_lines_per_s=8e7 write_lines_per_s=3.6e7
+EOF
+
+# check FILE PHASES...: every sample's figures against the time average of the phases' truths
+check() {
+	$PY - "$@" <<'PYEOF'
+import json, sys
+path, phases = sys.argv[1], sys.argv[2:]
+# the phases' truths, from the scenario numbers (seed 000 Table 1 definitions)
+T = {
+    "steady": dict(exec_stall_pct=58, issue_stall_pct=47, retire_stall_pct=52,
+                   resource_stall_pct=30, load_stall_pct=13, div_busy_pct=6, ipc=0.6,
+                   local_dram_bytes_per_s=64 * 13e7, read_bytes_per_s=64 * 3 * 3e7),
+    "compute": dict(exec_stall_pct=7, issue_stall_pct=12, retire_stall_pct=18,
+                    resource_stall_pct=7, load_stall_pct=1, div_busy_pct=4, ipc=2.2,
+                    local_dram_bytes_per_s=64 * 1.5e6, read_bytes_per_s=64 * 3 * 3e5),
+    "memory": dict(exec_stall_pct=88, issue_stall_pct=74, retire_stall_pct=81,
+                   resource_stall_pct=67, load_stall_pct=33, div_busy_pct=0, ipc=0.3,
+                   local_dram_bytes_per_s=64 * 3.5e8, read_bytes_per_s=64 * 3 * 8e7),
+}
+want = {k: sum(T[p][k] for p in phases) / len(phases) for k in T[phases[0]]}
+samples = [json.loads(l) for l in open(path)][1:]  # the first interval includes start-up
+assert samples, "no samples"
+n = 0
+for s in samples:
+    for t in s["threads"]:
+        for k in ("exec_stall_pct", "issue_stall_pct", "retire_stall_pct", "resource_stall_pct",
+                  "load_stall_pct", "div_busy_pct", "ipc"):
+            got = t["metrics"][k]
+            tol = 0.05 * want[k] + (0.1 if k.endswith("pct") else 0)
+            assert abs(got - want[k]) <= tol, "cpu %d %s %.3f, truth %.3f" % (t["cpu"], k, got, want[k])
+            n += 1
+        assert "exec_stall_pct" in t["scaled"], "not marked scaled: %s" % t["scaled"]
+    for so in s["sockets"]:
+        for k in ("local_dram_bytes_per_s", "read_bytes_per_s"):
+            got = so["metrics"][k]
+            assert abs(got - want[k]) <= 0.05 * want[k], "socket %d %s %.4g, truth %.4g" % (so["socket"], k, got, want[k])
+            n += 1
+print("ok %d figures" % n)
+PYEOF
+}
+
+fakehw_start "nehalem-ep:$scn/steady.scn"
+"$PMUTOP" --root "$dir" -b -n 3 -d 0.5 -g all --format json >"$dir.out" 2>"$dir.err"; rc=$?
+expect_rc "-g all on the fake device tree runs" 0
+expect_match "steady workload, groups rotating: every figure within 5 % of the truth" "$(check "$dir.out" steady 2>&1)" "ok"
+fakehw_stop
+fakehw_cleanup='rm -rf "$scn"' # with the last run's stop
+
+# Phases on the real clock (the sampler thread, the emulator in the process:
+# a sweep of its 16 CPUs takes microseconds, so the 4 ms rotation holds).
+# 0.8 s = two periods of the phases: the interval's truth is their mean
+# wherever it starts.  Through the fake device tree a sweep of 16 CPUs takes
+# about 4 ms (FUSE), which lengthens the rotation: see the README.
+out=$("$PMUTOP" --sim "nehalem-ep:$scn/phased.scn" -b -n 4 -d 0.8 -g all --format json 2>"$scn/err")
+rc=$?; err=$(cat "$scn/err")
+expect_rc "phased workload on the real clock runs" 0
+printf '%s\n' "$out" >"$scn/phased.out"
+expect_match "0.2 s phases, groups rotating every 4 ms: every figure within 5 % of the interval's truth" "$(check "$scn/phased.out" compute memory 2>&1)" "ok"
+rot=$($PY -c 'import json,sys; print(max(json.loads(l)["rotation_s"] for l in open(sys.argv[1])))' "$scn/phased.out")
+expect_match "the rotation period is reported: 4 ms" "$rot" "0.003"
+out=$("$PMUTOP" --sim "nehalem-ep:$scn/phased.scn" -b -n 3 -d 0.8 -g all --mux-ms 40 --format json 2>&1)
+printf '%s\n' "$out" >"$scn/phased.out"
+expect_match "a rotation asked for with --mux-ms is kept (40 ms)" "$($PY -c 'import json,sys; print(set(round(json.loads(l)["rotation_s"], 2) for l in open(sys.argv[1])))' "$scn/phased.out")" "{0.04}"
