@@ -101,6 +101,17 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		}
 		return rate * share;
 	}
+	if (d.exclusive && !edge) {
+		/* one thread has the core in a cycle: the core's cycles are the threads' summed */
+		rate = 0;
+		for (int i = 0; i < nsib; i++) {
+			struct emu_dist di;
+
+			emu_model_core(e->m, event, umask, offcore, sib[i], &di);
+			rate += sib[i][SK_util] * emu_dist_ge(&di, cmask);
+		}
+		return fmin(r * share * rate, emu_cycle_rate(e, priv, v));
+	}
 	memset(&core, 0, sizeof(core));
 	core.h[0] = 1;
 	all_halted = 1;
@@ -175,6 +186,7 @@ static int emu_core_truth(struct emu *e, const struct emu_cpu *c, double t, doub
 		if (other != c->os_cpu)
 			scenario_eval_one(e->sc, t, SCENARIO_CPU, other, c->socket, sib[n++]);
 	}
+	emu_model_smt(e->m, sib, n); /* the threads share the core */
 	return n;
 }
 

@@ -48,7 +48,8 @@ const struct emu_machine emu_machines[] = {
 		.perfmon_version = 4, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 3.40,
-		.cbo = 4, .dram_mts = 2666,
+		/* the i7-6700 supports DDR4 up to 2133 MT/s (and DDR3L-1600) */
+		.cbo = 4, .dram_mts = 2133,
 		.default_scenario = "memory-bound",
 	},
 	{

@@ -129,6 +129,52 @@ static void emu_port_rates(const double *v, unsigned nports, double *rate)
 		rate[p] = total > 0 ? exec * v[SK_port0 + p] / total : 0;
 }
 
+/* ---- hyper-threading: the core shared ---------------------------------- */
+
+static unsigned emu_nports(const struct emu_machine *m)
+{
+	return cpuid_uarch_of(m->family, m->model, m->perfmon_version) == CPUID_UARCH_SKYLAKE ? 8 : 6;
+}
+
+void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n)
+{
+	/* demand per unhalted cycle: issue, each port, the divider */
+	enum { ISSUE, DIV, PORT0 };
+	double demand[8][PORT0 + 8], total[PORT0 + 8] = { 0 }, k = 1, s[8];
+	unsigned nports = emu_nports(m), nres = PORT0 + nports;
+
+	for (int i = 0; i < n && i < 8; i++) {
+		double rate[8];
+
+		emu_port_rates(v[i], nports, rate);
+		demand[i][ISSUE] = 1 - v[i][SK_issue_stall];
+		demand[i][DIV] = v[i][SK_div_busy];
+		for (unsigned p = 0; p < nports; p++)
+			demand[i][PORT0 + p] = rate[p];
+		for (unsigned r = 0; r < nres; r++)
+			total[r] += v[i][SK_util] > 0 ? demand[i][r] : 0;
+	}
+	for (unsigned r = 0; r < nres; r++)
+		k = fmax(k, total[r]);
+	for (int i = 0; i < n && i < 8; i++) {
+		double alone = 1, k_self = 1; /* the others all halted; what the thread asks alone */
+
+		for (int j = 0; j < n && j < 8; j++)
+			if (j != i)
+				alone *= 1 - v[j][SK_util];
+		for (unsigned r = 0; r < nres; r++)
+			k_self = fmax(k_self, demand[i][r]);
+		s[i] = alone / k_self + (1 - alone) / fmax(k, k_self);
+	}
+	for (int i = 0; i < n && i < 8; i++) {
+		v[i][SK_ipc] *= s[i];
+		v[i][SK_div_busy] *= s[i];
+		v[i][SK_issue_stall] = 1 - (1 - v[i][SK_issue_stall]) * s[i];
+		v[i][SK_exec_stall] = 1 - (1 - v[i][SK_exec_stall]) * s[i];
+		v[i][SK_retire_stall] = 1 - (1 - v[i][SK_retire_stall]) * s[i];
+	}
+}
+
 /* ---- core events ------------------------------------------------------- */
 
 struct emu_core_ctx {
@@ -262,6 +308,7 @@ static void emu_ev_uops_issued(const struct emu_core_ctx *c, struct emu_dist *d)
 	else
 		emu_dist_binomial(d, 1 - c->v[SK_issue_stall], issued - fused, 4);
 	emu_ev_stall_runs(c, d);
+	d->exclusive = true;
 }
 
 static void emu_ev_uops_retired(const struct emu_core_ctx *c, struct emu_dist *d)
@@ -314,24 +361,38 @@ static void emu_ev_mem_uncore_retired(const struct emu_core_ctx *c, struct emu_d
 
 /*
  * OFF_CORE_RESPONSE_0/1 (B7H, BBH, umask 01H) with the request/response
- * matrix in MSR 1A6H/1A7H: the truth has demand data reads (request bit 0,
- * which includes the L1D prefetcher) served by local or remote DRAM.
- * Response bits: remote DRAM is bit 13 on both; local DRAM is bit 14 on
- * Nehalem (seed 000 Table 9) and bit 12 LOCAL_DRAM_AND_REMOTE_CACHE_HIT on
+ * matrix in MSR 1A6H/1A7H (seed 000 Table 9): the truth has lines from local
+ * or remote DRAM by request type: demand data reads (bit 0, which includes
+ * the L1D prefetcher), demand RFOs (bit 1), L2 prefetcher data reads (bit 4)
+ * and RFOs (bit 5); instruction fetches, writebacks and "other" bring none.
+ * An event counts the lines of every selected request type from every
+ * selected response.  Response bits: remote DRAM is bit 13 on both; local
+ * DRAM is bit 14 on Nehalem and bit 12 LOCAL_DRAM_AND_REMOTE_CACHE_HIT on
  * Westmere, where bit 14 is OTHER_LLC_MISS (libpfm4's wsm_dp table).
  */
 static void emu_ev_offcore(const struct emu_core_ctx *c, struct emu_dist *d)
 {
+	static const struct {
+		unsigned bit;
+		enum scenario_key local, remote;
+	} requests[] = {
+		{ 0, SK_local_dram_read_lines_per_s, SK_remote_dram_read_lines_per_s },
+		{ 1, SK_local_dram_rfo_lines_per_s, SK_remote_dram_rfo_lines_per_s },
+		{ 4, SK_local_dram_pf_read_lines_per_s, SK_remote_dram_pf_read_lines_per_s },
+		{ 5, SK_local_dram_pf_rfo_lines_per_s, SK_remote_dram_pf_rfo_lines_per_s },
+	};
 	bool wsm = cpuid_uarch_of(c->m->family, c->m->model, c->m->perfmon_version) ==
 		   CPUID_UARCH_WESTMERE;
 	uint64_t local = wsm ? BIT(12) : BIT(14);
 	double per_s = 0;
 
-	if (c->offcore & BIT(0)) {
+	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+		if (!(c->offcore & BIT(requests[i].bit)))
+			continue;
 		if (c->offcore & local)
-			per_s += c->v[SK_local_dram_read_lines_per_s];
+			per_s += c->v[requests[i].local];
 		if (c->offcore & BIT(13))
-			per_s += c->v[SK_remote_dram_read_lines_per_s];
+			per_s += c->v[requests[i].remote];
 	}
 	emu_ev_per_second(c, d, per_s);
 }
@@ -358,6 +419,7 @@ static void emu_ev_skl_uops_issued(const struct emu_core_ctx *c, struct emu_dist
 {
 	emu_dist_binomial(d, 1 - c->v[SK_issue_stall], emu_skl_issued(c->v), SKL_SLOTS);
 	emu_ev_stall_runs(c, d);
+	d->exclusive = true;
 }
 
 /* INT_MISC.RECOVERY_CYCLES (0DH/01H): cycles the allocator waits after a clear. */
@@ -414,14 +476,17 @@ static void emu_ev_skl_ports(const struct emu_core_ctx *c, struct emu_dist *d)
 /* ---- Core 2 events (seed 003, SDM Vol. 3B Table 19-23) ------------------ */
 
 /*
- * BUS_HIT_DRV (7AH) / BUS_HITM_DRV (7BH), THIS_AGENT: bus cycles this
- * processor drives HIT# / HITM#, one per snoop that hits a clean /
- * modified line in its cache.  The truth is per CPU and is spread over its
+ * BUS_HIT_DRV (7AH) / BUS_HITM_DRV (7BH), THIS_AGENT: "the number of bus
+ * cycles during which the processor drives the HIT# / HITM# pin" (seed
+ * 003): each snoop that hits a clean / modified line here drives the pin for
+ * snoop_drv_cycles bus cycles.  The truth is per CPU and is spread over its
  * unhalted cycles (a halted core's snoop responses are not modelled).
  */
 static void emu_ev_core2_hit_drv(const struct emu_core_ctx *c, struct emu_dist *d)
 {
-	emu_ev_per_second(c, d, c->event == 0x7B ? c->v[SK_hitm_per_s] : c->v[SK_snoop_hit_per_s]);
+	double snoops = c->event == 0x7B ? c->v[SK_hitm_per_s] : c->v[SK_snoop_hit_per_s];
+
+	emu_ev_per_second(c, d, snoops * c->v[SK_snoop_drv_cycles]);
 }
 
 /* L1I_MISSES (81H/00H): instruction fetches that miss the IFU, once per miss. */

@@ -32,6 +32,12 @@ struct emu_dist {
 	double h[EMU_HIST_BINS]; /* P(value == k | unhalted cycle) */
 	bool core_wide;          /* counts the whole core even without AnyThread */
 	/*
+	 * The threads of a core never have it in the same cycle (uop issue
+	 * alternates between them, seed 000): the core's count is the sum of
+	 * the threads' cycles, not the union of independent ones.
+	 */
+	bool exclusive;
+	/*
 	 * The event's cmask must equal its umask (Skylake CYCLE_ACTIVITY: the
 	 * umask selects conditions, the cmask asks for all of them): H is then
 	 * over 0/1, "all selected conditions hold", and cmask 1 stands for it.
@@ -49,6 +55,21 @@ struct emu_dist {
 /* Core event of machine M on one thread with truth V (SK_COUNT values). */
 bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask, uint64_t offcore,
 		    const double *v, struct emu_dist *d);
+
+/*
+ * Hyper-threading: the threads of one core share its issue cycles, its
+ * execution ports and its divider.  V[0..N-1] are the core's threads'
+ * scenario truths, each what the thread does on the core alone; each is
+ * turned in place into what it does beside the others: while the others
+ * are unhalted (independently, each its util) and the threads' summed
+ * demand on a shared resource exceeds what the core has (issue: one thread
+ * per cycle; a port: one uop per cycle; the divider: always busy), every
+ * thread progresses at capacity / demand (alone too, when it asks one port
+ * for more than a uop a cycle); a thread's instructions, uops and
+ * divider use shrink by that, and its cycles without issue, execution or
+ * retirement grow by what it lost.  Scenarios cannot describe an impossible core.
+ */
+void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n);
 
 /* Mean of a distribution. */
 double emu_dist_mean(const struct emu_dist *d);

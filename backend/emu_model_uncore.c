@@ -116,19 +116,26 @@ bool emu_model_skl_cbo(unsigned event, unsigned umask, const double *sock, int n
 bool emu_model_skl_arb(unsigned event, unsigned umask, unsigned thr, const double *sock,
 		       const double (*chan)[SK_COUNT], int nchan, double *per_s)
 {
-	double reqs = emu_chan_sum(chan, nchan, ~0u, SK_read_lines_per_s) +
-		      emu_chan_sum(chan, nchan, ~0u, SK_write_lines_per_s);
-	double uclk = sock[SK_uncore_ghz] * 1e9;
-	double outstanding = reqs * sock[SK_read_latency_ns] * 1e-9; /* mean, Little's law */
+	/*
+	 * Seed 001 Table 3-2: TRK_REQUESTS.ALL and TRK_OCCUPANCY.ALL count the
+	 * cores' outgoing entries; CYCLES_WITH_ANY_REQUEST (cmask 1) counts
+	 * requests of the cores, the graphics unit or the LLC.  The I/O's
+	 * requests do not pass the tracker.
+	 */
+	double all = emu_chan_sum(chan, nchan, ~0u, SK_read_lines_per_s) +
+		     emu_chan_sum(chan, nchan, ~0u, SK_write_lines_per_s);
+	double cores = fmax(0, all - sock[SK_gt_requests_per_s] - sock[SK_io_requests_per_s]);
+	double with_gt = fmax(0, all - sock[SK_io_requests_per_s]);
+	double uclk = sock[SK_uncore_ghz] * 1e9, lat = sock[SK_read_latency_ns] * 1e-9;
 
 	*per_s = 0;
 	if (event == 0x81 && umask == 0x01) { /* UNC_ARB_TRK_REQUESTS.ALL */
-		*per_s = reqs;
+		*per_s = cores;
 		return true;
 	}
 	if (event == 0x80 && umask == 0x01) { /* UNC_ARB_TRK_OCCUPANCY.ALL / CYCLES_WITH_ANY_REQUEST */
-		/* Poisson number outstanding: P(n >= 1) = 1 - exp(-mean) */
-		*per_s = thr ? uclk * (1 - exp(-outstanding)) : outstanding * uclk;
+		/* mean outstanding by Little's law; Poisson: P(n >= 1) = 1 - exp(-mean) */
+		*per_s = thr ? uclk * (1 - exp(-with_gt * lat)) : cores * lat * uclk;
 		return true;
 	}
 	return false;

@@ -62,8 +62,14 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(llc_miss_ratio,    CPU, 0.30, 0, 1,     "last-level cache misses / references") \
 	X(local_dram_loads_per_s,  CPU, 0, 0, 1e12, "retired loads served by the local DRAM, per second") \
 	X(remote_dram_loads_per_s, CPU, 0, 0, 1e12, "retired loads served by a remote DRAM, per second") \
-	X(local_dram_read_lines_per_s,  CPU, 0, 0, 1e12, "offcore reads of lines from local DRAM, per second") \
-	X(remote_dram_read_lines_per_s, CPU, 0, 0, 1e12, "offcore reads of lines from remote DRAM, per second") \
+	X(local_dram_read_lines_per_s,  CPU, 0, 0, 1e12, "offcore demand data reads (L1D prefetcher included) of lines from local DRAM, per second") \
+	X(remote_dram_read_lines_per_s, CPU, 0, 0, 1e12, "offcore demand data reads of lines from remote DRAM, per second") \
+	X(local_dram_rfo_lines_per_s,   CPU, 0, 0, 1e12, "offcore demand RFOs (reads for ownership) of lines from local DRAM, per second") \
+	X(remote_dram_rfo_lines_per_s,  CPU, 0, 0, 1e12, "offcore demand RFOs of lines from remote DRAM, per second") \
+	X(local_dram_pf_read_lines_per_s,  CPU, 0, 0, 1e12, "L2 prefetcher data reads of lines from local DRAM, per second") \
+	X(remote_dram_pf_read_lines_per_s, CPU, 0, 0, 1e12, "L2 prefetcher data reads of lines from remote DRAM, per second") \
+	X(local_dram_pf_rfo_lines_per_s,   CPU, 0, 0, 1e12, "L2 prefetcher RFOs of lines from local DRAM, per second") \
+	X(remote_dram_pf_rfo_lines_per_s,  CPU, 0, 0, 1e12, "L2 prefetcher RFOs of lines from remote DRAM, per second") \
 	X(frontend_bound,    CPU, 0.10, 0, 1,     "top-down: issue slots the front end left empty") \
 	X(bad_speculation,   CPU, 0.05, 0, 1,     "top-down: issue slots wasted on the wrong path") \
 	X(mem_stall,         CPU, 0.10, 0, 1,     "fraction of cycles stalled with a load outstanding") \
@@ -73,6 +79,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(itlb_large_share,  CPU, 0.0,  0, 1,     "share of the ITLB misses that are on large pages") \
 	X(hitm_per_s,        CPU, 0,    0, 1e12,  "snoops by other agents that hit a modified line in this CPU's cache (it drives HITM#), per second") \
 	X(snoop_hit_per_s,   CPU, 0,    0, 1e12,  "snoops by other agents that hit a clean line in this CPU's cache (it drives HIT#), per second") \
+	X(snoop_drv_cycles,  CPU, 1,    1, 16,    "bus cycles one snoop response drives HIT# or HITM#") \
 	X(uncore_ghz,        SOCKET, 2.4, 0.1, 10, "uncore clock, GHz") \
 	X(l3_hit_lines_per_s,  SOCKET, 0, 0, 1e12, "L3 lookups that hit, lines per second") \
 	X(l3_miss_lines_per_s, SOCKET, 0, 0, 1e12, "L3 lookups that miss, lines per second") \

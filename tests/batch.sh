@@ -99,7 +99,7 @@ expect_rc "--list-events --cpu exits 0" 0
 expect_match "lists the nehalem layout" "$out" "# layout nehalem"
 expect_match "PORT015 active cycles with its PERFEVTSEL" "$out" "exec_active           0xB1  0x40     1   0    0   0    14340B1"
 run "$PMUTOP" --list-events --cpu 06_1A
-expect_match "offcore response value and register" "$out" "1A6H=0x4001"
+expect_match "offcore response value and register" "$out" "1A6H=0x4033"
 expect_match "any-thread events show the bit" "$out" "core_stall            0xB1  0x3F     1   1    0   1    1E33FB1"
 run "$PMUTOP" --list-events --sim westmere-ep --kernel
 expect_match "--sim picks the machine's layout" "$out" "# layout westmere"

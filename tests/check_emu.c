@@ -106,7 +106,8 @@ END_TEST
 START_TEST(fixed_counters_follow_their_control_fields)
 {
 	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
-				       "cpu all util=0.5 ghz=2 ipc=1.5 kernel=0.1\n");
+				       "cpu all util=0.5 ghz=2 ipc=1.5 kernel=0.1\n"
+				       "cpu 8 util=0\n"); /* CPU 0 has its core to itself */
 	uint64_t both = FIXED_CTRL_OS | FIXED_CTRL_USR;
 
 	wr(e, 0, IA32_FIXED_CTR_CTRL, both | both << 4 | both << 8);
@@ -127,8 +128,8 @@ START_TEST(any_thread_counts_the_whole_core)
 {
 	/* CPUs 0 and 8 are the two threads of core 0 of socket 0 */
 	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
-				       "cpu all ghz=2 kernel=0 ipc=1 uops_per_inst=1.2\n"
-				       "cpu 0 util=0.6\ncpu 8 util=0.3\n");
+				       "cpu all ghz=2 kernel=0 ipc=1 uops_per_inst=1.2 issue_stall=0.6\n"
+				       "cpu 0 util=0.6\ncpu 8 util=0.3\n"); /* together within the core */
 	uint64_t both = FIXED_CTRL_OS | FIXED_CTRL_USR;
 
 	wr(e, 0, IA32_FIXED_CTR_CTRL, (both | FIXED_CTRL_ANY) << 4);
@@ -141,6 +142,61 @@ START_TEST(any_thread_counts_the_whole_core)
 	ck_near(rd(e, 0, IA32_FIXED_CTR1), 0.9 * 2e9, 2);
 	ck_near(rd(e, 0, IA32_PMC0), rd(e, 0, (IA32_PMC0 + 1)) + rd(e, 8, (IA32_PMC0 + 1)), 2);
 	ck_near(rd(e, 0, (IA32_PMC0 + 1)), 0.6 * 2e9 * 1.2, 2);
+	emu_free(e);
+}
+END_TEST
+
+/*
+ * Hyper-threading: two busy threads share one core.  Each asks for issue in
+ * 92 % of its cycles (the shipped compute-bound numbers): together they get
+ * the core's cycles, no more; uop issue alternates, so the core's issue
+ * cycles (AnyThread) are the threads' summed; each port dispatches at most
+ * one uop a cycle and the divider is busy at most every cycle.  A thread
+ * whose sibling is halted gets what it asked for.
+ */
+START_TEST(hyper_threads_share_the_core)
+{
+	struct emu *e = make("nehalem-ep", "pmutop-scenario 1\nphase p 0\n"
+				       "cpu all util=1 ghz=2 kernel=0 ipc=2.6 uops_per_inst=1.05 "
+				       "issue_ratio=1.02 exec_ratio=1.02 issue_stall=0.08 exec_stall=0.04 "
+				       "retire_stall=0.12 port0=0.3 port1=0.2 port5=0.2 port2=0.2 "
+				       "port3=0.05 port4=0.05 div_busy=0.7\n"
+				       "cpu 9 util=0\n");
+	const double cycles = 2e9;
+	uint64_t issue[2], core_issue, p0[2], div[2], alone_issue;
+	static const int cpus[2] = { 0, 8 };
+
+	for (int i = 0; i < 2; i++) {
+		int c = cpus[i];
+
+		wr(e, c, IA32_PERFEVTSEL0, sel(0x0E, 0x01, 1, 0, 0, 0));     /* UOPS_ISSUED.ANY c=1 */
+		wr(e, c, IA32_PERFEVTSEL0 + 1, sel(0xB1, 0x01, 0, 0, 0, 0)); /* UOPS_EXECUTED.PORT0 */
+		wr(e, c, IA32_PERFEVTSEL0 + 2, sel(0x14, 0x01, 0, 0, 0, 0)); /* ARITH.CYCLES_DIV_BUSY */
+		wr(e, c, IA32_PERFEVTSEL0 + 3, sel(0x0E, 0x01, 1, 0, 0, 1)); /* ... of the core */
+		wr(e, c, IA32_PERF_GLOBAL_CTRL, 0xF);
+	}
+	wr(e, 1, IA32_PERFEVTSEL0, sel(0x0E, 0x01, 1, 0, 0, 0));
+	wr(e, 1, IA32_PERF_GLOBAL_CTRL, 0x1);
+	emu_advance(e, 1);
+	for (int i = 0; i < 2; i++) {
+		issue[i] = rd(e, cpus[i], IA32_PMC0);
+		p0[i] = rd(e, cpus[i], IA32_PMC0 + 1);
+		div[i] = rd(e, cpus[i], IA32_PMC0 + 2);
+	}
+	core_issue = rd(e, 0, IA32_PMC0 + 3);
+	alone_issue = rd(e, 1, IA32_PMC0);
+	/* 0.92 + 0.92 asked for: the core has 1 */
+	ck_assert_double_le((double)issue[0] + (double)issue[1], cycles + 2);
+	ck_near((double)issue[0] + (double)issue[1], (double)core_issue, 2);
+	ck_near(core_issue, cycles, 2);
+	/* issue binds (1.84 asked): each thread runs at 1 / 1.84 of its pace */
+	ck_near(issue[0], cycles * 0.92 / 1.84, 2);
+	/* port 0: 2.6 x 1.05 x 1.02 x 0.3 = 0.835 uops a cycle per thread asked */
+	ck_near(p0[0], cycles * 2.6 * 1.05 * 1.02 * 0.3 / 1.84, 2);
+	ck_assert_double_le((double)p0[0] + (double)p0[1], cycles + 2);
+	ck_near(div[0], cycles * 0.7 / 1.84, 2);
+	/* CPU 1's sibling (9) is halted: the core is its own */
+	ck_near(alone_issue, cycles * 0.92, 2);
 	emu_free(e);
 }
 END_TEST
@@ -362,7 +418,8 @@ START_TEST(skylake_cycle_activity_stalls_nest_and_need_cmask_equal_umask)
 {
 	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
 				    "cpu all util=1 ghz=2 kernel=0 exec_stall=0.5 mem_stall=0.3 "
-				    "l3_miss_stall=0.2\ncpu 1 mem_stall=0.7 l3_miss_stall=0.9\n");
+				    "l3_miss_stall=0.2\ncpu 1 mem_stall=0.7 l3_miss_stall=0.9\n"
+				    "cpu 4-7 util=0\n"); /* the siblings halted: each core is one thread's */
 	uint64_t total, mem, l3, inv;
 	int n;
 
@@ -402,7 +459,8 @@ START_TEST(skylake_topdown_events_give_the_slot_shares)
 {
 	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
 				    "cpu all util=1 ghz=2 kernel=0 ipc=2 uops_per_inst=1 issue_ratio=1.1 "
-				    "issue_stall=0.2 retire_stall=0.3 frontend_bound=0.2 bad_speculation=0.1\n");
+				    "issue_stall=0.2 retire_stall=0.3 frontend_bound=0.2 bad_speculation=0.1\n"
+				    "cpu 4-7 util=0\n");
 	double slots = 4 * 2e9, fe, retiring, bad;
 
 	wr(e, 0, IA32_PERFEVTSEL0, sel(0x9C, 0x01, 0, 0, 0, 0));     /* IDQ_UOPS_NOT_DELIVERED.CORE */
@@ -428,7 +486,7 @@ START_TEST(skylake_ports_0_to_7_add_up_to_dispatched_uops)
 	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
 				    "cpu all util=1 ghz=2 kernel=0 ipc=2 uops_per_inst=1 exec_ratio=1\n"
 				    "cpu all port0=0.2 port1=0.2 port2=0.15 port3=0.15 port4=0.05 port5=0.1 "
-				    "port6=0.1 port7=0.05\n");
+				    "port6=0.1 port7=0.05\ncpu 4-7 util=0\n");
 	static const double share[8] = { 0.2, 0.2, 0.15, 0.15, 0.05, 0.1, 0.1, 0.05 };
 	double sum = 0;
 
@@ -512,6 +570,7 @@ static Suite *emu_suite(void)
 	CHECK_ADD(s, counter_wraps_at_its_width_and_sets_the_overflow_bit);
 	CHECK_ADD(s, fixed_counters_follow_their_control_fields);
 	CHECK_ADD(s, any_thread_counts_the_whole_core);
+	CHECK_ADD(s, hyper_threads_share_the_core);
 	CHECK_ADD(s, table1_stall_encodings_add_up_to_total_cycles);
 	CHECK_ADD(s, ports_add_up_to_executed_uops);
 	CHECK_ADD(s, unknown_encoding_counts_zero_and_is_logged);

@@ -68,16 +68,26 @@ static const struct enc encodings[] = {
 	/* seed 002 */
 	{ "nehalem", "local_dram_loads", 0x0F, 0x20, 0, 0, 0, 0, 0 },
 	{ "nehalem", "remote_dram_loads", 0x0F, 0x10, 0, 0, 0, 0, 0 },
-	/* seed 000 offcore response: request bit 0 demand data read; response 14 local, 13 remote DRAM */
-	{ "nehalem", "ocr_local_dram", 0xB7, 0x01, 0, 0, 0, 0, 0x4001 },
-	{ "nehalem", "ocr_remote_dram", 0xB7, 0x01, 0, 0, 0, 0, 0x2001 },
+	/*
+	 * seed 000 offcore response (Table 9 and the predefined combinations):
+	 * DATA_IN is request xx33 (bits 0, 1, 4, 5), DEMAND_DATA_RD xx01;
+	 * LOCAL_DRAM is response 40xx (bit 14), REMOTE_DRAM 20xx (bit 13)
+	 */
+	{ "nehalem", "ocr_local_data_in", 0xB7, 0x01, 0, 0, 0, 0, 0x4033 },
+	{ "nehalem", "ocr_remote_data_in", 0xB7, 0x01, 0, 0, 0, 0, 0x2033 },
+	{ "nehalem", "ocr_dram_demand", 0xB7, 0x01, 0, 0, 0, 0, 0x6001 },
+	/* seed 000: UOPS_ISSUED.CORE_CYCLES_ACTIVE is UOPS_ISSUED.ANY, cmask 1, AnyThread */
+	{ "nehalem", "issue_core_active", 0x0E, 0x01, 1, 0, 0, 1, 0 },
+	{ "nehalem", "core_uops_port0", 0xB1, 0x01, 0, 0, 0, 1, 0 },
 	/* Westmere: same Table 1 events; its own MEM_UNCORE_RETIRED and offcore response bits */
 	{ "westmere", "exec_active", 0xB1, 0x40, 1, 0, 0, 0, 0 },
 	{ "westmere", "core_stall", 0xB1, 0x3F, 1, 1, 0, 1, 0 },
 	{ "westmere", "uops_port2", 0xB1, 0x04, 0, 0, 0, 1, 0 },
 	{ "westmere", "local_dram_loads", 0x0F, 0x08, 0, 0, 0, 0, 0 },
-	{ "westmere", "ocr_local_dram", 0xB7, 0x01, 0, 0, 0, 0, 0x1001 },
-	{ "westmere", "ocr_remote_dram", 0xBB, 0x01, 0, 0, 0, 0, 0x2001 },
+	{ "westmere", "ocr_local_data_in", 0xB7, 0x01, 0, 0, 0, 0, 0x1033 },
+	{ "westmere", "ocr_remote_data_in", 0xBB, 0x01, 0, 0, 0, 0, 0x2033 },
+	{ "westmere", "ocr_local_demand", 0xB7, 0x01, 0, 0, 0, 0, 0x1001 },
+	{ "westmere", "ocr_remote_demand", 0xBB, 0x01, 0, 0, 0, 0, 0x2001 },
 	/* seed 004 Table 19-1 */
 	{ "arch", "llc_references", 0x2E, 0x4F, 0, 0, 0, 0, 0 },
 	{ "arch", "llc_misses", 0x2E, 0x41, 0, 0, 0, 0, 0 },

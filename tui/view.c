@@ -246,6 +246,7 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
+	bool closed = false;
 
 	/* what was drawn: the selection and scroll the render kept in range */
 	v->sel = f->sel;
@@ -255,6 +256,7 @@ enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
 		/* any key closes an overlay; its own key toggles it */
 		v->overlay = VIEW_OVERLAY_NONE;
+		closed = true;
 		if (key == VIEW_KEY_ESC || key == 'h' || key == '?' || key == VIEW_KEY_F1 ||
 		    key == 'e' || key == 'd' || key == VIEW_KEY_ENTER)
 			return VIEW_CMD_REDRAW;
@@ -315,12 +317,12 @@ enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 		/* digits and the free lowercase letters are the layout's group keys */
 		if (view_toggle_group(v, key))
 			return VIEW_CMD_GROUPS;
-		if (key > '9')
-			return VIEW_CMD_NONE;
+		if (closed)
+			return VIEW_CMD_REDRAW; /* the key only closed the overlay */
 		snprintf(v->status, sizeof(v->status), "no group on key %c in layout %s", key, l->name);
 		return VIEW_CMD_REDRAW;
 	}
-	return VIEW_CMD_NONE;
+	return closed ? VIEW_CMD_REDRAW : VIEW_CMD_NONE;
 }
 
 bool view_click(struct view *v, const struct view_frame *f, int y, int x)

@@ -1,6 +1,10 @@
 /*
  * ports_pane: execution-port uops per cycle of each core as bars, and the
- * wasted-work share.  UI thread.
+ * wasted-work share.  Each port shows one scope: the core's own figure
+ * (core_portN: uops of all its threads per core cycle) where the layout
+ * has one, else the per-thread figure (portN, the mean of the threads per
+ * thread cycle); the header says which, so a core's "core" columns add up
+ * to its uops per cycle.  UI thread.
  */
 #include "pane.h"
 
@@ -15,13 +19,19 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	const struct layout *l = v->info.layout;
 	const struct topo *t = v->info.topo;
 	int ports[8], np = 0, waste = layout_metric_find(l, "wasted_work_pct"), per, bar, row = 0;
-	bool any = false;
+	bool any = false, per_core[8];
 	char buf[32], keys[256];
 
 	(void)f; /* nothing selectable */
 	for (int p = 0; p < 8; p++) {
-		snprintf(buf, sizeof(buf), "port%d", p);
-		if ((ports[np] = layout_metric_find(l, buf)) >= 0)
+		snprintf(buf, sizeof(buf), "core_port%d", p);
+		ports[np] = layout_metric_find(l, buf);
+		per_core[np] = ports[np] >= 0;
+		if (ports[np] < 0) {
+			snprintf(buf, sizeof(buf), "port%d", p);
+			ports[np] = layout_metric_find(l, buf);
+		}
+		if (ports[np] >= 0)
 			np++;
 	}
 	if (!np) {
@@ -32,8 +42,12 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	bar = per - 9 > 1 ? per - 9 : 1;
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
 	grid_put(g, y, 0, 16, GRID_HEADER, " core (cpus)");
-	for (int p = 0; p < np; p++)
-		grid_put(g, y, 16 + p * per, per, GRID_HEADER, "%s uops/cyc", l->metrics[ports[p]].name);
+	for (int p = 0; p < np; p++) {
+		const char *name = l->metrics[ports[p]].name;
+
+		grid_put(g, y, 16 + p * per, per, GRID_HEADER, "p%s %s", name + strlen(name) - 1,
+			 per_core[p] ? "/core cyc" : "/thread cyc");
+	}
 	if (waste >= 0)
 		grid_put(g, y, 16 + np * per, 12, GRID_HEADER, " wasted %%");
 	for (int k = 0; k < s->ncores && row < h - 2; k++) {
@@ -50,7 +64,6 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 		grid_put(g, y + 1 + row, 0, 16, GRID_NORMAL, " %3d (%s)", e->os_core_id, list);
 		free(list);
 		for (int p = 0; p < np; p++) {
-			/* a per-thread port metric summed over the core's threads is the core's rate */
 			double val = sample_metric(s, e, ports[p]);
 
 			any |= !isnan(val);
@@ -77,6 +90,7 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 
 const struct pane ports_pane = {
 	.name = "ports", .title = "Ports",
-	.help = "execution-port uops per cycle of each core, and the wasted work",
+	.help = "execution-port uops per cycle of each core (per core cycle where the core "
+		"counts its own, else the mean per thread cycle), and the wasted work",
 	.draw = ports_pane_draw,
 };
