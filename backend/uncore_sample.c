@@ -92,9 +92,17 @@ static void uncore_check_peak(struct sample *s, const struct sample_entity *e, i
 	for (int m = 0; m < l->nmetrics; m++) {
 		const struct layout_metric *mt = &l->metrics[m];
 		double v = sample_metric(s, e, m);
+		size_t n = strlen(mt->name);
 
-		if (mt->group < 0 || l->groups[mt->group].pmu == LAYOUT_PMU_CORE ||
-		    strcmp(mt->unit, "B/s") || !(v > peak * (1 + UNCORE_PEAK_TOLERANCE)))
+		if (mt->group < 0 || l->groups[mt->group].pmu == LAYOUT_PMU_CORE)
+			continue;
+		/* reads and writes share the channel: their sum, the share of the peak, too */
+		if (!strcmp(mt->unit, "%") && n > 8 && !strcmp(mt->name + n - 8, "peak_pct") &&
+		    v > 100 * (1 + UNCORE_PEAK_TOLERANCE))
+			sample_flag(s, e->socket, ch, m, "%s %.0f %%: reads and writes together are "
+				    "above the %s's theoretical peak %.2f GB/s", mt->name, v,
+				    ch >= 0 ? "channel" : "socket", peak / 1e9);
+		if (strcmp(mt->unit, "B/s") || !(v > peak * (1 + UNCORE_PEAK_TOLERANCE)))
 			continue;
 		sample_flag(s, e->socket, ch, m, "%s %.2f GB/s is above the %s's theoretical peak "
 			    "%.2f GB/s", mt->name, v / 1e9, ch >= 0 ? "channel" : "socket", peak / 1e9);

@@ -1362,6 +1362,22 @@ START_TEST(bandwidth_above_the_peak_is_flagged)
 	ck_assert_ptr_null(sample_flag_find(s, 0, 1, m));
 	sample_release(s);
 	run_close(&r);
+
+	/* reads and writes each below the peak, their sum (11.5 GB/s, 108 %) above it */
+	run_source_text(&r, "nehalem-ep", "pmutop-scenario 1\nname p\nphase p 0\ncpu all util=1\n"
+			"channel all read_lines_per_s=5e7 write_lines_per_s=2e7\n"
+			"channel 0.2 read_lines_per_s=1.2e8 write_lines_per_s=6e7\n");
+	run_engine(&r, "nehalem", "imc", 1.0);
+	s = run_sample(&r);
+	ck_assert_ptr_null(sample_flag_find(s, 0, 2, layout_metric_find(r.l, "read_bytes_per_s")));
+	ck_assert_ptr_null(sample_flag_find(s, 0, 2, layout_metric_find(r.l, "write_bytes_per_s")));
+	f = sample_flag_find(s, 0, 2, layout_metric_find(r.l, "dram_peak_pct"));
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f->why, "dram_peak_pct 108 %: reads and writes together are above the "
+			     "channel's theoretical peak 10.66 GB/s"), "%s", f->why);
+	ck_assert_ptr_null(sample_flag_find(s, 0, 1, -1));
+	sample_release(s);
+	run_close(&r);
 }
 END_TEST
 

@@ -2,7 +2,7 @@
 # The command line as a user meets it: help, version, and one clear
 # message with exit status 2 for every kind of bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 40
+plan 41
 
 run "$PMUTOP" --help
 expect_rc "--help exits 0" 0
@@ -92,3 +92,10 @@ expect_rc "--sim with --root exits 2" 2
 
 run "$PMUTOP" --root relative/dir
 expect_rc "relative --root exits 2" 2
+
+# a flag raised on both sockets names both
+scn=$(mktemp)
+printf 'pmutop-scenario 1\nname e\nphase p 0\ncpu all util=1\nchannel all read_lines_per_s=5e7 write_lines_per_s=2e7\nchannel *.2 read_lines_per_s=0 write_lines_per_s=0\n' >"$scn"
+run env COLUMNS=200 LINES=30 "$PMUTOP" --sim "nehalem-ep:$scn" --dump -n 1 -d 0.2
+rm -f "$scn"
+expect_match "an empty channel on both sockets is named on both" "$out" "! socket 0 channel 2, socket 1 channel 2: channel 2's reads has never counted"

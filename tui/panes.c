@@ -26,15 +26,25 @@ void panes_format(double value, char *buf, size_t len)
 	if (isnan(value)) {
 		snprintf(buf, len, "n/a");
 	} else if (a >= 1e4) {
-		int k = -1;
+		int k = -1, d;
 
 		while (a >= 1e3 && k < 5) {
 			a /= 1e3;
 			value /= 1e3;
 			k++;
 		}
-		snprintf(buf, len, a >= 100 ? "%.0f%c" : a >= 10 ? "%.1f%c" : "%.2f%c", value,
-			 suffix[k]);
+		/* the suffix and the decimals after rounding: 999.6k is 1.00M, not 1000k */
+		d = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+		if (round(a * pow(10, d)) >= 1000 * pow(10, d) && k < 5) {
+			a /= 1e3;
+			value /= 1e3;
+			k++;
+			d = 2;
+		}
+		/* three significant digits: 9.996 is 10.0, 99.96 is 100 */
+		if (d > 0 && round(a * pow(10, d)) >= 1000)
+			d--;
+		snprintf(buf, len, "%.*f%c", d, value, suffix[k]);
 	} else if (a >= 100) {
 		snprintf(buf, len, "%.1f", value);
 	} else if (a >= 99.995) { /* would print as 100.00: one decimal like the rest above 100 */
@@ -105,11 +115,32 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 	if (s && s->warning[0]) {
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", s->warning);
 	} else if (s && s->nflags) {
-		char where[48];
+		char where[160] = "", one[48];
+		size_t n = 0;
+		int other = 0;
 
-		pane_flag_where(s, &s->flags[0], where, sizeof(where));
-		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s (figures marked ! cannot be true; "
-			 "Tab to the uncore/IMC pane)", where, s->flags[0].why);
+		/* every place with the first flag's reason (both sockets' empty channel 2), then how many more */
+		for (int i = 0; i < s->nflags; i++) {
+			bool seen = false;
+
+			if (strcmp(s->flags[i].why, s->flags[0].why)) {
+				other++;
+				continue;
+			}
+			for (int j = 0; j < i; j++)
+				seen |= !strcmp(s->flags[j].why, s->flags[0].why) &&
+					s->flags[j].socket == s->flags[i].socket &&
+					s->flags[j].channel == s->flags[i].channel;
+			if (seen)
+				continue;
+			pane_flag_where(s, &s->flags[i], one, sizeof(one));
+			n += (size_t)snprintf(where + n, sizeof(where) - n, "%s%s", n ? ", " : "", one);
+			if (n >= sizeof(where))
+				break;
+		}
+		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s%s (figures marked ! cannot be true; "
+			 "Tab to the uncore/IMC pane)", where, s->flags[0].why,
+			 other ? "; more flags on that pane" : "");
 	} else if (rotating)
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN,
 			 "%d groups take turns on the counters: figures marked * are scaled from "
