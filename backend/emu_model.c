@@ -260,18 +260,37 @@ static void emu_ev_uops_executed(const struct emu_core_ctx *c, struct emu_dist *
 		sum_alu += rate[alu[k]];
 	s = emu_clamp01(fmax(c->v[SK_exec_stall], 1 - sum_alu));
 	emu_dist_zero(&a);
-	if (s < 1) {
+	if (s < 1 && sum_alu <= (1 - s) * (1 + 1e-12)) {
+		/* as few stalls as the uops allow: every active cycle dispatches exactly one uop */
+		double sel = 0;
+
 		for (unsigned k = 0; k < 3; k++)
-			q[k] = emu_clamp01(rate[alu[k]] / (1 - s));
-		for (int it = 0; it < 200; it++) {
-			double z = 1;
+			if (ports & BIT(alu[k]))
+				sel += rate[alu[k]] / sum_alu;
+		a.h[0] = s + (1 - s) * (1 - sel);
+		a.h[1] = (1 - s) * sel;
+	} else if (s < 1) {
+		/*
+		 * Solve z = P(at least one busy) = 1 - prod(1 - z c_k), c_k = rate_k / (1 - s),
+		 * for its non-zero root by bisection (sum c_k > 1 makes it exist), so that
+		 * q_k = z c_k gives each port its rate exactly.
+		 */
+		double cr[3], lo = 1e-12, hi = 1;
+
+		for (unsigned k = 0; k < 3; k++)
+			cr[k] = rate[alu[k]] / (1 - s);
+		for (int it = 0; it < 100; it++) {
+			double z = (lo + hi) / 2, none = 1;
 
 			for (unsigned k = 0; k < 3; k++)
-				z *= 1 - q[k];
-			z = 1 - z;
-			for (unsigned k = 0; k < 3; k++)
-				q[k] = emu_clamp01(z * rate[alu[k]] / (1 - s));
+				none *= 1 - emu_clamp01(z * cr[k]);
+			if (1 - none > z)
+				lo = z;
+			else
+				hi = z;
 		}
+		for (unsigned k = 0; k < 3; k++)
+			q[k] = emu_clamp01(lo * cr[k]);
 		for (unsigned k = 0; k < 3; k++) {
 			none_alu *= 1 - q[k];
 			if (ports & BIT(alu[k]))
@@ -357,6 +376,12 @@ static void emu_ev_mem_uncore_retired(const struct emu_core_ctx *c, struct emu_d
 		       (c->umask & local ? c->v[SK_local_dram_loads_per_s] : 0);
 
 	emu_ev_per_second(c, d, per_s);
+}
+
+/* MEM_LOAD_RETIRED.LLC_UNSHARED_HIT (CBH/04H, seed 000): retired loads that hit the L3 unshared. */
+static void emu_ev_mem_load_retired(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_ev_per_second(c, d, c->v[SK_l3_hit_loads_per_s]);
 }
 
 /*
@@ -530,6 +555,7 @@ static const struct emu_core_row {
 	{ .event = 0x14, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_div },
 	{ .event = 0x0F, .umask = 0x30, .uarchs = UARCH(CPUID_UARCH_NEHALEM), .fn = emu_ev_mem_uncore_retired },
 	{ .event = 0x0F, .umask = 0x18, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_mem_uncore_retired },
+	{ .event = 0xCB, .umask = 0x04, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_mem_load_retired },
 	{ .event = 0xB7, .umask = 0x01, .umask_exact = true, .uarchs = UARCH_NHM_WSM, .fn = emu_ev_offcore },
 	{ .event = 0xBB, .umask = 0x01, .umask_exact = true, .uarchs = UARCH(CPUID_UARCH_WESTMERE), .fn = emu_ev_offcore },
 	/* Skylake client: C2H above; SDM Vol. 3B Table 19-4 */

@@ -21,20 +21,65 @@ static double emu_chan_sum(const double (*chan)[SK_COUNT], int nchan, unsigned m
 	return s;
 }
 
+/* Occupancy integral per second (requests x time each, Little's law) in uncore cycles. */
+static double emu_occupancy(double per_s, double ns, const double *sock)
+{
+	return per_s * ns * 1e-9 * sock[SK_uncore_ghz] * 1e9;
+}
+
+/* Uncore cycles per second a queue of mean occupancy (PER_S x NS) is not empty: Poisson. */
+static double emu_busy(double per_s, double ns, const double *sock)
+{
+	return sock[SK_uncore_ghz] * 1e9 * (1 - exp(-per_s * ns * 1e-9));
+}
+
+/* Over the channels in MASK (bits 0-2): read or write queue occupancy, or its busy cycles. */
+static double emu_chan_each(const double (*chan)[SK_COUNT], int nchan, unsigned mask,
+			    const double *sock, bool write, bool busy)
+{
+	double s = 0;
+
+	for (int ch = 0; ch < nchan; ch++) {
+		double n = chan[ch][write ? SK_write_lines_per_s : SK_read_lines_per_s];
+		double ns = chan[ch][write ? SK_imc_write_latency_ns : SK_imc_read_latency_ns];
+
+		if (mask & BIT(ch))
+			s += busy ? emu_busy(n, ns, sock) : emu_occupancy(n, ns, sock);
+	}
+	return s;
+}
+
 bool emu_model_nhm_uncore(unsigned event, unsigned umask, const double *sock,
 			  const double (*chan)[SK_COUNT], int nchan, double *per_s)
 {
+	/* the GQ read tracker: every core read scans the L3; misses wait for the fill */
+	double reads = sock[SK_l3_hit_lines_per_s] + sock[SK_l3_miss_lines_per_s];
+
 	*per_s = 0;
 	switch (event) {
+	case 0x2A: /* UNC_IMC_NORMAL_OCCUPANCY.CH0-2, seed 000 Table 32 */
+		if (!umask || (umask & ~0x07u))
+			return false;
+		*per_s = emu_chan_each(chan, nchan, umask, sock, false, false);
+		return true;
+	case 0x29: /* UNC_IMC_BUSY.READ.CH0-2 (01H-04H), .WRITE.CH0-2 (08H-20H), Table 33 */
+		if (!umask || (umask & ~0x3Fu))
+			return false;
+		*per_s = emu_chan_each(chan, nchan, umask & 0x07, sock, false, true) +
+			 emu_chan_each(chan, nchan, (umask >> 3) & 0x07, sock, true, true);
+		return true;
 	case 0x2C: /* UNC_IMC_NORMAL_READS.CH0-2 / ANY, seed 000 Table 32 */
 		if (!umask || (umask & ~0x07u))
 			return false;
 		*per_s = emu_chan_sum(chan, nchan, umask, SK_read_lines_per_s);
 		return true;
-	case 0x2F: /* UNC_IMC_WRITES.FULL.CH0-2 / ANY (partial writes 08H-20H: none modelled) */
+	case 0x2F: /* UNC_IMC_WRITES.FULL.CH0-2 / ANY; PARTIAL (08H-20H, ANY 38H): the socket's, spread evenly */
 		if (!umask || (umask & ~0x3Fu))
 			return false;
 		*per_s = emu_chan_sum(chan, nchan, umask & 0x07, SK_write_lines_per_s);
+		for (int ch = 0; ch < nchan && nchan > 0; ch++)
+			if (umask & BIT(3 + ch))
+				*per_s += sock[SK_partial_writes_per_s] / nchan;
 		return true;
 	case 0x20: /* UNC_QHL_REQUESTS, seed 000 Table 31 */
 		if (!umask || (umask & ~0x3Fu))
@@ -43,25 +88,41 @@ bool emu_model_nhm_uncore(unsigned event, unsigned umask, const double *sock,
 			 (umask & 0x02 ? sock[SK_ioh_writes_per_s] : 0) +
 			 (umask & 0x04 ? sock[SK_remote_reads_per_s] : 0) +
 			 (umask & 0x08 ? sock[SK_remote_writes_per_s] : 0) +
-			 (umask & 0x10 ? sock[SK_local_reads_per_s] : 0) +
+			 /* local reads include the InvtoE of uncacheable writes (seed 000, Table 39) */
+			 (umask & 0x10 ? sock[SK_local_reads_per_s] + sock[SK_uc_writes_per_s] : 0) +
 			 (umask & 0x20 ? sock[SK_local_writes_per_s] : 0);
 		return true;
-	case 0x23: /* UNC_QHL_OCCUPANCY.LOCAL (04H): Little's law, in uncore cycles */
-		if (umask != 0x04)
+	case 0x23: /* UNC_QHL_OCCUPANCY: 01H IOH, 02H remote, 04H local tracker (reads) */
+		if (!umask || (umask & ~0x07u))
 			return false;
-		*per_s = sock[SK_local_reads_per_s] * sock[SK_read_latency_ns] * 1e-9 *
-			 sock[SK_uncore_ghz] * 1e9;
+		*per_s = (umask & 0x01 ? emu_occupancy(sock[SK_ioh_reads_per_s],
+						       sock[SK_ioh_read_latency_ns], sock) : 0) +
+			 (umask & 0x02 ? emu_occupancy(sock[SK_remote_reads_per_s],
+						       sock[SK_remote_read_latency_ns], sock) : 0) +
+			 (umask & 0x04 ? emu_occupancy(sock[SK_local_reads_per_s],
+						       sock[SK_read_latency_ns], sock) : 0);
 		return true;
-	case 0x03: /* UNC_GQ_ALLOC.RT_LLC_MISS (02H), seed 000 Table 22: read tracker L3 misses */
-		if (umask != 0x02)
+	case 0x03: /* UNC_GQ_ALLOC, seed 000 Table 22: 01H RT, 02H RT_LLC_MISS, 04H RT_TO_LLC_RESP */
+		if (umask == 0x01 || umask == 0x04)
+			*per_s = reads;
+		else if (umask == 0x02)
+			*per_s = sock[SK_l3_miss_lines_per_s];
+		else
 			return false;
-		*per_s = sock[SK_l3_miss_lines_per_s];
 		return true;
-	case 0x02: /* UNC_GQ_TRACKER_OCCUP.RT_LLC_MISS (02H): Little's law, uncore cycles */
-		if (umask != 0x02)
+	case 0x02: /* UNC_GQ_TRACKER_OCCUP (same umasks): Little's law, uncore cycles */
+		if (umask == 0x01) /* the read period: data latency plus bookkeeping */
+			*per_s = emu_occupancy(sock[SK_l3_hit_lines_per_s],
+					       sock[SK_l3_response_ns] + sock[SK_gq_overhead_ns], sock) +
+				 emu_occupancy(sock[SK_l3_miss_lines_per_s],
+					       sock[SK_l3_miss_latency_ns] + sock[SK_gq_overhead_ns], sock);
+		else if (umask == 0x02)
+			*per_s = emu_occupancy(sock[SK_l3_miss_lines_per_s],
+					       sock[SK_l3_miss_latency_ns], sock);
+		else if (umask == 0x04)
+			*per_s = emu_occupancy(reads, sock[SK_l3_response_ns], sock);
+		else
 			return false;
-		*per_s = sock[SK_l3_miss_lines_per_s] * sock[SK_l3_miss_latency_ns] * 1e-9 *
-			 sock[SK_uncore_ghz] * 1e9;
 		return true;
 	case 0x08: /* UNC_LLC_HITS.ANY, seed 000 Table 30 */
 		if (umask != 0x03)

@@ -71,11 +71,11 @@
  * the sampler at most that share of one CPU; a slice the user asked for
  * (engine_config.mux_s) is kept whatever it costs.
  */
-#define ENGINE_MUX_DEFAULT_S 0.004
+#define ENGINE_MUX_DEFAULT_S 0.002
 #define ENGINE_MUX_MIN_S 0.001
 #define ENGINE_MUX_MAX_S 1.0
 #define ENGINE_MUX_MAX_COST 0.1
-#define ENGINE_MUX_MS_TEXT "1 to 1000 (default 4)" /* for help texts, the same numbers in ms */
+#define ENGINE_MUX_MS_TEXT "1 to 1000 (default 2)" /* for help texts, the same numbers in ms */
 
 /* Monotonic seconds; tests pass the emulator's manual clock. */
 typedef double (*engine_clock_fn)(void *ctx);

@@ -34,7 +34,8 @@
 	X(seconds,      "elapsed seconds") \
 	X(threads,      "hardware threads in the scope (1 for a thread)") \
 	X(uncore_clock, "uncore clock ticks (the uncore fixed counter; socket and channel scope)") \
-	X(dram_peak,    "theoretical DRAM bandwidth, B/s: a channel's, or a socket's sum (n/a unless the DIMM speed is known)")
+	X(dram_peak,    "theoretical DRAM bandwidth, B/s: a channel's, or a socket's sum (n/a unless the DIMM speed is known)") \
+	X(channels,     "memory channels in the scope (1 for a channel, a socket's count of channels with figures)")
 
 enum layout_builtin {
 #define LAYOUT_BUILTIN_ENUM(n, h) LAYOUT_B_##n,

@@ -62,6 +62,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(llc_miss_ratio,    CPU, 0.30, 0, 1,     "last-level cache misses / references") \
 	X(local_dram_loads_per_s,  CPU, 0, 0, 1e12, "retired loads served by the local DRAM, per second") \
 	X(remote_dram_loads_per_s, CPU, 0, 0, 1e12, "retired loads served by a remote DRAM, per second") \
+	X(l3_hit_loads_per_s, CPU, 0, 0, 1e12, "retired loads that hit the L3, no other core holding the line, per second") \
 	X(local_dram_read_lines_per_s,  CPU, 0, 0, 1e12, "offcore demand data reads (L1D prefetcher included) of lines from local DRAM, per second") \
 	X(remote_dram_read_lines_per_s, CPU, 0, 0, 1e12, "offcore demand data reads of lines from remote DRAM, per second") \
 	X(local_dram_rfo_lines_per_s,   CPU, 0, 0, 1e12, "offcore demand RFOs (reads for ownership) of lines from local DRAM, per second") \
@@ -93,10 +94,18 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(ioh_writes_per_s,   SOCKET, 0, 0, 1e12, "home-logic write requests from the IOH, per second") \
 	X(read_latency_ns,    SOCKET, 60, 1, 10000, "mean local DRAM read latency, ns (occupancy / requests)") \
 	X(l3_miss_latency_ns, SOCKET, 80, 1, 10000, "mean L3 miss-to-fill time in the GQ read tracker, ns") \
+	X(remote_read_latency_ns, SOCKET, 100, 1, 10000, "mean read latency of the home logic's remote (QPI) tracker, ns") \
+	X(ioh_read_latency_ns, SOCKET, 90, 1, 10000, "mean read latency of the home logic's IOH tracker, ns") \
+	X(l3_response_ns,     SOCKET, 10, 1, 1000, "GQ read tracker time to scan the L3 (L3 response latency), ns") \
+	X(gq_overhead_ns,     SOCKET, 4, 0, 1000, "GQ read tracker bookkeeping after the data, ns (read period = latency + this)") \
+	X(uc_writes_per_s,    SOCKET, 0, 0, 1e12, "uncacheable (USWC/UC) writes of this socket's cores: InvtoE requests the home logic counts as local reads, per second") \
+	X(partial_writes_per_s, SOCKET, 0, 0, 1e12, "partial cache-line writes to this socket's DRAM, per second") \
 	X(gt_requests_per_s,  SOCKET, 0, 0, 1e12, "DRAM requests from the graphics engine, per second") \
 	X(io_requests_per_s,  SOCKET, 0, 0, 1e12, "DRAM requests from I/O, per second") \
 	X(read_lines_per_s,   CHANNEL, 0, 0, 1e12, "DRAM read lines (RdCAS) per second") \
-	X(write_lines_per_s,  CHANNEL, 0, 0, 1e12, "DRAM write lines (WrCAS) per second")
+	X(write_lines_per_s,  CHANNEL, 0, 0, 1e12, "DRAM write lines (WrCAS) per second") \
+	X(imc_read_latency_ns, CHANNEL, 40, 1, 10000, "mean time a normal read spends in the channel's IMC queue, ns") \
+	X(imc_write_latency_ns, CHANNEL, 25, 1, 10000, "mean time a write keeps the channel's IMC write queue busy, ns")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

@@ -44,9 +44,11 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			sv[LAYOUT_B_seconds] = secs;
 		sv[LAYOUT_B_uncore_clock] = us->fixed_acc;
 		sv[LAYOUT_B_dram_peak] = u->cfg.channel_peak * (u->nchan ? u->nchan : u->cfg.channels);
+		sv[LAYOUT_B_channels] = u->nchan ? u->nchan : NAN;
 		for (int c = 0; c < u->nchan; c++) {
 			double *cv = sample_channel(s, i, c)->vars;
 
+			cv[LAYOUT_B_channels] = 1;
 			cv[LAYOUT_B_seconds] = sv[LAYOUT_B_seconds];
 			cv[LAYOUT_B_uncore_clock] = us->fixed_acc;
 			cv[LAYOUT_B_dram_peak] = u->cfg.channel_peak;
@@ -178,15 +180,16 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 
 		if (ev->pmu != LAYOUT_PMU_UNCORE || !isfinite(v) || ev->cmask || ev->inv || ev->edge)
 			continue;
-		if (ev->event == 0x2C) {
-			imc_r += v, mr |= ev->umask & 0x07;
-		} else if (ev->event == 0x2F && !(ev->umask & ~0x07u)) {
+		/* each channel and each source once, however many groups count it */
+		if (ev->event == 0x2C && !(ev->umask & ~0x07u) && !(ev->umask & mr)) {
+			imc_r += v, mr |= ev->umask;
+		} else if (ev->event == 0x2F && !(ev->umask & ~0x07u) && !(ev->umask & mw)) {
 			imc_w += v, mw |= ev->umask;
-		} else if (ev->event == 0x20) {
+		} else if (ev->event == 0x20 && !(ev->umask & mq) &&
+			   ((ev->umask & 0x15) == ev->umask || (ev->umask & 0x2A) == ev->umask)) {
 			qhl_r += (ev->umask & 0x15) == ev->umask ? v : 0;
 			qhl_w += (ev->umask & 0x2A) == ev->umask ? v : 0;
-			mq |= (ev->umask & 0x15) == ev->umask || (ev->umask & 0x2A) == ev->umask
-			      ? ev->umask : 0;
+			mq |= ev->umask;
 		} else {
 			continue;
 		}

@@ -6,7 +6,7 @@
  * a null register device (counters that simply advance: the engine's own
  * cost), with the default group and with every group rotating: CPU time of
  * the sampler per sample, register reads per sample against the counters it
- * had to read, register writes (the cost of rotating in 4 ms slices, against
+ * had to read, register writes (the cost of rotating in 2 ms slices, against
  * the old scheme of one slice per set per interval), and the skew of the
  * sweep.  Not a test: it prints figures.
  */
@@ -133,11 +133,11 @@ int main(void)
 	struct layout *l;
 	char err[512];
 	struct bench_result r;
-	/* the default group; every group in 4 ms slices; every group, one slice per set per interval */
+	/* the default group; every group in 2 ms slices; every group, one slice per set per interval */
 	const uint32_t groups[3] = { 1, ~0u, ~0u };
 	const double mux[3] = { 0, 0, 1.0 };
-	const char *names[3] = { "default group (stalls)", "all 8 core groups rotating every 4 ms",
-				 "all 8 core groups, one slice each per interval" };
+	const char *names[3] = { "default group (stalls)", "all core groups rotating every 2 ms",
+				 "all core groups, one slice each per interval" };
 
 	if (layout_load(LAYOUT_SRCDIR "/nehalem.layout", &l, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);

@@ -166,7 +166,21 @@ static const struct unc_enc {
 	{ "nehalem", "qhl_remote_writes", -1, LAYOUT_PMU_UNCORE, 0x20, 0x08, 0 },
 	{ "nehalem", "qhl_local_reads", -1, LAYOUT_PMU_UNCORE, 0x20, 0x10, 0 },
 	{ "nehalem", "qhl_local_writes", -1, LAYOUT_PMU_UNCORE, 0x20, 0x20, 0 },
-	{ "nehalem", "qhl_local_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x04, 0 },
+	{ "nehalem", "imc_reads_any", -1, LAYOUT_PMU_UNCORE, 0x2C, 0x07, 0 }, /* NORMAL_READS.ANY */
+	{ "nehalem", "partial_writes", -1, LAYOUT_PMU_UNCORE, 0x2F, 0x38, 0 }, /* WRITES.PARTIAL.ANY */
+	/* seed 000 Table 31: QHL occupancy 23H, 01H IOH, 02H remote, 04H local */
+	{ "nehalem", "lat_local_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x04, 0 },
+	{ "nehalem", "lat_remote_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x02, 0 },
+	{ "nehalem", "lat_ioh_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x01, 0 },
+	/* Table 22: TRACKER_OCCUP 02H and ALLOC 03H, RT 01H, RT_TO_LLC_RESP 04H */
+	{ "nehalem", "gq_rt_occupancy", -1, LAYOUT_PMU_UNCORE, 0x02, 0x01, 0 },
+	{ "nehalem", "gq_rt_allocs", -1, LAYOUT_PMU_UNCORE, 0x03, 0x01, 0 },
+	{ "nehalem", "gq_llc_resp_occupancy", -1, LAYOUT_PMU_UNCORE, 0x02, 0x04, 0 },
+	{ "nehalem", "gq_llc_resp_allocs", -1, LAYOUT_PMU_UNCORE, 0x03, 0x04, 0 },
+	/* Table 32: NORMAL_OCCUPANCY 2AH per channel; Table 33: BUSY 29H, reads 01H-04H, writes 08H-20H */
+	{ "nehalem", "read_occupancy", 1, LAYOUT_PMU_UNCORE, 0x2A, 0x02, 0 },
+	{ "nehalem", "read_busy", 2, LAYOUT_PMU_UNCORE, 0x29, 0x04, 0 },
+	{ "nehalem", "write_busy", 0, LAYOUT_PMU_UNCORE, 0x29, 0x08, 0 },
 	{ "nehalem", "llc_hits", -1, LAYOUT_PMU_UNCORE, 0x08, 0x03, 0 },      /* UNC_LLC_HITS.ANY */
 	{ "nehalem", "llc_misses", -1, LAYOUT_PMU_UNCORE, 0x09, 0x03, 0 },
 	{ "nehalem", "llc_lines_in", -1, LAYOUT_PMU_UNCORE, 0x0A, 0x0F, 0 },
@@ -176,7 +190,7 @@ static const struct unc_enc {
 	{ "westmere", "reads", 2, LAYOUT_PMU_UNCORE, 0x2C, 0x04, 0 },
 	{ "westmere", "writes", 1, LAYOUT_PMU_UNCORE, 0x2F, 0x02, 0 },
 	{ "westmere", "qhl_remote_reads", -1, LAYOUT_PMU_UNCORE, 0x20, 0x04, 0 },
-	{ "westmere", "qhl_local_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x04, 0 },
+	{ "westmere", "lat_local_occupancy", -1, LAYOUT_PMU_UNCORE, 0x23, 0x04, 0 },
 	{ "westmere", "gq_miss_allocs", -1, LAYOUT_PMU_UNCORE, 0x03, 0x02, 0 },
 	{ "skylake", "l3_lookups", -1, LAYOUT_PMU_CBO, 0x34, 0x8F, 0 },   /* CACHE_LOOKUP.ANY_MESI */
 	{ "skylake", "l3_misses", -1, LAYOUT_PMU_CBO, 0x34, 0x88, 0 },    /* CACHE_LOOKUP.ANY_I */

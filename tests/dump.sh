@@ -7,7 +7,7 @@
 # emulated machine, not this host).
 # PMUTOP_GOLDEN_UPDATE=1 rewrites the files (review the diff before committing).
 . "$top_srcdir/tests/lib.sh"
-plan 14
+plan 16
 
 normalise() {
 	sed -E -e 's/ +$//'
@@ -48,3 +48,4 @@ golden core2-false-sharing 120 40 C.UTF-8 -n 1 -d 0.2 -g snoops --sim core2:fals
 golden nehalem-ep-imc-unbalanced 160 50 C.UTF-8 -n 1 -d 0.2 -g imc --pane imc --sim nehalem-ep:unbalanced-channels
 golden nehalem-ep-uncore-numa-remote 160 50 C.UTF-8 -n 1 -d 0.2 -g qhl,l3 --pane uncore --sim nehalem-ep:numa-remote
 golden skylake-imc-totals 160 50 C.UTF-8 -n 1 -d 0.2 -g imc --pane imc --sim skylake:memory-bound
+golden nehalem-ep-cycles-numa-remote 160 34 C.UTF-8 -n 1 -d 0.5 -g cycles --pane cycles --sim nehalem-ep:numa-remote

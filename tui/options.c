@@ -35,7 +35,7 @@ const char options_usage[] =
 	"                         (default 1) at $COLUMNS x $LINES (default 160x50), no\n"
 	"                         terminal needed\n"
 	"      --pane=NAME        with --dump: the lower pane to show (threads, ports,\n"
-	"                         uncore or imc; default threads)\n"
+	"                         uncore, imc or cycles; default threads)\n"
 	"      --doctor           check what pmutop needs on this machine, one line each\n"
 	"                         with the command that fixes it, and exit\n"
 	"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"

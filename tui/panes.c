@@ -230,7 +230,7 @@ static void panes_keybar(struct grid *g)
 const struct pane *const panes_registry[VIEW_NPANES] = {
 	[VIEW_PANE_TOPO] = &topology_pane, [VIEW_PANE_TABLE] = &threads_pane,
 	[VIEW_PANE_PORTS] = &ports_pane,   [VIEW_PANE_UNCORE] = &uncore_pane,
-	[VIEW_PANE_IMC] = &imc_pane,
+	[VIEW_PANE_IMC] = &imc_pane,       [VIEW_PANE_CYCLES] = &cycles_pane,
 };
 
 static void panes_tabs(const struct view *v, int y, struct grid *g)

@@ -21,7 +21,7 @@
 #define VIEW_MIN_H 24
 
 enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
-		 VIEW_NPANES };
+		 VIEW_PANE_CYCLES, VIEW_NPANES };
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET };
 
 /*
@@ -32,7 +32,7 @@ enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET };
  */
 int view_pane_find(const char *name);
 
-/* "threads, ports, uncore or imc": the panes that can be shown under the topology. */
+/* "threads, ports, uncore, imc or cycles": the panes that can be shown under the topology. */
 const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
 		    VIEW_OVERLAY_DOCTOR };

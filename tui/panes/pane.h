@@ -32,7 +32,7 @@ struct pane {
 		    struct view_frame *f);
 };
 
-extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane;
+extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
 
 /* Zoom the topology to the socket of the selected cell of frame F, or back out. */
 void topology_pane_zoom(struct view *v, const struct view_frame *f);

@@ -1,0 +1,155 @@
+/*
+ * cycles_pane: where each thread's cycles go, as one stacked bar per thread
+ * (seed 000 "Stall Decomposition Overview"): the cycles a uop was
+ * dispatched, then each counted cause (count x penalty), then the
+ * unaccounted rest.  The segments are the layout's cyc_*_pct metrics in
+ * layout order, the rest last; each segment has its own letter as well as
+ * its colour, so the bar reads on a monochrome terminal and in --dump.  A
+ * rest below zero (the causes overlap: the sequential-penalty model
+ * over-counts) is shown as a number and an overflow mark, never as a
+ * negative bar.  UI thread.
+ */
+#include "pane.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CYCLES_MAX_SEGS 8
+#define CYCLES_REST "cyc_unaccounted_pct"
+
+/* The segments: the layout's cyc_*_pct metrics, the unaccounted rest last; their count. */
+static int cycles_pane_segments(const struct layout *l, int *segs)
+{
+	int n = 0, rest = layout_metric_find(l, CYCLES_REST);
+
+	for (int m = 0; m < l->nmetrics && n < CYCLES_MAX_SEGS - 1; m++)
+		if (!strncmp(l->metrics[m].name, "cyc_", 4) && m != rest &&
+		    !strcmp(l->metrics[m].unit, "%"))
+			segs[n++] = m;
+	if (rest >= 0)
+		segs[n++] = rest;
+	return n;
+}
+
+static const struct {
+	char mark;
+	enum grid_style style;
+} cycles_pane_look[CYCLES_MAX_SEGS] = {
+	{ '=', GRID_HEAT2 }, { 'l', GRID_HEAT1 }, { 'L', GRID_HEAT3 }, { 'R', GRID_HEAT4 },
+	{ 'x', GRID_HEAT1 }, { 'y', GRID_HEAT2 }, { 'z', GRID_HEAT3 }, { '.', GRID_DIM },
+};
+
+/* Segment K's look: the rest is always the dim '.'. */
+static int cycles_pane_look_of(int k, int nsegs)
+{
+	return k == nsegs - 1 ? CYCLES_MAX_SEGS - 1 : k;
+}
+
+/* One thread's bar from column X, W wide: each segment's share rounded so the bar adds up. */
+static void cycles_pane_bar(const struct sample *s, const struct sample_entity *e, const int *segs,
+			    int nsegs, int y, int x, int w, struct grid *g)
+{
+	double sum = 0;
+	int at = 0;
+
+	for (int k = 0; k < nsegs; k++) {
+		double v = sample_metric(s, e, segs[k]);
+
+		sum += isnan(v) ? 0 : fmax(0, v);
+		{
+			int end = (int)lround(fmin(sum, 100) / 100 * w);
+			int look = cycles_pane_look_of(k, nsegs);
+
+			for (; at < end; at++)
+				grid_put(g, y, x + at, 1, cycles_pane_look[look].style, "%c",
+					 cycles_pane_look[look].mark);
+		}
+	}
+	/* the counted causes overshoot: the model over-counts overlapping penalties */
+	if (sum > 100.5)
+		grid_put(g, y, x + w - 1, 1, GRID_CRIT, ">");
+}
+
+static int cycles_pane_draw(const struct view *v, const struct sample *s, int y, int h,
+			    struct grid *g, struct view_frame *f)
+{
+	const struct layout *l = v->info.layout;
+	int segs[CYCLES_MAX_SEGS], nsegs = cycles_pane_segments(l, segs), row = 0, shown = 0, x;
+	int label = 12, numw = 7, barw;
+	char buf[32];
+	bool live;
+
+	(void)f; /* nothing selectable */
+	if (!nsegs) {
+		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no stall decomposition (cyc_* metrics).",
+			 l->name);
+		return h;
+	}
+	live = s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_LIVE ||
+	       s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_ROTATING;
+	if (!live) {
+		const struct layout_group *gr = &l->groups[l->metrics[segs[0]].group];
+
+		grid_put(g, y, 2, g->w - 4, GRID_WARN, "The stall decomposition is off: press %c (%s)%s%s",
+			 gr->key, gr->name,
+			 s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_BLOCKED ? ": " : "",
+			 s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_BLOCKED
+			 ? s->groups[l->metrics[segs[0]].group].why : "");
+		return h;
+	}
+	/* legend: each segment's letter and name, the way the bar reads */
+	x = grid_put(g, y, 1, g->w - 2, GRID_BOLD, "Where the cycles go (of each thread's cycles):");
+	for (int k = 0; k < nsegs && x < g->w - 2; k++) {
+		int look = cycles_pane_look_of(k, nsegs);
+
+		x += grid_put(g, y, 2 + x, 1, cycles_pane_look[look].style, "%c",
+			      cycles_pane_look[look].mark);
+		x += grid_put(g, y, 2 + x, g->w - 3 - x, GRID_NORMAL, " %.*s ",
+			      (int)strlen(l->metrics[segs[k]].name) - 8, l->metrics[segs[k]].name + 4) + 1;
+	}
+	barw = g->w - label - nsegs * numw - 2;
+	if (barw < 10)
+		barw = 10;
+	grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
+	grid_put(g, y + 1, 0, label, GRID_HEADER, " cpu");
+	grid_put(g, y + 1, label, barw, GRID_HEADER, "0 %% ... 100 %% of cycles");
+	for (int k = 0; k < nsegs; k++) {
+		const char *name = l->metrics[segs[k]].name + 4;
+
+		/* the first word of the segment's name: the legend has the whole of it */
+		snprintf(buf, sizeof(buf), "%.*s", (int)fmin(strcspn(name, "_"), numw - 1), name);
+		grid_put_right(g, y + 1, label + barw + k * numw, numw, GRID_HEADER, buf);
+	}
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *e = &s->threads[i];
+
+		if (!pane_cpu_shown(v, e->index) ||
+		    (v->zoom_socket >= 0 && e->socket != v->zoom_socket))
+			continue;
+		shown++;
+		if (row >= h - 3)
+			continue;
+		grid_put(g, y + 2 + row, 0, label, GRID_NORMAL, " %4d", e->index);
+		cycles_pane_bar(s, e, segs, nsegs, y + 2 + row, label, barw - 1, g);
+		for (int k = 0; k < nsegs; k++) {
+			double val = sample_metric(s, e, segs[k]);
+
+			pane_value(s, segs[k], val, buf, sizeof(buf));
+			grid_put_right(g, y + 2 + row, label + barw + k * numw, numw,
+				       isnan(val) ? GRID_DIM : val < 0 ? GRID_WARN : GRID_NORMAL, buf);
+		}
+		row++;
+	}
+	if (shown > row)
+		grid_put(g, y + h - 1, 1, g->w - 2, GRID_DIM, "+%d more threads (/ filters CPUs, Enter "
+			 "on the topology zooms into a socket)", shown - row);
+	return h;
+}
+
+const struct pane cycles_pane = {
+	.name = "cycles", .title = "Cycles",
+	.help = "where each thread's cycles go: executing, each counted stall cause (count x "
+		"penalty) and the unaccounted rest, as one stacked bar per thread",
+	.draw = cycles_pane_draw,
+};
