@@ -33,10 +33,28 @@ double emu_clock_now(struct emu *e)
 	return (double)(ts.tv_sec - e->start.tv_sec) + (double)(ts.tv_nsec - e->start.tv_nsec) / 1e9;
 }
 
+/* No register has been touched yet: every CPU and socket is still at time 0. */
+static bool emu_untouched(const struct emu *e)
+{
+	for (int i = 0; i < e->ncpus; i++)
+		if (e->cpus[i].t > 0)
+			return false;
+	for (int i = 0; i < e->nsockets; i++)
+		if (e->sockets[i].t > 0)
+			return false;
+	return true;
+}
+
 void emu_set_clock(struct emu *e, enum emu_clock clock)
 {
 	pthread_mutex_lock(&e->lock);
-	e->manual_now = emu_clock_now(e);
+	/*
+	 * The manual clock goes on from now; on a machine nothing has read yet it
+	 * starts at 0, so a stepped run sees the scenario's phases and noise slots
+	 * at the same times on every run (the real clock has moved a little since
+	 * the emulator was made).
+	 */
+	e->manual_now = clock == EMU_CLOCK_MANUAL && emu_untouched(e) ? 0 : emu_clock_now(e);
 	e->clock = clock;
 	pthread_mutex_unlock(&e->lock);
 }

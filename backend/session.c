@@ -4,6 +4,7 @@
 #include "session.h"
 #include "lock.h"
 #include "owner.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -113,7 +114,22 @@ int session_open(const struct session_config *c, struct session **out, char *err
 
 	*out = NULL;
 	s->lock_fd = -1;
-	rc = source_open(c->sim, c->root, &s->src, err, errlen);
+	if (c->stepped && c->sim) {
+		struct emu *e;
+
+		/*
+		 * The emulated time starts at 0 before the first register is read, so
+		 * a stepped run meets the scenario's phases and noise at the same
+		 * times on every run, however long the start took.
+		 */
+		rc = emu_create(c->sim, paths_scenario_dir(NULL), &e, err, errlen);
+		if (!rc) {
+			emu_set_clock(e, EMU_CLOCK_MANUAL);
+			rc = source_open_emu(e, &s->src, err, errlen);
+		}
+	} else {
+		rc = source_open(c->sim, c->root, &s->src, err, errlen);
+	}
 	if (rc)
 		goto fail;
 	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));

@@ -55,9 +55,13 @@ static void run_source_path(struct run *r, const char *machine, const char *path
 	ck_assert_msg(scenario_load(path, &sc, err, sizeof(err)) == 0, "%s", err);
 	sc->noise = 0;
 	ck_assert_ptr_nonnull(emu_machine_find(machine));
-	ck_assert_msg(source_open_emu(emu_create_from(emu_machine_find(machine), sc), &r->src, err,
-				      sizeof(err)) == 0, "%s", err);
-	emu_set_clock(r->src->emu, EMU_CLOCK_MANUAL);
+	{
+		struct emu *e = emu_create_from(emu_machine_find(machine), sc);
+
+		/* manual from the start: emulated time 0 is the test's 0 */
+		emu_set_clock(e, EMU_CLOCK_MANUAL);
+		ck_assert_msg(source_open_emu(e, &r->src, err, sizeof(err)) == 0, "%s", err);
+	}
 }
 
 static void run_source(struct run *r, const char *sim)
