@@ -266,6 +266,9 @@ struct sample *engine_build(struct engine *e, double skew)
 	s->simulated = e->cfg.simulated;
 	s->skew_us = skew * 1e6;
 	s->gp_usable = engine_popcount(e->gp_usable);
+	for (int k = 0; k < e->nsets; k++)
+		if (e->sets[k].nev > s->gp_used)
+			s->gp_used = e->sets[k].nev;
 	s->rotation_s = engine_rotation_s(e);
 	engine_build_groups(e, s);
 	s->interval_s = engine_build_threads(e, s, core_n, offline, sizeof(offline));

@@ -72,6 +72,7 @@ struct sample {
 	struct sample_group *groups; /* layout->ngroups */
 	bool *metric_scaled;   /* layout->nmetrics */
 	int gp_usable;         /* general-purpose counters pmutop may use per thread */
+	int gp_used;           /* of those, the most one set of groups programs */
 	int resets;            /* counters found reset by someone else this interval */
 	char warning[512];     /* shown in the header; "" when none */
 	char error[512];       /* the sampler failed: what happened and what to do */

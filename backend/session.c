@@ -18,10 +18,12 @@ int session_parse_groups(const struct layout *l, const char *list, uint32_t *mas
 			 size_t errlen)
 {
 	char *copy = xstrdup(list), *save = NULL;
+	size_t off = 0;
 	int rc = 0;
 
 	*mask = 0;
-	for (char *w = strtok_r(copy, ", ", &save); w && !rc; w = strtok_r(NULL, ", ", &save)) {
+	err[0] = 0;
+	for (char *w = strtok_r(copy, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
 		int g = layout_group_find(l, w);
 
 		if (!strcmp(w, "all")) {
@@ -31,22 +33,30 @@ int session_parse_groups(const struct layout *l, const char *list, uint32_t *mas
 		for (int k = 0; k < l->ngroups && g < 0; k++)
 			if (strlen(w) == 1 && l->groups[k].key == w[0])
 				g = k;
-		if (g < 0) {
-			size_t off = (size_t)snprintf(err, errlen, "layout %s has no group '%s'; its "
-						      "groups are", l->name, w);
-
-			for (int k = 0; k < l->ngroups && off < errlen; k++)
-				off += (size_t)snprintf(err + off, errlen - off, "%s %s (key %c)",
-							k ? "," : "", l->groups[k].name,
-							l->groups[k].key ? l->groups[k].key : '-');
-			rc = -EINVAL;
-		}
-		if (g >= 0)
+		if (g >= 0) {
 			*mask |= 1u << g;
+			continue;
+		}
+		/* named but not in this layout: left out, so one -g serves related CPUs */
+		if (off < errlen)
+			off += (size_t)snprintf(err + off, errlen - off, "%s'%s'", off ? ", " : "", w);
 	}
 	free(copy);
-	if (!rc && !*mask) {
-		snprintf(err, errlen, "-g needs at least one group name or key");
+	if (err[0]) {
+		char names[160];
+
+		snprintf(names, sizeof(names), "%s", err);
+		off = (size_t)snprintf(err, errlen, "layout %s has no group %s; its groups are", l->name,
+				       names);
+		for (int k = 0; k < l->ngroups && off < errlen; k++)
+			off += (size_t)snprintf(err + off, errlen - off, "%s %s (key %c)",
+						k ? "," : "", l->groups[k].name,
+						l->groups[k].key ? l->groups[k].key : '-');
+		rc = 1;
+	}
+	if (!*mask) {
+		if (!err[0])
+			snprintf(err, errlen, "-g needs at least one group name or key");
 		rc = -EINVAL;
 	}
 	return rc;
@@ -66,8 +76,16 @@ static int session_layout(struct session *s, const struct session_config *c, cha
 	if (rc)
 		return -EINVAL;
 	s->layout = s->own_layout;
-	if (c->groups)
-		return session_parse_groups(s->layout, c->groups, &s->groups, err, errlen);
+	if (c->groups) {
+		rc = session_parse_groups(s->layout, c->groups, &s->groups, err, errlen);
+		if (rc == 1) {
+			/* some names unknown here, others counted: a warning, the rest runs */
+			snprintf(s->notice, sizeof(s->notice), "%s: left out\n", err);
+			err[0] = 0;
+			rc = 0;
+		}
+		return rc;
+	}
 	for (int g = 0; g < s->layout->ngroups; g++)
 		if (s->layout->groups[g].default_on)
 			s->groups |= 1u << g;
@@ -91,7 +109,9 @@ static void session_owners(struct session *s, const struct session_config *c, ui
 			*gp |= r.cpu[i].gp_taken;
 			*fixed |= r.cpu[i].fixed_taken;
 		}
-		snprintf(s->notice, sizeof(s->notice), "%s%s", c->force
+		size_t n = strlen(s->notice);
+
+		snprintf(s->notice + n, sizeof(s->notice) - n, "%s%s", c->force
 			 ? "--force: taking counters that were in use (restored at exit):\n" : "",
 			 what);
 	}

@@ -118,7 +118,9 @@ int session_close(struct session *s);
 
 /*
  * Parse LIST ("stalls,ports" / "1,4" / "all") into a group mask of L.
- * -EINVAL with the unknown name and the known ones in ERR.
+ * 0; 1 when some names are not groups of L (they are left out, named with
+ * the known ones in ERR: a warning); -EINVAL when no group is left (ERR says
+ * why).
  */
 int session_parse_groups(const struct layout *l, const char *list, uint32_t *mask, char *err,
 			 size_t errlen);

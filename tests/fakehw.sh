@@ -4,7 +4,7 @@
 # leaves no mount behind, whether stopped or killed.
 . "$top_srcdir/tests/lib.sh"
 : "${FAKEHW:?run through make check}"
-plan 9
+plan 12
 
 dir=$(mktemp -d)
 start() {
@@ -40,3 +40,9 @@ if mounted; then fail "SIGKILL still unmounts (auto_unmount)" "still mounted"; e
 
 run "$PMUTOP" --root "$dir" --msr-safe-allowlist
 expect_rc "a root without the device tree fails cleanly" 1
+
+# batch mode without counters: the OS's figures, as the live view, the reason on stderr
+run "$PMUTOP" --root "$dir" -b -n 1 -d 0.2
+expect_rc "batch mode on a machine without counters exits 0" 0
+expect_match "and prints the OS's figures" "$out" "OS (no counters)"
+expect_match "and says why on stderr" "$err" "pmutop: no counters: "

@@ -4,6 +4,10 @@
  */
 #include "batch.h"
 #include "frontend.h"
+#include "panes.h"
+
+/* Significant digits of a figure in CSV and JSON (counts of 1e6 and more per interval). */
+#define BATCH_DIGITS 6
 
 #include <errno.h>
 #include <jansson.h>
@@ -23,14 +27,6 @@ static const char *const batch_group_states[] = {
 static bool batch_metric_at(const struct layout *l, int m, enum layout_scope scope)
 {
 	return layout_scope_computed(l->metrics[m].scope, scope);
-}
-
-/* Is metric M counted by a per-socket PMU (an uncore group)? */
-static bool batch_metric_uncore(const struct layout *l, int m)
-{
-	int g = l->metrics[m].group;
-
-	return g >= 0 && l->groups[g].pmu != LAYOUT_PMU_CORE;
 }
 
 /* Did any uncore group count (socket and channel rows are worth printing)? */
@@ -63,17 +59,28 @@ static void batch_iso_time(double t, char *buf, size_t len)
 
 /* ---- text ------------------------------------------------------------- */
 
+/*
+ * Text is for people: each figure in the screen's own format (panes_format),
+ * so a number reads the same in both.  CSV and JSON, for programs, carry
+ * BATCH_DIGITS significant digits.
+ */
 static void batch_text_value(FILE *out, double v, bool scaled, int width)
 {
 	char num[32];
 
-	if (isnan(v))
-		snprintf(num, sizeof(num), "n/a");
-	else if (fabs(v) >= 1e6)
-		snprintf(num, sizeof(num), "%.3e", v);
-	else
-		snprintf(num, sizeof(num), "%.2f", v);
+	panes_format(v, num, sizeof(num));
 	fprintf(out, " %*s%s", width, num, scaled ? "*" : " ");
+}
+
+/* V to BATCH_DIGITS significant digits: what the counts support, no 100.000306. */
+static double batch_round(double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return v;
+	snprintf(buf, sizeof(buf), "%.*g", BATCH_DIGITS, v);
+	return strtod(buf, NULL);
 }
 
 /* " name=value" for every shown metric computed at SCOPE; * scaled, ! flagged. */
@@ -87,11 +94,12 @@ static void batch_text_pairs(const struct sample *s, const struct sample_entity 
 
 		if (!batch_metric_shown(s, m) || !batch_metric_at(l, m, scope))
 			continue;
-		fprintf(out, " %s=", l->metrics[m].name);
-		if (isnan(v))
-			fputs("n/a", out);
-		else
-			fprintf(out, "%.4g%s%s", v, s->metric_scaled[m] ? "*" : "",
+		char num[32];
+
+		panes_format(v, num, sizeof(num));
+		fprintf(out, " %s=%s", l->metrics[m].name, num);
+		if (!isnan(v))
+			fprintf(out, "%s%s", s->metric_scaled[m] ? "*" : "",
 				sample_flag_find(s, e->socket, ch, m) ? "!" : "");
 	}
 	fputc('\n', out);
@@ -100,12 +108,14 @@ static void batch_text_pairs(const struct sample *s, const struct sample_entity 
 static int batch_text(const struct sample *s, FILE *out)
 {
 	const struct layout *l = s->layout;
-	char when[40];
+	char when[40], skew[32] = "n/a";
 	bool any_scaled = false;
 
 	batch_iso_time(s->time, when, sizeof(when));
-	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %.0f us  %s%s\n",
-		(unsigned long long)s->seq, when, s->interval_s, s->skew_us, s->source,
+	if (!isnan(s->skew_us))
+		snprintf(skew, sizeof(skew), "%.0f us", s->skew_us);
+	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %s  %s%s\n",
+		(unsigned long long)s->seq, when, s->interval_s, skew, s->source,
 		s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
 	for (int g = 0; g < l->ngroups; g++)
 		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
@@ -166,11 +176,10 @@ static int batch_text(const struct sample *s, FILE *out)
 
 /* ---- CSV -------------------------------------------------------------- */
 
-/* Is metric M a CSV column: thread metrics, and socket/channel ones of the uncore. */
-static bool batch_csv_column(const struct layout *l, int m)
-{
-	return batch_metric_at(l, m, LAYOUT_THREAD) || batch_metric_uncore(l, m);
-}
+static const char *const batch_scope_names[] = {
+	[LAYOUT_THREAD] = "thread", [LAYOUT_CORE] = "core", [LAYOUT_SOCKET] = "socket",
+	[LAYOUT_CHANNEL] = "channel",
+};
 
 /* One CSV row: the entity's ids (-1 prints empty), its metrics, the scaled and flagged lists. */
 static void batch_csv_row(const struct sample *s, const char *when, const struct sample_entity *e,
@@ -180,8 +189,11 @@ static void batch_csv_row(const struct sample *s, const char *when, const struct
 	bool sep = false;
 
 	/* the source never contains a comma or a quote: it is pmutop's own text */
-	fprintf(out, "%llu,%s,%.6f,%s,%d,%.1f,", (unsigned long long)s->seq, when, s->interval_s,
-		s->source, s->simulated, s->skew_us);
+	fprintf(out, "%llu,%s,%.6f,%s,%d,", (unsigned long long)s->seq, when, s->interval_s,
+		s->source, s->simulated);
+	if (!isnan(s->skew_us))
+		fprintf(out, "%.1f", s->skew_us);
+	fprintf(out, ",%s,", batch_scope_names[scope]);
 	if (cpu >= 0)
 		fprintf(out, "%d", cpu);
 	fputc(',', out);
@@ -193,24 +205,22 @@ static void batch_csv_row(const struct sample *s, const char *when, const struct
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v;
 
-		if (!batch_csv_column(l, m))
-			continue;
 		v = batch_metric_at(l, m, scope) ? sample_metric(s, e, m) : NAN;
 		if (isnan(v))
 			fputc(',', out);
 		else
-			fprintf(out, ",%.9g", v);
+			fprintf(out, ",%.*g", BATCH_DIGITS, v);
 	}
 	fputc(',', out);
 	for (int m = 0; m < l->nmetrics; m++)
-		if (s->metric_scaled[m] && batch_csv_column(l, m) && batch_metric_at(l, m, scope)) {
+		if (s->metric_scaled[m] && batch_metric_at(l, m, scope)) {
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
 		}
 	fputc(',', out);
 	sep = false;
 	for (int m = 0; m < l->nmetrics && scope != LAYOUT_THREAD; m++)
-		if (batch_csv_column(l, m) && sample_flag_find(s, e->socket, ch, m)) {
+		if (sample_flag_find(s, e->socket, ch, m)) {
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
 		}
@@ -218,8 +228,9 @@ static void batch_csv_row(const struct sample *s, const char *when, const struct
 }
 
 /*
- * One row per thread; when an uncore group counts, one per socket and one
- * per memory channel too (cpu and core empty; channel set on channel rows).
+ * A long table: one row per thread, core, socket and (when an uncore group
+ * counts) memory channel, the scope column saying which; ids that do not
+ * apply are empty (a core row has no cpu, a socket row no core).
  */
 static int batch_csv(const struct sample *s, bool first, FILE *out)
 {
@@ -227,19 +238,21 @@ static int batch_csv(const struct sample *s, bool first, FILE *out)
 	char when[40];
 
 	if (first) {
-		fputs("seq,time,interval_s,source,simulated,skew_us,cpu,core,socket,channel", out);
+		fputs("seq,time,interval_s,source,simulated,skew_us,scope,cpu,core,socket,channel", out);
+		/* every metric is a column; a row leaves empty the ones not defined at its scope */
 		for (int m = 0; m < l->nmetrics; m++)
-			if (batch_csv_column(l, m))
-				fprintf(out, ",%s", l->metrics[m].name);
+			fprintf(out, ",%s", l->metrics[m].name);
 		fputs(",scaled,flagged\n", out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
 	for (int i = 0; i < s->nthreads; i++)
 		batch_csv_row(s, when, &s->threads[i], s->threads[i].index, s->threads[i].os_core_id, -1,
 			      LAYOUT_THREAD, out);
-	for (int k = 0; k < s->nsockets && batch_uncore_on(s); k++) {
+	for (int k = 0; k < s->ncores; k++)
+		batch_csv_row(s, when, &s->cores[k], -1, s->cores[k].os_core_id, -1, LAYOUT_CORE, out);
+	for (int k = 0; k < s->nsockets; k++) {
 		batch_csv_row(s, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
-		for (int c = 0; c < s->nchannels; c++)
+		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++)
 			batch_csv_row(s, when, sample_channel(s, k, c), -1, -1, c, LAYOUT_CHANNEL, out);
 	}
 	return 0;
@@ -260,7 +273,8 @@ static json_t *batch_json_metrics(const struct sample *s, const struct sample_en
 		if (!batch_metric_at(l, m, scope))
 			continue;
 		v = sample_metric(s, e, m);
-		json_object_set_new(o, l->metrics[m].name, isnan(v) ? json_null() : json_real(v));
+		json_object_set_new(o, l->metrics[m].name, isnan(v) ? json_null()
+										 : json_real(batch_round(v)));
 		if (s->metric_scaled[m])
 			json_array_append_new(*scaled, json_string(l->metrics[m].name));
 	}

@@ -217,6 +217,9 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 				continue;
 			rc = batch_print(smp, formats[opt->format], printed == 0, stdout);
 			sample_release(smp);
+			/* a reader that went away (pmutop -b | head) ends the run, as for any filter */
+			if (rc == -EPIPE)
+				return EXIT_SUCCESS;
 			if (rc) {
 				fprintf(stderr, "pmutop: cannot write the output: %s\n", strerror(-rc));
 				return EXIT_FAILURE;
@@ -405,6 +408,15 @@ static int main_os_fallback(const struct options *opt, const char *reason, int s
 	return status;
 }
 
+/*
+ * The machine cannot count (no msr driver, no permission, not an Intel CPU):
+ * not another pmutop holding the counters, nor a register failing.
+ */
+static bool main_no_counters(int rc)
+{
+	return rc == -ENOENT || rc == -ENODEV || rc == -EACCES || rc == -EPERM || rc == -ENOTSUP;
+}
+
 static int main_run(const struct options *opt)
 {
 	struct session_config cfg = {
@@ -445,6 +457,24 @@ static int main_run(const struct options *opt)
 	rc = session_open(&cfg, &s, err, sizeof(err));
 	if (rc && interactive && !opt->sim && rc != -EINVAL) {
 		status = main_os_fallback(opt, err, sigfd);
+		close(sigfd);
+		return status;
+	}
+	if (rc && opt->batch && !opt->sim && main_no_counters(rc)) {
+		/* like the live view: the OS's figures, the reason on stderr */
+		char why[1100];
+
+		snprintf(why, sizeof(why), "%s", err);
+		if (session_open_os(opt->root, opt->interval, why, &s, err, sizeof(err))) {
+			fprintf(stderr, "pmutop: %s\npmutop: and the OS's figures cannot be read: %s\n",
+				why, err);
+			close(sigfd);
+			return EXIT_FAILURE;
+		}
+		fprintf(stderr, "pmutop: no counters: %s\npmutop: printing the OS's figures "
+			"(utilisation, clock) instead; pmutop --doctor says what to fix\n", why);
+		status = main_batch_loop(s, opt, sigfd);
+		session_close(s);
 		close(sigfd);
 		return status;
 	}

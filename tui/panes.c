@@ -161,12 +161,17 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 
 		if (s && s->rotation_s > 0)
 			snprintf(rot, sizeof(rot), ", rotation %.2g ms", 1e3 * s->rotation_s);
+		/* used by pmutop, free, and taken by another program: never "free" for what is in use */
 		if (s && s->unc_usable)
-			snprintf(head, sizeof(head), "Counters: %d of %u free/thread, %d/uncore%s ",
-				 s->gp_usable, v->info.gp_counters, s->unc_usable, rot);
+			snprintf(head, sizeof(head), "Counters/thread: %d used %d free %u taken%s; %d/uncore ",
+				 s->gp_used, s->gp_usable - s->gp_used,
+				 v->info.gp_counters - (unsigned)s->gp_usable, rot, s->unc_usable);
+		else if (s)
+			snprintf(head, sizeof(head), "Counters/thread: %d used %d free %u taken%s ",
+				 s->gp_used, s->gp_usable - s->gp_used,
+				 v->info.gp_counters - (unsigned)s->gp_usable, rot);
 		else
-			snprintf(head, sizeof(head), "Counters: %d of %u free/thread%s ",
-				 s ? s->gp_usable : 0, v->info.gp_counters, rot);
+			snprintf(head, sizeof(head), "Counters/thread: %u ", v->info.gp_counters);
 		if (draw)
 			x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "%s", head);
 		else
