@@ -102,7 +102,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		grid_put(g, 2, 1 + x, g->w - 2 - x, GRID_SELECT, "%s_", v->input);
 		return;
 	}
-	if (v->status[0]) {
+	if (v->status[0] && (!v->status_until || view_now() < v->status_until)) {
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", v->status);
 		return;
 	}
@@ -113,7 +113,12 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 	for (int i = 0; s && i < v->info.layout->ngroups; i++)
 		rotating += s->groups[i].state == SAMPLE_GROUP_ROTATING;
 	if (s && s->warning[0]) {
-		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", s->warning);
+		/* longer than the line: its start, and where the whole of it is */
+		if ((int)strlen(s->warning) > g->w - 2)
+			grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%.*s... (d: all of it)",
+				 g->w > 24 ? g->w - 24 : 0, s->warning);
+		else
+			grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", s->warning);
 	} else if (s && s->nflags) {
 		char where[160] = "", one[48];
 		size_t n = 0;
@@ -304,11 +309,16 @@ static void panes_help(const struct view *v, struct grid *g)
 			"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
 			"e          explain the selected cell: formula, events, raw counts\n"
 			"d          setup doctor     h ? F1  this help     q F10  quit\n"
+			"mouse      a click selects a cell or a row\n"
 			"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
-	for (int i = 0; i < l->ngroups && n < sizeof(text); i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %c  %-12s %d counters  %s\n",
-				      l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name,
-				      l->groups[i].nevents, l->groups[i].title);
+	for (int i = 0; i < l->ngroups && n < sizeof(text); i++) {
+		/* free-running IMC counters take no programmable counter */
+		int need = l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents;
+
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %c  %-12s %2d counter%s %s\n",
+				      l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name, need,
+				      need == 1 ? " " : "s", l->groups[i].title);
+	}
 	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
 }
 
@@ -401,13 +411,17 @@ static void panes_explain(const struct view *v, const struct sample *s,
 	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
 }
 
-static void panes_doctor(const struct view *v, struct grid *g)
+static void panes_doctor(const struct view *v, const struct sample *s, struct grid *g)
 {
+	static char text[12288];
 	int y, x, h, w;
 
 	panes_overlay_box(g, "Setup doctor (any key closes)", &y, &x, &h, &w);
-	panes_text(g, y + 1, x + 2, h - 2, w - 4,
-		   v->info.doctor ? v->info.doctor : "The setup doctor is not available.");
+	/* the message line's warning in full first: it may be cut on the screen */
+	snprintf(text, sizeof(text), "%s%s%s%s", s && s->warning[0] ? "Now: " : "",
+		 s && s->warning[0] ? s->warning : "", s && s->warning[0] ? "\n\n" : "",
+		 v->info.doctor ? v->info.doctor : "The setup doctor is not available.");
+	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
 }
 
 /* ---- the screen ------------------------------------------------------------- */
@@ -449,5 +463,5 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	else if (v->overlay == VIEW_OVERLAY_EXPLAIN)
 		panes_explain(v, s, f, g);
 	else if (v->overlay == VIEW_OVERLAY_DOCTOR)
-		panes_doctor(v, g);
+		panes_doctor(v, s, g);
 }

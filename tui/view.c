@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frontend.h"
 #include "panes.h"
@@ -243,7 +244,26 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 	}
 }
 
+static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, int key);
+
+/* Monotonic seconds, for how long a key's message stays. */
+double view_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
+{
+	enum view_cmd cmd = view_key_inner(v, f, key);
+
+	v->status_until = v->status[0] ? view_now() + VIEW_STATUS_S : 0;
+	return cmd;
+}
+
+static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
 	bool closed = false;

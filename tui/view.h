@@ -17,6 +17,9 @@
 #include "grid.h"
 #include "frontend.h"
 
+/* A key's message shows this long, then the warning it covered is back. */
+#define VIEW_STATUS_S 4.0
+
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
 
@@ -96,6 +99,7 @@ struct view {
 	int pid;                  /* highlighted process, 0 for none */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	char status[256];         /* one-line message (errors of the last key) */
+	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
 };
 
 /*
@@ -125,6 +129,9 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 void view_free(struct view *v);
 
 /* Apply KEY (a character or a VIEW_KEY_*) to what frame F (the last render) shows. */
+/* Monotonic seconds (for how long a key's message stays on the message line). */
+double view_now(void);
+
 enum view_cmd view_key(struct view *v, const struct view_frame *f, int key);
 
 /* Select the table row or topology cell at screen (Y, X) of frame F; true when it did. */
