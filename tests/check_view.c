@@ -251,6 +251,11 @@ START_TEST(keys_change_state_and_ask_the_backend)
 	ck_assert_uint_eq(f.v.groups, 1);
 	ck_assert_int_eq(view_key(&f.v, &f.frame, 'z'), VIEW_CMD_REDRAW); /* nehalem binds no z */
 	ck_assert_ptr_nonnull(strstr(f.v.status, "no group on key z"));
+	ck_assert_double_gt(f.v.status_until, view_now()); /* shown for a while, then the warning again */
+	/* p on an emulated machine: this host's processes do not run on its CPUs */
+	ck_assert_int_eq(view_key(&f.v, &f.frame, 'p'), VIEW_CMD_REDRAW);
+	ck_assert_int_eq(f.v.prompt, VIEW_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(f.v.status, "emulated machine runs none of this host's processes"));
 	ck_assert_int_eq(view_key(&f.v, &f.frame, '+'), VIEW_CMD_INTERVAL);
 	ck_assert_double_eq(f.v.interval, 2);
 	for (int i = 0; i < 20; i++)

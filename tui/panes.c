@@ -62,7 +62,7 @@ void panes_format(double value, char *buf, size_t len)
 static void panes_header(const struct view *v, const struct sample *s, double age, struct grid *g)
 {
 	const struct view_info *in = &v->info;
-	char line[512], skew[32];
+	char line[512], skew[32], legend[160];
 	int x;
 
 	grid_blank(g, 0, 0, g->w, GRID_HEADER);
@@ -75,9 +75,9 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 		snprintf(skew, sizeof(skew), "%.1f ms", s->skew_us / 1000);
 	else
 		snprintf(skew, sizeof(skew), "-");
+	pane_heat_legend(in->layout, v->heat_metric, legend, sizeof(legend));
 	snprintf(line, sizeof(line), "interval %.1f s  sample %llu  age %.0f s  skew %s  heat: %s",
-		 v->interval, s ? (unsigned long long)s->seq : 0ull, s ? floor(age) : 0.0, skew,
-		 in->layout->metrics[v->heat_metric].name);
+		 v->interval, s ? (unsigned long long)s->seq : 0ull, s ? floor(age) : 0.0, skew, legend);
 	x = grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
 	if (v->filter[0])
 		x += grid_put(g, 1, 1 + x, g->w - 12 - x, GRID_NORMAL, "  filter: %s", v->filter);
@@ -213,23 +213,40 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 	return rows;
 }
 
+/*
+ * The key bar: what fits, in this order; on a narrow screen the least needed
+ * keys go first (RANK 1 stays longest: help and quit), never q, e or d.
+ */
 static void panes_keybar(struct grid *g)
 {
-	static const char *const keys[][2] = {
-		{ "F1", "Help" },   { "1-9", "Groups" }, { "Tab", "Pane" },    { "m", "Metric" },
-		{ "a", "Aggr" },    { "s", "Sort" },     { "Spc", "Pause" },   { "+-", "Interval" },
-		{ "/", "Filter" },  { "p", "PID" },      { "e", "Explain" },   { "d", "Doctor" },
-		{ "q", "Quit" },
+	static const struct {
+		const char *key, *what;
+		int rank;
+	} keys[] = {
+		{ "F1", "Help", 1 },  { "1-9", "Groups", 2 }, { "Tab", "Pane", 2 },     { "m", "Metric", 3 },
+		{ "a", "Aggr", 5 },   { "s", "Sort", 3 },     { "Spc", "Pause", 3 },    { "+-", "Interval", 4 },
+		{ "/", "Filter", 4 }, { "p", "PID", 5 },      { "e", "Explain", 1 },    { "d", "Doctor", 1 },
+		{ "q", "Quit", 1 },
 	};
-	int x = 0, y = g->h - 1;
+	enum { NKEYS = sizeof(keys) / sizeof(keys[0]) };
+	bool shown[NKEYS];
+	int x = 0, y = g->h - 1, width = 0;
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int need = (int)(strlen(keys[i][0]) + strlen(keys[i][1])) + 1;
-
-		if (x + need > g->w)
-			break;
-		x += grid_put(g, y, x, g->w - x, GRID_KEY, "%s", keys[i][0]);
-		x += grid_put(g, y, x, g->w - x, GRID_NORMAL, "%s ", keys[i][1]);
+	for (int i = 0; i < NKEYS; i++) {
+		shown[i] = true;
+		width += (int)(strlen(keys[i].key) + strlen(keys[i].what)) + 1;
+	}
+	for (int rank = 5; rank > 1 && width > g->w; rank--)
+		for (int i = NKEYS - 1; i >= 0 && width > g->w; i--)
+			if (shown[i] && keys[i].rank == rank) {
+				shown[i] = false;
+				width -= (int)(strlen(keys[i].key) + strlen(keys[i].what)) + 1;
+			}
+	for (int i = 0; i < NKEYS; i++) {
+		if (!shown[i] || x + (int)(strlen(keys[i].key) + strlen(keys[i].what)) + 1 > g->w)
+			continue;
+		x += grid_put(g, y, x, g->w - x, GRID_KEY, "%s", keys[i].key);
+		x += grid_put(g, y, x, g->w - x, GRID_NORMAL, "%s ", keys[i].what);
 	}
 }
 

@@ -44,12 +44,14 @@ void view_frame_free(struct view_frame *f)
 }
 
 /* The next thread-scope metric after M in direction DIR (wrapping). */
-static int view_next_thread_metric(const struct layout *l, int m, int dir)
+/* The next thread metric after M in direction DIR whose group is on (GROUPS), or M. */
+static int view_next_thread_metric(const struct layout *l, uint32_t groups, int m, int dir)
 {
 	for (int i = 1; i <= l->nmetrics; i++) {
 		int k = ((m + dir * i) % l->nmetrics + l->nmetrics) % l->nmetrics;
+		int g = l->metrics[k].group;
 
-		if (l->metrics[k].scope == LAYOUT_THREAD)
+		if (l->metrics[k].scope == LAYOUT_THREAD && (g < 0 || (groups & (1u << g))))
 			return k;
 	}
 	return m;
@@ -306,7 +308,9 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		return view_interval_step(v, key == '-' ? -1 : 1);
 	case 'm':
 	case 'M':
-		v->heat_metric = view_next_thread_metric(l, v->heat_metric, key == 'm' ? 1 : -1);
+		/* only the metrics that have figures: those of the groups that are on */
+		v->heat_metric = view_next_thread_metric(l, v->groups, v->heat_metric,
+							 key == 'm' ? 1 : -1);
 		return VIEW_CMD_REDRAW;
 	case 'a':
 		v->agg = (enum view_agg)((v->agg + 1) % 3);
@@ -325,6 +329,12 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		snprintf(v->input, sizeof(v->input), "%s", v->filter);
 		return VIEW_CMD_REDRAW;
 	case 'p':
+		/* this host's processes do not run on an emulated machine's CPUs */
+		if (v->info.simulated) {
+			snprintf(v->status, sizeof(v->status), "p: the emulated machine runs none of this "
+				 "host's processes; it highlights CPUs only on the real machine");
+			return VIEW_CMD_REDRAW;
+		}
 		v->prompt = VIEW_PROMPT_PID;
 		v->input[0] = 0;
 		return VIEW_CMD_REDRAW;

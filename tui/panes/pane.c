@@ -25,7 +25,13 @@ void pane_thresholds(const struct layout *l, int m, double *warn, double *crit)
 	*crit = l->metrics[m].crit;
 }
 
-/* Heat level 0..4 of VALUE for metric M; MAX is the largest value shown (for metrics without a scale). */
+/*
+ * Heat level of VALUE for metric M; MAX is the largest value shown.  The
+ * warm levels (3: warn, 4: crit) mean one thing everywhere: at or past the
+ * layout's thresholds, where more is worse.  A metric without thresholds
+ * (IPC, a clock, a bandwidth) says nothing good or bad: it only shades 1..2
+ * by its share of the largest shown (of 100 for a %).
+ */
 enum grid_style pane_heat(const struct layout *l, int m, double value, double max)
 {
 	double warn, crit, frac;
@@ -42,8 +48,21 @@ enum grid_style pane_heat(const struct layout *l, int m, double value, double ma
 		frac = value / 100;
 	else
 		frac = max > 0 ? value / max : 0;
-	level = value <= 0 ? 0 : 1 + (int)(fmin(frac, 1) * 3.999);
+	level = value <= 0 ? 0 : frac < 0.5 ? 1 : 2;
 	return (enum grid_style)(GRID_HEAT0 + level);
+}
+
+void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len)
+{
+	double warn, crit;
+
+	pane_thresholds(l, m, &warn, &crit);
+	if (!isnan(warn) && !isnan(crit) && crit > 0)
+		snprintf(buf, len, "%s %s: warn >= %g, crit >= %g (yellow, red)", l->metrics[m].name,
+			 l->metrics[m].unit, warn, crit);
+	else
+		snprintf(buf, len, "%s %s: shade = share of the largest, no judgement",
+			 l->metrics[m].name, l->metrics[m].unit);
 }
 
 void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,

@@ -48,8 +48,15 @@ void pane_value(const struct sample *s, int m, double value, char *buf, size_t l
 /* The warn/crit thresholds the layout gives metric M (NaN when none). */
 void pane_thresholds(const struct layout *l, int m, double *warn, double *crit);
 
-/* Heat style of VALUE for metric M; MAX is the largest value shown (for metrics without a scale). */
+/*
+ * Heat style of VALUE for metric M; MAX is the largest value shown.  Yellow
+ * and red only at the layout's warn and crit thresholds (more is worse);
+ * metrics without thresholds only shade.
+ */
 enum grid_style pane_heat(const struct layout *l, int m, double value, double max);
+
+/* The heatmap's legend for metric M: name, unit, what the colours mean. */
+void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len);
 
 /* Record a clickable place of this render (for the keys, the mouse and explain). */
 void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
