@@ -282,6 +282,78 @@ START_TEST(keys_change_state_and_ask_the_backend)
 }
 END_TEST
 
+/*
+ * A table wider than the screen scrolls sideways: the header says how many
+ * columns are out of sight, Right and Left move, and a new sort column
+ * scrolls into sight.  A click on a header sorts by it (again: reversed),
+ * a click on a pane's tab switches to it.
+ */
+START_TEST(table_scrolls_sideways_and_the_mouse_sorts_and_switches)
+{
+	struct fixture f;
+	char *row;
+	int hit_header = -1, hit_tab = -1, head = -1;
+
+	fixture_open(&f, 80, 30);
+	f.v.groups = ~0u; /* every group: far more columns than 80 */
+	for (int g = 0; g < f.l->ngroups; g++)
+		f.s->groups[g].state = SAMPLE_GROUP_LIVE;
+	view_key(&f.v, &f.frame, VIEW_KEY_TAB); /* the table has the focus */
+	free(render(&f));
+	ck_assert_int_gt(f.frame.ncols, f.frame.shown_cols);
+	ck_assert_int_eq(f.frame.hcol, 0);
+	for (int y = 0; y < f.g->h && head < 0; y++) {
+		row = line_of(f.g, y);
+		if (strstr(row, "cpu core sock"))
+			head = y;
+		free(row);
+	}
+	ck_assert_int_ge(head, 0);
+	row = line_of(f.g, head);
+	ck_assert_msg(strstr(row, ">") != NULL, "header without the out-of-sight mark: %s", row);
+	free(row);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, VIEW_KEY_RIGHT), VIEW_CMD_REDRAW);
+	free(render(&f));
+	ck_assert_int_eq(f.frame.hcol, 1);
+	row = line_of(f.g, head);
+	ck_assert_msg(strstr(row, "<1") != NULL, "header after Right: %s", row);
+	free(row);
+	view_key(&f.v, &f.frame, VIEW_KEY_LEFT);
+	free(render(&f));
+	ck_assert_int_eq(f.frame.hcol, 0);
+	/* sorting onto a column out of sight brings it into sight */
+	for (int i = 0; i < 12; i++)
+		view_key(&f.v, &f.frame, 's');
+	free(render(&f));
+	{
+		bool seen = false;
+
+		for (int i = 0; i < f.frame.nhits; i++)
+			seen |= f.frame.hits[i].what == VIEW_HIT_HEADER &&
+				f.frame.hits[i].metric == f.v.sort_metric;
+		ck_assert_msg(seen, "sort column %s not in sight", f.l->metrics[f.v.sort_metric].name);
+	}
+	for (int i = 0; i < f.frame.nhits; i++) {
+		if (f.frame.hits[i].what == VIEW_HIT_HEADER && hit_header < 0 &&
+		    f.frame.hits[i].metric != f.v.sort_metric)
+			hit_header = i;
+		if (f.frame.hits[i].what == VIEW_HIT_TAB && f.frame.hits[i].pane == VIEW_PANE_IMC)
+			hit_tab = i;
+	}
+	ck_assert_int_ge(hit_header, 0);
+	ck_assert(view_click(&f.v, &f.frame, f.frame.hits[hit_header].y, f.frame.hits[hit_header].x + 1));
+	ck_assert_int_eq(f.v.sort_metric, f.frame.hits[hit_header].metric);
+	ck_assert(!f.v.sort_rev);
+	ck_assert(view_click(&f.v, &f.frame, f.frame.hits[hit_header].y, f.frame.hits[hit_header].x + 1));
+	ck_assert(f.v.sort_rev);
+	ck_assert_int_ge(hit_tab, 0);
+	ck_assert(view_click(&f.v, &f.frame, f.frame.hits[hit_tab].y, f.frame.hits[hit_tab].x));
+	ck_assert_int_eq(f.v.lower, VIEW_PANE_IMC);
+	ck_assert_int_eq(f.v.focus, VIEW_PANE_IMC);
+	fixture_close(&f);
+}
+END_TEST
+
 START_TEST(settings_round_trip_and_bad_values)
 {
 	struct fixture f;
@@ -561,6 +633,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, too_small_says_so);
 	CHECK_ADD(s, sorting_filtering_and_aggregation);
 	CHECK_ADD(s, keys_change_state_and_ask_the_backend);
+	CHECK_ADD(s, table_scrolls_sideways_and_the_mouse_sorts_and_switches);
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);

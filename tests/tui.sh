@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 44
+plan 47
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -133,6 +133,14 @@ check "80x24: settings restored (groups)" wait_for "ports:4 ROT" 4
 s=$(screen)
 expect_match "80x24: both sockets fit" "$s" "Socket 1"
 expect_match "80x24: the key bar is there" "$s" "F1Help"
+expect_match "80x24: quit stays on the key bar" "$s" "qQuit"
+# the table is wider than 80 columns: it says how many are out of sight, Right reaches them
+key Tab
+head_more() { screen | grep "cpu core sock" | grep -q '[0-9]>'; }
+sleep 0.3
+check "80x24: the table's header says columns are out of sight" head_more
+key Right
+check "80x24: Right scrolls the table sideways" wait_for "<1 " 3
 key C-c
 check "Ctrl-C ends it with 128+SIGINT" wait_for "EXIT=130" 3
 

@@ -260,16 +260,18 @@ const struct pane *const panes_registry[VIEW_NPANES] = {
 	[VIEW_PANE_IMC] = &imc_pane,       [VIEW_PANE_CYCLES] = &cycles_pane,
 };
 
-static void panes_tabs(const struct view *v, int y, struct grid *g)
+static void panes_tabs(const struct view *v, int y, struct grid *g, struct view_frame *f)
 {
 	int x = 1;
 
 	grid_hline(g, y, 0, g->w, GRID_DIM);
 	for (int p = VIEW_PANE_TABLE; p < VIEW_NPANES; p++) {
 		enum grid_style st = (int)v->lower == p ? ((int)v->focus == p ? GRID_SELECT : GRID_BOLD) : GRID_DIM;
+		int w = grid_put(g, y, x, g->w - x, st, (int)v->lower == p ? "[%s]" : " %s ",
+				 panes_registry[p]->title);
 
-		x += grid_put(g, y, x, g->w - x, st, (int)v->lower == p ? "[%s]" : " %s ",
-			      panes_registry[p]->title) + 1;
+		pane_hit_tab(f, y, x, w, (enum view_pane)p);
+		x += w + 1;
 	}
 	grid_put(g, y, x + 1, g->w - x - 1, GRID_DIM, " Tab: next pane ");
 }
@@ -468,7 +470,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	topo_h = topology_pane.draw(v, s, y, topo_h, g, f);
 	y += topo_h;
 	lower_h = g->h - y - footer - 1;
-	panes_tabs(v, y, g);
+	panes_tabs(v, y, g, f);
 	if (!s)
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no sample yet");
 	else

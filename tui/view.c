@@ -178,6 +178,7 @@ static enum view_cmd view_interval_step(struct view *v, int dir)
 }
 
 /* The next sort column in direction DIR: -1 (topology order), then every thread metric. */
+/* The next sort column in direction DIR: thread metrics of groups that are on, or none (-1). */
 static void view_sort_step(struct view *v, int dir)
 {
 	const struct layout *l = v->info.layout;
@@ -189,10 +190,27 @@ static void view_sort_step(struct view *v, int dir)
 			m = -1;
 		if (m < -1)
 			m = l->nmetrics - 1;
-		if (m == -1 || l->metrics[m].scope == LAYOUT_THREAD)
+		if (m == -1 || (l->metrics[m].scope == LAYOUT_THREAD &&
+				(l->metrics[m].group < 0 || (v->groups & (1u << l->metrics[m].group)))))
 			break;
 	}
 	v->sort_metric = m;
+	v->hcol = -1; /* the table scrolls to it */
+}
+
+/* Scroll the table's metric columns sideways by DIR; false when they all fit. */
+static bool view_hscroll(struct view *v, const struct view_frame *f, int dir)
+{
+	int most = f->ncols - f->shown_cols;
+
+	if (v->focus != VIEW_PANE_TABLE || most <= 0)
+		return false;
+	v->hcol = f->hcol + dir;
+	if (v->hcol < 0)
+		v->hcol = 0;
+	if (v->hcol > most)
+		v->hcol = most;
+	return true;
 }
 
 /* Panes, selection, zoom: true when KEY was one of them (the screen changed). */
@@ -216,10 +234,13 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 		view_move(v, f, 1);
 		return true;
 	case VIEW_KEY_LEFT:
-		view_move(v, f, v->focus == VIEW_PANE_TOPO ? -1 : -f->page);
+		/* a table wider than the screen scrolls sideways */
+		if (!view_hscroll(v, f, -1))
+			view_move(v, f, v->focus == VIEW_PANE_TOPO ? -1 : -f->page);
 		return true;
 	case VIEW_KEY_RIGHT:
-		view_move(v, f, v->focus == VIEW_PANE_TOPO ? 1 : f->page);
+		if (!view_hscroll(v, f, 1))
+			view_move(v, f, v->focus == VIEW_PANE_TOPO ? 1 : f->page);
 		return true;
 	case VIEW_KEY_PGUP:
 		view_move(v, f, -(f->page > 1 ? f->page : 1));
@@ -273,6 +294,8 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	/* what was drawn: the selection and scroll the render kept in range */
 	v->sel = f->sel;
 	v->scroll = f->scroll;
+	if (v->focus == VIEW_PANE_TABLE && v->hcol >= 0)
+		v->hcol = f->hcol;
 	if (v->prompt)
 		return view_prompt_key(v, key);
 	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
@@ -360,13 +383,25 @@ bool view_click(struct view *v, const struct view_frame *f, int y, int x)
 	for (int i = 0; i < f->nhits; i++) {
 		const struct view_hit *h = &f->hits[i];
 
-		if (h->y == y && x >= h->x && x < h->x + h->w) {
-			v->focus = h->pane;
-			if (h->pane != VIEW_PANE_TOPO)
-				v->lower = h->pane;
-			v->sel = h->pos;
+		if (h->y != y || x < h->x || x >= h->x + h->w)
+			continue;
+		if (h->what == VIEW_HIT_TAB) {
+			v->focus = v->lower = h->pane;
+			v->sel = v->scroll = 0;
 			return true;
 		}
+		if (h->what == VIEW_HIT_HEADER) {
+			/* a click on the sort column reverses it, on another sorts by that one */
+			v->sort_rev = v->sort_metric == h->metric ? !v->sort_rev : false;
+			v->sort_metric = h->metric;
+			v->focus = VIEW_PANE_TABLE;
+			return true;
+		}
+		v->focus = h->pane;
+		if (h->pane != VIEW_PANE_TOPO)
+			v->lower = h->pane;
+		v->sel = h->pos;
+		return true;
 	}
 	return false;
 }

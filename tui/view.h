@@ -87,6 +87,7 @@ struct view {
 	bool sort_rev;
 	int sel;                  /* selected row of the table / cell of the topology (position) */
 	int scroll;
+	int hcol;                 /* first metric column the table shows; -1: the sort column's */
 	int zoom_socket;          /* topo socket index, or -1 for the whole machine */
 	bool paused;
 	double interval;
@@ -111,12 +112,18 @@ struct view {
 struct view_frame {
 	int nrows, page;
 	int sel, scroll;
+	/* the thread table's metric columns: how many, the first shown, how many fit */
+	int ncols, hcol, shown_cols;
 	struct view_hit *hits;
 	int nhits, hits_cap;
 };
 
-/* A clickable place of the last render. */
+/* A clickable place of the last render: a cell or row, a pane's tab, a column header. */
+enum view_hit_what { VIEW_HIT_CELL, VIEW_HIT_TAB, VIEW_HIT_HEADER };
+
 struct view_hit {
+	enum view_hit_what what;
+	int metric;               /* VIEW_HIT_HEADER: the column's layout metric */
 	int y, x, w;
 	enum view_pane pane;
 	int pos;                  /* table row / topology cell */

@@ -76,6 +76,19 @@ void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, in
 						  .socket = socket, .kind = kind, .entity = entity };
 }
 
+void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane)
+{
+	pane_hit(f, y, x, w, pane, -1, -1, VIEW_AGG_THREAD, -1);
+	f->hits[f->nhits - 1].what = VIEW_HIT_TAB;
+}
+
+void pane_hit_header(struct view_frame *f, int y, int x, int w, int metric)
+{
+	pane_hit(f, y, x, w, VIEW_PANE_TABLE, -1, -1, VIEW_AGG_THREAD, -1);
+	f->hits[f->nhits - 1].what = VIEW_HIT_HEADER;
+	f->hits[f->nhits - 1].metric = metric;
+}
+
 bool pane_cpu_shown(const struct view *v, int os_cpu)
 {
 	return !v->cpu_shown || (os_cpu >= 0 && os_cpu < v->info.topo->cpu_thread_len &&

@@ -62,6 +62,10 @@ void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len);
 void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
 	      enum view_agg kind, int entity);
 
+/* A pane's tab (a click switches to it), a table column's header (a click sorts by it). */
+void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane);
+void pane_hit_header(struct view_frame *f, int y, int x, int w, int metric);
+
 /* Whether OS CPU passes the CPU filter, and whether the highlighted PID ran on it. */
 bool pane_cpu_shown(const struct view *v, int os_cpu);
 bool pane_pid_ran(const struct view *v, int os_cpu);

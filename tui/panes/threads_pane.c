@@ -71,7 +71,9 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 	for (int m = 0; m < l->nmetrics; m++) {
 		const struct layout_metric *mt = &l->metrics[m];
 
-		if (mt->group >= 0 && s->groups[mt->group].state == SAMPLE_GROUP_OFF)
+		/* a group that is off or blocked has no figures: no column */
+		if (mt->group >= 0 && (s->groups[mt->group].state == SAMPLE_GROUP_OFF ||
+				       s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED))
 			continue;
 		if (!layout_scope_computed(mt->scope, v->agg == VIEW_AGG_THREAD ? LAYOUT_THREAD
 						      : v->agg == VIEW_AGG_CORE ? LAYOUT_CORE : LAYOUT_SOCKET) ||
@@ -80,6 +82,67 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 		cols[n++] = m;
 	}
 	return n;
+}
+
+/* Columns kept at the right of the header for "<3 25>": columns out of sight each side. */
+#define THREADS_PANE_MORE_W 8
+
+/* Width of metric M's column (its name, at least 8). */
+static int threads_pane_col_w(const struct layout *l, int m)
+{
+	int n = (int)strlen(l->metrics[m].name);
+
+	return n > 8 ? n + 1 : 9;
+}
+
+/*
+ * The first metric column shown and how many fit (*SHOWN) after a label
+ * LABEL wide in W: the view's, kept in range; when it asks for the sort
+ * column's (-1), the first page that shows the sort column.
+ */
+static int threads_pane_first_col(const struct view *v, const int *cols, int ncols, int label,
+				  int w, int *shown)
+{
+	const struct layout *l = v->info.layout;
+	int first = v->hcol, last_first, room = w - label, all = 0;
+
+	/* when they do not all fit, room for the "<3 25>" of the columns out of sight */
+	for (int c = 0; c < ncols; c++)
+		all += threads_pane_col_w(l, cols[c]) + 1;
+	if (all > room)
+		room -= THREADS_PANE_MORE_W;
+
+	/* the furthest first column that still fills the width from the right */
+	last_first = ncols;
+	for (int used = 0; last_first > 0; last_first--) {
+		used += threads_pane_col_w(l, cols[last_first - 1]) + 1;
+		if (used > room)
+			break;
+	}
+	if (first < 0) {
+		int sort = -1, used = 0;
+
+		for (int c = 0; c < ncols; c++)
+			if (cols[c] == v->sort_metric)
+				sort = c;
+		first = 0;
+		for (int c = 0; c <= sort; c++)
+			used += threads_pane_col_w(l, cols[c]) + 1;
+		if (sort >= 0 && used > room)
+			first = sort;
+	}
+	if (first > last_first)
+		first = last_first;
+	if (first < 0)
+		first = 0;
+	*shown = 0;
+	for (int c = first, used = 0; c < ncols; c++) {
+		used += threads_pane_col_w(l, cols[c]) + 1;
+		if (used > room)
+			break;
+		(*shown)++;
+	}
+	return first;
 }
 
 /* The row's first columns (cpu, core, socket, or the CPU list); returns where the figures start. */
@@ -122,7 +185,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	static const char *const heads[] = { "  cpu core sock", " core sock cpus     ",
 					     " sock cpus          " };
 	struct sample_entity *ents;
-	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x;
+	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x, first, shown;
 	char buf[64];
 
 	ncols = threads_pane_columns(v, s, cols);
@@ -132,16 +195,27 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 
 		qsort_r(rows, (size_t)nrows, sizeof(int), threads_pane_sort_cmp, &ctx);
 	}
+	first = threads_pane_first_col(v, cols, ncols, (int)strlen(heads[v->agg]), g->w, &shown);
+	f->ncols = ncols;
+	f->hcol = first;
+	f->shown_cols = shown;
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
 	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%s", heads[v->agg]);
-	for (int c = 0; c < ncols && x < g->w; c++) {
+	for (int c = first; c < first + shown; c++) {
 		const char *name = l->metrics[cols[c]].name;
-		int w = (int)strlen(name) > 8 ? (int)strlen(name) + 1 : 9;
+		int w = threads_pane_col_w(l, cols[c]);
 
 		snprintf(buf, sizeof(buf), "%s%s", name,
 			 cols[c] == v->sort_metric ? (v->sort_rev ? "^" : "v") : "");
 		grid_put_right(g, y, x, w, GRID_HEADER, buf);
+		pane_hit_header(f, y, x, w + 1, cols[c]);
 		x += w + 1;
+	}
+	/* columns out of sight on each side (Left and Right reach them) */
+	if (shown < ncols) {
+		snprintf(buf, sizeof(buf), "%s%.0d %.0d%s", first ? "<" : "", first,
+			 ncols - first - shown, first + shown < ncols ? ">" : "");
+		grid_put_right(g, y, g->w - THREADS_PANE_MORE_W, THREADS_PANE_MORE_W, GRID_SELECT, buf);
 	}
 	if (v->focus == VIEW_PANE_TABLE) {
 		f->nrows = nrows;
@@ -162,9 +236,8 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 
 		grid_blank(g, yy, 0, g->w, base);
 		x = threads_pane_label(v, e, yy, base, heads[v->agg], g);
-		for (int c = 0; c < ncols && x < g->w; c++) {
-			const char *name = l->metrics[cols[c]].name;
-			int w = (int)strlen(name) > 8 ? (int)strlen(name) + 1 : 9;
+		for (int c = first; c < first + shown; c++) {
+			int w = threads_pane_col_w(l, cols[c]);
 			double val = sample_metric(s, e, cols[c]);
 			double warn, crit;
 			enum grid_style st = base;
