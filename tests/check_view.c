@@ -354,6 +354,61 @@ START_TEST(table_scrolls_sideways_and_the_mouse_sorts_and_switches)
 }
 END_TEST
 
+/* htop's keys: F3 finds a CPU or a core, F4 filters, F6 sorts by a named column. */
+START_TEST(htop_keys_find_filter_and_sort)
+{
+	struct fixture f;
+	const char *k;
+
+	fixture_open(&f, 160, 50);
+	free(render(&f));
+	ck_assert_int_eq(view_key(&f.v, &f.frame, VIEW_KEY_F3), VIEW_CMD_REDRAW);
+	ck_assert_int_eq(f.v.prompt, VIEW_PROMPT_FIND);
+	for (k = "13"; *k; k++)
+		view_key(&f.v, &f.frame, *k);
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	free(render(&f));
+	ck_assert_int_eq(f.v.focus, VIEW_PANE_TABLE);
+	ck_assert(f.frame.found);
+	/* the selected row is CPU 13's */
+	for (int i = 0; i < f.frame.nhits; i++)
+		if (f.frame.hits[i].what == VIEW_HIT_CELL && f.frame.hits[i].pane == VIEW_PANE_TABLE &&
+		    f.frame.hits[i].pos == f.frame.sel)
+			ck_assert_int_eq(f.s->threads[f.frame.hits[i].entity].index, 13);
+	view_key(&f.v, &f.frame, VIEW_KEY_DOWN); /* then the selection moves freely */
+	ck_assert_int_eq(f.v.find_cpu, -1);
+	view_key(&f.v, &f.frame, VIEW_KEY_F3);
+	for (k = "c2"; *k; k++)
+		view_key(&f.v, &f.frame, *k);
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_int_eq(f.v.agg, VIEW_AGG_CORE);
+	free(render(&f));
+	ck_assert(f.frame.found);
+	view_key(&f.v, &f.frame, VIEW_KEY_F3);
+	view_key(&f.v, &f.frame, 'x');
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_ptr_nonnull(strstr(f.v.status, "neither a CPU number nor c and a core id"));
+	/* F4 is the filter */
+	view_key(&f.v, &f.frame, VIEW_KEY_F4);
+	ck_assert_int_eq(f.v.prompt, VIEW_PROMPT_FILTER);
+	view_key(&f.v, &f.frame, VIEW_KEY_ESC);
+	/* F6: a column by its name or the start of it */
+	view_key(&f.v, &f.frame, VIEW_KEY_F6);
+	ck_assert_int_eq(f.v.prompt, VIEW_PROMPT_SORT);
+	for (k = "ip"; *k; k++)
+		view_key(&f.v, &f.frame, *k);
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_int_eq(f.v.sort_metric, layout_metric_find(f.l, "ipc"));
+	view_key(&f.v, &f.frame, VIEW_KEY_F6);
+	for (k = "port0"; *k; k++) /* group ports is off: no such column */
+		view_key(&f.v, &f.frame, *k);
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_ptr_nonnull(strstr(f.v.status, "no column 'port0'"));
+	ck_assert_int_eq(f.v.sort_metric, layout_metric_find(f.l, "ipc"));
+	fixture_close(&f);
+}
+END_TEST
+
 START_TEST(settings_round_trip_and_bad_values)
 {
 	struct fixture f;
@@ -634,6 +689,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, sorting_filtering_and_aggregation);
 	CHECK_ADD(s, keys_change_state_and_ask_the_backend);
 	CHECK_ADD(s, table_scrolls_sideways_and_the_mouse_sorts_and_switches);
+	CHECK_ADD(s, htop_keys_find_filter_and_sort);
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);

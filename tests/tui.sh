@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 47
+plan 49
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -76,6 +76,12 @@ expect_match "ports are off before its key" "$(screen)" "4 ports:4 off"
 key 4
 check "key 4 turns the ports group on (rotating with stalls)" wait_for "4 ports:4 ROT" 4
 check "its metrics become columns" wait_for "port0" 2
+# htop's F6: sort by a column named at the prompt (its header is marked)
+key F6
+check "F6 asks for the sort column" wait_for "Sort by column" 2
+key i p c Enter
+check "F6 ipc sorts by ipc" wait_for "ipcv" 2
+key F6 n o n e Enter
 
 # pause freezes the figures
 key Space

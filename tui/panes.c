@@ -93,6 +93,8 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 	static const char *const prompts[] = {
 		[VIEW_PROMPT_FILTER] = "CPU filter (e.g. 0-3,8; empty shows all), Enter applies: ",
 		[VIEW_PROMPT_PID] = "Highlight the CPUs of process (PID; empty clears): ",
+		[VIEW_PROMPT_FIND] = "Find CPU (a number) or core (c and its id, e.g. c3), Enter: ",
+		[VIEW_PROMPT_SORT] = "Sort by column (a name or its start; none: topology order), Enter: ",
 	};
 	int rotating = 0;
 
@@ -320,7 +322,8 @@ static void panes_help(const struct view *v, struct grid *g)
 				      panes_registry[p]->name, panes_registry[p]->help);
 	if (n < sizeof(text))
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
-			"arrows     select; PgUp PgDn Home End scroll\n"
+			"arrows     select; PgUp PgDn Home End scroll; Left Right: a wide table sideways\n"
+			"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
 			"Enter      zoom the topology to the selected socket (Esc: all)\n"
 			"m M        heatmap metric   a  aggregation thread/core/socket\n"
 			"s < >      sort column      r  reverse sort\n"
@@ -328,7 +331,7 @@ static void panes_help(const struct view *v, struct grid *g)
 			"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
 			"e          explain the selected cell: formula, events, raw counts\n"
 			"d          setup doctor     h ? F1  this help     q F10  quit\n"
-			"mouse      a click selects a cell or a row\n"
+			"mouse      a click selects a cell or a row, sorts by a header, switches to a tab\n"
 			"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
 	for (int i = 0; i < l->ngroups && n < sizeof(text); i++) {
 		/* free-running IMC counters take no programmable counter */
@@ -452,6 +455,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 
 	grid_clear(g);
 	f->nhits = 0;
+	f->found = false;
 	f->nrows = 0;
 	f->page = 1;
 	f->sel = v->sel;

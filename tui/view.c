@@ -26,6 +26,7 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 		v->heat_metric = 0;
 	v->sort_metric = -1;
 	v->zoom_socket = -1;
+	v->find_cpu = v->find_core = -1;
 	v->groups = groups;
 	v->interval = interval;
 }
@@ -91,6 +92,61 @@ static int view_set_filter(struct view *v, const char *text)
 	return 0;
 }
 
+/* F3: select a CPU ("12") or a core ("c3") in the table; the table's render finds its row. */
+static enum view_cmd view_find(struct view *v, const char *text)
+{
+	char *end;
+	bool core = text[0] == 'c';
+	long n = strtol(text + core, &end, 10);
+
+	if (!text[core] || *end || n < 0 || n > 0xFFFFF) {
+		snprintf(v->status, sizeof(v->status), "find: '%s' is neither a CPU number nor c and a "
+			 "core id", text);
+		return VIEW_CMD_REDRAW;
+	}
+	v->find_cpu = core ? -1 : (int)n;
+	v->find_core = core ? (int)n : -1;
+	v->agg = core ? VIEW_AGG_CORE : VIEW_AGG_THREAD;
+	v->focus = v->lower = VIEW_PANE_TABLE;
+	return VIEW_CMD_REDRAW;
+}
+
+/* F6: sort by the column named TEXT (or the only one it starts), "none" for topology order. */
+static enum view_cmd view_sort_by(struct view *v, const char *text)
+{
+	const struct layout *l = v->info.layout;
+	int found = -1, n = 0;
+
+	if (!strcmp(text, "none") || !text[0]) {
+		v->sort_metric = -1;
+		return VIEW_CMD_REDRAW;
+	}
+	for (int m = 0; m < l->nmetrics; m++) {
+		int g = l->metrics[m].group;
+
+		if (l->metrics[m].scope != LAYOUT_THREAD || (g >= 0 && !(v->groups & (1u << g))) ||
+		    strncmp(l->metrics[m].name, text, strlen(text)))
+			continue;
+		if (!strcmp(l->metrics[m].name, text)) {
+			found = m, n = 1;
+			break;
+		}
+		found = m;
+		n++;
+	}
+	if (n != 1) {
+		snprintf(v->status, sizeof(v->status), "sort: %s '%s' among the table's columns%s", n
+			 ? "more than one column starts with" : "no column", text,
+			 n ? "; type more of the name" : " (a group that is off has none)");
+		return VIEW_CMD_REDRAW;
+	}
+	v->sort_metric = found;
+	v->sort_rev = false;
+	v->hcol = -1;
+	v->focus = v->lower = VIEW_PANE_TABLE;
+	return VIEW_CMD_REDRAW;
+}
+
 static enum view_cmd view_prompt_key(struct view *v, int key)
 {
 	size_t len = strlen(v->input);
@@ -113,6 +169,10 @@ static enum view_cmd view_prompt_key(struct view *v, int key)
 			view_set_filter(v, v->input);
 			return VIEW_CMD_REDRAW;
 		}
+		if (p == VIEW_PROMPT_FIND)
+			return view_find(v, v->input);
+		if (p == VIEW_PROMPT_SORT)
+			return view_sort_by(v, v->input);
 		if (!v->input[0]) {
 			v->pid = 0;
 			return VIEW_CMD_PID;
@@ -296,6 +356,8 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	v->scroll = f->scroll;
 	if (v->focus == VIEW_PANE_TABLE && v->hcol >= 0)
 		v->hcol = f->hcol;
+	if (f->found)
+		v->find_cpu = v->find_core = -1; /* selected: from now on the selection moves freely */
 	if (v->prompt)
 		return view_prompt_key(v, key);
 	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
@@ -347,6 +409,12 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	case 'r':
 		v->sort_rev = !v->sort_rev;
 		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_F3:
+	case VIEW_KEY_F6:
+		v->prompt = key == VIEW_KEY_F3 ? VIEW_PROMPT_FIND : VIEW_PROMPT_SORT;
+		v->input[0] = 0;
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_F4: /* htop's filter key */
 	case '/':
 		v->prompt = VIEW_PROMPT_FILTER;
 		snprintf(v->input, sizeof(v->input), "%s", v->filter);

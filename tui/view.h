@@ -39,13 +39,15 @@ int view_pane_find(const char *name);
 const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
 		    VIEW_OVERLAY_DOCTOR };
-enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID };
+enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID, VIEW_PROMPT_FIND,
+		   VIEW_PROMPT_SORT };
 
 /* Keys that are not characters (the front end maps its own codes to these). */
 enum view_key {
 	VIEW_KEY_UP = 0x110000, VIEW_KEY_DOWN, VIEW_KEY_LEFT, VIEW_KEY_RIGHT, VIEW_KEY_PGUP,
 	VIEW_KEY_PGDN, VIEW_KEY_HOME, VIEW_KEY_END, VIEW_KEY_TAB, VIEW_KEY_BTAB, VIEW_KEY_ENTER,
-	VIEW_KEY_ESC, VIEW_KEY_BACKSPACE, VIEW_KEY_F1, VIEW_KEY_F10,
+	VIEW_KEY_ESC, VIEW_KEY_BACKSPACE, VIEW_KEY_F1, VIEW_KEY_F10, VIEW_KEY_F3, VIEW_KEY_F4,
+	VIEW_KEY_F6,
 };
 
 /* What view_key asks of the caller. */
@@ -98,6 +100,7 @@ struct view {
 	char filter[64];          /* CPU filter as typed, "" for none */
 	bool *cpu_shown;          /* by OS CPU number; NULL: all */
 	int pid;                  /* highlighted process, 0 for none */
+	int find_cpu, find_core;  /* F3: select this OS CPU / core id in the table (-1: none) */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	char status[256];         /* one-line message (errors of the last key) */
 	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
@@ -114,6 +117,7 @@ struct view_frame {
 	int sel, scroll;
 	/* the thread table's metric columns: how many, the first shown, how many fit */
 	int ncols, hcol, shown_cols;
+	bool found;               /* the F3 target was selected (the view forgets it) */
 	struct view_hit *hits;
 	int nhits, hits_cap;
 };

@@ -220,6 +220,17 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	if (v->focus == VIEW_PANE_TABLE) {
 		f->nrows = nrows;
 		f->page = h - 1 > 1 ? h - 1 : 1;
+		/* F3: the row of the CPU or core asked for becomes the selection */
+		for (int pos = 0; pos < nrows && (v->find_cpu >= 0 || v->find_core >= 0); pos++) {
+			const struct sample_entity *e = &ents[rows[pos]];
+
+			if ((v->agg == VIEW_AGG_THREAD && e->index == v->find_cpu) ||
+			    (v->agg == VIEW_AGG_CORE && e->os_core_id == v->find_core)) {
+				f->sel = pos;
+				f->found = true;
+				break;
+			}
+		}
 		if (f->sel >= nrows)
 			f->sel = nrows ? nrows - 1 : 0;
 		if (f->sel < f->scroll)
