@@ -409,6 +409,46 @@ START_TEST(htop_keys_find_filter_and_sort)
 }
 END_TEST
 
+/* F2 chooses the table's columns; the choice is a setting ("hide"), saved and read back. */
+START_TEST(column_chooser_hides_columns_and_is_saved)
+{
+	struct fixture f;
+	char text[4096], err[256];
+	int ipc, cols_before;
+	char *t;
+
+	fixture_open(&f, 160, 50);
+	ipc = layout_metric_find(f.l, "ipc");
+	view_key(&f.v, &f.frame, VIEW_KEY_TAB);
+	free(render(&f));
+	cols_before = f.frame.ncols;
+	ck_assert_int_eq(view_key(&f.v, &f.frame, VIEW_KEY_F2), VIEW_CMD_REDRAW);
+	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_COLUMNS);
+	while (f.v.chooser < ipc)
+		view_key(&f.v, &f.frame, VIEW_KEY_DOWN);
+	ck_assert_int_eq(f.v.chooser, ipc);
+	view_key(&f.v, &f.frame, ' ');
+	ck_assert(f.v.col_hidden[ipc]);
+	t = render(&f);
+	ck_assert_msg(strstr(t, "[ ] ipc") != NULL, "the chooser shows ipc hidden: %s", t);
+	free(t);
+	view_key(&f.v, &f.frame, VIEW_KEY_ESC);
+	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_NONE);
+	free(render(&f));
+	ck_assert_int_eq(f.frame.ncols, cols_before - 1);
+	for (int i = 0; i < f.frame.nhits; i++)
+		ck_assert(f.frame.hits[i].what != VIEW_HIT_HEADER || f.frame.hits[i].metric != ipc);
+	ck_assert_int_eq(view_settings_format(&f.v, text, sizeof(text)), 0);
+	ck_assert_ptr_nonnull(strstr(text, "hide ipc\n"));
+	memset(f.v.col_hidden, 0, sizeof(bool) * (size_t)f.l->nmetrics);
+	ck_assert_int_eq(view_setting_apply(&f.v, "hide", "ipc,ghz", err, sizeof(err)), 0);
+	ck_assert(f.v.col_hidden[ipc] && f.v.col_hidden[layout_metric_find(f.l, "ghz")]);
+	ck_assert_int_eq(view_setting_apply(&f.v, "hide", "nosuch", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "hide: layout nehalem has no metric 'nosuch'");
+	fixture_close(&f);
+}
+END_TEST
+
 START_TEST(settings_round_trip_and_bad_values)
 {
 	struct fixture f;
@@ -690,6 +730,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, keys_change_state_and_ask_the_backend);
 	CHECK_ADD(s, table_scrolls_sideways_and_the_mouse_sorts_and_switches);
 	CHECK_ADD(s, htop_keys_find_filter_and_sort);
+	CHECK_ADD(s, column_chooser_hides_columns_and_is_saved);
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);

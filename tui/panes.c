@@ -323,6 +323,7 @@ static void panes_help(const struct view *v, struct grid *g)
 	if (n < sizeof(text))
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 			"arrows     select; PgUp PgDn Home End scroll; Left Right: a wide table sideways\n"
+			"F2         choose the table's columns (saved)\n"
 			"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
 			"Enter      zoom the topology to the selected socket (Esc: all)\n"
 			"m M        heatmap metric   a  aggregation thread/core/socket\n"
@@ -446,6 +447,35 @@ static void panes_doctor(const struct view *v, const struct sample *s, struct gr
 	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
 }
 
+/* F2: the thread table's columns, each shown [x] or hidden [ ], the cursor on one. */
+static void panes_columns(const struct view *v, const struct sample *s, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	int y, x, h, w, row = 0, at = 0, first;
+
+	panes_overlay_box(g, "Columns of the table: Up Down move, Space shows or hides, Esc closes",
+			  &y, &x, &h, &w);
+	for (int m = 0; m < v->chooser && m < l->nmetrics; m++)
+		at += view_column_choosable(v, m);
+	first = at >= h - 2 ? at - (h - 3) : 0;
+	for (int m = 0, k = 0; m < l->nmetrics && row < h - 2; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+		const char *state = "always counted";
+
+		if (!view_column_choosable(v, m) || k++ < first)
+			continue;
+		if (mt->group >= 0)
+			state = !s ? "" : s->groups[mt->group].state == SAMPLE_GROUP_OFF ? "group off"
+				: s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED ? "group blocked"
+				: "group on";
+		grid_put(g, y + 1 + row, x + 2, w - 4, m == v->chooser ? GRID_SELECT : GRID_NORMAL,
+			 "[%c] %-28s %-7s %-12s %s", v->col_hidden[m] ? ' ' : 'x', mt->name,
+			 layout_scope_names[mt->scope], mt->group >= 0 ? l->groups[mt->group].name : "-",
+			 state);
+		row++;
+	}
+}
+
 /* ---- the screen ------------------------------------------------------------- */
 
 void view_render(const struct view *v, const struct sample *s, double age_s, struct grid *g,
@@ -487,4 +517,6 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		panes_explain(v, s, f, g);
 	else if (v->overlay == VIEW_OVERLAY_DOCTOR)
 		panes_doctor(v, s, g);
+	else if (v->overlay == VIEW_OVERLAY_COLUMNS)
+		panes_columns(v, s, g);
 }

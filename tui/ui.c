@@ -152,6 +152,7 @@ static int ui_map_key(int ch)
 	case KEY_BACKSPACE: case 127: case 8: return VIEW_KEY_BACKSPACE;
 	case KEY_F(1): return VIEW_KEY_F1;
 	case KEY_F(10): return VIEW_KEY_F10;
+	case KEY_F(2): return VIEW_KEY_F2;
 	case KEY_F(3): return VIEW_KEY_F3;
 	case KEY_F(4): return VIEW_KEY_F4;
 	case KEY_F(6): return VIEW_KEY_F6;

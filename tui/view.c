@@ -27,6 +27,7 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 	v->sort_metric = -1;
 	v->zoom_socket = -1;
 	v->find_cpu = v->find_core = -1;
+	v->col_hidden = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
 	v->groups = groups;
 	v->interval = interval;
 }
@@ -35,7 +36,43 @@ void view_free(struct view *v)
 {
 	free(v->cpu_shown);
 	free(v->pid_cpus);
+	free(v->col_hidden);
 	v->cpu_shown = v->pid_cpus = NULL;
+	v->col_hidden = NULL;
+}
+
+bool view_column_choosable(const struct view *v, int m)
+{
+	return v->info.layout->metrics[m].scope != LAYOUT_CHANNEL;
+}
+
+/* F2, the column chooser: Up and Down move, Space or Enter show / hide, Esc or F2 close. */
+static enum view_cmd view_chooser_key(struct view *v, int key)
+{
+	const struct layout *l = v->info.layout;
+	int dir = key == VIEW_KEY_UP ? -1 : key == VIEW_KEY_DOWN ? 1 : 0;
+
+	if (key == VIEW_KEY_ESC || key == VIEW_KEY_F2 || key == 'q') {
+		v->overlay = VIEW_OVERLAY_NONE;
+		return VIEW_CMD_REDRAW;
+	}
+	if (key == ' ' || key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
+		v->col_hidden[v->chooser] = !v->col_hidden[v->chooser];
+		if (v->col_hidden[v->chooser] && v->sort_metric == v->chooser)
+			v->sort_metric = -1; /* no sorting by a column out of the table */
+		return VIEW_CMD_REDRAW;
+	}
+	for (int i = 0; dir && i < l->nmetrics; i++) {
+		int m = v->chooser + dir * (i + 1);
+
+		if (m < 0 || m >= l->nmetrics)
+			break;
+		if (view_column_choosable(v, m)) {
+			v->chooser = m;
+			break;
+		}
+	}
+	return VIEW_CMD_REDRAW;
 }
 
 void view_frame_free(struct view_frame *f)
@@ -360,6 +397,8 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		v->find_cpu = v->find_core = -1; /* selected: from now on the selection moves freely */
 	if (v->prompt)
 		return view_prompt_key(v, key);
+	if (v->overlay == VIEW_OVERLAY_COLUMNS)
+		return view_chooser_key(v, key);
 	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
 		/* any key closes an overlay; its own key toggles it */
 		v->overlay = VIEW_OVERLAY_NONE;
@@ -408,6 +447,11 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		return VIEW_CMD_REDRAW;
 	case 'r':
 		v->sort_rev = !v->sort_rev;
+		return VIEW_CMD_REDRAW;
+	case VIEW_KEY_F2: /* htop's setup: the table's columns */
+		v->overlay = VIEW_OVERLAY_COLUMNS;
+		if (!view_column_choosable(v, v->chooser))
+			v->chooser = 0;
 		return VIEW_CMD_REDRAW;
 	case VIEW_KEY_F3:
 	case VIEW_KEY_F6:
@@ -516,10 +560,19 @@ int view_settings_format(const struct view *v, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "none");
 	if (n < len)
 		n += (size_t)snprintf(buf + n, len - n,
-				      "\nheat %s\naggregation %s\nsort %s\nreverse %s\npane %s\n",
+				      "\nheat %s\naggregation %s\nsort %s\nreverse %s\npane %s\nhide ",
 				      l->metrics[v->heat_metric].name, view_agg_names[v->agg],
 				      v->sort_metric < 0 ? "topology" : l->metrics[v->sort_metric].name,
 				      v->sort_rev ? "yes" : "no", panes_registry[v->lower]->name);
+	first = 1;
+	for (int m = 0; m < l->nmetrics && n < len; m++)
+		if (v->col_hidden[m]) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
+					      l->metrics[m].name);
+			first = 0;
+		}
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s\n", first ? "none" : "");
 	return n < len ? 0 : -ENOSPC;
 }
 
@@ -604,7 +657,25 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 		v->sort_rev = !strcmp(value, "yes");
 		return 0;
 	}
+	if (!strcmp(key, "hide")) {
+		char list[1024], *save = NULL;
+
+		snprintf(list, sizeof(list), "%s", value);
+		memset(v->col_hidden, 0, sizeof(bool) * (size_t)l->nmetrics);
+		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int m = layout_metric_find(l, w);
+
+			if (!strcmp(w, "none"))
+				continue;
+			if (m < 0) {
+				snprintf(err, errlen, "hide: layout %s has no metric '%s'", l->name, w);
+				return -EINVAL;
+			}
+			v->col_hidden[m] = true;
+		}
+		return 0;
+	}
 	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
-		 "sort, reverse, pane)", key);
+		 "sort, reverse, pane, hide)", key);
 	return -EINVAL;
 }

@@ -38,7 +38,7 @@ int view_pane_find(const char *name);
 /* "threads, ports, uncore, imc or cycles": the panes that can be shown under the topology. */
 const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
-		    VIEW_OVERLAY_DOCTOR };
+		    VIEW_OVERLAY_DOCTOR, VIEW_OVERLAY_COLUMNS };
 enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID, VIEW_PROMPT_FIND,
 		   VIEW_PROMPT_SORT };
 
@@ -47,7 +47,7 @@ enum view_key {
 	VIEW_KEY_UP = 0x110000, VIEW_KEY_DOWN, VIEW_KEY_LEFT, VIEW_KEY_RIGHT, VIEW_KEY_PGUP,
 	VIEW_KEY_PGDN, VIEW_KEY_HOME, VIEW_KEY_END, VIEW_KEY_TAB, VIEW_KEY_BTAB, VIEW_KEY_ENTER,
 	VIEW_KEY_ESC, VIEW_KEY_BACKSPACE, VIEW_KEY_F1, VIEW_KEY_F10, VIEW_KEY_F3, VIEW_KEY_F4,
-	VIEW_KEY_F6,
+	VIEW_KEY_F6, VIEW_KEY_F2,
 };
 
 /* What view_key asks of the caller. */
@@ -101,6 +101,8 @@ struct view {
 	bool *cpu_shown;          /* by OS CPU number; NULL: all */
 	int pid;                  /* highlighted process, 0 for none */
 	int find_cpu, find_core;  /* F3: select this OS CPU / core id in the table (-1: none) */
+	bool *col_hidden;         /* by layout metric: left out of the table (F2, setting "hide") */
+	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	char status[256];         /* one-line message (errors of the last key) */
 	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
@@ -140,6 +142,9 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 void view_free(struct view *v);
 
 /* Apply KEY (a character or a VIEW_KEY_*) to what frame F (the last render) shows. */
+/* Whether metric M can be a column of the thread table (the F2 chooser lists those). */
+bool view_column_choosable(const struct view *v, int m);
+
 /* Monotonic seconds (for how long a key's message stays on the message line). */
 double view_now(void);
 

@@ -71,6 +71,8 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 	for (int m = 0; m < l->nmetrics; m++) {
 		const struct layout_metric *mt = &l->metrics[m];
 
+		if (v->col_hidden[m])
+			continue; /* left out with F2 */
 		/* a group that is off or blocked has no figures: no column */
 		if (mt->group >= 0 && (s->groups[mt->group].state == SAMPLE_GROUP_OFF ||
 				       s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED))
