@@ -43,6 +43,22 @@ static void engine_eval(const struct engine *e, double *vars, enum layout_scope 
 	}
 }
 
+/* DST's raw counts += SRC's (each thread's own count of a per-core event: their mean). */
+static void engine_add_raw(const struct layout *l, struct sample_entity *dst,
+			   const struct sample_entity *src, bool first, bool per_core_mean,
+			   int nthreads)
+{
+	for (int i = 0; i < l->nevents; i++) {
+		double v = src->raw[i];
+
+		if (l->events[i].pmu != LAYOUT_PMU_CORE)
+			continue;
+		if (per_core_mean && l->events[i].per_core)
+			v /= nthreads;
+		dst->raw[i] = first || isnan(dst->raw[i]) ? v : dst->raw[i] + v;
+	}
+}
+
 /* DST += SRC over built-ins and events, as a coarser scope aggregates a finer one. */
 static void engine_add(const struct layout *l, double *dst, const double *src, bool first,
 		       bool per_core_mean, int nthreads)
@@ -187,9 +203,11 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		v[LAYOUT_B_seconds] = secs;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
 		v[LAYOUT_B_threads] = 1;
-		for (int k = 0; k < l->nevents; k++)
+		for (int k = 0; k < l->nevents; k++) {
 			v[layout_event_var(l, k)] = c->ev_live[k] > 0
 						    ? c->ev_acc[k] * secs / c->ev_live[k] : NAN;
+			te->raw[k] = c->ev_live[k] > 0 ? c->ev_acc[k] : NAN;
+		}
 		engine_eval(e, v, LAYOUT_THREAD);
 		core_n[th->core]++;
 	}
@@ -209,6 +227,8 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 
 		if (engine_cpu_void(&e->cpus[i]))
 			continue;
+		engine_add_raw(l, ce, &s->threads[i], isnan(ce->vars[LAYOUT_B_threads]), true,
+			       core_n[th->core]);
 		engine_add(l, ce->vars, s->threads[i].vars, isnan(ce->vars[LAYOUT_B_threads]), true,
 			   core_n[th->core]);
 	}
@@ -230,6 +250,8 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 
 		if (!core_n[k])
 			continue;
+		engine_add_raw(l, se, &s->cores[k], isnan(se->vars[LAYOUT_B_threads]), false,
+			       sock_n[t->cores[k].socket]);
 		engine_add(l, se->vars, s->cores[k].vars, isnan(se->vars[LAYOUT_B_threads]), false,
 			   sock_n[t->cores[k].socket]);
 	}

@@ -12,17 +12,19 @@
 #include <assert.h>
 #include <stdlib.h>
 
-static void sample_entities(struct sample_entity **out, int n, int nvars)
+/* N entities, each with NVARS values and NRAW raw counts after them, all NaN. */
+static void sample_entities(struct sample_entity **out, int n, int nvars, int nraw)
 {
 	struct sample_entity *e = xcalloc((size_t)(n ? n : 1), sizeof(*e));
-	double *vars = xmalloc(sizeof(double) * (size_t)(n ? n : 1) * (size_t)nvars);
+	size_t per = (size_t)nvars + (size_t)nraw;
+	double *vars = xmalloc(sizeof(double) * (size_t)(n ? n : 1) * per);
 
-	for (int i = 0; i < n * nvars; i++)
+	for (size_t i = 0; i < (size_t)(n ? n : 1) * per; i++)
 		vars[i] = NAN;
-	for (int i = 0; i < n; i++)
-		e[i].vars = vars + (size_t)i * (size_t)nvars;
-	if (!n)
-		e[0].vars = vars;
+	for (int i = 0; i < (n ? n : 1); i++) {
+		e[i].vars = vars + (size_t)i * per;
+		e[i].raw = e[i].vars + nvars;
+	}
 	*out = e;
 }
 
@@ -35,9 +37,9 @@ struct sample *sample_new(const struct layout *layout, int nthreads, int ncores,
 	s->nthreads = nthreads;
 	s->ncores = ncores;
 	s->nsockets = nsockets;
-	sample_entities(&s->threads, nthreads, nvars);
-	sample_entities(&s->cores, ncores, nvars);
-	sample_entities(&s->sockets, nsockets, nvars);
+	sample_entities(&s->threads, nthreads, nvars, layout->nevents);
+	sample_entities(&s->cores, ncores, nvars, layout->nevents);
+	sample_entities(&s->sockets, nsockets, nvars, layout->nevents);
 	s->groups = xcalloc((size_t)layout->ngroups + 1, sizeof(*s->groups));
 	s->metric_scaled = xcalloc((size_t)layout->nmetrics + 1, sizeof(*s->metric_scaled));
 	s->refs = 1;
@@ -47,7 +49,8 @@ struct sample *sample_new(const struct layout *layout, int nthreads, int ncores,
 void sample_add_channels(struct sample *s, int nchannels)
 {
 	s->nchannels = nchannels;
-	sample_entities(&s->channels, s->nsockets * nchannels, layout_nvars(s->layout));
+	sample_entities(&s->channels, s->nsockets * nchannels, layout_nvars(s->layout),
+			s->layout->nevents);
 }
 
 struct sample_entity *sample_channel(const struct sample *s, int socket, int ch)

@@ -27,6 +27,8 @@ struct sample_entity {
 	int os_core_id; /* OS core id (threads and cores), -1 when unknown */
 	int os_socket_id;
 	double *vars;   /* layout_nvars() values: built-ins, events, metrics */
+	double *raw;    /* per layout event: the count as read, before scaling to the interval
+			 * (NaN when not counted); vars holds the scaled counts */
 };
 
 enum sample_group_state {

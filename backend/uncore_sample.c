@@ -66,11 +66,15 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			 */
 			v = us->live[k] > 0 ? us->acc[k] * sv[LAYOUT_B_seconds] / us->live[k] : NAN;
 			if (ev->channel >= 0) {
-				sample_channel(s, i, ev->channel)->vars[ev->var] = v;
+				struct sample_entity *ce = sample_channel(s, i, ev->channel);
+
+				ce->vars[ev->var] = v;
+				ce->raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
 				sv[ev->var] = isnan(sv[ev->var]) ? v : sv[ev->var] + v;
 			} else {
 				sv[ev->var] = v;
 			}
+			s->sockets[i].raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
 		}
 	}
 }

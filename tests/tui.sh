@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 49
+plan 52
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -114,6 +114,12 @@ i=0
 while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do key Tab; sleep 0.05; i=$((i + 1)); done
 check "Tab reaches the IMC pane with a row per channel" wait_for " 1 CH2 " 2
 check "the IMC pane shows read bandwidth per channel" wait_for "read_bytes_per_s" 1
+# a channel's line can be selected and explained: its events, their uncore selects, counts
+key Down e
+check "e on an IMC channel line explains it, with the uncore select written" wait_for "uncore sel" 3
+check "and the counts as read and scaled" wait_for "as read   scaled" 1
+expect_match "explained on that channel" "$(screen)" "on socket 0 channel 1"
+key Escape
 key n
 check "key n turns the home-logic group on (rotating with imc)" wait_for "n qhl:7 ROT" 4
 key BTab

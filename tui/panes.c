@@ -157,8 +157,8 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 }
 
 /* The counter budget: free counters, then each group with its key, size and state. */
-static int panes_footer(const struct view *v, const struct sample *s, struct grid *g, int y,
-			bool draw)
+static int panes_footer_rows(const struct view *v, const struct sample *s, struct grid *g, int y,
+			     bool draw, bool only_on)
 {
 	const struct layout *l = v->info.layout;
 	int x = 1, rows = 1;
@@ -184,6 +184,8 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 		else
 			x += (int)strlen(head);
 	}
+	int off = 0;
+
 	for (int i = 0; i < l->ngroups; i++) {
 		static const char *const names[] = { "off", "LIVE", "ROT", "BLOCKED" };
 		enum sample_group_state st = s ? s->groups[i].state : SAMPLE_GROUP_OFF;
@@ -196,6 +198,11 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 
 		if (!s && (v->groups & (1u << i)))
 			style = GRID_NORMAL;
+		/* a narrow screen: the groups that are off are counted, not listed */
+		if (only_on && st == SAMPLE_GROUP_OFF && !(!s && (v->groups & (1u << i)))) {
+			off++;
+			continue;
+		}
 		/* free-running IMC counters take no programmable counter */
 		len = snprintf(item, sizeof(item), "%c %s:%d %s", l->groups[i].key ? l->groups[i].key : ' ',
 			       l->groups[i].name,
@@ -212,7 +219,35 @@ static int panes_footer(const struct view *v, const struct sample *s, struct gri
 		}
 		x += len + 3;
 	}
+	if (off) {
+		char item[64];
+		int len = snprintf(item, sizeof(item), "%d more off (F1 lists them)", off);
+
+		if (x + len + 2 > g->w - 1) {
+			rows++;
+			y++;
+			x = 1;
+		}
+		if (draw) {
+			grid_put(g, y, x, g->w - 1 - x, GRID_DIM, "|");
+			grid_put(g, y, x + 2, g->w - 3 - x, GRID_DIM, "%s", item);
+		}
+	}
 	return rows;
+}
+
+/*
+ * The counter budget: free counters, then each group with its key, size
+ * and state; when that takes more than a few rows (two on a short screen,
+ * three otherwise), the groups that are off are only counted, so the panes
+ * keep their room.  Returns the rows used.
+ */
+static int panes_footer(const struct view *v, const struct sample *s, struct grid *g, int y,
+			bool draw)
+{
+	bool only_on = panes_footer_rows(v, s, g, y, false, false) > (g->h < 40 ? 2 : 3);
+
+	return panes_footer_rows(v, s, g, y, draw, only_on);
 }
 
 /*
@@ -355,10 +390,14 @@ static const struct sample_entity *panes_selected(const struct view *v, const st
 	for (int i = 0; i < f->nhits; i++) {
 		const struct view_hit *h = &f->hits[i];
 
-		if (h->pane != v->focus || h->pos != f->sel || h->entity < 0)
+		if (h->pane != v->focus || h->pos != f->sel || h->entity < 0 || h->what != VIEW_HIT_CELL)
 			continue;
+		/* an uncore or IMC line says which metric it shows */
+		if (h->metric >= 0)
+			*metric = h->metric;
 		return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
 		       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
+		       : h->kind == VIEW_AGG_CHANNEL ? &s->channels[h->entity]
 						  : &s->sockets[h->entity];
 	}
 	return s->nthreads ? &s->threads[0] : NULL;
@@ -375,6 +414,8 @@ static const char *panes_entity_name(const struct view *v, const struct sample *
 		snprintf(buf, len, "cpu %d", e->index);
 	else if (e >= s->cores && e < s->cores + s->ncores)
 		snprintf(buf, len, "core %d of socket %d", e->os_core_id, e->os_socket_id);
+	else if (s->nchannels && e >= s->channels && e < s->channels + s->nsockets * s->nchannels)
+		snprintf(buf, len, "socket %d channel %d", e->os_socket_id, e->index);
 	else
 		snprintf(buf, len, "socket %d", e->os_socket_id);
 	return buf;
@@ -394,8 +435,7 @@ static void panes_explain(const struct view *v, const struct sample *s,
 	pane_value(s, m, e ? sample_metric(s, e, m) : NAN, val, sizeof(val));
 	n = (size_t)snprintf(text, sizeof(text), "%s (%s, per %s) on %s: %s\n%s\n\n  %s = %s\n",
 			     mt->name, mt->unit,
-			     mt->scope == LAYOUT_THREAD ? "thread" : mt->scope == LAYOUT_CORE ? "core"
-											 : "socket",
+			     layout_scope_names[mt->scope],
 			     panes_entity_name(v, s, e, name, sizeof(name)), val,
 			     mt->help ? mt->help : "", mt->name, mt->formula);
 	if (mt->group < 0) {
@@ -415,21 +455,45 @@ static void panes_explain(const struct view *v, const struct sample *s,
 					      "counted %.0f%% of the interval, counts scaled by %.2f",
 					      100 * sg->live_share, 1 / sg->live_share);
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "\n\n  event                 code umask cmask inv edge any  PERFEVTSEL   count this interval\n");
+				      "\n\n  event                 code umask cmask inv edge any  register value   "
+				      "as read   scaled\n");
 		for (int i = 0; i < gr->nevents && n < sizeof(text); i++) {
 			const struct layout_event *ev = &l->events[gr->first_event + i];
-			double raw = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
+			bool chan = e && s->nchannels && e >= s->channels &&
+				    e < s->channels + s->nsockets * s->nchannels;
+			double scaled = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
+			double raw = e && e->raw ? e->raw[gr->first_event + i] : NAN;
+			char reg[40], rawtxt[32];
 
-			panes_format(raw, val, sizeof(val));
+			/* a channel's line shows that channel's events; a socket's, each channel's */
+			if (chan && ev->channel >= 0 && ev->channel != e->index)
+				continue;
+			if (!chan && e && ev->channel >= 0 && s->nchannels > ev->channel &&
+			    e >= s->sockets && e < s->sockets + s->nsockets)
+				scaled = sample_channel(s, e->socket, ev->channel)
+						 ->vars[layout_event_var(l, gr->first_event + i)];
+			/* what is written where: PERFEVTSEL, an uncore select, or a free-running MMIO counter */
+			if (ev->pmu == LAYOUT_PMU_CORE)
+				snprintf(reg, sizeof(reg), "PERFEVTSEL %llX",
+					 (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
+									    v->info.count_user,
+									    v->info.count_kernel));
+			else if (ev->pmu == LAYOUT_PMU_IMC)
+				snprintf(reg, sizeof(reg), "MMIO +0x%X", ev->mmio);
+			else
+				snprintf(reg, sizeof(reg), "uncore sel %llX",
+					 (unsigned long long)counter_uncore_evtsel(ev));
+			panes_format(raw, rawtxt, sizeof(rawtxt));
+			panes_format(scaled, val, sizeof(val));
 			n += (size_t)snprintf(text + n, sizeof(text) - n,
-					      "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d  %10llX   %s\n",
+					      "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d  %-16s %8s %8s%s\n",
 					      ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge,
-					      ev->any,
-					      (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
-									       v->info.count_user,
-									       v->info.count_kernel),
-					      val);
+					      ev->any, reg, rawtxt, val,
+					      ev->channel >= 0 && !chan ? " channel" : "");
 		}
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "\nas read: the counts while the group was live; scaled: over the "
+				      "whole interval (equal when it counted all of it)\n");
 	}
 	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
 }

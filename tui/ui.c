@@ -230,6 +230,13 @@ static void ui_keys(struct ui_state *u)
 		ui_apply(u, view_key(&u->v, &u->frame, ui_map_key(ch)));
 		if (u->quit)
 			return;
+		/*
+		 * Keys typed together (Down then e) each act on what the one before
+		 * left: the frame is brought up to date before the next key (drawn
+		 * on the screen once they are all taken).
+		 */
+		if (u->dirty)
+			view_render(&u->v, u->smp, u->smp ? ui_now() - u->t_sample : 0, u->g, &u->frame);
 	}
 }
 

@@ -25,7 +25,8 @@
 
 enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
 		 VIEW_PANE_CYCLES, VIEW_NPANES };
-enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET };
+/* Aggregation of the table (the first three); a hit's entity can also be a memory channel. */
+enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET, VIEW_AGG_CHANNEL };
 
 /*
  * The pane called NAME, or -1.  Names are the registry's (tui/panes/pane.h):
@@ -129,12 +130,12 @@ enum view_hit_what { VIEW_HIT_CELL, VIEW_HIT_TAB, VIEW_HIT_HEADER };
 
 struct view_hit {
 	enum view_hit_what what;
-	int metric;               /* VIEW_HIT_HEADER: the column's layout metric */
+	int metric;               /* a header's column, or the metric a cell or row explains; -1 */
 	int y, x, w;
 	enum view_pane pane;
 	int pos;                  /* table row / topology cell */
 	int socket;               /* topo socket index */
-	enum view_agg kind;       /* what ENTITY indexes: the sample's threads, cores or sockets */
+	enum view_agg kind;       /* what ENTITY indexes: the sample's threads, cores, sockets or channels */
 	int entity;               /* -1: none */
 };
 

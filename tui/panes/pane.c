@@ -73,7 +73,8 @@ void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, in
 		f->hits = xrealloc(f->hits, (size_t)f->hits_cap, sizeof(*f->hits));
 	}
 	f->hits[f->nhits++] = (struct view_hit){ .y = y, .x = x, .w = w, .pane = pane, .pos = pos,
-						  .socket = socket, .kind = kind, .entity = entity };
+						  .socket = socket, .kind = kind, .entity = entity,
+						  .metric = -1 };
 }
 
 void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane)

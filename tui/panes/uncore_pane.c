@@ -160,14 +160,132 @@ static void uncore_pane_scale(const struct sample *s, const int *cols, int ncols
 	}
 }
 
-static int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
-				struct grid *g, bool imc)
+/* One line of the uncore / IMC pane: what it shows, for drawing, selecting and explaining. */
+struct uncore_pane_line {
+	enum { UNCORE_LINE_CHANNEL, UNCORE_LINE_TOTAL, UNCORE_LINE_METRIC, UNCORE_LINE_NOTE,
+	       UNCORE_LINE_FLAG } kind;
+	int socket, channel;      /* topo socket index, channel (-1: the socket) */
+	int metric;               /* UNCORE_LINE_METRIC: its metric; others: what explain shows */
+	int flag;                 /* UNCORE_LINE_FLAG: index into the sample's flags */
+};
+
+/* The pane's lines in order: channels and totals, or a line per metric; notes; flags. */
+static int uncore_pane_lines(const struct view *v, const struct sample *s, bool imc, const int *cols,
+			     int ncols, const int *ccols, int nccols, struct uncore_pane_line *out)
 {
 	const struct layout *l = v->info.layout;
-	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), *ccols, ncols, nccols, row = 0;
+	int n = 0;
+
+	if (nccols) {
+		for (int k = 0; k < s->nsockets; k++) {
+			if (v->zoom_socket >= 0 && k != v->zoom_socket)
+				continue;
+			for (int ch = 0; ch < s->nchannels; ch++)
+				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_CHANNEL,
+					.socket = k, .channel = ch, .metric = ccols[0], .flag = -1 };
+			out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_TOTAL, .socket = k,
+				.channel = -1, .metric = ccols[0], .flag = -1 };
+		}
+	} else if (!imc) {
+		for (int c = 0; c < ncols; c++)
+			out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_METRIC,
+				.socket = v->zoom_socket >= 0 ? v->zoom_socket : 0, .channel = -1,
+				.metric = cols[c], .flag = -1 };
+	} else {
+		for (int k = 0; k < s->nsockets; k++)
+			if (v->zoom_socket < 0 || k == v->zoom_socket)
+				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_TOTAL,
+					.socket = k, .channel = -1, .metric = ncols ? cols[0] : -1,
+					.flag = -1 };
+		out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_NOTE, .metric = -1, .flag = -1 };
+	}
+	for (int i = 0; i < s->nflags; i++) {
+		const struct sample_flag *fl = &s->flags[i];
+
+		if (fl->metric >= 0 && !uncore_pane_metric(l, fl->metric, imc))
+			continue;
+		out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_FLAG, .socket = fl->socket,
+			.channel = fl->channel, .metric = fl->metric, .flag = i };
+		while (i + 1 < s->nflags && !strcmp(s->flags[i + 1].why, fl->why))
+			i++; /* one line per finding, not per figure */
+	}
+	return n;
+}
+
+/* Draw line LN at row Y (SEL: it is the selection). */
+static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
+				  const struct uncore_pane_line *ln, const int *cols, int ncols,
+				  const int *ccols, int nccols, const double *scale,
+				  const double *cscale, int y, bool sel, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	char label[48];
+
+	if (sel)
+		grid_blank(g, y, 0, g->w, GRID_SELECT);
+	switch (ln->kind) {
+	case UNCORE_LINE_CHANNEL:
+		snprintf(label, sizeof(label), " %4d CH%d", s->sockets[ln->socket].os_socket_id, ln->channel);
+		uncore_pane_row(v, s, sample_channel(s, ln->socket, ln->channel), ln->channel, ccols,
+				nccols, cscale, y, label, g);
+		break;
+	case UNCORE_LINE_TOTAL:
+		snprintf(label, sizeof(label), nccols ? " %4d total" : " %4d",
+			 s->sockets[ln->socket].os_socket_id);
+		uncore_pane_row(v, s, &s->sockets[ln->socket], -1, nccols ? ccols : cols,
+				nccols ? nccols : ncols, scale, y, label, g);
+		break;
+	case UNCORE_LINE_METRIC: {
+		/* one row per metric, one column per socket: many figures, few sockets */
+		const struct layout_metric *mt = &l->metrics[ln->metric];
+		int x = 34;
+
+		grid_put(g, y, 0, 34, sel ? GRID_SELECT : GRID_NORMAL, " %-22s %-10s", mt->name, mt->unit);
+		for (int k = 0; k < s->nsockets && x < g->w; k++) {
+			double val = sample_metric(s, &s->sockets[k], ln->metric);
+			char buf[64];
+			enum grid_style st;
+			int c = 0;
+
+			if (v->zoom_socket >= 0 && k != v->zoom_socket)
+				continue;
+			while (c < ncols && cols[c] != ln->metric)
+				c++;
+			st = uncore_pane_value(s, k, -1, ln->metric, val, buf, sizeof(buf));
+			if (!strcmp(mt->unit, "B/s"))
+				grid_bar(g, y, x, 10, isnan(val) || c >= ncols || !(scale[c] > 0) ? 0
+					 : val / scale[c], GRID_BAR);
+			grid_put_right(g, y, x + 10, 11, st, buf);
+			x += 22;
+		}
+		break;
+	}
+	case UNCORE_LINE_NOTE:
+		grid_put(g, y, 2, g->w - 4, GRID_DIM, "per channel: n/a (this memory controller counts "
+			 "only the socket's totals)");
+		break;
+	case UNCORE_LINE_FLAG:
+		pane_flag_where(s, &s->flags[ln->flag], label, sizeof(label));
+		grid_put(g, y, 1, g->w - 2, GRID_CRIT, "! %s: %s", label, s->flags[ln->flag].why);
+		break;
+	}
+}
+
+/*
+ * The uncore and IMC panes: lines that can be selected (Up, Down) and
+ * explained (e), scrolled when they do not fit, with "+N more" under them.
+ */
+static int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
+				struct grid *g, struct view_frame *f, bool imc)
+{
+	const struct layout *l = v->info.layout;
+	enum view_pane me = imc ? VIEW_PANE_IMC : VIEW_PANE_UNCORE;
+	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), *ccols, ncols, nccols, nlines;
 	double *scale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
 	double *cscale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
-	char why[600], label[32];
+	struct uncore_pane_line *lines = NULL;
+	int rows = h - 1, sel = -1, scroll = 0;
+	char why[600];
 
 	ccols = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
 	if (!s || uncore_pane_idle(v, s, imc, why, sizeof(why))) {
@@ -183,77 +301,63 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 	/* channel rows against channel peaks; socket rows (totals) against socket peaks */
 	uncore_pane_scale(s, nccols ? ccols : cols, nccols ? nccols : ncols, false, scale);
 	uncore_pane_scale(s, ccols, nccols, true, cscale);
+	lines = xcalloc((size_t)(s->nsockets * (s->nchannels + 2) + l->nmetrics + s->nflags + 2),
+			sizeof(*lines));
+	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, lines);
 	if (nccols) {
-		/* per channel rows, then the socket's total of the same metrics */
 		uncore_pane_head(l, ccols, nccols, y, " sock chan", g);
-		for (int k = 0; k < s->nsockets && row < h - 2; k++) {
-			if (v->zoom_socket >= 0 && k != v->zoom_socket)
-				continue;
-			for (int ch = 0; ch < s->nchannels && row < h - 2; ch++) {
-				snprintf(label, sizeof(label), " %4d CH%d", s->sockets[k].os_socket_id, ch);
-				uncore_pane_row(v, s, sample_channel(s, k, ch), ch, ccols, nccols, cscale,
-					      y + 1 + row++, label, g);
-			}
-			snprintf(label, sizeof(label), " %4d total", s->sockets[k].os_socket_id);
-			uncore_pane_row(v, s, &s->sockets[k], -1, ccols, nccols, scale, y + 1 + row++, label,
-				      g);
-		}
 	} else if (!imc) {
-		/* one row per metric, one column per socket: many figures, few sockets */
 		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-34s", " metric");
 
 		grid_blank(g, y, x, g->w - x, GRID_HEADER);
 		for (int k = 0; k < s->nsockets && x < g->w; k++) {
+			char label[32];
+
 			if (v->zoom_socket >= 0 && k != v->zoom_socket)
 				continue;
 			snprintf(label, sizeof(label), "socket %d", s->sockets[k].os_socket_id);
 			grid_put_right(g, y, x, 21, GRID_HEADER, label);
 			x += 22;
 		}
-		for (int c = 0; c < ncols && row < h - 2; c++, row++) {
-			const struct layout_metric *mt = &l->metrics[cols[c]];
-
-			grid_put(g, y + 1 + row, 0, 34, GRID_NORMAL, " %-22s %-10s", mt->name, mt->unit);
-			x = 34;
-			for (int k = 0; k < s->nsockets && x < g->w; k++) {
-				double val = sample_metric(s, &s->sockets[k], cols[c]);
-				char buf[64];
-				enum grid_style st;
-
-				if (v->zoom_socket >= 0 && k != v->zoom_socket)
-					continue;
-				st = uncore_pane_value(s, k, -1, cols[c], val, buf, sizeof(buf));
-				if (!strcmp(mt->unit, "B/s"))
-					grid_bar(g, y + 1 + row, x, 10, isnan(val) || !(scale[c] > 0) ? 0
-						 : val / scale[c], GRID_BAR);
-				grid_put_right(g, y + 1 + row, x + 10, 11, st, buf);
-				x += 22;
-			}
-		}
 	} else {
 		uncore_pane_head(l, cols, ncols, y, " sock", g);
-		for (int k = 0; k < s->nsockets && row < h - 2; k++) {
-			if (v->zoom_socket >= 0 && k != v->zoom_socket)
-				continue;
-			snprintf(label, sizeof(label), " %4d", s->sockets[k].os_socket_id);
-			uncore_pane_row(v, s, &s->sockets[k], -1, cols, ncols, scale, y + 1 + row++, label,
-				      g);
-		}
-		if (imc)
-			grid_put(g, y + 1 + row++, 2, g->w - 4, GRID_DIM, "per channel: n/a (this "
-				 "memory controller counts only the socket's totals)");
 	}
-	for (int i = 0; i < s->nflags && row < h - 1; i++) {
-		const struct sample_flag *f = &s->flags[i];
+	/* what does not fit: a line "+N more" in the last row, and the rest scrolls */
+	if (nlines > rows)
+		rows--;
+	if (v->focus == me) {
+		f->nrows = nlines;
+		f->page = rows > 1 ? rows : 1;
+		if (f->sel >= nlines)
+			f->sel = nlines ? nlines - 1 : 0;
+		if (f->sel < f->scroll)
+			f->scroll = f->sel;
+		if (f->sel >= f->scroll + rows)
+			f->scroll = f->sel - rows + 1;
+		sel = f->sel;
+		scroll = f->scroll;
+	}
+	for (int r = 0; r < rows && r + scroll < nlines; r++) {
+		const struct uncore_pane_line *ln = &lines[r + scroll];
+		int pos = r + scroll;
 
-		if (f->metric >= 0 && !uncore_pane_metric(l, f->metric, imc))
-			continue;
-		pane_flag_where(s, f, label, sizeof(label));
-		grid_put(g, y + 1 + row++, 1, g->w - 2, GRID_CRIT, "! %s: %s", label, f->why);
-		while (i + 1 < s->nflags && !strcmp(s->flags[i + 1].why, f->why))
-			i++; /* one line per finding, not per figure */
+		uncore_pane_draw_line(v, s, ln, cols, ncols, ccols, nccols, scale, cscale, y + 1 + r,
+				      pos == sel, g);
+		if (ln->kind == UNCORE_LINE_CHANNEL || ln->kind == UNCORE_LINE_TOTAL ||
+		    ln->kind == UNCORE_LINE_METRIC) {
+			bool chan = ln->kind == UNCORE_LINE_CHANNEL;
+
+			pane_hit(f, y + 1 + r, 0, g->w, me, pos, ln->socket,
+				 chan ? VIEW_AGG_CHANNEL : VIEW_AGG_SOCKET,
+				 chan ? ln->socket * s->nchannels + ln->channel : ln->socket);
+			f->hits[f->nhits - 1].metric = ln->metric;
+		}
 	}
+	if (nlines > rows)
+		grid_put(g, y + 1 + rows, 1, g->w - 2, GRID_DIM, "+%d more (Tab here, then Up and Down "
+			 "scroll)", nlines - rows - scroll > 0 ? nlines - rows - scroll : 0);
 out:
+	free(lines);
 	free(cols);
 	free(ccols);
 	free(scale);
@@ -261,19 +365,16 @@ out:
 	return h;
 }
 
-/* Nothing in these panes is selectable yet: F stays as the frame began. */
 static int uncore_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			    struct grid *g, struct view_frame *f)
 {
-	(void)f;
-	return uncore_pane_draw_any(v, s, y, h, g, false);
+	return uncore_pane_draw_any(v, s, y, h, g, f, false);
 }
 
 static int uncore_pane_draw_imc(const struct view *v, const struct sample *s, int y, int h,
 				struct grid *g, struct view_frame *f)
 {
-	(void)f;
-	return uncore_pane_draw_any(v, s, y, h, g, true);
+	return uncore_pane_draw_any(v, s, y, h, g, f, true);
 }
 
 const struct pane uncore_pane = {
