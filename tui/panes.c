@@ -157,6 +157,22 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 }
 
 /* The counter budget: free counters, then each group with its key, size and state. */
+/* One "| item" of the footer at *X of row *Y, on the next row when it does not fit. */
+static void panes_footer_item(struct grid *g, int *x, int *y, int *rows, const char *item, int len,
+			      enum grid_style style, bool draw)
+{
+	if (*x + len + 2 > g->w - 1) {
+		(*rows)++;
+		(*y)++;
+		*x = 1;
+	}
+	if (draw) {
+		grid_put(g, *y, *x, g->w - 1 - *x, GRID_DIM, "|");
+		grid_put(g, *y, *x + 2, g->w - 3 - *x, style, "%s", item);
+	}
+	*x += len + 3;
+}
+
 static int panes_footer_rows(const struct view *v, const struct sample *s, struct grid *g, int y,
 			     bool draw, bool only_on)
 {
@@ -208,30 +224,13 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 			       l->groups[i].name,
 			       l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents,
 			       names[st]);
-		if (x + len + 2 > g->w - 1) {
-			rows++;
-			y++;
-			x = 1;
-		}
-		if (draw) {
-			grid_put(g, y, x, g->w - 1 - x, GRID_DIM, "|");
-			grid_put(g, y, x + 2, g->w - 3 - x, style, "%s", item);
-		}
-		x += len + 3;
+		panes_footer_item(g, &x, &y, &rows, item, len, style, draw);
 	}
 	if (off) {
 		char item[64];
 		int len = snprintf(item, sizeof(item), "%d more off (F1 lists them)", off);
 
-		if (x + len + 2 > g->w - 1) {
-			rows++;
-			y++;
-			x = 1;
-		}
-		if (draw) {
-			grid_put(g, y, x, g->w - 1 - x, GRID_DIM, "|");
-			grid_put(g, y, x + 2, g->w - 3 - x, GRID_DIM, "%s", item);
-		}
+		panes_footer_item(g, &x, &y, &rows, item, len, GRID_DIM, draw);
 	}
 	return rows;
 }
