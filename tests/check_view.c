@@ -449,6 +449,48 @@ START_TEST(column_chooser_hides_columns_and_is_saved)
 }
 END_TEST
 
+/* The selected topology cell's OS CPU, or -1. */
+static int topo_selected_cpu(const struct fixture *f)
+{
+	for (int i = 0; i < f->frame.nhits; i++) {
+		const struct view_hit *h = &f->frame.hits[i];
+
+		if (h->pane == VIEW_PANE_TOPO && h->what == VIEW_HIT_CELL && h->pos == f->frame.sel &&
+		    h->kind == VIEW_AGG_THREAD && h->entity >= 0)
+			return f->s->threads[h->entity].index;
+	}
+	return -1;
+}
+
+/* Arrows on the topology go where they point on the screen, not in list order. */
+START_TEST(topology_arrows_move_as_drawn)
+{
+	struct fixture f;
+
+	fixture_open(&f, 160, 50);
+	free(render(&f));
+	for (int i = 0; i < f.frame.nhits; i++)
+		if (f.frame.hits[i].pane == VIEW_PANE_TOPO && f.frame.hits[i].kind == VIEW_AGG_THREAD &&
+		    f.s->threads[f.frame.hits[i].entity].index == 0)
+			f.frame.sel = f.frame.hits[i].pos;
+	ck_assert_int_eq(topo_selected_cpu(&f), 0);
+	/* cpu 0 is core 0's first thread; core 1 (cpu 1) is drawn to its right, cpu 8 below it */
+	view_key(&f.v, &f.frame, VIEW_KEY_RIGHT);
+	free(render(&f));
+	ck_assert_int_eq(topo_selected_cpu(&f), 1);
+	view_key(&f.v, &f.frame, VIEW_KEY_DOWN);
+	free(render(&f));
+	ck_assert_int_eq(topo_selected_cpu(&f), 9);
+	view_key(&f.v, &f.frame, VIEW_KEY_LEFT);
+	free(render(&f));
+	ck_assert_int_eq(topo_selected_cpu(&f), 8);
+	view_key(&f.v, &f.frame, VIEW_KEY_UP);
+	free(render(&f));
+	ck_assert_int_eq(topo_selected_cpu(&f), 0);
+	fixture_close(&f);
+}
+END_TEST
+
 START_TEST(settings_round_trip_and_bad_values)
 {
 	struct fixture f;
@@ -731,6 +773,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, table_scrolls_sideways_and_the_mouse_sorts_and_switches);
 	CHECK_ADD(s, htop_keys_find_filter_and_sort);
 	CHECK_ADD(s, column_chooser_hides_columns_and_is_saved);
+	CHECK_ADD(s, topology_arrows_move_as_drawn);
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);

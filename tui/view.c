@@ -240,6 +240,44 @@ static void view_move(struct view *v, const struct view_frame *f, int delta)
 		v->sel = 0;
 }
 
+/*
+ * Arrows on the topology move on the screen as drawn: to the nearest cell
+ * in direction (DX, DY), first on the same line (or column of lines), then
+ * the closest.  Nothing that way: the selection stays.
+ */
+static void view_move_on_screen(struct view *v, const struct view_frame *f, int dx, int dy)
+{
+	const struct view_hit *cur = NULL, *best = NULL;
+	long best_score = 0;
+
+	for (int i = 0; i < f->nhits; i++)
+		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].what == VIEW_HIT_CELL &&
+		    f->hits[i].pos == f->sel)
+			cur = &f->hits[i];
+	if (!cur) {
+		view_move(v, f, dx + dy);
+		return;
+	}
+	for (int i = 0; i < f->nhits; i++) {
+		const struct view_hit *h = &f->hits[i];
+		long ddx = (long)(2 * h->x + h->w) - (2 * cur->x + cur->w), ddy = h->y - cur->y, score;
+
+		if (h->pane != VIEW_PANE_TOPO || h->what != VIEW_HIT_CELL || h == cur)
+			continue;
+		if ((dx > 0 && ddx <= 0) || (dx < 0 && ddx >= 0) || (dy > 0 && ddy <= 0) ||
+		    (dy < 0 && ddy >= 0))
+			continue;
+		/* along the direction as little as possible, across it far less still */
+		score = dx ? labs(ddy) * 100000 + labs(ddx) : labs(ddy) * 1000 + labs(ddx);
+		if (!best || score < best_score) {
+			best = h;
+			best_score = score;
+		}
+	}
+	if (best)
+		v->sel = best->pos;
+}
+
 /* Toggle the group bound to KEY; false when no group has that key. */
 static bool view_toggle_group(struct view *v, int key)
 {
@@ -325,19 +363,24 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 		return true;
 	}
 	case VIEW_KEY_UP:
-		view_move(v, f, -1);
-		return true;
 	case VIEW_KEY_DOWN:
-		view_move(v, f, 1);
+		if (v->focus == VIEW_PANE_TOPO)
+			view_move_on_screen(v, f, 0, key == VIEW_KEY_UP ? -1 : 1);
+		else
+			view_move(v, f, key == VIEW_KEY_UP ? -1 : 1);
 		return true;
 	case VIEW_KEY_LEFT:
 		/* a table wider than the screen scrolls sideways */
-		if (!view_hscroll(v, f, -1))
-			view_move(v, f, v->focus == VIEW_PANE_TOPO ? -1 : -f->page);
+		if (v->focus == VIEW_PANE_TOPO)
+			view_move_on_screen(v, f, -1, 0);
+		else if (!view_hscroll(v, f, -1))
+			view_move(v, f, -f->page);
 		return true;
 	case VIEW_KEY_RIGHT:
-		if (!view_hscroll(v, f, 1))
-			view_move(v, f, v->focus == VIEW_PANE_TOPO ? 1 : f->page);
+		if (v->focus == VIEW_PANE_TOPO)
+			view_move_on_screen(v, f, 1, 0);
+		else if (!view_hscroll(v, f, 1))
+			view_move(v, f, f->page);
 		return true;
 	case VIEW_KEY_PGUP:
 		view_move(v, f, -(f->page > 1 ? f->page : 1));
