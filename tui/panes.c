@@ -59,30 +59,97 @@ void panes_format(double value, char *buf, size_t len)
 
 /* ---- header, message line, footer, key bar -------------------------------- */
 
+/* Append "  PART" (or PART first) to LINE when all of it fits in WIDTH; true when it did. */
+static bool panes_add_part(char *line, size_t len, int width, const char *part)
+{
+	size_t n = strlen(line), add = strlen(part) + (n ? 2 : 0);
+
+	if (n + add > (size_t)width || n + add >= len)
+		return false;
+	snprintf(line + n, len - n, "%s%s", n ? "  " : "", part);
+	return true;
+}
+
+/* The CPU brand without the marks and words a narrow header can spare. */
+static void panes_short_brand(const char *brand, char *out, size_t len)
+{
+	static const char *const drop[] = { "(R)", "(TM)", "CPU ", "Intel", "@ " };
+	size_t n = 0;
+
+	for (const char *p = brand; *p && n + 1 < len;) {
+		bool skipped = false;
+
+		for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]) && !skipped; i++)
+			if (!strncmp(p, drop[i], strlen(drop[i]))) {
+				p += strlen(drop[i]);
+				skipped = true;
+			}
+		if (skipped)
+			continue;
+		if (*p == ' ' && (n == 0 || out[n - 1] == ' ')) {
+			p++;
+			continue;
+		}
+		out[n++] = *p++;
+	}
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = 0;
+}
+
+/*
+ * The two header lines, whole words only: what does not fit is left out
+ * (a shorter brand first, the legend's colours, the layout), never cut in
+ * the middle.
+ */
 static void panes_header(const struct view *v, const struct sample *s, double age, struct grid *g)
 {
 	const struct view_info *in = &v->info;
-	char line[512], skew[32], legend[160];
-	int x;
+	char line[512] = "", part[256], skew[32], legend[160], brand[96];
+	int x = g->w - (int)strlen(in->source) - 2, width;
 
 	grid_blank(g, 0, 0, g->w, GRID_HEADER);
-	grid_put(g, 0, 1, g->w - 1, GRID_HEADER, "pmutop  %s  %s  (%s, layout %s)", in->host,
-		 in->brand, in->uarch, in->layout->name);
-	x = g->w - (int)strlen(in->source) - 2;
+	width = (x > g->w / 2 ? x : g->w) - 2;
+	panes_add_part(line, sizeof(line), width, "pmutop");
+	panes_add_part(line, sizeof(line), width, in->host);
+	panes_short_brand(in->brand, brand, sizeof(brand));
+	if (!panes_add_part(line, sizeof(line), width, in->brand))
+		panes_add_part(line, sizeof(line), width, brand);
+	snprintf(part, sizeof(part), "(%s, layout %s)", in->uarch, in->layout->name);
+	if (!panes_add_part(line, sizeof(line), width, part))
+		panes_add_part(line, sizeof(line), width, in->layout->name);
+	grid_put(g, 0, 1, g->w - 1, GRID_HEADER, "%s", line);
 	if (x > g->w / 2)
 		grid_put(g, 0, x, g->w - x, in->simulated ? GRID_SIM : GRID_HEADER, " %s ", in->source);
 	if (s && !isnan(s->skew_us))
 		snprintf(skew, sizeof(skew), "%.1f ms", s->skew_us / 1000);
 	else
 		snprintf(skew, sizeof(skew), "-");
+	line[0] = 0;
+	width = g->w - 12;
+	snprintf(part, sizeof(part), "interval %.1f s", v->interval);
+	panes_add_part(line, sizeof(line), width, part);
+	snprintf(part, sizeof(part), "sample %llu", s ? (unsigned long long)s->seq : 0ull);
+	panes_add_part(line, sizeof(line), width, part);
+	snprintf(part, sizeof(part), "age %.0f s", s ? floor(age) : 0.0);
+	panes_add_part(line, sizeof(line), width, part);
+	snprintf(part, sizeof(part), "skew %s", skew);
+	panes_add_part(line, sizeof(line), width, part);
 	pane_heat_legend(in->layout, v->heat_metric, legend, sizeof(legend));
-	snprintf(line, sizeof(line), "interval %.1f s  sample %llu  age %.0f s  skew %s  heat: %s",
-		 v->interval, s ? (unsigned long long)s->seq : 0ull, s ? floor(age) : 0.0, skew, legend);
-	x = grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
-	if (v->filter[0])
-		x += grid_put(g, 1, 1 + x, g->w - 12 - x, GRID_NORMAL, "  filter: %s", v->filter);
-	if (v->pid)
-		x += grid_put(g, 1, 1 + x, g->w - 12 - x, GRID_NORMAL, "  pid: %d", v->pid);
+	snprintf(part, sizeof(part), "heat: %s", legend);
+	if (!panes_add_part(line, sizeof(line), width, part)) {
+		snprintf(part, sizeof(part), "heat: %s", in->layout->metrics[v->heat_metric].name);
+		panes_add_part(line, sizeof(line), width, part);
+	}
+	if (v->filter[0]) {
+		snprintf(part, sizeof(part), "filter: %s", v->filter);
+		panes_add_part(line, sizeof(line), width, part);
+	}
+	if (v->pid) {
+		snprintf(part, sizeof(part), "pid: %d", v->pid);
+		panes_add_part(line, sizeof(line), width, part);
+	}
+	grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
 	grid_put_right(g, 1, g->w - 10, 9, v->paused ? GRID_WARN : GRID_OK,
 		       v->paused ? "PAUSED" : s ? "LIVE" : "STARTING");
 }

@@ -41,12 +41,27 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	per = (g->w - 16 - (waste >= 0 ? 12 : 0)) / np;
 	bar = per - 9 > 1 ? per - 9 : 1;
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
-	grid_put(g, y, 0, 16, GRID_HEADER, " core (cpus)");
+	{
+		/* narrow columns drop the scope from each header: the first cell says it for all */
+		int ncore = 0;
+
+		for (int p = 0; p < np; p++)
+			ncore += per_core[p];
+		grid_put(g, y, 0, 16, GRID_HEADER, "%s", per > 8 ? " core (cpus)"
+			 : ncore == np ? " uops/core cyc" : !ncore ? " uops/thr cyc" : " core (cpus)");
+	}
 	for (int p = 0; p < np; p++) {
 		const char *name = l->metrics[ports[p]].name;
 
-		grid_put(g, y, 16 + p * per, per, GRID_HEADER, "p%s %s", name + strlen(name) - 1,
-			 per_core[p] ? "/core cyc" : "/thread cyc");
+		/* as much of "p0 /core cyc" as the column holds, never into the next one */
+		if (per > 15)
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%s %s", name + strlen(name) - 1,
+				 per_core[p] ? "/core cyc" : "/thread cyc");
+		else if (per > 8)
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%s/%s", name + strlen(name) - 1,
+				 per_core[p] ? "core" : "thr");
+		else
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%s", name + strlen(name) - 1);
 	}
 	if (waste >= 0)
 		grid_put(g, y, 16 + np * per, 12, GRID_HEADER, " wasted %%");

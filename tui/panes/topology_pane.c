@@ -65,33 +65,59 @@ static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, co
 	return f;
 }
 
-/* Socket SK's CPUs, memory and L3: "cpus 0-3,8-11  node 0 11.2 of 12.0 GiB free  L3 8 MiB". */
-static void topology_pane_socket_info(const struct topo *t, int sk, char *buf, size_t len)
+/* Append PART to BUF (N used) when all of it fits in WIDTH: never half a word ("L3 8"). */
+static size_t topology_pane_part(char *buf, size_t len, size_t n, int width, const char *part)
+{
+	size_t add = strlen(part);
+
+	if (n + add > (size_t)width + 2 || n + add >= len) /* +2: a part's trailing gap may go */
+		return n;
+	memcpy(buf + n, part, add + 1);
+	return n + add;
+}
+
+/*
+ * Socket SK's CPUs, memory and L3 in WIDTH columns: "cpus 0-3,8-11  node 0
+ * 11.2 of 12.0 GiB free  L3 8 MiB", whole parts only, shorter forms of the
+ * memory when the long one does not fit.
+ */
+static void topology_pane_socket_info(const struct topo *t, int sk, int width, char *buf,
+				      size_t len)
 {
 	const struct topo_socket *so = &t->sockets[sk];
-	char *cpus = cpulist_format(so->cpus, so->nthreads);
-	size_t n = (size_t)snprintf(buf, len, "cpus %s  ", cpus);
+	char *cpus = cpulist_format(so->cpus, so->nthreads), part[160];
+	size_t n = 0;
 
+	buf[0] = 0;
+	snprintf(part, sizeof(part), "cpus %s  ", cpus);
+	n = topology_pane_part(buf, len, n, width, part);
 	free(cpus);
-	for (int i = 0; i < so->nnuma && n < len; i++) {
+	for (int i = 0; i < so->nnuma; i++) {
 		const struct topo_numa *nu = &t->numa[so->numa[i]];
+		size_t before = n;
 
-		if (nu->mem_total == TOPO_BYTES_UNKNOWN)
-			n += (size_t)snprintf(buf + n, len - n, "node %d  ", nu->os_node);
-		else if (nu->mem_free == TOPO_BYTES_UNKNOWN)
-			n += (size_t)snprintf(buf + n, len - n, "node %d %.1f GiB  ", nu->os_node,
-					      nu->mem_total / 1073741824.0);
-		else
-			n += (size_t)snprintf(buf + n, len - n, "node %d %.1f of %.1f GiB free  ",
-					      nu->os_node, nu->mem_free / 1073741824.0,
-					      nu->mem_total / 1073741824.0);
+		if (nu->mem_total != TOPO_BYTES_UNKNOWN && nu->mem_free != TOPO_BYTES_UNKNOWN) {
+			snprintf(part, sizeof(part), "node %d %.1f of %.1f GiB free  ", nu->os_node,
+				 nu->mem_free / 1073741824.0, nu->mem_total / 1073741824.0);
+			n = topology_pane_part(buf, len, n, width, part);
+		}
+		if (n == before && nu->mem_total != TOPO_BYTES_UNKNOWN) {
+			snprintf(part, sizeof(part), "node %d %.1f GiB  ", nu->os_node,
+				 nu->mem_total / 1073741824.0);
+			n = topology_pane_part(buf, len, n, width, part);
+		}
+		if (n == before) {
+			snprintf(part, sizeof(part), "node %d  ", nu->os_node);
+			n = topology_pane_part(buf, len, n, width, part);
+		}
 	}
-	for (int i = 0; i < so->nl3 && n < len; i++) {
+	for (int i = 0; i < so->nl3; i++) {
 		uint64_t b = t->l3s[so->l3_first + i].size_bytes;
 
-		if (b)
-			n += (size_t)snprintf(buf + n, len - n, "L3 %llu MiB  ",
-					      (unsigned long long)(b >> 20));
+		if (!b)
+			continue;
+		snprintf(part, sizeof(part), "L3 %llu MiB  ", (unsigned long long)(b >> 20));
+		n = topology_pane_part(buf, len, n, width, part);
 	}
 }
 
@@ -119,7 +145,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 
 	snprintf(title, sizeof(title), "Socket %d", so->os_id >= 0 ? so->os_id : sk);
 	grid_box(g, y, x, fit->box_h, fit->box_w, GRID_DIM, title);
-	topology_pane_socket_info(t, sk, info, sizeof(info));
+	topology_pane_socket_info(t, sk, fit->box_w - 4, info, sizeof(info));
 	grid_put(g, y + 1, x + 2, fit->box_w - 4, GRID_DIM, "%s", info);
 	if (fit->mode == TOPOLOGY_PANE_SUMMARY) {
 		double sum = 0, lo = INFINITY, hi = -INFINITY;
