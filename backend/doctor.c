@@ -33,6 +33,7 @@ struct doctor_ctx {
 	const char *root;            /* "" for this machine, else the prefix */
 	struct cpuid_info info;
 	bool have_cpu;
+	bool read_cpuid;             /* CPUID was read (vendor, hypervisor bit), whatever the CPU */
 };
 
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
@@ -62,13 +63,18 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	}
 	if (cpuid_identify_root(c->in->root ? c->in->root : "/", &c->info, err, sizeof(err))) {
+		/* the vendor and the hypervisor bit are read before the CPU is judged */
+		c->read_cpuid = c->info.vendor[0] != 0;
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "%s", err);
-		snprintf(l->fix, sizeof(l->fix), "explore pmutop on an emulated machine: pmutop --sim "
-			 "nehalem-ep:memory-bound");
+		snprintf(l->fix, sizeof(l->fix), "%s", c->read_cpuid && strcmp(c->info.vendor,
+			 "GenuineIntel") ? "pmutop needs an Intel CPU; on this one the live view shows "
+			 "the OS's figures, and pmutop --sim nehalem-ep:memory-bound the counters' panes"
+			 : "explore pmutop on an emulated machine: pmutop --sim nehalem-ep:memory-bound");
 		return;
 	}
 	c->have_cpu = true;
+	c->read_cpuid = true;
 	snprintf(l->found, sizeof(l->found), "%s, family %u model 0x%02X (%s), perfmon v%u, %u "
 		 "counters of %u bits", c->info.brand, c->info.family, c->info.model,
 		 c->info.uarch_name, c->info.perfmon_version, c->info.gp_counters, c->info.gp_width);
@@ -108,6 +114,12 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
 		return;
 	}
+	if (c->read_cpuid && strcmp(c->info.vendor, "GenuineIntel")) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "not needed: pmutop counts on Intel CPUs only "
+			 "(this one is %s)", c->info.vendor);
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", c->root);
 	snprintf(safe, sizeof(safe), "%s/dev/cpu/0/msr_safe", c->root);
 	fd = open(path, O_RDWR | O_CLOEXEC);
@@ -121,12 +133,24 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	}
 	l->state = DOCTOR_FAIL;
+	if (errno == ENOENT) {
+		/* neither device: say both, and the driver that makes the usual one */
+		snprintf(l->found, sizeof(l->found), "neither %s/dev/cpu/0/msr nor msr_safe exists",
+			 c->root);
+		snprintf(l->fix, sizeof(l->fix), "load the msr driver: modprobe msr (or msr-safe's "
+			 "module, with pmutop --msr-safe-allowlist)");
+		return;
+	}
 	snprintf(l->found, sizeof(l->found), "%.400s: %s", path, strerror(errno));
-	if (errno == ENOENT)
-		snprintf(l->fix, sizeof(l->fix), "load the msr driver: modprobe msr");
+	if ((errno == EACCES || errno == EPERM) && geteuid() != 0)
+		/* a user's ways in, the narrowest first */
+		snprintf(l->fix, sizeof(l->fix), "for this user: msr-safe with pmutop "
+			 "--msr-safe-allowlist and group access to /dev/cpu/*/msr_safe; or as root: "
+			 "setcap cap_sys_rawio+ep $(command -v pmutop) with chgrp/chmod g+rw "
+			 "/dev/cpu/*/msr; or sudo pmutop");
 	else if (errno == EACCES || errno == EPERM)
-		snprintf(l->fix, sizeof(l->fix), "run as root, or: setcap cap_sys_rawio+ep "
-			 "$(command -v pmutop), or msr-safe with pmutop --msr-safe-allowlist");
+		snprintf(l->fix, sizeof(l->fix), "root is refused: kernel lockdown or a security "
+			 "module; see the write filter line, or use msr-safe");
 	else
 		snprintf(l->fix, sizeof(l->fix), "check the msr driver: dmesg | grep -i msr");
 }
@@ -174,7 +198,9 @@ static void doctor_owners(struct doctor_ctx *c, struct doctor_line *l)
 
 	if (!o) {
 		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "not checked (pmutop did not start counting)");
+		snprintf(l->found, sizeof(l->found), "not checked: %s", c->in->sim
+			 ? "emulated machine" : c->in->owners_why ? c->in->owners_why
+			 : "pmutop did not start counting");
 		return;
 	}
 	if (!*o) {
@@ -209,10 +235,17 @@ static void doctor_nmi(struct doctor_ctx *c, struct doctor_line *l)
 
 static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 {
-	if (c->in->sim || !c->have_cpu) {
+	if (c->in->sim || !c->read_cpuid) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), c->in->sim ? "emulated machine"
-								  : "see the CPU line");
+								  : "CPUID could not be read");
+		return;
+	}
+	if (!c->have_cpu) {
+		/* true whatever the CPU: the CPU line says why pmutop cannot count here */
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "%s (the CPU line says why pmutop cannot count "
+			 "here)", c->info.hypervisor ? "virtual machine" : "bare metal");
 		return;
 	}
 	if (!c->info.hypervisor) {

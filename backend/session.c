@@ -14,6 +14,23 @@
 #include <string.h>
 #include <unistd.h>
 
+int session_scan_owners(const char *root, char *out, size_t len, char *err, size_t errlen)
+{
+	struct source *src;
+	struct owner_report r;
+	int rc = source_open(NULL, root, &src, err, errlen);
+
+	out[0] = 0;
+	if (rc)
+		return rc;
+	rc = owner_scan(src->dev, &src->info, src->uncore, src->topo, root, &r);
+	if (!owner_all_free(&r))
+		owner_describe(&r, src->topo, out, len);
+	owner_free(&r);
+	source_close(src);
+	return rc;
+}
+
 int session_parse_groups(const struct layout *l, const char *list, uint32_t *mask, char *err,
 			 size_t errlen)
 {
@@ -105,6 +122,7 @@ static void session_owners(struct session *s, const struct session_config *c, ui
 		s->uncore_taken[k] = r.uncore_taken[k];
 	if (!owner_all_free(&r)) {
 		owner_describe(&r, s->src->topo, what, sizeof(what));
+		snprintf(s->owners, sizeof(s->owners), "%s", what);
 		for (int i = 0; i < r.ncpus && !c->force; i++) {
 			*gp |= r.cpu[i].gp_taken;
 			*fixed |= r.cpu[i].fixed_taken;

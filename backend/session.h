@@ -56,6 +56,7 @@ struct session {
 	double sim_t;             /* emulated seconds since the start (stepped) */
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
 	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
+	char owners[700];         /* the owner scan alone: counters others use, "" none */
 };
 
 /*
@@ -115,6 +116,14 @@ void session_set_paused(struct session *s, bool paused);
  * stderr; returns how many could not be restored.
  */
 int session_close(struct session *s);
+
+/*
+ * For --doctor without a session: open this machine's (ROOT's) counters
+ * read-only, read who uses them (owner_scan: selects and enables, nothing
+ * programmed) into OUT ("" when every counter is free), close.  0, or
+ * -errno with why it could not look in ERR.
+ */
+int session_scan_owners(const char *root, char *out, size_t len, char *err, size_t errlen);
 
 /*
  * Parse LIST ("stalls,ports" / "1,4" / "all") into a group mask of L.

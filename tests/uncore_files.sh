@@ -6,7 +6,7 @@
 # window explained instead of invented.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 11
+plan 13
 
 fakehw_start skylake:memory-bound
 run "$PMUTOP" -b -n 2 -d 0.5 -g imc --format json --root "$dir"
@@ -86,4 +86,21 @@ else fail "a non-zero original comes back" "$after"; fi
 run "$PMUTOP" -b -n 1 -d 0.2 -g imc,qhl --root "$dir"
 expect_match "text output carries the channel lines" "$out" "# socket 1 channel 2: read_bytes_per_s="
 expect_match "and the home-logic figures" "$out" "remote_dram_bytes_per_s="
+# --doctor reads who uses the counters (nothing programmed): free, then another program's PMC1
+run "$PMUTOP" --doctor --root "$dir"
+expect_match "--doctor scans the counters: all free" "$out" "counters in use  every counter is free"
+$PY - "$dir" <<'PYEOF'
+import os, struct, sys
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDWR)
+os.pwrite(fd, struct.pack("<Q", 0x43003C), 0x187)   # IA32_PERFEVTSEL1: cycles, EN set
+os.close(fd)
+PYEOF
+run "$PMUTOP" --doctor --root "$dir"
+expect_match "--doctor names a counter another program programmed" "$out" "PMC1"
+$PY - "$dir" <<'PYEOF'
+import os, struct, sys
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDWR)
+os.pwrite(fd, struct.pack("<Q", 0), 0x187)
+os.close(fd)
+PYEOF
 fakehw_stop

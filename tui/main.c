@@ -236,13 +236,20 @@ static int main_doctor_text(const struct options *opt, const struct session *s, 
 {
 	struct doctor_input in = {
 		.root = opt->root, .sim = opt->sim, .layout_dir = paths_layout_dir(NULL),
-		.owners = s ? s->notice : NULL,
+		.owners = s ? s->owners : NULL,
 	};
 	struct session_about a;
+	static char owners[700], why[512];
 
 	if (s) {
 		session_about(s, &a);
 		in.ncpus = a.topo->nonline;
+	} else if (!opt->sim) {
+		/* --doctor: read who uses the counters (selects and enables), programming nothing */
+		if (session_scan_owners(opt->root, owners, sizeof(owners), why, sizeof(why)) == 0)
+			in.owners = owners;
+		else
+			in.owners_why = why;
 	}
 	return doctor_run(&in, out, len);
 }

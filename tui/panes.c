@@ -215,10 +215,15 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s%s (figures marked ! cannot be true; "
 			 "Tab to the uncore/IMC pane)", where, s->flags[0].why,
 			 other ? "; more flags on that pane" : "");
-	} else if (rotating)
-		grid_put(g, 2, 1, g->w - 2, GRID_WARN,
-			 "%d groups take turns on the counters: figures marked * are scaled from "
-			 "the share of the interval each was counted", rotating);
+	} else if (rotating) {
+		char text[160];
+
+		snprintf(text, sizeof(text), "%d groups take turns on the counters: * marks a figure "
+			 "scaled from the time its counter counted", rotating);
+		if ((int)strlen(text) > g->w - 2)
+			snprintf(text, sizeof(text), "%d groups take turns: * figures are scaled", rotating);
+		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", text);
+	}
 	else if (!s)
 		grid_put(g, 2, 1, g->w - 2, GRID_DIM, "waiting for the first sample...");
 }
