@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 52
+plan 54
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -153,6 +153,16 @@ sleep 0.3
 check "80x24: the table's header says columns are out of sight" head_more
 key Right
 check "80x24: Right scrolls the table sideways" wait_for "<1 " 3
+# the IMC pane's channel columns scroll the same way
+i=0
+while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do key Tab; sleep 0.05; i=$((i + 1)); done
+imc_more() { screen | grep "sock chan" | grep -q '[0-9]>'; }
+sleep 0.3
+check "80x24: the IMC pane says channel columns are out of sight" imc_more
+key Right
+imc_left() { screen | grep "sock chan" | grep -q '<1'; }
+sleep 0.3
+check "80x24: Right scrolls the IMC pane sideways" imc_left
 key C-c
 check "Ctrl-C ends it with 128+SIGINT" wait_for "EXIT=130" 3
 

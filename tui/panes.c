@@ -246,7 +246,7 @@ static void panes_footer_item(struct grid *g, int *x, int *y, int *rows, const c
 }
 
 static int panes_footer_rows(const struct view *v, const struct sample *s, struct grid *g, int y,
-			     bool draw, bool only_on)
+			     bool draw, bool only_on, bool summary)
 {
 	const struct layout *l = v->info.layout;
 	int x = 1, rows = 1;
@@ -272,8 +272,22 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 		else
 			x += (int)strlen(head);
 	}
-	int off = 0;
+	int off = 0, count[4] = { 0 };
 
+	/* still too many: one item, the groups counted by state */
+	if (summary) {
+		char item[96];
+		int len;
+
+		for (int i = 0; i < l->ngroups; i++)
+			count[s ? s->groups[i].state : SAMPLE_GROUP_OFF]++;
+		len = snprintf(item, sizeof(item), "groups: %d LIVE, %d ROT, %d BLOCKED, %d off (F1 "
+			       "lists them)", count[SAMPLE_GROUP_LIVE], count[SAMPLE_GROUP_ROTATING],
+			       count[SAMPLE_GROUP_BLOCKED], count[SAMPLE_GROUP_OFF]);
+		panes_footer_item(g, &x, &y, &rows, item, len, count[SAMPLE_GROUP_BLOCKED] ? GRID_CRIT
+				  : count[SAMPLE_GROUP_ROTATING] ? GRID_WARN : GRID_OK, draw);
+		return rows;
+	}
 	for (int i = 0; i < l->ngroups; i++) {
 		static const char *const names[] = { "off", "LIVE", "ROT", "BLOCKED" };
 		enum sample_group_state st = s ? s->groups[i].state : SAMPLE_GROUP_OFF;
@@ -316,9 +330,11 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 static int panes_footer(const struct view *v, const struct sample *s, struct grid *g, int y,
 			bool draw)
 {
-	bool only_on = panes_footer_rows(v, s, g, y, false, false) > (g->h < 40 ? 2 : 3);
+	int most = g->h < 40 ? 2 : 3;
+	bool only_on = panes_footer_rows(v, s, g, y, false, false, false) > most;
+	bool summary = only_on && panes_footer_rows(v, s, g, y, false, true, false) > most;
 
-	return panes_footer_rows(v, s, g, y, draw, only_on);
+	return panes_footer_rows(v, s, g, y, draw, only_on, summary);
 }
 
 /*
@@ -621,6 +637,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	grid_clear(g);
 	f->nhits = 0;
 	f->found = false;
+	f->ncols = f->shown_cols = f->hcol = 0;
 	f->nrows = 0;
 	f->page = 1;
 	f->sel = v->sel;

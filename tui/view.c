@@ -338,7 +338,7 @@ static bool view_hscroll(struct view *v, const struct view_frame *f, int dir)
 {
 	int most = f->ncols - f->shown_cols;
 
-	if (v->focus != VIEW_PANE_TABLE || most <= 0)
+	if ((v->focus != VIEW_PANE_TABLE && v->focus != VIEW_PANE_IMC) || most <= 0)
 		return false;
 	v->hcol = f->hcol + dir;
 	if (v->hcol < 0)
@@ -360,6 +360,7 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 		if (v->focus != VIEW_PANE_TOPO)
 			v->lower = v->focus;
 		v->sel = v->scroll = 0;
+		v->hcol = 0; /* each pane's columns start from the first */
 		return true;
 	}
 	case VIEW_KEY_UP:
@@ -434,7 +435,7 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	/* what was drawn: the selection and scroll the render kept in range */
 	v->sel = f->sel;
 	v->scroll = f->scroll;
-	if (v->focus == VIEW_PANE_TABLE && v->hcol >= 0)
+	if ((v->focus == VIEW_PANE_TABLE || v->focus == VIEW_PANE_IMC) && v->hcol >= 0)
 		v->hcol = f->hcol;
 	if (f->found)
 		v->find_cpu = v->find_core = -1; /* selected: from now on the selection moves freely */

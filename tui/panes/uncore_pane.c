@@ -160,6 +160,60 @@ static void uncore_pane_scale(const struct sample *s, const int *cols, int ncols
 	}
 }
 
+/*
+ * Width of the uncore pane's first column: the longest metric name shown and
+ * its unit, but never so wide that a socket's column falls off the screen
+ * (a long name is then cut; e shows it whole).
+ */
+static int uncore_pane_label_w(const struct view *v, const struct sample *s, const int *cols,
+			       int ncols, int screen_w)
+{
+	const struct layout *l = v->info.layout;
+	int w = 22, nsock = v->zoom_socket >= 0 ? 1 : s->nsockets, room = screen_w - 22 * nsock;
+
+	for (int c = 0; c < ncols; c++)
+		if ((int)strlen(l->metrics[cols[c]].name) > w)
+			w = (int)strlen(l->metrics[cols[c]].name);
+	w += 12; /* " name unit " */
+	return w > room && room >= 34 ? room : w > room ? 34 : w;
+}
+
+/* Width of column M in an uncore / IMC table row: its name (at least 8), a bar for B/s. */
+static int uncore_pane_col_w(const struct layout *l, int m)
+{
+	int n = (int)strlen(l->metrics[m].name);
+
+	return (n > 8 ? n + 1 : 9) + 1 + (!strcmp(l->metrics[m].unit, "B/s") ? 10 : 0);
+}
+
+/*
+ * The first of the NCOLS columns shown and how many fit (*SHOWN) after the
+ * 12-column label, FIRST asked for: kept so that the columns fill the width.
+ */
+static int uncore_pane_first_col(const struct layout *l, const int *cols, int ncols, int first,
+				 int w, int *shown)
+{
+	int room = w - 12 - 8, last = ncols; /* 8: the "<2 3>" of the columns out of sight */
+
+	for (int used = 0; last > 0; last--) {
+		used += uncore_pane_col_w(l, cols[last - 1]);
+		if (used > room)
+			break;
+	}
+	if (first > last)
+		first = last;
+	if (first < 0)
+		first = 0;
+	*shown = 0;
+	for (int c = first, used = 0; c < ncols; c++) {
+		used += uncore_pane_col_w(l, cols[c]);
+		if (used > room && *shown)
+			break;
+		(*shown)++;
+	}
+	return first;
+}
+
 /* One line of the uncore / IMC pane: what it shows, for drawing, selecting and explaining. */
 struct uncore_pane_line {
 	enum { UNCORE_LINE_CHANNEL, UNCORE_LINE_TOTAL, UNCORE_LINE_METRIC, UNCORE_LINE_NOTE,
@@ -238,9 +292,10 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 	case UNCORE_LINE_METRIC: {
 		/* one row per metric, one column per socket: many figures, few sockets */
 		const struct layout_metric *mt = &l->metrics[ln->metric];
-		int x = 34;
+		int x = uncore_pane_label_w(v, s, cols, ncols, g->w);
 
-		grid_put(g, y, 0, 34, sel ? GRID_SELECT : GRID_NORMAL, " %-22s %-10s", mt->name, mt->unit);
+		grid_put(g, y, 0, x, sel ? GRID_SELECT : GRID_NORMAL, " %-*.*s %-9s", x - 12, x - 12,
+			 mt->name, mt->unit);
 		for (int k = 0; k < s->nsockets && x < g->w; k++) {
 			double val = sample_metric(s, &s->sockets[k], ln->metric);
 			char buf[64];
@@ -305,9 +360,31 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 			sizeof(*lines));
 	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, lines);
 	if (nccols) {
+		/* more channel columns than the width holds: Left and Right scroll them */
+		int all = nccols, first, shown;
+
+		first = uncore_pane_first_col(l, ccols, nccols, v->focus == me ? v->hcol : 0, g->w,
+					      &shown);
+		if (v->focus == me) {
+			f->ncols = all;
+			f->hcol = first;
+			f->shown_cols = shown;
+		}
+		memmove(ccols, ccols + first, sizeof(int) * (size_t)shown);
+		memmove(cscale, cscale + first, sizeof(double) * (size_t)shown);
+		memmove(scale, scale + first, sizeof(double) * (size_t)shown);
+		nccols = shown;
 		uncore_pane_head(l, ccols, nccols, y, " sock chan", g);
+		if (shown < all) {
+			char more[16];
+
+			snprintf(more, sizeof(more), "%s%.0d %.0d%s", first ? "<" : "", first,
+				 all - first - shown, first + shown < all ? ">" : "");
+			grid_put_right(g, y, g->w - 8, 8, GRID_SELECT, more);
+		}
 	} else if (!imc) {
-		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-34s", " metric");
+		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-*s",
+				 uncore_pane_label_w(v, s, cols, ncols, g->w), " metric");
 
 		grid_blank(g, y, x, g->w - x, GRID_HEADER);
 		for (int k = 0; k < s->nsockets && x < g->w; k++) {
