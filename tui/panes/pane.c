@@ -77,6 +77,21 @@ void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, in
 						  .metric = -1 };
 }
 
+int pane_scroll(const struct view *v, enum view_pane me, struct view_frame *f, int nrows, int rows)
+{
+	if (v->focus != me)
+		return 0;
+	f->nrows = nrows;
+	f->page = rows > 1 ? rows : 1;
+	if (f->sel >= nrows)
+		f->sel = nrows ? nrows - 1 : 0;
+	if (f->sel < f->scroll)
+		f->scroll = f->sel;
+	if (f->sel >= f->scroll + rows)
+		f->scroll = f->sel - rows + 1;
+	return f->scroll;
+}
+
 void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane)
 {
 	pane_hit(f, y, x, w, pane, -1, -1, VIEW_AGG_THREAD, -1);

@@ -62,6 +62,13 @@ void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len);
 void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
 	      enum view_agg kind, int entity);
 
+/*
+ * A pane with NROWS selectable rows, ROWS of them on screen: when it has the
+ * focus, keep the selection in range and in sight (the frame's sel, scroll,
+ * nrows, page); returns the first row shown (0 without the focus).
+ */
+int pane_scroll(const struct view *v, enum view_pane me, struct view_frame *f, int nrows, int rows);
+
 /* A pane's tab (a click switches to it), a table column's header (a click sorts by it). */
 void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane);
 void pane_hit_header(struct view_frame *f, int y, int x, int w, int metric);

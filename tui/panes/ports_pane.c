@@ -22,15 +22,21 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	bool any = false, per_core[8];
 	char buf[32], keys[256];
 
-	(void)f; /* nothing selectable */
 	for (int p = 0; p < 8; p++) {
+		int thr;
+
 		snprintf(buf, sizeof(buf), "core_port%d", p);
 		ports[np] = layout_metric_find(l, buf);
+		snprintf(buf, sizeof(buf), "port%d", p);
+		thr = layout_metric_find(l, buf);
+		/* the core's own figure, unless its group is off and the per-thread one counts */
+		if (ports[np] >= 0 && thr >= 0 &&
+		    s->groups[l->metrics[ports[np]].group].state == SAMPLE_GROUP_OFF &&
+		    s->groups[l->metrics[thr].group].state != SAMPLE_GROUP_OFF)
+			ports[np] = -1;
 		per_core[np] = ports[np] >= 0;
-		if (ports[np] < 0) {
-			snprintf(buf, sizeof(buf), "port%d", p);
-			ports[np] = layout_metric_find(l, buf);
-		}
+		if (ports[np] < 0)
+			ports[np] = thr;
 		if (ports[np] >= 0)
 			np++;
 	}
@@ -65,14 +71,22 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	}
 	if (waste >= 0)
 		grid_put(g, y, 16 + np * per, 12, GRID_HEADER, " wasted %%");
-	for (int k = 0; k < s->ncores && row < h - 2; k++) {
+	/* the cores shown; more than the rows: they scroll (Up, Down) and "+N more" says so */
+	int *shown = xcalloc((size_t)s->ncores + 1, sizeof(int)), nshown = 0, rows = h - 2, scroll = 0;
+
+	for (int k = 0; k < s->ncores; k++)
+		if (v->zoom_socket < 0 || s->cores[k].socket == v->zoom_socket)
+			shown[nshown++] = k;
+	if (nshown > rows)
+		rows--;
+	scroll = pane_scroll(v, VIEW_PANE_PORTS, f, nshown, rows);
+	for (int i = scroll; i < nshown && row < rows; i++) {
+		int k = shown[i];
 		const struct sample_entity *e = &s->cores[k];
 		const struct topo_core *c = &t->cores[k];
 		int cpus[8], n = 0;
 		char *list;
 
-		if (v->zoom_socket >= 0 && e->socket != v->zoom_socket)
-			continue;
 		for (int j = 0; j < c->nthreads && j < 8; j++)
 			cpus[n++] = t->threads[c->thread_first + j].os_cpu;
 		list = cpulist_format(cpus, n);
@@ -94,8 +108,13 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 			grid_put_right(g, y + 1 + row, 16 + np * per, 9, isnan(val) ? GRID_DIM : GRID_NORMAL,
 				       buf);
 		}
+		pane_hit(f, y + 1 + row, 0, g->w, VIEW_PANE_PORTS, i, e->socket, VIEW_AGG_CORE, k);
 		row++;
 	}
+	if (nshown > scroll + row)
+		grid_put(g, y + 1 + row, 1, g->w - 2, GRID_DIM, "+%d more (Tab here, then Up and Down "
+			 "scroll)", nshown - scroll - row);
+	free(shown);
 	if (!any) {
 		pane_group_keys(l, "port", keys, sizeof(keys));
 		grid_put(g, y + h - 1, 2, g->w - 4, GRID_WARN, "Port counts are off: press %s", keys);

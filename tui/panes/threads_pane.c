@@ -220,8 +220,6 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 		grid_put_right(g, y, g->w - THREADS_PANE_MORE_W, THREADS_PANE_MORE_W, GRID_SELECT, buf);
 	}
 	if (v->focus == VIEW_PANE_TABLE) {
-		f->nrows = nrows;
-		f->page = h - 1 > 1 ? h - 1 : 1;
 		/* F3: the row of the CPU or core asked for becomes the selection */
 		for (int pos = 0; pos < nrows && (v->find_cpu >= 0 || v->find_core >= 0); pos++) {
 			const struct sample_entity *e = &ents[rows[pos]];
@@ -233,13 +231,8 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 				break;
 			}
 		}
-		if (f->sel >= nrows)
-			f->sel = nrows ? nrows - 1 : 0;
-		if (f->sel < f->scroll)
-			f->scroll = f->sel;
-		if (f->sel >= f->scroll + h - 1)
-			f->scroll = f->sel - (h - 2);
 	}
+	pane_scroll(v, VIEW_PANE_TABLE, f, nrows, h - 1);
 	for (int r = 0; r < h - 1 && r + f->scroll < nrows; r++) {
 		int pos = r + f->scroll;
 		const struct sample_entity *e = &ents[rows[pos]];

@@ -402,18 +402,9 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 	/* what does not fit: a line "+N more" in the last row, and the rest scrolls */
 	if (nlines > rows)
 		rows--;
-	if (v->focus == me) {
-		f->nrows = nlines;
-		f->page = rows > 1 ? rows : 1;
-		if (f->sel >= nlines)
-			f->sel = nlines ? nlines - 1 : 0;
-		if (f->sel < f->scroll)
-			f->scroll = f->sel;
-		if (f->sel >= f->scroll + rows)
-			f->scroll = f->sel - rows + 1;
+	scroll = pane_scroll(v, me, f, nlines, rows);
+	if (v->focus == me)
 		sel = f->sel;
-		scroll = f->scroll;
-	}
 	for (int r = 0; r < rows && r + scroll < nlines; r++) {
 		const struct uncore_pane_line *ln = &lines[r + scroll];
 		int pos = r + scroll;
