@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CYCLES_MAX_SEGS 8
@@ -80,7 +81,6 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 	char buf[32];
 	bool live;
 
-	(void)f; /* nothing selectable */
 	if (!nsegs) {
 		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no stall decomposition (cyc_* metrics).",
 			 l->name);
@@ -121,29 +121,37 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 		snprintf(buf, sizeof(buf), "%.*s", (int)fmin(strcspn(name, "_"), numw - 1), name);
 		grid_put_right(g, y + 1, label + barw + k * numw, numw, GRID_HEADER, buf);
 	}
-	for (int i = 0; i < s->nthreads; i++) {
-		const struct sample_entity *e = &s->threads[i];
+	/* the threads shown; more than the rows: they scroll (Up, Down) and "+N more" says so */
+	{
+		int *list = xcalloc((size_t)s->nthreads + 1, sizeof(int)), rows = h - 3, first;
 
-		if (!pane_cpu_shown(v, e->index) ||
-		    (v->zoom_socket >= 0 && e->socket != v->zoom_socket))
-			continue;
-		shown++;
-		if (row >= h - 3)
-			continue;
-		grid_put(g, y + 2 + row, 0, label, GRID_NORMAL, " %4d", e->index);
-		cycles_pane_bar(s, e, segs, nsegs, y + 2 + row, label, barw - 1, g);
-		for (int k = 0; k < nsegs; k++) {
-			double val = sample_metric(s, e, segs[k]);
+		for (int i = 0; i < s->nthreads; i++)
+			if (pane_cpu_shown(v, s->threads[i].index) &&
+			    (v->zoom_socket < 0 || s->threads[i].socket == v->zoom_socket))
+				list[shown++] = i;
+		first = pane_scroll(v, VIEW_PANE_CYCLES, f, shown, rows);
+		for (int r = first; r < shown && row < rows; r++) {
+			const struct sample_entity *e = &s->threads[list[r]];
 
-			pane_value(s, segs[k], val, buf, sizeof(buf));
-			grid_put_right(g, y + 2 + row, label + barw + k * numw, numw,
-				       isnan(val) ? GRID_DIM : val < 0 ? GRID_WARN : GRID_NORMAL, buf);
+			grid_put(g, y + 2 + row, 0, label, GRID_NORMAL, " %4d", e->index);
+			cycles_pane_bar(s, e, segs, nsegs, y + 2 + row, label, barw - 1, g);
+			for (int k = 0; k < nsegs; k++) {
+				double val = sample_metric(s, e, segs[k]);
+
+				pane_value(s, segs[k], val, buf, sizeof(buf));
+				grid_put_right(g, y + 2 + row, label + barw + k * numw, numw,
+					       isnan(val) ? GRID_DIM : val < 0 ? GRID_WARN : GRID_NORMAL,
+					       buf);
+			}
+			pane_hit(f, y + 2 + row, 0, g->w, VIEW_PANE_CYCLES, r, e->socket,
+				 VIEW_AGG_THREAD, list[r]);
+			row++;
 		}
-		row++;
+		if (shown > first + row)
+			grid_put(g, y + h - 1, 1, g->w - 2, GRID_DIM, "+%d more threads (Tab here, then "
+				 "Up and Down scroll; / filters CPUs)", shown - first - row);
+		free(list);
 	}
-	if (shown > row)
-		grid_put(g, y + h - 1, 1, g->w - 2, GRID_DIM, "+%d more threads (/ filters CPUs, Enter "
-			 "on the topology zooms into a socket)", shown - row);
 	return h;
 }
 
