@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 54
+plan 62
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -70,6 +70,15 @@ expect_lines "one row per hardware thread" "$rows" 16
 wait_for "sample 2"
 later=$(table)
 if [ "$later" != "$rows" ]; then pass "values change between refreshes"; else fail "values change between refreshes" "$rows"; fi
+# arrows on the topology (it has the focus at start) go where they point: cpu 1 is right of cpu 0
+key Home Right e
+check "Right on the topology moves to the cell drawn to the right (cpu 1)" wait_for "on cpu 1:" 3
+key Escape Down e
+check "Down from cpu 1 moves to the cell drawn below it (cpu 9)" wait_for "on cpu 9:" 3
+key Escape
+closed() { ! screen | grep -q "Explain (any key closes)"; }
+i=0
+while ! closed && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
 
 # a group key: ports join stalls, the two take turns
 expect_match "ports are off before its key" "$(screen)" "4 ports:4 off"
@@ -82,6 +91,35 @@ check "F6 asks for the sort column" wait_for "Sort by column" 2
 key i p c Enter
 check "F6 ipc sorts by ipc" wait_for "ipcv" 2
 key F6 n o n e Enter
+# the mouse: a click on a column header sorts by it (X10 report, as the terminal sends it)
+click() { # X Y: a left click at column X, line Y, both from 1
+	b=$(printf "\\$(printf %o 32)"); r=$(printf "\\$(printf %o 35)")
+	x=$(printf "\\$(printf %o $((32 + $1)))"); y=$(printf "\\$(printf %o $((32 + $2)))")
+	$T send-keys -t 0 -l "$(printf '\033[M')$b$x$y"
+	$T send-keys -t 0 -l "$(printf '\033[M')$r$x$y"
+}
+sleep 0.3
+hy=$(screen | grep -n "cpu core sock" | cut -d: -f1)
+hx=$(screen | grep "cpu core sock" | awk '{ print index($0, "ghz") }')
+click $((hx + 1)) "$hy"
+check "a click on the ghz header sorts by it" wait_for "ghzv" 2
+# F2: the column chooser; hide ghz, the table loses its column
+key F2
+check "F2 opens the column chooser" wait_for "Columns of the table" 2
+key Down Space
+check "Space hides the column under the cursor" wait_for "[ ] ghz" 2
+key Escape
+nghz() { ! screen | grep "cpu core sock" | grep -q " ghz"; }
+sleep 0.3
+check "the hidden column is gone from the table" nghz
+key F2 Space Escape
+# F3 finds a CPU: the explain overlay is about it
+key F3 1 3 Enter e
+check "F3 13 selects cpu 13 (explain says so)" wait_for "on cpu 13" 3
+key Escape
+key F4
+check "F4 asks for the CPU filter" wait_for "CPU filter" 2
+key Escape
 
 # pause freezes the figures
 key Space
