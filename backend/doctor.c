@@ -39,6 +39,7 @@ struct doctor_ctx {
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char err[512];
+	int rc;
 	const struct emu_machine *m = NULL;
 
 	if (c->in->sim) {
@@ -62,15 +63,21 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 			 m->brand);
 		return;
 	}
-	if (cpuid_identify_root(c->in->root ? c->in->root : "/", &c->info, err, sizeof(err))) {
+	rc = cpuid_identify_root(c->in->root ? c->in->root : "/", &c->info, err, sizeof(err));
+	if (rc) {
 		/* the vendor and the hypervisor bit are read before the CPU is judged */
 		c->read_cpuid = c->info.vendor[0] != 0;
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "%s", err);
-		snprintf(l->fix, sizeof(l->fix), "%s", c->read_cpuid && strcmp(c->info.vendor,
-			 "GenuineIntel") ? "pmutop needs an Intel CPU; on this one the live view shows "
-			 "the OS's figures, and pmutop --sim nehalem-ep:memory-bound the counters' panes"
-			 : "explore pmutop on an emulated machine: pmutop --sim nehalem-ep:memory-bound");
+		if (rc == -EACCES || rc == -EPERM)
+			snprintf(l->fix, sizeof(l->fix), "let this user read the cpuid devices (they hold "
+				 "no secret): sudo chmod a+r /dev/cpu/*/cpuid; or sudo pmutop");
+		else
+			snprintf(l->fix, sizeof(l->fix), "%s", c->read_cpuid && strcmp(c->info.vendor,
+				 "GenuineIntel") ? "pmutop needs an Intel CPU; on this one the live view "
+				 "shows the OS's figures, and pmutop --sim nehalem-ep:memory-bound the "
+				 "counters' panes" : "explore pmutop on an emulated machine: pmutop --sim "
+				 "nehalem-ep:memory-bound");
 		return;
 	}
 	c->have_cpu = true;
@@ -347,6 +354,17 @@ static const struct {
 	{ "open files", doctor_files },
 };
 
+/* A fix only root can apply, told to a user who is not root: say so, and how. */
+static void doctor_for_user(struct doctor_line *l)
+{
+	char fix[sizeof(l->fix)];
+
+	if (geteuid() == 0 || !l->fix[0] || strncmp(l->fix, "echo ", 5))
+		return;
+	snprintf(fix, sizeof(fix), "as root (sudo sh -c '...'): %.400s", l->fix);
+	snprintf(l->fix, sizeof(l->fix), "%s", fix);
+}
+
 int doctor_run(const struct doctor_input *in, char *out, size_t len)
 {
 	static const char *const states[] = { "ok", "warn", "FAIL", "n/a" };
@@ -359,6 +377,7 @@ int doctor_run(const struct doctor_input *in, char *out, size_t len)
 		struct doctor_line l = { .state = DOCTOR_OK };
 
 		doctor_checks[i].check(&c, &l);
+		doctor_for_user(&l);
 		failed += l.state == DOCTOR_FAIL;
 		if (n < len)
 			n += (size_t)snprintf(out + n, len - n, "%-4s  %-15s  %s\n", states[l.state],
