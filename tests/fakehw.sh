@@ -4,7 +4,7 @@
 # leaves no mount behind, whether stopped or killed.
 . "$top_srcdir/tests/lib.sh"
 : "${FAKEHW:?run through make check}"
-plan 12
+plan 14
 
 dir=$(mktemp -d)
 start() {
@@ -28,6 +28,17 @@ expect_match "free memory comes from the fake node meminfo" "$out" "NUMA node 1 
 run "$PMUTOP" --root "$dir" --msr-safe-allowlist
 expect_match "CPU comes from the fake cpuid device" "$out" "(Westmere, family 6 model 0x2C)"
 expect_match "Westmere allowlist has the second offcore MSR" "$out" "# MSR_OFFCORE_RSP_1"
+
+# the doctor as a user who is not root: refused devices, and that user's ways in
+u=$(mktemp -d)
+chmod 755 "$u"
+cp "$PMUTOP" "$u/pmutop"
+chmod 755 "$u/pmutop"
+# setpriv (util-linux) and the user nobody are part of every Debian system
+run setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$u/pmutop" --doctor --root "$dir"
+expect_match "a user refused the cpuid device is told how to read it" "$out" "let this user read the cpuid devices"
+expect_match "a user refused the msr device gets a user's ways in" "$out" "for this user: msr-safe"
+rm -rf "$u"
 
 kill -TERM $helper; wait $helper 2>/dev/null
 if mounted; then fail "SIGTERM unmounts" "still mounted"; else pass "SIGTERM unmounts"; fi
