@@ -409,8 +409,9 @@ static void engine_apply_commands(struct engine *e)
 		e->paused = paused;
 		e->need_baseline = true;
 	}
-	if (interval != e->interval) {
+	if (interval != e->interval && interval != e->interval_after_first) {
 		e->interval = interval;
+		e->interval_after_first = 0;
 		engine_pace(e);
 		e->need_baseline = true;
 	}
@@ -515,6 +516,12 @@ int engine_step(struct engine *e)
 	e->error[0] = 0;
 	e->slice = 0;
 	e->t_start = t_sweep;
+	if (e->interval_after_first > 0) {
+		/* the short first interval is over: the one asked for from now on */
+		e->interval = e->interval_after_first;
+		e->interval_after_first = 0;
+		engine_pace(e);
+	}
 	/* slow sweeps lengthen the next interval's slices (engine_pace) */
 	if (!e->cfg.clock && e->rot_n) {
 		e->rot_cost = e->rot_sum / e->rot_n;
@@ -551,6 +558,10 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	if (!e->cfg.count_user && !e->cfg.count_kernel)
 		e->cfg.count_user = e->cfg.count_kernel = true;
 	e->interval = cfg->interval_s;
+	if (!cfg->clock && e->interval > ENGINE_FIRST_S) {
+		e->interval_after_first = e->interval;
+		e->interval = ENGINE_FIRST_S;
+	}
 	e->mux_s = cfg->mux_s > 0 ? fmin(fmax(cfg->mux_s, ENGINE_MUX_MIN_S), ENGINE_MUX_MAX_S)
 				  : ENGINE_MUX_DEFAULT_S;
 	e->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
@@ -576,7 +587,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	pthread_cond_init(&e->wake, &ca);
 	pthread_condattr_destroy(&ca);
 	e->want_groups = e->groups;
-	e->want_interval = e->interval;
+	e->want_interval = cfg->interval_s;
 	e->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (e->efd < 0) {
 		snprintf(err, errlen, "cannot create an eventfd: %s", strerror(errno));

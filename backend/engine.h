@@ -61,6 +61,13 @@
  * answers in microseconds; a CPU that takes this long is in trouble.)
  */
 #define ENGINE_SLOW_ACCESS_S 0.05
+/*
+ * The first interval on the real clock is this short, whatever the interval:
+ * the first figures come within a blink of the start, then the interval
+ * asked for takes over.
+ */
+#define ENGINE_FIRST_S 0.1
+
 /* engine_stop() waits this long for the sampler, then goes on without it. */
 #define ENGINE_STOP_WAIT_S 1
 

@@ -53,6 +53,7 @@ struct engine {
 	uint32_t groups;                 /* selected */
 	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */
 	double interval;
+	double interval_after_first;     /* > 0: the first interval is short, then this one */
 	bool paused, need_baseline;
 	uint64_t seq, reads;
 	char error[512];

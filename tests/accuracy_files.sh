@@ -140,4 +140,5 @@ rot=$($PY -c 'import json,sys; print(max(json.loads(l)["rotation_s"] for l in op
 expect_match "the rotation period is reported: 2 ms" "$($PY -c "print(round($rot, 3))")" "0.002"
 out=$("$PMUTOP" --sim "nehalem-ep:$scn/phased.scn" -b -n 3 -d 0.8 -g all --mux-ms 40 --format json 2>&1)
 printf '%s\n' "$out" >"$scn/phased.out"
-expect_match "a rotation asked for with --mux-ms is kept (40 ms)" "$($PY -c 'import json,sys; print(set(round(json.loads(l)["rotation_s"], 2) for l in open(sys.argv[1])))' "$scn/phased.out")" "{0.04}"
+# (after the short first interval)
+expect_match "a rotation asked for with --mux-ms is kept (40 ms)" "$($PY -c 'import json,sys; print(set(round(json.loads(l)["rotation_s"], 2) for l in list(open(sys.argv[1]))[1:]))' "$scn/phased.out")" "{0.04}"
