@@ -10,6 +10,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
@@ -30,6 +31,19 @@ void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *pat
 
 	msr_allow_name(allow, reg, name, sizeof(name));
 	switch (-err) {
+	case EMFILE:
+	case ENFILE: {
+		/* one device per CPU is open: the limit, raised to its hard value at start, is short */
+		struct rlimit r = { 0 };
+
+		getrlimit(RLIMIT_NOFILE, &r);
+		snprintf(buf, len, "cannot open %s: %s; pmutop keeps one device open per CPU and the "
+			 "open-file limit (%llu, already raised to the hard limit) is too low for this "
+			 "machine: raise the hard limit (as root: ulimit -Hn %d, or LimitNOFILE= in a "
+			 "systemd unit, or nofile in /etc/security/limits.conf)", path,
+			 strerror(-err), (unsigned long long)r.rlim_cur, 2 * (cpu + 64));
+		return;
+	}
 	case ENOENT:
 		snprintf(buf, len, "%s does not exist: load the msr driver with 'modprobe msr' "
 			 "(or install msr-safe), or run 'pmutop --sim nehalem-ep' to see an "

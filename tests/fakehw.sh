@@ -4,7 +4,7 @@
 # leaves no mount behind, whether stopped or killed.
 . "$top_srcdir/tests/lib.sh"
 : "${FAKEHW:?run through make check}"
-plan 14
+plan 16
 
 dir=$(mktemp -d)
 start() {
@@ -28,6 +28,13 @@ expect_match "free memory comes from the fake node meminfo" "$out" "NUMA node 1 
 run "$PMUTOP" --root "$dir" --msr-safe-allowlist
 expect_match "CPU comes from the fake cpuid device" "$out" "(Westmere, family 6 model 0x2C)"
 expect_match "Westmere allowlist has the second offcore MSR" "$out" "# MSR_OFFCORE_RSP_1"
+
+# one msr device per CPU stays open: a low soft limit is raised to the hard one; a low hard
+# limit stops pmutop with what to do (24 CPUs here, 16 files allowed)
+run sh -c "ulimit -S -n 16 && exec '$PMUTOP' --root '$dir' -b -n 1 -d 0.2"
+expect_rc "a soft open-file limit below the CPUs is raised to the hard limit" 0
+run sh -c "ulimit -n 16 && exec '$PMUTOP' --root '$dir' -b -n 1 -d 0.2"
+expect_match "a hard limit too low says how to raise it" "$err" "open-file limit (16, already raised to the hard limit) is too low for this machine"
 
 # the doctor as a user who is not root: refused devices, and that user's ways in
 u=$(mktemp -d)

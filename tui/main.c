@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -416,6 +417,22 @@ static int main_os_fallback(const struct options *opt, const char *reason, int s
 }
 
 /*
+ * One msr device stays open per CPU: a 1024-CPU machine needs more than the
+ * usual soft limit of 1024 open files.  Raise the soft limit to the hard one
+ * (allowed to anyone); what is still short is said when a device fails to
+ * open (msr_explain).
+ */
+static void main_raise_file_limit(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
+/*
  * The machine cannot count (no msr driver, no permission, not an Intel CPU):
  * not another pmutop holding the counters, nor a register failing.
  */
@@ -450,6 +467,7 @@ static int main_run(const struct options *opt)
 	 * The sampler thread inherits this mask: stop signals reach only the
 	 * signalfd, and SIGWINCH only the UI thread (ui_run unblocks it there).
 	 */
+	main_raise_file_limit();
 	main_stop_set(&stop);
 	sigaddset(&stop, SIGWINCH);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
