@@ -215,7 +215,19 @@ static void doctor_owners(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	}
 	l->state = DOCTOR_WARN;
-	snprintf(l->found, sizeof(l->found), "%.*s", (int)strcspn(o, "\n"), o);
+	/* every finding, and who holds them, on one line: not what --force would do */
+	{
+		size_t n = 0;
+
+		for (const char *p = o; *p && n + 1 < sizeof(l->found);) {
+			size_t k = strcspn(p, "\n");
+
+			if (strncmp(p, "pmutop uses only the free counters", 34))
+				n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "%s%.*s",
+						      n ? "; " : "", (int)k, p);
+			p += k + (p[k] == '\n');
+		}
+	}
 	snprintf(l->fix, sizeof(l->fix), "stop the other user (perf, another tool), or pmutop "
 		 "--force to take them (restored at exit)");
 }

@@ -7,11 +7,13 @@
 #include "pmu_regs.h"
 #include "xmalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static bool owner_nmi_watchdog(const char *root)
 {
@@ -98,6 +100,7 @@ int owner_scan(struct msr_dev *d, const struct cpuid_info *info, enum cpumodel_u
 	r->nsockets = t->nsockets;
 	r->uncore_taken = xcalloc((size_t)(r->nsockets ? r->nsockets : 1), sizeof(bool));
 	r->nmi_watchdog = owner_nmi_watchdog(root);
+	r->root = root;
 	for (int i = 0; i < t->nonline; i++)
 		owner_scan_cpu(d, info, t->threads[i].os_cpu, r, &first_rc);
 	for (int s = 0; s < t->nsockets; s++)
@@ -158,6 +161,70 @@ static int owner_line(const struct owner_report *r, const struct topo *t, int fi
 	return 1;
 }
 
+/*
+ * Who holds the counters, where the system says: processes with an msr
+ * device of ROOT open, and processes with perf events open (their fds in
+ * /proc/PID/fd); pmutop itself is left out.  Into BUF ("" when nobody is
+ * found); at most OWNER_MAX_NAMED processes of each kind are named.
+ */
+#define OWNER_MAX_NAMED 4
+void owner_holders(const char *root, char *buf, size_t len)
+{
+	char msr[PATH_MAX], named[2][256] = { "", "" };
+	int count[2] = { 0, 0 };
+	DIR *proc = opendir("/proc");
+	struct dirent *pe;
+
+	buf[0] = 0;
+	snprintf(msr, sizeof(msr), "%s/dev/cpu/", root && strcmp(root, "/") ? root : "");
+	while (proc && (pe = readdir(proc))) {
+		char path[PATH_MAX], link[PATH_MAX], comm[64] = "?";
+		bool has[2] = { false, false };
+		long pid = strtol(pe->d_name, NULL, 10);
+		struct dirent *fe;
+		DIR *fds;
+
+		if (pid <= 0 || pid == (long)getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
+		fds = opendir(path);
+		while (fds && (fe = readdir(fds))) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/%ld/fd/%s", pid, fe->d_name);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = 0;
+			has[0] |= !strncmp(link, msr, strlen(msr)) &&
+				  (strstr(link, "/msr") != NULL);
+			has[1] |= !strcmp(link, "anon_inode:[perf_event]");
+		}
+		if (fds)
+			closedir(fds);
+		if (!has[0] && !has[1])
+			continue;
+		snprintf(path, sizeof(path), "proc/%ld/comm", pid);
+		paths_read_line(NULL, path, comm, sizeof(comm));
+		for (int k = 0; k < 2; k++) {
+			size_t n = strlen(named[k]);
+
+			if (!has[k] || count[k]++ >= OWNER_MAX_NAMED)
+				continue;
+			snprintf(named[k] + n, sizeof(named[k]) - n, "%spid %ld (%s)", n ? ", " : "", pid,
+				 comm);
+		}
+	}
+	if (proc)
+		closedir(proc);
+	if (count[0])
+		snprintf(buf + strlen(buf), len - strlen(buf), "msr devices held open by %s%s\n",
+			 named[0], count[0] > OWNER_MAX_NAMED ? " and others" : "");
+	if (count[1])
+		snprintf(buf + strlen(buf), len - strlen(buf), "perf events open in %s%s\n", named[1],
+			 count[1] > OWNER_MAX_NAMED ? " and others" : "");
+}
+
 int owner_describe(const struct owner_report *r, const struct topo *t, char *buf, size_t len)
 {
 	bool *done = xcalloc((size_t)(r->ncpus ? r->ncpus : 1), sizeof(bool));
@@ -181,6 +248,16 @@ int owner_describe(const struct owner_report *r, const struct topo *t, char *buf
 		off += (size_t)snprintf(buf + off, len - off, "NMI watchdog: the kernel keeps one "
 					"counter per CPU for it; 'echo 0 > /proc/sys/kernel/"
 					"nmi_watchdog' as root frees it\n");
+		lines++;
+	}
+	if (lines > (r->nmi_watchdog ? 1 : 0) && off < len) {
+		/* whose they are, where the system can say */
+		char who[700];
+
+		owner_holders(r->root, who, sizeof(who));
+		off += (size_t)snprintf(buf + off, len - off, "%s", who[0] ? who
+					: "the program using them is unknown (none holds an msr "
+					  "device or a perf event open now)\n");
 		lines++;
 	}
 	if (lines && off < len) {

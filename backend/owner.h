@@ -31,6 +31,7 @@ struct owner_report {
 	int nsockets;
 	bool *uncore_taken;         /* by socket index */
 	bool nmi_watchdog;          /* /proc/sys/kernel/nmi_watchdog is 1 */
+	const char *root;           /* the machine's root ("" or NULL: this one), for naming holders */
 	int nread_errors;           /* control registers that could not be read */
 };
 
@@ -46,6 +47,13 @@ void owner_free(struct owner_report *r);
 
 /* True when nothing is in use. */
 bool owner_all_free(const struct owner_report *r);
+
+/*
+ * Who holds the counters, where the system can say: processes with ROOT's
+ * msr devices open and processes with perf events open (from /proc/PID/fd),
+ * one line each, into BUF ("" when nobody is found).
+ */
+void owner_holders(const char *root, char *buf, size_t len);
 
 /*
  * One line per distinct finding, e.g. "CPU 0-15: PMC1 in use (EN set in

@@ -6,7 +6,7 @@
 # window explained instead of invented.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 13
+plan 14
 
 fakehw_start skylake:memory-bound
 run "$PMUTOP" -b -n 2 -d 0.5 -g imc --format json --root "$dir"
@@ -89,14 +89,23 @@ expect_match "and the home-logic figures" "$out" "remote_dram_bytes_per_s="
 # --doctor reads who uses the counters (nothing programmed): free, then another program's PMC1
 run "$PMUTOP" --doctor --root "$dir"
 expect_match "--doctor scans the counters: all free" "$out" "counters in use  every counter is free"
-$PY - "$dir" <<'PYEOF'
-import os, struct, sys
+# another program programs PMC1 and keeps the device open: named with its pid
+$PY - "$dir" "$dir.held" <<'PYEOF' &
+import os, struct, sys, time
 fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDWR)
 os.pwrite(fd, struct.pack("<Q", 0x43003C), 0x187)   # IA32_PERFEVTSEL1: cycles, EN set
-os.close(fd)
+open(sys.argv[2], "w").close()
+time.sleep(30)
 PYEOF
+holder=$!
+i=0
+while [ ! -f "$dir.held" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 run "$PMUTOP" --doctor --root "$dir"
 expect_match "--doctor names a counter another program programmed" "$out" "PMC1"
+expect_match "and the process that holds the device open" "$out" "msr devices held open by pid $holder (python3)"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+rm -f "$dir.held"
 $PY - "$dir" <<'PYEOF'
 import os, struct, sys
 fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDWR)
