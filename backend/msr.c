@@ -10,6 +10,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -115,11 +116,23 @@ static struct msr_dev *msr_new(const int *cpus, int ncpus, const struct msr_allo
 	d->ncpus = ncpus;
 	d->allow = *allow;
 	d->cap = d->fd_len * (allow->n ? allow->n : 1);
-	d->saved = xcalloc((size_t)d->cap, sizeof(*d->saved));
 	d->flag_rows = d->fd_len;
-	d->saved_at = xcalloc((size_t)d->flag_rows * (size_t)(allow->n ? allow->n : 1),
-			      sizeof(*d->saved_at));
-	atomic_init(&d->nsaved, 0);
+	/* one shared block: a guardian forked later sees every save and write as it happens */
+	{
+		size_t nat = (size_t)d->flag_rows * (size_t)(allow->n ? allow->n : 1);
+		size_t head = (sizeof(atomic_int) + 63) / 64 * 64;
+		size_t len = head + sizeof(*d->saved) * (size_t)d->cap + sizeof(int) * nat;
+		char *blk = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (blk == MAP_FAILED)
+			xmalloc_die(len);
+		d->shared = blk;
+		d->shared_len = len;
+		d->nsaved = (atomic_int *)blk;
+		d->saved = (struct msr_saved *)(blk + head);
+		d->saved_at = (int *)(blk + head + sizeof(*d->saved) * (size_t)d->cap);
+	}
+	atomic_init(d->nsaved, 0);
 	snprintf(d->root, sizeof(d->root), "/");
 	return d;
 }
@@ -201,8 +214,7 @@ void msr_close(struct msr_dev *d)
 	free(d->fd);
 	free(d->cpus);
 	free(d->cpu_socket);
-	free(d->saved);
-	free(d->saved_at);
+	munmap(d->shared, d->shared_len);
 	free(d);
 }
 
@@ -312,7 +324,7 @@ static int msr_save_once(struct msr_dev *d, const struct msr_allow_entry *a, int
 	}
 	if ((*out = msr_saved_find(d, a, row)))
 		return 0;
-	n = atomic_load(&d->nsaved);
+	n = atomic_load(d->nsaved);
 	rc = msr_raw_read(d, cpu, reg, &orig);
 	if (rc) {
 		msr_fail(d, rc, "read", cpu, reg);
@@ -326,7 +338,7 @@ static int msr_save_once(struct msr_dev *d, const struct msr_allow_entry *a, int
 	d->saved[n] = (struct msr_saved){ .cpu = cpu, .socket = a->uncore ? row : -1, .reg = reg,
 					  .value = orig, .counter = a->counter };
 	atomic_init(&d->saved[n].written, false);
-	atomic_store(&d->nsaved, n + 1); /* publish only the complete entry */
+	atomic_store(d->nsaved, n + 1); /* publish only the complete entry */
 	d->saved_at[row * d->allow.n + idx] = n + 1;
 	*out = &d->saved[n];
 	return 0;
@@ -364,6 +376,10 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 	/* never a register whose original is not saved, never one off the allowlist */
 	assert(a && sv->reg == reg);
 	/* recorded before the write: a restore racing with it still sees it as ours */
+	if (atomic_load(&sv->written) && sv->last != val)
+		sv->prev = sv->last;
+	else if (!atomic_load(&sv->written))
+		sv->prev = sv->value;
 	sv->last = val;
 	atomic_store(&sv->written, true);
 	rc = msr_raw_write(d, cpu, reg, val);
@@ -390,5 +406,5 @@ uint64_t msr_write_count(const struct msr_dev *d)
 
 int msr_saved_count(const struct msr_dev *d)
 {
-	return atomic_load(&d->nsaved);
+	return atomic_load(d->nsaved);
 }

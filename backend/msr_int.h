@@ -30,6 +30,8 @@ struct msr_saved {
 	uint32_t reg;
 	uint64_t value; /* the original */
 	uint64_t last;  /* what pmutop wrote last (valid when written) */
+	uint64_t prev;  /* what it wrote before that: a process killed between recording
+			 * LAST and the write left PREV there (the guardian takes both as ours) */
 	/*
 	 * A count register.  IA32_PMCx takes bits 31:0 of a write and
 	 * sign-extends bit 31 [SDM 18.2.6]: a general-purpose count above 2^31
@@ -54,14 +56,21 @@ struct msr_dev {
 	const struct msr_ops *ops;
 	void *ctx;
 	struct msr_allowlist allow;
-	/* saved originals: allocated at open so restoring never allocates */
+	/*
+	 * Saved originals: allocated at open so restoring never allocates, in
+	 * memory shared with the guardian process (guardian.h), which restores
+	 * from the same journal when pmutop dies by SIGKILL.
+	 */
 	struct msr_saved *saved;
 	int cap;
-	atomic_int nsaved;
+	atomic_int *nsaved;    /* in the shared block */
+	void *shared;          /* the block: nsaved, saved[cap], saved_at[] */
+	size_t shared_len;
 	atomic_int frozen;      /* restore has begun: no more writes */
 	int *saved_at;         /* [(cpu or socket) * allow.n + allow index]: saved[] index + 1, 0 */
 	int flag_rows;
 	uint64_t nwrites;
+	bool guardian;         /* this copy is the guardian's, restoring after pmutop died */
 	char err[512];
 };
 

@@ -5,6 +5,7 @@
 #include "lock.h"
 #include "owner.h"
 #include "paths.h"
+#include "guardian.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -213,6 +214,10 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	mts = c->dram_mts ? c->dram_mts : s->src->dram_mts;
 	/* 64-bit channels: 8 bytes per transfer */
 	ec.channel_peak = mts ? mts * 1e6 * 8 : NAN;
+	/* before the first register write: whatever kills pmutop, the registers come back */
+	rc = guardian_start(s->src->dev, err, errlen);
+	if (rc)
+		goto fail;
 	rc = engine_create(&ec, &s->eng, err, errlen);
 	if (rc)
 		goto fail;
@@ -334,6 +339,8 @@ int session_close(struct session *s)
 		failed = msr_restore_report(s->src->dev, STDERR_FILENO);
 	}
 	source_close(s->src);
+	/* restored: the guardian goes without touching anything */
+	guardian_release();
 	engine_free(s->eng);
 	layout_free(s->own_layout);
 	ossample_free(s->os);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void xmalloc_die(size_t bytes)
+void xmalloc_die(size_t bytes)
 {
 	fprintf(stderr, "pmutop: out of memory (asked for %zu bytes)\n", bytes);
 	abort();

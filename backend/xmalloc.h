@@ -14,5 +14,7 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+/* The one message and abort of a failed allocation (for memory got otherwise, e.g. mmap). */
+void xmalloc_die(size_t bytes) __attribute__((noreturn));
 
 #endif

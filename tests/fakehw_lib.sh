@@ -44,3 +44,38 @@ for c in cpus:
 PYEOF
 }
 
+
+# wait_samples N: until pmutop has printed N samples to $dir.out (or 10 s); no file yet is no
+# sample, so a signal never comes before pmutop is ready
+wait_samples() {
+	i=0
+	while [ $i -lt 500 ]; do
+		n=$(grep -c '^# sample' "$dir.out" 2>/dev/null)
+		[ "${n:-0}" -lt "$1" ] || break
+		sleep 0.02
+		i=$((i + 1))
+	done
+}
+
+# wait_programming: until start-up has begun programming (CPU 0's global control is no
+# longer the original 3 of "regs set"), or 60 s
+wait_programming() {
+	$PY - "$dir" <<'PYEOF'
+import os, struct, sys, time
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDONLY)
+end = time.time() + 60
+while struct.unpack("<Q", os.pread(fd, 8, 0x38F))[0] == 3 and time.time() < end:
+    time.sleep(0.01)
+PYEOF
+}
+
+# other_takes_pmc3: another program programs PMC3 on CPU 7 (select 0x5300C0, count 0x4242)
+other_takes_pmc3() {
+	$PY - "$dir" <<'PYEOF'
+import os, struct, sys
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/7/msr"), os.O_RDWR)
+os.pwrite(fd, struct.pack("<Q", 0x5300C0), 0x189)
+os.pwrite(fd, struct.pack("<Q", 0x4242), 0xC4)
+os.close(fd)
+PYEOF
+}

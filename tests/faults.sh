@@ -99,13 +99,7 @@ for sig in SEGV:139 TERM:143; do
 	"$PMUTOP" -b -n 1 -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	# until programming has begun: CPU 0's global control is no longer the original 3
-	$PY - "$dir" <<'PYEOF'
-import os, struct, sys, time
-fd = os.open(os.path.join(sys.argv[1], "dev/cpu/0/msr"), os.O_RDONLY)
-end = time.time() + 60
-while struct.unpack("<Q", os.pread(fd, 8, 0x38F))[0] == 3 and time.time() < end:
-    time.sleep(0.01)
-PYEOF
+	wait_programming
 	kill -$sig $pid
 	wait $pid
 	rc=$?

@@ -14,14 +14,6 @@ ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
 
-# wait_samples N: until pmutop has printed N samples (or 10 s)
-wait_samples() {
-	i=0
-	while [ "$(grep -c '^# sample' "$dir.out" 2>/dev/null)" -lt "$1" ] && [ $i -lt 500 ]; do
-		sleep 0.02
-		i=$((i + 1))
-	done
-}
 
 regs set
 before=$(regs dump)
@@ -97,13 +89,7 @@ before=$(regs dump)
 "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2
-$PY - "$dir" <<'PYEOF'
-import os, struct, sys
-fd = os.open(os.path.join(sys.argv[1], "dev/cpu/7/msr"), os.O_RDWR)
-os.pwrite(fd, struct.pack("<Q", 0x5300C0), 0x189)
-os.pwrite(fd, struct.pack("<Q", 0x4242), 0xC4)
-os.close(fd)
-PYEOF
+other_takes_pmc3
 kill -TERM $pid
 wait $pid
 expect_match "a select taken by another program is left to it, and pmutop says so" "$(cat "$dir.err")" \
