@@ -133,8 +133,9 @@ static void engine_plan(struct engine *e)
 			continue;
 		if (!counter_set_add(e->l, &alone, g, e->gp_usable)) {
 			snprintf(e->blocked[g], sizeof(e->blocked[g]),
-				 "needs %d general-purpose counters (with its constraints), %d free",
-				 l->groups[g].nevents, engine_popcount(e->gp_usable));
+				 "needs %d general-purpose counters (with its constraints), %d free%s",
+				 l->groups[g].nevents, engine_popcount(e->gp_usable),
+				 e->gp_lost ? " (another program took one while pmutop ran)" : "");
 			continue;
 		}
 		for (s = 0; s < e->nsets; s++)
@@ -184,9 +185,9 @@ static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, u
 	double t0, w0 = when ? engine_now(e) : 0;
 	int rc;
 
-	if (c->late || atomic_load(&e->stop)) {
+	if (c->late || c->gone || atomic_load(&e->stop)) {
 		c->failed = 1;
-		return -ETIMEDOUT;
+		return c->gone ? -EBUSY : -ETIMEDOUT;
 	}
 	t0 = engine_mono();
 	rc = write ? msr_write(e->cfg.dev, c->os_cpu, reg, *v)
@@ -212,6 +213,60 @@ static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, ui
 	return engine_access(e, c, reg, &v, true, NULL);
 }
 
+/* Add a line to what other programs took (each said once, in every sample from now on). */
+static void engine_note_taken(struct engine *e, const char *what)
+{
+	size_t n = strlen(e->taken_note);
+
+	if (strstr(e->taken_note, what))
+		return;
+	snprintf(e->taken_note + n, sizeof(e->taken_note) - n, "%s%s", n ? "; " : "", what);
+}
+
+/*
+ * Whether another program took REG on C since pmutop wrote it (one read;
+ * none for a register pmutop has not written).  A register found taken is
+ * given up for good (msr_release: never written again, left at exit), and
+ * C's figures of this interval are void: they may hold the other's counts.
+ */
+static bool engine_taken(struct engine *e, struct engine_cpu *c, uint32_t reg)
+{
+	uint64_t cur;
+
+	if (msr_released(e->cfg.dev, c->os_cpu, reg))
+		return true;
+	if (!msr_wrote(e->cfg.dev, c->os_cpu, reg) || engine_read(e, c, reg, &cur) ||
+	    !msr_taken(e->cfg.dev, c->os_cpu, reg, cur))
+		return false;
+	msr_release(e->cfg.dev, c->os_cpu, reg);
+	c->failed = 1;
+	return true;
+}
+
+/*
+ * Whether PMC K of C is another program's now (checked before pmutop
+ * writes its select again): then pmutop gives the counter up on C, stops
+ * using it on every CPU from the next interval (the groups are planned
+ * again without it) and says so in every sample.
+ */
+static bool engine_pmc_taken(struct engine *e, struct engine_cpu *c, uint32_t k)
+{
+	char what[128];
+
+	if (c->taken & (1u << k))
+		return true;
+	if (!engine_taken(e, c, IA32_PERFEVTSEL0 + k))
+		return false;
+	c->taken |= 1u << k;
+	msr_release(e->cfg.dev, c->os_cpu, IA32_PMC0 + k); /* its count too: never zeroed */
+	e->gp_lost |= 1u << k;
+	e->replan = true;
+	snprintf(what, sizeof(what), "PMC%u on CPU %d was taken by another program: pmutop no "
+		 "longer uses PMC%u", k, c->os_cpu, k);
+	engine_note_taken(e, what);
+	return true;
+}
+
 /* Program set S on CPU C (after PREV, whose counters not reused are disabled). */
 static void engine_program(struct engine *e, struct engine_cpu *c, const struct counter_set *prev,
 			   const struct counter_set *s)
@@ -220,13 +275,16 @@ static void engine_program(struct engine *e, struct engine_cpu *c, const struct 
 
 	for (int i = 0; s && i < s->nev; i++)
 		used |= 1u << s->ctr[i];
+	/* each select checked before it is written again: never over another program's */
 	for (int i = 0; prev && i < prev->nev; i++)
-		if (!(used & (1u << prev->ctr[i])))
+		if (!(used & (1u << prev->ctr[i])) && !engine_pmc_taken(e, c, (uint32_t)prev->ctr[i]))
 			engine_write(e, c, IA32_PERFEVTSEL0 + (uint32_t)prev->ctr[i], 0);
 	for (int i = 0; s && i < s->nev; i++) {
 		const struct layout_event *ev = &e->l->events[s->ev[i]];
 		uint32_t k = (uint32_t)s->ctr[i];
 
+		if (engine_pmc_taken(e, c, k))
+			continue;
 		if (ev->offcore_msr)
 			engine_write(e, c, ev->offcore_msr, ev->offcore);
 		engine_write(e, c, IA32_PERFEVTSEL0 + k,
@@ -427,6 +485,53 @@ static void engine_apply_commands(struct engine *e)
 	}
 }
 
+/*
+ * Once a sample, cheaply: whether another program took C's global control
+ * and one of its selects or its fixed-counter control (a different one
+ * each sample: all of them within gp_counters + 1 samples).  A select
+ * taken: engine_pmc_taken.  A control taken: pmutop leaves the CPU alone
+ * from now on (n/a, named).
+ */
+static void engine_verify(struct engine *e, struct engine_cpu *c)
+{
+	unsigned slot = (unsigned)e->verify % (e->cfg.gp_counters + 1);
+	uint32_t ctl = 0;
+	char what[128];
+
+	if (c->gone)
+		return;
+	if (e->cfg.perfmon_version >= 2 && engine_taken(e, c, IA32_PERF_GLOBAL_CTRL))
+		ctl = IA32_PERF_GLOBAL_CTRL;
+	else if (slot < e->cfg.gp_counters && slot < PMU_MAX_GP)
+		engine_pmc_taken(e, c, slot);
+	else if (e->cfg.fixed_counters && engine_taken(e, c, IA32_FIXED_CTR_CTRL))
+		ctl = IA32_FIXED_CTR_CTRL;
+	if (!ctl)
+		return;
+	c->gone = true;
+	snprintf(what, sizeof(what), "CPU %d's %s was changed by another program: pmutop leaves "
+		 "that CPU alone (n/a)", c->os_cpu,
+		 ctl == IA32_PERF_GLOBAL_CTRL ? "global counter control" : "fixed-counter control");
+	engine_note_taken(e, what);
+}
+
+/*
+ * A counter was given up (engine_pmc_taken): plan the groups again without
+ * it, stop pmutop's use of it on every CPU, and start a fresh interval.
+ */
+static void engine_replan(struct engine *e)
+{
+	const struct counter_set *old = engine_cur_set(e);
+	struct counter_set prev = old ? *old : (struct counter_set){ 0 };
+
+	e->replan = false;
+	e->gp_usable &= ~e->gp_lost;
+	engine_plan(e);
+	for (int i = 0; i < e->ncpus; i++)
+		engine_program(e, &e->cpus[i], &prev, NULL);
+	e->need_baseline = true;
+}
+
 /* Read C's live set S into the accumulators, each counter over its own live time. */
 static void engine_read_set(struct engine *e, struct engine_cpu *c, const struct counter_set *s)
 {
@@ -435,6 +540,8 @@ static void engine_read_set(struct engine *e, struct engine_cpu *c, const struct
 		double when, live;
 		uint64_t v;
 
+		if (c->taken & (1u << ctr))
+			continue; /* another program's count now */
 		if (engine_access(e, c, IA32_PMC0 + ctr, &v, false, &when))
 			continue;
 		e->reads++;
@@ -485,8 +592,11 @@ int engine_step(struct engine *e)
 			engine_read_fixed(e, c, false);
 			tmin = fmin(tmin, c->t_read);
 			tmax = fmax(tmax, c->t_read);
+			engine_verify(e, c);
 		}
 	}
+	if (final)
+		e->verify++;
 	for (int i = 0; rotate && i < e->ncpus; i++)
 		engine_program(e, &e->cpus[i], set, &e->sets[(e->cur + 1) % e->nsets]);
 	if (rotate)
@@ -502,6 +612,8 @@ int engine_step(struct engine *e)
 		return 0;
 	}
 	engine_publish(e, engine_build(e, e->ncpus && tmax >= tmin ? tmax - tmin : 0));
+	if (e->replan)
+		engine_replan(e);
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
 

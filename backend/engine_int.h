@@ -31,6 +31,8 @@ struct engine_cpu {
 	int failed;                      /* a register access failed this interval */
 	bool offline;                    /* ENXIO: the CPU went offline */
 	bool late;                       /* an access was slow: none more this interval */
+	uint32_t taken;                  /* PMCs another program took here while pmutop ran */
+	bool gone;                       /* its global or fixed control was taken: left alone */
 };
 
 struct engine {
@@ -40,6 +42,10 @@ struct engine {
 	int ncpus;
 	uint32_t gp_usable;              /* PMCs pmutop may program */
 	uint32_t fixed_usable;
+	uint32_t gp_lost;                /* PMCs given up while running (taken on some CPU) */
+	bool replan;                     /* a counter was given up: plan again after this sample */
+	int verify;                      /* the select checked this sample (engine_verify) */
+	char taken_note[320];            /* what other programs took while pmutop ran */
 	struct counter_set *sets;
 	int nsets, cur, slice;
 	struct uncore *unc;              /* the per-socket PMUs */

@@ -187,7 +187,7 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		te->os_socket_id = t->sockets[th->socket].os_id;
 		s->resets += c->resets;
 		interval = fmax(interval, secs);
-		if (c->offline || c->late) {
+		if ((c->offline || c->late) && !c->gone) {
 			size_t n = strlen(offline);
 
 			snprintf(offline + n, offline_len - n, "%sCPU %d %s", n ? ", " : "",
@@ -297,6 +297,7 @@ struct sample *engine_build(struct engine *e, double skew)
 	engine_build_cores_sockets(e, s, core_n);
 	free(core_n);
 	engine_warn(s, e->cfg.warning);
+	engine_warn(s, e->taken_note);
 	engine_warn(s, offline);
 	engine_warn(s, uncore_note(e->unc));
 	if (s->resets)

@@ -338,6 +338,7 @@ static int msr_save_once(struct msr_dev *d, const struct msr_allow_entry *a, int
 	d->saved[n] = (struct msr_saved){ .cpu = cpu, .socket = a->uncore ? row : -1, .reg = reg,
 					  .value = orig, .counter = a->counter };
 	atomic_init(&d->saved[n].written, false);
+	atomic_init(&d->saved[n].released, false);
 	atomic_store(d->nsaved, n + 1); /* publish only the complete entry */
 	d->saved_at[row * d->allow.n + idx] = n + 1;
 	*out = &d->saved[n];
@@ -375,6 +376,11 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 		return rc;
 	/* never a register whose original is not saved, never one off the allowlist */
 	assert(a && sv->reg == reg);
+	if (atomic_load(&sv->released)) {
+		snprintf(d->err, sizeof(d->err), "MSR 0x%X on CPU %d belongs to another program now; "
+			 "pmutop no longer writes it", reg, cpu);
+		return -EBUSY;
+	}
 	/* recorded before the write: a restore racing with it still sees it as ours */
 	if (atomic_load(&sv->written) && sv->last != val)
 		sv->prev = sv->last;
@@ -384,9 +390,51 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 	atomic_store(&sv->written, true);
 	rc = msr_raw_write(d, cpu, reg, val);
 	d->nwrites++;
-	if (rc)
+	if (rc) {
+		sv->last = sv->prev; /* still what it held: a failed write is no other program's */
 		msr_fail(d, rc, "write", cpu, reg);
+	}
 	return rc;
+}
+
+/* The saved entry of REG on CPU, or NULL when pmutop never saved it. */
+static struct msr_saved *msr_entry(const struct msr_dev *d, int cpu, uint32_t reg)
+{
+	const struct msr_allow_entry *a = msr_allow_find(&d->allow, reg);
+
+	return a ? msr_saved_find(d, a, msr_row(d, a, cpu)) : NULL;
+}
+
+bool msr_taken(const struct msr_dev *d, int cpu, uint32_t reg, uint64_t cur)
+{
+	const struct msr_saved *sv = msr_entry(d, cpu, reg);
+
+	/* restoring: CUR may be the original pmutop put back itself (frozen before any) */
+	if (atomic_load(&d->frozen))
+		return false;
+	return sv && atomic_load(&sv->written) && cur != sv->last;
+}
+
+void msr_release(struct msr_dev *d, int cpu, uint32_t reg)
+{
+	struct msr_saved *sv = msr_entry(d, cpu, reg);
+
+	if (sv && !atomic_load(&d->frozen))
+		atomic_store(&sv->released, true);
+}
+
+bool msr_wrote(const struct msr_dev *d, int cpu, uint32_t reg)
+{
+	const struct msr_saved *sv = msr_entry(d, cpu, reg);
+
+	return sv && atomic_load(&sv->written);
+}
+
+bool msr_released(const struct msr_dev *d, int cpu, uint32_t reg)
+{
+	const struct msr_saved *sv = msr_entry(d, cpu, reg);
+
+	return sv && atomic_load(&sv->released);
 }
 
 const char *msr_last_error(const struct msr_dev *d)

@@ -28,6 +28,7 @@
 #define PMUTOP_MSR_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "msr_allow.h"
@@ -62,6 +63,26 @@ void msr_set_sockets(struct msr_dev *d, const int *cpu_socket, int len);
 /* 0 or -errno; msr_last_error() says what happened and what to do. */
 int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
 int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
+
+/*
+ * Whether CUR, just read from REG of CPU, says another program took the
+ * register: pmutop wrote it, and it no longer holds what pmutop wrote.  A
+ * register pmutop never wrote is nobody's business here (false).
+ */
+bool msr_taken(const struct msr_dev *d, int cpu, uint32_t reg, uint64_t cur);
+
+/*
+ * Give REG of CPU up to the program that took it: from now on msr_write
+ * refuses it (-EBUSY) and no restore touches it (nor its count, for a
+ * select); named at exit as left to another program.
+ */
+void msr_release(struct msr_dev *d, int cpu, uint32_t reg);
+
+/* Whether pmutop has written REG of CPU. */
+bool msr_wrote(const struct msr_dev *d, int cpu, uint32_t reg);
+
+/* Whether REG of CPU was given up (msr_release). */
+bool msr_released(const struct msr_dev *d, int cpu, uint32_t reg);
 
 /*
  * Save the original value of REG now, without writing it (as msr_write

@@ -40,6 +40,8 @@ struct msr_saved {
 	 */
 	bool counter;
 	atomic_bool written;
+	/* another program took it while pmutop ran: never written again, left at exit */
+	atomic_bool released;
 	enum msr_restore_state state;
 	int err;
 };

@@ -80,6 +80,10 @@ static void msr_restore_control(struct msr_dev *d, struct msr_saved *s)
 		s->state = MSR_R_UNUSED;
 		return;
 	}
+	if (atomic_load(&s->released)) {
+		s->state = MSR_R_FOREIGN; /* given up to the program that took it */
+		return;
+	}
 	rc = msr_get(d, s, &cur);
 	if (rc == 0 && cur == s->value) {
 		s->state = MSR_R_DONE;
@@ -114,7 +118,7 @@ static void msr_restore_counter(struct msr_dev *d, struct msr_saved *s)
 		s->state = MSR_R_UNUSED;
 		return;
 	}
-	if (ctl && ctl->state == MSR_R_FOREIGN) {
+	if (atomic_load(&s->released) || (ctl && ctl->state == MSR_R_FOREIGN)) {
 		s->state = MSR_R_FOREIGN;
 		return;
 	}

@@ -34,20 +34,42 @@ static double bench_cpu_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* A register device whose counters advance by a fixed amount per read. */
+/*
+ * A register device whose counters advance by a fixed amount per read and
+ * whose controls hold what was written (pmutop checks that its selects are
+ * still its own), all 0 at first: nobody's.
+ */
+#define BENCH_CPUS 1100
+#define BENCH_CTLS 12
+
 struct bench_null {
 	uint64_t reads, writes;
 	uint64_t value;
+	uint64_t ctl[BENCH_CPUS][BENCH_CTLS];
 };
+
+/* The control slot of REG, or -1 for a count. */
+static int bench_ctl(uint32_t reg)
+{
+	if (reg >= IA32_PERFEVTSEL0 && reg < IA32_PERFEVTSEL0 + 8)
+		return (int)(reg - IA32_PERFEVTSEL0);
+	switch (reg) {
+	case IA32_FIXED_CTR_CTRL: return 8;
+	case IA32_PERF_GLOBAL_CTRL: return 9;
+	case 0x1A6: return 10;
+	case 0x1A7: return 11;
+	}
+	return -1;
+}
 
 static int bench_null_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
 {
 	struct bench_null *n = ctx;
+	int k = bench_ctl(reg);
 
-	(void)cpu;
 	n->reads++;
-	if (reg == IA32_FIXED_CTR_CTRL || reg == IA32_PERF_GLOBAL_CTRL) {
-		*val = 0; /* controls read as nobody's (reserved bits read as 0 on hardware) */
+	if (k >= 0 && cpu >= 0 && cpu < BENCH_CPUS) {
+		*val = n->ctl[cpu][k];
 		return 0;
 	}
 	n->value += 1000003;
@@ -57,10 +79,12 @@ static int bench_null_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
 
 static int bench_null_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
 {
-	((struct bench_null *)ctx)->writes++;
-	(void)cpu;
-	(void)reg;
-	(void)val;
+	struct bench_null *n = ctx;
+	int k = bench_ctl(reg);
+
+	n->writes++;
+	if (k >= 0 && cpu >= 0 && cpu < BENCH_CPUS)
+		n->ctl[cpu][k] = val;
 	return 0;
 }
 
@@ -69,6 +93,7 @@ static const struct msr_ops bench_null_ops = { .read = bench_null_read, .write =
 struct bench_result {
 	double cpu_ms, skew_us;
 	double reads_per_sample, writes_per_sample;
+	double checks_per_sample; /* device reads that are not counter reads (control checks) */
 	int counters_per_sample;
 };
 
@@ -114,7 +139,8 @@ static void bench_print(const char *what, const struct bench_result *r)
 	       r->cpu_ms, r->cpu_ms / 1e3 * 100, r->reads_per_sample, r->counters_per_sample,
 	       r->skew_us);
 	if (r->writes_per_sample >= 0)
-		printf("  %9.0f writes", r->writes_per_sample);
+		printf("  %9.0f writes  %7.0f control checks", r->writes_per_sample,
+		       r->checks_per_sample);
 	printf("\n");
 }
 
@@ -208,8 +234,10 @@ int main(void)
 			return 1;
 		}
 		null.writes = 0;
+		null.reads = 0;
 		bench_run(eng, t->nonline, bench_gp_per_sample(l, mask), &r);
 		r.writes_per_sample = (double)null.writes / BENCH_SAMPLES;
+		r.checks_per_sample = (double)null.reads / BENCH_SAMPLES - r.reads_per_sample;
 		snprintf(what, sizeof(what), "synthetic 1024 threads (null device), %s", names[k]);
 		bench_print(what, &r);
 		engine_free(eng);

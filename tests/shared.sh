@@ -1,0 +1,140 @@
+#!/bin/sh
+# Another program's counters while pmutop runs (pmutop --root on the fake
+# device tree of tools/fakehw, the other program writing the device files
+# as a second tool would): a select taken while groups rotate is never
+# written over, its count never zeroed; a select taken while one group
+# counts is found within a few samples; either way pmutop says which
+# counter, stops using it on every CPU, plans its groups again without it
+# and measures on; a global control taken makes pmutop leave that CPU
+# alone (n/a).  At exit what the other program took stays its own and
+# everything else is restored.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 21
+ulimit -c 0
+
+fakehw_start westmere-ep:memory-bound
+
+# other_writes CPU REG=VALUE...: another program writes the registers of CPU
+other_writes() {
+	$PY - "$dir" "$@" <<'PYEOF'
+import os, struct, sys
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/%s/msr" % sys.argv[2]), os.O_RDWR)
+for rv in sys.argv[3:]:
+    r, v = rv.split("=")
+    os.pwrite(fd, struct.pack("<Q", int(v, 16)), int(r, 16))
+os.close(fd)
+PYEOF
+}
+
+# reg CPU REG: the register's value now, in hex
+reg() {
+	$PY - "$dir" "$1" "$2" <<'PYEOF'
+import os, struct, sys
+fd = os.open(os.path.join(sys.argv[1], "dev/cpu/%s/msr" % sys.argv[2]), os.O_RDONLY)
+print("%x" % struct.unpack("<Q", os.pread(fd, 8, int(sys.argv[3], 16)))[0])
+PYEOF
+}
+
+# json_check PYTHON-EXPRESSION: evaluated over the samples of $dir.out (list S); prints "ok" or why
+json_check() {
+	$PY - "$dir.out" "$1" <<'PYEOF'
+import json, sys
+S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+def W(s):
+    return s["warning"] or ""
+def cpu(s, n):
+    return next(t for t in s["threads"] if t["cpu"] == n)["metrics"]
+try:
+    r = eval(sys.argv[2])
+except Exception as e:
+    r = "%s: %s" % (type(e).__name__, e)
+print("ok" if r is True else "no (%s samples): %s" % (len(S), r))
+PYEOF
+}
+
+# start_json ARGS...: pmutop -b -d 0.2 --format json ARGS in the background (pid), after its
+# second sample (n: the samples so far)
+start_json() {
+	"$PMUTOP" -b -d 0.2 --format json "$@" --root "$dir" >"$dir.out" 2>"$dir.err" &
+	pid=$!
+	wait_samples 2 '^{'
+	n=$(grep -c '^{' "$dir.out")
+}
+
+# restored_except PATTERN WHAT: every register but those matching PATTERN as before
+restored_except() {
+	after=$(regs dump)
+	changed=$(printf '%s\n' "$before" "$after" | sort | uniq -u | grep -v "$1" | head -4)
+	if [ -z "$changed" ]; then pass "$2"; else fail "$2" "$changed"; fi
+}
+
+# ---- a select taken while groups rotate (2 ms slices: pmutop rewrites the selects all the time)
+regs set
+before=$(regs dump)
+start_json -g stalls,dram_demand --mux-ms 2
+other_writes 7 189=5300C0 0C4=4242
+wait_samples $((n + 4)) '^{'
+sel=$(reg 7 189)
+cnt=$(reg 7 0C4)
+kill -TERM $pid
+wait $pid
+if [ "$sel" = 5300c0 ]; then pass "rotating: the other program's select is never written over"; else fail "rotating: the other program's select is never written over" "0x189 on CPU 7 is $sel"; fi
+if [ $((0x$cnt)) -ge $((0x4242)) ]; then pass "rotating: its count is never zeroed ($cnt)"; else fail "rotating: its count is never zeroed" "0xC4 on CPU 7 is $cnt"; fi
+expect_match "rotating: the samples say which counter was taken and that pmutop stopped using it" \
+	"$(json_check "any('PMC3 on CPU 7 was taken by another program: pmutop no longer uses PMC3' in W(s) for s in S)")" ok
+expect_match "rotating: the 4-counter group is blocked, saying why" \
+	"$(json_check "S[-1]['groups']['stalls']['state'] == 'blocked' and 'another program took one' in S[-1]['groups']['stalls']['why'] or S[-1]['groups']['stalls']")" ok
+expect_match "rotating: the other group counts on alone, CPU 7 included, unscaled" \
+	"$(json_check "S[-1]['groups']['dram_demand']['state'] == 'live' and cpu(S[-1], 7)['local_dram_demand_read_bytes_per_s'] > 1e8 and not S[-1]['threads'][0]['scaled'] or (S[-1]['groups']['dram_demand'], cpu(S[-1], 7)['local_dram_demand_read_bytes_per_s'])")" ok
+expect_match "rotating: at exit pmutop names the register it left" "$(cat "$dir.err")" \
+	"pmutop: MSR 0x189 on CPU 7: changed by another program since pmutop wrote it; left as it is"
+after=$(regs dump)
+expect_match "rotating: the select stays the other program's after exit" "$after" "cpu 7 189 5300c0"
+other=$(printf '%s\n' "$after" | grep '^cpu 7 0C4 ' | awk '{ print $4 }')
+if [ "$other" != 77 ]; then pass "rotating: its count is not put back to the saved value"; else fail "rotating: its count is not put back to the saved value" "$other"; fi
+restored_except '^cpu 7 \(189\|0C4\) ' "rotating: everything else restored"
+
+# ---- a select taken while one group counts (no rewrites: found by the per-sample check)
+regs set
+before=$(regs dump)
+start_json -g dram_demand
+other_writes 5 186=5300C0 0C1=1000
+wait_samples $((n + 8)) '^{'
+sel=$(reg 5 186)
+kill -TERM $pid
+wait $pid
+expect_match "one group: the taken select is found within 6 samples (5 registers checked in turn)" \
+	"$(json_check "any('PMC0 on CPU 5 was taken by another program' in W(s) for s in S[$n:$n + 6])")" ok
+if [ "$sel" = 5300c0 ]; then pass "one group: the select is not written over"; else fail "one group: the select is not written over" "0x186 on CPU 5 is $sel"; fi
+expect_match "one group: planned again on the counters left, it counts on CPU 5 like on its sibling" \
+	"$(json_check "S[-1]['groups']['dram_demand']['state'] == 'live' and abs(cpu(S[-1], 5)['local_dram_demand_read_bytes_per_s'] / cpu(S[-1], 4)['local_dram_demand_read_bytes_per_s'] - 1) < 0.1 or (cpu(S[-1], 5), cpu(S[-1], 4))")" ok
+expect_match "one group: the interval it was found in is n/a on CPU 5, not the other program's counts" \
+	"$(json_check "all(cpu(s, 5)['local_dram_demand_read_bytes_per_s'] is None for s in S if 'PMC0 on CPU 5' in W(s) and 'PMC0 on CPU 5' not in W(S[S.index(s) - 1]))")" ok
+expect_match "one group: at exit the select is left, and named" "$(cat "$dir.err")" \
+	"pmutop: MSR 0x186 on CPU 5: changed by another program since pmutop wrote it; left as it is"
+restored_except '^cpu 5 \(186\|0C1\) ' "one group: everything else restored"
+
+# ---- the global control of CPU 9 taken: pmutop leaves that CPU alone
+regs set
+before=$(regs dump)
+start_json -g dram_demand
+other_writes 9 38F=1
+wait_samples $((n + 3)) '^{'
+kill -TERM $pid
+wait $pid
+expect_match "global control: the next sample says so" \
+	"$(json_check "\"CPU 9's global counter control was changed by another program: pmutop leaves that CPU alone (n/a)\" in W(S[$n + 1])")" ok
+expect_match "global control: CPU 9 is n/a from then on, its neighbours measured" \
+	"$(json_check "all(v is None for v in cpu(S[-1], 9).values()) and cpu(S[-1], 8)['local_dram_demand_read_bytes_per_s'] > 1e8 or cpu(S[-1], 9)")" ok
+expect_match "global control: at exit it is left, and named" "$(cat "$dir.err")" \
+	"pmutop: MSR 0x38f on CPU 9: changed by another program since pmutop wrote it; left as it is"
+case "$(regs dump)" in *"cpu 9 38F 1"*) pass "global control: the other program's value stays" ;; *) fail "global control: the other program's value stays" "$(regs dump | grep 'cpu 9 38F')" ;; esac
+restored_except '^cpu 9 38F ' "global control: everything else restored, CPU 9's selects included"
+
+# ---- no other program: no false alarm in a long rotating run
+regs set
+run "$PMUTOP" -b -n 25 -d 0.1 -g all --mux-ms 1 --format json --root "$dir"
+printf '%s\n' "$out" >"$dir.out"
+expect_match "no other program: nothing is said to be taken" \
+	"$(json_check "len(S) == 25 and not any('taken' in W(s) or 'another program' in W(s) for s in S)")" ok
