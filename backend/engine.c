@@ -235,6 +235,8 @@ static bool engine_taken(struct engine *e, struct engine_cpu *c, uint32_t reg)
 
 	if (msr_released(e->cfg.dev, c->os_cpu, reg))
 		return true;
+	if (c->returning || c->was_offline)
+		return false; /* back from offline: what it holds is its reset or ours, until reprogrammed */
 	if (!msr_wrote(e->cfg.dev, c->os_cpu, reg) || engine_read(e, c, reg, &cur) ||
 	    !msr_taken(e->cfg.dev, c->os_cpu, reg, cur))
 		return false;
@@ -349,10 +351,25 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, bool basel
  * Start C's interval afresh: program the current set and take its baselines.
  * Reset first: a failed or late access while programming voids the interval.
  */
+static int engine_setup_cpu(struct engine *e, struct engine_cpu *c);
+
 static void engine_rebaseline_cpu(struct engine *e, struct engine_cpu *c)
 {
+	bool back = c->offline || c->was_offline;
+
 	engine_reset_acc(e, c, engine_now(e));
+	/*
+	 * A CPU that was offline may come back with its counters reset (or
+	 * reprogrammed by the kernel as it came up): program it whole again,
+	 * the fixed and global controls included, and take what it holds for
+	 * no other program's.  Still offline: again next interval.
+	 */
+	c->returning = back;
+	if (back)
+		engine_setup_cpu(e, c);
 	engine_program(e, c, NULL, engine_cur_set(e));
+	c->returning = false;
+	c->was_offline = c->offline;
 	engine_read_fixed(e, c, true);
 }
 

@@ -33,6 +33,8 @@ struct engine_cpu {
 	bool late;                       /* an access was slow: none more this interval */
 	uint32_t taken;                  /* PMCs another program took here while pmutop ran */
 	bool gone;                       /* its global or fixed control was taken: left alone */
+	bool was_offline;                /* offline at its last interval: programmed afresh */
+	bool returning;                  /* programming afresh: its registers are not ours now */
 };
 
 struct engine {

@@ -382,10 +382,7 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 		return -EBUSY;
 	}
 	/* recorded before the write: a restore racing with it still sees it as ours */
-	if (atomic_load(&sv->written) && sv->last != val)
-		sv->prev = sv->last;
-	else if (!atomic_load(&sv->written))
-		sv->prev = sv->value;
+	sv->prev = atomic_load(&sv->written) ? sv->last : sv->value;
 	sv->last = val;
 	atomic_store(&sv->written, true);
 	rc = msr_raw_write(d, cpu, reg, val);

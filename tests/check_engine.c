@@ -1395,6 +1395,52 @@ START_TEST(uncore_reader_going_offline_hands_over)
 END_TEST
 
 /*
+ * A CPU goes offline and comes back, its counters reset as it came up (loop
+ * 0) or as it left them (loop 1): n/a while away, then it counts again with
+ * figures that match the truth, and what it held on return is not taken
+ * for another program's.
+ */
+START_TEST(cpu_back_from_offline_counts_again)
+{
+	static const uint32_t regs[] = { IA32_PERFEVTSEL0, IA32_PERFEVTSEL0 + 1, IA32_PERFEVTSEL0 + 2,
+					 IA32_PERFEVTSEL0 + 3, IA32_PMC0, IA32_PMC0 + 1, IA32_PMC0 + 2,
+					 IA32_PMC0 + 3, IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL };
+	struct run r;
+	const struct sample *s;
+	int util, at = -1;
+
+	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "stalls", 1.0);
+	util = layout_metric_find(r.l, "util");
+	s = run_sample(&r);
+	for (int i = 0; i < s->nthreads; i++)
+		if (s->threads[i].index == 2)
+			at = i; /* the row of OS CPU 2 */
+	ck_assert_int_ge(at, 0);
+	sample_release(s);
+	ck_assert_int_eq(emu_set_online(r.src->emu, 2, 0), 0);
+	s = run_sample(&r);
+	ck_assert_msg(strstr(s->warning, "CPU 2 is offline"), "%s", s->warning);
+	ck_assert(isnan(sample_metric(s, &s->threads[at], util)));
+	sample_release(s);
+	s = run_sample(&r); /* still away */
+	ck_assert(isnan(sample_metric(s, &s->threads[at], util)));
+	sample_release(s);
+	ck_assert_int_eq(emu_set_online(r.src->emu, 2, 1), 0);
+	for (size_t k = 0; _i == 0 && k < sizeof(regs) / sizeof(regs[0]); k++)
+		ck_assert_int_eq(emu_msr_write(r.src->emu, 2, regs[k], 0), 0);
+	/* the interval it came back in starts afresh; the next one has figures */
+	sample_release(run_sample(&r));
+	s = run_sample(&r);
+	ck_assert_msg(!strstr(s->warning, "offline") && !strstr(s->warning, "another program"),
+		      "%s", s->warning);
+	ck_assert(!isnan(sample_metric(s, &s->threads[at], util)));
+	ck_assert_int_ge(check_against_truth(&r, s, 0.02), 16);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
  * Nehalem-EX (06_2E) has another uncore than the -EP one: its row in the CPU
  * model table says so, the uncore groups are n/a with that reason, nothing
  * is written to the -EP uncore registers, the cores count as usual.
@@ -1656,6 +1702,12 @@ static Suite *engine_suite(void)
 	CHECK_ADD(s, unbalanced_channels_show_the_saturated_one);
 	CHECK_ADD(s, imc_32bit_counter_wraps_within_a_long_interval);
 	CHECK_ADD(s, uncore_reader_going_offline_hands_over);
+	{
+		TCase *back = tcase_create("cpu_back_from_offline_counts_again");
+
+		tcase_add_loop_test(back, cpu_back_from_offline_counts_again, 0, 2);
+		suite_add_tcase(s, back);
+	}
 	CHECK_ADD(s, phantom_channel_is_flagged);
 	CHECK_ADD(s, ex_model_uncore_is_not_programmed);
 #ifndef NDEBUG

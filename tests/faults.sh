@@ -6,7 +6,7 @@
 # (no delta that spans the failed read); the registers come back after both.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 17
+plan 20
 
 fakehw_start westmere-ep:memory-bound
 regs set
@@ -116,3 +116,52 @@ echo "3 clear" >"$dir/dev/faults"
 expect_rc "a CPU refusing writes at start-up stops pmutop with 1" 1
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after a failed start"; else fail "registers restored after a failed start" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# CPU 0 (socket 0's uncore reader) goes offline mid-run and comes back with its PMU reset:
+# n/a while away, the uncore read through another CPU of the socket, then counted again
+regs set
+before=$(regs dump)
+"$PMUTOP" -b -d 0.2 -g stalls,imc --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 2 '^{'
+echo "0 offline" >"$dir/dev/faults"
+away=$(grep -c '^{' "$dir.out")
+wait_samples $((away + 4)) '^{'
+echo "0 online-reset" >"$dir/dev/faults"
+back=$(grep -c '^{' "$dir.out")
+wait_samples $((back + 4)) '^{'
+kill -TERM $pid
+wait $pid
+check=$($PY - "$dir.out" "$away" "$back" <<'PYEOF'
+import json, sys
+S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+away, back = int(sys.argv[2]), int(sys.argv[3])
+def cpu(s, n):
+    return next(t for t in s["threads"] if t["cpu"] == n)["metrics"]
+def W(s):
+    return s["warning"] or ""
+try:
+    gone = S[away + 1:back]
+    assert gone, "no sample while CPU 0 was away"
+    for s in gone:
+        assert "CPU 0 is offline" in W(s), W(s)
+        assert cpu(s, 0)["util"] is None, cpu(s, 0)["util"]
+        assert cpu(s, 1)["exec_stall_pct"] is not None, "CPU 1 n/a"
+        assert s["sockets"][0]["metrics"]["read_bytes_per_s"] > 1e8, s["sockets"][0]["metrics"]["read_bytes_per_s"]
+    assert any("socket 0's uncore is now read through CPU" in W(s) for s in S[away:back]), [W(s) for s in S[away:back]]
+    last = S[-1]
+    assert "offline" not in W(last) and "another program" not in W(last), W(last)
+    a, b = cpu(last, 0)["exec_stall_pct"], cpu(last, 1)["exec_stall_pct"]
+    assert a is not None and abs(a - b) < 0.1 * b, (a, b)
+    print("ok")
+except AssertionError as e:
+    print("no (%d samples, away at %d, back at %d): %s" % (len(S), away, back, e))
+PYEOF
+)
+expect_match "CPU 0 offline: n/a and named, its neighbours and socket 0's uncore measured; back: counted again" "$check" "ok"
+case "$(cat "$dir.err")" in *"could not be restored"*|*"another program"*) fail "CPU 0 offline and back: nothing left unrestored or taken for another program's" "$(cat "$dir.err")" ;; *) pass "CPU 0 offline and back: nothing left unrestored or taken for another program's" ;; esac
+# the ones pmutop wrote back at their originals; the offcore matrices it never wrote as the
+# CPU came up with them
+before=$(printf '%s\n' "$before" | sed -e 's/^cpu 0 \(1A[67]\) .*/cpu 0 \1 0/')
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "registers restored after a CPU went offline and came back"; else fail "registers restored after a CPU went offline and came back" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi

@@ -14,7 +14,9 @@
  *                    write, ENXIO for an offline CPU
  *   dev/cpu/N/cpuid  16 bytes (eax, ebx, ecx, edx) at offset leaf | subleaf << 32
  *   dev/mem          physical memory: the Skylake IMC counters at the BAR
- *   dev/faults       write-only, for tests: "CPU eio-read|eio-write|slow MS|clear"
+ *   dev/faults       write-only, for tests: "CPU eio-read|eio-write|slow MS|clear",
+ *                    "CPU offline|online|online-reset" (ENXIO while away; back with
+ *                    its core PMU registers at 0, as a CPU that came up again)
  *                    makes CPU's msr reads or writes fail with EIO, or each
  *                    msr read take MS milliseconds, or clears that; "all"
  *                    for every CPU
@@ -252,7 +254,7 @@ enum fakehw_node { NODE_NONE, NODE_ROOT, NODE_CPUDIR, NODE_CPU, NODE_MSR, NODE_C
 /* Injected device faults, by OS CPU number (dev/faults). */
 #define FAKEHW_MAX_CPU 4096
 static struct fakehw_fault {
-	bool eio_read, eio_write;
+	bool eio_read, eio_write, offline;
 	int slow_ms;
 } fakehw_faults[FAKEHW_MAX_CPU];
 
@@ -282,6 +284,20 @@ static int fakehw_fault_line(const char *line)
 			f->slow_ms = ms;
 		else if (strcmp(what, "clear") == 0)
 			*f = (struct fakehw_fault){ 0 };
+		else if (strcmp(what, "offline") == 0)
+			f->offline = true;
+		else if (strcmp(what, "online") == 0)
+			f->offline = false;
+		else if (strcmp(what, "online-reset") == 0) {
+			/* back with its core PMU at power-on values (before it answers again) */
+			static const uint32_t regs[] = { 0x186, 0x187, 0x188, 0x189, 0xC1, 0xC2, 0xC3,
+							 0xC4, 0x309, 0x30A, 0x30B, 0x38D, 0x38F,
+							 0x1A6, 0x1A7 };
+
+			for (size_t k = 0; k < sizeof(regs) / sizeof(regs[0]); k++)
+				emu_msr_write(fakehw_emu, c, regs[k], 0);
+			f->offline = false;
+		}
 		else
 			return -EINVAL;
 	}
@@ -428,6 +444,8 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 			return -EINVAL;
 		if (fault.slow_ms)
 			usleep((useconds_t)fault.slow_ms * 1000);
+		if (fault.offline)
+			return -ENXIO;
 		if (fault.eio_read)
 			return -EIO;
 		for (size_t i = 0; i < size; i += 8) {
@@ -480,6 +498,8 @@ static int fakehw_write(const char *path, const char *buf, size_t size, off_t of
 		return node == NODE_NONE ? -ENOENT : -EPERM;
 	if (size % 8)
 		return -EINVAL;
+	if (fakehw_fault_of(cpu).offline)
+		return -ENXIO;
 	if (fakehw_fault_of(cpu).eio_write)
 		return -EIO;
 	for (size_t i = 0; i < size; i += 8) {
