@@ -9,6 +9,7 @@
 #include "layout_int.h"
 #include "expr.h"
 #include "pmu_regs.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 #include <dirent.h>
@@ -40,6 +41,11 @@ int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read layout %s: a regular file of at most %d bytes is "
 			 "expected", path, LAYOUT_MAX_BYTES);
 		return -EINVAL;
+	}
+	rc = paths_check_trusted(fileno(f), path, "layout", err, errlen);
+	if (rc) {
+		fclose(f);
+		return rc;
 	}
 	n = (long)st.st_size;
 	text = xmalloc((size_t)n + 1);

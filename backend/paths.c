@@ -6,9 +6,12 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int paths_exe_dir(char *buf, size_t len)
@@ -81,4 +84,64 @@ int paths_read_line(const char *root, const char *rel, char *buf, size_t len)
 		rc = -EIO;
 	fclose(f);
 	return rc;
+}
+
+int paths_elevated(void)
+{
+	return geteuid() == 0 || getauxval(AT_SECURE) != 0;
+}
+
+/* Whether UID is root or the user who started pmutop (through sudo: SUDO_UID). */
+static bool paths_own_user(uid_t uid)
+{
+	const char *sudo = getenv("SUDO_UID");
+	char *end;
+	unsigned long su;
+
+	if (uid == 0 || uid == getuid())
+		return true;
+	if (!sudo || !*sudo)
+		return false;
+	errno = 0;
+	su = strtoul(sudo, &end, 10);
+	return !errno && !*end && su == uid;
+}
+
+int paths_check_trusted(int fd, const char *path, const char *what, char *why, size_t len)
+{
+	struct stat st, dst;
+	char dir[PATH_MAX];
+	const char *slash;
+
+	if (!paths_elevated())
+		return 0;
+	if (fstat(fd, &st))
+		return 0; /* the caller's own checks say what is wrong with it */
+	if (!paths_own_user(st.st_uid)) {
+		snprintf(why, len, "refusing %s %s: it belongs to user %u, pmutop runs with "
+			 "privileges, and whoever can change the %s steers them; use a copy owned by "
+			 "root or by you", what, path, (unsigned)st.st_uid, what);
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWOTH | (st.st_gid ? S_IWGRP : 0))) {
+		snprintf(why, len, "refusing %s %s: it is writable by %s (mode %04o), pmutop runs "
+			 "with privileges, and whoever can change the %s steers them; chmod go-w %s",
+			 what, path,
+			 st.st_mode & S_IWOTH ? "every user" : "its group", (unsigned)(st.st_mode & 07777),
+			 what, path);
+		return -EPERM;
+	}
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &dst) == 0 && (dst.st_mode & S_IWOTH) && !(dst.st_mode & S_ISVTX)) {
+		snprintf(why, len, "refusing %s %s: its directory %s is writable by every user "
+			 "(mode %04o), pmutop runs with privileges, and whoever can replace the %s "
+			 "steers them; move it, or chmod o-w %s", what, path, dir,
+			 (unsigned)(dst.st_mode & 07777), what, dir);
+		return -EPERM;
+	}
+	return 0;
 }

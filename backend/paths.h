@@ -31,6 +31,21 @@ const char *paths_scenario_dir(const char *exe_dir);
  */
 int paths_read_line(const char *root, const char *rel, char *buf, size_t len);
 
+/*
+ * Whether pmutop runs with privileges a data file could abuse: as root
+ * (euid 0) or with file capabilities or set-id (AT_SECURE).
+ */
+int paths_elevated(void);
+
+/*
+ * With elevated privileges, whether the file open on FD (named PATH) may
+ * steer them: owned by root or by the user who started pmutop (the real
+ * user, or SUDO_UID's), writable by no other user or group, in a directory
+ * no other user may replace it in.  0, or -EPERM with the reason and what to
+ * do in WHY.  Always 0 without privileges.
+ */
+int paths_check_trusted(int fd, const char *path, const char *what, char *why, size_t len);
+
 /* Directory of the running executable into BUF; 0 or -errno. */
 int paths_exe_dir(char *buf, size_t len);
 

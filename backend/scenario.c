@@ -5,6 +5,7 @@
 #include "scenario.h"
 #include "parse.h"
 #include "cpulist.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
@@ -415,6 +416,11 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 				 SCENARIO_MAX_BYTES);
 			fclose(f);
 			return -EINVAL;
+		}
+		rc = paths_check_trusted(fileno(f), path, "scenario", err, errlen);
+		if (rc) {
+			fclose(f);
+			return rc;
 		}
 	}
 	do {
