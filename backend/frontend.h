@@ -24,6 +24,7 @@
 #include "layout.h"
 #include "ossample.h"
 #include "parse.h"
+#include "privs.h"
 #include "paths.h"
 #include "sample.h"
 #include "session.h"

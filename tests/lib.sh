@@ -5,6 +5,8 @@
 
 : "${PMUTOP:?run through make check (PMUTOP is not set)}"
 tap_n=0
+# run through sudo or not, pmutop under test is started as root itself (tests set these)
+unset SUDO_UID SUDO_GID SUDO_USER
 
 plan() { echo "1..$1"; }
 

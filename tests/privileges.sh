@@ -4,13 +4,19 @@
 # writable, owned by another user, in a directory anyone may write without
 # the sticky bit), each with the reason and the fix, exit 2; it accepts the
 # user's own files (also through sudo: SUDO_UID's), root's, and any file when
-# it runs without privileges (then nothing is steered).
+# it runs without privileges (then nothing is steered).  Started through
+# sudo, pmutop opens the devices as root, then goes on as the user who ran
+# sudo (not dumpable: that user cannot reach the open devices), saves that
+# user's settings as that user, and still restores every register.
 . "$top_srcdir/tests/lib.sh"
-plan 12
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 18
 
+fakehw_start westmere-ep:memory-bound
 t=$(mktemp -d)
 chmod 755 "$t"
-trap 'rm -rf "$t"' EXIT
+T="tmux -L pmutop-privs-$$"
+fakehw_cleanup='$T kill-server 2>/dev/null; rm -rf "$t"'
 cp "$top_srcdir/layouts/nehalem.layout" "$t/nehalem.layout"
 cp "$top_srcdir/backend/scenarios/memory-bound.scn" "$t/m.scn"
 chmod 644 "$t/nehalem.layout" "$t/m.scn"
@@ -60,3 +66,40 @@ cp "$PMUTOP" "$t/pmutop"
 chmod 755 "$t/pmutop"
 run setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$t/pmutop" --sim "$sim" -b -n 1 -d 0.1 --layout "$t/nehalem.layout"
 expect_rc "without privileges a world-writable layout and scenario are used" 0
+
+# ---- started through sudo by the user nobody (the environment sudo sets)
+nob=$(id -u nobody)
+nobg=$(id -g nobody)
+regs set
+before=$(regs dump)
+env SUDO_UID=$nob SUDO_GID=$nobg SUDO_USER=nobody "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 2
+ids=$(awk '/^Uid:/ { print $2, $3, $4, $5 }' /proc/$pid/status)
+if [ "$ids" = "$nob $nob $nob $nob" ]; then pass "through sudo: pmutop samples as the user who ran sudo"; else fail "through sudo: pmutop samples as the user who ran sudo" "Uid: $ids"; fi
+if setpriv --reuid=nobody --regid="$nobg" --clear-groups ls /proc/$pid/fd >/dev/null 2>&1; then
+	fail "that user cannot reach pmutop's open devices (not dumpable)" "ls /proc/$pid/fd worked"
+else
+	pass "that user cannot reach pmutop's open devices (not dumpable)"
+fi
+n=$(grep -c '^# sample' "$dir.out")
+wait_samples $((n + 2))
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ "$rc" = 143 ]; then pass "through sudo: SIGTERM ends it (143)"; else fail "through sudo: SIGTERM ends it" "exit $rc" "$(cat "$dir.err")"; fi
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "through sudo: every register restored through the devices opened as root"; else fail "through sudo: every register restored through the devices opened as root" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# the interactive view saves the user's settings as the user
+mkdir "$t/cfg"
+chown nobody:"$nobg" "$t/cfg"
+$T new-session -d -x 160 -y 50 "SUDO_UID=$nob SUDO_GID=$nobg SUDO_USER=nobody XDG_CONFIG_HOME='$t/cfg' LANG=C.UTF-8 '$PMUTOP' --root '$dir' -d 0.2; echo EXIT=\$?; sleep 60"
+i=0
+until $T capture-pane -p 2>/dev/null | grep -q 'sample 2' || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done
+$T send-keys q
+i=0
+until $T capture-pane -p 2>/dev/null | grep -q 'EXIT=' || [ $i -ge 200 ]; do sleep 0.05; i=$((i + 1)); done
+expect_match "through sudo, the view quits normally" "$($T capture-pane -p)" "EXIT=0"
+owner=$(stat -c %U "$t/cfg/pmutop/pmutoprc" 2>&1)
+if [ "$owner" = nobody ]; then pass "its settings file belongs to the user who ran sudo"; else fail "its settings file belongs to the user who ran sudo" "$owner"; fi

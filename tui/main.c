@@ -512,6 +512,13 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: %s", s->notice);
 	if (!opt->batch)
 		main_doctor_text(opt, s, doctor, sizeof(doctor));
+	/* the devices are open, the guardian runs: through sudo, the rest as the user */
+	if (privs_drop_to_invoker(&(uid_t){ 0 }, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		session_close(s);
+		close(sigfd);
+		return EXIT_FAILURE;
+	}
 	rc = s->stepped ? 0 : session_start(s);
 	if (rc) {
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
