@@ -12,7 +12,8 @@
  *  - without counters: session_open_os (the OS's figures, ossample.h, in
  *    the same form);
  *  - for --list-events and explain: counter.h (the event-select values);
- *  - setup checks: doctor.h; data files: paths.h;
+ *  - setup checks: doctor.h; data files: paths.h; giving up root after
+ *    the devices are open when started through sudo: privs.h;
  *  - helpers any module uses: cpulist.h, parse.h (printable text), xmalloc.h.
  */
 #ifndef PMUTOP_FRONTEND_H
