@@ -14,12 +14,19 @@
  *                    write, ENXIO for an offline CPU
  *   dev/cpu/N/cpuid  16 bytes (eax, ebx, ecx, edx) at offset leaf | subleaf << 32
  *   dev/mem          physical memory: the Skylake IMC counters at the BAR
- *   dev/faults       write-only, for tests: "CPU eio-read|eio-write|slow MS|clear",
- *                    "CPU offline|online|online-reset" (ENXIO while away; back with
- *                    its core PMU registers at 0, as a CPU that came up again)
+ *   dev/faults       write-only, for tests: "CPU eio-read|eio-write|slow MS|clear"
  *                    makes CPU's msr reads or writes fail with EIO, or each
- *                    msr read take MS milliseconds, or clears that; "all"
- *                    for every CPU
+ *                    msr read take MS milliseconds, or clears that; "CPU
+ *                    offline|online|online-reset" takes it away (ENXIO) and
+ *                    back (with its core PMU registers at 0, as a CPU that
+ *                    came up again); "all" for every CPU
+ *   with --msr-safe, msr-safe's nodes too: dev/cpu/N/msr_safe (only the
+ *                    registers on the allowlist; EACCES otherwise) and
+ *                    dev/cpu/msr_allowlist ("0xADDR 0xWRITEMASK" lines)
+ *   The msr, msr_safe and allowlist nodes are root's, mode 0600, until
+ *   chmod/chown (chgrp) changes them; the kernel checks those permissions
+ *   for every user (allow_other, default_permissions), and opening an msr
+ *   node also needs CAP_SYS_RAWIO, as the msr driver wants.
  * Counters advance in real time and follow the event selects pmutop writes.
  * A plain file could not do this: adjacent MSR addresses overlap by 7 bytes.
  * Creates FILE once the mount is up.  SIGINT/SIGTERM/SIGHUP unmount and
@@ -249,7 +256,36 @@ static void fakehw_tree(const char *root)
 /* ---- the FUSE device files ------------------------------------------------- */
 
 enum fakehw_node { NODE_NONE, NODE_ROOT, NODE_CPUDIR, NODE_CPU, NODE_MSR, NODE_CPUID, NODE_MEM,
-		   NODE_FAULTS };
+		   NODE_FAULTS, NODE_MSR_SAFE, NODE_ALLOWLIST };
+
+/*
+ * Device permissions, as udev and an administrator leave them: owner, group
+ * and mode of the msr and msr_safe nodes (one setting for all CPUs, changed
+ * with chmod/chown on any of them) and of msr-safe's allowlist.  The kernel
+ * checks them (default_permissions); the msr driver also wants
+ * CAP_SYS_RAWIO of the opener.
+ */
+struct fakehw_perm {
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+};
+static struct fakehw_perm fakehw_perm_msr = { 0, 0, 0600 }, fakehw_perm_safe = { 0, 0, 0600 },
+			  fakehw_perm_allow = { 0, 0, 0600 };
+
+/*
+ * msr-safe (--msr-safe): /dev/cpu/N/msr_safe reaches only the registers on
+ * its allowlist, /dev/cpu/msr_allowlist ("0xADDR 0xWRITEMASK" lines, the
+ * whole list written at once); a read of another register or a write of a
+ * bit outside the mask is refused (EACCES), whoever asks.
+ */
+#define FAKEHW_ALLOW_MAX 512
+static bool fakehw_msr_safe;
+static struct {
+	uint32_t reg;
+	uint64_t mask;
+} fakehw_allow[FAKEHW_ALLOW_MAX];
+static int fakehw_nallow;
 
 /* Injected device faults, by OS CPU number (dev/faults). */
 #define FAKEHW_MAX_CPU 4096
@@ -316,6 +352,8 @@ static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 		return NODE_CPUDIR;
 	if (strcmp(path, "/faults") == 0)
 		return NODE_FAULTS;
+	if (fakehw_msr_safe && strcmp(path, "/cpu/msr_allowlist") == 0)
+		return NODE_ALLOWLIST;
 	if (strcmp(path, "/mem") == 0)
 		return emu_uncore(fakehw_emu) == CPUMODEL_UNCORE_SKL ? NODE_MEM : NODE_NONE;
 	if (sscanf(path, "/cpu/%d%n", cpu, &n) != 1 || n < 0)
@@ -329,9 +367,17 @@ static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 		return NODE_NONE;
 	if (strcmp(file, "msr") == 0)
 		return NODE_MSR;
+	if (fakehw_msr_safe && strcmp(file, "msr_safe") == 0)
+		return NODE_MSR_SAFE;
 	if (strcmp(file, "cpuid") == 0)
 		return NODE_CPUID;
 	return NODE_NONE;
+}
+
+static struct fakehw_perm *fakehw_perm_of(enum fakehw_node node)
+{
+	return node == NODE_MSR ? &fakehw_perm_msr
+	       : node == NODE_MSR_SAFE ? &fakehw_perm_safe : &fakehw_perm_allow;
 }
 
 static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -351,8 +397,17 @@ static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_in
 		st->st_nlink = 2;
 		return 0;
 	case NODE_MSR:
-		st->st_mode = S_IFREG | 0600;
+	case NODE_MSR_SAFE:
+	case NODE_ALLOWLIST: {
+		const struct fakehw_perm *p = fakehw_perm_of(node);
+
+		pthread_mutex_lock(&fakehw_lock);
+		st->st_mode = S_IFREG | p->mode;
+		st->st_uid = p->uid;
+		st->st_gid = p->gid;
+		pthread_mutex_unlock(&fakehw_lock);
 		break;
+	}
 	case NODE_CPUID:
 		st->st_mode = S_IFREG | 0444;
 		break;
@@ -385,6 +440,8 @@ static int fakehw_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off
 		if (emu_uncore(fakehw_emu) == CPUMODEL_UNCORE_SKL)
 			fill(buf, "mem", NULL, 0, 0);
 	} else if (node == NODE_CPUDIR) {
+		if (fakehw_msr_safe)
+			fill(buf, "msr_allowlist", NULL, 0, 0);
 		for (int i = 0; i < t->nonline; i++) {
 			char name[16];
 
@@ -393,10 +450,112 @@ static int fakehw_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off
 		}
 	} else if (node == NODE_CPU) {
 		fill(buf, "msr", NULL, 0, 0);
+		if (fakehw_msr_safe)
+			fill(buf, "msr_safe", NULL, 0, 0);
 		fill(buf, "cpuid", NULL, 0, 0);
 	} else {
 		return -ENOTDIR;
 	}
+	return 0;
+}
+
+/* Whether the process asking has CAP_SYS_RAWIO in its effective set. */
+static bool fakehw_caller_rawio(void)
+{
+	char path[64], line[256];
+	unsigned long long caps = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)fuse_get_context()->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
+			found = true;
+			break;
+		}
+	fclose(f);
+	return found && (caps >> 17) & 1; /* CAP_SYS_RAWIO */
+}
+
+/* REG's write mask on the msr-safe allowlist, or false when it is not there. */
+static bool fakehw_allowed(uint32_t reg, uint64_t *mask)
+{
+	bool ok = false;
+
+	pthread_mutex_lock(&fakehw_lock);
+	for (int i = 0; i < fakehw_nallow && !ok; i++)
+		if (fakehw_allow[i].reg == reg) {
+			*mask = fakehw_allow[i].mask;
+			ok = true;
+		}
+	pthread_mutex_unlock(&fakehw_lock);
+	return ok;
+}
+
+/* A new allowlist from TEXT (msr-safe's format); -EINVAL for a line it cannot read. */
+static int fakehw_allowlist_write(const char *text, size_t len)
+{
+	char line[128];
+	size_t at = 0;
+	int n = 0;
+
+	pthread_mutex_lock(&fakehw_lock);
+	fakehw_nallow = 0;
+	while (at < len) {
+		size_t k = 0;
+		unsigned long long reg, mask;
+
+		while (at < len && text[at] != '\n' && k + 1 < sizeof(line))
+			line[k++] = text[at++];
+		line[k] = 0;
+		at++;
+		if (!k || line[0] == '#')
+			continue;
+		if (sscanf(line, "%llx %llx", &reg, &mask) != 2 || n >= FAKEHW_ALLOW_MAX) {
+			pthread_mutex_unlock(&fakehw_lock);
+			return -EINVAL;
+		}
+		fakehw_allow[n].reg = (uint32_t)reg;
+		fakehw_allow[n++].mask = mask;
+	}
+	fakehw_nallow = n;
+	pthread_mutex_unlock(&fakehw_lock);
+	return 0;
+}
+
+static int fakehw_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+	int cpu;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+
+	(void)fi;
+	if (node != NODE_MSR && node != NODE_MSR_SAFE && node != NODE_ALLOWLIST)
+		return node == NODE_NONE ? -ENOENT : -EPERM;
+	pthread_mutex_lock(&fakehw_lock);
+	fakehw_perm_of(node)->mode = mode & 07777;
+	pthread_mutex_unlock(&fakehw_lock);
+	return 0;
+}
+
+static int fakehw_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
+{
+	int cpu;
+	enum fakehw_node node = fakehw_lookup(path, &cpu);
+	struct fakehw_perm *p;
+
+	(void)fi;
+	if (node != NODE_MSR && node != NODE_MSR_SAFE && node != NODE_ALLOWLIST)
+		return node == NODE_NONE ? -ENOENT : -EPERM;
+	p = fakehw_perm_of(node);
+	pthread_mutex_lock(&fakehw_lock);
+	if (uid != (uid_t)-1)
+		p->uid = uid;
+	if (gid != (gid_t)-1)
+		p->gid = gid;
+	pthread_mutex_unlock(&fakehw_lock);
 	return 0;
 }
 
@@ -407,8 +566,11 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 
 	if (node == NODE_NONE)
 		return -ENOENT;
-	if (node != NODE_MSR && node != NODE_CPUID && node != NODE_MEM && node != NODE_FAULTS)
+	if (node == NODE_ROOT || node == NODE_CPUDIR || node == NODE_CPU)
 		return -EISDIR;
+	/* the msr driver's own check, past the file's permissions: capable(CAP_SYS_RAWIO) */
+	if (node == NODE_MSR && !fakehw_caller_rawio())
+		return -EPERM;
 	fi->direct_io = 1; /* every pread reaches us, at its offset, whatever the size */
 	fi->nonseekable = 0;
 	return 0;
@@ -436,12 +598,15 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 
 	(void)fi;
 	switch (node) {
-	case NODE_MSR: {
-		uint64_t v;
+	case NODE_MSR:
+	case NODE_MSR_SAFE: {
+		uint64_t v, mask;
 
 		/* the msr driver reads whole registers; each 8 bytes are the same MSR */
 		if (size % 8)
 			return -EINVAL;
+		if (node == NODE_MSR_SAFE && !fakehw_allowed((uint32_t)off, &mask))
+			return -EACCES;
 		if (fault.slow_ms)
 			usleep((useconds_t)fault.slow_ms * 1000);
 		if (fault.offline)
@@ -472,6 +637,23 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 	}
 	case NODE_MEM:
 		return emu_mem_read(fakehw_emu, (uint64_t)off, buf, size);
+	case NODE_ALLOWLIST: {
+		char text[FAKEHW_ALLOW_MAX * 40] = "";
+		size_t n = 0;
+
+		pthread_mutex_lock(&fakehw_lock);
+		for (int i = 0; i < fakehw_nallow; i++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n, "0x%08X 0x%016llX\n",
+					      fakehw_allow[i].reg,
+					      (unsigned long long)fakehw_allow[i].mask);
+		pthread_mutex_unlock(&fakehw_lock);
+		if ((size_t)off >= n)
+			return 0;
+		n -= (size_t)off;
+		n = n < size ? n : size;
+		memcpy(buf, text + off, n);
+		return (int)n;
+	}
 	default:
 		return -ENOENT;
 	}
@@ -494,10 +676,23 @@ static int fakehw_write(const char *path, const char *buf, size_t size, off_t of
 		pthread_mutex_unlock(&fakehw_lock);
 		return rc ? rc : (int)size;
 	}
-	if (node != NODE_MSR)
+	if (node == NODE_ALLOWLIST) {
+		if (off != 0)
+			return -EINVAL; /* the whole list in one write, as msr-safe wants it */
+		rc = fakehw_allowlist_write(buf, size);
+		return rc ? rc : (int)size;
+	}
+	if (node != NODE_MSR && node != NODE_MSR_SAFE)
 		return node == NODE_NONE ? -ENOENT : -EPERM;
 	if (size % 8)
 		return -EINVAL;
+	if (node == NODE_MSR_SAFE) {
+		uint64_t mask;
+
+		memcpy(&v, buf, 8);
+		if (!fakehw_allowed((uint32_t)off, &mask) || (v & ~mask))
+			return -EACCES;
+	}
 	if (fakehw_fault_of(cpu).offline)
 		return -ENXIO;
 	if (fakehw_fault_of(cpu).eio_write)
@@ -523,6 +718,8 @@ static const struct fuse_operations fakehw_ops = {
 	.getattr = fakehw_getattr,
 	.readdir = fakehw_readdir,
 	.open = fakehw_open,
+	.chmod = fakehw_chmod,
+	.chown = fakehw_chown,
 	.read = fakehw_read,
 	.write = fakehw_write,
 	.truncate = fakehw_truncate,
@@ -532,18 +729,28 @@ int main(int argc, char **argv)
 {
 	const char *ready = NULL, *spec, *root, *scenarios;
 	char err[512], devdir[PATH_MAX];
-	char *fuse_argv[] = { argv[0], "-o", "auto_unmount", "-o", "fsname=pmutop-fakehw", NULL };
-	struct fuse_args args = FUSE_ARGS_INIT(5, fuse_argv);
+	/* other users reach the tree, with the nodes' permissions checked by the kernel */
+	char *fuse_argv[] = { argv[0], "-o", "auto_unmount", "-o", "fsname=pmutop-fakehw",
+			      "-o", "allow_other", "-o", "default_permissions", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(9, fuse_argv);
 	struct fuse *fuse;
 	int rc;
 
-	if (argc >= 3 && strcmp(argv[1], "--ready") == 0) {
-		ready = argv[2];
-		argv += 2;
-		argc -= 2;
+	for (;;) {
+		if (argc >= 3 && strcmp(argv[1], "--ready") == 0) {
+			ready = argv[2];
+			argv += 2;
+			argc -= 2;
+		} else if (argc >= 2 && strcmp(argv[1], "--msr-safe") == 0) {
+			fakehw_msr_safe = true;
+			argv++;
+			argc--;
+		} else {
+			break;
+		}
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: fakehw [--ready FILE] MACHINE[:SCENARIO] DIR\n");
+		fprintf(stderr, "usage: fakehw [--ready FILE] [--msr-safe] MACHINE[:SCENARIO] DIR\n");
 		return 2;
 	}
 	spec = argv[1];
