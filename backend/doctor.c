@@ -19,6 +19,7 @@
 #include "emu.h"
 #include "layout.h"
 #include "paths.h"
+#include "pmu_regs.h"
 
 enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
 
@@ -114,7 +115,7 @@ static void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char path[512], safe[512];
-	int fd;
+	int fd, err;
 
 	if (c->in->sim) {
 		l->state = DOCTOR_NA;
@@ -130,15 +131,33 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", c->root);
 	snprintf(safe, sizeof(safe), "%s/dev/cpu/0/msr_safe", c->root);
 	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
+	err = errno;
+	if (fd < 0 && access(safe, F_OK) == 0) {
+		/* as pmutop does: msr-safe when the msr device is missing or closed to this user */
 		fd = open(safe, O_RDWR | O_CLOEXEC);
-		snprintf(path, sizeof(path), "%s", safe);
+		if (fd >= 0 || err == ENOENT) {
+			snprintf(path, sizeof(path), "%s", safe);
+			err = errno;
+		}
 	}
 	if (fd >= 0) {
+		uint64_t v;
+		bool listed = strstr(path, "msr_safe") == NULL ||
+			      pread(fd, &v, sizeof(v), IA32_PERF_GLOBAL_CTRL) == (ssize_t)sizeof(v) ||
+			      errno != EACCES;
+
 		close(fd);
 		snprintf(l->found, sizeof(l->found), "%s opens for reading and writing", path);
+		if (!listed) {
+			l->state = DOCTOR_FAIL;
+			snprintf(l->found, sizeof(l->found), "%s opens, but msr-safe's allowlist lacks "
+				 "pmutop's registers", path);
+			snprintf(l->fix, sizeof(l->fix), "as root: pmutop --msr-safe-allowlist > "
+				 "/dev/cpu/msr_allowlist");
+		}
 		return;
 	}
+	errno = err;
 	l->state = DOCTOR_FAIL;
 	if (errno == ENOENT) {
 		/* neither device: say both, and the driver that makes the usual one */
@@ -148,14 +167,25 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 			 "module, with pmutop --msr-safe-allowlist)");
 		return;
 	}
-	snprintf(l->found, sizeof(l->found), "%.400s: %s", path, strerror(errno));
-	if ((errno == EACCES || errno == EPERM) && geteuid() != 0)
+	snprintf(l->found, sizeof(l->found), "%.400s: %s", path, strerror(err));
+	if (err == EPERM && geteuid() != 0)
+		/* the file lets this user in: only the capability is missing */
+		snprintf(l->fix, sizeof(l->fix), "the device file lets this user in, and the msr "
+			 "driver also wants CAP_SYS_RAWIO: as root, setcap cap_sys_rawio+ep "
+			 "$(command -v pmutop)");
+	else if (err == EACCES && geteuid() != 0 && access(safe, F_OK) == 0)
+		/* msr-safe is there: the way made for users */
+		snprintf(l->fix, sizeof(l->fix), "msr-safe is loaded: as root, give this user's "
+			 "group read and write access to /dev/cpu/*/msr_safe (chgrp GROUP, chmod "
+			 "g+rw) and load pmutop's registers: pmutop --msr-safe-allowlist > "
+			 "/dev/cpu/msr_allowlist");
+	else if (err == EACCES && geteuid() != 0)
 		/* a user's ways in, the narrowest first */
 		snprintf(l->fix, sizeof(l->fix), "for this user: msr-safe with pmutop "
 			 "--msr-safe-allowlist and group access to /dev/cpu/*/msr_safe; or as root: "
 			 "setcap cap_sys_rawio+ep $(command -v pmutop) with chgrp/chmod g+rw "
 			 "/dev/cpu/*/msr; or sudo pmutop");
-	else if (errno == EACCES || errno == EPERM)
+	else if (err == EACCES || err == EPERM)
 		snprintf(l->fix, sizeof(l->fix), "root is refused: kernel lockdown or a security "
 			 "module; see the write filter line, or use msr-safe");
 	else

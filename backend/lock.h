@@ -3,7 +3,9 @@
  *
  * Two instances programming the same counters would corrupt each other's
  * counts and restores.  lock_acquire() takes an exclusive flock on
- * ROOT/run/pmutop.lock and writes our pid into it; the lock goes away with
+ * ROOT/run/lock/pmutop.lock (the system's lock directory, open to every
+ * user, so root's pmutop and a user's with msr-safe or a capability meet
+ * there) and writes our pid into it when it may; the lock goes away with
  * the process (or lock_release).  Main thread, at start-up.
  */
 #ifndef PMUTOP_LOCK_H

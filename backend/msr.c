@@ -51,13 +51,20 @@ void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *pat
 			 "emulated machine", path);
 		return;
 	case EACCES:
-		if (strcmp(op, "write") == 0) {
+		if (strcmp(op, "write") == 0 && !msr_allow_find(allow, reg)) {
 			snprintf(buf, len, "pmutop refuses to write MSR %s on CPU %d: it is not a "
 				 "performance-monitoring register on pmutop's allowlist", name, cpu);
 			return;
 		}
 		/* fall through */
 	case EPERM:
+		if (strcmp(op, "open") && strstr(path, "msr_safe")) {
+			/* msr-safe answers only for the registers (and bits) on its allowlist */
+			snprintf(buf, len, "msr-safe refused to %s MSR %s on CPU %d: its allowlist "
+				 "lacks pmutop's registers; as root: pmutop --msr-safe-allowlist > "
+				 "/dev/cpu/msr_allowlist", op, name, cpu);
+			return;
+		}
 		if (strcmp(op, "write") == 0) {
 			paths_read_line(root, "sys/module/msr/parameters/allow_writes", filter,
 					 sizeof(filter));
@@ -76,6 +83,14 @@ void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *pat
 					 "(write filtering or lockdown); check "
 					 "/sys/module/msr/parameters/allow_writes and "
 					 "/sys/kernel/security/lockdown", name, cpu);
+			return;
+		}
+		if (-err == EPERM && geteuid() != 0) {
+			/* the file's permissions let this user in; the driver wants the capability */
+			snprintf(buf, len, "the msr driver refuses %s to a user without "
+				 "CAP_SYS_RAWIO (the file itself lets this user in): as root, setcap "
+				 "cap_sys_rawio+ep $(command -v pmutop); or use msr-safe with 'pmutop "
+				 "--msr-safe-allowlist'", path);
 			return;
 		}
 		snprintf(buf, len, "permission denied opening %s: run pmutop as root, or give it "

@@ -199,6 +199,9 @@ const char *msr_allow_name(const struct msr_allowlist *l, uint32_t reg, char *bu
 void msr_allow_print_msr_safe(const struct msr_allowlist *l, FILE *out)
 {
 	fprintf(out, "# msr-safe allowlist for pmutop: address, write mask, name\n");
+	/* read, never written: the interval's clock and the overflow status */
+	fprintf(out, "0x%08X 0x0000000000000000 # IA32_TIME_STAMP_COUNTER (read)\n",
+		IA32_TIME_STAMP_COUNTER);
 	fprintf(out, "0x%08X 0x0000000000000000 # IA32_PERF_GLOBAL_STATUS (read)\n",
 		IA32_PERF_GLOBAL_STATUS);
 	for (int i = 0; i < l->n; i++)

@@ -125,7 +125,7 @@ START_TEST(second_instance_is_told_who_holds_the_lock)
 	ck_assert_int_eq(fd2, -1);
 	snprintf(want, sizeof(want), "another pmutop (pid %ld)", (long)getpid());
 	ck_assert_msg(strstr(err, want), "%s", err);
-	ck_assert_ptr_nonnull(strstr(err, "/run/pmutop.lock"));
+	ck_assert_ptr_nonnull(strstr(err, "/run/lock/pmutop.lock"));
 	lock_release(fd1);
 	ck_assert_int_eq(lock_acquire(dir, &fd2, err, sizeof(err)), 0);
 	lock_release(fd2);

@@ -3,10 +3,13 @@
 : "${FAKEHW:?run through make check}"
 PY=${PYTHON:-python3}
 
-# fakehw_start MACHINE:SCENARIO: serve it under $dir until the test exits.
+# fakehw_start MACHINE:SCENARIO [OPTION...]: serve it under $dir until the test exits.
 fakehw_start() {
 	dir=$(mktemp -d)
-	"$FAKEHW" --ready "$dir.ready" "$1" "$dir" 2>/dev/null &
+	chmod 755 "$dir" # as / is: other users reach the tree
+	spec=$1
+	shift
+	"$FAKEHW" --ready "$dir.ready" "$@" "$spec" "$dir" 2>/dev/null &
 	helper=$!
 	trap 'fakehw_stop' EXIT
 	i=0

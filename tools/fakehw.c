@@ -251,6 +251,14 @@ static void fakehw_tree(const char *root)
 		fclose(f);
 	}
 	fakehw_mkdirs(root);
+	/* the system's lock directory, open to every user as on a real system */
+	{
+		char lockdir[PATH_MAX];
+
+		snprintf(lockdir, sizeof(lockdir), "%s/run/lock", root);
+		fakehw_mkdirs(lockdir);
+		chmod(lockdir, 01777);
+	}
 }
 
 /* ---- the FUSE device files ------------------------------------------------- */
