@@ -7,10 +7,11 @@
 # counter, stops using it on every CPU, plans its groups again without it
 # and measures on; a global control taken makes pmutop leave that CPU
 # alone (n/a).  At exit what the other program took stays its own and
-# everything else is restored.
+# everything else is restored, also when SIGHUP, SIGINT, SIGTERM or SIGKILL
+# ends pmutop during start-up or while sampling.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 21
+plan 29
 ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
@@ -138,3 +139,44 @@ run "$PMUTOP" -b -n 25 -d 0.1 -g all --mux-ms 1 --format json --root "$dir"
 printf '%s\n' "$out" >"$dir.out"
 expect_match "no other program: nothing is said to be taken" \
 	"$(json_check "len(S) == 25 and not any('taken' in W(s) or 'another program' in W(s) for s in S)")" ok
+
+# ---- each way pmutop can end, in each phase, with another program's counters present: PMC2
+# enabled on every CPU from the start (pmutop leaves it alone) and PMC3 taken on CPU 7 mid-run;
+# the other program's registers stay its own, pmutop's are restored
+for sig in HUP INT TERM KILL; do
+	for phase in start-up sampling; do
+		regs set
+		$PY - "$dir" <<'PYEOF'
+import os, struct, sys
+for c in range(24):
+    fd = os.open(os.path.join(sys.argv[1], "dev/cpu/%d/msr" % c), os.O_RDWR)
+    os.pwrite(fd, struct.pack("<Q", 0x43003C), 0x188)
+    os.close(fd)
+PYEOF
+		before=$(regs dump)
+		if [ $phase = start-up ]; then echo "all slow 5" >"$dir/dev/faults"; fi
+		"$PMUTOP" -b -d 0.2 -g dram_demand,stalls --mux-ms 2 --root "$dir" >"$dir.out" 2>"$dir.err" &
+		pid=$!
+		if [ $phase = start-up ]; then
+			wait_programming
+		else
+			wait_samples 2
+			other_writes 7 189=5300C0 0C4=4242
+			sleep 0.1
+		fi
+		kill -$sig $pid
+		echo "all clear" >"$dir/dev/faults"
+		if [ $sig = KILL ]; then sleep 0.5; fi
+		wait $pid
+		after=$(regs dump)
+		# PMC2's select stays the other program's (its count moved on), and CPU 7's PMC3 after the take
+		changed=$(printf '%s\n' "$before" "$after" | sort | uniq -u | grep -v '^cpu [0-9]* 0C3 ' |
+			grep -v '^cpu 7 \(189\|0C4\) ' | head -4)
+		sel=$(printf '%s\n' "$after" | grep -c ' 188 43003c$')
+		if [ -z "$changed" ] && [ "$sel" = 24 ]; then
+			pass "SIG$sig during $phase with another program's counters: its own stay, pmutop's restored"
+		else
+			fail "SIG$sig during $phase with another program's counters: its own stay, pmutop's restored" "PMC2 selects kept: $sel of 24" "$changed"
+		fi
+	done
+done
