@@ -628,6 +628,7 @@ int engine_step(struct engine *e)
 		e->slice++;
 		return 0;
 	}
+	uncore_verify(e->unc);
 	engine_publish(e, engine_build(e, e->ncpus && tmax >= tmin ? tmax - tmin : 0));
 	if (e->replan)
 		engine_replan(e);

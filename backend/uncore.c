@@ -230,8 +230,67 @@ static double uncore_now(const struct uncore *u)
 }
 
 /*
+ * Whether another program took REG of socket S since pmutop wrote it (one
+ * read; none for a register pmutop has not written).  Then the register is
+ * given up for good and the socket left alone from now on: its figures are
+ * n/a, this interval's too, and every sample says so.
+ */
+static bool uncore_taken(struct uncore *u, struct uncore_socket *s, uint32_t reg)
+{
+	uint64_t cur;
+	size_t n;
+
+	if (s->taken)
+		return true;
+	if (!msr_wrote(u->cfg.dev, s->reader, reg) || uncore_rd(u, s, reg, &cur) ||
+	    !msr_taken(u->cfg.dev, s->reader, reg, cur))
+		return false;
+	msr_release(u->cfg.dev, s->reader, reg);
+	s->taken = true;
+	s->failed = true;
+	n = strlen(u->taken_note);
+	snprintf(u->taken_note + n, sizeof(u->taken_note) - n, "%ssocket %d's uncore MSR 0x%X was "
+		 "changed by another program: pmutop leaves that socket's uncore alone (n/a)",
+		 n ? "; " : "", s->index, reg);
+	/* said in this interval's sample too */
+	n = strlen(u->note);
+	snprintf(u->note + n, sizeof(u->note) - n, "%s%s", n ? "; " : "",
+		 strrchr(u->taken_note, ';') ? strrchr(u->taken_note, ';') + 2 : u->taken_note);
+	return true;
+}
+
+/* Whether a select of set SET on socket S was taken (each box's select of each event). */
+static bool uncore_set_taken(struct uncore *u, struct uncore_socket *s, const struct counter_set *set)
+{
+	for (int i = 0; set && i < set->nev; i++) {
+		enum layout_pmu pmu = u->l->events[set->ev[i]].pmu;
+		const struct uncore_bank *bk = &uncore_banks[pmu];
+
+		for (int b = 0; b < u->nboxes[pmu]; b++)
+			if (uncore_taken(u, s, uncore_reg(bk, bk->evtsel0, b, set->ctr[i])))
+				return true;
+	}
+	return false;
+}
+
+void uncore_verify(struct uncore *u)
+{
+	const struct uncore_kind_regs *kr = &uncore_kinds[u->cfg.kind];
+
+	for (int i = 0; u->used && i < u->nsocks; i++) {
+		struct uncore_socket *s = &u->socks[i];
+
+		if (s->taken || s->reader < 0)
+			continue;
+		if (!uncore_taken(u, s, kr->global_ctrl))
+			uncore_set_taken(u, s, uncore_cur(u));
+	}
+}
+
+/*
  * Program set NEXT on socket S after PREV (whose counters not reused are
  * disabled).  The new counters are live from the middle of their zeroing.
+ * PREV's selects are read back first: another program's are never written.
  */
 static void uncore_program(struct uncore *u, struct uncore_socket *s,
 			   const struct counter_set *prev, const struct counter_set *next)
@@ -239,6 +298,8 @@ static void uncore_program(struct uncore *u, struct uncore_socket *s,
 	const struct layout *l = u->l;
 	double t0;
 
+	if (uncore_set_taken(u, s, prev) || uncore_set_taken(u, s, next))
+		return;
 	for (int i = 0; prev && i < prev->nev; i++) {
 		enum layout_pmu pmu = l->events[prev->ev[i]].pmu;
 		bool reused = false;
@@ -419,7 +480,8 @@ void uncore_rotate(struct uncore *u)
 
 void uncore_reset(struct uncore *u)
 {
-	u->note[0] = 0;
+	/* what other programs took is said in every sample */
+	snprintf(u->note, sizeof(u->note), "%s", u->taken_note);
 	u->error[0] = 0;
 	for (int i = 0; i < u->nsocks; i++) {
 		struct uncore_socket *s = &u->socks[i];

@@ -113,6 +113,14 @@ double uncore_group_share(const struct uncore *u, int g);
 void uncore_fill(struct uncore *u, struct sample *s);
 /* After the metrics are evaluated: flag figures that cannot be true. */
 void uncore_check(struct uncore *u, struct sample *s);
+/*
+ * Once a sample, before it is built: whether another program took a
+ * socket's uncore global control or one of the current set's selects since
+ * pmutop wrote them; such a socket is left alone from then on (n/a, named,
+ * its taken registers left at exit).  Selects are also checked before each
+ * rewrite (uncore_program).
+ */
+void uncore_verify(struct uncore *u);
 /* Start the next interval from the last reading. */
 void uncore_reset(struct uncore *u);
 

@@ -83,6 +83,7 @@ struct uncore {
 	bool used;                /* a known uncore and a layout with uncore groups */
 	char (*blocked)[160];
 	char note[512];
+	char taken_note[256];     /* sockets whose uncore another program took while pmutop ran */
 	char error[512];
 };
 

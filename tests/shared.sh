@@ -11,7 +11,7 @@
 # ends pmutop during start-up or while sampling.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 29
+plan 33
 ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
@@ -180,3 +180,20 @@ PYEOF
 		fi
 	done
 done
+
+# ---- socket 1's uncore: another program takes an IMC select while pmutop counts the channels
+regs set
+before=$(regs dump)
+start_json -g imc
+other_writes 6 3C0=40002F
+wait_samples $((n + 3)) '^{'
+sel=$(reg 6 3C0)
+kill -TERM $pid
+wait $pid
+expect_match "uncore: the sample it was found in says so, and every one after" \
+	"$(json_check "[i for i, s in enumerate(S) if \"socket 1's uncore MSR 0x3C0 was changed by another program: pmutop leaves that socket's uncore alone (n/a)\" in W(s)] == list(range(next(i for i, s in enumerate(S) if s['sockets'][1]['metrics']['read_bytes_per_s'] is None), len(S)))")" ok
+expect_match "uncore: socket 1 n/a from then on, socket 0 measured" \
+	"$(json_check "S[-1]['sockets'][1]['metrics']['read_bytes_per_s'] is None and S[-1]['sockets'][0]['metrics']['read_bytes_per_s'] > 1e9 or (S[-1]['sockets'][1]['metrics']['read_bytes_per_s'], S[-1]['sockets'][0]['metrics']['read_bytes_per_s'])")" ok
+if [ "$sel" = 40002f ]; then pass "uncore: the select is not written over"; else fail "uncore: the select is not written over" "0x3C0 is $sel"; fi
+expect_match "uncore: at exit it is left, and named" "$(cat "$dir.err")" \
+	"pmutop: MSR 0x3c0 of socket 1: changed by another program since pmutop wrote it; left as it is"
