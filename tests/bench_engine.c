@@ -45,6 +45,7 @@ static double bench_cpu_now(void)
 struct bench_null {
 	uint64_t reads, writes;
 	uint64_t value;
+	double access_ns;         /* busy-waited per access: a device's cost */
 	uint64_t ctl[BENCH_CPUS][BENCH_CTLS];
 };
 
@@ -62,11 +63,25 @@ static int bench_ctl(uint32_t reg)
 	return -1;
 }
 
+/* Busy-wait NS nanoseconds: the time one access of a real device takes. */
+static void bench_spin(double ns)
+{
+	struct timespec a, b;
+
+	if (ns <= 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec) < ns);
+}
+
 static int bench_null_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
 {
 	struct bench_null *n = ctx;
 	int k = bench_ctl(reg);
 
+	bench_spin(n->access_ns);
 	n->reads++;
 	if (k >= 0 && cpu >= 0 && cpu < BENCH_CPUS) {
 		*val = n->ctl[cpu][k];
@@ -82,6 +97,7 @@ static int bench_null_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
 	struct bench_null *n = ctx;
 	int k = bench_ctl(reg);
 
+	bench_spin(n->access_ns);
 	n->writes++;
 	if (k >= 0 && cpu >= 0 && cpu < BENCH_CPUS)
 		n->ctl[cpu][k] = val;
@@ -154,6 +170,61 @@ static int bench_gp_per_sample(const struct layout *l, uint32_t groups)
 	return n;
 }
 
+/*
+ * LABEL's rows on the null device over topology TOPO: GROUPS at slice MUX,
+ * each register access costing ACCESS_US (busy-waited) on top.
+ */
+static int bench_null_run(const struct layout *l, const char *topo, const char *label,
+			  uint32_t groups, double mux, const char *what_groups, double access_us)
+{
+	struct topo *t;
+	static struct bench_null null;
+	struct msr_allowlist allow;
+	struct cpuid_info info = { .family = 6, .model = 0x1A, .perfmon_version = 3,
+				   .gp_counters = 4, .fixed_counters = 3,
+				   .uarch = CPUID_UARCH_NEHALEM };
+	struct msr_dev *dev;
+	struct engine *eng;
+	struct engine_config cfg = { 0 };
+	struct bench_result r;
+	char err[512], what[128];
+	int *cpus;
+
+	if (topo_load(topo, &t, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	memset(&null, 0, sizeof(null));
+	null.access_ns = access_us * 1e3;
+	cpus = calloc((size_t)t->nonline, sizeof(int));
+	for (int i = 0; i < t->nonline; i++)
+		cpus[i] = t->threads[i].os_cpu;
+	msr_allow_build(&info, 0, &allow);
+	dev = msr_open_ops(&bench_null_ops, &null, cpus, t->nonline, &allow);
+	cfg = (struct engine_config){
+		.topo = t, .layout = l, .dev = dev, .perfmon_version = 3,
+		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
+		.interval_s = 1, .mux_s = mux, .groups = groups & ((1u << l->ngroups) - 1),
+		.source = "null", .clock = bench_wall,
+	};
+	if (engine_create(&cfg, &eng, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	null.writes = 0;
+	null.reads = 0;
+	bench_run(eng, t->nonline, bench_gp_per_sample(l, cfg.groups), &r);
+	r.writes_per_sample = (double)null.writes / BENCH_SAMPLES;
+	r.checks_per_sample = (double)null.reads / BENCH_SAMPLES - r.reads_per_sample;
+	snprintf(what, sizeof(what), "%s (null device), %s", label, what_groups);
+	bench_print(what, &r);
+	engine_free(eng);
+	msr_close(dev);
+	free(cpus);
+	topo_free(t);
+	return 0;
+}
+
 int main(void)
 {
 	struct layout *l;
@@ -200,51 +271,31 @@ int main(void)
 		engine_free(eng);
 		source_close(src);
 	}
-	for (int k = 0; k < 3; k++) {
-		struct topo *t;
-		struct bench_null null = { 0 };
-		struct msr_allowlist allow;
-		struct cpuid_info info = { .family = 6, .model = 0x1A, .perfmon_version = 3,
-					   .gp_counters = 4, .fixed_counters = 3,
-					   .uarch = CPUID_UARCH_NEHALEM };
-		struct msr_dev *dev;
-		struct engine *eng;
-		uint32_t mask = groups[k] & ((1u << l->ngroups) - 1);
-		struct engine_config cfg = { 0 };
-		int *cpus;
-		char what[96];
+	for (int k = 0; k < 3; k++)
+		if (bench_null_run(l, "pack:4 [numa] l3:1 core:128 pu:2", "synthetic 1024 threads",
+				   groups[k], mux[k], names[k], 0))
+			return 1;
+	/*
+	 * The per-register path by machine size, default group: the engine alone
+	 * (null device), then with each access costing 2 us, about one pread of
+	 * the msr driver with its IPI to the target CPU (an assumed figure: these
+	 * machines have no msr device to time): the skew grows with the CPUs read
+	 * one after the other.
+	 */
+	for (int n = 0; n < 3; n++)
+		for (int c = 0; c < 2; c++) {
+			static const char *const topos[] = { "pack:2 [numa] l3:1 core:4 pu:2",
+							     "pack:2 [numa] l3:1 core:64 pu:2",
+							     "pack:4 [numa] l3:1 core:128 pu:2" };
+			static const char *const sizes[] = { "synthetic 16 threads",
+							     "synthetic 256 threads",
+							     "synthetic 1024 threads" };
 
-		if (topo_load("pack:4 [numa] l3:1 core:128 pu:2", &t, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
+			if (bench_null_run(l, topos[n], sizes[n], groups[0], mux[0],
+					   c ? "default group, 2 us per access" : "default group",
+					   c ? 2.0 : 0))
+				return 1;
 		}
-		cpus = calloc((size_t)t->nonline, sizeof(int));
-		for (int i = 0; i < t->nonline; i++)
-			cpus[i] = t->threads[i].os_cpu;
-		msr_allow_build(&info, 0, &allow);
-		dev = msr_open_ops(&bench_null_ops, &null, cpus, t->nonline, &allow);
-		cfg = (struct engine_config){
-			.topo = t, .layout = l, .dev = dev, .perfmon_version = 3,
-			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
-			.interval_s = 1, .mux_s = mux[k], .groups = mask, .source = "null",
-			.clock = bench_wall,
-		};
-		if (engine_create(&cfg, &eng, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		null.writes = 0;
-		null.reads = 0;
-		bench_run(eng, t->nonline, bench_gp_per_sample(l, mask), &r);
-		r.writes_per_sample = (double)null.writes / BENCH_SAMPLES;
-		r.checks_per_sample = (double)null.reads / BENCH_SAMPLES - r.reads_per_sample;
-		snprintf(what, sizeof(what), "synthetic 1024 threads (null device), %s", names[k]);
-		bench_print(what, &r);
-		engine_free(eng);
-		msr_close(dev);
-		free(cpus);
-		topo_free(t);
-	}
 	layout_free(l);
 	return 0;
 }
