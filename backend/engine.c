@@ -197,8 +197,11 @@ static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, u
 	if (e->sampling && engine_mono() - t0 > ENGINE_SLOW_ACCESS_S)
 		c->late = true;
 	c->offline |= rc == -ENXIO;
-	if (rc && !c->failed && rc != -ENXIO)
-		snprintf(e->error, sizeof(e->error), "%s", msr_last_error(e->cfg.dev));
+	if (rc && !c->failed && rc != -ENXIO) {
+		pthread_mutex_lock(&e->note_lock);
+		snprintf(e->error, sizeof(e->error), "%s", msr_thread_error());
+		pthread_mutex_unlock(&e->note_lock);
+	}
 	c->failed |= rc != 0 || c->late;
 	return rc;
 }
@@ -216,11 +219,13 @@ static int engine_write(struct engine *e, struct engine_cpu *c, uint32_t reg, ui
 /* Add a line to what other programs took (each said once, in every sample from now on). */
 static void engine_note_taken(struct engine *e, const char *what)
 {
-	size_t n = strlen(e->taken_note);
+	size_t n;
 
-	if (strstr(e->taken_note, what))
-		return;
-	snprintf(e->taken_note + n, sizeof(e->taken_note) - n, "%s%s", n ? "; " : "", what);
+	pthread_mutex_lock(&e->note_lock);
+	n = strlen(e->taken_note);
+	if (!strstr(e->taken_note, what))
+		snprintf(e->taken_note + n, sizeof(e->taken_note) - n, "%s%s", n ? "; " : "", what);
+	pthread_mutex_unlock(&e->note_lock);
 }
 
 /*
@@ -261,8 +266,10 @@ static bool engine_pmc_taken(struct engine *e, struct engine_cpu *c, uint32_t k)
 		return false;
 	c->taken |= 1u << k;
 	msr_release(e->cfg.dev, c->os_cpu, IA32_PMC0 + k); /* its count too: never zeroed */
+	pthread_mutex_lock(&e->note_lock);
 	e->gp_lost |= 1u << k;
 	e->replan = true;
+	pthread_mutex_unlock(&e->note_lock);
 	snprintf(what, sizeof(what), "PMC%u on CPU %d was taken by another program: pmutop no "
 		 "longer uses PMC%u", k, c->os_cpu, k);
 	engine_note_taken(e, what);
@@ -329,14 +336,14 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, bool basel
 	for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++) {
 		if (!(e->fixed_usable & (1u << n)) || engine_read(e, c, IA32_FIXED_CTR0 + n, &v))
 			continue;
-		e->reads++;
+		atomic_fetch_add_explicit(&e->reads, 1, memory_order_relaxed);
 		if (!baseline)
 			c->fixed_acc[n] += counter_widen(c->fixed_prev[n], v, e->cfg.fixed_width,
 							elapsed, &c->resets);
 		c->fixed_prev[n] = v & ((1ull << e->cfg.fixed_width) - 1);
 	}
 	if (!engine_read(e, c, IA32_TIME_STAMP_COUNTER, &v)) {
-		e->reads++;
+		atomic_fetch_add_explicit(&e->reads, 1, memory_order_relaxed);
 		if (!baseline)
 			c->tsc_acc += counter_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
 		c->tsc_prev = v;
@@ -561,13 +568,26 @@ static void engine_read_set(struct engine *e, struct engine_cpu *c, const struct
 			continue; /* another program's count now */
 		if (engine_access(e, c, IA32_PMC0 + ctr, &v, false, &when))
 			continue;
-		e->reads++;
+		atomic_fetch_add_explicit(&e->reads, 1, memory_order_relaxed);
 		live = when - c->gp_t[ctr];
 		c->ev_acc[s->ev[k]] += counter_widen(c->gp_prev[ctr], v, e->cfg.gp_width, live,
 						     &c->resets);
 		c->ev_live[s->ev[k]] += live;
 		c->gp_prev[ctr] = v & ((1ull << e->cfg.gp_width) - 1);
 		c->gp_t[ctr] = when;
+	}
+}
+
+void engine_sweep_part(struct engine *e, int from, int to, const struct counter_set *s, bool final)
+{
+	for (int k = from; k < to; k++) {
+		struct engine_cpu *c = &e->cpus[e->order ? e->order[k] : k];
+
+		engine_read_set(e, c, s);
+		if (final) {
+			engine_read_fixed(e, c, false);
+			engine_verify(e, c);
+		}
 	}
 }
 
@@ -601,16 +621,19 @@ int engine_step(struct engine *e)
 		(!e->cfg.clock && t_sweep - e->t_start >= e->interval - 0.5 * engine_slice_s(e));
 	rotate = e->nsets > 1;
 	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */
-	for (int i = 0; i < e->ncpus; i++) {
-		struct engine_cpu *c = &e->cpus[i];
-
-		engine_read_set(e, c, set);
-		if (final) {
-			engine_read_fixed(e, c, false);
-			tmin = fmin(tmin, c->t_read);
-			tmax = fmax(tmax, c->t_read);
-			engine_verify(e, c);
-		}
+	if (e->nreaders) {
+		/* the readers take the other sockets meanwhile */
+		e->sweep_set = set;
+		e->sweep_final = final;
+		pthread_barrier_wait(&e->sweep_go);
+		engine_sweep_part(e, 0, e->own, set, final);
+		pthread_barrier_wait(&e->sweep_done);
+	} else {
+		engine_sweep_part(e, 0, e->ncpus, set, final);
+	}
+	for (int i = 0; final && i < e->ncpus; i++) {
+		tmin = fmin(tmin, e->cpus[i].t_read);
+		tmax = fmax(tmax, e->cpus[i].t_read);
 	}
 	if (final)
 		e->verify++;
@@ -712,6 +735,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 		c->ev_live = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
 	}
 	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_init(&e->note_lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->wake, &ca);
@@ -779,11 +803,12 @@ void engine_free(struct engine *e)
 	if (e->efd >= 0)
 		close(e->efd);
 	pthread_mutex_destroy(&e->lock);
+	pthread_mutex_destroy(&e->note_lock);
 	pthread_cond_destroy(&e->wake);
 	free(e);
 }
 
 uint64_t engine_counter_reads(const struct engine *e)
 {
-	return e->reads;
+	return atomic_load(&e->reads);
 }

@@ -114,9 +114,22 @@ struct engine_config {
 	double channel_peak;     /* theoretical B/s of one channel, NaN unknown */
 	engine_clock_fn clock;   /* NULL: CLOCK_MONOTONIC */
 	void *clock_ctx;
+	/*
+	 * Per-socket reader threads: 0 when they help (device files, the real
+	 * clock, two sockets or more; PMUTOP_SERIAL_SWEEP=1 turns them off),
+	 * 1 also for a device and a clock the caller knows are safe from
+	 * several threads (a benchmark), -1 never.
+	 */
+	int readers;
 };
 
 struct engine;
+
+/*
+ * Start (ON) or stop the per-socket readers for a caller that steps the
+ * engine itself; engine_start's thread does this on its own.
+ */
+void engine_use_readers(struct engine *e, bool on);
 
 /*
  * Program the counters of every online CPU.  0, or -errno with one line

@@ -37,6 +37,12 @@ struct engine_cpu {
 	bool returning;                  /* programming afresh: its registers are not ours now */
 };
 
+struct engine_reader {
+	struct engine *e;
+	pthread_t thread;
+	int first, n;                    /* its CPUs: engine.order[first .. first + n) */
+};
+
 struct engine {
 	struct engine_config cfg;
 	const struct layout *l;
@@ -63,7 +69,26 @@ struct engine {
 	double interval;
 	double interval_after_first;     /* > 0: the first interval is short, then this one */
 	bool paused, need_baseline;
-	uint64_t seq, reads;
+	uint64_t seq;
+	_Atomic uint64_t reads;          /* counter reads (the per-socket readers add theirs) */
+	/*
+	 * Per-socket readers (engine_readers_start): one thread per socket
+	 * beyond the first, pinned to it, reads that socket's CPUs in each sweep
+	 * while the sampler reads the first socket's, so IPIs stay on a socket
+	 * and sockets are read at the same time.  ORDER lists the CPUs socket by
+	 * socket; the sampler's share is ORDER[0 .. own).  What a sweep may
+	 * change that is not one CPU's own (the error text, what other programs
+	 * took, a new plan) is under note_lock.
+	 */
+	int *order, own, nreaders;
+	struct engine_reader *readers;
+	pthread_barrier_t sweep_go, sweep_done;
+	const struct counter_set *sweep_set;
+	bool sweep_final;
+	_Atomic bool sweep_quit;
+	bool gate;                       /* the readers may start (under note_lock, gate_cond) */
+	pthread_cond_t gate_cond;
+	pthread_mutex_t note_lock;
 	char error[512];
 	/* shared with other threads: under lock */
 	pthread_mutex_t lock;
@@ -87,6 +112,17 @@ int engine_popcount(uint32_t v);
 
 /* A CPU with no figures this interval: a failed or late access, or a counter reset. */
 bool engine_cpu_void(const struct engine_cpu *c);
+
+/* Read CPUs ORDER[FROM .. TO) in a sweep: set S's counters; when FINAL, the fixed ones and the checks. */
+void engine_sweep_part(struct engine *e, int from, int to, const struct counter_set *s, bool final);
+
+/*
+ * Start the per-socket readers when they help (device files, the real
+ * clock, two sockets or more, PMUTOP_SERIAL_SWEEP unset); stop them.  The
+ * sampler thread, around its loop.
+ */
+void engine_readers_start(struct engine *e);
+void engine_readers_stop(struct engine *e);
 
 /* The sample of the interval that just ended (SKEW: seconds between the first and last read). */
 struct sample *engine_build(struct engine *e, double skew);

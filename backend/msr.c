@@ -148,6 +148,7 @@ static struct msr_dev *msr_new(const int *cpus, int ncpus, const struct msr_allo
 		d->saved_at = (int *)(blk + head + sizeof(*d->saved) * (size_t)d->cap);
 	}
 	atomic_init(d->nsaved, 0);
+	pthread_mutex_init(&d->err_lock, NULL);
 	snprintf(d->root, sizeof(d->root), "/");
 	return d;
 }
@@ -290,6 +291,17 @@ static bool msr_worked_before(const struct msr_dev *d, int cpu, uint32_t reg)
 	return a && msr_saved_find(d, a, msr_row(d, a, cpu));
 }
 
+/* This thread's last failure message (msr_thread_error). */
+static _Thread_local char msr_tls_err[512];
+
+/* The device's last error is this thread's last one now. */
+static void msr_publish_err(struct msr_dev *d)
+{
+	pthread_mutex_lock(&d->err_lock);
+	memcpy(d->err, msr_tls_err, sizeof(d->err));
+	pthread_mutex_unlock(&d->err_lock);
+}
+
 static void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_t reg)
 {
 	char path[MSR_PATH_MAX];
@@ -298,17 +310,24 @@ static void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_
 		char name[64];
 
 		msr_allow_name(&d->allow, reg, name, sizeof(name));
-		snprintf(d->err, sizeof(d->err), "CPU %d failed to %s MSR %s, which worked before "
-			 "(I/O error: a device fault or the CPU going away); the figures of this "
-			 "interval are not shown", cpu, op, name);
-		return;
+		snprintf(msr_tls_err, sizeof(msr_tls_err), "CPU %d failed to %s MSR %s, which "
+			 "worked before (I/O error: a device fault or the CPU going away); the "
+			 "figures of this interval are not shown", cpu, op, name);
+	} else {
+		if (d->kind == MSR_KIND_OPS)
+			snprintf(path, sizeof(path), "the emulated machine");
+		else
+			msr_cpu_path(d, cpu, d->kind == MSR_KIND_MSR ? "msr" : "msr_safe", path,
+				     sizeof(path));
+		msr_explain(rc, op, cpu, reg, path, d->root, &d->allow, msr_tls_err,
+			    sizeof(msr_tls_err));
 	}
+	msr_publish_err(d);
+}
 
-	if (d->kind == MSR_KIND_OPS)
-		snprintf(path, sizeof(path), "the emulated machine");
-	else
-		msr_cpu_path(d, cpu, d->kind == MSR_KIND_MSR ? "msr" : "msr_safe", path, sizeof(path));
-	msr_explain(rc, op, cpu, reg, path, d->root, &d->allow, d->err, sizeof(d->err));
+const char *msr_thread_error(void)
+{
+	return msr_tls_err;
 }
 
 int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
@@ -379,11 +398,12 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 		char name[64];
 
 		msr_allow_name(&d->allow, reg, name, sizeof(name));
-		snprintf(d->err, sizeof(d->err), "pmutop refuses to write 0x%llX to MSR %s on CPU "
-			 "%d: bits 0x%llX are reserved (writable bits 0x%llX); check the layout's "
-			 "value for this register", (unsigned long long)val, name, cpu,
+		snprintf(msr_tls_err, sizeof(msr_tls_err), "pmutop refuses to write 0x%llX to MSR "
+			 "%s on CPU %d: bits 0x%llX are reserved (writable bits 0x%llX); check the "
+			 "layout's value for this register", (unsigned long long)val, name, cpu,
 			 (unsigned long long)(val & ~a->write_mask),
 			 (unsigned long long)a->write_mask);
+		msr_publish_err(d);
 		return -EINVAL;
 	}
 	rc = msr_save_once(d, a, cpu, reg, &sv);
@@ -392,8 +412,9 @@ int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 	/* never a register whose original is not saved, never one off the allowlist */
 	assert(a && sv->reg == reg);
 	if (atomic_load(&sv->released)) {
-		snprintf(d->err, sizeof(d->err), "MSR 0x%X on CPU %d belongs to another program now; "
-			 "pmutop no longer writes it", reg, cpu);
+		snprintf(msr_tls_err, sizeof(msr_tls_err), "MSR 0x%X on CPU %d belongs to another "
+			 "program now; pmutop no longer writes it", reg, cpu);
+		msr_publish_err(d);
 		return -EBUSY;
 	}
 	/* recorded before the write: a restore racing with it still sees it as ours */

@@ -117,6 +117,8 @@ int msr_emergency_restore(void);
 void msr_close(struct msr_dev *d);
 
 const char *msr_last_error(const struct msr_dev *d);
+/* The message of this thread's last failed access (the per-socket readers fail apart). */
+const char *msr_thread_error(void);
 enum msr_kind msr_dev_kind(const struct msr_dev *d);
 /* Registers written so far. */
 uint64_t msr_write_count(const struct msr_dev *d);

@@ -7,6 +7,7 @@
 #define PMUTOP_MSR_INT_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@ struct msr_dev {
 	uint64_t nwrites;
 	bool guardian;         /* this copy is the guardian's, restoring after pmutop died */
 	char err[512];
+	pthread_mutex_t err_lock; /* err: the per-socket readers may fail at once */
 };
 
 /*
