@@ -8,6 +8,7 @@
 #include "cpuid.h"
 #include "engine.h"
 #include "engine_int.h"
+#include "owner.h"
 #include "expr.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
@@ -250,6 +251,20 @@ static bool engine_taken(struct engine *e, struct engine_cpu *c, uint32_t reg)
 	return true;
 }
 
+/* Who else holds the counters now, as far as /proc says, into BUF ("another program" else). */
+static void engine_who(const struct engine *e, char *buf, size_t len)
+{
+	char found[512];
+
+	owner_holders(e->cfg.root, found, sizeof(found));
+	for (char *nl = strchr(found, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = nl[1] ? ';' : '\0';
+	if (found[0])
+		snprintf(buf, len, "another program (%s)", found);
+	else
+		snprintf(buf, len, "another program");
+}
+
 /*
  * Whether PMC K of C is another program's now (checked before pmutop
  * writes its select again): then pmutop gives the counter up on C, stops
@@ -258,20 +273,21 @@ static bool engine_taken(struct engine *e, struct engine_cpu *c, uint32_t reg)
  */
 static bool engine_pmc_taken(struct engine *e, struct engine_cpu *c, uint32_t k)
 {
-	char what[128];
+	char what[768], who[600];
 
 	if (c->taken & (1u << k))
 		return true;
 	if (!engine_taken(e, c, IA32_PERFEVTSEL0 + k))
 		return false;
+	engine_who(e, who, sizeof(who));
 	c->taken |= 1u << k;
 	msr_release(e->cfg.dev, c->os_cpu, IA32_PMC0 + k); /* its count too: never zeroed */
 	pthread_mutex_lock(&e->note_lock);
 	e->gp_lost |= 1u << k;
 	e->replan = true;
 	pthread_mutex_unlock(&e->note_lock);
-	snprintf(what, sizeof(what), "PMC%u on CPU %d was taken by another program: pmutop no "
-		 "longer uses PMC%u", k, c->os_cpu, k);
+	snprintf(what, sizeof(what), "PMC%u on CPU %d was taken by %s: pmutop no longer uses "
+		 "PMC%u", k, c->os_cpu, who, k);
 	engine_note_taken(e, what);
 	return true;
 }
@@ -520,7 +536,7 @@ static void engine_verify(struct engine *e, struct engine_cpu *c)
 {
 	unsigned slot = (unsigned)e->verify % (e->cfg.gp_counters + 1);
 	uint32_t ctl = 0;
-	char what[128];
+	char what[768], who[600];
 
 	if (c->gone)
 		return;
@@ -533,9 +549,10 @@ static void engine_verify(struct engine *e, struct engine_cpu *c)
 	if (!ctl)
 		return;
 	c->gone = true;
-	snprintf(what, sizeof(what), "CPU %d's %s was changed by another program: pmutop leaves "
-		 "that CPU alone (n/a)", c->os_cpu,
-		 ctl == IA32_PERF_GLOBAL_CTRL ? "global counter control" : "fixed-counter control");
+	engine_who(e, who, sizeof(who));
+	snprintf(what, sizeof(what), "CPU %d's %s was changed by %s: pmutop leaves that CPU alone "
+		 "(n/a)", c->os_cpu,
+		 ctl == IA32_PERF_GLOBAL_CTRL ? "global counter control" : "fixed-counter control", who);
 	engine_note_taken(e, what);
 }
 

@@ -102,6 +102,7 @@ struct engine_config {
 	double mux_s;            /* rotation slice asked for, seconds; 0: ENGINE_MUX_DEFAULT_S, adaptive */
 	uint32_t groups;         /* selected groups, bit g = layout group g */
 	const char *source;
+	const char *root;        /* the machine's root ("/" or a --root tree), to name other programs */
 	bool simulated;
 	const char *warning;     /* shown in every sample's header, or NULL */
 	/* the per-socket PMUs (uncore.h): kind, IMC window, DIMM peak */

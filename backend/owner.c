@@ -2,6 +2,7 @@
  * owner: detect counters in use by someone else.  Main thread, start-up.
  */
 #include "owner.h"
+#include "guardian.h"
 #include "paths.h"
 #include "cpulist.h"
 #include "pmu_regs.h"
@@ -184,7 +185,8 @@ void owner_holders(const char *root, char *buf, size_t len)
 		struct dirent *fe;
 		DIR *fds;
 
-		if (pid <= 0 || pid == (long)getpid())
+		/* pmutop and its guardian hold the devices for pmutop */
+		if (pid <= 0 || pid == (long)getpid() || pid == (long)guardian_pid())
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/fd", pid);
 		fds = opendir(path);

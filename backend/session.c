@@ -197,6 +197,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	ec.mux_s = c->mux_s;
 	ec.groups = s->groups;
 	ec.source = s->src->name;
+	ec.root = c->root;
 	ec.simulated = s->src->simulated;
 	ec.warning = s->notice[0] ? s->notice : NULL;
 	ec.uncore = s->src->uncore;
