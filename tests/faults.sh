@@ -46,8 +46,7 @@ i=0
 while [ "$(grep -c '^# sample' "$dir.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 t0=$(now)
 kill -INT $pid
-wait $pid
-rc=$?
+wait_end $pid
 ms=$(( ($(now) - t0) / 1000000 ))
 echo "8 clear" >"$dir/dev/faults"
 expect_rc "SIGINT ends it with 130" 130
@@ -101,8 +100,7 @@ for sig in SEGV:139 TERM:143; do
 	# until programming has begun: CPU 0's global control is no longer the original 3
 	wait_programming
 	kill -$sig $pid
-	wait $pid
-	rc=$?
+	wait_end $pid
 	echo "all clear" >"$dir/dev/faults"
 	if [ "$rc" = "$want" ] && [ ! -s "$dir.out" ]; then pass "SIG$sig during start-up ends pmutop ($rc) before any sample"; else fail "SIG$sig during start-up ends pmutop before any sample" "exit $rc, want $want" "$(head -c 300 "$dir.out")"; fi
 	after=$(regs dump)
@@ -131,7 +129,7 @@ echo "0 online-reset" >"$dir/dev/faults"
 back=$(grep -c '^{' "$dir.out")
 wait_samples $((back + 4)) '^{'
 kill -TERM $pid
-wait $pid
+wait_end $pid
 check=$($PY - "$dir.out" "$away" "$back" <<'PYEOF'
 import json, sys
 S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]

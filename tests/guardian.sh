@@ -66,7 +66,7 @@ wait_samples 1
 guardian_of $pid
 if [ -n "$g" ]; then pass "pmutop runs with a guardian process ($g)"; else fail "pmutop runs with a guardian process" "$(ps -o pid,ppid,comm -e | grep -i pmutop)"; fi
 kill -TERM $pid
-wait $pid
+wait_end $pid
 no_guardian_left "a normal end"
 case "$(cat "$dir.err")" in *guardian*) fail "a normal end: the guardian says nothing" "$(cat "$dir.err")" ;; *) pass "a normal end: the guardian says nothing" ;; esac
 

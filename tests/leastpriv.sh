@@ -83,4 +83,4 @@ wait_samples 1
 as_nobody "$u/pmutop" -b -n 1 -d 0.2 --root "$dir"
 expect_match "a user's pmutop is refused while root's runs, naming it" "$err" "another pmutop (pid $pid) is programming this machine's counters"
 kill -TERM $pid
-wait $pid
+wait_end $pid

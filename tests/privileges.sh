@@ -85,8 +85,7 @@ fi
 n=$(grep -c '^# sample' "$dir.out")
 wait_samples $((n + 2))
 kill -TERM $pid
-wait $pid
-rc=$?
+wait_end $pid
 if [ "$rc" = 143 ]; then pass "through sudo: SIGTERM ends it (143)"; else fail "through sudo: SIGTERM ends it" "exit $rc" "$(cat "$dir.err")"; fi
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "through sudo: every register restored through the devices opened as root"; else fail "through sudo: every register restored through the devices opened as root" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi

@@ -35,8 +35,7 @@ for sig in HUP:1 INT:2 QUIT:3 TRAP:5 ABRT:6 USR1:10 SEGV:11 USR2:12 ALRM:14 TERM
 	pid=$!
 	wait_samples 2
 	kill -$num $pid
-	wait $pid
-	rc=$?
+	wait_end $pid
 	want=$((128 + num))
 	if [ "$rc" = "$want" ]; then pass "SIG$sig ends pmutop ($rc)"; else fail "SIG$sig ends pmutop" "exit $rc, want $want" "$(cat "$dir.err")"; fi
 	after=$(regs dump)
@@ -72,8 +71,7 @@ pid=$!
 wait_samples 2
 echo "5 eio-write" >"$dir/dev/faults"
 kill -TERM $pid
-wait $pid
-rc=$?
+wait_end $pid
 echo "5 clear" >"$dir/dev/faults"
 if [ "$rc" != 0 ]; then pass "a failed restore exits non-zero ($rc)"; else fail "a failed restore exits non-zero" "exit 0"; fi
 expect_match "the register that could not be restored is named, with the way to restore it" \
@@ -91,7 +89,7 @@ pid=$!
 wait_samples 2
 other_takes_pmc3
 kill -TERM $pid
-wait $pid
+wait_end $pid
 expect_match "a select taken by another program is left to it, and pmutop says so" "$(cat "$dir.err")" \
 	"pmutop: MSR 0x189 on CPU 7: changed by another program since pmutop wrote it; left as it is"
 after=$(regs dump)
@@ -135,6 +133,6 @@ run "$PMUTOP" -b -n 1 --root "$dir"
 expect_rc "a second pmutop exits 1" 1
 expect_match "the second pmutop names the first" "$err" "another pmutop (pid $pid) is programming this machine's counters"
 kill -TERM $pid
-wait $pid
+wait_end $pid
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "the refused second pmutop changed nothing"; else fail "the refused second pmutop changed nothing" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi

@@ -97,7 +97,7 @@ wait_samples $((n + 4)) '^{'
 sel=$(reg 7 189)
 cnt=$(reg 7 0C4)
 kill -TERM $pid
-wait $pid
+wait_end $pid
 kill $opid 2>/dev/null
 wait $opid 2>/dev/null
 if [ "$sel" = 5300c0 ]; then pass "rotating: the other program's select is never written over"; else fail "rotating: the other program's select is never written over" "0x189 on CPU 7 is $sel"; fi
@@ -124,7 +124,7 @@ other_writes 5 186=5300C0 0C1=1000
 wait_samples $((n + 8)) '^{'
 sel=$(reg 5 186)
 kill -TERM $pid
-wait $pid
+wait_end $pid
 expect_match "one group: the taken select is found within 6 samples (5 registers checked in turn)" \
 	"$(json_check "any('PMC0 on CPU 5 was taken by another program: pmutop no longer uses PMC0' in W(s) for s in S[$n:$n + 6])")" ok
 if [ "$sel" = 5300c0 ]; then pass "one group: the select is not written over"; else fail "one group: the select is not written over" "0x186 on CPU 5 is $sel"; fi
@@ -143,7 +143,7 @@ start_json -g dram_demand
 other_writes 9 38F=1
 wait_samples $((n + 3)) '^{'
 kill -TERM $pid
-wait $pid
+wait_end $pid
 expect_match "global control: the next sample says so" \
 	"$(json_check "\"CPU 9's global counter control was changed by another program: pmutop leaves that CPU alone (n/a)\" in W(S[$n + 1]) or W(S[$n + 1])")" ok
 expect_match "global control: CPU 9 is n/a from then on, its neighbours measured" \
@@ -209,7 +209,7 @@ other_writes 6 3C0=40002F
 wait_samples $((n + 3)) '^{'
 sel=$(reg 6 3C0)
 kill -TERM $pid
-wait $pid
+wait_end $pid
 expect_match "uncore: the sample it was found in says so, and every one after" \
 	"$(json_check "[i for i, s in enumerate(S) if \"socket 1's uncore MSR 0x3C0 was changed by another program: pmutop leaves that socket's uncore alone (n/a)\" in W(s)] == list(range(next(i for i, s in enumerate(S) if s['sockets'][1]['metrics']['read_bytes_per_s'] is None), len(S)))")" ok
 expect_match "uncore: socket 1 n/a from then on, socket 0 measured" \
