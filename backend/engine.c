@@ -669,6 +669,13 @@ int engine_step(struct engine *e)
 		return 0;
 	}
 	uncore_verify(e->unc);
+	/*
+	 * On the real clock, the slice the interval had: sweeps that take longer
+	 * than the slice asked (a slow device, a sanitizer build) leave fewer,
+	 * longer slices, and that is the rotation the figures had.
+	 */
+	e->rot_achieved = !e->cfg.clock && (rotate || uncore_nsets(e->unc) > 1)
+			  ? (t_sweep - e->t_start) / (e->slice + 1) : 0;
 	engine_publish(e, engine_build(e, e->ncpus && tmax >= tmin ? tmax - tmin : 0));
 	if (e->replan)
 		engine_replan(e);
@@ -711,7 +718,9 @@ double engine_rotation_s(const struct engine *e)
 {
 	int sets = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
 
-	return sets > 1 ? e->interval / e->nslices : 0;
+	if (sets < 2)
+		return 0;
+	return e->rot_achieved > 0 ? e->rot_achieved : e->interval / e->nslices;
 }
 
 /* ---- life cycle -------------------------------------------------------- */

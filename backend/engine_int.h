@@ -60,6 +60,7 @@ struct engine {
 	int nslices;                     /* slices per interval: a whole number of rounds of the sets */
 	double mux_s;                    /* the rotation slice asked for (engine_config.mux_s) */
 	double rot_cost;                 /* seconds a rotation sweep took, last interval's mean */
+	double rot_achieved;             /* the slice the last interval had (real clock), 0 unknown */
 	double rot_sum;                  /* this interval's sweeps: seconds, how many */
 	int rot_n;
 	double t_start;                  /* real clock at the start of the interval */
