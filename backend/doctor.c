@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "cpuid.h"
 #include "emu.h"
 #include "layout.h"
+#include "msr.h"
 #include "paths.h"
 #include "pmu_regs.h"
 
@@ -190,6 +192,74 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 			 "module; see the write filter line, or use msr-safe");
 	else
 		snprintf(l->fix, sizeof(l->fix), "check the msr driver: dmesg | grep -i msr");
+}
+
+/*
+ * How a sweep will read: the msr driver and msr-safe's per-CPU files take
+ * one call (one IPI) per register and CPU, msr-safe's batch device one call
+ * for every CPU: the skew of a sample on a big machine.
+ */
+static void doctor_batch(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char path[512], why[PATH_MAX + 256];
+	int fd, err;
+
+	l->state = DOCTOR_NA;
+	if (c->in->sim) {
+		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", c->root);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		struct msr_allowlist allow;
+
+		close(fd);
+		/* as msr_open_files chooses: msr-safe over the msr driver when it batches */
+		msr_allow_build(&c->info, SKL_UNC_MAX_CBO, &allow);
+		snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", c->root);
+		if (!msr_batch_preferred(c->root, &allow) && access(path, F_OK)) {
+			snprintf(l->found, sizeof(l->found), "the msr driver: one read per register "
+				 "and CPU (msr-safe's batch call, with pmutop's allowlist loaded, reads "
+				 "every CPU at once: it matters from a few hundred CPUs)");
+			return;
+		}
+		if (!msr_batch_preferred(c->root, &allow)) {
+			/* msr-safe is there, and the msr driver is used instead: say why */
+			l->state = DOCTOR_WARN;
+			if (msr_batch_probe(c->root, why, sizeof(why)) == 0) {
+				snprintf(l->found, sizeof(l->found), "the msr driver, register by "
+					 "register: msr-safe's allowlist lacks registers pmutop writes");
+				snprintf(l->fix, sizeof(l->fix), "as root: pmutop --msr-safe-allowlist > "
+					 "/dev/cpu/msr_allowlist");
+			} else {
+				snprintf(l->found, sizeof(l->found), "the msr driver, register by "
+					 "register: %.400s", why);
+				snprintf(l->fix, sizeof(l->fix), "update msr-safe, or see dmesg");
+			}
+			return;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", c->root);
+	if (access(path, F_OK)) {
+		snprintf(l->found, sizeof(l->found), "no %s: register by register", path);
+		return;
+	}
+	err = msr_batch_probe(c->root, why, sizeof(why));
+	if (!err) {
+		l->state = DOCTOR_OK;
+		snprintf(l->found, sizeof(l->found), "%.400s: every CPU's counters in one call per "
+			 "sweep", why);
+		return;
+	}
+	l->state = DOCTOR_WARN;
+	snprintf(l->found, sizeof(l->found), "%.400s: pmutop reads register by register", why);
+	if (err == -EACCES || err == -EPERM)
+		snprintf(l->fix, sizeof(l->fix), "as root, give this user's group read access to "
+			 "/dev/cpu/msr_batch (chgrp GROUP, chmod g+r)");
+	else
+		snprintf(l->fix, sizeof(l->fix), "as root: pmutop --msr-safe-allowlist > "
+			 "/dev/cpu/msr_allowlist, or update msr-safe");
 }
 
 static void doctor_filter(struct doctor_ctx *c, struct doctor_line *l)
@@ -388,6 +458,7 @@ static const struct {
 	{ "CPU", doctor_cpu },
 	{ "layout", doctor_layout },
 	{ "msr device", doctor_device },
+	{ "batch reads", doctor_batch },
 	{ "write filter", doctor_filter },
 	{ "counters in use", doctor_owners },
 	{ "NMI watchdog", doctor_nmi },

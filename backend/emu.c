@@ -291,16 +291,15 @@ static int emu_core_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, int writ
 	       emu_core_control_reg(e, c, reg, write, val, rc);
 }
 
-static int emu_msr_access(struct emu *e, int cpu, uint32_t reg, int write, uint64_t *val)
+static int emu_msr_access_at(struct emu *e, int cpu, uint32_t reg, int write, uint64_t *val,
+			     double now)
 {
 	struct emu_cpu *c;
-	double now;
 	int rc;
 
 	if (cpu < 0 || cpu >= e->ncpus || e->cpus[cpu].core < 0 || !e->cpus[cpu].online)
 		return -ENXIO;
 	c = &e->cpus[cpu];
-	now = emu_clock_now(e);
 	emu_cpu_sync(e, c, now);
 	if (emu_core_reg(e, c, reg, write, val, &rc))
 		return rc;
@@ -315,6 +314,47 @@ static int emu_msr_access(struct emu *e, int cpu, uint32_t reg, int write, uint6
 			return rc;
 	}
 	return -EIO;
+}
+
+static int emu_msr_access(struct emu *e, int cpu, uint32_t reg, int write, uint64_t *val)
+{
+	return emu_msr_access_at(e, cpu, reg, write, val, emu_clock_now(e));
+}
+
+void emu_msr_batch(struct emu *e, struct emu_access *a, int n)
+{
+	double now;
+
+	pthread_mutex_lock(&e->lock);
+	now = emu_clock_now(e);
+	for (int i = 0; i < n; i++) {
+		uint64_t old;
+
+		a[i].err = emu_msr_access_at(e, a[i].cpu, a[i].reg, 0, &old, now);
+		if (a[i].err)
+			continue;
+		if (!a[i].write) {
+			a[i].val = old;
+			continue;
+		}
+		old = (a[i].val & a[i].wmask) | (old & ~a[i].wmask);
+		a[i].err = emu_msr_access_at(e, a[i].cpu, a[i].reg, 1, &old, now);
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
+void emu_sync_all(struct emu *e)
+{
+	double now;
+
+	pthread_mutex_lock(&e->lock);
+	now = emu_clock_now(e);
+	for (int i = 0; i < e->ncpus; i++)
+		if (e->cpus[i].core >= 0 && e->cpus[i].online)
+			emu_cpu_sync(e, &e->cpus[i], now);
+	for (int sk = 0; e->uncore != CPUMODEL_UNCORE_NONE && sk < e->nsockets; sk++)
+		emu_socket_sync(e, sk, now);
+	pthread_mutex_unlock(&e->lock);
 }
 
 int emu_msr_read(struct emu *e, int cpu, uint32_t reg, uint64_t *val)

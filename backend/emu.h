@@ -80,6 +80,28 @@ int emu_cpuid_leaf(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 /* The register layer's backend over an emulator (ctx: the struct emu). */
 extern const struct msr_ops emu_msr_ops;
 
+/* One access of emu_msr_batch: a read (VAL out) or a write of VAL's bits in WMASK (the rest kept). */
+struct emu_access {
+	int cpu;
+	uint32_t reg;
+	bool write;
+	uint64_t val, wmask;
+	int err;             /* out: 0, -ENXIO, -EIO */
+};
+
+/*
+ * N accesses at one emulated instant, as msr-safe's batch call runs each
+ * CPU's share on that CPU at once (the fake device tree's batch device).
+ */
+void emu_msr_batch(struct emu *e, struct emu_access *a, int n);
+
+/*
+ * Bring every CPU's and socket's counters up to now, as hardware counts
+ * whether read or not: a device that serves a big machine calls it every
+ * few ms, so a read does not have to catch up on a whole interval.
+ */
+void emu_sync_all(struct emu *e);
+
 /* The emulated host bridge and physical memory for the IMC window (CTX: the emu). */
 extern const struct mmio_ops emu_mmio_ops;
 

@@ -76,6 +76,18 @@ const struct emu_machine emu_machines[] = {
 		.default_scenario = "compute-bound",
 	},
 	{
+		.name = "arch-256",
+		.description = "a mid-size architectural-perfmon machine: 2 sockets x 64 cores x 2 "
+			       "threads (256 CPUs)",
+		.topology = "pack:2 [numa(memory=128GiB)] l3:1(size=64MiB) core:64 pu:2",
+		.brand = "Intel(R) Xeon(R) CPU (synthetic, 64 cores) @ 2.00GHz",
+		.family = 6, .model = 0x3F, .stepping = 2,
+		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 2.00,
+		.default_scenario = "compute-bound",
+	},
+	{
 		.name = "arch-1024",
 		.description = "a large architectural-perfmon machine to see pmutop scale: 4 sockets x "
 			       "128 cores x 2 threads (1024 CPUs)",

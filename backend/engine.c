@@ -190,6 +190,17 @@ static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, u
 		c->failed = 1;
 		return c->gone ? -EBUSY : -ETIMEDOUT;
 	}
+	if (!write && e->batch_live) {
+		/* read in this sweep's batch call, at its middle */
+		for (int i = c->batch_at; i < c->batch_at + c->batch_n; i++)
+			if (e->batch[i].reg == reg) {
+				*v = e->batch[i].val;
+				rc = e->batch[i].err;
+				if (when)
+					*when = e->batch_mid;
+				goto done;
+			}
+	}
 	t0 = engine_mono();
 	rc = write ? msr_write(e->cfg.dev, c->os_cpu, reg, *v)
 		   : msr_read(e->cfg.dev, c->os_cpu, reg, v);
@@ -197,6 +208,7 @@ static int engine_access(struct engine *e, struct engine_cpu *c, uint32_t reg, u
 		*when = (w0 + engine_now(e)) / 2;
 	if (e->sampling && engine_mono() - t0 > ENGINE_SLOW_ACCESS_S)
 		c->late = true;
+done:
 	c->offline |= rc == -ENXIO;
 	if (rc && !c->failed && rc != -ENXIO) {
 		pthread_mutex_lock(&e->note_lock);
@@ -364,7 +376,7 @@ static void engine_read_fixed(struct engine *e, struct engine_cpu *c, bool basel
 			c->tsc_acc += counter_widen(c->tsc_prev, v, 64, elapsed, &c->resets);
 		c->tsc_prev = v;
 	}
-	t = (t0 + engine_now(e)) / 2;
+	t = e->batch_live ? e->batch_mid : (t0 + engine_now(e)) / 2;
 	c->t_read = t;
 	if (baseline)
 		c->t_interval = t;
@@ -595,6 +607,76 @@ static void engine_read_set(struct engine *e, struct engine_cpu *c, const struct
 	}
 }
 
+/* Add REG of C to the sweep's batch. */
+static void engine_batch_add(struct engine *e, struct engine_cpu *c, uint32_t reg)
+{
+	if (e->nbatch == e->batch_cap) {
+		e->batch_cap = e->batch_cap ? 2 * e->batch_cap : 64;
+		e->batch = xrealloc(e->batch, (size_t)e->batch_cap, sizeof(*e->batch));
+	}
+	e->batch[e->nbatch++] = (struct msr_batch_read){ .cpu = c->os_cpu, .reg = reg };
+	c->batch_n++;
+}
+
+/*
+ * The sweep of set S on the batch path: what engine_sweep_part will read
+ * (S's counters; when FINAL the fixed counters, the TSC and the registers
+ * engine_verify may check) in one call, then the sweep itself.  False when
+ * there is no batch call (or it just failed for good): sweep register by
+ * register.
+ */
+static bool engine_sweep_batch(struct engine *e, const struct counter_set *s, bool final)
+{
+	unsigned slot = (unsigned)e->verify % (e->cfg.gp_counters + 1);
+	double t0, t1;
+
+	if (!msr_batch_ready(e->cfg.dev) || atomic_load(&e->stop))
+		return false;
+	e->nbatch = 0;
+	for (int i = 0; i < e->ncpus; i++) {
+		struct engine_cpu *c = &e->cpus[i];
+
+		c->batch_at = e->nbatch;
+		c->batch_n = 0;
+		if (c->late || c->gone)
+			continue;
+		for (int k = 0; s && k < s->nev; k++)
+			if (!(c->taken & (1u << s->ctr[k])))
+				engine_batch_add(e, c, IA32_PMC0 + (uint32_t)s->ctr[k]);
+		if (!final)
+			continue;
+		for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++)
+			if (e->fixed_usable & (1u << n))
+				engine_batch_add(e, c, IA32_FIXED_CTR0 + n);
+		engine_batch_add(e, c, IA32_TIME_STAMP_COUNTER);
+		if (e->cfg.perfmon_version >= 2 && msr_wrote(e->cfg.dev, c->os_cpu,
+							    IA32_PERF_GLOBAL_CTRL))
+			engine_batch_add(e, c, IA32_PERF_GLOBAL_CTRL);
+		if (slot < e->cfg.gp_counters && slot < PMU_MAX_GP &&
+		    msr_wrote(e->cfg.dev, c->os_cpu, IA32_PERFEVTSEL0 + slot))
+			engine_batch_add(e, c, IA32_PERFEVTSEL0 + slot);
+		else if (e->cfg.fixed_counters && msr_wrote(e->cfg.dev, c->os_cpu, IA32_FIXED_CTR_CTRL))
+			engine_batch_add(e, c, IA32_FIXED_CTR_CTRL);
+	}
+	t0 = engine_now(e);
+	if (msr_read_batch(e->cfg.dev, e->batch, e->nbatch) == -EOPNOTSUPP) {
+		/* said in every sample from now on: the skew grows back */
+		snprintf(e->read_note, sizeof(e->read_note), "reads go %s",
+			 msr_batch_status(e->cfg.dev));
+		return false;
+	}
+	t1 = engine_now(e);
+	e->batch_mid = (t0 + t1) / 2;
+	if (final) {
+		e->batch_span = t1 - t0;
+		e->batch_final = true;
+	}
+	e->batch_live = true;
+	engine_sweep_part(e, 0, e->ncpus, s, final);
+	e->batch_live = false;
+	return true;
+}
+
 void engine_sweep_part(struct engine *e, int from, int to, const struct counter_set *s, bool final)
 {
 	for (int k = from; k < to; k++) {
@@ -638,7 +720,10 @@ int engine_step(struct engine *e)
 		(!e->cfg.clock && t_sweep - e->t_start >= e->interval - 0.5 * engine_slice_s(e));
 	rotate = e->nsets > 1;
 	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */
-	if (e->nreaders) {
+	e->batch_final = false;
+	if (engine_sweep_batch(e, set, final)) {
+		/* every CPU's reads in one call */
+	} else if (e->nreaders) {
 		/* the readers take the other sockets meanwhile */
 		e->sweep_set = set;
 		e->sweep_final = final;
@@ -676,7 +761,8 @@ int engine_step(struct engine *e)
 	 */
 	e->rot_achieved = !e->cfg.clock && (rotate || uncore_nsets(e->unc) > 1)
 			  ? (t_sweep - e->t_start) / (e->slice + 1) : 0;
-	engine_publish(e, engine_build(e, e->ncpus && tmax >= tmin ? tmax - tmin : 0));
+	engine_publish(e, engine_build(e, e->batch_final ? e->batch_span
+					   : e->ncpus && tmax >= tmin ? tmax - tmin : 0));
 	if (e->replan)
 		engine_replan(e);
 	for (int i = 0; i < e->ncpus; i++) {
@@ -822,6 +908,7 @@ void engine_free(struct engine *e)
 		free(e->cpus[i].ev_live);
 	}
 	free(e->cpus);
+	free(e->batch);
 	free(e->sets);
 	uncore_free(e->unc);
 	free(e->blocked);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "counter.h"
+#include "msr.h"
 #include "engine.h"
 #include "pmu_regs.h"
 
@@ -35,6 +36,7 @@ struct engine_cpu {
 	bool gone;                       /* its global or fixed control was taken: left alone */
 	bool was_offline;                /* offline at its last interval: programmed afresh */
 	bool returning;                  /* programming afresh: its registers are not ours now */
+	int batch_at, batch_n;           /* its reads in engine.batch this sweep */
 };
 
 struct engine_reader {
@@ -90,6 +92,17 @@ struct engine {
 	bool gate;                       /* the readers may start (under note_lock, gate_cond) */
 	pthread_cond_t gate_cond;
 	pthread_mutex_t note_lock;
+	/*
+	 * The batch path (msr_read_batch): a sweep's reads of every CPU in one
+	 * call, made before the sweep; while BATCH_LIVE the sweep's reads take
+	 * their values from it (engine_access).  Every CPU is taken to have been
+	 * read at the call's middle, and the skew is the call's duration.
+	 */
+	struct msr_batch_read *batch;
+	int nbatch, batch_cap;
+	bool batch_live, batch_final;
+	double batch_mid, batch_span;
+	char read_note[MSR_BATCH_NOTE_MAX]; /* the batch call failed for good: why (in every sample) */
 	char error[512];
 	/* shared with other threads: under lock */
 	pthread_mutex_t lock;

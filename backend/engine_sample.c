@@ -287,6 +287,7 @@ struct sample *engine_build(struct engine *e, double skew)
 	s->source = e->cfg.source;
 	s->simulated = e->cfg.simulated;
 	s->skew_us = skew * 1e6;
+	s->batched = e->batch_final;
 	s->gp_usable = engine_popcount(e->gp_usable);
 	for (int k = 0; k < e->nsets; k++)
 		if (e->sets[k].nev > s->gp_used)
@@ -298,6 +299,7 @@ struct sample *engine_build(struct engine *e, double skew)
 	free(core_n);
 	engine_warn(s, e->cfg.warning);
 	engine_warn(s, e->taken_note);
+	engine_warn(s, e->read_note);
 	engine_warn(s, offline);
 	engine_warn(s, uncore_note(e->unc));
 	if (s->resets)

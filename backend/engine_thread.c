@@ -81,7 +81,8 @@ void engine_readers_start(struct engine *e)
 	int *first, created = 0;
 
 	/* the emulator answers under one lock, and stepped clocks are single-threaded */
-	if (e->nreaders || e->cfg.readers < 0 || t->nsockets < 2 ||
+	/* with a batch call every CPU is read at once already */
+	if (e->nreaders || e->cfg.readers < 0 || t->nsockets < 2 || msr_batch_ready(e->cfg.dev) ||
 	    (serial && *serial && strcmp(serial, "0")) ||
 	    (e->cfg.readers == 0 && (e->cfg.clock || (kind != MSR_KIND_MSR && kind != MSR_KIND_MSR_SAFE))))
 		return;

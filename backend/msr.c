@@ -149,6 +149,7 @@ static struct msr_dev *msr_new(const int *cpus, int ncpus, const struct msr_allo
 	}
 	atomic_init(d->nsaved, 0);
 	pthread_mutex_init(&d->err_lock, NULL);
+	d->batch_fd = -1;
 	snprintf(d->root, sizeof(d->root), "/");
 	return d;
 }
@@ -167,6 +168,26 @@ int msr_open_files(const char *root, const int *cpus, int ncpus, const struct ms
 	*out = NULL;
 	snprintf(d->root, sizeof(d->root), "%s", root && *root ? root : "/");
 	d->kind = MSR_KIND_MSR;
+	if (msr_batch_preferred(d->root, allow)) {
+		/* msr-safe's batch call reads every CPU at once: its files, all of them, or none */
+		int i;
+
+		for (i = 0; i < ncpus; i++) {
+			msr_cpu_path(d, cpus[i], "msr_safe", safe, sizeof(safe));
+			d->fd[cpus[i]] = open(safe, O_RDWR | O_CLOEXEC);
+			if (d->fd[cpus[i]] < 0)
+				break;
+		}
+		if (i == ncpus) {
+			d->kind = MSR_KIND_MSR_SAFE;
+			goto opened;
+		}
+		for (int k = 0; k < ncpus; k++)
+			if (d->fd[cpus[k]] >= 0) {
+				close(d->fd[cpus[k]]);
+				d->fd[cpus[k]] = -1;
+			}
+	}
 	for (int i = 0; i < ncpus; i++) {
 		int cpu = cpus[i], fd, rc;
 
@@ -187,6 +208,8 @@ int msr_open_files(const char *root, const int *cpus, int ncpus, const struct ms
 		}
 		d->fd[cpu] = fd;
 	}
+opened:
+	msr_batch_open(d);
 	msr_emergency_track(d);
 	*out = d;
 	return 0;
@@ -224,6 +247,7 @@ void msr_close(struct msr_dev *d)
 	if (!atomic_load(&d->frozen))
 		msr_restore_all(d);
 	msr_emergency_forget(d);
+	msr_batch_close(d);
 	for (int i = 0; i < d->fd_len; i++)
 		if (d->fd[i] >= 0)
 			close(d->fd[i]);
@@ -302,7 +326,7 @@ static void msr_publish_err(struct msr_dev *d)
 	pthread_mutex_unlock(&d->err_lock);
 }
 
-static void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_t reg)
+void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_t reg)
 {
 	char path[MSR_PATH_MAX];
 

@@ -35,9 +35,19 @@
 
 enum msr_kind { MSR_KIND_MSR, MSR_KIND_MSR_SAFE, MSR_KIND_OPS };
 
+/* One read of a batch: CPU and REG in; VAL and ERR (0 or -errno) out. */
+struct msr_batch_read {
+	int cpu;
+	uint32_t reg;
+	uint64_t val;
+	int err;
+};
+
 struct msr_ops {
 	int (*read)(void *ctx, int cpu, uint32_t reg, uint64_t *val);
 	int (*write)(void *ctx, int cpu, uint32_t reg, uint64_t val);
+	/* optional: N reads at once (each its own err); 0 or the first -errno */
+	int (*read_batch)(void *ctx, struct msr_batch_read *rd, int n);
 };
 
 struct msr_dev;
@@ -63,6 +73,41 @@ void msr_set_sockets(struct msr_dev *d, const int *cpu_socket, int len);
 /* 0 or -errno; msr_last_error() says what happened and what to do. */
 int msr_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
 int msr_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
+
+/*
+ * Whether reads can go in one call (msr-safe's batch device, or the ops
+ * table's read_batch); msr_batch.c says why and how.
+ */
+bool msr_batch_ready(const struct msr_dev *d);
+
+/*
+ * The N reads of RD in one call, each with its own result.  0, or the first
+ * failed read's -errno (msr_thread_error() says what happened); -EOPNOTSUPP
+ * when the batch call itself is not there or failed (then nothing was read
+ * and msr_batch_ready() is false from now on: read register by register).
+ */
+int msr_read_batch(struct msr_dev *d, struct msr_batch_read *rd, int n);
+
+/*
+ * For the doctor, without an open device: whether ROOT's msr-safe batch
+ * device answers one read (of CPU 0's global counter control).  0 or
+ * -errno, with a sentence in WHY either way.
+ */
+int msr_batch_probe(const char *root, char *why, size_t len);
+
+/*
+ * Whether msr-safe should be used although the msr driver is open to this
+ * user (root): its batch device answers and its allowlist lets pmutop
+ * write every register of ALLOW with every bit it writes.  False with
+ * PMUTOP_NO_BATCH set.
+ */
+bool msr_batch_preferred(const char *root, const struct msr_allowlist *allow);
+
+/* Room for msr_batch_status()'s text. */
+#define MSR_BATCH_NOTE_MAX 4352
+
+/* How reads are done, for the doctor and the footer ("one msr-safe batch call per sweep ..."). */
+const char *msr_batch_status(const struct msr_dev *d);
 
 /*
  * Whether CUR, just read from REG of CPU, says another program took the

@@ -75,6 +75,12 @@ struct msr_dev {
 	uint64_t nwrites;
 	bool guardian;         /* this copy is the guardian's, restoring after pmutop died */
 	char err[512];
+	/* msr-safe's batch device (msr_batch.c): -1 when reads go one by one */
+	int batch_fd;
+	uint32_t batch_version;
+	struct msr_safe_op *batch_ops;
+	int batch_cap;
+	char batch_why[MSR_BATCH_NOTE_MAX];
 	pthread_mutex_t err_lock; /* err: the per-socket readers may fail at once */
 };
 
@@ -88,6 +94,13 @@ struct msr_saved *msr_saved_find(const struct msr_dev *d, const struct msr_allow
 /* One register of CPU, without rules: 0 or -errno. */
 int msr_raw_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val);
 int msr_raw_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val);
+
+/* Record a failed access of this thread: its message (msr_thread_error) and the device's. */
+void msr_fail(struct msr_dev *d, int rc, const char *op, int cpu, uint32_t reg);
+
+/* The batch device of an msr-safe tree (after the per-CPU files are open), and its close. */
+void msr_batch_open(struct msr_dev *d);
+void msr_batch_close(struct msr_dev *d);
 
 /* The device a fatal signal restores through, from its open to its close. */
 void msr_emergency_track(struct msr_dev *d);

@@ -59,7 +59,8 @@ struct sample {
 	uint64_t seq;
 	double time;           /* wall clock at the end of the interval, seconds since the epoch */
 	double interval_s;     /* measured length of the interval */
-	double skew_us;        /* latest minus earliest CPU read of the final sweep */
+	double skew_us;        /* latest minus earliest CPU read of the final sweep; batched: the call's length */
+	bool batched;          /* the final sweep read every CPU in one batch call (msr_read_batch) */
 	double rotation_s;     /* groups take turns in slices this long; 0: no rotation */
 	const char *source;    /* "msr", "msr_safe", "sim nehalem-ep:memory-bound", ... */
 	bool simulated;

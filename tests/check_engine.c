@@ -22,6 +22,7 @@
 #include "emu.h"
 #include "engine.h"
 #include "layout.h"
+#include "msr.h"
 #include "pmu_regs.h"
 #include "source.h"
 
@@ -1403,6 +1404,32 @@ END_TEST
  * two groups rotating, one with readers, sample for sample equal, and true.
  * (Under ThreadSanitizer in CI: the readers share the sweep's state.)
  */
+/*
+ * Sample N of runs A and B, read two ways (HOW_A, HOW_B), gives the same
+ * figure for every metric of every thread, and B's match the truth.
+ */
+static void same_figures(struct run *a, const struct sample *sa, struct run *b,
+			 const struct sample *sb, int n, const char *how_a, const char *how_b)
+{
+	int same = 0;
+
+	ck_assert_int_eq(sa->nthreads, sb->nthreads);
+	for (int i = 0; i < sa->nthreads; i++)
+		for (int m = 0; m < a->l->nmetrics; m++) {
+			double x = sample_metric(sa, &sa->threads[i], m);
+			double y = sample_metric(sb, &sb->threads[i], m);
+
+			if (isnan(x) && isnan(y))
+				continue;
+			ck_assert_msg(fabs(x - y) <= 1e-9 * fmax(1, fabs(x)), "sample %d CPU %d %s: "
+				      "%g %s, %g %s", n, sa->threads[i].index, a->l->metrics[m].name, x,
+				      how_a, y, how_b);
+			same++;
+		}
+	ck_assert_int_gt(same, 50);
+	ck_assert_int_gt(check_against_truth(b, sb, 0.03), 0);
+}
+
 START_TEST(per_socket_readers_read_what_one_reader_reads)
 {
 	struct run a, b;
@@ -1415,27 +1442,98 @@ START_TEST(per_socket_readers_read_what_one_reader_reads)
 	engine_use_readers(b.eng, true);
 	for (int n = 0; n < 2; n++) {
 		const struct sample *sa = run_sample(&a), *sb = run_sample(&b);
-		int same = 0;
 
 		ck_assert_int_eq(sa->nthreads, sb->nthreads);
-		for (int i = 0; i < sa->nthreads; i++)
-			for (int m = 0; m < a.l->nmetrics; m++) {
-				double x = sample_metric(sa, &sa->threads[i], m);
-				double y = sample_metric(sb, &sb->threads[i], m);
-
-				if (isnan(x) && isnan(y))
-					continue;
-				ck_assert_msg(fabs(x - y) <= 1e-9 * fmax(1, fabs(x)), "sample %d CPU %d %s: "
-					      "%g with one reader, %g with per-socket readers", n + 1,
-					      sa->threads[i].index, a.l->metrics[m].name, x, y);
-				same++;
-			}
-		ck_assert_int_gt(same, 50);
-		ck_assert_int_gt(check_against_truth(&b, sb, 0.03), 0);
+		same_figures(&a, sa, &b, sb, n + 1, "with one reader", "with per-socket readers");
 		sample_release(sa);
 		sample_release(sb);
 	}
 	engine_use_readers(b.eng, false);
+	run_close(&a);
+	run_close(&b);
+}
+END_TEST
+
+/* The emulator's registers behind a batch call (as msr-safe's would be): each read in turn. */
+static int batch_emu_read(void *ctx, int cpu, uint32_t reg, uint64_t *val)
+{
+	return emu_msr_ops.read(ctx, cpu, reg, val);
+}
+
+static int batch_emu_write(void *ctx, int cpu, uint32_t reg, uint64_t val)
+{
+	return emu_msr_ops.write(ctx, cpu, reg, val);
+}
+
+static int batch_emu_calls;
+
+static int batch_emu_read_batch(void *ctx, struct msr_batch_read *rd, int n)
+{
+	int first = 0;
+
+	batch_emu_calls++;
+	for (int i = 0; i < n; i++) {
+		rd[i].err = emu_msr_ops.read(ctx, rd[i].cpu, rd[i].reg, &rd[i].val);
+		if (rd[i].err && !first)
+			first = rd[i].err;
+	}
+	return first;
+}
+
+static const struct msr_ops batch_emu_ops = {
+	.read = batch_emu_read, .write = batch_emu_write, .read_batch = batch_emu_read_batch,
+};
+
+/* R's source reads through batch_emu_ops from now on. */
+static void run_batch_device(struct run *r)
+{
+	const struct topo *t = r->src->topo;
+	int *cpus = calloc((size_t)t->nthreads, sizeof(int));
+	int *sock = calloc((size_t)t->cpu_thread_len + 1, sizeof(int));
+	int n = 0;
+
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->threads[i].online) {
+			cpus[n++] = t->threads[i].os_cpu;
+			sock[t->threads[i].os_cpu] = t->threads[i].socket;
+		}
+	msr_close(r->src->dev);
+	r->src->dev = msr_open_ops(&batch_emu_ops, r->src->emu, cpus, n, &r->src->allow);
+	msr_set_sockets(r->src->dev, sock, t->cpu_thread_len);
+	free(cpus);
+	free(sock);
+}
+
+/*
+ * The batch path (one call per sweep for every CPU's reads, as with
+ * msr-safe's batch device) gives exactly the figures of reading register
+ * by register, with two groups taking turns; one call per slice.
+ */
+START_TEST(batch_path_reads_what_register_reads_read)
+{
+	struct run a, b;
+
+	run_open(&a, "nehalem-ep:memory-bound", "nehalem", "stalls dram", 1.0);
+	run_source(&b, "nehalem-ep:memory-bound");
+	run_batch_device(&b);
+	run_engine(&b, "nehalem", "stalls dram", 1.0);
+	for (int n = 0; n < 2; n++) {
+		const struct sample *sa, *sb;
+		int calls;
+
+		sa = run_sample(&a);
+		batch_emu_calls = 0;
+		sb = run_sample(&b);
+		calls = batch_emu_calls;
+		ck_assert(!sa->batched);
+		ck_assert(sb->batched);
+		/* a call per slice (two sets rotating in 2 ms slices over 1 s), not per register */
+		ck_assert_int_ge(calls, 400);
+		ck_assert_int_le(calls, 600);
+		same_figures(&a, sa, &b, sb, n + 1, "register by register", "batched");
+		sample_release(sa);
+		sample_release(sb);
+	}
 	run_close(&a);
 	run_close(&b);
 }
@@ -1762,6 +1860,14 @@ static Suite *engine_suite(void)
 
 		tcase_add_loop_test(back, cpu_back_from_offline_counts_again, 0, 2);
 		suite_add_tcase(s, back);
+	}
+	{
+		/* two engines, every slice of two intervals (slow under the sanitizers) */
+		TCase *batch = tcase_create("batch_path_reads_what_register_reads_read");
+
+		tcase_set_timeout(batch, 120);
+		tcase_add_test(batch, batch_path_reads_what_register_reads_read);
+		suite_add_tcase(s, batch);
 	}
 	CHECK_ADD(s, phantom_channel_is_flagged);
 	CHECK_ADD(s, ex_model_uncore_is_not_programmed);

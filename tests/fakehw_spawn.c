@@ -30,6 +30,11 @@ int fakehw_is_mounted(const char *path)
 
 int fakehw_start(struct fakehw *f, const char *machine)
 {
+	return fakehw_start_opt(f, machine, NULL);
+}
+
+int fakehw_start_opt(struct fakehw *f, const char *machine, const char *opt)
+{
 	const char *helper = getenv("FAKEHW");
 	char ready[96];
 	struct stat st;
@@ -46,7 +51,10 @@ int fakehw_start(struct fakehw *f, const char *machine)
 	f->pid = fork();
 	if (f->pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		execl(helper, helper, "--ready", ready, machine, f->dir, (char *)NULL);
+		if (opt)
+			execl(helper, helper, "--ready", ready, opt, machine, f->dir, (char *)NULL);
+		else
+			execl(helper, helper, "--ready", ready, machine, f->dir, (char *)NULL);
 		_exit(127);
 	}
 	for (int i = 0; i < 200; i++) {

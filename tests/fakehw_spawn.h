@@ -20,6 +20,9 @@ struct fakehw {
 /* 0, or -1 with a message on stderr. */
 int fakehw_start(struct fakehw *f, const char *machine);
 
+/* The same with one option of the helper's (OPT: "--msr-safe", or NULL). */
+int fakehw_start_opt(struct fakehw *f, const char *machine, const char *opt);
+
 /* 0 when the helper exited and DIR/dev is no longer a mount point. */
 int fakehw_stop(struct fakehw *f, int sig);
 

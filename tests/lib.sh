@@ -19,7 +19,8 @@ fail() {
 	tap_n=$((tap_n + 1))
 	echo "not ok $tap_n - $1"
 	shift
-	for line in "$@"; do printf '#   %s\n' "$line"; done
+	# every line of what came out as a comment: a line of it starting "ok" is no result
+	for line in "$@"; do printf '%s\n' "$line" | sed 's/^/#   /'; done
 }
 
 # run CMD...: capture stdout, stderr and exit status in $out, $err, $rc.

@@ -21,8 +21,16 @@
  *                    back (with its core PMU registers at 0, as a CPU that
  *                    came up again); "all" for every CPU
  *   with --msr-safe, msr-safe's nodes too: dev/cpu/N/msr_safe (only the
- *                    registers on the allowlist; EACCES otherwise) and
- *                    dev/cpu/msr_allowlist ("0xADDR 0xWRITEMASK" lines)
+ *                    registers on the allowlist; EACCES otherwise),
+ *                    dev/cpu/msr_allowlist ("0xADDR 0xWRITEMASK" lines) and
+ *                    dev/cpu/msr_batch (the X86_IOC_MSR_BATCH ioctl: the
+ *                    operations are read from and written back to the
+ *                    caller's memory, as the module's copy_from_user and
+ *                    copy_to_user do); sys/module/msr_safe/version says
+ *                    the module's version (--msr-safe-version X.Y.Z, 1.7.0
+ *                    by default; from 2.0 the call's version must match).
+ *                    dev/faults "all batch-refuse" makes every batch call
+ *                    fail (EINVAL, no operation's error), "all batch-ok" undoes it
  *   The msr, msr_safe and allowlist nodes are root's, mode 0600, until
  *   chmod/chown (chgrp) changes them; the kernel checks those permissions
  *   for every user (allow_other, default_permissions), and opening an msr
@@ -33,6 +41,7 @@
  * exit; if fakehw is killed outright, the auto_unmount option has fusermount3
  * unmount it.  Test tool: not installed.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #define FUSE_USE_VERSION 31
 
 #include <errno.h>
@@ -44,13 +53,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "emu.h"
 #include "xmalloc.h"
 
 static struct emu *fakehw_emu;
+/* --msr-safe: msr-safe's nodes too (see below) */
+static bool fakehw_msr_safe;
+/* the module's version: text, and as msr-safe encodes it (major << 16 | minor << 8 | patch) */
+static char fakehw_safe_version[16] = "1.7.0";
+static unsigned fakehw_safe_major = 1;
+static uint32_t fakehw_safe_u32 = 1u << 16 | 7u << 8;
+static bool fakehw_batch_refuse; /* dev/faults "all batch-refuse" */
 /*
  * Requests are served by several threads, as the kernel serves each CPU's
  * msr file independently: a slow CPU (dev/faults) delays only its own
@@ -244,6 +263,8 @@ static void fakehw_tree(const char *root)
 	fakehw_put(root, "sys/module/msr/parameters/allow_writes", "on\n");
 	fakehw_put(root, "sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
 	fakehw_put(root, "proc/sys/kernel/nmi_watchdog", "0\n");
+	if (fakehw_msr_safe)
+		fakehw_put(root, "sys/module/msr_safe/version", "%s\n", fakehw_safe_version);
 	if (emu_pci_config_read(fakehw_emu, 0, cfg, sizeof(cfg)) == (int)sizeof(cfg)) {
 		FILE *f = fakehw_create(root, "sys/bus/pci/devices/0000:00:00.0/config");
 
@@ -264,7 +285,7 @@ static void fakehw_tree(const char *root)
 /* ---- the FUSE device files ------------------------------------------------- */
 
 enum fakehw_node { NODE_NONE, NODE_ROOT, NODE_CPUDIR, NODE_CPU, NODE_MSR, NODE_CPUID, NODE_MEM,
-		   NODE_FAULTS, NODE_MSR_SAFE, NODE_ALLOWLIST };
+		   NODE_FAULTS, NODE_MSR_SAFE, NODE_ALLOWLIST, NODE_BATCH };
 
 /*
  * Device permissions, as udev and an administrator leave them: owner, group
@@ -279,7 +300,7 @@ struct fakehw_perm {
 	mode_t mode;
 };
 static struct fakehw_perm fakehw_perm_msr = { 0, 0, 0600 }, fakehw_perm_safe = { 0, 0, 0600 },
-			  fakehw_perm_allow = { 0, 0, 0600 };
+			  fakehw_perm_allow = { 0, 0, 0600 }, fakehw_perm_batch = { 0, 0, 0600 };
 
 /*
  * msr-safe (--msr-safe): /dev/cpu/N/msr_safe reaches only the registers on
@@ -288,7 +309,6 @@ static struct fakehw_perm fakehw_perm_msr = { 0, 0, 0600 }, fakehw_perm_safe = {
  * bit outside the mask is refused (EACCES), whoever asks.
  */
 #define FAKEHW_ALLOW_MAX 512
-static bool fakehw_msr_safe;
 static struct {
 	uint32_t reg;
 	uint64_t mask;
@@ -328,6 +348,10 @@ static int fakehw_fault_line(const char *line)
 			f->slow_ms = ms;
 		else if (strcmp(what, "clear") == 0)
 			*f = (struct fakehw_fault){ 0 };
+		else if (strcmp(what, "batch-refuse") == 0)
+			fakehw_batch_refuse = true;
+		else if (strcmp(what, "batch-ok") == 0)
+			fakehw_batch_refuse = false;
 		else if (strcmp(what, "offline") == 0)
 			f->offline = true;
 		else if (strcmp(what, "online") == 0)
@@ -362,6 +386,8 @@ static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 		return NODE_FAULTS;
 	if (fakehw_msr_safe && strcmp(path, "/cpu/msr_allowlist") == 0)
 		return NODE_ALLOWLIST;
+	if (fakehw_msr_safe && strcmp(path, "/cpu/msr_batch") == 0)
+		return NODE_BATCH;
 	if (strcmp(path, "/mem") == 0)
 		return emu_uncore(fakehw_emu) == CPUMODEL_UNCORE_SKL ? NODE_MEM : NODE_NONE;
 	if (sscanf(path, "/cpu/%d%n", cpu, &n) != 1 || n < 0)
@@ -385,7 +411,8 @@ static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 static struct fakehw_perm *fakehw_perm_of(enum fakehw_node node)
 {
 	return node == NODE_MSR ? &fakehw_perm_msr
-	       : node == NODE_MSR_SAFE ? &fakehw_perm_safe : &fakehw_perm_allow;
+	       : node == NODE_MSR_SAFE ? &fakehw_perm_safe
+	       : node == NODE_BATCH ? &fakehw_perm_batch : &fakehw_perm_allow;
 }
 
 static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -406,7 +433,8 @@ static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_in
 		return 0;
 	case NODE_MSR:
 	case NODE_MSR_SAFE:
-	case NODE_ALLOWLIST: {
+	case NODE_ALLOWLIST:
+	case NODE_BATCH: {
 		const struct fakehw_perm *p = fakehw_perm_of(node);
 
 		pthread_mutex_lock(&fakehw_lock);
@@ -448,8 +476,10 @@ static int fakehw_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off
 		if (emu_uncore(fakehw_emu) == CPUMODEL_UNCORE_SKL)
 			fill(buf, "mem", NULL, 0, 0);
 	} else if (node == NODE_CPUDIR) {
-		if (fakehw_msr_safe)
+		if (fakehw_msr_safe) {
 			fill(buf, "msr_allowlist", NULL, 0, 0);
+			fill(buf, "msr_batch", NULL, 0, 0);
+		}
 		for (int i = 0; i < t->nonline; i++) {
 			char name[16];
 
@@ -540,7 +570,7 @@ static int fakehw_chmod(const char *path, mode_t mode, struct fuse_file_info *fi
 	enum fakehw_node node = fakehw_lookup(path, &cpu);
 
 	(void)fi;
-	if (node != NODE_MSR && node != NODE_MSR_SAFE && node != NODE_ALLOWLIST)
+	if (node != NODE_MSR && node != NODE_MSR_SAFE && node != NODE_ALLOWLIST && node != NODE_BATCH)
 		return node == NODE_NONE ? -ENOENT : -EPERM;
 	pthread_mutex_lock(&fakehw_lock);
 	fakehw_perm_of(node)->mode = mode & 07777;
@@ -555,7 +585,7 @@ static int fakehw_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file
 	struct fakehw_perm *p;
 
 	(void)fi;
-	if (node != NODE_MSR && node != NODE_MSR_SAFE && node != NODE_ALLOWLIST)
+	if (node != NODE_MSR && node != NODE_MSR_SAFE && node != NODE_ALLOWLIST && node != NODE_BATCH)
 		return node == NODE_NONE ? -ENOENT : -EPERM;
 	p = fakehw_perm_of(node);
 	pthread_mutex_lock(&fakehw_lock);
@@ -714,12 +744,163 @@ static int fakehw_write(const char *path, const char *buf, size_t size, off_t of
 	return (int)size;
 }
 
+/*
+ * msr-safe's batch call (its msr_batch.c and README): operations of 32
+ * bytes { u16 cpu; u16 isrdmsr; s32 err; u32 msr; pad; u64 msrdata; u64
+ * wmask }, the array described by { u32 numops; u32 version; u64 ops }.
+ * Every operation is checked first (CPU online: ENXIO; register on the
+ * allowlist: EACCES; a write to a register with mask 0: EROFS) and none runs
+ * when one fails; then each runs on its CPU (a fault: EIO; a write keeps the
+ * bits outside the mask); the first error is the call's.
+ */
+struct fakehw_batch_op {
+	uint16_t cpu, isrdmsr;
+	int32_t err;
+	uint32_t msr, pad;
+	uint64_t msrdata, wmask;
+};
+
+struct fakehw_batch_array {
+	uint32_t numops, version;
+	uint64_t ops;
+};
+
+#define FAKEHW_IOC_MSR_BATCH _IOWR('c', 0xA2, struct fakehw_batch_array)
+/* beyond this the module's kmalloc_array would fail (E2BIG) */
+#define FAKEHW_BATCH_MAX (1u << 20)
+
+static bool fakehw_cpu_up(int cpu)
+{
+	const struct topo_thread *th = topo_thread_of_cpu(emu_topo(fakehw_emu), cpu);
+
+	return th && th->online && !fakehw_fault_of(cpu).offline;
+}
+
+/*
+ * Run the checked operations OPS[0..N): the CPUs run their shares at once
+ * (one emulated instant; the call waits for the slowest CPU).  The first
+ * error.
+ */
+static int fakehw_batch_run(struct fakehw_batch_op *ops, uint32_t n)
+{
+	struct emu_access *acc = calloc(n, sizeof(*acc));
+	int err = 0, slow = 0;
+
+	if (!acc)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		struct fakehw_fault f = fakehw_fault_of(ops[i].cpu);
+
+		slow = f.slow_ms > slow ? f.slow_ms : slow;
+		acc[i] = (struct emu_access){ .cpu = ops[i].cpu, .reg = ops[i].msr,
+					      .write = !ops[i].isrdmsr, .val = ops[i].msrdata,
+					      .wmask = ops[i].wmask };
+		if (f.eio_read || (!ops[i].isrdmsr && f.eio_write))
+			acc[i].cpu = -1; /* faulted below */
+	}
+	emu_msr_batch(fakehw_emu, acc, (int)n);
+	for (uint32_t i = 0; i < n; i++) {
+		ops[i].err = acc[i].err ? -EIO : 0;
+		if (!acc[i].err && ops[i].isrdmsr)
+			ops[i].msrdata = acc[i].val;
+		if (ops[i].err && !err)
+			err = ops[i].err;
+	}
+	free(acc);
+	if (slow)
+		usleep((useconds_t)slow * 1000);
+	return err;
+}
+
+static int fakehw_batch(struct fuse_file_info *fi, void *data)
+{
+	struct fakehw_batch_array a;
+	struct fakehw_batch_op *ops;
+	struct iovec local, remote;
+	pid_t pid = fuse_get_context()->pid;
+	size_t len;
+	int err = 0;
+
+	if ((fi->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF; /* the module wants the file open for reading */
+	memcpy(&a, data, sizeof(a));
+	if (a.numops == 0)
+		return -EINVAL;
+	/* msr-safe 2.0 compares the caller's version with its own (the errno is not documented) */
+	if (fakehw_safe_major >= 2 && a.version != fakehw_safe_u32)
+		return -EINVAL;
+	if (fakehw_batch_refuse)
+		return -EINVAL;
+	if (a.numops > FAKEHW_BATCH_MAX)
+		return -E2BIG;
+	len = (size_t)a.numops * sizeof(*ops);
+	ops = malloc(len);
+	if (!ops)
+		return -E2BIG;
+	local = (struct iovec){ .iov_base = ops, .iov_len = len };
+	remote = (struct iovec){ .iov_base = (void *)(uintptr_t)a.ops, .iov_len = len };
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t)len) {
+		free(ops);
+		return -EFAULT;
+	}
+	for (uint32_t i = 0; i < a.numops; i++) {
+		struct fakehw_batch_op *op = &ops[i];
+		uint64_t mask;
+
+		op->err = 0;
+		if (!fakehw_cpu_up(op->cpu)) {
+			op->err = err = -ENXIO;
+		} else if (!fakehw_allowed(op->msr, &mask)) {
+			op->err = err = -EACCES;
+		} else {
+			op->wmask = mask;
+			if (!mask && !op->isrdmsr)
+				op->err = err = -EROFS;
+		}
+	}
+	if (!err)
+		err = fakehw_batch_run(ops, a.numops);
+	if (process_vm_writev(pid, &local, 1, &remote, 1, 0) != (ssize_t)len && !err)
+		err = -EFAULT;
+	free(ops);
+	return err;
+}
+
+static int fakehw_ioctl(const char *path, int cmd, void *arg, struct fuse_file_info *fi,
+			unsigned int flags, void *data)
+{
+	int cpu;
+
+	(void)arg;
+	if (fakehw_lookup(path, &cpu) != NODE_BATCH || (flags & FUSE_IOCTL_COMPAT) ||
+	    (unsigned)cmd != FAKEHW_IOC_MSR_BATCH)
+		return -ENOTTY;
+	return fakehw_batch(fi, data);
+}
+
 static int fakehw_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 {
 	(void)path;
 	(void)size;
 	(void)fi;
 	return 0;
+}
+
+/*
+ * Hardware counts whether anyone reads or not: keep the emulated counters
+ * current every FAKEHW_TICK_US, so that a read (and a batch call reading
+ * 1024 CPUs) does not have to integrate a whole interval of the scenario.
+ */
+#define FAKEHW_TICK_US 10000
+
+static void *fakehw_ticker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		usleep(FAKEHW_TICK_US);
+		emu_sync_all(fakehw_emu);
+	}
+	return NULL;
 }
 
 static const struct fuse_operations fakehw_ops = {
@@ -731,6 +912,7 @@ static const struct fuse_operations fakehw_ops = {
 	.read = fakehw_read,
 	.write = fakehw_write,
 	.truncate = fakehw_truncate,
+	.ioctl = fakehw_ioctl,
 };
 
 int main(int argc, char **argv)
@@ -753,12 +935,28 @@ int main(int argc, char **argv)
 			fakehw_msr_safe = true;
 			argv++;
 			argc--;
+		} else if (argc >= 3 && strcmp(argv[1], "--msr-safe-version") == 0) {
+			unsigned mj, mn, pt = 0;
+
+			if (sscanf(argv[2], "%u.%u.%u", &mj, &mn, &pt) < 2 || mj > 255 || mn > 255 ||
+			    pt > 255) {
+				fprintf(stderr, "fakehw: --msr-safe-version wants X.Y.Z\n");
+				return 2;
+			}
+			snprintf(fakehw_safe_version, sizeof(fakehw_safe_version), "%u.%u.%u", mj, mn,
+				 pt);
+			fakehw_safe_major = mj;
+			fakehw_safe_u32 = mj << 16 | mn << 8 | pt;
+			fakehw_msr_safe = true;
+			argv += 2;
+			argc -= 2;
 		} else {
 			break;
 		}
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: fakehw [--ready FILE] [--msr-safe] MACHINE[:SCENARIO] DIR\n");
+		fprintf(stderr, "usage: fakehw [--ready FILE] [--msr-safe] [--msr-safe-version X.Y.Z] "
+				"MACHINE[:SCENARIO] DIR\n");
 		return 2;
 	}
 	spec = argv[1];
@@ -781,6 +979,12 @@ int main(int argc, char **argv)
 	if (fuse_set_signal_handlers(fuse_get_session(fuse)) != 0) {
 		fuse_unmount(fuse);
 		return 1;
+	}
+	{
+		pthread_t tick;
+
+		if (pthread_create(&tick, NULL, fakehw_ticker, NULL) == 0)
+			pthread_detach(tick);
 	}
 	if (ready) {
 		FILE *f = fopen(ready, "w");
