@@ -263,20 +263,6 @@ static bool engine_taken(struct engine *e, struct engine_cpu *c, uint32_t reg)
 	return true;
 }
 
-/* Who else holds the counters now, as far as /proc says, into BUF ("another program" else). */
-static void engine_who(const struct engine *e, char *buf, size_t len)
-{
-	char found[512];
-
-	owner_holders(e->cfg.root, found, sizeof(found));
-	for (char *nl = strchr(found, '\n'); nl; nl = strchr(nl, '\n'))
-		*nl = nl[1] ? ';' : '\0';
-	if (found[0])
-		snprintf(buf, len, "another program (%s)", found);
-	else
-		snprintf(buf, len, "another program");
-}
-
 /*
  * Whether PMC K of C is another program's now (checked before pmutop
  * writes its select again): then pmutop gives the counter up on C, stops
@@ -291,7 +277,7 @@ static bool engine_pmc_taken(struct engine *e, struct engine_cpu *c, uint32_t k)
 		return true;
 	if (!engine_taken(e, c, IA32_PERFEVTSEL0 + k))
 		return false;
-	engine_who(e, who, sizeof(who));
+	owner_who(e->cfg.root, who, sizeof(who));
 	c->taken |= 1u << k;
 	msr_release(e->cfg.dev, c->os_cpu, IA32_PMC0 + k); /* its count too: never zeroed */
 	pthread_mutex_lock(&e->note_lock);
@@ -512,6 +498,8 @@ static void engine_apply_commands(struct engine *e)
 	paused = e->want_paused;
 	dirty = e->dirty;
 	e->dirty = false;
+	e->flush |= e->want_flush;
+	e->want_flush = false;
 	pthread_mutex_unlock(&e->lock);
 	if (!dirty)
 		return;
@@ -561,7 +549,7 @@ static void engine_verify(struct engine *e, struct engine_cpu *c)
 	if (!ctl)
 		return;
 	c->gone = true;
-	engine_who(e, who, sizeof(who));
+	owner_who(e->cfg.root, who, sizeof(who));
 	snprintf(what, sizeof(what), "CPU %d's %s was changed by %s: pmutop leaves that CPU alone "
 		 "(n/a)", c->os_cpu,
 		 ctl == IA32_PERF_GLOBAL_CTRL ? "global counter control" : "fixed-counter control", who);
@@ -708,7 +696,7 @@ int engine_step(struct engine *e)
 		engine_baseline(e);
 		return 0;
 	}
-	if (++e->tick < e->ticks) {
+	if (++e->tick < e->ticks && !e->flush) {
 		uncore_read(e->unc); /* between slices: no wrap of an IMC counter lost */
 		return 0;
 	}
@@ -716,7 +704,7 @@ int engine_step(struct engine *e)
 	set = engine_cur_set(e);
 	t_sweep = engine_real();
 	/* on the real clock an interval ends on time even when sweeps ran late */
-	final = e->slice + 1 >= e->nslices ||
+	final = e->slice + 1 >= e->nslices || e->flush ||
 		(!e->cfg.clock && t_sweep - e->t_start >= e->interval - 0.5 * engine_slice_s(e));
 	rotate = e->nsets > 1;
 	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */
@@ -778,6 +766,7 @@ int engine_step(struct engine *e)
 	uncore_reset(e->unc);
 	e->error[0] = 0;
 	e->slice = 0;
+	e->flush = false;
 	e->t_start = t_sweep;
 	if (e->interval_after_first > 0) {
 		/* the short first interval is over: the one asked for from now on */
@@ -866,7 +855,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			.kind_why = cfg->uncore_why,
 			.mmio = cfg->mmio, .mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
 			.channels = cfg->channels, .channel_peak = cfg->channel_peak,
-			.clock = engine_clock_of, .clock_ctx = e,
+			.clock = engine_clock_of, .clock_ctx = e, .root = cfg->root,
 		};
 
 		if (uncore_create(&uc, &e->unc, err, errlen)) {

@@ -177,6 +177,12 @@ void engine_ack(struct engine *e);
 void engine_set_groups(struct engine *e, uint32_t groups);
 void engine_set_interval(struct engine *e, double seconds);
 void engine_set_paused(struct engine *e, bool paused);
+/*
+ * End the interval now: the next slice takes the final sweep and publishes
+ * a (short) sample, then intervals go on as before.  For the end of a
+ * command run under pmutop, whose last part would otherwise be lost.
+ */
+void engine_flush(struct engine *e);
 
 /* Counter registers read so far (programmable, fixed and TSC; one per counter per CPU). */
 uint64_t engine_counter_reads(const struct engine *e);

@@ -111,6 +111,8 @@ struct engine {
 	uint32_t want_groups;
 	double want_interval;
 	bool want_paused, quit, dirty;
+	bool want_flush;                 /* engine_flush asked (under lock) */
+	bool flush;                      /* the sampler's copy: the interval ends at the next step */
 	int efd;
 	pthread_t thread;
 	bool running;

@@ -298,3 +298,12 @@ void engine_set_paused(struct engine *e, bool paused)
 	engine_command(e, e->want_groups, e->want_interval, paused);
 }
 
+void engine_flush(struct engine *e)
+{
+	pthread_mutex_lock(&e->lock);
+	e->want_flush = true;
+	e->dirty = true;
+	pthread_cond_signal(&e->wake);
+	pthread_mutex_unlock(&e->lock);
+}
+

@@ -270,3 +270,16 @@ int owner_describe(const struct owner_report *r, const struct topo *t, char *buf
 	free(done);
 	return lines;
 }
+
+void owner_who(const char *root, char *buf, size_t len)
+{
+	char found[512];
+
+	owner_holders(root, found, sizeof(found));
+	for (char *nl = strchr(found, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = nl[1] ? ';' : '\0';
+	if (found[0])
+		snprintf(buf, len, "another program (%s)", found);
+	else
+		snprintf(buf, len, "another program");
+}

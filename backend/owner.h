@@ -55,6 +55,9 @@ bool owner_all_free(const struct owner_report *r);
  */
 void owner_holders(const char *root, char *buf, size_t len);
 
+/* "another program (who, as owner_holders finds them)" or "another program", into BUF. */
+void owner_who(const char *root, char *buf, size_t len);
+
 /*
  * One line per distinct finding, e.g. "CPU 0-15: PMC1 in use (EN set in
  * IA32_PERFEVTSEL1)", "NMI watchdog ...", ending with what --force does.

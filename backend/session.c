@@ -319,6 +319,13 @@ void session_set_interval(struct session *s, double seconds)
 		engine_set_interval(s->eng, seconds);
 }
 
+void session_flush(struct session *s)
+{
+	/* the OS's figures come on their timer: nothing to end early */
+	if (!s->os && !s->stepped)
+		engine_flush(s->eng);
+}
+
 void session_set_paused(struct session *s, bool paused)
 {
 	if (s->os)

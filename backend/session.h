@@ -109,6 +109,8 @@ void session_ack(struct session *s);
 void session_set_groups(struct session *s, uint32_t groups);
 void session_set_interval(struct session *s, double seconds);
 void session_set_paused(struct session *s, bool paused);
+/* End the interval now (engine_flush): a sample follows within a slice. */
+void session_flush(struct session *s);
 
 /*
  * Stop the sampler, restore the registers, release everything.  Registers

@@ -6,6 +6,7 @@
 #include "counter.h"
 #include "pmu_regs.h"
 #include "uncore.h"
+#include "owner.h"
 #include "uncore_int.h"
 #include "xmalloc.h"
 
@@ -238,6 +239,7 @@ static double uncore_now(const struct uncore *u)
 static bool uncore_taken(struct uncore *u, struct uncore_socket *s, uint32_t reg)
 {
 	uint64_t cur;
+	char who[600];
 	size_t n;
 
 	if (s->taken)
@@ -248,10 +250,11 @@ static bool uncore_taken(struct uncore *u, struct uncore_socket *s, uint32_t reg
 	msr_release(u->cfg.dev, s->reader, reg);
 	s->taken = true;
 	s->failed = true;
+	owner_who(u->cfg.root, who, sizeof(who));
 	n = strlen(u->taken_note);
 	snprintf(u->taken_note + n, sizeof(u->taken_note) - n, "%ssocket %d's uncore MSR 0x%X was "
-		 "changed by another program: pmutop leaves that socket's uncore alone (n/a)",
-		 n ? "; " : "", s->index, reg);
+		 "changed by %s: pmutop leaves that socket's uncore alone (n/a)",
+		 n ? "; " : "", s->index, reg, who);
 	/* said in this interval's sample too */
 	n = strlen(u->note);
 	snprintf(u->note + n, sizeof(u->note) - n, "%s%s", n ? "; " : "",

@@ -72,6 +72,7 @@ struct uncore_config {
 	double channel_peak;        /* theoretical bytes/s of one channel; NaN unknown */
 	uncore_clock_fn clock;      /* the time of each read and programming */
 	void *clock_ctx;
+	const char *root;           /* where /proc is looked up to name another user (NULL: /) */
 };
 
 struct uncore;

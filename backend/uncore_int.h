@@ -82,8 +82,8 @@ struct uncore {
 	uint32_t imc_groups;      /* selected IMC groups with a window to read */
 	bool used;                /* a known uncore and a layout with uncore groups */
 	char (*blocked)[160];
-	char note[512];
-	char taken_note[256];     /* sockets whose uncore another program took while pmutop ran */
+	char note[1100];
+	char taken_note[1024];    /* sockets whose uncore another program took while pmutop ran */
 	char error[512];
 };
 

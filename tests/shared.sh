@@ -205,13 +205,15 @@ done
 regs set
 before=$(regs dump)
 start_json -g imc
-other_writes 6 3C0=40002F
+other_holds 6 3C0=40002F
 wait_samples $((n + 3)) '^{'
 sel=$(reg 6 3C0)
 kill -TERM $pid
 wait_end $pid
-expect_match "uncore: the sample it was found in says so, and every one after" \
-	"$(json_check "[i for i, s in enumerate(S) if \"socket 1's uncore MSR 0x3C0 was changed by another program: pmutop leaves that socket's uncore alone (n/a)\" in W(s)] == list(range(next(i for i, s in enumerate(S) if s['sockets'][1]['metrics']['read_bytes_per_s'] is None), len(S)))")" ok
+kill $opid 2>/dev/null
+wait $opid 2>/dev/null
+expect_match "uncore: the sample it was found in says so, naming who, and every one after" \
+	"$(json_check "[i for i, s in enumerate(S) if \"socket 1's uncore MSR 0x3C0 was changed by another program (msr devices held open by pid $opid (python3)): pmutop leaves that socket's uncore alone (n/a)\" in W(s)] == list(range(next(i for i, s in enumerate(S) if s['sockets'][1]['metrics']['read_bytes_per_s'] is None), len(S)))")" ok
 expect_match "uncore: socket 1 n/a from then on, socket 0 measured" \
 	"$(json_check "S[-1]['sockets'][1]['metrics']['read_bytes_per_s'] is None and S[-1]['sockets'][0]['metrics']['read_bytes_per_s'] > 1e9 or (S[-1]['sockets'][1]['metrics']['read_bytes_per_s'], S[-1]['sockets'][0]['metrics']['read_bytes_per_s'])")" ok
 if [ "$sel" = 40002f ]; then pass "uncore: the select is not written over"; else fail "uncore: the select is not written over" "0x3C0 is $sel"; fi

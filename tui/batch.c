@@ -113,7 +113,7 @@ static int batch_text(const struct sample *s, FILE *out)
 
 	batch_iso_time(s->time, when, sizeof(when));
 	if (!isnan(s->skew_us))
-		snprintf(skew, sizeof(skew), "%.0f us", s->skew_us);
+		snprintf(skew, sizeof(skew), "%.0f us%s", s->skew_us, s->batched ? " (one batch call)" : "");
 	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %s  %s%s\n",
 		(unsigned long long)s->seq, when, s->interval_s, skew, s->source,
 		s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
@@ -351,6 +351,7 @@ static int batch_json(const struct sample *s, FILE *out)
 	json_object_set_new(o, "source", json_string(s->source));
 	json_object_set_new(o, "simulated", json_boolean(s->simulated));
 	json_object_set_new(o, "skew_us", json_real(s->skew_us));
+	json_object_set_new(o, "batched", json_boolean(s->batched));
 	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
 	json_object_set_new(o, "layout", json_string(l->name));
 	for (int g = 0; g < l->ngroups; g++) {

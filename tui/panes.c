@@ -122,7 +122,7 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	if (x > g->w / 2)
 		grid_put(g, 0, x, g->w - x, in->simulated ? GRID_SIM : GRID_HEADER, " %s ", in->source);
 	if (s && !isnan(s->skew_us))
-		snprintf(skew, sizeof(skew), "%.1f ms", s->skew_us / 1000);
+		snprintf(skew, sizeof(skew), "%.1f ms%s", s->skew_us / 1000, s->batched ? " (batch)" : "");
 	else
 		snprintf(skew, sizeof(skew), "-");
 	line[0] = 0;
