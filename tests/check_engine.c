@@ -1540,6 +1540,37 @@ START_TEST(batch_path_reads_what_register_reads_read)
 END_TEST
 
 /*
+ * engine_flush (a command run under pmutop ended): the interval ends at the
+ * next slice, its sample covers the part that ran, with the figures of the
+ * workload; the next interval has the length asked for again.
+ */
+START_TEST(flush_ends_the_interval_at_once)
+{
+	struct run r;
+	const struct sample *s;
+	int rc = 0;
+
+	run_open(&r, "nehalem-ep:memory-bound", "nehalem", "stalls", 1.0);
+	sample_release(run_sample(&r)); /* a whole interval */
+	/* 0.3 s into the next one (one group: the engine steps once per interval) */
+	r.t_start = r.t;
+	r.t += 0.3;
+	emu_advance(r.src->emu, 0.3);
+	engine_flush(r.eng);
+	rc = engine_step(r.eng);
+	ck_assert_int_eq(rc, 1);
+	s = engine_latest(r.eng);
+	ck_assert_msg(fabs(s->interval_s - 0.3) < 0.01, "interval %g", s->interval_s);
+	ck_assert_int_gt(check_against_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	s = run_sample(&r);
+	ck_assert_msg(fabs(s->interval_s - 1.0) < 0.01, "then %g", s->interval_s);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
  * A CPU goes offline and comes back, its counters reset as it came up (loop
  * 0) or as it left them (loop 1): n/a while away, then it counts again with
  * figures that match the truth, and what it held on return is not taken
@@ -1869,6 +1900,7 @@ static Suite *engine_suite(void)
 		tcase_add_test(batch, batch_path_reads_what_register_reads_read);
 		suite_add_tcase(s, batch);
 	}
+	CHECK_ADD(s, flush_ends_the_interval_at_once);
 	CHECK_ADD(s, phantom_channel_is_flagged);
 	CHECK_ADD(s, ex_model_uncore_is_not_programmed);
 #ifndef NDEBUG

@@ -80,6 +80,36 @@ START_TEST(interval_bounds_and_their_text_agree)
 }
 END_TEST
 
+/* After "--" the rest is the command, its own options included; --pin and --mark go with it or alone. */
+START_TEST(a_command_after_the_double_dash)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-b", "-d", "0.5", "--", "ls", "-l",
+						    "-d", NULL }), 0);
+	ck_assert_ptr_nonnull(o.command);
+	ck_assert_str_eq(o.command[0], "ls");
+	ck_assert_str_eq(o.command[1], "-l");
+	ck_assert_str_eq(o.command[2], "-d"); /* the command's, not pmutop's */
+	ck_assert_ptr_null(o.command[3]);
+	ck_assert(o.batch);
+	ck_assert(o.interval == 0.5);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--pin", "socket1", "--", "x", NULL }), 0);
+	ck_assert_str_eq(o.pin, "socket1");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--pin", "0-3", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--pin goes with a command to run: pmutop --pin 0-3 -- COMMAND");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--mark", "phase 2", NULL }), 0);
+	ck_assert_int_eq(o.action, OPTIONS_ACTION_MARK);
+	ck_assert_str_eq(o.mark, "phase 2");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--mark", "x", "--", "ls", NULL }),
+			 -EINVAL);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--dump", "--", "ls", NULL }), -EINVAL);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--", NULL }), 0);
+	ck_assert_ptr_null(o.command); /* nothing after it: no command */
+}
+END_TEST
+
 START_TEST(bad_arguments_get_one_line_naming_them)
 {
 	struct options o;
@@ -96,7 +126,7 @@ START_TEST(bad_arguments_get_one_line_naming_them)
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--topology=", NULL }), -EINVAL);
 	ck_assert_str_eq(err, "--topology needs a file or a synthetic description");
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "stray", NULL }), -EINVAL);
-	ck_assert_str_eq(err, "unexpected argument 'stray'");
+	ck_assert_str_eq(err, "unexpected argument 'stray' (to run a command under pmutop, put -- before it: pmutop -- stray)");
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--sim=", NULL }), -EINVAL);
 	ck_assert_str_eq(err, "--sim needs a machine, e.g. --sim nehalem-ep:memory-bound");
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--root", "x", NULL }), -EINVAL);
@@ -123,6 +153,7 @@ static Suite *options_suite(void)
 	CHECK_ADD(s, topology_source_in_every_spelling);
 	CHECK_ADD(s, help_and_version_win_over_other_options);
 	CHECK_ADD(s, bad_arguments_get_one_line_naming_them);
+	CHECK_ADD(s, a_command_after_the_double_dash);
 	CHECK_ADD(s, interval_bounds_and_their_text_agree);
 	return s;
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "check_main.h"
 #include "grid.h"
@@ -744,9 +746,9 @@ START_TEST(pidcpus_finds_where_this_process_runs)
 	volatile double x = 0;
 	int any = 0, n = (int)sysconf(_SC_NPROCESSORS_CONF);
 
-	ck_assert_int_eq(pidcpus_open("/", 0x7FFFFFF0, n, &p, err, sizeof(err)), -ESRCH);
+	ck_assert_int_eq(pidcpus_open("/", 0x7FFFFFF0, false, n, &p, err, sizeof(err)), -ESRCH);
 	ck_assert_ptr_nonnull(strstr(err, "no such process"));
-	ck_assert_int_eq(pidcpus_open("/", (int)getpid(), n, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(pidcpus_open("/", (int)getpid(), false, n, &p, err, sizeof(err)), 0);
 	free(pidcpus_scan(p));
 	for (int i = 0; i < 20000000; i++) /* use CPU time so the next scan sees it */
 		x += i;
@@ -760,11 +762,53 @@ START_TEST(pidcpus_finds_where_this_process_runs)
 }
 END_TEST
 
+/*
+ * A benchmark's workers are its descendants: with the tree, the CPU of a
+ * busy grandchild is found; without it, the parent (asleep in wait) ran
+ * nowhere.
+ */
+START_TEST(pidcpus_follows_the_process_tree)
+{
+	struct pidcpus *tree, *alone;
+	char err[256];
+	bool *ran_tree, *ran_alone;
+	int any_tree = 0, any_alone = 0, n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	pid_t sh = fork();
+
+	if (sh == 0) {
+		setpgid(0, 0); /* its own group: the test kills the whole tree */
+		execl("/bin/sh", "sh", "-c", "sh -c 'while :; do :; done' & wait", (char *)NULL);
+		_exit(127);
+	}
+	usleep(200000);
+	ck_assert_int_eq(pidcpus_open("/", (int)sh, true, n, &tree, err, sizeof(err)), 0);
+	ck_assert_int_eq(pidcpus_open("/", (int)sh, false, n, &alone, err, sizeof(err)), 0);
+	free(pidcpus_scan(tree));
+	free(pidcpus_scan(alone));
+	usleep(400000);
+	ran_tree = pidcpus_scan(tree);
+	ran_alone = pidcpus_scan(alone);
+	for (int c = 0; c < n; c++) {
+		any_tree += ran_tree[c];
+		any_alone += ran_alone[c];
+	}
+	kill(-sh, SIGKILL);
+	waitpid(sh, NULL, 0);
+	ck_assert_int_ge(any_tree, 1);
+	ck_assert_int_eq(any_alone, 0);
+	free(ran_tree);
+	free(ran_alone);
+	pidcpus_free(tree);
+	pidcpus_free(alone);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
 
 	CHECK_ADD(s, grid_clips_and_dumps_what_it_draws);
+	CHECK_ADD(s, pidcpus_follows_the_process_tree);
 	CHECK_ADD(s, numbers_fit_their_cells);
 	CHECK_ADD(s, screen_shows_sockets_cpus_and_values);
 	CHECK_ADD(s, too_small_says_so);

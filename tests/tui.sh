@@ -29,18 +29,7 @@ start() {
 	done
 }
 
-screen() { $T capture-pane -p -t 0 2>/dev/null; }
-
-# wait_for TEXT [SECONDS]: until the screen shows TEXT; 1 when it never does
-wait_for() {
-	i=0
-	while [ $i -lt $((${2:-5} * 20)) ]; do
-		case "$(screen)" in *"$1"*) return 0 ;; esac
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
+. "$top_srcdir/tests/tmux_lib.sh"
 
 key() { $T send-keys -t 0 "$@"; }
 

@@ -105,11 +105,11 @@ static void batch_text_pairs(const struct sample *s, const struct sample_entity 
 	fputc('\n', out);
 }
 
+static int batch_text_body(const struct sample *s, FILE *out);
+
 static int batch_text(const struct sample *s, FILE *out)
 {
-	const struct layout *l = s->layout;
 	char when[40], skew[32] = "n/a";
-	bool any_scaled = false;
 
 	batch_iso_time(s->time, when, sizeof(when));
 	if (!isnan(s->skew_us))
@@ -117,6 +117,15 @@ static int batch_text(const struct sample *s, FILE *out)
 	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %s  %s%s\n",
 		(unsigned long long)s->seq, when, s->interval_s, skew, s->source,
 		s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
+	return batch_text_body(s, out);
+}
+
+/* What follows a sample's header line: its notes, the thread table, sockets, channels. */
+static int batch_text_body(const struct sample *s, FILE *out)
+{
+	const struct layout *l = s->layout;
+	bool any_scaled = false;
+
 	for (int g = 0; g < l->ngroups; g++)
 		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
 			fprintf(out, "# group %s blocked: %s\n", l->groups[g].name, s->groups[g].why);
@@ -182,15 +191,19 @@ static const char *const batch_scope_names[] = {
 };
 
 /* One CSV row: the entity's ids (-1 prints empty), its metrics, the scaled and flagged lists. */
-static void batch_csv_row(const struct sample *s, const char *when, const struct sample_entity *e,
-			  int cpu, int core, int ch, enum layout_scope scope, FILE *out)
+static void batch_csv_row(const struct sample *s, const char *label, const char *when,
+			  const struct sample_entity *e, int cpu, int core, int ch,
+			  enum layout_scope scope, FILE *out)
 {
 	const struct layout *l = s->layout;
 	bool sep = false;
 
 	/* the source never contains a comma or a quote: it is pmutop's own text */
-	fprintf(out, "%llu,%s,%.6f,%s,%d,", (unsigned long long)s->seq, when, s->interval_s,
-		s->source, s->simulated);
+	if (label)
+		fprintf(out, "%s,", label);
+	else
+		fprintf(out, "%llu,", (unsigned long long)s->seq);
+	fprintf(out, "%s,%.6f,%s,%d,", when, s->interval_s, s->source, s->simulated);
 	if (!isnan(s->skew_us))
 		fprintf(out, "%.1f", s->skew_us);
 	fprintf(out, ",%s,", batch_scope_names[scope]);
@@ -232,7 +245,7 @@ static void batch_csv_row(const struct sample *s, const char *when, const struct
  * counts) memory channel, the scope column saying which; ids that do not
  * apply are empty (a core row has no cpu, a socket row no core).
  */
-static int batch_csv(const struct sample *s, bool first, FILE *out)
+static int batch_csv(const struct sample *s, const char *label, bool first, FILE *out)
 {
 	const struct layout *l = s->layout;
 	char when[40];
@@ -246,14 +259,16 @@ static int batch_csv(const struct sample *s, bool first, FILE *out)
 	}
 	batch_iso_time(s->time, when, sizeof(when));
 	for (int i = 0; i < s->nthreads; i++)
-		batch_csv_row(s, when, &s->threads[i], s->threads[i].index, s->threads[i].os_core_id, -1,
-			      LAYOUT_THREAD, out);
+		batch_csv_row(s, label, when, &s->threads[i], s->threads[i].index,
+			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
 	for (int k = 0; k < s->ncores; k++)
-		batch_csv_row(s, when, &s->cores[k], -1, s->cores[k].os_core_id, -1, LAYOUT_CORE, out);
+		batch_csv_row(s, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
+			      LAYOUT_CORE, out);
 	for (int k = 0; k < s->nsockets; k++) {
-		batch_csv_row(s, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
+		batch_csv_row(s, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
 		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++)
-			batch_csv_row(s, when, sample_channel(s, k, c), -1, -1, c, LAYOUT_CHANNEL, out);
+			batch_csv_row(s, label, when, sample_channel(s, k, c), -1, -1, c,
+				      LAYOUT_CHANNEL, out);
 	}
 	return 0;
 }
@@ -337,12 +352,12 @@ static json_t *batch_json_flags(const struct sample *s)
 	return a;
 }
 
-static int batch_json(const struct sample *s, FILE *out)
+/* S as one JSON object. */
+static json_t *batch_json_object(const struct sample *s)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object(), *groups = json_object();
 	char when[40];
-	int rc;
 
 	batch_iso_time(s->time, when, sizeof(when));
 	json_object_set_new(o, "seq", json_integer((json_int_t)s->seq));
@@ -373,17 +388,86 @@ static int batch_json(const struct sample *s, FILE *out)
 	json_object_set_new(o, "flags", batch_json_flags(s));
 	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
 	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
-	rc = json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	return o;
+}
+
+/* O on one line, and let go of it. */
+static int batch_json_line(json_t *o, FILE *out)
+{
+	int rc = json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
+
 	fputc('\n', out);
 	json_decref(o);
 	return rc ? -EIO : 0;
 }
 
+static int batch_json(const struct sample *s, FILE *out)
+{
+	return batch_json_line(batch_json_object(s), out);
+}
+
 int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE *out)
 {
 	int rc = fmt == BATCH_JSON ? batch_json(s, out)
-		 : fmt == BATCH_CSV ? batch_csv(s, first, out) : batch_text(s, out);
+		 : fmt == BATCH_CSV ? batch_csv(s, NULL, first, out) : batch_text(s, out);
 
+	if (fflush(out) || ferror(out))
+		return -errno ? -errno : -EIO;
+	return rc;
+}
+
+/* ---- marks and the run's summary ----------------------------------------- */
+
+int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FILE *out)
+{
+	char when[40];
+	int rc = 0;
+
+	batch_iso_time(mk->time, when, sizeof(when));
+	if (fmt == BATCH_TEXT) {
+		fprintf(out, "# mark %s (+%.3f s): %s\n", when, mk->time - t0, mk->text);
+	} else if (fmt == BATCH_JSON) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "mark", json_string(mk->text));
+		json_object_set_new(o, "time", json_string(when));
+		json_object_set_new(o, "elapsed_s", json_real(mk->time - t0));
+		rc = batch_json_line(o, out);
+	}
+	/* CSV is a table of figures: marks are in the text and JSON outputs */
+	if (fflush(out) || ferror(out))
+		return -errno ? -errno : -EIO;
+	return rc;
+}
+
+int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
+			enum batch_format fmt, bool first, FILE *out)
+{
+	int rc = 0;
+
+	if (fmt == BATCH_TEXT) {
+		fprintf(out, "# summary: %s; %llu samples over %.3f s (%s%s)\n", about,
+			(unsigned long long)mean->seq, mean->interval_s, mean->source,
+			mean->simulated && !strstr(mean->source, "SIMULATED") ? ", SIMULATED" : "");
+		fputs("# mean over the run (each sample weighted by its interval):\n", out);
+		batch_text_body(mean, out);
+		fputs("# peak (the highest sample):\n", out);
+		batch_text_body(peak, out);
+	} else if (fmt == BATCH_CSV) {
+		/* the samples' columns; seq says mean or peak, interval_s the whole run */
+		batch_csv(mean, "mean", first, out);
+		batch_csv(peak, "peak", false, out);
+	} else {
+		json_t *o = json_object(), *sum = json_object();
+
+		json_object_set_new(sum, "about", json_string(about));
+		json_object_set_new(sum, "samples", json_integer((json_int_t)mean->seq));
+		json_object_set_new(sum, "seconds", json_real(mean->interval_s));
+		json_object_set_new(sum, "mean", batch_json_object(mean));
+		json_object_set_new(sum, "peak", batch_json_object(peak));
+		json_object_set_new(o, "summary", sum);
+		rc = batch_json_line(o, out);
+	}
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
 	return rc;

@@ -14,11 +14,25 @@
 #include <stdio.h>
 
 #include "frontend.h"
+#include "marks.h"
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 
 /* Print S; FIRST is true for the first sample of the run (CSV header). 0 or -errno. */
 int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE *out);
+
+/* A phase mark (T0: the run's start, wall clock): "# mark" in text, {"mark": ...} in JSON, none in CSV. */
+int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FILE *out);
+
+/*
+ * The run's summary (summary.h): MEAN and PEAK over its samples (seq: how
+ * many, interval_s: the seconds they cover), ABOUT what ran.  Text: a
+ * "# summary" line and both tables; CSV: rows whose seq is "mean" or
+ * "peak" (FIRST: print the header, no sample came before); JSON: one
+ * {"summary": {about, samples, seconds, mean, peak}} line.  0 or -errno.
+ */
+int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
+			enum batch_format fmt, bool first, FILE *out);
 
 /*
  * Every event of L with its resolved fields, the PERFEVTSEL value written

@@ -18,15 +18,20 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <math.h>
 #include <poll.h>
+#include <time.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/signalfd.h>
 
 #include "batch.h"
 #include "frontend.h"
+#include "marks.h"
 #include "options.h"
 #include "rcfile.h"
+#include "run.h"
+#include "summary.h"
 #include "ui.h"
 #include "view.h"
 
@@ -182,31 +187,105 @@ static bool main_std_fds(void)
 	return stdout_closed;
 }
 
+/* What a run has besides its samples: the command run under pmutop, the phase marks. */
+struct main_extra {
+	struct run_cmd *cmd;      /* NULL without a command */
+	struct marks *marks;      /* NULL when the FIFO could not be made */
+	double t0;                /* wall clock at the start, for the marks' offsets */
+};
+
+static double main_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double main_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* How long the batch loop waits for the sample that ends a run after its command ended. */
+#define MAIN_LAST_SAMPLE_WAIT_S 2.5
+/* How long a command gets to end after the signal pmutop passed on, before SIGKILL. */
+#define MAIN_CMD_STOP_WAIT_S 10.0
+
 /*
- * Print samples until -n is reached or a signal asks to stop.  SIGINT,
- * SIGTERM, SIGHUP and SIGQUIT arrive here through SIGFD; the caller
- * restores the registers on the way out.  Returns the exit status.
+ * Print samples until -n is reached, a signal asks to stop or the command
+ * ends.  Stop signals arrive here through SIGFD; with a command running
+ * they go on to it first, and the run ends when it has.  The caller
+ * restores the registers on the way out.  Returns the exit status: with a
+ * command, the command's.
  */
-static int main_batch_loop(struct session *s, const struct options *opt, int sigfd)
+static int main_batch_loop(struct session *s, const struct options *opt, int sigfd,
+			   struct main_extra *x)
 {
 	static const enum batch_format formats[] = {
 		[OPTIONS_FORMAT_TEXT] = BATCH_TEXT, [OPTIONS_FORMAT_CSV] = BATCH_CSV,
 		[OPTIONS_FORMAT_JSON] = BATCH_JSON,
 	};
-	struct pollfd pfd[2] = {
-		{ .fd = session_fd(s), .events = POLLIN },
-		{ .fd = sigfd, .events = POLLIN },
-	};
+	enum batch_format fmt = formats[opt->format];
+	struct summary *sum = x->cmd ? summary_new() : NULL;
 	long printed = 0;
+	double end_by = 0;         /* > 0: the command ended; the run ends by then */
+	double kill_at = 0;        /* > 0: a stop was passed on; SIGKILL if it still runs then */
+	int status = -1;           /* pmutop's own exit status, once decided */
 
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0)
+		struct pollfd pfd[4] = {
+			{ .fd = session_fd(s), .events = POLLIN },
+			{ .fd = sigfd, .events = POLLIN },
+			{ .fd = run_fd(x->cmd), .events = POLLIN },
+			{ .fd = marks_fd(x->marks), .events = POLLIN },
+		};
+		int timeout = -1;
+		struct mark mk[MARKS_PER_TAKE];
+		int nmk;
+
+		if (end_by > 0)
+			timeout = (int)fmax(0, (end_by - main_mono()) * 1e3);
+		else if (x->cmd && run_fd(x->cmd) < 0)
+			timeout = 100; /* no pidfd: look for its end ten times a second */
+		else if (kill_at > 0)
+			timeout = (int)fmax(0, (kill_at - main_mono()) * 1e3) + 1;
+		if (poll(pfd, 4, timeout) < 0)
 			continue; /* EINTR: only unblocked signals interrupt, and none matter here */
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si))
-				return 128 + (int)si.ssi_signo;
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				if (!x->cmd || run_poll(x->cmd)) {
+					status = 128 + (int)si.ssi_signo;
+					break;
+				}
+				/*
+				 * Ctrl-C stops the benchmark first (its status is the run's);
+				 * samples go on until it has ended
+				 */
+				run_signal(x->cmd, (int)si.ssi_signo);
+				if (kill_at == 0)
+					kill_at = main_mono() + MAIN_CMD_STOP_WAIT_S;
+			}
+		}
+		if (kill_at > 0 && end_by == 0 && main_mono() >= kill_at) {
+			run_signal(x->cmd, SIGKILL);
+			kill_at = 0;
+		}
+		nmk = marks_take(x->marks, mk, MARKS_PER_TAKE, NULL);
+		for (int i = 0; i < nmk; i++)
+			if (batch_print_mark(&mk[i], x->t0, fmt, stdout) == -EPIPE) {
+				status = EXIT_SUCCESS;
+				goto out;
+			}
+		if (x->cmd && end_by == 0 && run_poll(x->cmd)) {
+			/* the part of the interval it ran in: a sample now, not at the interval's end */
+			session_flush(s);
+			end_by = main_mono() + (s->os ? 0 : MAIN_LAST_SAMPLE_WAIT_S);
 		}
 		if (pfd[0].revents & POLLIN) {
 			const struct sample *smp;
@@ -214,21 +293,131 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 
 			session_ack(s);
 			smp = session_latest(s);
-			if (!smp)
-				continue;
-			rc = batch_print(smp, formats[opt->format], printed == 0, stdout);
-			sample_release(smp);
-			/* a reader that went away (pmutop -b | head) ends the run, as for any filter */
-			if (rc == -EPIPE)
-				return EXIT_SUCCESS;
-			if (rc) {
-				fprintf(stderr, "pmutop: cannot write the output: %s\n", strerror(-rc));
-				return EXIT_FAILURE;
+			if (smp) {
+				rc = batch_print(smp, fmt, printed == 0, stdout);
+				if (sum)
+					summary_add(sum, smp);
+				sample_release(smp);
+				/* a reader that went away (pmutop -b | head) ends the run, as for any filter */
+				if (rc == -EPIPE) {
+					status = EXIT_SUCCESS;
+					goto out;
+				}
+				if (rc) {
+					fprintf(stderr, "pmutop: cannot write the output: %s\n", strerror(-rc));
+					status = EXIT_FAILURE;
+					goto out;
+				}
+				printed++;
+				if (end_by > 0)
+					break; /* the sample after the command's end: the run is whole */
+				if (opt->count && printed >= opt->count) {
+					if (!x->cmd) {
+						status = EXIT_SUCCESS;
+						break;
+					}
+					/* -n ends the run: the command too */
+					if (kill_at == 0) {
+						run_signal(x->cmd, SIGTERM);
+						kill_at = main_mono() + MAIN_CMD_STOP_WAIT_S;
+					}
+				}
 			}
-			if (opt->count && ++printed >= opt->count)
-				return EXIT_SUCCESS;
+		}
+		if (end_by > 0 && main_mono() >= end_by)
+			break;
+	}
+	if (sum && summary_samples(sum) > 0) {
+		struct sample *mean = summary_mean(sum), *peak = summary_peak(sum);
+		char about[256];
+		int rc;
+
+		run_describe(x->cmd, about, sizeof(about));
+		rc = batch_print_summary(mean, peak, about, fmt, printed == 0, stdout);
+		sample_release(mean);
+		sample_release(peak);
+		if (rc && rc != -EPIPE) {
+			fprintf(stderr, "pmutop: cannot write the output: %s\n", strerror(-rc));
+			status = EXIT_FAILURE;
 		}
 	}
+	if (x->cmd && status < 0) {
+		char about[256];
+
+		run_describe(x->cmd, about, sizeof(about));
+		fprintf(stderr, "pmutop: %s\n", about);
+		status = run_status(x->cmd);
+	}
+out:
+	summary_free(sum);
+	return status < 0 ? EXIT_SUCCESS : status;
+}
+
+/* The CPUs of socket SOCKET of the topology CTX into PIN; how many. */
+static int main_socket_cpus(void *ctx, int socket, bool *pin)
+{
+	const struct topo *t = ctx;
+	int n = 0;
+
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->threads[i].online && t->threads[i].socket == socket) {
+			pin[t->threads[i].os_cpu] = true;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * Start what goes with a run: the phase-mark FIFO (a warning when it cannot
+ * be made) and the command after "--" (its output to OUT_FD, or pmutop's).
+ * 0, or the exit status to leave with (the message printed).
+ */
+static int main_extra_start(const struct options *opt, struct session *s, int out_fd,
+			    struct main_extra *x)
+{
+	char err[768];
+	bool *pin = NULL;
+	struct session_about a;
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	x->t0 = main_wall();
+	if (marks_open(&x->marks, err, sizeof(err)))
+		fprintf(stderr, "pmutop: phase marks are off: %s\n", err);
+	if (!opt->command)
+		return 0;
+	session_about(s, &a);
+	if (opt->pin) {
+		pin = calloc((size_t)a.topo->cpu_thread_len + 1, sizeof(bool));
+		if (!pin || run_parse_pin(opt->pin, a.topo->cpu_thread_len, main_socket_cpus,
+					  (void *)a.topo, pin, err, sizeof(err))) {
+			fprintf(stderr, "pmutop: %s\n", pin ? err : "out of memory");
+			free(pin);
+			return MAIN_EXIT_USAGE;
+		}
+	}
+	rc = run_start(&(struct run_config){
+			       .argv = opt->command, .pin = pin, .npin = a.topo->cpu_thread_len,
+			       .out_fd = out_fd, .null_stdin = out_fd >= 0 && !opt->batch,
+			       .mark_fifo = x->marks ? marks_path(x->marks) : NULL,
+		       }, &x->cmd, err, sizeof(err));
+	free(pin);
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		/* as a shell says it: 127 not found, 126 found but not runnable */
+		return rc == -ENOENT ? 127 : rc == -EINVAL ? MAIN_EXIT_USAGE : 126;
+	}
+	return 0;
+}
+
+/* The command is stopped if it still runs (the run ended another way), the FIFO removed. */
+static void main_extra_stop(struct main_extra *x)
+{
+	if (x->cmd && !run_poll(x->cmd))
+		run_stop(x->cmd, SIGTERM, MAIN_CMD_STOP_WAIT_S);
+	run_free(x->cmd);
+	marks_close(x->marks);
+	memset(x, 0, sizeof(*x));
 }
 
 /* Doctor report for OPT (and S's owner scan when S is running); returns failures. */
@@ -358,6 +547,65 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+/*
+ * The file a command's output goes to while the screen is pmutop's: in
+ * $TMPDIR (or /tmp), the user's own (0600).  Its descriptor, or -1 with the
+ * reason on stderr.
+ */
+static int main_cmd_log(const struct options *opt, char *path, size_t len)
+{
+	const char *tmp = getenv("TMPDIR"), *name = strrchr(opt->command[0], '/');
+	char safe[32];
+	size_t n = 0;
+	int fd;
+
+	name = name ? name + 1 : opt->command[0];
+	for (; *name && n + 1 < sizeof(safe); name++)
+		safe[n++] = (*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+			    (*name >= '0' && *name <= '9') || *name == '-' || *name == '_' ? *name : '_';
+	safe[n] = 0;
+	snprintf(path, len, "%s/pmutop-%s-XXXXXX.log", tmp && tmp[0] == '/' ? tmp : "/tmp", safe);
+	fd = mkstemps(path, 4);
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	if (fd < 0)
+		fprintf(stderr, "pmutop: cannot make a file for the command's output (%s): %s\n",
+			path, strerror(errno));
+	return fd;
+}
+
+/* Interactive with the command and the marks: start them, run the screen, stop them. */
+static int main_ui_with_extra(struct session *s, const struct options *opt, int sigfd,
+			      struct ui_config *c, char *err, size_t errlen)
+{
+	struct main_extra x;
+	char log[PATH_MAX];
+	int fd = -1, status;
+
+	if (opt->command) {
+		fd = main_cmd_log(opt, log, sizeof(log));
+		if (fd < 0)
+			return EXIT_FAILURE;
+	}
+	status = main_extra_start(opt, s, fd, &x);
+	if (fd >= 0)
+		close(fd);
+	if (status) {
+		main_extra_stop(&x);
+		return status;
+	}
+	c->cmd = x.cmd;
+	c->cmd_log = opt->command ? log : NULL;
+	/* an emulated machine's CPUs are not where the command runs */
+	c->cmd_on_host = !opt->sim && !opt->root;
+	c->marks = x.marks;
+	status = ui_run(s, c, sigfd, err, errlen);
+	main_extra_stop(&x);
+	if (opt->command)
+		fprintf(stderr, "pmutop: the command's output is in %s\n", log);
+	return status;
+}
+
 static int main_interactive(struct session *s, const struct options *opt, int sigfd,
 			    const char *doctor)
 {
@@ -376,7 +624,7 @@ static int main_interactive(struct session *s, const struct options *opt, int si
 			       "settings are neither read nor saved";
 		break;
 	}
-	status = ui_run(s, &c, sigfd, err, sizeof(err));
+	status = main_ui_with_extra(s, opt, sigfd, &c, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);
 	return status;
@@ -409,7 +657,7 @@ static int main_os_fallback(const struct options *opt, const char *reason, int s
 		.layout = s->layout, .topo = a.topo, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
 	};
-	status = ui_run(s, &c, sigfd, err, sizeof(err));
+	status = main_ui_with_extra(s, opt, sigfd, &c, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);
 	session_close(s);
@@ -452,6 +700,7 @@ static int main_run(const struct options *opt)
 		.stepped = opt->dump && opt->sim,
 	};
 	bool interactive = !opt->batch && !opt->dump;
+	struct main_extra x = { 0 };
 	static char doctor[8192];
 	struct session *s;
 	sigset_t stop;
@@ -498,7 +747,10 @@ static int main_run(const struct options *opt)
 		}
 		fprintf(stderr, "pmutop: no counters: %s\npmutop: printing the OS's figures "
 			"(utilisation, clock) instead; pmutop --doctor says what to fix\n", why);
-		status = main_batch_loop(s, opt, sigfd);
+		status = main_extra_start(opt, s, STDERR_FILENO, &x);
+		if (!status)
+			status = main_batch_loop(s, opt, sigfd, &x);
+		main_extra_stop(&x);
 		session_close(s);
 		close(sigfd);
 		return status;
@@ -524,7 +776,11 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
 		status = EXIT_FAILURE;
 	} else if (opt->batch) {
-		status = main_batch_loop(s, opt, sigfd);
+		/* the command's output goes to stderr: stdout carries the samples */
+		status = main_extra_start(opt, s, STDERR_FILENO, &x);
+		if (!status)
+			status = main_batch_loop(s, opt, sigfd, &x);
+		main_extra_stop(&x);
 	} else if (opt->dump) {
 		status = main_dump(s, opt, sigfd, doctor);
 	} else {
@@ -568,6 +824,15 @@ int main(int argc, char **argv)
 		return main_list_events(&opt);
 	case OPTIONS_ACTION_DOCTOR:
 		return main_doctor(&opt);
+	case OPTIONS_ACTION_MARK: {
+		int n = marks_send(opt.mark, 0, err, sizeof(err));
+
+		if (n < 0) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return n == -EINVAL ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+		}
+		return EXIT_SUCCESS;
+	}
 	case OPTIONS_ACTION_INTERACTIVE:
 		break;
 	}

@@ -14,8 +14,11 @@
 #include <sys/stat.h>
 
 const char options_usage[] =
-	"Usage: pmutop [OPTION]...\n"
+	"Usage: pmutop [OPTION]... [-- COMMAND [ARG]...]\n"
 	"Live view of Intel performance-monitoring counters over the machine's topology.\n"
+	"With a COMMAND: run it, follow it (its CPUs highlighted, its state in the\n"
+	"header) and keep the screen when it ends; with -b, end with a summary of the\n"
+	"run (mean and peak of every figure) and exit with the command's status.\n"
 	"\n"
 	"  -T, --topology=SRC     with --topology-only: print this topology instead of\n"
 	"                         the machine's: an hwloc XML file, or a synthetic\n"
@@ -57,6 +60,11 @@ const char options_usage[] =
 	"      --msr-safe-allowlist\n"
 	"                         print the msr-safe allowlist of the registers pmutop\n"
 	"                         writes on this CPU (or the --sim machine) and exit\n"
+	"      --pin=CPUS         run COMMAND on these CPUs only: a list such as 0-3,8,\n"
+	"                         or socketN for every CPU of socket N\n"
+	"      --mark=TEXT        mark a phase in the running pmutop (this user's): it\n"
+	"                         shows on its history and in its output, and exit; a\n"
+	"                         COMMAND can also write a line to $PMUTOP_MARK_FIFO\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and the layout directory, and exit\n"
 	"\n"
@@ -79,6 +87,8 @@ enum {
 	OPT_DRAM_MTS,
 	OPT_PANE,
 	OPT_MUX_MS,
+	OPT_PIN,
+	OPT_MARK,
 };
 
 static const struct option options_long[] = {
@@ -103,6 +113,8 @@ static const struct option options_long[] = {
 	{ "dram-mts", required_argument, NULL, OPT_DRAM_MTS },
 	{ "pane", required_argument, NULL, OPT_PANE },
 	{ "mux-ms", required_argument, NULL, OPT_MUX_MS },
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "mark", required_argument, NULL, OPT_MARK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -227,6 +239,17 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
 		return 0;
+	case OPT_PIN:
+		if (!*optarg) {
+			snprintf(err, errlen, "--pin needs CPUs (e.g. 0-3) or socketN");
+			return -EINVAL;
+		}
+		opt->pin = optarg;
+		return 0;
+	case OPT_MARK:
+		opt->action = OPTIONS_ACTION_MARK;
+		opt->mark = optarg;
+		return 0;
 	case OPT_CPU:
 		if (sscanf(optarg, "%2x_%2x%c", &opt->family, &opt->model, &tail) != 2 ||
 		    strlen(optarg) != 5) {
@@ -300,8 +323,30 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (optind < argc && optind > 0 && strcmp(argv[optind - 1], "--") == 0) {
+		opt->command = &argv[optind];
+	} else if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s' (to run a command under pmutop, put "
+			 "-- before it: pmutop -- %s)", argv[optind], argv[optind]);
+		return -EINVAL;
+	}
+	if (opt->command && opt->action != OPTIONS_ACTION_INTERACTIVE) {
+		snprintf(err, errlen, "a command after -- is run in the live view or with -b; not "
+			 "with --topology-only, --doctor, --list-events, --msr-safe-allowlist or --mark");
+		return -EINVAL;
+	}
+	if (opt->command && opt->dump) {
+		snprintf(err, errlen, "--dump prints a screen and exits; run the command in the live "
+			 "view or with -b");
+		return -EINVAL;
+	}
+	if (opt->pin && !opt->command) {
+		snprintf(err, errlen, "--pin goes with a command to run: pmutop --pin 0-3 -- COMMAND");
+		return -EINVAL;
+	}
+	if (opt->pin && (opt->sim || opt->root)) {
+		snprintf(err, errlen, "--pin pins the command to this machine's CPUs; with %s the "
+			 "counted machine is not the one the command runs on", opt->sim ? "--sim" : "--root");
 		return -EINVAL;
 	}
 	if (opt->topology && opt->action != OPTIONS_ACTION_TOPOLOGY_ONLY &&

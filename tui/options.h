@@ -19,6 +19,7 @@ enum options_action {
 	OPTIONS_ACTION_MSR_SAFE_ALLOWLIST,
 	OPTIONS_ACTION_LIST_EVENTS,
 	OPTIONS_ACTION_DOCTOR,
+	OPTIONS_ACTION_MARK,  /* --mark TEXT: to the running pmutops of this user */
 };
 
 enum options_format { OPTIONS_FORMAT_TEXT, OPTIONS_FORMAT_CSV, OPTIONS_FORMAT_JSON };
@@ -45,6 +46,9 @@ struct options {
 	unsigned dram_mts;    /* --dram-mts, 0 unknown */
 	double mux_s;         /* --mux-ms in seconds, 0: the engine's default */
 	int pane;             /* --pane: a lower enum view_pane, 0 the default */
+	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
+	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */
+	const char *mark;     /* --mark TEXT */
 };
 
 /*

@@ -127,6 +127,13 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 		snprintf(skew, sizeof(skew), "-");
 	line[0] = 0;
 	width = g->w - 12;
+	/* the command run under pmutop first: it is what the user is watching */
+	if (v->run[0])
+		panes_add_part(line, sizeof(line), width, v->run);
+	if (v->mark[0]) {
+		snprintf(part, sizeof(part), "mark: %s", v->mark);
+		panes_add_part(line, sizeof(line), width, part);
+	}
 	snprintf(part, sizeof(part), "interval %.1f s", v->interval);
 	panes_add_part(line, sizeof(line), width, part);
 	snprintf(part, sizeof(part), "sample %llu", s ? (unsigned long long)s->seq : 0ull);

@@ -17,23 +17,29 @@ struct pidcpus_task {
 };
 
 struct pidcpus {
-	char dir[512];            /* ROOT/proc/PID/task */
+	char proc[512];           /* ROOT/proc */
+	int pid;
+	bool tree;                /* its descendants too */
 	int ncpus;
 	bool first;
 	struct pidcpus_task *tasks;
 	int ntasks;
 };
 
-int pidcpus_open(const char *root, int pid, int ncpus, struct pidcpus **out, char *err,
+int pidcpus_open(const char *root, int pid, bool tree, int ncpus, struct pidcpus **out, char *err,
 		 size_t errlen)
 {
 	struct pidcpus *p;
+	char dir[600];
 	DIR *d;
 
 	*out = NULL;
 	p = xcalloc(1, sizeof(*p));
-	snprintf(p->dir, sizeof(p->dir), "%s/proc/%d/task", strcmp(root, "/") ? root : "", pid);
-	d = opendir(p->dir);
+	snprintf(p->proc, sizeof(p->proc), "%s/proc", strcmp(root, "/") ? root : "");
+	p->pid = pid;
+	p->tree = tree;
+	snprintf(dir, sizeof(dir), "%s/%d/task", p->proc, pid);
+	d = opendir(dir);
 	if (!d) {
 		int e = errno;
 
@@ -82,42 +88,126 @@ static bool pidcpus_stat(const char *path, char *state, unsigned long long *tick
 	return *cpu >= 0;
 }
 
-bool *pidcpus_scan(struct pidcpus *p)
+/* PID's parent from ROOT/proc/PID/stat, or -1. */
+static int pidcpus_ppid(const char *proc, int pid)
 {
-	bool *ran = xcalloc((size_t)p->ncpus + 1, sizeof(bool));
-	struct pidcpus_task *now = NULL;
-	int nnow = 0, cap = 0;
+	char path[600], buf[1024], *p;
+	FILE *f;
+	size_t n;
+	int ppid = -1;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (p && sscanf(p + 1, " %*c %d", &ppid) != 1)
+		ppid = -1;
+	return ppid;
+}
+
+/* P's process and, with the tree, every descendant now: a list the caller frees. */
+static int *pidcpus_pids(const struct pidcpus *p, int *n)
+{
+	int *pids = xmalloc(sizeof(int)), cap = 1, *all = NULL, *par = NULL, nall = 0, acap = 0;
 	struct dirent *de;
-	DIR *d = opendir(p->dir);
+	DIR *d;
+
+	pids[0] = p->pid;
+	*n = 1;
+	if (!p->tree || !(d = opendir(p->proc)))
+		return pids;
+	while ((de = readdir(d))) {
+		int pid = atoi(de->d_name);
+
+		if (pid <= 0)
+			continue;
+		if (nall == acap) {
+			acap = acap ? 2 * acap : 256;
+			all = xrealloc(all, (size_t)acap, sizeof(int));
+			par = xrealloc(par, (size_t)acap, sizeof(int));
+		}
+		all[nall] = pid;
+		par[nall++] = pidcpus_ppid(p->proc, pid);
+	}
+	closedir(d);
+	/* breadth first from the process: each found pid's children join the list */
+	for (int i = 0; i < *n; i++)
+		for (int k = 0; k < nall; k++)
+			if (par[k] == pids[i] && all[k] != pids[i]) {
+				if (*n == cap) {
+					cap *= 2;
+					pids = xrealloc(pids, (size_t)cap, sizeof(int));
+				}
+				pids[(*n)++] = all[k];
+				par[k] = -1; /* taken: never twice */
+			}
+	free(all);
+	free(par);
+	return pids;
+}
+
+/* The tasks of one process (its task directory DIR) into RAN and the list NOW. */
+static void pidcpus_scan_dir(struct pidcpus *p, const char *dir, bool *ran,
+			     struct pidcpus_task **now, int *nnow, int *cap)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
 
 	if (!d)
-		return ran; /* the process ended: it ran nowhere */
+		return; /* that process ended: it ran nowhere */
 	while ((de = readdir(d))) {
-		char path[600];
+		char path[700];
 		unsigned long long ticks;
-		int tid = atoi(de->d_name), cpu;
+		int tid = atoi(de->d_name), cpu, seen = -1;
 		char state = 0;
 		bool moved;
 
 		if (tid <= 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%d/stat", p->dir, tid);
+		snprintf(path, sizeof(path), "%s/%d/stat", dir, tid);
 		if (!pidcpus_stat(path, &state, &ticks, &cpu))
 			continue;
-		/* no interval yet at the first scan: where its threads are running now */
-		moved = p->first && state == 'R';
-		for (int i = 0; i < p->ntasks && !moved; i++)
+		for (int i = 0; i < p->ntasks && seen < 0; i++)
 			if (p->tasks[i].tid == tid)
-				moved = ticks > p->tasks[i].ticks;
+				seen = i;
+		/*
+		 * No interval yet at the first scan: where its threads are running
+		 * now.  Later, a thread that used CPU time since the last scan; one
+		 * that appeared since (a new worker) if it used any.
+		 */
+		if (p->first)
+			moved = state == 'R';
+		else
+			moved = seen >= 0 ? ticks > p->tasks[seen].ticks : ticks > 0 || state == 'R';
 		if (moved && cpu < p->ncpus)
 			ran[cpu] = true;
-		if (nnow == cap) {
-			cap = cap ? 2 * cap : 16;
-			now = xrealloc(now, (size_t)cap, sizeof(*now));
+		if (*nnow == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*now = xrealloc(*now, (size_t)*cap, sizeof(**now));
 		}
-		now[nnow++] = (struct pidcpus_task){ .tid = tid, .ticks = ticks };
+		(*now)[(*nnow)++] = (struct pidcpus_task){ .tid = tid, .ticks = ticks };
 	}
 	closedir(d);
+}
+
+bool *pidcpus_scan(struct pidcpus *p)
+{
+	bool *ran = xcalloc((size_t)p->ncpus + 1, sizeof(bool));
+	struct pidcpus_task *now = NULL;
+	int nnow = 0, cap = 0, npids;
+	int *pids = pidcpus_pids(p, &npids);
+
+	for (int k = 0; k < npids; k++) {
+		char dir[600];
+
+		snprintf(dir, sizeof(dir), "%s/%d/task", p->proc, pids[k]);
+		pidcpus_scan_dir(p, dir, ran, &now, &nnow, &cap);
+	}
+	free(pids);
 	free(p->tasks);
 	p->tasks = now;
 	p->ntasks = nnow;

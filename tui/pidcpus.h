@@ -16,8 +16,12 @@
 
 struct pidcpus;
 
-/* Follow process PID on a machine with NCPUS CPU numbers; -ESRCH etc. with the reason in ERR. */
-int pidcpus_open(const char *root, int pid, int ncpus, struct pidcpus **out, char *err,
+/*
+ * Follow process PID (with TREE, its descendants too, found again at each
+ * scan: a benchmark's workers) on a machine with NCPUS CPU numbers; -ESRCH
+ * etc. with the reason in ERR.
+ */
+int pidcpus_open(const char *root, int pid, bool tree, int ncpus, struct pidcpus **out, char *err,
 		 size_t errlen);
 
 /* The CPUs (by OS number, NCPUS of them) where it ran since the last scan; caller frees. */

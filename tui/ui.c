@@ -18,7 +18,9 @@
 #include <unistd.h>
 
 #include "grid.h"
+#include "marks.h"
 #include "pidcpus.h"
+#include "run.h"
 #include "rcfile.h"
 #include "frontend.h"
 
@@ -27,6 +29,8 @@
  * (whole seconds: a sampler that stopped delivering shows as a growing age).
  */
 #define UI_TICK_MS 1000
+/* How long the command gets to end after q or a stop signal, before SIGKILL. */
+#define UI_CMD_STOP_WAIT_S 10.0
 
 static struct termios ui_saved_tty;
 static volatile sig_atomic_t ui_active;
@@ -168,6 +172,8 @@ struct ui_state {
 	const struct sample *smp;
 	double t_sample;       /* when smp arrived */
 	struct pidcpus *pid;
+	const struct ui_config *c;
+	bool cmd_ended;        /* seen ended: the last interval was asked for */
 	bool dirty, quit;
 };
 
@@ -195,7 +201,7 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 		u->v.pid_cpus = NULL;
 		pidcpus_free(u->pid);
 		u->pid = NULL;
-		if (u->v.pid && pidcpus_open(u->v.info.topo->root ? u->v.info.topo->root : "/", u->v.pid,
+		if (u->v.pid && pidcpus_open(u->v.info.topo->root ? u->v.info.topo->root : "/", u->v.pid, true,
 					     u->v.info.topo->cpu_thread_len, &u->pid, err, sizeof(err)) == 0)
 			u->v.pid_cpus = pidcpus_scan(u->pid);
 		else if (u->v.pid) {
@@ -260,6 +266,41 @@ static void ui_new_sample(struct ui_state *u)
 	u->dirty = true;
 }
 
+/* The command's line in the header, and its end: the interval it ended in is sampled at once. */
+static void ui_follow_cmd(struct ui_state *u)
+{
+	struct run_cmd *cmd = u->c->cmd;
+	char line[sizeof(u->v.run)];
+
+	if (!cmd)
+		return;
+	if (!u->cmd_ended && run_poll(cmd)) {
+		u->cmd_ended = true;
+		session_flush(u->s);
+		if (u->c->cmd_log)
+			snprintf(u->v.status, sizeof(u->v.status), "its output: %s; q quits",
+				 u->c->cmd_log);
+		u->v.status_until = 0;
+	}
+	run_describe(cmd, line, sizeof(line));
+	if (strcmp(line, u->v.run)) {
+		memcpy(u->v.run, line, sizeof(line));
+		u->dirty = true;
+	}
+}
+
+/* Phase marks that arrived: the last one in the header. */
+static void ui_take_marks(struct ui_state *u)
+{
+	struct mark mk[MARKS_PER_TAKE];
+	int n = marks_take(u->c->marks, mk, MARKS_PER_TAKE, NULL);
+
+	if (n > 0) {
+		snprintf(u->v.mark, sizeof(u->v.mark), "%s", mk[n - 1].text);
+		u->dirty = true;
+	}
+}
+
 static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 {
 	struct view saved = u->v;
@@ -284,11 +325,13 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 
 int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)
 {
-	struct ui_state u = { .s = s };
-	struct pollfd pfd[3] = {
+	struct ui_state u = { .s = s, .c = c };
+	struct pollfd pfd[5] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
 		{ .fd = session_fd(s), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
+		{ .fd = run_fd(c->cmd), .events = POLLIN },
+		{ .fd = marks_fd(c->marks), .events = POLLIN },
 	};
 	sigset_t winch;
 	int status = 0, shown_age = -1;
@@ -323,6 +366,15 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	ui_init_styles();
 	u.g = grid_new(COLS, LINES, c->info.utf8);
 	u.dirty = true;
+	if (c->cmd && c->cmd_on_host) {
+		/* the command's CPUs, its children's too, highlighted each interval */
+		u.v.pid = run_pid(c->cmd);
+		ui_apply(&u, VIEW_CMD_PID);
+	} else if (c->cmd) {
+		snprintf(u.v.status, sizeof(u.v.status), "the command runs on this host, not on the "
+			 "emulated machine: its CPUs are not highlighted");
+	}
+	ui_follow_cmd(&u);
 	while (!u.quit) {
 		int age = u.smp ? (int)(ui_now() - u.t_sample) : 0;
 		int rc;
@@ -336,7 +388,8 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			ui_blit(u.g);
 			u.dirty = false;
 		}
-		rc = poll(pfd, 3, UI_TICK_MS);
+		pfd[3].fd = run_fd(c->cmd);
+		rc = poll(pfd, 5, UI_TICK_MS);
 		if (rc < 0) {
 			if (errno == EINTR) { /* SIGWINCH: curses turns it into KEY_RESIZE */
 				ui_keys(&u);
@@ -350,10 +403,16 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			struct signalfd_siginfo si;
 
 			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				/* Ctrl-C stops the benchmark first, then pmutop */
+				if (c->cmd && !run_poll(c->cmd))
+					run_stop(c->cmd, (int)si.ssi_signo, UI_CMD_STOP_WAIT_S);
 				status = 128 + (int)si.ssi_signo;
 				break;
 			}
 		}
+		ui_follow_cmd(&u);
+		if (pfd[4].revents & POLLIN)
+			ui_take_marks(&u);
 		if (pfd[1].revents & POLLIN)
 			ui_new_sample(&u);
 		if (pfd[0].revents & (POLLIN | POLLHUP))
@@ -363,6 +422,13 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			snprintf(err, errlen, "the terminal went away");
 			break;
 		}
+	}
+	if (c->cmd && !run_poll(c->cmd)) {
+		/* q while it runs: it is stopped, as pmutop leaves */
+		grid_blank(u.g, 2, 0, u.g->w, GRID_WARN);
+		grid_put(u.g, 2, 1, u.g->w - 2, GRID_WARN, "stopping %s ...", u.v.run);
+		ui_blit(u.g);
+		run_stop(c->cmd, SIGTERM, UI_CMD_STOP_WAIT_S);
 	}
 	endwin();
 	ui_active = 0;

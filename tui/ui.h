@@ -18,6 +18,9 @@
 #include "frontend.h"
 #include "view.h"
 
+struct run_cmd;
+struct marks;
+
 struct ui_config {
 	struct view_info info;
 	const char *rc_path;   /* settings file to load and save, or NULL */
@@ -25,6 +28,10 @@ struct ui_config {
 	bool groups_given;     /* -g given: the rc file's groups do not apply */
 	bool interval_given;   /* -d given: nor its interval */
 	double interval;
+	struct run_cmd *cmd;   /* the command run under pmutop (run.h), or NULL */
+	bool cmd_on_host;      /* it runs on the counted machine: its CPUs are highlighted */
+	const char *cmd_log;   /* the file its output goes to, or NULL */
+	struct marks *marks;   /* phase marks (marks.h), or NULL */
 };
 
 /*

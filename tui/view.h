@@ -105,6 +105,8 @@ struct view {
 	bool *col_hidden;         /* by layout metric: left out of the table (F2, setting "hide") */
 	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
+	char run[160];            /* the command run under pmutop: "name (pid N) running 0:12", or "" */
+	char mark[128];           /* the last phase mark received, or "" */
 	char status[256];         /* one-line message (errors of the last key) */
 	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
 };
