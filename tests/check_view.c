@@ -28,6 +28,7 @@
 #include "sample.h"
 #include "topo.h"
 #include "view.h"
+#include "history.h"
 #include "xmalloc.h"
 
 /* Line Y of the grid as text. */
@@ -762,6 +763,85 @@ START_TEST(pidcpus_finds_where_this_process_runs)
 }
 END_TEST
 
+/* F's sample again with util = VALUE on every CPU (NaN: its group off), TIME and INTERVAL. */
+static struct sample *history_sample(struct fixture *f, double value, double time)
+{
+	struct sample *s = sample_new(f->l, f->t->nthreads, f->t->ncores, f->t->nsockets);
+	int util = layout_metric_find(f->l, "util");
+
+	s->time = time;
+	s->interval_s = 1.0;
+	for (int i = 0; i < f->t->nthreads; i++) {
+		s->threads[i] = (struct sample_entity){ .index = f->s->threads[i].index,
+			.core = f->s->threads[i].core, .socket = f->s->threads[i].socket,
+			.os_core_id = f->s->threads[i].os_core_id,
+			.os_socket_id = f->s->threads[i].os_socket_id, .vars = s->threads[i].vars,
+			.raw = s->threads[i].raw };
+		s->threads[i].vars[layout_metric_var(f->l, util)] = value * (i + 1) / 16.0;
+	}
+	return s;
+}
+
+/*
+ * The history: values in order, a gap where the figure was not measured (a
+ * group off: NaN, never 0), the ring keeping the newest, the time the
+ * slots cover, marks by time; the table's history column draws it.
+ */
+START_TEST(history_keeps_values_gaps_and_marks)
+{
+	struct fixture f;
+	struct history *h = history_new();
+	signed char lv[8];
+	const char *last = NULL;
+	int util;
+	char *t;
+
+	fixture_open(&f, 160, 50);
+	util = layout_metric_find(f.l, "util");
+	/* 16, 32, gap, 64, 80, 96 % on the last CPU (row 15) */
+	for (int k = 0; k < 6; k++) {
+		struct sample *s = history_sample(&f, k == 2 ? NAN : 16.0 * (k + 1), 1000.0 + k);
+
+		history_add(h, s);
+		sample_release(s);
+	}
+	history_mark(h, 1002.5, "phase 2");
+	ck_assert_int_eq(history_len(h, HISTORY_THREAD, false), 6);
+	ck_assert(fabs(history_value(h, HISTORY_THREAD, false, 15, util, 0) - 96) < 1e-4);
+	ck_assert(isnan(history_value(h, HISTORY_THREAD, false, 15, util, 3)));
+	ck_assert(isnan(history_value(h, HISTORY_THREAD, false, 15, util, 6))); /* before the first */
+	ck_assert(fabs(history_span(h, false, 4) - 4.0) < 1e-9);
+	ck_assert_int_eq(history_marks_in(h, 1002.0, 1003.0, &last), 1);
+	ck_assert_str_eq(last, "phase 2");
+	ck_assert_int_eq(history_marks_in(h, 1003.0, 1005.0, NULL), 0);
+	/* levels on 0-100: the gap is a gap, the rest rises; two cells before the first sample are gaps */
+	history_spark(h, HISTORY_THREAD, false, 15, util, 8, 100, lv);
+	ck_assert_int_eq(lv[0], -1);
+	ck_assert_int_eq(lv[1], -1);
+	ck_assert_int_eq(lv[4], -1);
+	ck_assert(lv[2] < lv[3] && lv[3] < lv[5] && lv[5] < lv[6] && lv[6] < lv[7]);
+	ck_assert_int_eq(lv[7], 7); /* 96 % is in the top eighth */
+	/* the ring: the oldest go */
+	for (int k = 0; k < 300; k++) {
+		struct sample *s = history_sample(&f, 50, 2000.0 + k);
+
+		history_add(h, s);
+		sample_release(s);
+	}
+	ck_assert_int_eq(history_len(h, HISTORY_THREAD, false), HISTORY_ROWS_MAX);
+	ck_assert(fabs(history_time(h, false, 0) - 2299.0) < 1e-9);
+	/* drawn: the table's history column, named after the metric it follows */
+	f.v.hist = h;
+	t = render(&f);
+	ck_assert_ptr_nonnull(strstr(t, "util history"));
+	ck_assert_ptr_nonnull(strstr(t, "\u2584\u2584\u2584\u2584"));
+	free(t);
+	f.v.hist = NULL;
+	history_free(h);
+	fixture_close(&f);
+}
+END_TEST
+
 /*
  * A benchmark's workers are its descendants: with the tree, the CPU of a
  * busy grandchild is found; without it, the parent (asleep in wait) ran
@@ -809,6 +889,7 @@ static Suite *view_suite(void)
 
 	CHECK_ADD(s, grid_clips_and_dumps_what_it_draws);
 	CHECK_ADD(s, pidcpus_follows_the_process_tree);
+	CHECK_ADD(s, history_keeps_values_gaps_and_marks);
 	CHECK_ADD(s, numbers_fit_their_cells);
 	CHECK_ADD(s, screen_shows_sockets_cpus_and_values);
 	CHECK_ADD(s, too_small_says_so);

@@ -12,7 +12,9 @@ start() {
 	"$FAKEHW" --ready "$dir.ready" "$1" "$dir" 2>/dev/null &
 	helper=$!
 	i=0
-	while [ ! -f "$dir.ready" ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+	# up to 20 s: on a loaded machine the tree and the mount take a while, and a helper
+	# killed before its mount is up would leave no auto_unmount watcher behind
+	while [ ! -f "$dir.ready" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 }
 mounted() { grep -q " $dir/dev " /proc/self/mountinfo; }
 trap 'kill $helper 2>/dev/null; sleep 0.2; umount -l "$dir/dev" 2>/dev/null; rm -rf "$dir" "$dir.ready"' EXIT

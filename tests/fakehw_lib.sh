@@ -13,7 +13,7 @@ fakehw_start() {
 	helper=$!
 	trap 'fakehw_stop' EXIT
 	i=0
-	while [ ! -f "$dir.ready" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
+	while [ ! -f "$dir.ready" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 }
 
 fakehw_stop() {

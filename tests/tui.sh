@@ -221,7 +221,8 @@ else
 	check "without counters it still shows the machine" wait_for "OS (no counters)" 4
 	check "with the reason and the way out" wait_for "No counters:" 2
 	wait_for "sample 2" 4
-	util=$(table | head -1 | awk '{ print $4 }')
+	# the first figure after cpu, core and socket (the history column before it is glyphs)
+	util=$(table | head -1 | awk '{ for (i = 4; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+$/) { print $i; exit } }')
 	case "$util" in
 	*[0-9].[0-9]*) pass "and utilisation from /proc/stat ($util %)" ;;
 	*) fail "and utilisation from /proc/stat" "cpu 0's util: '$util'" "$(screen)" ;;

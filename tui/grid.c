@@ -121,6 +121,18 @@ void grid_blank(struct grid *g, int y, int x, int w, enum grid_style st)
 		grid_set(g, y, x + i, ' ', st);
 }
 
+void grid_spark(struct grid *g, int y, int x, const signed char *lv, int w, enum grid_style st)
+{
+	static const char ascii[] = "_.:-=+*#";
+
+	for (int i = 0; i < w; i++) {
+		int k = lv[i] < 0 ? -1 : lv[i] > 7 ? 7 : lv[i];
+
+		/* U+2581 LOWER ONE EIGHTH BLOCK ... U+2588 FULL BLOCK */
+		grid_set(g, y, x + i, k < 0 ? ' ' : g->utf8 ? (wchar_t)(0x2581 + k) : ascii[k], st);
+	}
+}
+
 void grid_hline(struct grid *g, int y, int x, int w, enum grid_style st)
 {
 	wchar_t h = (g->utf8 ? grid_box_utf8 : grid_box_ascii)[GRID_H];

@@ -101,6 +101,12 @@ void grid_hline(struct grid *g, int y, int x, int w, enum grid_style st);
 /* A bar of W cells filled to FRAC (0..1) with eighth-cell resolution (UTF-8) or '#'. */
 void grid_bar(struct grid *g, int y, int x, int w, double frac, enum grid_style st);
 
+/*
+ * A sparkline: LV[0 .. W) levels 0 to 7 as block glyphs (UTF-8) or
+ * " .:-=+*#%@"-like characters (ASCII), -1 as a blank (a gap).
+ */
+void grid_spark(struct grid *g, int y, int x, const signed char *lv, int w, enum grid_style st);
+
 /* The grid as text: one line per row, trailing blanks removed, UTF-8. Caller frees. */
 char *grid_text(const struct grid *g);
 

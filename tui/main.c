@@ -27,6 +27,7 @@
 
 #include "batch.h"
 #include "frontend.h"
+#include "history.h"
 #include "marks.h"
 #include "options.h"
 #include "rcfile.h"
@@ -490,6 +491,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	};
 	const char *cols = getenv("COLUMNS"), *lines = getenv("LINES");
 	long want = opt->count ? opt->count : 1, got = 0;
+	struct history *hist = history_new();
 	int w, h;
 	const struct sample *last = NULL;
 	struct view_frame frame = { 0 };
@@ -503,6 +505,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	if (w > MAIN_DUMP_MAX || h > MAIN_DUMP_MAX) {
 		fprintf(stderr, "pmutop: --dump draws at most %d x %d characters, COLUMNS and LINES "
 			"ask for %d x %d; set them smaller\n", MAIN_DUMP_MAX, MAIN_DUMP_MAX, w, h);
+		history_free(hist);
 		return MAIN_EXIT_USAGE;
 	}
 	while (got < want) {
@@ -515,6 +518,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
 				if (last)
 					sample_release(last);
+				history_free(hist);
 				return 128 + (int)si.ssi_signo;
 			}
 		}
@@ -528,11 +532,13 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 			if (last)
 				sample_release(last);
 			last = smp;
+			history_add(hist, smp);
 			got++;
 		}
 	}
 	main_view_info(opt, s, doctor, &in);
 	view_init(&v, &in, s->groups, opt->interval);
+	v.hist = hist;
 	if (opt->pane)
 		v.focus = v.lower = (enum view_pane)opt->pane;
 	g = grid_new(w, h, in.utf8);
@@ -544,6 +550,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	view_free(&v);
 	view_frame_free(&frame);
 	sample_release(last);
+	history_free(hist);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

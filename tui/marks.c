@@ -59,11 +59,20 @@ static int marks_dir_under(const char *base, char *dir, size_t len, bool make, c
 	return 0;
 }
 
+/* The temporary directory: $TMPDIR, else /tmp. */
+static const char *marks_tmp(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && t[0] == '/' ? t : "/tmp";
+}
+
+/* Where this user's marks directory is: $XDG_RUNTIME_DIR, else the temporary directory. */
 static const char *marks_base(void)
 {
 	const char *x = getenv("XDG_RUNTIME_DIR");
 
-	return x && x[0] == '/' ? x : "/tmp";
+	return x && x[0] == '/' ? x : marks_tmp();
 }
 
 /* Remove FIFOs left by pmutops that are gone. */
@@ -244,11 +253,11 @@ int marks_send(const char *text, int pid, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	snprintf(line, sizeof(line), "%s\n", text);
-	/* a pmutop started through sudo may have had no XDG_RUNTIME_DIR: /tmp too */
+	/* a pmutop started through sudo may have had no XDG_RUNTIME_DIR: the temporary one too */
 	if (marks_dir_under(marks_base(), dir, sizeof(dir), false, err, errlen) == 0)
 		sent += marks_send_dir(dir, line, pid);
-	if (strcmp(marks_base(), "/tmp") &&
-	    marks_dir_under("/tmp", tmpdir, sizeof(tmpdir), false, err, errlen) == 0)
+	if (strcmp(marks_base(), marks_tmp()) &&
+	    marks_dir_under(marks_tmp(), tmpdir, sizeof(tmpdir), false, err, errlen) == 0)
 		sent += marks_send_dir(tmpdir, line, pid);
 	if (!sent) {
 		if (pid > 0)

@@ -4,8 +4,9 @@
  * its history and in its output.
  *
  * Each running pmutop reads a FIFO, DIR/marks-PID, where DIR is
- * ${XDG_RUNTIME_DIR:-/tmp}/pmutop-UID (mode 0700, the user's own, never a
- * symlink).  A command run under pmutop finds it in PMUTOP_MARK_FIFO (echo
+ * ${XDG_RUNTIME_DIR:-${TMPDIR:-/tmp}}/pmutop-UID (mode 0700, the user's
+ * own, never a symlink); --mark looks there and in ${TMPDIR:-/tmp}/pmutop-UID
+ * (a pmutop started through sudo has no XDG_RUNTIME_DIR).  A command run under pmutop finds it in PMUTOP_MARK_FIFO (echo
  * text > "$PMUTOP_MARK_FIFO"); `pmutop --mark TEXT` writes to every pmutop
  * of the user.  A line is one mark: control characters become '?', at most
  * MARKS_TEXT_MAX characters are kept, at most MARKS_PER_TAKE marks are

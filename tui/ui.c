@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "grid.h"
+#include "history.h"
 #include "marks.h"
 #include "pidcpus.h"
 #include "run.h"
@@ -172,6 +173,7 @@ struct ui_state {
 	const struct sample *smp;
 	double t_sample;       /* when smp arrived */
 	struct pidcpus *pid;
+	struct history *hist;
 	const struct ui_config *c;
 	bool cmd_ended;        /* seen ended: the last interval was asked for */
 	bool dirty, quit;
@@ -258,6 +260,7 @@ static void ui_new_sample(struct ui_state *u)
 		sample_release(u->smp);
 	u->smp = smp;
 	u->t_sample = ui_now();
+	history_add(u->hist, smp);
 	if (u->pid) {
 		/* where the process ran during the interval that just ended */
 		free(u->v.pid_cpus);
@@ -295,6 +298,8 @@ static void ui_take_marks(struct ui_state *u)
 	struct mark mk[MARKS_PER_TAKE];
 	int n = marks_take(u->c->marks, mk, MARKS_PER_TAKE, NULL);
 
+	for (int i = 0; i < n; i++)
+		history_mark(u->hist, mk[i].time, mk[i].text);
 	if (n > 0) {
 		snprintf(u->v.mark, sizeof(u->v.mark), "%s", mk[n - 1].text);
 		u->dirty = true;
@@ -343,6 +348,8 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		return EXIT_FAILURE;
 	}
 	view_init(&u.v, &c->info, s->groups, c->interval);
+	u.hist = history_new();
+	u.v.hist = u.hist;
 	ui_load_rc(&u, c);
 	tcgetattr(STDIN_FILENO, &ui_saved_tty);
 	sigemptyset(&winch);
@@ -352,6 +359,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		snprintf(err, errlen, "cannot start the terminal (TERM=%s): set TERM to your terminal "
 			 "type, or use -b", getenv("TERM") ? getenv("TERM") : "");
 		view_free(&u.v);
+		history_free(u.hist);
 		return EXIT_FAILURE;
 	}
 	ui_active = 1;
@@ -442,6 +450,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	if (u.smp)
 		sample_release(u.smp);
 	pidcpus_free(u.pid);
+	history_free(u.hist);
 	grid_free(u.g);
 	view_free(&u.v);
 	view_frame_free(&u.frame);

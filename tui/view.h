@@ -79,6 +79,7 @@ struct view_info {
 };
 
 struct view_hit;
+struct history;
 
 struct view {
 	struct view_info info;
@@ -105,6 +106,7 @@ struct view {
 	bool *col_hidden;         /* by layout metric: left out of the table (F2, setting "hide") */
 	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
+	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
 	char run[160];            /* the command run under pmutop: "name (pid N) running 0:12", or "" */
 	char mark[128];           /* the last phase mark received, or "" */
 	char status[256];         /* one-line message (errors of the last key) */

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "pane.h"
+#include "history.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -147,6 +148,48 @@ static int threads_pane_first_col(const struct view *v, const int *cols, int nco
 	return first;
 }
 
+/* The history column: as wide as the screen allows, none on a narrow one. */
+static int threads_pane_spark_w(const struct view *v, int w)
+{
+	if (!v->hist)
+		return 0;
+	return w >= 140 ? 24 : w >= 100 ? 16 : 0;
+}
+
+/* The metric the history column follows: the sort column's, else the heatmap's. */
+static int threads_pane_spark_metric(const struct view *v)
+{
+	return v->sort_metric >= 0 ? v->sort_metric : v->heat_metric;
+}
+
+static enum history_kind threads_pane_kind(const struct view *v)
+{
+	return v->agg == VIEW_AGG_THREAD ? HISTORY_THREAD
+	       : v->agg == VIEW_AGG_CORE ? HISTORY_CORE : HISTORY_SOCKET;
+}
+
+/*
+ * The scale of the history column: 100 for a percentage, else the largest
+ * value any of the ROWS shows (rows compare with each other).
+ */
+static double threads_pane_spark_max(const struct view *v, const int *rows, int nrows, int w)
+{
+	const struct layout_metric *mt = &v->info.layout->metrics[threads_pane_spark_metric(v)];
+	signed char lv[32];
+	double max = 0;
+
+	if (!strcmp(mt->unit, "%"))
+		return 100;
+	for (int r = 0; r < nrows; r++) {
+		double top = history_spark(v->hist, threads_pane_kind(v), false, rows[r],
+					   threads_pane_spark_metric(v), w, 0, lv);
+
+		if (!isnan(top) && top > max)
+			max = top;
+	}
+	return max;
+}
+
 /* The row's first columns (cpu, core, socket, or the CPU list); returns where the figures start. */
 static int threads_pane_label(const struct view *v, const struct sample_entity *e, int y,
 			      enum grid_style base, const char *head, struct grid *g)
@@ -188,6 +231,8 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 					     " sock cpus          " };
 	struct sample_entity *ents;
 	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x, first, shown;
+	int sw;
+	double smax = 0;
 	char buf[64];
 
 	ncols = threads_pane_columns(v, s, cols);
@@ -197,12 +242,22 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 
 		qsort_r(rows, (size_t)nrows, sizeof(int), threads_pane_sort_cmp, &ctx);
 	}
-	first = threads_pane_first_col(v, cols, ncols, (int)strlen(heads[v->agg]), g->w, &shown);
+	sw = threads_pane_spark_w(v, g->w);
+	if (sw)
+		smax = threads_pane_spark_max(v, rows, nrows, sw);
+	first = threads_pane_first_col(v, cols, ncols, (int)strlen(heads[v->agg]) + (sw ? sw + 1 : 0),
+				       g->w, &shown);
 	f->ncols = ncols;
 	f->hcol = first;
 	f->shown_cols = shown;
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
 	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%s", heads[v->agg]);
+	if (sw) {
+		/* the history column says what it follows: the sort column, else the heatmap's */
+		snprintf(buf, sizeof(buf), " %.*s history", sw - 8, l->metrics[threads_pane_spark_metric(v)].name);
+		grid_put(g, y, x, sw + 1, GRID_HEADER, "%s", buf);
+		x += sw + 1;
+	}
 	for (int c = first; c < first + shown; c++) {
 		const char *name = l->metrics[cols[c]].name;
 		int w = threads_pane_col_w(l, cols[c]);
@@ -242,6 +297,14 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 
 		grid_blank(g, yy, 0, g->w, base);
 		x = threads_pane_label(v, e, yy, base, heads[v->agg], g);
+		if (sw) {
+			signed char lv[32];
+
+			history_spark(v->hist, threads_pane_kind(v), false, rows[pos],
+				      threads_pane_spark_metric(v), sw, smax, lv);
+			grid_spark(g, yy, x + 1, lv, sw, sel ? GRID_SELECT : GRID_BAR);
+			x += sw + 1;
+		}
 		for (int c = first; c < first + shown; c++) {
 			int w = threads_pane_col_w(l, cols[c]);
 			double val = sample_metric(s, e, cols[c]);

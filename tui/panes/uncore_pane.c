@@ -5,6 +5,7 @@
  * socket totals); plausibility flags under them.  UI thread.
  */
 #include "pane.h"
+#include "history.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -217,13 +218,40 @@ static int uncore_pane_first_col(const struct layout *l, const int *cols, int nc
 /* One line of the uncore / IMC pane: what it shows, for drawing, selecting and explaining. */
 struct uncore_pane_line {
 	enum { UNCORE_LINE_CHANNEL, UNCORE_LINE_TOTAL, UNCORE_LINE_METRIC, UNCORE_LINE_NOTE,
-	       UNCORE_LINE_FLAG } kind;
+	       UNCORE_LINE_FLAG, UNCORE_LINE_AXIS, UNCORE_LINE_HISTORY } kind;
 	int socket, channel;      /* topo socket index, channel (-1: the socket) */
 	int metric;               /* UNCORE_LINE_METRIC: its metric; others: what explain shows */
 	int flag;                 /* UNCORE_LINE_FLAG: index into the sample's flags */
 };
 
-/* The pane's lines in order: channels and totals, or a line per metric; notes; flags. */
+/*
+ * The history lines: a time axis (with the phase marks), then per socket
+ * (and in the IMC pane per channel) one line of read and one of write
+ * bandwidth, when the layout has those figures.
+ */
+static int uncore_pane_history_lines(const struct view *v, const struct sample *s, bool imc,
+				     struct uncore_pane_line *out)
+{
+	const struct layout *l = v->info.layout;
+	int rd = layout_metric_find(l, "read_bytes_per_s"), wr = layout_metric_find(l, "write_bytes_per_s");
+	int n = 0;
+
+	if (!v->hist || rd < 0 || wr < 0 || !history_len(v->hist, HISTORY_SOCKET, true))
+		return 0;
+	out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_AXIS, .metric = -1, .flag = -1 };
+	for (int k = 0; k < s->nsockets; k++) {
+		if (v->zoom_socket >= 0 && k != v->zoom_socket)
+			continue;
+		for (int ch = imc ? 0 : s->nchannels; ch <= s->nchannels; ch++)
+			for (int d = 0; d < 2; d++)
+				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_HISTORY,
+					.socket = k, .channel = ch < s->nchannels ? ch : -1,
+					.metric = d ? wr : rd, .flag = -1 };
+	}
+	return n;
+}
+
+/* The pane's lines in order: channels and totals, or a line per metric; notes; history; flags. */
 static int uncore_pane_lines(const struct view *v, const struct sample *s, bool imc, const int *cols,
 			     int ncols, const int *ccols, int nccols, struct uncore_pane_line *out)
 {
@@ -253,6 +281,7 @@ static int uncore_pane_lines(const struct view *v, const struct sample *s, bool 
 					.flag = -1 };
 		out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_NOTE, .metric = -1, .flag = -1 };
 	}
+	n += uncore_pane_history_lines(v, s, imc, out + n);
 	for (int i = 0; i < s->nflags; i++) {
 		const struct sample_flag *fl = &s->flags[i];
 
@@ -264,6 +293,105 @@ static int uncore_pane_lines(const struct view *v, const struct sample *s, bool 
 			i++; /* one line per finding, not per figure */
 	}
 	return n;
+}
+
+/* Label of the history lines ("s0 ch1 write"), and where their sparklines start. */
+#define UNCORE_HIST_LABEL 18
+/* Room at the right of a history line for the newest value. */
+#define UNCORE_HIST_VALUE 10
+
+/* Sparkline cells of a history line on a screen W wide. */
+static int uncore_pane_hist_w(int w)
+{
+	int n = w - UNCORE_HIST_LABEL - UNCORE_HIST_VALUE - 2;
+
+	return n < 8 ? 0 : n > HISTORY_WIDE ? HISTORY_WIDE : n;
+}
+
+/* Seconds as "83 s" or "12:05" (minutes). */
+static void uncore_pane_span(double secs, char *buf, size_t len)
+{
+	if (secs < 100)
+		snprintf(buf, len, "%.0f s", secs);
+	else
+		snprintf(buf, len, "%d:%02d", (int)secs / 60, (int)secs % 60);
+}
+
+/*
+ * The time axis over the sparklines: how far back the left edge is (each
+ * sample one cell, whatever its interval), '|' where a phase mark came,
+ * the newest mark's text.
+ */
+static void uncore_pane_axis(const struct view *v, int y, struct grid *g)
+{
+	int w = uncore_pane_hist_w(g->w), n = history_len(v->hist, HISTORY_SOCKET, true);
+	int shown = n < w ? n : w;
+	const char *last = NULL, *newest = NULL;
+	char span[32];
+
+	uncore_pane_span(history_span(v->hist, true, shown), span, sizeof(span));
+	grid_put(g, y, 0, UNCORE_HIST_LABEL, GRID_BOLD, " history -%s", span);
+	for (int k = 0; k < shown; k++) {
+		double t1 = history_time(v->hist, true, k), t0 = history_time(v->hist, true, k + 1);
+		int x = UNCORE_HIST_LABEL + 1 + (w - 1 - k);
+
+		if (isnan(t0))
+			t0 = -INFINITY;
+		if (history_marks_in(v->hist, t0, t1, &last)) {
+			grid_put(g, y, x, 1, GRID_WARN, "|");
+			if (!newest)
+				newest = last;
+		}
+	}
+	grid_put(g, y, UNCORE_HIST_LABEL + 1 + w + 1, UNCORE_HIST_VALUE, GRID_DIM, "%s",
+		 newest ? newest : "now");
+}
+
+/* A history line: socket (channel) read or write bandwidth, scaled to MAX. */
+static void uncore_pane_history(const struct view *v, const struct sample *s,
+				const struct uncore_pane_line *ln, double max, int y, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	int w = uncore_pane_hist_w(g->w), i = ln->channel < 0 ? ln->socket
+						: ln->socket * s->nchannels + ln->channel;
+	enum history_kind kind = ln->channel < 0 ? HISTORY_SOCKET : HISTORY_CHANNEL;
+	signed char *lv = xcalloc((size_t)w + 1, 1);
+	char label[40], chan[16] = "", buf[32];
+
+	if (ln->channel >= 0)
+		snprintf(chan, sizeof(chan), " ch%d", ln->channel);
+	snprintf(label, sizeof(label), " s%d%s %s", s->sockets[ln->socket].os_socket_id, chan,
+		 strncmp(l->metrics[ln->metric].name, "read", 4) ? "write" : "read");
+	grid_put(g, y, 0, UNCORE_HIST_LABEL, GRID_NORMAL, "%s", label);
+	history_spark(v->hist, kind, true, i, ln->metric, w, max, lv);
+	grid_spark(g, y, UNCORE_HIST_LABEL + 1, lv, w, GRID_BAR);
+	pane_value(s, ln->metric, history_value(v->hist, kind, true, i, ln->metric, 0), buf,
+		   sizeof(buf));
+	grid_put_right(g, y, UNCORE_HIST_LABEL + 1 + w + 1, UNCORE_HIST_VALUE, GRID_NORMAL, buf);
+	free(lv);
+}
+
+/* The scale of the history lines: the largest value any of them shows (sockets and channels apart). */
+static double uncore_pane_hist_max(const struct view *v, const struct sample *s,
+				   const struct uncore_pane_line *lines, int n, bool chans, int w)
+{
+	signed char *lv = xcalloc((size_t)w + 1, 1);
+	double max = 0;
+
+	for (int k = 0; k < n; k++) {
+		const struct uncore_pane_line *ln = &lines[k];
+		double top;
+
+		if (ln->kind != UNCORE_LINE_HISTORY || (ln->channel >= 0) != chans)
+			continue;
+		top = history_spark(v->hist, chans ? HISTORY_CHANNEL : HISTORY_SOCKET, true,
+				    chans ? ln->socket * s->nchannels + ln->channel : ln->socket,
+				    ln->metric, w, 0, lv);
+		if (top > max)
+			max = top;
+	}
+	free(lv);
+	return max;
 }
 
 /* Draw line LN at row Y (SEL: it is the selection). */
@@ -323,6 +451,11 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 		pane_flag_where(s, &s->flags[ln->flag], label, sizeof(label));
 		grid_put(g, y, 1, g->w - 2, GRID_CRIT, "! %s: %s", label, s->flags[ln->flag].why);
 		break;
+	case UNCORE_LINE_AXIS:
+		uncore_pane_axis(v, y, g);
+		break;
+	case UNCORE_LINE_HISTORY:
+		break; /* drawn by the caller, which knows the scale of all of them */
 	}
 }
 
@@ -339,6 +472,7 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 	double *scale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
 	double *cscale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
 	struct uncore_pane_line *lines = NULL;
+	double hmax[2];
 	int rows = h - 1, sel = -1, scroll = 0;
 	char why[600];
 
@@ -356,9 +490,11 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 	/* channel rows against channel peaks; socket rows (totals) against socket peaks */
 	uncore_pane_scale(s, nccols ? ccols : cols, nccols ? nccols : ncols, false, scale);
 	uncore_pane_scale(s, ccols, nccols, true, cscale);
-	lines = xcalloc((size_t)(s->nsockets * (s->nchannels + 2) + l->nmetrics + s->nflags + 2),
+	lines = xcalloc((size_t)(s->nsockets * (s->nchannels + 2) * 3 + l->nmetrics + s->nflags + 4),
 			sizeof(*lines));
 	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, lines);
+	hmax[0] = uncore_pane_hist_max(v, s, lines, nlines, false, uncore_pane_hist_w(g->w));
+	hmax[1] = uncore_pane_hist_max(v, s, lines, nlines, true, uncore_pane_hist_w(g->w));
 	if (nccols) {
 		/* more channel columns than the width holds: Left and Right scroll them */
 		int all = nccols, first, shown;
@@ -409,8 +545,11 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 		const struct uncore_pane_line *ln = &lines[r + scroll];
 		int pos = r + scroll;
 
-		uncore_pane_draw_line(v, s, ln, cols, ncols, ccols, nccols, scale, cscale, y + 1 + r,
-				      pos == sel, g);
+		if (ln->kind == UNCORE_LINE_HISTORY)
+			uncore_pane_history(v, s, ln, hmax[ln->channel >= 0], y + 1 + r, g);
+		else
+			uncore_pane_draw_line(v, s, ln, cols, ncols, ccols, nccols, scale, cscale,
+					      y + 1 + r, pos == sel, g);
 		if (ln->kind == UNCORE_LINE_CHANNEL || ln->kind == UNCORE_LINE_TOTAL ||
 		    ln->kind == UNCORE_LINE_METRIC) {
 			bool chan = ln->kind == UNCORE_LINE_CHANNEL;
