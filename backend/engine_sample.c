@@ -28,19 +28,15 @@ static bool engine_group_live(const struct engine *e, int g)
 	return false;
 }
 
+static bool engine_group_counted(const void *ctx, int g)
+{
+	return engine_group_live(ctx, g);
+}
+
 /* Evaluate the metrics of scope at most SCOPE into VARS (their inputs already there). */
 static void engine_eval(const struct engine *e, double *vars, enum layout_scope scope)
 {
-	const struct layout *l = e->l;
-
-	for (int m = 0; m < l->nmetrics; m++) {
-		const struct layout_metric *mt = &l->metrics[m];
-		double v = NAN;
-
-		if (layout_scope_computed(mt->scope, scope) && engine_group_live(e, mt->group))
-			v = expr_eval(mt->expr, vars);
-		vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
-	}
+	sample_eval_metrics(e->l, vars, scope, engine_group_counted, e);
 }
 
 /* DST's raw counts += SRC's (each thread's own count of a per-core event: their mean). */

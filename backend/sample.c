@@ -4,6 +4,7 @@
  * release.
  */
 #include "sample.h"
+#include "expr.h"
 #include "xmalloc.h"
 
 #include <math.h>
@@ -125,4 +126,46 @@ void sample_release(const struct sample *cs)
 double sample_metric(const struct sample *s, const struct sample_entity *e, int m)
 {
 	return e->vars[layout_metric_var(s->layout, m)];
+}
+
+void sample_eval_metrics(const struct layout *l, double *vars, enum layout_scope scope,
+			 bool (*counted)(const void *ctx, int g), const void *ctx)
+{
+	for (int m = 0; m < l->nmetrics; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+		double v = NAN;
+
+		if (layout_scope_computed(mt->scope, scope) && (mt->group < 0 || counted(ctx, mt->group)))
+			v = expr_eval(mt->expr, vars);
+		vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
+	}
+}
+
+/* Whether group G counted in the sample CTX. */
+static bool sample_group_counted(const void *ctx, int g)
+{
+	const struct sample *s = ctx;
+
+	return s->groups[g].state == SAMPLE_GROUP_LIVE || s->groups[g].state == SAMPLE_GROUP_ROTATING;
+}
+
+static void sample_eval(const struct sample *s, double *vars, enum layout_scope scope)
+{
+	sample_eval_metrics(s->layout, vars, scope, sample_group_counted, s);
+}
+
+void sample_recompute(struct sample *s)
+{
+	for (int i = 0; i < s->nthreads; i++)
+		if (!isnan(s->threads[i].vars[LAYOUT_B_threads]))
+			sample_eval(s, s->threads[i].vars, LAYOUT_THREAD);
+	for (int i = 0; i < s->ncores; i++)
+		if (!isnan(s->cores[i].vars[LAYOUT_B_threads]))
+			sample_eval(s, s->cores[i].vars, LAYOUT_CORE);
+	for (int i = 0; i < s->nsockets; i++) {
+		if (!isnan(s->sockets[i].vars[LAYOUT_B_seconds]))
+			sample_eval(s, s->sockets[i].vars, LAYOUT_SOCKET);
+		for (int c = 0; c < s->nchannels; c++)
+			sample_eval(s, sample_channel(s, i, c)->vars, LAYOUT_CHANNEL);
+	}
 }

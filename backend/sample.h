@@ -82,6 +82,22 @@ struct sample {
 	int refs;              /* holders; use sample_ref / sample_release */
 };
 
+/*
+ * Compute every metric of S from its inputs (each entity's built-ins and
+ * event counts in vars), as the sampler does: at the scopes a metric is
+ * defined for, only for groups that counted (live or rotating), NaN where
+ * the result is not finite; an entity without figures (its thread count
+ * n/a; a socket without seconds) keeps n/a.  For a recording's replay.
+ */
+void sample_recompute(struct sample *s);
+
+/*
+ * The metrics of L defined at SCOPE into VARS from their inputs there, for
+ * the groups COUNTED(CTX, g) says counted; NaN where a result is not finite.
+ */
+void sample_eval_metrics(const struct layout *l, double *vars, enum layout_scope scope,
+			 bool (*counted)(const void *ctx, int g), const void *ctx);
+
 /* A blank sample for LAYOUT with the given entity counts; refs = 1. */
 struct sample *sample_new(const struct layout *layout, int nthreads, int ncores, int nsockets);
 

@@ -17,9 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "grid.h"
+#include "history.h"
 #include "layout.h"
+#include "record.h"
 #include "paths.h"
 #include "sample.h"
 #include "session.h"
@@ -100,6 +103,67 @@ static void bench_machine(const char *name, const char *synthetic, struct layout
 	bench_stats(key, BENCH_FRAMES, &km, &kp);
 	fprintf(stderr, "%-5s %5d threads  frame %6.2f ms (p99 %6.2f)  key to screen %6.2f ms (p99 %6.2f)\n",
 		name, t->nthreads, fm, fp, km, kp);
+	{
+		/* the run recorded (record.h) and kept for the sparklines (history.h), per sample */
+		struct record_about ra = { .host = "bench", .source = "bench", .layout = l,
+					   .sockets = t->nsockets, .cores = t->ncores,
+					   .threads = t->nthreads, .interval_s = 1 };
+		struct history *h = history_new();
+		char file[] = "/tmp/pmutop-bench-XXXXXX";
+		struct record *r;
+		double rec[BENCH_FRAMES], hist[BENCH_FRAMES], rm, rp, hm, hp;
+		int fd = mkstemp(file);
+		long size;
+		FILE *f;
+
+		close(fd);
+		/* the worst case: every group counted, every event an input */
+		for (int gi = 0; gi < l->ngroups; gi++)
+			s->groups[gi].state = SAMPLE_GROUP_ROTATING;
+		for (int i = 0; i < t->nthreads; i++)
+			for (int k = 0; k < LAYOUT_NBUILTINS + l->nevents; k++)
+				s->threads[i].vars[k] = 1e9 + i * 12345.678 + k;
+		if (record_open(file, &ra, &r, err, sizeof(err))) {
+			fprintf(stderr, "bench_tui: %s\n", err);
+			exit(1);
+		}
+		for (int k = 0; k < BENCH_FRAMES; k++) {
+			double t0 = bench_now();
+
+			s->seq = (uint64_t)k + 1;
+			record_sample(r, s);
+			rec[k] = bench_now() - t0;
+			t0 = bench_now();
+			history_add(h, s);
+			hist[k] = bench_now() - t0;
+		}
+		f = fopen(file, "rb");
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		fclose(f);
+		bench_stats(rec, BENCH_FRAMES, &rm, &rp);
+		bench_stats(hist, BENCH_FRAMES, &hm, &hp);
+		fprintf(stderr, "%-5s %5d threads  record a sample (every group on) %6.2f ms (p99 %6.2f), "
+			"%ld KB each;  history %6.3f ms\n", name, t->nthreads, rm, rp,
+			size / BENCH_FRAMES / 1024, hm);
+		/* the default: the stalls group */
+		for (int gi = 0; gi < l->ngroups; gi++)
+			s->groups[gi].state = gi == 0 ? SAMPLE_GROUP_LIVE : SAMPLE_GROUP_OFF;
+		for (int k = 0; k < BENCH_FRAMES; k++) {
+			double t0 = bench_now();
+
+			record_sample(r, s);
+			rec[k] = bench_now() - t0;
+		}
+		bench_stats(rec, BENCH_FRAMES, &rm, &rp);
+		fprintf(stderr, "%-5s %5d threads  record a sample (the stalls group) %6.2f ms (p99 %6.2f)\n",
+			name, t->nthreads, rm, rp);
+		for (int gi = 0; gi < l->ngroups; gi++)
+			s->groups[gi].state = SAMPLE_GROUP_OFF;
+		record_close(r);
+		unlink(file);
+		history_free(h);
+	}
 	view_free(&v);
 	view_frame_free(&vf);
 	sample_release(s);

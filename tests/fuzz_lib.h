@@ -24,6 +24,15 @@ char *fuzz_text(const uint8_t *data, size_t size);
 		return 0;                                                     \
 	}
 
+/* The same for a target that needs SETUP() once before its first input. */
+#define FUZZ_LIBFUZZER_TARGET_SETUP(setup, one)                               \
+	static int fuzz_set_up_and_one(const uint8_t *data, size_t size)      \
+	{                                                                     \
+		setup();                                                      \
+		return one(data, size);                                       \
+	}                                                                     \
+	FUZZ_LIBFUZZER_TARGET(fuzz_set_up_and_one)
+
 /* FILE's bytes (malloc'd, NUL-terminated), LEN their count; exits on failure. */
 char *fuzz_read(const char *path, size_t *len);
 

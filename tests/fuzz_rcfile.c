@@ -74,13 +74,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 }
 
 #ifdef PMUTOP_LIBFUZZER
-static int fuzz_set_up_and_one(const uint8_t *data, size_t size)
-{
-	fuzz_setup();
-	return fuzz_one(data, size);
-}
-
-FUZZ_LIBFUZZER_TARGET(fuzz_set_up_and_one)
+FUZZ_LIBFUZZER_TARGET_SETUP(fuzz_setup, fuzz_one)
 #else
 int main(void)
 {

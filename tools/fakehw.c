@@ -49,6 +49,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -893,10 +894,13 @@ static int fakehw_truncate(const char *path, off_t size, struct fuse_file_info *
  */
 #define FAKEHW_TICK_US 10000
 
+/* Cleared at exit: the ticker stops before the emulator is freed. */
+static atomic_bool fakehw_ticking = true;
+
 static void *fakehw_ticker(void *arg)
 {
 	(void)arg;
-	for (;;) {
+	while (atomic_load(&fakehw_ticking)) {
 		usleep(FAKEHW_TICK_US);
 		emu_sync_all(fakehw_emu);
 	}
@@ -924,6 +928,8 @@ int main(int argc, char **argv)
 			      "-o", "allow_other", "-o", "default_permissions", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(9, fuse_argv);
 	struct fuse *fuse;
+	pthread_t tick;
+	bool ticker;
 	int rc;
 
 	for (;;) {
@@ -980,12 +986,7 @@ int main(int argc, char **argv)
 		fuse_unmount(fuse);
 		return 1;
 	}
-	{
-		pthread_t tick;
-
-		if (pthread_create(&tick, NULL, fakehw_ticker, NULL) == 0)
-			pthread_detach(tick);
-	}
+	ticker = pthread_create(&tick, NULL, fakehw_ticker, NULL) == 0;
 	if (ready) {
 		FILE *f = fopen(ready, "w");
 
@@ -995,6 +996,9 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = fuse_loop_mt(fuse, 0);
+	atomic_store(&fakehw_ticking, false);
+	if (ticker)
+		pthread_join(tick, NULL);
 	fuse_remove_signal_handlers(fuse_get_session(fuse));
 	fuse_unmount(fuse);
 	fuse_destroy(fuse);

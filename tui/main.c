@@ -31,6 +31,8 @@
 #include "marks.h"
 #include "options.h"
 #include "rcfile.h"
+#include "record.h"
+#include "replay.h"
 #include "run.h"
 #include "summary.h"
 #include "ui.h"
@@ -192,8 +194,24 @@ static bool main_std_fds(void)
 struct main_extra {
 	struct run_cmd *cmd;      /* NULL without a command */
 	struct marks *marks;      /* NULL when the FIFO could not be made */
+	struct record *rec;       /* --record, or NULL */
+	bool rec_said;            /* its stop was said */
 	double t0;                /* wall clock at the start, for the marks' offsets */
 };
+
+/* Sample S (or a mark) into the recording; its stop said once. */
+static void main_record(struct main_extra *x, const struct sample *s, const struct mark *mk)
+{
+	int rc;
+
+	if (!x->rec || x->rec_said)
+		return;
+	rc = s ? record_sample(x->rec, s) : record_mark(x->rec, mk->time, mk->text);
+	if (rc) {
+		fprintf(stderr, "pmutop: %s; the run goes on\n", record_error(x->rec));
+		x->rec_said = true;
+	}
+}
 
 static double main_wall(void)
 {
@@ -279,6 +297,8 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 		}
 		nmk = marks_take(x->marks, mk, MARKS_PER_TAKE, NULL);
 		for (int i = 0; i < nmk; i++)
+			main_record(x, NULL, &mk[i]);
+		for (int i = 0; i < nmk; i++)
 			if (batch_print_mark(&mk[i], x->t0, fmt, stdout) == -EPIPE) {
 				status = EXIT_SUCCESS;
 				goto out;
@@ -296,6 +316,7 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 			smp = session_latest(s);
 			if (smp) {
 				rc = batch_print(smp, fmt, printed == 0, stdout);
+				main_record(x, smp, NULL);
 				if (sum)
 					summary_add(sum, smp);
 				sample_release(smp);
@@ -354,6 +375,25 @@ out:
 	return status < 0 ? EXIT_SUCCESS : status;
 }
 
+/* This machine's name for the header (static storage). */
+static const char *main_host(void);
+
+/* What a recording's header says about this run. */
+static void main_record_about(const struct options *opt, struct session *s,
+			      struct record_about *ra)
+{
+	struct session_about a;
+
+	session_about(s, &a);
+	*ra = (struct record_about){
+		.host = a.machine ? a.machine : main_host(), .source = a.source, .brand = a.brand,
+		.uarch = a.uarch, .topology = a.topo->source, .simulated = a.simulated,
+		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
+		.sockets = a.topo->nsockets, .cores = a.topo->ncores, .threads = a.topo->nonline,
+		.interval_s = opt->interval, .layout = s->layout,
+	};
+}
+
 /* The CPUs of socket SOCKET of the topology CTX into PIN; how many. */
 static int main_socket_cpus(void *ctx, int socket, bool *pin)
 {
@@ -385,9 +425,18 @@ static int main_extra_start(const struct options *opt, struct session *s, int ou
 	x->t0 = main_wall();
 	if (marks_open(&x->marks, err, sizeof(err)))
 		fprintf(stderr, "pmutop: phase marks are off: %s\n", err);
+	session_about(s, &a);
+	if (opt->record) {
+		struct record_about ra;
+
+		main_record_about(opt, s, &ra);
+		if (record_open(opt->record, &ra, &x->rec, err, sizeof(err))) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return MAIN_EXIT_USAGE;
+		}
+	}
 	if (!opt->command)
 		return 0;
-	session_about(s, &a);
 	if (opt->pin) {
 		pin = calloc((size_t)a.topo->cpu_thread_len + 1, sizeof(bool));
 		if (!pin || run_parse_pin(opt->pin, a.topo->cpu_thread_len, main_socket_cpus,
@@ -418,7 +467,73 @@ static void main_extra_stop(struct main_extra *x)
 		run_stop(x->cmd, SIGTERM, MAIN_CMD_STOP_WAIT_S);
 	run_free(x->cmd);
 	marks_close(x->marks);
+	if (x->rec && !x->rec_said)
+		fprintf(stderr, "pmutop: recorded %ld samples to %s\n", record_count(x->rec),
+			record_path(x->rec));
+	record_close(x->rec);
 	memset(x, 0, sizeof(*x));
+}
+
+/*
+ * --replay FILE: the recording read back.  With -b, each sample printed
+ * again in --format (metrics computed again from the recorded inputs) with
+ * its marks; a cut last line is said on stderr; bad input exits 2 with the
+ * line and byte.
+ */
+static int main_replay(const struct options *opt)
+{
+	static const enum batch_format formats[] = {
+		[OPTIONS_FORMAT_TEXT] = BATCH_TEXT, [OPTIONS_FORMAT_CSV] = BATCH_CSV,
+		[OPTIONS_FORMAT_JSON] = BATCH_JSON,
+	};
+	struct replay *r;
+	struct replay_item it;
+	char err[1024];
+	double t0 = NAN;
+	long printed = 0;
+	int rc, status = EXIT_SUCCESS;
+
+	if (!opt->batch) {
+		fprintf(stderr, "pmutop: the replay screen is not built yet; convert the recording "
+			"with pmutop --replay %s -b [--format text|csv|json]\n", opt->replay);
+		return MAIN_EXIT_USAGE;
+	}
+	if (replay_open(opt->replay, &r, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return MAIN_EXIT_USAGE;
+	}
+	while ((rc = replay_next(r, &it, err, sizeof(err))) == 0 && it.kind != REPLAY_END) {
+		int prc = 0;
+
+		if (it.kind == REPLAY_SAMPLE) {
+			if (isnan(t0))
+				t0 = it.sample->time - it.sample->interval_s;
+			prc = batch_print(it.sample, formats[opt->format], printed++ == 0, stdout);
+			sample_release(it.sample);
+		} else if (it.kind == REPLAY_MARK) {
+			prc = batch_print_mark(&it.mark, isnan(t0) ? it.mark.time : t0,
+					       formats[opt->format], stdout);
+		}
+		if (prc == -EPIPE)
+			break;
+		if (prc) {
+			fprintf(stderr, "pmutop: cannot write the output: %s\n", strerror(-prc));
+			status = EXIT_FAILURE;
+			break;
+		}
+		if (opt->count && printed >= opt->count)
+			break;
+	}
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		status = MAIN_EXIT_USAGE;
+	} else if (replay_trailing(r)) {
+		fprintf(stderr, "pmutop: %s ends with a cut line: its last %ld bytes were ignored "
+			"(%ld sample%s replayed)\n", opt->replay, replay_trailing(r), printed,
+			printed == 1 ? "" : "s");
+	}
+	replay_close(r);
+	return status;
 }
 
 /* Doctor report for OPT (and S's owner scan when S is running); returns failures. */
@@ -601,6 +716,11 @@ static int main_ui_with_extra(struct session *s, const struct options *opt, int 
 		main_extra_stop(&x);
 		return status;
 	}
+	struct record_about ra;
+
+	main_record_about(opt, s, &ra);
+	c->rec = &x.rec;
+	c->rec_about = &ra;
 	c->cmd = x.cmd;
 	c->cmd_log = opt->command ? log : NULL;
 	/* an emulated machine's CPUs are not where the command runs */
@@ -843,5 +963,7 @@ int main(int argc, char **argv)
 	case OPTIONS_ACTION_INTERACTIVE:
 		break;
 	}
+	if (opt.replay)
+		return main_replay(&opt);
 	return main_run(&opt);
 }

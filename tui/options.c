@@ -62,6 +62,10 @@ const char options_usage[] =
 	"                         writes on this CPU (or the --sim machine) and exit\n"
 	"      --pin=CPUS         run COMMAND on these CPUs only: a list such as 0-3,8,\n"
 	"                         or socketN for every CPU of socket N\n"
+	"      --record=FILE      write the run to FILE (JSON lines; R starts and stops\n"
+	"                         recording on the screen)\n"
+	"      --replay=FILE      read a recording instead of counting; with -b and\n"
+	"                         --format it converts it to text, CSV or JSON\n"
 	"      --mark=TEXT        mark a phase in the running pmutop (this user's): it\n"
 	"                         shows on its history and in its output, and exit; a\n"
 	"                         COMMAND can also write a line to $PMUTOP_MARK_FIFO\n"
@@ -89,6 +93,8 @@ enum {
 	OPT_MUX_MS,
 	OPT_PIN,
 	OPT_MARK,
+	OPT_RECORD,
+	OPT_REPLAY,
 };
 
 static const struct option options_long[] = {
@@ -115,6 +121,8 @@ static const struct option options_long[] = {
 	{ "mux-ms", required_argument, NULL, OPT_MUX_MS },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "mark", required_argument, NULL, OPT_MARK },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -250,6 +258,14 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->action = OPTIONS_ACTION_MARK;
 		opt->mark = optarg;
 		return 0;
+	case OPT_RECORD:
+	case OPT_REPLAY:
+		if (!*optarg) {
+			snprintf(err, errlen, "%s needs a file", c == OPT_RECORD ? "--record" : "--replay");
+			return -EINVAL;
+		}
+		*(c == OPT_RECORD ? &opt->record : &opt->replay) = optarg;
+		return 0;
 	case OPT_CPU:
 		if (sscanf(optarg, "%2x_%2x%c", &opt->family, &opt->model, &tail) != 2 ||
 		    strlen(optarg) != 5) {
@@ -342,6 +358,15 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->pin && !opt->command) {
 		snprintf(err, errlen, "--pin goes with a command to run: pmutop --pin 0-3 -- COMMAND");
+		return -EINVAL;
+	}
+	if (opt->replay && (opt->sim || opt->root || opt->command || opt->record || opt->dump)) {
+		snprintf(err, errlen, "--replay reads a recording: not with --sim, --root, --record, "
+			 "--dump or a command");
+		return -EINVAL;
+	}
+	if (opt->record && opt->dump) {
+		snprintf(err, errlen, "--record goes with the live view or -b, not --dump");
 		return -EINVAL;
 	}
 	if (opt->pin && (opt->sim || opt->root)) {

@@ -49,6 +49,8 @@ struct options {
 	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
 	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */
 	const char *mark;     /* --mark TEXT */
+	const char *record;   /* --record FILE: write the run there (record.h) */
+	const char *replay;   /* --replay FILE: read a recording instead of counting */
 };
 
 /*

@@ -134,6 +134,8 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 		snprintf(part, sizeof(part), "mark: %s", v->mark);
 		panes_add_part(line, sizeof(line), width, part);
 	}
+	if (v->rec[0])
+		panes_add_part(line, sizeof(line), width, v->rec);
 	snprintf(part, sizeof(part), "interval %.1f s", v->interval);
 	panes_add_part(line, sizeof(line), width, part);
 	snprintf(part, sizeof(part), "sample %llu", s ? (unsigned long long)s->seq : 0ull);
@@ -460,6 +462,7 @@ static void panes_help(const struct view *v, struct grid *g)
 			"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
 			"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
 			"e          explain the selected cell: formula, events, raw counts\n"
+			"R          record the run to a file, or stop (--record FILE starts with one)\n"
 			"d          setup doctor     h ? F1  this help     q F10  quit\n"
 			"mouse      a click selects a cell or a row, sorts by a header, switches to a tab\n"
 			"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);

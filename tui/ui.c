@@ -21,6 +21,7 @@
 #include "history.h"
 #include "marks.h"
 #include "pidcpus.h"
+#include "record.h"
 #include "run.h"
 #include "rcfile.h"
 #include "frontend.h"
@@ -179,9 +180,58 @@ struct ui_state {
 	bool dirty, quit;
 };
 
+/* The header's recording part. */
+static void ui_rec_line(struct ui_state *u)
+{
+	struct record *r = u->c->rec ? *u->c->rec : NULL;
+
+	if (r)
+		snprintf(u->v.rec, sizeof(u->v.rec), "REC %s (%ld)", record_path(r), record_count(r));
+	else
+		u->v.rec[0] = 0;
+}
+
+/* A failed recording: stopped, said on the message line; the view goes on. */
+static void ui_rec_failed(struct ui_state *u)
+{
+	snprintf(u->v.status, sizeof(u->v.status), "%s", record_error(*u->c->rec));
+	u->v.status_until = 0;
+	record_close(*u->c->rec);
+	*u->c->rec = NULL;
+	ui_rec_line(u);
+}
+
+/* R: stop recording, or start one in pmutop-DATE-TIME.jsonl here. */
+static void ui_rec_toggle(struct ui_state *u)
+{
+	char path[64], err[600];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!u->c->rec || !u->c->rec_about)
+		return;
+	if (*u->c->rec) {
+		snprintf(u->v.status, sizeof(u->v.status), "recorded %ld samples to %s",
+			 record_count(*u->c->rec), record_path(*u->c->rec));
+		record_close(*u->c->rec);
+		*u->c->rec = NULL;
+	} else {
+		localtime_r(&now, &tm);
+		strftime(path, sizeof(path), "pmutop-%Y%m%d-%H%M%S.jsonl", &tm);
+		u->c->rec_about->interval_s = u->v.interval;
+		if (record_open(path, u->c->rec_about, u->c->rec, err, sizeof(err)))
+			snprintf(u->v.status, sizeof(u->v.status), "%.250s", err);
+		else
+			snprintf(u->v.status, sizeof(u->v.status), "recording to %s (R stops)", path);
+	}
+	u->v.status_until = view_now() + 4;
+	ui_rec_line(u);
+}
+
 static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 {
 	char err[256];
+	struct record *rec = u->c && u->c->rec ? *u->c->rec : NULL;
 
 	switch (cmd) {
 	case VIEW_CMD_NONE:
@@ -191,9 +241,16 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 		return;
 	case VIEW_CMD_GROUPS:
 		session_set_groups(u->s, u->v.groups);
+		if (rec && record_groups(rec, (double)time(NULL), u->v.groups))
+			ui_rec_failed(u);
 		break;
 	case VIEW_CMD_INTERVAL:
 		session_set_interval(u->s, u->v.interval);
+		if (rec && record_interval(rec, (double)time(NULL), u->v.interval))
+			ui_rec_failed(u);
+		break;
+	case VIEW_CMD_RECORD:
+		ui_rec_toggle(u);
 		break;
 	case VIEW_CMD_PAUSE:
 		session_set_paused(u->s, u->v.paused);
@@ -261,6 +318,9 @@ static void ui_new_sample(struct ui_state *u)
 	u->smp = smp;
 	u->t_sample = ui_now();
 	history_add(u->hist, smp);
+	if (u->c->rec && *u->c->rec && record_sample(*u->c->rec, smp))
+		ui_rec_failed(u);
+	ui_rec_line(u);
 	if (u->pid) {
 		/* where the process ran during the interval that just ended */
 		free(u->v.pid_cpus);
@@ -298,8 +358,11 @@ static void ui_take_marks(struct ui_state *u)
 	struct mark mk[MARKS_PER_TAKE];
 	int n = marks_take(u->c->marks, mk, MARKS_PER_TAKE, NULL);
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		history_mark(u->hist, mk[i].time, mk[i].text);
+		if (u->c->rec && *u->c->rec && record_mark(*u->c->rec, mk[i].time, mk[i].text))
+			ui_rec_failed(u);
+	}
 	if (n > 0) {
 		snprintf(u->v.mark, sizeof(u->v.mark), "%s", mk[n - 1].text);
 		u->dirty = true;
@@ -351,6 +414,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	u.hist = history_new();
 	u.v.hist = u.hist;
 	ui_load_rc(&u, c);
+	ui_rec_line(&u);
 	tcgetattr(STDIN_FILENO, &ui_saved_tty);
 	sigemptyset(&winch);
 	sigaddset(&winch, SIGWINCH);

@@ -20,6 +20,8 @@
 
 struct run_cmd;
 struct marks;
+struct record;
+struct record_about;
 
 struct ui_config {
 	struct view_info info;
@@ -32,6 +34,8 @@ struct ui_config {
 	bool cmd_on_host;      /* it runs on the counted machine: its CPUs are highlighted */
 	const char *cmd_log;   /* the file its output goes to, or NULL */
 	struct marks *marks;   /* phase marks (marks.h), or NULL */
+	struct record **rec;   /* the recording (record.h): *rec NULL when none; R opens and closes */
+	struct record_about *rec_about; /* what a recording started with R says about the run */
 };
 
 /*

@@ -492,6 +492,8 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	case 'r':
 		v->sort_rev = !v->sort_rev;
 		return VIEW_CMD_REDRAW;
+	case 'R':
+		return VIEW_CMD_RECORD;
 	case VIEW_KEY_F2: /* htop's setup: the table's columns */
 		v->overlay = VIEW_OVERLAY_COLUMNS;
 		if (!view_column_choosable(v, v->chooser))

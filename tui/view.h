@@ -60,6 +60,7 @@ enum view_cmd {
 	VIEW_CMD_PAUSE,    /* v->paused changed */
 	VIEW_CMD_PID,      /* v->pid changed: find where its threads ran */
 	VIEW_CMD_QUIT,
+	VIEW_CMD_RECORD,   /* R: start or stop recording */
 };
 
 /* Facts that do not change during a run. */
@@ -109,6 +110,7 @@ struct view {
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
 	char run[160];            /* the command run under pmutop: "name (pid N) running 0:12", or "" */
 	char mark[128];           /* the last phase mark received, or "" */
+	char rec[160];            /* "REC file (N samples)" while recording, or "" */
 	char status[256];         /* one-line message (errors of the last key) */
 	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
 };

@@ -1,0 +1,124 @@
+#!/bin/sh
+# Record and replay end to end: a run recorded in batch mode replays to the
+# same JSON, text and CSV, byte for byte (the metrics computed again from
+# the recorded inputs); marks are recorded where they came; a full disk
+# stops the recording and not the run; a file that is not a recording is
+# never written over; bad recordings give one message and exit 2; on the
+# screen --record shows REC, records group toggles, R stops it.
+. "$top_srcdir/tests/lib.sh"
+plan 28
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+T="tmux -L pmutop-rec-$$"
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+export XDG_RUNTIME_DIR="$tmp" TMPDIR="$tmp"
+SIM="--sim nehalem-ep:memory-bound"
+
+# ---- live and replayed: the same output, in every format
+run "$PMUTOP" $SIM -b -n 4 -d 0.3 -g stalls,dram,imc,qhl --format json --record "$tmp/run.jsonl"
+expect_rc "a run recorded in batch mode" 0
+expect_match "... says what it recorded" "$err" "recorded 4 samples to $tmp/run.jsonl"
+printf '%s\n' "$out" >"$tmp/live.json"
+run "$PMUTOP" --replay "$tmp/run.jsonl" -b --format json
+expect_rc "its replay" 0
+printf '%s\n' "$out" >"$tmp/replay.json"
+if cmp -s "$tmp/live.json" "$tmp/replay.json"; then pass "replayed JSON is the live JSON, byte for byte (every metric computed again)"; else fail "replayed JSON is the live JSON, byte for byte" "$(diff "$tmp/live.json" "$tmp/replay.json" | head -c 600)"; fi
+run "$PMUTOP" $SIM -b -n 3 -d 0.3 -g stalls,imc --record "$tmp/run2.jsonl"
+printf '%s\n' "$out" >"$tmp/live.txt"
+run "$PMUTOP" --replay "$tmp/run2.jsonl" -b
+printf '%s\n' "$out" >"$tmp/replay.txt"
+if cmp -s "$tmp/live.txt" "$tmp/replay.txt"; then pass "replayed text is the live text"; else fail "replayed text is the live text" "$(diff "$tmp/live.txt" "$tmp/replay.txt" | head -c 600)"; fi
+run "$PMUTOP" --replay "$tmp/run2.jsonl" -b --format csv
+expect_match "and it converts to CSV" "$(printf '%s\n' "$out" | head -1)" "seq,time,interval_s,source,simulated"
+expect_match "... SIMULATED kept" "$(printf '%s\n' "$out" | sed -n 2p)" "SIMULATED nehalem-ep:memory-bound,1,"
+run "$PMUTOP" --replay "$tmp/run.jsonl" -b -n 2 --format json
+expect_match "-n limits the samples replayed" "$(printf '%s\n' "$out" | wc -l)" "2"
+res=$($PY - "$tmp/run.jsonl" 2>&1 <<'PYEOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+h = lines[0]
+assert h["pmutop_recording"] == 1 and h["simulated"] is True and "SIMULATED" in h["source"]
+assert h["layout"]["name"] == "nehalem" and "group stalls" in h["layout"]["text"]
+ev = {e["name"]: e for e in h["events"]}
+assert all(e["evtsel"].startswith("0x") for e in h["events"]) and len(ev) > 10
+assert h["topology"]["threads"] == 16 and h["topology"]["sockets"] == 2
+s = lines[1]
+# inputs: the built-ins, then the variables of the events of the groups that counted
+assert s["inputs"][:len(h["builtins"])] == list(range(len(h["builtins"])))
+assert len(s["threads"][0][5]) == len(s["inputs"]) and len(s["threads"][0][6]) == len(s["raw_events"])
+groups_counted = [i for i, g in enumerate(s["groups"]) if g[0] in ("live", "rotating")]
+assert len(groups_counted) == 4 and 0 < len(s["raw_events"]) < len(h["events"]), (groups_counted, len(s["raw_events"]))
+assert "metrics" not in s, "metrics are computed at replay, not stored"
+print("ok")
+PYEOF
+)
+expect_match "the file: a self-describing header (version, source, layout text, events with their encodings), inputs per entity" "$res" "ok"
+
+# ---- marks where they came
+"$PMUTOP" $SIM -b -d 0.3 -g stalls --format json --record "$tmp/marks.jsonl" -- sh -c 'sleep 0.5; echo "phase B" > "$PMUTOP_MARK_FIFO"; sleep 0.5' >"$tmp/marks.live" 2>/dev/null
+run "$PMUTOP" --replay "$tmp/marks.jsonl" -b --format json
+res=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+items = [json.loads(l) for l in sys.stdin]
+kinds = ["mark" if "mark" in i else "summary" if "summary" in i else "sample" for i in items]
+assert "mark" in kinds and kinds.index("mark") > 0, kinds
+assert [i["mark"] for i in items if "mark" in i] == ["phase B"]
+print("ok")' 2>&1)
+expect_match "a mark is recorded between the samples it came between, and replayed" "$res" "ok"
+
+# ---- a full disk stops the recording, not the run
+run "$PMUTOP" $SIM -b -n 2 -d 0.2 --record /dev/full
+expect_rc "recording to a full disk: the run goes on and ends well" 0
+expect_match "... with one message" "$err" "recording to /dev/full stopped after 0 samples: No space left on device"
+expect_match "... and the samples" "$(printf '%s\n' "$out" | grep -c '^# sample')" "2"
+
+# ---- never over a file that is not a recording
+echo "my notes" >"$tmp/notes.txt"
+run "$PMUTOP" $SIM -b -n 1 -d 0.2 --record "$tmp/notes.txt"
+expect_rc "--record onto a file that is not a recording: 2" 2
+expect_match "... saying so" "$err" "exists and is not a pmutop recording"
+expect_match "... and the file is untouched" "$(cat "$tmp/notes.txt")" "my notes"
+
+# ---- bad recordings
+: >"$tmp/empty.jsonl"
+run "$PMUTOP" --replay "$tmp/empty.jsonl" -b
+expect_rc "an empty recording: 2" 2
+expect_match "... saying so" "$err" "empty: not a pmutop recording"
+head -c 3000 /dev/urandom >"$tmp/random.bin"
+run "$PMUTOP" --replay "$tmp/random.bin" -b
+expect_match "random bytes: not a recording, with the line" "$err" "line 1 (byte 0): "
+sed '1s/"pmutop_recording":1/"pmutop_recording":9/' "$tmp/run2.jsonl" >"$tmp/v9.jsonl"
+run "$PMUTOP" --replay "$tmp/v9.jsonl" -b
+expect_match "another format version is named" "$err" "format version 9; this pmutop reads version 1"
+head -c $(($(wc -c <"$tmp/run2.jsonl") - 100)) "$tmp/run2.jsonl" >"$tmp/cut.jsonl"
+run "$PMUTOP" --replay "$tmp/cut.jsonl" -b --format json
+expect_rc "a recording cut short replays" 0
+expect_match "... its whole samples" "$(printf '%s\n' "$out" | wc -l)" "2"
+expect_match "... and says what it ignored" "$err" "ends with a cut line: its last "
+run "$PMUTOP" --replay "$tmp/nothere.jsonl" -b
+expect_rc "a recording that is not there: 2" 2
+
+# ---- on the screen
+$T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -d 0.3 --record '$tmp/screen.jsonl'; sleep 30"
+. "$top_srcdir/tests/tmux_lib.sh"
+if wait_for "REC $tmp/screen.jsonl" 5; then pass "screen: the header shows the recording"; else fail "screen: the header shows the recording" "$(screen | head -3)"; fi
+wait_for "sample 3 " 5
+$T send-keys -t 0 2
+sleep 0.8
+$T send-keys -t 0 R
+if wait_for "recorded " 3; then pass "screen: R stops it, saying how many samples"; else fail "screen: R stops it, saying how many samples" "$(screen | sed -n 3p)"; fi
+$T send-keys -t 0 q
+sleep 0.5
+res=$($PY - "$tmp/screen.jsonl" 2>&1 <<'PYEOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+toggles = [l for l in lines if "groups_on" in l]
+assert toggles and "resources" in toggles[-1]["groups_on"] or any(len(t["groups_on"]) > 2 for t in toggles), toggles
+assert sum(1 for l in lines if "seq" in l) >= 3
+print("ok")
+PYEOF
+)
+expect_match "screen: a group toggled (key 2) is recorded where it happened" "$res" "ok"
+run "$PMUTOP" --replay "$tmp/screen.jsonl"
+expect_rc "the replay screen is not built: --replay without -b says how to convert" 2
+$T kill-server 2>/dev/null

@@ -1,0 +1,402 @@
+/*
+ * record: write a run as JSON lines.  See record.h for the format.
+ */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+
+struct record {
+	int fd;
+	char path[4096];
+	long count;
+	char error[4300];
+	const struct layout *l;
+};
+
+static const char *const record_states[] = {
+	[SAMPLE_GROUP_OFF] = "off", [SAMPLE_GROUP_LIVE] = "live",
+	[SAMPLE_GROUP_ROTATING] = "rotating", [SAMPLE_GROUP_BLOCKED] = "blocked",
+};
+
+static const char *const record_pmus[] = {
+	[LAYOUT_PMU_CORE] = "core", [LAYOUT_PMU_UNCORE] = "uncore", [LAYOUT_PMU_CBO] = "cbo",
+	[LAYOUT_PMU_ARB] = "arb", [LAYOUT_PMU_IMC] = "imc",
+};
+
+/* A number, or null for NaN and infinities (JSON has neither). */
+static json_t *record_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* O as one line, written whole with one write; O is released.  0 or -errno (recording stops). */
+static int record_line(struct record *r, json_t *o)
+{
+	char *text;
+	size_t len, done = 0;
+
+	if (r->fd < 0) {
+		json_decref(o);
+		return -EIO;
+	}
+	/* 17 digits: a double read back is the same double, so replay computes the same figures */
+	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	if (!text) {
+		snprintf(r->error, sizeof(r->error), "recording stopped: a line could not be made");
+		close(r->fd);
+		r->fd = -1;
+		return -ENOMEM;
+	}
+	len = strlen(text);
+	text[len++] = '\n'; /* json_dumps leaves room: the NUL becomes the newline */
+	while (done < len) {
+		ssize_t n = write(r->fd, text + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EIO;
+
+			snprintf(r->error, sizeof(r->error), "recording to %s stopped after %ld samples: "
+				 "%s%s", r->path, r->count, strerror(e),
+				 e == ENOSPC ? " (the disk is full; what was written replays)" : "");
+			free(text);
+			close(r->fd);
+			r->fd = -1;
+			return -e;
+		}
+		done += (size_t)n;
+	}
+	free(text);
+	return 0;
+}
+
+/* The text of the layout file, for the header (NULL when it cannot be read). */
+static char *record_layout_text(const struct layout *l)
+{
+	FILE *f = l->file ? fopen(l->file, "re") : NULL;
+	char *buf = NULL;
+	size_t n = 0;
+
+	if (!f)
+		return NULL;
+	buf = malloc(1 << 20);
+	if (buf) {
+		n = fread(buf, 1, (1 << 20) - 1, f);
+		buf[n] = 0;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Whether PATH may be written: absent, empty, or already a pmutop recording. */
+static bool record_may_replace(const char *path)
+{
+	char head[24] = "";
+	struct stat st;
+	FILE *f;
+
+	if (lstat(path, &st))
+		return true;
+	if (!S_ISREG(st.st_mode))
+		return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode); /* /dev/stdout, a pipe */
+	if (st.st_size == 0)
+		return true;
+	f = fopen(path, "re");
+	if (!f)
+		return true; /* the open says why */
+	if (fread(head, 1, sizeof(head) - 1, f) == 0)
+		head[0] = 0;
+	fclose(f);
+	return strncmp(head, "{\"pmutop_recording\":", 20) == 0;
+}
+
+int record_open(const char *path, const struct record_about *a, struct record **out, char *err,
+		size_t errlen)
+{
+	const struct layout *l = a->layout;
+	struct record *r;
+	json_t *h, *cpu, *topo, *lay, *evs, *bl;
+	char created[40], *text;
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc;
+
+	*out = NULL;
+	if (!record_may_replace(path)) {
+		snprintf(err, errlen, "%s exists and is not a pmutop recording: give another file "
+			 "name (pmutop does not write over it)", path);
+		return -EEXIST;
+	}
+	r = xcalloc(1, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->l = l;
+	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-rc));
+		free(r);
+		return rc;
+	}
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	h = json_object();
+	json_object_set_new(h, "pmutop_recording", json_integer(RECORD_VERSION));
+	json_object_set_new(h, "pmutop_version", json_string(PACKAGE_VERSION));
+	json_object_set_new(h, "host", json_string(a->host ? a->host : "?"));
+	json_object_set_new(h, "created", json_string(created));
+	json_object_set_new(h, "source", json_string(a->source));
+	json_object_set_new(h, "simulated", json_boolean(a->simulated));
+	cpu = json_object();
+	json_object_set_new(cpu, "brand", json_string(a->brand ? a->brand : ""));
+	json_object_set_new(cpu, "uarch", json_string(a->uarch ? a->uarch : ""));
+	json_object_set_new(cpu, "gp_counters", json_integer(a->gp_counters));
+	json_object_set_new(cpu, "perfmon_version", json_integer(a->perfmon_version));
+	json_object_set_new(h, "cpu", cpu);
+	topo = json_object();
+	json_object_set_new(topo, "source", json_string(a->topology ? a->topology : ""));
+	json_object_set_new(topo, "sockets", json_integer(a->sockets));
+	json_object_set_new(topo, "cores", json_integer(a->cores));
+	json_object_set_new(topo, "threads", json_integer(a->threads));
+	json_object_set_new(h, "topology", topo);
+	json_object_set_new(h, "interval_s", json_real(a->interval_s));
+	bl = json_array();
+	for (int b = 0; b < LAYOUT_NBUILTINS; b++)
+		json_array_append_new(bl, json_string(layout_builtin_names[b]));
+	json_object_set_new(h, "builtins", bl);
+	lay = json_object();
+	json_object_set_new(lay, "name", json_string(l->name));
+	json_object_set_new(lay, "file", json_string(l->file ? l->file : ""));
+	text = record_layout_text(l);
+	json_object_set_new(lay, "text", text && json_string(text) ? json_string(text) : json_null());
+	free(text);
+	json_object_set_new(h, "layout", lay);
+	evs = json_array();
+	for (int i = 0; i < l->nevents; i++) {
+		const struct layout_event *ev = &l->events[i];
+		json_t *e = json_object();
+		char sel[24];
+
+		snprintf(sel, sizeof(sel), "0x%llX",
+			 (unsigned long long)(ev->pmu == LAYOUT_PMU_CORE
+					      ? counter_evtsel(ev, a->perfmon_version, true, true)
+					      : counter_uncore_evtsel(ev)));
+		json_object_set_new(e, "name", json_string(ev->name));
+		json_object_set_new(e, "group", json_string(l->groups[ev->group].name));
+		json_object_set_new(e, "pmu", json_string(record_pmus[ev->pmu]));
+		json_object_set_new(e, "evtsel", json_string(sel));
+		if (ev->has_offcore)
+			json_object_set_new(e, "offcore", json_integer((json_int_t)ev->offcore));
+		json_array_append_new(evs, e);
+	}
+	json_object_set_new(h, "events", evs);
+	/*
+	 * A write that fails (a full disk) stops the recording, not the run:
+	 * the first record_sample says so
+	 */
+	record_line(r, h);
+	*out = r;
+	return 0;
+}
+
+/*
+ * What a sample carries: the built-ins and the variables of the events of
+ * the groups that counted (the others are n/a anyway; events of one name
+ * on several channels share a variable), as var indices in increasing
+ * order into WHICH; and those events, by index, into EVS for their raw
+ * counts.  Returns the number of inputs; *NEVS the events.
+ */
+static int record_inputs(const struct sample *s, int *which, int *evs, int *nevs)
+{
+	const struct layout *l = s->layout;
+	int n = 0;
+
+	*nevs = 0;
+	for (int b = 0; b < LAYOUT_NBUILTINS; b++)
+		which[n++] = b;
+	for (int i = 0; i < l->nevents; i++) {
+		enum sample_group_state st = s->groups[l->events[i].group].state;
+		int var = layout_event_var(l, i);
+
+		if (st != SAMPLE_GROUP_LIVE && st != SAMPLE_GROUP_ROTATING)
+			continue;
+		evs[(*nevs)++] = i;
+		if (var > which[n - 1])
+			which[n++] = var;
+	}
+	return n;
+}
+
+/* One entity: ids, the inputs WHICH[0..N), the raw counts of the events EVS[0..NEVS). */
+static json_t *record_entity(const struct sample_entity *e, const int *which, int n,
+			     const int *evs, int nevs)
+{
+	json_t *a = json_array(), *in = json_array(), *raw = json_array();
+
+	json_array_append_new(a, json_integer(e->index));
+	json_array_append_new(a, json_integer(e->core));
+	json_array_append_new(a, json_integer(e->socket));
+	json_array_append_new(a, json_integer(e->os_core_id));
+	json_array_append_new(a, json_integer(e->os_socket_id));
+	for (int k = 0; k < n; k++)
+		json_array_append_new(in, record_num(e->vars[which[k]]));
+	for (int k = 0; k < nevs; k++)
+		json_array_append_new(raw, record_num(e->raw ? e->raw[evs[k]] : NAN));
+	json_array_append_new(a, in);
+	json_array_append_new(a, raw);
+	return a;
+}
+
+static json_t *record_entities(const struct sample_entity *es, int n, const int *which,
+				int nwhich, const int *evs, int nevs)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, record_entity(&es[i], which, nwhich, evs, nevs));
+	return a;
+}
+
+int record_sample(struct record *r, const struct sample *s)
+{
+	const struct layout *l = s->layout;
+	json_t *o = json_object(), *groups = json_array(), *scaled = json_array(),
+	       *flags = json_array(), *inputs = json_array(), *rawev = json_array();
+	int *which = xcalloc((size_t)(LAYOUT_NBUILTINS + l->nevents), sizeof(int)), nwhich;
+	int *evs = xcalloc((size_t)l->nevents + 1, sizeof(int)), nevs;
+
+	if (r->fd < 0) {
+		json_decref(o);
+		json_decref(groups);
+		json_decref(scaled);
+		json_decref(flags);
+		json_decref(inputs);
+		json_decref(rawev);
+		free(which);
+		free(evs);
+		return -EIO;
+	}
+	nwhich = record_inputs(s, which, evs, &nevs);
+	for (int k = 0; k < nwhich; k++)
+		json_array_append_new(inputs, json_integer(which[k]));
+	for (int k = 0; k < nevs; k++)
+		json_array_append_new(rawev, json_integer(evs[k]));
+	json_object_set_new(o, "inputs", inputs);
+	json_object_set_new(o, "raw_events", rawev);
+	json_object_set_new(o, "seq", json_integer((json_int_t)s->seq));
+	json_object_set_new(o, "time", json_real(s->time));
+	json_object_set_new(o, "interval_s", json_real(s->interval_s));
+	json_object_set_new(o, "skew_us", record_num(s->skew_us));
+	json_object_set_new(o, "batched", json_boolean(s->batched));
+	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
+	for (int g = 0; g < l->ngroups; g++) {
+		json_t *ga = json_array();
+
+		json_array_append_new(ga, json_string(record_states[s->groups[g].state]));
+		json_array_append_new(ga, record_num(s->groups[g].live_share));
+		json_array_append_new(ga, json_string(s->groups[g].why));
+		json_array_append_new(groups, ga);
+	}
+	json_object_set_new(o, "groups", groups);
+	for (int m = 0; m < l->nmetrics; m++)
+		if (s->metric_scaled[m])
+			json_array_append_new(scaled, json_integer(m));
+	json_object_set_new(o, "scaled", scaled);
+	json_object_set_new(o, "threads", record_entities(s->threads, s->nthreads, which, nwhich,
+							  evs, nevs));
+	json_object_set_new(o, "cores", record_entities(s->cores, s->ncores, which, nwhich, evs,
+							nevs));
+	json_object_set_new(o, "sockets", record_entities(s->sockets, s->nsockets, which, nwhich,
+							  evs, nevs));
+	json_object_set_new(o, "nchannels", json_integer(s->nchannels));
+	json_object_set_new(o, "channels", record_entities(s->channels, s->nsockets * s->nchannels,
+							   which, nwhich, evs, nevs));
+	free(which);
+	free(evs);
+	for (int i = 0; i < s->nflags; i++) {
+		json_t *fa = json_array();
+
+		json_array_append_new(fa, json_integer(s->flags[i].socket));
+		json_array_append_new(fa, json_integer(s->flags[i].channel));
+		json_array_append_new(fa, json_integer(s->flags[i].metric));
+		json_array_append_new(fa, json_string(s->flags[i].why));
+		json_array_append_new(flags, fa);
+	}
+	json_object_set_new(o, "flags", flags);
+	json_object_set_new(o, "warning", json_string(s->warning));
+	json_object_set_new(o, "error", json_string(s->error));
+	json_object_set_new(o, "resets", json_integer(s->resets));
+	json_object_set_new(o, "gp_usable", json_integer(s->gp_usable));
+	json_object_set_new(o, "gp_used", json_integer(s->gp_used));
+	json_object_set_new(o, "unc_usable", json_integer(s->unc_usable));
+	if (record_line(r, o))
+		return -EIO;
+	r->count++;
+	return 0;
+}
+
+int record_mark(struct record *r, double time, const char *text)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "mark", json_string(text));
+	json_object_set_new(o, "time", json_real(time));
+	return record_line(r, o);
+}
+
+int record_groups(struct record *r, double time, uint32_t groups)
+{
+	json_t *o = json_object(), *on = json_array();
+
+	for (int g = 0; g < r->l->ngroups; g++)
+		if (groups & (1u << g))
+			json_array_append_new(on, json_string(r->l->groups[g].name));
+	json_object_set_new(o, "groups_on", on);
+	json_object_set_new(o, "time", json_real(time));
+	return record_line(r, o);
+}
+
+int record_interval(struct record *r, double time, double seconds)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "interval_set", json_real(seconds));
+	json_object_set_new(o, "time", json_real(time));
+	return record_line(r, o);
+}
+
+const char *record_path(const struct record *r)
+{
+	return r->path;
+}
+
+long record_count(const struct record *r)
+{
+	return r->count;
+}
+
+const char *record_error(const struct record *r)
+{
+	return r->error;
+}
+
+void record_close(struct record *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r);
+}

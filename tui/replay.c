@@ -1,0 +1,431 @@
+/*
+ * replay: read a recording back.  See replay.h and record.h.
+ */
+#include "replay.h"
+#include "record.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct replay {
+	FILE *f;
+	char path[4096];
+	long line;              /* lines read */
+	long offset;            /* byte offset of the next line */
+	long trailing;
+	char *buf;
+	size_t cap;
+	struct replay_about about;
+	json_t *header;         /* owns the about's strings */
+	struct layout *layout;
+	char source[200];
+};
+
+/* ERR: "PATH: line N (byte B): WHAT", WHAT's control characters shown as '?'. */
+static int replay_bad(const struct replay *r, long line, long offset, char *err, size_t errlen,
+		      const char *what)
+{
+	size_t n;
+
+	snprintf(err, errlen, "%s: line %ld (byte %ld): ", r->path, line, offset);
+	n = strlen(err);
+	for (; *what && n + 1 < errlen; what++)
+		err[n++] = (unsigned char)*what < 0x20 || *what == 0x7F ? '?' : *what;
+	err[n] = 0;
+	return -EINVAL;
+}
+
+/*
+ * The next line into r->buf (without its newline).  1 for a line, 0 at the
+ * end (a cut last line is counted in r->trailing and not returned), -EINVAL
+ * for a line over REPLAY_LINE_MAX, -EIO for a read error.
+ */
+static int replay_line(struct replay *r, size_t *len)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(r->f)) != EOF) {
+		if (n + 1 >= r->cap) {
+			if ((long)r->cap >= REPLAY_LINE_MAX)
+				return -EINVAL;
+			r->cap = r->cap ? 2 * r->cap : 65536;
+			r->buf = xrealloc(r->buf, r->cap, 1);
+		}
+		if (c == '\n') {
+			r->buf[n] = 0;
+			*len = n;
+			r->line++;
+			return 1;
+		}
+		r->buf[n++] = (char)c;
+	}
+	if (ferror(r->f))
+		return -EIO;
+	r->trailing = (long)n; /* a line without its newline: cut short */
+	return 0;
+}
+
+static const char *replay_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
+{
+	struct replay *r = xcalloc(1, sizeof(*r));
+	json_t *h, *cpu, *topo, *lay;
+	json_error_t je;
+	const char *text;
+	char lerr[512], name[4200];
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->f = fopen(path, "re");
+	if (!r->f) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-rc));
+		free(r);
+		return rc;
+	}
+	rc = replay_line(r, &len);
+	if (rc <= 0) {
+		rc = rc == 0 ? replay_bad(r, 1, 0, err, errlen, r->trailing
+					? "cut short inside its first line (the header): nothing to replay"
+					: "empty: not a pmutop recording")
+		     : rc == -EINVAL ? replay_bad(r, 1, 0, err, errlen, "a line longer than 64 MiB: "
+						  "not a pmutop recording")
+				     : -EIO;
+		if (rc == -EIO)
+			snprintf(err, errlen, "cannot read the recording %s", path);
+		goto fail;
+	}
+	h = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!h || !json_is_object(h) || !json_is_integer(json_object_get(h, "pmutop_recording"))) {
+		json_decref(h);
+		rc = replay_bad(r, 1, 0, err, errlen, "not a pmutop recording (the first line is not "
+				"its header)");
+		goto fail;
+	}
+	r->header = h;
+	if (json_integer_value(json_object_get(h, "pmutop_recording")) != RECORD_VERSION) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "format version %lld; this pmutop reads version %d",
+			 (long long)json_integer_value(json_object_get(h, "pmutop_recording")),
+			 RECORD_VERSION);
+		rc = replay_bad(r, 1, 0, err, errlen, what);
+		goto fail;
+	}
+	lay = json_object_get(h, "layout");
+	text = json_string_value(json_object_get(lay, "text"));
+	if (!text) {
+		rc = replay_bad(r, 1, 0, err, errlen, "the header has no layout text");
+		goto fail;
+	}
+	snprintf(name, sizeof(name), "%s (its layout)", path);
+	if (layout_parse(text, name, &r->layout, lerr, sizeof(lerr))) {
+		rc = replay_bad(r, 1, 0, err, errlen, lerr);
+		goto fail;
+	}
+	cpu = json_object_get(h, "cpu");
+	topo = json_object_get(h, "topology");
+	snprintf(r->source, sizeof(r->source), "%s", replay_str(h, "source"));
+	r->about = (struct replay_about){
+		.host = replay_str(h, "host"), .created = replay_str(h, "created"),
+		.version = replay_str(h, "pmutop_version"), .source = r->source,
+		.brand = replay_str(cpu, "brand"), .uarch = replay_str(cpu, "uarch"),
+		.topology = replay_str(topo, "source"),
+		.simulated = json_is_true(json_object_get(h, "simulated")),
+		.gp_counters = (unsigned)json_integer_value(json_object_get(cpu, "gp_counters")),
+		.perfmon_version = (unsigned)json_integer_value(json_object_get(cpu,
+										 "perfmon_version")),
+		.interval_s = json_number_value(json_object_get(h, "interval_s")),
+		.layout = r->layout,
+	};
+	r->offset = (long)len + 1;
+	*out = r;
+	return 0;
+fail:
+	replay_close(r);
+	return rc;
+}
+
+const struct replay_about *replay_about(const struct replay *r)
+{
+	return &r->about;
+}
+
+long replay_trailing(const struct replay *r)
+{
+	return r->trailing;
+}
+
+/* A number or null (NaN); false for anything else. */
+static bool replay_num(json_t *v, double *out)
+{
+	if (json_is_null(v)) {
+		*out = NAN;
+		return true;
+	}
+	if (!json_is_number(v))
+		return false;
+	*out = json_number_value(v);
+	return true;
+}
+
+/* What the entities of a sample carry: the vars WHICH[0..N), the raw counts of events EVS[0..NEVS). */
+struct replay_shape {
+	int *which, n, *evs, nevs;
+};
+
+/*
+ * Entity E from [index, core, socket, os_core_id, os_socket_id, [inputs],
+ * [raw]] of shape SH: what is wrong, or NULL.
+ */
+static const char *replay_entity(json_t *a, struct sample_entity *e, const struct replay_shape *sh)
+{
+	json_t *in, *raw;
+	int *ids[5] = { &e->index, &e->core, &e->socket, &e->os_core_id, &e->os_socket_id };
+
+	if (!json_is_array(a) || json_array_size(a) != 7)
+		return "an entity is not [index, core, socket, os_core_id, os_socket_id, inputs, raw]";
+	for (int k = 0; k < 5; k++) {
+		json_t *v = json_array_get(a, (size_t)k);
+
+		if (!json_is_integer(v) || json_integer_value(v) < -1 ||
+		    json_integer_value(v) > 1 << 20)
+			return "an entity's ids are not whole numbers in range";
+		*ids[k] = (int)json_integer_value(v);
+	}
+	in = json_array_get(a, 5);
+	raw = json_array_get(a, 6);
+	if (!json_is_array(in) || (int)json_array_size(in) != sh->n || !json_is_array(raw) ||
+	    (int)json_array_size(raw) != sh->nevs)
+		return "an entity's inputs or raw counts do not match the sample's inputs";
+	for (int k = 0; k < sh->n; k++)
+		if (!replay_num(json_array_get(in, (size_t)k), &e->vars[sh->which[k]]))
+			return "an entity's input is not a number";
+	for (int k = 0; k < sh->nevs; k++)
+		if (!replay_num(json_array_get(raw, (size_t)k), &e->raw[sh->evs[k]]))
+			return "an entity's raw count is not a number";
+	return NULL;
+}
+
+static const char *replay_entities(json_t *a, struct sample_entity *es, int n,
+				   const struct replay_shape *sh)
+{
+	for (int i = 0; i < n; i++) {
+		const char *why = replay_entity(json_array_get(a, (size_t)i), &es[i], sh);
+
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/* Sample S from line object O: what is wrong, or NULL. */
+static const char *replay_sample(struct replay *r, json_t *o, struct sample **out)
+{
+	static const char *const states[] = { "off", "live", "rotating", "blocked" };
+	const struct layout *l = r->layout;
+	json_t *th = json_object_get(o, "threads"), *co = json_object_get(o, "cores"),
+	       *so = json_object_get(o, "sockets"), *ch = json_object_get(o, "channels"),
+	       *gr = json_object_get(o, "groups"), *sc = json_object_get(o, "scaled"),
+	       *fl = json_object_get(o, "flags"), *in = json_object_get(o, "inputs"),
+	       *rev = json_object_get(o, "raw_events");
+	json_int_t nch = json_integer_value(json_object_get(o, "nchannels"));
+	struct sample *s;
+	const char *why = NULL;
+	struct replay_shape sh = { 0 };
+	size_t k;
+	json_t *v;
+
+	*out = NULL;
+	if (!json_is_integer(json_object_get(o, "seq")) || !json_is_array(th) ||
+	    !json_is_array(co) || !json_is_array(so) || !json_is_array(ch) || !json_is_array(gr) ||
+	    !json_is_array(sc) || !json_is_array(fl) || !json_is_number(json_object_get(o, "time")) ||
+	    !json_is_number(json_object_get(o, "interval_s")))
+		return "a sample lacks seq, time, interval_s, groups, scaled, threads, cores, "
+		       "sockets, channels or flags";
+	if (json_array_size(th) > 65536 || json_array_size(co) > 65536 || json_array_size(so) > 4096 ||
+	    nch < 0 || nch > 64 || json_array_size(ch) != (size_t)nch * json_array_size(so) ||
+	    (int)json_array_size(gr) != l->ngroups)
+		return "a sample's threads, cores, sockets, channels or groups do not fit together";
+	s = sample_new(l, (int)json_array_size(th), (int)json_array_size(co), (int)json_array_size(so));
+	if (nch)
+		sample_add_channels(s, (int)nch);
+	s->seq = (uint64_t)json_integer_value(json_object_get(o, "seq"));
+	s->time = json_number_value(json_object_get(o, "time"));
+	s->interval_s = json_number_value(json_object_get(o, "interval_s"));
+	replay_num(json_object_get(o, "skew_us"), &s->skew_us);
+	s->batched = json_is_true(json_object_get(o, "batched"));
+	s->rotation_s = json_number_value(json_object_get(o, "rotation_s"));
+	s->source = r->source;
+	s->simulated = r->about.simulated;
+	json_array_foreach(gr, k, v) {
+		const char *st = json_string_value(json_array_get(v, 0));
+		int i = 0;
+
+		while (i < 4 && (!st || strcmp(st, states[i])))
+			i++;
+		if (i == 4 || !replay_num(json_array_get(v, 1), &s->groups[k].live_share)) {
+			why = "a group's state is not off, live, rotating or blocked";
+			goto bad;
+		}
+		s->groups[k].state = (enum sample_group_state)i;
+		snprintf(s->groups[k].why, sizeof(s->groups[k].why), "%s",
+			 json_string_value(json_array_get(v, 2)) ? json_string_value(json_array_get(v, 2)) : "");
+	}
+	json_array_foreach(sc, k, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) >= l->nmetrics) {
+			why = "a scaled metric is not one of the layout's";
+			goto bad;
+		}
+		s->metric_scaled[json_integer_value(v)] = true;
+	}
+	/* the inputs: the built-ins first, then event variables, increasing; events each once */
+	if (!json_is_array(in) || json_array_size(in) < LAYOUT_NBUILTINS ||
+	    (int)json_array_size(in) > LAYOUT_NBUILTINS + l->nevents || !json_is_array(rev) ||
+	    (int)json_array_size(rev) > l->nevents) {
+		why = "a sample's inputs are not the built-ins and some of the layout's events";
+		goto bad;
+	}
+	sh.n = (int)json_array_size(in);
+	sh.which = xcalloc((size_t)sh.n, sizeof(int));
+	json_array_foreach(in, k, v) {
+		json_int_t x = json_integer_value(v);
+
+		if (!json_is_integer(v) || ((int)k < LAYOUT_NBUILTINS ? x != (json_int_t)k
+					    : x <= sh.which[k - 1] ||
+					      x >= LAYOUT_NBUILTINS + l->nevents)) {
+			why = "a sample's inputs are not the built-ins and some of the layout's events";
+			goto bad;
+		}
+		sh.which[k] = (int)x;
+	}
+	sh.nevs = (int)json_array_size(rev);
+	sh.evs = xcalloc((size_t)sh.nevs + 1, sizeof(int));
+	json_array_foreach(rev, k, v) {
+		json_int_t x = json_integer_value(v);
+
+		if (!json_is_integer(v) || x < 0 || x >= l->nevents || (k && x <= sh.evs[k - 1])) {
+			why = "a sample's raw_events are not the layout's events, each once";
+			goto bad;
+		}
+		sh.evs[k] = (int)x;
+	}
+	why = replay_entities(th, s->threads, s->nthreads, &sh);
+	if (!why)
+		why = replay_entities(co, s->cores, s->ncores, &sh);
+	if (!why)
+		why = replay_entities(so, s->sockets, s->nsockets, &sh);
+	if (!why)
+		why = replay_entities(ch, s->channels, s->nsockets * s->nchannels, &sh);
+	if (why)
+		goto bad;
+	json_array_foreach(fl, k, v) {
+		json_int_t sk = json_integer_value(json_array_get(v, 0)),
+			   c = json_integer_value(json_array_get(v, 1)),
+			   m = json_integer_value(json_array_get(v, 2));
+		const char *w = json_string_value(json_array_get(v, 3));
+
+		if (!w || sk < 0 || sk >= s->nsockets || c < -1 || c >= nch || m < -1 ||
+		    m >= l->nmetrics) {
+			why = "a flag names a socket, channel or metric that is not there";
+			goto bad;
+		}
+		sample_flag(s, (int)sk, (int)c, (int)m, "%s", w);
+	}
+	snprintf(s->warning, sizeof(s->warning), "%s", replay_str(o, "warning"));
+	snprintf(s->error, sizeof(s->error), "%s", replay_str(o, "error"));
+	s->resets = (int)json_integer_value(json_object_get(o, "resets"));
+	s->gp_usable = (int)json_integer_value(json_object_get(o, "gp_usable"));
+	s->gp_used = (int)json_integer_value(json_object_get(o, "gp_used"));
+	s->unc_usable = (int)json_integer_value(json_object_get(o, "unc_usable"));
+	sample_recompute(s);
+	free(sh.which);
+	free(sh.evs);
+	*out = s;
+	return NULL;
+bad:
+	free(sh.which);
+	free(sh.evs);
+	sample_release(s);
+	return why;
+}
+
+int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *o;
+	size_t len;
+	long at = r->offset;
+	int rc;
+
+	memset(it, 0, sizeof(*it));
+	rc = replay_line(r, &len);
+	if (rc == 0) {
+		it->kind = REPLAY_END;
+		return 0;
+	}
+	if (rc < 0) {
+		if (rc == -EINVAL)
+			return replay_bad(r, r->line + 1, at, err, errlen, "a line longer than 64 MiB");
+		snprintf(err, errlen, "cannot read the recording %s: %s", r->path, strerror(errno));
+		return -EIO;
+	}
+	r->offset += (long)len + 1;
+	o = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!o || !json_is_object(o)) {
+		char what[300];
+
+		snprintf(what, sizeof(what), "not a JSON object (%s)", o ? "another JSON value" : je.text);
+		json_decref(o);
+		return replay_bad(r, r->line, at, err, errlen, what);
+	}
+	it->time = json_number_value(json_object_get(o, "time"));
+	if (json_object_get(o, "mark")) {
+		const char *t = json_string_value(json_object_get(o, "mark"));
+
+		it->kind = REPLAY_MARK;
+		it->mark.time = it->time;
+		snprintf(it->mark.text, sizeof(it->mark.text), "%s", t ? t : "");
+	} else if (json_object_get(o, "groups_on")) {
+		it->kind = REPLAY_GROUPS;
+	} else if (json_object_get(o, "interval_set")) {
+		it->kind = REPLAY_INTERVAL;
+		it->interval = json_number_value(json_object_get(o, "interval_set"));
+	} else {
+		const char *why = replay_sample(r, o, &it->sample);
+
+		if (why) {
+			json_decref(o);
+			return replay_bad(r, r->line, at, err, errlen, why);
+		}
+		it->kind = REPLAY_SAMPLE;
+	}
+	json_decref(o);
+	return 0;
+}
+
+void replay_close(struct replay *r)
+{
+	if (!r)
+		return;
+	if (r->f)
+		fclose(r->f);
+	free(r->buf);
+	json_decref(r->header);
+	layout_free(r->layout);
+	free(r);
+}

@@ -1,0 +1,59 @@
+/*
+ * replay: read a recording (record.h) back, one item at a time: samples
+ * rebuilt with every metric computed again from the recorded inputs
+ * (sample_recompute), phase marks, and the changes of groups and interval.
+ *
+ * Bad input of any kind (not a recording, another format version, a line
+ * that is not JSON or lacks what the format has, a number out of range, a
+ * line over REPLAY_LINE_MAX) is one message with the line and byte offset;
+ * memory stays bounded by one line.  A last line cut short (a crash, a
+ * full disk) is not an error: replay_trailing() says how many bytes were
+ * ignored.  Any machine replays any recording: no counters, no root.
+ * Main/UI thread.
+ */
+#ifndef PMUTOP_REPLAY_H
+#define PMUTOP_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "frontend.h"
+#include "marks.h"
+
+#define REPLAY_LINE_MAX (64L << 20)
+
+struct replay;
+
+/* What the header says. */
+struct replay_about {
+	const char *host, *created, *version, *source, *brand, *uarch, *topology;
+	bool simulated;
+	unsigned gp_counters, perfmon_version;
+	double interval_s;
+	const struct layout *layout;
+};
+
+enum replay_kind { REPLAY_END, REPLAY_SAMPLE, REPLAY_MARK, REPLAY_GROUPS, REPLAY_INTERVAL };
+
+struct replay_item {
+	enum replay_kind kind;
+	struct sample *sample;      /* REPLAY_SAMPLE: the caller releases it */
+	struct mark mark;           /* REPLAY_MARK */
+	double interval;            /* REPLAY_INTERVAL */
+	double time;                /* the item's wall-clock time */
+};
+
+/* Open PATH and read its header.  0, or -errno (-EINVAL: bad input) with one line in ERR. */
+int replay_open(const char *path, struct replay **out, char *err, size_t errlen);
+
+const struct replay_about *replay_about(const struct replay *r);
+
+/* The next item into IT.  0 (IT->kind END at the end), or -EINVAL with one line in ERR. */
+int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errlen);
+
+/* Bytes of a last line cut short, ignored (0 when the file ended with a whole line). */
+long replay_trailing(const struct replay *r);
+
+void replay_close(struct replay *r);
+
+#endif
