@@ -354,6 +354,29 @@ static int topo_load_in(const char *spec, const char *root, struct topo **out, c
 	return 0;
 }
 
+char *topo_export_xml(const struct topo *t)
+{
+	struct topo tmp = { .root = t->root };
+	hwloc_topology_t h;
+	char *buf = NULL, *copy = NULL, err[256];
+	int len = 0;
+
+	if (hwloc_topology_init(&h) < 0)
+		return NULL;
+	hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
+	/* the same source again: this machine (under its root), the XML file, the synthetic text */
+	if (topo_set_source(h, &tmp, t->kind == TOPO_KIND_SYSTEM ? NULL : t->source, err,
+			    sizeof(err)) == 0 && hwloc_topology_load(h) == 0 &&
+	    hwloc_topology_export_xmlbuffer(h, &buf, &len, 0) == 0 && buf) {
+		copy = xstrdup(buf);
+		hwloc_free_xmlbuffer(h, buf);
+	}
+	free(tmp.source);
+	hwloc_topology_destroy(h);
+	return copy;
+}
+
 void topo_free(struct topo *t)
 {
 	if (!t)

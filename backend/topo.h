@@ -110,6 +110,13 @@ int topo_load(const char *spec, struct topo **out, char *err, size_t errlen);
  */
 int topo_load_root(const char *root, struct topo **out, char *err, size_t errlen);
 
+/*
+ * T's machine as hwloc XML (loaded again from the same source: this machine
+ * under T's root, the XML file, the synthetic text), for a recording to
+ * carry; malloc'd, or NULL when hwloc cannot export it.
+ */
+char *topo_export_xml(const struct topo *t);
+
 void topo_free(struct topo *t);
 
 /* The thread for OS CPU number OS_CPU, or NULL if the machine has no such CPU. */

@@ -6,7 +6,7 @@
 # never written over; bad recordings give one message and exit 2; on the
 # screen --record shows REC, records group toggles, R stops it.
 . "$top_srcdir/tests/lib.sh"
-plan 28
+plan 48
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-rec-$$"
@@ -53,6 +53,33 @@ print("ok")
 PYEOF
 )
 expect_match "the file: a self-describing header (version, source, layout text, events with their encodings), inputs per entity" "$res" "ok"
+
+# the recorded machine as hwloc XML: it loads back as the same topology
+$PY -c '
+import json, sys
+h = json.loads(open(sys.argv[1]).readline())
+open(sys.argv[2], "w").write(h["topology"]["hwloc_xml"])' "$tmp/run.jsonl" "$tmp/machine.xml"
+run "$PMUTOP" --topology-only -T "$tmp/machine.xml"
+expect_match "the header carries the machine as hwloc XML, which loads back as the same topology" "$out" "2 sockets, 2 NUMA nodes, 8 cores, 16 threads online"
+
+# ---- compressed: FILE.gz through zlib, each sample flushed whole
+run "$PMUTOP" $SIM -b -n 4 -d 0.3 -g stalls,dram,imc,qhl --format json --record "$tmp/run.jsonl.gz"
+printf '%s\n' "$out" >"$tmp/livez.json"
+expect_match "a .gz recording is gzip" "$(head -c 2 "$tmp/run.jsonl.gz" | od -An -tx1 | tr -d ' ')" "1f8b"
+run "$PMUTOP" --replay "$tmp/run.jsonl.gz" -b --format json
+printf '%s\n' "$out" >"$tmp/replayz.json"
+if cmp -s "$tmp/livez.json" "$tmp/replayz.json"; then pass "a compressed recording replays to the live JSON"; else fail "a compressed recording replays to the live JSON" "$(diff "$tmp/livez.json" "$tmp/replayz.json" | head -c 400)"; fi
+size=$(wc -c <"$tmp/run.jsonl.gz")
+head -c $((size - 40)) "$tmp/run.jsonl.gz" >"$tmp/cutz.jsonl.gz"
+run "$PMUTOP" --replay "$tmp/cutz.jsonl.gz" -b --format json
+expect_match "a compressed recording cut short replays its whole samples" "$rc $(printf '%s\n' "$out" | grep -c '"seq"')" "0 3"
+expect_match "... and says what it ignored" "$err" "ends with a cut line"
+$PY -c "
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read()); d[len(d) // 2] ^= 0xFF
+open(sys.argv[2], 'wb').write(d)" "$tmp/run.jsonl.gz" "$tmp/badz.jsonl.gz"
+run "$PMUTOP" --replay "$tmp/badz.jsonl.gz" -b --format json
+expect_match "damaged compressed data: exit 2, saying so" "$rc: $err" "2: pmutop: $tmp/badz.jsonl.gz: line "
 
 # ---- marks where they came
 "$PMUTOP" $SIM -b -d 0.3 -g stalls --format json --record "$tmp/marks.jsonl" -- sh -c 'sleep 0.5; echo "phase B" > "$PMUTOP_MARK_FIFO"; sleep 0.5' >"$tmp/marks.live" 2>/dev/null
@@ -119,6 +146,60 @@ print("ok")
 PYEOF
 )
 expect_match "screen: a group toggled (key 2) is recorded where it happened" "$res" "ok"
+$T kill-server 2>/dev/null
 run "$PMUTOP" --replay "$tmp/screen.jsonl"
-expect_rc "the replay screen is not built: --replay without -b says how to convert" 2
+expect_rc "the replay screen without a terminal: 2, saying how to convert" 2
+expect_match "... with -b" "$err" "pmutop --replay $tmp/screen.jsonl -b"
+# any machine, any user: no root, no counters
+chmod 755 "$tmp"
+chmod 644 "$tmp/run2.jsonl"
+run setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$PMUTOP" --replay "$tmp/run2.jsonl" -b
+expect_rc "the user nobody converts a recording" 0
+
+# ---- the replay screen: the recorded machine, its samples at their pace; pause, step, speed, go to
+run "$PMUTOP" $SIM -b -n 12 -d 0.3 -g stalls,imc --record "$tmp/play.jsonl" -- sh -c 'sleep 1; echo "phase P" > "$PMUTOP_MARK_FIFO"; sleep 10'
+sleep 0.3
+$T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' LANG=C.UTF-8 '$PMUTOP' --replay '$tmp/play.jsonl'; echo EXIT=\$?; sleep 30"
+# the position in the header: "REPLAY play.jsonl I/N ..."
+pos() { screen | sed -n 2p | sed -n 's/.*REPLAY play.jsonl \([0-9]*\)\/.*/\1/p'; }
+if wait_for "REPLAY play.jsonl " 5; then pass "replay screen: the header says REPLAY, the file and the position"; else fail "replay screen: the header says REPLAY, the file and the position" "$(screen | head -3)"; fi
+expect_match "replay screen: the recorded machine's topology" "$(screen)" "Socket 1"
+p1=$(pos)
+sleep 1
+p2=$(pos)
+if [ "${p2:-0}" -gt "${p1:-0}" ]; then pass "replay screen: it plays at the recorded pace ($p1, then $p2)"; else fail "replay screen: it plays at the recorded pace" "$p1 then $p2"; fi
+$T send-keys -t 0 ' '
+sleep 0.3
+p3=$(pos)
+sleep 0.8
+if [ "$(pos)" = "$p3" ] && screen | sed -n 2p | grep -q "paused"; then pass "replay screen: space pauses"; else fail "replay screen: space pauses" "$p3 then $(pos)" "$(screen | sed -n 2p)"; fi
+$T send-keys -t 0 ','
+sleep 0.3
+expect_match "replay screen: , steps back one sample" "$(pos)" "$((p3 - 1))"
+$T send-keys -t 0 '.'
+$T send-keys -t 0 '.'
+sleep 0.3
+expect_match "replay screen: . steps forward" "$(pos)" "$((p3 + 1))"
+$T send-keys -t 0 ']'
+sleep 0.3
+expect_match "replay screen: ] doubles the speed" "$(screen | sed -n 2p)" " x2 "
+$T send-keys -t 0 g
+$T send-keys -t 0 '0:01' Enter
+sleep 0.3
+expect_match "replay screen: g goes to a time (1 s in: the 4th sample, after the short first one)" "$(pos)" "4"
+$T send-keys -t 0 g
+$T send-keys -t 0 'soon' Enter
+sleep 0.3
+expect_match "replay screen: g with something else says what a time is" "$(screen | sed -n 3p)" "is not a time"
+$T send-keys -t 0 '1'
+sleep 0.3
+expect_match "replay screen: groups stay as recorded" "$(screen | sed -n 3p)" "as they were recorded"
+$T send-keys -t 0 g
+$T send-keys -t 0 '3' Enter
+i=0
+while ! screen | grep -q "\\[IMC\\]" && [ $i -lt 6 ]; do $T send-keys -t 0 Tab; sleep 0.2; i=$((i + 1)); done
+wait_for " history -" 3
+expect_match "replay screen: the IMC history shows the recorded mark" "$(screen | grep ' history -')" "phase P"
+$T send-keys -t 0 q
+if wait_for "EXIT=0" 3; then pass "replay screen: q quits"; else fail "replay screen: q quits" "$(screen | tail -2)"; fi
 $T kill-server 2>/dev/null

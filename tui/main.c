@@ -30,6 +30,7 @@
 #include "history.h"
 #include "marks.h"
 #include "options.h"
+#include "player.h"
 #include "rcfile.h"
 #include "record.h"
 #include "replay.h"
@@ -390,7 +391,7 @@ static void main_record_about(const struct options *opt, struct session *s,
 		.uarch = a.uarch, .topology = a.topo->source, .simulated = a.simulated,
 		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
 		.sockets = a.topo->nsockets, .cores = a.topo->ncores, .threads = a.topo->nonline,
-		.interval_s = opt->interval, .layout = s->layout,
+		.interval_s = opt->interval, .layout = s->layout, .topo = a.topo,
 	};
 }
 
@@ -474,6 +475,57 @@ static void main_extra_stop(struct main_extra *x)
 	memset(x, 0, sizeof(*x));
 }
 
+static void main_stop_set(sigset_t *set);
+
+/*
+ * --replay FILE on the screen: the recorded machine and its samples at
+ * their pace (space pauses; , . step; [ ] speed; g goes to a time).  No
+ * counters, no root.
+ */
+static int main_replay_screen(const struct options *opt)
+{
+	struct ui_config c = { .interval = 1, .interval_given = true };
+	const struct replay_about *a;
+	struct player *pl;
+	char err[1024], rc_path[PATH_MAX];
+	sigset_t stop;
+	int sigfd, status;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmutop: the replay screen needs a terminal; convert the recording "
+			"with pmutop --replay %s -b [--format text|csv|json]\n", opt->replay);
+		return MAIN_EXIT_USAGE;
+	}
+	if (player_open(opt->replay, &pl, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return MAIN_EXIT_USAGE;
+	}
+	main_stop_set(&stop);
+	sigaddset(&stop, SIGWINCH);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	sigdelset(&stop, SIGWINCH);
+	sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	a = player_about(pl);
+	c.info = (struct view_info){
+		.host = a->host, .brand = a->brand, .uarch = a->uarch, .source = a->source,
+		.simulated = a->simulated, .layout = a->layout, .topo = player_topo(pl),
+		.gp_counters = a->gp_counters, .perfmon_version = a->perfmon_version,
+		.count_user = true, .count_kernel = true,
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"), .replay = true,
+	};
+	c.interval = a->interval_s > 0 ? a->interval_s : player_sample(pl)->interval_s;
+	c.player = pl;
+	if (rcfile_path(rc_path, sizeof(rc_path)) == 0)
+		c.rc_path = rc_path;
+	status = ui_run(NULL, &c, sigfd, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "pmutop: %s\n", err);
+	player_free(pl);
+	if (sigfd >= 0)
+		close(sigfd);
+	return status;
+}
+
 /*
  * --replay FILE: the recording read back.  With -b, each sample printed
  * again in --format (metrics computed again from the recorded inputs) with
@@ -493,11 +545,8 @@ static int main_replay(const struct options *opt)
 	long printed = 0;
 	int rc, status = EXIT_SUCCESS;
 
-	if (!opt->batch) {
-		fprintf(stderr, "pmutop: the replay screen is not built yet; convert the recording "
-			"with pmutop --replay %s -b [--format text|csv|json]\n", opt->replay);
-		return MAIN_EXIT_USAGE;
-	}
+	if (!opt->batch)
+		return main_replay_screen(opt);
 	if (replay_open(opt->replay, &r, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return MAIN_EXIT_USAGE;

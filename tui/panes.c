@@ -160,7 +160,7 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	}
 	grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
 	grid_put_right(g, 1, g->w - 10, 9, v->paused ? GRID_WARN : GRID_OK,
-		       v->paused ? "PAUSED" : s ? "LIVE" : "STARTING");
+		       v->paused ? "PAUSED" : !s ? "STARTING" : in->replay ? "PLAYING" : "LIVE");
 }
 
 
@@ -171,6 +171,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		[VIEW_PROMPT_PID] = "Highlight the CPUs of process (PID; empty clears): ",
 		[VIEW_PROMPT_FIND] = "Find CPU (a number) or core (c and its id, e.g. c3), Enter: ",
 		[VIEW_PROMPT_SORT] = "Sort by column (a name or its start; none: topology order), Enter: ",
+		[VIEW_PROMPT_GOTO] = "Go to a time of the recording (seconds, or M:SS), Enter: ",
 	};
 	int rotating = 0;
 

@@ -13,11 +13,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "config.h"
 
 struct record {
 	int fd;
+	gzFile gz;             /* FILE.gz: the lines through zlib, each sample a sync flush */
 	char path[4096];
 	long count;
 	char error[4300];
@@ -55,12 +57,38 @@ static int record_line(struct record *r, json_t *o)
 	json_decref(o);
 	if (!text) {
 		snprintf(r->error, sizeof(r->error), "recording stopped: a line could not be made");
-		close(r->fd);
+		if (r->gz)
+			gzclose(r->gz);
+		else
+			close(r->fd);
+		r->gz = NULL;
 		r->fd = -1;
 		return -ENOMEM;
 	}
 	len = strlen(text);
 	text[len++] = '\n'; /* json_dumps leaves room: the NUL becomes the newline */
+	if (r->gz) {
+		/*
+		 * A sync flush after each line: everything written so far can be
+		 * decompressed, whatever happens next (a crash, a full disk)
+		 */
+		errno = 0;
+		if (gzwrite(r->gz, text, (unsigned)len) != (int)len ||
+		    gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK) {
+			int e = errno ? errno : EIO;
+
+			snprintf(r->error, sizeof(r->error), "recording to %s stopped after %ld "
+				 "samples: %s%s", r->path, r->count, strerror(e),
+				 e == ENOSPC ? " (the disk is full; what was written replays)" : "");
+			free(text);
+			gzclose(r->gz);
+			r->gz = NULL;
+			r->fd = -1;
+			return -e;
+		}
+		free(text);
+		return 0;
+	}
 	while (done < len) {
 		ssize_t n = write(r->fd, text + done, len - done);
 
@@ -150,6 +178,16 @@ int record_open(const char *path, const struct record_about *a, struct record **
 		free(r);
 		return rc;
 	}
+	if (strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz")) {
+		/* compressed: zlib's gzip format, read back by replay as it is */
+		r->gz = gzdopen(r->fd, "wb6");
+		if (!r->gz) {
+			snprintf(err, errlen, "cannot record to %s: zlib could not start", path);
+			close(r->fd);
+			free(r);
+			return -ENOMEM;
+		}
+	}
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	h = json_object();
@@ -170,6 +208,15 @@ int record_open(const char *path, const struct record_about *a, struct record **
 	json_object_set_new(topo, "sockets", json_integer(a->sockets));
 	json_object_set_new(topo, "cores", json_integer(a->cores));
 	json_object_set_new(topo, "threads", json_integer(a->threads));
+	if (a->topo) {
+		/* the machine as hwloc sees it: a replay can draw it anywhere */
+		char *xml = topo_export_xml(a->topo);
+
+		json_t *js = xml ? json_string(xml) : NULL;
+
+		json_object_set_new(topo, "hwloc_xml", js ? js : json_null());
+		free(xml);
+	}
 	json_object_set_new(h, "topology", topo);
 	json_object_set_new(h, "interval_s", json_real(a->interval_s));
 	bl = json_array();
@@ -180,7 +227,11 @@ int record_open(const char *path, const struct record_about *a, struct record **
 	json_object_set_new(lay, "name", json_string(l->name));
 	json_object_set_new(lay, "file", json_string(l->file ? l->file : ""));
 	text = record_layout_text(l);
-	json_object_set_new(lay, "text", text && json_string(text) ? json_string(text) : json_null());
+	{
+		json_t *js = text ? json_string(text) : NULL; /* NULL: not UTF-8 */
+
+		json_object_set_new(lay, "text", js ? js : json_null());
+	}
 	free(text);
 	json_object_set_new(h, "layout", lay);
 	evs = json_array();
@@ -396,7 +447,9 @@ void record_close(struct record *r)
 {
 	if (!r)
 		return;
-	if (r->fd >= 0)
+	if (r->gz)
+		gzclose(r->gz);
+	else if (r->fd >= 0)
 		close(r->fd);
 	free(r);
 }

@@ -5,7 +5,7 @@
  *   line 1: {"pmutop_recording": 1, "pmutop_version", "host", "created",
  *            "source", "simulated", "cpu": {"brand", "uarch", "gp_counters",
  *            "perfmon_version"}, "topology": {"source", "sockets", "cores",
- *            "threads"}, "interval_s", "builtins": [...], "layout": {"name",
+ *            "threads", "hwloc_xml"}, "interval_s", "builtins": [...], "layout": {"name",
  *            "file", "text"}, "events": [{"name", "group", "pmu", "evtsel",
  *            "offcore"}]}
  *   then one line per sample: {"seq", "time", "interval_s", "skew_us",
@@ -49,6 +49,7 @@ struct record_about {
 	int sockets, cores, threads;
 	double interval_s;
 	const struct layout *layout;
+	const struct topo *topo;   /* exported as hwloc XML into the header, or NULL */
 };
 
 /*

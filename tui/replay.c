@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 struct replay {
-	FILE *f;
+	gzFile f;               /* a plain file or gzip (zlib reads either) */
 	char path[4096];
 	long line;              /* lines read */
 	long offset;            /* byte offset of the next line */
@@ -23,6 +24,7 @@ struct replay {
 	json_t *header;         /* owns the about's strings */
 	struct layout *layout;
 	char source[200];
+	bool damaged;           /* the compressed data is damaged (zlib said so) */
 };
 
 /* ERR: "PATH: line N (byte B): WHAT", WHAT's control characters shown as '?'. */
@@ -49,7 +51,7 @@ static int replay_line(struct replay *r, size_t *len)
 	size_t n = 0;
 	int c;
 
-	while ((c = getc(r->f)) != EOF) {
+	while ((c = gzgetc(r->f)) != -1) {
 		if (n + 1 >= r->cap) {
 			if ((long)r->cap >= REPLAY_LINE_MAX)
 				return -EINVAL;
@@ -64,8 +66,18 @@ static int replay_line(struct replay *r, size_t *len)
 		}
 		r->buf[n++] = (char)c;
 	}
-	if (ferror(r->f))
-		return -EIO;
+	{
+		int zerr;
+
+		gzerror(r->f, &zerr);
+		/* a compressed file cut short ends like a plain one: its last line is cut */
+		if (zerr == Z_ERRNO)
+			return -EIO;
+		if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
+			r->damaged = true;
+			return -EIO;
+		}
+	}
 	r->trailing = (long)n; /* a line without its newline: cut short */
 	return 0;
 }
@@ -89,7 +101,7 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
 
 	*out = NULL;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->f = fopen(path, "re");
+	r->f = gzopen(path, "rbe");
 	if (!r->f) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-rc));
@@ -105,7 +117,8 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
 						  "not a pmutop recording")
 				     : -EIO;
 		if (rc == -EIO)
-			snprintf(err, errlen, "cannot read the recording %s", path);
+			snprintf(err, errlen, "cannot read the recording %s: %s", path, r->damaged
+				 ? "its compressed data is damaged" : strerror(errno));
 		goto fail;
 	}
 	h = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES, &je);
@@ -162,6 +175,16 @@ fail:
 const struct replay_about *replay_about(const struct replay *r)
 {
 	return &r->about;
+}
+
+int replay_seek(struct replay *r, long offset, long line)
+{
+	if (gzseek(r->f, offset, SEEK_SET) != offset)
+		return -EIO;
+	r->offset = offset;
+	r->line = line - 1;
+	r->trailing = 0;
+	return 0;
 }
 
 long replay_trailing(const struct replay *r)
@@ -373,6 +396,8 @@ int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errl
 	int rc;
 
 	memset(it, 0, sizeof(*it));
+	it->offset = at;
+	it->line = r->line + 1;
 	rc = replay_line(r, &len);
 	if (rc == 0) {
 		it->kind = REPLAY_END;
@@ -381,6 +406,9 @@ int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errl
 	if (rc < 0) {
 		if (rc == -EINVAL)
 			return replay_bad(r, r->line + 1, at, err, errlen, "a line longer than 64 MiB");
+		if (r->damaged)
+			return replay_bad(r, r->line + 1, at, err, errlen, "the compressed data is "
+					  "damaged here (byte counted uncompressed)");
 		snprintf(err, errlen, "cannot read the recording %s: %s", r->path, strerror(errno));
 		return -EIO;
 	}
@@ -423,7 +451,7 @@ void replay_close(struct replay *r)
 	if (!r)
 		return;
 	if (r->f)
-		fclose(r->f);
+		gzclose(r->f);
 	free(r->buf);
 	json_decref(r->header);
 	layout_free(r->layout);

@@ -41,6 +41,7 @@ struct replay_item {
 	struct mark mark;           /* REPLAY_MARK */
 	double interval;            /* REPLAY_INTERVAL */
 	double time;                /* the item's wall-clock time */
+	long offset, line;          /* where its line starts (byte, uncompressed) and its number */
 };
 
 /* Open PATH and read its header.  0, or -errno (-EINVAL: bad input) with one line in ERR. */
@@ -50,6 +51,9 @@ const struct replay_about *replay_about(const struct replay *r);
 
 /* The next item into IT.  0 (IT->kind END at the end), or -EINVAL with one line in ERR. */
 int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errlen);
+
+/* Read on from the line that starts at byte OFFSET, line number LINE (an item's). */
+int replay_seek(struct replay *r, long offset, long line);
 
 /* Bytes of a last line cut short, ignored (0 when the file ended with a whole line). */
 long replay_trailing(const struct replay *r);

@@ -21,6 +21,7 @@
 #include "history.h"
 #include "marks.h"
 #include "pidcpus.h"
+#include "player.h"
 #include "record.h"
 #include "run.h"
 #include "rcfile.h"
@@ -175,17 +176,20 @@ struct ui_state {
 	double t_sample;       /* when smp arrived */
 	struct pidcpus *pid;
 	struct history *hist;
+	uint32_t s_groups;     /* the groups the run started with (a replay keeps them) */
 	const struct ui_config *c;
 	bool cmd_ended;        /* seen ended: the last interval was asked for */
 	bool dirty, quit;
 };
 
-/* The header's recording part. */
+/* The header's recording part (or, in a replay, where it is). */
 static void ui_rec_line(struct ui_state *u)
 {
 	struct record *r = u->c->rec ? *u->c->rec : NULL;
 
-	if (r)
+	if (u->c->player)
+		player_position(u->c->player, u->v.rec, sizeof(u->v.rec));
+	else if (r)
 		snprintf(u->v.rec, sizeof(u->v.rec), "REC %s (%ld)", record_path(r), record_count(r));
 	else
 		u->v.rec[0] = 0;
@@ -228,11 +232,57 @@ static void ui_rec_toggle(struct ui_state *u)
 	ui_rec_line(u);
 }
 
+static void ui_show_player(struct ui_state *u, bool next);
+
+/* Replay commands: the player moves, the screen follows; what cannot change says so. */
+static bool ui_apply_replay(struct ui_state *u, enum view_cmd cmd)
+{
+	struct player *pl = u->c ? u->c->player : NULL;
+
+	if (!pl)
+		return false;
+	switch (cmd) {
+	case VIEW_CMD_GROUPS:
+	case VIEW_CMD_INTERVAL:
+		snprintf(u->v.status, sizeof(u->v.status), "a replay shows the groups and the "
+			 "interval as they were recorded");
+		u->v.groups = u->s_groups;
+		u->v.interval = player_sample(pl)->interval_s;
+		break;
+	case VIEW_CMD_PAUSE:
+		player_pause(pl, u->v.paused);
+		break;
+	case VIEW_CMD_STEP_BACK:
+	case VIEW_CMD_STEP_FWD:
+		player_step(pl, cmd == VIEW_CMD_STEP_FWD ? 1 : -1);
+		ui_show_player(u, false);
+		break;
+	case VIEW_CMD_SLOWER:
+	case VIEW_CMD_FASTER:
+		player_speed(pl, cmd == VIEW_CMD_FASTER ? 1 : -1);
+		break;
+	case VIEW_CMD_GOTO:
+		if (player_goto(pl, u->v.input))
+			snprintf(u->v.status, sizeof(u->v.status), "g: '%s' is not a time: give "
+				 "seconds (75) or M:SS (1:15)", u->v.input);
+		ui_show_player(u, false);
+		break;
+	default:
+		return false;
+	}
+	u->v.paused = player_paused(pl);
+	ui_rec_line(u);
+	u->dirty = true;
+	return true;
+}
+
 static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 {
 	char err[256];
 	struct record *rec = u->c && u->c->rec ? *u->c->rec : NULL;
 
+	if (ui_apply_replay(u, cmd))
+		return;
 	switch (cmd) {
 	case VIEW_CMD_NONE:
 		return;
@@ -252,6 +302,12 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 	case VIEW_CMD_RECORD:
 		ui_rec_toggle(u);
 		break;
+	case VIEW_CMD_STEP_BACK:
+	case VIEW_CMD_STEP_FWD:
+	case VIEW_CMD_SLOWER:
+	case VIEW_CMD_FASTER:
+	case VIEW_CMD_GOTO:
+		break; /* replay keys: the view gives them only in a replay (ui_apply_replay) */
 	case VIEW_CMD_PAUSE:
 		session_set_paused(u->s, u->v.paused);
 		break;
@@ -369,6 +425,44 @@ static void ui_take_marks(struct ui_state *u)
 	}
 }
 
+/*
+ * The player's sample on the screen: after the one before (NEXT), added to
+ * the history; after a jump, the history is read again up to it.
+ */
+static void ui_show_player(struct ui_state *u, bool next)
+{
+	struct player *pl = u->c->player;
+	int pos = player_pos(pl), from = pos - 64 < 0 ? 0 : pos - 64;
+	const struct mark *mk;
+	int nmk = player_marks(pl, &mk);
+
+	if (u->smp)
+		sample_release(u->smp);
+	u->smp = sample_ref(player_sample(pl));
+	u->t_sample = ui_now();
+	if (next) {
+		history_add(u->hist, u->smp);
+	} else {
+		history_free(u->hist);
+		u->hist = history_new();
+		u->v.hist = u->hist;
+		for (int i = from; i < pos; i++) {
+			struct sample *s = player_sample_at(pl, i);
+
+			if (s) {
+				history_add(u->hist, s);
+				sample_release(s);
+			}
+		}
+		history_add(u->hist, u->smp);
+		for (int i = 0; i < nmk; i++)
+			history_mark(u->hist, mk[i].time, mk[i].text);
+	}
+	u->v.paused = player_paused(pl);
+	ui_rec_line(u);
+	u->dirty = true;
+}
+
 static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 {
 	struct view saved = u->v;
@@ -385,6 +479,12 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		u->v.groups = saved.groups;
 	if (c->interval_given)
 		u->v.interval = saved.interval;
+	if (c->player) {
+		/* a replay shows the groups and the interval recorded */
+		u->v.groups = saved.groups;
+		u->v.interval = saved.interval;
+		return;
+	}
 	if (u->v.groups != saved.groups)
 		session_set_groups(u->s, u->v.groups);
 	if (u->v.interval != saved.interval)
@@ -396,7 +496,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	struct ui_state u = { .s = s, .c = c };
 	struct pollfd pfd[5] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = session_fd(s), .events = POLLIN },
+		{ .fd = s ? session_fd(s) : player_fd(c->player), .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 		{ .fd = run_fd(c->cmd), .events = POLLIN },
 		{ .fd = marks_fd(c->marks), .events = POLLIN },
@@ -410,11 +510,25 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			 "or --dump for a text picture of the screen");
 		return EXIT_FAILURE;
 	}
-	view_init(&u.v, &c->info, s->groups, c->interval);
+	u.s_groups = s ? s->groups : 0;
+	if (!s) {
+		/* the groups that counted in the recording's first sample */
+		const struct sample *first = player_sample(c->player);
+
+		for (int g = 0; g < c->info.layout->ngroups; g++)
+			if (first->groups[g].state != SAMPLE_GROUP_OFF)
+				u.s_groups |= 1u << g;
+	}
+	view_init(&u.v, &c->info, u.s_groups, c->interval);
 	u.hist = history_new();
 	u.v.hist = u.hist;
 	ui_load_rc(&u, c);
 	ui_rec_line(&u);
+	if (c->player) {
+		ui_show_player(&u, false);
+		snprintf(u.v.status, sizeof(u.v.status), "replay: space pause, , . step, [ ] speed, "
+			 "g go to a time");
+	}
 	tcgetattr(STDIN_FILENO, &ui_saved_tty);
 	sigemptyset(&winch);
 	sigaddset(&winch, SIGWINCH);
@@ -485,8 +599,16 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		ui_follow_cmd(&u);
 		if (pfd[4].revents & POLLIN)
 			ui_take_marks(&u);
-		if (pfd[1].revents & POLLIN)
-			ui_new_sample(&u);
+		if (pfd[1].revents & POLLIN) {
+			if (c->player) {
+				if (player_tick(c->player))
+					ui_show_player(&u, true);
+				else
+					ui_rec_line(&u);
+			} else {
+				ui_new_sample(&u);
+			}
+		}
 		if (pfd[0].revents & (POLLIN | POLLHUP))
 			ui_keys(&u);
 		if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN)) {

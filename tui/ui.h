@@ -22,6 +22,7 @@ struct run_cmd;
 struct marks;
 struct record;
 struct record_about;
+struct player;
 
 struct ui_config {
 	struct view_info info;
@@ -36,6 +37,7 @@ struct ui_config {
 	struct marks *marks;   /* phase marks (marks.h), or NULL */
 	struct record **rec;   /* the recording (record.h): *rec NULL when none; R opens and closes */
 	struct record_about *rec_about; /* what a recording started with R says about the run */
+	struct player *player; /* --replay: the recording shown instead of a session (player.h) */
 };
 
 /*

@@ -210,6 +210,8 @@ static enum view_cmd view_prompt_key(struct view *v, int key)
 			return view_find(v, v->input);
 		if (p == VIEW_PROMPT_SORT)
 			return view_sort_by(v, v->input);
+		if (p == VIEW_PROMPT_GOTO)
+			return VIEW_CMD_GOTO;
 		if (!v->input[0]) {
 			v->pid = 0;
 			return VIEW_CMD_PID;
@@ -452,6 +454,23 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 			return VIEW_CMD_REDRAW;
 	}
 	v->status[0] = 0;
+	if (v->info.replay) {
+		/* in time: keys that no table uses (the arrows stay with the tables) */
+		switch (key) {
+		case ',':
+			return VIEW_CMD_STEP_BACK;
+		case '.':
+			return VIEW_CMD_STEP_FWD;
+		case '[':
+			return VIEW_CMD_SLOWER;
+		case ']':
+			return VIEW_CMD_FASTER;
+		case 'g':
+			v->prompt = VIEW_PROMPT_GOTO;
+			v->input[0] = 0;
+			return VIEW_CMD_REDRAW;
+		}
+	}
 	switch (key) {
 	case 'q':
 	case VIEW_KEY_F10:

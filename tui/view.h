@@ -41,7 +41,7 @@ const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
 		    VIEW_OVERLAY_DOCTOR, VIEW_OVERLAY_COLUMNS };
 enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID, VIEW_PROMPT_FIND,
-		   VIEW_PROMPT_SORT };
+		   VIEW_PROMPT_SORT, VIEW_PROMPT_GOTO };
 
 /* Keys that are not characters (the front end maps its own codes to these). */
 enum view_key {
@@ -61,6 +61,9 @@ enum view_cmd {
 	VIEW_CMD_PID,      /* v->pid changed: find where its threads ran */
 	VIEW_CMD_QUIT,
 	VIEW_CMD_RECORD,   /* R: start or stop recording */
+	VIEW_CMD_STEP_BACK, VIEW_CMD_STEP_FWD, /* replay: , and . */
+	VIEW_CMD_SLOWER, VIEW_CMD_FASTER,      /* replay: [ and ] */
+	VIEW_CMD_GOTO,     /* replay: g, then a time in v->input */
 };
 
 /* Facts that do not change during a run. */
@@ -77,6 +80,7 @@ struct view_info {
 	bool count_user, count_kernel;
 	const char *doctor;       /* the setup doctor's lines, or NULL */
 	bool utf8;                /* box and bar glyphs from Unicode, else ASCII */
+	bool replay;              /* a recording is shown: , . [ ] g move in time, groups are as recorded */
 };
 
 struct view_hit;
