@@ -90,6 +90,7 @@ struct engine {
 	bool sweep_final;
 	_Atomic bool sweep_quit;
 	bool gate;                       /* the readers may start (under note_lock, gate_cond) */
+	bool readers_abort;              /* with the gate: not all started, leave at once */
 	pthread_cond_t gate_cond;
 	pthread_mutex_t note_lock;
 	/*

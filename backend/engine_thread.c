@@ -30,14 +30,21 @@ static void *engine_reader_main(void *arg)
 	struct engine_reader *r = arg;
 	struct engine *e = r->e;
 
+	bool abort;
+
 	/* every reader started, or none reads: engine_readers_start opens the gate */
 	pthread_mutex_lock(&e->note_lock);
 	while (!e->gate)
 		pthread_cond_wait(&e->gate_cond, &e->note_lock);
+	abort = e->readers_abort;
 	pthread_mutex_unlock(&e->note_lock);
+	if (abort)
+		return NULL; /* not every reader could start: no barrier to meet */
+	/*
+	 * Always to the barrier: engine_readers_stop sets sweep_quit and then
+	 * waits there for every reader, so a reader must not leave before it
+	 */
 	for (;;) {
-		if (e->sweep_quit)
-			break;
 		pthread_barrier_wait(&e->sweep_go);
 		if (e->sweep_quit)
 			break;
@@ -110,6 +117,7 @@ void engine_readers_start(struct engine *e)
 	pthread_cond_init(&e->gate_cond, NULL);
 	e->gate = false;
 	e->sweep_quit = false;
+	e->readers_abort = false;
 	for (; created < e->nreaders; created++) {
 		struct engine_reader *r = &e->readers[created];
 		cpu_set_t set;
@@ -127,7 +135,7 @@ void engine_readers_start(struct engine *e)
 	}
 	if (created < e->nreaders) {
 		/* no threads to be had: the sampler reads every socket itself */
-		e->sweep_quit = true;
+		e->readers_abort = true;
 		engine_readers_gate(e);
 		for (int k = 0; k < created; k++)
 			pthread_join(e->readers[k].thread, NULL);

@@ -212,6 +212,11 @@ static void ui_rec_toggle(struct ui_state *u)
 	time_t now = time(NULL);
 	struct tm tm;
 
+	if (u->c->player) {
+		snprintf(u->v.status, sizeof(u->v.status), "R: a replay is a recording already; "
+			 "pmutop --replay FILE -b converts it");
+		return;
+	}
 	if (!u->c->rec || !u->c->rec_about)
 		return;
 	if (*u->c->rec) {
