@@ -36,10 +36,18 @@ static const char *const record_pmus[] = {
 	[LAYOUT_PMU_ARB] = "arb", [LAYOUT_PMU_IMC] = "imc",
 };
 
-/* A number, or null for NaN and infinities (JSON has neither). */
+/*
+ * A number, or null for NaN and infinities (JSON has neither).  A whole
+ * number (counts, ticks) goes as an integer: exact, shorter and quicker to
+ * write than 17 significant digits.
+ */
 static json_t *record_num(double v)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	if (!isfinite(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) /* 2^53: every integer below is exact */
+		return json_integer((json_int_t)v);
+	return json_real(v);
 }
 
 /* O as one line, written whole with one write; O is released.  0 or -errno (recording stops). */
