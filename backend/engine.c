@@ -242,6 +242,15 @@ static void engine_note_taken(struct engine *e, const char *what)
 }
 
 /*
+ * The select this sample's check reads besides the global control: one of
+ * the gp_counters selects, or (slot gp_counters) the fixed-counter control.
+ */
+static unsigned engine_verify_slot(const struct engine *e)
+{
+	return (unsigned)e->verify % (e->cfg.gp_counters + 1);
+}
+
+/*
  * Whether another program took REG on C since pmutop wrote it (one read;
  * none for a register pmutop has not written).  A register found taken is
  * given up for good (msr_release: never written again, left at exit), and
@@ -534,7 +543,7 @@ static void engine_apply_commands(struct engine *e)
  */
 static void engine_verify(struct engine *e, struct engine_cpu *c)
 {
-	unsigned slot = (unsigned)e->verify % (e->cfg.gp_counters + 1);
+	unsigned slot = engine_verify_slot(e);
 	uint32_t ctl = 0;
 	char what[768], who[600];
 
@@ -615,7 +624,7 @@ static void engine_batch_add(struct engine *e, struct engine_cpu *c, uint32_t re
  */
 static bool engine_sweep_batch(struct engine *e, const struct counter_set *s, bool final)
 {
-	unsigned slot = (unsigned)e->verify % (e->cfg.gp_counters + 1);
+	unsigned slot = engine_verify_slot(e);
 	double t0, t1;
 
 	if (!msr_batch_ready(e->cfg.dev) || atomic_load(&e->stop))

@@ -128,6 +128,11 @@ double sample_metric(const struct sample *s, const struct sample_entity *e, int 
 	return e->vars[layout_metric_var(s->layout, m)];
 }
 
+const char *const sample_group_state_names[4] = {
+	[SAMPLE_GROUP_OFF] = "off", [SAMPLE_GROUP_LIVE] = "live",
+	[SAMPLE_GROUP_ROTATING] = "rotating", [SAMPLE_GROUP_BLOCKED] = "blocked",
+};
+
 void sample_eval_metrics(const struct layout *l, double *vars, enum layout_scope scope,
 			 bool (*counted)(const void *ctx, int g), const void *ctx)
 {

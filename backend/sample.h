@@ -38,6 +38,9 @@ enum sample_group_state {
 	SAMPLE_GROUP_BLOCKED,  /* selected but cannot be programmed (see why) */
 };
 
+/* "off", "live", "rotating", "blocked": a state's name in the batch output and recordings. */
+extern const char *const sample_group_state_names[4];
+
 struct sample_group {
 	enum sample_group_state state;
 	double live_share;     /* share of the interval it was counted (measured; NaN unknown) */

@@ -16,13 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const batch_group_states[] = {
-	[SAMPLE_GROUP_OFF] = "off",
-	[SAMPLE_GROUP_LIVE] = "live",
-	[SAMPLE_GROUP_ROTATING] = "rotating",
-	[SAMPLE_GROUP_BLOCKED] = "blocked",
-};
-
 /* Metrics a row of scope SCOPE shows: thread rows only thread metrics, and so on. */
 static bool batch_metric_at(const struct layout *l, int m, enum layout_scope scope)
 {
@@ -372,7 +365,7 @@ static json_t *batch_json_object(const struct sample *s)
 	for (int g = 0; g < l->ngroups; g++) {
 		json_t *go = json_object();
 
-		json_object_set_new(go, "state", json_string(batch_group_states[s->groups[g].state]));
+		json_object_set_new(go, "state", json_string(sample_group_state_names[s->groups[g].state]));
 		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
 			json_object_set_new(go, "why", json_string(s->groups[g].why));
 		if (s->groups[g].state == SAMPLE_GROUP_ROTATING)

@@ -222,14 +222,6 @@ static double main_wall(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static double main_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* How long the batch loop waits for the sample that ends a run after its command ended. */
 #define MAIN_LAST_SAMPLE_WAIT_S 2.5
 /* How long a command gets to end after the signal pmutop passed on, before SIGKILL. */
@@ -268,11 +260,11 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 		int nmk;
 
 		if (end_by > 0)
-			timeout = (int)fmax(0, (end_by - main_mono()) * 1e3);
+			timeout = (int)fmax(0, (end_by - view_now()) * 1e3);
 		else if (x->cmd && run_fd(x->cmd) < 0)
 			timeout = 100; /* no pidfd: look for its end ten times a second */
 		else if (kill_at > 0)
-			timeout = (int)fmax(0, (kill_at - main_mono()) * 1e3) + 1;
+			timeout = (int)fmax(0, (kill_at - view_now()) * 1e3) + 1;
 		if (poll(pfd, 4, timeout) < 0)
 			continue; /* EINTR: only unblocked signals interrupt, and none matter here */
 		if (pfd[1].revents & POLLIN) {
@@ -289,10 +281,10 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 				 */
 				run_signal(x->cmd, (int)si.ssi_signo);
 				if (kill_at == 0)
-					kill_at = main_mono() + MAIN_CMD_STOP_WAIT_S;
+					kill_at = view_now() + MAIN_CMD_STOP_WAIT_S;
 			}
 		}
-		if (kill_at > 0 && end_by == 0 && main_mono() >= kill_at) {
+		if (kill_at > 0 && end_by == 0 && view_now() >= kill_at) {
 			run_signal(x->cmd, SIGKILL);
 			kill_at = 0;
 		}
@@ -307,7 +299,7 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 		if (x->cmd && end_by == 0 && run_poll(x->cmd)) {
 			/* the part of the interval it ran in: a sample now, not at the interval's end */
 			session_flush(s);
-			end_by = main_mono() + (s->os ? 0 : MAIN_LAST_SAMPLE_WAIT_S);
+			end_by = view_now() + (s->os ? 0 : MAIN_LAST_SAMPLE_WAIT_S);
 		}
 		if (pfd[0].revents & POLLIN) {
 			const struct sample *smp;
@@ -342,12 +334,12 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 					/* -n ends the run: the command too */
 					if (kill_at == 0) {
 						run_signal(x->cmd, SIGTERM);
-						kill_at = main_mono() + MAIN_CMD_STOP_WAIT_S;
+						kill_at = view_now() + MAIN_CMD_STOP_WAIT_S;
 					}
 				}
 			}
 		}
-		if (end_by > 0 && main_mono() >= end_by)
+		if (end_by > 0 && view_now() >= end_by)
 			break;
 	}
 	if (sum && summary_samples(sum) > 0) {

@@ -5,13 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
-#include <zlib.h>
 #include <unistd.h>
 
 /* Marks kept for the history; more are counted, not kept. */
@@ -39,28 +37,10 @@ struct player {
 /* The recorded machine: the header's hwloc XML, else its synthetic description. */
 static int player_load_topo(struct player *p, char *err, size_t errlen)
 {
-	json_t *h;
-	json_error_t je;
-	const char *xml = NULL;
+	const char *xml = player_about(p)->topology_xml;
 	char tmp[] = "/tmp/pmutop-replay-topo-XXXXXX";
-	gzFile f = gzopen(p->path, "rb");
-	char *line = NULL;
-	size_t cap = 0, n = 0;
-	int c, rc;
+	int rc;
 
-	if (!f)
-		return -EIO;
-	while ((c = gzgetc(f)) != -1 && c != '\n') {
-		if (n + 1 >= cap) {
-			cap = cap ? 2 * cap : 65536;
-			line = xrealloc(line, cap, 1);
-		}
-		line[n++] = (char)c;
-	}
-	gzclose(f);
-	h = line ? json_loadb(line, n, 0, &je) : NULL;
-	free(line);
-	xml = json_string_value(json_object_get(json_object_get(h, "topology"), "hwloc_xml"));
 	if (xml) {
 		int fd = mkstemp(tmp);
 		size_t len = strlen(xml);
@@ -70,7 +50,6 @@ static int player_load_topo(struct player *p, char *err, size_t errlen)
 				close(fd);
 				unlink(tmp);
 			}
-			json_decref(h);
 			snprintf(err, errlen, "cannot write the recorded topology to %s", tmp);
 			return -EIO;
 		}
@@ -81,7 +60,6 @@ static int player_load_topo(struct player *p, char *err, size_t errlen)
 		/* an older header: its synthetic description, when it is one */
 		rc = topo_load(player_about(p)->topology, &p->topo, err, errlen);
 	}
-	json_decref(h);
 	if (rc)
 		snprintf(err, errlen, "%s has no topology this pmutop can draw; convert it with "
 			 "pmutop --replay %s -b", p->path, p->path);

@@ -26,11 +26,6 @@ struct record {
 	const struct layout *l;
 };
 
-static const char *const record_states[] = {
-	[SAMPLE_GROUP_OFF] = "off", [SAMPLE_GROUP_LIVE] = "live",
-	[SAMPLE_GROUP_ROTATING] = "rotating", [SAMPLE_GROUP_BLOCKED] = "blocked",
-};
-
 static const char *const record_pmus[] = {
 	[LAYOUT_PMU_CORE] = "core", [LAYOUT_PMU_UNCORE] = "uncore", [LAYOUT_PMU_CBO] = "cbo",
 	[LAYOUT_PMU_ARB] = "arb", [LAYOUT_PMU_IMC] = "imc",
@@ -363,7 +358,7 @@ int record_sample(struct record *r, const struct sample *s)
 	for (int g = 0; g < l->ngroups; g++) {
 		json_t *ga = json_array();
 
-		json_array_append_new(ga, json_string(record_states[s->groups[g].state]));
+		json_array_append_new(ga, json_string(sample_group_state_names[s->groups[g].state]));
 		json_array_append_new(ga, record_num(s->groups[g].live_share));
 		json_array_append_new(ga, json_string(s->groups[g].why));
 		json_array_append_new(groups, ga);

@@ -157,6 +157,7 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
 		.version = replay_str(h, "pmutop_version"), .source = r->source,
 		.brand = replay_str(cpu, "brand"), .uarch = replay_str(cpu, "uarch"),
 		.topology = replay_str(topo, "source"),
+		.topology_xml = json_string_value(json_object_get(topo, "hwloc_xml")),
 		.simulated = json_is_true(json_object_get(h, "simulated")),
 		.gp_counters = (unsigned)json_integer_value(json_object_get(cpu, "gp_counters")),
 		.perfmon_version = (unsigned)json_integer_value(json_object_get(cpu,
@@ -258,7 +259,6 @@ static const char *replay_entities(json_t *a, struct sample_entity *es, int n,
 /* Sample S from line object O: what is wrong, or NULL. */
 static const char *replay_sample(struct replay *r, json_t *o, struct sample **out)
 {
-	static const char *const states[] = { "off", "live", "rotating", "blocked" };
 	const struct layout *l = r->layout;
 	json_t *th = json_object_get(o, "threads"), *co = json_object_get(o, "cores"),
 	       *so = json_object_get(o, "sockets"), *ch = json_object_get(o, "channels"),
@@ -298,7 +298,7 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 		const char *st = json_string_value(json_array_get(v, 0));
 		int i = 0;
 
-		while (i < 4 && (!st || strcmp(st, states[i])))
+		while (i < 4 && (!st || strcmp(st, sample_group_state_names[i])))
 			i++;
 		if (i == 4 || !replay_num(json_array_get(v, 1), &s->groups[k].live_share)) {
 			why = "a group's state is not off, live, rotating or blocked";

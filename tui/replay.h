@@ -27,6 +27,7 @@ struct replay;
 /* What the header says. */
 struct replay_about {
 	const char *host, *created, *version, *source, *brand, *uarch, *topology;
+	const char *topology_xml;   /* the machine as hwloc XML, or NULL (an older header) */
 	bool simulated;
 	unsigned gp_counters, perfmon_version;
 	double interval_s;
