@@ -35,6 +35,8 @@
 #include "record.h"
 #include "replay.h"
 #include "run.h"
+#include "serve.h"
+#include "share.h"
 #include "summary.h"
 #include "ui.h"
 #include "view.h"
@@ -191,6 +193,9 @@ static bool main_std_fds(void)
 	return stdout_closed;
 }
 
+/* The owner's server (--serve, the viewers' local socket), or NULL: each sample goes there. */
+static struct serve *main_srv;
+
 /* What a run has besides its samples: the command run under pmutop, the phase marks. */
 struct main_extra {
 	struct run_cmd *cmd;      /* NULL without a command */
@@ -308,7 +313,10 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 			session_ack(s);
 			smp = session_latest(s);
 			if (smp) {
-				rc = batch_print(smp, fmt, printed == 0, stdout);
+				serve_publish(main_srv, smp);
+				/* --serve alone is headless: the samples go to the server only */
+				rc = opt->serve && !opt->batch ? 0 : batch_print(smp, fmt, printed == 0,
+										   stdout);
 				main_record(x, smp, NULL);
 				if (sum)
 					summary_add(sum, smp);
@@ -767,6 +775,7 @@ static int main_ui_with_extra(struct session *s, const struct options *opt, int 
 	/* an emulated machine's CPUs are not where the command runs */
 	c->cmd_on_host = !opt->sim && !opt->root;
 	c->marks = x.marks;
+	c->srv = main_srv;
 	status = ui_run(s, c, sigfd, err, errlen);
 	main_extra_stop(&x);
 	if (opt->command)
@@ -867,7 +876,9 @@ static int main_run(const struct options *opt)
 		.mux_s = opt->mux_s,
 		.stepped = opt->dump && opt->sim,
 	};
-	bool interactive = !opt->batch && !opt->dump;
+	/* --serve without --tui or -b is a service: no screen */
+	bool headless = opt->serve && !opt->tui && !opt->batch;
+	bool interactive = !opt->batch && !opt->dump && !headless;
 	struct main_extra x = { 0 };
 	static char doctor[8192];
 	struct session *s;
@@ -895,6 +906,25 @@ static int main_run(const struct options *opt)
 	if (sigfd < 0) {
 		fprintf(stderr, "pmutop: cannot create a signalfd: %s\n", strerror(errno));
 		return EXIT_FAILURE;
+	}
+	if (!opt->sim && !opt->dump && !opt->serve && !opt->command && !opt->record) {
+		/*
+		 * Another pmutop owns the counters (its viewers' socket answers): look
+		 * at its figures, read-only.  Before opening anything, so that a user
+		 * without access to the counters can still look.
+		 */
+		char local[PATH_MAX], verr[1024];
+
+		share_local_path(opt->root, local, sizeof(local));
+		status = access(local, F_OK) ? -ENOENT : share_view(opt, local, sigfd, verr,
+								    sizeof(verr));
+		if (status >= 0 || status == -EACCES) {
+			if (verr[0])
+				fprintf(stderr, "pmutop: %s%s\n", status == -EACCES ? "another pmutop "
+					"owns the counters, but " : "", verr);
+			close(sigfd);
+			return status >= 0 ? status : EXIT_FAILURE;
+		}
 	}
 	rc = session_open(&cfg, &s, err, sizeof(err));
 	if (rc && interactive && !opt->sim && rc != -EINVAL) {
@@ -932,6 +962,18 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: %s", s->notice);
 	if (!opt->batch)
 		main_doctor_text(opt, s, doctor, sizeof(doctor));
+	if (!opt->dump) {
+		struct record_about ra;
+
+		/* before privileges go: a low port, the key files, the socket in /run/lock */
+		main_record_about(opt, s, &ra);
+		status = share_start(opt, &ra, s->lock_fd >= 0, &main_srv);
+		if (status) {
+			session_close(s);
+			close(sigfd);
+			return status;
+		}
+	}
 	/* the devices are open, the guardian runs: through sudo, the rest as the user */
 	if (privs_drop_to_invoker(&(uid_t){ 0 }, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
@@ -943,7 +985,7 @@ static int main_run(const struct options *opt)
 	if (rc) {
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
 		status = EXIT_FAILURE;
-	} else if (opt->batch) {
+	} else if (opt->batch || headless) {
 		/* the command's output goes to stderr: stdout carries the samples */
 		status = main_extra_start(opt, s, STDERR_FILENO, &x);
 		if (!status)
@@ -954,9 +996,32 @@ static int main_run(const struct options *opt)
 	} else {
 		status = main_interactive(s, opt, sigfd, doctor);
 	}
+	share_stop(main_srv);
+	main_srv = NULL;
 	if (session_close(s) && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* the registers that could not be restored are named */
 	close(sigfd);
+	return status;
+}
+
+/* --connect HOST:PORT: another pmutop's --serve, viewed. */
+static int main_connect(const struct options *opt)
+{
+	sigset_t stop;
+	char err[1024];
+	int sigfd, status;
+
+	main_stop_set(&stop);
+	sigaddset(&stop, SIGWINCH);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	sigdelset(&stop, SIGWINCH);
+	signal(SIGPIPE, SIG_IGN);
+	sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	status = share_view(opt, NULL, sigfd, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "pmutop: %s\n", err);
+	if (sigfd >= 0)
+		close(sigfd);
 	return status;
 }
 
@@ -1006,5 +1071,7 @@ int main(int argc, char **argv)
 	}
 	if (opt.replay)
 		return main_replay(&opt);
+	if (opt.connect)
+		return main_connect(&opt);
 	return main_run(&opt);
 }

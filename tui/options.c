@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,23 @@ const char options_usage[] =
 	"      --replay=FILE      show a recording on the screen (space pause, , .\n"
 	"                         step, [ ] speed, g go to a time); with -b and\n"
 	"                         --format convert it to text, CSV or JSON\n"
+	"      --serve=[ADDR:]PORT\n"
+	"                         serve Prometheus /metrics, a JSON API and viewers over\n"
+	"                         HTTP on ADDR (default 127.0.0.1); headless unless\n"
+	"                         --tui or -b\n"
+	"      --tui              with --serve: the screen as well\n"
+	"      --tls-cert=FILE, --tls-key=FILE\n"
+	"                         with --serve: HTTPS with this PEM certificate and key\n"
+	"      --auth-file=FILE   with --serve: basic authentication, FILE has USER:HASH\n"
+	"                         lines (crypt(3) hashes: openssl passwd -6)\n"
+	"      --connect=HOST:PORT\n"
+	"                         view the pmutop serving there (read-only); https://\n"
+	"                         for TLS, PMUTOP_CONNECT_AUTH=USER:PASSWORD for a password\n"
+	"      --tls-ca=FILE      with --connect: the CA that signed the server's certificate\n"
+	"      --viewers-group=GROUP\n"
+	"                         the group that may attach as viewers (local socket\n"
+	"                         $ROOT/run/lock/pmutop.sock, mode 0660)\n"
+	"      --no-viewers       no local socket: a second pmutop cannot attach\n"
 	"      --mark=TEXT        mark a phase in the running pmutop (this user's): it\n"
 	"                         shows on its history and in its output, and exit; a\n"
 	"                         COMMAND can also write a line to $PMUTOP_MARK_FIFO\n"
@@ -96,6 +114,15 @@ enum {
 	OPT_MARK,
 	OPT_RECORD,
 	OPT_REPLAY,
+	OPT_SERVE,
+	OPT_TUI,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
+	OPT_AUTH_FILE,
+	OPT_CONNECT,
+	OPT_TLS_CA,
+	OPT_VIEWERS_GROUP,
+	OPT_NO_VIEWERS,
 };
 
 static const struct option options_long[] = {
@@ -124,6 +151,15 @@ static const struct option options_long[] = {
 	{ "mark", required_argument, NULL, OPT_MARK },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "serve", required_argument, NULL, OPT_SERVE },
+	{ "tui", no_argument, NULL, OPT_TUI },
+	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
+	{ "auth-file", required_argument, NULL, OPT_AUTH_FILE },
+	{ "connect", required_argument, NULL, OPT_CONNECT },
+	{ "tls-ca", required_argument, NULL, OPT_TLS_CA },
+	{ "viewers-group", required_argument, NULL, OPT_VIEWERS_GROUP },
+	{ "no-viewers", no_argument, NULL, OPT_NO_VIEWERS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -267,6 +303,45 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		}
 		*(c == OPT_RECORD ? &opt->record : &opt->replay) = optarg;
 		return 0;
+	case OPT_SERVE:
+	case OPT_TLS_CERT:
+	case OPT_TLS_KEY:
+	case OPT_AUTH_FILE:
+	case OPT_CONNECT:
+	case OPT_TLS_CA:
+	case OPT_VIEWERS_GROUP: {
+		static const struct {
+			int c;
+			const char *name, *what;
+			size_t off;
+		} args[] = {
+			{ OPT_SERVE, "--serve", "[ADDRESS:]PORT", offsetof(struct options, serve) },
+			{ OPT_TLS_CERT, "--tls-cert", "a PEM file", offsetof(struct options, tls_cert) },
+			{ OPT_TLS_KEY, "--tls-key", "a PEM file", offsetof(struct options, tls_key) },
+			{ OPT_AUTH_FILE, "--auth-file", "a file", offsetof(struct options, auth_file) },
+			{ OPT_CONNECT, "--connect", "HOST:PORT", offsetof(struct options, connect) },
+			{ OPT_TLS_CA, "--tls-ca", "a PEM file", offsetof(struct options, tls_ca) },
+			{ OPT_VIEWERS_GROUP, "--viewers-group", "a group",
+			  offsetof(struct options, viewers_group) },
+		};
+
+		for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+			if (args[i].c != c)
+				continue;
+			if (!*optarg) {
+				snprintf(err, errlen, "%s needs %s", args[i].name, args[i].what);
+				return -EINVAL;
+			}
+			*(const char **)((char *)opt + args[i].off) = optarg;
+		}
+		return 0;
+	}
+	case OPT_TUI:
+		opt->tui = true;
+		return 0;
+	case OPT_NO_VIEWERS:
+		opt->no_viewers = true;
+		return 0;
 	case OPT_CPU:
 		if (sscanf(optarg, "%2x_%2x%c", &opt->family, &opt->model, &tail) != 2 ||
 		    strlen(optarg) != 5) {
@@ -395,6 +470,33 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->user_only && opt->kernel_only) {
 		snprintf(err, errlen, "--user and --kernel exclude each other; give neither to count both");
+		return -EINVAL;
+	}
+	if ((opt->tls_cert || opt->tls_key || opt->auth_file || opt->tui) && !opt->serve) {
+		snprintf(err, errlen, "--tls-cert, --tls-key, --auth-file and --tui go with --serve");
+		return -EINVAL;
+	}
+	if (!!opt->tls_cert != !!opt->tls_key) {
+		snprintf(err, errlen, "HTTPS needs both --tls-cert and --tls-key");
+		return -EINVAL;
+	}
+	if (opt->serve && (opt->dump || opt->replay || opt->connect)) {
+		snprintf(err, errlen, "--serve serves a live run: not with --dump, --replay or "
+			 "--connect");
+		return -EINVAL;
+	}
+	if (opt->tui && opt->batch) {
+		snprintf(err, errlen, "--tui shows the screen and -b prints samples; give one");
+		return -EINVAL;
+	}
+	if (opt->tls_ca && !opt->connect) {
+		snprintf(err, errlen, "--tls-ca goes with --connect");
+		return -EINVAL;
+	}
+	if (opt->connect && (opt->sim || opt->root || opt->command || opt->dump || opt->groups ||
+			     opt->interval_given || opt->force || opt->layout)) {
+		snprintf(err, errlen, "--connect views another pmutop's run as it is: not with "
+			 "--sim, --root, -g, -d, --force, --layout, --dump or a command");
 		return -EINVAL;
 	}
 	if (opt->has_model && (opt->sim || opt->action != OPTIONS_ACTION_LIST_EVENTS)) {

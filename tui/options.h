@@ -51,6 +51,14 @@ struct options {
 	const char *mark;     /* --mark TEXT */
 	const char *record;   /* --record FILE: write the run there (record.h) */
 	const char *replay;   /* --replay FILE: read a recording instead of counting */
+	const char *serve;    /* --serve [ADDR:]PORT: HTTP for Prometheus and viewers (serve.h) */
+	bool tui;             /* --tui: with --serve, the screen too (else headless) */
+	const char *tls_cert, *tls_key; /* --tls-cert, --tls-key: --serve over HTTPS */
+	const char *auth_file; /* --auth-file: basic authentication for --serve */
+	const char *connect;  /* --connect HOST:PORT: view a remote --serve (viewer.h) */
+	const char *tls_ca;   /* --tls-ca FILE: the CA of --connect's https server */
+	const char *viewers_group; /* --viewers-group: the local socket's group */
+	bool no_viewers;      /* --no-viewers: no local socket for viewers */
 };
 
 /*

@@ -160,7 +160,8 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	}
 	grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
 	grid_put_right(g, 1, g->w - 10, 9, v->paused ? GRID_WARN : GRID_OK,
-		       v->paused ? "PAUSED" : !s ? "STARTING" : in->replay ? "PLAYING" : "LIVE");
+		       v->paused ? "PAUSED" : !s ? "STARTING" : in->replay ? "PLAYING"
+		       : in->viewer ? "VIEWING" : "LIVE");
 }
 
 

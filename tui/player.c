@@ -37,33 +37,7 @@ struct player {
 /* The recorded machine: the header's hwloc XML, else its synthetic description. */
 static int player_load_topo(struct player *p, char *err, size_t errlen)
 {
-	const char *xml = player_about(p)->topology_xml;
-	char tmp[] = "/tmp/pmutop-replay-topo-XXXXXX";
-	int rc;
-
-	if (xml) {
-		int fd = mkstemp(tmp);
-		size_t len = strlen(xml);
-
-		if (fd < 0 || write(fd, xml, len) != (ssize_t)len) {
-			if (fd >= 0) {
-				close(fd);
-				unlink(tmp);
-			}
-			snprintf(err, errlen, "cannot write the recorded topology to %s", tmp);
-			return -EIO;
-		}
-		close(fd);
-		rc = topo_load(tmp, &p->topo, err, errlen);
-		unlink(tmp);
-	} else {
-		/* an older header: its synthetic description, when it is one */
-		rc = topo_load(player_about(p)->topology, &p->topo, err, errlen);
-	}
-	if (rc)
-		snprintf(err, errlen, "%s has no topology this pmutop can draw; convert it with "
-			 "pmutop --replay %s -b", p->path, p->path);
-	return rc;
+	return replay_topo(player_about(p), p->path, &p->topo, err, errlen);
 }
 
 /* Show sample I (read again from its line). */

@@ -45,6 +45,26 @@ static json_t *record_num(double v)
 	return json_real(v);
 }
 
+/*
+ * O as one line of text with its newline (malloc'd), or NULL; O is released.
+ * 17 digits: a double read back is the same double, so replay computes the
+ * same figures.
+ */
+static char *record_text(json_t *o)
+{
+	char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	size_t len;
+
+	json_decref(o);
+	if (!text)
+		return NULL;
+	len = strlen(text);
+	text[len] = '\n'; /* json_dumps leaves room: the NUL becomes the newline... */
+	text = xrealloc(text, len + 2, 1);
+	text[len + 1] = 0; /* ...and the text ends after it */
+	return text;
+}
+
 /* O as one line, written whole with one write; O is released.  0 or -errno (recording stops). */
 static int record_line(struct record *r, json_t *o)
 {
@@ -55,9 +75,7 @@ static int record_line(struct record *r, json_t *o)
 		json_decref(o);
 		return -EIO;
 	}
-	/* 17 digits: a double read back is the same double, so replay computes the same figures */
-	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(o);
+	text = record_text(o);
 	if (!text) {
 		snprintf(r->error, sizeof(r->error), "recording stopped: a line could not be made");
 		if (r->gz)
@@ -69,7 +87,6 @@ static int record_line(struct record *r, json_t *o)
 		return -ENOMEM;
 	}
 	len = strlen(text);
-	text[len++] = '\n'; /* json_dumps leaves room: the NUL becomes the newline */
 	if (r->gz) {
 		/*
 		 * A sync flush after each line: everything written so far can be
@@ -154,43 +171,15 @@ static bool record_may_replace(const char *path)
 	return strncmp(head, "{\"pmutop_recording\":", 20) == 0;
 }
 
-int record_open(const char *path, const struct record_about *a, struct record **out, char *err,
-		size_t errlen)
+/* The header line's object for a run A says about. */
+static json_t *record_header_json(const struct record_about *a)
 {
 	const struct layout *l = a->layout;
-	struct record *r;
 	json_t *h, *cpu, *topo, *lay, *evs, *bl;
 	char created[40], *text;
 	time_t now = time(NULL);
 	struct tm tm;
-	int rc;
 
-	*out = NULL;
-	if (!record_may_replace(path)) {
-		snprintf(err, errlen, "%s exists and is not a pmutop recording: give another file "
-			 "name (pmutop does not write over it)", path);
-		return -EEXIST;
-	}
-	r = xcalloc(1, sizeof(*r));
-	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->l = l;
-	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (r->fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-rc));
-		free(r);
-		return rc;
-	}
-	if (strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz")) {
-		/* compressed: zlib's gzip format, read back by replay as it is */
-		r->gz = gzdopen(r->fd, "wb6");
-		if (!r->gz) {
-			snprintf(err, errlen, "cannot record to %s: zlib could not start", path);
-			close(r->fd);
-			free(r);
-			return -ENOMEM;
-		}
-	}
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	h = json_object();
@@ -256,11 +245,47 @@ int record_open(const char *path, const struct record_about *a, struct record **
 		json_array_append_new(evs, e);
 	}
 	json_object_set_new(h, "events", evs);
-	/*
-	 * A write that fails (a full disk) stops the recording, not the run:
-	 * the first record_sample says so
-	 */
-	record_line(r, h);
+	return h;
+}
+
+char *record_header_text(const struct record_about *a)
+{
+	return record_text(record_header_json(a));
+}
+
+int record_open(const char *path, const struct record_about *a, struct record **out, char *err,
+		size_t errlen)
+{
+	struct record *r;
+	int rc;
+
+	*out = NULL;
+	if (!record_may_replace(path)) {
+		snprintf(err, errlen, "%s exists and is not a pmutop recording: give another file "
+			 "name (pmutop does not write over it)", path);
+		return -EEXIST;
+	}
+	r = xcalloc(1, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->l = a->layout;
+	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-rc));
+		free(r);
+		return rc;
+	}
+	if (strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz")) {
+		/* compressed: zlib's gzip format, read back by replay as it is */
+		r->gz = gzdopen(r->fd, "wb6");
+		if (!r->gz) {
+			snprintf(err, errlen, "cannot record to %s: zlib could not start", path);
+			close(r->fd);
+			free(r);
+			return -ENOMEM;
+		}
+	}
+	record_line(r, record_header_json(a));
 	*out = r;
 	return 0;
 }
@@ -323,7 +348,8 @@ static json_t *record_entities(const struct sample_entity *es, int n, const int 
 	return a;
 }
 
-int record_sample(struct record *r, const struct sample *s)
+/* A sample line's object. */
+static json_t *record_sample_json(const struct sample *s)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object(), *groups = json_array(), *scaled = json_array(),
@@ -331,17 +357,6 @@ int record_sample(struct record *r, const struct sample *s)
 	int *which = xcalloc((size_t)(LAYOUT_NBUILTINS + l->nevents), sizeof(int)), nwhich;
 	int *evs = xcalloc((size_t)l->nevents + 1, sizeof(int)), nevs;
 
-	if (r->fd < 0) {
-		json_decref(o);
-		json_decref(groups);
-		json_decref(scaled);
-		json_decref(flags);
-		json_decref(inputs);
-		json_decref(rawev);
-		free(which);
-		free(evs);
-		return -EIO;
-	}
 	nwhich = record_inputs(s, which, evs, &nevs);
 	for (int k = 0; k < nwhich; k++)
 		json_array_append_new(inputs, json_integer(which[k]));
@@ -395,7 +410,19 @@ int record_sample(struct record *r, const struct sample *s)
 	json_object_set_new(o, "gp_usable", json_integer(s->gp_usable));
 	json_object_set_new(o, "gp_used", json_integer(s->gp_used));
 	json_object_set_new(o, "unc_usable", json_integer(s->unc_usable));
-	if (record_line(r, o))
+	return o;
+}
+
+char *record_sample_text(const struct sample *s)
+{
+	return record_text(record_sample_json(s));
+}
+
+int record_sample(struct record *r, const struct sample *s)
+{
+	if (r->fd < 0)
+		return -EIO;
+	if (record_line(r, record_sample_json(s)))
 		return -EIO;
 	r->count++;
 	return 0;

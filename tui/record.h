@@ -61,6 +61,13 @@ struct record_about {
 int record_open(const char *path, const struct record_about *a, struct record **out, char *err,
 		size_t errlen);
 
+/*
+ * The header line for A, and sample S's line, as text ending in a newline
+ * (malloc'd; NULL when it cannot be made): what a viewer is sent.
+ */
+char *record_header_text(const struct record_about *a);
+char *record_sample_text(const struct sample *s);
+
 /* Write sample S.  0, or -errno: the recording stopped (record_error says why). */
 int record_sample(struct record *r, const struct sample *s);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct replay {
@@ -89,13 +90,62 @@ static const char *replay_str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/*
+ * The header line TEXT (LEN bytes): the format version, the layout, what
+ * the run was.  0, or -EINVAL with the message in ERR.
+ */
+static int replay_header(struct replay *r, const char *text, size_t len, char *err,
+			 size_t errlen)
+{
+	json_t *h, *cpu, *topo, *lay;
+	json_error_t je;
+	const char *ltext;
+	char lerr[512], name[4200];
+
+	h = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!h || !json_is_object(h) || !json_is_integer(json_object_get(h, "pmutop_recording"))) {
+		json_decref(h);
+		return replay_bad(r, 1, 0, err, errlen, "not a pmutop recording (the first line is "
+				  "not its header)");
+	}
+	r->header = h;
+	if (json_integer_value(json_object_get(h, "pmutop_recording")) != RECORD_VERSION) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "format version %lld; this pmutop reads version %d",
+			 (long long)json_integer_value(json_object_get(h, "pmutop_recording")),
+			 RECORD_VERSION);
+		return replay_bad(r, 1, 0, err, errlen, what);
+	}
+	lay = json_object_get(h, "layout");
+	ltext = json_string_value(json_object_get(lay, "text"));
+	if (!ltext)
+		return replay_bad(r, 1, 0, err, errlen, "the header has no layout text");
+	snprintf(name, sizeof(name), "%s (its layout)", r->path);
+	if (layout_parse(ltext, name, &r->layout, lerr, sizeof(lerr)))
+		return replay_bad(r, 1, 0, err, errlen, lerr);
+	cpu = json_object_get(h, "cpu");
+	topo = json_object_get(h, "topology");
+	snprintf(r->source, sizeof(r->source), "%s", replay_str(h, "source"));
+	r->about = (struct replay_about){
+		.host = replay_str(h, "host"), .created = replay_str(h, "created"),
+		.version = replay_str(h, "pmutop_version"), .source = r->source,
+		.brand = replay_str(cpu, "brand"), .uarch = replay_str(cpu, "uarch"),
+		.topology = replay_str(topo, "source"),
+		.topology_xml = json_string_value(json_object_get(topo, "hwloc_xml")),
+		.simulated = json_is_true(json_object_get(h, "simulated")),
+		.gp_counters = (unsigned)json_integer_value(json_object_get(cpu, "gp_counters")),
+		.perfmon_version = (unsigned)json_integer_value(json_object_get(cpu,
+										 "perfmon_version")),
+		.interval_s = json_number_value(json_object_get(h, "interval_s")),
+		.layout = r->layout,
+	};
+	return 0;
+}
+
 int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
-	json_t *h, *cpu, *topo, *lay;
-	json_error_t je;
-	const char *text;
-	char lerr[512], name[4200];
 	size_t len;
 	int rc;
 
@@ -121,55 +171,62 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
 				 ? "its compressed data is damaged" : strerror(errno));
 		goto fail;
 	}
-	h = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!h || !json_is_object(h) || !json_is_integer(json_object_get(h, "pmutop_recording"))) {
-		json_decref(h);
-		rc = replay_bad(r, 1, 0, err, errlen, "not a pmutop recording (the first line is not "
-				"its header)");
+	rc = replay_header(r, r->buf, len, err, errlen);
+	if (rc)
 		goto fail;
-	}
-	r->header = h;
-	if (json_integer_value(json_object_get(h, "pmutop_recording")) != RECORD_VERSION) {
-		char what[160];
-
-		snprintf(what, sizeof(what), "format version %lld; this pmutop reads version %d",
-			 (long long)json_integer_value(json_object_get(h, "pmutop_recording")),
-			 RECORD_VERSION);
-		rc = replay_bad(r, 1, 0, err, errlen, what);
-		goto fail;
-	}
-	lay = json_object_get(h, "layout");
-	text = json_string_value(json_object_get(lay, "text"));
-	if (!text) {
-		rc = replay_bad(r, 1, 0, err, errlen, "the header has no layout text");
-		goto fail;
-	}
-	snprintf(name, sizeof(name), "%s (its layout)", path);
-	if (layout_parse(text, name, &r->layout, lerr, sizeof(lerr))) {
-		rc = replay_bad(r, 1, 0, err, errlen, lerr);
-		goto fail;
-	}
-	cpu = json_object_get(h, "cpu");
-	topo = json_object_get(h, "topology");
-	snprintf(r->source, sizeof(r->source), "%s", replay_str(h, "source"));
-	r->about = (struct replay_about){
-		.host = replay_str(h, "host"), .created = replay_str(h, "created"),
-		.version = replay_str(h, "pmutop_version"), .source = r->source,
-		.brand = replay_str(cpu, "brand"), .uarch = replay_str(cpu, "uarch"),
-		.topology = replay_str(topo, "source"),
-		.topology_xml = json_string_value(json_object_get(topo, "hwloc_xml")),
-		.simulated = json_is_true(json_object_get(h, "simulated")),
-		.gp_counters = (unsigned)json_integer_value(json_object_get(cpu, "gp_counters")),
-		.perfmon_version = (unsigned)json_integer_value(json_object_get(cpu,
-										 "perfmon_version")),
-		.interval_s = json_number_value(json_object_get(h, "interval_s")),
-		.layout = r->layout,
-	};
 	r->offset = (long)len + 1;
 	*out = r;
 	return 0;
 fail:
 	replay_close(r);
+	return rc;
+}
+
+int replay_open_text(const char *name, const char *header, size_t len, struct replay **out,
+		     char *err, size_t errlen)
+{
+	struct replay *r = xcalloc(1, sizeof(*r));
+	int rc;
+
+	snprintf(r->path, sizeof(r->path), "%s", name);
+	rc = replay_header(r, header, len, err, errlen);
+	if (rc) {
+		replay_close(r);
+		r = NULL;
+	}
+	*out = r;
+	return rc;
+}
+
+int replay_topo(const struct replay_about *a, const char *name, struct topo **out, char *err,
+		size_t errlen)
+{
+	char tmp[] = "/tmp/pmutop-replay-topo-XXXXXX";
+	int rc;
+
+	*out = NULL;
+	if (a->topology_xml) {
+		int fd = mkstemp(tmp);
+		size_t len = strlen(a->topology_xml);
+
+		if (fd < 0 || write(fd, a->topology_xml, len) != (ssize_t)len) {
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp);
+			}
+			snprintf(err, errlen, "cannot write the recorded topology to %s", tmp);
+			return -EIO;
+		}
+		close(fd);
+		rc = topo_load(tmp, out, err, errlen);
+		unlink(tmp);
+	} else {
+		/* an older header: its synthetic description, when it is one */
+		rc = topo_load(a->topology, out, err, errlen);
+	}
+	if (rc)
+		snprintf(err, errlen, "%s has no topology this pmutop can draw; convert it with "
+			 "pmutop --replay %s -b", name, name);
 	return rc;
 }
 
@@ -180,7 +237,7 @@ const struct replay_about *replay_about(const struct replay *r)
 
 int replay_seek(struct replay *r, long offset, long line)
 {
-	if (gzseek(r->f, offset, SEEK_SET) != offset)
+	if (!r->f || gzseek(r->f, offset, SEEK_SET) != offset)
 		return -EIO;
 	r->offset = offset;
 	r->line = line - 1;
@@ -387,39 +444,20 @@ bad:
 	return why;
 }
 
-int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errlen)
+/* The item on line TEXT (LEN bytes), line number LINE at byte AT, into IT. */
+static int replay_item(struct replay *r, const char *text, size_t len, long line, long at,
+		       struct replay_item *it, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *o;
-	size_t len;
-	long at = r->offset;
-	int rc;
 
-	memset(it, 0, sizeof(*it));
-	it->offset = at;
-	it->line = r->line + 1;
-	rc = replay_line(r, &len);
-	if (rc == 0) {
-		it->kind = REPLAY_END;
-		return 0;
-	}
-	if (rc < 0) {
-		if (rc == -EINVAL)
-			return replay_bad(r, r->line + 1, at, err, errlen, "a line longer than 64 MiB");
-		if (r->damaged)
-			return replay_bad(r, r->line + 1, at, err, errlen, "the compressed data is "
-					  "damaged here (byte counted uncompressed)");
-		snprintf(err, errlen, "cannot read the recording %s: %s", r->path, strerror(errno));
-		return -EIO;
-	}
-	r->offset += (long)len + 1;
-	o = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES, &je);
+	o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!o || !json_is_object(o)) {
 		char what[300];
 
 		snprintf(what, sizeof(what), "not a JSON object (%s)", o ? "another JSON value" : je.text);
 		json_decref(o);
-		return replay_bad(r, r->line, at, err, errlen, what);
+		return replay_bad(r, line, at, err, errlen, what);
 	}
 	it->time = json_number_value(json_object_get(o, "time"));
 	if (json_object_get(o, "mark")) {
@@ -438,12 +476,47 @@ int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errl
 
 		if (why) {
 			json_decref(o);
-			return replay_bad(r, r->line, at, err, errlen, why);
+			return replay_bad(r, line, at, err, errlen, why);
 		}
 		it->kind = REPLAY_SAMPLE;
 	}
 	json_decref(o);
 	return 0;
+}
+
+int replay_parse(struct replay *r, const char *text, size_t len, struct replay_item *it,
+		 char *err, size_t errlen)
+{
+	memset(it, 0, sizeof(*it));
+	it->line = ++r->line + 1; /* the header is line 1 */
+	return replay_item(r, text, len, it->line, 0, it, err, errlen);
+}
+
+int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errlen)
+{
+	size_t len;
+	long at = r->offset;
+	int rc;
+
+	memset(it, 0, sizeof(*it));
+	it->offset = at;
+	it->line = r->line + 1;
+	rc = r->f ? replay_line(r, &len) : 0;
+	if (rc == 0) {
+		it->kind = REPLAY_END;
+		return 0;
+	}
+	if (rc < 0) {
+		if (rc == -EINVAL)
+			return replay_bad(r, r->line + 1, at, err, errlen, "a line longer than 64 MiB");
+		if (r->damaged)
+			return replay_bad(r, r->line + 1, at, err, errlen, "the compressed data is "
+					  "damaged here (byte counted uncompressed)");
+		snprintf(err, errlen, "cannot read the recording %s: %s", r->path, strerror(errno));
+		return -EIO;
+	}
+	r->offset += (long)len + 1;
+	return replay_item(r, r->buf, len, r->line, at, it, err, errlen);
 }
 
 void replay_close(struct replay *r)

@@ -53,6 +53,24 @@ const struct replay_about *replay_about(const struct replay *r);
 /* The next item into IT.  0 (IT->kind END at the end), or -EINVAL with one line in ERR. */
 int replay_next(struct replay *r, struct replay_item *it, char *err, size_t errlen);
 
+/*
+ * A stream without a file (a viewer's, viewer.h): HEADER is its first line
+ * (LEN bytes), NAME names it in messages; replay_parse takes each further
+ * line.  Same returns as replay_open and replay_next (replay_next itself
+ * has nothing to read).
+ */
+int replay_open_text(const char *name, const char *header, size_t len, struct replay **out,
+		     char *err, size_t errlen);
+int replay_parse(struct replay *r, const char *text, size_t len, struct replay_item *it,
+		 char *err, size_t errlen);
+
+/*
+ * The machine of A (its hwloc XML, else its synthetic description) into
+ * *OUT (topo_free it), NAME in messages.  0, or -errno with one line in ERR.
+ */
+int replay_topo(const struct replay_about *a, const char *name, struct topo **out, char *err,
+		size_t errlen);
+
 /* Read on from the line that starts at byte OFFSET, line number LINE (an item's). */
 int replay_seek(struct replay *r, long offset, long line);
 

@@ -22,6 +22,8 @@
 #include "marks.h"
 #include "pidcpus.h"
 #include "player.h"
+#include "serve.h"
+#include "viewer.h"
 #include "record.h"
 #include "run.h"
 #include "rcfile.h"
@@ -177,6 +179,8 @@ struct ui_state {
 	struct pidcpus *pid;
 	struct history *hist;
 	uint32_t s_groups;     /* the groups the run started with (a replay keeps them) */
+	uint32_t rc_groups;    /* the settings' groups and interval, kept in a replay or a */
+	double rc_interval;    /* viewer, which show another run's (saved as they were) */
 	const struct ui_config *c;
 	bool cmd_ended;        /* seen ended: the last interval was asked for */
 	bool dirty, quit;
@@ -189,6 +193,9 @@ static void ui_rec_line(struct ui_state *u)
 
 	if (u->c->player)
 		player_position(u->c->player, u->v.rec, sizeof(u->v.rec));
+	else if (u->c->viewer)
+		snprintf(u->v.rec, sizeof(u->v.rec), "VIEWER of %s, read-only",
+			 viewer_owner(u->c->viewer));
 	else if (r)
 		snprintf(u->v.rec, sizeof(u->v.rec), "REC %s (%ld)", record_path(r), record_count(r));
 	else
@@ -215,6 +222,11 @@ static void ui_rec_toggle(struct ui_state *u)
 	if (u->c->player) {
 		snprintf(u->v.status, sizeof(u->v.status), "R: a replay is a recording already; "
 			 "pmutop --replay FILE -b converts it");
+		return;
+	}
+	if (u->c->viewer) {
+		snprintf(u->v.status, sizeof(u->v.status), "R: a viewer does not record; the owner "
+			 "can (R there, or --record)");
 		return;
 	}
 	if (!u->c->rec || !u->c->rec_about)
@@ -281,12 +293,39 @@ static bool ui_apply_replay(struct ui_state *u, enum view_cmd cmd)
 	return true;
 }
 
+/* A viewer's commands: what is the owner's says so; pause freezes this screen only. */
+static bool ui_apply_viewer(struct ui_state *u, enum view_cmd cmd)
+{
+	if (!u->c || !u->c->viewer)
+		return false;
+	switch (cmd) {
+	case VIEW_CMD_GROUPS:
+	case VIEW_CMD_INTERVAL:
+		snprintf(u->v.status, sizeof(u->v.status), "a viewer: the groups and the interval "
+			 "are the owner's (%s)", viewer_owner(u->c->viewer));
+		u->v.status_until = view_now() + 4;
+		u->v.groups = u->s_groups;
+		if (u->smp)
+			u->v.interval = u->smp->interval_s;
+		break;
+	case VIEW_CMD_PAUSE:
+		snprintf(u->v.status, sizeof(u->v.status), u->v.paused ? "this screen is frozen; "
+			 "the owner goes on counting (space again follows it)" : "following the owner");
+		u->v.status_until = view_now() + 4;
+		break;
+	default:
+		return false;
+	}
+	u->dirty = true;
+	return true;
+}
+
 static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 {
 	char err[256];
 	struct record *rec = u->c && u->c->rec ? *u->c->rec : NULL;
 
-	if (ui_apply_replay(u, cmd))
+	if (ui_apply_replay(u, cmd) || ui_apply_viewer(u, cmd))
 		return;
 	switch (cmd) {
 	case VIEW_CMD_NONE:
@@ -370,10 +409,28 @@ static void ui_new_sample(struct ui_state *u)
 {
 	const struct sample *smp;
 
-	session_ack(u->s);
-	smp = session_latest(u->s);
-	if (!smp)
-		return;
+	if (u->c->viewer) {
+		smp = viewer_take(u->c->viewer);
+		if (!smp)
+			return;
+		if (u->v.paused) {
+			sample_release(smp); /* frozen: this screen only */
+			return;
+		}
+		/* the groups the owner counts */
+		u->s_groups = 0;
+		for (int g = 0; g < smp->layout->ngroups; g++)
+			if (smp->groups[g].state != SAMPLE_GROUP_OFF)
+				u->s_groups |= 1u << g;
+		u->v.groups = u->s_groups;
+		u->v.interval = smp->interval_s;
+	} else {
+		session_ack(u->s);
+		smp = session_latest(u->s);
+		if (!smp)
+			return;
+		serve_publish(u->c->srv, smp);
+	}
 	if (u->smp)
 		sample_release(u->smp);
 	u->smp = smp;
@@ -484,8 +541,10 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		u->v.groups = saved.groups;
 	if (c->interval_given)
 		u->v.interval = saved.interval;
-	if (c->player) {
-		/* a replay shows the groups and the interval recorded */
+	if (c->player || c->viewer) {
+		/* a replay shows the groups and the interval recorded; a viewer the owner's */
+		u->rc_groups = u->v.groups;
+		u->rc_interval = u->v.interval;
 		u->v.groups = saved.groups;
 		u->v.interval = saved.interval;
 		return;
@@ -501,7 +560,8 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	struct ui_state u = { .s = s, .c = c };
 	struct pollfd pfd[5] = {
 		{ .fd = STDIN_FILENO, .events = POLLIN },
-		{ .fd = s ? session_fd(s) : player_fd(c->player), .events = POLLIN },
+		{ .fd = s ? session_fd(s) : c->player ? player_fd(c->player) : viewer_fd(c->viewer),
+		  .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 		{ .fd = run_fd(c->cmd), .events = POLLIN },
 		{ .fd = marks_fd(c->marks), .events = POLLIN },
@@ -516,7 +576,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		return EXIT_FAILURE;
 	}
 	u.s_groups = s ? s->groups : 0;
-	if (!s) {
+	if (c->player) {
 		/* the groups that counted in the recording's first sample */
 		const struct sample *first = player_sample(c->player);
 
@@ -613,6 +673,8 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			} else {
 				ui_new_sample(&u);
 			}
+			if (c->viewer && viewer_ended(c->viewer, err, errlen))
+				break; /* the owner ended: ERR says so */
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP))
 			ui_keys(&u);
@@ -635,6 +697,11 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	if (c->rc_path && status == 0) {
 		char msg[512];
 
+		if (c->player || c->viewer) {
+			/* another run's groups and interval are not this user's settings */
+			u.v.groups = u.rc_groups;
+			u.v.interval = u.rc_interval;
+		}
 		if (rcfile_save(c->rc_path, &u.v, msg, sizeof(msg)))
 			snprintf(err, errlen, "%s", msg);
 	}

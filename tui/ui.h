@@ -23,6 +23,8 @@ struct marks;
 struct record;
 struct record_about;
 struct player;
+struct viewer;
+struct serve;
 
 struct ui_config {
 	struct view_info info;
@@ -38,11 +40,14 @@ struct ui_config {
 	struct record **rec;   /* the recording (record.h): *rec NULL when none; R opens and closes */
 	struct record_about *rec_about; /* what a recording started with R says about the run */
 	struct player *player; /* --replay: the recording shown instead of a session (player.h) */
+	struct viewer *viewer; /* another pmutop's run shown instead of a session (viewer.h) */
+	struct serve *srv;     /* each sample goes to the server too (serve.h), or NULL */
 };
 
 /*
  * Run until q/F10 or a stop signal on session S (counters, or the OS's
- * figures: session_open_os).  Returns the exit status: 0, or
+ * figures: session_open_os), or with S NULL on C's player or viewer (a
+ * viewer's end ends the screen too, with why in ERR).  Returns the exit status: 0, or
  * 128 + the signal; curses is ended before it returns, also on errors
  * (then ERR holds the message to print).
  */

@@ -81,6 +81,7 @@ struct view_info {
 	const char *doctor;       /* the setup doctor's lines, or NULL */
 	bool utf8;                /* box and bar glyphs from Unicode, else ASCII */
 	bool replay;              /* a recording is shown: , . [ ] g move in time, groups are as recorded */
+	bool viewer;              /* another pmutop's run is shown (viewer.h): read-only */
 };
 
 struct view_hit;

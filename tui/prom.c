@@ -1,0 +1,386 @@
+/*
+ * prom: a sample as Prometheus / OpenMetrics exposition.  See prom.h.
+ *
+ * Exposition format: https://prometheus.io/docs/instrumenting/exposition_formats/
+ * (text 0.0.4) and the OpenMetrics 1.0 specification: one "# HELP" and
+ * "# TYPE" line per family, then its samples; label values escape \ " and
+ * newline, HELP text \ and newline; OpenMetrics names a counter family
+ * without its _total and ends with "# EOF".
+ */
+#include "prom.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A layout unit in base units: value x FACTOR, the family named NAME-minus-STRIP + SUFFIX. */
+struct prom_unit {
+	const char *unit;      /* as the layout writes it */
+	double factor;
+	const char *strip;     /* a unit word the metric's name ends with, dropped first */
+	const char *suffix;    /* the base unit the family name ends with */
+};
+
+static const struct prom_unit prom_units[] = {
+	{ .unit = "%", .factor = 0.01, .strip = "_pct", .suffix = "_ratio" },
+	{ .unit = "ratio", .factor = 1, .strip = "_ratio", .suffix = "_ratio" },
+	{ .unit = "B/s", .factor = 1, .strip = "_bytes_per_s", .suffix = "_bytes_per_second" },
+	{ .unit = "ns", .factor = 1e-9, .strip = "_ns", .suffix = "_seconds" },
+	{ .unit = "GHz", .factor = 1e9, .strip = "ghz", .suffix = "clock_hertz" },
+	{ .unit = "uops/cycle", .factor = 1, .strip = "", .suffix = "_uops_per_cycle" },
+	{ .unit = "misses/kinst", .factor = 1, .strip = "_per_kinst",
+	  .suffix = "_per_thousand_instructions" },
+	{ .unit = "cycles", .factor = 1, .strip = "_cycles", .suffix = "_cycles" },
+	{ .unit = "requests", .factor = 1, .strip = "_requests", .suffix = "_requests" },
+	/* any other "x/s": a rate of events per second */
+	{ .unit = "/s", .factor = 1, .strip = "_per_s", .suffix = "_per_second" },
+};
+
+/* Built-in counters exported as totals, with what they count. */
+static const struct {
+	enum layout_builtin b;
+	enum layout_scope scope;
+	const char *family;
+} prom_builtins[] = {
+	{ .b = LAYOUT_B_instructions, .scope = LAYOUT_THREAD, .family = "instructions" },
+	{ .b = LAYOUT_B_cycles, .scope = LAYOUT_THREAD, .family = "cycles" },
+	{ .b = LAYOUT_B_ref_cycles, .scope = LAYOUT_THREAD, .family = "ref_cycles" },
+	{ .b = LAYOUT_B_tsc, .scope = LAYOUT_THREAD, .family = "tsc_ticks" },
+	{ .b = LAYOUT_B_uncore_clock, .scope = LAYOUT_SOCKET, .family = "uncore_clock_ticks" },
+};
+
+struct prom_totals {
+	int n[LAYOUT_NSCOPES];       /* entities per scope */
+	int width;                   /* values per entity: the built-ins and the events' variables */
+	double *sum[LAYOUT_NSCOPES]; /* n x width */
+};
+
+static const struct prom_unit *prom_unit_of(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	for (size_t i = 0; i < sizeof(prom_units) / sizeof(prom_units[0]); i++) {
+		const char *u = prom_units[i].unit;
+		size_t k = strlen(u);
+
+		if (!strcmp(unit, u) || (u[0] == '/' && n > k && !strcmp(unit + n - k, u)))
+			return &prom_units[i];
+	}
+	return NULL;
+}
+
+/* NAME made a valid name part: [a-zA-Z0-9_] only, lower case. */
+static void prom_clean(char *name)
+{
+	for (; *name; name++)
+		*name = isalnum((unsigned char)*name) ? (char)tolower((unsigned char)*name) : '_';
+}
+
+double prom_metric_name(const struct layout *l, int m, char *buf, size_t len)
+{
+	const struct layout_metric *mt = &l->metrics[m];
+	const struct prom_unit *u = prom_unit_of(mt->unit);
+	char base[128];
+	size_t n;
+
+	snprintf(base, sizeof(base), "%s", mt->name);
+	prom_clean(base);
+	n = strlen(base);
+	if (u && u->strip[0] && n >= strlen(u->strip) &&
+	    !strcmp(base + n - strlen(u->strip), u->strip))
+		base[n - strlen(u->strip)] = 0;
+	snprintf(buf, len, "pmutop_%s%s", base, u ? u->suffix : "");
+	return u ? u->factor : 1;
+}
+
+/* The entities of scope SC in S. */
+static const struct sample_entity *prom_entities(const struct sample *s, enum layout_scope sc,
+						 int *n)
+{
+	switch (sc) {
+	case LAYOUT_THREAD: *n = s->nthreads; return s->threads;
+	case LAYOUT_CORE: *n = s->ncores; return s->cores;
+	case LAYOUT_SOCKET: *n = s->nsockets; return s->sockets;
+	default: *n = s->nsockets * s->nchannels; return s->channels;
+	}
+}
+
+/* The variables a total is kept for: the built-ins and the events' (metrics come after). */
+static int prom_width(const struct layout *l)
+{
+	return l->nmetrics ? layout_metric_var(l, 0) : layout_nvars(l);
+}
+
+struct prom_totals *prom_totals_next(const struct prom_totals *prev, const struct sample *s)
+{
+	struct prom_totals *t = xcalloc(1, sizeof(*t));
+
+	t->width = prom_width(s->layout);
+	for (int sc = 0; sc < LAYOUT_NSCOPES; sc++) {
+		int n;
+		const struct sample_entity *e = prom_entities(s, (enum layout_scope)sc, &n);
+		bool same = prev && prev->n[sc] == n && prev->width == t->width;
+
+		t->n[sc] = n;
+		t->sum[sc] = xcalloc((size_t)n * (size_t)t->width + 1, sizeof(double));
+		if (same)
+			memcpy(t->sum[sc], prev->sum[sc], (size_t)n * (size_t)t->width * sizeof(double));
+		for (int i = 0; i < n; i++)
+			for (int v = 0; v < t->width; v++)
+				if (isfinite(e[i].vars[v]) && e[i].vars[v] > 0)
+					t->sum[sc][(size_t)i * (size_t)t->width + (size_t)v] += e[i].vars[v];
+	}
+	return t;
+}
+
+void prom_totals_free(struct prom_totals *t)
+{
+	if (!t)
+		return;
+	for (int sc = 0; sc < LAYOUT_NSCOPES; sc++)
+		free(t->sum[sc]);
+	free(t);
+}
+
+/* TEXT as a label value (\ " newline escaped). */
+static void prom_label_value(FILE *out, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\\' || *text == '"')
+			fputc('\\', out);
+		if (*text == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*text, out);
+	}
+}
+
+/* HELP text (\ and newline escaped; OpenMetrics also escapes "). */
+static void prom_help_text(FILE *out, const char *text, bool om)
+{
+	for (; *text; text++) {
+		if (*text == '\n')
+			fputs("\\n", out);
+		else if (*text == '\\' || (om && *text == '"'))
+			fprintf(out, "\\%c", *text);
+		else
+			fputc(*text, out);
+	}
+}
+
+/* What every series carries: where it was measured, from what. */
+struct prom_ctx {
+	FILE *out;
+	const struct sample *s;
+	bool om;
+	char source[32];
+};
+
+static void prom_family(struct prom_ctx *c, const char *name, const char *type, const char *help,
+			const char *unit_note)
+{
+	size_t n = strlen(name);
+
+	/* OpenMetrics names a counter family without the _total of its samples */
+	if (c->om && !strcmp(type, "counter") && n > 6 && !strcmp(name + n - 6, "_total"))
+		n -= 6;
+	fprintf(c->out, "# HELP %.*s ", (int)n, name);
+	prom_help_text(c->out, help, c->om);
+	if (unit_note)
+		fprintf(c->out, " (%s)", unit_note);
+	fprintf(c->out, "\n# TYPE %.*s %s\n", (int)n, name, type);
+}
+
+/* One series: NAME{labels of entity E at scope SC, group G (-1 none)} V. */
+static void prom_series(struct prom_ctx *c, const char *name, enum layout_scope sc,
+			const struct sample_entity *e, int g, double v)
+{
+	const struct layout *l = c->s->layout;
+
+	fprintf(c->out, "%s{", name);
+	switch (sc) {
+	case LAYOUT_THREAD:
+		fprintf(c->out, "cpu=\"%d\",core=\"%d\",socket=\"%d\",", e->index, e->core, e->socket);
+		break;
+	case LAYOUT_CORE:
+		fprintf(c->out, "core=\"%d\",socket=\"%d\",", e->index, e->socket);
+		break;
+	case LAYOUT_SOCKET:
+		fprintf(c->out, "socket=\"%d\",", e->index);
+		break;
+	default:
+		fprintf(c->out, "socket=\"%d\",channel=\"%d\",", e->socket, e->index);
+		break;
+	}
+	if (g >= 0) {
+		fputs("group=\"", c->out);
+		prom_label_value(c->out, l->groups[g].name);
+		fputs("\",", c->out);
+	}
+	fprintf(c->out, "source=\"%s\"%s} %.17g\n", c->source,
+		c->s->simulated ? ",simulated=\"true\"" : "", v);
+}
+
+/* The scope an event is counted at: a thread's, its core's, its socket's or a channel's. */
+static enum layout_scope prom_event_scope(const struct layout_event *ev)
+{
+	if (ev->pmu == LAYOUT_PMU_CORE)
+		return ev->per_core ? LAYOUT_CORE : LAYOUT_THREAD;
+	return ev->channel >= 0 ? LAYOUT_CHANNEL : LAYOUT_SOCKET;
+}
+
+static void prom_metrics(struct prom_ctx *c)
+{
+	const struct sample *s = c->s;
+	const struct layout *l = s->layout;
+
+	for (int m = 0; m < l->nmetrics; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+		char name[160], note[160];
+		double f = prom_metric_name(l, m, name, sizeof(name));
+		int n, shown = 0;
+		const struct sample_entity *e = prom_entities(s, mt->scope, &n);
+
+		for (int i = 0; i < n; i++) {
+			double v = sample_metric(s, &e[i], m);
+
+			if (!isfinite(v))
+				continue; /* n/a is left out, never 0 */
+			if (!shown++) {
+				snprintf(note, sizeof(note), "per %s; pmutop shows %s%s",
+					 layout_scope_names[mt->scope], mt->unit,
+					 s->metric_scaled[m] ? "; scaled: its group was counted a "
+					 "share of the interval (pmutop_group_live_ratio)" : "");
+				prom_family(c, name, "gauge", mt->help ? mt->help : mt->name, note);
+			}
+			prom_series(c, name, mt->scope, &e[i], mt->group, v * f);
+		}
+	}
+}
+
+static void prom_events(struct prom_ctx *c, const struct prom_totals *t)
+{
+	const struct layout *l = c->s->layout;
+	int width = prom_width(l);
+	bool *done = xcalloc((size_t)width + 1, sizeof(bool));
+
+	for (size_t k = 0; k < sizeof(prom_builtins) / sizeof(prom_builtins[0]); k++) {
+		enum layout_scope sc = prom_builtins[k].scope;
+		char name[96];
+		int n;
+		const struct sample_entity *e = prom_entities(c->s, sc, &n);
+		bool shown = false;
+
+		if (t->n[sc] != n)
+			continue;
+		snprintf(name, sizeof(name), "pmutop_%s_total", prom_builtins[k].family);
+		for (int i = 0; i < n; i++) {
+			double v = t->sum[sc][(size_t)i * (size_t)t->width + prom_builtins[k].b];
+
+			if (!(v > 0))
+				continue;
+			if (!shown) {
+				prom_family(c, name, "counter", layout_builtin_names[prom_builtins[k].b],
+					    NULL);
+				shown = true;
+			}
+			prom_series(c, name, sc, &e[i], -1, v);
+		}
+	}
+	for (int ev = 0; ev < l->nevents; ev++) {
+		const struct layout_event *le = &l->events[ev];
+		enum layout_scope sc = prom_event_scope(le);
+		int var = layout_event_var(l, ev), n;
+		const struct sample_entity *e = prom_entities(c->s, sc, &n);
+		char name[160], help[400];
+		bool shown = false;
+
+		if (var >= width || done[var] || t->n[sc] != n)
+			continue;
+		done[var] = true;
+		snprintf(name, sizeof(name), "pmutop_event_%s", le->name);
+		prom_clean(name);
+		strncat(name, "_total", sizeof(name) - strlen(name) - 1);
+		snprintf(help, sizeof(help), "Count of %s (%s, group %s), summed since pmutop "
+			 "started; scaled estimates while the group rotates", le->spec,
+			 layout_pmu_names[le->pmu], l->groups[le->group].name);
+		for (int i = 0; i < n; i++) {
+			double v = t->sum[sc][(size_t)i * (size_t)t->width + (size_t)var];
+
+			if (!(v > 0) && c->s->groups[le->group].state == SAMPLE_GROUP_OFF)
+				continue;
+			if (!shown) {
+				prom_family(c, name, "counter", help, NULL);
+				shown = true;
+			}
+			prom_series(c, name, sc, &e[i], le->group, v);
+		}
+	}
+	free(done);
+}
+
+static void prom_run(struct prom_ctx *c, const struct prom_about *a)
+{
+	const struct sample *s = c->s;
+	const struct layout *l = s->layout;
+
+	prom_family(c, "pmutop_info", "gauge", "What pmutop measures: the machine, the counter "
+		    "source, the layout; always 1", NULL);
+	fputs("pmutop_info{host=\"", c->out);
+	prom_label_value(c->out, a && a->host ? a->host : "");
+	fputs("\",uarch=\"", c->out);
+	prom_label_value(c->out, a && a->uarch ? a->uarch : "");
+	fputs("\",layout=\"", c->out);
+	prom_label_value(c->out, l->name);
+	fputs("\",source_detail=\"", c->out);
+	prom_label_value(c->out, s->source ? s->source : "");
+	fprintf(c->out, "\",pid=\"%d\",source=\"%s\",simulated=\"%s\"} 1\n", a ? a->owner_pid : 0,
+		c->source, s->simulated ? "true" : "false");
+	prom_family(c, "pmutop_samples_total", "counter", "Samples pmutop has taken", NULL);
+	fprintf(c->out, "pmutop_samples_total %llu\n", (unsigned long long)s->seq);
+	prom_family(c, "pmutop_sample_interval_seconds", "gauge", "Length of the latest sample's "
+		    "interval", NULL);
+	fprintf(c->out, "pmutop_sample_interval_seconds %.17g\n", s->interval_s);
+	prom_family(c, "pmutop_sample_end_time_seconds", "gauge", "When the latest sample's "
+		    "interval ended (seconds since the epoch)", NULL);
+	fprintf(c->out, "pmutop_sample_end_time_seconds %.17g\n", s->time);
+	prom_family(c, "pmutop_group_live_ratio", "gauge", "Share of the interval each event group "
+		    "was counted: 1 counted throughout, below 1 its figures are scaled estimates "
+		    "(groups rotate), 0 off or blocked", NULL);
+	for (int g = 0; g < l->ngroups; g++) {
+		const struct sample_group *sg = &s->groups[g];
+		double v = sg->state == SAMPLE_GROUP_LIVE ? 1
+			   : sg->state == SAMPLE_GROUP_ROTATING ? sg->live_share : 0;
+
+		fputs("pmutop_group_live_ratio{group=\"", c->out);
+		prom_label_value(c->out, l->groups[g].name);
+		fprintf(c->out, "\",source=\"%s\"%s} %.17g\n", c->source,
+			s->simulated ? ",simulated=\"true\"" : "", isfinite(v) ? v : 0);
+	}
+}
+
+int prom_write(const struct sample *s, const struct prom_totals *t, const struct prom_about *a,
+	       bool openmetrics, FILE *out)
+{
+	struct prom_ctx c = { .out = out, .s = s, .om = openmetrics };
+	size_t n;
+
+	/* the source's kind: msr, msr_safe, sim, os */
+	if (s->simulated) {
+		snprintf(c.source, sizeof(c.source), "sim");
+	} else {
+		snprintf(c.source, sizeof(c.source), "%s", s->source ? s->source : "os");
+		n = strcspn(c.source, " :");
+		c.source[n] = 0;
+		prom_clean(c.source);
+	}
+	prom_run(&c, a);
+	prom_metrics(&c);
+	if (t)
+		prom_events(&c, t);
+	if (openmetrics)
+		fputs("# EOF\n", out);
+	return ferror(out) ? -EIO : 0;
+}
