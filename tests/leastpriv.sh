@@ -81,6 +81,6 @@ expect_match "the doctor agrees" "$out" "$dir/dev/cpu/0/msr_safe opens for readi
 pid=$!
 wait_samples 1
 as_nobody "$u/pmutop" -b -n 1 -d 0.2 --root "$dir"
-expect_match "a user's pmutop is refused while root's runs, naming it" "$err" "another pmutop (pid $pid) is programming this machine's counters"
+expect_match "a user's pmutop is refused while root's runs, naming it (its viewers' socket is root's)" "$err" "another pmutop (pid $pid) is programming this machine's counters; its viewers' socket"
 kill -TERM $pid
 wait_end $pid

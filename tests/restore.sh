@@ -9,7 +9,7 @@
 # that restores it; a second pmutop is refused.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 67
+plan 68
 ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
@@ -130,9 +130,16 @@ before=$(regs dump)
 pid=$!
 wait_samples 1
 run "$PMUTOP" -b -n 1 --root "$dir"
-expect_rc "a second pmutop exits 1" 1
-expect_match "the second pmutop names the first" "$err" "another pmutop (pid $pid) is programming this machine's counters"
+expect_rc "a second pmutop views the first (exit 0)" 0
+expect_match "... printing the first's samples" "$out" "# sample"
+kill -TERM $pid
+wait_end $pid
+"$PMUTOP" -b -d 0.2 --root "$dir" --no-viewers >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 1
+run "$PMUTOP" -b -n 1 --root "$dir"
+expect_match "with --no-viewers a second pmutop exits 1, naming the first" "$rc $err" "1 pmutop: another pmutop (pid $pid) is programming this machine's counters"
 kill -TERM $pid
 wait_end $pid
 after=$(regs dump)
-if [ "$after" = "$before" ]; then pass "the refused second pmutop changed nothing"; else fail "the refused second pmutop changed nothing" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+if [ "$after" = "$before" ]; then pass "the viewer and the refused pmutop changed nothing"; else fail "the viewer and the refused pmutop changed nothing" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi

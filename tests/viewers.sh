@@ -73,7 +73,7 @@ cp "$PMUTOP" "$u/pmutop"
 cp -r "$top_srcdir/layouts" "$u/layouts"
 chmod -R go-w "$u/layouts"
 run setpriv --reuid=nobody --regid=nogroup --clear-groups env PMUTOP_LAYOUT_DIR="$u/layouts" "$u/pmutop" --root "$dir" -b -n 1
-expect_match "another user without the socket's group is told how to get in" "$rc $err" "1 pmutop: another pmutop owns the counters, but its viewers' socket $sock is not open to you: the owner can let a group of yours in with --viewers-group GROUP"
+expect_match "another user without the socket's group is told how to get in" "$rc $err" "1 pmutop: another pmutop (pid $owner_pid) is programming this machine's counters; its viewers' socket $sock is not open to you: the owner can let a group of yours in with --viewers-group GROUP"
 chgrp nogroup "$sock"
 run setpriv --reuid=nobody --regid=nogroup --clear-groups env PMUTOP_LAYOUT_DIR="$u/layouts" "$u/pmutop" --root "$dir" -b -n 1 --format csv
 expect_match "... in the socket's group, the user views (no access to the counters needed)" "$rc $(printf '%s\n' "$out" | sed -n 2p | cut -d, -f4)" "0 msr"

@@ -919,9 +919,11 @@ static int main_run(const struct options *opt)
 		status = access(local, F_OK) ? -ENOENT : share_view(opt, local, sigfd, verr,
 								    sizeof(verr));
 		if (status >= 0 || status == -EACCES) {
-			if (verr[0])
-				fprintf(stderr, "pmutop: %s%s\n", status == -EACCES ? "another pmutop "
-					"owns the counters, but " : "", verr);
+			if (status == -EACCES)
+				fprintf(stderr, "pmutop: another pmutop (pid %s) is programming this "
+					"machine's counters; %s\n", share_owner_pid(opt->root), verr);
+			else if (verr[0])
+				fprintf(stderr, "pmutop: %s\n", verr);
 			close(sigfd);
 			return status >= 0 ? status : EXIT_FAILURE;
 		}

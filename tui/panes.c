@@ -466,6 +466,8 @@ static void panes_help(const struct view *v, struct grid *g)
 			"e          explain the selected cell: formula, events, raw counts\n"
 			"R          record the run to a file, or stop (--record FILE starts with one)\n"
 			", . [ ] g  in a replay: step back / forward, slower / faster, go to a time\n"
+			"viewer     (VIEWING: another pmutop's run) groups, + - are its owner's;\n"
+			"           space freezes this screen only\n"
 			"d          setup doctor     h ? F1  this help     q F10  quit\n"
 			"mouse      a click selects a cell or a row, sorts by a header, switches to a tab\n"
 			"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);

@@ -27,6 +27,24 @@ void share_local_path(const char *root, char *buf, size_t len)
 	snprintf(buf, len, "%s/run/lock/pmutop.sock", root && strcmp(root, "/") ? root : "");
 }
 
+const char *share_owner_pid(const char *root)
+{
+	static char pid[24];
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/run/lock/pmutop.lock", root && strcmp(root, "/") ? root : "");
+	snprintf(pid, sizeof(pid), "unknown");
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(pid, sizeof(pid), f) || !pid[0] || pid[0] == '\n')
+			snprintf(pid, sizeof(pid), "unknown");
+		pid[strcspn(pid, "\n")] = 0;
+		fclose(f);
+	}
+	return pid;
+}
+
 int share_start(const struct options *opt, const struct record_about *a, bool holds_lock,
 		struct serve **out)
 {

@@ -19,6 +19,9 @@
 /* The viewers' local socket of the machine under ROOT (NULL: this one). */
 void share_local_path(const char *root, char *buf, size_t len);
 
+/* The pid the single-instance lock under ROOT names ("unknown"), static storage. */
+const char *share_owner_pid(const char *root);
+
 /*
  * The owner's server for session S (A: what a recording would say about the
  * run, HOLDS_LOCK: S holds the machine's single-instance lock, so viewers
