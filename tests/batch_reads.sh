@@ -20,11 +20,6 @@ restored() {
 	if [ "$after" = "$before" ]; then pass "$1: every register restored"; else fail "$1: every register restored" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 }
 
-# expect_is NAME GOT WANT: GOT is exactly WANT
-expect_is() {
-	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "want: $3" "got: $2"; fi
-}
-
 # samples FILE: "batched source ipc-mean n/a-threads warning" per sample after the short first one
 samples() {
 	$PY - "$1" <<'PYEOF'

@@ -46,6 +46,11 @@ expect_match() {
 	esac
 }
 
+# expect_is NAME GOT WANT: GOT is exactly WANT
+expect_is() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "want: $3" "got: $2"; fi
+}
+
 # expect_lines NAME TEXT N: TEXT has exactly N lines.
 expect_lines() {
 	n=$(printf '%s\n' "$2" | wc -l)

@@ -149,8 +149,12 @@ for l in open(sys.argv[1]):
     elif "seq" in o:
         samples.append(o)
 assert all(all(32 <= ord(c) < 127 for c in m) and len(m) <= 120 for m in marks), "unprintable or long mark"
-# a flood is cut (16 marks a wake-up); what comes after it gets through
-assert len(marks) < 3100, len(marks)
+# a flood is cut (16 marks a wake-up): of the ~7800 lines of random bytes, written faster
+# than they are read, most are dropped (the 3000 echo lines come slowly enough to pass);
+# what comes after the flood gets through
+garbage = [m for m in marks if not m.startswith("flood ") and m not in ("after the flood", "0" * 120)]
+assert len(garbage) < 2000, len(garbage)
+assert len([m for m in marks if m.startswith("flood ")]) <= 3000
 assert "after the flood" in marks, "a mark after the flood arrives"
 assert "0" * 120 in marks, "a long line is kept, cut to 120 characters"
 # 2 s of run at 0.2 s: the intervals kept their length while the FIFO was flooded

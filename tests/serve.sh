@@ -8,7 +8,7 @@
 # basic authentication through libmicrohttpd; a viewer over --connect sees
 # the owner's samples and hears when it quits.
 . "$top_srcdir/tests/lib.sh"
-plan 41
+plan 43
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -235,6 +235,11 @@ run "$PMUTOP" --connect "127.0.0.1:$port" -b -n 2 --format json
 expect_rc "--connect -b prints the owner's samples" 0
 expect_match "... the emulated machine's, labelled" "$(printf '%s\n' "$out" | head -1)" '"source":"SIMULATED nehalem-ep:memory-bound","simulated":true'
 expect_lines "... -n 2 of them" "$out" 2
+run "$PMUTOP" --connect "127.0.0.1:$port" -b -n 3 --format csv --record "$tmp/viewed.jsonl"
+expect_match "--connect --record: the owner's samples recorded" "$rc $err" "0 pmutop: recorded 3 samples to $tmp/viewed.jsonl"
+viewed=$(printf '%s\n' "$out" | tail -3)
+run "$PMUTOP" --replay "$tmp/viewed.jsonl" -b --format csv
+expect_is "... and they replay to what the viewer printed" "$(printf '%s\n' "$out" | tail -3)" "$viewed"
 "$PMUTOP" --connect "127.0.0.1:$port" -b >"$tmp/view.out" 2>"$tmp/view.err" &
 viewer=$!
 sleep 1.2

@@ -8,7 +8,7 @@
 # without it that user is told how; --no-viewers keeps the old refusal.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 23
+plan 26
 T="tmux -L pmutop-view-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
 fakehw_start nehalem-ep:memory-bound
@@ -30,14 +30,16 @@ wait_pane() {
 	return 1
 }
 
-$T new-session -d -x 160 -y 50 -s owner "'$PMUTOP' --root '$dir' -d 0.3 -g stalls,imc; echo owner-exit \$?; sleep 60"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+$T new-session -d -x 160 -y 50 -s owner "'$PMUTOP' --root '$dir' -d 0.3 -g stalls,imc --serve 127.0.0.1:$port --tui; echo owner-exit \$?; sleep 60"
 if wait_pane owner "LIVE"; then pass "the owner runs"; else fail "the owner runs" "$(pane owner)"; fi
+expect_match "--serve with --tui: the screen says where it serves" "$(pane owner)" "SERVING http://127.0.0.1:$port"
 i=0
 while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 expect_match "it listens on the viewers' socket, mode 0660" "$(stat -c '%F %a' "$sock" 2>&1)" "socket 660"
 owner_pid=$(cat "$dir/run/lock/pmutop.lock")
 
-$T new-session -d -x 160 -y 50 -s viewer "'$PMUTOP' --root '$dir'; echo viewer-exit \$?; sleep 60"
+$T new-session -d -x 160 -y 50 -s viewer "cd '$u' && '$PMUTOP' --root '$dir'; echo viewer-exit \$?; sleep 60"
 if wait_pane viewer "VIEWING"; then pass "a second pmutop attaches as a viewer"; else fail "a second pmutop attaches as a viewer" "$(pane viewer | head -5)"; fi
 expect_match "... names the owner and says read-only" "$(pane viewer)" "VIEWER of pid $owner_pid on"
 expect_match "... shows the owner's machine and source" "$(pane viewer | head -1)" "X5570"
@@ -54,6 +56,16 @@ i=0
 while ! pane viewer | grep -q '\[IMC\]' && [ $i -lt 6 ]; do $T send-keys -t viewer Tab; sleep 0.1; i=$((i + 1)); done
 if wait_pane viewer " 1 CH2 " 2; then pass "the viewer moves to its own pane (IMC)"; else fail "the viewer moves to its own pane" "$(pane viewer | sed -n 20,30p)"; fi
 case "$(pane owner)" in *" 1 CH2 "*) fail "... the owner's screen stays as it was" "$(pane owner | sed -n 20,26p)" ;; *) pass "... the owner's screen stays as it was" ;; esac
+
+# R in the viewer records the owner's samples
+$T send-keys -t viewer R
+if wait_pane viewer "recording to pmutop-"; then pass "R in the viewer records what it is sent"; else fail "R in the viewer records" "$(pane viewer | tail -4)"; fi
+sleep 1
+$T send-keys -t viewer R
+wait_pane viewer "recorded " >/dev/null
+rec=$(ls "$u"/pmutop-*.jsonl 2>/dev/null | head -1)
+run "$PMUTOP" --replay "$rec" -b -n 1
+expect_match "... a recording of the owner's run (the fake tree's msr source)" "$rc $(printf '%s\n' "$out" | head -1)" "0 # sample"
 
 # a viewer leaving: the owner goes on
 $T send-keys -t viewer q

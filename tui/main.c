@@ -907,7 +907,7 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: cannot create a signalfd: %s\n", strerror(errno));
 		return EXIT_FAILURE;
 	}
-	if (!opt->sim && !opt->dump && !opt->serve && !opt->command && !opt->record) {
+	if (!opt->sim && !opt->dump && !opt->serve && !opt->command) {
 		/*
 		 * Another pmutop owns the counters (its viewers' socket answers): look
 		 * at its figures, read-only.  Before opening anything, so that a user

@@ -218,7 +218,7 @@ static json_t *record_header_json(const struct record_about *a)
 	lay = json_object();
 	json_object_set_new(lay, "name", json_string(l->name));
 	json_object_set_new(lay, "file", json_string(l->file ? l->file : ""));
-	text = record_layout_text(l);
+	text = a->layout_text ? xstrdup(a->layout_text) : record_layout_text(l);
 	{
 		json_t *js = text ? json_string(text) : NULL; /* NULL: not UTF-8 */
 

@@ -49,6 +49,7 @@ struct record_about {
 	int sockets, cores, threads;
 	double interval_s;
 	const struct layout *layout;
+	const char *layout_text;   /* the layout's text, or NULL: read from its file */
 	const struct topo *topo;   /* exported as hwloc XML into the header, or NULL */
 };
 

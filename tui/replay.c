@@ -138,7 +138,7 @@ static int replay_header(struct replay *r, const char *text, size_t len, char *e
 		.perfmon_version = (unsigned)json_integer_value(json_object_get(cpu,
 										 "perfmon_version")),
 		.interval_s = json_number_value(json_object_get(h, "interval_s")),
-		.layout = r->layout,
+		.layout = r->layout, .layout_text = ltext,
 	};
 	return 0;
 }

@@ -32,6 +32,7 @@ struct replay_about {
 	unsigned gp_counters, perfmon_version;
 	double interval_s;
 	const struct layout *layout;
+	const char *layout_text;    /* the layout as the header carries it */
 };
 
 enum replay_kind { REPLAY_END, REPLAY_SAMPLE, REPLAY_MARK, REPLAY_GROUPS, REPLAY_INTERVAL };

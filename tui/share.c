@@ -90,9 +90,9 @@ void share_stop(struct serve *srv)
 	serve_stop(srv, why);
 }
 
-/* -b: print the owner's samples until it ends, -n is reached or a signal comes. */
-static int share_view_batch(const struct options *opt, struct viewer *v, int sigfd, char *err,
-			    size_t errlen)
+/* -b: print the owner's samples (and record them: REC) until it ends, -n or a signal. */
+static int share_view_batch(const struct options *opt, struct viewer *v, struct record *rec,
+			    int sigfd, char *err, size_t errlen)
 {
 	static const enum batch_format formats[] = {
 		[OPTIONS_FORMAT_TEXT] = BATCH_TEXT, [OPTIONS_FORMAT_CSV] = BATCH_CSV,
@@ -119,6 +119,8 @@ static int share_view_batch(const struct options *opt, struct viewer *v, int sig
 		if (s) {
 			int rc = batch_print(s, formats[opt->format], printed == 0, stdout);
 
+			if (rec && !record_error(rec)[0] && record_sample(rec, s))
+				fprintf(stderr, "pmutop: %s; the run goes on\n", record_error(rec));
 			sample_release(s);
 			if (rc == -EPIPE)
 				return EXIT_SUCCESS;
@@ -134,12 +136,36 @@ static int share_view_batch(const struct options *opt, struct viewer *v, int sig
 	}
 }
 
+/* A viewer's recording closed, what it holds said. */
+static void share_record_close(struct record *rec)
+{
+	if (rec && !record_error(rec)[0])
+		fprintf(stderr, "pmutop: recorded %ld samples to %s\n", record_count(rec),
+			record_path(rec));
+	record_close(rec);
+}
+
+/* What a recording of the viewed run says about it (A and the viewer's topology T). */
+static void share_record_about(const struct replay_about *a, const struct topo *t,
+			       struct record_about *ra)
+{
+	*ra = (struct record_about){
+		.host = a->host, .source = a->source, .brand = a->brand, .uarch = a->uarch,
+		.topology = a->topology, .simulated = a->simulated, .gp_counters = a->gp_counters,
+		.perfmon_version = a->perfmon_version, .sockets = t->nsockets, .cores = t->ncores,
+		.threads = t->nonline, .interval_s = a->interval_s, .layout = a->layout,
+		.layout_text = a->layout_text, .topo = t,
+	};
+}
+
 int share_view(const struct options *opt, const char *local_path, int sigfd, char *err,
 	       size_t errlen)
 {
 	const struct replay_about *a;
 	struct ui_config c = { .interval = 1, .interval_given = true };
 	char rc_path[PATH_MAX];
+	struct record_about ra;
+	struct record *rec = NULL;
 	struct viewer *v;
 	int rc, status;
 
@@ -150,18 +176,24 @@ int share_view(const struct options *opt, const char *local_path, int sigfd, cha
 			 }, &v, err, errlen);
 	if (rc)
 		return local_path ? rc : rc == -EINVAL ? SHARE_EXIT_USAGE : EXIT_FAILURE;
-	if (opt->batch) {
-		status = share_view_batch(opt, v, sigfd, err, errlen);
-		viewer_free(v);
-		return status;
-	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	a = viewer_about(v);
+	share_record_about(a, viewer_topo(v), &ra);
+	if (!opt->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		viewer_free(v);
 		snprintf(err, errlen, "the viewer's screen needs a terminal; use -b for the samples "
 			 "as text, CSV or JSON");
 		return SHARE_EXIT_USAGE;
 	}
-	a = viewer_about(v);
+	if (opt->record && record_open(opt->record, &ra, &rec, err, errlen)) {
+		viewer_free(v);
+		return SHARE_EXIT_USAGE;
+	}
+	if (opt->batch) {
+		status = share_view_batch(opt, v, rec, sigfd, err, errlen);
+		share_record_close(rec);
+		viewer_free(v);
+		return status;
+	}
 	c.info = (struct view_info){
 		.host = a->host, .brand = a->brand, .uarch = a->uarch, .source = a->source,
 		.simulated = a->simulated, .layout = a->layout, .topo = viewer_topo(v),
@@ -171,9 +203,12 @@ int share_view(const struct options *opt, const char *local_path, int sigfd, cha
 	};
 	c.interval = a->interval_s > 0 ? a->interval_s : 1;
 	c.viewer = v;
+	c.rec = &rec;          /* --record, and R on the screen: the owner's samples */
+	c.rec_about = &ra;
 	if (rcfile_path(rc_path, sizeof(rc_path)) == 0)
 		c.rc_path = rc_path;
 	status = ui_run(NULL, &c, sigfd, err, errlen);
+	share_record_close(rec);
 	viewer_free(v);
 	return status;
 }

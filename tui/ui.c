@@ -186,20 +186,29 @@ struct ui_state {
 	bool dirty, quit;
 };
 
-/* The header's recording part (or, in a replay, where it is). */
+/*
+ * The header's recording part (or, in a replay, where it is; in a viewer,
+ * whose run it is), and where the run is served.
+ */
 static void ui_rec_line(struct ui_state *u)
 {
 	struct record *r = u->c->rec ? *u->c->rec : NULL;
+	size_t n;
 
+	u->v.rec[0] = 0;
 	if (u->c->player)
 		player_position(u->c->player, u->v.rec, sizeof(u->v.rec));
 	else if (u->c->viewer)
 		snprintf(u->v.rec, sizeof(u->v.rec), "VIEWER of %s, read-only",
 			 viewer_owner(u->c->viewer));
-	else if (r)
-		snprintf(u->v.rec, sizeof(u->v.rec), "REC %s (%ld)", record_path(r), record_count(r));
-	else
-		u->v.rec[0] = 0;
+	n = strlen(u->v.rec);
+	if (r)
+		snprintf(u->v.rec + n, sizeof(u->v.rec) - n, "%sREC %s (%ld)", n ? "  " : "",
+			 record_path(r), record_count(r));
+	n = strlen(u->v.rec);
+	if (serve_url(u->c->srv)[0])
+		snprintf(u->v.rec + n, sizeof(u->v.rec) - n, "%sSERVING %s", n ? "  " : "",
+			 serve_url(u->c->srv));
 }
 
 /* A failed recording: stopped, said on the message line; the view goes on. */
@@ -222,11 +231,6 @@ static void ui_rec_toggle(struct ui_state *u)
 	if (u->c->player) {
 		snprintf(u->v.status, sizeof(u->v.status), "R: a replay is a recording already; "
 			 "pmutop --replay FILE -b converts it");
-		return;
-	}
-	if (u->c->viewer) {
-		snprintf(u->v.status, sizeof(u->v.status), "R: a viewer does not record; the owner "
-			 "can (R there, or --record)");
 		return;
 	}
 	if (!u->c->rec || !u->c->rec_about)

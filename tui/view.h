@@ -115,7 +115,8 @@ struct view {
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
 	char run[160];            /* the command run under pmutop: "name (pid N) running 0:12", or "" */
 	char mark[128];           /* the last phase mark received, or "" */
-	char rec[160];            /* "REC file (N samples)" while recording, or "" */
+	char rec[320];            /* "REC file (N samples)" while recording, a replay's place,
+				   * a viewer's owner, "SERVING url"; or "" */
 	char status[256];         /* one-line message (errors of the last key) */
 	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
 };
