@@ -91,9 +91,7 @@ void emu_socket_sync(struct emu *e, int si, double t)
 		double dt = step_end - s->t, sock[SK_COUNT], chan[8][SK_COUNT];
 		int nchan = e->channels < 8 ? e->channels : 8;
 
-		scenario_eval_one(e->sc, s->t, SCENARIO_SOCKET, si, 0, sock);
-		for (int c = 0; c < nchan; c++)
-			scenario_eval_one(e->sc, s->t, SCENARIO_CHANNEL, si, c, chan[c]);
+		scenario_eval_socket(e->sc, s->t, si, nchan, sock, chan);
 		for (int i = 0; i < EMU_MAX_ACC; i++)
 			if (s->acc[i].in_use)
 				s->acc[i].g += emu_uncore_rate(e, s->acc[i].key, sock,

@@ -540,12 +540,12 @@ static uint64_t scenario_noise_entity(enum scenario_scope scope, int a, int b)
 	return 0x20000u + (uint64_t)a * 64u + (uint64_t)b;
 }
 
-void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope scope, int a, int b,
-		       double out[SK_COUNT])
+/* The phases' values of one entity at time T, before noise. */
+static void scenario_eval_base(const struct scenario *sc, double t, enum scenario_scope scope,
+			       int a, int b, double out[SK_COUNT])
 {
 	double start;
 	int phase = scenario_phase_at(sc, t, &start);
-	uint64_t slot;
 
 	for (int k = 0; k < SK_COUNT; k++)
 		out[k] = scenario_keys[k].def;
@@ -557,6 +557,14 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 			if (set->scope == scope && scenario_selects(set, a, b))
 				out[set->key] = set->value;
 		}
+}
+
+void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope scope, int a, int b,
+		       double out[SK_COUNT])
+{
+	uint64_t slot;
+
+	scenario_eval_base(sc, t, scope, a, b, out);
 	if (sc->noise <= 0)
 		return;
 	slot = (uint64_t)floor(t / sc->noise_slot);
@@ -573,6 +581,35 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 			x = scenario_keys[k].max;
 		out[k] = x;
 	}
+}
+
+/* A socket's reads at its home logic: local, remote and IOH requests. */
+static double scenario_home_reads(const double sock[SK_COUNT])
+{
+	return sock[SK_local_reads_per_s] + sock[SK_remote_reads_per_s] + sock[SK_ioh_reads_per_s];
+}
+
+void scenario_eval_socket(const struct scenario *sc, double t, int si, int nchan,
+			  double sock[SK_COUNT], double (*chan)[SK_COUNT])
+{
+	double base[SK_COUNT], home, home_base, sum = 0, sum_base = 0;
+
+	scenario_eval_one(sc, t, SCENARIO_SOCKET, si, 0, sock);
+	scenario_eval_base(sc, t, SCENARIO_SOCKET, si, 0, base);
+	home = scenario_home_reads(sock);
+	home_base = scenario_home_reads(base);
+	for (int c = 0; c < nchan; c++) {
+		double cb[SK_COUNT];
+
+		scenario_eval_one(sc, t, SCENARIO_CHANNEL, si, c, chan[c]);
+		scenario_eval_base(sc, t, SCENARIO_CHANNEL, si, c, cb);
+		sum += chan[c][SK_read_lines_per_s];
+		sum_base += cb[SK_read_lines_per_s];
+	}
+	/* the channels' reads keep to the home's in the ratio the scenario gives */
+	if (home > 0 && home_base > 0 && sum > 0)
+		for (int c = 0; c < nchan; c++)
+			chan[c][SK_read_lines_per_s] *= home / home_base * sum_base / sum;
 }
 
 double scenario_next_change(const struct scenario *sc, double t)

@@ -172,6 +172,19 @@ void scenario_free(struct scenario *sc);
 void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope scope, int a, int b,
 		       double out[SK_COUNT]);
 
+/*
+ * The truth of socket SI (into SOCK) and of its NCHAN channels (into CHAN)
+ * at time T, as one memory system.  Seed 000: the home logic's read
+ * requests are the IMC's reads (the InvtoE of uncacheable writes aside).
+ * Noise drawn for the socket and each channel alone would break that
+ * identity by the noise's size, so the channels' read lines are scaled to
+ * keep the ratio to the socket's local + remote + IOH reads that the
+ * scenario's own values have (equal in the shipped scenarios; a scenario
+ * that sets them apart models an IMC that miscounts, which pmutop flags).
+ */
+void scenario_eval_socket(const struct scenario *sc, double t, int si, int nchan,
+			  double sock[SK_COUNT], double (*chan)[SK_COUNT]);
+
 /* The first time after T at which the truth may change (phase end, noise slot end). */
 double scenario_next_change(const struct scenario *sc, double t);
 

@@ -304,12 +304,13 @@ static void truth_unc(const struct run *r, int socket, int ch, double *v)
 	memset(v, 0, sizeof(double) * SK_COUNT);
 	for (int i = 0; i < n; i++) {
 		double t = r->t_start + (r->t - r->t_start) * (i + 0.5) / n;
+		double chan[8][SK_COUNT];
+		int nch = r->src->channels < 8 ? r->src->channels : 8;
 
-		scenario_eval_one(emu_scenario(r->src->emu), t,
-				  ch < 0 ? SCENARIO_SOCKET : SCENARIO_CHANNEL, socket, ch < 0 ? 0 : ch,
-				  one);
+		/* the channels read what the home logic is asked for (seed 000: QHL = IMC reads) */
+		scenario_eval_socket(emu_scenario(r->src->emu), t, socket, nch, one, chan);
 		for (int k = 0; k < SK_COUNT; k++)
-			v[k] += one[k] / n;
+			v[k] += (ch < 0 ? one[k] : chan[ch][k]) / n;
 	}
 }
 
@@ -714,13 +715,13 @@ static int check_against_truth(struct run *r, const struct sample *s, double rel
 				continue;
 			want = truth_thread(r, name, v);
 			/*
-			 * seed 000, HT on: cycles - UOPS_ISSUED.CORE_CYCLES_ACTIVE - RESOURCE_STALLS;
-			 * the core issues for one thread a cycle, so its active cycles are this
-			 * thread's and its siblings' summed
+			 * seed 000, HT on: cycles - UOPS_ISSUED.CORE_CYCLES_ACTIVE - RESOURCE_STALLS,
+			 * never below 0 (a lower bound); the core issues for one thread a cycle, so
+			 * its active cycles are this thread's and its siblings' summed
 			 */
 			if (!strcmp(name, "fe_starvation_pct") && !is_skylake(r))
-				want = 100 * (1 - issue_share(v) - sib_issue / v[SK_util]) -
-				       truth_thread(r, "resource_stall_pct", v);
+				want = fmax(0, 100 * (1 - issue_share(v) - sib_issue / v[SK_util]) -
+					       truth_thread(r, "resource_stall_pct", v));
 			if (!strcmp(name, "sibling_issue_pct"))
 				want = 100 * sib_issue / v[SK_util];
 			if (isnan(want) || (isnan(got) && s->groups[l->metrics[m].group].state ==

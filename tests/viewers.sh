@@ -32,7 +32,7 @@ wait_pane() {
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 $T new-session -d -x 160 -y 50 -s owner "'$PMUTOP' --root '$dir' -d 0.3 -g stalls,imc --serve 127.0.0.1:$port --tui; echo owner-exit \$?; sleep 60"
-if wait_pane owner "LIVE"; then pass "the owner runs"; else fail "the owner runs" "$(pane owner)"; fi
+if wait_pane owner "LIVE" 10; then pass "the owner runs"; else fail "the owner runs" "$(pane owner)"; fi
 expect_match "--serve with --tui: the screen says where it serves" "$(pane owner)" "SERVING http://127.0.0.1:$port"
 i=0
 while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -40,7 +40,7 @@ expect_match "it listens on the viewers' socket, mode 0660" "$(stat -c '%F %a' "
 owner_pid=$(cat "$dir/run/lock/pmutop.lock")
 
 $T new-session -d -x 160 -y 50 -s viewer "cd '$u' && '$PMUTOP' --root '$dir'; echo viewer-exit \$?; sleep 60"
-if wait_pane viewer "VIEWING"; then pass "a second pmutop attaches as a viewer"; else fail "a second pmutop attaches as a viewer" "$(pane viewer | head -5)"; fi
+if wait_pane viewer "VIEWING" 10; then pass "a second pmutop attaches as a viewer"; else fail "a second pmutop attaches as a viewer" "$(pane viewer | head -5)"; fi
 expect_match "... names the owner and says read-only" "$(pane viewer)" "VIEWER of pid $owner_pid on"
 expect_match "... shows the owner's machine and source" "$(pane viewer | head -1)" "X5570"
 seq1=$(pane viewer | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
@@ -69,7 +69,7 @@ expect_match "... a recording of the owner's run (the fake tree's msr source)" "
 
 # a viewer leaving: the owner goes on
 $T send-keys -t viewer q
-if wait_pane viewer "viewer-exit 0"; then pass "q ends the viewer with 0"; else fail "q ends the viewer" "$(pane viewer | tail -3)"; fi
+if wait_pane viewer "viewer-exit 0" 10; then pass "q ends the viewer with 0"; else fail "q ends the viewer" "$(pane viewer | tail -3)"; fi
 o1=$(pane owner | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
 sleep 1
 o2=$(pane owner | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
@@ -92,11 +92,12 @@ expect_match "... in the socket's group, the user views (no access to the counte
 
 # the owner quitting ends its viewers
 $T new-session -d -x 160 -y 50 -s viewer2 "'$PMUTOP' --root '$dir'; echo viewer-exit \$?; sleep 60"
-wait_pane viewer2 "VIEWING" >/dev/null
+wait_pane viewer2 "VIEWING" 10 >/dev/null
 $T send-keys -t owner q
 if wait_pane viewer2 "the pmutop you viewed ended: the owner (pmutop pid $owner_pid) quit"; then pass "the owner quitting ends the viewer with a message"; else fail "the owner quitting ends the viewer" "$(pane viewer2 | grep -v '^$' | tail -4)"; fi
+wait_pane viewer2 "viewer-exit" 10 >/dev/null
 expect_match "... exit 0" "$(pane viewer2)" "viewer-exit 0"
-wait_pane owner "owner-exit" >/dev/null
+wait_pane owner "owner-exit" 10 >/dev/null
 expect_match "the owner itself ends with 0" "$(pane owner)" "owner-exit 0"
 if [ ! -e "$sock" ]; then pass "... and removes its socket"; else fail "... and removes its socket" "$(ls -l "$sock")"; fi
 
