@@ -1,0 +1,92 @@
+/*
+ * perf: perf_event_open(2) groups and what the kernel allows.
+ *
+ * A group is a leader and its members opened on one CPU (or for one
+ * process), enabled and read together with PERF_FORMAT_GROUP |
+ * PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING: when the
+ * kernel multiplexes, running < enabled, and a count is estimated as
+ * count x enabled / running (and marked scaled, like pmutop's own
+ * rotation).  Every errno of perf_event_open is turned into one message
+ * that says what to do, from the access settings read under the --root
+ * prefix (perf_event_paranoid, CAP_PERFMON, the open-file limit, the NMI
+ * watchdog).  Second piece of the perf_event counter source (issue 17).
+ * Any thread for a group it owns.
+ */
+#ifndef PMUTOP_PERF_H
+#define PMUTOP_PERF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "perf_pmu.h"
+
+#define PERF_GROUP_MAX 16
+
+struct perf_group {
+	int fd[PERF_GROUP_MAX];    /* fd[0] the leader */
+	int n;
+	uint64_t last[PERF_GROUP_MAX], last_enabled, last_running;
+};
+
+/* One read of a group since the one before: counts and the times they cover. */
+struct perf_group_delta {
+	uint64_t count[PERF_GROUP_MAX];
+	uint64_t enabled_ns, running_ns;
+	bool scaled;               /* running < enabled: the kernel shared the counters */
+};
+
+/* What the kernel lets this process count, and where it would run short. */
+struct perf_access {
+	int paranoid;              /* kernel.perf_event_paranoid; -99 when unreadable */
+	bool cap_perfmon;          /* CAP_PERFMON (or CAP_SYS_ADMIN) effective */
+	bool root;
+	int nmi_watchdog;          /* kernel.nmi_watchdog: 1 takes a counter on each CPU; -1 unknown */
+	long fd_limit;             /* RLIMIT_NOFILE's soft limit */
+};
+
+/* The settings under ROOT (NULL or "/": this machine's; capabilities are this process's). */
+void perf_access_read(const char *root, struct perf_access *a);
+
+/*
+ * Whether per-CPU system-wide counting (pid -1) is allowed: paranoid <= 0,
+ * or CAP_PERFMON; per-process counting of one's own processes needs
+ * paranoid <= 2.  WHY says which rule decides, in a line for the doctor.
+ */
+bool perf_access_system_wide(const struct perf_access *a, char *why, size_t len);
+
+/*
+ * One message for errno ERR of perf_event_open on WHAT ("the stalls group on
+ * CPU 3"), SYSTEM_WIDE for pid -1, with the settings A: what it means and
+ * what to do.
+ */
+void perf_explain(int err, const char *what, bool system_wide, const struct perf_access *a,
+			char *buf, size_t len);
+
+/*
+ * NEED more open files (one per event per CPU) against the limit: 0, or
+ * -EMFILE with the message and the fix in ERR, before anything is opened.
+ */
+int perf_check_fd_limit(long need, const struct perf_access *a, char *err, size_t errlen);
+
+/*
+ * Open N events (C[0] the leader) as one group for PID on CPU (-1: any),
+ * disabled; perf_group_enable starts them.  0, or -errno (the message from
+ * perf_explain in ERR, WHAT naming the group); nothing stays open on
+ * failure.
+ */
+int perf_group_open(struct perf_group *g, const struct perf_pmu_config *c, int n, pid_t pid,
+		    int cpu, bool user, bool kernel, const char *what, const struct perf_access *a,
+		    char *err, size_t errlen);
+int perf_group_enable(struct perf_group *g);
+
+/* The counts and times since the previous read (the first: since enabled).  0 or -errno. */
+int perf_group_read(struct perf_group *g, struct perf_group_delta *d);
+
+/* COUNT over RUNNING of ENABLED nanoseconds: the estimate for the whole time (NaN: never ran). */
+double perf_scale(uint64_t count, uint64_t enabled_ns, uint64_t running_ns);
+
+void perf_group_close(struct perf_group *g);
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * perf_pmu: PMUs from sysfs and raw configs.  See perf_pmu.h.
+ *
+ * sysfs (Documentation/ABI/testing/sysfs-bus-event_source-devices-format):
+ * each file of format/ holds "configN:BITS" where BITS is a bit or a range
+ * LO-HI, several ranges separated by commas; config without N is config0.
+ */
+#include "perf_pmu.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+
+/* "ROOT/sys/bus/event_source/devices/NAME" into BUF. */
+static void perf_pmu_dir(const char *root, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/sys/bus/event_source/devices/%s", root && strcmp(root, "/") ? root : "",
+		 name);
+}
+
+/* TEXT ("config1:0-7,32-35") into F.  0, or -EINVAL. */
+static int perf_pmu_parse_field(const char *text, struct perf_pmu_field *f)
+{
+	const char *p = text;
+	char *end;
+
+	if (strncmp(p, "config", 6))
+		return -EINVAL;
+	p += 6;
+	f->word = 0;
+	if (*p >= '0' && *p <= '2')
+		f->word = *p++ - '0';
+	if (*p++ != ':')
+		return -EINVAL;
+	f->mask = 0;
+	for (;;) {
+		long lo, hi;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			hi = strtol(p, &end, 10);
+			p = end;
+		}
+		if (lo < 0 || hi > 63 || hi < lo)
+			return -EINVAL;
+		for (long b = lo; b <= hi; b++)
+			f->mask |= 1ull << b;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	while (*p == '\n' || *p == ' ')
+		p++;
+	return *p ? -EINVAL : 0;
+}
+
+/* The first line of DIR/FILE into BUF (without its newline).  0 or -errno. */
+static int perf_pmu_read(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char *err,
+		  size_t errlen)
+{
+	char dir[900], fdir[1000], buf[256];
+	DIR *d;
+	struct dirent *de;
+	char *end;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	perf_pmu_dir(root, name, dir, sizeof(dir));
+	rc = perf_pmu_read(dir, "type", buf, sizeof(buf));
+	if (rc) {
+		snprintf(err, errlen, "the kernel has no perf PMU '%s' (%s/type: %s)", name, dir,
+			 strerror(-rc));
+		return -ENOENT;
+	}
+	errno = 0;
+	out->type = (uint32_t)strtoul(buf, &end, 10);
+	if (errno || end == buf || *end) {
+		snprintf(err, errlen, "%s/type: expected a number, got '%.40s'", dir, buf);
+		return -EINVAL;
+	}
+	if (perf_pmu_read(dir, "cpumask", out->cpumask, sizeof(out->cpumask)))
+		out->cpumask[0] = 0;
+	snprintf(fdir, sizeof(fdir), "%s/format", dir);
+	d = opendir(fdir);
+	if (!d)
+		return 0; /* a PMU without fields (software, tracepoint): raw configs only */
+	while ((de = readdir(d))) {
+		struct perf_pmu_field *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (out->nfields == PERF_PMU_MAX_FIELDS) {
+			snprintf(err, errlen, "%s: more than %d format fields", fdir, PERF_PMU_MAX_FIELDS);
+			closedir(d);
+			return -EINVAL;
+		}
+		f = &out->fields[out->nfields];
+		snprintf(f->name, sizeof(f->name), "%.31s", de->d_name);
+		if (perf_pmu_read(fdir, de->d_name, buf, sizeof(buf)) ||
+		    perf_pmu_parse_field(buf, f)) {
+			snprintf(err, errlen, "%s/%s: expected configN:LO-HI[,LO-HI], got '%.60s'", fdir,
+				 de->d_name, buf);
+			closedir(d);
+			return -EINVAL;
+		}
+		out->nfields++;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Names with their numbers in order: uncore_imc_2 before uncore_imc_10. */
+static int perf_pmu_cmp(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+
+	while (*x && *y) {
+		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+			unsigned long nx = strtoul(x, (char **)&x, 10);
+			unsigned long ny = strtoul(y, (char **)&y, 10);
+
+			if (nx != ny)
+				return nx < ny ? -1 : 1;
+			continue;
+		}
+		if (*x != *y)
+			return (unsigned char)*x - (unsigned char)*y;
+		x++;
+		y++;
+	}
+	return (unsigned char)*x - (unsigned char)*y;
+}
+
+int perf_pmu_list(const char *root, const char *prefix, char (*names)[64], int max)
+{
+	char dir[900];
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	perf_pmu_dir(root, "", dir, sizeof(dir));
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max)
+		if (de->d_name[0] != '.' && !strncmp(de->d_name, prefix, strlen(prefix)) &&
+		    strlen(de->d_name) < 64)
+			snprintf(names[n++], 64, "%s", de->d_name);
+	closedir(d);
+	qsort(names, (size_t)n, 64, perf_pmu_cmp);
+	return n;
+}
+
+int perf_pmu_set(const struct perf_pmu *p, const char *field, uint64_t value,
+		 struct perf_pmu_config *c)
+{
+	for (int i = 0; i < p->nfields; i++) {
+		const struct perf_pmu_field *f = &p->fields[i];
+		uint64_t v = value;
+
+		if (strcmp(f->name, field))
+			continue;
+		/* the value's bits fill the field's, lowest first (split ranges too) */
+		for (int b = 0; b < 64; b++)
+			if (f->mask & (1ull << b)) {
+				c->config[f->word] &= ~(1ull << b);
+				c->config[f->word] |= (v & 1) << b;
+				v >>= 1;
+			}
+		return v ? -ERANGE : 0;
+	}
+	return -ENOENT;
+}
+
+int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
+		    struct perf_pmu_config *c, char *err, size_t errlen)
+{
+	const struct {
+		const char *field;
+		uint64_t value;
+		bool wanted;       /* the field must exist: the event uses it */
+	} f[] = {
+		{ "event", ev->event, true },
+		{ "umask", ev->umask, ev->umask != 0 },
+		{ "cmask", ev->cmask, ev->cmask != 0 },
+		{ "inv", ev->inv, ev->inv },
+		{ "edge", ev->edge, ev->edge },
+		{ "any", ev->any, ev->any },
+		{ "offcore_rsp", ev->offcore, ev->has_offcore },
+	};
+
+	memset(c, 0, sizeof(*c));
+	c->type = p->type;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		int rc = perf_pmu_set(p, f[i].field, f[i].value, c);
+
+		if (rc == -ENOENT && !f[i].wanted)
+			continue;
+		if (rc) {
+			snprintf(err, errlen, "event %s: %s", ev->name, rc == -ENOENT
+				 ? "the kernel's PMU has no such format field" : "the value does not fit "
+				 "the kernel's format field");
+			snprintf(err + strlen(err), errlen - strlen(err), " '%s' (%s/format)", f[i].field,
+				 p->name);
+			return rc == -ENOENT ? -EOPNOTSUPP : -EINVAL;
+		}
+	}
+	return 0;
+}
