@@ -8,7 +8,7 @@
 # basic authentication through libmicrohttpd; a viewer over --connect sees
 # the owner's samples and hears when it quits.
 . "$top_srcdir/tests/lib.sh"
-plan 43
+plan 45
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -50,6 +50,14 @@ expect_match "Prometheus text format 0.0.4 by default" "$ct" "text/plain; versio
 ct=$(curl -s -o "$tmp/om.txt" -w '%{content_type}' -H 'Accept: application/openmetrics-text;version=1.0.0' "http://127.0.0.1:$port/metrics")
 expect_match "OpenMetrics when the Accept header asks" "$ct" "application/openmetrics-text; version=1.0.0"
 expect_match "... ending in # EOF" "$(tail -1 "$tmp/om.txt")" "# EOF"
+curl -s -D "$tmp/gz.h" -H 'Accept-Encoding: gzip' -o "$tmp/metrics.gz" "http://127.0.0.1:$port/metrics"
+expect_match "gzip when the client takes it (Prometheus does)" "$(tr -d '\r' <"$tmp/gz.h")" "Content-Encoding: gzip"
+if gzip -dc "$tmp/metrics.gz" | promtool check metrics >/dev/null 2>&1 &&
+	[ "$(stat -c %s "$tmp/metrics.gz")" -lt "$(($(stat -c %s "$tmp/metrics.txt") / 4))" ]; then
+	pass "... it unpacks to a valid exposition, under a quarter of the size"
+else
+	fail "... it unpacks to a valid exposition, under a quarter of the size" "$(ls -l "$tmp/metrics.gz" "$tmp/metrics.txt")"
+fi
 
 pport=$(free_port)
 cat >"$tmp/prometheus.yml" <<EOF

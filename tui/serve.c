@@ -21,13 +21,18 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "batch.h"
 #include "serve_api.h"
 #include "serve_net.h"
 
 /* What a snapshot renders, each once, on first demand. */
-enum serve_kind { SERVE_METRICS, SERVE_OPENMETRICS, SERVE_JSON, SERVE_RECORD, SERVE_NKINDS };
+enum serve_kind {
+	SERVE_METRICS, SERVE_OPENMETRICS, SERVE_JSON, SERVE_RECORD,
+	SERVE_METRICS_GZ, SERVE_OPENMETRICS_GZ, /* the same, gzip-compressed (Accept-Encoding) */
+	SERVE_NKINDS
+};
 
 /* The latest sample with what is rendered from it: immutable but for the lazily made texts. */
 struct serve_snap {
@@ -101,10 +106,46 @@ static struct serve_snap *serve_current(struct serve *srv)
 	return sn;
 }
 
+/* LEN bytes of TEXT in gzip format (zlib), malloc'd with its length in *OUT_LEN; NULL on failure. */
+static char *serve_gzip(const char *text, size_t len, size_t *out_len)
+{
+	z_stream z = { 0 };
+	size_t cap;
+	char *out;
+
+	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	cap = deflateBound(&z, (uLong)len) + 32;
+	out = xmalloc(cap);
+	z.next_in = (Bytef *)text;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
+		deflateEnd(&z);
+		free(out);
+		return NULL;
+	}
+	*out_len = z.total_out;
+	deflateEnd(&z);
+	return out;
+}
+
 /* Text K of SN, made on first demand; NULL when it cannot be made. */
 static const char *serve_text(struct serve *srv, struct serve_snap *sn, enum serve_kind k,
 			      size_t *len)
 {
+	const char *plain = NULL;
+	size_t plain_len = 0;
+
+	/* a compressed text compresses the plain one, made first (outside this one's making) */
+	if (k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ) {
+		plain = serve_text(srv, sn, k == SERVE_METRICS_GZ ? SERVE_METRICS : SERVE_OPENMETRICS,
+				   &plain_len);
+		if (!plain)
+			return NULL;
+	}
 	pthread_mutex_lock(&sn->mu);
 	if (!sn->text[k]) {
 		char *buf = NULL;
@@ -112,6 +153,10 @@ static const char *serve_text(struct serve *srv, struct serve_snap *sn, enum ser
 		FILE *f;
 
 		switch (k) {
+		case SERVE_METRICS_GZ:
+		case SERVE_OPENMETRICS_GZ:
+			buf = serve_gzip(plain, plain_len, &n);
+			break;
 		case SERVE_RECORD:
 			buf = record_sample_text(sn->s);
 			n = buf ? strlen(buf) : 0;
@@ -173,6 +218,8 @@ static enum MHD_Result serve_snap_text(struct serve *srv, struct MHD_Connection 
 		[SERVE_METRICS] = "text/plain; version=0.0.4; charset=utf-8",
 		[SERVE_OPENMETRICS] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
 		[SERVE_JSON] = "application/json", [SERVE_RECORD] = "application/x-ndjson",
+		[SERVE_METRICS_GZ] = "text/plain; version=0.0.4; charset=utf-8",
+		[SERVE_OPENMETRICS_GZ] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
 	};
 	size_t len;
 	const char *text = serve_text(srv, sn, k, &len);
@@ -191,6 +238,10 @@ static enum MHD_Result serve_snap_text(struct serve *srv, struct MHD_Connection 
 	}
 	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)sn->s->seq);
 	MHD_add_response_header(r, "X-Pmutop-Seq", seq);
+	if (k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	if (k != SERVE_JSON && k != SERVE_RECORD)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
 	return serve_queue(conn, MHD_HTTP_OK, r, type ? type : types[k]);
 }
 
@@ -286,6 +337,23 @@ static enum MHD_Result serve_next(struct serve *srv, struct MHD_Connection *conn
 	return sn ? serve_snap_text(srv, conn, sn, SERVE_RECORD, NULL) : MHD_YES;
 }
 
+/* Whether an Accept-Encoding header takes gzip ("gzip", "gzip;q=0.5", not "gzip;q=0"). */
+static bool serve_accepts_gzip(const char *enc)
+{
+	const char *g = enc ? strstr(enc, "gzip") : NULL;
+	const char *q;
+
+	if (!g)
+		return false;
+	q = g + 4;
+	while (*q == ' ')
+		q++;
+	if (*q != ';')
+		return true;
+	q = strstr(q, "q=");
+	return !q || strtod(q + 2, NULL) > 0;
+}
+
 static const char serve_index[] =
 	"pmutop serves:\n"
 	"  /metrics              Prometheus exposition (OpenMetrics when asked)\n"
@@ -368,9 +436,13 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 	{
 		const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_ACCEPT);
+		const char *enc = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							      MHD_HTTP_HEADER_ACCEPT_ENCODING);
 		bool om = accept && strstr(accept, "application/openmetrics-text");
+		bool gz = serve_accepts_gzip(enc);
 
-		return serve_snap_text(srv, conn, sn, om ? SERVE_OPENMETRICS : SERVE_METRICS, NULL);
+		return serve_snap_text(srv, conn, sn, om ? (gz ? SERVE_OPENMETRICS_GZ : SERVE_OPENMETRICS)
+					: (gz ? SERVE_METRICS_GZ : SERVE_METRICS), NULL);
 	}
 }
 
