@@ -4,7 +4,7 @@
 # leaves no mount behind, whether stopped or killed.
 . "$top_srcdir/tests/lib.sh"
 : "${FAKEHW:?run through make check}"
-plan 16
+plan 19
 
 dir=$(mktemp -d)
 start() {
@@ -73,3 +73,20 @@ run "$PMUTOP" --root "$dir" -b -n 1 -d 0.2
 expect_rc "batch mode on a machine without counters exits 0" 0
 expect_match "and prints the OS's figures" "$out" "OS (no counters)"
 expect_match "and says why on stderr" "$err" "pmutop: no counters: "
+# a headless server without counters serves the OS's figures the same way
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$PMUTOP" --root "$dir" --serve "127.0.0.1:$port" -n 10 -d 0.2 >/dev/null 2>"$dir.serve.err" &
+spid=$!
+i=0
+got=""
+while [ $i -lt 100 ] && ! printf '%s\n' "$got" | grep -q '^pmutop_info'; do
+	got=$(curl -s "http://127.0.0.1:$port/metrics")
+	sleep 0.05
+	i=$((i + 1))
+done
+expect_match "--serve without counters serves the OS's figures, labelled source os" "$(printf '%s\n' "$got" | grep '^pmutop_info')" 'source_detail="OS (no counters)",pid="'"$spid"'",source="os",simulated="false"} 1'
+# this tree's /proc does not move: utilisation is n/a, and n/a is left out, never 0
+expect_is "... n/a left out" "$(printf '%s\n' "$got" | grep -c '^pmutop_util_ratio')" 0
+wait $spid
+expect_match "... says so, and ends after -n samples with 0" "$? $(cat "$dir.serve.err")" "0 pmutop: no counters: "
+rm -f "$dir.serve.err"

@@ -934,7 +934,7 @@ static int main_run(const struct options *opt)
 		close(sigfd);
 		return status;
 	}
-	if (rc && opt->batch && !opt->sim && main_no_counters(rc)) {
+	if (rc && (opt->batch || headless) && !opt->sim && main_no_counters(rc)) {
 		/* like the live view: the OS's figures, the reason on stderr */
 		char why[1100];
 
@@ -945,12 +945,22 @@ static int main_run(const struct options *opt)
 			close(sigfd);
 			return EXIT_FAILURE;
 		}
-		fprintf(stderr, "pmutop: no counters: %s\npmutop: printing the OS's figures "
-			"(utilisation, clock) instead; pmutop --doctor says what to fix\n", why);
-		status = main_extra_start(opt, s, STDERR_FILENO, &x);
+		fprintf(stderr, "pmutop: no counters: %s\npmutop: %s the OS's figures "
+			"(utilisation, clock) instead; pmutop --doctor says what to fix\n", why,
+			opt->batch ? "printing" : "serving");
+		{
+			struct record_about ra;
+
+			main_record_about(opt, s, &ra);
+			status = share_start(opt, &ra, false, &main_srv);
+		}
+		if (!status)
+			status = main_extra_start(opt, s, STDERR_FILENO, &x);
 		if (!status)
 			status = main_batch_loop(s, opt, sigfd, &x);
 		main_extra_stop(&x);
+		share_stop(main_srv);
+		main_srv = NULL;
 		session_close(s);
 		close(sigfd);
 		return status;
