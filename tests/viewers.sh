@@ -8,7 +8,7 @@
 # without it that user is told how; --no-viewers keeps the old refusal.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 26
+plan 27
 T="tmux -L pmutop-view-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
 fakehw_start nehalem-ep:memory-bound
@@ -66,6 +66,12 @@ wait_pane viewer "recorded " >/dev/null
 rec=$(ls "$u"/pmutop-*.jsonl 2>/dev/null | head -1)
 run "$PMUTOP" --replay "$rec" -b -n 1
 expect_match "... a recording of the owner's run (the fake tree's msr source)" "$rc $(printf '%s\n' "$out" | head -1)" "0 # sample"
+
+# the same screen over HTTP from the owner's --serve
+$T new-session -d -x 160 -y 50 -s remote "'$PMUTOP' --connect 127.0.0.1:$port; echo remote-exit \$?; sleep 60"
+if wait_pane remote "VIEWING" 10 && pane remote | grep -q "VIEWER of pid $owner_pid on"; then pass "--connect HOST:PORT shows the owner's screen over HTTP"; else fail "--connect shows the owner's screen" "$(pane remote | head -4)"; fi
+$T send-keys -t remote q
+wait_pane remote "remote-exit" 10 >/dev/null
 
 # a viewer leaving: the owner goes on
 $T send-keys -t viewer q
