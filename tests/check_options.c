@@ -110,6 +110,48 @@ START_TEST(a_command_after_the_double_dash)
 }
 END_TEST
 
+START_TEST(serving_and_viewing_options_go_together)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--serve", "9464", "--tui", NULL }), 0);
+	ck_assert_str_eq(o.serve, "9464");
+	ck_assert(o.tui && !o.batch);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--tls-cert", "c.pem", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--tls-cert, --tls-key, --auth-file and --tui go with --serve");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--serve=9464", "--tls-cert=c.pem",
+						     NULL }), -EINVAL);
+	ck_assert_str_eq(err, "HTTPS needs both --tls-cert and --tls-key");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--serve=9464", "--tui", "-b", NULL }),
+			 -EINVAL);
+	ck_assert_str_eq(err, "--tui shows the screen and -b prints samples; give one");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--serve=9464", "--dump", NULL }),
+			 -EINVAL);
+	ck_assert_str_eq(err, "--serve serves a live run: not with --dump, --replay or --connect");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--connect=h:9464", "--sim=arch", NULL }),
+			 -EINVAL);
+	ck_assert_str_eq(err, "--connect views another pmutop's run as it is: not with --sim, --root, "
+			 "-g, -d, --force, --layout, --dump or a command");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--tls-ca=ca.pem", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--tls-ca goes with --connect");
+	for (int i = 0; i < 5; i++) {
+		static const char *const bad[] = { "host", "host:", ":9464", "host:99999", "a b:80" };
+		char arg[64];
+
+		snprintf(arg, sizeof(arg), "--connect=%s", bad[i]);
+		ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", arg, NULL }), -EINVAL);
+		ck_assert_msg(strstr(err, ": give HOST:PORT, the address another pmutop serves on"),
+			      "%s: %s", bad[i], err);
+	}
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--connect=[::1]:9464", NULL }), 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--connect=https://h:1", "--tls-ca=c",
+						     NULL }), 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--serve=", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--serve needs [ADDRESS:]PORT");
+}
+END_TEST
+
 START_TEST(bad_arguments_get_one_line_naming_them)
 {
 	struct options o;
@@ -153,6 +195,7 @@ static Suite *options_suite(void)
 	CHECK_ADD(s, topology_source_in_every_spelling);
 	CHECK_ADD(s, help_and_version_win_over_other_options);
 	CHECK_ADD(s, bad_arguments_get_one_line_naming_them);
+	CHECK_ADD(s, serving_and_viewing_options_go_together);
 	CHECK_ADD(s, a_command_after_the_double_dash);
 	CHECK_ADD(s, interval_bounds_and_their_text_agree);
 	return s;

@@ -489,6 +489,20 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 		snprintf(err, errlen, "--tui shows the screen and -b prints samples; give one");
 		return -EINVAL;
 	}
+	if (opt->connect && !strstr(opt->connect, "://")) {
+		/* HOST:PORT (an IPv6 host in brackets); a URL is curl's to check */
+		const char *colon = strrchr(opt->connect, ':');
+		char *end;
+		long port = colon ? strtol(colon + 1, &end, 10) : 0;
+
+		if (!colon || colon == opt->connect || !colon[1] || *end || port < 1 || port > 65535 ||
+		    strpbrk(opt->connect, " \t/?#@")) {
+			snprintf(err, errlen, "--connect %s: give HOST:PORT, the address another pmutop "
+				 "serves on (--serve), e.g. server1:9464, or https://server1:9464",
+				 opt->connect);
+			return -EINVAL;
+		}
+	}
 	if (opt->tls_ca && !opt->connect) {
 		snprintf(err, errlen, "--tls-ca goes with --connect");
 		return -EINVAL;
