@@ -41,7 +41,6 @@
 #include "ui.h"
 #include "view.h"
 
-#define MAIN_EXIT_USAGE 2
 /* --dump's largest screen side: a 1024-thread machine fits, memory stays small */
 #define MAIN_DUMP_MAX 2000
 
@@ -65,7 +64,7 @@ static int main_topology_only(const struct options *opt)
 		if (source_print_sim_topology(opt->sim, stdout, main_terminal_width(), err,
 					      sizeof(err))) {
 			fprintf(stderr, "pmutop: %s\n", err);
-			return MAIN_EXIT_USAGE;
+			return OPTIONS_EXIT_USAGE;
 		}
 		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
@@ -73,7 +72,7 @@ static int main_topology_only(const struct options *opt)
 			   : topo_load_root(opt->root, &t, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return rc == -EIO ? EXIT_FAILURE : MAIN_EXIT_USAGE;
+		return rc == -EIO ? EXIT_FAILURE : OPTIONS_EXIT_USAGE;
 	}
 	topo_text_print(t, stdout, main_terminal_width());
 	topo_free(t);
@@ -87,7 +86,7 @@ static int main_msr_safe_allowlist(const struct options *opt)
 	if (source_print_msr_safe_allowlist(opt->sim, opt->root, stdout, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		/* a bad --sim argument is bad input; a machine we cannot read is a failure */
-		return opt->sim ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
@@ -108,14 +107,14 @@ static int main_list_events(const struct options *opt)
 		info.perfmon_version = 3;
 	} else if ((rc = source_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return opt->sim ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	rc = opt->layout ? layout_load(opt->layout, &l, err, sizeof(err))
 			 : layout_find(paths_layout_dir(NULL), info.family, info.model, &l, err,
 				       sizeof(err));
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
 			  !opt->user_only, stdout);
@@ -433,7 +432,7 @@ static int main_extra_start(const struct options *opt, struct session *s, int ou
 		main_record_about(opt, s, &ra);
 		if (record_open(opt->record, &ra, &x->rec, err, sizeof(err))) {
 			fprintf(stderr, "pmutop: %s\n", err);
-			return MAIN_EXIT_USAGE;
+			return OPTIONS_EXIT_USAGE;
 		}
 	}
 	if (!opt->command)
@@ -444,7 +443,7 @@ static int main_extra_start(const struct options *opt, struct session *s, int ou
 					  (void *)a.topo, pin, err, sizeof(err))) {
 			fprintf(stderr, "pmutop: %s\n", pin ? err : "out of memory");
 			free(pin);
-			return MAIN_EXIT_USAGE;
+			return OPTIONS_EXIT_USAGE;
 		}
 	}
 	rc = run_start(&(struct run_config){
@@ -456,7 +455,7 @@ static int main_extra_start(const struct options *opt, struct session *s, int ou
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		/* as a shell says it: 127 not found, 126 found but not runnable */
-		return rc == -ENOENT ? 127 : rc == -EINVAL ? MAIN_EXIT_USAGE : 126;
+		return rc == -ENOENT ? 127 : rc == -EINVAL ? OPTIONS_EXIT_USAGE : 126;
 	}
 	return 0;
 }
@@ -494,11 +493,11 @@ static int main_replay_screen(const struct options *opt)
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "pmutop: the replay screen needs a terminal; convert the recording "
 			"with pmutop --replay %s -b [--format text|csv|json]\n", opt->replay);
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	if (player_open(opt->replay, &pl, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	main_stop_set(&stop);
 	sigaddset(&stop, SIGWINCH);
@@ -549,7 +548,7 @@ static int main_replay(const struct options *opt)
 		return main_replay_screen(opt);
 	if (replay_open(opt->replay, &r, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	while ((rc = replay_next(r, &it, err, sizeof(err))) == 0 && it.kind != REPLAY_END) {
 		int prc = 0;
@@ -575,7 +574,7 @@ static int main_replay(const struct options *opt)
 	}
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		status = MAIN_EXIT_USAGE;
+		status = OPTIONS_EXIT_USAGE;
 	} else if (replay_trailing(r)) {
 		fprintf(stderr, "pmutop: %s ends with a cut line: its last %ld bytes were ignored "
 			"(%ld sample%s replayed)\n", opt->replay, replay_trailing(r), printed,
@@ -670,7 +669,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 		fprintf(stderr, "pmutop: --dump draws at most %d x %d characters, COLUMNS and LINES "
 			"ask for %d x %d; set them smaller\n", MAIN_DUMP_MAX, MAIN_DUMP_MAX, w, h);
 		history_free(hist);
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	while (got < want) {
 		/* an emulated machine steps its own clock: no waiting, the same figures every run */
@@ -889,7 +888,7 @@ static int main_run(const struct options *opt)
 	if (interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "pmutop: the interactive view needs a terminal; use -b for samples as "
 			"text, CSV or JSON, or --dump -n N for a text picture of the screen.\n");
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	/*
 	 * The sampler thread inherits this mask: stop signals reach only the
@@ -968,7 +967,7 @@ static int main_run(const struct options *opt)
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		close(sigfd);
-		return rc == -EINVAL ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+		return rc == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	if (s->notice[0] && !interactive)
 		fprintf(stderr, "pmutop: %s", s->notice);
@@ -1048,11 +1047,11 @@ int main(int argc, char **argv)
 	if (stdout_closed) {
 		fprintf(stderr, "pmutop: standard output is closed, so there is nowhere to write to; "
 			"give it a terminal, a file (> FILE) or a pipe\n");
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	if (options_parse(argc, argv, &opt, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\nTry 'pmutop --help' for more information.\n", err);
-		return MAIN_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	switch (opt.action) {
 	case OPTIONS_ACTION_HELP:
@@ -1074,7 +1073,7 @@ int main(int argc, char **argv)
 
 		if (n < 0) {
 			fprintf(stderr, "pmutop: %s\n", err);
-			return n == -EINVAL ? MAIN_EXIT_USAGE : EXIT_FAILURE;
+			return n == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 		}
 		return EXIT_SUCCESS;
 	}

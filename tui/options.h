@@ -22,6 +22,9 @@ enum options_action {
 	OPTIONS_ACTION_MARK,  /* --mark TEXT: to the running pmutops of this user */
 };
 
+/* Exit status for a bad command line or bad input (the man page's EXIT STATUS). */
+#define OPTIONS_EXIT_USAGE 2
+
 enum options_format { OPTIONS_FORMAT_TEXT, OPTIONS_FORMAT_CSV, OPTIONS_FORMAT_JSON };
 
 #define OPTIONS_GROUPS_DEFAULT NULL

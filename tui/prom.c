@@ -263,7 +263,7 @@ static void prom_metrics(struct prom_ctx *c)
 static void prom_events(struct prom_ctx *c, const struct prom_totals *t)
 {
 	const struct layout *l = c->s->layout;
-	int width = prom_width(l);
+	int width = t->width;
 	bool *done = xcalloc((size_t)width + 1, sizeof(bool));
 
 	for (size_t k = 0; k < sizeof(prom_builtins) / sizeof(prom_builtins[0]); k++) {

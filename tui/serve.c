@@ -72,7 +72,6 @@ struct serve {
 	struct serve_user *users;
 	int nusers;
 	char auth_ok[512];            /* the last credentials found good ("user:password") */
-	unsigned long requests;
 };
 
 static struct serve_snap *serve_snap_ref(struct serve_snap *sn)
@@ -212,7 +211,7 @@ static enum MHD_Result serve_plain(struct MHD_Connection *conn, unsigned status,
 
 /* A text of the snapshot SN (its reference goes with the response). */
 static enum MHD_Result serve_snap_text(struct serve *srv, struct MHD_Connection *conn,
-				       struct serve_snap *sn, enum serve_kind k, const char *type)
+				       struct serve_snap *sn, enum serve_kind k)
 {
 	static const char *const types[] = {
 		[SERVE_METRICS] = "text/plain; version=0.0.4; charset=utf-8",
@@ -242,15 +241,21 @@ static enum MHD_Result serve_snap_text(struct serve *srv, struct MHD_Connection 
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	if (k != SERVE_JSON && k != SERVE_RECORD)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
-	return serve_queue(conn, MHD_HTTP_OK, r, type ? type : types[k]);
+	return serve_queue(conn, MHD_HTTP_OK, r, types[k]);
 }
 
-/* A document made at the start (topology, layout, header): shared, never freed while serving. */
-static enum MHD_Result serve_doc(struct MHD_Connection *conn, const char *doc, const char *type)
+/*
+ * A document made at the start (topology, layout, header): shared, never
+ * freed while serving; with OWNER, the X-Pmutop-Owner header viewers show.
+ */
+static enum MHD_Result serve_doc(struct MHD_Connection *conn, const char *doc, const char *type,
+				 const char *owner)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(doc), (void *)doc,
 								 MHD_RESPMEM_PERSISTENT);
 
+	if (r && owner)
+		MHD_add_response_header(r, "X-Pmutop-Owner", owner);
 	return serve_queue(conn, MHD_HTTP_OK, r, type);
 }
 
@@ -334,7 +339,7 @@ static enum MHD_Result serve_next(struct serve *srv, struct MHD_Connection *conn
 		MHD_suspend_connection(conn);
 	}
 	pthread_mutex_unlock(&srv->mu);
-	return sn ? serve_snap_text(srv, conn, sn, SERVE_RECORD, NULL) : MHD_YES;
+	return sn ? serve_snap_text(srv, conn, sn, SERVE_RECORD) : MHD_YES;
 }
 
 /* Whether an Accept-Encoding header takes gzip ("gzip", "gzip;q=0.5", not "gzip;q=0"). */
@@ -378,7 +383,6 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 		*con_cls = req;
 	}
 	if (req->calls++ == 0) {
-		__atomic_fetch_add(&srv->requests, 1, __ATOMIC_RELAXED);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 			return serve_plain(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "pmutop answers GET and "
 					   "HEAD only: it is read-only\n", "GET, HEAD");
@@ -411,17 +415,11 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 	if (!strcmp(url, "/"))
 		return serve_plain(conn, MHD_HTTP_OK, serve_index, NULL);
 	if (!strcmp(url, "/api/v1/topology"))
-		return serve_doc(conn, srv->topology, "application/json");
+		return serve_doc(conn, srv->topology, "application/json", NULL);
 	if (!strcmp(url, "/api/v1/layout"))
-		return serve_doc(conn, srv->layout, "application/json");
-	if (!strcmp(url, "/api/v1/stream")) {
-		struct MHD_Response *r = MHD_create_response_from_buffer(
-			strlen(srv->header), srv->header, MHD_RESPMEM_PERSISTENT);
-
-		if (r)
-			MHD_add_response_header(r, "X-Pmutop-Owner", srv->owner);
-		return serve_queue(conn, MHD_HTTP_OK, r, "application/x-ndjson");
-	}
+		return serve_doc(conn, srv->layout, "application/json", NULL);
+	if (!strcmp(url, "/api/v1/stream"))
+		return serve_doc(conn, srv->header, "application/x-ndjson", srv->owner);
 	if (!strcmp(url, "/api/v1/stream/next"))
 		return serve_next(srv, conn, req);
 	if (strcmp(url, "/metrics") && strcmp(url, "/api/v1/sample"))
@@ -432,7 +430,7 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 		return serve_plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "pmutop has no sample yet: "
 				   "the first comes after one interval\n", NULL);
 	if (!strcmp(url, "/api/v1/sample"))
-		return serve_snap_text(srv, conn, sn, SERVE_JSON, NULL);
+		return serve_snap_text(srv, conn, sn, SERVE_JSON);
 	{
 		const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_ACCEPT);
@@ -442,7 +440,7 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 		bool gz = serve_accepts_gzip(enc);
 
 		return serve_snap_text(srv, conn, sn, om ? (gz ? SERVE_OPENMETRICS_GZ : SERVE_OPENMETRICS)
-					: (gz ? SERVE_METRICS_GZ : SERVE_METRICS), NULL);
+					: (gz ? SERVE_METRICS_GZ : SERVE_METRICS));
 	}
 }
 
@@ -612,11 +610,6 @@ fail:
 const char *serve_url(const struct serve *srv)
 {
 	return srv ? srv->url : "";
-}
-
-unsigned long serve_requests(const struct serve *srv)
-{
-	return srv ? __atomic_load_n(&srv->requests, __ATOMIC_RELAXED) : 0;
 }
 
 /* Resume every suspended viewer (they look again: a new sample, or the end). */

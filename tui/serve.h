@@ -74,9 +74,6 @@ const char *serve_url(const struct serve *srv);
 /* Sample S is the latest (the server takes a reference).  Main thread. */
 void serve_publish(struct serve *srv, const struct sample *s);
 
-/* Requests answered since the start (every endpoint). */
-unsigned long serve_requests(const struct serve *srv);
-
 /*
  * End: waiting viewers are told WHY (the owner quit, ...), the sockets
  * closed (the local one removed), everything freed.  NULL is nothing.

@@ -19,9 +19,6 @@
 #include "ui.h"
 #include "viewer.h"
 
-/* Exit status of a usage error (as main's). */
-#define SHARE_EXIT_USAGE 2
-
 void share_local_path(const char *root, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/run/lock/pmutop.sock", root && strcmp(root, "/") ? root : "");
@@ -67,7 +64,7 @@ int share_start(const struct options *opt, const struct record_about *a, bool ho
 			 }, out, err, sizeof(err), warn, sizeof(warn));
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return rc == -EINVAL ? SHARE_EXIT_USAGE : EXIT_FAILURE;
+		return rc == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	if (warn[0])
 		fprintf(stderr, "pmutop: %s\n", warn);
@@ -175,18 +172,18 @@ int share_view(const struct options *opt, const char *local_path, int sigfd, cha
 				 .auth = getenv("PMUTOP_CONNECT_AUTH"),
 			 }, &v, err, errlen);
 	if (rc)
-		return local_path ? rc : rc == -EINVAL ? SHARE_EXIT_USAGE : EXIT_FAILURE;
+		return local_path ? rc : rc == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	a = viewer_about(v);
 	share_record_about(a, viewer_topo(v), &ra);
 	if (!opt->batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		viewer_free(v);
 		snprintf(err, errlen, "the viewer's screen needs a terminal; use -b for the samples "
 			 "as text, CSV or JSON");
-		return SHARE_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	if (opt->record && record_open(opt->record, &ra, &rec, err, errlen)) {
 		viewer_free(v);
-		return SHARE_EXIT_USAGE;
+		return OPTIONS_EXIT_USAGE;
 	}
 	if (opt->batch) {
 		status = share_view_batch(opt, v, rec, sigfd, err, errlen);

@@ -409,6 +409,17 @@ static void ui_keys(struct ui_state *u)
 	}
 }
 
+/* The groups sample S counted or tried to (not off): a replay's or an owner's choice. */
+static uint32_t ui_groups_counted(const struct sample *s)
+{
+	uint32_t mask = 0;
+
+	for (int g = 0; g < s->layout->ngroups; g++)
+		if (s->groups[g].state != SAMPLE_GROUP_OFF)
+			mask |= 1u << g;
+	return mask;
+}
+
 static void ui_new_sample(struct ui_state *u)
 {
 	const struct sample *smp;
@@ -422,10 +433,7 @@ static void ui_new_sample(struct ui_state *u)
 			return;
 		}
 		/* the groups the owner counts */
-		u->s_groups = 0;
-		for (int g = 0; g < smp->layout->ngroups; g++)
-			if (smp->groups[g].state != SAMPLE_GROUP_OFF)
-				u->s_groups |= 1u << g;
+		u->s_groups = ui_groups_counted(smp);
 		u->v.groups = u->s_groups;
 		u->v.interval = smp->interval_s;
 	} else {
@@ -580,14 +588,8 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		return EXIT_FAILURE;
 	}
 	u.s_groups = s ? s->groups : 0;
-	if (c->player) {
-		/* the groups that counted in the recording's first sample */
-		const struct sample *first = player_sample(c->player);
-
-		for (int g = 0; g < c->info.layout->ngroups; g++)
-			if (first->groups[g].state != SAMPLE_GROUP_OFF)
-				u.s_groups |= 1u << g;
-	}
+	if (c->player) /* the groups that counted in the recording's first sample */
+		u.s_groups = ui_groups_counted(player_sample(c->player));
 	view_init(&u.v, &c->info, u.s_groups, c->interval);
 	u.hist = history_new();
 	u.v.hist = u.hist;
