@@ -91,6 +91,12 @@ static bool engine_group_unavailable(const struct engine *e, int g, char *why, s
 	return false;
 }
 
+/* Sets that take turns: the core's or the uncore's, whichever has more. */
+static int engine_sets(const struct engine *e)
+{
+	return e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
+}
+
 /*
  * Slices per interval and steps per slice for the current plan and
  * interval: one slice without rotation; with it, whole rounds of the sets
@@ -99,7 +105,7 @@ static bool engine_group_unavailable(const struct engine *e, int g, char *why, s
  */
 static void engine_pace(struct engine *e)
 {
-	int sets = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
+	int sets = engine_sets(e);
 
 	e->nslices = 1;
 	if (sets > 1) {
@@ -712,9 +718,14 @@ int engine_step(struct engine *e)
 	e->tick = 0;
 	set = engine_cur_set(e);
 	t_sweep = engine_real();
-	/* on the real clock an interval ends on time even when sweeps ran late */
+	/*
+	 * On the real clock an interval ends on time even when sweeps ran late,
+	 * but never before every set had its slice: a loaded machine stretches
+	 * the interval (its length is measured) rather than leave a group out.
+	 */
 	final = e->slice + 1 >= e->nslices || e->flush ||
-		(!e->cfg.clock && t_sweep - e->t_start >= e->interval - 0.5 * engine_slice_s(e));
+		(!e->cfg.clock && e->slice + 1 >= engine_sets(e) &&
+		 t_sweep - e->t_start >= e->interval - 0.5 * engine_slice_s(e));
 	rotate = e->nsets > 1;
 	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */
 	e->batch_final = false;
@@ -800,7 +811,7 @@ double engine_slice_s(const struct engine *e)
 
 double engine_rotation_s(const struct engine *e)
 {
-	int sets = e->nsets > uncore_nsets(e->unc) ? e->nsets : uncore_nsets(e->unc);
+	int sets = engine_sets(e);
 
 	if (sets < 2)
 		return 0;

@@ -134,6 +134,7 @@ static double engine_core_share(const struct engine *e, int g)
 static void engine_build_groups(const struct engine *e, struct sample *s)
 {
 	const struct layout *l = e->l;
+	char unturned[400] = "";
 
 	for (int g = 0; g < l->ngroups; g++) {
 		struct sample_group *sg = &s->groups[g];
@@ -150,7 +151,21 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 			sg->live_share = n == 1 ? 1
 					 : l->groups[g].pmu == LAYOUT_PMU_CORE ? engine_core_share(e, g)
 					 : uncore_group_share(e->unc, g);
+			if (n > 1 && sg->live_share == 0) {
+				size_t k = strlen(unturned);
+
+				snprintf(unturned + k, sizeof(unturned) - k, "%s%s", k ? ", " : "",
+					 l->groups[g].name);
+			}
 		}
+	}
+	if (unturned[0]) {
+		char why[sizeof(unturned) + 64];
+
+		/* an interval cut short (a flush, the run's end) before these groups' turn */
+		snprintf(why, sizeof(why), "%s not counted: the interval ended before %s turn (n/a)",
+			 unturned, strchr(unturned, ',') ? "their" : "its");
+		engine_warn(s, why);
 	}
 	for (int m = 0; m < l->nmetrics; m++)
 		s->metric_scaled[m] = l->metrics[m].group >= 0 &&

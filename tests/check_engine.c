@@ -1572,6 +1572,64 @@ START_TEST(flush_ends_the_interval_at_once)
 END_TEST
 
 /*
+ * On the real clock a loaded machine runs its sweeps late: here every
+ * sweep comes 60 ms after the last, so a 0.1 s interval would be over
+ * after two slices.  The interval stretches instead until every set had
+ * its slice: each rotating group is counted (live share above 0) and its
+ * figures are there.  A flush after one slice cuts the interval short:
+ * the groups that had no turn are named in the warning, never n/a
+ * without a word.
+ */
+START_TEST(every_group_has_its_turn_when_sweeps_run_late)
+{
+	struct run r;
+	const struct sample *s = NULL;
+	int rc = 0, m = -1, rotating = 0;
+
+	run_source(&r, "nehalem-ep:memory-bound");
+	run_engine_clock(&r, "nehalem", "all", 0.1, NULL);
+	for (int i = 0; i < 100 && rc != 1; i++) {
+		usleep(60000);
+		emu_advance(r.src->emu, 0.06);
+		rc = engine_step(r.eng);
+	}
+	ck_assert_int_eq(rc, 1);
+	s = engine_latest(r.eng);
+	for (int g = 0; g < r.l->ngroups; g++) {
+		if (s->groups[g].state != SAMPLE_GROUP_ROTATING)
+			continue;
+		rotating++;
+		ck_assert_msg(s->groups[g].live_share > 0, "group %s had no slice (share %g)",
+			      r.l->groups[g].name, s->groups[g].live_share);
+	}
+	ck_assert_int_gt(rotating, 2);
+	/* two late slices would have ended it at 0.12 s */
+	ck_assert_msg(s->interval_s > 0.2, "interval %g s", s->interval_s);
+	for (m = 0; m < r.l->nmetrics; m++)
+		if (r.l->metrics[m].group >= 0 && r.l->metrics[m].scope == LAYOUT_THREAD)
+			ck_assert_msg(!isnan(sample_metric(s, &s->threads[0], m)) ||
+				      s->warning[0], "%s n/a without a warning", r.l->metrics[m].name);
+	ck_assert_str_eq(s->warning, "");
+	sample_release(s);
+
+	/* one slice, then a flush: the rest had no turn, and the warning says so */
+	usleep(60000);
+	emu_advance(r.src->emu, 0.06);
+	engine_flush(r.eng);
+	ck_assert_int_eq(engine_step(r.eng), 1);
+	s = engine_latest(r.eng);
+	ck_assert_msg(strstr(s->warning, "not counted: the interval ended before"), "warning '%s'",
+		      s->warning);
+	for (int g = 0; g < r.l->ngroups; g++)
+		if (s->groups[g].state == SAMPLE_GROUP_ROTATING && s->groups[g].live_share == 0)
+			ck_assert_msg(strstr(s->warning, r.l->groups[g].name), "%s not named in '%s'",
+				      r.l->groups[g].name, s->warning);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
  * A CPU goes offline and comes back, its counters reset as it came up (loop
  * 0) or as it left them (loop 1): n/a while away, then it counts again with
  * figures that match the truth, and what it held on return is not taken
@@ -1902,6 +1960,7 @@ static Suite *engine_suite(void)
 		suite_add_tcase(s, batch);
 	}
 	CHECK_ADD(s, flush_ends_the_interval_at_once);
+	CHECK_ADD(s, every_group_has_its_turn_when_sweeps_run_late);
 	CHECK_ADD(s, phantom_channel_is_flagged);
 	CHECK_ADD(s, ex_model_uncore_is_not_programmed);
 #ifndef NDEBUG
