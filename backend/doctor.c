@@ -21,6 +21,8 @@
 #include "layout.h"
 #include "msr.h"
 #include "paths.h"
+#include "perf.h"
+#include "perf_pmu.h"
 #include "pmu_regs.h"
 
 enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
@@ -37,6 +39,9 @@ struct doctor_ctx {
 	struct cpuid_info info;
 	bool have_cpu;
 	bool read_cpuid;             /* CPUID was read (vendor, hypervisor bit), whatever the CPU */
+	bool msr_ok;                 /* the msr device line: pmutop can count through it */
+	bool perf_pmu, perf_allowed; /* the kernel has a core PMU; it lets this user count every CPU */
+	char perf_why[300];          /* why not, for the source line */
 };
 
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
@@ -149,6 +154,7 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 			      errno != EACCES;
 
 		close(fd);
+		c->msr_ok = listed;
 		snprintf(l->found, sizeof(l->found), "%s opens for reading and writing", path);
 		if (!listed) {
 			l->state = DOCTOR_FAIL;
@@ -451,6 +457,107 @@ static void doctor_files(struct doctor_ctx *c, struct doctor_line *l)
 	snprintf(l->found, sizeof(l->found), "%ld allowed, %ld needed", (long)r.rlim_cur, need);
 }
 
+/* perf_event_paranoid and the capabilities: what the perf source may count for this user. */
+static void doctor_perf_access(struct doctor_ctx *c, struct doctor_line *l)
+{
+	struct perf_access a;
+	char why[300];
+
+	if (c->in->sim) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "emulated machine (--source perf: an emulated "
+			 "kernel)");
+		c->perf_allowed = true;
+		return;
+	}
+	perf_access_read(c->in->root, &a);
+	c->perf_allowed = perf_access_system_wide(&a, why, sizeof(why));
+	if (c->perf_allowed) {
+		snprintf(l->found, sizeof(l->found), "%s", why);
+		return;
+	}
+	l->state = DOCTOR_WARN;
+	snprintf(c->perf_why, sizeof(c->perf_why), "%s", why);
+	snprintf(l->found, sizeof(l->found), "%s (levels: -1 everything, 0 every CPU, 1 own "
+		 "processes with kernel, 2 own processes user mode only)", why);
+	snprintf(l->fix, sizeof(l->fix), "echo 0 > /proc/sys/kernel/perf_event_paranoid, or "
+		 "give pmutop the capability: setcap cap_perfmon+ep $(command -v pmutop)");
+}
+
+/* The PMUs the kernel exposes in sysfs: the core one perf counts through, the uncore ones. */
+static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
+{
+	static const char *const kinds[] = { "uncore_imc", "uncore_cbox", "uncore_arb", "uncore" };
+	char names[64][64], err[300];
+	struct perf_pmu cpu;
+	size_t n = 0;
+
+	if (c->in->sim) {
+		l->state = DOCTOR_NA;
+		snprintf(l->found, sizeof(l->found), "emulated machine: the emulated kernel's cpu PMU, "
+			 "no uncore PMU");
+		c->perf_pmu = true;
+		return;
+	}
+	c->perf_pmu = perf_pmu_load(c->in->root, "cpu", &cpu, err, sizeof(err)) == 0;
+	if (!c->perf_pmu) {
+		l->state = DOCTOR_WARN;
+		snprintf(c->perf_why, sizeof(c->perf_why), "no core PMU in %s/sys/bus/event_source/"
+			 "devices", c->root);
+		snprintf(l->found, sizeof(l->found), "no core PMU (cpu) in %s/sys/bus/event_source/"
+			 "devices: --source perf cannot count here", c->root);
+		snprintf(l->fix, sizeof(l->fix), "a virtual machine: enable the guest PMU (KVM: -cpu "
+			 "host,pmu=on); else a kernel with perf support for this CPU");
+		return;
+	}
+	n = (size_t)snprintf(l->found, sizeof(l->found), "cpu (type %u, %d format fields%s)",
+			     cpu.type, cpu.nfields, perf_pmu_set(&cpu, "any", 0, &(struct perf_pmu_config){ 0 })
+			     ? ", no AnyThread: per-core events n/a" : "");
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && n < sizeof(l->found); k++) {
+		char prefix[32];
+		int got;
+
+		snprintf(prefix, sizeof(prefix), "%s_", kinds[k]);
+		got = perf_pmu_list(c->in->root, prefix, names, 64);
+		if (got > 0)
+			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; %s_* x%d", kinds[k],
+					      got);
+		else if (k == 3 && perf_pmu_load(c->in->root, "uncore", &cpu, err, sizeof(err)) == 0)
+			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; uncore");
+	}
+	if (n < sizeof(l->found))
+		snprintf(l->found + n, sizeof(l->found) - n, "; the perf source counts core events "
+			 "(uncore needs msr)");
+}
+
+/* Which source --source auto takes here, and why. */
+static void doctor_source(struct doctor_ctx *c, struct doctor_line *l)
+{
+	if (c->in->sim) {
+		snprintf(l->found, sizeof(l->found), "auto: the emulated registers (msr); --source "
+			 "perf counts through an emulated kernel");
+		return;
+	}
+	if (c->msr_ok) {
+		snprintf(l->found, sizeof(l->found), "auto: msr (every pane)%s",
+			 c->perf_pmu && c->perf_allowed ? "; --source perf also works (core panes)" : "");
+		return;
+	}
+	if (c->perf_pmu && c->perf_allowed) {
+		l->state = DOCTOR_WARN;
+		snprintf(l->found, sizeof(l->found), "auto: perf (msr unusable: see the msr device "
+			 "line): core panes; the uncore panes n/a");
+		snprintf(l->fix, sizeof(l->fix), "for the uncore panes, make msr usable (the msr "
+			 "device line's fix)");
+		return;
+	}
+	l->state = DOCTOR_FAIL;
+	snprintf(l->found, sizeof(l->found), "neither msr nor perf can count (perf: %s): pmutop "
+		 "shows the OS's figures", c->perf_why[0] ? c->perf_why : "see the lines above");
+	snprintf(l->fix, sizeof(l->fix), "the msr device line's fix, or the perf lines'; meanwhile "
+		 "pmutop --sim");
+}
+
 static const struct {
 	const char *what;
 	void (*check)(struct doctor_ctx *c, struct doctor_line *l);
@@ -465,6 +572,9 @@ static const struct {
 	{ "hypervisor", doctor_hypervisor },
 	{ "uncore", doctor_uncore },
 	{ "open files", doctor_files },
+	{ "perf access", doctor_perf_access },
+	{ "perf PMUs", doctor_perf_pmus },
+	{ "source", doctor_source },
 };
 
 /* A fix only root can apply, told to a user who is not root: say so, and how. */

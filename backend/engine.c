@@ -27,7 +27,7 @@
 
 
 /* Real monotonic seconds: what sweeps cost and when an interval ends on the real clock. */
-static double engine_real(void)
+double engine_real(void)
 {
 	struct timespec ts;
 
@@ -36,7 +36,7 @@ static double engine_real(void)
 }
 
 /* The figures' clock: the real one, or the emulator's manual clock in tests. */
-static double engine_now(const struct engine *e)
+double engine_now(const struct engine *e)
 {
 	return e->cfg.clock ? e->cfg.clock(e->cfg.clock_ctx) : engine_real();
 }
@@ -71,7 +71,7 @@ static const struct {
 };
 
 /* Why group G cannot count on this CPU (into WHY), or false when it can. */
-static bool engine_group_unavailable(const struct engine *e, int g, char *why, size_t len)
+bool engine_group_unavailable(const struct engine *e, int g, char *why, size_t len)
 {
 	const struct layout_group *grp = &e->l->groups[g];
 
@@ -103,10 +103,14 @@ static int engine_sets(const struct engine *e)
  * in slices of about mux_s (longer when the last sweep was too slow for
  * it: measured on the real clock only, so stepped runs stay reproducible).
  */
-static void engine_pace(struct engine *e)
+void engine_pace(struct engine *e)
 {
 	int sets = engine_sets(e);
 
+	if (engine_perf(e)) {
+		engine_perf_pace(e);
+		return;
+	}
 	e->nslices = 1;
 	if (sets > 1) {
 		double len = e->mux_s, rounds;
@@ -125,6 +129,15 @@ static void engine_pace(struct engine *e)
 static void engine_plan(struct engine *e)
 {
 	const struct layout *l = e->l;
+
+	if (engine_perf(e)) {
+		engine_perf_plan(e);
+		engine_pace(e);
+		e->cur = 0;
+		e->slice = 0;
+		e->tick = 0;
+		return;
+	}
 
 	free(e->sets);
 	e->sets = xcalloc((size_t)l->ngroups + 1, sizeof(*e->sets));
@@ -339,7 +352,7 @@ static const struct counter_set *engine_cur_set(const struct engine *e)
 	return e->nsets ? &e->sets[e->cur] : NULL;
 }
 
-static void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
+void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t)
 {
 	memset(c->fixed_acc, 0, sizeof(c->fixed_acc));
 	c->tsc_acc = 0;
@@ -412,6 +425,10 @@ static void engine_rebaseline_cpu(struct engine *e, struct engine_cpu *c)
 /* Start an interval: program the current set and take the baselines. */
 static void engine_baseline(struct engine *e)
 {
+	if (engine_perf(e)) {
+		engine_perf_baseline(e);
+		return;
+	}
 	for (int i = 0; i < e->ncpus; i++)
 		engine_rebaseline_cpu(e, &e->cpus[i]);
 	uncore_baseline(e->unc);
@@ -481,7 +498,7 @@ static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 	return 0;
 }
 
-static void engine_publish(struct engine *e, struct sample *s)
+void engine_publish(struct engine *e, struct sample *s)
 {
 	struct sample *old;
 	uint64_t one = 1;
@@ -711,6 +728,8 @@ int engine_step(struct engine *e)
 		engine_baseline(e);
 		return 0;
 	}
+	if (engine_perf(e))
+		return engine_perf_step(e);
 	if (++e->tick < e->ticks && !e->flush) {
 		uncore_read(e->unc); /* between slices: no wrap of an IMC counter lost */
 		return 0;
@@ -784,6 +803,19 @@ int engine_step(struct engine *e)
 	}
 	/* from the reading just taken: the counts go on while the sample is built */
 	uncore_reset(e->unc);
+	engine_next_interval(e, t_sweep);
+	/* slow sweeps lengthen the next interval's slices (engine_pace) */
+	if (!e->cfg.clock && e->rot_n) {
+		e->rot_cost = e->rot_sum / e->rot_n;
+		e->rot_sum = 0;
+		e->rot_n = 0;
+		engine_pace(e);
+	}
+	return 1;
+}
+
+void engine_next_interval(struct engine *e, double t_sweep)
+{
 	e->error[0] = 0;
 	e->slice = 0;
 	e->flush = false;
@@ -794,14 +826,6 @@ int engine_step(struct engine *e)
 		e->interval_after_first = 0;
 		engine_pace(e);
 	}
-	/* slow sweeps lengthen the next interval's slices (engine_pace) */
-	if (!e->cfg.clock && e->rot_n) {
-		e->rot_cost = e->rot_sum / e->rot_n;
-		e->rot_sum = 0;
-		e->rot_n = 0;
-		engine_pace(e);
-	}
-	return 1;
 }
 
 double engine_slice_s(const struct engine *e)
@@ -838,6 +862,11 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	}
 	e->mux_s = cfg->mux_s > 0 ? fmin(fmax(cfg->mux_s, ENGINE_MUX_MIN_S), ENGINE_MUX_MAX_S)
 				  : ENGINE_MUX_DEFAULT_S;
+	if (cfg->perf_cpu) {
+		/* the kernel owns the PMU: no register is touched, no reader thread helps */
+		e->cfg.readers = -1;
+		e->cfg.fixed_counters = PMU_MAX_FIXED;
+	}
 	e->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
 	e->gp_usable &= (1u << PMU_MAX_GP) - 1;
 	e->fixed_usable = ((1u << cfg->fixed_counters) - 1) & ~cfg->fixed_taken;
@@ -854,6 +883,8 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 		c->thread = i;
 		c->ev_acc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
 		c->ev_live = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
+		if (cfg->perf_cpu)
+			c->perf = xcalloc((size_t)e->l->ngroups + PMU_MAX_FIXED, sizeof(*c->perf));
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_init(&e->note_lock, NULL);
@@ -883,8 +914,17 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			return -EIO;
 		}
 	}
+	if (engine_perf(e)) {
+		engine_perf_open_fixed(e);
+		if (!e->fixed_usable && e->perf_note[0]) {
+			/* the kernel counts nothing here: say why instead of a screen of n/a */
+			snprintf(err, errlen, "%s", e->perf_note);
+			engine_free(e);
+			return -ENODEV;
+		}
+	}
 	engine_plan(e);
-	for (int i = 0; i < e->ncpus; i++) {
+	for (int i = 0; i < e->ncpus && !engine_perf(e); i++) {
 		int rc = engine_setup_cpu(e, &e->cpus[i]);
 
 		if (rc) {
@@ -912,6 +952,7 @@ void engine_free(struct engine *e)
 	engine_stop(e);
 	if (e->stuck)
 		return; /* the thread may still touch it; the process is about to end */
+	engine_perf_free(e);
 	for (int i = 0; i < e->ncpus; i++) {
 		free(e->cpus[i].ev_acc);
 		free(e->cpus[i].ev_live);

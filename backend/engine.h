@@ -82,10 +82,20 @@
 #define ENGINE_MUX_MIN_S 0.001
 #define ENGINE_MUX_MAX_S 1.0
 #define ENGINE_MUX_MAX_COST 0.1
+/*
+ * The perf source: a group that ran less than this share of the interval
+ * was multiplexed by the kernel (its figures scaled and marked); above it,
+ * the difference is the kernel's own timing of enable and read.
+ */
+#define ENGINE_PERF_FULL 0.999
 #define ENGINE_MUX_MS_TEXT "1 to 1000 (default 2)" /* for help texts, the same numbers in ms */
 
 /* Monotonic seconds; tests pass the emulator's manual clock. */
 typedef double (*engine_clock_fn)(void *ctx);
+
+struct perf_pmu;
+struct perf_sys;
+struct perf_access;
 
 struct engine_config {
 	const struct topo *topo;
@@ -122,6 +132,15 @@ struct engine_config {
 	 * several threads (a benchmark), -1 never.
 	 */
 	int readers;
+	/*
+	 * The perf source: count through perf_event_open(2) with the core PMU
+	 * PERF_CPU's formats (NULL: registers through DEV), the system calls of
+	 * PERF (NULL: the kernel's; an emulated kernel in tests and --sim) and
+	 * what the kernel allows (PERF_ACCESS, for the messages).
+	 */
+	const struct perf_pmu *perf_cpu;
+	const struct perf_sys *perf;
+	const struct perf_access *perf_access;
 };
 
 struct engine;

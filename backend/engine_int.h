@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "counter.h"
+#include "perf.h"
 #include "msr.h"
 #include "engine.h"
 #include "pmu_regs.h"
@@ -37,6 +38,7 @@ struct engine_cpu {
 	bool was_offline;                /* offline at its last interval: programmed afresh */
 	bool returning;                  /* programming afresh: its registers are not ours now */
 	int batch_at, batch_n;           /* its reads in engine.batch this sweep */
+	struct perf_group *perf;         /* the perf source: per layout group, then the fixed events */
 };
 
 struct engine_reader {
@@ -105,6 +107,8 @@ struct engine {
 	double batch_mid, batch_span;
 	char read_note[MSR_BATCH_NOTE_MAX]; /* the batch call failed for good: why (in every sample) */
 	char error[512];
+	uint32_t perf_open;              /* the perf source: the core groups open (engine_perf.c) */
+	char perf_note[400];             /* fixed events the kernel refused, in every sample */
 	/* shared with other threads: under lock */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -140,6 +144,25 @@ void engine_sweep_part(struct engine *e, int from, int to, const struct counter_
  */
 void engine_readers_start(struct engine *e);
 void engine_readers_stop(struct engine *e);
+
+/* Shared by engine.c and engine_perf.c. */
+double engine_real(void);
+double engine_now(const struct engine *e);
+bool engine_group_unavailable(const struct engine *e, int g, char *why, size_t len);
+void engine_pace(struct engine *e);
+void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t);
+void engine_publish(struct engine *e, struct sample *s);
+/* After a sample: the next interval starts at T_SWEEP (the short first one over). */
+void engine_next_interval(struct engine *e, double t_sweep);
+
+/* The perf source (engine_perf.c): whether E counts through perf, and its side of each step. */
+bool engine_perf(const struct engine *e);
+void engine_perf_open_fixed(struct engine *e);
+void engine_perf_plan(struct engine *e);
+void engine_perf_pace(struct engine *e);
+void engine_perf_baseline(struct engine *e);
+int engine_perf_step(struct engine *e);
+void engine_perf_free(struct engine *e);
 
 /* The sample of the interval that just ended (SKEW: seconds between the first and last read). */
 struct sample *engine_build(struct engine *e, double skew);

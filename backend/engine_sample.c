@@ -22,6 +22,8 @@ static bool engine_group_live(const struct engine *e, int g)
 		return true;
 	if (e->l->groups[g].pmu != LAYOUT_PMU_CORE)
 		return uncore_group_live(e->unc, g);
+	if (engine_perf(e))
+		return e->perf_open & (1u << g);
 	for (int s = 0; s < e->nsets; s++)
 		if (e->sets[s].groups & (1u << g))
 			return true;
@@ -135,6 +137,7 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 {
 	const struct layout *l = e->l;
 	char unturned[400] = "";
+	int kernel_idle = 0;
 
 	for (int g = 0; g < l->ngroups; g++) {
 		struct sample_group *sg = &s->groups[g];
@@ -144,6 +147,15 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 		} else if (e->blocked[g][0]) {
 			sg->state = SAMPLE_GROUP_BLOCKED;
 			snprintf(sg->why, sizeof(sg->why), "%s", e->blocked[g]);
+		} else if (engine_perf(e) && l->groups[g].pmu == LAYOUT_PMU_CORE) {
+			/* the kernel multiplexed it when it ran less than the interval */
+			double share = engine_core_share(e, g);
+			bool shared = share < ENGINE_PERF_FULL;
+
+			sg->state = shared ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
+			sg->live_share = shared ? share : 1;
+			if (share == 0)
+				kernel_idle++;
 		} else {
 			int n = engine_group_sets(e, g);
 
@@ -159,6 +171,13 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 			}
 		}
 	}
+	if (kernel_idle) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "%d group(s) got no counter from the kernel this interval "
+			 "(other users, the NMI watchdog): n/a", kernel_idle);
+		engine_warn(s, why);
+	}
 	if (unturned[0]) {
 		char why[sizeof(unturned) + 64];
 
@@ -169,7 +188,7 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 	}
 	for (int m = 0; m < l->nmetrics; m++)
 		s->metric_scaled[m] = l->metrics[m].group >= 0 &&
-				      engine_group_sets(e, l->metrics[m].group) > 1 &&
+				      s->groups[l->metrics[m].group].state == SAMPLE_GROUP_ROTATING &&
 				      engine_group_live(e, l->metrics[m].group);
 }
 
@@ -311,6 +330,7 @@ struct sample *engine_build(struct engine *e, double skew)
 	engine_warn(s, e->cfg.warning);
 	engine_warn(s, e->taken_note);
 	engine_warn(s, e->read_note);
+	engine_warn(s, e->perf_note);
 	engine_warn(s, offline);
 	engine_warn(s, uncore_note(e->unc));
 	if (s->resets)

@@ -83,13 +83,14 @@ static int engine_order(struct engine *e, int *first)
 void engine_readers_start(struct engine *e)
 {
 	const struct topo *t = e->cfg.topo;
-	enum msr_kind kind = msr_dev_kind(e->cfg.dev);
+	enum msr_kind kind = e->cfg.dev ? msr_dev_kind(e->cfg.dev) : MSR_KIND_OPS;
 	const char *serial = getenv("PMUTOP_SERIAL_SWEEP");
 	int *first, created = 0;
 
 	/* the emulator answers under one lock, and stepped clocks are single-threaded */
 	/* with a batch call every CPU is read at once already */
-	if (e->nreaders || e->cfg.readers < 0 || t->nsockets < 2 || msr_batch_ready(e->cfg.dev) ||
+	if (e->nreaders || e->cfg.readers < 0 || t->nsockets < 2 || !e->cfg.dev ||
+	    msr_batch_ready(e->cfg.dev) ||
 	    (serial && *serial && strcmp(serial, "0")) ||
 	    (e->cfg.readers == 0 && (e->cfg.clock || (kind != MSR_KIND_MSR && kind != MSR_KIND_MSR_SAFE))))
 		return;

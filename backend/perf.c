@@ -85,7 +85,8 @@ bool perf_access_system_wide(const struct perf_access *a, char *why, size_t len)
 	snprintf(why, len, "kernel.perf_event_paranoid is %d: counting whole CPUs needs 0 or less "
 		 "(sysctl kernel.perf_event_paranoid=0) or CAP_PERFMON (setcap cap_perfmon+ep "
 		 "pmutop); %s", a->paranoid, a->paranoid <= 2
-		 ? "a command run under pmutop can still be counted (pmutop -- COMMAND)"
+		 ? "at 1 and 2 a user may count only their own processes, which pmutop does not "
+		 "do yet (or sudo pmutop)"
 		 : "at 3 nothing may be counted without CAP_PERFMON");
 	return false;
 }
@@ -149,11 +150,54 @@ int perf_check_fd_limit(long need, const struct perf_access *a, char *err, size_
 	return -EMFILE;
 }
 
-int perf_group_open(struct perf_group *g, const struct perf_pmu_config *c, int n, pid_t pid,
-		    int cpu, bool user, bool kernel, const char *what, const struct perf_access *a,
-		    char *err, size_t errlen)
+/* ---- the kernel's side ------------------------------------------------ */
+
+static int perf_real_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
+			  int group_fd)
+{
+	int fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+
+	(void)ctx;
+	return fd < 0 ? -errno : fd;
+}
+
+static ssize_t perf_real_read(void *ctx, int fd, void *buf, size_t len)
+{
+	ssize_t got = read(fd, buf, len);
+
+	(void)ctx;
+	return got < 0 ? -errno : got;
+}
+
+static int perf_real_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	(void)ctx;
+	return ioctl(fd, req, arg) < 0 ? -errno : 0;
+}
+
+static void perf_real_close(void *ctx, int fd)
+{
+	(void)ctx;
+	close(fd);
+}
+
+const struct perf_sys perf_sys_kernel = {
+	.open = perf_real_open, .read = perf_real_read, .ioctl = perf_real_ioctl,
+	.close = perf_real_close,
+};
+
+static const struct perf_sys *perf_sys_of(const struct perf_group *g)
+{
+	return g->sys ? g->sys : &perf_sys_kernel;
+}
+
+int perf_group_open(struct perf_group *g, const struct perf_sys *sys,
+		    const struct perf_pmu_config *c, int n, pid_t pid, int cpu, bool user,
+		    bool kernel, const char *what, const struct perf_access *a, char *err,
+		    size_t errlen)
 {
 	memset(g, 0, sizeof(*g));
+	g->sys = sys;
 	if (n < 1 || n > PERF_GROUP_MAX) {
 		snprintf(err, errlen, "%s: %d events, a group holds 1 to %d", what, n, PERF_GROUP_MAX);
 		return -EINVAL;
@@ -167,15 +211,13 @@ int perf_group_open(struct perf_group *g, const struct perf_pmu_config *c, int n
 			.disabled = i == 0, .exclude_user = !user, .exclude_kernel = !kernel,
 			.exclude_hv = !kernel,
 		};
-		int fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, i ? g->fd[0] : -1,
-				      PERF_FLAG_FD_CLOEXEC);
+		int fd = perf_sys_of(g)->open(perf_sys_of(g)->ctx, &attr, pid, cpu,
+					      i ? g->fd[0] : -1);
 
 		if (fd < 0) {
-			int e = errno;
-
-			perf_explain(e, what, pid == -1, a, err, errlen);
+			perf_explain(-fd, what, pid == -1, a, err, errlen);
 			perf_group_close(g);
-			return -e;
+			return fd;
 		}
 		g->fd[g->n++] = fd;
 	}
@@ -184,7 +226,8 @@ int perf_group_open(struct perf_group *g, const struct perf_pmu_config *c, int n
 
 int perf_group_enable(struct perf_group *g)
 {
-	return ioctl(g->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0 ? -errno : 0;
+	return perf_sys_of(g)->ioctl(perf_sys_of(g)->ctx, g->fd[0], PERF_EVENT_IOC_ENABLE,
+				     PERF_IOC_FLAG_GROUP);
 }
 
 int perf_group_read(struct perf_group *g, struct perf_group_delta *d)
@@ -192,9 +235,9 @@ int perf_group_read(struct perf_group *g, struct perf_group_delta *d)
 	uint64_t buf[3 + PERF_GROUP_MAX];
 	ssize_t want = (ssize_t)((3 + (size_t)g->n) * sizeof(uint64_t)), got;
 
-	got = read(g->fd[0], buf, sizeof(buf));
+	got = perf_sys_of(g)->read(perf_sys_of(g)->ctx, g->fd[0], buf, sizeof(buf));
 	if (got < 0)
-		return -errno;
+		return (int)got;
 	if (got < want || buf[0] != (uint64_t)g->n)
 		return -EIO;
 	memset(d, 0, sizeof(*d));
@@ -219,7 +262,8 @@ double perf_scale(uint64_t count, uint64_t enabled_ns, uint64_t running_ns)
 
 void perf_group_close(struct perf_group *g)
 {
-	for (int i = 0; i < g->n; i++)
-		close(g->fd[i]);
+	/* members first, the leader last, as the kernel tears a group down */
+	for (int i = g->n - 1; i >= 0; i--)
+		perf_sys_of(g)->close(perf_sys_of(g)->ctx, g->fd[i]);
 	g->n = 0;
 }

@@ -24,7 +24,31 @@
 
 #define PERF_GROUP_MAX 16
 
+struct perf_event_attr;
+
+/*
+ * The kernel's side of perf_event_open(2): the real system calls
+ * (perf_sys_kernel) or an emulated kernel over an emulated machine
+ * (emu_perf.h).  Each returns what the call returns, or -errno.  TICK, when
+ * not NULL, is the emulated kernel's timer: the engine calls it every
+ * rotation slice so the kernel multiplexes at the emulated time.  TSC, when
+ * not NULL, reads the emulated machine's time-stamp counter.
+ */
+struct perf_sys {
+	int (*open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd);
+	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
+	int (*ioctl)(void *ctx, int fd, unsigned long req, unsigned long arg);
+	void (*close)(void *ctx, int fd);
+	void (*tick)(void *ctx);
+	double tick_s;             /* the emulated kernel's multiplexing period */
+	uint64_t (*tsc)(void *ctx); /* the emulated TSC; NULL: the processor's (rdtsc) */
+	void *ctx;
+};
+
+extern const struct perf_sys perf_sys_kernel;
+
 struct perf_group {
+	const struct perf_sys *sys; /* NULL: the kernel's */
 	int fd[PERF_GROUP_MAX];    /* fd[0] the leader */
 	int n;
 	uint64_t last[PERF_GROUP_MAX], last_enabled, last_running;
@@ -71,14 +95,16 @@ void perf_explain(int err, const char *what, bool system_wide, const struct perf
 int perf_check_fd_limit(long need, const struct perf_access *a, char *err, size_t errlen);
 
 /*
- * Open N events (C[0] the leader) as one group for PID on CPU (-1: any),
+ * Open N events (C[0] the leader) as one group for PID on CPU (-1: any)
+ * through SYS (NULL: the kernel),
  * disabled; perf_group_enable starts them.  0, or -errno (the message from
  * perf_explain in ERR, WHAT naming the group); nothing stays open on
  * failure.
  */
-int perf_group_open(struct perf_group *g, const struct perf_pmu_config *c, int n, pid_t pid,
-		    int cpu, bool user, bool kernel, const char *what, const struct perf_access *a,
-		    char *err, size_t errlen);
+int perf_group_open(struct perf_group *g, const struct perf_sys *sys,
+		    const struct perf_pmu_config *c, int n, pid_t pid, int cpu, bool user,
+		    bool kernel, const char *what, const struct perf_access *a, char *err,
+		    size_t errlen);
 int perf_group_enable(struct perf_group *g);
 
 /* The counts and times since the previous read (the first: since enabled).  0 or -errno. */

@@ -66,6 +66,20 @@ static int perf_pmu_parse_field(const char *text, struct perf_pmu_field *f)
 	return *p ? -EINVAL : 0;
 }
 
+int perf_pmu_add_field(struct perf_pmu *p, const char *name, const char *text)
+{
+	struct perf_pmu_field *f;
+
+	if (p->nfields >= PERF_PMU_MAX_FIELDS)
+		return -ENOSPC;
+	f = &p->fields[p->nfields];
+	if (perf_pmu_parse_field(text, f))
+		return -EINVAL;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	p->nfields++;
+	return 0;
+}
+
 /* The first line of DIR/FILE into BUF (without its newline).  0 or -errno. */
 static int perf_pmu_read(const char *dir, const char *file, char *buf, size_t len)
 {

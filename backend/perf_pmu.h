@@ -60,6 +60,12 @@ int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char
 int perf_pmu_list(const char *root, const char *prefix, char (*names)[64], int max);
 
 /*
+ * Add format field NAME of TEXT ("config:0-7") to P, as a format file would.
+ * 0; -EINVAL for TEXT not in the format; -ENOSPC when P is full.
+ */
+int perf_pmu_add_field(struct perf_pmu *p, const char *name, const char *text);
+
+/*
  * Put VALUE into field FIELD of P's config words in C.  0; -ENOENT when P
  * has no such field; -ERANGE when VALUE has bits the field has not.
  */

@@ -137,6 +137,77 @@ static void session_owners(struct session *s, const struct session_config *c, ui
 	owner_free(&r);
 }
 
+/* Open C's source: SOURCE msr, perf, or auto (msr when it can be used, else perf, saying why). */
+static int session_open_source(struct session *s, const struct session_config *c, bool perf,
+			       char *err, size_t errlen)
+{
+	struct emu *e = NULL;
+	int rc;
+
+	if (c->stepped && c->sim) {
+		/*
+		 * The emulated time starts at 0 before the first register is read, so
+		 * a stepped run meets the scenario's phases and noise at the same
+		 * times on every run, however long the start took.
+		 */
+		rc = emu_create(c->sim, paths_scenario_dir(NULL), &e, err, errlen);
+		if (rc)
+			return rc;
+		emu_set_clock(e, EMU_CLOCK_MANUAL);
+		return perf ? source_open_perf(NULL, e, NULL, &s->src, err, errlen)
+			    : source_open_emu(e, &s->src, err, errlen);
+	}
+	return perf ? source_open_perf(c->sim, NULL, c->root, &s->src, err, errlen)
+		    : source_open(c->sim, c->root, &s->src, err, errlen);
+}
+
+static int session_source(struct session *s, const struct session_config *c, char *err,
+			  size_t errlen)
+{
+	char msr_why[600];
+	int rc;
+
+	if (c->source != SESSION_SOURCE_AUTO)
+		return session_open_source(s, c, c->source == SESSION_SOURCE_PERF, err, errlen);
+	rc = session_open_source(s, c, false, msr_why, sizeof(msr_why));
+	if (!rc) {
+		snprintf(s->source_why, sizeof(s->source_why), "auto: the msr driver is usable");
+		return 0;
+	}
+	if (rc == -EINVAL) {
+		snprintf(err, errlen, "%s", msr_why); /* bad input: perf would not fix it */
+		return rc;
+	}
+	rc = session_open_source(s, c, true, err, errlen);
+	if (!rc) {
+		snprintf(s->source_why, sizeof(s->source_why), "auto: msr unusable (%s)", msr_why);
+		/* in the header of every sample: why the figures come through the kernel */
+		snprintf(s->notice, sizeof(s->notice), "counting through perf: msr is unusable (%s)\n",
+			 msr_why);
+		return 0;
+	}
+	{
+		char perf_why[600];
+
+		snprintf(perf_why, sizeof(perf_why), "%s", err);
+		/* the same reason for both (a CPU pmutop does not know): said once */
+		if (strcmp(msr_why, perf_why))
+			snprintf(err, errlen, "msr: %s; perf: %s", msr_why, perf_why);
+	}
+	return rc;
+}
+
+/* What the kernel's sharing means for this run, for the header (the perf source). */
+static void session_perf_notice(struct session *s)
+{
+	size_t n = strlen(s->notice);
+
+	if (s->src->perf_access.nmi_watchdog == 1)
+		snprintf(s->notice + n, sizeof(s->notice) - n,
+			 "the NMI watchdog holds a counter on every CPU (kernel.nmi_watchdog = 1): "
+			 "the kernel multiplexes pmutop's groups over the rest\n");
+}
+
 /* The emulated time of a stepped session: the engine's clock. */
 static double session_sim_clock(void *ctx)
 {
@@ -147,65 +218,38 @@ int session_open(const struct session_config *c, struct session **out, char *err
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 	struct engine_config ec = { 0 };
-	const struct cpuid_info *info;
 	unsigned mts;
 	int rc;
 
 	*out = NULL;
 	s->lock_fd = -1;
-	if (c->stepped && c->sim) {
-		struct emu *e;
-
-		/*
-		 * The emulated time starts at 0 before the first register is read, so
-		 * a stepped run meets the scenario's phases and noise at the same
-		 * times on every run, however long the start took.
-		 */
-		rc = emu_create(c->sim, paths_scenario_dir(NULL), &e, err, errlen);
-		if (!rc) {
-			emu_set_clock(e, EMU_CLOCK_MANUAL);
-			rc = source_open_emu(e, &s->src, err, errlen);
-		}
-	} else {
-		rc = source_open(c->sim, c->root, &s->src, err, errlen);
-	}
+	rc = session_source(s, c, err, errlen);
 	if (rc)
 		goto fail;
 	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));
 	rc = session_layout(s, c, err, errlen);
 	if (rc)
 		goto fail;
-	if (!s->src->simulated) {
+	/* with perf the kernel shares the counters: no lock, no scan of other programs' */
+	if (!s->src->simulated && !s->src->perf) {
 		rc = lock_acquire(c->root ? c->root : "/", &s->lock_fd, err, errlen);
 		if (rc)
 			goto fail;
 	}
-	info = &s->src->info;
-	session_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
-	ec.topo = s->src->topo;
+	if (!s->src->perf)
+		session_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
+	else
+		session_perf_notice(s);
+	source_engine_config(s->src, &ec);
 	ec.layout = s->layout;
-	ec.dev = s->src->dev;
-	ec.perfmon_version = info->perfmon_version;
-	ec.gp_counters = info->gp_counters;
-	ec.gp_width = info->gp_width;
-	ec.fixed_counters = info->fixed_counters;
-	ec.fixed_width = info->fixed_width;
-	ec.arch_events_absent = info->arch_events_absent;
 	ec.count_user = !c->kernel_only;
 	ec.count_kernel = !c->user_only;
 	ec.interval_s = c->interval;
 	ec.mux_s = c->mux_s;
 	ec.groups = s->groups;
-	ec.source = s->src->name;
 	ec.root = c->root;
-	ec.simulated = s->src->simulated;
 	ec.warning = s->notice[0] ? s->notice : NULL;
-	ec.uncore = s->src->uncore;
-	ec.uncore_why = s->src->model ? s->src->model->uncore_why : NULL;
-	ec.mmio = s->src->mmio;
-	ec.mmio_why = s->src->mmio_why;
 	ec.uncore_taken = s->uncore_taken;
-	ec.channels = s->src->channels;
 	if (c->stepped && s->src->emu) {
 		s->stepped = true;
 		emu_set_clock(s->src->emu, EMU_CLOCK_MANUAL);
@@ -216,9 +260,11 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	/* 64-bit channels: 8 bytes per transfer */
 	ec.channel_peak = mts ? mts * 1e6 * 8 : NAN;
 	/* before the first register write: whatever kills pmutop, the registers come back */
-	rc = guardian_start(s->src->dev, err, errlen);
-	if (rc)
-		goto fail;
+	if (!s->src->perf) {
+		rc = guardian_start(s->src->dev, err, errlen);
+		if (rc)
+			goto fail;
+	}
 	rc = engine_create(&ec, &s->eng, err, errlen);
 	if (rc)
 		goto fail;
@@ -283,7 +329,8 @@ void session_about(const struct session *s, struct session_about *out)
 	*out = (struct session_about){
 		.machine = s->src->emu ? emu_machine(s->src->emu)->name : NULL,
 		.brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
-		.source = s->src->name, .simulated = s->src->simulated, .topo = s->src->topo,
+		.source = s->src->name, .source_why = s->source_why,
+		.simulated = s->src->simulated, .topo = s->src->topo,
 		.gp_counters = s->src->info.gp_counters,
 		.perfmon_version = s->src->info.perfmon_version,
 	};
@@ -346,10 +393,12 @@ int session_close(struct session *s)
 		msr_restore_all(s->src->dev);
 		failed = msr_restore_report(s->src->dev, STDERR_FILENO);
 	}
+	/* the perf source's events are closed through its kernel: before the source goes */
+	engine_free(s->eng);
+	s->eng = NULL;
 	source_close(s->src);
 	/* restored: the guardian goes without touching anything */
 	guardian_release();
-	engine_free(s->eng);
 	layout_free(s->own_layout);
 	ossample_free(s->os);
 	topo_free(s->os_topo);

@@ -23,6 +23,13 @@
 #include "sample.h"
 #include "source.h"
 
+/* --source: which counters a run uses. */
+enum session_source {
+	SESSION_SOURCE_AUTO,      /* msr when it can be used, else perf */
+	SESSION_SOURCE_MSR,
+	SESSION_SOURCE_PERF,
+};
+
 struct session_config {
 	const char *sim;          /* --sim, or NULL */
 	const char *root;         /* --root, or NULL for "/" */
@@ -40,6 +47,7 @@ struct session_config {
 	 * figures are the same on every run (--dump of an emulated machine).
 	 */
 	bool stepped;
+	enum session_source source;
 };
 
 struct session {
@@ -57,6 +65,7 @@ struct session {
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
 	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
 	char owners[700];         /* the owner scan alone: counters others use, "" none */
+	char source_why[700];     /* --source auto: which source and why, "" when chosen */
 };
 
 /*
@@ -89,7 +98,8 @@ struct session_about {
 	const char *machine;        /* the emulated machine's name, NULL for a real one */
 	const char *brand;          /* CPU brand string */
 	const char *uarch;          /* "Nehalem", ... */
-	const char *source;         /* "msr", "msr_safe", "SIMULATED machine:scenario" */
+	const char *source;         /* "msr", "msr_safe", "perf", "SIMULATED machine:scenario" */
+	const char *source_why;     /* --source auto's choice and why, or "" */
 	bool simulated;
 	const struct topo *topo;
 	unsigned gp_counters, perfmon_version;

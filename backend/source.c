@@ -38,7 +38,70 @@ static struct msr_dev *source_open_dev(struct source *s, const char *root, char 
 	return d;
 }
 
-static int source_open_any(const char *sim, struct emu *emu, const char *root,
+/* The uncore PMUs the kernel has, for the line that says pmutop does not use them yet. */
+static void source_perf_uncore(struct source *s, const char *root)
+{
+	char names[64][64], list[200] = "";
+	int n = perf_pmu_list(root, "uncore_", names, 64);
+
+	for (int i = 0; i < n && strlen(list) + 70 < sizeof(list); i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 names[i]);
+	if (n > 0 && strlen(list) + 70 >= sizeof(list))
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), ", ...");
+	snprintf(s->perf_uncore, sizeof(s->perf_uncore),
+		 "the perf source counts core events only: uncore groups need --source msr "
+		 "(the kernel's uncore PMUs: %s)", n > 0 ? list : "none");
+}
+
+/*
+ * The perf side of S (its CPU identified, its topology loaded): the core
+ * PMU's formats and what the kernel allows, or the emulated kernel.
+ */
+static int source_open_perf_side(struct source *s, const char *root, char *err, size_t errlen)
+{
+	char why[300];
+	int rc;
+
+	s->perf = true;
+	if (s->emu) {
+		s->perf_kernel = emu_perf_create(s->emu);
+		if (!s->perf_kernel) {
+			snprintf(err, errlen, "the emulated machine has no core counters for perf");
+			return -ENODEV;
+		}
+		s->perf_sys = emu_perf_sys(s->perf_kernel);
+		emu_perf_cpu_pmu(s->perf_kernel, &s->perf_cpu);
+		/* the emulated kernel lets pmutop count everything, as root on a real one */
+		perf_access_read(NULL, &s->perf_access);
+		s->perf_access.paranoid = -1;
+		s->perf_access.nmi_watchdog = 0;
+		snprintf(s->perf_uncore, sizeof(s->perf_uncore),
+			 "the perf source counts core events only: uncore groups need --source msr "
+			 "(the emulated kernel has no uncore PMUs)");
+		snprintf(s->name + strlen(s->name), sizeof(s->name) - strlen(s->name), " (perf)");
+		return 0;
+	}
+	perf_access_read(root, &s->perf_access);
+	rc = perf_pmu_load(root, "cpu", &s->perf_cpu, err, errlen);
+	if (rc == -ENOENT) {
+		snprintf(err, errlen, "the kernel exposes no core PMU (%s/sys/bus/event_source/devices/"
+			 "cpu is missing): a virtual machine without a virtual PMU, or a kernel whose "
+			 "perf driver does not know this CPU", root && strcmp(root, "/") ? root : "");
+		return -ENODEV;
+	}
+	if (rc)
+		return rc;
+	if (!perf_access_system_wide(&s->perf_access, why, sizeof(why))) {
+		snprintf(err, errlen, "perf cannot count every CPU for this user: %s", why);
+		return -EACCES;
+	}
+	source_perf_uncore(s, root);
+	snprintf(s->name, sizeof(s->name), "perf");
+	return 0;
+}
+
+static int source_open_any(const char *sim, struct emu *emu, const char *root, bool perf,
 			   struct source **out, char *err, size_t errlen)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
@@ -78,6 +141,13 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root,
 		s->uncore = s->model->uncore;
 		s->channels = s->model->channels;
 	}
+	if (perf) {
+		rc = source_open_perf_side(s, root, err, errlen);
+		if (rc)
+			goto fail;
+		*out = s;
+		return 0;
+	}
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;
@@ -97,14 +167,50 @@ fail:
 	return rc ? rc : -EIO;
 }
 
+void source_engine_config(const struct source *s, struct engine_config *ec)
+{
+	const struct cpuid_info *info = &s->info;
+
+	ec->topo = s->topo;
+	ec->dev = s->dev;
+	ec->perfmon_version = info->perfmon_version;
+	ec->gp_counters = info->gp_counters;
+	ec->gp_width = info->gp_width;
+	ec->fixed_counters = info->fixed_counters;
+	ec->fixed_width = info->fixed_width;
+	ec->arch_events_absent = info->arch_events_absent;
+	ec->source = s->name;
+	ec->simulated = s->simulated;
+	ec->uncore = s->uncore;
+	ec->uncore_why = s->model ? s->model->uncore_why : NULL;
+	ec->mmio = s->mmio;
+	ec->mmio_why = s->mmio_why;
+	ec->channels = s->channels;
+	if (s->perf) {
+		/* no register is written: the kernel programs its PMU; no uncore through it yet */
+		ec->perf_cpu = &s->perf_cpu;
+		ec->perf = s->perf_sys;
+		ec->perf_access = &s->perf_access;
+		ec->uncore = CPUMODEL_UNCORE_NONE;
+		ec->uncore_why = s->perf_uncore;
+		ec->mmio = NULL;
+	}
+}
+
 int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(sim, NULL, root, out, err, errlen);
+	return source_open_any(sim, NULL, root, false, out, err, errlen);
+}
+
+int source_open_perf(const char *sim, struct emu *emu, const char *root, struct source **out,
+		     char *err, size_t errlen)
+{
+	return source_open_any(sim, emu, root, true, out, err, errlen);
 }
 
 int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(NULL, emu, NULL, out, err, errlen);
+	return source_open_any(NULL, emu, NULL, false, out, err, errlen);
 }
 
 void source_close(struct source *s)
@@ -114,6 +220,7 @@ void source_close(struct source *s)
 	if (s->dev)
 		msr_close(s->dev);
 	mmio_close(s->mmio);
+	emu_perf_free(s->perf_kernel);
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);

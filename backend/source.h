@@ -17,7 +17,11 @@
 #include <stdio.h>
 
 #include "cpuid.h"
+#include "emu_perf.h"
+#include "perf.h"
+#include "perf_pmu.h"
 #include "emu.h"
+#include "engine.h"
 #include "cpumodel.h"
 #include "mmio.h"
 #include "msr.h"
@@ -38,7 +42,14 @@ struct source {
 	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
 	char mmio_why[400];          /* why there is none, when the uncore has one */
 	bool simulated;
-	char name[160];              /* "msr", "msr_safe", "SIMULATED nehalem-ep:memory-bound" */
+	char name[160];              /* "msr", "msr_safe", "perf", "SIMULATED nehalem-ep:memory-bound" */
+	/* the perf source (source_open_perf): no register device, the kernel counts */
+	bool perf;
+	struct perf_pmu perf_cpu;    /* the core PMU's formats */
+	struct perf_access perf_access;
+	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
+	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
+	char perf_uncore[300];       /* why the uncore groups are n/a with perf */
 };
 
 /*
@@ -48,8 +59,24 @@ struct source {
  */
 int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen);
 
+/*
+ * The perf source: SIM (an emulated machine behind an emulated kernel),
+ * EMU (the same, made by the caller, taken), or this machine's (ROOT's
+ * sysfs) kernel through perf_event_open(2).  No register device is opened
+ * and nothing is written.  0, or -errno with one line in ERR: -ENODEV no
+ * core PMU, -EACCES the kernel does not let this user count every CPU.
+ */
+int source_open_perf(const char *sim, struct emu *emu, const char *root, struct source **out,
+		     char *err, size_t errlen);
+
 /* The same over an emulator made by the caller (the source takes EMU). */
 int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen);
+
+/*
+ * What the engine needs of S: topology, register device or perf kernel,
+ * counters, uncore, name (the rest of EC, the run's choices, is the caller's).
+ */
+void source_engine_config(const struct source *s, struct engine_config *ec);
 
 /* Restore every register written, close, free. */
 void source_close(struct source *s);

@@ -872,7 +872,7 @@ static int main_run(const struct options *opt)
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
-		.mux_s = opt->mux_s,
+		.mux_s = opt->mux_s, .source = opt->source,
 		.stepped = opt->dump && opt->sim,
 	};
 	/* --serve without --tui or -b is a service: no screen */

@@ -53,6 +53,10 @@ const char options_usage[] =
 	"                         restored at exit)\n"
 	"      --mux-ms=MS        when groups take turns on the counters, switch every\n"
 	"                         MS milliseconds, " ENGINE_MUX_MS_TEXT "\n"
+	"      --source=SRC       the counters: msr (the msr driver's registers), perf\n"
+	"                         (the kernel's perf_event_open: core events, no root\n"
+	"                         needed where perf_event_paranoid allows) or auto\n"
+	"                         (default: msr when usable, else perf)\n"
 	"      --dram-mts=N       DIMM speed in MT/s (e.g. 1333): memory bandwidth is\n"
 	"                         then shown as a share of the channels' peak too\n"
 	"      --list-events      print every event of the layout with the exact register\n"
@@ -110,6 +114,7 @@ enum {
 	OPT_DRAM_MTS,
 	OPT_PANE,
 	OPT_MUX_MS,
+	OPT_SOURCE,
 	OPT_PIN,
 	OPT_MARK,
 	OPT_RECORD,
@@ -147,6 +152,7 @@ static const struct option options_long[] = {
 	{ "dram-mts", required_argument, NULL, OPT_DRAM_MTS },
 	{ "pane", required_argument, NULL, OPT_PANE },
 	{ "mux-ms", required_argument, NULL, OPT_MUX_MS },
+	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "mark", required_argument, NULL, OPT_MARK },
 	{ "record", required_argument, NULL, OPT_RECORD },
@@ -281,6 +287,23 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 			return -EINVAL;
 		opt->mux_s = v / 1e3;
 		return 0;
+	case OPT_SOURCE: {
+		static const char *const names[] = {
+			[SESSION_SOURCE_AUTO] = "auto", [SESSION_SOURCE_MSR] = "msr",
+			[SESSION_SOURCE_PERF] = "perf",
+		};
+
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(optarg, names[i])) {
+				opt->source = (enum session_source)i;
+				opt->source_given = true;
+				return 0;
+			}
+		snprintf(err, errlen, "--source is msr (the msr driver's registers), perf (the "
+			 "kernel's perf_event_open) or auto (msr when usable, else perf), not '%s'",
+			 optarg);
+		return -EINVAL;
+	}
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
 		return 0;
@@ -511,6 +534,16 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			     opt->interval_given || opt->force || opt->layout)) {
 		snprintf(err, errlen, "--connect views another pmutop's run as it is: not with "
 			 "--sim, --root, -g, -d, --force, --layout, --dump or a command");
+		return -EINVAL;
+	}
+	if (opt->source_given && (opt->connect || opt->replay)) {
+		snprintf(err, errlen, "--source picks the counters this pmutop counts with: not with "
+			 "%s", opt->connect ? "--connect (the owner counts)" : "--replay (a recording)");
+		return -EINVAL;
+	}
+	if (opt->source == SESSION_SOURCE_PERF && opt->force) {
+		snprintf(err, errlen, "--force takes msr counters others use; with --source perf the "
+			 "kernel shares the counters between users (leave --force out)");
 		return -EINVAL;
 	}
 	if (opt->has_model && (opt->sim || opt->action != OPTIONS_ACTION_LIST_EVENTS)) {

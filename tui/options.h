@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "frontend.h"
+
 enum options_action {
 	OPTIONS_ACTION_INTERACTIVE,
 	OPTIONS_ACTION_HELP,
@@ -48,6 +50,8 @@ struct options {
 	bool force;           /* --force: take counters in use by someone else */
 	unsigned dram_mts;    /* --dram-mts, 0 unknown */
 	double mux_s;         /* --mux-ms in seconds, 0: the engine's default */
+	enum session_source source; /* --source, auto by default */
+	bool source_given;
 	int pane;             /* --pane: a lower enum view_pane, 0 the default */
 	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
 	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */
