@@ -494,8 +494,8 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 
 	if (c->in->sim) {
 		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "emulated machine: the emulated kernel's cpu PMU, "
-			 "no uncore PMU");
+		snprintf(l->found, sizeof(l->found), "emulated machine: the emulated kernel's cpu and "
+			 "uncore PMUs");
 		c->perf_pmu = true;
 		return;
 	}
@@ -525,9 +525,6 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 		else if (k == 3 && perf_pmu_load(c->in->root, "uncore", &cpu, err, sizeof(err)) == 0)
 			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; uncore");
 	}
-	if (n < sizeof(l->found))
-		snprintf(l->found + n, sizeof(l->found) - n, "; the perf source counts core events "
-			 "(uncore needs msr)");
 }
 
 /* Which source --source auto takes here, and why. */
@@ -539,16 +536,14 @@ static void doctor_source(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	}
 	if (c->msr_ok) {
-		snprintf(l->found, sizeof(l->found), "auto: msr (every pane)%s",
-			 c->perf_pmu && c->perf_allowed ? "; --source perf also works (core panes)" : "");
+		snprintf(l->found, sizeof(l->found), "auto: msr%s",
+			 c->perf_pmu && c->perf_allowed ? "; --source perf also works" : "");
 		return;
 	}
 	if (c->perf_pmu && c->perf_allowed) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "auto: perf (msr unusable: see the msr device "
-			 "line): core panes; the uncore panes n/a");
-		snprintf(l->fix, sizeof(l->fix), "for the uncore panes, make msr usable (the msr "
-			 "device line's fix)");
+			 "line): the panes whose PMUs the perf PMUs line lists");
 		return;
 	}
 	l->state = DOCTOR_FAIL;

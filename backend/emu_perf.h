@@ -38,6 +38,9 @@ const struct perf_sys *emu_perf_sys(struct emu_perf *k);
 /* Its "cpu" PMU, as ROOT/sys/bus/event_source/devices/cpu would describe it. */
 void emu_perf_cpu_pmu(const struct emu_perf *k, struct perf_pmu *out);
 
+/* A kernel without uncore PMU NAME (an older kernel, another driver): 0, or -ENOENT. */
+int emu_perf_hide_pmu(struct emu_perf *k, const char *name);
+
 /* Events open now (every close done: 0). */
 int emu_perf_open_events(struct emu_perf *k);
 

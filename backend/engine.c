@@ -907,6 +907,8 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			.mmio = cfg->mmio, .mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
 			.channels = cfg->channels, .channel_peak = cfg->channel_peak,
 			.clock = engine_clock_of, .clock_ctx = e, .root = cfg->root,
+			.perf_mode = cfg->perf_cpu != NULL, .perf = cfg->perf,
+			.perf_access = cfg->perf_access,
 		};
 
 		if (uncore_create(&uc, &e->unc, err, errlen)) {

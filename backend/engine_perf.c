@@ -277,12 +277,14 @@ int engine_perf_step(struct engine *e)
 	tsc = engine_perf_tsc(e);
 	for (int i = 0; i < e->ncpus; i++)
 		engine_perf_read_cpu(e, &e->cpus[i], true, tsc, engine_now(e));
+	uncore_read(e->unc);
 	engine_publish(e, engine_build(e, engine_real() - t0));
 	for (int i = 0; i < e->ncpus; i++) {
 		struct engine_cpu *c = &e->cpus[i];
 
 		engine_reset_acc(e, c, c->t_read);
 	}
+	uncore_reset(e->unc);
 	engine_next_interval(e, t_sweep);
 	return 1;
 }

@@ -147,9 +147,10 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 		} else if (e->blocked[g][0]) {
 			sg->state = SAMPLE_GROUP_BLOCKED;
 			snprintf(sg->why, sizeof(sg->why), "%s", e->blocked[g]);
-		} else if (engine_perf(e) && l->groups[g].pmu == LAYOUT_PMU_CORE) {
+		} else if (engine_perf(e)) {
 			/* the kernel multiplexed it when it ran less than the interval */
-			double share = engine_core_share(e, g);
+			double share = l->groups[g].pmu == LAYOUT_PMU_CORE ? engine_core_share(e, g)
+				       : uncore_group_share(e->unc, g);
 			bool shared = share < ENGINE_PERF_FULL;
 
 			sg->state = shared ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;

@@ -186,6 +186,19 @@ const struct perf_sys perf_sys_kernel = {
 	.close = perf_real_close,
 };
 
+int perf_sys_pmu(const struct perf_sys *sys, const char *root, const char *name,
+		 struct perf_pmu *out, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!sys || !sys->pmu)
+		return perf_pmu_load(root, name, out, err, errlen);
+	rc = sys->pmu(sys->ctx, name, out);
+	if (rc)
+		snprintf(err, errlen, "the kernel has no perf PMU '%s'", name);
+	return rc;
+}
+
 static const struct perf_sys *perf_sys_of(const struct perf_group *g)
 {
 	return g->sys ? g->sys : &perf_sys_kernel;

@@ -42,10 +42,19 @@ struct perf_sys {
 	void (*tick)(void *ctx);
 	double tick_s;             /* the emulated kernel's multiplexing period */
 	uint64_t (*tsc)(void *ctx); /* the emulated TSC; NULL: the processor's (rdtsc) */
+	/* the PMU NAME's description; NULL: sysfs under the --root prefix */
+	int (*pmu)(void *ctx, const char *name, struct perf_pmu *out);
 	void *ctx;
 };
 
 extern const struct perf_sys perf_sys_kernel;
+
+/*
+ * PMU NAME as SYS knows it (NULL or the kernel: sysfs under ROOT).  0, or
+ * -ENOENT (no such PMU) / -EINVAL with one line in ERR.
+ */
+int perf_sys_pmu(const struct perf_sys *sys, const char *root, const char *name,
+		 struct perf_pmu *out, char *err, size_t errlen);
 
 struct perf_group {
 	const struct perf_sys *sys; /* NULL: the kernel's */

@@ -97,6 +97,24 @@ static int perf_pmu_read(const char *dir, const char *file, char *buf, size_t le
 	return 0;
 }
 
+/* DIR/events/NAME files (not NAME.scale, NAME.unit, ...) as P's aliases. */
+static void perf_pmu_load_aliases(const char *dir, struct perf_pmu *p)
+{
+	char edir[1000], buf[256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(edir, sizeof(edir), "%s/events", dir);
+	d = opendir(edir);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && !strchr(de->d_name, '.') &&
+		    !perf_pmu_read(edir, de->d_name, buf, sizeof(buf)))
+			perf_pmu_add_alias(p, de->d_name, buf);
+	closedir(d);
+}
+
 int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char *err,
 		  size_t errlen)
 {
@@ -149,7 +167,50 @@ int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char
 		out->nfields++;
 	}
 	closedir(d);
+	perf_pmu_load_aliases(dir, out);
 	return 0;
+}
+
+int perf_pmu_add_alias(struct perf_pmu *p, const char *name, const char *terms)
+{
+	if (p->naliases >= PERF_PMU_MAX_ALIASES)
+		return -ENOSPC;
+	snprintf(p->alias[p->naliases].name, sizeof(p->alias[0].name), "%.31s", name);
+	snprintf(p->alias[p->naliases].terms, sizeof(p->alias[0].terms), "%.95s", terms);
+	p->naliases++;
+	return 0;
+}
+
+int perf_pmu_alias(const struct perf_pmu *p, const char *name, struct perf_pmu_config *c)
+{
+	for (int i = 0; i < p->naliases; i++) {
+		char terms[sizeof(p->alias[0].terms)], *save = NULL;
+
+		if (strcmp(p->alias[i].name, name))
+			continue;
+		memset(c, 0, sizeof(*c));
+		c->type = p->type;
+		snprintf(terms, sizeof(terms), "%s", p->alias[i].terms);
+		/* "event=0x01,umask=0x10": each term through the format fields */
+		for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(t, '='), *end;
+			uint64_t v = 1;
+			int rc;
+
+			if (eq) {
+				*eq = 0;
+				errno = 0;
+				v = strtoull(eq + 1, &end, 0);
+				if (errno || end == eq + 1 || *end)
+					return -EINVAL;
+			}
+			rc = perf_pmu_set(p, t, v, c);
+			if (rc)
+				return rc == -ENOENT ? -EINVAL : rc;
+		}
+		return 0;
+	}
+	return -ENOENT;
 }
 
 /* Names with their numbers in order: uncore_imc_2 before uncore_imc_10. */

@@ -22,6 +22,7 @@
 #include "layout.h"
 
 #define PERF_PMU_MAX_FIELDS 32
+#define PERF_PMU_MAX_ALIASES 16
 
 /* One format field: the bits of config (0), config1 (1) or config2 (2) it occupies. */
 struct perf_pmu_field {
@@ -36,6 +37,11 @@ struct perf_pmu {
 	struct perf_pmu_field fields[PERF_PMU_MAX_FIELDS];
 	int nfields;
 	char cpumask[256];     /* the CPUs to open it on ("" when the PMU has no cpumask: every CPU) */
+	struct {               /* events/NAME: the kernel's names ("data_reads" = "event=0x01") */
+		char name[32];
+		char terms[96];
+	} alias[PERF_PMU_MAX_ALIASES];
+	int naliases;
 };
 
 /* The raw configuration of one event: perf_event_attr's type, config, config1, config2. */
@@ -64,6 +70,15 @@ int perf_pmu_list(const char *root, const char *prefix, char (*names)[64], int m
  * 0; -EINVAL for TEXT not in the format; -ENOSPC when P is full.
  */
 int perf_pmu_add_field(struct perf_pmu *p, const char *name, const char *text);
+
+/* Add the kernel's event NAME = TERMS ("event=0x01") to P, as its events/ directory would. */
+int perf_pmu_add_alias(struct perf_pmu *p, const char *name, const char *terms);
+
+/*
+ * The config of P's event NAME (events/NAME's terms through the format
+ * fields).  0; -ENOENT no such event; -EINVAL terms the formats cannot place.
+ */
+int perf_pmu_alias(const struct perf_pmu *p, const char *name, struct perf_pmu_config *c);
 
 /*
  * Put VALUE into field FIELD of P's config words in C.  0; -ENOENT when P

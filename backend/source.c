@@ -38,22 +38,6 @@ static struct msr_dev *source_open_dev(struct source *s, const char *root, char 
 	return d;
 }
 
-/* The uncore PMUs the kernel has, for the line that says pmutop does not use them yet. */
-static void source_perf_uncore(struct source *s, const char *root)
-{
-	char names[64][64], list[200] = "";
-	int n = perf_pmu_list(root, "uncore_", names, 64);
-
-	for (int i = 0; i < n && strlen(list) + 70 < sizeof(list); i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
-			 names[i]);
-	if (n > 0 && strlen(list) + 70 >= sizeof(list))
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), ", ...");
-	snprintf(s->perf_uncore, sizeof(s->perf_uncore),
-		 "the perf source counts core events only: uncore groups need --source msr "
-		 "(the kernel's uncore PMUs: %s)", n > 0 ? list : "none");
-}
-
 /*
  * The perf side of S (its CPU identified, its topology loaded): the core
  * PMU's formats and what the kernel allows, or the emulated kernel.
@@ -76,9 +60,6 @@ static int source_open_perf_side(struct source *s, const char *root, char *err, 
 		perf_access_read(NULL, &s->perf_access);
 		s->perf_access.paranoid = -1;
 		s->perf_access.nmi_watchdog = 0;
-		snprintf(s->perf_uncore, sizeof(s->perf_uncore),
-			 "the perf source counts core events only: uncore groups need --source msr "
-			 "(the emulated kernel has no uncore PMUs)");
 		snprintf(s->name + strlen(s->name), sizeof(s->name) - strlen(s->name), " (perf)");
 		return 0;
 	}
@@ -96,7 +77,6 @@ static int source_open_perf_side(struct source *s, const char *root, char *err, 
 		snprintf(err, errlen, "perf cannot count every CPU for this user: %s", why);
 		return -EACCES;
 	}
-	source_perf_uncore(s, root);
 	snprintf(s->name, sizeof(s->name), "perf");
 	return 0;
 }
@@ -187,12 +167,10 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->mmio_why = s->mmio_why;
 	ec->channels = s->channels;
 	if (s->perf) {
-		/* no register is written: the kernel programs its PMU; no uncore through it yet */
+		/* no register is written: the kernel programs its PMUs, the uncore's too */
 		ec->perf_cpu = &s->perf_cpu;
 		ec->perf = s->perf_sys;
 		ec->perf_access = &s->perf_access;
-		ec->uncore = CPUMODEL_UNCORE_NONE;
-		ec->uncore_why = s->perf_uncore;
 		ec->mmio = NULL;
 	}
 }

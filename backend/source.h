@@ -49,7 +49,6 @@ struct source {
 	struct perf_access perf_access;
 	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
 	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
-	char perf_uncore[300];       /* why the uncore groups are n/a with perf */
 };
 
 /*

@@ -136,7 +136,7 @@ static const char *uncore_unavailable(const struct uncore *u, const struct layou
 	if (u->nsocks && taken == u->nsocks)
 		return "the uncore counters are in use by another program on every socket (left "
 		       "alone; --force takes them)";
-	if (grp->pmu == LAYOUT_PMU_IMC && !u->cfg.mmio) {
+	if (grp->pmu == LAYOUT_PMU_IMC && !u->cfg.mmio && !u->cfg.perf_mode) {
 		snprintf(buf, len, "%s", u->cfg.mmio_why && *u->cfg.mmio_why ? u->cfg.mmio_why
 			 : "no memory controller window");
 		return buf;
@@ -168,6 +168,8 @@ void uncore_plan(struct uncore *u, uint32_t groups)
 				snprintf(u->blocked[g], sizeof(u->blocked[g]), "%s", why);
 			continue;
 		}
+		if (u->cfg.perf_mode)
+			continue; /* the kernel's PMUs: uncore_perf_plan */
 		if (grp->pmu == LAYOUT_PMU_IMC) {
 			u->imc_groups |= 1u << g;
 			continue;
@@ -185,6 +187,8 @@ void uncore_plan(struct uncore *u, uint32_t groups)
 		if (s == u->nsets)
 			u->sets[u->nsets++] = alone;
 	}
+	if (u->cfg.perf_mode)
+		uncore_perf_plan(u, groups);
 }
 
 int uncore_nsets(const struct uncore *u)
@@ -194,6 +198,8 @@ int uncore_nsets(const struct uncore *u)
 
 bool uncore_group_live(const struct uncore *u, int g)
 {
+	if (u->cfg.perf_mode)
+		return uncore_perf_live(u, g);
 	if (u->imc_groups & (1u << g))
 		return true;
 	for (int s = 0; s < u->nsets; s++)
@@ -441,12 +447,20 @@ static void uncore_baseline_socket(struct uncore *u, struct uncore_socket *s)
 void uncore_baseline(struct uncore *u)
 {
 	u->note[0] = 0;
+	if (u->cfg.perf_mode) {
+		uncore_perf_baseline(u);
+		return;
+	}
 	for (int i = 0; i < u->nsocks; i++)
 		uncore_baseline_socket(u, &u->socks[i]);
 }
 
 void uncore_read(struct uncore *u)
 {
+	if (u->cfg.perf_mode) {
+		uncore_perf_read(u);
+		return;
+	}
 	for (int i = 0; i < u->nsocks; i++)
 		uncore_read_socket(u, &u->socks[i], false);
 }
@@ -490,7 +504,7 @@ void uncore_reset(struct uncore *u)
 		struct uncore_socket *s = &u->socks[i];
 
 		/* its last readings may predate a failed read or a reset: start it afresh */
-		if (s->failed || s->resets)
+		if ((s->failed || s->resets) && !u->cfg.perf_mode)
 			uncore_baseline_socket(u, s);
 		else
 			uncore_reset_socket(u, s);
@@ -561,6 +575,12 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 		s->live = xcalloc((size_t)l->nevents + 1, sizeof(double));
 		s->moved = xcalloc((size_t)l->nevents + 1, sizeof(bool));
 	}
+	if (cfg->perf_mode) {
+		/* the kernel programs its uncore PMUs: nothing saved, nothing enabled here */
+		uncore_perf_create(u, cfg->perf, cfg->perf_access);
+		*out = u;
+		return 0;
+	}
 	if (used && cfg->kind == CPUMODEL_UNCORE_SKL) {
 		uint64_t v = 0;
 
@@ -592,6 +612,7 @@ void uncore_free(struct uncore *u)
 {
 	if (!u)
 		return;
+	uncore_perf_free(u);
 	for (int i = 0; i < u->nsocks; i++) {
 		free(u->socks[i].acc);
 		free(u->socks[i].live);

@@ -73,9 +73,15 @@ struct uncore_config {
 	uncore_clock_fn clock;      /* the time of each read and programming */
 	void *clock_ctx;
 	const char *root;           /* where /proc is looked up to name another user (NULL: /) */
+	/* the perf source: the kernel's uncore PMUs instead of registers (uncore_perf.c) */
+	bool perf_mode;
+	const struct perf_sys *perf; /* NULL: the kernel's system calls */
+	const struct perf_access *perf_access;
 };
 
 struct uncore;
+struct perf_sys;
+struct perf_access;
 
 /*
  * Save the registers it will write and enable the fixed clock on every

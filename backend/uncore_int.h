@@ -85,7 +85,17 @@ struct uncore {
 	char note[1100];
 	char taken_note[1024];    /* sockets whose uncore another program took while pmutop ran */
 	char error[512];
+	struct uncore_perf *perf;  /* the perf source's PMUs and groups, or NULL (uncore_perf.c) */
 };
+
+/* The perf source (uncore_perf.c): its side of create, plan, baseline, read and free. */
+int uncore_perf_create(struct uncore *u, const struct perf_sys *sys,
+		       const struct perf_access *access);
+void uncore_perf_plan(struct uncore *u, uint32_t groups);
+bool uncore_perf_live(const struct uncore *u, int g);
+void uncore_perf_baseline(struct uncore *u);
+void uncore_perf_read(struct uncore *u);
+void uncore_perf_free(struct uncore *u);
 
 /* The set of groups live now (NULL when none). */
 const struct counter_set *uncore_cur(const struct uncore *u);

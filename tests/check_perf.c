@@ -129,6 +129,80 @@ START_TEST(raw_configs_are_the_selects_the_msr_source_writes)
 }
 END_TEST
 
+/*
+ * The uncore PMUs as Linux's intel_uncore driver describes them: Nehalem's
+ * "uncore" (cmask 8 bits) and Skylake client's cache boxes (cmask 5 bits):
+ * every uncore event of the shipped layouts encodes through their format
+ * files to the select the msr source writes (without its enable bit); the
+ * IMC's free-running counters are the kernel's named events (events/, the
+ * .scale and .unit files beside them are not events).
+ */
+START_TEST(uncore_configs_are_the_selects_and_imc_names_are_the_kernels)
+{
+	static const char *const layouts[] = { "nehalem", "westmere", "skylake" };
+	static const char *const fields[][2] = {
+		{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "edge", "config:18" },
+		{ "inv", "config:23" },
+	};
+	struct perf_pmu nhm, cbox, imc;
+	struct perf_pmu_config c;
+	char err[512], rel[160];
+	int checked = 0;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		snprintf(rel, sizeof(rel), PMU "uncore/format/%s", fields[i][0]);
+		put(rel, fields[i][1]);
+		snprintf(rel, sizeof(rel), PMU "uncore_cbox_0/format/%s", fields[i][0]);
+		put(rel, fields[i][1]);
+	}
+	put(PMU "uncore/type", "13\n");
+	put(PMU "uncore/format/cmask", "config:24-31\n");
+	put(PMU "uncore_cbox_0/type", "14\n");
+	put(PMU "uncore_cbox_0/format/cmask", "config:24-28\n");
+	put(PMU "uncore_imc/type", "15\n");
+	put(PMU "uncore_imc/format/event", "config:0-7\n");
+	put(PMU "uncore_imc/events/data_reads", "event=0x01\n");
+	put(PMU "uncore_imc/events/data_reads.scale", "6.103515625e-5\n");
+	put(PMU "uncore_imc/events/data_reads.unit", "MiB\n");
+	put(PMU "uncore_imc/events/data_writes", "event=0x02\n");
+	ck_assert_msg(perf_pmu_load(root, "uncore", &nhm, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(perf_pmu_load(root, "uncore_cbox_0", &cbox, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(perf_pmu_load(root, "uncore_imc", &imc, err, sizeof(err)) == 0, "%s", err);
+	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
+		char path[512];
+		struct layout *l;
+
+		snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, layouts[k]);
+		ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
+		for (int e = 0; e < l->nevents; e++) {
+			const struct layout_event *ev = &l->events[e];
+			const struct perf_pmu *p = ev->pmu == LAYOUT_PMU_UNCORE ? &nhm : &cbox;
+
+			if (ev->pmu != LAYOUT_PMU_UNCORE && ev->pmu != LAYOUT_PMU_CBO &&
+			    ev->pmu != LAYOUT_PMU_ARB)
+				continue;
+			ck_assert_msg(perf_pmu_encode(p, ev, &c, err, sizeof(err)) == 0, "%s", err);
+			ck_assert_msg(c.config[0] == (counter_uncore_evtsel(ev) & ~EVTSEL_EN),
+				      "%s %s: config 0x%llx", layouts[k], ev->name,
+				      (unsigned long long)c.config[0]);
+			ck_assert_uint_eq(c.type, p->type);
+			checked++;
+		}
+		layout_free(l);
+	}
+	ck_assert_int_gt(checked, 20);
+	ck_assert_int_eq(imc.naliases, 2);
+	ck_assert_int_eq(perf_pmu_alias(&imc, "data_writes", &c), 0);
+	ck_assert_uint_eq(c.config[0], 0x02);
+	ck_assert_uint_eq(c.type, 15);
+	ck_assert_int_eq(perf_pmu_alias(&imc, "data_reads.scale", &c), -ENOENT);
+	ck_assert_int_eq(perf_pmu_alias(&imc, "gt_requests", &c), -ENOENT);
+	/* a term the formats cannot place */
+	ck_assert_int_eq(perf_pmu_add_alias(&imc, "odd", "event=0x01,thresh=3"), 0);
+	ck_assert_int_eq(perf_pmu_alias(&imc, "odd", &c), -EINVAL);
+}
+END_TEST
+
 START_TEST(format_files_decide_the_bits)
 {
 	struct perf_pmu p;
@@ -352,6 +426,7 @@ static Suite *perf_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, raw_configs_are_the_selects_the_msr_source_writes);
+	tcase_add_test(tc, uncore_configs_are_the_selects_and_imc_names_are_the_kernels);
 	tcase_add_test(tc, format_files_decide_the_bits);
 	tcase_add_test(tc, uncore_pmus_are_listed_in_number_order_with_their_cpus);
 	suite_add_tcase(s, tc);
