@@ -535,6 +535,12 @@ static void doctor_source(struct doctor_ctx *c, struct doctor_line *l)
 			 "perf counts through an emulated kernel");
 		return;
 	}
+	if (c->read_cpuid && !c->have_cpu) {
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "neither msr nor perf: see the CPU line; pmutop "
+			 "shows the OS's figures");
+		return;
+	}
 	if (c->msr_ok) {
 		snprintf(l->found, sizeof(l->found), "auto: msr%s",
 			 c->perf_pmu && c->perf_allowed ? "; --source perf also works" : "");

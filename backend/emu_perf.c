@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,9 +421,14 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -ENOENT;
 		goto out;
 	}
-	if (pid != -1 || cpu < 0 || cpu >= k->ncpus || !k->cpus[cpu].present) {
-		/* this kernel counts per CPU only; a CPU it lacks is ENODEV as Linux says */
-		rc = pid != -1 ? -EOPNOTSUPP : -ENODEV;
+	if (cpu < 0 || cpu >= k->ncpus || !k->cpus[cpu].present) {
+		/* this kernel counts per CPU (for a task too); a CPU it lacks is ENODEV as Linux says */
+		rc = -ENODEV;
+		goto out;
+	}
+	if (pid != -1 && (pmu > 0 || (pid > 0 && kill(pid, 0) && errno == ESRCH))) {
+		/* the uncore has no task context (EINVAL); a task that is gone: ESRCH */
+		rc = pmu > 0 ? -EINVAL : -ESRCH;
 		goto out;
 	}
 	if (pmu > 0)

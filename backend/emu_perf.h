@@ -8,7 +8,9 @@
  * Intel core PMU's format (the same "cpu" format files the kernel exposes:
  * event, umask, edge, any, inv, cmask, offcore_rsp in config1, put into
  * MSR_OFFCORE_RSP_0/1 for events B7H/BBH) and the generic hardware events
- * on the fixed counters.  Groups are scheduled in list order until one
+ * on the fixed counters.  A task (pid >= 0, per CPU) is counted as the
+ * whole CPU: the emulated machine runs nothing but the command it is
+ * asked about.  Groups are scheduled in list order until one
  * does not fit (then no later group is scheduled: Linux's flexible groups),
  * the list rotates by one at every tick, and each group's enabled and
  * running times are kept, so a reader sees the kernel's multiplexing in

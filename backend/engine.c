@@ -126,7 +126,7 @@ void engine_pace(struct engine *e)
 	e->tick = 0;
 }
 
-static void engine_plan(struct engine *e)
+void engine_plan(struct engine *e)
 {
 	const struct layout *l = e->l;
 
@@ -523,8 +523,10 @@ static void engine_apply_commands(struct engine *e)
 	uint32_t groups;
 	double interval;
 	bool paused, dirty;
+	int pid;
 
 	pthread_mutex_lock(&e->lock);
+	pid = e->want_pid;
 	groups = e->want_groups;
 	interval = e->want_interval;
 	paused = e->want_paused;
@@ -535,6 +537,17 @@ static void engine_apply_commands(struct engine *e)
 	pthread_mutex_unlock(&e->lock);
 	if (!dirty)
 		return;
+	if (pid >= 0 && pid != e->pid) {
+		char err[sizeof(e->attach_err)];
+		int rc = engine_perf_attach(e, pid, err, sizeof(err));
+
+		pthread_mutex_lock(&e->lock);
+		e->attach_rc = rc;
+		snprintf(e->attach_err, sizeof(e->attach_err), "%s", err);
+		e->attached = pid;
+		pthread_cond_broadcast(&e->applied);
+		pthread_mutex_unlock(&e->lock);
+	}
 	if (paused != e->paused) {
 		e->paused = paused;
 		e->need_baseline = true;
@@ -891,9 +904,11 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->wake, &ca);
+	pthread_cond_init(&e->applied, &ca);
 	pthread_condattr_destroy(&ca);
 	e->want_groups = e->groups;
 	e->want_interval = cfg->interval_s;
+	e->pid = e->want_pid = e->attached = -1;
 	e->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (e->efd < 0) {
 		snprintf(err, errlen, "cannot create an eventfd: %s", strerror(errno));
@@ -907,7 +922,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			.mmio = cfg->mmio, .mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
 			.channels = cfg->channels, .channel_peak = cfg->channel_peak,
 			.clock = engine_clock_of, .clock_ctx = e, .root = cfg->root,
-			.perf_mode = cfg->perf_cpu != NULL, .perf = cfg->perf,
+			.perf_mode = cfg->perf_cpu != NULL, .perf_task = cfg->perf_task, .perf = cfg->perf,
 			.perf_access = cfg->perf_access,
 		};
 
@@ -916,7 +931,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			return -EIO;
 		}
 	}
-	if (engine_perf(e)) {
+	if (engine_perf(e) && !cfg->perf_task) {
 		engine_perf_open_fixed(e);
 		if (!e->fixed_usable && e->perf_note[0]) {
 			/* the kernel counts nothing here: say why instead of a screen of n/a */
@@ -970,6 +985,7 @@ void engine_free(struct engine *e)
 	pthread_mutex_destroy(&e->lock);
 	pthread_mutex_destroy(&e->note_lock);
 	pthread_cond_destroy(&e->wake);
+	pthread_cond_destroy(&e->applied);
 	free(e);
 }
 

@@ -70,6 +70,8 @@
 
 /* engine_stop() waits this long for the sampler, then goes on without it. */
 #define ENGINE_STOP_WAIT_S 1
+/* engine_attach: how long the sampler may take to open a command's events. */
+#define ENGINE_ATTACH_WAIT_S 10
 
 /*
  * The rotation slice: a few milliseconds like the kernel's mux interval.
@@ -141,6 +143,11 @@ struct engine_config {
 	const struct perf_pmu *perf_cpu;
 	const struct perf_sys *perf;
 	const struct perf_access *perf_access;
+	/*
+	 * The perf source counting one command (and the tasks it starts)
+	 * instead of whole CPUs: nothing counts until engine_attach names it.
+	 */
+	bool perf_task;
 };
 
 struct engine;
@@ -156,6 +163,14 @@ void engine_use_readers(struct engine *e, bool on);
  * in ERR (what failed on which CPU and what to do).
  */
 int engine_create(const struct engine_config *cfg, struct engine **out, char *err, size_t errlen);
+
+/*
+ * The perf source counting a command (engine_config.perf_task): count PID
+ * and what it starts from now on, per CPU.  Applied before it returns (by
+ * the sampler at once when it runs).  0, or -errno with the kernel's answer
+ * in ERR (no core group could be opened for it).
+ */
+int engine_attach(struct engine *e, int pid, char *err, size_t errlen);
 
 /*
  * One slice: read the live set, switch sets when rotating, and at the end

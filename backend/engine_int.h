@@ -108,6 +108,8 @@ struct engine {
 	char read_note[MSR_BATCH_NOTE_MAX]; /* the batch call failed for good: why (in every sample) */
 	char error[512];
 	uint32_t perf_open;              /* the perf source: the core groups open (engine_perf.c) */
+	int pid;                         /* the perf source: the task counted, -1 whole CPUs */
+	int perf_rc;                     /* the kernel's last refusal (-errno), 0 none */
 	char perf_note[400];             /* fixed events the kernel refused, in every sample */
 	/* shared with other threads: under lock */
 	pthread_mutex_t lock;
@@ -117,6 +119,11 @@ struct engine {
 	double want_interval;
 	bool want_paused, quit, dirty;
 	bool want_flush;                 /* engine_flush asked (under lock) */
+	int want_pid;                    /* engine_attach asked (under lock), -1 none */
+	int attach_rc;                   /* its answer, with attach_err; attached: the pid done */
+	int attached;
+	char attach_err[400];
+	pthread_cond_t applied;          /* an attach was applied */
 	bool flush;                      /* the sampler's copy: the interval ends at the next step */
 	int efd;
 	pthread_t thread;
@@ -150,6 +157,8 @@ double engine_real(void);
 double engine_now(const struct engine *e);
 bool engine_group_unavailable(const struct engine *e, int g, char *why, size_t len);
 void engine_pace(struct engine *e);
+/* Plan the groups (again, after a change of what may be counted). */
+void engine_plan(struct engine *e);
 void engine_reset_acc(struct engine *e, struct engine_cpu *c, double t);
 void engine_publish(struct engine *e, struct sample *s);
 /* After a sample: the next interval starts at T_SWEEP (the short first one over). */
@@ -163,6 +172,8 @@ void engine_perf_pace(struct engine *e);
 void engine_perf_baseline(struct engine *e);
 int engine_perf_step(struct engine *e);
 void engine_perf_free(struct engine *e);
+/* Count task PID from now on (sampler thread, or before it runs).  0 or -errno with ERR. */
+int engine_perf_attach(struct engine *e, int pid, char *err, size_t errlen);
 
 /* The sample of the interval that just ended (SKEW: seconds between the first and last read). */
 struct sample *engine_build(struct engine *e, double skew);

@@ -92,7 +92,7 @@ static int engine_perf_open_all(struct engine *e, int g, const struct perf_pmu_c
 		char what[128];
 
 		snprintf(what, sizeof(what), "the %s group on CPU %d", name, c->os_cpu);
-		rc = perf_group_open(engine_perf_group(e, c, g), e->cfg.perf, cfg, n, -1, c->os_cpu,
+		rc = perf_group_open(engine_perf_group(e, c, g), e->cfg.perf, cfg, n, e->pid, c->os_cpu,
 				     e->cfg.count_user, e->cfg.count_kernel, what, e->cfg.perf_access,
 				     why, len);
 		if (rc == -ENODEV) {
@@ -109,6 +109,7 @@ static int engine_perf_open_all(struct engine *e, int g, const struct perf_pmu_c
 		opened++;
 	}
 	if (rc || !opened) {
+		e->perf_rc = rc ? rc : -ENODEV;
 		engine_perf_close_group(e, g);
 		if (!rc)
 			snprintf(why, len, "the kernel counts the %s group on no CPU", name);
@@ -158,6 +159,10 @@ void engine_perf_plan(struct engine *e)
 		e->blocked[g][0] = 0;
 		if (!(e->groups & (1u << g)) || grp->pmu != LAYOUT_PMU_CORE)
 			continue;
+		if (e->cfg.perf_task && e->pid < 0) {
+			snprintf(e->blocked[g], sizeof(e->blocked[g]), "waiting for the command to start");
+			continue;
+		}
 		if (engine_group_unavailable(e, g, e->blocked[g], sizeof(e->blocked[g])))
 			continue;
 		if (grp->nevents > PERF_GROUP_MAX) {
@@ -298,6 +303,31 @@ void engine_perf_pace(struct engine *e)
 		     ? (int)fmax(1, ceil(e->interval / sys->tick_s - 1e-9)) : 1;
 	e->ticks = 1;
 	e->tick = 0;
+}
+
+int engine_perf_attach(struct engine *e, int pid, char *err, size_t errlen)
+{
+	const struct layout *l = e->l;
+
+	err[0] = 0;
+	for (int n = 0; n < PMU_MAX_FIXED; n++)
+		engine_perf_close_group(e, l->ngroups + n);
+	e->pid = pid;
+	e->perf_rc = 0;
+	engine_perf_open_fixed(e);
+	engine_plan(e);
+	e->need_baseline = true;
+	if (!e->fixed_usable && !e->perf_open) {
+		/* nothing of the command can be counted: say why, once */
+		snprintf(err, errlen, "%s", e->perf_note[0] ? e->perf_note : "no event can be counted");
+		for (int g = 0; g < l->ngroups && !e->perf_note[0]; g++)
+			if (e->blocked[g][0]) {
+				snprintf(err, errlen, "%s", e->blocked[g]);
+				break;
+			}
+		return e->perf_rc ? e->perf_rc : -ENODEV;
+	}
+	return 0;
 }
 
 void engine_perf_free(struct engine *e)

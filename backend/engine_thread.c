@@ -316,3 +316,31 @@ void engine_flush(struct engine *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
+
+int engine_attach(struct engine *e, int pid, char *err, size_t errlen)
+{
+	struct timespec dl;
+	int rc = 0;
+
+	err[0] = 0;
+	if (!e->running)
+		return engine_perf_attach(e, pid, err, errlen);
+	pthread_mutex_lock(&e->lock);
+	e->want_pid = pid;
+	e->dirty = true;
+	pthread_cond_signal(&e->wake);
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += ENGINE_ATTACH_WAIT_S;
+	while (e->attached != pid && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&e->applied, &e->lock, &dl);
+	if (e->attached == pid) {
+		rc = e->attach_rc;
+		snprintf(err, errlen, "%s", e->attach_err);
+	} else {
+		rc = -ETIMEDOUT;
+		snprintf(err, errlen, "the sampler did not take the command on within %d s",
+			 ENGINE_ATTACH_WAIT_S);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return rc;
+}

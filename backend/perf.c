@@ -223,6 +223,8 @@ int perf_group_open(struct perf_group *g, const struct perf_sys *sys,
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,
 			.disabled = i == 0, .exclude_user = !user, .exclude_kernel = !kernel,
 			.exclude_hv = !kernel,
+			/* a process: its threads and children from now on too */
+			.inherit = pid >= 0,
 		};
 		int fd = perf_sys_of(g)->open(perf_sys_of(g)->ctx, &attr, pid, cpu,
 					      i ? g->fd[0] : -1);

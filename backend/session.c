@@ -154,11 +154,16 @@ static int session_open_source(struct session *s, const struct session_config *c
 		if (rc)
 			return rc;
 		emu_set_clock(e, EMU_CLOCK_MANUAL);
-		return perf ? source_open_perf(NULL, e, NULL, &s->src, err, errlen)
-			    : source_open_emu(e, &s->src, err, errlen);
+		rc = perf ? source_open_perf(NULL, e, NULL, c->command, &s->src, err, errlen)
+			  : source_open_emu(e, &s->src, err, errlen);
+	} else {
+		rc = perf ? source_open_perf(c->sim, NULL, c->root, c->command, &s->src, err, errlen)
+			  : source_open(c->sim, c->root, &s->src, err, errlen);
 	}
-	return perf ? source_open_perf(c->sim, NULL, c->root, &s->src, err, errlen)
-		    : source_open(c->sim, c->root, &s->src, err, errlen);
+	/* --command-only: the command alone, even where whole CPUs could be counted */
+	if (!rc && perf && c->command_only)
+		s->src->perf_task = true;
+	return rc;
 }
 
 static int session_source(struct session *s, const struct session_config *c, char *err,
@@ -167,8 +172,9 @@ static int session_source(struct session *s, const struct session_config *c, cha
 	char msr_why[600];
 	int rc;
 
-	if (c->source != SESSION_SOURCE_AUTO)
-		return session_open_source(s, c, c->source == SESSION_SOURCE_PERF, err, errlen);
+	if (c->source != SESSION_SOURCE_AUTO || c->command_only)
+		return session_open_source(s, c, c->source == SESSION_SOURCE_PERF || c->command_only,
+					   err, errlen);
 	rc = session_open_source(s, c, false, msr_why, sizeof(msr_why));
 	if (!rc) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: the msr driver is usable");
@@ -206,6 +212,25 @@ static void session_perf_notice(struct session *s)
 		snprintf(s->notice + n, sizeof(s->notice) - n,
 			 "the NMI watchdog holds a counter on every CPU (kernel.nmi_watchdog = 1): "
 			 "the kernel multiplexes pmutop's groups over the rest\n");
+}
+
+/*
+ * Counting one command: say so in every sample, and at paranoid 2 (no
+ * CAP_PERFMON) count its user mode only, as the kernel requires.
+ */
+static void session_task_notice(struct session *s, struct engine_config *ec)
+{
+	const struct perf_access *a = &s->src->perf_access;
+	bool user_only = a->paranoid >= 2 && !a->cap_perfmon;
+	size_t n = strlen(s->notice);
+
+	if (user_only)
+		ec->count_kernel = false;
+	ec->count_user = true;
+	snprintf(s->notice + n, sizeof(s->notice) - n, "counting only the command run under "
+		 "pmutop and what it starts%s\n", user_only ? ", user mode only (kernel."
+		 "perf_event_paranoid 2 lets a user count their own processes' user mode)" : "");
+	ec->warning = s->notice;
 }
 
 /* The emulated time of a stepped session: the engine's clock. */
@@ -256,6 +281,8 @@ int session_open(const struct session_config *c, struct session **out, char *err
 		ec.clock = session_sim_clock;
 		ec.clock_ctx = s;
 	}
+	if (s->src->perf_task)
+		session_task_notice(s, &ec);
 	mts = c->dram_mts ? c->dram_mts : s->src->dram_mts;
 	/* 64-bit channels: 8 bytes per transfer */
 	ec.channel_peak = mts ? mts * 1e6 * 8 : NAN;
@@ -299,6 +326,19 @@ int session_open_os(const char *root, double interval, const char *reason, struc
 		snprintf(s->os_brand, sizeof(s->os_brand), "CPU without usable counters");
 	*out = s;
 	return 0;
+}
+
+bool session_counts_command(const struct session *s)
+{
+	return s->src && s->src->perf_task;
+}
+
+int session_attach(struct session *s, int pid, char *err, size_t errlen)
+{
+	err[0] = 0;
+	if (!session_counts_command(s))
+		return 0;
+	return engine_attach(s->eng, pid, err, errlen);
 }
 
 int session_start(struct session *s)

@@ -48,6 +48,8 @@ struct session_config {
 	 */
 	bool stepped;
 	enum session_source source;
+	bool command;             /* a command will run under pmutop (pmutop -- COMMAND) */
+	bool command_only;        /* --command-only: count it alone, through perf */
 };
 
 struct session {
@@ -85,6 +87,15 @@ int session_open_os(const char *root, double interval, const char *reason, struc
 		    char *err, size_t errlen);
 
 int session_start(struct session *s);
+
+/*
+ * Whether the run counts the command alone (perf: --command-only, or a user
+ * the kernel lets count only their own processes); then session_attach
+ * names it once it exists (before it runs: run_config.hold), and nothing
+ * is counted before.  0, or -errno with the kernel's answer in ERR.
+ */
+bool session_counts_command(const struct session *s);
+int session_attach(struct session *s, int pid, char *err, size_t errlen);
 
 /*
  * A stepped session (session_config.stepped): one slice of emulated time.

@@ -42,7 +42,8 @@ static struct msr_dev *source_open_dev(struct source *s, const char *root, char 
  * The perf side of S (its CPU identified, its topology loaded): the core
  * PMU's formats and what the kernel allows, or the emulated kernel.
  */
-static int source_open_perf_side(struct source *s, const char *root, char *err, size_t errlen)
+static int source_open_perf_side(struct source *s, const char *root, bool task_ok, char *err,
+				  size_t errlen)
 {
 	char why[300];
 	int rc;
@@ -74,14 +75,22 @@ static int source_open_perf_side(struct source *s, const char *root, char *err, 
 	if (rc)
 		return rc;
 	if (!perf_access_system_wide(&s->perf_access, why, sizeof(why))) {
-		snprintf(err, errlen, "perf cannot count every CPU for this user: %s", why);
+		/* at 1 and 2 a user's own processes may still be counted: the command run under pmutop */
+		if (task_ok && s->perf_access.paranoid >= 1 && s->perf_access.paranoid <= 2) {
+			s->perf_task = true;
+			snprintf(s->name, sizeof(s->name), "perf");
+			return 0;
+		}
+		snprintf(err, errlen, "perf cannot count every CPU for this user: %s%s", why,
+			 s->perf_access.paranoid >= 1 && s->perf_access.paranoid <= 2
+			 ? " (pmutop -- COMMAND counts that command)" : "");
 		return -EACCES;
 	}
 	snprintf(s->name, sizeof(s->name), "perf");
 	return 0;
 }
 
-static int source_open_any(const char *sim, struct emu *emu, const char *root, bool perf,
+static int source_open_any(const char *sim, struct emu *emu, const char *root, int perf,
 			   struct source **out, char *err, size_t errlen)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
@@ -122,7 +131,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		s->channels = s->model->channels;
 	}
 	if (perf) {
-		rc = source_open_perf_side(s, root, err, errlen);
+		rc = source_open_perf_side(s, root, perf == 2, err, errlen);
 		if (rc)
 			goto fail;
 		*out = s;
@@ -171,6 +180,7 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 		ec->perf_cpu = &s->perf_cpu;
 		ec->perf = s->perf_sys;
 		ec->perf_access = &s->perf_access;
+		ec->perf_task = s->perf_task;
 		ec->mmio = NULL;
 	}
 }
@@ -180,10 +190,10 @@ int source_open(const char *sim, const char *root, struct source **out, char *er
 	return source_open_any(sim, NULL, root, false, out, err, errlen);
 }
 
-int source_open_perf(const char *sim, struct emu *emu, const char *root, struct source **out,
-		     char *err, size_t errlen)
+int source_open_perf(const char *sim, struct emu *emu, const char *root, bool task_ok,
+		     struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(sim, emu, root, true, out, err, errlen);
+	return source_open_any(sim, emu, root, task_ok ? 2 : 1, out, err, errlen);
 }
 
 int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen)

@@ -49,6 +49,7 @@ struct source {
 	struct perf_access perf_access;
 	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
 	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
+	bool perf_task;              /* counting one command, not whole CPUs (engine_attach) */
 };
 
 /*
@@ -62,11 +63,14 @@ int source_open(const char *sim, const char *root, struct source **out, char *er
  * The perf source: SIM (an emulated machine behind an emulated kernel),
  * EMU (the same, made by the caller, taken), or this machine's (ROOT's
  * sysfs) kernel through perf_event_open(2).  No register device is opened
- * and nothing is written.  0, or -errno with one line in ERR: -ENODEV no
- * core PMU, -EACCES the kernel does not let this user count every CPU.
+ * and nothing is written.  TASK_OK: a command will run under pmutop, so
+ * where this user may count only their own processes (perf_event_paranoid
+ * 1 or 2) the source counts that command (perf_task).  0, or -errno with
+ * one line in ERR: -ENODEV no core PMU, -EACCES the kernel does not let
+ * this user count every CPU (nor a command, or there is none).
  */
-int source_open_perf(const char *sim, struct emu *emu, const char *root, struct source **out,
-		     char *err, size_t errlen);
+int source_open_perf(const char *sim, struct emu *emu, const char *root, bool task_ok,
+		     struct source **out, char *err, size_t errlen);
 
 /* The same over an emulator made by the caller (the source takes EMU). */
 int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen);

@@ -75,6 +75,7 @@ struct uncore_config {
 	const char *root;           /* where /proc is looked up to name another user (NULL: /) */
 	/* the perf source: the kernel's uncore PMUs instead of registers (uncore_perf.c) */
 	bool perf_mode;
+	bool perf_task;             /* counting one command: the uncore (whole sockets) cannot */
 	const struct perf_sys *perf; /* NULL: the kernel's system calls */
 	const struct perf_access *perf_access;
 };

@@ -143,8 +143,8 @@ int uncore_perf_create(struct uncore *u, const struct perf_sys *sys,
 	up->pg = xcalloc((size_t)u->nsocks * (size_t)u->l->ngroups * UNCORE_PERF_MAX_BOXES + 1,
 			 sizeof(*up->pg));
 	up->clock_pg = xcalloc((size_t)u->nsocks + 1, sizeof(*up->clock_pg));
-	if (!u->used)
-		return 0;
+	if (!u->used || u->cfg.perf_task)
+		return 0; /* counting one command: no uncore (uncore_perf_plan says why) */
 	uncore_perf_discover(u);
 	for (int i = 0; i < u->nsocks; i++) {
 		struct uncore_socket *s = &u->socks[i];
@@ -260,6 +260,12 @@ void uncore_perf_plan(struct uncore *u, uint32_t groups)
 		uncore_perf_close_group(u, g);
 		if (!(groups & (1u << g)) || u->blocked[g][0])
 			continue; /* off, or blocked by uncore_plan's own checks */
+		if (u->cfg.perf_task) {
+			snprintf(u->blocked[g], sizeof(u->blocked[g]), "counting one command: the uncore "
+				 "counts whole sockets, which needs kernel.perf_event_paranoid 0 or less, or "
+				 "CAP_PERFMON");
+			continue;
+		}
 		if (!up->nbox[grp->pmu]) {
 			snprintf(u->blocked[g], sizeof(u->blocked[g]), "%s", up->missing[grp->pmu]);
 			continue;

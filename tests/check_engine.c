@@ -10,6 +10,7 @@
  * cycles >= 1 - uops per cycle) the bound is part of the truth.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ static void run_source_path(struct run *r, const char *machine, const char *path
 		/* manual from the start: emulated time 0 is the test's 0 */
 		emu_set_clock(e, EMU_CLOCK_MANUAL);
 		if (run_perf)
-			ck_assert_msg(source_open_perf(NULL, e, NULL, &r->src, err, sizeof(err)) == 0,
+			ck_assert_msg(source_open_perf(NULL, e, NULL, false, &r->src, err, sizeof(err)) == 0,
 				      "%s", err);
 		else
 			ck_assert_msg(source_open_emu(e, &r->src, err, sizeof(err)) == 0, "%s", err);
@@ -2121,6 +2122,47 @@ START_TEST(perf_kernel_without_a_pmu_blocks_only_its_groups)
 }
 END_TEST
 
+/*
+ * Counting one command through perf (--command-only, or a user at
+ * perf_event_paranoid 1-2): nothing counts until the command is named (its
+ * groups say they wait for it), then each CPU's figures are its figures
+ * (the emulated machine runs nothing else) within 2 % of the truth; the
+ * uncore cannot count a command and says why; a command that is gone is
+ * the kernel's ESRCH, said.
+ */
+START_TEST(perf_counts_a_command_once_attached)
+{
+	struct run r;
+	const struct sample *s;
+	char err[400];
+	int stalls;
+
+	run_perf = true;
+	run_source(&r, "nehalem-ep:memory-bound");
+	run_perf = false;
+	r.src->perf_task = true;
+	run_engine(&r, "nehalem", "stalls imc", 1.0);
+	stalls = layout_group_find(r.l, "stalls");
+	s = run_sample(&r);
+	ck_assert_int_eq(s->groups[stalls].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_str_eq(s->groups[stalls].why, "waiting for the command to start");
+	ck_assert(isnan(sample_metric(s, &s->threads[0], layout_metric_find(r.l, "ipc"))));
+	sample_release(s);
+	ck_assert_int_eq(engine_attach(r.eng, INT_MAX, err, sizeof(err)), -ESRCH);
+	ck_assert_msg(strstr(err, "No such process"), "%s", err);
+	ck_assert_msg(engine_attach(r.eng, (int)getpid(), err, sizeof(err)) == 0, "%s", err);
+	sample_release(run_sample(&r)); /* the attach restarts the interval */
+	s = run_sample(&r);
+	ck_assert_int_eq(s->groups[stalls].state, SAMPLE_GROUP_LIVE);
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "imc")].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_msg(strstr(s->groups[layout_group_find(r.l, "imc")].why, "counts whole sockets"),
+		      "%s", s->groups[layout_group_find(r.l, "imc")].why);
+	ck_assert_int_gt(check_against_truth(&r, s, 0.02), 0);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -2136,6 +2178,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, perf_phases_shorter_than_the_interval);
 	tcase_add_test(tc, perf_missing_format_field_blocks_its_groups_and_files_are_closed);
 	tcase_add_test(tc, perf_kernel_without_a_pmu_blocks_only_its_groups);
+	tcase_add_test(tc, perf_counts_a_command_once_attached);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);
 	CHECK_ADD(s, idle_core_has_no_stall_share);

@@ -7,7 +7,7 @@
 # saying the same; and --source auto on this machine explaining its choice.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 27
+plan 34
 
 # ---- the option ----
 run "$PMUTOP" --source bogus -b -n 1 --sim nehalem-ep
@@ -43,6 +43,22 @@ if [ -z "$bad" ] && [ -n "$shares" ]; then pass "the kernel multiplexes every gr
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim skylake:memory-bound --source perf --dump -n 2 --pane imc
 expect_rc "--dump through perf" 0
 expect_match "the screen names the source" "$out" "(perf)"
+
+# ---- one command counted alone ----
+run "$PMUTOP" --sim nehalem-ep:memory-bound --command-only -b -d 0.3 -- sleep 1
+expect_rc "--command-only runs the command and counts it" 0
+expect_match "the header says only the command is counted" "$err" "counting only the command run under pmutop and what it starts"
+expect_match "the uncore says why it cannot count a command" "$out" "group imc blocked: counting one command: the uncore counts whole sockets"
+case "$(printf '%s\n' "$out" | grep '^# socket 0:' | tail -1)" in
+*"exec_stall_pct=n/a"* | "") fail "the command's core figures are there" "$out" ;;
+*"exec_stall_pct="*) pass "the command's core figures are there" ;;
+*) fail "the command's core figures are there" "$out" ;;
+esac
+run "$PMUTOP" --sim nehalem-ep --command-only -b -n 1
+expect_rc "--command-only without a command is a usage error" 2
+expect_match "and says how it goes" "$err" "pmutop --command-only -- COMMAND"
+run "$PMUTOP" --sim nehalem-ep --command-only -b -- /nonexistent/cmd
+expect_rc "a command that cannot run: 127, as a shell says" 127
 
 # ---- the fake device tree's sysfs ----
 fakehw_start westmere-ep:numa-remote
@@ -100,7 +116,7 @@ doc=$("$PMUTOP" --doctor 2>&1 | grep '  source  ')
 src=$(printf '%s\n' "$out" | sed -n 's/^# sample 1 .*  \([^ ]*\)$/\1/p' | head -1)
 case "$err" in
 *"no counters: "?*)
-	expect_match "auto on this machine: no source, and why (the doctor agrees)" "$doc" "neither msr nor perf can count" ;;
+	expect_match "auto on this machine: no source, and why (the doctor agrees)" "$doc" "neither msr nor perf" ;;
 *)
 	expect_match "auto on this machine: the doctor names the source it took ($src)" "$doc" "auto: $src" ;;
 esac

@@ -450,8 +450,26 @@ static int main_extra_start(const struct options *opt, struct session *s, int ou
 			       .argv = opt->command, .pin = pin, .npin = a.topo->cpu_thread_len,
 			       .out_fd = out_fd, .null_stdin = out_fd >= 0 && !opt->batch,
 			       .mark_fifo = x->marks ? marks_path(x->marks) : NULL,
+			       /* counted alone: its events are opened before it runs */
+			       .hold = session_counts_command(s),
 		       }, &x->cmd, err, sizeof(err));
 	free(pin);
+	if (!rc && session_counts_command(s)) {
+		char why[400];
+
+		if (session_attach(s, run_pid(x->cmd), why, sizeof(why))) {
+			fprintf(stderr, "pmutop: cannot count the command: %s\n", why);
+			run_stop(x->cmd, SIGKILL, MAIN_CMD_STOP_WAIT_S);
+			run_free(x->cmd);
+			x->cmd = NULL;
+			return EXIT_FAILURE;
+		}
+		rc = run_release(x->cmd, err, sizeof(err));
+		if (rc) {
+			run_free(x->cmd);
+			x->cmd = NULL;
+		}
+	}
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		/* as a shell says it: 127 not found, 126 found but not runnable */
@@ -872,7 +890,8 @@ static int main_run(const struct options *opt)
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
-		.mux_s = opt->mux_s, .source = opt->source,
+		.mux_s = opt->mux_s, .source = opt->source, .command = opt->command != NULL,
+		.command_only = opt->command_only,
 		.stepped = opt->dump && opt->sim,
 	};
 	/* --serve without --tui or -b is a service: no screen */

@@ -57,6 +57,10 @@ const char options_usage[] =
 	"                         (the kernel's perf_event_open: core events, no root\n"
 	"                         needed where perf_event_paranoid allows) or auto\n"
 	"                         (default: msr when usable, else perf)\n"
+	"      --command-only     with -- COMMAND: count that command (and what it starts)\n"
+	"                         alone, through perf, instead of whole CPUs; a user whom\n"
+	"                         perf_event_paranoid 1 or 2 keeps from counting whole\n"
+	"                         CPUs gets this without asking\n"
 	"      --dram-mts=N       DIMM speed in MT/s (e.g. 1333): memory bandwidth is\n"
 	"                         then shown as a share of the channels' peak too\n"
 	"      --list-events      print every event of the layout with the exact register\n"
@@ -115,6 +119,7 @@ enum {
 	OPT_PANE,
 	OPT_MUX_MS,
 	OPT_SOURCE,
+	OPT_COMMAND_ONLY,
 	OPT_PIN,
 	OPT_MARK,
 	OPT_RECORD,
@@ -153,6 +158,7 @@ static const struct option options_long[] = {
 	{ "pane", required_argument, NULL, OPT_PANE },
 	{ "mux-ms", required_argument, NULL, OPT_MUX_MS },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "command-only", no_argument, NULL, OPT_COMMAND_ONLY },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "mark", required_argument, NULL, OPT_MARK },
 	{ "record", required_argument, NULL, OPT_RECORD },
@@ -304,6 +310,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 			 optarg);
 		return -EINVAL;
 	}
+	case OPT_COMMAND_ONLY:
+		opt->command_only = true;
+		return 0;
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
 		return 0;
@@ -541,7 +550,13 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			 "%s", opt->connect ? "--connect (the owner counts)" : "--replay (a recording)");
 		return -EINVAL;
 	}
-	if (opt->source == SESSION_SOURCE_PERF && opt->force) {
+	if (opt->command_only && (!opt->command || opt->source == SESSION_SOURCE_MSR)) {
+		snprintf(err, errlen, "--command-only counts the command after -- alone, through perf: "
+			 "pmutop --command-only -- COMMAND%s", opt->command ? " (not with --source msr)"
+			 : "");
+		return -EINVAL;
+	}
+	if ((opt->source == SESSION_SOURCE_PERF || opt->command_only) && opt->force) {
 		snprintf(err, errlen, "--force takes msr counters others use; with --source perf the "
 			 "kernel shares the counters between users (leave --force out)");
 		return -EINVAL;

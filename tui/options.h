@@ -52,6 +52,7 @@ struct options {
 	double mux_s;         /* --mux-ms in seconds, 0: the engine's default */
 	enum session_source source; /* --source, auto by default */
 	bool source_given;
+	bool command_only;    /* --command-only: the command alone, through perf */
 	int pane;             /* --pane: a lower enum view_pane, 0 the default */
 	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
 	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */

@@ -26,6 +26,10 @@ struct run_cmd {
 	double t_start, t_end; /* CLOCK_MONOTONIC seconds; t_end 0 while it runs */
 	bool ended;
 	int wstatus;
+	/* held (run_config.hold): the pipe that lets it exec, the one that says whether it did */
+	int go_fd, exec_fd;
+	bool pinned;
+	char argv0[256];
 };
 
 static double run_now(void)
@@ -98,8 +102,12 @@ static void run_child_fail(int err_fd, int e)
 	_exit(127);
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls; errors go to ERR_FD. */
-static void run_child(const struct run_config *c, const struct run_prep *p, int err_fd)
+/*
+ * In the child, between fork and exec: only async-signal-safe calls; errors
+ * go to ERR_FD.  GO_FD >= 0: wait for the parent's word first (EOF: it gave
+ * up on the command, so it never runs).
+ */
+static void run_child(const struct run_config *c, const struct run_prep *p, int err_fd, int go_fd)
 {
 	sigset_t none;
 
@@ -130,8 +138,43 @@ static void run_child(const struct run_config *c, const struct run_prep *p, int 
 	}
 	if (p->set && sched_setaffinity(0, p->set_size, p->set))
 		run_child_fail(err_fd, errno);
+	if (go_fd >= 0) {
+		char go = 0;
+		ssize_t n;
+
+		do
+			n = read(go_fd, &go, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1 || go != 'g')
+			_exit(126);
+	}
 	execvpe(c->argv[0], c->argv, p->envp);
 	run_child_fail(err_fd, errno);
+}
+
+/*
+ * Wait for R's exec (the pipe closes on it, or carries the errno it failed
+ * with).  0, or -errno with the message in ERR (R reaped).
+ */
+static int run_wait_exec(struct run_cmd *r, char *err, size_t errlen)
+{
+	ssize_t n;
+	int e = 0;
+
+	do
+		n = read(r->exec_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(r->exec_fd);
+	r->exec_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(r->pid, NULL, 0);
+		r->ended = true;
+		snprintf(err, errlen, "cannot run '%s': %s%s", r->argv0, strerror(e),
+			 e == ENOENT ? " (is it on PATH, or give its path)" :
+			 e == EINVAL && r->pinned ? " (--pin: no CPU of the list is usable here)" : "");
+		return -e;
+	}
+	return 0;
 }
 
 int run_start(const struct run_config *c, struct run_cmd **out, char *err, size_t errlen)
@@ -139,20 +182,24 @@ int run_start(const struct run_config *c, struct run_cmd **out, char *err, size_
 	struct run_prep prep;
 	struct run_cmd *r;
 	const char *base;
-	int pipefd[2], e = 0;
-	ssize_t n;
+	int pipefd[2], gofd[2] = { -1, -1 }, e = 0;
 
 	*out = NULL;
 	if (!c->argv || !c->argv[0] || !c->argv[0][0]) {
 		snprintf(err, errlen, "no command after '--'");
 		return -EINVAL;
 	}
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		snprintf(err, errlen, "cannot start '%s': %s", c->argv[0], strerror(errno));
-		return -errno;
+	if (pipe2(pipefd, O_CLOEXEC) || (c->hold && pipe2(gofd, O_CLOEXEC))) {
+		e = errno;
+		snprintf(err, errlen, "cannot start '%s': %s", c->argv[0], strerror(e));
+		return -e;
 	}
 	r = xcalloc(1, sizeof(*r));
 	r->pidfd = -1;
+	r->go_fd = -1;
+	r->exec_fd = pipefd[0];
+	r->pinned = c->pin != NULL;
+	snprintf(r->argv0, sizeof(r->argv0), "%s", c->argv[0]);
 	base = strrchr(c->argv[0], '/');
 	snprintf(r->name, sizeof(r->name), "%s", base ? base + 1 : c->argv[0]);
 	r->t_start = run_now();
@@ -160,38 +207,54 @@ int run_start(const struct run_config *c, struct run_cmd **out, char *err, size_
 	r->pid = fork();
 	if (r->pid == 0) {
 		close(pipefd[0]);
-		run_child(c, &prep, pipefd[1]);
+		if (gofd[1] >= 0)
+			close(gofd[1]);
+		run_child(c, &prep, pipefd[1], gofd[0]);
 	}
 	run_unprepare(c, &prep);
+	close(pipefd[1]);
+	if (gofd[0] >= 0)
+		close(gofd[0]);
 	if (r->pid < 0) {
 		e = errno;
 		close(pipefd[0]);
-		close(pipefd[1]);
+		if (gofd[1] >= 0)
+			close(gofd[1]);
 		free(r);
 		snprintf(err, errlen, "cannot start '%s': %s", c->argv[0], strerror(e));
 		return -e;
 	}
 	/* the parent too, so a signal sent at once cannot miss the group */
 	setpgid(r->pid, r->pid);
-	close(pipefd[1]);
-	/* exec closes the pipe (CLOEXEC): EOF means it runs; an errno means it did not */
-	do
-		n = read(pipefd[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(pipefd[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(r->pid, NULL, 0);
-		snprintf(err, errlen, "cannot run '%s': %s%s", c->argv[0], strerror(e),
-			 e == ENOENT ? " (is it on PATH, or give its path)" :
-			 e == EINVAL && c->pin ? " (--pin: no CPU of the list is usable here)" : "");
-		free(r);
-		return -e;
-	}
 	r->pidfd = (int)syscall(SYS_pidfd_open, r->pid, 0);
 	if (r->pidfd >= 0)
 		fcntl(r->pidfd, F_SETFD, FD_CLOEXEC);
+	if (c->hold) {
+		/* it waits before exec: run_release lets it go */
+		r->go_fd = gofd[1];
+		*out = r;
+		return 0;
+	}
+	e = run_wait_exec(r, err, errlen);
+	if (e) {
+		run_free(r);
+		return e;
+	}
 	*out = r;
 	return 0;
+}
+
+int run_release(struct run_cmd *r, char *err, size_t errlen)
+{
+	if (r->go_fd < 0)
+		return 0;
+	if (write(r->go_fd, "g", 1) != 1) {
+		/* it is gone already: its exit status says what happened */
+	}
+	close(r->go_fd);
+	r->go_fd = -1;
+	r->t_start = run_now();
+	return run_wait_exec(r, err, errlen);
 }
 
 int run_fd(const struct run_cmd *r)
@@ -262,6 +325,10 @@ int run_stop(struct run_cmd *r, int sig, double wait_s)
 {
 	double until = run_now() + wait_s;
 
+	if (r->go_fd >= 0) {
+		close(r->go_fd); /* still held: it leaves without running */
+		r->go_fd = -1;
+	}
 	run_signal(r, sig);
 	while (!run_poll(r) && run_now() < until) {
 		struct pollfd p = { .fd = r->pidfd, .events = POLLIN };
@@ -284,6 +351,10 @@ void run_free(struct run_cmd *r)
 {
 	if (!r)
 		return;
+	if (r->go_fd >= 0)
+		close(r->go_fd); /* held and never let go: it leaves without running */
+	if (r->exec_fd >= 0)
+		close(r->exec_fd);
 	if (r->pidfd >= 0)
 		close(r->pidfd);
 	free(r);

@@ -25,6 +25,7 @@ struct run_config {
 	int out_fd;
 	bool null_stdin;          /* the interactive view owns the terminal: stdin is /dev/null */
 	const char *mark_fifo;    /* exported as PMUTOP_MARK_FIFO, or NULL */
+	bool hold;                /* started, but it waits before exec until run_release */
 };
 
 /*
@@ -32,6 +33,12 @@ struct run_config {
  * file or directory"): the command could not be executed at all.
  */
 int run_start(const struct run_config *c, struct run_cmd **out, char *err, size_t errlen);
+
+/*
+ * Let a held command (run_config.hold) run: 0, or -errno with ERR as
+ * run_start says it (it could not be executed; it is reaped).
+ */
+int run_release(struct run_cmd *r, char *err, size_t errlen);
 
 /* A descriptor readable when the command ended (a pidfd), or -1: then call run_poll now and then. */
 int run_fd(const struct run_cmd *r);
