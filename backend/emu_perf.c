@@ -105,7 +105,21 @@ struct emu_perf {
 	struct ek_pmu pmus[EK_MAX_PMUS];
 	int npmus;
 	unsigned gp, fixed, gp_width, fixed_width;
+	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
 };
+
+/* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */
+static uint64_t ek_hw_arch_select(const struct ek_event *e)
+{
+	switch (e->config) {
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return 0x00C0;
+	case PERF_COUNT_HW_CPU_CYCLES:
+		return 0x003C;
+	default:
+		return 0x013C; /* ref-cycles: UNHALTED_REFERENCE_CYCLES */
+	}
+}
 
 static double ek_now(struct emu_perf *k)
 {
@@ -251,7 +265,8 @@ static void ek_unschedule(struct emu_perf *k, int cpu, int pmu)
 		l->scheduled = false;
 	}
 	if (p->kind == EK_CORE && k->fixed)
-		emu_msr_write(k->emu, cpu, IA32_FIXED_CTR_CTRL, 0);
+		emu_msr_write(k->emu, cpu, IA32_FIXED_CTR_CTRL,
+			      k->watchdog ? (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(1) : 0);
 	if (p->fixed)
 		emu_msr_write(k->emu, cpu, p->fixed_ctrl, 0);
 	c->offcore_users[0] = c->offcore_users[1] = 0;
@@ -279,13 +294,14 @@ static bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_e
 			hw[m] = EK_HW_FREE;
 			continue;
 		}
-		if (n >= 0) {
-			if ((p->kind == EK_CORE && (unsigned)n >= k->fixed) || (fixed & (1u << n)))
-				return false;
+		if (n >= 0 && !((p->kind == EK_CORE && (unsigned)n >= k->fixed) || (fixed & (1u << n)))) {
 			fixed |= 1u << n;
 			hw[m] = EK_HW_FIXED + n;
 			continue;
 		}
+		/* a generic event whose fixed counter is taken goes on a general one, as Linux does */
+		if (n >= 0 && (p->kind != EK_CORE || e->type != PERF_TYPE_HARDWARE))
+			return false;
 		/* the shared extra register: one value at a time (Linux's extra_reg constraint) */
 		if (o >= 0) {
 			if (users[o] && offcore[o] != e->config1)
@@ -314,7 +330,8 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 	for (int m = 0; m < l->nmembers; m++) {
 		struct ek_event *e = &k->ev[l->members[m]];
 		uint64_t priv = (e->exclude_user ? 0 : EVTSEL_USR) | (e->exclude_kernel ? 0 : EVTSEL_OS);
-		uint64_t sel = e->config & 0xFFFFFFFFull & ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
+		uint64_t sel = e->type == PERF_TYPE_HARDWARE ? ek_hw_arch_select(e)
+			       : e->config & 0xFFFFFFFFull & ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
 		int o = ek_offcore_of(e);
 		unsigned width;
 
@@ -357,8 +374,11 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 static void ek_schedule(struct emu_perf *k, int cpu, int pmu)
 {
 	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
-	uint32_t gp = 0, fixed = 0;
-	uint64_t fixed_ctrl = 0;
+	bool core = k->pmus[pmu].kind == EK_CORE;
+	/* the watchdog's event is pinned: scheduled before every flexible group */
+	uint32_t gp = 0, fixed = core && k->watchdog ? 1u << 1 : 0;
+	uint64_t fixed_ctrl = core && k->watchdog ? (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(1)
+						  : 0;
 
 	for (int i = 0; i < c->norder; i++) {
 		struct ek_event *l = &k->ev[c->order[i]];
@@ -790,6 +810,16 @@ const struct perf_sys *emu_perf_sys(struct emu_perf *k)
 void emu_perf_cpu_pmu(const struct emu_perf *k, struct perf_pmu *out)
 {
 	*out = k->pmus[0].desc;
+}
+
+void emu_perf_set_watchdog(struct emu_perf *k, bool on)
+{
+	pthread_mutex_lock(&k->lock);
+	k->watchdog = on && k->fixed > 1;
+	for (int cpu = 0; cpu < k->ncpus; cpu++)
+		if (k->cpus[cpu].present)
+			ek_resched(k, cpu, 0, ek_now(k), false);
+	pthread_mutex_unlock(&k->lock);
 }
 
 int emu_perf_hide_pmu(struct emu_perf *k, const char *name)

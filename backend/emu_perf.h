@@ -22,6 +22,8 @@
 #ifndef PMUTOP_EMU_PERF_H
 #define PMUTOP_EMU_PERF_H
 
+#include <stdbool.h>
+
 #include "emu.h"
 #include "perf.h"
 #include "perf_pmu.h"
@@ -39,6 +41,13 @@ const struct perf_sys *emu_perf_sys(struct emu_perf *k);
 
 /* Its "cpu" PMU, as ROOT/sys/bus/event_source/devices/cpu would describe it. */
 void emu_perf_cpu_pmu(const struct emu_perf *k, struct perf_pmu *out);
+
+/*
+ * The NMI watchdog on (kernel.nmi_watchdog = 1): its pinned cycles event
+ * holds fixed counter 1 on every CPU, so a cycles event goes on a general
+ * counter and the groups share one counter fewer.
+ */
+void emu_perf_set_watchdog(struct emu_perf *k, bool on);
 
 /* A kernel without uncore PMU NAME (an older kernel, another driver): 0, or -ENOENT. */
 int emu_perf_hide_pmu(struct emu_perf *k, const char *name);

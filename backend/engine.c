@@ -439,9 +439,16 @@ static void engine_baseline(struct engine *e)
 }
 
 /* First programming of CPU C: fixed counter control and global enables. */
+/* A failed first write: refused (lockdown, a write filter, msr-safe) or another failure. */
+static int engine_setup_rc(int rc)
+{
+	return rc == -EPERM || rc == -EACCES ? rc : -EIO;
+}
+
 static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 {
 	uint64_t fixed_ctrl = 0, global = 0;
+	int wrc;
 
 	/* originals first, before any enable makes a counter move */
 	for (unsigned k = 0; k < e->cfg.gp_counters && k < PMU_MAX_GP; k++)
@@ -480,8 +487,9 @@ static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 			fixed_ctrl |= ((e->cfg.count_kernel ? FIXED_CTRL_OS : 0) |
 				       (e->cfg.count_user ? FIXED_CTRL_USR : 0)) << FIXED_CTRL_SHIFT(n);
 		}
-		if (engine_write(e, c, IA32_FIXED_CTR_CTRL, fixed_ctrl))
-			return -EIO;
+		wrc = engine_write(e, c, IA32_FIXED_CTR_CTRL, fixed_ctrl);
+		if (wrc)
+			return engine_setup_rc(wrc);
 	}
 	if (e->cfg.perfmon_version >= 2) {
 		if (engine_read(e, c, IA32_PERF_GLOBAL_CTRL, &global))
@@ -492,8 +500,9 @@ static int engine_setup_cpu(struct engine *e, struct engine_cpu *c)
 		for (unsigned n = 0; n < e->cfg.fixed_counters && n < PMU_MAX_FIXED; n++)
 			if (e->fixed_usable & (1u << n))
 				global |= GLOBAL_FIXED(n);
-		if (engine_write(e, c, IA32_PERF_GLOBAL_CTRL, global))
-			return -EIO;
+		wrc = engine_write(e, c, IA32_PERF_GLOBAL_CTRL, global);
+		if (wrc)
+			return engine_setup_rc(wrc);
 	}
 	return 0;
 }
@@ -926,9 +935,12 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 			.perf_access = cfg->perf_access,
 		};
 
-		if (uncore_create(&uc, &e->unc, err, errlen)) {
+		int rc = uncore_create(&uc, &e->unc, err, errlen);
+
+		if (rc) {
 			engine_free(e);
-			return -EIO;
+			/* refused writes: msr is not usable here (--source auto goes on to perf) */
+			return rc == -EPERM || rc == -EACCES ? rc : -EIO;
 		}
 	}
 	if (engine_perf(e) && !cfg->perf_task) {
@@ -947,7 +959,8 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 		if (rc) {
 			snprintf(err, errlen, "%s", e->error);
 			engine_free(e);
-			return rc == -EINVAL ? rc : -EIO; /* -EINVAL: the layout does not fit */
+			/* -EINVAL: the layout does not fit; refused writes: msr is not usable here */
+			return rc == -EINVAL || rc == -EPERM || rc == -EACCES ? rc : -EIO;
 		}
 	}
 	engine_baseline(e);

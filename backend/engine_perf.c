@@ -190,6 +190,7 @@ void engine_perf_plan(struct engine *e)
 		}
 		e->perf_open |= 1u << g;
 	}
+	uncore_perf_fds(e->unc, need + (long)PMU_MAX_FIXED * e->ncpus);
 	uncore_plan(e->unc, e->groups);
 	for (int g = 0; g < l->ngroups; g++)
 		if (l->groups[g].pmu != LAYOUT_PMU_CORE)

@@ -166,43 +166,6 @@ static int session_open_source(struct session *s, const struct session_config *c
 	return rc;
 }
 
-static int session_source(struct session *s, const struct session_config *c, char *err,
-			  size_t errlen)
-{
-	char msr_why[600];
-	int rc;
-
-	if (c->source != SESSION_SOURCE_AUTO || c->command_only)
-		return session_open_source(s, c, c->source == SESSION_SOURCE_PERF || c->command_only,
-					   err, errlen);
-	rc = session_open_source(s, c, false, msr_why, sizeof(msr_why));
-	if (!rc) {
-		snprintf(s->source_why, sizeof(s->source_why), "auto: the msr driver is usable");
-		return 0;
-	}
-	if (rc == -EINVAL) {
-		snprintf(err, errlen, "%s", msr_why); /* bad input: perf would not fix it */
-		return rc;
-	}
-	rc = session_open_source(s, c, true, err, errlen);
-	if (!rc) {
-		snprintf(s->source_why, sizeof(s->source_why), "auto: msr unusable (%s)", msr_why);
-		/* in the header of every sample: why the figures come through the kernel */
-		snprintf(s->notice, sizeof(s->notice), "counting through perf: msr is unusable (%s)\n",
-			 msr_why);
-		return 0;
-	}
-	{
-		char perf_why[600];
-
-		snprintf(perf_why, sizeof(perf_why), "%s", err);
-		/* the same reason for both (a CPU pmutop does not know): said once */
-		if (strcmp(msr_why, perf_why))
-			snprintf(err, errlen, "msr: %s; perf: %s", msr_why, perf_why);
-	}
-	return rc;
-}
-
 /* What the kernel's sharing means for this run, for the header (the perf source). */
 static void session_perf_notice(struct session *s)
 {
@@ -239,7 +202,12 @@ static double session_sim_clock(void *ctx)
 	return ((const struct session *)ctx)->sim_t;
 }
 
-int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
+/*
+ * One session of C counting through msr (PERF false) or perf; AUTO_WHY, when
+ * not NULL, is why --source auto took perf (said in every sample).
+ */
+static int session_open_one(const struct session_config *c, bool perf, const char *auto_why,
+			    struct session **out, char *err, size_t errlen)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 	struct engine_config ec = { 0 };
@@ -248,7 +216,13 @@ int session_open(const struct session_config *c, struct session **out, char *err
 
 	*out = NULL;
 	s->lock_fd = -1;
-	rc = session_source(s, c, err, errlen);
+	if (auto_why) {
+		snprintf(s->source_why, sizeof(s->source_why), "auto: msr unusable (%s)", auto_why);
+		/* in the header of every sample: why the figures come through the kernel */
+		snprintf(s->notice, sizeof(s->notice), "counting through perf: msr is unusable "
+			 "(%.900s)\n", auto_why);
+	}
+	rc = session_open_source(s, c, perf, err, errlen);
 	if (rc)
 		goto fail;
 	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));
@@ -299,6 +273,42 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	return 0;
 fail:
 	session_close(s);
+	return rc;
+}
+
+/* What makes msr unusable here, where perf may still count (not bad input, not a busy lock). */
+static bool session_msr_unusable(int rc)
+{
+	return rc == -ENOENT || rc == -ENODEV || rc == -EACCES || rc == -EPERM || rc == -ENOTSUP;
+}
+
+int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
+{
+	char msr_why[1024], perf_why[1024];
+	int rc;
+
+	if (c->source != SESSION_SOURCE_AUTO || c->command_only)
+		return session_open_one(c, c->source == SESSION_SOURCE_PERF || c->command_only, NULL,
+					out, err, errlen);
+	/* auto: msr when it opens and its first writes are allowed, else perf, saying why */
+	rc = session_open_one(c, false, NULL, out, msr_why, sizeof(msr_why));
+	if (!rc) {
+		snprintf((*out)->source_why, sizeof((*out)->source_why), "auto: the msr driver is "
+			 "usable");
+		return 0;
+	}
+	if (!session_msr_unusable(rc)) {
+		snprintf(err, errlen, "%s", msr_why); /* bad input, a busy lock: perf would not help */
+		return rc;
+	}
+	rc = session_open_one(c, true, msr_why, out, perf_why, sizeof(perf_why));
+	if (rc) {
+		/* the same reason for both (a CPU pmutop does not know): said once */
+		if (strcmp(msr_why, perf_why))
+			snprintf(err, errlen, "msr: %.500s; perf: %.500s", msr_why, perf_why);
+		else
+			snprintf(err, errlen, "%s", msr_why);
+	}
 	return rc;
 }
 

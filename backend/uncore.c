@@ -528,6 +528,7 @@ static int uncore_setup_socket(struct uncore *u, struct uncore_socket *s)
 {
 	const struct uncore_kind_regs *kr = &uncore_kinds[u->cfg.kind];
 	uint64_t v;
+	int rc;
 
 	for (int pmu = 0; pmu < LAYOUT_NPMUS; pmu++) {
 		const struct uncore_bank *bk = &uncore_banks[pmu];
@@ -539,11 +540,15 @@ static int uncore_setup_socket(struct uncore *u, struct uncore_socket *s)
 			}
 	}
 	msr_save(u->cfg.dev, s->reader, kr->fixed_ctr);
-	if (uncore_rd(u, s, kr->fixed_ctrl, &v) || uncore_wr(u, s, kr->fixed_ctrl, v | kr->fixed_bits))
+	if (uncore_rd(u, s, kr->fixed_ctrl, &v))
 		return -EIO;
-	if (uncore_rd(u, s, kr->global_ctrl, &v) || uncore_wr(u, s, kr->global_ctrl, v | kr->global_bits))
+	rc = uncore_wr(u, s, kr->fixed_ctrl, v | kr->fixed_bits);
+	if (!rc && uncore_rd(u, s, kr->global_ctrl, &v))
 		return -EIO;
-	return 0;
+	if (!rc)
+		rc = uncore_wr(u, s, kr->global_ctrl, v | kr->global_bits);
+	/* a refused write (lockdown, a write filter) is said as such: msr is not usable here */
+	return rc == -EPERM || rc == -EACCES ? rc : rc ? -EIO : 0;
 }
 
 int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *err, size_t errlen)
@@ -551,6 +556,7 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 	struct uncore *u = xcalloc(1, sizeof(*u));
 	const struct layout *l = cfg->layout;
 	bool used = cfg->kind != CPUMODEL_UNCORE_NONE && layout_has_uncore(l);
+	int rc;
 
 	*out = NULL;
 	u->cfg = *cfg;
@@ -598,10 +604,11 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 
 		if (s->taken || s->reader < 0)
 			continue;
-		if (uncore_setup_socket(u, s)) {
+		rc = uncore_setup_socket(u, s);
+		if (rc) {
 			snprintf(err, errlen, "%s", u->error);
 			uncore_free(u);
-			return -EIO;
+			return rc;
 		}
 	}
 	*out = u;

@@ -93,6 +93,9 @@ struct perf_access;
 int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *err, size_t errlen);
 void uncore_free(struct uncore *u);
 
+/* The perf source: the open files the core's events take, before uncore_plan counts its own. */
+void uncore_perf_fds(struct uncore *u, long core);
+
 /* Pack the selected uncore groups (bit g = layout group g) into sets; blocks what cannot count. */
 void uncore_plan(struct uncore *u, uint32_t groups);
 int uncore_nsets(const struct uncore *u);

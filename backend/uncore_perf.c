@@ -50,6 +50,7 @@ struct uncore_perf {
 	struct perf_pmu clock;
 	bool has_clock;
 	uint32_t open;                    /* uncore groups open */
+	long fds_core;                    /* the open files the core's events take (uncore_perf_fds) */
 	int *cpu;                         /* per socket: the CPU its events are opened on */
 	struct perf_group *pg;            /* [socket][group][box] */
 	struct perf_group *clock_pg;      /* per socket */
@@ -246,10 +247,17 @@ static int uncore_perf_open_group(struct uncore *u, int g, char *why, size_t len
 	return opened ? 0 : -ENODEV;
 }
 
+void uncore_perf_fds(struct uncore *u, long core)
+{
+	if (u->perf)
+		u->perf->fds_core = core;
+}
+
 void uncore_perf_plan(struct uncore *u, uint32_t groups)
 {
 	struct uncore_perf *up = u->perf;
 	const struct layout *l = u->l;
+	long need = up->fds_core + u->nsocks; /* the core's, and each socket's clock */
 
 	up->open = 0;
 	for (int g = 0; g < l->ngroups; g++) {
@@ -268,6 +276,12 @@ void uncore_perf_plan(struct uncore *u, uint32_t groups)
 		}
 		if (!up->nbox[grp->pmu]) {
 			snprintf(u->blocked[g], sizeof(u->blocked[g]), "%s", up->missing[grp->pmu]);
+			continue;
+		}
+		/* its files counted with everything else's before it is opened */
+		need += (long)grp->nevents * up->nbox[grp->pmu] * u->nsocks;
+		if (perf_check_fd_limit(need, up->access, u->blocked[g], sizeof(u->blocked[g]))) {
+			need -= (long)grp->nevents * up->nbox[grp->pmu] * u->nsocks;
 			continue;
 		}
 		if (uncore_perf_open_group(u, g, u->blocked[g], sizeof(u->blocked[g]))) {

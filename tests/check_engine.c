@@ -21,6 +21,7 @@
 #include "check_main.h"
 #include "cpuid.h"
 #include "emu.h"
+#include "emu_perf.h"
 #include "engine.h"
 #include "layout.h"
 #include "msr.h"
@@ -2163,6 +2164,83 @@ START_TEST(perf_counts_a_command_once_attached)
 }
 END_TEST
 
+/*
+ * Through perf each event takes an open file per CPU: with a limit too low
+ * for every group, the groups that fit are opened and the rest are blocked
+ * with the message (checked before opening, never EMFILE half-way); no
+ * group is left half open.
+ */
+START_TEST(perf_file_limit_blocks_groups_with_the_fix)
+{
+	struct run r;
+	const struct sample *s;
+	int blocked = 0, counted = 0;
+
+	run_perf = true;
+	run_source(&r, "nehalem-ep:memory-bound");
+	run_perf = false;
+	r.src->perf_access.fd_limit = 300; /* 16 CPUs: the fixed events and a few groups */
+	run_engine(&r, "nehalem", "all", 1.0);
+	s = run_sample(&r);
+	for (int g = 0; g < r.l->ngroups; g++) {
+		if (r.l->groups[g].pmu != LAYOUT_PMU_CORE)
+			continue;
+		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED) {
+			ck_assert_msg(strstr(s->groups[g].why, "open files (one per event per CPU) and "
+					     "the limit is 300: raise it (ulimit -n"), "%s", s->groups[g].why);
+			blocked++;
+		} else {
+			counted++;
+		}
+	}
+	ck_assert_int_gt(blocked, 0);
+	ck_assert_int_gt(counted, 0);
+	/* what is open fits the limit, with pmutop's own files beside it */
+	ck_assert_int_le(emu_perf_open_events(r.src->perf_kernel) + 64, 300);
+	/* and what is open counts */
+	ck_assert(!isnan(sample_metric(s, &s->threads[0], layout_metric_find(r.l, "ipc"))));
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
+ * The NMI watchdog holds fixed counter 1 on every CPU (a pinned cycles
+ * event): through perf pmutop's cycles event goes on a general counter, so
+ * a group of four events and the cycles no longer fit together on a
+ * 4-counter core: the kernel multiplexes them, the group is marked with
+ * its share, and its figures stay within 5 % of the truth.  Without the
+ * watchdog the same group counts the whole interval.
+ */
+START_TEST(perf_nmi_watchdog_takes_a_counter)
+{
+	for (int on = 0; on < 2; on++) {
+		struct run r;
+		const struct sample *s;
+		int g;
+
+		run_perf = true;
+		run_source(&r, "nehalem-ep:memory-bound");
+		run_perf = false;
+		emu_perf_set_watchdog(r.src->perf_kernel, on);
+		run_engine(&r, "nehalem", "stalls", 1.0);
+		g = layout_group_find(r.l, "stalls");
+		sample_release(run_sample(&r));
+		s = run_sample(&r);
+		if (on) {
+			ck_assert_int_eq(s->groups[g].state, SAMPLE_GROUP_ROTATING);
+			ck_assert_msg(s->groups[g].live_share > 0.2 && s->groups[g].live_share < 0.8,
+				      "share %g", s->groups[g].live_share);
+		} else {
+			ck_assert_int_eq(s->groups[g].state, SAMPLE_GROUP_LIVE);
+		}
+		ck_assert_int_gt(check_against_truth(&r, s, 0.05), 0);
+		sample_release(s);
+		run_close(&r);
+	}
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -2179,6 +2257,8 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, perf_missing_format_field_blocks_its_groups_and_files_are_closed);
 	tcase_add_test(tc, perf_kernel_without_a_pmu_blocks_only_its_groups);
 	tcase_add_test(tc, perf_counts_a_command_once_attached);
+	tcase_add_test(tc, perf_file_limit_blocks_groups_with_the_fix);
+	tcase_add_test(tc, perf_nmi_watchdog_takes_a_counter);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);
 	CHECK_ADD(s, idle_core_has_no_stall_share);

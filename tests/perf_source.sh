@@ -7,7 +7,7 @@
 # saying the same; and --source auto on this machine explaining its choice.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 34
+plan 38
 
 # ---- the option ----
 run "$PMUTOP" --source bogus -b -n 1 --sim nehalem-ep
@@ -109,6 +109,16 @@ echo 0 >"$dir/proc/sys/kernel/perf_event_paranoid"
 as_nobody "$u/pmutop" --doctor --root "$dir"
 expect_match "at paranoid 0 a user may count every CPU" "$out" "kernel.perf_event_paranoid is 0 (0 or less): every CPU may be counted without privileges"
 expect_match "and auto would count through perf" "$out" "auto: perf (msr unusable"
+
+# ---- a locked-down kernel: the msr driver refuses writes, auto goes on to perf ----
+fakehw_stop
+fakehw_start westmere-ep:numa-remote --lockdown
+regs_before=$(regs dump)
+run "$PMUTOP" --root "$dir" --source auto -b -n 1 -d 0.2
+expect_match "auto: msr refused under lockdown, said" "$err" "msr: the kernel refused writing MSR"
+expect_match "auto: then perf, with its own reason" "$err" "; perf: the kernel exposes no core PMU"
+expect_match "and the OS's figures instead" "$out" "OS (no counters)"
+if [ "$(regs dump)" = "$regs_before" ]; then pass "nothing was changed on the locked-down machine"; else fail "nothing was changed on the locked-down machine" "registers differ"; fi
 
 # ---- this machine: whatever it has, auto picks and says why ----
 run "$PMUTOP" --source auto -b -n 1 -d 0.2

@@ -2,7 +2,7 @@
  * fakehw: play an emulated machine as a device tree, for end-to-end tests
  * of pmutop's real file path (pmutop --root DIR).
  *
- *   fakehw [--ready FILE] MACHINE[:SCENARIO] DIR
+ *   fakehw [--ready FILE] [--lockdown] [--msr-safe] MACHINE[:SCENARIO] DIR
  *
  * Writes the static part of a Linux machine under DIR (the /sys and /proc
  * files hwloc and pmutop read: CPU topology, caches, NUMA nodes, cpuinfo,
@@ -35,6 +35,9 @@
  *   chmod/chown (chgrp) changes them; the kernel checks those permissions
  *   for every user (allow_other, default_permissions), and opening an msr
  *   node also needs CAP_SYS_RAWIO, as the msr driver wants.
+ *   with --lockdown, the kernel is locked down (sys/kernel/security/lockdown
+ *                    says [integrity]) and the msr nodes refuse every write
+ *                    with EPERM, as the msr driver does then.
  * Counters advance in real time and follow the event selects pmutop writes.
  * A plain file could not do this: adjacent MSR addresses overlap by 7 bytes.
  * Creates FILE once the mount is up.  SIGINT/SIGTERM/SIGHUP unmount and
@@ -68,6 +71,8 @@ static struct emu *fakehw_emu;
 static bool fakehw_msr_safe;
 /* the module's version: text, and as msr-safe encodes it (major << 16 | minor << 8 | patch) */
 static char fakehw_safe_version[16] = "1.7.0";
+/* --lockdown: the kernel is locked down (integrity): the msr driver refuses every write */
+static bool fakehw_lockdown;
 static unsigned fakehw_safe_major = 1;
 static uint32_t fakehw_safe_u32 = 1u << 16 | 7u << 8;
 static bool fakehw_batch_refuse; /* dev/faults "all batch-refuse" */
@@ -262,7 +267,8 @@ static void fakehw_tree(const char *root)
 	fakehw_cpu_files(root, t, m);
 	fakehw_node_files(root, t);
 	fakehw_put(root, "sys/module/msr/parameters/allow_writes", "on\n");
-	fakehw_put(root, "sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
+	fakehw_put(root, "sys/kernel/security/lockdown", fakehw_lockdown
+		   ? "none [integrity] confidentiality\n" : "[none] integrity confidentiality\n");
 	fakehw_put(root, "proc/sys/kernel/nmi_watchdog", "0\n");
 	if (fakehw_msr_safe)
 		fakehw_put(root, "sys/module/msr_safe/version", "%s\n", fakehw_safe_version);
@@ -736,6 +742,9 @@ static int fakehw_write(const char *path, const char *buf, size_t size, off_t of
 		return -ENXIO;
 	if (fakehw_fault_of(cpu).eio_write)
 		return -EIO;
+	/* the msr driver under lockdown (msr-safe is not affected): EPERM */
+	if (fakehw_lockdown && node == NODE_MSR)
+		return -EPERM;
 	for (size_t i = 0; i < size; i += 8) {
 		memcpy(&v, buf + i, 8);
 		rc = emu_msr_write(fakehw_emu, cpu, (uint32_t)off, v);
@@ -937,6 +946,10 @@ int main(int argc, char **argv)
 			ready = argv[2];
 			argv += 2;
 			argc -= 2;
+		} else if (argc >= 2 && strcmp(argv[1], "--lockdown") == 0) {
+			fakehw_lockdown = true;
+			argv++;
+			argc--;
 		} else if (argc >= 2 && strcmp(argv[1], "--msr-safe") == 0) {
 			fakehw_msr_safe = true;
 			argv++;
@@ -961,8 +974,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: fakehw [--ready FILE] [--msr-safe] [--msr-safe-version X.Y.Z] "
-				"MACHINE[:SCENARIO] DIR\n");
+		fprintf(stderr, "usage: fakehw [--ready FILE] [--lockdown] [--msr-safe] "
+				"[--msr-safe-version X.Y.Z] MACHINE[:SCENARIO] DIR\n");
 		return 2;
 	}
 	spec = argv[1];
