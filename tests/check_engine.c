@@ -144,13 +144,19 @@ static void run_open(struct run *r, const char *sim, const char *layout, const c
 	run_engine(r, layout, groups, interval);
 }
 
-/* run_open through perf: the emulated kernel over the emulated machine. */
-static void run_open_perf(struct run *r, const char *sim, const char *layout, const char *groups,
-			  double interval)
+/* run_source through perf: the emulated kernel over the emulated machine. */
+static void run_source_perf(struct run *r, const char *sim)
 {
 	run_perf = true;
 	run_source(r, sim);
 	run_perf = false;
+}
+
+/* run_open through perf. */
+static void run_open_perf(struct run *r, const char *sim, const char *layout, const char *groups,
+			  double interval)
+{
+	run_source_perf(r, sim);
 	run_engine(r, layout, groups, interval);
 }
 
@@ -2039,9 +2045,7 @@ START_TEST(perf_missing_format_field_blocks_its_groups_and_files_are_closed)
 	const struct sample *s;
 	int blocked = 0, live = 0;
 
-	run_perf = true;
-	run_source(&r, "nehalem-ep:memory-bound");
-	run_perf = false;
+	run_source_perf(&r, "nehalem-ep:memory-bound");
 	for (int f = 0; f < r.src->perf_cpu.nfields; f++)
 		if (!strcmp(r.src->perf_cpu.fields[f].name, "any"))
 			r.src->perf_cpu.fields[f] = r.src->perf_cpu.fields[--r.src->perf_cpu.nfields];
@@ -2095,9 +2099,7 @@ START_TEST(perf_kernel_without_a_pmu_blocks_only_its_groups)
 	const struct sample *s;
 	int blocked = 0, counted = 0;
 
-	run_perf = true;
-	run_source(&r, "skylake:memory-bound");
-	run_perf = false;
+	run_source_perf(&r, "skylake:memory-bound");
 	ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, "uncore_arb"), 0);
 	run_engine(&r, "skylake", "all", 1.0);
 	s = run_sample(&r);
@@ -2138,9 +2140,7 @@ START_TEST(perf_counts_a_command_once_attached)
 	char err[400];
 	int stalls;
 
-	run_perf = true;
-	run_source(&r, "nehalem-ep:memory-bound");
-	run_perf = false;
+	run_source_perf(&r, "nehalem-ep:memory-bound");
 	r.src->perf_task = true;
 	run_engine(&r, "nehalem", "stalls imc", 1.0);
 	stalls = layout_group_find(r.l, "stalls");
@@ -2176,9 +2176,7 @@ START_TEST(perf_file_limit_blocks_groups_with_the_fix)
 	const struct sample *s;
 	int blocked = 0, counted = 0;
 
-	run_perf = true;
-	run_source(&r, "nehalem-ep:memory-bound");
-	run_perf = false;
+	run_source_perf(&r, "nehalem-ep:memory-bound");
 	r.src->perf_access.fd_limit = 300; /* 16 CPUs: the fixed events and a few groups */
 	run_engine(&r, "nehalem", "all", 1.0);
 	s = run_sample(&r);
@@ -2219,9 +2217,7 @@ START_TEST(perf_nmi_watchdog_takes_a_counter)
 		const struct sample *s;
 		int g;
 
-		run_perf = true;
-		run_source(&r, "nehalem-ep:memory-bound");
-		run_perf = false;
+		run_source_perf(&r, "nehalem-ep:memory-bound");
 		emu_perf_set_watchdog(r.src->perf_kernel, on);
 		run_engine(&r, "nehalem", "stalls", 1.0);
 		g = layout_group_find(r.l, "stalls");
