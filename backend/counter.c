@@ -39,6 +39,12 @@ uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version,
 	       (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0);
 }
 
+uint64_t counter_perf_config(const struct layout_event *ev)
+{
+	return (counter_fields(ev) & ~EVTSEL_EN) |
+	       (ev->any && ev->pmu == LAYOUT_PMU_CORE ? EVTSEL_ANY : 0);
+}
+
 uint64_t counter_uncore_evtsel(const struct layout_event *ev)
 {
 	return counter_fields(ev);

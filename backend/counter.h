@@ -32,6 +32,13 @@ double counter_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed
 uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
 			bool kernel);
 
+/*
+ * The event bits of EV as a perf raw config carries them (what the PMU's
+ * format files place: event, umask, cmask, inv, edge, any), without the
+ * enable and privilege bits the kernel sets itself.
+ */
+uint64_t counter_perf_config(const struct layout_event *ev);
+
 /* The uncore event select for EV: event, umask, threshold, inv, edge, EN (no USR/OS/ANY). */
 uint64_t counter_uncore_evtsel(const struct layout_event *ev);
 

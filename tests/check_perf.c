@@ -120,6 +120,8 @@ START_TEST(raw_configs_are_the_selects_the_msr_source_writes)
 				      layouts[k], ev->name, (unsigned long long)c.config[0],
 				      (unsigned long long)sel);
 			ck_assert_uint_eq(c.config[1], ev->has_offcore ? ev->offcore : 0);
+			/* what the explain overlay shows for a perf run */
+			ck_assert_uint_eq(counter_perf_config(ev), c.config[0]);
 			ck_assert_uint_eq(c.type, 4);
 			checked++;
 		}
@@ -186,6 +188,7 @@ START_TEST(uncore_configs_are_the_selects_and_imc_names_are_the_kernels)
 				      "%s %s: config 0x%llx", layouts[k], ev->name,
 				      (unsigned long long)c.config[0]);
 			ck_assert_uint_eq(c.type, p->type);
+			ck_assert_uint_eq(counter_perf_config(ev), c.config[0]);
 			checked++;
 		}
 		layout_free(l);

@@ -7,7 +7,7 @@
 # saying the same; and --source auto on this machine explaining its choice.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 38
+plan 42
 
 # ---- the option ----
 run "$PMUTOP" --source bogus -b -n 1 --sim nehalem-ep
@@ -43,6 +43,19 @@ if [ -z "$bad" ] && [ -n "$shares" ]; then pass "the kernel multiplexes every gr
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim skylake:memory-bound --source perf --dump -n 2 --pane imc
 expect_rc "--dump through perf" 0
 expect_match "the screen names the source" "$out" "(perf)"
+
+# ---- on the screen: the kernel's multiplexing marked, explain shows the raw config ----
+T="tmux -L pmutop-perf-$$"
+. "$top_srcdir/tests/tmux_lib.sh"
+$T new-session -d -x 160 -y 50 "LANG=C.UTF-8 XDG_CONFIG_HOME=$(mktemp -d) '$PMUTOP' --sim nehalem-ep:memory-bound --source perf -g stalls,imc,qhl,l3; sleep 30"
+if wait_for "sample 2" 10; then pass "the screen runs through perf"; else fail "the screen runs through perf" "$(screen)"; fi
+expect_match "its header names the source" "$(screen)" "(perf)"
+i=0
+while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do $T send-keys -t 0 Tab; sleep 0.05; i=$((i + 1)); done
+$T send-keys -t 0 Down e
+if wait_for "perf raw" 3; then pass "explain shows the raw config the kernel is given"; else fail "explain shows the raw config the kernel is given" "$(screen)"; fi
+expect_match "and the share the kernel gave the group" "$(screen)" "of the interval, counts scaled by"
+$T kill-server 2>/dev/null
 
 # ---- one command counted alone ----
 run "$PMUTOP" --sim nehalem-ep:memory-bound --command-only -b -d 0.3 -- sleep 1

@@ -561,6 +561,9 @@ static void panes_explain(const struct view *v, const struct sample *s,
 				      "as read   scaled\n");
 		for (int i = 0; i < gr->nevents && n < sizeof(text); i++) {
 			const struct layout_event *ev = &l->events[gr->first_event + i];
+			/* the perf source's runs: "perf", or an emulated machine's "... (perf)" */
+			bool via_perf = s && s->source && (!strcmp(s->source, "perf") ||
+							   strstr(s->source, "(perf)"));
 			bool chan = e && s->nchannels && e >= s->channels &&
 				    e < s->channels + s->nsockets * s->nchannels;
 			double scaled = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
@@ -574,8 +577,17 @@ static void panes_explain(const struct view *v, const struct sample *s,
 			    e >= s->sockets && e < s->sockets + s->nsockets)
 				scaled = sample_channel(s, e->socket, ev->channel)
 						 ->vars[layout_event_var(l, gr->first_event + i)];
-			/* what is written where: PERFEVTSEL, an uncore select, or a free-running MMIO counter */
-			if (ev->pmu == LAYOUT_PMU_CORE)
+			/*
+			 * what is written where: PERFEVTSEL, an uncore select, or a free-running
+			 * MMIO counter; through perf nothing is written: the raw config the
+			 * kernel is given (the select's event bits, placed by the PMU's format)
+			 */
+			if (via_perf && ev->pmu == LAYOUT_PMU_IMC)
+				snprintf(reg, sizeof(reg), "perf uncore_imc");
+			else if (via_perf)
+				snprintf(reg, sizeof(reg), "perf raw %llX",
+					 (unsigned long long)counter_perf_config(ev));
+			else if (ev->pmu == LAYOUT_PMU_CORE)
 				snprintf(reg, sizeof(reg), "PERFEVTSEL %llX",
 					 (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
 									    v->info.count_user,
