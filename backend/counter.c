@@ -7,6 +7,7 @@
 #include "pmu_regs.h"
 
 #include <math.h>
+#include <stdio.h>
 
 double counter_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed, int *resets)
 {
@@ -37,6 +38,60 @@ uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version,
 {
 	return counter_fields(ev) | (ev->any && perfmon_version >= 3 ? EVTSEL_ANY : 0) |
 	       (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0);
+}
+
+/* The kernel's names of the IMC's free-running counters (its uncore_imc events/), by MCHBAR offset. */
+static const struct {
+	uint32_t offset;
+	const char *name;
+} counter_imc_names[] = {
+	{ SKL_IMC_DRAM_DATA_READS, "data_reads" },
+	{ SKL_IMC_DRAM_DATA_WRITES, "data_writes" },
+	{ SKL_IMC_DRAM_GT_REQUESTS, "gt_requests" },
+	{ SKL_IMC_DRAM_IA_REQUESTS, "ia_requests" },
+	{ SKL_IMC_DRAM_IO_REQUESTS, "io_requests" },
+};
+
+const char *counter_perf_imc_name(uint32_t mmio)
+{
+	for (size_t k = 0; k < sizeof(counter_imc_names) / sizeof(counter_imc_names[0]); k++)
+		if (counter_imc_names[k].offset == mmio)
+			return counter_imc_names[k].name;
+	return NULL;
+}
+
+void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
+{
+	static const char *const pmus[LAYOUT_NPMUS] = {
+		[LAYOUT_PMU_CORE] = "cpu", [LAYOUT_PMU_UNCORE] = "uncore",
+		[LAYOUT_PMU_CBO] = "uncore_cbox_N", [LAYOUT_PMU_ARB] = "uncore_arb",
+		[LAYOUT_PMU_IMC] = "uncore_imc",
+	};
+	size_t n;
+
+	if (ev->pmu == LAYOUT_PMU_IMC) {
+		const char *name = counter_perf_imc_name(ev->mmio);
+
+		snprintf(buf, len, "uncore_imc/%s/", name ? name : "?");
+		return;
+	}
+	/* the format fields' names, as the kernel's sysfs gives them for these PMUs */
+	n = (size_t)snprintf(buf, len, "%s/event=0x%02x", pmus[ev->pmu], ev->event);
+	if (ev->umask && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",umask=0x%02x", ev->umask);
+	if (ev->cmask && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",cmask=%u", ev->cmask);
+	if (ev->inv && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",inv");
+	if (ev->edge && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",edge");
+	if (ev->any && ev->pmu == LAYOUT_PMU_CORE && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",any");
+	if (ev->has_offcore && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",offcore_rsp=0x%llx",
+				      (unsigned long long)ev->offcore);
+	if (n < len)
+		snprintf(buf + n, len - n, "/");
 }
 
 uint64_t counter_perf_config(const struct layout_event *ev)

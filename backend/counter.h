@@ -8,6 +8,7 @@
 #define PMUTOP_COUNTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "layout.h"
@@ -38,6 +39,16 @@ uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version,
  * enable and privilege bits the kernel sets itself.
  */
 uint64_t counter_perf_config(const struct layout_event *ev);
+
+/*
+ * EV as `perf stat -e` names it through the kernel's PMUs: "cpu/event=0xb1,
+ * umask=0x40,cmask=1/", "uncore/...", "uncore_cbox_N/..." (each slice N),
+ * "uncore_imc/data_reads/".
+ */
+void counter_perf_event(const struct layout_event *ev, char *buf, size_t len);
+
+/* The kernel's uncore_imc event name of the free-running counter at MCHBAR offset MMIO, or NULL. */
+const char *counter_perf_imc_name(uint32_t mmio);
 
 /* The uncore event select for EV: event, umask, threshold, inv, edge, EN (no USR/OS/ANY). */
 uint64_t counter_uncore_evtsel(const struct layout_event *ev);

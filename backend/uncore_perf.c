@@ -17,6 +17,7 @@
  */
 #include "uncore.h"
 #include "uncore_int.h"
+#include "counter.h"
 #include "cpulist.h"
 #include "perf.h"
 #include "xmalloc.h"
@@ -28,18 +29,6 @@
 #include <string.h>
 
 #define UNCORE_PERF_MAX_BOXES 8
-
-/* The kernel's names of the IMC's free-running counters (its uncore_imc events/), by MCHBAR offset. */
-static const struct {
-	uint32_t offset;
-	const char *name;
-} uncore_perf_imc[] = {
-	{ SKL_IMC_DRAM_DATA_READS, "data_reads" },
-	{ SKL_IMC_DRAM_DATA_WRITES, "data_writes" },
-	{ SKL_IMC_DRAM_GT_REQUESTS, "gt_requests" },
-	{ SKL_IMC_DRAM_IA_REQUESTS, "ia_requests" },
-	{ SKL_IMC_DRAM_IO_REQUESTS, "io_requests" },
-};
 
 struct uncore_perf {
 	const struct perf_sys *sys;
@@ -198,9 +187,7 @@ static int uncore_perf_encode(struct uncore *u, int g, const struct perf_pmu *p,
 				return rc;
 			continue;
 		}
-		for (size_t k = 0; k < sizeof(uncore_perf_imc) / sizeof(uncore_perf_imc[0]); k++)
-			if (uncore_perf_imc[k].offset == ev->mmio)
-				name = uncore_perf_imc[k].name;
+		name = counter_perf_imc_name(ev->mmio);
 		if (!name || perf_pmu_alias(p, name, &cfg[i])) {
 			snprintf(why, len, "event %s: the kernel's %s has no event %s (%s/events)",
 				 ev->name, p->name, name ? name : "for its counter", p->name);

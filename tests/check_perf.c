@@ -122,6 +122,22 @@ START_TEST(raw_configs_are_the_selects_the_msr_source_writes)
 			ck_assert_uint_eq(c.config[1], ev->has_offcore ? ev->offcore : 0);
 			/* what the explain overlay shows for a perf run */
 			ck_assert_uint_eq(counter_perf_config(ev), c.config[0]);
+			/* --list-events --source perf: perf stat -e's text gives the same config */
+			{
+				struct perf_pmu tmp = cpu;
+				struct perf_pmu_config c2;
+				char text[160];
+
+				counter_perf_event(ev, text, sizeof(text));
+				ck_assert_msg(!strncmp(text, "cpu/", 4) && text[strlen(text) - 1] == '/',
+					      "%s", text);
+				text[strlen(text) - 1] = 0;
+				tmp.naliases = 0;
+				ck_assert_int_eq(perf_pmu_add_alias(&tmp, "e", text + 4), 0);
+				ck_assert_msg(perf_pmu_alias(&tmp, "e", &c2) == 0, "%s", text);
+				ck_assert_msg(c2.config[0] == c.config[0] && c2.config[1] == c.config[1],
+					      "%s: 0x%llx", text, (unsigned long long)c2.config[0]);
+			}
 			ck_assert_uint_eq(c.type, 4);
 			checked++;
 		}

@@ -7,7 +7,7 @@
 # saying the same; and --source auto on this machine explaining its choice.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 42
+plan 44
 
 # ---- the option ----
 run "$PMUTOP" --source bogus -b -n 1 --sim nehalem-ep
@@ -16,6 +16,10 @@ expect_match "--source bogus names the three" "$err" "--source is msr (the msr d
 run "$PMUTOP" --source perf --force -b -n 1 --sim nehalem-ep
 expect_rc "--source perf --force is refused" 2
 expect_match "--force with perf says why" "$err" "the kernel shares the counters between users"
+
+run "$PMUTOP" --list-events --sim skylake --source perf
+expect_match "--list-events --source perf: core events as perf stat -e names them" "$out" "cpu/event=0x"
+expect_match "and the IMC's counters by the kernel's names" "$out" "uncore_imc/data_reads/"
 
 # ---- an emulated machine through the emulated kernel ----
 run "$PMUTOP" --sim nehalem-ep:memory-bound --source perf -b -n 2 -g all

@@ -468,9 +468,35 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 
 /* ---- --list-events ---------------------------------------------------- */
 
-void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
-		       bool user, bool kernel, FILE *out)
+/* --list-events --source perf: each event as perf stat -e names it through the kernel's PMUs. */
+static void batch_list_perf(const struct layout *l, FILE *out)
 {
+	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
+	fprintf(out, "# as pmutop --source perf opens them: the kernel's PMU and its format fields "
+		"(perf stat -e takes each as written; uncore_cbox_N: every slice N, summed)\n");
+	for (int g = 0; g < l->ngroups; g++) {
+		const struct layout_group *grp = &l->groups[g];
+
+		fprintf(out, "\ngroup %s (key %c, %s): %s\n", grp->name, grp->key ? grp->key : '-',
+			grp->default_on ? "on by default" : "off by default",
+			grp->title ? grp->title : "");
+		for (int i = 0; i < grp->nevents; i++) {
+			const struct layout_event *ev = &l->events[grp->first_event + i];
+			char text[160];
+
+			counter_perf_event(ev, text, sizeof(text));
+			fprintf(out, "  %-20s %s\n", ev->name, text);
+		}
+	}
+}
+
+void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
+		       bool user, bool kernel, bool perf, FILE *out)
+{
+	if (perf) {
+		batch_list_perf(l, out);
+		return;
+	}
 	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
 	fprintf(out, "# PERFEVTSEL = event | umask<<8 | %s%sEN; INT is never set\n",
 		user ? "USR | " : "", kernel ? "OS | " : "");

@@ -38,9 +38,10 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
  * Every event of L with its resolved fields, the PERFEVTSEL value written
  * (counter_evtsel: what the engine programs on a CPU with PERFMON_VERSION),
  * the offcore register and value, and the counters it may use (GP_COUNTERS
- * of them exist).
+ * of them exist).  PERF: instead, each event as perf stat -e names it
+ * through the kernel's PMUs (what --source perf opens).
  */
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
-		       bool user, bool kernel, FILE *out);
+		       bool user, bool kernel, bool perf, FILE *out);
 
 #endif

@@ -117,7 +117,7 @@ static int main_list_events(const struct options *opt)
 		return OPTIONS_EXIT_USAGE;
 	}
 	batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
-			  !opt->user_only, stdout);
+			  !opt->user_only, opt->source == SESSION_SOURCE_PERF, stdout);
 	layout_free(l);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
