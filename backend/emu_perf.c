@@ -192,10 +192,12 @@ static uint32_t ek_counter_reg(const struct emu_perf *k, const struct ek_event *
 	return e->hw >= EK_HW_FIXED ? p->fixed_ctr : p->ctr0 + (uint32_t)e->hw;
 }
 
-static int ek_counter_value(struct emu_perf *k, const struct ek_event *e, uint64_t *v)
+/* E's counter now, and its WIDTH (or NULL). */
+static int ek_counter_value(struct emu_perf *k, const struct ek_event *e, uint64_t *v,
+			    unsigned *width)
 {
-	unsigned width;
-	uint32_t reg = ek_counter_reg(k, e, &width);
+	unsigned w;
+	uint32_t reg = ek_counter_reg(k, e, width ? width : &w);
 
 	if (k->pmus[e->pmu].kind == EK_SKL_IMC) {
 		uint32_t v32 = 0;
@@ -213,10 +215,7 @@ static void ek_read_counter(struct emu_perf *k, struct ek_event *e)
 	unsigned width;
 	uint64_t v;
 
-	if (e->hw == EK_HW_NONE)
-		return;
-	ek_counter_reg(k, e, &width);
-	if (ek_counter_value(k, e, &v))
+	if (e->hw == EK_HW_NONE || ek_counter_value(k, e, &v, &width))
 		return;
 	e->count += (v - e->prev) & (width >= 64 ? ~0ull : (1ull << width) - 1);
 	e->prev = v;
@@ -339,7 +338,7 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 		e->prev = 0;
 		if (e->hw == EK_HW_FREE) {
 			/* free-running: counting from now is counting from its value now */
-			ek_counter_value(k, e, &e->prev);
+			ek_counter_value(k, e, &e->prev, NULL);
 			continue;
 		}
 		if (e->hw >= EK_HW_FIXED) {
@@ -621,8 +620,8 @@ static void ek_tick(void *ctx)
 		for (int p = 0; p < k->npmus; p++)
 			if (k->cpus[cpu].ctx[p].norder > 1)
 				ek_resched(k, cpu, p, t, true);
-			else if (k->cpus[cpu].ctx[p].norder)
-				ek_sync(k, cpu, p, t); /* free-running counters wrap: keep up */
+			else if (k->cpus[cpu].ctx[p].norder && k->pmus[p].kind == EK_SKL_IMC)
+				ek_sync(k, cpu, p, t); /* 32-bit free-running counters wrap: keep up */
 	pthread_mutex_unlock(&k->lock);
 }
 

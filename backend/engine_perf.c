@@ -50,13 +50,6 @@ static const struct perf_sys *engine_perf_sys(const struct engine *e)
 	return e->cfg.perf ? e->cfg.perf : &perf_sys_kernel;
 }
 
-/* The perf group of C for layout group G (G = ngroups + n: fixed event n). */
-static struct perf_group *engine_perf_group(const struct engine *e, struct engine_cpu *c, int g)
-{
-	(void)e;
-	return &c->perf[g];
-}
-
 /* The TSC now (one reading serves every CPU: it is invariant and synchronised), or NaN. */
 static double engine_perf_tsc(const struct engine *e)
 {
@@ -74,7 +67,7 @@ static double engine_perf_tsc(const struct engine *e)
 static void engine_perf_close_group(struct engine *e, int g)
 {
 	for (int i = 0; i < e->ncpus; i++)
-		perf_group_close(engine_perf_group(e, &e->cpus[i], g));
+		perf_group_close(&e->cpus[i].perf[g]);
 }
 
 /*
@@ -92,7 +85,7 @@ static int engine_perf_open_all(struct engine *e, int g, const struct perf_pmu_c
 		char what[128];
 
 		snprintf(what, sizeof(what), "the %s group on CPU %d", name, c->os_cpu);
-		rc = perf_group_open(engine_perf_group(e, c, g), e->cfg.perf, cfg, n, e->pid, c->os_cpu,
+		rc = perf_group_open(&c->perf[g], e->cfg.perf, cfg, n, e->pid, c->os_cpu,
 				     e->cfg.count_user, e->cfg.count_kernel, what, e->cfg.perf_access,
 				     why, len);
 		if (rc == -ENODEV) {
@@ -101,7 +94,7 @@ static int engine_perf_open_all(struct engine *e, int g, const struct perf_pmu_c
 		}
 		if (rc)
 			break;
-		rc = perf_group_enable(engine_perf_group(e, c, g));
+		rc = perf_group_enable(&c->perf[g]);
 		if (rc) {
 			snprintf(why, len, "%s: enabling it failed: %s", what, strerror(-rc));
 			break;
@@ -208,7 +201,7 @@ static void engine_perf_read_cpu(struct engine *e, struct engine_cpu *c, bool se
 	const struct layout *l = e->l;
 
 	for (int g = 0; g < l->ngroups + PMU_MAX_FIXED; g++) {
-		struct perf_group *pg = engine_perf_group(e, c, g);
+		struct perf_group *pg = &c->perf[g];
 		struct perf_group_delta d;
 		int rc;
 

@@ -90,8 +90,8 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 	return 0;
 }
 
-static int source_open_any(const char *sim, struct emu *emu, const char *root, int perf,
-			   struct source **out, char *err, size_t errlen)
+static int source_open_any(const char *sim, struct emu *emu, const char *root, bool perf,
+			   bool task_ok, struct source **out, char *err, size_t errlen)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
 	int rc;
@@ -131,7 +131,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, i
 		s->channels = s->model->channels;
 	}
 	if (perf) {
-		rc = source_open_perf_side(s, root, perf == 2, err, errlen);
+		rc = source_open_perf_side(s, root, task_ok, err, errlen);
 		if (rc)
 			goto fail;
 		*out = s;
@@ -187,18 +187,18 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 
 int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(sim, NULL, root, false, out, err, errlen);
+	return source_open_any(sim, NULL, root, false, false, out, err, errlen);
 }
 
 int source_open_perf(const char *sim, struct emu *emu, const char *root, bool task_ok,
 		     struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(sim, emu, root, task_ok ? 2 : 1, out, err, errlen);
+	return source_open_any(sim, emu, root, true, task_ok, out, err, errlen);
 }
 
 int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(NULL, emu, NULL, false, out, err, errlen);
+	return source_open_any(NULL, emu, NULL, false, false, out, err, errlen);
 }
 
 void source_close(struct source *s)

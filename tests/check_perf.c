@@ -62,6 +62,17 @@ static void fake_cpu_pmu(void)
 	put(PMU "cpu/format/offcore_rsp", "config1:0-63\n");
 }
 
+/* The shipped layout NAME. */
+static struct layout *shipped_layout(const char *name)
+{
+	char path[512], err[512];
+	struct layout *l;
+
+	snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, name);
+	ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
+	return l;
+}
+
 static void setup(void)
 {
 	snprintf(root, sizeof(root), "/tmp/pmutop-perf-XXXXXX");
@@ -101,11 +112,8 @@ START_TEST(raw_configs_are_the_selects_the_msr_source_writes)
 	ck_assert_uint_eq(cpu.type, 4);
 	ck_assert_int_eq(cpu.nfields, 8);
 	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
-		char path[512];
-		struct layout *l;
+		struct layout *l = shipped_layout(layouts[k]);
 
-		snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, layouts[k]);
-		ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
 		for (int e = 0; e < l->nevents; e++) {
 			const struct layout_event *ev = &l->events[e];
 			struct perf_pmu_config c;
@@ -187,11 +195,8 @@ START_TEST(uncore_configs_are_the_selects_and_imc_names_are_the_kernels)
 	ck_assert_msg(perf_pmu_load(root, "uncore_cbox_0", &cbox, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(perf_pmu_load(root, "uncore_imc", &imc, err, sizeof(err)) == 0, "%s", err);
 	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
-		char path[512];
-		struct layout *l;
+		struct layout *l = shipped_layout(layouts[k]);
 
-		snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, layouts[k]);
-		ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
 		for (int e = 0; e < l->nevents; e++) {
 			const struct layout_event *ev = &l->events[e];
 			const struct perf_pmu *p = ev->pmu == LAYOUT_PMU_UNCORE ? &nhm : &cbox;

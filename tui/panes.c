@@ -559,11 +559,12 @@ static void panes_explain(const struct view *v, const struct sample *s,
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      "\n\n  event                 code umask cmask inv edge any  register value   "
 				      "as read   scaled\n");
+		/* the perf source's runs: "perf", or an emulated machine's "... (perf)" */
+		bool via_perf = s && s->source && (!strcmp(s->source, "perf") ||
+						   strstr(s->source, "(perf)"));
+
 		for (int i = 0; i < gr->nevents && n < sizeof(text); i++) {
 			const struct layout_event *ev = &l->events[gr->first_event + i];
-			/* the perf source's runs: "perf", or an emulated machine's "... (perf)" */
-			bool via_perf = s && s->source && (!strcmp(s->source, "perf") ||
-							   strstr(s->source, "(perf)"));
 			bool chan = e && s->nchannels && e >= s->channels &&
 				    e < s->channels + s->nsockets * s->nchannels;
 			double scaled = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
