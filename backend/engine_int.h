@@ -70,7 +70,7 @@ struct engine {
 	double t_start;                  /* real clock at the start of the interval */
 	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
 	uint32_t groups;                 /* selected */
-	char (*blocked)[160];            /* per group: why it cannot be programmed, "" if it can */
+	char (*blocked)[SAMPLE_WHY_MAX];            /* per group: why it cannot be programmed, "" if it can */
 	double interval;
 	double interval_after_first;     /* > 0: the first interval is short, then this one */
 	bool paused, need_baseline;

@@ -24,18 +24,15 @@
 
 int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = paths_fopen(path, "layout", err, errlen);
 	struct stat st;
 	char *text;
 	long n;
 	int rc;
 
 	*out = NULL;
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot open layout %s: %s", path, strerror(-rc));
-		return rc;
-	}
+	if (!f)
+		return -errno;
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LAYOUT_MAX_BYTES) {
 		fclose(f);
 		snprintf(err, errlen, "cannot read layout %s: a regular file of at most %d bytes is "

@@ -1,93 +1,169 @@
 /*
- * lock: flock-based single-instance lock under ROOT/run/lock.  Main thread.
+ * lock: flock on the counters' device nodes.  See lock.h.  Main thread.
  */
 #include "lock.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+/* ROOT/dev/cpu/N/msr_safe */
+#define LOCK_PATH_MAX (PATH_MAX + 64)
+
+static const char *const lock_node_names[LOCK_NODES] = { "msr", "msr_safe" };
+
+/* ROOT as a prefix ("" for this machine). */
+static const char *lock_prefix(const char *root)
+{
+	return root && strcmp(root, "/") ? root : "";
+}
+
 /*
- * Make ROOT/run/lock (DIR) if missing: world-writable with the sticky bit, as
- * the system keeps it, so that every user's pmutop meets at the same file.
+ * PATHS[i]: node i of the lowest-numbered CPU under ROOT/dev/cpu that has
+ * a device node of either driver.  0, or -ENOENT when no CPU has one.
  */
-static int lock_dir(const char *prefix, char *dir, size_t len, char *err, size_t errlen)
+static int lock_nodes(const char *root, char paths[LOCK_NODES][LOCK_PATH_MAX])
 {
-	char run[PATH_MAX];
+	char dir[PATH_MAX];
+	struct dirent *e;
+	long best = -1;
+	DIR *d;
 
-	snprintf(run, sizeof(run), "%s/run", prefix);
-	snprintf(dir, len, "%s/run/lock", prefix);
-	if ((mkdir(run, 0755) < 0 && errno != EEXIST) ||
-	    (mkdir(dir, 01777) < 0 && errno != EEXIST)) {
-		int rc = -errno;
+	snprintf(dir, sizeof(dir), "%s/dev/cpu", lock_prefix(root));
+	d = opendir(dir);
+	if (!d)
+		return -ENOENT;
+	while ((e = readdir(d))) {
+		char *end;
+		long n = strtol(e->d_name, &end, 10);
+		struct stat st;
 
-		snprintf(err, errlen, "cannot create %s for pmutop's lock: %s", dir, strerror(-rc));
-		return rc;
+		if (end == e->d_name || *end || n < 0 || (best >= 0 && n >= best))
+			continue;
+		for (int i = 0; i < LOCK_NODES; i++) {
+			char node[LOCK_PATH_MAX];
+
+			snprintf(node, sizeof(node), "%s/%ld/%s", dir, n, lock_node_names[i]);
+			if (lstat(node, &st) == 0 && !S_ISLNK(st.st_mode)) {
+				best = n;
+				break;
+			}
+		}
 	}
+	closedir(d);
+	if (best < 0)
+		return -ENOENT;
+	for (int i = 0; i < LOCK_NODES; i++)
+		snprintf(paths[i], LOCK_PATH_MAX, "%s/%ld/%s", dir, best, lock_node_names[i]);
 	return 0;
 }
 
-int lock_acquire(const char *root, int *fd, char *err, size_t errlen)
+pid_t lock_holder(const char *root)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 16], pid[32] = "";
-	const char *prefix = root && strcmp(root, "/") ? root : "";
-	bool writable = true;
-	int rc, n;
+	char paths[LOCK_NODES][LOCK_PATH_MAX], line[256];
+	struct stat st[LOCK_NODES];
+	bool have[LOCK_NODES] = { false };
+	pid_t pid = 0;
+	FILE *f;
 
-	*fd = -1;
-	rc = lock_dir(prefix, dir, sizeof(dir), err, errlen);
-	if (rc)
-		return rc;
-	snprintf(path, sizeof(path), "%s/pmutop.lock", dir);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (*fd < 0 && errno == EACCES) {
-		/* another user's lock file (say root's): a lock needs no write access */
-		*fd = open(path, O_RDONLY | O_CLOEXEC);
-		writable = false;
+	if (lock_nodes(root, paths))
+		return 0;
+	for (int i = 0; i < LOCK_NODES; i++)
+		have[i] = stat(paths[i], &st[i]) == 0;
+	f = fopen("/proc/locks", "re");
+	if (!f)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 4242 00:05:1043 0 EOF" (waiters' lines carry "->") */
+	while (!pid && fgets(line, sizeof(line), f)) {
+		char type[16], mode[16];
+		unsigned maj, min;
+		unsigned long ino;
+		int p;
+
+		if (strstr(line, "->") ||
+		    sscanf(line, "%*s %15s %*s %15s %d %x:%x:%lu", type, mode, &p, &maj, &min,
+			   &ino) != 6 || strcmp(type, "FLOCK") || strcmp(mode, "WRITE"))
+			continue;
+		for (int i = 0; i < LOCK_NODES; i++)
+			if (have[i] && major(st[i].st_dev) == maj && minor(st[i].st_dev) == min &&
+			    st[i].st_ino == ino)
+				pid = p;
 	}
-	if (*fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(-rc));
-		return rc;
+	fclose(f);
+	return pid;
+}
+
+bool lock_held(const struct lock *l)
+{
+	for (int i = 0; i < LOCK_NODES; i++)
+		if (l->fd[i] >= 0)
+			return true;
+	return false;
+}
+
+void lock_release(struct lock *l)
+{
+	for (int i = 0; i < LOCK_NODES; i++) {
+		if (l->fd[i] >= 0)
+			close(l->fd[i]);
+		l->fd[i] = -1;
 	}
-	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
-		rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		n = (int)pread(*fd, pid, sizeof(pid) - 1, 0);
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
-		/* a pid left by an earlier holder (one who may not write it is not named there) */
-		if (pid[0] && kill((pid_t)atol(pid), 0) < 0 && errno == ESRCH)
-			pid[0] = '\0';
-		if (rc == -EBUSY)
-			snprintf(err, errlen, "another pmutop (pid %s) is programming this machine's "
-				 "counters; quit it first (lock: %s)", pid[0] ? pid : "unknown", path);
-		else
-			snprintf(err, errlen, "cannot lock %s: %s", path, strerror(-rc));
-		close(*fd);
-		*fd = -1;
-		return rc;
+}
+
+int lock_acquire(const char *root, struct lock *l, char *err, size_t errlen)
+{
+	char paths[LOCK_NODES][LOCK_PATH_MAX];
+	int rc, first_err = 0;
+
+	for (int i = 0; i < LOCK_NODES; i++)
+		l->fd[i] = -1;
+	if (lock_nodes(root, paths)) {
+		snprintf(err, errlen, "no device node under %s/dev/cpu to lock the counters with "
+			 "(load the msr driver: modprobe msr)", lock_prefix(root));
+		return -ENOENT;
 	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (writable && (ftruncate(*fd, 0) < 0 || pwrite(*fd, pid, (size_t)n, 0) != n)) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-		lock_release(*fd);
-		*fd = -1;
+	for (int i = 0; i < LOCK_NODES; i++) {
+		/* a node this user may not open is not one it programs through */
+		int fd = open(paths[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno != ENOENT && !first_err)
+				first_err = -errno;
+			continue;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			pid_t pid;
+
+			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+			close(fd);
+			lock_release(l);
+			pid = rc == -EBUSY ? lock_holder(root) : 0;
+			if (rc != -EBUSY)
+				snprintf(err, errlen, "cannot lock %s: %s", paths[i], strerror(-rc));
+			else if (pid > 0)
+				snprintf(err, errlen, "another pmutop (pid %ld) is programming this "
+					 "machine's counters; quit it first (it holds %s)", (long)pid,
+					 paths[i]);
+			else
+				snprintf(err, errlen, "another pmutop is programming this machine's "
+					 "counters; quit it first (it holds %s)", paths[i]);
+			return rc;
+		}
+		l->fd[i] = fd;
+	}
+	if (!lock_held(l)) {
+		rc = first_err ? first_err : -ENOENT;
+		snprintf(err, errlen, "cannot open %s or %s to lock the counters: %s", paths[0],
+			 paths[1], strerror(-rc));
 		return rc;
 	}
 	return 0;
-}
-
-void lock_release(int fd)
-{
-	if (fd >= 0)
-		close(fd);
 }

@@ -5,6 +5,7 @@
  */
 #include "msr.h"
 #include "msr_int.h"
+#include "fdlimit.h"
 #include "paths.h"
 #include "xmalloc.h"
 
@@ -34,15 +35,15 @@ void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *pat
 	switch (-err) {
 	case EMFILE:
 	case ENFILE: {
-		/* one device per CPU is open: the limit, raised to its hard value at start, is short */
-		struct rlimit r = { 0 };
+		/* one device per CPU is open: the limit, raised as far as allowed, is short */
+		char why[400];
 
-		getrlimit(RLIMIT_NOFILE, &r);
-		snprintf(buf, len, "cannot open %s: %s; pmutop keeps one device open per CPU and the "
-			 "open-file limit (%llu, already raised to the hard limit) is too low for this "
-			 "machine: raise the hard limit (as root: ulimit -Hn %d, or LimitNOFILE= in a "
-			 "systemd unit, or nofile in /etc/security/limits.conf)", path,
-			 strerror(-err), (unsigned long long)r.rlim_cur, 2 * (cpu + 64));
+		if (fdlimit_room(cpu + 1, why, sizeof(why)))
+			snprintf(buf, len, "cannot open %s: %s; pmutop keeps one device open per CPU: "
+				 "%s", path, strerror(-err), why);
+		else
+			snprintf(buf, len, "cannot open %s: %s (the system's open-file table is full?)",
+				 path, strerror(-err));
 		return;
 	}
 	case ENOENT:
@@ -159,60 +160,129 @@ static void msr_cpu_path(const struct msr_dev *d, int cpu, const char *dev, char
 	snprintf(buf, len, "%s/dev/cpu/%d/%s", strcmp(d->root, "/") ? d->root : "", cpu, dev);
 }
 
+/*
+ * PATH of CPU's device of D's kind, built with async-signal-safe steps
+ * only: a restore after a crash may open it.
+ */
+static void msr_demand_path(const struct msr_dev *d, int cpu, char *path)
+{
+	const char *name = d->kind == MSR_KIND_MSR_SAFE ? "/msr_safe" : "/msr";
+	const char *root = strcmp(d->root, "/") ? d->root : "";
+	char digits[12];
+	size_t n = 0, k = 0;
+
+	while (*root && n < MSR_PATH_MAX - 40)
+		path[n++] = *root++;
+	for (const char *p = "/dev/cpu/"; *p; p++)
+		path[n++] = *p;
+	do {
+		digits[k++] = (char)('0' + cpu % 10);
+		cpu /= 10;
+	} while (cpu > 0 && k < sizeof(digits));
+	while (k)
+		path[n++] = digits[--k];
+	while (*name)
+		path[n++] = *name++;
+	path[n] = 0;
+}
+
+/*
+ * The CPUs past ROOM (the descriptors left, -1: no limit) get their device
+ * opened at each access; the first of them is opened once here, so that a
+ * device this user may not open is said now.  0 or -errno.
+ */
+static int msr_open_cpu(struct msr_dev *d, int cpu, const char *path, int *opened, long room)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && room < 0)
+		room = 0;
+	if (room >= 0 && *opened >= room) {
+		if (fd >= 0)
+			close(fd);
+		else if (errno != EMFILE && errno != ENFILE)
+			return -errno;
+		d->fd[cpu] = MSR_FD_ON_DEMAND;
+		return 0;
+	}
+	if (fd < 0)
+		return -errno;
+	d->fd[cpu] = fd;
+	(*opened)++;
+	return 0;
+}
+
 int msr_open_files(const char *root, const int *cpus, int ncpus, const struct msr_allowlist *allow,
 		   struct msr_dev **out, char *err, size_t errlen)
 {
 	struct msr_dev *d = msr_new(cpus, ncpus, allow);
-	char path[MSR_PATH_MAX], safe[MSR_PATH_MAX];
+	char path[MSR_PATH_MAX], safe[MSR_PATH_MAX], why[500] = "";
+	long room = -1;
+	int opened = 0, demand;
 
 	*out = NULL;
 	snprintf(d->root, sizeof(d->root), "%s", root && *root ? root : "/");
 	d->kind = MSR_KIND_MSR;
+	/* one device per CPU: the limit raised for them, else the rest opened at each access */
+	if (fdlimit_room(ncpus, why, sizeof(why))) {
+		room = fdlimit_soft() - fdlimit_open_now() - FDLIMIT_MARGIN;
+		if (room < 1)
+			room = 1;
+	}
 	if (msr_batch_preferred(d->root, allow)) {
 		/* msr-safe's batch call reads every CPU at once: its files, all of them, or none */
 		int i;
 
+		d->kind = MSR_KIND_MSR_SAFE;
 		for (i = 0; i < ncpus; i++) {
 			msr_cpu_path(d, cpus[i], "msr_safe", safe, sizeof(safe));
-			d->fd[cpus[i]] = open(safe, O_RDWR | O_CLOEXEC);
-			if (d->fd[cpus[i]] < 0)
+			if (msr_open_cpu(d, cpus[i], safe, &opened, room))
 				break;
 		}
-		if (i == ncpus) {
-			d->kind = MSR_KIND_MSR_SAFE;
+		if (i == ncpus)
 			goto opened;
-		}
-		for (int k = 0; k < ncpus; k++)
-			if (d->fd[cpus[k]] >= 0) {
+		d->kind = MSR_KIND_MSR;
+		opened = 0;
+		for (int k = 0; k < ncpus; k++) {
+			if (d->fd[cpus[k]] >= 0)
 				close(d->fd[cpus[k]]);
-				d->fd[cpus[k]] = -1;
-			}
+			d->fd[cpus[k]] = -1;
+		}
 	}
 	for (int i = 0; i < ncpus; i++) {
-		int cpu = cpus[i], fd, rc;
+		int cpu = cpus[i], rc;
 
 		msr_cpu_path(d, cpu, "msr", path, sizeof(path));
-		fd = d->kind == MSR_KIND_MSR ? open(path, O_RDWR | O_CLOEXEC) : -1;
-		rc = fd < 0 ? -errno : 0;
-		if (fd < 0 && (i == 0 || d->kind == MSR_KIND_MSR_SAFE)) {
+		rc = d->kind == MSR_KIND_MSR ? msr_open_cpu(d, cpu, path, &opened, room) : -EACCES;
+		if (rc && (i == 0 || d->kind == MSR_KIND_MSR_SAFE)) {
 			/* msr-safe lets non-root users at an allowlisted set of registers */
 			msr_cpu_path(d, cpu, "msr_safe", safe, sizeof(safe));
-			fd = open(safe, O_RDWR | O_CLOEXEC);
-			if (fd >= 0)
-				d->kind = MSR_KIND_MSR_SAFE;
+			d->kind = MSR_KIND_MSR_SAFE;
+			if (msr_open_cpu(d, cpu, safe, &opened, room))
+				d->kind = MSR_KIND_MSR;
+			else
+				rc = 0;
 		}
-		if (fd < 0) {
+		if (rc) {
 			msr_explain(rc, "open", cpu, 0, path, d->root, allow, err, errlen);
 			msr_close(d);
 			return rc;
 		}
-		d->fd[cpu] = fd;
 	}
 opened:
+	demand = ncpus - opened;
+	if (demand > 0)
+		snprintf(d->fd_note, sizeof(d->fd_note), "the devices of %d of the %d CPUs are opened "
+			 "at each access (slower sweeps): %s", demand, ncpus, why);
 	msr_batch_open(d);
 	msr_emergency_track(d);
 	*out = d;
 	return 0;
+}
+
+const char *msr_fd_note(const struct msr_dev *d)
+{
+	return d->fd_note;
 }
 
 struct msr_dev *msr_open_ops(const struct msr_ops *ops, void *ctx, const int *cpus, int ncpus,
@@ -260,32 +330,44 @@ void msr_close(struct msr_dev *d)
 
 /* ---- access ----------------------------------------------------------------- */
 
-int msr_raw_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
+/*
+ * One 8-byte pread (WRITE false) or pwrite of REG on CPU's device: the one
+ * held open, or one opened for this access.  Async-signal-safe.
+ */
+static int msr_raw_io(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val, bool write)
 {
+	char path[MSR_PATH_MAX];
+	int fd, rc;
 	ssize_t n;
 
+	if (cpu < 0 || cpu >= d->fd_len || d->fd[cpu] == -1)
+		return -ENXIO;
+	fd = d->fd[cpu];
+	if (fd == MSR_FD_ON_DEMAND) {
+		msr_demand_path(d, cpu, path);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
+	n = write ? pwrite(fd, val, sizeof(*val), (off_t)reg) : pread(fd, val, sizeof(*val), (off_t)reg);
+	rc = n < 0 ? -errno : n == sizeof(*val) ? 0 : -EIO;
+	if (d->fd[cpu] == MSR_FD_ON_DEMAND)
+		close(fd);
+	return rc;
+}
+
+int msr_raw_read(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val)
+{
 	if (d->kind == MSR_KIND_OPS)
 		return d->ops->read(d->ctx, cpu, reg, val);
-	if (cpu < 0 || cpu >= d->fd_len || d->fd[cpu] < 0)
-		return -ENXIO;
-	n = pread(d->fd[cpu], val, sizeof(*val), (off_t)reg);
-	if (n < 0)
-		return -errno;
-	return n == sizeof(*val) ? 0 : -EIO;
+	return msr_raw_io(d, cpu, reg, val, false);
 }
 
 int msr_raw_write(struct msr_dev *d, int cpu, uint32_t reg, uint64_t val)
 {
-	ssize_t n;
-
 	if (d->kind == MSR_KIND_OPS)
 		return d->ops->write(d->ctx, cpu, reg, val);
-	if (cpu < 0 || cpu >= d->fd_len || d->fd[cpu] < 0)
-		return -ENXIO;
-	n = pwrite(d->fd[cpu], &val, sizeof(val), (off_t)reg);
-	if (n < 0)
-		return -errno;
-	return n == sizeof(val) ? 0 : -EIO;
+	return msr_raw_io(d, cpu, reg, &val, true);
 }
 
 /* The row of REG's save flags on CPU: the CPU, or its socket for an uncore register. */

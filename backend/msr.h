@@ -54,11 +54,20 @@ struct msr_dev;
 
 /*
  * Open the device file of each of the NCPUS OS CPUs under ROOT ("/" for
- * this machine): msr, else msr_safe.  0, or -errno with one line in ERR that
- * says what to do.
+ * this machine): msr, else msr_safe.  The open-file limit is raised as far
+ * as needed and allowed; the CPUs it leaves no room for get their device
+ * opened at each access (msr_fd_note).  0, or -errno with one line in ERR
+ * that says what to do.
  */
 int msr_open_files(const char *root, const int *cpus, int ncpus, const struct msr_allowlist *allow,
 		   struct msr_dev **out, char *err, size_t errlen);
+
+/*
+ * "" or why the devices of some CPUs are opened at each access instead of
+ * held open: the open-file limit leaves no room for them all and may not
+ * be raised (fdlimit.h).  Sweeps are slower then; said in every sample.
+ */
+const char *msr_fd_note(const struct msr_dev *d);
 
 /* A register layer over OPS (the emulator). */
 struct msr_dev *msr_open_ops(const struct msr_ops *ops, void *ctx, const int *cpus, int ncpus,

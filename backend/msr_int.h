@@ -17,6 +17,9 @@
 /* A device path: the root prefix plus /dev/cpu/N/msr_safe. */
 #define MSR_PATH_MAX (PATH_MAX + 64)
 
+/* fd[cpu] of a CPU whose device is opened at each access (the open-file limit is short). */
+#define MSR_FD_ON_DEMAND (-2)
+
 /* What the last restore did with a saved register. */
 enum msr_restore_state {
 	MSR_R_UNUSED,   /* saved, never written by pmutop: not touched */
@@ -50,7 +53,8 @@ struct msr_saved {
 struct msr_dev {
 	enum msr_kind kind;
 	char root[PATH_MAX];
-	int *fd;               /* by OS CPU number; -1 when not open */
+	int *fd;               /* by OS CPU number; -1 when not open, or MSR_FD_ON_DEMAND */
+	char fd_note[700];     /* why some devices are opened at each access, "" when none are */
 	int fd_len;
 	int *cpus;
 	int ncpus;

@@ -5,6 +5,7 @@
 #include "paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -142,6 +143,168 @@ int paths_check_trusted(int fd, const char *path, const char *what, char *why, s
 			 "steers them; move it, or chmod o-w %s", what, path, dir,
 			 (unsigned)(dst.st_mode & 07777), what, dir);
 		return -EPERM;
+	}
+	return 0;
+}
+
+const char *paths_kind(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO (named pipe)";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFLNK:
+		return "a symbolic link";
+	}
+	return "not a regular file";
+}
+
+int paths_open_file(const char *path, const char *what, int *out, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, fl, rc;
+
+	*out = -1;
+	/* a device is not even opened (opening some has effects); the fstat below decides */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s %s is %s, not a regular file: give a file", what, path,
+			 paths_kind(st.st_mode));
+		return -EINVAL;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open %s %s: %s", what, path, strerror(-rc));
+		return rc;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s %s is %s, not a regular file: give a file", what, path,
+			 paths_kind(st.st_mode));
+		close(fd);
+		return -EINVAL;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	*out = fd;
+	return 0;
+}
+
+FILE *paths_fopen(const char *path, const char *what, char *err, size_t errlen)
+{
+	FILE *f;
+	int fd, rc = paths_open_file(path, what, &fd, err, errlen);
+
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	f = fdopen(fd, "re");
+	if (!f) {
+		rc = errno;
+		snprintf(err, errlen, "cannot read %s %s: %s", what, path, strerror(rc));
+		close(fd);
+		errno = rc;
+	}
+	return f;
+}
+
+int paths_link_target(const char *path, char *out)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char link[PATH_MAX];
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+		const char *slash = strrchr(path, '/');
+
+		if (n < 0)
+			return -errno;
+		link[n] = 0;
+		if (link[0] == '/' || !slash) {
+			if (snprintf(out, PATH_MAX, "%s", link) >= PATH_MAX)
+				return -ENAMETOOLONG;
+		} else if (snprintf(out, PATH_MAX, "%.*s/%s", (int)(slash - path), path, link) >=
+			   PATH_MAX) {
+			return -ENAMETOOLONG;
+		}
+		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+			return -ELOOP;
+		return 0;
+	}
+	if (snprintf(out, PATH_MAX, "%s", path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* "PATH is another user's": the rule the settings file follows, said once. */
+static int paths_refuse_owner(const char *what, const char *path, const char *whose,
+			      const char *name, uid_t uid, char *why, size_t len)
+{
+	snprintf(why, len, "not using the %s %s: %s %s belongs to user %u and pmutop runs as "
+		 "root; through sudo pmutop uses your own settings, or use su - (root's $HOME), "
+		 "or chown it", what, path, whose, name, (unsigned)uid);
+	return -EPERM;
+}
+
+int paths_check_trusted_path(const char *path, const char *what, char *why, size_t len)
+{
+	char target[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	char *slash;
+	int rc;
+
+	if (!paths_elevated())
+		return 0;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !paths_own_user(st.st_uid))
+		return paths_refuse_owner(what, path, "the link", path, st.st_uid, why, len);
+	rc = paths_link_target(path, target);
+	if (rc) {
+		snprintf(why, len, "not using the %s %s: %s", what, path, strerror(-rc));
+		return -EPERM;
+	}
+	if (lstat(target, &st) == 0) {
+		if (!paths_own_user(st.st_uid))
+			return paths_refuse_owner(what, path, "its file", target, st.st_uid, why,
+						  len);
+		if (st.st_mode & (S_IWOTH | (st.st_gid ? S_IWGRP : 0))) {
+			snprintf(why, len, "not using the %s %s: %s is writable by other users "
+				 "(mode %04o) and pmutop runs as root; chmod go-w %s", what, path,
+				 target, (unsigned)(st.st_mode & 07777), target);
+			return -EPERM;
+		}
+	}
+	/* the directory the file is (or will be) made in: its nearest existing one */
+	snprintf(dir, sizeof(dir), "%s", target);
+	for (;;) {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			dir[1] = 0;
+		else
+			*slash = 0;
+		if (lstat(dir, &st) == 0 || !slash || slash == dir)
+			break;
+	}
+	if (lstat(dir, &st) == 0) {
+		if (!paths_own_user(st.st_uid))
+			return paths_refuse_owner(what, path, "its directory", dir, st.st_uid, why,
+						  len);
+		if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+			snprintf(why, len, "not using the %s %s: its directory %s is writable by "
+				 "every user and pmutop runs as root; move it", what, path, dir);
+			return -EPERM;
+		}
 	}
 	return 0;
 }

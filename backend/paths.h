@@ -13,6 +13,7 @@
 #define PMUTOP_PATHS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * The layout directory for a program whose executable lies in EXE_DIR
@@ -45,6 +46,41 @@ int paths_elevated(void);
  * do in WHY.  Always 0 without privileges.
  */
 int paths_check_trusted(int fd, const char *path, const char *what, char *why, size_t len);
+
+/*
+ * Open PATH (WHAT names it for the user: "layout", "--auth-file") for
+ * reading without ever blocking in open(2): a FIFO, a device, a socket or
+ * a directory is refused ("... is a FIFO, not a regular file: give a
+ * file"), so that a named pipe planted where a file is expected cannot
+ * hang pmutop.  0 with *FD (blocking reads, close-on-exec), or -errno with
+ * one line in ERR (-EINVAL: not a regular file).
+ */
+int paths_open_file(const char *path, const char *what, int *fd, char *err, size_t errlen);
+
+/* The same as a stdio stream ("re"); NULL with ERR and errno set. */
+FILE *paths_fopen(const char *path, const char *what, char *err, size_t errlen);
+
+/* What kind of file MODE is, for messages: "a FIFO", "a directory", ... */
+const char *paths_kind(unsigned mode);
+
+/*
+ * The file PATH names: PATH itself, or the target of a symlink at PATH
+ * (one level, as editors and dotfile managers make; a link to a link is
+ * -ELOOP), into OUT (PATH_MAX).  0 or -errno.
+ */
+int paths_link_target(const char *path, char *out);
+
+/*
+ * With elevated privileges, whether the file at PATH may be read and
+ * replaced by pmutop (the settings file): a link there, its target and the
+ * target's directory (or the nearest one that exists, for a file not yet
+ * made) are root's or the user's who started pmutop, and writable by no
+ * one else.  So root with another user's $HOME (su without -, sudo -E)
+ * never reads that user's file nor writes where that user's link points.
+ * 0, or -EPERM with the reason and what to do in WHY.  Always 0 without
+ * privileges.
+ */
+int paths_check_trusted_path(const char *path, const char *what, char *why, size_t len);
 
 /* Directory of the running executable into BUF; 0 or -errno. */
 int paths_exe_dir(char *buf, size_t len);

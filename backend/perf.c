@@ -11,6 +11,7 @@
  * or CAP_SYS_ADMIN lifts them.
  */
 #include "perf.h"
+#include "fdlimit.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -64,6 +65,7 @@ void perf_access_read(const char *root, struct perf_access *a)
 	a->cap_perfmon = perf_has_cap(CAP_PERFMON) || perf_has_cap(PERF_CAP_SYS_ADMIN);
 	a->fd_limit = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
 		      ? (long)rl.rlim_cur : -1;
+	a->fd_raisable = true;
 }
 
 bool perf_access_system_wide(const struct perf_access *a, char *why, size_t len)
@@ -141,12 +143,22 @@ void perf_explain(int err, const char *what, bool system_wide, const struct perf
 
 int perf_check_fd_limit(long need, const struct perf_access *a, char *err, size_t errlen)
 {
+	char why[400];
+
 	/* some files are pmutop's own: the terminal, the layouts, the lock */
-	if (a->fd_limit < 0 || need + 64 <= a->fd_limit)
+	if (a->fd_limit < 0 || need + FDLIMIT_MARGIN <= a->fd_limit)
 		return 0;
+	if (a->fd_raisable) {
+		/* raised as far as allowed (root raises the hard limit too) */
+		if (fdlimit_raise(need + FDLIMIT_MARGIN, why, sizeof(why)) == 0)
+			return 0;
+		snprintf(err, errlen, "perf takes an open file per event per CPU: %s; or count "
+			 "fewer groups", why);
+		return -EMFILE;
+	}
 	snprintf(err, errlen, "perf needs %ld open files (one per event per CPU) and the limit is "
 		 "%ld: raise it (ulimit -n %ld, or LimitNOFILE= in a systemd unit), or count fewer "
-		 "groups", need, a->fd_limit, need + 64);
+		 "groups", need, a->fd_limit, need + FDLIMIT_MARGIN);
 	return -EMFILE;
 }
 

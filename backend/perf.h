@@ -77,6 +77,7 @@ struct perf_access {
 	bool root;
 	int nmi_watchdog;          /* kernel.nmi_watchdog: 1 takes a counter on each CPU; -1 unknown */
 	long fd_limit;             /* RLIMIT_NOFILE's soft limit */
+	bool fd_raisable;          /* this process's: raised when short (fdlimit.h), as allowed */
 };
 
 /* The settings under ROOT (NULL or "/": this machine's; capabilities are this process's). */
@@ -98,8 +99,9 @@ void perf_explain(int err, const char *what, bool system_wide, const struct perf
 			char *buf, size_t len);
 
 /*
- * NEED more open files (one per event per CPU) against the limit: 0, or
- * -EMFILE with the message and the fix in ERR, before anything is opened.
+ * NEED open files in all (one per event per CPU) against the limit, raised
+ * when it is this process's and may be: 0, or -EMFILE with the message and
+ * the fix in ERR, before anything is opened.
  */
 int perf_check_fd_limit(long need, const struct perf_access *a, char *err, size_t errlen);
 

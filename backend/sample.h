@@ -19,6 +19,9 @@
 
 #include "layout.h"
 
+/* The longest reason a group is blocked for (with the fix in it). */
+#define SAMPLE_WHY_MAX 320
+
 struct sample_entity {
 	int index;      /* thread: OS CPU number; core: index into topo cores; socket: topo socket
 			 * index; channel: the channel's number in its socket's memory controller */
@@ -44,7 +47,7 @@ extern const char *const sample_group_state_names[4];
 struct sample_group {
 	enum sample_group_state state;
 	double live_share;     /* share of the interval it was counted (measured; NaN unknown) */
-	char why[160];         /* BLOCKED: the reason */
+	char why[SAMPLE_WHY_MAX]; /* BLOCKED: the reason */
 };
 
 /*

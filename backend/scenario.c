@@ -396,17 +396,26 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 
 int scenario_load(const char *path, struct scenario **out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f;
 	char *buf = NULL;
 	size_t cap = 0, len = 0, n;
 	int rc;
 
 	*out = NULL;
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
+	{
+		struct stat st;
+
+		/* a FIFO or a device is never opened: it could block start-up */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%s: not a scenario file (a regular file of at most %d "
+				 "bytes is expected; this is %s)", path, SCENARIO_MAX_BYTES,
+				 paths_kind(st.st_mode));
+			return -EINVAL;
+		}
 	}
+	f = paths_fopen(path, "scenario", err, errlen);
+	if (!f)
+		return -errno;
 	{
 		struct stat st;
 

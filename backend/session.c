@@ -215,7 +215,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	int rc;
 
 	*out = NULL;
-	s->lock_fd = -1;
+	s->lock = LOCK_NONE;
 	if (auto_why) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: msr unusable (%s)", auto_why);
 		/* in the header of every sample: why the figures come through the kernel */
@@ -231,7 +231,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 		goto fail;
 	/* with perf the kernel shares the counters: no lock, no scan of other programs' */
 	if (!s->src->simulated && !s->src->perf) {
-		rc = lock_acquire(c->root ? c->root : "/", &s->lock_fd, err, errlen);
+		rc = lock_acquire(c->root ? c->root : "/", &s->lock, err, errlen);
 		if (rc)
 			goto fail;
 	}
@@ -239,6 +239,11 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 		session_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
 	else
 		session_perf_notice(s);
+	if (s->src->dev && msr_fd_note(s->src->dev)[0]) {
+		size_t n = strlen(s->notice);
+
+		snprintf(s->notice + n, sizeof(s->notice) - n, "%s\n", msr_fd_note(s->src->dev));
+	}
 	source_engine_config(s->src, &ec);
 	ec.layout = s->layout;
 	ec.count_user = !c->kernel_only;
@@ -321,7 +326,7 @@ int session_open_os(const char *root, double interval, const char *reason, struc
 	int rc;
 
 	*out = NULL;
-	s->lock_fd = -1;
+	s->lock = LOCK_NONE;
 	rc = topo_load_root(root, &s->os_topo, err, errlen);
 	if (!rc)
 		rc = ossample_open(root, s->os_topo, interval, reason, &s->os, err, errlen);
@@ -452,9 +457,18 @@ int session_close(struct session *s)
 	layout_free(s->own_layout);
 	ossample_free(s->os);
 	topo_free(s->os_topo);
-	if (s->lock_fd >= 0)
-		lock_release(s->lock_fd);
+	lock_release(&s->lock);
 	free(s->uncore_taken);
 	free(s);
 	return failed;
+}
+
+bool session_holds_lock(const struct session *s)
+{
+	return lock_held(&s->lock);
+}
+
+pid_t session_lock_holder(const char *root)
+{
+	return lock_holder(root);
 }

@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "ossample.h"
 #include "layout.h"
+#include "lock.h"
 #include "msr.h"
 #include "sample.h"
 #include "source.h"
@@ -60,7 +61,7 @@ struct session {
 	const struct layout *layout;
 	struct layout *own_layout;    /* the loaded one (layout points at it), or NULL */
 	struct engine *eng;
-	int lock_fd;
+	struct lock lock;             /* the counters' single-instance lock (lock.h) */
 	uint32_t groups;
 	bool stepped;             /* session_config.stepped, and an emulator to step */
 	double sim_t;             /* emulated seconds since the start (stepped) */
@@ -117,6 +118,16 @@ struct session_about {
 };
 
 void session_about(const struct session *s, struct session_about *out);
+
+/* Whether S holds the machine's single-instance lock (it programs the counters itself). */
+bool session_holds_lock(const struct session *s);
+
+/*
+ * The process that holds the counters' lock of the machine under ROOT (NULL:
+ * this one), 0 when none does: the pmutop whose viewers' socket may be
+ * trusted.
+ */
+pid_t session_lock_holder(const char *root);
 
 /*
  * The running sampler, as the front ends see it (they never reach into the

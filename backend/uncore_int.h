@@ -81,7 +81,7 @@ struct uncore {
 	int nsets, cur;
 	uint32_t imc_groups;      /* selected IMC groups with a window to read */
 	bool used;                /* a known uncore and a layout with uncore groups */
-	char (*blocked)[160];
+	char (*blocked)[SAMPLE_WHY_MAX];
 	char note[1100];
 	char taken_note[1024];    /* sockets whose uncore another program took while pmutop ran */
 	char error[512];

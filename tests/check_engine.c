@@ -2178,6 +2178,7 @@ START_TEST(perf_file_limit_blocks_groups_with_the_fix)
 
 	run_source_perf(&r, "nehalem-ep:memory-bound");
 	r.src->perf_access.fd_limit = 300; /* 16 CPUs: the fixed events and a few groups */
+	r.src->perf_access.fd_raisable = false; /* a limit this process may not raise */
 	run_engine(&r, "nehalem", "all", 1.0);
 	s = run_sample(&r);
 	for (int g = 0; g < r.l->ngroups; g++) {

@@ -4,9 +4,12 @@
  * and a second pmutop is told which process holds the machine.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -113,24 +116,94 @@ START_TEST(nmi_watchdog_is_reported)
 }
 END_TEST
 
+/* A device tree under a new directory with CPU 0's msr and msr_safe nodes (plain files here). */
+static void lock_tree(char *dir)
+{
+	char path[256];
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "mkdir -p %s/dev/cpu/0 %s/dev/cpu/1 %s/dev/cpu/10", dir, dir,
+		 dir);
+	ck_assert_int_eq(system(path), 0);
+	for (int cpu = 0; cpu <= 10; cpu += 10) {
+		snprintf(path, sizeof(path), "%s/dev/cpu/%d/msr", dir, cpu);
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+	}
+}
+
 START_TEST(second_instance_is_told_who_holds_the_lock)
 {
 	char dir[] = "/tmp/pmutop-lock-XXXXXX", err[512], want[64], cmd[128];
-	int fd1, fd2;
+	struct lock l1, l2;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(lock_acquire(dir, &fd1, err, sizeof(err)), 0);
+	lock_tree(dir);
+	ck_assert_int_eq(lock_acquire(dir, &l1, err, sizeof(err)), 0);
+	ck_assert(lock_held(&l1));
+	ck_assert_int_eq(lock_holder(dir), getpid());
 	/* a second open file description conflicts, as another process would */
-	ck_assert_int_eq(lock_acquire(dir, &fd2, err, sizeof(err)), -EBUSY);
-	ck_assert_int_eq(fd2, -1);
+	ck_assert_int_eq(lock_acquire(dir, &l2, err, sizeof(err)), -EBUSY);
+	ck_assert(!lock_held(&l2));
 	snprintf(want, sizeof(want), "another pmutop (pid %ld)", (long)getpid());
 	ck_assert_msg(strstr(err, want), "%s", err);
-	ck_assert_ptr_nonnull(strstr(err, "/run/lock/pmutop.lock"));
-	lock_release(fd1);
-	ck_assert_int_eq(lock_acquire(dir, &fd2, err, sizeof(err)), 0);
-	lock_release(fd2);
+	/* the lowest-numbered CPU's node, not CPU 10's */
+	ck_assert_msg(strstr(err, "/dev/cpu/0/msr"), "%s", err);
+	lock_release(&l1);
+	ck_assert_int_eq(lock_holder(dir), 0);
+	ck_assert_int_eq(lock_acquire(dir, &l2, err, sizeof(err)), 0);
+	lock_release(&l2);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(lock_takes_msr_safe_too_and_follows_no_link)
+{
+	char dir[] = "/tmp/pmutop-lock-XXXXXX", err[512], path[256], victim[300];
+	struct lock l1, l2;
+	struct stat st;
+	FILE *f;
+
+	lock_tree(dir);
+	/* msr-safe's node beside msr's: a user of either meets root's pmutop there */
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr_safe", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(lock_acquire(dir, &l1, err, sizeof(err)), 0);
+	ck_assert_int_ge(l1.fd[0], 0);
+	ck_assert_int_ge(l1.fd[1], 0);
+	{
+		/* what a user who can open only msr_safe does: flock it */
+		int fd = open(path, O_RDONLY);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), -1);
+		ck_assert_int_eq(errno, EWOULDBLOCK);
+		close(fd);
+	}
+	lock_release(&l1);
+	/* a link planted where a node is looked for is never opened, nor written through */
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	f = fopen(victim, "w");
+	fputs("keep me\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr_safe", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink(victim, path), 0);
+	ck_assert_int_eq(lock_acquire(dir, &l2, err, sizeof(err)), 0);
+	/* CPU 0 has only links: the lock is on CPU 10's node */
+	ck_assert_int_eq(l2.fd[1], -1);
+	lock_release(&l2);
+	ck_assert_int_eq(stat(victim, &st), 0);
+	ck_assert_int_eq(st.st_size, 8);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	ck_assert_int_eq(system(path), 0);
 }
 END_TEST
 
@@ -142,6 +215,7 @@ static Suite *owner_suite(void)
 	CHECK_ADD(s, a_quiet_machine_is_all_free);
 	CHECK_ADD(s, nmi_watchdog_is_reported);
 	CHECK_ADD(s, second_instance_is_told_who_holds_the_lock);
+	CHECK_ADD(s, lock_takes_msr_safe_too_and_follows_no_link);
 	return s;
 }
 

@@ -5,6 +5,7 @@
  * values, n/a, the scaled mark, the too-small message), what each key does,
  * the settings file (round trip, a bad line, atomic save) and pidcpus.
  */
+#define _GNU_SOURCE /* memmem */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -601,6 +602,77 @@ END_TEST
  * Every pane in the registry is reachable by its name and draws under its
  * own tab: adding a pane is its file and a registry line, nothing else.
  */
+/* The whole file at PATH (at most LEN - 1 bytes), NUL-terminated; its length. */
+static size_t slurp(const char *path, char *buf, size_t len)
+{
+	FILE *fp = fopen(path, "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(fp);
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = 0;
+	fclose(fp);
+	return n;
+}
+
+START_TEST(rc_file_reports_every_bad_line_and_keeps_it)
+{
+	char dir[] = "/tmp/pmutop-rc-XXXXXX", path[256], warn[2048], err[512], buf[2048];
+	static const char text[] = "# mine\n"
+				   "interval 5\n"
+				   "groups stalls,nosuchgroup\n"
+				   "colour blue\n"
+				   "sort ipc\n"
+				   "aggregation \0planet\n"
+				   "future_setting 42\n";
+	struct fixture f;
+	FILE *fp;
+	size_t n;
+
+	fixture_open(&f, 160, 50);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pmutoprc", dir);
+	fp = fopen(path, "w");
+	fwrite(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	ck_assert_int_eq(rcfile_load(path, &f.v, warn, sizeof(warn)), 0);
+	/* each bad line, with its number, on a line of its own */
+	ck_assert_msg(strstr(warn, "pmutoprc:3: groups: layout nehalem has no group 'nosuchgroup'"),
+		      "%s", warn);
+	ck_assert_msg(strstr(warn, "pmutoprc:4: unknown setting 'colour'"), "%s", warn);
+	ck_assert_msg(strstr(warn, "pmutoprc:6: a NUL byte at column 13"), "%s", warn);
+	ck_assert_msg(!strstr(warn, "line too long"), "%s", warn);
+	ck_assert_msg(strstr(warn, "pmutoprc:7: unknown setting 'future_setting'"), "%s", warn);
+	ck_assert_int_eq((int)(strchr(warn, '\n') - warn) > 0, 1);
+	/* the good ones applied */
+	ck_assert_double_eq(f.v.interval, 5);
+	ck_assert_int_eq(f.v.sort_metric, layout_metric_find(f.l, "ipc"));
+	/* saved at quit: the understood settings take the new values, the rest stays as written */
+	f.v.interval = 2;
+	ck_assert_int_eq(rcfile_save(path, &f.v, err, sizeof(err)), 0);
+	n = slurp(path, buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "# mine\ninterval 2\ngroups stalls,nosuchgroup\ncolour blue\n"
+			      "sort ipc\n"), "%s", buf);
+	{
+		static const char kept[] = "aggregation \0planet\nfuture_setting 42\n";
+
+		ck_assert_msg(memmem(buf, n, kept, sizeof(kept) - 1), "%s", buf);
+	}
+	/* the settings the file lacked (or had wrong) come after the user's lines */
+	ck_assert(memmem(buf, n, "future_setting 42\ngroups ", 25));
+	ck_assert(memmem(buf, n, "\naggregation thread\n", 20));
+	ck_assert(!memmem(buf, n, "written on quit", 15));
+	/* loading it again: the same bad lines, no more */
+	ck_assert_int_eq(rcfile_load(path, &f.v, warn, sizeof(warn)), 0);
+	ck_assert_msg(strstr(warn, "pmutoprc:3: groups") && strstr(warn, "pmutoprc:7: unknown"),
+		      "%s", warn);
+	ck_assert_double_eq(f.v.interval, 2);
+	unlink(path);
+	rmdir(dir);
+	fixture_close(&f);
+}
+END_TEST
+
 START_TEST(every_registered_pane_is_reachable_and_drawn)
 {
 	struct fixture f;
@@ -902,6 +974,7 @@ static Suite *view_suite(void)
 	CHECK_ADD(s, settings_round_trip_and_bad_values);
 	CHECK_ADD(s, rc_file_warns_with_file_line_and_saves_atomically);
 	CHECK_ADD(s, rc_file_save_is_safe);
+	CHECK_ADD(s, rc_file_reports_every_bad_line_and_keeps_it);
 	CHECK_ADD(s, pane_names_are_one_list);
 	CHECK_ADD(s, every_registered_pane_is_reachable_and_drawn);
 	CHECK_ADD(s, pidcpus_finds_where_this_process_runs);

@@ -32,11 +32,16 @@ expect_match "CPU comes from the fake cpuid device" "$out" "(Westmere, family 6 
 expect_match "Westmere allowlist has the second offcore MSR" "$out" "# MSR_OFFCORE_RSP_1"
 
 # one msr device per CPU stays open: a low soft limit is raised to the hard one; a low hard
-# limit stops pmutop with what to do (24 CPUs here, 16 files allowed)
+# limit that may not be raised (here root lacks CAP_SYS_RESOURCE, or keeps 16 with it) leaves
+# the devices past it opened at each access, said with how to raise it (24 CPUs, 16 files)
 run sh -c "ulimit -S -n 16 && exec '$PMUTOP' --root '$dir' -b -n 1 -d 0.2"
 expect_rc "a soft open-file limit below the CPUs is raised to the hard limit" 0
-run sh -c "ulimit -n 16 && exec '$PMUTOP' --root '$dir' -b -n 1 -d 0.2"
-expect_match "a hard limit too low says how to raise it" "$err" "open-file limit (16, already raised to the hard limit) is too low for this machine"
+run sh -c "ulimit -n 16 && exec '$PMUTOP' --root '$dir' -b -n 1 -d 0.2 -g stalls"
+if sh -c 'ulimit -n 16 && ulimit -Hn 200' 2>/dev/null; then
+	expect_match "a hard limit too low is raised by root itself" "$rc $(printf '%s\n' "$out" | head -1)" "0 # sample 1"
+else
+	expect_match "a hard limit too low that root may not raise: counted, and said how to raise it" "$rc $err" "0 pmutop: the devices of 23 of the 24 CPUs are opened at each access (slower sweeps): 96 open files needed, 16 allowed (the hard limit"
+fi
 
 # the doctor as a user who is not root: refused devices, and that user's ways in
 u=$(mktemp -d)

@@ -1,10 +1,12 @@
 /*
  * fuzz_rcfile: the settings file against mutated ones (fuzz_lib.h says how
  * it is built and run).  Loading never refuses: every input leaves a view
- * whose settings are valid, with at most one warning "FILE:LINE: ..." that
- * holds no control character; saving that view and loading it again gives
- * no warning.  No crash, nothing leaked, no sanitizer report.
+ * whose settings are valid, with one warning "FILE:LINE: ..." per bad line
+ * that holds no control character; saving that view to a new file and
+ * loading it again gives no warning; saving it over the file keeps every
+ * line the file had that pmutop did not understand.  No crash, nothing leaked, no sanitizer report.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +36,51 @@ static void fuzz_setup(void)
 	}
 }
 
+/*
+ * The file at PATH holds, as a line, each line of DATA (SIZE bytes) that
+ * WARN ("FILE:N: ..." lines) named as bad.
+ */
+static void fuzz_kept_lines(const uint8_t *data, size_t size, const char *warn, const char *path)
+{
+	static char now[65536 + 4096];
+	size_t got, plen = strlen(path);
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		abort();
+	got = fread(now, 1, sizeof(now) - 1, f);
+	fclose(f);
+	for (const char *w = warn; *w; w = strchr(w, '\n') ? strchr(w, '\n') + 1 : w + strlen(w)) {
+		int no, at = 1;
+		size_t pos = 0;
+
+		if (strncmp(w, path, plen) || sscanf(w + plen, ":%d:", &no) != 1)
+			continue; /* "and N more" */
+		while (at < no && pos < size) {
+			const uint8_t *nl = memchr(data + pos, '\n', size - pos);
+
+			pos = nl ? (size_t)(nl - data) + 1 : size;
+			at++;
+		}
+		{
+			const uint8_t *nl = memchr(data + pos, '\n', size - pos);
+			size_t n = nl ? (size_t)(nl - data) - pos : size - pos;
+
+			if (n && !memmem(now, got, data + pos, n)) {
+				fprintf(stderr, "line %d (%zu bytes) the load warned about was dropped "
+					"when saving over the file\n", no, n);
+				abort();
+			}
+		}
+	}
+}
+
 static int fuzz_one(const uint8_t *data, size_t size)
 {
 	struct view_info in = { .host = "h", .brand = "b", .uarch = "u", .source = "s",
 				.layout = fuzz_layout, .topo = fuzz_topo, .gp_counters = 4,
 				.perfmon_version = 3, .count_user = true, .count_kernel = true };
-	char path[64], again[64], warn[512], err[512];
+	char path[64], again[64], warn[4096], warn_copy[4096], err[4096];
 	struct view v;
 	FILE *f;
 	int rc;
@@ -52,9 +93,19 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	in.layout = fuzz_layout;
 	view_init(&v, &in, 1, 1.0);
 	rc = rcfile_load(path, &v, warn, sizeof(warn));
-	if (rc || (warn[0] && (fuzz_check_message(warn, path, 0), strchr(warn, '\n')))) {
+	if (rc) {
 		fprintf(stderr, "load: rc %d, warning '%s'\n", rc, warn);
 		abort();
+	}
+	snprintf(warn_copy, sizeof(warn_copy), "%s", warn);
+	/* one "FILE:LINE: ..." line per bad line, none with a control character */
+	for (char *l = warn, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = 0;
+		fuzz_check_message(l, path, 0);
+		if (!nl)
+			break;
 	}
 	/* what was kept is valid: it saves and loads back without a word */
 	if (rcfile_save(again, &v, err, sizeof(err))) {
@@ -67,6 +118,9 @@ static int fuzz_one(const uint8_t *data, size_t size)
 		fprintf(stderr, "reload of the saved settings: '%s'\n", err);
 		abort();
 	}
+	/* saved over the file itself: every line it warned about is still there, as written */
+	if (size <= 65536 && !rcfile_save(path, &v, err, sizeof(err)))
+		fuzz_kept_lines(data, size, warn_copy, path);
 	view_free(&v);
 	unlink(path);
 	unlink(again);

@@ -37,6 +37,7 @@
 #include "run.h"
 #include "serve.h"
 #include "share.h"
+#include "startsig.h"
 #include "summary.h"
 #include "ui.h"
 #include "view.h"
@@ -159,6 +160,20 @@ static void main_fatal(int sig)
 	raise(sig);
 }
 
+/* The registers back at once (a stop signal while starting: startsig.h). */
+static void main_restore_now(void)
+{
+	msr_emergency_restore();
+}
+
+/* The signalfd closed, its start-up watcher gone first. */
+static void main_sigfd_close(int sigfd)
+{
+	startsig_end();
+	if (sigfd >= 0)
+		close(sigfd);
+}
+
 static void main_fatal_handlers(void)
 {
 	struct sigaction sa;
@@ -252,6 +267,7 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 	double kill_at = 0;        /* > 0: a stop was passed on; SIGKILL if it still runs then */
 	int status = -1;           /* pmutop's own exit status, once decided */
 
+	startsig_end();
 	for (;;) {
 		struct pollfd pfd[4] = {
 			{ .fd = session_fd(s), .events = POLLIN },
@@ -522,6 +538,7 @@ static int main_replay_screen(const struct options *opt)
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	sigdelset(&stop, SIGWINCH);
 	sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	startsig_begin(sigfd, NULL);
 	a = player_about(pl);
 	c.info = (struct view_info){
 		.host = a->host, .brand = a->brand, .uarch = a->uarch, .source = a->source,
@@ -538,8 +555,7 @@ static int main_replay_screen(const struct options *opt)
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);
 	player_free(pl);
-	if (sigfd >= 0)
-		close(sigfd);
+	main_sigfd_close(sigfd);
 	return status;
 }
 
@@ -681,6 +697,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	struct view v;
 	char *text;
 
+	startsig_end();
 	w = cols && atoi(cols) > 0 ? atoi(cols) : 160;
 	h = lines && atoi(lines) > 0 ? atoi(lines) : 50;
 	if (w > MAIN_DUMP_MAX || h > MAIN_DUMP_MAX) {
@@ -925,7 +942,8 @@ static int main_run(const struct options *opt)
 		fprintf(stderr, "pmutop: cannot create a signalfd: %s\n", strerror(errno));
 		return EXIT_FAILURE;
 	}
-	if (!opt->sim && !opt->dump && !opt->serve && !opt->command) {
+	startsig_begin(sigfd, main_restore_now);
+	if (!opt->sim && !opt->dump && !opt->serve && !opt->command && !opt->source_given) {
 		/*
 		 * Another pmutop owns the counters (its viewers' socket answers): look
 		 * at its figures, read-only.  Before opening anything, so that a user
@@ -936,20 +954,23 @@ static int main_run(const struct options *opt)
 		share_local_path(opt->root, local, sizeof(local));
 		status = access(local, F_OK) ? -ENOENT : share_view(opt, local, sigfd, verr,
 								    sizeof(verr));
+		if (status == -EPERM)
+			/* not the owner's socket: count here (the owner's socket replaces it) */
+			fprintf(stderr, "pmutop: %s; counting here instead\n", verr);
 		if (status >= 0 || status == -EACCES) {
 			if (status == -EACCES)
 				fprintf(stderr, "pmutop: another pmutop (pid %s) is programming this "
 					"machine's counters; %s\n", share_owner_pid(opt->root), verr);
 			else if (verr[0])
 				fprintf(stderr, "pmutop: %s\n", verr);
-			close(sigfd);
+			main_sigfd_close(sigfd);
 			return status >= 0 ? status : EXIT_FAILURE;
 		}
 	}
 	rc = session_open(&cfg, &s, err, sizeof(err));
 	if (rc && interactive && !opt->sim && rc != -EINVAL) {
 		status = main_os_fallback(opt, err, sigfd);
-		close(sigfd);
+		main_sigfd_close(sigfd);
 		return status;
 	}
 	if (rc && (opt->batch || headless) && !opt->sim && main_no_counters(rc)) {
@@ -960,7 +981,7 @@ static int main_run(const struct options *opt)
 		if (session_open_os(opt->root, opt->interval, why, &s, err, sizeof(err))) {
 			fprintf(stderr, "pmutop: %s\npmutop: and the OS's figures cannot be read: %s\n",
 				why, err);
-			close(sigfd);
+			main_sigfd_close(sigfd);
 			return EXIT_FAILURE;
 		}
 		fprintf(stderr, "pmutop: no counters: %s\npmutop: %s the OS's figures "
@@ -980,12 +1001,12 @@ static int main_run(const struct options *opt)
 		share_stop(main_srv);
 		main_srv = NULL;
 		session_close(s);
-		close(sigfd);
+		main_sigfd_close(sigfd);
 		return status;
 	}
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		close(sigfd);
+		main_sigfd_close(sigfd);
 		return rc == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	if (s->notice[0] && !interactive)
@@ -997,10 +1018,10 @@ static int main_run(const struct options *opt)
 
 		/* before privileges go: a low port, the key files, the socket in /run/lock */
 		main_record_about(opt, s, &ra);
-		status = share_start(opt, &ra, s->lock_fd >= 0, &main_srv);
+		status = share_start(opt, &ra, session_holds_lock(s), &main_srv);
 		if (status) {
 			session_close(s);
-			close(sigfd);
+			main_sigfd_close(sigfd);
 			return status;
 		}
 	}
@@ -1008,7 +1029,7 @@ static int main_run(const struct options *opt)
 	if (privs_drop_to_invoker(&(uid_t){ 0 }, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		session_close(s);
-		close(sigfd);
+		main_sigfd_close(sigfd);
 		return EXIT_FAILURE;
 	}
 	rc = s->stepped ? 0 : session_start(s);
@@ -1030,7 +1051,7 @@ static int main_run(const struct options *opt)
 	main_srv = NULL;
 	if (session_close(s) && status == EXIT_SUCCESS)
 		status = EXIT_FAILURE; /* the registers that could not be restored are named */
-	close(sigfd);
+	main_sigfd_close(sigfd);
 	return status;
 }
 
@@ -1047,11 +1068,11 @@ static int main_connect(const struct options *opt)
 	sigdelset(&stop, SIGWINCH);
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
+	startsig_begin(sigfd, NULL);
 	status = share_view(opt, NULL, sigfd, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pmutop: %s\n", err);
-	if (sigfd >= 0)
-		close(sigfd);
+	main_sigfd_close(sigfd);
 	return status;
 }
 

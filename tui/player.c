@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -32,6 +33,8 @@ struct player {
 	int tfd;
 	bool paused;
 	int speed_log2;          /* speed = 2^speed_log2, -3 to 6 */
+	struct stat st;          /* the file as indexed: a rewrite or a cut shows in it */
+	char error[400];
 };
 
 /* The recorded machine: the header's hwloc XML, else its synthetic description. */
@@ -40,13 +43,42 @@ static int player_load_topo(struct player *p, char *err, size_t errlen)
 	return replay_topo(player_about(p), p->path, &p->topo, err, errlen);
 }
 
+/*
+ * Whether the file is still the one indexed: the same file, no shorter,
+ * unchanged since (a recording still being written may only grow).  Else
+ * the error is set and the player paused.
+ */
+static bool player_file_ok(struct player *p)
+{
+	struct stat st;
+
+	if (p->error[0])
+		return false;
+	if (stat(p->path, &st) == 0 && st.st_dev == p->st.st_dev && st.st_ino == p->st.st_ino &&
+	    st.st_size >= p->st.st_size)
+		return true;
+	snprintf(p->error, sizeof(p->error), "%.200s was %s while it was replayed: the replay "
+		 "stopped at sample %d of %d; open it again", p->path,
+		 stat(p->path, &st) ? "removed" : st.st_ino != p->st.st_ino ? "replaced" : "cut",
+		 p->pos + 1, p->n);
+	p->paused = true;
+	return false;
+}
+
 /* Show sample I (read again from its line). */
 static void player_show(struct player *p, int i)
 {
-	struct sample *s = player_sample_at(p, i);
+	struct sample *s = player_file_ok(p) ? player_sample_at(p, i) : NULL;
 
-	if (!s)
+	if (!s) {
+		if (!p->error[0] && i != p->pos) {
+			snprintf(p->error, sizeof(p->error), "%.200s: sample %d can no longer be read as "
+				 "it was indexed (the file was rewritten): the replay stopped at "
+				 "sample %d; open it again", p->path, i + 1, p->pos + 1);
+			p->paused = true;
+		}
 		return;
+	}
 	if (p->shown)
 		sample_release(p->shown);
 	p->shown = s;
@@ -81,6 +113,11 @@ int player_open(const char *path, struct player **out, char *err, size_t errlen)
 	rc = replay_open(path, &p->r, err, errlen);
 	if (rc)
 		goto fail;
+	if (stat(path, &p->st)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-rc));
+		goto fail;
+	}
 	while ((rc = replay_next(p->r, &it, err, errlen)) == 0 && it.kind != REPLAY_END) {
 		if (it.kind == REPLAY_SAMPLE) {
 			if (p->n == cap) {
@@ -124,6 +161,11 @@ int player_open(const char *path, struct player **out, char *err, size_t errlen)
 fail:
 	player_free(p);
 	return rc;
+}
+
+const char *player_error(const struct player *p)
+{
+	return p->error;
 }
 
 const struct replay_about *player_about(const struct player *p)
@@ -261,8 +303,8 @@ void player_position(const struct player *p, char *buf, size_t len)
 	else
 		snprintf(speed, sizeof(speed), "x1/%d", 1 << -p->speed_log2);
 	snprintf(buf, len, "REPLAY %s %d/%d %s of %s %s %s", name ? name + 1 : p->path, p->pos + 1,
-		 p->n, at, all, speed, p->paused ? (p->pos + 1 >= p->n ? "end" : "paused")
-						 : "playing");
+		 p->n, at, all, speed, p->error[0] ? "stopped" : p->paused
+		 ? (p->pos + 1 >= p->n ? "end" : "paused") : "playing");
 }
 
 void player_free(struct player *p)

@@ -54,7 +54,14 @@ void player_speed(struct player *p, int dir);
 /* Marks of the recording with their times, for the history. */
 int player_marks(const struct player *p, const struct mark **out);
 
-/* "REPLAY run.jsonl 12/340 0:12 of 5:40 x2 playing" */
+/*
+ * Why the replay stopped, or "": the file was cut or rewritten while it
+ * played (a sample it indexed cannot be read again as it was); the player
+ * then stays paused on the last sample it could show.
+ */
+const char *player_error(const struct player *p);
+
+/* "REPLAY run.jsonl 12/340 0:12 of 5:40 x2 playing" ("... stopped" after an error) */
 void player_position(const struct player *p, char *buf, size_t len);
 
 void player_free(struct player *p);

@@ -16,6 +16,10 @@
 #include "frontend.h"
 
 #define RCFILE_MAX_BYTES 65536
+/* the longest value a setting takes (a list of every metric of a layout fits) */
+#define RCFILE_VALUE_MAX 1000
+
+static const char rcfile_head[] = "# pmutop settings, written on quit\n";
 
 int rcfile_path(char *buf, size_t len)
 {
@@ -32,62 +36,154 @@ int rcfile_path(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len || (size_t)n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
-static void rcfile_warn(char *warn, size_t len, const char *path, int line, const char *what)
+/*
+ * The whole file at PATH into *BUF (NUL-terminated, *LEN bytes, which may
+ * hold NULs): 0; -ENOENT when there is none; else -errno with WHY.
+ */
+static int rcfile_read(const char *path, char **buf, size_t *len, char *why, size_t whylen)
 {
-	if (warn[0])
-		return;
-	snprintf(warn, len, "%s:%d: %s; using the default", path, line, what);
-	parse_printable(warn); /* the file's bytes never reach the terminal raw */
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	int fd, rc;
+
+	*buf = NULL;
+	*len = 0;
+	if (stat(path, &st) && errno == ENOENT)
+		return -ENOENT;
+	rc = paths_check_trusted_path(path, "settings file", why, whylen);
+	if (rc)
+		return rc;
+	rc = paths_open_file(path, "settings file", &fd, why, whylen);
+	if (rc)
+		return rc;
+	if (fstat(fd, &st) == 0 && st.st_size > RCFILE_MAX_BYTES) {
+		snprintf(why, whylen, "%s is larger than %d bytes: not a pmutop settings file "
+			 "(move it away)", path, RCFILE_MAX_BYTES);
+		close(fd);
+		return -EFBIG;
+	}
+	*buf = xmalloc(RCFILE_MAX_BYTES + 1);
+	while ((n = read(fd, *buf + got, RCFILE_MAX_BYTES - got)) > 0)
+		got += (size_t)n;
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc) {
+		snprintf(why, whylen, "cannot read %s: %s", path, strerror(-rc));
+		free(*buf);
+		*buf = NULL;
+		return rc;
+	}
+	(*buf)[got] = 0;
+	*len = got;
+	return 0;
+}
+
+/* The next line of BUF (LEN bytes) from *POS: its start and length without the newline. */
+static bool rcfile_next_line(const char *buf, size_t len, size_t *pos, const char **line,
+			     size_t *n)
+{
+	const char *nl;
+
+	if (*pos >= len)
+		return false;
+	*line = buf + *pos;
+	nl = memchr(*line, '\n', len - *pos);
+	*n = nl ? (size_t)(nl - *line) : len - *pos;
+	*pos += *n + (nl != NULL);
+	return true;
+}
+
+enum rcfile_kind { RCFILE_BLANK, RCFILE_SETTING, RCFILE_BAD };
+
+/*
+ * Line LINE (N bytes) applied to V: blank or a comment, a setting applied
+ * (its key in KEY), or bad (why in WHY, its key in KEY when it has one).
+ */
+static enum rcfile_kind rcfile_line(struct view *v, const char *line, size_t n, char *key,
+				    size_t keylen, char *why, size_t whylen)
+{
+	char text[RCFILE_VALUE_MAX + 64], *k, *value, *end;
+	const char *nul = memchr(line, 0, n);
+
+	key[0] = 0;
+	if (nul) {
+		snprintf(why, whylen, "a NUL byte at column %d: the file holds binary data there "
+			 "(damaged, or not a settings file); remove it", (int)(nul - line) + 1);
+		return RCFILE_BAD;
+	}
+	if (n >= sizeof(text)) {
+		snprintf(why, whylen, "a line of %zu characters: a setting takes at most %d",
+			 n, RCFILE_VALUE_MAX);
+		return RCFILE_BAD;
+	}
+	memcpy(text, line, n);
+	text[n] = 0;
+	k = text + strspn(text, " \t");
+	if (*k == '#' || !*k)
+		return RCFILE_BLANK;
+	value = k + strcspn(k, " \t\r");
+	snprintf(key, keylen, "%.*s", (int)(value - k), k);
+	if (strchr(text, '\r')) {
+		snprintf(why, whylen, "stray carriage return at column %d (Windows line endings? "
+			 "convert with dos2unix)", (int)(strchr(text, '\r') - text) + 1);
+		return RCFILE_BAD;
+	}
+	if (!*value) {
+		snprintf(why, whylen, "expected 'key value'");
+		return RCFILE_BAD;
+	}
+	*value++ = 0;
+	value += strspn(value, " \t");
+	end = value + strlen(value);
+	while (end > value && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = 0;
+	if (view_setting_apply(v, k, value, why, whylen))
+		return RCFILE_BAD;
+	return RCFILE_SETTING;
+}
+
+/* One more "FILE:LINE: why" line in WARN (the lines that do not fit are counted). */
+static void rcfile_warn(char *warn, size_t len, int *more, const char *path, int line,
+			const char *what)
+{
+	size_t used = strlen(warn);
+	char msg[700];
+
+	snprintf(msg, sizeof(msg), "%s%s:%d: %s; using the default", used ? "\n" : "", path, line,
+		 what);
+	parse_printable(msg + (used ? 1 : 0)); /* the file's bytes never reach the terminal raw */
+	if (used + strlen(msg) + 40 < len)
+		memcpy(warn + used, msg, strlen(msg) + 1);
+	else
+		(*more)++;
 }
 
 int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
 {
-	FILE *f = fopen(path, "re");
-	char line[512];
-	int n = 0;
+	char *buf, why[600], key[64];
+	const char *line;
+	size_t n, size, pos = 0;
+	int no = 0, more = 0, rc;
 
 	warn[0] = 0;
-	if (!f) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(warn, len, "%s: %s; using the defaults", path, strerror(errno));
-		return -errno;
+	rc = rcfile_read(path, &buf, &size, why, sizeof(why));
+	if (rc == -ENOENT)
+		return 0;
+	if (rc) {
+		snprintf(warn, len, "%s; using the defaults", why);
+		parse_printable(warn);
+		return rc;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *key, *value, *end, msg[256];
-
-		n++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			rcfile_warn(warn, len, path, n, "line too long");
-			break;
-		}
-		if (ftell(f) > RCFILE_MAX_BYTES) {
-			rcfile_warn(warn, len, path, n, "file too large");
-			break;
-		}
-		key = line + strspn(line, " \t");
-		if (*key == '#' || *key == '\n' || !*key)
-			continue;
-		if (strchr(line, '\r')) {
-			snprintf(msg, sizeof(msg), "stray carriage return at column %d (Windows line "
-				 "endings? convert with dos2unix)", (int)(strchr(line, '\r') - line) + 1);
-			rcfile_warn(warn, len, path, n, msg);
-			continue;
-		}
-		value = key + strcspn(key, " \t\n");
-		if (*value == '\n' || !*value) {
-			rcfile_warn(warn, len, path, n, "expected 'key value'");
-			continue;
-		}
-		*value++ = 0;
-		value += strspn(value, " \t");
-		end = value + strlen(value);
-		while (end > value && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\t'))
-			*--end = 0;
-		if (view_setting_apply(v, key, value, msg, sizeof(msg)))
-			rcfile_warn(warn, len, path, n, msg);
+	while (rcfile_next_line(buf, size, &pos, &line, &n)) {
+		no++;
+		if (rcfile_line(v, line, n, key, sizeof(key), why, sizeof(why)) == RCFILE_BAD)
+			rcfile_warn(warn, len, &more, path, no, why);
 	}
-	fclose(f);
+	if (more)
+		snprintf(warn + strlen(warn), len - strlen(warn), "\n%s: and %d more bad line%s",
+			 path, more, more == 1 ? "" : "s");
+	free(buf);
 	return 0;
 }
 
@@ -121,6 +217,88 @@ static char *rcfile_text(const struct view *v)
 	}
 }
 
+/* The line of TEXT (V's settings) for KEY, with its newline; NULL when it has none. */
+static const char *rcfile_current(const char *text, const char *key, size_t *n)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; *l; l = strchr(l, '\n') + 1) {
+		const char *nl = strchr(l, '\n');
+
+		if (!strncmp(l, key, kl) && l[kl] == ' ') {
+			*n = (size_t)(nl - l) + 1;
+			return l;
+		}
+		if (!nl[1])
+			break;
+	}
+	return NULL;
+}
+
+/* Append N bytes of P to the growing buffer *OUT (*LEN used of *CAP). */
+static void rcfile_append(char **out, size_t *len, size_t *cap, const char *p, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*out = xrealloc(*out, *cap, 1);
+	}
+	memcpy(*out + *len, p, n);
+	*len += n;
+	(*out)[*len] = 0;
+}
+
+/* Whether KEY is one of the N keys of WRITTEN. */
+static bool rcfile_has(char written[][64], int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(written[i], key))
+			return true;
+	return false;
+}
+
+/*
+ * The new file: OLD's lines (SIZE bytes, NULL for none) with each setting
+ * pmutop understood set to V's value, every other line (comments, settings
+ * it did not understand) kept as written, then V's settings the file did
+ * not set.  Malloc'd, its length in *LEN.
+ */
+static char *rcfile_merge(const struct view *v, const char *old, size_t size, size_t *len)
+{
+	char *text = rcfile_text(v), *out = NULL, key[64], why[600], written[16][64];
+	const char *line, *cur;
+	size_t n, cn, pos = 0, cap = 0;
+	struct view scratch;
+	int nwritten = 0;
+
+	*len = 0;
+	view_init(&scratch, &v->info, v->groups, v->interval);
+	if (!old || !size)
+		rcfile_append(&out, len, &cap, rcfile_head, sizeof(rcfile_head) - 1);
+	while (old && rcfile_next_line(old, size, &pos, &line, &n)) {
+		cur = rcfile_line(&scratch, line, n, key, sizeof(key), why, sizeof(why)) ==
+		      RCFILE_SETTING ? rcfile_current(text, key, &cn) : NULL;
+		if (cur) {
+			rcfile_append(&out, len, &cap, cur, cn);
+			if (!rcfile_has(written, nwritten, key) && nwritten < 16)
+				snprintf(written[nwritten++], sizeof(written[0]), "%s", key);
+			continue;
+		}
+		rcfile_append(&out, len, &cap, line, n);
+		rcfile_append(&out, len, &cap, "\n", 1);
+	}
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(l, " "), l);
+		if (!rcfile_has(written, nwritten, key))
+			rcfile_append(&out, len, &cap, l, (size_t)(nl - l) + 1);
+		l = nl + 1;
+	}
+	view_free(&scratch);
+	free(text);
+	return out;
+}
+
 static int rcfile_write_all(int fd, const char *buf, size_t n)
 {
 	while (n) {
@@ -136,59 +314,37 @@ static int rcfile_write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/*
- * The file to replace: PATH, or the file a symlink at PATH points to (the
- * link stays a link).  -errno for a link that cannot be resolved.
- */
-static int rcfile_target(const char *path, char *out)
-{
-	struct stat st;
-
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char dir[PATH_MAX], link[PATH_MAX];
-		ssize_t n = readlink(path, link, sizeof(link) - 1);
-		const char *slash = strrchr(path, '/');
-
-		if (n < 0)
-			return -errno;
-		link[n] = 0;
-		if (link[0] == '/' || !slash) {
-			if (snprintf(out, PATH_MAX, "%s", link) >= PATH_MAX)
-				return -ENAMETOOLONG;
-		} else {
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-			if (snprintf(out, PATH_MAX, "%s/%s", dir, link) >= PATH_MAX)
-				return -ENAMETOOLONG;
-		}
-		/* one level is what editors and dotfile managers make; more is refused */
-		if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
-			return -ELOOP;
-		return 0;
-	}
-	if (snprintf(out, PATH_MAX, "%s", path) >= PATH_MAX)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 int rcfile_save(const char *path, const struct view *v, char *err, size_t len)
 {
-	static const char head[] = "# pmutop settings, written on quit\n";
-	char target[PATH_MAX], tmp[PATH_MAX + 16];
-	char *text = rcfile_text(v);
+	char target[PATH_MAX], tmp[PATH_MAX + 16], why[600];
+	char *old = NULL, *text;
+	size_t size = 0, tlen;
 	mode_t mode = 0644;
 	struct stat st;
 	int fd, rc;
 
-	rc = rcfile_target(path, target);
+	rc = paths_check_trusted_path(path, "settings file", why, sizeof(why));
+	if (rc) {
+		snprintf(err, len, "settings not saved: %s", why);
+		return rc;
+	}
+	rc = paths_link_target(path, target);
 	if (!rc)
 		rc = rcfile_mkdirs(target);
 	if (rc) {
 		snprintf(err, len, "cannot save the settings to %s: %s", path, strerror(-rc));
-		free(text);
+		return rc;
+	}
+	/* the user's lines are kept: a file that cannot be read is not replaced */
+	rc = rcfile_read(target, &old, &size, why, sizeof(why));
+	if (rc && rc != -ENOENT) {
+		snprintf(err, len, "settings not saved, so that nothing in the file is lost: %s", why);
 		return rc;
 	}
 	if (stat(target, &st) == 0)
 		mode = st.st_mode & 07777; /* keep the file's own permissions */
+	text = rcfile_merge(v, old, size, &tlen);
+	free(old);
 	/* a new name of our own, never a file someone planted */
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target);
 	fd = mkstemp(tmp);
@@ -202,9 +358,7 @@ int rcfile_save(const char *path, const struct view *v, char *err, size_t len)
 	}
 	rc = fchmod(fd, mode) ? -errno : 0;
 	if (!rc)
-		rc = rcfile_write_all(fd, head, sizeof(head) - 1);
-	if (!rc)
-		rc = rcfile_write_all(fd, text, strlen(text));
+		rc = rcfile_write_all(fd, text, tlen);
 	if (!rc && fsync(fd))
 		rc = -errno;
 	if (close(fd) && !rc)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -134,7 +135,8 @@ static int record_line(struct record *r, json_t *o)
 /* The text of the layout file, for the header (NULL when it cannot be read). */
 static char *record_layout_text(const struct layout *l)
 {
-	FILE *f = l->file ? fopen(l->file, "re") : NULL;
+	char err[300];
+	FILE *f = l->file ? paths_fopen(l->file, "layout", err, sizeof(err)) : NULL;
 	char *buf = NULL;
 	size_t n = 0;
 
@@ -149,26 +151,101 @@ static char *record_layout_text(const struct layout *l)
 	return buf;
 }
 
-/* Whether PATH may be written: absent, empty, or already a pmutop recording. */
-static bool record_may_replace(const char *path)
+/* /dev/null, /dev/zero, /dev/full: the kernel's sinks (memory devices 1:3, 1:5, 1:7) hold nothing. */
+static bool record_sink(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
+	       (minor(st->st_rdev) == 3 || minor(st->st_rdev) == 5 || minor(st->st_rdev) == 7);
+}
+
+static int record_not_yours(const char *path, uid_t uid, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s belongs to user %u: pmutop records only to a new file or one of "
+		 "yours; give another file name", path, (unsigned)uid);
+	return -EPERM;
+}
+
+/*
+ * PATH opened to be written from its start, never through a link: a new
+ * file, or one of this user's that is empty or already a pmutop recording
+ * (truncated once it is open and checked, so that nothing swapped in
+ * between is written over), or this user's FIFO with a reader.  The fd, or
+ * -errno with ERR.
+ */
+static int record_open_file(const char *path, char *err, size_t errlen)
 {
 	char head[24] = "";
 	struct stat st;
-	FILE *f;
+	bool fifo = lstat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	bool sink = lstat(path, &st) == 0 && record_sink(&st);
+	int fd, rc;
+	ssize_t n;
 
-	if (lstat(path, &st))
-		return true;
-	if (!S_ISREG(st.st_mode))
-		return S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode); /* /dev/stdout, a pipe */
-	if (st.st_size == 0)
-		return true;
-	f = fopen(path, "re");
-	if (!f)
-		return true; /* the open says why */
-	if (fread(head, 1, sizeof(head) - 1, f) == 0)
-		head[0] = 0;
-	fclose(f);
-	return strncmp(head, "{\"pmutop_recording\":", 20) == 0;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen, "%s is a symbolic link: give the file itself (pmutop "
+				 "never records through a link)", path);
+			return -EINVAL;
+		}
+		if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !sink) {
+			snprintf(err, errlen, "%s is %s: give a file name to record to", path,
+				 paths_kind(st.st_mode));
+			return -EINVAL;
+		}
+		if (st.st_uid != geteuid() && !sink)
+			return record_not_yours(path, st.st_uid, err, errlen);
+	}
+	fd = open(path, (fifo || sink ? O_WRONLY : O_RDWR | O_CREAT) | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		  O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		if (rc == -ELOOP)
+			snprintf(err, errlen, "%s is a symbolic link: give the file itself (pmutop "
+				 "never records through a link)", path);
+		else if (rc == -ENXIO)
+			snprintf(err, errlen, "the FIFO %s has no reader: start the program that reads "
+				 "it first", path);
+		else
+			snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-rc));
+		return rc == -ELOOP || rc == -ENXIO ? -EINVAL : rc;
+	}
+	if (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || record_sink(&st))) {
+		snprintf(err, errlen, "%s is not a regular file: give a file name to record to", path);
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (st.st_uid != geteuid() && !record_sink(&st)) {
+		rc = record_not_yours(path, st.st_uid, err, errlen);
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (st.st_nlink > 1) {
+			snprintf(err, errlen, "%s has other names (hard links): give another file "
+				 "name (pmutop does not write over it)", path);
+			rc = -EINVAL;
+			goto fail;
+		}
+		n = pread(fd, head, sizeof(head) - 1, 0);
+		head[n > 0 ? n : 0] = 0;
+		if (st.st_size > 0 && strncmp(head, "{\"pmutop_recording\":", 20)) {
+			snprintf(err, errlen, "%s exists and is not a pmutop recording: give another "
+				 "file name (pmutop does not write over it)", path);
+			rc = -EEXIST;
+			goto fail;
+		}
+		if (ftruncate(fd, 0)) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-rc));
+			goto fail;
+		}
+	}
+	rc = fcntl(fd, F_GETFL);
+	if (rc >= 0)
+		fcntl(fd, F_SETFL, rc & ~O_NONBLOCK);
+	return fd;
+fail:
+	close(fd);
+	return rc;
 }
 
 /* The header line's object for a run A says about. */
@@ -260,21 +337,13 @@ int record_open(const char *path, const struct record_about *a, struct record **
 	int rc;
 
 	*out = NULL;
-	if (!record_may_replace(path)) {
-		snprintf(err, errlen, "%s exists and is not a pmutop recording: give another file "
-			 "name (pmutop does not write over it)", path);
-		return -EEXIST;
-	}
+	rc = record_open_file(path, err, errlen);
+	if (rc < 0)
+		return rc;
 	r = xcalloc(1, sizeof(*r));
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->l = a->layout;
-	r->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (r->fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot record to %s: %s", path, strerror(-rc));
-		free(r);
-		return rc;
-	}
+	r->fd = rc;
 	if (strlen(path) > 3 && !strcmp(path + strlen(path) - 3, ".gz")) {
 		/* compressed: zlib's gzip format, read back by replay as it is */
 		r->gz = gzdopen(r->fd, "wb6");

@@ -55,7 +55,9 @@ struct record_about {
 
 /*
  * Create PATH (mode 0644 under the umask; an existing file is replaced only
- * when it is a recording) and write the header.  0, or -errno with one line
+ * when it is this user's, has no other name and is empty or a recording; a
+ * FIFO of this user's with a reader, or /dev/null-like sinks, are written
+ * to; a link at PATH is never followed) and write the header.  0, or -errno with one line
  * in ERR when PATH cannot be made; a header that cannot be written (a full
  * disk) gives a stopped recording, which record_sample reports.
  */

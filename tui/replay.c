@@ -147,16 +147,21 @@ int replay_open(const char *path, struct replay **out, char *err, size_t errlen)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
 	size_t len;
-	int rc;
+	int rc, fd;
 
 	*out = NULL;
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	r->f = gzopen(path, "rbe");
-	if (!r->f) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot read the recording %s: %s", path, strerror(-rc));
+	rc = paths_open_file(path, "the recording", &fd, err, errlen);
+	if (rc) {
 		free(r);
 		return rc;
+	}
+	r->f = gzdopen(fd, "rb");
+	if (!r->f) {
+		snprintf(err, errlen, "cannot read the recording %s: zlib could not start", path);
+		close(fd);
+		free(r);
+		return -ENOMEM;
 	}
 	rc = replay_line(r, &len);
 	if (rc <= 0) {

@@ -10,7 +10,6 @@
  */
 #include "serve.h"
 
-#include <crypt.h>
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
@@ -21,37 +20,21 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "batch.h"
 #include "serve_api.h"
+#include "serve_auth.h"
+#include "serve_guard.h"
 #include "serve_net.h"
-
-/* What a snapshot renders, each once, on first demand. */
-enum serve_kind {
-	SERVE_METRICS, SERVE_OPENMETRICS, SERVE_JSON, SERVE_RECORD,
-	SERVE_METRICS_GZ, SERVE_OPENMETRICS_GZ, /* the same, gzip-compressed (Accept-Encoding) */
-	SERVE_NKINDS
-};
-
-/* The latest sample with what is rendered from it: immutable but for the lazily made texts. */
-struct serve_snap {
-	int refs;
-	const struct sample *s;
-	struct prom_totals *t;
-	pthread_mutex_t mu;           /* held while a text is made */
-	char *text[SERVE_NKINDS];
-	size_t len[SERVE_NKINDS];
-};
-
-struct serve_user {
-	char *name, *hash;
-};
+#include "serve_reply.h"
+#include "serve_snap.h"
 
 struct serve_req {
 	int calls;
 	struct serve_req *next;       /* in the waiting list */
 	struct MHD_Connection *conn;
+	double wait_since;            /* when it began to wait for a sample, 0 never */
+	bool expired;                 /* its wait ended without a sample (SERVE_POLL_S) */
 };
 
 struct serve {
@@ -60,38 +43,26 @@ struct serve {
 	char url[300];
 	char local_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	const struct prom_about *prom;
-	pthread_mutex_t mu;           /* snap, waiting, ending, auth_ok */
+	pthread_mutex_t mu;           /* snap, waiting, nwaiting, ending */
 	struct serve_snap *snap;
 	struct prom_totals *totals;   /* the latest's, for the next (main thread) */
 	struct serve_req *waiting;    /* viewers suspended until the next sample */
+	int nwaiting;
+	struct serve_guard *guard;    /* the connections' deadlines */
 	bool ending;
 	char end_why[300];
 	char *header;                 /* the recording header, for viewers */
 	char owner[200];              /* "pid N on HOST", the X-Pmutop-Owner of the header */
 	char *topology, *layout;      /* /api/v1/topology and /api/v1/layout */
-	struct serve_user *users;
-	int nusers;
-	char auth_ok[512];            /* the last credentials found good ("user:password") */
+	struct serve_auth *auth;      /* --auth-file's users, or NULL: no authentication */
 };
 
-static struct serve_snap *serve_snap_ref(struct serve_snap *sn)
+static double serve_clock(void)
 {
-	__atomic_fetch_add(&sn->refs, 1, __ATOMIC_RELAXED);
-	return sn;
-}
+	struct timespec ts;
 
-static void serve_snap_unref(void *cls)
-{
-	struct serve_snap *sn = cls;
-
-	if (!sn || __atomic_sub_fetch(&sn->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	sample_release(sn->s);
-	prom_totals_free(sn->t);
-	for (int k = 0; k < SERVE_NKINDS; k++)
-		free(sn->text[k]);
-	pthread_mutex_destroy(&sn->mu);
-	free(sn);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* The current snapshot (a reference), or NULL before the first sample. */
@@ -105,216 +76,41 @@ static struct serve_snap *serve_current(struct serve *srv)
 	return sn;
 }
 
-/* LEN bytes of TEXT in gzip format (zlib), malloc'd with its length in *OUT_LEN; NULL on failure. */
-static char *serve_gzip(const char *text, size_t len, size_t *out_len)
+/*
+ * The number after "after=" of the stream's query into *AFTER (0 when there
+ * is none): decimal digits only; false for anything else.
+ */
+static bool serve_after(struct MHD_Connection *conn, unsigned long long *after)
 {
-	z_stream z = { 0 };
-	size_t cap;
-	char *out;
+	const char *a = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "after");
+	char *end;
 
-	/* windowBits 15 + 16: a gzip header and trailer around the deflate stream */
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return NULL;
-	cap = deflateBound(&z, (uLong)len) + 32;
-	out = xmalloc(cap);
-	z.next_in = (Bytef *)text;
-	z.avail_in = (uInt)len;
-	z.next_out = (Bytef *)out;
-	z.avail_out = (uInt)cap;
-	if (deflate(&z, Z_FINISH) != Z_STREAM_END) {
-		deflateEnd(&z);
-		free(out);
-		return NULL;
-	}
-	*out_len = z.total_out;
-	deflateEnd(&z);
-	return out;
-}
-
-/* Text K of SN, made on first demand; NULL when it cannot be made. */
-static const char *serve_text(struct serve *srv, struct serve_snap *sn, enum serve_kind k,
-			      size_t *len)
-{
-	const char *plain = NULL;
-	size_t plain_len = 0;
-
-	/* a compressed text compresses the plain one, made first (outside this one's making) */
-	if (k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ) {
-		plain = serve_text(srv, sn, k == SERVE_METRICS_GZ ? SERVE_METRICS : SERVE_OPENMETRICS,
-				   &plain_len);
-		if (!plain)
-			return NULL;
-	}
-	pthread_mutex_lock(&sn->mu);
-	if (!sn->text[k]) {
-		char *buf = NULL;
-		size_t n = 0;
-		FILE *f;
-
-		switch (k) {
-		case SERVE_METRICS_GZ:
-		case SERVE_OPENMETRICS_GZ:
-			buf = serve_gzip(plain, plain_len, &n);
-			break;
-		case SERVE_RECORD:
-			buf = record_sample_text(sn->s);
-			n = buf ? strlen(buf) : 0;
-			break;
-		default:
-			f = open_memstream(&buf, &n);
-			if (!f)
-				break;
-			if (k == SERVE_JSON)
-				batch_print(sn->s, BATCH_JSON, true, f);
-			else
-				prom_write(sn->s, sn->t, srv->prom, k == SERVE_OPENMETRICS, f);
-			if (fclose(f)) {
-				free(buf);
-				buf = NULL;
-			}
-			break;
-		}
-		sn->text[k] = buf;
-		sn->len[k] = n;
-	}
-	pthread_mutex_unlock(&sn->mu);
-	*len = sn->len[k];
-	return sn->text[k];
-}
-
-static enum MHD_Result serve_queue(struct MHD_Connection *conn, unsigned status,
-				   struct MHD_Response *r, const char *type)
-{
-	enum MHD_Result ret;
-
-	if (!r)
-		return MHD_NO;
-	if (type)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	MHD_add_response_header(r, "Cache-Control", "no-store");
-	ret = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-/* A short plain-text answer (errors, the index). */
-static enum MHD_Result serve_plain(struct MHD_Connection *conn, unsigned status, const char *text,
-				   const char *allow)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-								 MHD_RESPMEM_MUST_COPY);
-
-	if (r && allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	return serve_queue(conn, status, r, "text/plain; charset=utf-8");
-}
-
-/* A text of the snapshot SN (its reference goes with the response). */
-static enum MHD_Result serve_snap_text(struct serve *srv, struct MHD_Connection *conn,
-				       struct serve_snap *sn, enum serve_kind k)
-{
-	static const char *const types[] = {
-		[SERVE_METRICS] = "text/plain; version=0.0.4; charset=utf-8",
-		[SERVE_OPENMETRICS] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
-		[SERVE_JSON] = "application/json", [SERVE_RECORD] = "application/x-ndjson",
-		[SERVE_METRICS_GZ] = "text/plain; version=0.0.4; charset=utf-8",
-		[SERVE_OPENMETRICS_GZ] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
-	};
-	size_t len;
-	const char *text = serve_text(srv, sn, k, &len);
-	struct MHD_Response *r;
-	char seq[32];
-
-	if (!text) {
-		serve_snap_unref(sn);
-		return serve_plain(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n", NULL);
-	}
-	r = MHD_create_response_from_buffer_with_free_callback_cls(len, (void *)text,
-								   serve_snap_unref, sn);
-	if (!r) {
-		serve_snap_unref(sn);
-		return MHD_NO;
-	}
-	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)sn->s->seq);
-	MHD_add_response_header(r, "X-Pmutop-Seq", seq);
-	if (k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	if (k != SERVE_JSON && k != SERVE_RECORD)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
-	return serve_queue(conn, MHD_HTTP_OK, r, types[k]);
+	*after = 0;
+	if (!a)
+		return true;
+	if (!*a || strspn(a, "0123456789") != strlen(a) || strlen(a) > 20)
+		return false;
+	errno = 0;
+	*after = strtoull(a, &end, 10);
+	return !errno;
 }
 
 /*
- * A document made at the start (topology, layout, header): shared, never
- * freed while serving; with OWNER, the X-Pmutop-Owner header viewers show.
+ * /api/v1/stream/next: the first sample after ?after=, waiting for it
+ * (suspended) when needed, at most SERVE_POLL_S (then 204: ask again); at
+ * most SERVE_MAX_WAITING wait at once.  An AFTER past the latest sample
+ * cannot be waited for: 400 at once.
  */
-static enum MHD_Result serve_doc(struct MHD_Connection *conn, const char *doc, const char *type,
-				 const char *owner)
-{
-	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(doc), (void *)doc,
-								 MHD_RESPMEM_PERSISTENT);
-
-	if (r && owner)
-		MHD_add_response_header(r, "X-Pmutop-Owner", owner);
-	return serve_queue(conn, MHD_HTTP_OK, r, type);
-}
-
-/* Basic authentication: true when no file was given or the credentials match one of its users. */
-static bool serve_authorized(struct serve *srv, struct MHD_Connection *conn)
-{
-	char *pass = NULL, *user, cred[512];
-	bool ok = false;
-
-	if (!srv->nusers)
-		return true;
-	user = MHD_basic_auth_get_username_password(conn, &pass);
-	if (!user || !pass)
-		goto out;
-	snprintf(cred, sizeof(cred), "%s:%s", user, pass);
-	pthread_mutex_lock(&srv->mu);
-	ok = srv->auth_ok[0] && !strcmp(cred, srv->auth_ok);
-	pthread_mutex_unlock(&srv->mu);
-	for (int i = 0; !ok && i < srv->nusers; i++) {
-		struct crypt_data cd = { 0 };
-		const char *h;
-
-		if (strcmp(user, srv->users[i].name))
-			continue;
-		/* crypt(3): the hash's own prefix picks the method ($y$, $6$, $2b$...) */
-		h = crypt_r(pass, srv->users[i].hash, &cd);
-		ok = h && h[0] != '*' && !strcmp(h, srv->users[i].hash);
-		if (ok) {
-			pthread_mutex_lock(&srv->mu);
-			snprintf(srv->auth_ok, sizeof(srv->auth_ok), "%s", cred);
-			pthread_mutex_unlock(&srv->mu);
-		}
-	}
-	explicit_bzero(cred, sizeof(cred));
-out:
-	if (pass) {
-		explicit_bzero(pass, strlen(pass));
-		MHD_free(pass);
-	}
-	if (user)
-		MHD_free(user);
-	return ok;
-}
-
-/* The number after "after=" of the stream's query (0 when none). */
-static unsigned long long serve_after(struct MHD_Connection *conn)
-{
-	const char *a = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "after");
-
-	return a ? strtoull(a, NULL, 10) : 0;
-}
-
-/* /api/v1/stream/next: the first sample after ?after=, waiting for it (suspended) when needed. */
 static enum MHD_Result serve_next(struct serve *srv, struct MHD_Connection *conn,
 				  struct serve_req *req)
 {
-	unsigned long long after = serve_after(conn);
+	unsigned long long after, latest;
 	struct serve_snap *sn = NULL;
+	char text[300];
 
+	if (!serve_after(conn, &after))
+		return serve_reply_plain(conn, MHD_HTTP_BAD_REQUEST, "after= takes the number of the last "
+				   "sample received (0 for none)\n", NULL);
 	pthread_mutex_lock(&srv->mu);
 	if (srv->ending) {
 		char why[400];
@@ -327,42 +123,50 @@ static enum MHD_Result serve_next(struct serve *srv, struct MHD_Connection *conn
 			MHD_add_response_header(r, "X-Pmutop-End", "1");
 			MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 		}
-		return serve_queue(conn, MHD_HTTP_SERVICE_UNAVAILABLE, r, "text/plain; charset=utf-8");
+		return serve_reply_queue(conn, MHD_HTTP_SERVICE_UNAVAILABLE, r, "text/plain; charset=utf-8");
 	}
-	if (srv->snap && srv->snap->s->seq > after) {
+	latest = srv->snap ? serve_snap_sample(srv->snap)->seq : 0;
+	if (after > latest) {
+		pthread_mutex_unlock(&srv->mu);
+		snprintf(text, sizeof(text), "after=%llu is past the latest sample (%llu): ask for "
+			 "the samples after one you received\n", after, latest);
+		return serve_reply_plain(conn, MHD_HTTP_BAD_REQUEST, text, NULL);
+	}
+	if (latest > after) {
 		sn = serve_snap_ref(srv->snap);
+	} else if (req->expired) {
+		pthread_mutex_unlock(&srv->mu);
+		serve_guard_waiting(conn, false);
+		return serve_reply_queue(conn, MHD_HTTP_NO_CONTENT,
+				   MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT),
+				   NULL);
+	} else if (srv->nwaiting >= SERVE_MAX_WAITING) {
+		pthread_mutex_unlock(&srv->mu);
+		snprintf(text, sizeof(text), "%d viewers wait for the next sample already: try "
+			 "again later\n", SERVE_MAX_WAITING);
+		return serve_reply_plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, text, NULL);
 	} else {
 		/* nothing newer: wait without holding a thread; serve_publish resumes it */
+		if (req->wait_since == 0)
+			req->wait_since = serve_clock();
 		req->conn = conn;
 		req->next = srv->waiting;
 		srv->waiting = req;
+		srv->nwaiting++;
+		serve_guard_waiting(conn, true);
 		MHD_suspend_connection(conn);
 	}
 	pthread_mutex_unlock(&srv->mu);
-	return sn ? serve_snap_text(srv, conn, sn, SERVE_RECORD) : MHD_YES;
-}
-
-/* Whether an Accept-Encoding header takes gzip ("gzip", "gzip;q=0.5", not "gzip;q=0"). */
-static bool serve_accepts_gzip(const char *enc)
-{
-	const char *g = enc ? strstr(enc, "gzip") : NULL;
-	const char *q;
-
-	if (!g)
-		return false;
-	q = g + 4;
-	while (*q == ' ')
-		q++;
-	if (*q != ';')
-		return true;
-	q = strstr(q, "q=");
-	return !q || strtod(q + 2, NULL) > 0;
+	if (!sn)
+		return MHD_YES;
+	serve_guard_waiting(conn, false);
+	return serve_reply_snap(conn, sn, SERVE_RECORD, srv->prom);
 }
 
 static const char serve_index[] =
 	"pmutop serves:\n"
 	"  /metrics              Prometheus exposition (OpenMetrics when asked)\n"
-	"  /api/v1/sample        the latest sample (JSON, as pmutop -b -o json prints it)\n"
+	"  /api/v1/sample        the latest sample (JSON, as pmutop -b --format json prints it)\n"
 	"  /api/v1/topology      sockets, cores, threads, NUMA nodes (JSON)\n"
 	"  /api/v1/layout        event groups, events and metrics (JSON)\n"
 	"  /api/v1/stream        for viewers (pmutop --connect)\n";
@@ -375,6 +179,7 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 	struct serve_req *req = *con_cls;
 	struct serve_snap *sn;
 	const char *len;
+	enum MHD_Result ret;
 
 	(void)version;
 	(void)upload_data;
@@ -383,29 +188,19 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 		*con_cls = req;
 	}
 	if (req->calls++ == 0) {
+		serve_guard_head_done(conn);
 		if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-			return serve_plain(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "pmutop answers GET and "
+			return serve_reply_plain(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "pmutop answers GET and "
 					   "HEAD only: it is read-only\n", "GET, HEAD");
 		len = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 						  MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if ((len && strtoull(len, NULL, 10) > 0) ||
 		    MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 						MHD_HTTP_HEADER_TRANSFER_ENCODING))
-			return serve_plain(conn, MHD_HTTP_CONTENT_TOO_LARGE, "pmutop takes no request "
+			return serve_reply_plain(conn, MHD_HTTP_CONTENT_TOO_LARGE, "pmutop takes no request "
 					   "body\n", NULL);
-		if (!serve_authorized(srv, conn)) {
-			static const char denied[] = "pmutop: give a user and password of the "
-						     "server's --auth-file\n";
-			struct MHD_Response *r = MHD_create_response_from_buffer(
-				sizeof(denied) - 1, (void *)denied, MHD_RESPMEM_PERSISTENT);
-			enum MHD_Result ret;
-
-			if (!r)
-				return MHD_NO;
-			ret = MHD_queue_basic_auth_fail_response(conn, "pmutop", r);
-			MHD_destroy_response(r);
+		if (!serve_reply_authorized(srv->auth, conn, &ret))
 			return ret;
-		}
 		return MHD_YES;
 	}
 	if (*upload_data_size) {
@@ -413,34 +208,34 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 		return MHD_YES;
 	}
 	if (!strcmp(url, "/"))
-		return serve_plain(conn, MHD_HTTP_OK, serve_index, NULL);
+		return serve_reply_plain(conn, MHD_HTTP_OK, serve_index, NULL);
 	if (!strcmp(url, "/api/v1/topology"))
-		return serve_doc(conn, srv->topology, "application/json", NULL);
+		return serve_reply_doc(conn, srv->topology, "application/json", NULL);
 	if (!strcmp(url, "/api/v1/layout"))
-		return serve_doc(conn, srv->layout, "application/json", NULL);
+		return serve_reply_doc(conn, srv->layout, "application/json", NULL);
 	if (!strcmp(url, "/api/v1/stream"))
-		return serve_doc(conn, srv->header, "application/x-ndjson", srv->owner);
+		return serve_reply_doc(conn, srv->header, "application/x-ndjson", srv->owner);
 	if (!strcmp(url, "/api/v1/stream/next"))
 		return serve_next(srv, conn, req);
 	if (strcmp(url, "/metrics") && strcmp(url, "/api/v1/sample"))
-		return serve_plain(conn, MHD_HTTP_NOT_FOUND, "no such page: / lists what pmutop "
+		return serve_reply_plain(conn, MHD_HTTP_NOT_FOUND, "no such page: / lists what pmutop "
 				   "serves\n", NULL);
 	sn = serve_current(srv);
 	if (!sn)
-		return serve_plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "pmutop has no sample yet: "
+		return serve_reply_plain(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "pmutop has no sample yet: "
 				   "the first comes after one interval\n", NULL);
 	if (!strcmp(url, "/api/v1/sample"))
-		return serve_snap_text(srv, conn, sn, SERVE_JSON);
+		return serve_reply_snap(conn, sn, SERVE_JSON, srv->prom);
 	{
 		const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 								 MHD_HTTP_HEADER_ACCEPT);
 		const char *enc = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 							      MHD_HTTP_HEADER_ACCEPT_ENCODING);
 		bool om = accept && strstr(accept, "application/openmetrics-text");
-		bool gz = serve_accepts_gzip(enc);
+		bool gz = serve_reply_gzip_ok(enc);
 
-		return serve_snap_text(srv, conn, sn, om ? (gz ? SERVE_OPENMETRICS_GZ : SERVE_OPENMETRICS)
-					: (gz ? SERVE_METRICS_GZ : SERVE_METRICS));
+		return serve_reply_snap(conn, sn, om ? (gz ? SERVE_OPENMETRICS_GZ : SERVE_OPENMETRICS)
+					      : (gz ? SERVE_METRICS_GZ : SERVE_METRICS), srv->prom);
 	}
 }
 
@@ -448,8 +243,8 @@ static void serve_completed(void *cls, struct MHD_Connection *conn, void **con_c
 			    enum MHD_RequestTerminationCode toe)
 {
 	(void)cls;
-	(void)conn;
 	(void)toe;
+	serve_guard_request_done(conn);
 	free(*con_cls);
 	*con_cls = NULL;
 }
@@ -462,42 +257,13 @@ static void serve_log(void *cls, const char *fmt, va_list ap)
 	(void)ap;
 }
 
-/* The --auth-file: "user:HASH" lines (crypt(3) hashes), # comments.  0 or -EINVAL with ERR. */
-static int serve_load_users(struct serve *srv, const char *path, char *err, size_t errlen)
-{
-	char *text = serve_slurp(path, "--auth-file", err, errlen), *line, *save = NULL;
-	int ln = 0;
-
-	if (!text)
-		return -EINVAL;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':');
-
-		ln++;
-		line[strcspn(line, "\r")] = 0;
-		if (!line[0] || line[0] == '#')
-			continue;
-		if (!colon || colon == line || colon[1] != '$') {
-			snprintf(err, errlen, "%s:%d: expected USER:HASH with a crypt(3) hash (make "
-				 "one with: openssl passwd -6), not a password in clear", path, ln);
-			free(text);
-			return -EINVAL;
-		}
-		*colon = 0;
-		srv->users = xrealloc(srv->users, (size_t)srv->nusers + 1, sizeof(*srv->users));
-		srv->users[srv->nusers++] = (struct serve_user){ .name = xstrdup(line),
-								 .hash = xstrdup(colon + 1) };
-	}
-	free(text);
-	if (!srv->nusers) {
-		snprintf(err, errlen, "%s: no USER:HASH line: nobody could log in", path);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static struct MHD_Daemon *serve_daemon(struct serve *srv, int fd, const char *cert,
-				       const char *key)
+/*
+ * A daemon on FD; TCP (PER_ADDRESS) limits each client address to
+ * SERVE_PER_ADDRESS_MAX connections (the local socket's peers all share one
+ * address, and file permissions guard it).
+ */
+static struct MHD_Daemon *serve_daemon(struct serve *srv, int fd, bool per_address,
+				       const char *cert, const char *key)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
 			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
@@ -509,13 +275,56 @@ static struct MHD_Daemon *serve_daemon(struct serve *srv, int fd, const char *ce
 		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address ? (unsigned)SERVE_PER_ADDRESS_MAX : 0u,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_HEADER_MAX,
 		MHD_OPTION_NOTIFY_COMPLETED, serve_completed, srv,
+		MHD_OPTION_NOTIFY_CONNECTION, serve_guard_notify, srv->guard,
 		MHD_OPTION_EXTERNAL_LOGGER, serve_log, srv,
 		cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert,
 		MHD_OPTION_HTTPS_MEM_KEY, key,
 		MHD_OPTION_END);
+}
+
+/* Resume the suspended requests of the list W (taken off the waiting list). */
+static void serve_resume(struct serve_req *w)
+{
+	while (w) {
+		struct serve_req *next = w->next;
+
+		w->next = NULL;
+		MHD_resume_connection(w->conn);
+		w = next;
+	}
+}
+
+/*
+ * The guard's tick: a viewer that waited SERVE_POLL_S for a sample is
+ * resumed (it is answered 204 and asks again), so that no connection stays
+ * parked for ever.
+ */
+static void serve_tick(void *ctx)
+{
+	struct serve *srv = ctx;
+	struct serve_req **p, *due = NULL;
+	double now = serve_clock();
+
+	pthread_mutex_lock(&srv->mu);
+	for (p = &srv->waiting; *p;) {
+		struct serve_req *w = *p;
+
+		if (now - w->wait_since < SERVE_POLL_S) {
+			p = &w->next;
+			continue;
+		}
+		*p = w->next;
+		srv->nwaiting--;
+		w->expired = true;
+		w->next = due;
+		due = w;
+	}
+	pthread_mutex_unlock(&srv->mu);
+	serve_resume(due);
 }
 
 int serve_start(const struct serve_config *c, struct serve **out, char *err, size_t errlen,
@@ -531,6 +340,7 @@ int serve_start(const struct serve_config *c, struct serve **out, char *err, siz
 	srv->tcp_fd = srv->local_fd = -1;
 	srv->prom = c->prom;
 	pthread_mutex_init(&srv->mu, NULL);
+	srv->guard = serve_guard_new(serve_tick, srv);
 	srv->header = record_header_text(c->about);
 	snprintf(srv->owner, sizeof(srv->owner), "pid %d on %s", c->prom ? c->prom->owner_pid : 0,
 		 c->about->host ? c->about->host : "?");
@@ -554,7 +364,7 @@ int serve_start(const struct serve_config *c, struct serve **out, char *err, siz
 			goto fail;
 		}
 	}
-	if (c->auth_file && (rc = serve_load_users(srv, c->auth_file, err, errlen)))
+	if (c->auth_file && (rc = serve_auth_load(c->auth_file, &srv->auth, err, errlen)))
 		goto fail;
 	if (c->listen) {
 		srv->tcp_fd = serve_listen_tcp(c->listen, srv->url, sizeof(srv->url), cert, err,
@@ -563,7 +373,7 @@ int serve_start(const struct serve_config *c, struct serve **out, char *err, siz
 			rc = srv->tcp_fd;
 			goto fail;
 		}
-		srv->tcp = serve_daemon(srv, srv->tcp_fd, cert, key);
+		srv->tcp = serve_daemon(srv, srv->tcp_fd, true, cert, key);
 		if (!srv->tcp) {
 			snprintf(err, errlen, "--serve %s: the HTTP server could not start%s",
 				 c->listen, cert ? " (is the key the certificate's, both PEM?)" : "");
@@ -583,7 +393,7 @@ int serve_start(const struct serve_config *c, struct serve **out, char *err, siz
 		}
 		if (srv->local_fd >= 0) {
 			snprintf(srv->local_path, sizeof(srv->local_path), "%s", c->local_path);
-			srv->local = serve_daemon(srv, srv->local_fd, NULL, NULL);
+			srv->local = serve_daemon(srv, srv->local_fd, false, NULL, NULL);
 			if (!srv->local)
 				snprintf(lerr, sizeof(lerr), "viewers cannot attach: the server on %s "
 					 "could not start", c->local_path);
@@ -620,14 +430,9 @@ static void serve_wake(struct serve *srv)
 	pthread_mutex_lock(&srv->mu);
 	w = srv->waiting;
 	srv->waiting = NULL;
+	srv->nwaiting = 0;
 	pthread_mutex_unlock(&srv->mu);
-	while (w) {
-		struct serve_req *next = w->next;
-
-		w->next = NULL;
-		MHD_resume_connection(w->conn);
-		w = next;
-	}
+	serve_resume(w);
 }
 
 void serve_publish(struct serve *srv, const struct sample *s)
@@ -636,13 +441,9 @@ void serve_publish(struct serve *srv, const struct sample *s)
 
 	if (!srv || !s)
 		return;
-	sn = xcalloc(1, sizeof(*sn));
-	sn->refs = 1;
-	sn->s = sample_ref(s);
 	/* the running totals for the counters (_total): the previous ones plus this interval */
-	sn->t = prom_totals_next(srv->totals, s);
-	srv->totals = sn->t;
-	pthread_mutex_init(&sn->mu, NULL);
+	srv->totals = prom_totals_next(srv->totals, s);
+	sn = serve_snap_new(s, srv->totals);
 	pthread_mutex_lock(&srv->mu);
 	old = srv->snap;
 	srv->snap = sn;
@@ -677,10 +478,13 @@ void serve_stop(struct serve *srv, const char *why)
 			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 		}
 	}
+	/* no more ticks (they resume connections) once the daemons go */
+	serve_guard_stop(srv->guard);
 	if (srv->tcp)
 		MHD_stop_daemon(srv->tcp);
 	if (srv->local)
 		MHD_stop_daemon(srv->local);
+	serve_guard_free(srv->guard);
 	if (srv->tcp_fd >= 0)
 		close(srv->tcp_fd);
 	if (srv->local_fd >= 0) {
@@ -688,15 +492,10 @@ void serve_stop(struct serve *srv, const char *why)
 		unlink(srv->local_path);
 	}
 	serve_snap_unref(srv->snap);
-	for (int i = 0; i < srv->nusers; i++) {
-		free(srv->users[i].name);
-		free(srv->users[i].hash);
-	}
-	free(srv->users);
+	serve_auth_free(srv->auth);
 	free(srv->header);
 	free(srv->topology);
 	free(srv->layout);
-	explicit_bzero(srv->auth_ok, sizeof(srv->auth_ok));
 	pthread_mutex_destroy(&srv->mu);
 	free(srv);
 }

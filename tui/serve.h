@@ -13,7 +13,11 @@
  *   /api/v1/stream/next?after=SEQ
  *                          the first sample after SEQ as a recording line;
  *                          waits (the connection suspended, no thread held)
- *                          until there is one; 503 once the owner is ending
+ *                          until there is one, at most SERVE_POLL_S (then
+ *                          204: ask again), at most SERVE_MAX_WAITING at
+ *                          once (then 503); 400 for an SEQ that is not a
+ *                          number or past the latest sample; 503 once the
+ *                          owner is ending
  *
  * Threads: libmicrohttpd's own (SERVE_THREADS per listening socket) answer
  * requests; they only read immutable snapshots (the latest sample, the
@@ -21,8 +25,11 @@
  * under a mutex held for a pointer swap.  The sampler is never involved and
  * never waits; the main thread publishes each sample with serve_publish.
  * Memory is bounded: one snapshot is current (older ones live while a
- * response still sends them), SERVE_MAX_CONNECTIONS connections, and
- * idle or slow clients are dropped after SERVE_TIMEOUT_S.
+ * response still sends them), SERVE_MAX_CONNECTIONS connections,
+ * SERVE_PER_ADDRESS_MAX of them from one TCP client address; idle clients
+ * are dropped after SERVE_TIMEOUT_S, and slow ones when their request head
+ * or their answer misses its deadline (serve_guard.h).  Wrong passwords
+ * are throttled per address (serve_auth.h).
  *
  * Listening: a TCP address ([ADDR:]PORT, 127.0.0.1 unless another address
  * is given), optionally TLS (certificate and key files, libmicrohttpd's
@@ -46,6 +53,10 @@
 #define SERVE_TIMEOUT_S 10
 #define SERVE_HEADER_MAX (32 * 1024)
 #define SERVE_THREADS 2
+#define SERVE_PER_ADDRESS_MAX 64
+/* a viewer's wait for the next sample, and how many may wait at once */
+#define SERVE_POLL_S 15
+#define SERVE_MAX_WAITING (SERVE_MAX_CONNECTIONS / 4)
 
 struct serve_config {
 	const char *listen;      /* "[ADDR:]PORT", or NULL: no TCP */

@@ -131,14 +131,12 @@ int serve_listen_local(const char *path, const char *group, char *err, size_t er
 /* Read a whole (small) file into a string; NULL with ERR. */
 char *serve_slurp(const char *path, const char *what, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = paths_fopen(path, what, err, errlen);
 	char *buf;
 	size_t n;
 
-	if (!f) {
-		snprintf(err, errlen, "%s %s: %s", what, path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	buf = xmalloc(1 << 20);
 	n = fread(buf, 1, (1 << 20) - 1, f);
 	buf[n] = 0;

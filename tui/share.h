@@ -19,7 +19,7 @@
 /* The viewers' local socket of the machine under ROOT (NULL: this one). */
 void share_local_path(const char *root, char *buf, size_t len);
 
-/* The pid the single-instance lock under ROOT names ("unknown"), static storage. */
+/* The pid holding the counters' lock under ROOT ("unknown"), static storage. */
 const char *share_owner_pid(const char *root);
 
 /*
@@ -36,8 +36,12 @@ void share_stop(struct serve *srv);
 
 /*
  * View another pmutop: its local socket LOCAL_PATH, or OPT->connect.  On
- * the screen, or printed with -b.  The exit status; -ECONNREFUSED (nothing
- * printed, ERR says why) when nobody answers at LOCAL_PATH.
+ * the screen, or printed with -b (saying on stderr whose samples they are).
+ * Options only the owner honours (--layout, -g, -d ...) are named as
+ * ignored.  The exit status; -ECONNREFUSED (nothing printed, ERR says why)
+ * when nobody answers at LOCAL_PATH; -EPERM when the process there is not
+ * the owner of the counters (a socket anyone could have bound: ERR says
+ * who it is).
  */
 int share_view(const struct options *opt, const char *local_path, int sigfd, char *err,
 	       size_t errlen);

@@ -27,6 +27,7 @@
 #include "record.h"
 #include "run.h"
 #include "rcfile.h"
+#include "startsig.h"
 #include "frontend.h"
 
 /*
@@ -196,8 +197,12 @@ static void ui_rec_line(struct ui_state *u)
 	size_t n;
 
 	u->v.rec[0] = 0;
-	if (u->c->player)
+	if (u->c->player) {
 		player_position(u->c->player, u->v.rec, sizeof(u->v.rec));
+		/* the file changed under the replay: stopped, and said until something else is */
+		if (player_error(u->c->player)[0] && !u->v.status[0])
+			snprintf(u->v.status, sizeof(u->v.status), "%s", player_error(u->c->player));
+	}
 	else if (u->c->viewer)
 		snprintf(u->v.rec, sizeof(u->v.rec), "VIEWER of %s, read-only",
 			 viewer_owner(u->c->viewer));
@@ -540,15 +545,22 @@ static void ui_show_player(struct ui_state *u, bool next)
 static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 {
 	struct view saved = u->v;
-	char warn[512] = "";
+	char warn[2048] = "";
 
 	if (c->rc_warning)
 		snprintf(u->v.status, sizeof(u->v.status), "%s", c->rc_warning);
 	if (!c->rc_path)
 		return;
 	rcfile_load(c->rc_path, &u->v, warn, sizeof(warn));
-	if (warn[0])
-		snprintf(u->v.status, sizeof(u->v.status), "%s", warn);
+	if (warn[0]) {
+		/* one line per bad line of the file: the first, and how many more */
+		int more = 0;
+
+		for (char *nl = strchr(warn, '\n'); nl; nl = strchr(nl + 1, '\n'))
+			more++;
+		snprintf(u->v.status, sizeof(u->v.status), "%.*s%s", (int)strcspn(warn, "\n"), warn,
+			 more ? " (and more: see the settings file's other bad lines)" : "");
+	}
 	if (c->groups_given)
 		u->v.groups = saved.groups;
 	if (c->interval_given)
@@ -581,6 +593,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	sigset_t winch;
 	int status = 0, shown_age = -1;
 
+	startsig_end(); /* the stop signals are this loop's from here */
 	err[0] = 0;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen, "the interactive view needs a terminal; use -b for batch output "

@@ -5,6 +5,7 @@
  * so that viewer_free can wake it (curl_multi_wakeup) from a wait that may
  * last as long as the owner's interval.
  */
+#define _GNU_SOURCE /* struct ucred */
 #include "viewer.h"
 
 #include <curl/curl.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 struct viewer_buf {
@@ -38,6 +40,11 @@ struct viewer {
 	bool ended, stop;
 	char why[400];
 	char owner_hdr[200];
+	/* the local socket's peer: the last one peer_ok accepted, or why it refused */
+	struct ucred peer;
+	int sockfd;                   /* the connection's socket (viewer_sockopt), -1 none yet */
+	bool peer_known, peer_refused;
+	char peer_why[400];
 };
 
 static void viewer_global(void)
@@ -89,6 +96,47 @@ static size_t viewer_header(char *p, size_t size, size_t n, void *cls)
 		snprintf(v->owner_hdr, sizeof(v->owner_hdr), "%.*s", (int)len, val);
 	}
 	return k;
+}
+
+/* Each new connection's socket, for viewer_prereq (called before it connects). */
+static int viewer_sockopt(void *cls, curl_socket_t fd, curlsocktype purpose)
+{
+	((struct viewer *)cls)->sockfd = fd;
+	(void)purpose;
+	return CURL_SOCKOPT_OK;
+}
+
+/*
+ * Before each request on a local socket: the process at the other end must
+ * be one the caller trusts (c.peer_ok) to show the machine's figures.
+ */
+static int viewer_prereq(void *cls, char *primary_ip, char *local_ip, int primary_port,
+			 int local_port)
+{
+	struct viewer *v = cls;
+	int fd = v->sockfd;
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+
+	(void)primary_ip;
+	(void)local_ip;
+	(void)primary_port;
+	(void)local_port;
+	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len)) {
+		snprintf(v->peer_why, sizeof(v->peer_why), "cannot tell who listens on %s",
+			 v->c.local_path);
+		v->peer_refused = true;
+		return CURL_PREREQFUNC_ABORT;
+	}
+	if (v->peer_known && uc.pid == v->peer.pid && uc.uid == v->peer.uid)
+		return CURL_PREREQFUNC_OK;
+	if (!v->c.peer_ok(fd, v->c.peer_ctx, v->peer_why, sizeof(v->peer_why))) {
+		v->peer_refused = true;
+		return CURL_PREREQFUNC_ABORT;
+	}
+	v->peer = uc;
+	v->peer_known = true;
+	return CURL_PREREQFUNC_OK;
 }
 
 /* Set up the easy handle for PATH (and the query). */
@@ -146,14 +194,22 @@ static void viewer_say(struct viewer *v, CURLcode res, long status, const struct
 {
 	const char *where = v->c.local_path ? v->c.local_path : v->base;
 
-	if (res == CURLE_COULDNT_CONNECT)
+	if (res == CURLE_ABORTED_BY_CALLBACK && v->peer_refused)
+		snprintf(out, len, "%s", v->peer_why);
+	else if (res == CURLE_COULDNT_CONNECT)
 		snprintf(out, len, "nothing answers at %s: is a pmutop running there (with --serve "
 			 "for a remote one)?", where);
 	else if (res != CURLE_OK)
 		snprintf(out, len, "%s: %s", where, curl_easy_strerror(res));
+	else if (status == 401 && v->c.auth)
+		snprintf(out, len, "%s refused the user and password of PMUTOP_CONNECT_AUTH: wrong "
+			 "user or password", where);
 	else if (status == 401)
 		snprintf(out, len, "%s asks for a user and password: set "
 			 "PMUTOP_CONNECT_AUTH=USER:PASSWORD in the environment", where);
+	else if (status == 429)
+		snprintf(out, len, "%s refuses this address for a while after too many wrong "
+			 "passwords: wait a minute, then try again with the right one", where);
 	else if (status == 404)
 		snprintf(out, len, "%s is not a pmutop server (it has no /api/v1/stream)", where);
 	else
@@ -196,10 +252,17 @@ static void *viewer_thread(void *arg)
 			return NULL;
 		}
 		curl_easy_getinfo(v->easy, CURLINFO_RESPONSE_CODE, &status);
+		if (res == CURLE_OK && status == 204) {
+			/* the server's wait ended without a sample (a long interval): ask again */
+			free(b.data);
+			continue;
+		}
 		if (res != CURLE_OK || status != 200) {
 			if (res == CURLE_OK && status == 503 && b.data) {
 				b.data[strcspn(b.data, "\n")] = 0;
 				snprintf(err, sizeof(err), "the pmutop you viewed ended: %.500s", b.data);
+			} else if (res == CURLE_ABORTED_BY_CALLBACK && v->peer_refused) {
+				snprintf(err, sizeof(err), "%s", v->peer_why);
 			} else if (res == CURLE_COULDNT_CONNECT || res == CURLE_GOT_NOTHING ||
 				   res == CURLE_RECV_ERROR || res == CURLE_PARTIAL_FILE) {
 				snprintf(err, sizeof(err), "the pmutop you viewed went away without a word "
@@ -246,6 +309,7 @@ int viewer_open(const struct viewer_config *c, struct viewer **out, char *err, s
 	*out = NULL;
 	v->c = *c;
 	v->efd = -1;
+	v->sockfd = -1;
 	pthread_mutex_init(&v->mu, NULL);
 	viewer_init_curl();
 	if (c->local_path)
@@ -276,6 +340,21 @@ int viewer_open(const struct viewer_config *c, struct viewer **out, char *err, s
 		curl_easy_setopt(v->easy, CURLOPT_UNIX_SOCKET_PATH, c->local_path);
 	if (c->tls_ca)
 		curl_easy_setopt(v->easy, CURLOPT_CAINFO, c->tls_ca);
+	if (c->auth && strchr(c->auth, ':') &&
+	    strlen(strchr(c->auth, ':') + 1) >= VIEWER_PASSWORD_MAX) {
+		snprintf(err, errlen, "PMUTOP_CONNECT_AUTH: the password is %zu bytes long; a "
+			 "pmutop server checks passwords with crypt(3), which takes at most %d: "
+			 "choose a shorter one", strlen(strchr(c->auth, ':') + 1),
+			 VIEWER_PASSWORD_MAX - 1);
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (c->local_path && c->peer_ok) {
+		curl_easy_setopt(v->easy, CURLOPT_SOCKOPTFUNCTION, viewer_sockopt);
+		curl_easy_setopt(v->easy, CURLOPT_SOCKOPTDATA, v);
+		curl_easy_setopt(v->easy, CURLOPT_PREREQFUNCTION, viewer_prereq);
+		curl_easy_setopt(v->easy, CURLOPT_PREREQDATA, v);
+	}
 	if (c->auth) {
 		curl_easy_setopt(v->easy, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(v->easy, CURLOPT_USERPWD, c->auth);
@@ -289,7 +368,9 @@ int viewer_open(const struct viewer_config *c, struct viewer **out, char *err, s
 	curl_easy_getinfo(v->easy, CURLINFO_RESPONSE_CODE, &status);
 	if (res != CURLE_OK || status != 200) {
 		viewer_say(v, res, status, &b, err, errlen);
-		rc = res == CURLE_COULDNT_CONNECT ? -ECONNREFUSED : status == 401 ? -EACCES : -EINVAL;
+		rc = res == CURLE_ABORTED_BY_CALLBACK && v->peer_refused ? -EPERM
+		     : res == CURLE_COULDNT_CONNECT ? -ECONNREFUSED
+		     : status == 401 || status == 429 ? -EACCES : -EINVAL;
 		goto fail;
 	}
 	snprintf(name, sizeof(name), "%s", c->local_path ? c->local_path : v->base);

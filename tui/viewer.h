@@ -23,19 +23,32 @@
 
 struct viewer;
 
+/*
+ * A password is checked by crypt(3) on the server, which takes fewer bytes
+ * than this (libxcrypt's CRYPT_MAX_PASSPHRASE_SIZE).
+ */
+#define VIEWER_PASSWORD_MAX 512
+
 struct viewer_config {
 	const char *local_path;   /* the owner's local socket, or NULL */
 	const char *url;          /* "HOST:PORT", "http(s)://HOST:PORT" (NULL with local_path) */
 	const char *tls_ca;       /* a CA file for an https server's certificate, or NULL */
 	const char *auth;         /* "USER:PASSWORD" for basic authentication, or NULL */
 	double connect_timeout_s; /* for the first contact; 0: 5 s */
+	/*
+	 * For a local socket: whether the process at the other end (FD connected
+	 * to it) may be shown as the owner of the counters; false with WHY.  Asked
+	 * before any request is sent.  NULL: trust it.
+	 */
+	bool (*peer_ok)(int fd, void *ctx, char *why, size_t len);
+	void *peer_ctx;
 };
 
 /*
  * Contact the server, read the stream's header, draw its machine, start the
  * fetch thread.  0, or -errno with one line in ERR: -ECONNREFUSED / -ENOENT
- * nobody listens, -EACCES the socket's permissions or a password, -EINVAL
- * not a pmutop there.
+ * nobody listens, -EACCES the socket's permissions or a password, -EPERM
+ * the peer_ok check refused the process there, -EINVAL not a pmutop there.
  */
 int viewer_open(const struct viewer_config *c, struct viewer **out, char *err, size_t errlen);
 

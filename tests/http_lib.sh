@@ -1,0 +1,20 @@
+# http_lib.sh: a free port and a wait for a server's answer, for the shell
+# tests of --serve.  Source after lib.sh, with PY set to a Python 3.
+
+# free_port: a TCP port nothing listens on now (on 127.0.0.1)
+free_port() {
+	$PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_http URL [CURL OPTION...]: until it answers 200 (10 s at most)
+wait_http() {
+	u=$1
+	shift
+	i=0
+	while [ $i -lt 200 ]; do
+		[ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "$u")" = 200 ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}

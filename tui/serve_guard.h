@@ -1,0 +1,51 @@
+/*
+ * serve_guard: deadlines for the server's connections (serve.h), which
+ * libmicrohttpd's own timeout (SERVE_TIMEOUT_S of inactivity) does not
+ * give: a client that sends its request head a line at a time, or reads
+ * its answer a byte at a time, is never inactive long enough to be
+ * dropped, and a thousand of them would hold every connection slot.
+ *
+ *  - the request head (the request line and every header) must have
+ *    arrived SERVE_HEAD_DEADLINE_S after the connection (or the previous
+ *    request on it) began;
+ *  - an answer must have left SERVE_SEND_DEADLINE_S after its request's
+ *    head arrived (a viewer's wait for the next sample, suspended, is not
+ *    counted: it has its own deadline in serve.c);
+ * a connection past its deadline is shut down (shutdown(2) on its socket:
+ * libmicrohttpd then closes it as if the client had).  A watchdog thread
+ * looks twice a second and also calls the owner's TICK (serve.c expires
+ * viewers' waits there).  Connections are tracked from libmicrohttpd's
+ * connection notifications (serve_guard_notify), in any of its threads.
+ */
+#ifndef PMUTOP_SERVE_GUARD_H
+#define PMUTOP_SERVE_GUARD_H
+
+#include <microhttpd.h>
+#include <stdbool.h>
+
+#define SERVE_HEAD_DEADLINE_S 10
+#define SERVE_SEND_DEADLINE_S 60
+
+struct serve_guard;
+
+/* Start the watchdog; TICK(CTX) runs on it twice a second (NULL: none). */
+struct serve_guard *serve_guard_new(void (*tick)(void *ctx), void *ctx);
+
+/* For MHD_OPTION_NOTIFY_CONNECTION, with the guard as its closure. */
+void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe);
+
+/* CONN's request head has arrived (the access handler's first call). */
+void serve_guard_head_done(struct MHD_Connection *conn);
+
+/* CONN waits suspended (WAITING) for a sample, or goes on. */
+void serve_guard_waiting(struct MHD_Connection *conn, bool waiting);
+
+/* CONN's request is answered: a next one on it starts its head's deadline now. */
+void serve_guard_request_done(struct MHD_Connection *conn);
+
+/* Stop the watchdog (call before the daemons stop); then serve_guard_free after them. */
+void serve_guard_stop(struct serve_guard *g);
+void serve_guard_free(struct serve_guard *g);
+
+#endif
