@@ -401,7 +401,7 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 	switch (model ? model->uncore : CPUMODEL_UNCORE_NONE) {
 	case CPUMODEL_UNCORE_NHM:
 		snprintf(l->found, sizeof(l->found), "%s uncore (L3, home logic, %d IMC channels) per "
-			 "socket through the msr device of one CPU of it%s", c->info.uarch_name,
+			 "socket through the msr device of one CPU of it%s", model->name,
 			 model->channels, c->in->sim ? " (emulated)" : "");
 		return;
 	case CPUMODEL_UNCORE_SKL:

@@ -562,10 +562,19 @@ static void engine_apply_commands(struct engine *e)
 		e->need_baseline = true;
 	}
 	if (interval != e->interval && interval != e->interval_after_first) {
-		e->interval = interval;
-		e->interval_after_first = 0;
-		engine_pace(e);
-		e->need_baseline = true;
+		if (e->interval_after_first > 0 && interval > ENGINE_FIRST_S) {
+			/*
+			 * still in the short first interval (the settings' interval arrives
+			 * as the screen starts): the first figures come as soon as ever,
+			 * the new interval after them
+			 */
+			e->interval_after_first = interval;
+		} else {
+			e->interval = interval;
+			e->interval_after_first = 0;
+			engine_pace(e);
+			e->need_baseline = true;
+		}
 	}
 	if (groups != e->groups) {
 		const struct counter_set *old = engine_cur_set(e);

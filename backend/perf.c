@@ -87,8 +87,8 @@ bool perf_access_system_wide(const struct perf_access *a, char *why, size_t len)
 	snprintf(why, len, "kernel.perf_event_paranoid is %d: counting whole CPUs needs 0 or less "
 		 "(sysctl kernel.perf_event_paranoid=0) or CAP_PERFMON (setcap cap_perfmon+ep "
 		 "pmutop); %s", a->paranoid, a->paranoid <= 2
-		 ? "at 1 and 2 a user may count only their own processes, which pmutop does not "
-		 "do yet (or sudo pmutop)"
+		 ? "at 1 and 2 a user may count only their own processes, as pmutop "
+		 "--command-only -- COMMAND does (or sudo pmutop)"
 		 : "at 3 nothing may be counted without CAP_PERFMON");
 	return false;
 }

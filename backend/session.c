@@ -94,6 +94,16 @@ static int session_layout(struct session *s, const struct session_config *c, cha
 	if (rc)
 		return -EINVAL;
 	s->layout = s->own_layout;
+	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
+	    !layout_covers(s->layout, info->family, info->model)) {
+		/* another CPU's events encode other things here: figures that would lie */
+		snprintf(err, errlen, "layout %s (%s) is for other CPUs: its models line does not name "
+			 "this one (family %u model 0x%02X, %s), whose events differ; leave --layout "
+			 "out for this CPU's layout, or give --force-layout to use it anyway",
+			 c->layout_path, s->layout->name, info->family, info->model,
+			 info->uarch_name ? info->uarch_name : "unknown");
+		return -EINVAL;
+	}
 	if (c->groups) {
 		rc = session_parse_groups(s->layout, c->groups, &s->groups, err, errlen);
 		if (rc == 1) {

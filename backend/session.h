@@ -40,6 +40,7 @@ struct session_config {
 	double interval;
 	bool user_only, kernel_only;
 	bool force;
+	bool force_layout;        /* --force-layout: a layout that does not name this CPU */
 	unsigned dram_mts;        /* --dram-mts: DIMM speed for the bandwidth peak, 0 unknown */
 	double mux_s;             /* --mux-ms: the rotation slice, 0 the engine's default */
 	/*

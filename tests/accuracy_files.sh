@@ -61,7 +61,7 @@ def phase(ipc, upi, iss_r, exe_r, exec_s, issue_s, retire_s, res, load, div, dra
                 retire_stall_pct=100 * max(1 - (1 - retire_s) * pace, 1 - ipc * upi * pace),
                 resource_stall_pct=100 * res, load_stall_pct=100 * load,
                 div_busy_pct=100 * div * pace, ipc=ipc * pace,
-                local_dram_bytes_per_s=64 * dram_lines, read_bytes_per_s=64 * 3 * ch_reads)
+                dram_by_local_bytes_per_s=64 * dram_lines, read_bytes_per_s=64 * 3 * ch_reads)
 T = {
     "steady": phase(0.6, 1.15, 1.06, 1.04, 0.58, 0.47, 0.52, 0.30, 0.13, 0.06, 13e7, 3e7),
     "compute": phase(2.2, 1.1, 1.04, 1.05, 0.07, 0.12, 0.18, 0.07, 0.01, 0.04, 1.5e6, 3e5),
@@ -85,7 +85,7 @@ for s in samples:
                for k in ("exec_stall_pct", "issue_stall_pct", "retire_stall_pct", "resource_stall_pct",
                          "load_stall_pct", "div_busy_pct", "ipc")]
     figures += [("socket %d" % so["socket"], k, so["metrics"][k]) for so in s["sockets"]
-                for k in ("local_dram_bytes_per_s", "read_bytes_per_s")]
+                for k in ("dram_by_local_bytes_per_s", "read_bytes_per_s")]
     for t in s["threads"]:
         assert "exec_stall_pct" in t["scaled"], "not marked scaled: %s" % t["scaled"]
     for who, k, got in figures:

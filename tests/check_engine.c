@@ -395,11 +395,11 @@ static double truth_uncore(const struct run *r, const char *name, const double *
 		if (!strcmp(name, "l3_response_latency_ns"))
 			return hits + misses > 0 ? sk[SK_l3_response_ns] : NAN;
 	}
-	if (!strcmp(name, "local_dram_bytes_per_s"))
+	if (!strcmp(name, "dram_by_local_bytes_per_s"))
 		return 64 * (sk[SK_local_reads_per_s] + sk[SK_local_writes_per_s]);
-	if (!strcmp(name, "remote_dram_bytes_per_s"))
+	if (!strcmp(name, "dram_by_remote_bytes_per_s"))
 		return 64 * (sk[SK_remote_reads_per_s] + sk[SK_remote_writes_per_s]);
-	if (!strcmp(name, "ioh_dram_bytes_per_s"))
+	if (!strcmp(name, "dram_by_ioh_bytes_per_s"))
 		return 64 * (sk[SK_ioh_reads_per_s] + sk[SK_ioh_writes_per_s]);
 	if (!strcmp(name, "qpi_data_to_remote_bytes_per_s"))
 		return 64 * sk[SK_remote_reads_per_s];
@@ -945,7 +945,7 @@ START_TEST(phases_shorter_than_the_interval_are_not_aliased)
 	}
 	/* the channels' bandwidth (the IMC group counts all the time) and the home logic's (rotating) */
 	for (int k = 0; k < s->nsockets; k++) {
-		int m = layout_metric_find(r.l, "local_dram_bytes_per_s");
+		int m = layout_metric_find(r.l, "dram_by_local_bytes_per_s");
 		double want = 0, one[SK_COUNT];
 		const int n = 1000;
 
@@ -957,7 +957,7 @@ START_TEST(phases_shorter_than_the_interval_are_not_aliased)
 		}
 		ck_assert(s->metric_scaled[m]);
 		ck_assert_msg(close_enough(sample_metric(s, &s->sockets[k], m), want, 0.05, "B/s", 0),
-			      "socket %d local_dram_bytes_per_s %g, truth %g", k,
+			      "socket %d dram_by_local_bytes_per_s %g, truth %g", k,
 			      sample_metric(s, &s->sockets[k], m), want);
 	}
 	ck_assert_int_gt(checked, 100);
@@ -1316,11 +1316,11 @@ START_TEST(numa_remote_traffic_shows_on_the_home_socket)
 
 	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "qhl", 1.0);
 	s = run_sample(&r);
-	ck_assert(unc_metric(&r, s, 1, -1, "remote_dram_bytes_per_s") > 7e9);
-	ck_assert(unc_metric(&r, s, 0, -1, "remote_dram_bytes_per_s") == 0);
+	ck_assert(unc_metric(&r, s, 1, -1, "dram_by_remote_bytes_per_s") > 7e9);
+	ck_assert(unc_metric(&r, s, 0, -1, "dram_by_remote_bytes_per_s") == 0);
 	ck_assert(unc_metric(&r, s, 1, -1, "qpi_data_to_remote_bytes_per_s") > 7e9);
-	ck_assert(unc_metric(&r, s, 1, -1, "remote_dram_bytes_per_s") >
-		  50 * unc_metric(&r, s, 1, -1, "local_dram_bytes_per_s"));
+	ck_assert(unc_metric(&r, s, 1, -1, "dram_by_remote_bytes_per_s") >
+		  50 * unc_metric(&r, s, 1, -1, "dram_by_local_bytes_per_s"));
 	ck_assert_int_gt(check_uncore_truth(&r, s, 0.02), 0);
 	sample_release(s);
 	run_close(&r);
@@ -1819,7 +1819,7 @@ START_TEST(imc_disagreeing_with_home_logic_is_flagged)
 			"channel all read_lines_per_s=3.3e7 write_lines_per_s=1e7\n");
 	run_engine(&r, "nehalem", "imc qhl", 1.0);
 	s = run_sample(&r);
-	f = sample_flag_find(s, 1, -1, layout_metric_find(r.l, "local_dram_bytes_per_s"));
+	f = sample_flag_find(s, 1, -1, layout_metric_find(r.l, "dram_by_local_bytes_per_s"));
 	ck_assert_ptr_nonnull(f);
 	ck_assert_msg(strstr(f->why, "more than the"), "%s", f->why);
 	ck_assert_ptr_nonnull(sample_flag_find(s, 1, -1, layout_metric_find(r.l, "read_bytes_per_s")));

@@ -107,6 +107,22 @@ START_TEST(a_command_after_the_double_dash)
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--dump", "--", "ls", NULL }), -EINVAL);
 	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--", NULL }), 0);
 	ck_assert_ptr_null(o.command); /* nothing after it: no command */
+	/* --pid picks the pmutop a mark goes to; alone it is an error */
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--mark", "x", "--pid", "4242", NULL }),
+			 0);
+	ck_assert_int_eq(o.mark_pid, 4242);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--pid", "4242", NULL }), -EINVAL);
+	ck_assert_str_eq(err, "--pid goes with --mark: pmutop --mark TEXT --pid PID");
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--mark", "x", "--pid", "-3", NULL }),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "--pid needs a process id"));
+	/* --pane opens the live screen on a pane too, but not with -b */
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--pane", "imc", NULL }), 0);
+	ck_assert_int_gt(o.pane, 0);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--pane", "imc", "-b", NULL }), -EINVAL);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "--layout", "x.layout",
+						     "--force-layout", NULL }), 0);
+	ck_assert(o.force_layout);
 }
 END_TEST
 

@@ -217,7 +217,7 @@ START_TEST(sorting_filtering_and_aggregation)
 	f.v.sort_metric = layout_metric_find(f.l, "util");
 	free(render(&f));
 	row = line_of(f.g, 11); /* first row under the table header */
-	ck_assert_msg(strstr(row, "   15    7    1") != NULL, "largest first: %s", row);
+	ck_assert_msg(strstr(row, "   15    7    1[") != NULL, "largest first: %s", row);
 	free(row);
 	view_key(&f.v, &f.frame, 'r');
 	free(render(&f));
@@ -233,8 +233,42 @@ START_TEST(sorting_filtering_and_aggregation)
 	view_key(&f.v, &f.frame, '/');
 	view_key(&f.v, &f.frame, 'x');
 	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(f.v.status, "expected a CPU list"));
+	ck_assert_ptr_nonnull(strstr(f.v.status, "expected CPU lists or socketN"));
 	ck_assert_str_eq(f.v.filter, "9"); /* a bad filter keeps the old one */
+	/* a CPU the machine lacks is said, not taken silently; a socket is a filter */
+	view_key(&f.v, &f.frame, '/');
+	view_key(&f.v, &f.frame, VIEW_KEY_BACKSPACE); /* the prompt starts with the filter, 9 */
+	for (const char *p = "99"; *p; p++)
+		view_key(&f.v, &f.frame, *p);
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_msg(strstr(f.v.status, "CPU 99 is not on this machine (CPUs 0-15)"), "%s",
+		      f.v.status);
+	ck_assert_str_eq(f.v.filter, "9");
+	view_key(&f.v, &f.frame, '/');
+	view_key(&f.v, &f.frame, VIEW_KEY_BACKSPACE);
+	for (const char *p = "socket1"; *p; p++)
+		view_key(&f.v, &f.frame, *p);
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_str_eq(f.v.filter, "socket1");
+	free(render(&f));
+	ck_assert_int_eq(f.frame.nrows, 8); /* cpus 4-7, 12-15 */
+	view_key(&f.v, &f.frame, '/');
+	for (const char *p = "socket1"; *p; p++)
+		view_key(&f.v, &f.frame, VIEW_KEY_BACKSPACE);
+	view_key(&f.v, &f.frame, '9');
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_str_eq(f.v.filter, "9");
+	/* F3: a CPU that is not there, or that the filter hides, is said */
+	view_key(&f.v, &f.frame, VIEW_KEY_F3);
+	view_key(&f.v, &f.frame, '7');
+	view_key(&f.v, &f.frame, '7');
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_msg(strstr(f.v.status, "find: no CPU 77 on this machine"), "%s", f.v.status);
+	view_key(&f.v, &f.frame, VIEW_KEY_F3);
+	view_key(&f.v, &f.frame, '3');
+	view_key(&f.v, &f.frame, VIEW_KEY_ENTER);
+	ck_assert_msg(strstr(f.v.status, "find: CPU 3 is hidden by the CPU filter"), "%s",
+		      f.v.status);
 	view_key(&f.v, &f.frame, 'a');
 	ck_assert_int_eq(f.v.agg, VIEW_AGG_CORE);
 	free(render(&f));
@@ -276,8 +310,14 @@ START_TEST(keys_change_state_and_ask_the_backend)
 	ck_assert_int_eq(f.v.heat_metric, heat);
 	view_key(&f.v, &f.frame, 'h');
 	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_HELP);
-	ck_assert_int_eq(view_key(&f.v, &f.frame, 'x'), VIEW_CMD_REDRAW); /* closes the overlay */
-	ck_assert_str_eq(f.v.status, ""); /* and only that */
+	/* in a popup, keys act on the popup only: x does nothing, q closes it */
+	ck_assert_int_eq(view_key(&f.v, &f.frame, 'x'), VIEW_CMD_NONE);
+	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_HELP);
+	ck_assert_uint_eq(f.v.groups, 1);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, '4'), VIEW_CMD_NONE); /* no group toggled */
+	ck_assert_uint_eq(f.v.groups, 1);
+	ck_assert_int_eq(view_key(&f.v, &f.frame, 'q'), VIEW_CMD_REDRAW); /* closes, does not quit */
+	ck_assert_str_eq(f.v.status, "");
 	ck_assert_int_eq(f.v.overlay, VIEW_OVERLAY_NONE);
 	ck_assert_int_eq(view_key(&f.v, &f.frame, VIEW_KEY_TAB), VIEW_CMD_REDRAW);
 	ck_assert_int_eq(f.v.focus, VIEW_PANE_TABLE);
@@ -316,15 +356,37 @@ START_TEST(table_scrolls_sideways_and_the_mouse_sorts_and_switches)
 	row = line_of(f.g, head);
 	ck_assert_msg(strstr(row, ">") != NULL, "header without the out-of-sight mark: %s", row);
 	free(row);
+	/* Right moves the column cursor; the table scrolls when it passes the last column shown */
+	ck_assert_int_eq(f.frame.col_metric, f.frame.col_ids[0]);
 	ck_assert_int_eq(view_key(&f.v, &f.frame, VIEW_KEY_RIGHT), VIEW_CMD_REDRAW);
 	free(render(&f));
+	ck_assert_int_eq(f.frame.col_metric, f.frame.col_ids[1]);
+	ck_assert_int_eq(f.frame.hcol, 0);
+	for (int i = 1; i < f.frame.shown_cols; i++)
+		view_key(&f.v, &f.frame, VIEW_KEY_RIGHT);
+	free(render(&f));
+	ck_assert_int_eq(f.frame.col_metric, f.frame.col_ids[f.frame.shown_cols]);
 	ck_assert_int_eq(f.frame.hcol, 1);
 	row = line_of(f.g, head);
 	ck_assert_msg(strstr(row, "<1") != NULL, "header after Right: %s", row);
 	free(row);
-	view_key(&f.v, &f.frame, VIEW_KEY_LEFT);
+	/* e explains the cell under the cursor: its metric */
+	{
+		int want = f.frame.col_metric;
+
+		view_key(&f.v, &f.frame, 'e');
+		free(render(&f));
+		row = line_of(f.g, 2);
+		ck_assert_msg(strstr(row, f.l->metrics[want].name), "explain is not about %s: %s",
+			      f.l->metrics[want].name, row);
+		free(row);
+		view_key(&f.v, &f.frame, VIEW_KEY_ESC);
+	}
+	for (int i = 0; i < f.frame.shown_cols + 1; i++)
+		view_key(&f.v, &f.frame, VIEW_KEY_LEFT);
 	free(render(&f));
 	ck_assert_int_eq(f.frame.hcol, 0);
+	ck_assert_int_eq(f.frame.col_metric, f.frame.col_ids[0]);
 	/* sorting onto a column out of sight brings it into sight */
 	for (int i = 0; i < 12; i++)
 		view_key(&f.v, &f.frame, 's');

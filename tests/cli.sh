@@ -23,7 +23,7 @@ expect_match "a closed standard output says so" "$err" "pmutop: standard output 
 run env COLUMNS=100000 LINES=100000 "$PMUTOP" --dump -n 1 --sim nehalem-ep
 expect_rc "a screen too large to dump exits 2" 2
 expect_match "and says how large it may be" "$err" "--dump draws at most 2000 x 2000 characters"
-run "$PMUTOP" -b -n 1 --sim nehalem-ep --layout "$top_srcdir/layouts/westmere.layout" -g dram
+run "$PMUTOP" -b -n 1 --sim nehalem-ep --layout "$top_srcdir/layouts/westmere.layout" --force-layout -g dram
 expect_rc "a layout event this CPU lacks exits 2" 2
 expect_match "and names the event and the register" "$err" "event ocr_remote_data_in needs MSR 0x1A7"
 run "$PMUTOP" -b -n 1 --sim "nehalem-ep:$top_srcdir/tests"

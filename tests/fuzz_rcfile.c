@@ -54,8 +54,9 @@ static void fuzz_kept_lines(const uint8_t *data, size_t size, const char *warn, 
 		int no, at = 1;
 		size_t pos = 0;
 
-		if (strncmp(w, path, plen) || sscanf(w + plen, ":%d:", &no) != 1)
-			continue; /* "and N more" */
+		if (strncmp(w, path, plen) || sscanf(w + plen, ":%d:", &no) != 1 ||
+		    strstr(w, " more bad line"))
+			continue; /* not one bad line but how many more there are */
 		while (at < no && pos < size) {
 			const uint8_t *nl = memchr(data + pos, '\n', size - pos);
 
@@ -137,10 +138,11 @@ int main(void)
 		"aggregation ", "reverse ", "all", "none", ",", "1e308", "-1", "0.05", "nan",
 		"topology", "\x1b[2J", "ipc", "uncore", "socket",
 	};
-	static const char *const seeds[] = { TEST_DATADIR "/corpus/rcfile/full" };
+	static const char *const seeds[] = { TEST_DATADIR "/corpus/rcfile/full",
+					      TEST_DATADIR "/corpus/rcfile/many-bad-lines" };
 
 	fuzz_setup();
-	fuzz_loop("settings files", seeds, 1, 3000, tokens, sizeof(tokens) / sizeof(tokens[0]),
+	fuzz_loop("settings files", seeds, 2, 3000, tokens, sizeof(tokens) / sizeof(tokens[0]),
 		  fuzz_one);
 	rmdir(fuzz_dir);
 	layout_free(fuzz_layout);

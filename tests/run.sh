@@ -7,7 +7,7 @@
 # flood on the FIFO; --pin; bad input; the live view in tmux (the command's
 # state in the header, "finished (exit N)" kept until q).
 . "$top_srcdir/tests/lib.sh"
-plan 51
+plan 57
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-run-$$"
@@ -218,7 +218,39 @@ sleep 1.2
 expect_match "live: the screen stays after it ended" "$(screen | head -3)" "finished (exit 4)"
 expect_match "live: and says where its output went" "$(screen | sed -n 3p)" "its output: $tmp/pmutop-sh-"
 $T send-keys -t 0 q
-if wait_for "EXIT=0"; then pass "live: q quits"; else fail "live: q quits" "$(screen | tail -3)"; fi
+if wait_for "EXIT=4"; then pass "live: q quits, with the command's exit status as in batch mode"; else fail "live: q quits with the command's status" "$(screen | tail -3)"; fi
+$T kill-server 2>/dev/null
+
+# ---- q while the command runs: the popups take q for themselves; quitting asks first
+sleep 0.3
+$T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 300; echo EXIT=\$?; sleep 30"
+wait_for "running 0:0" 5 >/dev/null
+cmd=$(pgrep -f -n '^sleep 300$')
+$T send-keys -t 0 F1
+wait_for "Help" 3 >/dev/null
+$T send-keys -t 0 q
+sleep 0.3
+if [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null && ! screen | grep -q "EXIT=" && ! screen | grep -q "─ Help"; then pass "80x24: q in help closes the help only; the command runs on"; else fail "q in help closes the help only" "$(screen | head -4)"; fi
+$T send-keys -t 0 q
+if wait_for "The command still runs: y stops it, l leaves it running" 3; then pass "80x24: q while the command runs asks first"; else fail "q while the command runs asks first" "$(screen | head -4)"; fi
+$T send-keys -t 0 x
+sleep 0.3
+if kill -0 "$cmd" 2>/dev/null && ! screen | grep -q "EXIT="; then pass "... any other key stays, the command untouched"; else fail "... any other key stays" "$(screen | tail -3)"; fi
+$T send-keys -t 0 q
+wait_for "The command still runs" 3 >/dev/null
+$T send-keys -t 0 y
+if wait_for "EXIT=143" 10; then pass "... y stops it (SIGTERM): pmutop's status is the command's (143)"; else fail "... y stops it with the command's status" "$(screen | tail -4)"; fi
+$T kill-server 2>/dev/null
+sleep 0.3
+$T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 301; echo EXIT=\$?; sleep 30"
+wait_for "running 0:0" 5 >/dev/null
+cmd=$(pgrep -f -n '^sleep 301$')
+$T send-keys -t 0 q
+wait_for "The command still runs" 3 >/dev/null
+$T send-keys -t 0 l
+if wait_for "EXIT=0" 5 && [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null; then pass "... l quits and leaves it running"; else fail "... l leaves it running" "$(screen | tail -4)"; fi
+expect_match "... saying so" "$(screen)" "left the command running (pid $cmd)"
+kill "$cmd" 2>/dev/null
 $T kill-server 2>/dev/null
 
 # ---- history on screen: the table's history column grows sample by sample; the IMC pane's

@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 62
+plan 63
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -65,7 +65,7 @@ check "Right on the topology moves to the cell drawn to the right (cpu 1)" wait_
 key Escape Down e
 check "Down from cpu 1 moves to the cell drawn below it (cpu 9)" wait_for "on cpu 9:" 3
 key Escape
-closed() { ! screen | grep -q "Explain (any key closes)"; }
+closed() { ! screen | grep -q "─ Explain ─"; }
 i=0
 while ! closed && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
 
@@ -132,8 +132,11 @@ n=$(table | wc -l)
 if [ "$n" = 4 ]; then pass "filter 0-3 leaves 4 rows"; else fail "filter 0-3 leaves 4 rows" "$n rows" "$(screen)"; fi
 key / BSpace BSpace BSpace Enter a
 check "a aggregates per core" wait_for " core sock cpus" 2
-key a a e
-check "e explains the selected cell with its formula" wait_for "util = 100 * ref_cycles / tsc" 2
+# the column cursor (Left, Right) picks the cell e explains: the first column, util
+key a a Left Left Left Left Left Left e
+check "e explains the cell under the column cursor with its formula" wait_for "util = 100 * ref_cycles / tsc" 2
+key Escape Right e
+check "Right moves the column cursor: e explains the next column (ghz)" wait_for "ghz = " 2
 key Escape
 
 # the memory controller and uncore panes (imc is on by default on nehalem)
@@ -144,13 +147,13 @@ check "the IMC pane shows read bandwidth per channel" wait_for "read_bytes_per_s
 # a channel's line can be selected and explained: its events, their uncore selects, counts
 key Down e
 check "e on an IMC channel line explains it, with the uncore select written" wait_for "uncore sel" 3
-check "and the counts as read and scaled" wait_for "as read   scaled" 1
+check "and the counts as read and scaled" wait_for "uncore sel 40022C  read" 1
 expect_match "explained on that channel" "$(screen)" "on socket 0 channel 1"
 key Escape
 key n
 check "key n turns the home-logic group on (rotating with imc)" wait_for "n qhl:7 ROT" 4
 key BTab
-check "Shift-Tab to the uncore pane: local and remote DRAM per socket" wait_for "remote_dram_bytes_per_s" 3
+check "Shift-Tab to the uncore pane: local and remote DRAM per socket" wait_for "dram_by_remote_bytes_per_s" 3
 key n
 check "key n turns it off again" wait_for "n qhl:7 off" 4
 
@@ -178,16 +181,18 @@ key Tab
 head_more() { screen | grep "cpu core sock" | grep -q '[0-9]>'; }
 sleep 0.3
 check "80x24: the table's header says columns are out of sight" head_more
-key Right
-check "80x24: Right scrolls the table sideways" wait_for "<1 " 3
+key Right Right Right Right Right Right
+table_left() { screen | grep "cpu core sock" | grep -q '<[0-9]'; }
+sleep 0.3
+check "80x24: the column cursor moving right scrolls the table sideways" table_left
 # the IMC pane's channel columns scroll the same way
 i=0
 while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do key Tab; sleep 0.05; i=$((i + 1)); done
-imc_more() { screen | grep "sock chan" | grep -q '[0-9]>'; }
+imc_more() { screen | grep "sock chan" | grep -q '>$'; }
 sleep 0.3
 check "80x24: the IMC pane says channel columns are out of sight" imc_more
 key Right
-imc_left() { screen | grep "sock chan" | grep -q '<1'; }
+imc_left() { screen | grep "sock chan" | grep -q 'chan *<'; }
 sleep 0.3
 check "80x24: Right scrolls the IMC pane sideways" imc_left
 key C-c

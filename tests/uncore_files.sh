@@ -85,7 +85,7 @@ else fail "a non-zero original comes back" "$after"; fi
 
 run "$PMUTOP" -b -n 1 -d 0.2 -g imc,qhl --root "$dir"
 expect_match "text output carries the channel lines" "$out" "# socket 1 channel 2: read_bytes_per_s="
-expect_match "and the home-logic figures" "$out" "remote_dram_bytes_per_s="
+expect_match "and the home-logic figures" "$out" "dram_by_remote_bytes_per_s="
 # --doctor reads who uses the counters (nothing programmed): free, then another program's PMC1
 run "$PMUTOP" --doctor --root "$dir"
 expect_match "--doctor scans the counters: all free" "$out" "counters in use  every counter is free"

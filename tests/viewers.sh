@@ -8,7 +8,7 @@
 # without it that user is told how; --no-viewers keeps the old refusal.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 27
+plan 30
 T="tmux -L pmutop-view-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
 fakehw_start nehalem-ep:memory-bound
@@ -82,6 +82,19 @@ o1=$(pane owner | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
 sleep 1
 o2=$(pane owner | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
 if [ "${o2:-0}" -gt "${o1:-0}" ] && [ -S "$sock" ]; then pass "... the owner goes on sampling and listening"; else fail "... the owner goes on" "$o1 -> $o2" "$(pane owner | tail -3)"; fi
+
+# a viewer at 80x24: who it views and what it records stay in the header; its doctor says where
+$T new-session -d -x 80 -y 24 -s narrow "cd '$u' && '$PMUTOP' --root '$dir'; echo narrow-exit \$?; sleep 60"
+wait_pane narrow "VIEWING" 10 >/dev/null
+expect_match "a viewer at 80 columns: VIEWER of the owner's pid in the header" "$(pane narrow | sed -n 2p)" "VIEWER of pid $owner_pid"
+$T send-keys -t narrow R
+wait_pane narrow "recording to" 5 >/dev/null
+sleep 0.5
+if pane narrow | sed -n 2p | grep -q "VIEWER of pid $owner_pid.*REC "; then pass "... and REC beside it while it records"; else fail "... REC beside it" "$(pane narrow | head -3)"; fi
+$T send-keys -t narrow R d
+if wait_pane narrow "Run 'pmutop --doctor' there" 5; then pass "... d says where the doctor runs (the owner's machine)"; else fail "... d says where the doctor runs" "$(pane narrow | sed -n 2,8p)"; fi
+$T send-keys -t narrow Escape q
+wait_pane narrow "narrow-exit" 10 >/dev/null
 
 # -b views too
 run "$PMUTOP" --root "$dir" -b -n 2 --format json

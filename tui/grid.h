@@ -28,7 +28,8 @@
 	X(BOLD,     -1, -1, GRID_MONO_BOLD)    \
 	X(TITLE,     6, -1, GRID_MONO_BOLD)    \
 	X(HEADER,    0,  6, GRID_MONO_REVERSE) \
-	X(SELECT,    0,  3, GRID_MONO_REVERSE) \
+	X(SELECT,    0,  7, GRID_MONO_REVERSE) \
+	X(CURSOR,    0,  7, GRID_MONO_BOLD_REVERSE) \
 	X(KEY,       0,  6, GRID_MONO_REVERSE) \
 	X(SIM,       0,  5, GRID_MONO_REVERSE) \
 	X(OK,        2, -1, GRID_MONO_NONE)    \
@@ -41,7 +42,8 @@
 	X(HEAT4,     7,  1, GRID_MONO_REVERSE) \
 	X(BAR,       2, -1, GRID_MONO_NONE)
 
-enum grid_mono { GRID_MONO_NONE, GRID_MONO_DIM, GRID_MONO_BOLD, GRID_MONO_REVERSE };
+enum grid_mono { GRID_MONO_NONE, GRID_MONO_DIM, GRID_MONO_BOLD, GRID_MONO_REVERSE,
+		 GRID_MONO_BOLD_REVERSE };
 
 enum grid_style {
 #define GRID_STYLE_ENUM(name, fg, bg, mono) GRID_##name,

@@ -786,6 +786,7 @@ static int main_ui_with_extra(struct session *s, const struct options *opt, int 
 	struct main_extra x;
 	char log[PATH_MAX];
 	int fd = -1, status;
+	bool left = false;
 
 	if (opt->command) {
 		fd = main_cmd_log(opt, log, sizeof(log));
@@ -810,10 +811,18 @@ static int main_ui_with_extra(struct session *s, const struct options *opt, int 
 	c->cmd_on_host = !opt->sim && !opt->root;
 	c->marks = x.marks;
 	c->srv = main_srv;
+	c->cmd_left = &left;
 	status = ui_run(s, c, sigfd, err, errlen);
+	if (left) {
+		/* q, then l: the benchmark goes on without pmutop */
+		fprintf(stderr, "pmutop: left the command running (pid %d)\n", run_pid(x.cmd));
+		run_free(x.cmd);
+		x.cmd = NULL;
+	}
 	main_extra_stop(&x);
 	if (opt->command)
-		fprintf(stderr, "pmutop: the command's output is in %s\n", log);
+		fprintf(stderr, "pmutop: the command's output %s %s\n", left ? "goes on into" : "is in",
+			log);
 	return status;
 }
 
@@ -821,7 +830,8 @@ static int main_interactive(struct session *s, const struct options *opt, int si
 			    const char *doctor)
 {
 	struct ui_config c = { .groups_given = opt->groups != NULL,
-			       .interval_given = opt->interval_given, .interval = opt->interval };
+			       .interval_given = opt->interval_given, .interval = opt->interval,
+			       .pane = opt->pane };
 	char rc_path[PATH_MAX], err[1024];
 	int status;
 
@@ -907,6 +917,7 @@ static int main_run(const struct options *opt)
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
+		.force_layout = opt->force_layout,
 		.mux_s = opt->mux_s, .source = opt->source, .command = opt->command != NULL,
 		.command_only = opt->command_only,
 		.stepped = opt->dump && opt->sim,
@@ -1109,12 +1120,18 @@ int main(int argc, char **argv)
 	case OPTIONS_ACTION_DOCTOR:
 		return main_doctor(&opt);
 	case OPTIONS_ACTION_MARK: {
-		int n = marks_send(opt.mark, 0, err, sizeof(err));
+		int pids[16], n = marks_send(opt.mark, opt.mark_pid, pids, 16, err, sizeof(err));
 
 		if (n < 0) {
 			fprintf(stderr, "pmutop: %s\n", err);
 			return n == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 		}
+		/* which pmutops took it: more than one runs when --pid was not given */
+		printf("marked pmutop pid");
+		for (int i = 0; i < n && i < 16; i++)
+			printf("%s %d", i ? "," : "", pids[i]);
+		printf("%s%s\n", n > 16 ? " and more" : "",
+		       n > 1 && !opt.mark_pid ? " (--pid PID marks one)" : "");
 		return EXIT_SUCCESS;
 	}
 	case OPTIONS_ACTION_INTERACTIVE:

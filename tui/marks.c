@@ -209,8 +209,11 @@ void marks_close(struct marks *m)
 	free(m);
 }
 
-/* Write LINE to the FIFOs in DIR (PID's only when PID > 0); how many took it. */
-static int marks_send_dir(const char *dir, const char *line, int pid)
+/*
+ * Write LINE to the FIFOs in DIR (PID's only when PID > 0); how many took
+ * it, their pids added to PIDS (*N of MAX used).
+ */
+static int marks_send_dir(const char *dir, const char *line, int pid, int *pids, int max, int *n)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
@@ -235,18 +238,21 @@ static int marks_send_dir(const char *dir, const char *line, int pid)
 			continue;
 		}
 		/* one write of less than PIPE_BUF bytes: the line arrives whole */
-		if (write(fd, line, strlen(line)) == (ssize_t)strlen(line))
+		if (write(fd, line, strlen(line)) == (ssize_t)strlen(line)) {
 			sent++;
+			if (*n < max)
+				pids[(*n)++] = p;
+		}
 		close(fd);
 	}
 	closedir(d);
 	return sent;
 }
 
-int marks_send(const char *text, int pid, char *err, size_t errlen)
+int marks_send(const char *text, int pid, int *pids, int max, char *err, size_t errlen)
 {
 	char dir[PATH_MAX - 32], tmpdir[PATH_MAX - 32], line[MARKS_TEXT_MAX + 2];
-	int sent = 0;
+	int sent = 0, n = 0;
 
 	if (!*text || strlen(text) > MARKS_TEXT_MAX || strpbrk(text, "\n\r")) {
 		snprintf(err, errlen, "--mark needs one line of 1 to %d characters", MARKS_TEXT_MAX);
@@ -255,10 +261,10 @@ int marks_send(const char *text, int pid, char *err, size_t errlen)
 	snprintf(line, sizeof(line), "%s\n", text);
 	/* a pmutop started through sudo may have had no XDG_RUNTIME_DIR: the temporary one too */
 	if (marks_dir_under(marks_base(), dir, sizeof(dir), false, err, errlen) == 0)
-		sent += marks_send_dir(dir, line, pid);
+		sent += marks_send_dir(dir, line, pid, pids, max, &n);
 	if (strcmp(marks_base(), marks_tmp()) &&
 	    marks_dir_under(marks_tmp(), tmpdir, sizeof(tmpdir), false, err, errlen) == 0)
-		sent += marks_send_dir(tmpdir, line, pid);
+		sent += marks_send_dir(tmpdir, line, pid, pids, max, &n);
 	if (!sent) {
 		if (pid > 0)
 			snprintf(err, errlen, "no pmutop with pid %d is running for this user", pid);

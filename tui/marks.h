@@ -49,9 +49,10 @@ void marks_close(struct marks *m);
 
 /*
  * pmutop --mark TEXT: write TEXT to the FIFO of every pmutop of this user
- * (or only PID's when PID > 0).  Returns how many received it, or -errno
- * with one line in ERR (none is running, TEXT is empty or too long).
+ * (or only PID's when PID > 0).  Returns how many received it (the first
+ * MAX of their pids in PIDS), or -errno with one line in ERR (none is
+ * running, TEXT is empty or too long).
  */
-int marks_send(const char *text, int pid, char *err, size_t errlen);
+int marks_send(const char *text, int pid, int *pids, int max, char *err, size_t errlen);
 
 #endif

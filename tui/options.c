@@ -28,7 +28,8 @@ const char options_usage[] =
 	"                         hardware threads) and exit\n"
 	"      --sim=MACHINE[:SCENARIO]\n"
 	"                         use an emulated machine instead of the hardware:\n"
-	"                         nehalem-ep, westmere-ep, skylake, core2, arch; SCENARIO\n"
+	"                         nehalem-ep, westmere-ep, skylake, core2, arch, arch-256,\n"
+	"                         arch-1024 (big machines); SCENARIO\n"
 	"                         is a shipped name (idle, compute-bound, memory-bound,\n"
 	"                         numa-remote, frontend-bound, unbalanced-channels,\n"
 	"                         false-sharing) or a scenario file\n"
@@ -38,8 +39,8 @@ const char options_usage[] =
 	"      --dump             print the interactive screen as text after -n samples\n"
 	"                         (default 1) at $COLUMNS x $LINES (default 160x50), no\n"
 	"                         terminal needed\n"
-	"      --pane=NAME        with --dump: the lower pane to show (threads, ports,\n"
-	"                         uncore, imc or cycles; default threads)\n"
+	"      --pane=NAME        the pane the screen (or --dump) opens on: threads, ports,\n"
+	"                         uncore, imc or cycles (default: the settings', threads)\n"
 	"      --doctor           check what pmutop needs on this machine, one line each\n"
 	"                         with the command that fixes it, and exit\n"
 	"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
@@ -47,6 +48,8 @@ const char options_usage[] =
 	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
 	"                         or 'all' (default: the layout's default groups)\n"
 	"      --layout=FILE      use this layout file instead of the one for the CPU\n"
+	"      --force-layout     use --layout's file although its models line does not\n"
+	"                         name this CPU (its events may count other things here)\n"
 	"      --user             count user mode only\n"
 	"      --kernel           count kernel mode only\n"
 	"      --force            also take counters someone else is using (they are\n"
@@ -96,7 +99,8 @@ const char options_usage[] =
 	"      --no-viewers       no local socket: a second pmutop cannot attach\n"
 	"      --mark=TEXT        mark a phase in the running pmutop (this user's): it\n"
 	"                         shows on its history and in its output, and exit; a\n"
-	"                         COMMAND can also write a line to $PMUTOP_MARK_FIFO\n"
+	"                         COMMAND can also write a line to $PMUTOP_MARK_FIFO;\n"
+	"                         with --pid=PID only that pmutop (else every one)\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and the layout directory, and exit\n"
 	"\n"
@@ -112,6 +116,7 @@ enum {
 	OPT_USER,
 	OPT_KERNEL,
 	OPT_FORCE,
+	OPT_FORCE_LAYOUT,
 	OPT_LIST_EVENTS,
 	OPT_CPU,
 	OPT_DUMP,
@@ -123,6 +128,7 @@ enum {
 	OPT_COMMAND_ONLY,
 	OPT_PIN,
 	OPT_MARK,
+	OPT_MARK_PID,
 	OPT_RECORD,
 	OPT_REPLAY,
 	OPT_SERVE,
@@ -151,6 +157,7 @@ static const struct option options_long[] = {
 	{ "user", no_argument, NULL, OPT_USER },
 	{ "kernel", no_argument, NULL, OPT_KERNEL },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "force-layout", no_argument, NULL, OPT_FORCE_LAYOUT },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -162,6 +169,7 @@ static const struct option options_long[] = {
 	{ "command-only", no_argument, NULL, OPT_COMMAND_ONLY },
 	{ "pin", required_argument, NULL, OPT_PIN },
 	{ "mark", required_argument, NULL, OPT_MARK },
+	{ "pid", required_argument, NULL, OPT_MARK_PID },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "serve", required_argument, NULL, OPT_SERVE },
@@ -266,6 +274,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_FORCE:
 		opt->force = true;
 		return 0;
+	case OPT_FORCE_LAYOUT:
+		opt->force_layout = true;
+		return 0;
 	case OPT_PANE: {
 		int i = view_pane_find(optarg);
 
@@ -328,6 +339,20 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->action = OPTIONS_ACTION_MARK;
 		opt->mark = optarg;
 		return 0;
+	case OPT_MARK_PID: {
+		char *end;
+		long pid;
+
+		errno = 0;
+		pid = strtol(optarg, &end, 10);
+		if (errno || *end || end == optarg || pid <= 0 || pid > 0x7FFFFFFF) {
+			snprintf(err, errlen, "--pid needs a process id (a pmutop's, from ps), not '%s'",
+				 optarg);
+			return -EINVAL;
+		}
+		opt->mark_pid = (int)pid;
+		return 0;
+	}
 	case OPT_RECORD:
 	case OPT_REPLAY:
 		if (!*optarg) {
@@ -497,8 +522,12 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 		snprintf(err, errlen, "--dump prints the screen and -b prints samples; give one");
 		return -EINVAL;
 	}
-	if (opt->pane && !opt->dump) {
-		snprintf(err, errlen, "--pane goes with --dump (on the screen, Tab moves between panes)");
+	if (opt->mark_pid && !opt->mark) {
+		snprintf(err, errlen, "--pid goes with --mark: pmutop --mark TEXT --pid PID");
+		return -EINVAL;
+	}
+	if (opt->pane && opt->batch) {
+		snprintf(err, errlen, "--pane opens the screen on a pane; -b prints samples: give one");
 		return -EINVAL;
 	}
 	if (opt->user_only && opt->kernel_only) {

@@ -48,6 +48,7 @@ struct options {
 	unsigned family, model;
 	bool user_only, kernel_only;
 	bool force;           /* --force: take counters in use by someone else */
+	bool force_layout;    /* --force-layout: a --layout for other CPUs, used anyway */
 	unsigned dram_mts;    /* --dram-mts, 0 unknown */
 	double mux_s;         /* --mux-ms in seconds, 0: the engine's default */
 	enum session_source source; /* --source, auto by default */
@@ -57,6 +58,7 @@ struct options {
 	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
 	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */
 	const char *mark;     /* --mark TEXT */
+	int mark_pid;         /* --pid PID: the pmutop --mark goes to, 0: every one of this user's */
 	const char *record;   /* --record FILE: write the run there (record.h) */
 	const char *replay;   /* --replay FILE: read a recording instead of counting */
 	const char *serve;    /* --serve [ADDR:]PORT: HTTP for Prometheus and viewers (serve.h) */

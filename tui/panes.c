@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "panes.h"
 #include "panes/pane.h"
+#include "popup.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,19 +60,8 @@ void panes_format(double value, char *buf, size_t len)
 
 /* ---- header, message line, footer, key bar -------------------------------- */
 
-/* Append "  PART" (or PART first) to LINE when all of it fits in WIDTH; true when it did. */
-static bool panes_add_part(char *line, size_t len, int width, const char *part)
-{
-	size_t n = strlen(line), add = strlen(part) + (n ? 2 : 0);
-
-	if (n + add > (size_t)width || n + add >= len)
-		return false;
-	snprintf(line + n, len - n, "%s%s", n ? "  " : "", part);
-	return true;
-}
-
-/* The CPU brand without the marks and words a narrow header can spare. */
-static void panes_short_brand(const char *brand, char *out, size_t len)
+/* The CPU brand without the marks, words and runs of blanks a narrow header can spare. */
+static void panes_short_brand(const char *brand, char *out, size_t len, bool words)
 {
 	static const char *const drop[] = { "(R)", "(TM)", "CPU ", "Intel", "@ " };
 	size_t n = 0;
@@ -79,7 +69,7 @@ static void panes_short_brand(const char *brand, char *out, size_t len)
 	for (const char *p = brand; *p && n + 1 < len;) {
 		bool skipped = false;
 
-		for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]) && !skipped; i++)
+		for (size_t i = 0; words && i < sizeof(drop) / sizeof(drop[0]) && !skipped; i++)
 			if (!strncmp(p, drop[i], strlen(drop[i]))) {
 				p += strlen(drop[i]);
 				skipped = true;
@@ -98,65 +88,68 @@ static void panes_short_brand(const char *brand, char *out, size_t len)
 }
 
 /*
- * The two header lines, whole words only: what does not fit is left out
- * (a shorter brand first, the legend's colours, the layout), never cut in
- * the middle.
+ * The two header lines.  The source at the right of the first (SIMULATED in
+ * its own colour) is never dropped; the layout, the brand and the host go
+ * before it does.
  */
 static void panes_header(const struct view *v, const struct sample *s, double age, struct grid *g)
 {
 	const struct view_info *in = &v->info;
-	char line[512] = "", part[256], skew[32], legend[160], brand[96];
-	int x = g->w - (int)strlen(in->source) - 2, width;
+	char line[512], skew[32], legend[160], brand[96], shrt[96], lay[160], mark[160];
+	char iv[32], seq[32], agetxt[32], skewtxt[48], heat[200], heat_short[96], filter[96];
+	char pid[32], rec[300], rec_mid[300], rec_short[32], serving[140];
+	const char *base = strrchr(v->rec_path, '/');
+	int label = (int)strlen(in->source) + 2, x;
 
 	grid_blank(g, 0, 0, g->w, GRID_HEADER);
-	width = (x > g->w / 2 ? x : g->w) - 2;
-	panes_add_part(line, sizeof(line), width, "pmutop");
-	panes_add_part(line, sizeof(line), width, in->host);
-	panes_short_brand(in->brand, brand, sizeof(brand));
-	if (!panes_add_part(line, sizeof(line), width, in->brand))
-		panes_add_part(line, sizeof(line), width, brand);
-	snprintf(part, sizeof(part), "(%s, layout %s)", in->uarch, in->layout->name);
-	if (!panes_add_part(line, sizeof(line), width, part))
-		panes_add_part(line, sizeof(line), width, in->layout->name);
-	grid_put(g, 0, 1, g->w - 1, GRID_HEADER, "%s", line);
-	if (x > g->w / 2)
-		grid_put(g, 0, x, g->w - x, in->simulated ? GRID_SIM : GRID_HEADER, " %s ", in->source);
+	if (label > g->w - 2)
+		label = g->w - 2;
+	x = g->w - label;
+	panes_short_brand(in->brand, brand, sizeof(brand), false);
+	panes_short_brand(in->brand, shrt, sizeof(shrt), true);
+	snprintf(lay, sizeof(lay), "(%s, layout %s)", in->uarch, in->layout->name);
+	{
+		const struct pane_part top[] = {
+			{ "pmutop", NULL, false }, { in->host, NULL, false }, { brand, shrt, false },
+			{ lay, in->layout->name, false },
+		};
+
+		pane_parts(top, 4, x - 2, line, sizeof(line));
+	}
+	grid_put(g, 0, 1, x - 1, GRID_HEADER, "%s", line);
+	grid_put(g, 0, x, label, in->simulated ? GRID_SIM : GRID_HEADER, " %.*s ", label - 2,
+		 in->source);
 	if (s && !isnan(s->skew_us))
 		snprintf(skew, sizeof(skew), "%.1f ms%s", s->skew_us / 1000, s->batched ? " (batch)" : "");
 	else
 		snprintf(skew, sizeof(skew), "-");
-	line[0] = 0;
-	width = g->w - 12;
-	/* the command run under pmutop first: it is what the user is watching */
-	if (v->run[0])
-		panes_add_part(line, sizeof(line), width, v->run);
-	if (v->mark[0]) {
-		snprintf(part, sizeof(part), "mark: %s", v->mark);
-		panes_add_part(line, sizeof(line), width, part);
-	}
-	if (v->rec[0])
-		panes_add_part(line, sizeof(line), width, v->rec);
-	snprintf(part, sizeof(part), "interval %.1f s", v->interval);
-	panes_add_part(line, sizeof(line), width, part);
-	snprintf(part, sizeof(part), "sample %llu", s ? (unsigned long long)s->seq : 0ull);
-	panes_add_part(line, sizeof(line), width, part);
-	snprintf(part, sizeof(part), "age %.0f s", s ? floor(age) : 0.0);
-	panes_add_part(line, sizeof(line), width, part);
-	snprintf(part, sizeof(part), "skew %s", skew);
-	panes_add_part(line, sizeof(line), width, part);
+	snprintf(mark, sizeof(mark), v->mark[0] ? "mark: %s" : "", v->mark);
+	snprintf(rec, sizeof(rec), v->rec_path[0] ? "REC %s (%ld)" : "", v->rec_path, v->rec_count);
+	snprintf(rec_mid, sizeof(rec_mid), v->rec_path[0] ? "REC %s (%ld)" : "",
+		 base ? base + 1 : v->rec_path, v->rec_count);
+	snprintf(rec_short, sizeof(rec_short), "REC (%ld)", v->rec_count);
+	snprintf(serving, sizeof(serving), v->serving[0] ? "SERVING %s" : "", v->serving);
+	snprintf(iv, sizeof(iv), "interval %.1f s", v->interval);
+	snprintf(seq, sizeof(seq), "sample %llu", s ? (unsigned long long)s->seq : 0ull);
+	snprintf(agetxt, sizeof(agetxt), "age %.0f s", s ? floor(age) : 0.0);
+	snprintf(skewtxt, sizeof(skewtxt), "skew %s", skew);
 	pane_heat_legend(in->layout, v->heat_metric, legend, sizeof(legend));
-	snprintf(part, sizeof(part), "heat: %s", legend);
-	if (!panes_add_part(line, sizeof(line), width, part)) {
-		snprintf(part, sizeof(part), "heat: %s", in->layout->metrics[v->heat_metric].name);
-		panes_add_part(line, sizeof(line), width, part);
-	}
-	if (v->filter[0]) {
-		snprintf(part, sizeof(part), "filter: %s", v->filter);
-		panes_add_part(line, sizeof(line), width, part);
-	}
-	if (v->pid) {
-		snprintf(part, sizeof(part), "pid: %d", v->pid);
-		panes_add_part(line, sizeof(line), width, part);
+	snprintf(heat, sizeof(heat), "heat: %s", legend);
+	snprintf(heat_short, sizeof(heat_short), "heat: %s", in->layout->metrics[v->heat_metric].name);
+	snprintf(filter, sizeof(filter), v->filter[0] ? "filter: %s" : "", v->filter);
+	snprintf(pid, sizeof(pid), v->pid ? "pid: %d" : "", v->pid);
+	{
+		/* the command, a replay's place, a viewer's owner and a recording first */
+		const struct pane_part second[] = {
+			{ v->run, NULL, true }, { v->where, v->where_short, true },
+			{ (int)strlen(rec) > g->w / 3 ? rec_mid : rec, rec_short, true },
+			{ mark, NULL, false }, { iv, NULL, false }, { seq, NULL, false },
+			{ serving, "SERVING", false }, { agetxt, NULL, false }, { skewtxt, NULL, false },
+			{ heat, heat_short, false }, { filter, NULL, false }, { pid, NULL, false },
+		};
+
+		pane_parts(second, (int)(sizeof(second) / sizeof(second[0])), g->w - 12, line,
+			    sizeof(line));
 	}
 	grid_put(g, 1, 1, g->w - 12, GRID_NORMAL, "%s", line);
 	grid_put_right(g, 1, g->w - 10, 9, v->paused ? GRID_WARN : GRID_OK,
@@ -165,17 +158,38 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 }
 
 
+/*
+ * TEXT on the message line; its first line only, and longer than the line,
+ * its start and where the whole of it is (L: the recent messages).
+ */
+static void panes_message_line(struct grid *g, enum grid_style st, const char *text)
+{
+	int len = (int)strcspn(text, "\n");
+
+	if (len > g->w - 2 || text[len])
+		grid_put(g, 2, 1, g->w - 2, st, "%.*s... (L: all of it)",
+			 len < g->w - 22 ? len : g->w > 22 ? g->w - 22 : 0, text);
+	else
+		grid_put(g, 2, 1, g->w - 2, st, "%s", text);
+}
+
 static void panes_message(const struct view *v, const struct sample *s, struct grid *g)
 {
 	static const char *const prompts[] = {
-		[VIEW_PROMPT_FILTER] = "CPU filter (e.g. 0-3,8; empty shows all), Enter applies: ",
+		[VIEW_PROMPT_FILTER] = "CPU filter (0-3,8 or socket1; empty: all), Enter applies: ",
 		[VIEW_PROMPT_PID] = "Highlight the CPUs of process (PID; empty clears): ",
 		[VIEW_PROMPT_FIND] = "Find CPU (a number) or core (c and its id, e.g. c3), Enter: ",
 		[VIEW_PROMPT_SORT] = "Sort by column (a name or its start; none: topology order), Enter: ",
 		[VIEW_PROMPT_GOTO] = "Go to a time of the recording (seconds, or M:SS), Enter: ",
+		[VIEW_PROMPT_QUIT] = "The command still runs: y stops it, l leaves it running (both "
+				     "quit); else stay",
 	};
 	int rotating = 0;
 
+	if (v->prompt == VIEW_PROMPT_QUIT) {
+		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", prompts[v->prompt]);
+		return;
+	}
 	if (v->prompt) {
 		int x = grid_put(g, 2, 1, g->w - 2, GRID_BOLD, "%s", prompts[v->prompt]);
 
@@ -183,22 +197,17 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		return;
 	}
 	if (v->status[0] && (!v->status_until || view_now() < v->status_until)) {
-		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", v->status);
+		panes_message_line(g, GRID_WARN, v->status);
 		return;
 	}
 	if (s && s->error[0]) {
-		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "%s", s->error);
+		panes_message_line(g, GRID_CRIT, s->error);
 		return;
 	}
 	for (int i = 0; s && i < v->info.layout->ngroups; i++)
 		rotating += s->groups[i].state == SAMPLE_GROUP_ROTATING;
 	if (s && s->warning[0]) {
-		/* longer than the line: its start, and where the whole of it is */
-		if ((int)strlen(s->warning) > g->w - 2)
-			grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%.*s... (d: all of it)",
-				 g->w > 24 ? g->w - 24 : 0, s->warning);
-		else
-			grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", s->warning);
+		panes_message_line(g, GRID_WARN, s->warning);
 	} else if (s && s->nflags) {
 		char where[160] = "", one[48];
 		size_t n = 0;
@@ -408,254 +417,68 @@ static void panes_tabs(const struct view *v, int y, struct grid *g, struct view_
 		pane_hit_tab(f, y, x, w, (enum view_pane)p);
 		x += w + 1;
 	}
-	grid_put(g, y, x + 1, g->w - x - 1, GRID_DIM, " Tab: next pane ");
+	/* where the arrows act: the topology (its cursor in brackets) or the pane whose tab is lit */
+	grid_put(g, y, x + 1, g->w - x - 1, GRID_DIM, v->focus == VIEW_PANE_TOPO
+		 ? " arrows: topology; Tab: the table " : " Tab: next pane ");
 }
 
-
-/* ---- overlays -------------------------------------------------------------- */
-
-static void panes_overlay_box(struct grid *g, const char *title, int *y, int *x, int *h, int *w)
-{
-	*w = g->w - 8;
-	*h = g->h - 4;
-	*y = 2;
-	*x = 4;
-	for (int r = 0; r < *h; r++)
-		grid_blank(g, *y + r, *x, *w, GRID_NORMAL);
-	grid_box(g, *y, *x, *h, *w, GRID_TITLE, title);
-}
-
-/* Lines of TEXT (separated by '\n') into the box, clipped. */
-static void panes_text(struct grid *g, int y, int x, int h, int w, const char *text)
-{
-	int r = 0;
-
-	for (const char *p = text; *p && r < h; r++) {
-		const char *nl = strchr(p, '\n');
-		int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-		grid_put(g, y + r, x, len < w ? len : w, GRID_NORMAL, "%.*s", len, p);
-		p += len + (nl ? 1 : 0);
-	}
-}
-
-static void panes_help(const struct view *v, struct grid *g)
-{
-	const struct layout *l = v->info.layout;
-	char text[4096];
-	size_t n;
-	int y, x, h, w;
-
-	panes_overlay_box(g, "Help (any key closes)", &y, &x, &h, &w);
-	n = (size_t)snprintf(text, sizeof(text),
-		"1-9 a-z    toggle the layout's event groups (keys below)\n"
-		"Tab S-Tab  next / previous pane:\n");
-	for (int p = 0; p < VIEW_NPANES && n < sizeof(text); p++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %-9s %s\n",
-				      panes_registry[p]->name, panes_registry[p]->help);
-	if (n < sizeof(text))
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-			"arrows     select; PgUp PgDn Home End scroll; Left Right: a wide table sideways\n"
-			"F2         choose the table's columns (saved)\n"
-			"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
-			"Enter      zoom the topology to the selected socket (Esc: all)\n"
-			"m M        heatmap metric   a  aggregation thread/core/socket\n"
-			"s < >      sort column      r  reverse sort\n"
-			"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
-			"/          CPU filter (0-3,8)   p  highlight where a PID ran (@)\n"
-			"e          explain the selected cell: formula, events, raw counts\n"
-			"R          record the run to a file, or stop (--record FILE starts with one)\n"
-			", . [ ] g  in a replay: step back / forward, slower / faster, go to a time\n"
-			"viewer     (VIEWING: another pmutop's run) groups, + - are its owner's;\n"
-			"           space freezes this screen only\n"
-			"d          setup doctor     h ? F1  this help     q F10  quit\n"
-			"mouse      a click selects a cell or a row, sorts by a header, switches to a tab\n"
-			"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
-	for (int i = 0; i < l->ngroups && n < sizeof(text); i++) {
-		/* free-running IMC counters take no programmable counter */
-		int need = l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents;
-
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %c  %-12s %2d counter%s %s\n",
-				      l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name, need,
-				      need == 1 ? " " : "s", l->groups[i].title);
-	}
-	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
-}
-
-/* The entity the explain overlay is about (the selected cell or row), and its metric. */
-static const struct sample_entity *panes_selected(const struct view *v, const struct sample *s,
-						  const struct view_frame *f, int *metric)
-{
-	*metric = v->focus != VIEW_PANE_TOPO && v->sort_metric >= 0 ? v->sort_metric : v->heat_metric;
-	if (!s)
-		return NULL;
-	for (int i = 0; i < f->nhits; i++) {
-		const struct view_hit *h = &f->hits[i];
-
-		if (h->pane != v->focus || h->pos != f->sel || h->entity < 0 || h->what != VIEW_HIT_CELL)
-			continue;
-		/* an uncore or IMC line says which metric it shows */
-		if (h->metric >= 0)
-			*metric = h->metric;
-		return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
-		       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
-		       : h->kind == VIEW_AGG_CHANNEL ? &s->channels[h->entity]
-						  : &s->sockets[h->entity];
-	}
-	return s->nthreads ? &s->threads[0] : NULL;
-}
-
-/* "cpu 3", "core 2 of socket 0", "socket 1". */
-static const char *panes_entity_name(const struct view *v, const struct sample *s,
-				     const struct sample_entity *e, char *buf, size_t len)
-{
-	(void)v;
-	if (!e)
-		snprintf(buf, len, "nothing selected");
-	else if (e >= s->threads && e < s->threads + s->nthreads)
-		snprintf(buf, len, "cpu %d", e->index);
-	else if (e >= s->cores && e < s->cores + s->ncores)
-		snprintf(buf, len, "core %d of socket %d", e->os_core_id, e->os_socket_id);
-	else if (s->nchannels && e >= s->channels && e < s->channels + s->nsockets * s->nchannels)
-		snprintf(buf, len, "socket %d channel %d", e->os_socket_id, e->index);
-	else
-		snprintf(buf, len, "socket %d", e->os_socket_id);
-	return buf;
-}
-
-static void panes_explain(const struct view *v, const struct sample *s,
-			  const struct view_frame *f, struct grid *g)
-{
-	const struct layout *l = v->info.layout;
-	int m, y, x, h, w;
-	const struct sample_entity *e = panes_selected(v, s, f, &m);
-	const struct layout_metric *mt = &l->metrics[m];
-	char text[4096], val[32], name[64];
-	size_t n;
-
-	panes_overlay_box(g, "Explain (any key closes)", &y, &x, &h, &w);
-	pane_value(s, m, e ? sample_metric(s, e, m) : NAN, val, sizeof(val));
-	n = (size_t)snprintf(text, sizeof(text), "%s (%s, per %s) on %s: %s\n%s\n\n  %s = %s\n",
-			     mt->name, mt->unit,
-			     layout_scope_names[mt->scope],
-			     panes_entity_name(v, s, e, name, sizeof(name)), val,
-			     mt->help ? mt->help : "", mt->name, mt->formula);
-	if (mt->group < 0) {
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "\nFrom the fixed counters and the TSC: always counted, never scaled.\n");
-	} else {
-		const struct layout_group *gr = &l->groups[mt->group];
-		const struct sample_group *sg = s ? &s->groups[mt->group] : NULL;
-
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "\nGroup %s (key %c): %s", gr->name,
-				      gr->key, !sg ? "no sample yet"
-					       : sg->state == SAMPLE_GROUP_OFF ? "off"
-					       : sg->state == SAMPLE_GROUP_LIVE ? "counted the whole interval"
-					       : sg->state == SAMPLE_GROUP_BLOCKED ? sg->why : "");
-		if (sg && sg->state == SAMPLE_GROUP_ROTATING)
-			n += (size_t)snprintf(text + n, sizeof(text) - n,
-					      "counted %.0f%% of the interval, counts scaled by %.2f",
-					      100 * sg->live_share, 1 / sg->live_share);
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "\n\n  event                 code umask cmask inv edge any  register value   "
-				      "as read   scaled\n");
-		/* the perf source's runs: "perf", or an emulated machine's "... (perf)" */
-		bool via_perf = s && s->source && (!strcmp(s->source, "perf") ||
-						   strstr(s->source, "(perf)"));
-
-		for (int i = 0; i < gr->nevents && n < sizeof(text); i++) {
-			const struct layout_event *ev = &l->events[gr->first_event + i];
-			bool chan = e && s->nchannels && e >= s->channels &&
-				    e < s->channels + s->nsockets * s->nchannels;
-			double scaled = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
-			double raw = e && e->raw ? e->raw[gr->first_event + i] : NAN;
-			char reg[40], rawtxt[32];
-
-			/* a channel's line shows that channel's events; a socket's, each channel's */
-			if (chan && ev->channel >= 0 && ev->channel != e->index)
-				continue;
-			if (!chan && e && ev->channel >= 0 && s->nchannels > ev->channel &&
-			    e >= s->sockets && e < s->sockets + s->nsockets)
-				scaled = sample_channel(s, e->socket, ev->channel)
-						 ->vars[layout_event_var(l, gr->first_event + i)];
-			/*
-			 * what is written where: PERFEVTSEL, an uncore select, or a free-running
-			 * MMIO counter; through perf nothing is written: the raw config the
-			 * kernel is given (the select's event bits, placed by the PMU's format)
-			 */
-			if (via_perf && ev->pmu == LAYOUT_PMU_IMC)
-				snprintf(reg, sizeof(reg), "perf uncore_imc");
-			else if (via_perf)
-				snprintf(reg, sizeof(reg), "perf raw %llX",
-					 (unsigned long long)counter_perf_config(ev));
-			else if (ev->pmu == LAYOUT_PMU_CORE)
-				snprintf(reg, sizeof(reg), "PERFEVTSEL %llX",
-					 (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
-									    v->info.count_user,
-									    v->info.count_kernel));
-			else if (ev->pmu == LAYOUT_PMU_IMC)
-				snprintf(reg, sizeof(reg), "MMIO +0x%X", ev->mmio);
-			else
-				snprintf(reg, sizeof(reg), "uncore sel %llX",
-					 (unsigned long long)counter_uncore_evtsel(ev));
-			panes_format(raw, rawtxt, sizeof(rawtxt));
-			panes_format(scaled, val, sizeof(val));
-			n += (size_t)snprintf(text + n, sizeof(text) - n,
-					      "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d  %-16s %8s %8s%s\n",
-					      ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge,
-					      ev->any, reg, rawtxt, val,
-					      ev->channel >= 0 && !chan ? " channel" : "");
-		}
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "\nas read: the counts while the group was live; scaled: over the "
-				      "whole interval (equal when it counted all of it)\n");
-	}
-	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
-}
-
-static void panes_doctor(const struct view *v, const struct sample *s, struct grid *g)
-{
-	static char text[12288];
-	int y, x, h, w;
-
-	panes_overlay_box(g, "Setup doctor (any key closes)", &y, &x, &h, &w);
-	/* the message line's warning in full first: it may be cut on the screen */
-	snprintf(text, sizeof(text), "%s%s%s%s", s && s->warning[0] ? "Now: " : "",
-		 s && s->warning[0] ? s->warning : "", s && s->warning[0] ? "\n\n" : "",
-		 v->info.doctor ? v->info.doctor : "The setup doctor is not available.");
-	panes_text(g, y + 1, x + 2, h - 2, w - 4, text);
-}
-
-/* F2: the thread table's columns, each shown [x] or hidden [ ], the cursor on one. */
-static void panes_columns(const struct view *v, const struct sample *s, struct grid *g)
-{
-	const struct layout *l = v->info.layout;
-	int y, x, h, w, row = 0, at = 0, first;
-
-	panes_overlay_box(g, "Columns of the table: Up Down move, Space shows or hides, Esc closes",
-			  &y, &x, &h, &w);
-	for (int m = 0; m < v->chooser && m < l->nmetrics; m++)
-		at += view_column_choosable(v, m);
-	first = at >= h - 2 ? at - (h - 3) : 0;
-	for (int m = 0, k = 0; m < l->nmetrics && row < h - 2; m++) {
-		const struct layout_metric *mt = &l->metrics[m];
-		const char *state = "always counted";
-
-		if (!view_column_choosable(v, m) || k++ < first)
-			continue;
-		if (mt->group >= 0)
-			state = !s ? "" : s->groups[mt->group].state == SAMPLE_GROUP_OFF ? "group off"
-				: s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED ? "group blocked"
-				: "group on";
-		grid_put(g, y + 1 + row, x + 2, w - 4, m == v->chooser ? GRID_SELECT : GRID_NORMAL,
-			 "[%c] %-28s %-7s %-12s %s", v->col_hidden[m] ? ' ' : 'x', mt->name,
-			 layout_scope_names[mt->scope], mt->group >= 0 ? l->groups[mt->group].name : "-",
-			 state);
-		row++;
-	}
-}
 
 /* ---- the screen ------------------------------------------------------------- */
+
+/*
+ * The lower pane in rows [Y, Y + H).  One wider than the screen is drawn
+ * into a grid as wide as it needs, and the window at the view's offset is
+ * copied in, with "<" and ">" on its header where columns are out of
+ * sight; its clickable places move with the window.
+ */
+static void panes_lower(const struct view *v, const struct sample *s, int y, int h,
+			struct grid *g, struct view_frame *f)
+{
+	const struct pane *p = panes_registry[v->lower];
+	int fixed = 0, need = p->width ? p->width(v, s, &fixed) : 0, off, first_hit = f->nhits;
+	bool focus = v->focus == v->lower;
+	struct grid *wide;
+
+	if (need <= g->w) {
+		p->draw(v, s, y, h, g, f);
+		return;
+	}
+	if (fixed > g->w / 2)
+		fixed = g->w / 2;
+	wide = grid_new(need, g->h, g->utf8);
+	p->draw(v, s, y, h, wide, f);
+	off = focus ? v->hoff : 0;
+	if (off > need - g->w)
+		off = need - g->w;
+	if (off < 0)
+		off = 0;
+	/* the row labels stay; the columns after them move */
+	for (int r = y; r < y + h && r < g->h; r++) {
+		memcpy(&g->cells[r * g->w], &wide->cells[r * wide->w],
+		       sizeof(*g->cells) * (size_t)fixed);
+		memcpy(&g->cells[r * g->w + fixed], &wide->cells[r * wide->w + fixed + off],
+		       sizeof(*g->cells) * (size_t)(g->w - fixed));
+	}
+	for (int i = first_hit; i < f->nhits; i++) {
+		struct view_hit *hit = &f->hits[i];
+
+		/* a row's hit spans the screen; a hit in the moving part moves */
+		if (hit->x >= fixed)
+			hit->x = hit->x - off < fixed ? fixed : hit->x - off;
+		if (hit->x + hit->w > g->w)
+			hit->w = g->w - hit->x;
+	}
+	if (off > 0)
+		grid_put(g, y, fixed, 1, GRID_SELECT, "<");
+	if (off < need - g->w)
+		grid_put(g, y, g->w - 1, 1, GRID_SELECT, ">");
+	if (focus) {
+		f->hoff = off;
+		f->hmax = need - g->w;
+	}
+	grid_free(wide);
+}
+
 
 void view_render(const struct view *v, const struct sample *s, double age_s, struct grid *g,
 		 struct view_frame *f)
@@ -666,6 +489,10 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	f->nhits = 0;
 	f->found = false;
 	f->ncols = f->shown_cols = f->hcol = 0;
+	f->col_metric = -1;
+	f->topo_scrolled = false;
+	f->hoff = f->hmax = 0;
+	f->pop_lines = f->pop_page = f->pop_scroll = 0;
 	f->nrows = 0;
 	f->page = 1;
 	f->sel = v->sel;
@@ -688,15 +515,9 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	if (!s)
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no sample yet");
 	else
-		panes_registry[v->lower]->draw(v, s, y + 1, lower_h - 1, g, f);
+		panes_lower(v, s, y + 1, lower_h - 1, g, f);
 	panes_footer(v, s, g, g->h - 1 - footer, true);
 	panes_keybar(g);
-	if (v->overlay == VIEW_OVERLAY_HELP)
-		panes_help(v, g);
-	else if (v->overlay == VIEW_OVERLAY_EXPLAIN)
-		panes_explain(v, s, f, g);
-	else if (v->overlay == VIEW_OVERLAY_DOCTOR)
-		panes_doctor(v, s, g);
-	else if (v->overlay == VIEW_OVERLAY_COLUMNS)
-		panes_columns(v, s, g);
+	if (v->overlay)
+		popup_render(v, s, f, g);
 }

@@ -290,6 +290,13 @@ static void player_mss(double t, char *buf, size_t len)
 	snprintf(buf, len, "%d:%02d", s / 60, s % 60);
 }
 
+/* The player's state word: playing, paused, end, stopped. */
+static const char *player_state(const struct player *p)
+{
+	return p->error[0] ? "stopped" : !p->paused ? "playing" : p->pos + 1 >= p->n ? "end"
+										   : "paused";
+}
+
 void player_position(const struct player *p, char *buf, size_t len)
 {
 	const char *name = strrchr(p->path, '/');
@@ -303,8 +310,12 @@ void player_position(const struct player *p, char *buf, size_t len)
 	else
 		snprintf(speed, sizeof(speed), "x1/%d", 1 << -p->speed_log2);
 	snprintf(buf, len, "REPLAY %s %d/%d %s of %s %s %s", name ? name + 1 : p->path, p->pos + 1,
-		 p->n, at, all, speed, p->error[0] ? "stopped" : p->paused
-		 ? (p->pos + 1 >= p->n ? "end" : "paused") : "playing");
+		 p->n, at, all, speed, player_state(p));
+}
+
+void player_position_short(const struct player *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "REPLAY %d/%d %s", p->pos + 1, p->n, player_state(p));
 }
 
 void player_free(struct player *p)

@@ -64,6 +64,9 @@ const char *player_error(const struct player *p);
 /* "REPLAY run.jsonl 12/340 0:12 of 5:40 x2 playing" ("... stopped" after an error) */
 void player_position(const struct player *p, char *buf, size_t len);
 
+/* The same for a narrow header: "REPLAY 12/340 playing". */
+void player_position_short(const struct player *p, char *buf, size_t len);
+
 void player_free(struct player *p);
 
 #endif

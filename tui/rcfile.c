@@ -143,9 +143,12 @@ static enum rcfile_kind rcfile_line(struct view *v, const char *line, size_t n, 
 	return RCFILE_SETTING;
 }
 
-/* One more "FILE:LINE: why" line in WARN (the lines that do not fit are counted). */
-static void rcfile_warn(char *warn, size_t len, int *more, const char *path, int line,
-			const char *what)
+/*
+ * One more "FILE:LINE: why" line in WARN; those that do not fit are
+ * counted in *MORE, the first of them at line *FIRST_MORE.
+ */
+static void rcfile_warn(char *warn, size_t len, int *more, int *first_more, const char *path,
+			int line, const char *what)
 {
 	size_t used = strlen(warn);
 	char msg[700];
@@ -153,10 +156,10 @@ static void rcfile_warn(char *warn, size_t len, int *more, const char *path, int
 	snprintf(msg, sizeof(msg), "%s%s:%d: %s; using the default", used ? "\n" : "", path, line,
 		 what);
 	parse_printable(msg + (used ? 1 : 0)); /* the file's bytes never reach the terminal raw */
-	if (used + strlen(msg) + 40 < len)
+	if (!*more && used + strlen(msg) + 80 + strlen(path) < len)
 		memcpy(warn + used, msg, strlen(msg) + 1);
-	else
-		(*more)++;
+	else if (!(*more)++)
+		*first_more = line;
 }
 
 int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
@@ -164,7 +167,7 @@ int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
 	char *buf, why[600], key[64];
 	const char *line;
 	size_t n, size, pos = 0;
-	int no = 0, more = 0, rc;
+	int no = 0, more = 0, first_more = 0, rc;
 
 	warn[0] = 0;
 	rc = rcfile_read(path, &buf, &size, why, sizeof(why));
@@ -178,11 +181,13 @@ int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
 	while (rcfile_next_line(buf, size, &pos, &line, &n)) {
 		no++;
 		if (rcfile_line(v, line, n, key, sizeof(key), why, sizeof(why)) == RCFILE_BAD)
-			rcfile_warn(warn, len, &more, path, no, why);
+			rcfile_warn(warn, len, &more, &first_more, path, no, why);
 	}
-	if (more)
-		snprintf(warn + strlen(warn), len - strlen(warn), "\n%s: and %d more bad line%s",
-			 path, more, more == 1 ? "" : "s");
+	if (more) {
+		snprintf(warn + strlen(warn), len - strlen(warn), "\n%s:%d: %d more bad line%s "
+			 "from here on (fix these first)", path, first_more, more, more == 1 ? "" : "s");
+		parse_printable(strrchr(warn, '\n') + 1);
+	}
 	free(buf);
 	return 0;
 }

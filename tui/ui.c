@@ -88,11 +88,13 @@ static attr_t ui_attr(int style, short *pair)
 	static const attr_t mono[] = {
 		[GRID_MONO_NONE] = A_NORMAL, [GRID_MONO_DIM] = A_DIM,
 		[GRID_MONO_BOLD] = A_BOLD, [GRID_MONO_REVERSE] = A_REVERSE,
+		[GRID_MONO_BOLD_REVERSE] = A_BOLD | A_REVERSE,
 	};
 
 	if (ui_colors) {
 		*pair = (short)(style + 1);
-		return style == GRID_BOLD || style == GRID_TITLE || style == GRID_WARN ? A_BOLD : A_NORMAL;
+		return style == GRID_BOLD || style == GRID_TITLE || style == GRID_WARN ||
+		       style == GRID_CURSOR ? A_BOLD : A_NORMAL;
 	}
 	*pair = 0;
 	return mono[grid_styles[style].mono];
@@ -185,6 +187,7 @@ struct ui_state {
 	const struct ui_config *c;
 	bool cmd_ended;        /* seen ended: the last interval was asked for */
 	bool dirty, quit;
+	bool leave_cmd;        /* quit without stopping the command (l at the quit prompt) */
 };
 
 /*
@@ -194,26 +197,26 @@ struct ui_state {
 static void ui_rec_line(struct ui_state *u)
 {
 	struct record *r = u->c->rec ? *u->c->rec : NULL;
-	size_t n;
 
-	u->v.rec[0] = 0;
+	u->v.where[0] = u->v.where_short[0] = 0;
 	if (u->c->player) {
-		player_position(u->c->player, u->v.rec, sizeof(u->v.rec));
+		player_position(u->c->player, u->v.where, sizeof(u->v.where));
+		player_position_short(u->c->player, u->v.where_short, sizeof(u->v.where_short));
 		/* the file changed under the replay: stopped, and said until something else is */
 		if (player_error(u->c->player)[0] && !u->v.status[0])
 			snprintf(u->v.status, sizeof(u->v.status), "%s", player_error(u->c->player));
+	} else if (u->c->viewer) {
+		const char *owner = viewer_owner(u->c->viewer);
+
+		snprintf(u->v.where, sizeof(u->v.where), "VIEWER of %s, read-only", owner);
+		/* "pid 1234 on host": the pid is what a narrow header keeps */
+		snprintf(u->v.where_short, sizeof(u->v.where_short), "VIEWER of %.*s",
+			 (int)(strstr(owner, " on ") ? strstr(owner, " on ") - owner
+			       : (ptrdiff_t)strlen(owner)), owner);
 	}
-	else if (u->c->viewer)
-		snprintf(u->v.rec, sizeof(u->v.rec), "VIEWER of %s, read-only",
-			 viewer_owner(u->c->viewer));
-	n = strlen(u->v.rec);
-	if (r)
-		snprintf(u->v.rec + n, sizeof(u->v.rec) - n, "%sREC %s (%ld)", n ? "  " : "",
-			 record_path(r), record_count(r));
-	n = strlen(u->v.rec);
-	if (serve_url(u->c->srv)[0])
-		snprintf(u->v.rec + n, sizeof(u->v.rec) - n, "%sSERVING %s", n ? "  " : "",
-			 serve_url(u->c->srv));
+	snprintf(u->v.rec_path, sizeof(u->v.rec_path), "%s", r ? record_path(r) : "");
+	u->v.rec_count = r ? record_count(r) : 0;
+	snprintf(u->v.serving, sizeof(u->v.serving), "%s", serve_url(u->c->srv));
 }
 
 /* A failed recording: stopped, said on the message line; the view goes on. */
@@ -342,6 +345,9 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 	case VIEW_CMD_QUIT:
 		u->quit = true;
 		return;
+	case VIEW_CMD_QUIT_LEAVE:
+		u->quit = u->leave_cmd = true;
+		return;
 	case VIEW_CMD_GROUPS:
 		session_set_groups(u->s, u->v.groups);
 		if (rec && record_groups(rec, (double)time(NULL), u->v.groups))
@@ -452,6 +458,9 @@ static void ui_new_sample(struct ui_state *u)
 		sample_release(u->smp);
 	u->smp = smp;
 	u->t_sample = ui_now();
+	/* the sample's words, kept in the recent messages in full (L) */
+	view_log(&u->v, smp->error);
+	view_log(&u->v, smp->warning);
 	history_add(u->hist, smp);
 	if (u->c->rec && *u->c->rec && record_sample(*u->c->rec, smp))
 		ui_rec_failed(u);
@@ -481,6 +490,7 @@ static void ui_follow_cmd(struct ui_state *u)
 		u->v.status_until = 0;
 	}
 	run_describe(cmd, line, sizeof(line));
+	u->v.cmd_running = !u->cmd_ended;
 	if (strcmp(line, u->v.run)) {
 		memcpy(u->v.run, line, sizeof(line));
 		u->dirty = true;
@@ -549,17 +559,26 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 
 	if (c->rc_warning)
 		snprintf(u->v.status, sizeof(u->v.status), "%s", c->rc_warning);
-	if (!c->rc_path)
+	view_log(&u->v, c->rc_warning);
+	if (!c->rc_path) {
+		if (c->pane)
+			u->v.focus = u->v.lower = (enum view_pane)c->pane;
 		return;
+	}
 	rcfile_load(c->rc_path, &u->v, warn, sizeof(warn));
 	if (warn[0]) {
-		/* one line per bad line of the file: the first, and how many more */
+		/* one line per bad line of the file: the first, and how many more (L shows all) */
 		int more = 0;
 
 		for (char *nl = strchr(warn, '\n'); nl; nl = strchr(nl + 1, '\n'))
 			more++;
-		snprintf(u->v.status, sizeof(u->v.status), "%.*s%s", (int)strcspn(warn, "\n"), warn,
-			 more ? " (and more: see the settings file's other bad lines)" : "");
+		view_log(&u->v, warn);
+		if (more)
+			snprintf(u->v.status, sizeof(u->v.status), "%.*s (and %d more: L lists them)",
+				 (int)strcspn(warn, "\n") < 180 ? (int)strcspn(warn, "\n") : 180, warn,
+				 more);
+		else
+			snprintf(u->v.status, sizeof(u->v.status), "%s", warn);
 	}
 	if (c->groups_given)
 		u->v.groups = saved.groups;
@@ -577,6 +596,8 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		session_set_groups(u->s, u->v.groups);
 	if (u->v.interval != saved.interval)
 		ui_apply(u, VIEW_CMD_INTERVAL);
+	if (c->pane) /* --pane wins over the settings' pane */
+		u->v.focus = u->v.lower = (enum view_pane)c->pane;
 }
 
 int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)
@@ -654,6 +675,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			u.dirty = true;
 		}
 		if (u.dirty) {
+			view_log(&u.v, u.v.status); /* every message shown is kept for L */
 			view_render(&u.v, u.smp, u.smp ? ui_now() - u.t_sample : 0, u.g, &u.frame);
 			ui_blit(u.g);
 			u.dirty = false;
@@ -703,13 +725,18 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			break;
 		}
 	}
-	if (c->cmd && !run_poll(c->cmd)) {
-		/* q while it runs: it is stopped, as pmutop leaves */
+	if (c->cmd && !run_poll(c->cmd) && !u.leave_cmd) {
+		/* q while it runs, confirmed: it is stopped, as pmutop leaves */
 		grid_blank(u.g, 2, 0, u.g->w, GRID_WARN);
 		grid_put(u.g, 2, 1, u.g->w - 2, GRID_WARN, "stopping %s ...", u.v.run);
 		ui_blit(u.g);
 		run_stop(c->cmd, SIGTERM, UI_CMD_STOP_WAIT_S);
 	}
+	/* as in batch mode, pmutop's status is the command's once it has ended */
+	if (c->cmd && status == 0 && run_poll(c->cmd))
+		status = run_status(c->cmd);
+	if (c->cmd_left)
+		*c->cmd_left = u.leave_cmd && !run_poll(c->cmd);
 	endwin();
 	ui_active = 0;
 	ui_blit_reset();

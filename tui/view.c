@@ -14,6 +14,7 @@
 #include "frontend.h"
 #include "panes.h"
 #include "panes/pane.h"
+#include "view_int.h"
 
 void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval)
 {
@@ -27,6 +28,7 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 	v->sort_metric = -1;
 	v->zoom_socket = -1;
 	v->find_cpu = v->find_core = -1;
+	v->col_metric = -1;
 	v->col_hidden = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
 	v->groups = groups;
 	v->interval = interval;
@@ -77,6 +79,9 @@ static enum view_cmd view_chooser_key(struct view *v, int key)
 
 void view_frame_free(struct view_frame *f)
 {
+	free(f->col_ids);
+	f->col_ids = NULL;
+	f->col_ids_cap = 0;
 	free(f->hits);
 	*f = (struct view_frame){ 0 };
 }
@@ -93,144 +98,6 @@ static int view_next_thread_metric(const struct layout *l, uint32_t groups, int 
 			return k;
 	}
 	return m;
-}
-
-/* Parse a CPU filter ("" clears it). */
-static int view_set_filter(struct view *v, const char *text)
-{
-	int n = v->info.topo->cpu_thread_len, *cpus, ncpus, rc;
-	size_t col = 0;
-
-	if (!*text) {
-		free(v->cpu_shown);
-		v->cpu_shown = NULL;
-		v->filter[0] = 0;
-		return 0;
-	}
-	rc = cpulist_parse(text, &cpus, &ncpus, &col);
-	if (rc) {
-		if (rc == -ERANGE)
-			snprintf(v->status, sizeof(v->status),
-				 "CPU filter '%s': a range is reversed or above %d", text, CPULIST_MAX_CPU);
-		else
-			snprintf(v->status, sizeof(v->status),
-				 "CPU filter '%s': expected a CPU list such as 0-3,8 (column %zu)", text,
-				 col);
-		return rc;
-	}
-	free(v->cpu_shown);
-	v->cpu_shown = xcalloc((size_t)n + 1, sizeof(bool));
-	for (int i = 0; i < ncpus; i++)
-		if (cpus[i] < n)
-			v->cpu_shown[cpus[i]] = true;
-	free(cpus);
-	snprintf(v->filter, sizeof(v->filter), "%s", text);
-	v->sel = v->scroll = 0;
-	return 0;
-}
-
-/* F3: select a CPU ("12") or a core ("c3") in the table; the table's render finds its row. */
-static enum view_cmd view_find(struct view *v, const char *text)
-{
-	char *end;
-	bool core = text[0] == 'c';
-	long n = strtol(text + core, &end, 10);
-
-	if (!text[core] || *end || n < 0 || n > 0xFFFFF) {
-		snprintf(v->status, sizeof(v->status), "find: '%s' is neither a CPU number nor c and a "
-			 "core id", text);
-		return VIEW_CMD_REDRAW;
-	}
-	v->find_cpu = core ? -1 : (int)n;
-	v->find_core = core ? (int)n : -1;
-	v->agg = core ? VIEW_AGG_CORE : VIEW_AGG_THREAD;
-	v->focus = v->lower = VIEW_PANE_TABLE;
-	return VIEW_CMD_REDRAW;
-}
-
-/* F6: sort by the column named TEXT (or the only one it starts), "none" for topology order. */
-static enum view_cmd view_sort_by(struct view *v, const char *text)
-{
-	const struct layout *l = v->info.layout;
-	int found = -1, n = 0;
-
-	if (!strcmp(text, "none") || !text[0]) {
-		v->sort_metric = -1;
-		return VIEW_CMD_REDRAW;
-	}
-	for (int m = 0; m < l->nmetrics; m++) {
-		int g = l->metrics[m].group;
-
-		if (l->metrics[m].scope != LAYOUT_THREAD || (g >= 0 && !(v->groups & (1u << g))) ||
-		    strncmp(l->metrics[m].name, text, strlen(text)))
-			continue;
-		if (!strcmp(l->metrics[m].name, text)) {
-			found = m, n = 1;
-			break;
-		}
-		found = m;
-		n++;
-	}
-	if (n != 1) {
-		snprintf(v->status, sizeof(v->status), "sort: %s '%s' among the table's columns%s", n
-			 ? "more than one column starts with" : "no column", text,
-			 n ? "; type more of the name" : " (a group that is off has none)");
-		return VIEW_CMD_REDRAW;
-	}
-	v->sort_metric = found;
-	v->sort_rev = false;
-	v->hcol = -1;
-	v->focus = v->lower = VIEW_PANE_TABLE;
-	return VIEW_CMD_REDRAW;
-}
-
-static enum view_cmd view_prompt_key(struct view *v, int key)
-{
-	size_t len = strlen(v->input);
-
-	if (key == VIEW_KEY_ESC) {
-		v->prompt = VIEW_PROMPT_NONE;
-		return VIEW_CMD_REDRAW;
-	}
-	if (key == VIEW_KEY_BACKSPACE || key == 127 || key == 8) {
-		if (len)
-			v->input[len - 1] = 0;
-		return VIEW_CMD_REDRAW;
-	}
-	if (key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
-		enum view_prompt p = v->prompt;
-
-		v->prompt = VIEW_PROMPT_NONE;
-		v->status[0] = 0;
-		if (p == VIEW_PROMPT_FILTER) {
-			view_set_filter(v, v->input);
-			return VIEW_CMD_REDRAW;
-		}
-		if (p == VIEW_PROMPT_FIND)
-			return view_find(v, v->input);
-		if (p == VIEW_PROMPT_SORT)
-			return view_sort_by(v, v->input);
-		if (p == VIEW_PROMPT_GOTO)
-			return VIEW_CMD_GOTO;
-		if (!v->input[0]) {
-			v->pid = 0;
-			return VIEW_CMD_PID;
-		}
-		char *end;
-		long pid = strtol(v->input, &end, 10);
-
-		if (*end || pid <= 0 || pid > 0x7FFFFFFF) {
-			snprintf(v->status, sizeof(v->status), "PID: '%s' is not a process id", v->input);
-			return VIEW_CMD_REDRAW;
-		}
-		v->pid = (int)pid;
-		return VIEW_CMD_PID;
-	}
-	if (key >= 0x20 && key < 0x7F && len + 1 < sizeof(v->input)) {
-		v->input[len] = (char)key;
-		v->input[len + 1] = 0;
-	}
-	return VIEW_CMD_REDRAW;
 }
 
 static void view_move(struct view *v, const struct view_frame *f, int delta)
@@ -278,6 +145,9 @@ static void view_move_on_screen(struct view *v, const struct view_frame *f, int 
 	}
 	if (best)
 		v->sel = best->pos;
+	else if (f->topo_scrolled)
+		/* past the rows on screen: the next row (or cell), which scrolls into sight */
+		view_move(v, f, dy ? dy * f->page : dx);
 }
 
 /* Toggle the group bound to KEY; false when no group has that key. */
@@ -333,20 +203,47 @@ static void view_sort_step(struct view *v, int dir)
 	}
 	v->sort_metric = m;
 	v->hcol = -1; /* the table scrolls to it */
+	if (m >= 0)
+		v->col_metric = m;
 }
 
-/* Scroll the table's metric columns sideways by DIR; false when they all fit. */
+/* Columns a key scrolls a pane wider than the screen by. */
+#define VIEW_HSTEP 10
+
+/*
+ * Left and Right: in the table, the column cursor moves (the table scrolls
+ * to show it); a pane wider than the screen scrolls sideways.  False when
+ * neither applies.
+ */
 static bool view_hscroll(struct view *v, const struct view_frame *f, int dir)
 {
-	int most = f->ncols - f->shown_cols;
+	if (v->focus == VIEW_PANE_TABLE && f->ncols > 0) {
+		int ci = -1;
 
-	if ((v->focus != VIEW_PANE_TABLE && v->focus != VIEW_PANE_IMC) || most <= 0)
+		/* where the cursor is: the view's column, else where the last render put it */
+		for (int c = 0; c < f->ncols; c++)
+			if (f->col_ids[c] == v->col_metric)
+				ci = c;
+		for (int c = 0; c < f->ncols && ci < 0; c++)
+			if (f->col_ids[c] == f->col_metric)
+				ci = c;
+		if (ci < 0)
+			ci = 0;
+		ci += dir;
+		if (ci < 0)
+			ci = 0;
+		if (ci >= f->ncols)
+			ci = f->ncols - 1;
+		v->col_metric = f->col_ids[ci];
+		return true;
+	}
+	if (v->focus == VIEW_PANE_TOPO || f->hmax <= 0)
 		return false;
-	v->hcol = f->hcol + dir;
-	if (v->hcol < 0)
-		v->hcol = 0;
-	if (v->hcol > most)
-		v->hcol = most;
+	v->hoff = f->hoff + dir * VIEW_HSTEP;
+	if (v->hoff < 0)
+		v->hoff = 0;
+	if (v->hoff > f->hmax)
+		v->hoff = f->hmax;
 	return true;
 }
 
@@ -363,6 +260,7 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 			v->lower = v->focus;
 		v->sel = v->scroll = 0;
 		v->hcol = 0; /* each pane's columns start from the first */
+		v->hoff = 0;
 		return true;
 	}
 	case VIEW_KEY_UP:
@@ -412,6 +310,87 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 
 static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, int key);
 
+/*
+ * A key while a text popup is up acts on the popup only: arrows, PgUp/PgDn,
+ * Home/End scroll it; Esc, q, F1, F10 and the popup's own key close it
+ * (htop's way); anything else does nothing.
+ */
+static enum view_cmd view_popup_key(struct view *v, const struct view_frame *f, int key)
+{
+	int last = f->pop_lines - f->pop_page, page = f->pop_page > 1 ? f->pop_page - 1 : 1;
+	int own = v->overlay == VIEW_OVERLAY_HELP ? 'h' : v->overlay == VIEW_OVERLAY_EXPLAIN ? 'e'
+		  : v->overlay == VIEW_OVERLAY_DOCTOR ? 'd' : 'L';
+
+	v->pop_scroll = f->pop_scroll;
+	switch (key) {
+	case VIEW_KEY_UP:
+		v->pop_scroll--;
+		break;
+	case VIEW_KEY_DOWN:
+		v->pop_scroll++;
+		break;
+	case VIEW_KEY_PGUP:
+		v->pop_scroll -= page;
+		break;
+	case VIEW_KEY_PGDN:
+	case ' ':
+		v->pop_scroll += page;
+		break;
+	case VIEW_KEY_HOME:
+		v->pop_scroll = 0;
+		break;
+	case VIEW_KEY_END:
+		v->pop_scroll = last;
+		break;
+	case VIEW_KEY_ESC:
+	case 'q':
+	case VIEW_KEY_F1:
+	case VIEW_KEY_F10:
+		v->overlay = VIEW_OVERLAY_NONE;
+		break;
+	default:
+		if (key == own || (own == 'h' && key == '?'))
+			v->overlay = VIEW_OVERLAY_NONE;
+		else
+			return VIEW_CMD_NONE;
+	}
+	if (v->pop_scroll > last)
+		v->pop_scroll = last;
+	if (v->pop_scroll < 0)
+		v->pop_scroll = 0;
+	if (!v->overlay)
+		v->pop_scroll = 0;
+	return VIEW_CMD_REDRAW;
+}
+
+void view_log(struct view *v, const char *msg)
+{
+	for (const char *p = msg; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+		bool seen = false;
+
+		/* a warning repeated by every sample is listed once */
+		for (int i = 0; i < v->log_n && !seen; i++) {
+			const char *t = v->log[(v->log_first + i) % VIEW_LOG_N].text;
+
+			seen = (int)strlen(t) == len && !strncmp(t, p, (size_t)len);
+		}
+		if (len && !seen) {
+			struct view_log_entry *e;
+
+			if (v->log_n == VIEW_LOG_N)
+				v->log_first = (v->log_first + 1) % VIEW_LOG_N;
+			else
+				v->log_n++;
+			e = &v->log[(v->log_first + v->log_n - 1) % VIEW_LOG_N];
+			e->t = time(NULL);
+			snprintf(e->text, sizeof(e->text), "%.*s", len, p);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
 /* Monotonic seconds, for how long a key's message stays. */
 double view_now(void)
 {
@@ -426,18 +405,18 @@ enum view_cmd view_key(struct view *v, const struct view_frame *f, int key)
 	enum view_cmd cmd = view_key_inner(v, f, key);
 
 	v->status_until = v->status[0] ? view_now() + VIEW_STATUS_S : 0;
+	view_log(v, v->status);
 	return cmd;
 }
 
 static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
-	bool closed = false;
 
 	/* what was drawn: the selection and scroll the render kept in range */
 	v->sel = f->sel;
 	v->scroll = f->scroll;
-	if ((v->focus == VIEW_PANE_TABLE || v->focus == VIEW_PANE_IMC) && v->hcol >= 0)
+	if (v->focus == VIEW_PANE_TABLE && v->hcol >= 0)
 		v->hcol = f->hcol;
 	if (f->found)
 		v->find_cpu = v->find_core = -1; /* selected: from now on the selection moves freely */
@@ -445,14 +424,8 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		return view_prompt_key(v, key);
 	if (v->overlay == VIEW_OVERLAY_COLUMNS)
 		return view_chooser_key(v, key);
-	if (v->overlay && key != 'q' && key != VIEW_KEY_F10) {
-		/* any key closes an overlay; its own key toggles it */
-		v->overlay = VIEW_OVERLAY_NONE;
-		closed = true;
-		if (key == VIEW_KEY_ESC || key == 'h' || key == '?' || key == VIEW_KEY_F1 ||
-		    key == 'e' || key == 'd' || key == VIEW_KEY_ENTER)
-			return VIEW_CMD_REDRAW;
-	}
+	if (v->overlay)
+		return view_popup_key(v, f, key);
 	v->status[0] = 0;
 	if (v->info.replay) {
 		/* in time: keys that no table uses (the arrows stay with the tables) */
@@ -474,17 +447,27 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	switch (key) {
 	case 'q':
 	case VIEW_KEY_F10:
+		if (v->cmd_running) {
+			/* a benchmark is never stopped without asking */
+			v->prompt = VIEW_PROMPT_QUIT;
+			return VIEW_CMD_REDRAW;
+		}
 		return VIEW_CMD_QUIT;
 	case 'h':
 	case '?':
 	case VIEW_KEY_F1:
 		v->overlay = VIEW_OVERLAY_HELP;
+		v->pop_scroll = 0;
 		return VIEW_CMD_REDRAW;
 	case 'e':
 		v->overlay = VIEW_OVERLAY_EXPLAIN;
+		v->pop_scroll = 0;
 		return VIEW_CMD_REDRAW;
 	case 'd':
 		v->overlay = VIEW_OVERLAY_DOCTOR;
+		return VIEW_CMD_REDRAW;
+	case 'L':
+		v->overlay = VIEW_OVERLAY_MESSAGES;
 		return VIEW_CMD_REDRAW;
 	case ' ':
 		v->paused = !v->paused;
@@ -547,12 +530,10 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		/* digits and the free lowercase letters are the layout's group keys */
 		if (view_toggle_group(v, key))
 			return VIEW_CMD_GROUPS;
-		if (closed)
-			return VIEW_CMD_REDRAW; /* the key only closed the overlay */
 		snprintf(v->status, sizeof(v->status), "no group on key %c in layout %s", key, l->name);
 		return VIEW_CMD_REDRAW;
 	}
-	return closed ? VIEW_CMD_REDRAW : VIEW_CMD_NONE;
+	return VIEW_CMD_NONE;
 }
 
 bool view_click(struct view *v, const struct view_frame *f, int y, int x)
@@ -583,164 +564,3 @@ bool view_click(struct view *v, const struct view_frame *f, int y, int x)
 	return false;
 }
 
-/* ---- settings ------------------------------------------------------------ */
-
-static const char *const view_agg_names[] = { "thread", "core", "socket" };
-int view_pane_find(const char *name)
-{
-	if (!strcmp(name, "table"))
-		return VIEW_PANE_TABLE; /* what settings files written before 0.2 say */
-	for (int i = 0; i < VIEW_NPANES; i++)
-		if (!strcmp(name, panes_registry[i]->name))
-			return i;
-	return -1;
-}
-
-const char *view_lower_pane_list(void)
-{
-	static char list[128];
-
-	if (!list[0])
-		for (int i = VIEW_PANE_TOPO + 1; i < VIEW_NPANES; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-				 i == VIEW_PANE_TOPO + 1 ? "" : i + 1 < VIEW_NPANES ? ", " : " or ",
-				 panes_registry[i]->name);
-	return list;
-}
-
-int view_settings_format(const struct view *v, char *buf, size_t len)
-{
-	const struct layout *l = v->info.layout;
-	size_t n = 0;
-	int first = 1;
-
-	n += (size_t)snprintf(buf + n, len - n, "interval %g\ngroups ", v->interval);
-	for (int g = 0; g < l->ngroups && n < len; g++)
-		if (v->groups & (1u << g)) {
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
-					      l->groups[g].name);
-			first = 0;
-		}
-	if (first && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "none");
-	if (n < len)
-		n += (size_t)snprintf(buf + n, len - n,
-				      "\nheat %s\naggregation %s\nsort %s\nreverse %s\npane %s\nhide ",
-				      l->metrics[v->heat_metric].name, view_agg_names[v->agg],
-				      v->sort_metric < 0 ? "topology" : l->metrics[v->sort_metric].name,
-				      v->sort_rev ? "yes" : "no", panes_registry[v->lower]->name);
-	first = 1;
-	for (int m = 0; m < l->nmetrics && n < len; m++)
-		if (v->col_hidden[m]) {
-			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
-					      l->metrics[m].name);
-			first = 0;
-		}
-	if (n < len)
-		n += (size_t)snprintf(buf + n, len - n, "%s\n", first ? "none" : "");
-	return n < len ? 0 : -ENOSPC;
-}
-
-static int view_pick(const char *const *names, int n, const char *value)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], value))
-			return i;
-	return -1;
-}
-
-int view_setting_apply(struct view *v, const char *key, const char *value, char *err, size_t errlen)
-{
-	const struct layout *l = v->info.layout;
-	char *end;
-
-	if (!strcmp(key, "interval")) {
-		double d = strtod(value, &end);
-
-		if (*end || !(d >= ENGINE_INTERVAL_MIN && d <= ENGINE_INTERVAL_MAX)) {
-			snprintf(err, errlen, "interval '%s': expected seconds from %g to %g", value,
-				 ENGINE_INTERVAL_MIN, ENGINE_INTERVAL_MAX);
-			return -EINVAL;
-		}
-		v->interval = d;
-		return 0;
-	}
-	if (!strcmp(key, "groups")) {
-		uint32_t mask = 0;
-		char list[256], *save = NULL;
-
-		snprintf(list, sizeof(list), "%s", value);
-		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-			int g = layout_group_find(l, w);
-
-			if (!strcmp(w, "none"))
-				continue;
-			if (g < 0) {
-				snprintf(err, errlen, "groups: layout %s has no group '%s'", l->name, w);
-				return -EINVAL;
-			}
-			mask |= 1u << g;
-		}
-		v->groups = mask;
-		return 0;
-	}
-	if (!strcmp(key, "heat") || !strcmp(key, "sort")) {
-		int m = layout_metric_find(l, value);
-
-		if (!strcmp(key, "sort") && !strcmp(value, "topology")) {
-			v->sort_metric = -1;
-			return 0;
-		}
-		if (m < 0 || l->metrics[m].scope != LAYOUT_THREAD) {
-			snprintf(err, errlen, "%s: layout %s has no thread metric '%s'", key, l->name,
-				 value);
-			return -EINVAL;
-		}
-		*(strcmp(key, "heat") ? &v->sort_metric : &v->heat_metric) = m;
-		return 0;
-	}
-	if (!strcmp(key, "aggregation") || !strcmp(key, "pane")) {
-		bool agg = !strcmp(key, "aggregation");
-		int i = agg ? view_pick(view_agg_names, 3, value) : view_pane_find(value);
-
-		if (i < 0 || (!agg && i == VIEW_PANE_TOPO)) {
-			snprintf(err, errlen, "%s '%s': expected %s", key, value,
-				 agg ? "thread, core or socket" : view_lower_pane_list());
-			return -EINVAL;
-		}
-		if (agg)
-			v->agg = (enum view_agg)i;
-		else
-			v->lower = (enum view_pane)i;
-		return 0;
-	}
-	if (!strcmp(key, "reverse")) {
-		if (strcmp(value, "yes") && strcmp(value, "no")) {
-			snprintf(err, errlen, "reverse '%s': expected yes or no", value);
-			return -EINVAL;
-		}
-		v->sort_rev = !strcmp(value, "yes");
-		return 0;
-	}
-	if (!strcmp(key, "hide")) {
-		char list[1024], *save = NULL;
-
-		snprintf(list, sizeof(list), "%s", value);
-		memset(v->col_hidden, 0, sizeof(bool) * (size_t)l->nmetrics);
-		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-			int m = layout_metric_find(l, w);
-
-			if (!strcmp(w, "none"))
-				continue;
-			if (m < 0) {
-				snprintf(err, errlen, "hide: layout %s has no metric '%s'", l->name, w);
-				return -EINVAL;
-			}
-			v->col_hidden[m] = true;
-		}
-		return 0;
-	}
-	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
-		 "sort, reverse, pane, hide)", key);
-	return -EINVAL;
-}

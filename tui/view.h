@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "grid.h"
 #include "frontend.h"
@@ -39,9 +40,9 @@ int view_pane_find(const char *name);
 /* "threads, ports, uncore, imc or cycles": the panes that can be shown under the topology. */
 const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
-		    VIEW_OVERLAY_DOCTOR, VIEW_OVERLAY_COLUMNS };
+		    VIEW_OVERLAY_DOCTOR, VIEW_OVERLAY_COLUMNS, VIEW_OVERLAY_MESSAGES };
 enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID, VIEW_PROMPT_FIND,
-		   VIEW_PROMPT_SORT, VIEW_PROMPT_GOTO };
+		   VIEW_PROMPT_SORT, VIEW_PROMPT_GOTO, VIEW_PROMPT_QUIT };
 
 /* Keys that are not characters (the front end maps its own codes to these). */
 enum view_key {
@@ -60,6 +61,7 @@ enum view_cmd {
 	VIEW_CMD_PAUSE,    /* v->paused changed */
 	VIEW_CMD_PID,      /* v->pid changed: find where its threads ran */
 	VIEW_CMD_QUIT,
+	VIEW_CMD_QUIT_LEAVE, /* quit, leaving the command run under pmutop running */
 	VIEW_CMD_RECORD,   /* R: start or stop recording */
 	VIEW_CMD_STEP_BACK, VIEW_CMD_STEP_FWD, /* replay: , and . */
 	VIEW_CMD_SLOWER, VIEW_CMD_FASTER,      /* replay: [ and ] */
@@ -87,6 +89,14 @@ struct view_info {
 struct view_hit;
 struct history;
 
+/* Messages kept for the messages window (L): the newest, up to this many. */
+#define VIEW_LOG_N 64
+
+struct view_log_entry {
+	time_t t;                 /* wall clock */
+	char text[320];
+};
+
 struct view {
 	struct view_info info;
 	enum view_pane focus;     /* the pane the arrows act on */
@@ -98,6 +108,8 @@ struct view {
 	int sel;                  /* selected row of the table / cell of the topology (position) */
 	int scroll;
 	int hcol;                 /* first metric column the table shows; -1: the sort column's */
+	int col_metric;           /* the table's column cursor (a layout metric), -1: the first */
+	int hoff;                 /* a pane wider than the screen: the first column shown */
 	int zoom_socket;          /* topo socket index, or -1 for the whole machine */
 	bool paused;
 	double interval;
@@ -114,11 +126,18 @@ struct view {
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
 	char run[160];            /* the command run under pmutop: "name (pid N) running 0:12", or "" */
+	bool cmd_running;         /* it still runs: q asks before it stops it */
 	char mark[128];           /* the last phase mark received, or "" */
-	char rec[320];            /* "REC file (N samples)" while recording, a replay's place,
-				   * a viewer's owner, "SERVING url"; or "" */
+	/* the header's second line: a replay's place or a viewer's owner (long and short) */
+	char where[200], where_short[80];
+	char rec_path[256];       /* the file recorded to, "" when not recording */
+	long rec_count;           /* the samples it holds */
+	char serving[120];        /* the URL --serve answers on, or "" */
 	char status[256];         /* one-line message (errors of the last key) */
 	double status_until;      /* monotonic seconds it is shown until (VIEW_STATUS_S after the key) */
+	int pop_scroll;           /* first line of the popup's text shown */
+	struct view_log_entry log[VIEW_LOG_N]; /* recent messages (view_log), a ring */
+	int log_first, log_n;
 };
 
 /*
@@ -130,9 +149,16 @@ struct view {
 struct view_frame {
 	int nrows, page;
 	int sel, scroll;
-	/* the thread table's metric columns: how many, the first shown, how many fit */
+	/* the thread table's metric columns: how many, the first shown, how many fit, their metrics */
 	int ncols, hcol, shown_cols;
+	int *col_ids, col_ids_cap;
+	/* a pane wider than the screen: the first column shown, the last it may be (0: it fits) */
+	int hoff, hmax;
 	bool found;               /* the F3 target was selected (the view forgets it) */
+	/* the popup's text: its wrapped lines, how many fit, the first shown */
+	int pop_lines, pop_page, pop_scroll;
+	int col_metric;           /* the metric under the table's column cursor, -1: none */
+	bool topo_scrolled;       /* the topology shows only some of its rows (they scroll) */
 	struct view_hit *hits;
 	int nhits, hits_cap;
 };
@@ -152,6 +178,12 @@ struct view_hit {
 };
 
 void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval);
+
+/*
+ * MSG goes to the recent messages (L shows them in full) unless it is
+ * there already; one line each (a multi-line text gives one per line).
+ */
+void view_log(struct view *v, const char *msg);
 void view_free(struct view *v);
 
 /* Apply KEY (a character or a VIEW_KEY_*) to what frame F (the last render) shows. */

@@ -77,7 +77,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 {
 	const struct layout *l = v->info.layout;
 	int segs[CYCLES_MAX_SEGS], nsegs = cycles_pane_segments(l, segs), row = 0, shown = 0, x;
-	int label = 12, numw = 7, barw;
+	int label = 12, numw = 7, barw, legend = 1;
 	char buf[32];
 	bool live;
 
@@ -98,32 +98,57 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			 ? s->groups[l->metrics[segs[0]].group].why : "");
 		return h;
 	}
-	/* legend: each segment's letter and name, the way the bar reads */
-	x = grid_put(g, y, 1, g->w - 2, GRID_BOLD, "Where the cycles go (of each thread's cycles):");
-	for (int k = 0; k < nsegs && x < g->w - 2; k++) {
+	/*
+	 * legend: each segment's letter and whole name, the way the bar reads,
+	 * on as many lines as it takes under the title
+	 */
+	grid_put(g, y, 1, g->w - 2, GRID_BOLD, "Where the cycles go, of each thread's cycles "
+		 "(stalls: count x penalty):");
+	x = 2;
+	for (int k = 0; k < nsegs; k++) {
 		int look = cycles_pane_look_of(k, nsegs);
+		const char *name = l->metrics[segs[k]].name + 4;
+		int len = (int)strlen(name) - 4 + 4; /* "X " and the name without cyc_ and _pct */
 
-		x += grid_put(g, y, 2 + x, 1, cycles_pane_look[look].style, "%c",
-			      cycles_pane_look[look].mark);
-		x += grid_put(g, y, 2 + x, g->w - 3 - x, GRID_NORMAL, " %.*s ",
-			      (int)strlen(l->metrics[segs[k]].name) - 8, l->metrics[segs[k]].name + 4) + 1;
+		if (x + len > g->w - 1 && x > 2) {
+			legend++;
+			x = 2;
+		}
+		grid_put(g, y + legend, x, 1, cycles_pane_look[look].style, "%c",
+			 cycles_pane_look[look].mark);
+		x += 2 + grid_put(g, y + legend, x + 2, g->w - 3 - x, GRID_NORMAL, "%.*s",
+				  (int)strlen(name) - 4, name) + 2;
 	}
+	legend++;
+	/* a column per segment: its whole name where the width allows, else its letter */
+	for (int k = 0; k < nsegs; k++) {
+		int n = (int)strlen(l->metrics[segs[k]].name) - 8 + 2;
+
+		if (n > numw)
+			numw = n;
+	}
+	if (g->w - label - nsegs * numw - 2 < 20)
+		numw = 7; /* narrow: the legend's letters head the columns */
 	barw = g->w - label - nsegs * numw - 2;
 	if (barw < 10)
 		barw = 10;
-	grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
-	grid_put(g, y + 1, 0, label, GRID_HEADER, " cpu");
-	grid_put(g, y + 1, label, barw, GRID_HEADER, "0 %% ... 100 %% of cycles");
+	grid_blank(g, y + legend, 0, g->w, GRID_HEADER);
+	grid_put(g, y + legend, 0, label, GRID_HEADER, " cpu");
+	grid_put(g, y + legend, label, barw, GRID_HEADER, "0 %% ... 100 %% of cycles");
 	for (int k = 0; k < nsegs; k++) {
 		const char *name = l->metrics[segs[k]].name + 4;
+		int look = cycles_pane_look_of(k, nsegs);
 
-		/* the first word of the segment's name: the legend has the whole of it */
-		snprintf(buf, sizeof(buf), "%.*s", (int)fmin(strcspn(name, "_"), numw - 1), name);
-		grid_put_right(g, y + 1, label + barw + k * numw, numw, GRID_HEADER, buf);
+		if (numw > 7)
+			snprintf(buf, sizeof(buf), "%.*s", (int)strlen(name) - 4, name);
+		else
+			snprintf(buf, sizeof(buf), "%c %%", cycles_pane_look[look].mark);
+		grid_put_right(g, y + legend, label + barw + k * numw, numw, GRID_HEADER, buf);
 	}
+	y += legend - 1; /* the rows below the header as before */
 	/* the threads shown; more than the rows: they scroll (Up, Down) and "+N more" says so */
 	{
-		int *list = xcalloc((size_t)s->nthreads + 1, sizeof(int)), rows = h - 3, first;
+		int *list = xcalloc((size_t)s->nthreads + 1, sizeof(int)), rows = h - 2 - legend, first;
 
 		for (int i = 0; i < s->nthreads; i++)
 			if (pane_cpu_shown(v, s->threads[i].index) &&
@@ -148,7 +173,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			row++;
 		}
 		if (shown > first + row)
-			grid_put(g, y + h - 1, 1, g->w - 2, GRID_DIM, "+%d more threads (Tab here, then "
+			grid_put(g, y + 2 + row, 1, g->w - 2, GRID_DIM, "+%d more threads (Tab here, then "
 				 "Up and Down scroll; / filters CPUs)", shown - first - row);
 		free(list);
 	}

@@ -163,3 +163,41 @@ void pane_group_keys(const struct layout *l, const char *prefix, char *buf, size
 				      l->groups[g].key, l->groups[g].name);
 	}
 }
+
+void pane_cell(struct grid *g, int y, int x, int w, enum grid_style st, const char *text,
+	       bool selected)
+{
+	grid_blank(g, y, x, w, selected ? GRID_CURSOR : st);
+	grid_put_right(g, y, x, w, selected ? GRID_CURSOR : st, text);
+	if (!selected)
+		return;
+	grid_put(g, y, x - 1, 1, GRID_CURSOR, "[");
+	grid_put(g, y, x + w, 1, GRID_CURSOR, "]");
+}
+
+void pane_parts(const struct pane_part *p, int n, int width, char *line, size_t len)
+{
+	size_t used = 0;
+
+	line[0] = 0;
+	for (int i = 0; i < n; i++) {
+		int reserve = 0;
+		const char *pick = NULL;
+
+		if (!p[i].lng || !p[i].lng[0])
+			continue;
+		/* the short forms of the must-haves after this one */
+		for (int k = i + 1; k < n; k++)
+			if (p[k].must && p[k].lng && p[k].lng[0])
+				reserve += (int)strlen(p[k].shrt ? p[k].shrt : p[k].lng) + 2;
+		if ((int)(used + strlen(p[i].lng) + (used ? 2 : 0)) + reserve <= width)
+			pick = p[i].lng;
+		else if (p[i].shrt && (int)(used + strlen(p[i].shrt) + (used ? 2 : 0)) + reserve <= width)
+			pick = p[i].shrt;
+		else if (p[i].must)
+			pick = p[i].shrt ? p[i].shrt : p[i].lng;
+		if (!pick || used + strlen(pick) + 2 >= len)
+			continue;
+		used += (size_t)snprintf(line + used, len - used, "%s%s", used ? "  " : "", pick);
+	}
+}

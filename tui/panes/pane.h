@@ -30,6 +30,13 @@ struct pane {
 	/* Draw into rows [Y, Y + H) of G; returns the rows used. */
 	int (*draw)(const struct view *v, const struct sample *s, int y, int h, struct grid *g,
 		    struct view_frame *f);
+	/*
+	 * The columns its content takes, names and columns whole (NULL: it fits
+	 * any width), the first *FIXED of them its row labels: wider than the
+	 * screen, the frame draws it into a wider grid and shows the labels and
+	 * a window of the rest that Left and Right move.
+	 */
+	int (*width)(const struct view *v, const struct sample *s, int *fixed);
 };
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
@@ -57,6 +64,32 @@ enum grid_style pane_heat(const struct layout *l, int m, double value, double ma
 
 /* The heatmap's legend for metric M: name, unit, what the colours mean. */
 void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len);
+
+/*
+ * A value cell of W columns at (Y, X), TEXT right-aligned in style ST; the
+ * selected one in the cursor's own style with brackets in the columns
+ * either side of it (X - 1 and X + W), whatever the heat colours (and
+ * under NO_COLOR): a crit cell never hides it, a warn cell never looks
+ * like it.
+ */
+void pane_cell(struct grid *g, int y, int x, int w, enum grid_style st, const char *text,
+	       bool selected);
+
+/*
+ * A line made of parts in order (the header's, a socket's summary), each
+ * with a long and a short form (NULL: none); a part marked MUST keeps room
+ * for its short form however the parts before it are written, so that the
+ * parts that say what is shown (the command, a replay's place, a viewer's
+ * owner, a recording) are the last ones dropped.  Whole parts only: what
+ * does not fit is left out, never cut.
+ */
+struct pane_part {
+	const char *lng, *shrt;
+	bool must;
+};
+
+/* The parts P[0..N) into LINE (LEN bytes) in at most WIDTH columns, as above. */
+void pane_parts(const struct pane_part *p, int n, int width, char *line, size_t len);
 
 /* Record a clickable place of this render (for the keys, the mouse and explain). */
 void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,

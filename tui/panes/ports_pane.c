@@ -13,6 +13,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Under the rows: the columns that are n/a because their group is off (or
+ * blocked), each with the key that fills it ("p2 p3 p4: 5 ports_mem").
+ */
+static void ports_pane_missing(const struct view *v, const struct sample *s, const int *ports,
+			       int np, int waste, int y, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	char line[256] = "";
+	size_t n = 0;
+
+	for (int gr = 0; gr < l->ngroups; gr++) {
+		size_t at = n;
+		bool blocked = s->groups[gr].state == SAMPLE_GROUP_BLOCKED;
+
+		if (s->groups[gr].state != SAMPLE_GROUP_OFF && !blocked)
+			continue;
+		for (int p = 0; p < np + 1; p++) {
+			int m = p < np ? ports[p] : waste;
+			const char *name = m >= 0 ? l->metrics[m].name : "";
+
+			if (m < 0 || l->metrics[m].group != gr || n >= sizeof(line))
+				continue;
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s%s",
+					      n == at && n ? "; " : n ? " " : "", p < np ? "p" : "wasted",
+					      p < np ? name + strlen(name) - 1 : " %");
+		}
+		if (n > at && n < sizeof(line) && blocked)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, ": group %s is blocked (e says "
+					      "why)", l->groups[gr].name);
+		else if (n > at && n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, ": key %c (%s)",
+					      l->groups[gr].key ? l->groups[gr].key : '?',
+					      l->groups[gr].name);
+	}
+	if (n)
+		grid_put(g, y, 2, g->w - 4, GRID_DIM, "n/a: %s", line);
+}
+
 static int ports_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			   struct grid *g, struct view_frame *f)
 {
@@ -118,6 +157,8 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	if (!any) {
 		pane_group_keys(l, "port", keys, sizeof(keys));
 		grid_put(g, y + h - 1, 2, g->w - 4, GRID_WARN, "Port counts are off: press %s", keys);
+	} else {
+		ports_pane_missing(v, s, ports, np, waste, y + h - 1, g);
 	}
 	return h;
 }

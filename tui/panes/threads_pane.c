@@ -101,10 +101,11 @@ static int threads_pane_col_w(const struct layout *l, int m)
 /*
  * The first metric column shown and how many fit (*SHOWN) after a label
  * LABEL wide in W: the view's, kept in range; when it asks for the sort
- * column's (-1), the first page that shows the sort column.
+ * column's (-1), the first page that shows the sort column; and column MUST
+ * (the cursor's, -1: none) always in sight.
  */
 static int threads_pane_first_col(const struct view *v, const int *cols, int ncols, int label,
-				  int w, int *shown)
+				  int w, int must, int *shown)
 {
 	const struct layout *l = v->info.layout;
 	int first = v->hcol, last_first, room = w - label, all = 0;
@@ -138,14 +139,20 @@ static int threads_pane_first_col(const struct view *v, const int *cols, int nco
 		first = last_first;
 	if (first < 0)
 		first = 0;
-	*shown = 0;
-	for (int c = first, used = 0; c < ncols; c++) {
-		used += threads_pane_col_w(l, cols[c]) + 1;
-		if (used > room)
-			break;
-		(*shown)++;
+	if (must >= 0 && must < first)
+		first = must;
+	for (;;) {
+		*shown = 0;
+		for (int c = first, used = 0; c < ncols; c++) {
+			used += threads_pane_col_w(l, cols[c]) + 1;
+			if (used > room)
+				break;
+			(*shown)++;
+		}
+		if (must < first + *shown || first >= must)
+			return first;
+		first++;
 	}
-	return first;
 }
 
 /* The history column: as wide as the screen allows, none on a narrow one. */
@@ -231,7 +238,8 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 					     " sock cpus          " };
 	struct sample_entity *ents;
 	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x, first, shown;
-	int sw;
+	int sw, cur = -1, body;
+	bool focus = v->focus == VIEW_PANE_TABLE;
 	double smax = 0;
 	char buf[64];
 
@@ -245,11 +253,25 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	sw = threads_pane_spark_w(v, g->w);
 	if (sw)
 		smax = threads_pane_spark_max(v, rows, nrows, sw);
+	/* the column cursor: the view's column, else the sort column, else the first */
+	for (int c = 0; c < ncols; c++)
+		if (cols[c] == v->col_metric || (cur < 0 && cols[c] == v->sort_metric))
+			cur = c;
+	if (cur < 0 && ncols)
+		cur = 0;
 	first = threads_pane_first_col(v, cols, ncols, (int)strlen(heads[v->agg]) + (sw ? sw + 1 : 0),
-				       g->w, &shown);
-	f->ncols = ncols;
-	f->hcol = first;
-	f->shown_cols = shown;
+				       g->w, focus ? cur : -1, &shown);
+	if (focus) {
+		f->ncols = ncols;
+		f->hcol = first;
+		f->shown_cols = shown;
+		f->col_metric = cur >= 0 ? cols[cur] : -1;
+		if (f->col_ids_cap < ncols) {
+			f->col_ids_cap = ncols;
+			f->col_ids = xrealloc(f->col_ids, (size_t)ncols, sizeof(int));
+		}
+		memcpy(f->col_ids, cols, sizeof(int) * (size_t)ncols);
+	}
 	grid_blank(g, y, 0, g->w, GRID_HEADER);
 	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%s", heads[v->agg]);
 	if (sw) {
@@ -264,7 +286,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 
 		snprintf(buf, sizeof(buf), "%s%s", name,
 			 cols[c] == v->sort_metric ? (v->sort_rev ? "^" : "v") : "");
-		grid_put_right(g, y, x, w, GRID_HEADER, buf);
+		grid_put_right(g, y, x, w, focus && c == cur ? GRID_CURSOR : GRID_HEADER, buf);
 		pane_hit_header(f, y, x, w + 1, cols[c]);
 		x += w + 1;
 	}
@@ -287,11 +309,13 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 			}
 		}
 	}
-	pane_scroll(v, VIEW_PANE_TABLE, f, nrows, h - 1);
-	for (int r = 0; r < h - 1 && r + f->scroll < nrows; r++) {
-		int pos = r + f->scroll;
+	/* what does not fit: "+N more" in the last row, and the rest scrolls */
+	body = nrows > h - 1 ? h - 2 : h - 1;
+	pane_scroll(v, VIEW_PANE_TABLE, f, nrows, body);
+	for (int r = 0; r < body && r + (focus ? f->scroll : 0) < nrows; r++) {
+		int pos = r + (focus ? f->scroll : 0);
 		const struct sample_entity *e = &ents[rows[pos]];
-		bool sel = v->focus == VIEW_PANE_TABLE && f->sel == pos;
+		bool sel = focus && f->sel == pos;
 		enum grid_style base = sel ? GRID_SELECT : GRID_NORMAL;
 		int yy = y + 1 + r;
 
@@ -319,11 +343,18 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 			else if (!sel && isnan(val))
 				st = GRID_DIM;
 			pane_value(s, cols[c], val, buf, sizeof(buf));
-			grid_put_right(g, yy, x, w, st, buf);
+			if (sel && c == cur && focus) /* the cell e explains, in its own column */
+				pane_cell(g, yy, x + 1, w - 1, st, buf, true);
+			else
+				grid_put_right(g, yy, x, w, st, buf);
 			x += w + 1;
 		}
 		pane_hit(f, yy, 0, g->w, VIEW_PANE_TABLE, pos, e->socket, v->agg, rows[pos]);
 	}
+	if (nrows > body)
+		grid_put(g, y + 1 + body, 1, g->w - 2, GRID_DIM, "+%d more (Tab here, then Up and Down "
+			 "scroll)", nrows - body - (focus ? f->scroll : 0) > 0
+			 ? nrows - body - (focus ? f->scroll : 0) : 0);
 	if (!nrows)
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no CPU matches the filter '%s' (/ changes it)",
 			 v->filter);

@@ -1,7 +1,9 @@
 /*
  * topology_pane: the machine as sockets of cores of hardware threads, each
  * cell coloured by the heat metric, packed to fit (full, narrow, one cell per
- * core, one line per socket); Enter zooms to a socket.  UI thread.
+ * core); when even one cell per core does not fit, one line per socket (a
+ * list that scrolls), and a socket zoomed with Enter shows its cores in a
+ * box that scrolls with the selection.  UI thread.
  */
 #include "pane.h"
 
@@ -10,15 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- topology ------------------------------------------------------------- */
-
-enum topology_pane_topo_mode { TOPOLOGY_PANE_FULL, TOPOLOGY_PANE_NARROW, TOPOLOGY_PANE_CORES, TOPOLOGY_PANE_SUMMARY };
+enum topology_pane_topo_mode { TOPOLOGY_PANE_FULL, TOPOLOGY_PANE_NARROW, TOPOLOGY_PANE_CORES,
+			       TOPOLOGY_PANE_SUMMARY };
 
 struct topology_pane_fit {
 	enum topology_pane_topo_mode mode;
 	int per_row;   /* sockets side by side */
 	int box_w, box_h;
 	int block_w, block_h, blocks; /* core blocks: size, and how many per row in a box */
+	bool scrolled; /* one socket whose block rows do not all fit: they scroll */
 };
 
 static int topology_pane_max_threads(const struct topo *t)
@@ -31,9 +33,13 @@ static int topology_pane_max_threads(const struct topo *t)
 	return n;
 }
 
-/* The largest mode (and most sockets side by side) whose boxes fit in W x H. */
-static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, const int *socks, int nsocks,
-					    int w, int h)
+/*
+ * The largest mode (and most sockets side by side) whose boxes fit in W x
+ * H; one socket that fits in no mode gets one cell per core, scrolled;
+ * several, one line each.
+ */
+static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, const int *socks,
+							int nsocks, int w, int h)
 {
 	int thr = topology_pane_max_threads(t), maxcores = 1;
 	struct topology_pane_fit f = { 0 };
@@ -58,10 +64,18 @@ static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, co
 				return f;
 		}
 	}
+	if (nsocks == 1 && h >= 4) {
+		/* one socket (zoomed): a cell per core in as many rows as fit, scrolled */
+		f.per_row = 1;
+		f.box_w = w;
+		f.box_h = h;
+		f.scrolled = true;
+		return f;
+	}
 	f.mode = TOPOLOGY_PANE_SUMMARY;
 	f.per_row = 1;
 	f.box_w = w;
-	f.box_h = 3;
+	f.box_h = h;
 	return f;
 }
 
@@ -122,8 +136,8 @@ static void topology_pane_socket_info(const struct topo *t, int sk, int width, c
 }
 
 /* Cell text and style of sample thread I (or -1) for the heat metric. */
-static enum grid_style topology_pane_cell(const struct view *v, const struct sample *s, int i, double max,
-				  int width, char *buf, size_t len)
+static enum grid_style topology_pane_cell(const struct view *v, const struct sample *s, int i,
+					  double max, int width, char *buf, size_t len)
 {
 	double value = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
 
@@ -135,42 +149,46 @@ static enum grid_style topology_pane_cell(const struct view *v, const struct sam
 	return pane_heat(v->info.layout, v->heat_metric, value, max);
 }
 
-static void topology_pane_socket_box(const struct view *v, const struct sample *s, const int *tmap,
-				     const struct topology_pane_fit *fit, int sk, int y, int x,
-				     double max, int *pos, struct grid *g, struct view_frame *f)
+/* The first block row shown of ROWS when SHOWN fit: the selection's in sight. */
+static int topology_pane_first_row(const struct view_frame *f, int first_pos, int blocks,
+				   int rows, int shown)
+{
+	int sel_row = f->sel >= first_pos ? (f->sel - first_pos) / blocks : 0;
+
+	if (sel_row >= rows)
+		sel_row = rows - 1;
+	return sel_row < shown ? 0 : sel_row - shown + 1;
+}
+
+static void topology_pane_socket_box(const struct view *v, const struct sample *s,
+				     const int *tmap, const struct topology_pane_fit *fit, int sk,
+				     int y, int x, double max, int *pos, struct grid *g,
+				     struct view_frame *f)
 {
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
+	bool focus = v->focus == VIEW_PANE_TOPO;
+	int rows = (so->ncores + fit->blocks - 1) / fit->blocks, shown = rows, first = 0;
 	char title[64], info[256], cell[32];
 
 	snprintf(title, sizeof(title), "Socket %d", so->os_id >= 0 ? so->os_id : sk);
-	grid_box(g, y, x, fit->box_h, fit->box_w, GRID_DIM, title);
+	grid_box(g, y, x, fit->box_h, fit->box_w, focus ? GRID_TITLE : GRID_DIM, title);
 	topology_pane_socket_info(t, sk, fit->box_w - 4, info, sizeof(info));
 	grid_put(g, y + 1, x + 2, fit->box_w - 4, GRID_DIM, "%s", info);
-	if (fit->mode == TOPOLOGY_PANE_SUMMARY) {
-		double sum = 0, lo = INFINITY, hi = -INFINITY;
-		int n = 0;
+	if (fit->scrolled) {
+		char where[64];
 
-		for (int k = 0; s && k < so->nthreads; k++) {
-			int i = tmap[so->thread_first + k];
-			double val = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
-
-			if (isnan(val))
-				continue;
-			sum += val;
-			lo = fmin(lo, val);
-			hi = fmax(hi, val);
-			n++;
-		}
-		grid_put(g, y + 1, x + fit->box_w / 2, fit->box_w / 2 - 2, GRID_BOLD,
-			 n ? "%d threads  mean %.2f  min %.2f  max %.2f  (Enter zooms)" : "%d threads",
-			 so->nthreads, n ? sum / n : 0, lo, hi);
-		pane_hit(f, y + 1, x, fit->box_w, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_SOCKET, sk);
-		return;
+		shown = fit->box_h - 3;
+		first = focus ? topology_pane_first_row(f, *pos, fit->blocks, rows, shown) : 0;
+		snprintf(where, sizeof(where), " rows %d-%d of %d: arrows scroll ", first + 1,
+			 first + shown < rows ? first + shown : rows, rows);
+		grid_put_right(g, y + fit->box_h - 1, x + 1, fit->box_w - 2, GRID_DIM, where);
 	}
 	for (int c = 0; c < so->ncores; c++) {
 		const struct topo_core *co = &t->cores[so->core_first + c];
-		int by = y + 2 + (c / fit->blocks) * fit->block_h, bx = x + 2 + (c % fit->blocks) * fit->block_w;
+		int row = c / fit->blocks - first;
+		int by = y + 2 + row * fit->block_h, bx = x + 2 + (c % fit->blocks) * fit->block_w;
+		bool drawn = row >= 0 && row < shown;
 
 		if (fit->mode == TOPOLOGY_PANE_FULL) {
 			grid_put(g, by, bx, fit->block_w - 1, GRID_DIM, "core %d", co->core_id);
@@ -178,38 +196,145 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 				int th = co->thread_first + k, i = tmap[th];
 				int cpu = t->threads[th].os_cpu;
 				enum grid_style st = topology_pane_cell(v, s, i, max, 6, cell, sizeof(cell));
-				bool sel = v->focus == VIEW_PANE_TOPO && f->sel == *pos;
 
 				grid_put(g, by + 1 + k, bx, 4, pane_cpu_shown(v, cpu) ? GRID_NORMAL : GRID_DIM,
 					 "%c%3d", pane_pid_ran(v, cpu) ? '@' : ' ', cpu);
-				grid_blank(g, by + 1 + k, bx + 4, 7, sel ? GRID_SELECT : st);
-				grid_put_right(g, by + 1 + k, bx + 4, 7, sel ? GRID_SELECT : st, cell);
+				grid_blank(g, by + 1 + k, bx + 4, 1, st);
+				pane_cell(g, by + 1 + k, bx + 5, 6, st, cell, focus && f->sel == *pos);
 				pane_hit(f, by + 1 + k, bx, 11, VIEW_PANE_TOPO, (*pos)++, sk,
-					  VIEW_AGG_THREAD, i);
+					 VIEW_AGG_THREAD, i);
 			}
 		} else if (fit->mode == TOPOLOGY_PANE_NARROW) {
 			for (int k = 0; k < co->nthreads; k++) {
 				int i = tmap[co->thread_first + k];
 				enum grid_style st = topology_pane_cell(v, s, i, max, 5, cell, sizeof(cell));
-				bool sel = v->focus == VIEW_PANE_TOPO && f->sel == *pos;
 
-				grid_blank(g, by, bx + 6 * k, 5, sel ? GRID_SELECT : st);
-				grid_put_right(g, by, bx + 6 * k, 5, sel ? GRID_SELECT : st, cell);
+				pane_cell(g, by, bx + 6 * k, 5, st, cell, focus && f->sel == *pos);
 				pane_hit(f, by, bx + 6 * k, 5, VIEW_PANE_TOPO, (*pos)++, sk,
-					  VIEW_AGG_THREAD, i);
+					 VIEW_AGG_THREAD, i);
 			}
 		} else {
 			int k = so->core_first + c;
 			double val = s ? sample_metric(s, &s->cores[k], v->heat_metric) : NAN;
 			enum grid_style st = pane_heat(v->info.layout, v->heat_metric, val, max);
-			bool sel = v->focus == VIEW_PANE_TOPO && f->sel == *pos;
 
+			if (!drawn) {
+				(*pos)++; /* out of sight: still a place the selection can go */
+				continue;
+			}
 			pane_value(s, v->heat_metric, val, cell, sizeof(cell));
-			grid_blank(g, by, bx, 5, sel ? GRID_SELECT : st);
-			grid_put_right(g, by, bx, 5, sel ? GRID_SELECT : st, s ? cell : "");
+			pane_cell(g, by, bx, 5, st, s ? cell : "", focus && f->sel == *pos);
 			pane_hit(f, by, bx, 5, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_CORE, k);
 		}
 	}
+}
+
+/*
+ * Socket SK's line of the list: the heat metric's mean, its lowest and
+ * highest with the CPU each is on, then what fits of the threads, CPUs,
+ * memory and L3.
+ */
+static void topology_pane_summary_line(const struct view *v, const struct sample *s,
+				       const int *tmap, int sk, int w, char *line, size_t len,
+				       double *mean)
+{
+	const struct topo *t = v->info.topo;
+	const struct topo_socket *so = &t->sockets[sk];
+	char mn[48], mx[48], avg[48], thr[32], info[256];
+	double sum = 0, lo = INFINITY, hi = -INFINITY;
+	int n = 0, lo_cpu = -1, hi_cpu = -1;
+
+	for (int k = 0; s && k < so->nthreads; k++) {
+		int i = tmap[so->thread_first + k];
+		double val = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
+
+		if (isnan(val))
+			continue;
+		sum += val;
+		if (val < lo) {
+			lo = val;
+			lo_cpu = t->threads[so->thread_first + k].os_cpu;
+		}
+		if (val > hi) {
+			hi = val;
+			hi_cpu = t->threads[so->thread_first + k].os_cpu;
+		}
+		n++;
+	}
+	*mean = n ? sum / n : NAN;
+	if (n) {
+		char a[32], b[32], c[32];
+
+		pane_value(s, v->heat_metric, *mean, a, sizeof(a));
+		pane_value(s, v->heat_metric, lo, b, sizeof(b));
+		pane_value(s, v->heat_metric, hi, c, sizeof(c));
+		snprintf(avg, sizeof(avg), "mean %s", a);
+		snprintf(mn, sizeof(mn), "min %s (cpu %d)", b, lo_cpu);
+		snprintf(mx, sizeof(mx), "max %s (cpu %d)", c, hi_cpu);
+	} else {
+		snprintf(avg, sizeof(avg), s ? "mean n/a" : "");
+		mn[0] = mx[0] = 0;
+	}
+	snprintf(thr, sizeof(thr), "%d threads", so->nthreads);
+	topology_pane_socket_info(t, sk, w, info, sizeof(info));
+	{
+		const struct pane_part parts[] = {
+			{ avg, NULL, false }, { mn, NULL, false }, { mx, NULL, false },
+			{ thr, NULL, false }, { info, NULL, false },
+		};
+
+		pane_parts(parts, 5, w, line, len);
+	}
+}
+
+/* One line per socket in rows [Y, Y + H): a list that scrolls with the selection. */
+static int topology_pane_summary(const struct view *v, const struct sample *s, const int *tmap,
+				 const int *socks, int nsocks, int y, int h, struct grid *g,
+				 struct view_frame *f)
+{
+	bool focus = v->focus == VIEW_PANE_TOPO;
+	int shown = h - 2 < nsocks ? h - 2 : nsocks, first = 0;
+	char line[512];
+
+	if (shown < 1)
+		shown = 1;
+	if (focus && f->sel >= shown)
+		first = f->sel - shown + 1;
+	if (first > nsocks - shown)
+		first = nsocks - shown;
+	grid_box(g, y, 0, shown + 2, g->w, focus ? GRID_TITLE : GRID_DIM,
+		 "Sockets: one line each (Enter zooms into one)");
+	for (int r = 0; r < shown; r++) {
+		int sk = socks[first + r];
+		const struct topo_socket *so = &v->info.topo->sockets[sk];
+		double mean;
+		int lw;
+
+		topology_pane_summary_line(v, s, tmap, sk, g->w - 16, line, sizeof(line), &mean);
+		bool sel = focus && f->sel == first + r;
+
+		lw = grid_put(g, y + 1 + r, 2, 11, sel ? GRID_CURSOR : GRID_BOLD, "socket %d",
+			      so->os_id >= 0 ? so->os_id : sk);
+		if (sel) {
+			grid_put(g, y + 1 + r, 1, 1, GRID_CURSOR, "[");
+			grid_put(g, y + 1 + r, 2 + lw, 1, GRID_CURSOR, "]");
+		}
+		lw = 10;
+		grid_put(g, y + 1 + r, 3 + lw, g->w - 5 - lw,
+			 pane_heat(v->info.layout, v->heat_metric, mean, mean), "%s", line);
+		pane_hit(f, y + 1 + r, 0, g->w, VIEW_PANE_TOPO, first + r, sk, VIEW_AGG_SOCKET, sk);
+	}
+	if (nsocks > shown) {
+		char more[64];
+
+		snprintf(more, sizeof(more), " %d-%d of %d sockets ", first + 1, first + shown, nsocks);
+		grid_put_right(g, y + shown + 1, 1, g->w - 2, GRID_DIM, more);
+	}
+	if (focus) {
+		f->nrows = nsocks;
+		f->page = shown;
+	}
+	return shown + 2;
 }
 
 /* The topology from row Y in at most H rows; returns the rows used. */
@@ -232,16 +357,21 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 			max = fmax(max, val);
 	}
 	f = topology_pane_fit_boxes(t, socks, nsocks, g->w, h);
-	for (int i = 0; i < nsocks; i++)
-		topology_pane_socket_box(v, s, tmap, &f, socks[i], y + (i / f.per_row) * f.box_h,
-					 (i % f.per_row) * f.box_w, max, &pos, g, frame);
-	rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
+	if (f.mode == TOPOLOGY_PANE_SUMMARY) {
+		rows = topology_pane_summary(v, s, tmap, socks, nsocks, y, h, g, frame);
+	} else {
+		for (int i = 0; i < nsocks; i++)
+			topology_pane_socket_box(v, s, tmap, &f, socks[i], y + (i / f.per_row) * f.box_h,
+						 (i % f.per_row) * f.box_w, max, &pos, g, frame);
+		rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
+		if (v->focus == VIEW_PANE_TOPO) {
+			frame->nrows = pos;
+			frame->page = f.blocks > 0 ? f.blocks : 1;
+			frame->topo_scrolled = f.scrolled;
+		}
+	}
 	if (v->zoom_socket >= 0)
 		grid_put(g, y, g->w - 26, 24, GRID_TITLE, " zoomed: Esc shows all ");
-	if (v->focus == VIEW_PANE_TOPO) {
-		frame->nrows = pos;
-		frame->page = f.blocks > 0 ? f.blocks : 1;
-	}
 	free(socks);
 	free(tmap);
 	return rows > h ? h : rows;

@@ -179,40 +179,32 @@ static int uncore_pane_label_w(const struct view *v, const struct sample *s, con
 	return w > room && room >= 34 ? room : w > room ? 34 : w;
 }
 
+/* The description column of the uncore table (its whole help: e explains the line). */
+#define UNCORE_PANE_DESC_W 60
+
+/* HELP's first sentence in at most UNCORE_PANE_DESC_W columns, cut at a word ("..."). */
+static void uncore_pane_describe(const char *help, char *buf, size_t len)
+{
+	size_t n = help ? strcspn(help, ".:;(") : 0;
+
+	while (n && help[n - 1] == ' ')
+		n--;
+	if (n > UNCORE_PANE_DESC_W) {
+		n = UNCORE_PANE_DESC_W - 3;
+		while (n && help[n] != ' ')
+			n--;
+		snprintf(buf, len, "%.*s...", (int)n, help);
+		return;
+	}
+	snprintf(buf, len, "%.*s", (int)n, help ? help : "");
+}
+
 /* Width of column M in an uncore / IMC table row: its name (at least 8), a bar for B/s. */
 static int uncore_pane_col_w(const struct layout *l, int m)
 {
 	int n = (int)strlen(l->metrics[m].name);
 
 	return (n > 8 ? n + 1 : 9) + 1 + (!strcmp(l->metrics[m].unit, "B/s") ? 10 : 0);
-}
-
-/*
- * The first of the NCOLS columns shown and how many fit (*SHOWN) after the
- * 12-column label, FIRST asked for: kept so that the columns fill the width.
- */
-static int uncore_pane_first_col(const struct layout *l, const int *cols, int ncols, int first,
-				 int w, int *shown)
-{
-	int room = w - 12 - 8, last = ncols; /* 8: the "<2 3>" of the columns out of sight */
-
-	for (int used = 0; last > 0; last--) {
-		used += uncore_pane_col_w(l, cols[last - 1]);
-		if (used > room)
-			break;
-	}
-	if (first > last)
-		first = last;
-	if (first < 0)
-		first = 0;
-	*shown = 0;
-	for (int c = first, used = 0; c < ncols; c++) {
-		used += uncore_pane_col_w(l, cols[c]);
-		if (used > room && *shown)
-			break;
-		(*shown)++;
-	}
-	return first;
 }
 
 /* One line of the uncore / IMC pane: what it shows, for drawing, selecting and explaining. */
@@ -441,6 +433,10 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 			grid_put_right(g, y, x + 10, 11, st, buf);
 			x += 22;
 		}
+		char desc[UNCORE_PANE_DESC_W + 8];
+
+		uncore_pane_describe(mt->help, desc, sizeof(desc));
+		grid_put(g, y, x + 2, UNCORE_PANE_DESC_W, GRID_DIM, "%s", desc);
 		break;
 	}
 	case UNCORE_LINE_NOTE:
@@ -496,28 +492,8 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 	hmax[0] = uncore_pane_hist_max(v, s, lines, nlines, false, uncore_pane_hist_w(g->w));
 	hmax[1] = uncore_pane_hist_max(v, s, lines, nlines, true, uncore_pane_hist_w(g->w));
 	if (nccols) {
-		/* more channel columns than the width holds: Left and Right scroll them */
-		int all = nccols, first, shown;
-
-		first = uncore_pane_first_col(l, ccols, nccols, v->focus == me ? v->hcol : 0, g->w,
-					      &shown);
-		if (v->focus == me) {
-			f->ncols = all;
-			f->hcol = first;
-			f->shown_cols = shown;
-		}
-		memmove(ccols, ccols + first, sizeof(int) * (size_t)shown);
-		memmove(cscale, cscale + first, sizeof(double) * (size_t)shown);
-		memmove(scale, scale + first, sizeof(double) * (size_t)shown);
-		nccols = shown;
+		/* wider than the screen, the frame scrolls it sideways (uncore_pane_width) */
 		uncore_pane_head(l, ccols, nccols, y, " sock chan", g);
-		if (shown < all) {
-			char more[16];
-
-			snprintf(more, sizeof(more), "%s%.0d %.0d%s", first ? "<" : "", first,
-				 all - first - shown, first + shown < all ? ">" : "");
-			grid_put_right(g, y, g->w - 8, 8, GRID_SELECT, more);
-		}
 	} else if (!imc) {
 		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-*s",
 				 uncore_pane_label_w(v, s, cols, ncols, g->w), " metric");
@@ -532,6 +508,7 @@ static int uncore_pane_draw_any(const struct view *v, const struct sample *s, in
 			grid_put_right(g, y, x, 21, GRID_HEADER, label);
 			x += 22;
 		}
+		grid_put(g, y, x + 2, UNCORE_PANE_DESC_W, GRID_HEADER, "what it is (e: all of it)");
 	} else {
 		uncore_pane_head(l, cols, ncols, y, " sock", g);
 	}
@@ -572,6 +549,48 @@ out:
 	return h;
 }
 
+/*
+ * The columns the pane takes with every name and column whole: the frame
+ * scrolls a pane wider than the screen sideways.  0 when it shows only a
+ * sentence.
+ */
+static int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc,
+				 int *fixed)
+{
+	const struct layout *l = v->info.layout;
+	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, w = 12;
+	char why[600];
+
+	if (!s || uncore_pane_idle(v, s, imc, why, sizeof(why))) {
+		free(cols);
+		return 0;
+	}
+	ncols = uncore_pane_columns(v, s, imc, imc && s->nchannels ? LAYOUT_CHANNEL : LAYOUT_SOCKET,
+				    cols);
+	if (!imc) {
+		w = *fixed = uncore_pane_label_w(v, s, cols, ncols, 1 << 20);
+		w += 22 * (v->zoom_socket >= 0 ? 1 : s->nsockets) + 2 + UNCORE_PANE_DESC_W;
+	} else {
+		*fixed = 12;
+		if (!ncols) /* a controller that counts socket totals only */
+			ncols = uncore_pane_columns(v, s, imc, LAYOUT_SOCKET, cols);
+		for (int c = 0; c < ncols; c++)
+			w += uncore_pane_col_w(l, cols[c]);
+	}
+	free(cols);
+	return w;
+}
+
+static int uncore_pane_width(const struct view *v, const struct sample *s, int *fixed)
+{
+	return uncore_pane_width_any(v, s, false, fixed);
+}
+
+static int uncore_pane_width_imc(const struct view *v, const struct sample *s, int *fixed)
+{
+	return uncore_pane_width_any(v, s, true, fixed);
+}
+
 static int uncore_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			    struct grid *g, struct view_frame *f)
 {
@@ -587,11 +606,11 @@ static int uncore_pane_draw_imc(const struct view *v, const struct sample *s, in
 const struct pane uncore_pane = {
 	.name = "uncore", .title = "Uncore",
 	.help = "L3, QPI / home logic, local and remote DRAM traffic per socket",
-	.draw = uncore_pane_draw,
+	.draw = uncore_pane_draw, .width = uncore_pane_width,
 };
 
 const struct pane imc_pane = {
 	.name = "imc", .title = "IMC",
 	.help = "read and write bandwidth per memory channel, and the socket totals",
-	.draw = uncore_pane_draw_imc,
+	.draw = uncore_pane_draw_imc, .width = uncore_pane_width_imc,
 };

@@ -1,0 +1,396 @@
+/*
+ * popup: help, explain, doctor, messages and the column chooser over the
+ * screen.  See popup.h.
+ */
+#include "popup.h"
+#include "panes.h"
+#include "panes/pane.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The window: the screen less a margin, blanked, framed, titled. */
+static void popup_box(struct grid *g, const char *title, int *y, int *x, int *h, int *w)
+{
+	*w = g->w - 4;
+	*h = g->h - 2;
+	*y = 1;
+	*x = 2;
+	for (int r = 0; r < *h; r++)
+		grid_blank(g, *y + r, *x, *w, GRID_NORMAL);
+	grid_box(g, *y, *x, *h, *w, GRID_TITLE, title);
+}
+
+int popup_wrap(const char *text, int w, const char **lines, int *lens, int *inds, int max)
+{
+	int n = 0;
+
+	if (w < 8)
+		w = 8;
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p), indent = 0, pos = 0;
+
+		while (indent < len && p[indent] == ' ')
+			indent++;
+		if (indent > w / 2)
+			indent = w / 2;
+		do {
+			/* a continued line: its indent plus two, the text from where it left off */
+			int ind = pos ? indent + 2 : 0, room = w - ind, take = len - pos;
+
+			if (take > room) {
+				/* break at the last blank that fits past the indent, else cut */
+				take = room;
+				for (int k = room; k > (pos ? 0 : indent); k--)
+					if (p[pos + k] == ' ') {
+						take = k;
+						break;
+					}
+			}
+			if (lines && n < max) {
+				lines[n] = p + pos;
+				lens[n] = take;
+				inds[n] = ind;
+			}
+			n++;
+			pos += take;
+			while (pos < len && p[pos] == ' ')
+				pos++;
+		} while (pos < len);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return n;
+}
+
+/*
+ * TEXT in the window titled TITLE, from line V->pop_scroll (kept in range),
+ * with where it is and the keys on the bottom line.
+ */
+static void popup_text(const struct view *v, struct grid *g, struct view_frame *f,
+		       const char *title, const char *text)
+{
+	int y, x, h, w, n, page, first;
+	const char **lines;
+	int *lens, *inds;
+	char where[96];
+
+	popup_box(g, title, &y, &x, &h, &w);
+	n = popup_wrap(text, w - 4, NULL, NULL, NULL, 0);
+	lines = xcalloc((size_t)n + 1, sizeof(*lines));
+	lens = xcalloc((size_t)n + 1, sizeof(*lens));
+	inds = xcalloc((size_t)n + 1, sizeof(*inds));
+	popup_wrap(text, w - 4, lines, lens, inds, n);
+	page = h - 2;
+	first = v->pop_scroll;
+	if (first > n - page)
+		first = n - page;
+	if (first < 0)
+		first = 0;
+	for (int r = 0; r < page && first + r < n; r++)
+		grid_put(g, y + 1 + r, x + 2 + inds[first + r], w - 4 - inds[first + r], GRID_NORMAL,
+			 "%.*s", lens[first + r], lines[first + r]);
+	if (n > page)
+		snprintf(where, sizeof(where), " lines %d-%d of %d: arrows PgUp PgDn Home End; Esc "
+			 "closes ", first + 1, first + page < n ? first + page : n, n);
+	else
+		snprintf(where, sizeof(where), " Esc or q closes ");
+	grid_put_right(g, y + h - 1, x + 1, w - 2, GRID_TITLE, where);
+	f->pop_lines = n;
+	f->pop_page = page;
+	f->pop_scroll = first;
+	free(lines);
+	free(lens);
+	free(inds);
+}
+
+static char *popup_help_text(const struct view *v)
+{
+	const struct layout *l = v->info.layout;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "1-9 a-z    toggle the layout's event groups (each listed below with its key)\n"
+		"Tab S-Tab  next / previous pane:\n");
+	for (int p = 0; p < VIEW_NPANES; p++)
+		fprintf(f, "  %-9s %s\n", panes_registry[p]->name, panes_registry[p]->help);
+	fprintf(f,
+		"arrows     move the selection; in a table Left Right move the column cursor (the "
+		"table scrolls sideways to follow); PgUp PgDn Home End scroll\n"
+		"F2         choose the table's columns (saved)\n"
+		"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
+		"Enter      zoom the topology to the selected socket (Esc: all)\n"
+		"m M        heatmap metric   a  aggregation thread/core/socket\n"
+		"s < >      sort column      r  reverse sort\n"
+		"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
+		"/          CPU filter (0-3,8 or socket1)   p  highlight where a PID ran (@)\n"
+		"e          explain the selected cell: formula, events, raw counts\n"
+		"L          the recent messages in full\n"
+		"R          record the run to a file, or stop (--record FILE starts with one)\n"
+		", . [ ] g  in a replay: step back / forward, slower / faster, go to a time\n"
+		"viewer     (VIEWING: another pmutop's run) groups, + - are its owner's; space "
+		"freezes this screen only\n"
+		"d          setup doctor     h ? F1  this help     q F10  quit (asks first while a "
+		"command runs)\n"
+		"mouse      a click selects a cell or a row, sorts by a header, switches to a tab\n"
+		"In a window like this one: arrows, PgUp PgDn, Home End scroll; Esc, q, F1 or F10 "
+		"close it; other keys do nothing.\n"
+		"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
+	for (int i = 0; i < l->ngroups; i++) {
+		/* free-running IMC counters take no programmable counter */
+		int need = l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents;
+
+		fprintf(f, "  %c  %-12s %2d counter%s %s\n", l->groups[i].key ? l->groups[i].key : ' ',
+			l->groups[i].name, need, need == 1 ? " " : "s", l->groups[i].title);
+	}
+	fclose(f);
+	return text;
+}
+
+/*
+ * The entity the explain popup is about (the selected cell or row), and its
+ * metric: the column cursor's in a table, the line's on the uncore panes,
+ * the heat metric on the topology.
+ */
+static const struct sample_entity *popup_selected(const struct view *v, const struct sample *s,
+						  const struct view_frame *f, int *metric)
+{
+	*metric = v->focus != VIEW_PANE_TOPO && f->col_metric >= 0 ? f->col_metric
+		  : v->focus != VIEW_PANE_TOPO && v->sort_metric >= 0 ? v->sort_metric
+		  : v->heat_metric;
+	if (!s)
+		return NULL;
+	for (int i = 0; i < f->nhits; i++) {
+		const struct view_hit *h = &f->hits[i];
+
+		if (h->pane != v->focus || h->pos != f->sel || h->entity < 0 || h->what != VIEW_HIT_CELL)
+			continue;
+		/* an uncore or IMC line says which metric it shows */
+		if (h->metric >= 0)
+			*metric = h->metric;
+		return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
+		       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
+		       : h->kind == VIEW_AGG_CHANNEL ? &s->channels[h->entity]
+						  : &s->sockets[h->entity];
+	}
+	return s->nthreads ? &s->threads[0] : NULL;
+}
+
+/* "cpu 3", "core 2 of socket 0", "socket 1". */
+static const char *popup_entity_name(const struct sample *s, const struct sample_entity *e,
+				     char *buf, size_t len)
+{
+	if (!e)
+		snprintf(buf, len, "nothing selected");
+	else if (e >= s->threads && e < s->threads + s->nthreads)
+		snprintf(buf, len, "cpu %d", e->index);
+	else if (e >= s->cores && e < s->cores + s->ncores)
+		snprintf(buf, len, "core %d of socket %d", e->os_core_id, e->os_socket_id);
+	else if (s->nchannels && e >= s->channels && e < s->channels + s->nsockets * s->nchannels)
+		snprintf(buf, len, "socket %d channel %d", e->os_socket_id, e->index);
+	else
+		snprintf(buf, len, "socket %d", e->os_socket_id);
+	return buf;
+}
+
+/* What is written where for event EV: PERFEVTSEL, an uncore select, an MMIO counter, a perf config. */
+static void popup_event_register(const struct view *v, const struct layout_event *ev, bool via_perf,
+				 char *reg, size_t len)
+{
+	/* through perf nothing is written: the raw config the kernel is given */
+	if (via_perf && ev->pmu == LAYOUT_PMU_IMC)
+		snprintf(reg, len, "perf uncore_imc");
+	else if (via_perf)
+		snprintf(reg, len, "perf raw %llX", (unsigned long long)counter_perf_config(ev));
+	else if (ev->pmu == LAYOUT_PMU_CORE)
+		snprintf(reg, len, "PERFEVTSEL %llX",
+			 (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
+							    v->info.count_user, v->info.count_kernel));
+	else if (ev->pmu == LAYOUT_PMU_IMC)
+		snprintf(reg, len, "MMIO +0x%X", ev->mmio);
+	else
+		snprintf(reg, len, "uncore sel %llX", (unsigned long long)counter_uncore_evtsel(ev));
+}
+
+static char *popup_explain_text(const struct view *v, const struct sample *s,
+				const struct view_frame *fr)
+{
+	const struct layout *l = v->info.layout;
+	int m;
+	const struct sample_entity *e = popup_selected(v, s, fr, &m);
+	const struct layout_metric *mt = &l->metrics[m];
+	char *text = NULL, val[32], name[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	/* the perf source's runs: "perf", or an emulated machine's "... (perf)" */
+	bool via_perf = s && s->source && (!strcmp(s->source, "perf") || strstr(s->source, "(perf)"));
+
+	if (!f)
+		return NULL;
+	pane_value(s, m, e ? sample_metric(s, e, m) : NAN, val, sizeof(val));
+	fprintf(f, "%s (%s, per %s) on %s: %s\n%s\n\n  %s = %s\n", mt->name, mt->unit,
+		layout_scope_names[mt->scope], popup_entity_name(s, e, name, sizeof(name)), val,
+		mt->help ? mt->help : "", mt->name, mt->formula);
+	if (mt->group < 0) {
+		fprintf(f, "\nFrom the fixed counters and the TSC: always counted, never scaled.\n");
+	} else {
+		const struct layout_group *gr = &l->groups[mt->group];
+		const struct sample_group *sg = s ? &s->groups[mt->group] : NULL;
+
+		fprintf(f, "\nGroup %s (key %c): %s", gr->name, gr->key,
+			!sg ? "no sample yet" : sg->state == SAMPLE_GROUP_OFF ? "off"
+			: sg->state == SAMPLE_GROUP_LIVE ? "counted the whole interval"
+			: sg->state == SAMPLE_GROUP_BLOCKED ? sg->why : "");
+		if (sg && sg->state == SAMPLE_GROUP_ROTATING)
+			fprintf(f, "counted %.0f%% of the interval, counts scaled by %.2f",
+				100 * sg->live_share, 1 / sg->live_share);
+		fprintf(f, "\n\nEach event: code umask cmask inv edge any; what is written where; the "
+			"count as read; scaled over the interval:\n");
+		for (int i = 0; i < gr->nevents; i++) {
+			const struct layout_event *ev = &l->events[gr->first_event + i];
+			bool chan = e && s->nchannels && e >= s->channels &&
+				    e < s->channels + s->nsockets * s->nchannels;
+			double scaled = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
+			double raw = e && e->raw ? e->raw[gr->first_event + i] : NAN;
+			char reg[40], rawtxt[32];
+
+			/* a channel's line shows that channel's events; a socket's, each channel's */
+			if (chan && ev->channel >= 0 && ev->channel != e->index)
+				continue;
+			if (!chan && e && ev->channel >= 0 && s->nchannels > ev->channel &&
+			    e >= s->sockets && e < s->sockets + s->nsockets)
+				scaled = sample_channel(s, e->socket, ev->channel)
+						 ->vars[layout_event_var(l, gr->first_event + i)];
+			popup_event_register(v, ev, via_perf, reg, sizeof(reg));
+			panes_format(raw, rawtxt, sizeof(rawtxt));
+			panes_format(scaled, val, sizeof(val));
+			fprintf(f, "  %-20s 0x%02X 0x%02X %u %d %d %d  %s  read %s  scaled %s%s\n",
+				ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any, reg,
+				rawtxt, val, ev->channel >= 0 && !chan ? " (channel)" : "");
+		}
+		fprintf(f, "\nread: the counts while the group was live; scaled: over the whole "
+			"interval (equal when it counted all of it)\n");
+	}
+	fclose(f);
+	return text;
+}
+
+static char *popup_doctor_text(const struct view *v, const struct sample *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	/* the message line's warning in full first: it may be cut on the screen */
+	if (s && s->warning[0])
+		fprintf(f, "Now: %s\n\n", s->warning);
+	if (v->info.doctor)
+		fputs(v->info.doctor, f);
+	else if (v->info.viewer)
+		fputs("This pmutop views another one's run, read-only: the setup doctor checks the "
+		      "machine the counters are on. Run 'pmutop --doctor' there, as the owner's user "
+		      "(it programs nothing).", f);
+	else if (v->info.replay)
+		fputs("This is a recording: the setup doctor checks a live machine. Run 'pmutop "
+		      "--doctor' on the machine that was recorded.", f);
+	else
+		fputs("The setup doctor is not available here: run 'pmutop --doctor' on the machine.",
+		      f);
+	fclose(f);
+	return text;
+}
+
+static char *popup_messages_text(const struct view *v)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	if (!v->log_n)
+		fputs("No message yet.", f);
+	for (int i = 0; i < v->log_n; i++) {
+		const struct view_log_entry *e = &v->log[(v->log_first + i) % VIEW_LOG_N];
+		struct tm tm;
+		char when[16];
+
+		localtime_r(&e->t, &tm);
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		fprintf(f, "%s  %s\n", when, e->text);
+	}
+	fclose(f);
+	return text;
+}
+
+/* F2: the thread table's columns, each shown [x] or hidden [ ], the cursor on one. */
+static void popup_columns(const struct view *v, const struct sample *s, struct grid *g)
+{
+	const struct layout *l = v->info.layout;
+	int y, x, h, w, row = 0, at = 0, first;
+
+	popup_box(g, "Columns of the table: Up Down move, Space shows or hides, Esc closes", &y, &x,
+		  &h, &w);
+	for (int m = 0; m < v->chooser && m < l->nmetrics; m++)
+		at += view_column_choosable(v, m);
+	first = at >= h - 2 ? at - (h - 3) : 0;
+	for (int m = 0, k = 0; m < l->nmetrics && row < h - 2; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+		const char *state = "always counted";
+
+		if (!view_column_choosable(v, m) || k++ < first)
+			continue;
+		if (mt->group >= 0)
+			state = !s ? "" : s->groups[mt->group].state == SAMPLE_GROUP_OFF ? "group off"
+				: s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED ? "group blocked"
+				: "group on";
+		grid_put(g, y + 1 + row, x + 2, w - 4, m == v->chooser ? GRID_SELECT : GRID_NORMAL,
+			 "[%c] %-28s %-7s %-12s %s", v->col_hidden[m] ? ' ' : 'x', mt->name,
+			 layout_scope_names[mt->scope], mt->group >= 0 ? l->groups[mt->group].name : "-",
+			 state);
+		row++;
+	}
+}
+
+void popup_render(const struct view *v, const struct sample *s, struct view_frame *f,
+		  struct grid *g)
+{
+	char *text = NULL;
+	const char *title = "";
+
+	switch (v->overlay) {
+	case VIEW_OVERLAY_NONE:
+		return;
+	case VIEW_OVERLAY_COLUMNS:
+		popup_columns(v, s, g);
+		return;
+	case VIEW_OVERLAY_HELP:
+		text = popup_help_text(v);
+		title = "Help";
+		break;
+	case VIEW_OVERLAY_EXPLAIN:
+		text = popup_explain_text(v, s, f);
+		title = "Explain";
+		break;
+	case VIEW_OVERLAY_DOCTOR:
+		text = popup_doctor_text(v, s);
+		title = "Setup doctor";
+		break;
+	case VIEW_OVERLAY_MESSAGES:
+		text = popup_messages_text(v);
+		title = "Recent messages";
+		break;
+	}
+	popup_text(v, g, f, title, text ? text : "(out of memory)");
+	free(text);
+}

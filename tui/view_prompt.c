@@ -1,0 +1,255 @@
+/*
+ * view_prompt: what the view's prompts do with the text typed: the CPU
+ * filter (CPU lists and sockets), F3's find, F6's sort by name, a PID, a
+ * replay's time, the question before quitting with a command running.
+ * UI thread.
+ */
+#include "view.h"
+#include "view_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "frontend.h"
+#include "panes.h"
+#include "panes/pane.h"
+
+/* "0-15" (or "0-3,8-15"): the machine's CPUs, for messages. */
+static void view_cpus_text(const struct topo *t, char *buf, size_t len)
+{
+	int *cpus = xcalloc((size_t)t->nthreads + 1, sizeof(int)), n = 0;
+	char *list;
+
+	for (int i = 0; i < t->nthreads; i++)
+		cpus[n++] = t->threads[i].os_cpu;
+	list = cpulist_format(cpus, n);
+	snprintf(buf, len, "%s", list);
+	free(list);
+	free(cpus);
+}
+
+/* The topo socket whose physical id (else index) is ID, or -1. */
+static int view_socket_find(const struct topo *t, long id)
+{
+	for (int k = 0; k < t->nsockets; k++)
+		if (t->sockets[k].os_id == id || (t->sockets[k].os_id < 0 && k == id))
+			return k;
+	return -1;
+}
+
+/*
+ * Parse a CPU filter: CPU lists and socketN, comma-separated ("0-3,8",
+ * "socket1", "socket0,12"), "" clears it.  A CPU or socket the machine does
+ * not have is refused, saying which it has.
+ */
+static int view_set_filter(struct view *v, const char *text)
+{
+	const struct topo *t = v->info.topo;
+	int n = t->cpu_thread_len;
+	bool *shown;
+	char copy[sizeof(v->input)], *save = NULL, have[160];
+
+	if (!*text) {
+		free(v->cpu_shown);
+		v->cpu_shown = NULL;
+		v->filter[0] = 0;
+		return 0;
+	}
+	shown = xcalloc((size_t)n + 1, sizeof(bool));
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int *cpus, ncpus, rc;
+		size_t col = 0;
+		char *end;
+
+		if (!strncmp(tok, "socket", 6)) {
+			long id = strtol(tok + 6, &end, 10);
+			int k = end == tok + 6 || *end ? -1 : view_socket_find(t, id);
+
+			if (k < 0) {
+				snprintf(v->status, sizeof(v->status), "CPU filter '%s': no %s on this "
+					 "machine (it has %d socket%s)", text, tok, t->nsockets,
+					 t->nsockets == 1 ? "" : "s");
+				free(shown);
+				return -EINVAL;
+			}
+			for (int i = 0; i < t->sockets[k].nthreads; i++)
+				if (t->sockets[k].cpus[i] < n)
+					shown[t->sockets[k].cpus[i]] = true;
+			continue;
+		}
+		rc = cpulist_parse(tok, &cpus, &ncpus, &col);
+		if (rc) {
+			if (rc == -ERANGE)
+				snprintf(v->status, sizeof(v->status), "CPU filter '%s': a range is "
+					 "reversed or above %d", text, CPULIST_MAX_CPU);
+			else
+				snprintf(v->status, sizeof(v->status), "CPU filter '%s': expected CPU "
+					 "lists or socketN, such as 0-3,8 or socket1", text);
+			free(shown);
+			return rc;
+		}
+		for (int i = 0; i < ncpus; i++) {
+			if (cpus[i] >= n || t->cpu_thread[cpus[i]] == TOPO_NONE) {
+				view_cpus_text(t, have, sizeof(have));
+				snprintf(v->status, sizeof(v->status), "CPU filter '%s': CPU %d is not on "
+					 "this machine (CPUs %s)", text, cpus[i], have);
+				free(cpus);
+				free(shown);
+				return -EINVAL;
+			}
+			shown[cpus[i]] = true;
+		}
+		free(cpus);
+	}
+	free(v->cpu_shown);
+	v->cpu_shown = shown;
+	snprintf(v->filter, sizeof(v->filter), "%s", text);
+	v->sel = v->scroll = 0;
+	return 0;
+}
+
+/*
+ * F3: select a CPU ("12") or a core ("c3") in the table; the table's render
+ * finds its row.  One the machine lacks, or the filter or zoom hides, is
+ * said at once.
+ */
+static enum view_cmd view_find(struct view *v, const char *text)
+{
+	const struct topo *t = v->info.topo;
+	char *end, have[160];
+	bool core = text[0] == 'c', exists = false, hidden = true;
+	long n = strtol(text + core, &end, 10);
+
+	if (!text[core] || *end || n < 0 || n > 0xFFFFF) {
+		snprintf(v->status, sizeof(v->status), "find: '%s' is neither a CPU number nor c and a "
+			 "core id", text);
+		return VIEW_CMD_REDRAW;
+	}
+	for (int i = 0; i < t->nthreads; i++) {
+		const struct topo_thread *th = &t->threads[i];
+
+		if (core ? th->core < 0 || t->cores[th->core].core_id != n : th->os_cpu != n)
+			continue;
+		exists = true;
+		hidden &= !(pane_cpu_shown(v, th->os_cpu) &&
+			    (v->zoom_socket < 0 || th->socket == v->zoom_socket));
+	}
+	if (!exists) {
+		view_cpus_text(t, have, sizeof(have));
+		snprintf(v->status, sizeof(v->status), core ? "find: no core %ld on this machine"
+			 : "find: no CPU %ld on this machine (CPUs %s)", n, have);
+		return VIEW_CMD_REDRAW;
+	}
+	if (hidden) {
+		snprintf(v->status, sizeof(v->status), "find: %s %ld is hidden by %s", core ? "core"
+			 : "CPU", n, v->zoom_socket >= 0 ? "the zoom (Esc shows all)"
+			 : "the CPU filter (/ changes it)");
+		return VIEW_CMD_REDRAW;
+	}
+	v->find_cpu = core ? -1 : (int)n;
+	v->find_core = core ? (int)n : -1;
+	v->agg = core ? VIEW_AGG_CORE : VIEW_AGG_THREAD;
+	v->focus = v->lower = VIEW_PANE_TABLE;
+	return VIEW_CMD_REDRAW;
+}
+
+/* F6: sort by the column named TEXT (or the only one it starts), "none" for topology order. */
+static enum view_cmd view_sort_by(struct view *v, const char *text)
+{
+	const struct layout *l = v->info.layout;
+	int found = -1, n = 0;
+
+	if (!strcmp(text, "none") || !text[0]) {
+		v->sort_metric = -1;
+		return VIEW_CMD_REDRAW;
+	}
+	for (int m = 0; m < l->nmetrics; m++) {
+		int g = l->metrics[m].group;
+
+		if (l->metrics[m].scope != LAYOUT_THREAD || (g >= 0 && !(v->groups & (1u << g))) ||
+		    strncmp(l->metrics[m].name, text, strlen(text)))
+			continue;
+		if (!strcmp(l->metrics[m].name, text)) {
+			found = m, n = 1;
+			break;
+		}
+		found = m;
+		n++;
+	}
+	if (n != 1) {
+		snprintf(v->status, sizeof(v->status), "sort: %s '%s' among the table's columns%s", n
+			 ? "more than one column starts with" : "no column", text,
+			 n ? "; type more of the name" : " (a group that is off has none)");
+		return VIEW_CMD_REDRAW;
+	}
+	v->sort_metric = found;
+	v->sort_rev = false;
+	v->hcol = -1;
+	v->col_metric = found; /* the column cursor goes with it */
+	v->focus = v->lower = VIEW_PANE_TABLE;
+	return VIEW_CMD_REDRAW;
+}
+
+enum view_cmd view_prompt_key(struct view *v, int key)
+{
+	size_t len = strlen(v->input);
+
+	if (v->prompt == VIEW_PROMPT_QUIT) {
+		/* y or q: stop the command and quit; l: quit, leaving it running; else stay */
+		v->prompt = VIEW_PROMPT_NONE;
+		if (key == 'y' || key == 'q' || key == VIEW_KEY_F10)
+			return VIEW_CMD_QUIT;
+		if (key == 'l')
+			return VIEW_CMD_QUIT_LEAVE;
+		return VIEW_CMD_REDRAW;
+	}
+	if (key == VIEW_KEY_ESC) {
+		v->prompt = VIEW_PROMPT_NONE;
+		return VIEW_CMD_REDRAW;
+	}
+	if (key == VIEW_KEY_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			v->input[len - 1] = 0;
+		return VIEW_CMD_REDRAW;
+	}
+	if (key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
+		enum view_prompt p = v->prompt;
+
+		v->prompt = VIEW_PROMPT_NONE;
+		v->status[0] = 0;
+		if (p == VIEW_PROMPT_FILTER) {
+			view_set_filter(v, v->input);
+			return VIEW_CMD_REDRAW;
+		}
+		if (p == VIEW_PROMPT_FIND)
+			return view_find(v, v->input);
+		if (p == VIEW_PROMPT_SORT)
+			return view_sort_by(v, v->input);
+		if (p == VIEW_PROMPT_GOTO)
+			return VIEW_CMD_GOTO;
+		if (!v->input[0]) {
+			v->pid = 0;
+			return VIEW_CMD_PID;
+		}
+		char *end;
+		long pid = strtol(v->input, &end, 10);
+
+		if (*end || pid <= 0 || pid > 0x7FFFFFFF) {
+			snprintf(v->status, sizeof(v->status), "PID: '%s' is not a process id", v->input);
+			return VIEW_CMD_REDRAW;
+		}
+		v->pid = (int)pid;
+		return VIEW_CMD_PID;
+	}
+	if (key >= 0x20 && key < 0x7F && len + 1 < sizeof(v->input)) {
+		v->input[len] = (char)key;
+		v->input[len + 1] = 0;
+	}
+	return VIEW_CMD_REDRAW;
+}
+

@@ -1,0 +1,179 @@
+/*
+ * view_settings: the view's settings as "key value" lines for the settings
+ * file (rcfile.h), and the pane names every list of them comes from.
+ * UI thread.
+ */
+#include "view.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "frontend.h"
+#include "panes.h"
+#include "panes/pane.h"
+
+/* ---- settings ------------------------------------------------------------ */
+
+static const char *const view_agg_names[] = { "thread", "core", "socket" };
+int view_pane_find(const char *name)
+{
+	if (!strcmp(name, "table"))
+		return VIEW_PANE_TABLE; /* what settings files written before 0.2 say */
+	for (int i = 0; i < VIEW_NPANES; i++)
+		if (!strcmp(name, panes_registry[i]->name))
+			return i;
+	return -1;
+}
+
+const char *view_lower_pane_list(void)
+{
+	static char list[128];
+
+	if (!list[0])
+		for (int i = VIEW_PANE_TOPO + 1; i < VIEW_NPANES; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i == VIEW_PANE_TOPO + 1 ? "" : i + 1 < VIEW_NPANES ? ", " : " or ",
+				 panes_registry[i]->name);
+	return list;
+}
+
+int view_settings_format(const struct view *v, char *buf, size_t len)
+{
+	const struct layout *l = v->info.layout;
+	size_t n = 0;
+	int first = 1;
+
+	n += (size_t)snprintf(buf + n, len - n, "interval %g\ngroups ", v->interval);
+	for (int g = 0; g < l->ngroups && n < len; g++)
+		if (v->groups & (1u << g)) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
+					      l->groups[g].name);
+			first = 0;
+		}
+	if (first && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "none");
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n,
+				      "\nheat %s\naggregation %s\nsort %s\nreverse %s\npane %s\nhide ",
+				      l->metrics[v->heat_metric].name, view_agg_names[v->agg],
+				      v->sort_metric < 0 ? "topology" : l->metrics[v->sort_metric].name,
+				      v->sort_rev ? "yes" : "no", panes_registry[v->lower]->name);
+	first = 1;
+	for (int m = 0; m < l->nmetrics && n < len; m++)
+		if (v->col_hidden[m]) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
+					      l->metrics[m].name);
+			first = 0;
+		}
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s\n", first ? "none" : "");
+	return n < len ? 0 : -ENOSPC;
+}
+
+static int view_pick(const char *const *names, int n, const char *value)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], value))
+			return i;
+	return -1;
+}
+
+int view_setting_apply(struct view *v, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct layout *l = v->info.layout;
+	char *end;
+
+	if (!strcmp(key, "interval")) {
+		double d = strtod(value, &end);
+
+		if (*end || !(d >= ENGINE_INTERVAL_MIN && d <= ENGINE_INTERVAL_MAX)) {
+			snprintf(err, errlen, "interval '%s': expected seconds from %g to %g", value,
+				 ENGINE_INTERVAL_MIN, ENGINE_INTERVAL_MAX);
+			return -EINVAL;
+		}
+		v->interval = d;
+		return 0;
+	}
+	if (!strcmp(key, "groups")) {
+		uint32_t mask = 0;
+		char list[256], *save = NULL;
+
+		snprintf(list, sizeof(list), "%s", value);
+		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int g = layout_group_find(l, w);
+
+			if (!strcmp(w, "none"))
+				continue;
+			if (g < 0) {
+				snprintf(err, errlen, "groups: layout %s has no group '%s'", l->name, w);
+				return -EINVAL;
+			}
+			mask |= 1u << g;
+		}
+		v->groups = mask;
+		return 0;
+	}
+	if (!strcmp(key, "heat") || !strcmp(key, "sort")) {
+		int m = layout_metric_find(l, value);
+
+		if (!strcmp(key, "sort") && !strcmp(value, "topology")) {
+			v->sort_metric = -1;
+			return 0;
+		}
+		if (m < 0 || l->metrics[m].scope != LAYOUT_THREAD) {
+			snprintf(err, errlen, "%s: layout %s has no thread metric '%s'", key, l->name,
+				 value);
+			return -EINVAL;
+		}
+		*(strcmp(key, "heat") ? &v->sort_metric : &v->heat_metric) = m;
+		return 0;
+	}
+	if (!strcmp(key, "aggregation") || !strcmp(key, "pane")) {
+		bool agg = !strcmp(key, "aggregation");
+		int i = agg ? view_pick(view_agg_names, 3, value) : view_pane_find(value);
+
+		if (i < 0 || (!agg && i == VIEW_PANE_TOPO)) {
+			snprintf(err, errlen, "%s '%s': expected %s", key, value,
+				 agg ? "thread, core or socket" : view_lower_pane_list());
+			return -EINVAL;
+		}
+		if (agg)
+			v->agg = (enum view_agg)i;
+		else
+			v->lower = (enum view_pane)i;
+		return 0;
+	}
+	if (!strcmp(key, "reverse")) {
+		if (strcmp(value, "yes") && strcmp(value, "no")) {
+			snprintf(err, errlen, "reverse '%s': expected yes or no", value);
+			return -EINVAL;
+		}
+		v->sort_rev = !strcmp(value, "yes");
+		return 0;
+	}
+	if (!strcmp(key, "hide")) {
+		char list[1024], *save = NULL;
+
+		snprintf(list, sizeof(list), "%s", value);
+		memset(v->col_hidden, 0, sizeof(bool) * (size_t)l->nmetrics);
+		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int m = layout_metric_find(l, w);
+
+			if (!strcmp(w, "none"))
+				continue;
+			if (m < 0) {
+				snprintf(err, errlen, "hide: layout %s has no metric '%s'", l->name, w);
+				return -EINVAL;
+			}
+			v->col_hidden[m] = true;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
+		 "sort, reverse, pane, hide)", key);
+	return -EINVAL;
+}
