@@ -24,6 +24,8 @@
 #define EK_MAX_PMUS (2 + SKL_UNC_MAX_CBO + 2)
 #define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
 #define EK_UNC_FIXED_EVENT 0xFF /* the kernel's uncore convention: event 0xff is the fixed clock */
+/* a 32-bit free-running IMC counter wraps in ~25 s at 10 GB/s: a look every second keeps up */
+#define EK_WRAP_TICK_S 1.0
 
 enum ek_kind { EK_CORE, EK_NHM_UNC, EK_SKL_CBO, EK_SKL_ARB, EK_SKL_IMC };
 
@@ -608,7 +610,48 @@ static void ek_close(void *ctx, int fd)
 	pthread_mutex_unlock(&k->lock);
 }
 
-/* The timer: every context's groups rotate by one, at the emulated time. */
+/*
+ * Whether context C has an enabled group that is not on the counters: only
+ * then does rotating it change anything (Linux's rotate_necessary).
+ */
+static bool ek_rotate_necessary(const struct emu_perf *k, const struct ek_ctx *c)
+{
+	for (int i = 0; i < c->norder; i++) {
+		const struct ek_event *l = &k->ev[c->order[i]];
+
+		if (l->enabled && !l->scheduled)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * How often the timer is needed: the multiplexing period while some
+ * context rotates; a second while the IMC's 32-bit free-running counters
+ * are open (so they never wrap twice unseen); else never.
+ */
+static double ek_tick_need(void *ctx)
+{
+	struct emu_perf *k = ctx;
+	double need = 0;
+
+	pthread_mutex_lock(&k->lock);
+	for (int cpu = 0; cpu < k->ncpus && need != EMU_PERF_TICK_S; cpu++)
+		for (int p = 0; p < k->npmus; p++) {
+			const struct ek_ctx *c = &k->cpus[cpu].ctx[p];
+
+			if (c->norder > 1 && ek_rotate_necessary(k, c)) {
+				need = EMU_PERF_TICK_S;
+				break;
+			}
+			if (c->norder && k->pmus[p].kind == EK_SKL_IMC)
+				need = EK_WRAP_TICK_S;
+		}
+	pthread_mutex_unlock(&k->lock);
+	return need;
+}
+
+/* The timer: every context whose groups do not all fit rotates by one, at the emulated time. */
 static void ek_tick(void *ctx)
 {
 	struct emu_perf *k = ctx;
@@ -618,7 +661,8 @@ static void ek_tick(void *ctx)
 	t = ek_now(k);
 	for (int cpu = 0; cpu < k->ncpus; cpu++)
 		for (int p = 0; p < k->npmus; p++)
-			if (k->cpus[cpu].ctx[p].norder > 1)
+			if (k->cpus[cpu].ctx[p].norder > 1 &&
+			    ek_rotate_necessary(k, &k->cpus[cpu].ctx[p]))
 				ek_resched(k, cpu, p, t, true);
 			else if (k->cpus[cpu].ctx[p].norder && k->pmus[p].kind == EK_SKL_IMC)
 				ek_sync(k, cpu, p, t); /* 32-bit free-running counters wrap: keep up */
@@ -795,7 +839,8 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 	}
 	k->sys = (struct perf_sys){
 		.open = ek_open, .read = ek_read, .ioctl = ek_ioctl, .close = ek_close,
-		.tick = ek_tick, .tick_s = EMU_PERF_TICK_S, .tsc = ek_tsc, .pmu = ek_pmu_desc,
+		.tick = ek_tick, .tick_s = EMU_PERF_TICK_S, .tick_need = ek_tick_need, .tsc = ek_tsc,
+		.pmu = ek_pmu_desc,
 		.ctx = k,
 	};
 	return k;

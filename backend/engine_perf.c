@@ -292,9 +292,14 @@ void engine_perf_pace(struct engine *e)
 {
 	const struct perf_sys *sys = engine_perf_sys(e);
 
-	/* the real kernel multiplexes on its own timer: one step per interval */
-	e->nslices = sys->tick && sys->tick_s > 0
-		     ? (int)fmax(1, ceil(e->interval / sys->tick_s - 1e-9)) : 1;
+	/*
+	 * the real kernel multiplexes on its own timer: one step per interval;
+	 * the emulated one is stepped as often as it says it needs (not at all
+	 * when every group has its counters: nothing rotates)
+	 */
+	double need = !sys->tick ? 0 : sys->tick_need ? sys->tick_need(sys->ctx) : sys->tick_s;
+
+	e->nslices = need > 0 ? (int)fmax(1, ceil(e->interval / need - 1e-9)) : 1;
 	e->ticks = 1;
 	e->tick = 0;
 }

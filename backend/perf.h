@@ -41,6 +41,13 @@ struct perf_sys {
 	void (*close)(void *ctx, int fd);
 	void (*tick)(void *ctx);
 	double tick_s;             /* the emulated kernel's multiplexing period */
+	/*
+	 * How often the emulated kernel needs its timer now: TICK_S while some
+	 * group waits for counters (it multiplexes), longer when it only keeps
+	 * narrow counters from wrapping unseen, 0 when nothing needs it; NULL:
+	 * always TICK_S.
+	 */
+	double (*tick_need)(void *ctx);
 	uint64_t (*tsc)(void *ctx); /* the emulated TSC; NULL: the processor's (rdtsc) */
 	/* the PMU NAME's description; NULL: sysfs under the --root prefix */
 	int (*pmu)(void *ctx, const char *name, struct perf_pmu *out);
