@@ -54,7 +54,7 @@ static void setup(void)
 				    .simulated = a.simulated, .gp_counters = a.gp_counters,
 				    .perfmon_version = a.perfmon_version, .sockets = a.topo->nsockets,
 				    .cores = a.topo->ncores, .threads = a.topo->nonline,
-				    .interval_s = 0.5, .layout = sess->layout };
+				    .interval_s = 0.5, .layout = session_layout(sess) };
 	snprintf(path, sizeof(path), "/tmp/pmutop-replay-XXXXXX");
 	close(mkstemp(path));
 	unlink(path); /* record_open makes it */

@@ -16,7 +16,7 @@ fakehw_cleanup='rm -rf "$u"'
 # the program and its data where nobody may read them (the build tree may be closed)
 cp "$PMUTOP" "$u/pmutop"
 cp -r "$top_srcdir/layouts" "$u/layouts"
-cp -r "$top_srcdir/backend/scenarios" "$u/scenarios"
+cp -r "$top_srcdir/backend/sources/sim/scenarios" "$u/scenarios"
 chmod -R go-w,a+rX "$u"
 
 # the architectural registers of the last CPUs (the ones past the limit), set and read back

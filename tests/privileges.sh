@@ -18,7 +18,7 @@ chmod 755 "$t"
 T="tmux -L pmutop-privs-$$"
 fakehw_cleanup='$T kill-server 2>/dev/null; rm -rf "$t"'
 cp "$top_srcdir/layouts/nehalem.layout" "$t/nehalem.layout"
-cp "$top_srcdir/backend/scenarios/memory-bound.scn" "$t/m.scn"
+cp "$top_srcdir/backend/sources/sim/scenarios/memory-bound.scn" "$t/m.scn"
 chmod 644 "$t/nehalem.layout" "$t/m.scn"
 sim="nehalem-ep:$t/m.scn"
 

@@ -421,7 +421,7 @@ int scenario_load(const char *path, struct scenario **out, char *err, size_t err
 
 		if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > SCENARIO_MAX_BYTES) {
 			snprintf(err, errlen, "%s: not a scenario file (a regular file of at most %d "
-				 "bytes is expected; see the shipped ones in backend/scenarios)", path,
+				 "bytes is expected; see the shipped ones in backend/sources/sim/scenarios)", path,
 				 SCENARIO_MAX_BYTES);
 			fclose(f);
 			return -EINVAL;

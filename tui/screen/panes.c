@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE /* qsort_r */
 #include "panes.h"
-#include "panes/pane.h"
+#include "pane.h"
 #include "popup.h"
 
 #include <math.h>
@@ -123,12 +123,17 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 		snprintf(skew, sizeof(skew), "%.1f ms%s", s->skew_us / 1000, s->batched ? " (batch)" : "");
 	else
 		snprintf(skew, sizeof(skew), "-");
-	snprintf(mark, sizeof(mark), v->mark[0] ? "mark: %s" : "", v->mark);
-	snprintf(rec, sizeof(rec), v->rec_path[0] ? "REC %s (%ld)" : "", v->rec_path, v->rec_count);
-	snprintf(rec_mid, sizeof(rec_mid), v->rec_path[0] ? "REC %s (%ld)" : "",
-		 base ? base + 1 : v->rec_path, v->rec_count);
+	mark[0] = rec[0] = rec_mid[0] = serving[0] = filter[0] = pid[0] = '\0';
+	if (v->mark[0])
+		snprintf(mark, sizeof(mark), "mark: %s", v->mark);
+	if (v->rec_path[0]) {
+		snprintf(rec, sizeof(rec), "REC %s (%ld)", v->rec_path, v->rec_count);
+		snprintf(rec_mid, sizeof(rec_mid), "REC %s (%ld)", base ? base + 1 : v->rec_path,
+			 v->rec_count);
+	}
 	snprintf(rec_short, sizeof(rec_short), "REC (%ld)", v->rec_count);
-	snprintf(serving, sizeof(serving), v->serving[0] ? "SERVING %s" : "", v->serving);
+	if (v->serving[0])
+		snprintf(serving, sizeof(serving), "SERVING %s", v->serving);
 	snprintf(iv, sizeof(iv), "interval %.1f s", v->interval);
 	snprintf(seq, sizeof(seq), "sample %llu", s ? (unsigned long long)s->seq : 0ull);
 	snprintf(agetxt, sizeof(agetxt), "age %.0f s", s ? floor(age) : 0.0);
@@ -136,8 +141,10 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	pane_heat_legend(in->layout, v->heat_metric, legend, sizeof(legend));
 	snprintf(heat, sizeof(heat), "heat: %s", legend);
 	snprintf(heat_short, sizeof(heat_short), "heat: %s", in->layout->metrics[v->heat_metric].name);
-	snprintf(filter, sizeof(filter), v->filter[0] ? "filter: %s" : "", v->filter);
-	snprintf(pid, sizeof(pid), v->pid ? "pid: %d" : "", v->pid);
+	if (v->filter[0])
+		snprintf(filter, sizeof(filter), "filter: %s", v->filter);
+	if (v->pid)
+		snprintf(pid, sizeof(pid), "pid: %d", v->pid);
 	{
 		/* the command, a replay's place, a viewer's owner and a recording first */
 		const struct pane_part second[] = {

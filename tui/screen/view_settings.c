@@ -14,7 +14,7 @@
 
 #include "frontend.h"
 #include "panes.h"
-#include "panes/pane.h"
+#include "pane.h"
 
 /* ---- settings ------------------------------------------------------------ */
 

@@ -45,15 +45,12 @@
 #include "counter.h"
 #include "layout.h"
 #include "msr.h"
+#include "run_limits.h"
 #include "sample.h"
 #include "topo.h"
 #include "uncore.h"
 
 
-/* The interval's bounds: the one definition options, settings, keys and help use. */
-#define ENGINE_INTERVAL_MIN 0.1
-#define ENGINE_INTERVAL_MAX 60.0
-#define ENGINE_INTERVAL_RANGE_TEXT "0.1 to 60" /* for help texts, the same two numbers */
 
 /*
  * A register access slower than this marks its CPU late: no more accesses
@@ -81,8 +78,6 @@
  * (engine_config.mux_s) is kept whatever it costs.
  */
 #define ENGINE_MUX_DEFAULT_S 0.002
-#define ENGINE_MUX_MIN_S 0.001
-#define ENGINE_MUX_MAX_S 1.0
 #define ENGINE_MUX_MAX_COST 0.1
 /*
  * The perf source: a group that ran less than this share of the interval
@@ -90,7 +85,6 @@
  * the difference is the kernel's own timing of enable and read.
  */
 #define ENGINE_PERF_FULL 0.999
-#define ENGINE_MUX_MS_TEXT "1 to 1000 (default 2)" /* for help texts, the same numbers in ms */
 
 /* Monotonic seconds; tests pass the emulator's manual clock. */
 typedef double (*engine_clock_fn)(void *ctx);

@@ -621,7 +621,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 			 "or --dump for a text picture of the screen");
 		return EXIT_FAILURE;
 	}
-	u.s_groups = s ? s->groups : 0;
+	u.s_groups = s ? session_groups(s) : 0;
 	if (c->player) /* the groups that counted in the recording's first sample */
 		u.s_groups = ui_groups_counted(player_sample(c->player));
 	view_init(&u.v, &c->info, u.s_groups, c->interval);

@@ -16,7 +16,7 @@
 
 #include "frontend.h"
 #include "panes.h"
-#include "panes/pane.h"
+#include "pane.h"
 
 /* "0-15" (or "0-3,8-15"): the machine's CPUs, for messages. */
 static void view_cpus_text(const struct topo *t, char *buf, size_t len)

@@ -4,7 +4,7 @@
  */
 #include "popup.h"
 #include "panes.h"
-#include "panes/pane.h"
+#include "pane.h"
 
 #include <math.h>
 #include <stdio.h>

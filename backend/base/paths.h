@@ -5,7 +5,7 @@
  * layouts/ when the program runs from its build tree (so a developer never
  * needs to install); otherwise the installed $(pkgdatadir)/layouts.
  * Scenarios of the emulated machines likewise: $PMUTOP_SCENARIO_DIR, the
- * source tree's backend/scenarios/, $(pkgdatadir)/scenarios.
+ * source tree's backend/sources/sim/scenarios/, $(pkgdatadir)/scenarios.
  * Also the one way settings files of the machine are read under the --root
  * prefix (paths_read_line).  Main thread, at start-up.
  */

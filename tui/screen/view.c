@@ -13,7 +13,7 @@
 
 #include "frontend.h"
 #include "panes.h"
-#include "panes/pane.h"
+#include "pane.h"
 #include "view_int.h"
 
 void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval)

@@ -62,7 +62,7 @@ static int main_topology_only(const struct options *opt)
 
 	if (opt->sim && !opt->topology) {
 		/* the emulated machine's own topology, and say that it is emulated */
-		if (source_print_sim_topology(opt->sim, stdout, main_terminal_width(), err,
+		if (session_print_sim_topology(opt->sim, stdout, main_terminal_width(), err,
 					      sizeof(err))) {
 			fprintf(stderr, "pmutop: %s\n", err);
 			return OPTIONS_EXIT_USAGE;
@@ -84,7 +84,7 @@ static int main_msr_safe_allowlist(const struct options *opt)
 {
 	char err[512];
 
-	if (source_print_msr_safe_allowlist(opt->sim, opt->root, stdout, err, sizeof(err))) {
+	if (session_print_msr_safe_allowlist(opt->sim, opt->root, stdout, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		/* a bad --sim argument is bad input; a machine we cannot read is a failure */
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
@@ -106,7 +106,7 @@ static int main_list_events(const struct options *opt)
 		/* with hyper-threading, what every model a layout covers has */
 		info.gp_counters = 4;
 		info.perfmon_version = 3;
-	} else if ((rc = source_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
+	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
@@ -155,7 +155,7 @@ static void main_stop_set(sigset_t *set)
 static void main_fatal(int sig)
 {
 	ui_emergency_restore(); /* the terminal first, so the message is readable */
-	msr_emergency_restore();
+	session_emergency_restore();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -163,7 +163,7 @@ static void main_fatal(int sig)
 /* The registers back at once (a stop signal while starting: startsig.h). */
 static void main_restore_now(void)
 {
-	msr_emergency_restore();
+	session_emergency_restore();
 }
 
 /* The signalfd closed, its start-up watcher gone first. */
@@ -319,7 +319,7 @@ static int main_batch_loop(struct session *s, const struct options *opt, int sig
 		if (x->cmd && end_by == 0 && run_poll(x->cmd)) {
 			/* the part of the interval it ran in: a sample now, not at the interval's end */
 			session_flush(s);
-			end_by = view_now() + (s->os ? 0 : MAIN_LAST_SAMPLE_WAIT_S);
+			end_by = view_now() + (session_is_os(s) ? 0 : MAIN_LAST_SAMPLE_WAIT_S);
 		}
 		if (pfd[0].revents & POLLIN) {
 			const struct sample *smp;
@@ -406,7 +406,7 @@ static void main_record_about(const struct options *opt, struct session *s,
 		.uarch = a.uarch, .topology = a.topo->source, .simulated = a.simulated,
 		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
 		.sockets = a.topo->nsockets, .cores = a.topo->ncores, .threads = a.topo->nonline,
-		.interval_s = opt->interval, .layout = s->layout, .topo = a.topo,
+		.interval_s = opt->interval, .layout = session_layout(s), .topo = a.topo,
 	};
 }
 
@@ -624,7 +624,7 @@ static int main_doctor_text(const struct options *opt, const struct session *s, 
 {
 	struct doctor_input in = {
 		.root = opt->root, .sim = opt->sim, .layout_dir = paths_layout_dir(NULL),
-		.owners = s ? s->owners : NULL,
+		.owners = s ? session_owners(s) : NULL,
 	};
 	struct session_about a;
 	static char owners[700], why[512];
@@ -672,7 +672,7 @@ static void main_view_info(const struct options *opt, const struct session *s, c
 		/* an emulated machine is not this host: the header names the machine */
 		.host = a.machine ? a.machine : main_host(), .brand = a.brand, .uarch = a.uarch,
 		.source = a.source,
-		.simulated = a.simulated, .layout = s->layout, .topo = a.topo,
+		.simulated = a.simulated, .layout = session_layout(s), .topo = a.topo,
 		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
 		.count_user = !opt->kernel_only, .count_kernel = !opt->user_only, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
@@ -708,7 +708,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 	}
 	while (got < want) {
 		/* an emulated machine steps its own clock: no waiting, the same figures every run */
-		if (poll(pfd, 2, s->stepped ? 0 : -1) < 0)
+		if (poll(pfd, 2, session_stepped(s) ? 0 : -1) < 0)
 			continue;
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
@@ -720,7 +720,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 				return 128 + (int)si.ssi_signo;
 			}
 		}
-		if (s->stepped ? session_step(s) == 1 : (pfd[0].revents & POLLIN) != 0) {
+		if (session_stepped(s) ? session_step(s) == 1 : (pfd[0].revents & POLLIN) != 0) {
 			const struct sample *smp;
 
 			session_ack(s);
@@ -735,7 +735,7 @@ static int main_dump(struct session *s, const struct options *opt, int sigfd, co
 		}
 	}
 	main_view_info(opt, s, doctor, &in);
-	view_init(&v, &in, s->groups, opt->interval);
+	view_init(&v, &in, session_groups(s), opt->interval);
 	v.hist = hist;
 	if (opt->pane)
 		v.focus = v.lower = (enum view_pane)opt->pane;
@@ -875,7 +875,7 @@ static int main_os_fallback(const struct options *opt, const char *reason, int s
 	session_about(s, &a);
 	c.info = (struct view_info){
 		.host = main_host(), .brand = a.brand, .uarch = a.uarch, .source = a.source,
-		.layout = s->layout, .topo = a.topo, .doctor = doctor,
+		.layout = session_layout(s), .topo = a.topo, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
 	};
 	status = main_ui_with_extra(s, opt, sigfd, &c, err, sizeof(err));
@@ -1020,8 +1020,8 @@ static int main_run(const struct options *opt)
 		main_sigfd_close(sigfd);
 		return rc == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
-	if (s->notice[0] && !interactive)
-		fprintf(stderr, "pmutop: %s", s->notice);
+	if (session_notice(s)[0] && !interactive)
+		fprintf(stderr, "pmutop: %s", session_notice(s));
 	if (!opt->batch)
 		main_doctor_text(opt, s, doctor, sizeof(doctor));
 	if (!opt->dump) {
@@ -1043,7 +1043,7 @@ static int main_run(const struct options *opt)
 		main_sigfd_close(sigfd);
 		return EXIT_FAILURE;
 	}
-	rc = s->stepped ? 0 : session_start(s);
+	rc = session_stepped(s) ? 0 : session_start(s);
 	if (rc) {
 		fprintf(stderr, "pmutop: cannot start the sampler thread: %s\n", strerror(-rc));
 		status = EXIT_FAILURE;

@@ -16,13 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "ossample.h"
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cpuid.h"
 #include "layout.h"
-#include "lock.h"
-#include "msr.h"
 #include "sample.h"
-#include "source.h"
+#include "topo.h"
 
 /* --source: which counters a run uses. */
 enum session_source {
@@ -54,23 +54,8 @@ struct session_config {
 	bool command_only;        /* --command-only: count it alone, through perf */
 };
 
-struct session {
-	struct source *src;           /* NULL for the OS's figures */
-	struct ossample *os;          /* no counters: the OS's figures (session_open_os) */
-	struct topo *os_topo;
-	char os_brand[49];
-	const struct layout *layout;
-	struct layout *own_layout;    /* the loaded one (layout points at it), or NULL */
-	struct engine *eng;
-	struct lock lock;             /* the counters' single-instance lock (lock.h) */
-	uint32_t groups;
-	bool stepped;             /* session_config.stepped, and an emulator to step */
-	double sim_t;             /* emulated seconds since the start (stepped) */
-	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
-	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
-	char owners[700];         /* the owner scan alone: counters others use, "" none */
-	char source_why[700];     /* --source auto: which source and why, "" when chosen */
-};
+/* A run: opaque to the front ends (session_int.h holds it for the backend). */
+struct session;
 
 /*
  * 0, or -errno with one line (or a few, for counters in use) in ERR.
@@ -119,6 +104,50 @@ struct session_about {
 };
 
 void session_about(const struct session *s, struct session_about *out);
+
+/* The layout of the run (the OS's figures have one of their own). */
+const struct layout *session_layout(const struct session *s);
+
+/* The groups the run started with (a mask of its layout's groups). */
+uint32_t session_groups(const struct session *s);
+
+/*
+ * What the front ends say about the run before its first sample: counters
+ * in use, forced, the NMI watchdog, the source auto took and why ("" none;
+ * lines end in '\n').
+ */
+const char *session_notice(const struct session *s);
+
+/* The owner scan alone: counters others use, "" none. */
+const char *session_owners(const struct session *s);
+
+/* Whether S runs on the emulator's own clock (session_config.stepped): session_step drives it. */
+bool session_stepped(const struct session *s);
+
+/* Whether S shows the OS's figures (session_open_os) rather than counters. */
+bool session_is_os(const struct session *s);
+
+/*
+ * From a fatal-signal handler, or a stop signal while starting: put the
+ * registers back at once (the device files' saved originals, twice) and
+ * say on stderr what could not be.  Async-signal-safe; nothing when no
+ * register is programmed.
+ */
+void session_emergency_restore(void);
+
+/*
+ * What the machine is without a run: its CPU (CPUID of ROOT's or the
+ * emulated machine's first CPU) into INFO; 0 or -errno with ERR.
+ */
+int session_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
+		     size_t errlen);
+
+/* --msr-safe-allowlist: the registers pmutop writes on this CPU, in msr-safe's format. */
+int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
+				     size_t errlen);
+
+/* --topology-only with --sim: the emulated machine's topology as text, WIDTH wide. */
+int session_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen);
 
 /* Whether S holds the machine's single-instance lock (it programs the counters itself). */
 bool session_holds_lock(const struct session *s);

@@ -2,6 +2,7 @@
  * session: start-up and shutdown order of a measuring run.
  */
 #include "session.h"
+#include "session_int.h"
 #include "lock.h"
 #include "owner.h"
 #include "paths.h"
@@ -80,7 +81,7 @@ int session_parse_groups(const struct layout *l, const char *list, uint32_t *mas
 	return rc;
 }
 
-static int session_layout(struct session *s, const struct session_config *c, char *err,
+static int session_load_layout(struct session *s, const struct session_config *c, char *err,
 			  size_t errlen)
 {
 	const struct cpuid_info *info = &s->src->info;
@@ -121,7 +122,7 @@ static int session_layout(struct session *s, const struct session_config *c, cha
 }
 
 /* Counters others use: left alone (their union over CPUs), or taken with --force. */
-static void session_owners(struct session *s, const struct session_config *c, uint32_t *gp,
+static void session_find_owners(struct session *s, const struct session_config *c, uint32_t *gp,
 			   uint32_t *fixed)
 {
 	struct owner_report r;
@@ -236,7 +237,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	if (rc)
 		goto fail;
 	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));
-	rc = session_layout(s, c, err, errlen);
+	rc = session_load_layout(s, c, err, errlen);
 	if (rc)
 		goto fail;
 	/* with perf the kernel shares the counters: no lock, no scan of other programs' */
@@ -246,7 +247,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 			goto fail;
 	}
 	if (!s->src->perf)
-		session_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
+		session_find_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
 	else
 		session_perf_notice(s);
 	if (s->src->dev && msr_fd_note(s->src->dev)[0]) {
@@ -481,4 +482,56 @@ bool session_holds_lock(const struct session *s)
 pid_t session_lock_holder(const char *root)
 {
 	return lock_holder(root);
+}
+
+const struct layout *session_layout(const struct session *s)
+{
+	return s->layout;
+}
+
+uint32_t session_groups(const struct session *s)
+{
+	return s->groups;
+}
+
+const char *session_notice(const struct session *s)
+{
+	return s->notice;
+}
+
+const char *session_owners(const struct session *s)
+{
+	return s->owners;
+}
+
+bool session_stepped(const struct session *s)
+{
+	return s->stepped;
+}
+
+bool session_is_os(const struct session *s)
+{
+	return s->os != NULL;
+}
+
+void session_emergency_restore(void)
+{
+	msr_emergency_restore();
+}
+
+int session_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
+		     size_t errlen)
+{
+	return source_identify(sim, root, info, err, errlen);
+}
+
+int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
+				     size_t errlen)
+{
+	return source_print_msr_safe_allowlist(sim, root, out, err, errlen);
+}
+
+int session_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen)
+{
+	return source_print_sim_topology(sim, out, width, err, errlen);
 }
