@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "msr_source.h"
 #include "emu.h"
 #include "engine.h"
 #include "layout.h"
@@ -205,6 +206,7 @@ static int bench_null_run(const struct layout *l, const char *topo, const char *
 	msr_allow_build(&info, 0, &allow);
 	dev = msr_open_ops(&bench_null_ops, &null, cpus, t->nonline, &allow);
 	cfg = (struct engine_config){
+		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = t, .layout = l, .dev = dev, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.interval_s = 1, .mux_s = mux, .groups = groups & ((1u << l->ngroups) - 1),
@@ -260,6 +262,7 @@ int main(void)
 			return 1;
 		}
 		cfg = (struct engine_config){
+			.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 			.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
 			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 			.interval_s = 1, .mux_s = mux[k], .groups = mask, .source = src->name,

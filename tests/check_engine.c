@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "msr_source.h"
 #include "check_main.h"
 #include "cpuid.h"
 #include "emu.h"
@@ -1260,6 +1261,7 @@ START_TEST(counters_taken_by_others_are_left_alone)
 	for (int c = 0; c < 16; c++)
 		ck_assert_int_eq(emu_msr_write(src->emu, c, IA32_PERFEVTSEL0 + 2, 0x43003C), 0);
 	cfg = (struct engine_config){
+		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.gp_taken = 1u << 2, .interval_s = 1, .source = src->name,
@@ -1898,6 +1900,7 @@ START_TEST(sampler_thread_publishes_and_stops)
 	snprintf(path, sizeof(path), "%s/nehalem.layout", LAYOUT_SRCDIR);
 	ck_assert(layout_load(path, &l, err, sizeof(err)) == 0);
 	cfg = (struct engine_config){
+		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.interval_s = 0.1, .source = src->name, .groups = 1,

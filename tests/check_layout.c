@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msr_source.h"
 #include "check_main.h"
 #include "cpumodel.h"
 #include "cpuid.h"
@@ -267,6 +268,7 @@ START_TEST(shipped_layouts_fit_their_models)
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
 	ck_assert_msg(source_open(shipped[_i].sim, NULL, &src, err, sizeof(err)) == 0, "%s", err);
 	cfg = (struct engine_config){
+		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l, .dev = src->dev,
 		.perfmon_version = src->info.perfmon_version,
 		.gp_counters = src->info.gp_counters, .gp_width = src->info.gp_width,

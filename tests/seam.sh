@@ -2,10 +2,13 @@
 # The architecture as the includes show it: no backend/ file includes a tui/
 # header; tui/ reaches the backend only through the seam folders (base,
 # machine, model, sample, session: frontend.h and what it names), never the
-# engine's or a source's headers.  The build enforces the second rule too
-# (the front ends' include path lacks those folders).
+# engine's or a source's headers; and no counter source includes the
+# engine's internals (engine_int.h, uncore_int.h): a source sees the engine
+# only through source_ops.h, and the engine includes no source's header;
+# and no front end tests a box kind by name (they are data: layout_pmu_kinds).  The build enforces the second rule too (the
+# front ends' include path lacks those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 4
+plan 7
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -13,22 +16,43 @@ headers_under() { # DIR...: the base names of the headers under them
 	for d in "$@"; do [ -d "$d" ] && find "$d" -name '*.h' -printf '%f\n'; done
 }
 
-# violations ROOT: one word per include that breaks the rules, under ROOT
+# includes ROOT DIR: "FILE HEADER" for each include of a file under ROOT/DIR
+includes() {
+	find "$1/$2" -name '*.[ch]' 2>/dev/null | while read -r f; do
+		sed -n "s#^\#include \"\([^\"]*\)\".*#${f#$1/} \1#p" "$f"
+	done
+}
+
+# outside ROOT DIR ALLOWED...: the includes under DIR of headers not in ALLOWED
+outside() {
+	root=$1 dir=$2
+	shift 2
+	includes "$root" "$dir" | while read -r f h; do
+		case " config.h $* " in *" $h "*) ;; *) echo "$f:$h" ;; esac
+	done
+}
+
+# inside ROOT DIR FORBIDDEN...: the includes under DIR of headers in FORBIDDEN
+inside() {
+	root=$1 dir=$2
+	shift 2
+	includes "$root" "$dir" | while read -r f h; do
+		case " $* " in *" $h "*) echo "$f:$h" ;; esac
+	done
+}
+
+# violations ROOT: one word per include (or box-kind test) that breaks the rules, under ROOT
 violations() {
 	tui_headers=$(headers_under "$1/tui")
 	seam_headers=$(cd "$1" && headers_under $SEAM_DIRS)
-	find "$1/backend" -name '*.[ch]' 2>/dev/null | while read -r f; do
-		for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
-			case " $(echo $tui_headers) " in *" $h "*) echo "${f#$1/}:$h" ;; esac
-		done
-	done
-	find "$1/tui" -name '*.[ch]' 2>/dev/null | while read -r f; do
-		for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
-			case " config.h $(echo $tui_headers) $(echo $seam_headers) " in
-			*" $h "*) ;;
-			*) echo "${f#$1/}:$h" ;;
-			esac
-		done
+	engine_headers=$(cd "$1" && headers_under backend/engine $SEAM_DIRS)
+	inside "$1" backend $tui_headers
+	outside "$1" tui $tui_headers $seam_headers
+	outside "$1" backend/engine $engine_headers
+	inside "$1" backend/sources engine_int.h uncore_int.h
+	# box kinds are data (layout_pmu_kinds): a front end never tests one by name
+	grep -rlE 'LAYOUT_PMU_[A-Z]' "$1/tui" --include='*.[ch]' 2>/dev/null | while read -r f; do
+		echo "${f#$1/}:LAYOUT_PMU"
 	done
 }
 
@@ -42,8 +66,14 @@ cp "$top_srcdir"/tui/screen/*.h "$tmp/tui/screen/"
 cp "$top_srcdir"/backend/session/*.h "$tmp/backend/session/"
 printf '#include "frontend.h"\n#include "msr.h"\n#include "engine.h"\n' >"$tmp/tui/screen/x.c"
 printf '#include "view.h"\n' >"$tmp/backend/session/y.c"
+printf '#include "engine_int.h"\n' >"$tmp/backend/sources/msr/z.c"
+printf '#include "msr.h"\n' >"$tmp/backend/engine/w.c"
+printf 'int imc(int p) { return p == LAYOUT_PMU_IMC; }\n' >"$tmp/tui/screen/v.c"
 bad=$(violations "$tmp")
 rm -rf "$tmp"
 expect_match "a tui file including a source's header is caught" "$bad" "tui/screen/x.c:msr.h"
 expect_match "a tui file including the engine's header is caught" "$bad" "tui/screen/x.c:engine.h"
 expect_match "a backend file including a tui header is caught" "$bad" "backend/session/y.c:view.h"
+expect_match "a source including the engine's internals is caught" "$bad" "backend/sources/msr/z.c:engine_int.h"
+expect_match "the engine including a source's header is caught" "$bad" "backend/engine/w.c:msr.h"
+expect_match "a front end testing a box kind by name is caught" "$bad" "tui/screen/v.c:LAYOUT_PMU"

@@ -34,6 +34,10 @@
  * Shutdown order: engine_stop() (sampler joined, no more register access),
  * then msr_restore_all()/msr_close() by the owner of the msr_dev, then
  * engine_free().
+ *
+ * The counts come from a source behind source_ops.h (engine_config.core_ops
+ * and uncore_ops): the engine runs one loop whatever the source; what it
+ * programs, how it reads and what it checks are the source's.
  */
 #ifndef PMUTOP_ENGINE_H
 #define PMUTOP_ENGINE_H
@@ -44,7 +48,6 @@
 
 #include "counter.h"
 #include "layout.h"
-#include "msr.h"
 #include "run_limits.h"
 #include "sample.h"
 #include "topo.h"
@@ -92,11 +95,23 @@ typedef double (*engine_clock_fn)(void *ctx);
 struct perf_pmu;
 struct perf_sys;
 struct perf_access;
+struct msr_dev;
+struct mmio;
+struct src_core_ops;
+struct src_uncore_ops;
 
 struct engine_config {
 	const struct topo *topo;
 	const struct layout *layout;
-	struct msr_dev *dev;
+	/*
+	 * The counter source (source_ops.h): its core side and its transport
+	 * for the per-socket PMUs (sources/msr/msr_source.h,
+	 * sources/perf/perf_source.h).  The rest of this configuration is what
+	 * the sources read of it.
+	 */
+	const struct src_core_ops *core_ops;
+	const struct src_uncore_ops *uncore_ops;
+	struct msr_dev *dev;     /* the register source's device */
 	unsigned perfmon_version;
 	unsigned gp_counters, gp_width;
 	unsigned fixed_counters, fixed_width;
@@ -129,10 +144,9 @@ struct engine_config {
 	 */
 	int readers;
 	/*
-	 * The perf source: count through perf_event_open(2) with the core PMU
-	 * PERF_CPU's formats (NULL: registers through DEV), the system calls of
-	 * PERF (NULL: the kernel's; an emulated kernel in tests and --sim) and
-	 * what the kernel allows (PERF_ACCESS, for the messages).
+	 * The perf source: the core PMU PERF_CPU's formats, the system calls
+	 * of PERF (NULL: the kernel's; an emulated kernel in tests and --sim)
+	 * and what the kernel allows (PERF_ACCESS, for the messages).
 	 */
 	const struct perf_pmu *perf_cpu;
 	const struct perf_sys *perf;

@@ -20,14 +20,9 @@ static bool engine_group_live(const struct engine *e, int g)
 {
 	if (g < 0)
 		return true;
-	if (e->l->groups[g].pmu != LAYOUT_PMU_CORE)
+	if (layout_pmu_kinds[e->l->groups[g].pmu].per_socket)
 		return uncore_group_live(e->unc, g);
-	if (engine_perf(e))
-		return e->perf_open & (1u << g);
-	for (int s = 0; s < e->nsets; s++)
-		if (e->sets[s].groups & (1u << g))
-			return true;
-	return false;
+	return e->plan.live & (1u << g);
 }
 
 static bool engine_group_counted(const void *ctx, int g)
@@ -49,7 +44,7 @@ static void engine_add_raw(const struct layout *l, struct sample_entity *dst,
 	for (int i = 0; i < l->nevents; i++) {
 		double v = src->raw[i];
 
-		if (l->events[i].pmu != LAYOUT_PMU_CORE)
+		if (layout_pmu_kinds[l->events[i].pmu].per_socket)
 			continue;
 		if (per_core_mean && l->events[i].per_core)
 			v /= nthreads;
@@ -72,18 +67,12 @@ static void engine_add(const struct layout *l, double *dst, const double *src, b
 		int k = layout_event_var(l, i);
 		double v = src[k];
 
-		if (l->events[i].pmu != LAYOUT_PMU_CORE)
+		if (layout_pmu_kinds[l->events[i].pmu].per_socket)
 			continue; /* per socket: uncore_fill */
 		if (per_core_mean && l->events[i].per_core)
 			v /= nthreads; /* every thread of the core counts the whole core */
 		dst[k] = first ? v : dst[k] + v;
 	}
-}
-
-/* A CPU with no figures this interval: a failed or late access, or a counter reset. */
-bool engine_cpu_void(const struct engine_cpu *c)
-{
-	return c->failed || c->resets;
 }
 
 /* Append TEXT (its lines joined) to the sample's warning line. */
@@ -105,11 +94,11 @@ static void engine_warn(struct sample *s, const char *text)
 /* Sets group G takes turns with: 1 when it counts the whole interval. */
 static int engine_group_sets(const struct engine *e, int g)
 {
-	enum layout_pmu pmu = e->l->groups[g].pmu;
+	const struct layout_pmu_kind *k = &layout_pmu_kinds[e->l->groups[g].pmu];
 
-	if (pmu == LAYOUT_PMU_IMC)
+	if (k->free_running)
 		return 1;
-	return pmu == LAYOUT_PMU_CORE ? (e->nsets ? e->nsets : 1)
+	return !k->per_socket ? (e->plan.nsets ? e->plan.nsets : 1)
 	       : (uncore_nsets(e->unc) ? uncore_nsets(e->unc) : 1);
 }
 
@@ -121,10 +110,10 @@ static double engine_core_share(const struct engine *e, int g)
 	int n = 0;
 
 	for (int i = 0; i < e->ncpus && gr->nevents; i++) {
-		const struct engine_cpu *c = &e->cpus[i];
+		const struct src_cpu *c = &e->cpus[i];
 		double secs = c->t_read - c->t_interval;
 
-		if (engine_cpu_void(c) || !(secs > 0))
+		if (src_cpu_void(c) || !(secs > 0))
 			continue;
 		share += c->ev_live[gr->first_event] / secs;
 		n++;
@@ -147,10 +136,10 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 		} else if (e->blocked[g][0]) {
 			sg->state = SAMPLE_GROUP_BLOCKED;
 			snprintf(sg->why, sizeof(sg->why), "%s", e->blocked[g]);
-		} else if (engine_perf(e)) {
+		} else if (e->ops->kernel_multiplexes) {
 			/* the kernel multiplexed it when it ran less than the interval */
-			double share = l->groups[g].pmu == LAYOUT_PMU_CORE ? engine_core_share(e, g)
-				       : uncore_group_share(e->unc, g);
+			double share = !layout_pmu_kinds[l->groups[g].pmu].per_socket
+				       ? engine_core_share(e, g) : uncore_group_share(e->unc, g);
 			bool shared = share < ENGINE_PERF_FULL;
 
 			sg->state = shared ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
@@ -162,8 +151,8 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 
 			sg->state = n > 1 ? SAMPLE_GROUP_ROTATING : SAMPLE_GROUP_LIVE;
 			sg->live_share = n == 1 ? 1
-					 : l->groups[g].pmu == LAYOUT_PMU_CORE ? engine_core_share(e, g)
-					 : uncore_group_share(e->unc, g);
+					 : !layout_pmu_kinds[l->groups[g].pmu].per_socket
+					 ? engine_core_share(e, g) : uncore_group_share(e->unc, g);
 			if (n > 1 && sg->live_share == 0) {
 				size_t k = strlen(unturned);
 
@@ -206,7 +195,7 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 	double interval = 0;
 
 	for (int i = 0; i < e->ncpus; i++) {
-		struct engine_cpu *c = &e->cpus[i];
+		struct src_cpu *c = &e->cpus[i];
 		const struct topo_thread *th = &t->threads[c->thread];
 		struct sample_entity *te = &s->threads[i];
 		double *v = te->vars, secs = c->t_read - c->t_interval;
@@ -225,11 +214,10 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 				 c->os_cpu, c->offline ? "is offline" : "answered late (n/a)");
 		}
 		/* a reset count says nothing about the interval: n/a, never a small number */
-		if (engine_cpu_void(c))
+		if (src_cpu_void(c))
 			continue; /* all n/a */
 		for (int n = 0; n < PMU_MAX_FIXED; n++)
-			v[n] = (e->fixed_usable & (1u << n)) && (unsigned)n < e->cfg.fixed_counters
-			       ? c->fixed_acc[n] : NAN;
+			v[n] = e->plan.fixed & (1u << n) ? c->fixed_acc[n] : NAN;
 		v[LAYOUT_B_tsc] = c->tsc_acc;
 		v[LAYOUT_B_seconds] = secs;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
@@ -256,7 +244,7 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		const struct topo_thread *th = &t->threads[e->cpus[i].thread];
 		struct sample_entity *ce = &s->cores[th->core];
 
-		if (engine_cpu_void(&e->cpus[i]))
+		if (src_cpu_void(&e->cpus[i]))
 			continue;
 		engine_add_raw(l, ce, &s->threads[i], isnan(ce->vars[LAYOUT_B_threads]), true,
 			       core_n[th->core]);
@@ -307,31 +295,34 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 	free(sock_n);
 }
 
-struct sample *engine_build(struct engine *e, double skew)
+/* Append a note of the source's to the sample's warning line. */
+static void engine_warn_note(void *ctx, const char *text)
+{
+	engine_warn(ctx, text);
+}
+
+struct sample *engine_build(struct engine *e)
 {
 	const struct topo *t = e->cfg.topo;
 	struct sample *s = sample_new(e->l, e->ncpus, t->ncores, t->nsockets);
 	int *core_n = xcalloc((size_t)t->ncores + 1, sizeof(int));
 	char offline[160] = "";
+	const char *err = e->ops->error(e->src);
 
 	s->seq = ++e->seq;
 	s->source = e->cfg.source;
 	s->simulated = e->cfg.simulated;
-	s->skew_us = skew * 1e6;
-	s->batched = e->batch_final;
-	s->gp_usable = engine_popcount(e->gp_usable);
-	for (int k = 0; k < e->nsets; k++)
-		if (e->sets[k].nev > s->gp_used)
-			s->gp_used = e->sets[k].nev;
+	s->skew_us = e->sweep.skew * 1e6;
+	s->batched = e->sweep.batched;
+	s->gp_usable = e->plan.gp_usable;
+	s->gp_used = e->plan.gp_used;
 	s->rotation_s = engine_rotation_s(e);
 	engine_build_groups(e, s);
 	s->interval_s = engine_build_threads(e, s, core_n, offline, sizeof(offline));
 	engine_build_cores_sockets(e, s, core_n);
 	free(core_n);
 	engine_warn(s, e->cfg.warning);
-	engine_warn(s, e->taken_note);
-	engine_warn(s, e->read_note);
-	engine_warn(s, e->perf_note);
+	e->ops->notes(e->src, engine_warn_note, s);
 	engine_warn(s, offline);
 	engine_warn(s, uncore_note(e->unc));
 	if (s->resets)
@@ -339,7 +330,6 @@ struct sample *engine_build(struct engine *e, double skew)
 			 "%s%d counter(s) were reset by someone else during the interval (their CPUs "
 			 "n/a)",
 			 s->warning[0] ? "; " : "", s->resets);
-	snprintf(s->error, sizeof(s->error), "%s", e->error[0] ? e->error : uncore_error(e->unc));
+	snprintf(s->error, sizeof(s->error), "%s", err[0] ? err : uncore_error(e->unc));
 	return s;
 }
-

@@ -11,10 +11,12 @@
  * bits), and the memory controller's five free-running 32-bit counters
  * in MMIO (mmio.h), which need no programming.
  *
- * Each socket is read through one CPU of it (its reader: the first online
- * one); when a read or write there fails with ENXIO (the CPU went
- * offline) the next online CPU of the socket takes over, and the counters,
- * which belong to the socket, carry on.
+ * The uncore here is the frame: which groups this CPU's uncore can count
+ * (its kind's box kinds, cpumodel_uncore_kinds), the sockets' accumulators,
+ * the shares and the sample's socket and channel figures with their
+ * checks.  Programming and reading are the source's transport
+ * (source_ops.h): the MSRs and the MMIO window (sources/msr), or the
+ * kernel's uncore PMUs (sources/perf).
  *
  * Uncore groups rotate among themselves, like core groups, when more are
  * selected than fit in the counters; IMC groups never need a counter.
@@ -35,8 +37,6 @@
 
 #include "cpumodel.h"
 #include "layout.h"
-#include "mmio.h"
-#include "msr.h"
 #include "sample.h"
 #include "topo.h"
 
@@ -59,9 +59,17 @@
 /* Monotonic seconds: the engine's clock (the emulator's manual one in tests). */
 typedef double (*uncore_clock_fn)(void *ctx);
 
+struct src_uncore_ops;
+struct perf_sys;
+struct perf_access;
+struct msr_dev;
+struct mmio;
+
 struct uncore_config {
 	const struct topo *topo;
 	const struct layout *layout;
+	/* the source's transport for the per-socket PMUs (source_ops.h) */
+	const struct src_uncore_ops *ops;
 	struct msr_dev *dev;
 	enum cpumodel_uncore kind;
 	const char *kind_why;       /* CPUMODEL_UNCORE_NONE on a CPU that has one: why, or NULL */
@@ -73,36 +81,34 @@ struct uncore_config {
 	uncore_clock_fn clock;      /* the time of each read and programming */
 	void *clock_ctx;
 	const char *root;           /* where /proc is looked up to name another user (NULL: /) */
-	/* the perf source: the kernel's uncore PMUs instead of registers (uncore_perf.c) */
-	bool perf_mode;
+	/* the perf source */
 	bool perf_task;             /* counting one command: the uncore (whole sockets) cannot */
 	const struct perf_sys *perf; /* NULL: the kernel's system calls */
 	const struct perf_access *perf_access;
 };
 
 struct uncore;
-struct perf_sys;
-struct perf_access;
 
 /*
- * Save the registers it will write and enable the fixed clock on every
- * socket.  0, or -errno with one line in ERR.  A layout without uncore
- * groups, or a CPU without a known uncore, gives an uncore whose groups
- * are all blocked with the reason.
+ * Take the sockets through the transport (save the registers it will
+ * write and enable the fixed clock, or open the kernel's PMUs).  0, or
+ * -errno with one line in ERR.  A layout without uncore groups, or a CPU
+ * without a known uncore, gives an uncore whose groups are all blocked
+ * with the reason.
  */
 int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *err, size_t errlen);
 void uncore_free(struct uncore *u);
 
-/* The perf source: the open files the core's events take, before uncore_plan counts its own. */
-void uncore_perf_fds(struct uncore *u, long core);
-
-/* Pack the selected uncore groups (bit g = layout group g) into sets; blocks what cannot count. */
-void uncore_plan(struct uncore *u, uint32_t groups);
+/*
+ * Plan the selected uncore groups (bit g = layout group g) beside
+ * CORE_FILES open files of the core's; blocks what cannot count.
+ */
+void uncore_plan(struct uncore *u, uint32_t groups, long core_files);
 int uncore_nsets(const struct uncore *u);
 bool uncore_group_live(const struct uncore *u, int g);
 /* Why selected group G cannot count, or "" */
 const char *uncore_group_blocked(const struct uncore *u, int g);
-/* Counters a group may use per socket (per slice on Skylake): for the footer. */
+/* Counters a group may use per box (per slice on Skylake): for the footer. */
 int uncore_usable(const struct uncore *u);
 /* Most seconds between two reads (INFINITY when nothing wraps that fast). */
 double uncore_poll_s(const struct uncore *u);
@@ -113,8 +119,8 @@ double uncore_poll_s(const struct uncore *u);
  * from the middle of their programming to the middle of their reading.
  */
 void uncore_baseline(struct uncore *u);
-/* Read the live counters into the interval's accumulators. */
-void uncore_read(struct uncore *u);
+/* Read the live counters into the interval's accumulators (FINAL: its last read). */
+void uncore_read(struct uncore *u, bool final);
 /* Switch every socket to the next set (after uncore_read). */
 void uncore_rotate(struct uncore *u);
 /* Share of the interval so far group G was counted (mean over sockets), NaN when none. */
@@ -129,7 +135,7 @@ void uncore_check(struct uncore *u, struct sample *s);
  * socket's uncore global control or one of the current set's selects since
  * pmutop wrote them; such a socket is left alone from then on (n/a, named,
  * its taken registers left at exit).  Selects are also checked before each
- * rewrite (uncore_program).
+ * rewrite.
  */
 void uncore_verify(struct uncore *u);
 /* Start the next interval from the last reading. */

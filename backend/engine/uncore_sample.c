@@ -23,7 +23,7 @@ void uncore_fill(struct uncore *u, struct sample *s)
 	if (u->nchan)
 		sample_add_channels(s, u->nchan);
 	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
-		struct uncore_socket *us = &u->socks[i];
+		struct src_socket *us = &u->socks[i];
 		double *sv = s->sockets[i].vars;
 		double secs = us->t_last - us->t_start;
 
@@ -119,7 +119,7 @@ static void uncore_check_peak(struct sample *s, const struct sample_entity *e, i
 static void uncore_check_phantom(struct uncore *u, struct sample *s, int sock)
 {
 	const struct layout *l = u->l;
-	const struct uncore_socket *us = &u->socks[sock];
+	const struct src_socket *us = &u->socks[sock];
 
 	for (int k = 0; k < l->nevents; k++) {
 		const struct layout_event *ev = &l->events[k];
@@ -145,13 +145,11 @@ static void uncore_check_phantom(struct uncore *u, struct sample *s, int sock)
 				    "while channel %s did: no DIMM on it, or a phantom channel",
 				    ev->channel, ev->name, busy);
 	}
-	for (int i = 0; i < (uncore_cur(u) ? uncore_cur(u)->nev : 0); i++) {
-		const struct counter_set *set = uncore_cur(u);
-		const struct layout_event *ev = &l->events[set->ev[i]];
-		const struct uncore_bank *bk = &uncore_banks[ev->pmu];
+	for (int k = 0; u->t && u->cfg.ops->all_ones && k < l->nevents; k++) {
+		const struct layout_event *ev = &l->events[k];
 
-		if (ev->channel >= 0 && us->prev[ev->pmu][set->ctr[i]] == pmu_width_mask(bk->width) &&
-		    !sample_flag_find(s, sock, ev->channel, -1))
+		if (ev->channel >= 0 && uncore_group_live(u, ev->group) &&
+		    u->cfg.ops->all_ones(u->t, us, k) && !sample_flag_find(s, sock, ev->channel, -1))
 			sample_flag(s, sock, ev->channel, -1, "channel %d's %s counter reads all ones: "
 				    "a phantom channel or a broken counter", ev->channel, ev->name);
 	}
@@ -170,7 +168,7 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 	const struct layout *l = u->l;
 	double imc_r = 0, imc_w = 0, qhl_r = 0, qhl_w = 0, secs = s->sockets[sock].vars[LAYOUT_B_seconds];
 	/* rotating uncore sets make every figure here a scaled estimate */
-	double tol = u->nsets > 1 ? UNCORE_QHL_TOLERANCE_SCALED : UNCORE_QHL_TOLERANCE;
+	double tol = u->plan.nsets > 1 ? UNCORE_QHL_TOLERANCE_SCALED : UNCORE_QHL_TOLERANCE;
 	double slack = UNCORE_SLACK_LINES_PER_S * secs;
 	unsigned mr = 0, mw = 0, mq = 0;
 	uint32_t groups = 0;
@@ -218,7 +216,7 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 void uncore_check(struct uncore *u, struct sample *s)
 {
 	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
-		const struct uncore_socket *us = &u->socks[i];
+		const struct src_socket *us = &u->socks[i];
 
 		if (us->taken || us->reader < 0 || us->failed)
 			continue;
@@ -226,8 +224,7 @@ void uncore_check(struct uncore *u, struct sample *s)
 		for (int c = 0; c < u->nchan; c++)
 			uncore_check_peak(s, sample_channel(s, i, c), c, u->cfg.channel_peak);
 		uncore_check_phantom(u, s, i);
-		if (u->cfg.kind == CPUMODEL_UNCORE_NHM)
-			uncore_check_qhl(u, s, i);
+		uncore_check_qhl(u, s, i);
 	}
 }
 

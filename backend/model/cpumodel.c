@@ -6,11 +6,19 @@
  * registers from seed 002 (1A6H, and 1A7H from Westmere on).
  */
 #include "cpumodel.h"
+#include "layout.h"
 
 #include <stddef.h>
 
 /* Nehalem-EX and Westmere-EX carry a different uncore (boxes behind other MSRs). */
 #define CPUMODEL_EX_UNCORE "the Xeon 7500/E7 (-EX) uncore is not the -EP one pmutop programs"
+
+const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
+	[CPUMODEL_UNCORE_NONE] = { .name = "none" },
+	[CPUMODEL_UNCORE_NHM] = { .name = "Nehalem/Westmere uncore", .pmus = 1u << LAYOUT_PMU_UNCORE },
+	[CPUMODEL_UNCORE_SKL] = { .name = "Skylake client uncore",
+				  .pmus = 1u << LAYOUT_PMU_CBO | 1u << LAYOUT_PMU_ARB | 1u << LAYOUT_PMU_IMC },
+};
 
 const struct cpumodel cpumodels[] = {
 	{ .family = 6, .model = 0x0F, .name = "Core 2 (Merom)", .uarch = CPUID_UARCH_CORE2,

@@ -11,6 +11,8 @@
 #ifndef PMUTOP_CPUMODEL_H
 #define PMUTOP_CPUMODEL_H
 
+#include <stdint.h>
+
 #include "cpuid.h"
 
 /* The per-socket PMU pmutop programs beside the cores. */
@@ -19,6 +21,17 @@ enum cpumodel_uncore {
 	CPUMODEL_UNCORE_NHM, /* Nehalem/Westmere-EP: 8 counters + fixed clock per socket, IMC channels */
 	CPUMODEL_UNCORE_SKL, /* Skylake client: CBo slices, ARB, fixed clock, IMC MMIO counters */
 };
+
+/*
+ * Each uncore kind as data: its name and the box kinds it has (bit p: enum
+ * layout_pmu p), for the uncore's planning and the messages that name them.
+ */
+struct cpumodel_uncore_kind {
+	const char *name;
+	uint32_t pmus;
+};
+
+extern const struct cpumodel_uncore_kind cpumodel_uncore_kinds[];
 
 struct cpumodel {
 	unsigned family, model;

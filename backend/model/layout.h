@@ -65,6 +65,27 @@ enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU
 
 extern const char *const layout_pmu_names[LAYOUT_NPMUS];
 
+/*
+ * Each box kind as data, so that nothing else tests a kind by name: its
+ * layout name, the kernel's PMU name for it (perf; with the box number
+ * appended where each box is a PMU of its own), its programmable counters per box and their width (0
+ * counters: free-running, nothing to program), whether it is per socket
+ * (the uncore) and whether a socket has several boxes whose counts are
+ * summed (the CBo slices), and what one box is called in messages.
+ */
+struct layout_pmu_kind {
+	const char *name;
+	const char *kernel;
+	int counters;
+	unsigned width;
+	bool per_socket;
+	bool free_running;
+	bool summed_boxes;
+	const char *box;
+};
+
+extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];
+
 /* Memory channels per socket a layout may name (channel=N). */
 #define LAYOUT_MAX_CHANNELS 8
 /* group masks are 32 bits wide (engine, session, settings) */

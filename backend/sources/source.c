@@ -1,6 +1,8 @@
 /*
  * source: opening the emulator or the device files behind one interface.
  */
+#include "msr_source.h"
+#include "perf_source.h"
 #include "source.h"
 #include "paths.h"
 #include "pmu_regs.h"
@@ -175,7 +177,11 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->mmio = s->mmio;
 	ec->mmio_why = s->mmio_why;
 	ec->channels = s->channels;
+	ec->core_ops = &msr_core_ops;
+	ec->uncore_ops = &msr_uncore_ops;
 	if (s->perf) {
+		ec->core_ops = &perf_core_ops;
+		ec->uncore_ops = &perf_uncore_ops;
 		/* no register is written: the kernel programs its PMUs, the uncore's too */
 		ec->perf_cpu = &s->perf_cpu;
 		ec->perf = s->perf_sys;

@@ -26,7 +26,7 @@ static bool batch_metric_at(const struct layout *l, int m, enum layout_scope sco
 static bool batch_uncore_on(const struct sample *s)
 {
 	for (int g = 0; g < s->layout->ngroups; g++)
-		if (s->layout->groups[g].pmu != LAYOUT_PMU_CORE &&
+		if (layout_pmu_kinds[s->layout->groups[g].pmu].per_socket &&
 		    s->groups[g].state != SAMPLE_GROUP_OFF)
 			return true;
 	return false;

@@ -226,7 +226,7 @@ static void prom_series(struct prom_ctx *c, const char *name, enum layout_scope 
 /* The scope an event is counted at: a thread's, its core's, its socket's or a channel's. */
 static enum layout_scope prom_event_scope(const struct layout_event *ev)
 {
-	if (ev->pmu == LAYOUT_PMU_CORE)
+	if (!layout_pmu_kinds[ev->pmu].per_socket)
 		return ev->per_core ? LAYOUT_CORE : LAYOUT_THREAD;
 	return ev->channel >= 0 ? LAYOUT_CHANNEL : LAYOUT_SOCKET;
 }

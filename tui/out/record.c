@@ -27,11 +27,6 @@ struct record {
 	const struct layout *l;
 };
 
-static const char *const record_pmus[] = {
-	[LAYOUT_PMU_CORE] = "core", [LAYOUT_PMU_UNCORE] = "uncore", [LAYOUT_PMU_CBO] = "cbo",
-	[LAYOUT_PMU_ARB] = "arb", [LAYOUT_PMU_IMC] = "imc",
-};
-
 /*
  * A number, or null for NaN and infinities (JSON has neither).  A whole
  * number (counts, ticks) goes as an integer: exact, shorter and quicker to
@@ -310,12 +305,12 @@ static json_t *record_header_json(const struct record_about *a)
 		char sel[24];
 
 		snprintf(sel, sizeof(sel), "0x%llX",
-			 (unsigned long long)(ev->pmu == LAYOUT_PMU_CORE
+			 (unsigned long long)(!layout_pmu_kinds[ev->pmu].per_socket
 					      ? counter_evtsel(ev, a->perfmon_version, true, true)
 					      : counter_uncore_evtsel(ev)));
 		json_object_set_new(e, "name", json_string(ev->name));
 		json_object_set_new(e, "group", json_string(l->groups[ev->group].name));
-		json_object_set_new(e, "pmu", json_string(record_pmus[ev->pmu]));
+		json_object_set_new(e, "pmu", json_string(layout_pmu_kinds[ev->pmu].name));
 		json_object_set_new(e, "evtsel", json_string(sel));
 		if (ev->has_offcore)
 			json_object_set_new(e, "offcore", json_integer((json_int_t)ev->offcore));

@@ -335,7 +335,7 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 		/* free-running IMC counters take no programmable counter */
 		len = snprintf(item, sizeof(item), "%c %s:%d %s", l->groups[i].key ? l->groups[i].key : ' ',
 			       l->groups[i].name,
-			       l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents,
+			       layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : l->groups[i].nevents,
 			       names[st]);
 		panes_footer_item(g, &x, &y, &rows, item, len, style, draw);
 	}

@@ -146,7 +146,7 @@ static char *popup_help_text(const struct view *v)
 		"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
 	for (int i = 0; i < l->ngroups; i++) {
 		/* free-running IMC counters take no programmable counter */
-		int need = l->groups[i].pmu == LAYOUT_PMU_IMC ? 0 : l->groups[i].nevents;
+		int need = layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : l->groups[i].nevents;
 
 		fprintf(f, "  %c  %-12s %2d counter%s %s\n", l->groups[i].key ? l->groups[i].key : ' ',
 			l->groups[i].name, need, need == 1 ? " " : "s", l->groups[i].title);
@@ -206,15 +206,17 @@ static void popup_event_register(const struct view *v, const struct layout_event
 				 char *reg, size_t len)
 {
 	/* through perf nothing is written: the raw config the kernel is given */
-	if (via_perf && ev->pmu == LAYOUT_PMU_IMC)
-		snprintf(reg, len, "perf uncore_imc");
+	const struct layout_pmu_kind *k = &layout_pmu_kinds[ev->pmu];
+
+	if (via_perf && k->free_running)
+		snprintf(reg, len, "perf %s", k->kernel);
 	else if (via_perf)
 		snprintf(reg, len, "perf raw %llX", (unsigned long long)counter_perf_config(ev));
-	else if (ev->pmu == LAYOUT_PMU_CORE)
+	else if (!k->per_socket)
 		snprintf(reg, len, "PERFEVTSEL %llX",
 			 (unsigned long long)counter_evtsel(ev, v->info.perfmon_version,
 							    v->info.count_user, v->info.count_kernel));
-	else if (ev->pmu == LAYOUT_PMU_IMC)
+	else if (k->free_running)
 		snprintf(reg, len, "MMIO +0x%X", ev->mmio);
 	else
 		snprintf(reg, len, "uncore sel %llX", (unsigned long long)counter_uncore_evtsel(ev));

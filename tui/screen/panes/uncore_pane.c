@@ -25,9 +25,10 @@ static bool uncore_pane_metric(const struct layout *l, int m, bool imc)
 {
 	int g = l->metrics[m].group;
 
-	if (g < 0 || l->groups[g].pmu == LAYOUT_PMU_CORE)
+	if (g < 0 || !layout_pmu_kinds[l->groups[g].pmu].per_socket)
 		return false;
-	return (l->groups[g].pmu == LAYOUT_PMU_IMC || uncore_pane_group_channels(l, g)) == imc;
+	return (layout_pmu_kinds[l->groups[g].pmu].free_running || uncore_pane_group_channels(l, g)) ==
+	       imc;
 }
 
 /* A socket or channel figure: scaled mark *, flagged mark ! (it cannot be true). */

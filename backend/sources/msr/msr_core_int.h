@@ -1,0 +1,113 @@
+/*
+ * msr_core_int: the register source's core state, shared by msr_core.c
+ * (setting up, planning, programming, what other programs took) and
+ * msr_sweep.c (the reads of a sweep: register by register, in one batch
+ * call, or socket by socket on reader threads).  Not for any other module.
+ */
+#ifndef PMUTOP_MSR_CORE_INT_H
+#define PMUTOP_MSR_CORE_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counter.h"
+#include "msr.h"
+#include "pmu_regs.h"
+#include "source_ops.h"
+
+/* What the source keeps per CPU beside the accumulators it shares with the engine. */
+struct msr_cpu {
+	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
+	/* per programmable counter: when it was last zeroed or read (its live time starts there) */
+	double gp_t[PMU_MAX_GP];
+	uint32_t taken;                  /* PMCs another program took here while pmutop ran */
+	bool was_offline;                /* offline at its last interval: programmed afresh */
+	bool returning;                  /* programming afresh: its registers are not ours now */
+	int batch_at, batch_n;           /* its reads in the sweep's batch */
+};
+
+struct msr_reader {
+	struct msr_core *m;
+	pthread_t thread;
+	int first, n;                    /* its CPUs: order[first .. first + n) */
+};
+
+struct msr_core {
+	struct src_env env;
+	const struct engine_config *cfg;
+	const struct layout *l;
+	struct msr_dev *dev;
+	struct msr_cpu *mc;              /* per env.cpus[i] */
+	uint32_t gp_usable, fixed_usable;
+	uint32_t gp_lost;                /* PMCs given up while running (taken on some CPU) */
+	bool replan;                     /* a counter was given up: plan again after this sample */
+	int verify;                      /* the select checked this sample (msr_core_verify) */
+	char taken_note[320];            /* what other programs took while pmutop ran */
+	struct counter_set *sets;
+	int nsets, cur;
+	/*
+	 * Per-socket readers (msr_readers_start): one thread per socket
+	 * beyond the first, pinned to it, reads that socket's CPUs in each sweep
+	 * while the sampler reads the first socket's, so IPIs stay on a socket
+	 * and sockets are read at the same time.  ORDER lists the CPUs socket by
+	 * socket; the sampler's share is ORDER[0 .. own).  What a sweep may
+	 * change that is not one CPU's own (the error text, what other programs
+	 * took, a new plan) is under note_lock.
+	 */
+	int *order, own, nreaders;
+	struct msr_reader *readers;
+	pthread_barrier_t sweep_go, sweep_done;
+	const struct counter_set *sweep_set;
+	bool sweep_final;
+	_Atomic bool sweep_quit;
+	bool gate;                       /* the readers may start (under note_lock, gate_cond) */
+	bool readers_abort;              /* with the gate: not all started, leave at once */
+	pthread_cond_t gate_cond;
+	pthread_mutex_t note_lock;
+	/*
+	 * The batch path (msr_read_batch): a sweep's reads of every CPU in one
+	 * call, made before the sweep; while BATCH_LIVE the sweep's reads take
+	 * their values from it (msr_core_access).  Every CPU is taken to have
+	 * been read at the call's middle, and the skew is the call's duration.
+	 */
+	struct msr_batch_read *batch;
+	int nbatch, batch_cap;
+	bool batch_live;
+	double batch_mid;
+	char read_note[MSR_BATCH_NOTE_MAX]; /* the batch call failed for good: why (in every sample) */
+	char error[512];
+};
+
+static inline struct msr_core *msr_core_of(struct src_core *s)
+{
+	return (struct msr_core *)s;
+}
+
+/*
+ * One register access on CPU I, or none: a CPU that was slow earlier in
+ * this interval is skipped (late, n/a this interval); a stop request skips
+ * everything.  WHEN (or NULL) gets the time at the middle of the access.
+ */
+int msr_core_access(struct msr_core *m, int i, uint32_t reg, uint64_t *v, bool write,
+		    double *when);
+
+/* Whether another program took PMC K of CPU I (then given up on every CPU, named). */
+bool msr_core_pmc_taken(struct msr_core *m, int i, uint32_t k);
+
+/* The select this sample's check reads besides the global control (msr_core_verify). */
+unsigned msr_core_verify_slot(const struct msr_core *m);
+
+/* Read CPU I's fixed counters and TSC: into the accumulators, or as a BASELINE. */
+void msr_core_read_fixed(struct msr_core *m, int i, bool baseline);
+
+/* Once a sample: whether another program took CPU I's controls or a select. */
+void msr_core_verify(struct msr_core *m, int i);
+
+/* The sweep (msr_sweep.c): the sweep operation, and the reader threads around the loop. */
+void msr_core_sweep(struct src_core *s, bool final, struct src_sweep *out);
+void msr_readers_start(struct msr_core *m);
+void msr_readers_stop(struct msr_core *m);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * perf_core: the perf source's core side, counting through
+ * perf_event_open(2) instead of registers.
+ *
+ * Per CPU (system-wide, pid -1; or one command and what it starts) one perf
+ * group per selected core group of the layout, its events as raw configs of
+ * the kernel's "cpu" PMU (the bit positions from its format files), and the
+ * three fixed-counter events as the generic hardware events (instructions,
+ * cycles, ref-cycles).  pmutop does not rotate: every group is open at once
+ * and the kernel multiplexes them; each read gives the counts with the time
+ * the group was enabled and the time it ran, so a group that ran less than
+ * the interval is marked scaled with its live share, as pmutop's own
+ * rotation is.  No register is written; nothing is left to restore.  The
+ * TSC is read once per interval (it is the same on every CPU).
+ */
+#include "counter.h"
+#include "perf.h"
+#include "perf_pmu.h"
+#include "perf_source.h"
+#include "plan.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+static const struct {
+	uint64_t config;
+	const char *name;
+} perf_core_fixed[PMU_MAX_FIXED] = {
+	{ PERF_COUNT_HW_INSTRUCTIONS, "instructions" },
+	{ PERF_COUNT_HW_CPU_CYCLES, "cycles" },
+	{ PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles" },
+};
+
+struct perf_core {
+	struct src_env env;
+	const struct engine_config *cfg;
+	const struct layout *l;
+	const struct perf_sys *sys;
+	struct perf_group *pg;           /* per CPU: each layout group, then the fixed events */
+	int stride;                      /* groups per CPU in PG */
+	uint32_t fixed_usable;
+	uint32_t open;                   /* the core groups open */
+	uint32_t gp_usable;
+	double *tsc_prev;                /* per CPU: the TSC at its last read */
+	int pid;                         /* the task counted, -1 whole CPUs */
+	int rc;                          /* the kernel's last refusal (-errno), 0 none */
+	char note[400];                  /* fixed events the kernel refused, in every sample */
+	char error[512];
+};
+
+static struct perf_core *perf_core_of(struct src_core *s)
+{
+	return (struct perf_core *)s;
+}
+
+static struct perf_group *perf_core_pg(const struct perf_core *p, int cpu, int g)
+{
+	return &p->pg[(size_t)cpu * (size_t)p->stride + (size_t)g];
+}
+
+/* The TSC now (one reading serves every CPU: it is invariant and synchronised), or NaN. */
+static double perf_core_tsc(const struct perf_core *p)
+{
+	if (p->sys->tsc)
+		return (double)p->sys->tsc(p->sys->ctx);
+#if defined(__x86_64__) || defined(__i386__)
+	return (double)__rdtsc();
+#else
+	return NAN;
+#endif
+}
+
+static void perf_core_close_group(struct perf_core *p, int g)
+{
+	for (int i = 0; i < p->env.ncpus; i++)
+		perf_group_close(perf_core_pg(p, i, g));
+}
+
+/*
+ * Open group G (its N events in CFG) on every CPU.  0, or -errno with the
+ * kernel's answer explained in WHY (nothing stays open).  A CPU the kernel
+ * says is gone (ENODEV) is left without it: n/a there.
+ */
+static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_config *cfg,
+			      int n, const char *name, char *why, size_t len)
+{
+	int opened = 0, rc = 0;
+
+	for (int i = 0; i < p->env.ncpus; i++) {
+		struct perf_group *pg = perf_core_pg(p, i, g);
+		char what[128];
+
+		snprintf(what, sizeof(what), "the %s group on CPU %d", name, p->env.cpus[i].os_cpu);
+		rc = perf_group_open(pg, p->cfg->perf, cfg, n, p->pid, p->env.cpus[i].os_cpu,
+				     p->cfg->count_user, p->cfg->count_kernel, what,
+				     p->cfg->perf_access, why, len);
+		if (rc == -ENODEV) {
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		rc = perf_group_enable(pg);
+		if (rc) {
+			snprintf(why, len, "%s: enabling it failed: %s", what, strerror(-rc));
+			break;
+		}
+		opened++;
+	}
+	if (rc || !opened) {
+		p->rc = rc ? rc : -ENODEV;
+		perf_core_close_group(p, g);
+		if (!rc)
+			snprintf(why, len, "the kernel counts the %s group on no CPU", name);
+		return rc ? rc : -ENODEV;
+	}
+	return 0;
+}
+
+/* The fixed-counter events, once: those the kernel refuses are n/a (fixed_usable). */
+static void perf_core_open_fixed(struct perf_core *p)
+{
+	p->fixed_usable = 0;
+	p->note[0] = 0;
+	for (int n = 0; n < PMU_MAX_FIXED; n++) {
+		struct perf_pmu_config cfg = { .type = PERF_TYPE_HARDWARE,
+					       .config = { perf_core_fixed[n].config } };
+		char why[400];
+
+		if (perf_core_open_all(p, p->l->ngroups + n, &cfg, 1, perf_core_fixed[n].name, why,
+				       sizeof(why))) {
+			size_t k = strlen(p->note);
+
+			snprintf(p->note + k, sizeof(p->note) - k, "%s%s (n/a)", k ? "; " : "", why);
+			continue;
+		}
+		p->fixed_usable |= 1u << n;
+	}
+}
+
+/* Open core group G of the selection.  0, or -errno with why in BLOCKED. */
+static int perf_core_open_group(struct perf_core *p, int g, long *need, char *blocked)
+{
+	const struct layout_group *grp = &p->l->groups[g];
+	struct perf_pmu_config cfg[PERF_GROUP_MAX];
+	char why[SAMPLE_WHY_MAX];
+	int rc = 0;
+
+	if (p->cfg->perf_task && p->pid < 0) {
+		snprintf(blocked, SAMPLE_WHY_MAX, "waiting for the command to start");
+		return -EAGAIN;
+	}
+	if (plan_arch_unavailable(p->l, g, p->cfg->arch_events_absent, blocked, SAMPLE_WHY_MAX))
+		return -EINVAL;
+	if (grp->nevents > PERF_GROUP_MAX) {
+		snprintf(blocked, SAMPLE_WHY_MAX, "%d events, a perf group holds %d", grp->nevents,
+			 PERF_GROUP_MAX);
+		return -EINVAL;
+	}
+	/* one open file per event per CPU, checked before the kernel says EMFILE */
+	*need += (long)grp->nevents * p->env.ncpus;
+	if (perf_check_fd_limit(*need + (long)PMU_MAX_FIXED * p->env.ncpus, p->cfg->perf_access,
+				why, sizeof(why)))
+		rc = -EMFILE;
+	for (int i = 0; i < grp->nevents && !rc; i++)
+		rc = perf_pmu_encode(p->cfg->perf_cpu, &p->l->events[grp->first_event + i], &cfg[i],
+				     why, sizeof(why));
+	if (!rc)
+		rc = perf_core_open_all(p, g, cfg, grp->nevents, grp->name, why, sizeof(why));
+	if (rc) {
+		snprintf(blocked, SAMPLE_WHY_MAX, "%s", why);
+		*need -= (long)grp->nevents * p->env.ncpus;
+	}
+	return rc;
+}
+
+static void perf_core_plan(struct src_core *sc, uint32_t groups, char (*blocked)[SAMPLE_WHY_MAX],
+			   struct src_plan *out)
+{
+	struct perf_core *p = perf_core_of(sc);
+	const struct layout *l = p->l;
+	long need = 0;
+
+	p->open = 0;
+	for (int g = 0; g < l->ngroups; g++) {
+		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
+			continue;
+		perf_core_close_group(p, g);
+		blocked[g][0] = 0;
+		if ((groups & (1u << g)) && !perf_core_open_group(p, g, &need, blocked[g]))
+			p->open |= 1u << g;
+	}
+	*out = (struct src_plan){ .gp_usable = __builtin_popcount(p->gp_usable),
+				  .fixed = p->fixed_usable, .live = p->open,
+				  .files = need + (long)PMU_MAX_FIXED * p->env.ncpus };
+}
+
+/*
+ * Read every open group of CPU I into its accumulators (SET false: as a
+ * baseline, the counts dropped), the TSC reading TSC, at time T.
+ */
+static void perf_core_read_cpu(struct perf_core *p, int i, bool set, double tsc, double t)
+{
+	const struct layout *l = p->l;
+	struct src_cpu *c = &p->env.cpus[i];
+
+	for (int g = 0; g < p->stride; g++) {
+		struct perf_group *pg = perf_core_pg(p, i, g);
+		struct perf_group_delta d;
+		int rc;
+
+		if (!pg->n)
+			continue;
+		rc = perf_group_read(pg, &d);
+		if (rc) {
+			c->failed = 1;
+			c->offline |= rc == -ENODEV;
+			if (rc != -ENODEV)
+				snprintf(p->error, sizeof(p->error), "reading perf events of CPU %d: %s",
+					 c->os_cpu, strerror(-rc));
+			continue;
+		}
+		atomic_fetch_add_explicit(p->env.reads, 1, memory_order_relaxed);
+		if (!set)
+			continue;
+		if (g >= l->ngroups) {
+			c->fixed_acc[g - l->ngroups] += perf_scale(d.count[0], d.enabled_ns,
+								   d.running_ns);
+			continue;
+		}
+		for (int k = 0; k < pg->n; k++) {
+			int ev = l->groups[g].first_event + k;
+
+			c->ev_acc[ev] += (double)d.count[k];
+			c->ev_live[ev] += (double)d.running_ns * 1e-9;
+		}
+	}
+	if (set)
+		c->tsc_acc += tsc - p->tsc_prev[i];
+	p->tsc_prev[i] = isnan(tsc) ? 0 : tsc;
+	if (isnan(tsc))
+		c->tsc_acc = NAN;
+	c->t_read = t;
+	if (!set)
+		c->t_interval = t;
+}
+
+/* ---- the operations -------------------------------------------------------- */
+
+static void perf_core_free(struct src_core *sc)
+{
+	struct perf_core *p = perf_core_of(sc);
+
+	if (!p)
+		return;
+	for (int i = 0; i < p->env.ncpus; i++)
+		for (int g = 0; g < p->stride; g++)
+			perf_group_close(perf_core_pg(p, i, g));
+	free(p->pg);
+	free(p->tsc_prev);
+	free(p);
+}
+
+static int perf_core_create(const struct src_env *env, struct src_core **out, char *err,
+			    size_t errlen)
+{
+	const struct engine_config *cfg = env->cfg;
+	struct perf_core *p = xcalloc(1, sizeof(*p));
+
+	*out = NULL;
+	p->env = *env;
+	p->cfg = cfg;
+	p->l = cfg->layout;
+	p->sys = cfg->perf ? cfg->perf : &perf_sys_kernel;
+	p->pid = -1;
+	p->stride = p->l->ngroups + PMU_MAX_FIXED;
+	p->pg = xcalloc((size_t)env->ncpus * (size_t)p->stride + 1, sizeof(*p->pg));
+	p->tsc_prev = xcalloc((size_t)env->ncpus + 1, sizeof(double));
+	p->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
+	p->gp_usable &= (1u << PMU_MAX_GP) - 1;
+	if (!cfg->perf_task) {
+		perf_core_open_fixed(p);
+		if (!p->fixed_usable && p->note[0]) {
+			/* the kernel counts nothing here: say why instead of a screen of n/a */
+			snprintf(err, errlen, "%s", p->note);
+			perf_core_free((struct src_core *)p);
+			return -ENODEV;
+		}
+	}
+	*out = (struct src_core *)p;
+	return 0;
+}
+
+/*
+ * The real kernel multiplexes on its own timer: one step per interval; the
+ * emulated one is stepped as often as it says it needs (not at all when
+ * every group has its counters: nothing rotates).
+ */
+static double perf_core_tick_s(const struct src_core *sc)
+{
+	const struct perf_sys *sys = ((const struct perf_core *)sc)->sys;
+
+	return !sys->tick ? 0 : sys->tick_need ? sys->tick_need(sys->ctx) : sys->tick_s;
+}
+
+/* The emulated kernel's timer: it multiplexes at the emulated time. */
+static void perf_core_tick(struct src_core *sc)
+{
+	const struct perf_sys *sys = perf_core_of(sc)->sys;
+
+	if (sys->tick)
+		sys->tick(sys->ctx);
+}
+
+static void perf_core_baseline(struct src_core *sc)
+{
+	struct perf_core *p = perf_core_of(sc);
+	double tsc = perf_core_tsc(p), t = src_now(p->cfg);
+
+	for (int i = 0; i < p->env.ncpus; i++) {
+		src_cpu_restart(&p->env.cpus[i], p->l->nevents, t);
+		perf_core_read_cpu(p, i, false, tsc, t);
+	}
+}
+
+/* The kernel counts between reads: only the interval's last step reads. */
+static void perf_core_sweep(struct src_core *sc, bool final, struct src_sweep *out)
+{
+	struct perf_core *p = perf_core_of(sc);
+	double t0, tsc;
+
+	if (!final)
+		return;
+	t0 = src_real();
+	tsc = perf_core_tsc(p);
+	for (int i = 0; i < p->env.ncpus; i++)
+		perf_core_read_cpu(p, i, true, tsc, src_now(p->cfg));
+	out->skew = src_real() - t0;
+	out->batched = false;
+}
+
+/* The kernel's counts are deltas since the last read: every CPU goes on from it. */
+static void perf_core_restart(struct src_core *sc, struct src_cpu *c)
+{
+	src_cpu_restart(c, perf_core_of(sc)->l->nevents, c->t_read);
+}
+
+static void perf_core_attach(struct src_core *sc, int pid)
+{
+	struct perf_core *p = perf_core_of(sc);
+
+	for (int n = 0; n < PMU_MAX_FIXED; n++)
+		perf_core_close_group(p, p->l->ngroups + n);
+	p->pid = pid;
+	p->rc = 0;
+	perf_core_open_fixed(p);
+}
+
+/* Nothing of the command can be counted: say why, once. */
+static int perf_core_attached(struct src_core *sc, const struct src_plan *plan,
+			      char (*blocked)[SAMPLE_WHY_MAX], char *err, size_t errlen)
+{
+	struct perf_core *p = perf_core_of(sc);
+
+	err[0] = 0;
+	if (plan->fixed || plan->live)
+		return 0;
+	snprintf(err, errlen, "%s", p->note[0] ? p->note : "no event can be counted");
+	for (int g = 0; g < p->l->ngroups && !p->note[0]; g++)
+		if (blocked[g][0]) {
+			snprintf(err, errlen, "%s", blocked[g]);
+			break;
+		}
+	return p->rc ? p->rc : -ENODEV;
+}
+
+static void perf_core_notes(const struct src_core *sc, void (*add)(void *ctx, const char *text),
+			    void *ctx)
+{
+	add(ctx, ((const struct perf_core *)sc)->note);
+}
+
+static const char *perf_core_error(const struct src_core *sc)
+{
+	return ((const struct perf_core *)sc)->error;
+}
+
+static void perf_core_clear_error(struct src_core *sc)
+{
+	perf_core_of(sc)->error[0] = 0;
+}
+
+const struct src_core_ops perf_core_ops = {
+	.name = "perf",
+	.kernel_multiplexes = true,
+	.create = perf_core_create,
+	.plan = perf_core_plan,
+	.tick_s = perf_core_tick_s,
+	.tick = perf_core_tick,
+	.baseline = perf_core_baseline,
+	.sweep = perf_core_sweep,
+	.restart = perf_core_restart,
+	.attach = perf_core_attach,
+	.attached = perf_core_attached,
+	.notes = perf_core_notes,
+	.error = perf_core_error,
+	.clear_error = perf_core_clear_error,
+	.free = perf_core_free,
+};

@@ -1,0 +1,403 @@
+/*
+ * perf_uncore: the perf source's uncore side: the per-socket PMUs through
+ * the kernel's uncore PMUs.
+ *
+ * Each layout PMU is one or more kernel PMUs, found by name and described
+ * by their sysfs format files (never a bit position of pmutop's own):
+ * Nehalem/Westmere's "uncore", Skylake client's "uncore_cbox_N" (every
+ * slice, summed as the msr path sums them), "uncore_arb", and "uncore_imc"
+ * whose free-running counters are the kernel's named events (events/
+ * data_reads, ...).  The uncore clock is the kernel's "clockticks" where it
+ * names one, else its fixed-counter event 0xff on the first box.  Per
+ * socket one perf group per layout group and box, opened on the socket's
+ * CPU from the PMU's cpumask; the kernel multiplexes, each group's counts
+ * are scaled by its enabled / running time and its share marks it.  A PMU
+ * the kernel lacks blocks the groups that need it with its name.  The
+ * kernel counts between reads, so only an interval's last step reads.
+ */
+#include "counter.h"
+#include "cpulist.h"
+#include "perf.h"
+#include "perf_source.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNCORE_PERF_MAX_BOXES 8
+
+struct perf_uncore {
+	struct src_uncore_env env;
+	const struct uncore_config *cfg;
+	const struct layout *l;
+	const struct perf_sys *sys;
+	struct perf_pmu box[LAYOUT_NPMUS][UNCORE_PERF_MAX_BOXES];
+	int nbox[LAYOUT_NPMUS];
+	char missing[LAYOUT_NPMUS][160];  /* why a layout PMU has no kernel PMU */
+	struct perf_pmu clock;
+	bool has_clock;
+	uint32_t open;                    /* uncore groups open */
+	int *cpu;                         /* per socket: the CPU its events are opened on */
+	struct perf_group *pg;            /* [socket][group][box] */
+	struct perf_group *clock_pg;      /* per socket */
+};
+
+static struct perf_uncore *perf_uncore_of(struct src_uncore *u)
+{
+	return (struct perf_uncore *)u;
+}
+
+static struct perf_group *perf_uncore_pg(const struct perf_uncore *up, int sock, int g, int b)
+{
+	return &up->pg[((size_t)sock * (size_t)up->l->ngroups + (size_t)g) *
+		       UNCORE_PERF_MAX_BOXES + (size_t)b];
+}
+
+/* The kernel's PMU name of box BOX of kind P (layout_pmu_kinds: "uncore", "uncore_cbox_0", ...). */
+static const char *perf_uncore_name(enum layout_pmu p, int box, char *buf, size_t len)
+{
+	if (layout_pmu_kinds[p].summed_boxes)
+		snprintf(buf, len, "%s%d", layout_pmu_kinds[p].kernel, box);
+	else
+		snprintf(buf, len, "%s", layout_pmu_kinds[p].kernel);
+	return buf;
+}
+
+/* Find the kernel's PMUs for the layout's uncore and the uncore clock. */
+static void perf_uncore_discover(struct perf_uncore *up)
+{
+	char err[300], name[32];
+
+	for (int p = 0; p < LAYOUT_NPMUS; p++) {
+		if (!layout_pmu_kinds[p].per_socket)
+			continue;
+		for (int b = 0; b < UNCORE_PERF_MAX_BOXES; b++) {
+			const char *n = perf_uncore_name((enum layout_pmu)p, b, name, sizeof(name));
+
+			if (perf_sys_pmu(up->sys, up->cfg->root, n, &up->box[p][b], err, sizeof(err)))
+				break;
+			up->nbox[p]++;
+			if (!layout_pmu_kinds[p].summed_boxes)
+				break; /* one PMU per socket */
+		}
+		if (!up->nbox[p])
+			snprintf(up->missing[p], sizeof(up->missing[p]), "the kernel has no %s PMU in "
+				 "sysfs (pmutop --doctor lists its PMUs); --source msr counts it",
+				 perf_uncore_name((enum layout_pmu)p, 0, name, sizeof(name)));
+	}
+	/* the clock: a PMU of its own on newer kernels, else the first programmable box's */
+	up->has_clock = !perf_sys_pmu(up->sys, up->cfg->root, "uncore_clock", &up->clock, err,
+				      sizeof(err));
+	for (int p = 0; p < LAYOUT_NPMUS && !up->has_clock; p++)
+		if (layout_pmu_kinds[p].per_socket && layout_pmu_kinds[p].counters && up->nbox[p]) {
+			up->clock = up->box[p][0];
+			up->has_clock = true;
+		}
+}
+
+/* The CPU socket S's events open on: the one of the PMU's cpumask on S, else its reader. */
+static int perf_uncore_cpu(const struct perf_uncore *up, const struct src_socket *s,
+			   const char *cpumask)
+{
+	const struct topo *t = up->cfg->topo;
+	int *cpus = NULL, n = 0, cpu = s->reader;
+	size_t col;
+
+	if (*cpumask && cpulist_parse(cpumask, &cpus, &n, &col) == 0)
+		for (int i = 0; i < t->nthreads; i++)
+			if (t->threads[i].socket == s->index && cpulist_contains(cpus, n,
+										 t->threads[i].os_cpu)) {
+				cpu = t->threads[i].os_cpu;
+				break;
+			}
+	free(cpus);
+	return cpu;
+}
+
+/* Socket I's uncore clock: the kernel's name for it where it has one, else event 0xff. */
+static void perf_uncore_open_clock(struct perf_uncore *up, int i)
+{
+	struct perf_pmu_config c;
+	char err[400];
+
+	if (perf_pmu_alias(&up->clock, "clockticks", &c)) {
+		memset(&c, 0, sizeof(c));
+		c.type = up->clock.type;
+		perf_pmu_set(&up->clock, "event", 0xFF, &c);
+	}
+	if (perf_group_open(&up->clock_pg[i], up->sys, &c, 1, -1, up->cpu[i], true, true,
+			    "the uncore clock", up->cfg->perf_access, err, sizeof(err)) ||
+	    perf_group_enable(&up->clock_pg[i]))
+		perf_group_close(&up->clock_pg[i]);
+}
+
+static void perf_uncore_close_group(struct perf_uncore *up, int g)
+{
+	for (int i = 0; i < up->env.nsocks; i++)
+		for (int b = 0; b < UNCORE_PERF_MAX_BOXES; b++)
+			perf_group_close(perf_uncore_pg(up, i, g, b));
+}
+
+/* The configs of group G's events on box P: 0, or -errno with why in WHY. */
+static int perf_uncore_encode(struct perf_uncore *up, int g, const struct perf_pmu *p,
+			      struct perf_pmu_config *cfg, char *why, size_t len)
+{
+	const struct layout_group *grp = &up->l->groups[g];
+
+	for (int i = 0; i < grp->nevents; i++) {
+		const struct layout_event *ev = &up->l->events[grp->first_event + i];
+		const char *name = NULL;
+		int rc;
+
+		if (!layout_pmu_kinds[grp->pmu].free_running) {
+			rc = perf_pmu_encode(p, ev, &cfg[i], why, len);
+			if (rc)
+				return rc;
+			continue;
+		}
+		/* a free-running counter is one of the kernel's named events */
+		name = counter_perf_imc_name(ev->mmio);
+		if (!name || perf_pmu_alias(p, name, &cfg[i])) {
+			snprintf(why, len, "event %s: the kernel's %s has no event %s (%s/events)",
+				 ev->name, p->name, name ? name : "for its counter", p->name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* Open group G on every socket and box.  0, or -errno with the kernel's answer in WHY. */
+static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size_t len)
+{
+	const struct layout_group *grp = &up->l->groups[g];
+	struct perf_pmu_config cfg[PERF_GROUP_MAX];
+	int opened = 0;
+
+	if (grp->nevents > PERF_GROUP_MAX) {
+		snprintf(why, len, "%d events, a perf group holds %d", grp->nevents, PERF_GROUP_MAX);
+		return -EINVAL;
+	}
+	for (int b = 0; b < up->nbox[grp->pmu]; b++) {
+		int rc = perf_uncore_encode(up, g, &up->box[grp->pmu][b], cfg, why, len);
+
+		for (int i = 0; !rc && i < up->env.nsocks; i++) {
+			struct perf_group *pg = perf_uncore_pg(up, i, g, b);
+			char what[96];
+
+			if (up->cpu[i] < 0 || up->env.socks[i].taken)
+				continue;
+			snprintf(what, sizeof(what), "the %.24s group on %.24s of socket %d", grp->name,
+				 up->box[grp->pmu][b].name, i);
+			rc = perf_group_open(pg, up->sys, cfg, grp->nevents, -1, up->cpu[i], true, true,
+					     what, up->cfg->perf_access, why, len);
+			if (!rc && (rc = perf_group_enable(pg)) != 0)
+				snprintf(why, len, "%.96s: enabling it failed: %.40s", what, strerror(-rc));
+			opened += !rc;
+		}
+		if (rc) {
+			perf_uncore_close_group(up, g);
+			return rc;
+		}
+	}
+	return opened ? 0 : -ENODEV;
+}
+
+/* Open selected group G (not blocked yet): 0, or -errno with why in BLOCKED. */
+static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, char *blocked)
+{
+	const struct layout_group *grp = &up->l->groups[g];
+	long files = (long)grp->nevents * up->nbox[grp->pmu] * up->env.nsocks;
+
+	if (up->cfg->perf_task) {
+		snprintf(blocked, SAMPLE_WHY_MAX, "counting one command: the uncore counts whole "
+			 "sockets, which needs kernel.perf_event_paranoid 0 or less, or CAP_PERFMON");
+		return -EPERM;
+	}
+	if (!up->nbox[grp->pmu]) {
+		snprintf(blocked, SAMPLE_WHY_MAX, "%s", up->missing[grp->pmu]);
+		return -ENOENT;
+	}
+	/* its files counted with everything else's before it is opened */
+	*need += files;
+	if (perf_check_fd_limit(*need, up->cfg->perf_access, blocked, SAMPLE_WHY_MAX)) {
+		*need -= files;
+		return -EMFILE;
+	}
+	if (perf_uncore_open_group(up, g, blocked, SAMPLE_WHY_MAX)) {
+		if (!blocked[0])
+			snprintf(blocked, SAMPLE_WHY_MAX, "the kernel counts the %s group on no socket",
+				 grp->name);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void perf_uncore_plan(struct src_uncore *su, uint32_t groups, long core_files,
+			     char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out)
+{
+	struct perf_uncore *up = perf_uncore_of(su);
+	const struct layout *l = up->l;
+	long need = core_files + up->env.nsocks; /* the core's, and each socket's clock */
+
+	up->open = 0;
+	for (int g = 0; g < l->ngroups; g++) {
+		if (!layout_pmu_kinds[l->groups[g].pmu].per_socket)
+			continue;
+		perf_uncore_close_group(up, g);
+		/* off, or blocked by the uncore's own checks */
+		if ((groups & (1u << g)) && !blocked[g][0] &&
+		    !perf_uncore_plan_group(up, g, &need, blocked[g]))
+			up->open |= 1u << g;
+	}
+	*out = (struct src_uplan){ .live = up->open, .poll_s = INFINITY };
+}
+
+/* Read socket S's groups and clock; BASELINE: only start their deltas. */
+static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s, bool baseline)
+{
+	const struct layout *l = up->l;
+	double t = up->cfg->clock(up->cfg->clock_ctx), secs = t - s->t_last;
+	struct perf_group_delta d;
+
+	if (up->clock_pg[s->index].n) {
+		if (perf_group_read(&up->clock_pg[s->index], &d))
+			s->failed = true;
+		else if (!baseline)
+			s->fixed_acc += perf_scale(d.count[0], d.enabled_ns, d.running_ns);
+	} else {
+		s->fixed_acc = NAN;
+	}
+	for (int g = 0; g < l->ngroups; g++) {
+		const struct layout_group *grp = &l->groups[g];
+		double share = 0, scaled[PERF_GROUP_MAX] = { 0 };
+		int boxes = 0;
+
+		if (!(up->open & (1u << g)))
+			continue;
+		for (int b = 0; b < up->nbox[grp->pmu]; b++) {
+			struct perf_group *pg = perf_uncore_pg(up, s->index, g, b);
+
+			if (!pg->n)
+				continue;
+			if (perf_group_read(pg, &d)) {
+				s->failed = true;
+				continue;
+			}
+			if (baseline || !d.enabled_ns)
+				continue;
+			/* each box's counts over its own running time: the boxes summed, as msr sums them */
+			share += (double)d.running_ns / (double)d.enabled_ns;
+			boxes++;
+			for (int i = 0; i < pg->n && d.running_ns; i++) {
+				scaled[i] += perf_scale(d.count[i], d.enabled_ns, d.running_ns);
+				s->moved[grp->first_event + i] |= d.count[i] > 0;
+			}
+		}
+		if (!boxes)
+			continue;
+		/*
+		 * The group's share of the interval is the boxes' mean; acc and live
+		 * both carry it, so acc x seconds / live is the scaled sum and
+		 * live / seconds the share that marks the group.
+		 */
+		share /= boxes;
+		for (int i = 0; i < grp->nevents; i++) {
+			s->acc[grp->first_event + i] += scaled[i] * share;
+			s->live[grp->first_event + i] += share * secs;
+		}
+	}
+	s->t_last = t;
+}
+
+static void perf_uncore_baseline(struct src_uncore *su, struct src_socket *s)
+{
+	perf_uncore_read_socket(perf_uncore_of(su), s, true);
+}
+
+static void perf_uncore_read(struct src_uncore *su, struct src_socket *s, bool final)
+{
+	if (final)
+		perf_uncore_read_socket(perf_uncore_of(su), s, false);
+}
+
+/* The kernel's counts are deltas since the last read: every socket goes on from it. */
+static void perf_uncore_restart(struct src_uncore *su, struct src_socket *s)
+{
+	src_socket_restart(s, perf_uncore_of(su)->l->nevents);
+}
+
+static const char *perf_uncore_none(const struct src_uncore *su)
+{
+	(void)su;
+	return "";
+}
+
+static void perf_uncore_clear(struct src_uncore *su)
+{
+	(void)su;
+}
+
+static void perf_uncore_free(struct src_uncore *su)
+{
+	struct perf_uncore *up = perf_uncore_of(su);
+
+	if (!up)
+		return;
+	for (int g = 0; g < up->l->ngroups; g++)
+		perf_uncore_close_group(up, g);
+	for (int i = 0; i < up->env.nsocks; i++)
+		perf_group_close(&up->clock_pg[i]);
+	free(up->pg);
+	free(up->clock_pg);
+	free(up->cpu);
+	free(up);
+}
+
+/* The kernel programs its uncore PMUs: nothing saved, nothing enabled here. */
+static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncore **out,
+			      char *err, size_t errlen)
+{
+	struct perf_uncore *up = xcalloc(1, sizeof(*up));
+
+	(void)err;
+	(void)errlen;
+	up->env = *env;
+	up->cfg = env->cfg;
+	up->l = env->cfg->layout;
+	up->sys = env->cfg->perf ? env->cfg->perf : &perf_sys_kernel;
+	up->cpu = xcalloc((size_t)env->nsocks + 1, sizeof(int));
+	up->pg = xcalloc((size_t)env->nsocks * (size_t)up->l->ngroups * UNCORE_PERF_MAX_BOXES + 1,
+			 sizeof(*up->pg));
+	up->clock_pg = xcalloc((size_t)env->nsocks + 1, sizeof(*up->clock_pg));
+	*out = (struct src_uncore *)up;
+	if (up->cfg->perf_task)
+		return 0; /* counting one command: no uncore (perf_uncore_plan says why) */
+	perf_uncore_discover(up);
+	for (int i = 0; i < env->nsocks; i++) {
+		const struct src_socket *s = &env->socks[i];
+		const char *mask = up->has_clock ? up->clock.cpumask : "";
+
+		for (int p = 0; p < LAYOUT_NPMUS && !*mask; p++)
+			if (up->nbox[p])
+				mask = up->box[p][0].cpumask;
+		up->cpu[i] = s->reader >= 0 ? perf_uncore_cpu(up, s, mask) : -1;
+		if (up->has_clock && up->cpu[i] >= 0)
+			perf_uncore_open_clock(up, i);
+	}
+	return 0;
+}
+
+const struct src_uncore_ops perf_uncore_ops = {
+	.create = perf_uncore_create,
+	.plan = perf_uncore_plan,
+	.baseline = perf_uncore_baseline,
+	.read = perf_uncore_read,
+	.restart = perf_uncore_restart,
+	.note = perf_uncore_none,
+	.error = perf_uncore_none,
+	.clear = perf_uncore_clear,
+	.free = perf_uncore_free,
+};
