@@ -474,7 +474,7 @@ static bool is_skylake(const struct run *r)
 {
 	const struct emu_machine *m = emu_machine(r->src->emu);
 
-	return cpuid_uarch_of(m->family, m->model, m->perfmon_version) == CPUID_UARCH_SKYLAKE;
+	return emu_machine_uarch(m) == CPUID_UARCH_SKYLAKE;
 }
 
 /*

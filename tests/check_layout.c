@@ -14,6 +14,7 @@
 
 #include "msr_source.h"
 #include "check_main.h"
+#include "counter.h"
 #include "cpumodel.h"
 #include "cpuid.h"
 #include "emu.h"
@@ -252,9 +253,11 @@ START_TEST(shipped_layouts_fit_their_models)
 	char err[512];
 	int unknown = -1;
 
-	for (int m = 0; m < l->nmodels; m++)
-		ck_assert_int_eq(cpuid_uarch_of(l->models[m][0], l->models[m][1], 3), shipped[_i].uarch);
-	ck_assert(l->nmodels > 0 || l->fallback);
+	/* the CPU table's rows that name this layout are of its microarchitecture */
+	for (int i = 0; i < cpumodel_count; i++)
+		if (!strcmp(cpumodels[i].p->layout, l->name))
+			ck_assert_int_eq(cpumodels[i].p->uarch, shipped[_i].uarch);
+	ck_assert_int_eq(l->nmodels, 0); /* the table picks a shipped layout, not a models line */
 	/* some metrics carry colour thresholds, and every group has a key */
 	{
 		int with = 0;
@@ -289,32 +292,45 @@ START_TEST(shipped_layouts_fit_their_models)
 }
 END_TEST
 
+/* INFO for Intel family 6 MODEL with architectural perfmon. */
+static struct cpuid_info intel_info(unsigned model)
+{
+	struct cpuid_info info = { .vendor = "GenuineIntel", .vendor_id = CPUID_VENDOR_INTEL,
+				   .family = 6, .model = model, .perfmon_version = 3 };
+
+	return info;
+}
+
 /*
- * The CPU model table and the layouts' models lines agree: each row's layout
- * is the one pmutop picks for it, and every model a layout claims has a row.
+ * The CPU table is the one authority: each row's layout is shipped and is
+ * the one pmutop picks for it, and every shipped layout but the fallback is
+ * named by a row (none lies unused).
  */
-START_TEST(cpu_model_table_and_layouts_agree)
+START_TEST(cpu_table_names_the_layouts)
 {
 	for (int i = 0; i < cpumodel_count; i++) {
 		const struct cpumodel *m = &cpumodels[i];
+		struct cpuid_info info = intel_info(m->model);
 		struct layout *l;
 		char err[512];
 
-		ck_assert_msg(layout_find(LAYOUT_SRCDIR, m->family, m->model, &l, err, sizeof(err)) == 0,
-			      "%s", err);
-		ck_assert_msg(!strcmp(l->name, m->layout), "%02X_%02X: table says %s, pmutop picks %s",
-			      m->family, m->model, m->layout, l->name);
-		ck_assert_int_eq(cpuid_uarch_of(m->family, m->model, 3), m->uarch);
-		ck_assert_msg(m->uncore != CPUMODEL_UNCORE_NONE || m->channels == 0, "%s", m->name);
+		info.vendor_id = m->vendor;
+		info.family = m->family;
+		ck_assert_msg(layout_find(LAYOUT_SRCDIR, &info, &l, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(!strcmp(l->name, m->p->layout), "%02X_%02X: table says %s, pmutop picks %s",
+			      m->family, m->model, m->p->layout, l->name);
+		ck_assert(layout_covers(l, &info));
+		ck_assert_int_eq(cpuid_uarch_of(&info), m->p->uarch);
+		ck_assert_msg(m->p->uncore != CPUMODEL_UNCORE_NONE || m->p->channels == 0, "%s", m->name);
 		layout_free(l);
 	}
 	for (size_t k = 0; k < sizeof(shipped) / sizeof(shipped[0]); k++) {
 		struct layout *l = load(shipped[k].layout);
+		bool named = l->fallback;
 
-		for (int m = 0; m < l->nmodels; m++)
-			ck_assert_msg(cpumodel_find(l->models[m][0], l->models[m][1]),
-				      "layout %s claims %02X_%02X, which has no row in cpumodel.c", l->name,
-				      l->models[m][0], l->models[m][1]);
+		for (int i = 0; i < cpumodel_count; i++)
+			named |= !strcmp(cpumodels[i].p->layout, l->name);
+		ck_assert_msg(named, "layout %s: no row of the CPU table names it", l->name);
 		layout_free(l);
 	}
 }
@@ -330,19 +346,82 @@ START_TEST(layout_find_picks_by_model)
 		{ 0x3F, "arch" },    { 0x55, "arch" },     { 0x5E, "skylake" }, { 0x4E, "skylake" },
 		{ 0x0F, "core2" },   { 0x17, "core2" },    { 0x1D, "core2" },
 	};
+	struct cpuid_info info = intel_info(0x1A);
 	struct layout *l;
 	char err[512];
 
 	for (size_t i = 0; i < sizeof(picks) / sizeof(picks[0]); i++) {
-		ck_assert_msg(layout_find(LAYOUT_SRCDIR, 6, picks[i].model, &l, err, sizeof(err)) == 0,
-			      "%s", err);
+		info = intel_info(picks[i].model);
+		ck_assert_msg(layout_find(LAYOUT_SRCDIR, &info, &l, err, sizeof(err)) == 0, "%s", err);
 		ck_assert_str_eq(l->name, picks[i].name);
 		layout_free(l);
 	}
-	ck_assert_int_eq(layout_find(TEST_DATADIR, 6, 0x1A, &l, err, sizeof(err)), -ENOENT);
-	ck_assert(strstr(err, "no layout in"));
-	ck_assert_int_eq(layout_find("/nonexistent", 6, 0x1A, &l, err, sizeof(err)), -ENOENT);
+	info = intel_info(0x1A);
+	ck_assert_int_eq(layout_find(TEST_DATADIR, &info, &l, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "the layout nehalem that the CPU table names"), "%s", err);
+	ck_assert_int_eq(layout_find("/nonexistent", &info, &l, err, sizeof(err)), -ENOENT);
 	ck_assert(strstr(err, "PMUTOP_LAYOUT_DIR"));
+	/* no row and no architectural perfmon (another vendor's CPU): no layout, and why */
+	info = (struct cpuid_info){ .vendor = "AuthenticAMD", .vendor_id = CPUID_VENDOR_AMD,
+				    .family = 0x19, .model = 0x11 };
+	ck_assert_int_eq(layout_find(LAYOUT_SRCDIR, &info, &l, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "AuthenticAMD family 0x19 model 0x11"), "%s", err);
+	ck_assert(strstr(err, "--layout FILE"));
+}
+END_TEST
+
+/* A layout of one's own names its CPUs on a models line; the fallback covers its vendor only. */
+START_TEST(own_layouts_cover_what_their_models_line_names)
+{
+	struct cpuid_info nhm = intel_info(0x1A), skl = intel_info(0x5E), amd = {
+		.vendor = "AuthenticAMD", .vendor_id = CPUID_VENDOR_AMD, .family = 0x19, .model = 1 };
+	struct layout *l;
+	char err[512];
+	const char *own = "pmutop-layout 1\nlayout mine\nmodels 06_5E\n"
+			  "metric ipc thread ratio = instructions / cycles\n";
+
+	ck_assert_msg(layout_parse(own, "mine.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert(layout_covers(l, &skl));
+	ck_assert(!layout_covers(l, &nhm));
+	layout_free(l);
+	l = load("arch");
+	ck_assert(layout_covers(l, &nhm));
+	ck_assert(!layout_covers(l, &amd));
+	layout_free(l);
+	l = load("nehalem");
+	ck_assert(layout_covers(l, &nhm));
+	ck_assert(!layout_covers(l, &skl));
+	layout_free(l);
+}
+END_TEST
+
+/*
+ * AMD's event selects are 12 bits (AMD64 APM Vol. 2, 13.2.1: EventSelect[7:0]
+ * in bits 7:0, [11:8] in 35:32); Intel's stay 8 (the bad-layout table).
+ */
+START_TEST(amd_layouts_take_twelve_bit_event_selects)
+{
+	struct layout *l;
+	char err[512];
+	const char *text = "pmutop-layout 1\nlayout zen\nvendor amd\nmodels 19_11\n"
+			   "metric ipc thread ratio = instructions / cycles\n"
+			   "group g\n  event wide raw event=0x1C0 umask=0x02\n"
+			   "  metric w thread count = wide\nend\n";
+	struct cpuid_info zen = { .vendor = "AuthenticAMD", .vendor_id = CPUID_VENDOR_AMD,
+				  .family = 0x19, .model = 0x11 };
+	struct cpuid_info nhm = { .vendor = "GenuineIntel", .vendor_id = CPUID_VENDOR_INTEL,
+				  .family = 0x19, .model = 0x11, .perfmon_version = 3 };
+
+	ck_assert_msg(layout_parse(text, "zen.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l->vendor, CPUID_VENDOR_AMD);
+	ck_assert_uint_eq(l->events[0].event, 0x1C0);
+	/* USR (16), OS (17), EN (22) and the high nibble at bit 32 */
+	ck_assert_uint_eq(counter_evtsel(&l->events[0], 0, true, true), 0x1004302C0ull);
+	ck_assert_uint_eq(counter_perf_config(&l->events[0]), 0x1000002C0ull);
+	/* its models line names an AMD CPU, not an Intel one of the same numbers */
+	ck_assert(layout_covers(l, &zen));
+	ck_assert(!layout_covers(l, &nhm));
+	layout_free(l);
 }
 END_TEST
 
@@ -357,9 +436,13 @@ static const struct {
 	{ "", "t.layout:1:1: expected 'pmutop-layout 1' as the first line" },
 	{ "pmutop-layout 2\n", "t.layout:1:1: expected 'pmutop-layout 1' as the first line" },
 	{ "pmutop-layout 1\nmodels 06_1A\n", "t.layout:3:1: expected a 'layout NAME' line" },
-	{ "pmutop-layout 1\nlayout t\n", "t.layout:3:1: expected a 'models' line" },
+	{ "pmutop-layout 1\nlayout t\n", "t.layout:3:1: expected at least one 'metric NAME thread ...' line: the screen colours each hardware thread by one" },
+	{ HEAD "vendor arm\n", "t.layout:5:8: expected intel or amd, not 'arm'" },
+	{ HEAD "vendor\n", "t.layout:5:7: expected the vendor: intel or amd after 'vendor'" },
+	{ HEAD "group g\nevent e raw event=0x3C\nend\nvendor amd\n", "t.layout:8:1: expected the 'vendor' line before the first event" },
+	{ "pmutop-layout 1\nlayout t\nvendor amd\ngroup g\nevent e raw event=0x1000\nend\n", "t.layout:5:13: expected a number from 0 to 0xfff in 'event=0x1000'" },
 	{ HEAD "models 6_1A\n", "t.layout:5:8: expected a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
-	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'colour'" },
+	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'colour'" },
 	{ HEAD "layout u\n", "t.layout:5:1: expected one 'layout' line, this is the second" },
 	{ HEAD "description \"open\n", "t.layout:5:13: expected a closing '\"' for this string" },
 	{ HEAD "metric util thread % = 100 * ref_cycles / tsc\nmetric util thread % = 1\n",
@@ -437,7 +520,7 @@ static const struct {
 	{ HEAD "metric u thread % = 1\nthresholds warm 3\n", "t.layout:6:12: expected warn N or crit N, not 'warm'" },
 	{ HEAD "metric u thread % = 1\nthresholds warn 5 crit\n", "t.layout:6:23: expected a number after 'crit'" },
 	{ HEAD "metric u thread % = 1\nthresholds warn 50 crit 10\n", "t.layout:6:12: expected warn at most crit (50 > 10)" },
-	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'pane'" },
+	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'pane'" },
 	{ HEAD "end\n", "t.layout:5:1: expected a 'group' before 'end'" },
 	{ HEAD "help \"x\"\n", "t.layout:5:1: expected a metric line before 'help'" },
 	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: expected a known name: 'e' is not an event, metric or built-in" },
@@ -530,7 +613,9 @@ static Suite *layout_suite(void)
 	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
 	CHECK_ADD(s, unreadable_files_say_so);
 	CHECK_ADD(s, at_most_32_groups);
-	CHECK_ADD(s, cpu_model_table_and_layouts_agree);
+	CHECK_ADD(s, cpu_table_names_the_layouts);
+	CHECK_ADD(s, own_layouts_cover_what_their_models_line_names);
+	CHECK_ADD(s, amd_layouts_take_twelve_bit_event_selects);
 	return s;
 }
 

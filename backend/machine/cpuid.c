@@ -25,13 +25,14 @@ const char *cpuid_uarch_name(enum cpuid_uarch uarch)
 	return cpuid_uarch_names[uarch];
 }
 
-enum cpuid_uarch cpuid_uarch_of(unsigned family, unsigned model, unsigned perfmon_version)
+enum cpuid_uarch cpuid_uarch_of(const struct cpuid_info *info)
 {
-	const struct cpumodel *m = cpumodel_find(family, model);
+	const struct cpumodel *m = cpumodel_of(info);
 
 	if (m)
-		return m->uarch;
-	return perfmon_version > 0 ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
+		return m->p->uarch;
+	return info->vendor_id == CPUID_VENDOR_INTEL && info->perfmon_version > 0
+	       ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
 }
 
 int cpuid_leaf_native(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
@@ -67,6 +68,24 @@ static unsigned cpuid_bits(uint32_t v, unsigned lo, unsigned hi)
 	return (unsigned)((v >> lo) & ((1u << (hi - lo + 1)) - 1));
 }
 
+/*
+ * AMD's core counters (AMD64 APM Vol. 2, 13.2): PerfMonV2 (80000022H:EAX[0])
+ * gives their number in 80000022H:EBX[3:0]; before it, six with the core
+ * performance counter extension (80000001H:ECX[23]), else four.  48 bits.
+ */
+static void cpuid_amd_counters(cpuid_leaf_fn leaf, void *ctx, uint32_t max_ext,
+			       struct cpuid_info *info)
+{
+	uint32_t r[4];
+
+	info->gp_counters = 4;
+	info->gp_width = 48;
+	if (max_ext >= 0x80000001u && leaf(ctx, 0x80000001u, 0, r) == 0 && ((r[2] >> 23) & 1))
+		info->gp_counters = 6;
+	if (max_ext >= 0x80000022u && leaf(ctx, 0x80000022u, 0, r) == 0 && (r[0] & 1))
+		info->gp_counters = cpuid_bits(r[1], 0, 3);
+}
+
 int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char *err, size_t errlen)
 {
 	uint32_t r[4], max_leaf, max_ext;
@@ -82,6 +101,9 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 	memcpy(info->vendor + 4, &r[3], 4); /* "ineI" */
 	memcpy(info->vendor + 8, &r[2], 4); /* "ntel" */
 	info->vendor[12] = '\0';
+	info->vendor_id = !strcmp(info->vendor, "GenuineIntel") ? CPUID_VENDOR_INTEL
+			  : !strcmp(info->vendor, "AuthenticAMD") ? CPUID_VENDOR_AMD
+			  : CPUID_VENDOR_OTHER;
 
 	if (max_leaf >= 1 && (rc = leaf(ctx, 1, 0, r)) == 0) {
 		unsigned base_family = cpuid_bits(r[0], 8, 11), base_model = cpuid_bits(r[0], 4, 7);
@@ -93,7 +115,12 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 			? base_model | cpuid_bits(r[0], 16, 19) << 4 : base_model;
 		info->hypervisor = (r[2] >> 31) & 1;
 	}
-	if (max_leaf >= 0xA && (rc = leaf(ctx, 0xA, 0, r)) == 0) {
+	if (max_leaf >= 7 && leaf(ctx, 7, 0, r) == 0)
+		info->hybrid = (r[3] >> 15) & 1;
+	if (info->hybrid && max_leaf >= 0x1A && leaf(ctx, 0x1A, 0, r) == 0)
+		info->core_type = cpuid_bits(r[0], 24, 31);
+	if (info->vendor_id == CPUID_VENDOR_INTEL && max_leaf >= 0xA &&
+	    (rc = leaf(ctx, 0xA, 0, r)) == 0) {
 		info->perfmon_version = cpuid_bits(r[0], 0, 7);
 		info->gp_counters = cpuid_bits(r[0], 8, 15);
 		info->gp_width = cpuid_bits(r[0], 16, 23);
@@ -106,7 +133,10 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 			info->fixed_width = cpuid_bits(r[3], 5, 12);
 		}
 	}
-	if (leaf(ctx, 0x80000000u, 0, r) == 0 && (max_ext = r[0]) >= 0x80000004u) {
+	max_ext = leaf(ctx, 0x80000000u, 0, r) == 0 ? r[0] : 0;
+	if (info->vendor_id == CPUID_VENDOR_AMD)
+		cpuid_amd_counters(leaf, ctx, max_ext, info);
+	if (max_ext >= 0x80000004u) {
 		for (uint32_t i = 0; i < 3; i++)
 			if (leaf(ctx, 0x80000002u + i, 0, r) == 0)
 				memcpy(info->brand + 16 * i, r, 16);
@@ -119,16 +149,21 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 		memmove(info->brand, info->brand + skip, strlen(info->brand + skip) + 1);
 	}
 
-	if (strcmp(info->vendor, "GenuineIntel") != 0) {
-		snprintf(err, errlen, "this CPU is %s (%s), not Intel: pmutop programs Intel "
-			 "performance-monitoring registers only; try 'pmutop --sim nehalem-ep' "
-			 "to see it on an emulated machine", info->vendor,
-			 info->brand[0] ? info->brand : "no brand string");
+	info->uarch = cpuid_uarch_of(info);
+	info->uarch_name = cpuid_uarch_name(info->uarch);
+	return 0;
+}
+
+int cpuid_check_intel_perfmon(const struct cpuid_info *info, char *err, size_t errlen)
+{
+	if (info->vendor_id != CPUID_VENDOR_INTEL) {
+		snprintf(err, errlen, "this CPU is %s (%s), not Intel: pmutop programs the "
+			 "performance-monitoring registers of Intel CPUs only; --source perf counts "
+			 "through the kernel, and 'pmutop --sim nehalem-ep' shows pmutop on an emulated "
+			 "machine", info->vendor, info->brand[0] ? info->brand : "no brand string");
 		return -ENOTSUP;
 	}
-	info->uarch = cpuid_uarch_of(info->family, info->model, info->perfmon_version);
-	info->uarch_name = cpuid_uarch_name(info->uarch);
-	if (info->uarch == CPUID_UARCH_UNKNOWN || info->perfmon_version == 0) {
+	if (info->perfmon_version == 0) {
 		snprintf(err, errlen, "CPU family %u model 0x%02X (%s) reports no architectural "
 			 "performance monitoring (CPUID leaf 0xA)%s", info->family, info->model,
 			 info->brand, info->hypervisor

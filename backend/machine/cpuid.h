@@ -14,8 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whose CPU: the vendor string of leaf 0 ("GenuineIntel", "AuthenticAMD"). */
+enum cpuid_vendor { CPUID_VENDOR_OTHER, CPUID_VENDOR_INTEL, CPUID_VENDOR_AMD };
+
 enum cpuid_uarch {
-	CPUID_UARCH_UNKNOWN,  /* not Intel, or no architectural perfmon */
+	CPUID_UARCH_UNKNOWN,  /* no row in the CPU table and no architectural perfmon */
 	CPUID_UARCH_ARCH,     /* any Intel CPU with architectural perfmon: the fallback */
 	CPUID_UARCH_CORE2,
 	CPUID_UARCH_NEHALEM,
@@ -28,10 +31,19 @@ enum cpuid_uarch {
 
 struct cpuid_info {
 	char vendor[13];
+	enum cpuid_vendor vendor_id;
 	unsigned family, model, stepping; /* family and model with the extended fields folded in */
+	/* a hybrid part (CPUID.07H:EDX[15]): the type of the core read (CPUID.1AH:EAX[31:24]) */
+	bool hybrid;
+	unsigned core_type;
 	char brand[49];
 	bool hypervisor;                  /* CPUID.1:ECX[31] */
-	/* CPUID leaf 0xA; zero when the CPU has no architectural perfmon */
+	/*
+	 * Intel: CPUID leaf 0xA, zero when the CPU has no architectural
+	 * perfmon.  AMD (perfmon_version 0): the core counters of leaf
+	 * 80000022H (PerfMonV2) or 80000001H:ECX[23] (six with the core
+	 * extension, else four), 48 bits wide.
+	 */
 	unsigned perfmon_version;
 	unsigned gp_counters, gp_width;
 	unsigned fixed_counters, fixed_width;
@@ -57,11 +69,20 @@ int cpuid_leaf_native(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[
 int cpuid_leaf_file(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 
 /*
- * Read and decode.  Returns 0, or -errno from the source, or -ENOTSUP for
- * a CPU pmutop cannot monitor (not Intel, or no architectural perfmon), with
- * one line in ERR saying which CPU it is and what to do.
+ * Read and decode, whatever the CPU: which counters each source can use is
+ * the source's to judge (cpuid_check_intel_perfmon for the registers; the
+ * kernel's PMUs for perf).  Returns 0, or -errno from the source with one
+ * line in ERR.
  */
 int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char *err, size_t errlen);
+
+/*
+ * Whether INFO's CPU has the Intel architectural performance monitoring
+ * the register source programs: 0, or -ENOTSUP with one line in ERR saying
+ * which CPU it is and what to do (another vendor: the perf source; a
+ * virtual machine without a virtual PMU: enable one, or --sim).
+ */
+int cpuid_check_intel_perfmon(const struct cpuid_info *info, char *err, size_t errlen);
 
 /*
  * Identify CPU 0 of the machine under ROOT ("/" = this one): through
@@ -69,8 +90,12 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
  */
 int cpuid_identify_root(const char *root, struct cpuid_info *info, char *err, size_t errlen);
 
-/* The microarchitecture for an Intel family-6 MODEL with perfmon VERSION. */
-enum cpuid_uarch cpuid_uarch_of(unsigned family, unsigned model, unsigned perfmon_version);
+/*
+ * The microarchitecture of INFO's CPU: its row's in the CPU table, else
+ * the architectural fallback for an Intel CPU with architectural perfmon,
+ * else unknown.
+ */
+enum cpuid_uarch cpuid_uarch_of(const struct cpuid_info *info);
 
 /* "Nehalem" etc., for UARCH. */
 const char *cpuid_uarch_name(enum cpuid_uarch uarch);

@@ -24,10 +24,11 @@ double counter_widen(uint64_t prev, uint64_t now, unsigned width, double elapsed
 	return (double)now;
 }
 
-/* The fields core and uncore selects share, with EN. */
+/* The fields core and uncore selects share, with EN (an AMD event's high bits at 35:32). */
 static uint64_t counter_fields(const struct layout_event *ev)
 {
-	return ((uint64_t)ev->event << EVTSEL_EVENT_SHIFT) |
+	return ((uint64_t)(ev->event & 0xFF) << EVTSEL_EVENT_SHIFT) |
+	       ((uint64_t)(ev->event >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT) |
 	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
 	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) | (ev->inv ? EVTSEL_INV : 0) |
 	       (ev->edge ? EVTSEL_EDGE : 0) | EVTSEL_EN;

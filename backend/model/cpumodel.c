@@ -1,5 +1,5 @@
 /*
- * cpumodel: the CPU model table; see cpumodel.h.  Models from the SDM Vol. 4
+ * cpumodel: the CPU table; see cpumodel.h.  Models from the SDM Vol. 4
  * Table 2-1; uncore and channels from seed 000 (Nehalem-EP: three DDR3
  * channels per socket, uncore PMU in MSRs 391H-3C7H) and seed 001 (Skylake
  * client: two channels, CBo/ARB MSRs, IMC counters in MMIO); offcore response
@@ -20,39 +20,82 @@ const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
 				  .pmus = 1u << LAYOUT_PMU_CBO | 1u << LAYOUT_PMU_ARB | 1u << LAYOUT_PMU_IMC },
 };
 
+bool cpumodel_uncore_free_running(enum cpumodel_uncore kind)
+{
+	for (int p = 0; p < LAYOUT_NPMUS; p++)
+		if ((cpumodel_uncore_kinds[kind].pmus & (1u << p)) && layout_pmu_kinds[p].free_running)
+			return true;
+	return false;
+}
+
+enum {
+	CPUMODEL_CORE2, CPUMODEL_NHM_EP, CPUMODEL_NHM_EX, CPUMODEL_WSM_EP, CPUMODEL_WSM_EX,
+	CPUMODEL_SKL_CLIENT,
+};
+
+const struct cpumodel_platform cpumodel_platforms[] = {
+	[CPUMODEL_CORE2] = { "Core 2", CPUID_UARCH_CORE2, "core2" },
+	[CPUMODEL_NHM_EP] = { "Nehalem-EP", CPUID_UARCH_NEHALEM, "nehalem", CPUMODEL_UNCORE_NHM, NULL,
+			      3, 1 },
+	[CPUMODEL_NHM_EX] = { "Nehalem-EX", CPUID_UARCH_NEHALEM, "nehalem", CPUMODEL_UNCORE_NONE,
+			      CPUMODEL_EX_UNCORE, 0, 1 },
+	[CPUMODEL_WSM_EP] = { "Westmere-EP", CPUID_UARCH_WESTMERE, "westmere", CPUMODEL_UNCORE_NHM,
+			      NULL, 3, 2 },
+	[CPUMODEL_WSM_EX] = { "Westmere-EX", CPUID_UARCH_WESTMERE, "westmere", CPUMODEL_UNCORE_NONE,
+			      CPUMODEL_EX_UNCORE, 0, 2 },
+	[CPUMODEL_SKL_CLIENT] = { "Skylake client", CPUID_UARCH_SKYLAKE, "skylake",
+				  CPUMODEL_UNCORE_SKL, NULL, 2, 2 },
+};
+
+const int cpumodel_platform_count =
+	(int)(sizeof(cpumodel_platforms) / sizeof(cpumodel_platforms[0]));
+
+#define INTEL CPUID_VENDOR_INTEL
+#define P(x) &cpumodel_platforms[CPUMODEL_##x]
+
+/* vendor, family, model, steppings (0: all), core type (0: any), name, platform */
 const struct cpumodel cpumodels[] = {
-	{ .family = 6, .model = 0x0F, .name = "Core 2 (Merom)", .uarch = CPUID_UARCH_CORE2,
-	  .layout = "core2" },
-	{ .family = 6, .model = 0x17, .name = "Core 2 (Penryn)", .uarch = CPUID_UARCH_CORE2,
-	  .layout = "core2" },
-	{ .family = 6, .model = 0x1D, .name = "Xeon 7400 (Dunnington)", .uarch = CPUID_UARCH_CORE2,
-	  .layout = "core2" },
-	{ .family = 6, .model = 0x1A, .name = "Nehalem-EP, Core i7 9xx", .uarch = CPUID_UARCH_NEHALEM,
-	  .uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 1, .layout = "nehalem" },
-	{ .family = 6, .model = 0x1E, .name = "Lynnfield", .uarch = CPUID_UARCH_NEHALEM,
-	  .uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 1, .layout = "nehalem" },
-	{ .family = 6, .model = 0x1F, .name = "Havendale", .uarch = CPUID_UARCH_NEHALEM,
-	  .uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 1, .layout = "nehalem" },
-	{ .family = 6, .model = 0x2E, .name = "Nehalem-EX", .uarch = CPUID_UARCH_NEHALEM,
-	  .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 1, .layout = "nehalem" },
-	{ .family = 6, .model = 0x25, .name = "Clarkdale, Arrandale", .uarch = CPUID_UARCH_WESTMERE,
-	  .uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 2, .layout = "westmere" },
-	{ .family = 6, .model = 0x2C, .name = "Westmere-EP", .uarch = CPUID_UARCH_WESTMERE,
-	  .uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 2, .layout = "westmere" },
-	{ .family = 6, .model = 0x2F, .name = "Westmere-EX", .uarch = CPUID_UARCH_WESTMERE,
-	  .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 2, .layout = "westmere" },
-	{ .family = 6, .model = 0x4E, .name = "Skylake mobile", .uarch = CPUID_UARCH_SKYLAKE,
-	  .uncore = CPUMODEL_UNCORE_SKL, .channels = 2, .offcore = 2, .layout = "skylake" },
-	{ .family = 6, .model = 0x5E, .name = "Skylake desktop", .uarch = CPUID_UARCH_SKYLAKE,
-	  .uncore = CPUMODEL_UNCORE_SKL, .channels = 2, .offcore = 2, .layout = "skylake" },
+	{ INTEL, 6, 0x0F, 0, 0, "Core 2 (Merom)", P(CORE2) },
+	{ INTEL, 6, 0x17, 0, 0, "Core 2 (Penryn)", P(CORE2) },
+	{ INTEL, 6, 0x1D, 0, 0, "Xeon 7400 (Dunnington)", P(CORE2) },
+	{ INTEL, 6, 0x1A, 0, 0, "Nehalem-EP, Core i7 9xx", P(NHM_EP) },
+	{ INTEL, 6, 0x1E, 0, 0, "Lynnfield", P(NHM_EP) },
+	{ INTEL, 6, 0x1F, 0, 0, "Havendale", P(NHM_EP) },
+	{ INTEL, 6, 0x2E, 0, 0, "Nehalem-EX", P(NHM_EX) },
+	{ INTEL, 6, 0x25, 0, 0, "Clarkdale, Arrandale", P(WSM_EP) },
+	{ INTEL, 6, 0x2C, 0, 0, "Westmere-EP", P(WSM_EP) },
+	{ INTEL, 6, 0x2F, 0, 0, "Westmere-EX", P(WSM_EX) },
+	{ INTEL, 6, 0x4E, 0, 0, "Skylake mobile", P(SKL_CLIENT) },
+	{ INTEL, 6, 0x5E, 0, 0, "Skylake desktop", P(SKL_CLIENT) },
 };
 
 const int cpumodel_count = (int)(sizeof(cpumodels) / sizeof(cpumodels[0]));
 
-const struct cpumodel *cpumodel_find(unsigned family, unsigned model)
+/* The first row that matches: the most specific rows (a stepping, a core type) come first. */
+static const struct cpumodel *cpumodel_match(enum cpuid_vendor vendor, unsigned family,
+					     unsigned model, int stepping, unsigned core_type)
 {
-	for (int i = 0; i < cpumodel_count; i++)
-		if (cpumodels[i].family == family && cpumodels[i].model == model)
-			return &cpumodels[i];
+	for (int i = 0; i < cpumodel_count; i++) {
+		const struct cpumodel *m = &cpumodels[i];
+
+		if (m->vendor != vendor || m->family != family || m->model != model)
+			continue;
+		if (m->steppings && (stepping < 0 || !(m->steppings & (1u << stepping))))
+			continue;
+		if (m->core_type && m->core_type != core_type)
+			continue;
+		return m;
+	}
 	return NULL;
+}
+
+const struct cpumodel *cpumodel_of(const struct cpuid_info *info)
+{
+	return cpumodel_match(info->vendor_id, info->family, info->model, (int)info->stepping,
+			      info->core_type);
+}
+
+const struct cpumodel *cpumodel_find(enum cpuid_vendor vendor, unsigned family, unsigned model)
+{
+	return cpumodel_match(vendor, family, model, -1, 0);
 }

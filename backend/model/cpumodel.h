@@ -1,12 +1,15 @@
 /*
- * cpumodel: the one table of CPU models pmutop knows, as the kernel's
- * x86_match_cpu tables are: family/model -> microarchitecture, uncore kind
- * (or why its uncore is not programmed), memory channels, offcore response
- * registers, layout.  Everything model-specific elsewhere is derived from a
- * row: the microarchitecture of a CPU (cpuid), the uncore the source opens
- * and the doctor describes, the offcore registers on the write allowlist
- * and in the emulator.  A new model of a known microarchitecture is one
- * row.  Immutable; any thread.
+ * cpumodel: the one table of the CPUs pmutop knows, in the spirit of the
+ * kernel perf tool's mapfile.csv: (vendor, family, model[, steppings][,
+ * core type]) -> a platform row with the microarchitecture, the layout,
+ * the uncore kind (or why the uncore is not programmed), the memory
+ * channels and the offcore response registers.  Everything model-specific
+ * elsewhere is derived from these rows: the microarchitecture of a CPU
+ * (cpuid), the layout pmutop loads (layout_find), the uncore the source
+ * opens and the doctor describes, the offcore registers on the write
+ * allowlist and in the emulator.  A new model of a known platform is one
+ * line of cpumodels[]; a new platform one line of cpumodel_platforms[] and
+ * its layout.  Immutable; any thread.
  */
 #ifndef PMUTOP_CPUMODEL_H
 #define PMUTOP_CPUMODEL_H
@@ -33,21 +36,43 @@ struct cpumodel_uncore_kind {
 
 extern const struct cpumodel_uncore_kind cpumodel_uncore_kinds[];
 
-struct cpumodel {
-	unsigned family, model;
-	const char *name;            /* the parts, e.g. "Nehalem-EP, Core i7 9xx" */
+/* Whether uncore KIND has a box kind of free-running counters (a memory controller window). */
+bool cpumodel_uncore_free_running(enum cpumodel_uncore kind);
+
+/* What the models of one platform share. */
+struct cpumodel_platform {
+	const char *name;            /* "Nehalem-EP", "Skylake client" */
 	enum cpuid_uarch uarch;
+	const char *layout;          /* the layout file's name, without .layout */
 	enum cpumodel_uncore uncore;
 	const char *uncore_why;      /* CPUMODEL_UNCORE_NONE on a part that has one: why */
 	int channels;                /* memory channels per socket the uncore counts */
 	int offcore;                 /* MSR_OFFCORE_RSP_x registers: 0, 1 or 2 */
-	const char *layout;          /* the layout file's name, without .layout */
+};
+
+extern const struct cpumodel_platform cpumodel_platforms[];
+extern const int cpumodel_platform_count;
+
+/* One row: the CPUs it matches, their names, their platform. */
+struct cpumodel {
+	enum cpuid_vendor vendor;
+	unsigned family, model;
+	uint16_t steppings;          /* bit s: stepping s matches; 0 every stepping */
+	unsigned core_type;          /* a hybrid part's core type (CPUID.1AH:EAX[31:24]), 0 any */
+	const char *name;            /* the parts, e.g. "Nehalem-EP, Core i7 9xx" */
+	const struct cpumodel_platform *p;
 };
 
 extern const struct cpumodel cpumodels[];
 extern const int cpumodel_count;
 
-/* The row of FAMILY/MODEL, or NULL for a model without one (the architectural fallback). */
-const struct cpumodel *cpumodel_find(unsigned family, unsigned model);
+/*
+ * The row of the CPU INFO describes (its vendor, family, model, stepping,
+ * core type), or NULL for a CPU without one (the architectural fallback).
+ */
+const struct cpumodel *cpumodel_of(const struct cpuid_info *info);
+
+/* The row of VENDOR FAMILY MODEL (any stepping, any core type), or NULL. */
+const struct cpumodel *cpumodel_find(enum cpuid_vendor vendor, unsigned family, unsigned model);
 
 #endif

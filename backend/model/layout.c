@@ -227,6 +227,24 @@ static int layout_models(struct layout_parser *p)
 	return 0;
 }
 
+/* "vendor intel|amd": whose event selects the raw events are (AMD's are 12 bits wide). */
+static int layout_vendor(struct layout_parser *p)
+{
+	int rc = layout_want_args(p, 1, 1, "the vendor: intel or amd");
+
+	if (rc)
+		return rc;
+	if (p->l->nevents)
+		return layout_fail(p, p->tok[0].at, "the 'vendor' line before the first event");
+	if (!strcmp(p->tok[1].text, "intel"))
+		p->l->vendor = CPUID_VENDOR_INTEL;
+	else if (!strcmp(p->tok[1].text, "amd"))
+		p->l->vendor = CPUID_VENDOR_AMD;
+	else
+		return layout_fail(p, p->tok[1].at, "intel or amd, not '%s'", p->tok[1].text);
+	return 0;
+}
+
 int layout_set_string(struct layout_parser *p, char **field, const char *what)
 {
 	int rc = layout_want_args(p, 1, 1, what);
@@ -363,6 +381,8 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 					 "wsm_unc)");
 	if (!strcmp(kw, "models"))
 		return layout_models(p);
+	if (!strcmp(kw, "vendor"))
+		return layout_vendor(p);
 	if (!strcmp(kw, "metric"))
 		return layout_metric(p, eol);
 	if (!strcmp(kw, "help")) {
@@ -376,8 +396,8 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 		return layout_group_open(p);
 	if (!strcmp(kw, "end"))
 		return layout_fail(p, p->tok[0].at, "a 'group' before 'end'");
-	return layout_fail(p, p->tok[0].at, "layout, description, libpfm, libpfm_uncore, models, "
-			   "metric, help, thresholds or group, not '%s'", kw);
+	return layout_fail(p, p->tok[0].at, "layout, description, vendor, libpfm, libpfm_uncore, "
+			   "models, metric, help, thresholds or group, not '%s'", kw);
 }
 
 static int layout_fixup(void *ctx, int var)
@@ -407,6 +427,7 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 
 	p.l = xcalloc(1, sizeof(*p.l));
 	p.l->file = xstrdup(file);
+	p.l->vendor = CPUID_VENDOR_INTEL;
 	*out = NULL;
 	while (*s && !rc) {
 		const char *eol = strchr(s, '\n');
@@ -444,8 +465,6 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 					 p.l->groups[p.group].name);
 		else if (!p.l->name)
 			rc = layout_fail(&p, s, "a 'layout NAME' line");
-		else if (!p.l->nmodels && !p.l->fallback)
-			rc = layout_fail(&p, s, "a 'models' line");
 		else if (!layout_has_thread_metric(p.l))
 			rc = layout_fail(&p, s, "at least one 'metric NAME thread ...' line: the "
 					 "screen colours each hardware thread by one");

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpuid.h"
+
 /* X(name, meaning); the first three are fixed counters 0, 1, 2 in that order */
 #define LAYOUT_BUILTINS(X) \
 	X(instructions, "instructions retired (fixed counter 0, INST_RETIRED.ANY)") \
@@ -144,7 +146,12 @@ struct layout {
 	char *description;
 	char *libpfm_pmu;    /* libpfm4 PMU for named events, NULL when every event is raw */
 	char *libpfm_uncore; /* libpfm4 PMU for named uncore events (nhm_unc, wsm_unc), or NULL */
-	bool fallback;       /* "models any": any Intel CPU with architectural perfmon */
+	enum cpuid_vendor vendor; /* "vendor": whose event selects its raw events are (intel) */
+	bool fallback;       /* "models any": any CPU of its vendor with architectural perfmon */
+	/*
+	 * "models": the CPUs a layout of one's own is for (--layout FILE);
+	 * the shipped layouts have none, the CPU table (cpumodel) picks them.
+	 */
 	unsigned (*models)[2]; /* family, model */
 	int nmodels;
 	struct layout_event *events;
@@ -165,15 +172,21 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 int layout_load(const char *path, struct layout **out, char *err, size_t errlen);
 
 /*
- * The layout in DIR for an Intel FAMILY/MODEL: the one listing the model,
- * else the fallback ("models any").  -ENOENT with a message when none fits.
+ * The layout in DIR for the CPU INFO describes: the one its row in the CPU
+ * table names, else the architectural fallback of its vendor (Intel's
+ * arch.layout) when it has architectural perfmon.  -ENOENT with a message
+ * when there is none.
  */
-int layout_find(const char *dir, unsigned family, unsigned model, struct layout **out, char *err,
+int layout_find(const char *dir, const struct cpuid_info *info, struct layout **out, char *err,
 		size_t errlen);
 
 void layout_free(struct layout *l);
 
-bool layout_covers(const struct layout *l, unsigned family, unsigned model);
+/*
+ * Whether L is for INFO's CPU: the layout its CPU table row names, a
+ * fallback of its vendor, or one whose own models line names it.
+ */
+bool layout_covers(const struct layout *l, const struct cpuid_info *info);
 
 /* Is a metric of scope M computed at scope AT (at its own and every coarser scope)? */
 bool layout_scope_computed(enum layout_scope m, enum layout_scope at);

@@ -1,10 +1,11 @@
 /*
  * layout_data: a parsed layout as data: loading a file (a regular file of
- * at most LAYOUT_MAX_BYTES), finding the one that covers a CPU model in a
+ * at most LAYOUT_MAX_BYTES), finding the one the CPU table names in a
  * directory, freeing it, and the queries the engine and the front ends make
  * (variables, counters, groups, metrics).  Immutable after parsing; any
  * thread.
  */
+#include "cpumodel.h"
 #include "layout.h"
 #include "layout_int.h"
 #include "expr.h"
@@ -12,7 +13,6 @@
 #include "paths.h"
 #include "xmalloc.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,79 +64,67 @@ int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 	return rc;
 }
 
-bool layout_covers(const struct layout *l, unsigned family, unsigned model)
+/* The name of the fallback layout of INFO's vendor, or NULL (none without architectural perfmon). */
+static const char *layout_fallback_name(const struct cpuid_info *info)
 {
+	return info->vendor_id == CPUID_VENDOR_INTEL && info->perfmon_version > 0 ? "arch" : NULL;
+}
+
+bool layout_covers(const struct layout *l, const struct cpuid_info *info)
+{
+	const struct cpumodel *m = cpumodel_of(info);
+
+	if (l->fallback)
+		return l->vendor == info->vendor_id;
+	if (m && !strcmp(m->p->layout, l->name) && l->vendor == info->vendor_id)
+		return true;
 	for (int i = 0; i < l->nmodels; i++)
-		if (l->models[i][0] == family && l->models[i][1] == model)
+		if (l->models[i][0] == info->family && l->models[i][1] == info->model &&
+		    l->vendor == info->vendor_id)
 			return true;
 	return false;
 }
 
-static int layout_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int layout_find(const char *dir, unsigned family, unsigned model, struct layout **out, char *err,
+int layout_find(const char *dir, const struct cpuid_info *info, struct layout **out, char *err,
 		size_t errlen)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL, path[4096];
-	struct layout *fallback = NULL;
-	int n = 0, rc = 0;
+	const struct cpumodel *m = cpumodel_of(info);
+	const char *name = m ? m->p->layout : layout_fallback_name(info);
+	char path[4096];
+	struct stat st;
+	int rc;
 
 	*out = NULL;
-	if (!d) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot open the layout directory %s: %s (set PMUTOP_LAYOUT_DIR "
-			 "or reinstall)", dir, strerror(-rc));
-		return rc;
+	if (!name) {
+		snprintf(err, errlen, "no layout for this CPU (%s family 0x%X model 0x%02X): pmutop's "
+			 "CPU table has no row for it and it has no architectural performance "
+			 "monitoring to fall back on; --layout FILE gives one of your own",
+			 info->vendor[0] ? info->vendor : "unknown vendor", info->family, info->model);
+		return -ENOENT;
 	}
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-
-		if (len > strlen(LAYOUT_SUFFIX) &&
-		    !strcmp(de->d_name + len - strlen(LAYOUT_SUFFIX), LAYOUT_SUFFIX)) {
-			names = xrealloc(names, (size_t)n + 1, sizeof(*names));
-			names[n++] = xstrdup(de->d_name);
-		}
-	}
-	closedir(d);
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), layout_name_cmp);
-	for (int i = 0; i < n && !rc && !*out; i++) {
-		struct layout *l;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		rc = layout_load(path, &l, err, errlen);
-		if (rc)
-			break;
-		if (layout_covers(l, family, model))
-			*out = l;
-		else if (l->fallback && !fallback)
-			fallback = l;
-		else
-			layout_free(l);
-	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	snprintf(path, sizeof(path), "%s/%s%s", dir, name, LAYOUT_SUFFIX);
+	rc = stat(dir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 	if (rc) {
-		layout_free(fallback);
+		snprintf(err, errlen, "cannot open the layout directory %s: %s (set PMUTOP_LAYOUT_DIR "
+			 "or reinstall)", dir, strerror(rc));
+		return -rc;
+	}
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "the layout %s that the CPU table names for %s is not in %s "
+			 "(set PMUTOP_LAYOUT_DIR or reinstall)", name,
+			 m ? m->name : "this CPU", dir);
+		return -ENOENT;
+	}
+	rc = layout_load(path, out, err, errlen);
+	if (rc)
 		return rc;
+	if (!m && !(*out)->fallback) {
+		snprintf(err, errlen, "%s is not a fallback layout ('models any')", path);
+		layout_free(*out);
+		*out = NULL;
+		return -EINVAL;
 	}
-	if (*out) {
-		layout_free(fallback);
-		return 0;
-	}
-	if (fallback) {
-		*out = fallback;
-		return 0;
-	}
-	snprintf(err, errlen, "no layout in %s covers CPU family %u model 0x%02X and none is a "
-		 "fallback ('models any')", dir, family, model);
-	return -ENOENT;
+	return 0;
 }
 
 void layout_free(struct layout *l)

@@ -62,8 +62,13 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		if (strlen(keys[k].key) != (size_t)(eq - t->text) ||
 		    strncmp(keys[k].key, t->text, (size_t)(eq - t->text)))
 			continue;
-		if (layout_number(p, t, eq + 1, (ev->pmu == LAYOUT_PMU_CBO || ev->pmu == LAYOUT_PMU_ARB)
-					 && k == 2 ? SKL_UNC_EVTSEL_THR_MASK >> 24 : keys[k].max, &v))
+		uint64_t max = keys[k].max;
+
+		if ((ev->pmu == LAYOUT_PMU_CBO || ev->pmu == LAYOUT_PMU_ARB) && k == 2)
+			max = SKL_UNC_EVTSEL_THR_MASK >> 24;
+		else if (k == 0 && p->l->vendor == CPUID_VENDOR_AMD)
+			max = AMD_EVENT_MAX; /* AMD's event selects are 12 bits wide */
+		if (layout_number(p, t, eq + 1, max, &v))
 			return -EINVAL;
 		switch (k) {
 		case 0: ev->event = (unsigned)v; break;

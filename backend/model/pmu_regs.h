@@ -65,6 +65,12 @@
 #define EVTSEL_INV         (1ull << 23)
 #define EVTSEL_CMASK_SHIFT 24
 #define EVTSEL_CMASK_MASK  0xFF000000ull
+/*
+ * AMD's PerfEvtSel (AMD64 APM Vol. 2, 13.2.1) has the same low fields and
+ * a 12-bit event select: EventSelect[11:8] in bits 35:32.
+ */
+#define AMD_EVTSEL_EVENT_HI_SHIFT 32
+#define AMD_EVENT_MAX             0xFFFu
 
 /* IA32_FIXED_CTR_CTRL [SDM]: 4 bits per fixed counter n at bit 4n. */
 #define FIXED_CTRL_OS      0x1ull

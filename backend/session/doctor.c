@@ -61,11 +61,14 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 			snprintf(l->fix, sizeof(l->fix), "pmutop --help lists the machines");
 			return;
 		}
+		snprintf(c->info.vendor, sizeof(c->info.vendor), "GenuineIntel");
+		c->info.vendor_id = CPUID_VENDOR_INTEL;
 		c->info.family = m->family;
 		c->info.model = m->model;
+		c->info.stepping = m->stepping;
 		c->info.perfmon_version = m->perfmon_version;
 		c->info.gp_counters = m->gp_counters;
-		c->info.uarch = cpuid_uarch_of(m->family, m->model, m->perfmon_version);
+		c->info.uarch = cpuid_uarch_of(&c->info);
 		c->have_cpu = true;
 		snprintf(l->found, sizeof(l->found), "emulated %s: %s (SIMULATED data)", m->name,
 			 m->brand);
@@ -105,7 +108,7 @@ static void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "no CPU to look up (see the line above)");
 		return;
 	}
-	if (layout_find(c->in->layout_dir, c->info.family, c->info.model, &lay, err, sizeof(err))) {
+	if (layout_find(c->in->layout_dir, &c->info, &lay, err, sizeof(err))) {
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "%s", err);
 		snprintf(l->fix, sizeof(l->fix), "reinstall pmutop, or set PMUTOP_LAYOUT_DIR to its "
@@ -397,12 +400,12 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "see the CPU line");
 		return;
 	}
-	model = cpumodel_find(c->info.family, c->info.model);
-	switch (model ? model->uncore : CPUMODEL_UNCORE_NONE) {
+	model = cpumodel_of(&c->info);
+	switch (model ? model->p->uncore : CPUMODEL_UNCORE_NONE) {
 	case CPUMODEL_UNCORE_NHM:
 		snprintf(l->found, sizeof(l->found), "%s uncore (L3, home logic, %d IMC channels) per "
 			 "socket through the msr device of one CPU of it%s", model->name,
-			 model->channels, c->in->sim ? " (emulated)" : "");
+			 model->p->channels, c->in->sim ? " (emulated)" : "");
 		return;
 	case CPUMODEL_UNCORE_SKL:
 		if (c->in->sim) {
@@ -426,10 +429,10 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	case CPUMODEL_UNCORE_NONE:
 		l->state = DOCTOR_NA;
-		if (model && model->uncore_why)
+		if (model && model->p->uncore_why)
 			snprintf(l->found, sizeof(l->found), "%s (%s): its uncore is not programmed: "
 				 "%s; the uncore and IMC panes show n/a", model->name,
-				 c->info.uarch_name, model->uncore_why);
+				 c->info.uarch_name, model->p->uncore_why);
 		else
 			snprintf(l->found, sizeof(l->found), "no uncore PMU pmutop knows on this CPU (it "
 				 "knows Nehalem/Westmere-EP and Skylake client): the uncore and IMC "

@@ -1,6 +1,7 @@
 /*
  * session: start-up and shutdown order of a measuring run.
  */
+#include "cpumodel.h"
 #include "session.h"
 #include "session_int.h"
 #include "lock.h"
@@ -90,19 +91,20 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	if (c->layout_path)
 		rc = layout_load(c->layout_path, &s->own_layout, err, errlen);
 	else
-		rc = layout_find(c->layout_dir, info->family, info->model, &s->own_layout, err,
-				 errlen);
+		rc = layout_find(c->layout_dir, info, &s->own_layout, err, errlen);
 	if (rc)
 		return -EINVAL;
 	s->layout = s->own_layout;
 	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
-	    !layout_covers(s->layout, info->family, info->model)) {
+	    !layout_covers(s->layout, info)) {
 		/* another CPU's events encode other things here: figures that would lie */
-		snprintf(err, errlen, "layout %s (%s) is for other CPUs: its models line does not name "
-			 "this one (family %u model 0x%02X, %s), whose events differ; leave --layout "
-			 "out for this CPU's layout, or give --force-layout to use it anyway",
-			 c->layout_path, s->layout->name, info->family, info->model,
-			 info->uarch_name ? info->uarch_name : "unknown");
+		snprintf(err, errlen, "layout %s (%s) is for other CPUs: this one (family %u model "
+			 "0x%02X, %s) has layout %s in pmutop's CPU table and the file's models line does "
+			 "not name it, and its events differ; leave --layout out for this CPU's layout, "
+			 "or give --force-layout to use it anyway", c->layout_path, s->layout->name,
+			 info->family, info->model, info->uarch_name ? info->uarch_name : "unknown",
+			 cpumodel_of(info) ? cpumodel_of(info)->p->layout
+			 : info->uarch == CPUID_UARCH_ARCH ? "arch" : "none");
 		return -EINVAL;
 	}
 	if (c->groups) {

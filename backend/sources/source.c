@@ -127,10 +127,10 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
 	}
 	/* the same for a real and an emulated CPU: what its model's row says */
-	s->model = cpumodel_find(s->info.family, s->info.model);
+	s->model = cpumodel_of(&s->info);
 	if (s->model) {
-		s->uncore = s->model->uncore;
-		s->channels = s->model->channels;
+		s->uncore = s->model->p->uncore;
+		s->channels = s->model->p->channels;
 	}
 	if (perf) {
 		rc = source_open_perf_side(s, root, task_ok, err, errlen);
@@ -139,10 +139,14 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		*out = s;
 		return 0;
 	}
+	/* the registers: Intel's architectural perfmon only (perf counts any CPU the kernel does) */
+	rc = cpuid_check_intel_perfmon(&s->info, err, errlen);
+	if (rc)
+		goto fail;
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;
-	if (s->uncore == CPUMODEL_UNCORE_SKL && (s->emu ? mmio_open_ops(&emu_mmio_ops, s->emu,
+	if (cpumodel_uncore_free_running(s->uncore) && (s->emu ? mmio_open_ops(&emu_mmio_ops, s->emu,
 								      "the emulated host bridge", &s->mmio,
 								      s->mmio_why, sizeof(s->mmio_why))
 					       : mmio_open_files(root, &s->mmio, s->mmio_why,
@@ -173,7 +177,7 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->source = s->name;
 	ec->simulated = s->simulated;
 	ec->uncore = s->uncore;
-	ec->uncore_why = s->model ? s->model->uncore_why : NULL;
+	ec->uncore_why = s->model ? s->model->p->uncore_why : NULL;
 	ec->mmio = s->mmio;
 	ec->mmio_why = s->mmio_why;
 	ec->channels = s->channels;
@@ -243,6 +247,9 @@ int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out
 	struct msr_allowlist allow;
 	int rc = source_identify(sim, root, &info, err, errlen);
 
+	/* msr-safe's allowlist is for the registers: Intel's architectural perfmon only */
+	if (!rc)
+		rc = cpuid_check_intel_perfmon(&info, err, errlen);
 	if (rc)
 		return rc;
 	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);

@@ -101,6 +101,8 @@ static int main_list_events(const struct options *opt)
 
 	if (opt->has_model) {
 		memset(&info, 0, sizeof(info));
+		snprintf(info.vendor, sizeof(info.vendor), "GenuineIntel");
+		info.vendor_id = CPUID_VENDOR_INTEL;
 		info.family = opt->family;
 		info.model = opt->model;
 		/* with hyper-threading, what every model a layout covers has */
@@ -111,8 +113,7 @@ static int main_list_events(const struct options *opt)
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	rc = opt->layout ? layout_load(opt->layout, &l, err, sizeof(err))
-			 : layout_find(paths_layout_dir(NULL), info.family, info.model, &l, err,
-				       sizeof(err));
+			 : layout_find(paths_layout_dir(NULL), &info, &l, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return OPTIONS_EXIT_USAGE;

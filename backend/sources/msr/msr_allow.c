@@ -136,7 +136,7 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 
 void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowlist *out)
 {
-	const struct cpumodel *model = cpumodel_find(info->family, info->model);
+	const struct cpumodel *model = cpumodel_of(info);
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < sizeof(msr_allow_groups) / sizeof(msr_allow_groups[0]); i++) {
@@ -159,7 +159,7 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 			n = g->count;
 			break;
 		case ALLOW_PER_OFFCORE:
-			n = model ? (unsigned)model->offcore : 0;
+			n = model ? (unsigned)model->p->offcore : 0;
 			break;
 		case ALLOW_PER_CBO:
 			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)

@@ -159,7 +159,7 @@ static int emu_is_offcore(const struct emu *e, uint32_t reg)
 /* Writing a reserved bit of the offcore matrix faults (#GP: EIO through the driver). */
 static uint64_t emu_offcore_valid(const struct emu *e)
 {
-	return e->model && e->model->uarch == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK
+	return e->model && e->model->p->uarch == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK
 								  : OFFCORE_RSP_NHM_MASK;
 }
 
@@ -483,10 +483,10 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 
 	pthread_mutex_init(&e->lock, NULL);
 	e->m = m;
-	e->model = cpumodel_find(m->family, m->model);
-	e->uncore = e->model ? e->model->uncore : CPUMODEL_UNCORE_NONE;
-	e->channels = e->model ? e->model->channels : 0;
-	e->offcore = e->model ? e->model->offcore : 0;
+	e->model = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
+	e->uncore = e->model ? e->model->p->uncore : CPUMODEL_UNCORE_NONE;
+	e->channels = e->model ? e->model->p->channels : 0;
+	e->offcore = e->model ? e->model->p->offcore : 0;
 	e->sc = sc;
 	if (topo_load(m->topology, &e->topo, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: emulated machine %s: %s\n", m->name, err);

@@ -121,3 +121,10 @@ const char *emu_machine_names(void)
 				 i ? ", " : "", emu_machines[i].name);
 	return names;
 }
+
+enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m)
+{
+	const struct cpumodel *row = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
+
+	return row ? row->p->uarch : m->perfmon_version ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
+}

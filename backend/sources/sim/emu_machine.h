@@ -32,6 +32,9 @@ extern const int emu_nmachines;
 /* The machine called NAME, or NULL. */
 const struct emu_machine *emu_machine_find(const char *name);
 
+/* M's microarchitecture, as its row in the CPU table says (or the architectural fallback). */
+enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m);
+
 /* "nehalem-ep, westmere-ep, ..." for messages. */
 const char *emu_machine_names(void);
 

@@ -133,7 +133,7 @@ static void emu_port_rates(const double *v, unsigned nports, double *rate)
 
 static unsigned emu_nports(const struct emu_machine *m)
 {
-	return cpuid_uarch_of(m->family, m->model, m->perfmon_version) == CPUID_UARCH_SKYLAKE ? 8 : 6;
+	return emu_machine_uarch(m) == CPUID_UARCH_SKYLAKE ? 8 : 6;
 }
 
 void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n)
@@ -369,7 +369,7 @@ static void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, 
  */
 static void emu_ev_mem_uncore_retired(const struct emu_core_ctx *c, struct emu_dist *d)
 {
-	bool wsm = cpuid_uarch_of(c->m->family, c->m->model, c->m->perfmon_version) ==
+	bool wsm = emu_machine_uarch(c->m) ==
 		   CPUID_UARCH_WESTMERE;
 	unsigned local = wsm ? 0x08 : 0x20;
 	double per_s = (c->umask & 0x10 ? c->v[SK_remote_dram_loads_per_s] : 0) +
@@ -406,7 +406,7 @@ static void emu_ev_offcore(const struct emu_core_ctx *c, struct emu_dist *d)
 		{ 4, SK_local_dram_pf_read_lines_per_s, SK_remote_dram_pf_read_lines_per_s },
 		{ 5, SK_local_dram_pf_rfo_lines_per_s, SK_remote_dram_pf_rfo_lines_per_s },
 	};
-	bool wsm = cpuid_uarch_of(c->m->family, c->m->model, c->m->perfmon_version) ==
+	bool wsm = emu_machine_uarch(c->m) ==
 		   CPUID_UARCH_WESTMERE;
 	uint64_t local = wsm ? BIT(12) : BIT(14);
 	double per_s = 0;
@@ -576,7 +576,7 @@ static const struct emu_core_row {
 bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask, uint64_t offcore,
 		    const double *v, struct emu_dist *d)
 {
-	enum cpuid_uarch ua = cpuid_uarch_of(m->family, m->model, m->perfmon_version);
+	enum cpuid_uarch ua = emu_machine_uarch(m);
 	double ghz = v[SK_ghz] > 0 ? v[SK_ghz] : m->nominal_ghz;
 	struct emu_core_ctx c = {
 		.m = m, .event = event, .umask = umask, .offcore = offcore, .v = v,
