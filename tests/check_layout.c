@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "msr_source.h"
 #include "check_main.h"
@@ -425,6 +426,157 @@ START_TEST(amd_layouts_take_twelve_bit_event_selects)
 }
 END_TEST
 
+/* ---- layouts that include others ----------------------------------------- */
+
+/* Write TEXT to DIR/NAME. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+#define BASE "pmutop-layout 1\nlayout base\ndescription \"the base\"\n" \
+	"metric ipc thread ratio = instructions / cycles\n" \
+	"group a\n  key 1\n  event ea raw event=0xB1 umask=0x01\n  metric ma thread count = ea\nend\n" \
+	"group b\n  key 2\n  event eb raw event=0x0E umask=0x01\n  metric mb thread count = eb\nend\n" \
+	"group c\n  key 3\n  event ec raw event=0xC2 umask=0x01\n  metric mc thread count = ec\nend\n"
+
+/*
+ * include: the included groups in their order, a group defined again
+ * replaced at its place, a dropped one left out, the includer's header and
+ * extra groups; the self-contained text parses to the same layout.
+ */
+START_TEST(include_splices_replaces_and_drops)
+{
+	char dir[] = "/tmp/pmutop-layout-XXXXXX", path[512], err[512];
+	struct layout *l, *again;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	put_file(dir, "base.layout", BASE);
+	put_file(dir, "variant.layout", "pmutop-layout 1\nlayout variant\ninclude base\ndrop c\n"
+		 "group b\n  key 2\n  event eb2 raw event=0x0E umask=0x02\n"
+		 "  metric mb2 thread count = eb2\nend\n"
+		 "group d\n  key 4\n  event ed raw event=0x14 umask=0x01\n"
+		 "  metric md thread count = ed\nend\n");
+	snprintf(path, sizeof(path), "%s/variant.layout", dir);
+	ck_assert_msg(layout_load(path, &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(l->name, "variant");
+	ck_assert_ptr_null(l->description); /* the included header is the includer's to give */
+	ck_assert_int_eq(l->ngroups, 3);
+	ck_assert_str_eq(l->groups[0].name, "a");
+	ck_assert_str_eq(l->groups[1].name, "b");   /* replaced where it stood */
+	ck_assert_str_eq(l->events[l->groups[1].first_event].name, "eb2");
+	ck_assert_str_eq(l->groups[2].name, "d");
+	ck_assert_int_eq(layout_group_find(l, "c"), -1);
+	ck_assert_int_ge(layout_metric_find(l, "ipc"), 0);
+	/* the self-contained text: no include left, the same groups and events */
+	ck_assert_ptr_null(strstr(l->text, "include"));
+	ck_assert_msg(layout_parse(l->text, "flat.layout", &again, err, sizeof(err)) == 0, "%s\n%s",
+		      err, l->text);
+	ck_assert_int_eq(again->ngroups, l->ngroups);
+	ck_assert_int_eq(again->nevents, l->nevents);
+	for (int i = 0; i < l->nevents; i++) {
+		ck_assert_str_eq(again->events[i].name, l->events[i].name);
+		ck_assert_uint_eq(again->events[i].event, l->events[i].event);
+		ck_assert_uint_eq(again->events[i].umask, l->events[i].umask);
+	}
+	layout_free(again);
+	layout_free(l);
+	/* the errors name the file and the place */
+	put_file(dir, "drop.layout", "pmutop-layout 1\nlayout x\ninclude base\ndrop z\n");
+	snprintf(path, sizeof(path), "%s/drop.layout", dir);
+	ck_assert_int_eq(layout_load(path, &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "drop.layout:4:6: expected a group of an included layout after "
+			     "'drop': none has 'z'"), "%s", err);
+	put_file(dir, "missing.layout", "pmutop-layout 1\nlayout x\ninclude nosuch\n");
+	snprintf(path, sizeof(path), "%s/missing.layout", dir);
+	ck_assert_int_eq(layout_load(path, &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "missing.layout:3:9: expected a layout to include beside this file "
+			     "(cannot open layout"), "%s", err);
+	put_file(dir, "bad.layout", "pmutop-layout 1\nlayout bad\ngroup q\n  event e raw event=0x1FF\nend\n");
+	put_file(dir, "inc.layout", "pmutop-layout 1\nlayout x\ninclude bad\n");
+	snprintf(path, sizeof(path), "%s/inc.layout", dir);
+	ck_assert_int_eq(layout_load(path, &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "bad.layout:4:15: expected a number from 0 to 0xff"), "%s", err);
+	put_file(dir, "nest.layout", "pmutop-layout 1\nlayout nest\ninclude variant\n");
+	snprintf(path, sizeof(path), "%s/nest.layout", dir);
+	ck_assert_int_eq(layout_load(path, &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "variant.layout:3:1: expected no 'include' in an included layout "
+			     "(one level)"), "%s", err);
+	put_file(dir, "late.layout", "pmutop-layout 1\nlayout late\n"
+		 "metric ipc2 thread ratio = instructions / cycles\ninclude base\n");
+	snprintf(path, sizeof(path), "%s/late.layout", dir);
+	ck_assert_int_eq(layout_load(path, &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "late.layout:4:1: expected the 'include' line before the layout's "
+			     "own metrics and groups"), "%s", err);
+	put_file(dir, "amd.layout", "pmutop-layout 1\nlayout amd\nvendor amd\ninclude base2\n");
+	put_file(dir, "base2.layout", "pmutop-layout 1\nlayout base2\nvendor intel\n"
+		 "metric ipc thread ratio = instructions / cycles\n");
+	snprintf(path, sizeof(path), "%s/amd.layout", dir);
+	ck_assert_int_eq(layout_load(path, &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "base2.layout:3:8: expected the including layout's vendor"), "%s",
+		      err);
+	for (const char *f = "base\0variant\0drop\0missing\0bad\0inc\0nest\0late\0amd\0base2\0"; *f;
+	     f += strlen(f) + 1) {
+		snprintf(path, sizeof(path), "%s/%s.layout", dir, f);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+END_TEST
+
+/* Every shipped layout's self-contained text is the same layout (what recordings carry). */
+START_TEST(shipped_layouts_round_trip_through_their_text)
+{
+	struct layout *l = load(shipped[_i].layout), *again;
+	char err[512];
+
+	ck_assert_msg(layout_parse(l->text, "flat.layout", &again, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(again->name, l->name);
+	ck_assert_int_eq(again->ngroups, l->ngroups);
+	ck_assert_int_eq(again->nevents, l->nevents);
+	ck_assert_int_eq(again->nmetrics, l->nmetrics);
+	for (int i = 0; i < l->nevents; i++) {
+		ck_assert_str_eq(again->events[i].name, l->events[i].name);
+		ck_assert_uint_eq(counter_evtsel(&again->events[i], 3, true, true),
+				  counter_evtsel(&l->events[i], 3, true, true));
+		ck_assert_uint_eq(again->events[i].offcore, l->events[i].offcore);
+	}
+	for (int m = 0; m < l->nmetrics; m++)
+		ck_assert_str_eq(again->metrics[m].formula, l->metrics[m].formula);
+	layout_free(again);
+	layout_free(l);
+}
+END_TEST
+
+/* Westmere is Nehalem plus its differences: most of its groups are Nehalem's text. */
+START_TEST(westmere_shares_nehalems_groups)
+{
+	struct layout *nhm = load("nehalem"), *wsm = load("westmere");
+	int shared = 0;
+
+	for (int g = 0; g < wsm->ngroups; g++) {
+		int k = layout_group_find(nhm, wsm->groups[g].name);
+
+		shared += k >= 0 && !strcmp(wsm->groups[g].title, nhm->groups[k].title) &&
+			  wsm->groups[g].nevents == nhm->groups[k].nevents;
+	}
+	ck_assert_int_eq(layout_group_find(wsm, "dram_remote"), -1);
+	ck_assert_int_ge(shared, wsm->ngroups - 3);
+	/* its own encodings: the local-DRAM umask is 08H on Westmere, 20H on Nehalem */
+	ck_assert_uint_eq(wsm->events[layout_event_find(wsm, "cyc_local_dram")].umask, 0x08);
+	ck_assert_uint_eq(nhm->events[layout_event_find(nhm, "cyc_local_dram")].umask, 0x20);
+	layout_free(nhm);
+	layout_free(wsm);
+}
+END_TEST
+
 /* ---- bad layouts --------------------------------------------------------- */
 
 #define HEAD "pmutop-layout 1\nlayout t\nmodels 06_1A\nlibpfm nhm\n"
@@ -442,7 +594,7 @@ static const struct {
 	{ HEAD "group g\nevent e raw event=0x3C\nend\nvendor amd\n", "t.layout:8:1: expected the 'vendor' line before the first event" },
 	{ "pmutop-layout 1\nlayout t\nvendor amd\ngroup g\nevent e raw event=0x1000\nend\n", "t.layout:5:13: expected a number from 0 to 0xfff in 'event=0x1000'" },
 	{ HEAD "models 6_1A\n", "t.layout:5:8: expected a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
-	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'colour'" },
+	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, include, drop, metric, help, thresholds or group, not 'colour'" },
 	{ HEAD "layout u\n", "t.layout:5:1: expected one 'layout' line, this is the second" },
 	{ HEAD "description \"open\n", "t.layout:5:13: expected a closing '\"' for this string" },
 	{ HEAD "metric util thread % = 100 * ref_cycles / tsc\nmetric util thread % = 1\n",
@@ -520,7 +672,7 @@ static const struct {
 	{ HEAD "metric u thread % = 1\nthresholds warm 3\n", "t.layout:6:12: expected warn N or crit N, not 'warm'" },
 	{ HEAD "metric u thread % = 1\nthresholds warn 5 crit\n", "t.layout:6:23: expected a number after 'crit'" },
 	{ HEAD "metric u thread % = 1\nthresholds warn 50 crit 10\n", "t.layout:6:12: expected warn at most crit (50 > 10)" },
-	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, metric, help, thresholds or group, not 'pane'" },
+	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, include, drop, metric, help, thresholds or group, not 'pane'" },
 	{ HEAD "end\n", "t.layout:5:1: expected a 'group' before 'end'" },
 	{ HEAD "help \"x\"\n", "t.layout:5:1: expected a metric line before 'help'" },
 	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: expected a known name: 'e' is not an event, metric or built-in" },
@@ -616,6 +768,15 @@ static Suite *layout_suite(void)
 	CHECK_ADD(s, cpu_table_names_the_layouts);
 	CHECK_ADD(s, own_layouts_cover_what_their_models_line_names);
 	CHECK_ADD(s, amd_layouts_take_twelve_bit_event_selects);
+	CHECK_ADD(s, include_splices_replaces_and_drops);
+	CHECK_ADD(s, westmere_shares_nehalems_groups);
+	{
+		TCase *tc = tcase_create("shipped_layouts_round_trip_through_their_text");
+
+		tcase_add_loop_test(tc, shipped_layouts_round_trip_through_their_text, 0,
+				    (int)(sizeof(shipped) / sizeof(shipped[0])));
+		suite_add_tcase(s, tc);
+	}
 	return s;
 }
 

@@ -40,14 +40,6 @@ const char *const layout_scope_names[LAYOUT_NSCOPES] = {
 	[LAYOUT_CHANNEL] = "channel",
 };
 
-const char *const layout_pmu_names[LAYOUT_NPMUS] = {
-	[LAYOUT_PMU_CORE] = "core",
-	[LAYOUT_PMU_UNCORE] = "uncore",
-	[LAYOUT_PMU_CBO] = "cbo",
-	[LAYOUT_PMU_ARB] = "arb",
-	[LAYOUT_PMU_IMC] = "imc",
-};
-
 /* Counters and widths: pmu_regs.h (seed 000 for the Nehalem uncore, seed 001 for Skylake client). */
 const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 	[LAYOUT_PMU_CORE] = { .name = "core", .kernel = "cpu", .box = "CPU" },
@@ -231,17 +223,23 @@ static int layout_models(struct layout_parser *p)
 static int layout_vendor(struct layout_parser *p)
 {
 	int rc = layout_want_args(p, 1, 1, "the vendor: intel or amd");
+	enum cpuid_vendor v;
 
 	if (rc)
 		return rc;
-	if (p->l->nevents)
-		return layout_fail(p, p->tok[0].at, "the 'vendor' line before the first event");
 	if (!strcmp(p->tok[1].text, "intel"))
-		p->l->vendor = CPUID_VENDOR_INTEL;
+		v = CPUID_VENDOR_INTEL;
 	else if (!strcmp(p->tok[1].text, "amd"))
-		p->l->vendor = CPUID_VENDOR_AMD;
+		v = CPUID_VENDOR_AMD;
 	else
 		return layout_fail(p, p->tok[1].at, "intel or amd, not '%s'", p->tok[1].text);
+	if (p->in_include)
+		return v == p->l->vendor ? 0 : layout_fail(p, p->tok[1].at, "the including layout's "
+							   "vendor: one vendor's events mean other "
+							   "things on another's CPUs");
+	if (p->l->nevents)
+		return layout_fail(p, p->tok[0].at, "the 'vendor' line before the first event");
+	p->l->vendor = v;
 	return 0;
 }
 
@@ -310,7 +308,7 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		if ((rc = layout_want_args(p, 1, 1, "a PMU")))
 			return rc;
 		for (k = 0; k < LAYOUT_NPMUS; k++)
-			if (!strcmp(p->tok[1].text, layout_pmu_names[k]))
+			if (!strcmp(p->tok[1].text, layout_pmu_kinds[k].name))
 				break;
 		if (k == LAYOUT_NPMUS)
 			return layout_fail(p, p->tok[1].at, "a PMU (core, uncore, cbo, arb or imc), "
@@ -360,12 +358,27 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 			   "pmu or end inside group '%s', not '%s'", g->name, kw);
 }
 
+/* The header lines an included layout's includer gives instead (layout_include.c). */
+static bool layout_included_header(const char *kw)
+{
+	return !strcmp(kw, "layout") || !strcmp(kw, "description") || !strcmp(kw, "libpfm") ||
+	       !strcmp(kw, "libpfm_uncore") || !strcmp(kw, "models");
+}
+
 static int layout_top_line(struct layout_parser *p, const char *eol)
 {
 	struct layout *l = p->l;
 	const char *kw = p->tok[0].text;
 	int rc;
 
+	if (p->in_include && layout_included_header(kw))
+		return 0;
+	if (!p->in_include && (!strcmp(kw, "metric") || !strcmp(kw, "group")))
+		p->own_items = true;
+	if (!strcmp(kw, "include"))
+		return layout_include(p);
+	if (!strcmp(kw, "drop"))
+		return layout_include_drop(p);
 	if (!strcmp(kw, "layout")) {
 		if ((rc = layout_set_string(p, &l->name, "the layout's name")))
 			return rc;
@@ -397,7 +410,7 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 	if (!strcmp(kw, "end"))
 		return layout_fail(p, p->tok[0].at, "a 'group' before 'end'");
 	return layout_fail(p, p->tok[0].at, "layout, description, vendor, libpfm, libpfm_uncore, "
-			   "models, metric, help, thresholds or group, not '%s'", kw);
+			   "models, include, drop, metric, help, thresholds or group, not '%s'", kw);
 }
 
 static int layout_fixup(void *ctx, int var)
@@ -415,64 +428,133 @@ static bool layout_has_thread_metric(const struct layout *l)
 	return false;
 }
 
-int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)
+/* Line [S, EOL) into the self-contained text. */
+static void layout_flat_add(struct layout_parser *p, const char *s, const char *eol)
 {
-	struct layout_parser p = {
-		.file = file, .err = err, .errlen = errlen, .group = -1,
-		.last_metric = -1,
-	};
+	size_t n = (size_t)(eol - s);
+
+	if (p->flat_len + n + 2 > p->flat_cap) {
+		p->flat_cap = 2 * (p->flat_len + n + 2);
+		p->flat = xrealloc(p->flat, p->flat_cap, 1);
+	}
+	memcpy(p->flat + p->flat_len, s, n);
+	p->flat_len += n;
+	p->flat[p->flat_len++] = '\n';
+	p->flat[p->flat_len] = 0;
+}
+
+/* Whether a line is the file's own business, not the layout's (include, drop, an included header). */
+static bool layout_flat_skips(const struct layout_parser *p)
+{
+	const char *kw = p->tok[0].text;
+
+	return p->group < 0 && (!strcmp(kw, "include") || !strcmp(kw, "drop") ||
+				(p->in_include && (layout_included_header(kw) ||
+						   !strcmp(kw, "vendor"))));
+}
+
+/* One line of the file parsed now (its tokens in p->tok). */
+static int layout_line(struct layout_parser *p, const char *s, const char *eol)
+{
+	bool handled;
+	int rc;
+
+	if (p->seen_version && !p->skip && !layout_flat_skips(p) &&
+	    !(p->group < 0 && !strcmp(p->tok[0].text, "group") && layout_include_replaces(p)))
+		layout_flat_add(p, s, eol);
+	if (!p->seen_version) {
+		if (!p->in_include && !p->flat_len)
+			layout_flat_add(p, s, eol);
+		p->seen_version = true;
+		if (strncmp(s, LAYOUT_VERSION_LINE, strlen(LAYOUT_VERSION_LINE)) || p->ntok != 2)
+			return layout_fail(p, p->tok[0].at, "'%s' as the first line",
+					   LAYOUT_VERSION_LINE);
+		return 0;
+	}
+	if (p->skip) {
+		/* a replaced or dropped group: its lines up to its end */
+		p->skip = strcmp(p->tok[0].text, "end") != 0;
+		return 0;
+	}
+	if (p->group >= 0)
+		return layout_group_line(p, eol);
+	if (!strcmp(p->tok[0].text, "group")) {
+		rc = layout_include_group(p, &handled);
+		if (rc || handled)
+			return rc;
+	}
+	return layout_top_line(p, eol);
+}
+
+int layout_lines(struct layout_parser *p, const char *text, bool one_group)
+{
 	const char *s = text;
-	bool seen_version = false;
 	int rc = 0;
 
-	p.l = xcalloc(1, sizeof(*p.l));
-	p.l->file = xstrdup(file);
-	p.l->vendor = CPUID_VENDOR_INTEL;
-	*out = NULL;
 	while (*s && !rc) {
 		const char *eol = strchr(s, '\n');
 
 		if (!eol)
 			eol = s + strlen(s);
-		p.line++;
-		p.bol = s;
-		rc = layout_tokenize(&p, s, eol);
-		if (!rc && p.ntok) {
-			if (!seen_version) {
-				if (strncmp(s, LAYOUT_VERSION_LINE, strlen(LAYOUT_VERSION_LINE)) ||
-				    p.ntok != 2)
-					rc = layout_fail(&p, p.tok[0].at, "'%s' as the first line",
-							 LAYOUT_VERSION_LINE);
-				seen_version = true;
-			} else if (p.group >= 0) {
-				rc = layout_group_line(&p, eol);
-			} else {
-				rc = layout_top_line(&p, eol);
-			}
-		}
+		p->line++;
+		p->bol = s;
+		rc = layout_tokenize(p, s, eol);
+		if (!rc && p->ntok)
+			rc = layout_line(p, s, eol);
 		s = *eol ? eol + 1 : eol;
+		if (one_group && p->group < 0)
+			break; /* the group is closed */
 	}
-	layout_free_tokens(&p);
-	if (!rc) {
-		/* end-of-file errors point just past the last line */
-		if (!*text || s[-1] == '\n')
-			p.line++;
-		p.bol = s;
-		if (!seen_version)
-			rc = layout_fail(&p, s, "'%s' as the first line", LAYOUT_VERSION_LINE);
-		else if (p.group >= 0)
-			rc = layout_fail(&p, s, "'end' to close group '%s' before the end of the file",
-					 p.l->groups[p.group].name);
-		else if (!p.l->name)
-			rc = layout_fail(&p, s, "a 'layout NAME' line");
-		else if (!layout_has_thread_metric(p.l))
-			rc = layout_fail(&p, s, "at least one 'metric NAME thread ...' line: the "
-					 "screen colours each hardware thread by one");
-	}
+	layout_free_tokens(p);
+	return rc;
+}
+
+int layout_end_of_file(struct layout_parser *p, const char *text)
+{
+	const char *s = text + strlen(text);
+
+	/* end-of-file errors point just past the last line */
+	if (!*text || s[-1] == '\n')
+		p->line++;
+	p->bol = s;
+	if (!p->seen_version)
+		return layout_fail(p, s, "'%s' as the first line", LAYOUT_VERSION_LINE);
+	if (p->group >= 0)
+		return layout_fail(p, s, "'end' to close group '%s' before the end of the file",
+				   p->l->groups[p->group].name);
+	return 0;
+}
+
+int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)
+{
+	struct layout_parser p = {
+		.file = file, .top_file = file, .err = err, .errlen = errlen, .group = -1,
+		.last_metric = -1,
+	};
+	int rc;
+
+	p.l = xcalloc(1, sizeof(*p.l));
+	p.l->file = xstrdup(file);
+	p.l->vendor = CPUID_VENDOR_INTEL;
+	*out = NULL;
+	layout_include_scan(&p, text);
+	rc = layout_lines(&p, text, false);
+	if (!rc)
+		rc = layout_end_of_file(&p, text);
+	if (!rc)
+		rc = layout_include_check(&p);
+	if (!rc && !p.l->name)
+		rc = layout_fail(&p, p.bol, "a 'layout NAME' line");
+	else if (!rc && !layout_has_thread_metric(p.l))
+		rc = layout_fail(&p, p.bol, "at least one 'metric NAME thread ...' line: the "
+				 "screen colours each hardware thread by one");
+	free(p.blocks);
 	if (rc) {
+		free(p.flat);
 		layout_free(p.l);
 		return rc;
 	}
+	p.l->text = p.flat;
 	for (int i = 0; i < p.l->nmetrics; i++)
 		expr_remap(p.l->metrics[i].expr, layout_fixup, p.l);
 	*out = p.l;

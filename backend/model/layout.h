@@ -65,8 +65,6 @@ enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_CHANNEL, L
 enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU_ARB,
 		  LAYOUT_PMU_IMC, LAYOUT_NPMUS };
 
-extern const char *const layout_pmu_names[LAYOUT_NPMUS];
-
 /*
  * Each box kind as data, so that nothing else tests a kind by name: its
  * layout name, the kernel's PMU name for it (perf; with the box number
@@ -142,6 +140,11 @@ struct layout_group {
 
 struct layout {
 	char *file;
+	/*
+	 * The layout as one self-contained text, equivalent to the file with
+	 * its includes spliced in (what a recording or a viewer carries).
+	 */
+	char *text;
 	char *name;
 	char *description;
 	char *libpfm_pmu;    /* libpfm4 PMU for named events, NULL when every event is raw */
@@ -210,5 +213,6 @@ int layout_metric_var(const struct layout *l, int m);
 /* Index of the group / metric called NAME, or -1. */
 int layout_group_find(const struct layout *l, const char *name);
 int layout_metric_find(const struct layout *l, const char *name);
+int layout_event_find(const struct layout *l, const char *name);
 
 #endif

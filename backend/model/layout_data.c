@@ -22,7 +22,7 @@
 #define LAYOUT_SUFFIX ".layout"
 #define LAYOUT_MAX_BYTES (1 << 20)
 
-int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
+int layout_read_text(const char *path, char **out, char *err, size_t errlen)
 {
 	FILE *f = paths_fopen(path, "layout", err, errlen);
 	struct stat st;
@@ -59,6 +59,18 @@ int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: a text file is expected (it contains a NUL byte)", path);
 		return -EINVAL;
 	}
+	*out = text;
+	return 0;
+}
+
+int layout_load(const char *path, struct layout **out, char *err, size_t errlen)
+{
+	char *text;
+	int rc = layout_read_text(path, &text, err, errlen);
+
+	*out = NULL;
+	if (rc)
+		return rc;
 	rc = layout_parse(text, path, out, err, errlen);
 	free(text);
 	return rc;
@@ -153,6 +165,7 @@ void layout_free(struct layout *l)
 	free(l->groups);
 	free(l->models);
 	free(l->file);
+	free(l->text);
 	free(l->name);
 	free(l->description);
 	free(l->libpfm_pmu);
@@ -222,6 +235,14 @@ int layout_group_find(const struct layout *l, const char *name)
 {
 	for (int i = 0; i < l->ngroups; i++)
 		if (!strcmp(l->groups[i].name, name))
+			return i;
+	return -1;
+}
+
+int layout_event_find(const struct layout *l, const char *name)
+{
+	for (int i = 0; i < l->nevents; i++)
+		if (!strcmp(l->events[i].name, name))
 			return i;
 	return -1;
 }

@@ -22,8 +22,11 @@ struct layout_token {
 	char *text;       /* unquoted copy */
 };
 
+struct layout_block;
+
 struct layout_parser {
-	const char *file;
+	const char *file;         /* the file whose lines are parsed now (an included one's too) */
+	const char *top_file;     /* the file layout_parse was given */
 	int line;
 	const char *bol;
 	char *err;
@@ -33,6 +36,15 @@ struct layout_parser {
 	int last_metric;  /* for "help" lines, -1 */
 	struct layout_token tok[LAYOUT_MAX_TOKENS];
 	int ntok;
+	bool seen_version;        /* the version line of the file parsed now */
+	bool in_include;          /* parsing an included layout */
+	bool skip;                /* skipping a group to its 'end' (replaced or dropped) */
+	bool own_items;           /* the including file has defined a metric or a group */
+	struct layout_block *blocks; /* the top file's groups and drops (layout_include.c) */
+	int nblocks;
+	/* the layout as one self-contained text: every line parsed, includes spliced in */
+	char *flat;
+	size_t flat_len, flat_cap;
 	/* expression lookup context */
 	const char *why;
 	char whybuf[200];
@@ -54,6 +66,28 @@ int layout_number(struct layout_parser *p, const struct layout_token *t, const c
 int layout_double(struct layout_parser *p, const struct layout_token *t, double *out);
 /* A "keyword TEXT" line into FIELD, once. */
 int layout_set_string(struct layout_parser *p, char **field, const char *what);
+
+/*
+ * Parse the lines of TEXT (the file p->file, counting from p->line);
+ * ONE_GROUP: only the group whose 'group' line comes first, up to its end.
+ */
+int layout_lines(struct layout_parser *p, const char *text, bool one_group);
+/* What every file must have by its end (the version line, its groups closed). */
+int layout_end_of_file(struct layout_parser *p, const char *text);
+/* The text of the layout file PATH (trusted, regular, at most 1 MiB, no NUL). */
+int layout_read_text(const char *path, char **out, char *err, size_t errlen);
+
+/* include (layout_include.c): the top file's groups and drops found before it is parsed. */
+void layout_include_scan(struct layout_parser *p, const char *text);
+/* An 'include NAME' line; a 'drop NAME' line. */
+int layout_include(struct layout_parser *p);
+int layout_include_drop(struct layout_parser *p);
+/* A top-level 'group NAME' line: *HANDLED when it is replaced, dropped or already parsed. */
+int layout_include_group(struct layout_parser *p, bool *handled);
+/* Whether a top-level 'group NAME' line is replaced, dropped or already parsed (not its text). */
+bool layout_include_replaces(struct layout_parser *p);
+/* After the top file: every drop named an included group. */
+int layout_include_check(struct layout_parser *p);
 
 /* The lines of layout_items.c. */
 int layout_event(struct layout_parser *p);

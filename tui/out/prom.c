@@ -305,7 +305,7 @@ static void prom_events(struct prom_ctx *c, const struct prom_totals *t)
 		strncat(name, "_total", sizeof(name) - strlen(name) - 1);
 		snprintf(help, sizeof(help), "Count of %s (%s, group %s), summed since pmutop "
 			 "started; scaled estimates while the group rotates", le->spec,
-			 layout_pmu_names[le->pmu], l->groups[le->group].name);
+			 layout_pmu_kinds[le->pmu].name, l->groups[le->group].name);
 		for (int i = 0; i < n; i++) {
 			double v = t->sum[sc][(size_t)i * (size_t)t->width + (size_t)var];
 

@@ -127,25 +127,6 @@ static int record_line(struct record *r, json_t *o)
 	return 0;
 }
 
-/* The text of the layout file, for the header (NULL when it cannot be read). */
-static char *record_layout_text(const struct layout *l)
-{
-	char err[300];
-	FILE *f = l->file ? paths_fopen(l->file, "layout", err, sizeof(err)) : NULL;
-	char *buf = NULL;
-	size_t n = 0;
-
-	if (!f)
-		return NULL;
-	buf = malloc(1 << 20);
-	if (buf) {
-		n = fread(buf, 1, (1 << 20) - 1, f);
-		buf[n] = 0;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* /dev/null, /dev/zero, /dev/full: the kernel's sinks (memory devices 1:3, 1:5, 1:7) hold nothing. */
 static bool record_sink(const struct stat *st)
 {
@@ -290,7 +271,7 @@ static json_t *record_header_json(const struct record_about *a)
 	lay = json_object();
 	json_object_set_new(lay, "name", json_string(l->name));
 	json_object_set_new(lay, "file", json_string(l->file ? l->file : ""));
-	text = a->layout_text ? xstrdup(a->layout_text) : record_layout_text(l);
+	text = xstrdup(a->layout_text ? a->layout_text : l->text ? l->text : "");
 	{
 		json_t *js = text ? json_string(text) : NULL; /* NULL: not UTF-8 */
 

@@ -49,7 +49,7 @@ struct record_about {
 	int sockets, cores, threads;
 	double interval_s;
 	const struct layout *layout;
-	const char *layout_text;   /* the layout's text, or NULL: read from its file */
+	const char *layout_text;   /* the layout's text, or NULL: the parsed layout's own (layout.text) */
 	const struct topo *topo;   /* exported as hwloc XML into the header, or NULL */
 };
 

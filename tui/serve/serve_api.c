@@ -83,7 +83,7 @@ char *serve_api_layout(const struct layout *l)
 		json_object_set_new(go, "key", lg->key ? json_string(key) : json_null());
 		json_object_set_new(go, "title", json_string(lg->title ? lg->title : ""));
 		json_object_set_new(go, "help", json_string(lg->help ? lg->help : ""));
-		json_object_set_new(go, "pmu", json_string(layout_pmu_names[lg->pmu]));
+		json_object_set_new(go, "pmu", json_string(layout_pmu_kinds[lg->pmu].name));
 		json_object_set_new(go, "default_on", json_boolean(lg->default_on));
 		for (int e = lg->first_event; e < lg->first_event + lg->nevents; e++) {
 			json_t *eo = json_object();
