@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "sim_samples.h"
 #include "frontend.h"
 #include "prom.h"
 
@@ -21,16 +22,7 @@ static const struct sample *smp[2];
 
 static void setup(void)
 {
-	struct session_config cfg = { .sim = "nehalem-ep:memory-bound", .layout_dir = LAYOUT_SRCDIR,
-				      .groups = "stalls,imc", .interval = 0.5, .stepped = true };
-	char err[1024];
-	int got = 0;
-
-	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
-	ck_assert_msg(session_open(&cfg, &sess, err, sizeof(err)) == 0, "%s", err);
-	while (got < 2)
-		if (session_step(sess) == 1)
-			smp[got++] = session_latest(sess);
+	sim_samples("nehalem-ep:memory-bound", "stalls,imc", 0.5, &sess, smp, 2);
 }
 
 static void teardown(void)

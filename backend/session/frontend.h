@@ -14,7 +14,9 @@
  *  - what it produces: sample.h, over a layout (layout.h) and a topology
  *    (topo.h, topo_text.h for its text form), the CPU (cpuid.h);
  *  - for --list-events and explain: counter.h (the event-select values);
- *  - setup checks: doctor.h; data files: paths.h; giving up root after
+ *  - the machine as the sources see it, for the setup checks (the doctor
+ *    is the front end's, tui/app/doctor.c): probe.h; data files: paths.h;
+ *    giving up root after
  *    the devices are open when started through sudo: privs.h;
  *  - helpers any module uses: cpulist.h, parse.h (printable text), xmalloc.h.
  */
@@ -24,12 +26,12 @@
 #include "counter.h"
 #include "cpuid.h"
 #include "cpulist.h"
-#include "doctor.h"
 #include "layout.h"
 #include "run_limits.h"
 #include "parse.h"
 #include "paths.h"
 #include "privs.h"
+#include "probe.h"
 #include "sample.h"
 #include "session.h"
 #include "topo.h"

@@ -219,8 +219,7 @@ static int options_number(const char *what, const char *arg, double lo, double h
 static int options_more(int c, struct options *opt, char *err, size_t errlen)
 {
 	static const char *const formats[] = {
-		[OPTIONS_FORMAT_TEXT] = "text", [OPTIONS_FORMAT_CSV] = "csv",
-		[OPTIONS_FORMAT_JSON] = "json",
+		[BATCH_TEXT] = "text", [BATCH_CSV] = "csv", [BATCH_JSON] = "json",
 	};
 	double v;
 	char tail;
@@ -250,7 +249,7 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_FORMAT:
 		for (int i = 0; i < 3; i++)
 			if (!strcmp(optarg, formats[i])) {
-				opt->format = (enum options_format)i;
+				opt->format = (enum batch_format)i;
 				return 0;
 			}
 		snprintf(err, errlen, "--format is text, csv or json, not '%s'", optarg);

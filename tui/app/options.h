@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "batch.h"
 #include "frontend.h"
 
 enum options_action {
@@ -27,7 +28,6 @@ enum options_action {
 /* Exit status for a bad command line or bad input (the man page's EXIT STATUS). */
 #define OPTIONS_EXIT_USAGE 2
 
-enum options_format { OPTIONS_FORMAT_TEXT, OPTIONS_FORMAT_CSV, OPTIONS_FORMAT_JSON };
 
 #define OPTIONS_GROUPS_DEFAULT NULL
 
@@ -41,7 +41,7 @@ struct options {
 	double interval;      /* -d: seconds between samples */
 	bool interval_given;  /* -d was given (it then wins over the settings file) */
 	bool dump;            /* --dump: print the screen after -n samples as text */
-	enum options_format format;
+	enum batch_format format;
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
 	const char *layout;   /* --layout FILE, NULL = the one for the CPU */
 	bool has_model;       /* --cpu FAMILY_MODEL given */

@@ -3,6 +3,7 @@
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "ui.h"
+#include "sink.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -181,6 +182,7 @@ struct ui_state {
 	double t_sample;       /* when smp arrived */
 	struct pidcpus *pid;
 	struct history *hist;
+	struct sinks sinks;    /* where a live or viewed run's samples go: server, history, recording */
 	uint32_t s_groups;     /* the groups the run started with (a replay keeps them) */
 	uint32_t rc_groups;    /* the settings' groups and interval, kept in a replay or a */
 	double rc_interval;    /* viewer, which show another run's (saved as they were) */
@@ -227,6 +229,12 @@ static void ui_rec_failed(struct ui_state *u)
 	record_close(*u->c->rec);
 	*u->c->rec = NULL;
 	ui_rec_line(u);
+}
+
+/* The recording sink's failure: the screen's way of saying it (sink_ctx.rec_failed). */
+static void ui_rec_failed_cb(void *ctx)
+{
+	ui_rec_failed(ctx);
 }
 
 /* R: stop recording, or start one in pmutop-DATE-TIME.jsonl here. */
@@ -335,7 +343,6 @@ static bool ui_apply_viewer(struct ui_state *u, enum view_cmd cmd)
 static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 {
 	char err[256];
-	struct record *rec = u->c && u->c->rec ? *u->c->rec : NULL;
 
 	if (ui_apply_replay(u, cmd) || ui_apply_viewer(u, cmd))
 		return;
@@ -350,13 +357,11 @@ static void ui_apply(struct ui_state *u, enum view_cmd cmd)
 		return;
 	case VIEW_CMD_GROUPS:
 		session_set_groups(u->s, u->v.groups);
-		if (rec && record_groups(rec, (double)time(NULL), u->v.groups))
-			ui_rec_failed(u);
+		sinks_groups(&u->sinks, (double)time(NULL), u->v.groups);
 		break;
 	case VIEW_CMD_INTERVAL:
 		session_set_interval(u->s, u->v.interval);
-		if (rec && record_interval(rec, (double)time(NULL), u->v.interval))
-			ui_rec_failed(u);
+		sinks_interval(&u->sinks, (double)time(NULL), u->v.interval);
 		break;
 	case VIEW_CMD_RECORD:
 		ui_rec_toggle(u);
@@ -452,7 +457,6 @@ static void ui_new_sample(struct ui_state *u)
 		smp = session_latest(u->s);
 		if (!smp)
 			return;
-		serve_publish(u->c->srv, smp);
 	}
 	if (u->smp)
 		sample_release(u->smp);
@@ -461,9 +465,7 @@ static void ui_new_sample(struct ui_state *u)
 	/* the sample's words, kept in the recent messages in full (L) */
 	view_log(&u->v, smp->error);
 	view_log(&u->v, smp->warning);
-	history_add(u->hist, smp);
-	if (u->c->rec && *u->c->rec && record_sample(*u->c->rec, smp))
-		ui_rec_failed(u);
+	sinks_sample(&u->sinks, smp);
 	ui_rec_line(u);
 	if (u->pid) {
 		/* where the process ran during the interval that just ended */
@@ -503,11 +505,8 @@ static void ui_take_marks(struct ui_state *u)
 	struct mark mk[MARKS_PER_TAKE];
 	int n = marks_take(u->c->marks, mk, MARKS_PER_TAKE, NULL);
 
-	for (int i = 0; i < n; i++) {
-		history_mark(u->hist, mk[i].time, mk[i].text);
-		if (u->c->rec && *u->c->rec && record_mark(*u->c->rec, mk[i].time, mk[i].text))
-			ui_rec_failed(u);
-	}
+	for (int i = 0; i < n; i++)
+		sinks_mark(&u->sinks, &mk[i]);
 	if (n > 0) {
 		snprintf(u->v.mark, sizeof(u->v.mark), "%s", mk[n - 1].text);
 		u->dirty = true;
@@ -627,6 +626,14 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	view_init(&u.v, &c->info, u.s_groups, c->interval);
 	u.hist = history_new();
 	u.v.hist = u.hist;
+	if (!c->player) {
+		/* a replay walks its own history; a live or viewed run feeds these */
+		struct sink_ctx sc = { .mode = SINK_SCREEN, .srv = c->srv, .rec = c->rec,
+				       .rec_failed = ui_rec_failed_cb, .rec_failed_ctx = &u,
+				       .hist = u.hist };
+
+		sinks_build(&sc, &u.sinks);
+	}
 	ui_load_rc(&u, c);
 	ui_rec_line(&u);
 	if (c->player) {
@@ -642,6 +649,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		snprintf(err, errlen, "cannot start the terminal (TERM=%s): set TERM to your terminal "
 			 "type, or use -b", getenv("TERM") ? getenv("TERM") : "");
 		view_free(&u.v);
+		sinks_free(&u.sinks);
 		history_free(u.hist);
 		return EXIT_FAILURE;
 	}
@@ -754,6 +762,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	if (u.smp)
 		sample_release(u.smp);
 	pidcpus_free(u.pid);
+	sinks_free(&u.sinks);
 	history_free(u.hist);
 	grid_free(u.g);
 	view_free(&u.v);

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE /* struct ucred */
 #include "share.h"
+#include "sink.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -179,17 +180,17 @@ static void share_ignored(const struct options *opt, char *buf, size_t len)
 }
 
 /* -b: print the owner's samples (and record them: REC) until it ends, -n or a signal. */
-static int share_view_batch(const struct options *opt, struct viewer *v, struct record *rec,
+static int share_view_batch(const struct options *opt, struct viewer *v, struct record **rec,
 			    int sigfd, char *err, size_t errlen)
 {
-	static const enum batch_format formats[] = {
-		[OPTIONS_FORMAT_TEXT] = BATCH_TEXT, [OPTIONS_FORMAT_CSV] = BATCH_CSV,
-		[OPTIONS_FORMAT_JSON] = BATCH_JSON,
-	};
-	long printed = 0;
+	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format, .out = stdout, .t0 = NAN,
+			       .rec = *rec ? rec : NULL };
+	struct sinks sinks;
+	int status = -1;
 
 	startsig_end();
-	for (;;) {
+	sinks_build(&sc, &sinks);
+	while (status < 0) {
 		struct pollfd pfd[2] = {
 			{ .fd = viewer_fd(v), .events = POLLIN },
 			{ .fd = sigfd, .events = POLLIN },
@@ -201,28 +202,28 @@ static int share_view_batch(const struct options *opt, struct viewer *v, struct 
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si))
-				return 128 + (int)si.ssi_signo;
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+				status = 128 + (int)si.ssi_signo;
+				break;
+			}
 		}
 		s = viewer_take(v);
 		if (s) {
-			int rc = batch_print(s, formats[opt->format], printed == 0, stdout);
+			int rc = sinks_sample(&sinks, s);
 
-			if (rec && !record_error(rec)[0] && record_sample(rec, s))
-				fprintf(stderr, "pmutop: %s; the run goes on\n", record_error(rec));
 			sample_release(s);
-			if (rc == -EPIPE)
-				return EXIT_SUCCESS;
-			if (rc) {
+			if (rc && rc != -EPIPE)
 				snprintf(err, errlen, "cannot write the output: %s", strerror(-rc));
-				return EXIT_FAILURE;
-			}
-			if (opt->count && ++printed >= opt->count)
-				return EXIT_SUCCESS;
+			if (rc)
+				status = rc == -EPIPE ? EXIT_SUCCESS : EXIT_FAILURE;
+			else if (opt->count && sinks.fed >= opt->count)
+				status = EXIT_SUCCESS;
 		}
-		if (viewer_ended(v, err, errlen))
-			return EXIT_SUCCESS;
+		if (status < 0 && viewer_ended(v, err, errlen))
+			status = EXIT_SUCCESS;
 	}
+	sinks_free(&sinks);
+	return status;
 }
 
 /* A viewer's recording closed, what it holds said. */
@@ -290,7 +291,7 @@ int share_view(const struct options *opt, const char *local_path, int sigfd, cha
 			"samples, read-only\n", viewer_owner(v));
 		if (note[0])
 			fprintf(stderr, "pmutop: %s\n", note);
-		status = share_view_batch(opt, v, rec, sigfd, err, errlen);
+		status = share_view_batch(opt, v, &rec, sigfd, err, errlen);
 		share_record_close(rec);
 		viewer_free(v);
 		return status;

@@ -1,10 +1,12 @@
 /*
  * doctor: the setup checks; see doctor.h.  Every check is a function that
  * fills one line; the table at the bottom is the order they are shown in.
+ * What only the counter sources know of the machine comes from probe.h.
  */
 #include "doctor.h"
 #include "cpumodel.h"
-#include "mmio.h"
+#include "frontend.h"
+#include "probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,13 +19,8 @@
 #include <unistd.h>
 
 #include "cpuid.h"
-#include "emu.h"
 #include "layout.h"
-#include "msr.h"
 #include "paths.h"
-#include "perf.h"
-#include "perf_pmu.h"
-#include "pmu_regs.h"
 
 enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
 
@@ -42,60 +39,57 @@ struct doctor_ctx {
 	bool msr_ok;                 /* the msr device line: pmutop can count through it */
 	bool perf_pmu, perf_allowed; /* the kernel has a core PMU; it lets this user count every CPU */
 	char perf_why[300];          /* why not, for the source line */
+	struct probe_perf perf;      /* what the kernel's perf offers (doctor_perf_access) */
 };
 
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char err[512];
 	int rc;
-	const struct emu_machine *m = NULL;
 
-	if (c->in->sim) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(c->in->sim, ":"), c->in->sim);
-		m = emu_machine_find(name);
-		if (!m) {
-			l->state = DOCTOR_FAIL;
-			snprintf(l->found, sizeof(l->found), "no emulated machine '%s'", name);
-			snprintf(l->fix, sizeof(l->fix), "pmutop --help lists the machines");
-			return;
-		}
-		snprintf(c->info.vendor, sizeof(c->info.vendor), "GenuineIntel");
-		c->info.vendor_id = CPUID_VENDOR_INTEL;
-		c->info.family = m->family;
-		c->info.model = m->model;
-		c->info.stepping = m->stepping;
-		c->info.perfmon_version = m->perfmon_version;
-		c->info.gp_counters = m->gp_counters;
-		c->info.uarch = cpuid_uarch_of(&c->info);
-		c->have_cpu = true;
-		snprintf(l->found, sizeof(l->found), "emulated %s: %s (SIMULATED data)", m->name,
-			 m->brand);
-		return;
-	}
-	rc = cpuid_identify_root(c->in->root ? c->in->root : "/", &c->info, err, sizeof(err));
+	rc = session_identify(c->in->sim, c->in->root ? c->in->root : "/", &c->info, err,
+			      sizeof(err));
+	/* the vendor and the hypervisor bit are read before the CPU is judged */
+	c->read_cpuid = c->info.vendor[0] != 0;
 	if (rc) {
-		/* the vendor and the hypervisor bit are read before the CPU is judged */
-		c->read_cpuid = c->info.vendor[0] != 0;
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "%s", err);
-		if (rc == -EACCES || rc == -EPERM)
+		if (c->in->sim)
+			snprintf(l->fix, sizeof(l->fix), "pmutop --help lists the machines");
+		else if (rc == -EACCES || rc == -EPERM)
 			snprintf(l->fix, sizeof(l->fix), "let this user read the cpuid devices (they hold "
 				 "no secret): sudo chmod a+r /dev/cpu/*/cpuid; or sudo pmutop");
 		else
-			snprintf(l->fix, sizeof(l->fix), "%s", c->read_cpuid && strcmp(c->info.vendor,
-				 "GenuineIntel") ? "pmutop needs an Intel CPU; on this one the live view "
-				 "shows the OS's figures, and pmutop --sim nehalem-ep:memory-bound the "
-				 "counters' panes" : "explore pmutop on an emulated machine: pmutop --sim "
-				 "nehalem-ep:memory-bound");
+			snprintf(l->fix, sizeof(l->fix), "explore pmutop on an emulated machine: pmutop "
+				 "--sim nehalem-ep:memory-bound");
+		return;
+	}
+	if (c->in->sim) {
+		c->have_cpu = true;
+		snprintf(l->found, sizeof(l->found), "emulated %.*s: %s (SIMULATED data)",
+			 (int)strcspn(c->in->sim, ":"), c->in->sim, c->info.brand);
+		return;
+	}
+	if (c->info.vendor_id == CPUID_VENDOR_INTEL && cpuid_check_intel_perfmon(&c->info, err,
+										 sizeof(err))) {
+		/* an Intel CPU that shows no PMU: a virtual machine without one, as a rule */
+		l->state = DOCTOR_FAIL;
+		snprintf(l->found, sizeof(l->found), "%s", err);
+		snprintf(l->fix, sizeof(l->fix), "explore pmutop on an emulated machine: pmutop --sim "
+			 "nehalem-ep:memory-bound");
 		return;
 	}
 	c->have_cpu = true;
-	c->read_cpuid = true;
-	snprintf(l->found, sizeof(l->found), "%s, family %u model 0x%02X (%s), perfmon v%u, %u "
-		 "counters of %u bits", c->info.brand, c->info.family, c->info.model,
-		 c->info.uarch_name, c->info.perfmon_version, c->info.gp_counters, c->info.gp_width);
+	if (c->info.perfmon_version)
+		snprintf(l->found, sizeof(l->found), "%s, family %u model 0x%02X (%s), perfmon v%u, "
+			 "%u counters of %u bits", c->info.brand, c->info.family, c->info.model,
+			 c->info.uarch_name, c->info.perfmon_version, c->info.gp_counters,
+			 c->info.gp_width);
+	else
+		/* another vendor's: no Intel perfmon version, counted through perf */
+		snprintf(l->found, sizeof(l->found), "%s, %s family 0x%X model 0x%02X, %u counters "
+			 "of %u bits (counted through perf)", c->info.brand, c->info.vendor,
+			 c->info.family, c->info.model, c->info.gp_counters, c->info.gp_width);
 }
 
 static void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
@@ -124,53 +118,36 @@ static void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 
 static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 {
-	char path[512], safe[512];
-	int fd, err;
+	struct probe_msr m;
+	int err;
 
 	if (c->in->sim) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
 		return;
 	}
-	if (c->read_cpuid && strcmp(c->info.vendor, "GenuineIntel")) {
+	if (c->read_cpuid && c->info.vendor_id != CPUID_VENDOR_INTEL) {
 		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "not needed: pmutop counts on Intel CPUs only "
-			 "(this one is %s)", c->info.vendor);
+		snprintf(l->found, sizeof(l->found), "not used: the register source programs Intel's "
+			 "PMU only; on this CPU (%s) pmutop counts through perf", c->info.vendor);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", c->root);
-	snprintf(safe, sizeof(safe), "%s/dev/cpu/0/msr_safe", c->root);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	err = errno;
-	if (fd < 0 && access(safe, F_OK) == 0) {
-		/* as pmutop does: msr-safe when the msr device is missing or closed to this user */
-		fd = open(safe, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 || err == ENOENT) {
-			snprintf(path, sizeof(path), "%s", safe);
-			err = errno;
-		}
-	}
-	if (fd >= 0) {
-		uint64_t v;
-		bool listed = strstr(path, "msr_safe") == NULL ||
-			      pread(fd, &v, sizeof(v), IA32_PERF_GLOBAL_CTRL) == (ssize_t)sizeof(v) ||
-			      errno != EACCES;
-
-		close(fd);
-		c->msr_ok = listed;
-		snprintf(l->found, sizeof(l->found), "%s opens for reading and writing", path);
-		if (!listed) {
+	probe_msr_device(c->in->root, &m);
+	if (m.opened) {
+		c->msr_ok = m.listed;
+		snprintf(l->found, sizeof(l->found), "%s opens for reading and writing", m.path);
+		if (!m.listed) {
 			l->state = DOCTOR_FAIL;
 			snprintf(l->found, sizeof(l->found), "%s opens, but msr-safe's allowlist lacks "
-				 "pmutop's registers", path);
+				 "pmutop's registers", m.path);
 			snprintf(l->fix, sizeof(l->fix), "as root: pmutop --msr-safe-allowlist > "
 				 "/dev/cpu/msr_allowlist");
 		}
 		return;
 	}
-	errno = err;
+	err = m.err;
 	l->state = DOCTOR_FAIL;
-	if (errno == ENOENT) {
+	if (err == ENOENT) {
 		/* neither device: say both, and the driver that makes the usual one */
 		snprintf(l->found, sizeof(l->found), "neither %s/dev/cpu/0/msr nor msr_safe exists",
 			 c->root);
@@ -178,13 +155,13 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 			 "module, with pmutop --msr-safe-allowlist)");
 		return;
 	}
-	snprintf(l->found, sizeof(l->found), "%.400s: %s", path, strerror(err));
+	snprintf(l->found, sizeof(l->found), "%.400s: %s", m.path, strerror(err));
 	if (err == EPERM && geteuid() != 0)
 		/* the file lets this user in: only the capability is missing */
 		snprintf(l->fix, sizeof(l->fix), "the device file lets this user in, and the msr "
 			 "driver also wants CAP_SYS_RAWIO: as root, setcap cap_sys_rawio+ep "
 			 "$(command -v pmutop)");
-	else if (err == EACCES && geteuid() != 0 && access(safe, F_OK) == 0)
+	else if (err == EACCES && geteuid() != 0 && m.safe_exists)
 		/* msr-safe is there: the way made for users */
 		snprintf(l->fix, sizeof(l->fix), "msr-safe is loaded: as root, give this user's "
 			 "group read and write access to /dev/cpu/*/msr_safe (chgrp GROUP, chmod "
@@ -210,60 +187,49 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
  */
 static void doctor_batch(struct doctor_ctx *c, struct doctor_line *l)
 {
-	char path[512], why[PATH_MAX + 256];
-	int fd, err;
+	struct probe_batch b;
 
 	l->state = DOCTOR_NA;
 	if (c->in->sim) {
 		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", c->root);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd >= 0) {
-		struct msr_allowlist allow;
-
-		close(fd);
-		/* as msr_open_files chooses: msr-safe over the msr driver when it batches */
-		msr_allow_build(&c->info, SKL_UNC_MAX_CBO, &allow);
-		snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", c->root);
-		if (!msr_batch_preferred(c->root, &allow) && access(path, F_OK)) {
-			snprintf(l->found, sizeof(l->found), "the msr driver: one read per register "
-				 "and CPU (msr-safe's batch call, with pmutop's allowlist loaded, reads "
-				 "every CPU at once: it matters from a few hundred CPUs)");
-			return;
-		}
-		if (!msr_batch_preferred(c->root, &allow)) {
-			/* msr-safe is there, and the msr driver is used instead: say why */
-			l->state = DOCTOR_WARN;
-			if (msr_batch_probe(c->root, why, sizeof(why)) == 0) {
-				snprintf(l->found, sizeof(l->found), "the msr driver, register by "
-					 "register: msr-safe's allowlist lacks registers pmutop writes");
-				snprintf(l->fix, sizeof(l->fix), "as root: pmutop --msr-safe-allowlist > "
-					 "/dev/cpu/msr_allowlist");
-			} else {
-				snprintf(l->found, sizeof(l->found), "the msr driver, register by "
-					 "register: %.400s", why);
-				snprintf(l->fix, sizeof(l->fix), "update msr-safe, or see dmesg");
-			}
-			return;
-		}
-	}
-	snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", c->root);
-	if (access(path, F_OK)) {
-		snprintf(l->found, sizeof(l->found), "no %s: register by register", path);
+	probe_msr_batch(c->in->root, &c->info, &b);
+	if (b.msr_opens && !b.preferred && !b.batch_exists) {
+		snprintf(l->found, sizeof(l->found), "the msr driver: one read per register and CPU "
+			 "(msr-safe's batch call, with pmutop's allowlist loaded, reads every CPU at "
+			 "once: it matters from a few hundred CPUs)");
 		return;
 	}
-	err = msr_batch_probe(c->root, why, sizeof(why));
-	if (!err) {
+	if (b.msr_opens && !b.preferred) {
+		/* msr-safe is there, and the msr driver is used instead: say why */
+		l->state = DOCTOR_WARN;
+		if (b.rc == 0) {
+			snprintf(l->found, sizeof(l->found), "the msr driver, register by register: "
+				 "msr-safe's allowlist lacks registers pmutop writes");
+			snprintf(l->fix, sizeof(l->fix), "as root: pmutop --msr-safe-allowlist > "
+				 "/dev/cpu/msr_allowlist");
+		} else {
+			snprintf(l->found, sizeof(l->found), "the msr driver, register by register: "
+				 "%.400s", b.why);
+			snprintf(l->fix, sizeof(l->fix), "update msr-safe, or see dmesg");
+		}
+		return;
+	}
+	if (!b.batch_exists) {
+		snprintf(l->found, sizeof(l->found), "no %s/dev/cpu/msr_batch: register by register",
+			 c->root);
+		return;
+	}
+	if (!b.rc) {
 		l->state = DOCTOR_OK;
 		snprintf(l->found, sizeof(l->found), "%.400s: every CPU's counters in one call per "
-			 "sweep", why);
+			 "sweep", b.why);
 		return;
 	}
 	l->state = DOCTOR_WARN;
-	snprintf(l->found, sizeof(l->found), "%.400s: pmutop reads register by register", why);
-	if (err == -EACCES || err == -EPERM)
+	snprintf(l->found, sizeof(l->found), "%.400s: pmutop reads register by register", b.why);
+	if (b.rc == -EACCES || b.rc == -EPERM)
 		snprintf(l->fix, sizeof(l->fix), "as root, give this user's group read access to "
 			 "/dev/cpu/msr_batch (chgrp GROUP, chmod g+r)");
 	else
@@ -391,7 +357,7 @@ static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 {
 	const struct cpumodel *model;
-	struct mmio *m;
+	unsigned long long bar;
 	char err[400];
 	int rc;
 
@@ -413,12 +379,10 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 				 "counters (emulated)");
 			return;
 		}
-		rc = mmio_open_files(c->in->root, &m, err, sizeof(err));
+		rc = probe_imc_window(c->in->root, &bar, err, sizeof(err));
 		if (rc == 0) {
 			snprintf(l->found, sizeof(l->found), "Skylake client uncore (CBo, ARB) through "
-				 "msr; IMC counters at 0x%llx through /dev/mem",
-				 (unsigned long long)mmio_bar(m));
-			mmio_close(m);
+				 "msr; IMC counters at 0x%llx through /dev/mem", bar);
 			return;
 		}
 		l->state = DOCTOR_WARN;
@@ -463,9 +427,6 @@ static void doctor_files(struct doctor_ctx *c, struct doctor_line *l)
 /* perf_event_paranoid and the capabilities: what the perf source may count for this user. */
 static void doctor_perf_access(struct doctor_ctx *c, struct doctor_line *l)
 {
-	struct perf_access a;
-	char why[300];
-
 	if (c->in->sim) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated machine (--source perf: an emulated "
@@ -473,16 +434,16 @@ static void doctor_perf_access(struct doctor_ctx *c, struct doctor_line *l)
 		c->perf_allowed = true;
 		return;
 	}
-	perf_access_read(c->in->root, &a);
-	c->perf_allowed = perf_access_system_wide(&a, why, sizeof(why));
+	probe_perf(c->in->root, &c->perf);
+	c->perf_allowed = c->perf.system_wide;
 	if (c->perf_allowed) {
-		snprintf(l->found, sizeof(l->found), "%s", why);
+		snprintf(l->found, sizeof(l->found), "%s", c->perf.why);
 		return;
 	}
 	l->state = DOCTOR_WARN;
-	snprintf(c->perf_why, sizeof(c->perf_why), "%s", why);
+	snprintf(c->perf_why, sizeof(c->perf_why), "%s", c->perf.why);
 	snprintf(l->found, sizeof(l->found), "%s (levels: -1 everything, 0 every CPU, 1 own "
-		 "processes with kernel, 2 own processes user mode only)", why);
+		 "processes with kernel, 2 own processes user mode only)", c->perf.why);
 	snprintf(l->fix, sizeof(l->fix), "echo 0 > /proc/sys/kernel/perf_event_paranoid, or "
 		 "give pmutop the capability: setcap cap_perfmon+ep $(command -v pmutop)");
 }
@@ -490,10 +451,12 @@ static void doctor_perf_access(struct doctor_ctx *c, struct doctor_line *l)
 /* The PMUs the kernel exposes in sysfs: the core one perf counts through, the uncore ones. */
 static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 {
-	static const char *const kinds[] = { "uncore_imc", "uncore_cbox", "uncore_arb", "uncore" };
-	char names[64][64], err[300];
-	struct perf_pmu cpu;
-	size_t n = 0;
+	const struct {
+		const char *kind;
+		int n;
+	} uncore[] = { { "uncore_imc", c->perf.imc }, { "uncore_cbox", c->perf.cbox },
+		       { "uncore_arb", c->perf.arb } };
+	size_t n;
 
 	if (c->in->sim) {
 		l->state = DOCTOR_NA;
@@ -502,7 +465,7 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 		c->perf_pmu = true;
 		return;
 	}
-	c->perf_pmu = perf_pmu_load(c->in->root, "cpu", &cpu, err, sizeof(err)) == 0;
+	c->perf_pmu = c->perf.cpu_pmu;
 	if (!c->perf_pmu) {
 		l->state = DOCTOR_WARN;
 		snprintf(c->perf_why, sizeof(c->perf_why), "no core PMU in %s/sys/bus/event_source/"
@@ -514,20 +477,14 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	}
 	n = (size_t)snprintf(l->found, sizeof(l->found), "cpu (type %u, %d format fields%s)",
-			     cpu.type, cpu.nfields, perf_pmu_set(&cpu, "any", 0, &(struct perf_pmu_config){ 0 })
-			     ? ", no AnyThread: per-core events n/a" : "");
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && n < sizeof(l->found); k++) {
-		char prefix[32];
-		int got;
-
-		snprintf(prefix, sizeof(prefix), "%s_", kinds[k]);
-		got = perf_pmu_list(c->in->root, prefix, names, 64);
-		if (got > 0)
-			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; %s_* x%d", kinds[k],
-					      got);
-		else if (k == 3 && perf_pmu_load(c->in->root, "uncore", &cpu, err, sizeof(err)) == 0)
-			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; uncore");
-	}
+			     c->perf.cpu_type, c->perf.cpu_fields,
+			     c->perf.any_thread ? "" : ", no AnyThread: per-core events n/a");
+	for (size_t k = 0; k < sizeof(uncore) / sizeof(uncore[0]) && n < sizeof(l->found); k++)
+		if (uncore[k].n > 0)
+			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; %s_* x%d",
+					      uncore[k].kind, uncore[k].n);
+	if (c->perf.uncore && n < sizeof(l->found))
+		snprintf(l->found + n, sizeof(l->found) - n, "; uncore");
 }
 
 /* Which source --source auto takes here, and why. */

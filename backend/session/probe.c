@@ -1,0 +1,115 @@
+/*
+ * probe: the machine as the sources see it, for the setup checks.  See
+ * probe.h.
+ */
+#include "probe.h"
+#include "mmio.h"
+#include "msr.h"
+#include "msr_allow.h"
+#include "perf.h"
+#include "perf_pmu.h"
+#include "pmu_regs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ROOT as a path prefix: "" for this machine. */
+static const char *probe_prefix(const char *root)
+{
+	return root && strcmp(root, "/") ? root : "";
+}
+
+void probe_msr_device(const char *root, struct probe_msr *out)
+{
+	char safe[512];
+	int fd, err;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "%s/dev/cpu/0/msr", probe_prefix(root));
+	snprintf(safe, sizeof(safe), "%s/dev/cpu/0/msr_safe", probe_prefix(root));
+	out->safe_exists = access(safe, F_OK) == 0;
+	fd = open(out->path, O_RDWR | O_CLOEXEC);
+	err = errno;
+	if (fd < 0 && out->safe_exists) {
+		/* as pmutop does: msr-safe when the msr device is missing or closed to this user */
+		fd = open(safe, O_RDWR | O_CLOEXEC);
+		if (fd >= 0 || err == ENOENT) {
+			snprintf(out->path, sizeof(out->path), "%s", safe);
+			err = errno;
+		}
+	}
+	if (fd < 0) {
+		out->err = err;
+		return;
+	}
+	out->opened = true;
+	{
+		uint64_t v;
+
+		/* msr-safe reads only what its allowlist names */
+		out->listed = strstr(out->path, "msr_safe") == NULL ||
+			      pread(fd, &v, sizeof(v), IA32_PERF_GLOBAL_CTRL) == (ssize_t)sizeof(v) ||
+			      errno != EACCES;
+	}
+	close(fd);
+}
+
+void probe_msr_batch(const char *root, const struct cpuid_info *info, struct probe_batch *out)
+{
+	char path[512];
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", probe_prefix(root));
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	out->msr_opens = fd >= 0;
+	if (fd >= 0) {
+		struct msr_allowlist allow;
+
+		close(fd);
+		/* as msr_open_files chooses: msr-safe over the msr driver when it batches */
+		msr_allow_build(info, SKL_UNC_MAX_CBO, &allow);
+		out->preferred = msr_batch_preferred(probe_prefix(root), &allow);
+	}
+	snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", probe_prefix(root));
+	out->batch_exists = access(path, F_OK) == 0;
+	if (out->batch_exists)
+		out->rc = msr_batch_probe(probe_prefix(root), out->why, sizeof(out->why));
+}
+
+int probe_imc_window(const char *root, unsigned long long *bar, char *err, size_t errlen)
+{
+	struct mmio *m;
+	int rc = mmio_open_files(root, &m, err, errlen);
+
+	if (rc)
+		return rc;
+	*bar = (unsigned long long)mmio_bar(m);
+	mmio_close(m);
+	return 0;
+}
+
+void probe_perf(const char *root, struct probe_perf *out)
+{
+	char names[64][64], err[300];
+	struct perf_access a;
+	struct perf_pmu p;
+
+	memset(out, 0, sizeof(*out));
+	perf_access_read(root, &a);
+	out->system_wide = perf_access_system_wide(&a, out->why, sizeof(out->why));
+	out->cpu_pmu = perf_pmu_load(root, "cpu", &p, err, sizeof(err)) == 0;
+	if (out->cpu_pmu) {
+		out->cpu_type = p.type;
+		out->cpu_fields = p.nfields;
+		out->any_thread = perf_pmu_set(&p, "any", 0, &(struct perf_pmu_config){ 0 }) == 0;
+	}
+	out->imc = perf_pmu_list(root, "uncore_imc_", names, 64);
+	out->cbox = perf_pmu_list(root, "uncore_cbox_", names, 64);
+	out->arb = perf_pmu_list(root, "uncore_arb_", names, 64);
+	out->uncore = perf_pmu_load(root, "uncore", &p, err, sizeof(err)) == 0;
+}

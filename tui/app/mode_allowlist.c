@@ -1,0 +1,20 @@
+/*
+ * mode_allowlist: --msr-safe-allowlist prints, in msr-safe's format, the
+ * registers pmutop may write on this CPU (or an emulated one).
+ */
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int mode_allowlist(const struct options *opt)
+{
+	char err[512];
+
+	if (session_print_msr_safe_allowlist(opt->sim, opt->root, stdout, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		/* a bad --sim argument is bad input; a machine we cannot read is a failure */
+		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+	}
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,44 @@
+/*
+ * mode_list: --list-events prints every event of the layout for this CPU
+ * (or --cpu FAMILY_MODEL, or --layout FILE) with the exact register values
+ * written, or as perf names them with --source perf.
+ */
+#include "app.h"
+#include "batch.h"
+#include "paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mode_list_events(const struct options *opt)
+{
+	struct cpuid_info info;
+	struct layout *l;
+	char err[512];
+	int rc;
+
+	if (opt->has_model) {
+		memset(&info, 0, sizeof(info));
+		snprintf(info.vendor, sizeof(info.vendor), "GenuineIntel");
+		info.vendor_id = CPUID_VENDOR_INTEL;
+		info.family = opt->family;
+		info.model = opt->model;
+		/* with hyper-threading, what every model a layout covers has */
+		info.gp_counters = 4;
+		info.perfmon_version = 3;
+	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+	}
+	rc = opt->layout ? layout_load(opt->layout, &l, err, sizeof(err))
+			 : layout_find(paths_layout_dir(NULL), &info, &l, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return OPTIONS_EXIT_USAGE;
+	}
+	batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
+			  !opt->user_only, opt->source == SESSION_SOURCE_PERF, stdout);
+	layout_free(l);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,113 @@
+/*
+ * mode_replay: --replay FILE.  With -b each sample printed again in
+ * --format (metrics computed again from the recorded inputs) with its
+ * marks; a cut last line is said on stderr; bad input exits 2 with the
+ * line and byte.  Without -b the recorded machine and its samples on the
+ * screen at their pace (space pauses; , . step; [ ] speed; g goes to a
+ * time).  No counters, no root.
+ */
+#include "app.h"
+#include "player.h"
+#include "rcfile.h"
+#include "replay.h"
+#include "sink.h"
+#include "ui.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int mode_replay_screen(const struct options *opt)
+{
+	struct ui_config c = { .interval = 1, .interval_given = true };
+	const struct replay_about *a;
+	struct player *pl;
+	char err[1024], rc_path[PATH_MAX];
+	int sigfd, status;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pmutop: the replay screen needs a terminal; convert the recording "
+			"with pmutop --replay %s -b [--format text|csv|json]\n", opt->replay);
+		return OPTIONS_EXIT_USAGE;
+	}
+	if (player_open(opt->replay, &pl, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return OPTIONS_EXIT_USAGE;
+	}
+	sigfd = app_signals(NULL);
+	if (sigfd < 0) {
+		player_free(pl);
+		return EXIT_FAILURE;
+	}
+	a = player_about(pl);
+	c.info = (struct view_info){
+		.host = a->host, .brand = a->brand, .uarch = a->uarch, .source = a->source,
+		.simulated = a->simulated, .layout = a->layout, .topo = player_topo(pl),
+		.gp_counters = a->gp_counters, .perfmon_version = a->perfmon_version,
+		.count_user = true, .count_kernel = true,
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"), .replay = true,
+	};
+	c.interval = a->interval_s > 0 ? a->interval_s : player_sample(pl)->interval_s;
+	c.player = pl;
+	if (rcfile_path(rc_path, sizeof(rc_path)) == 0)
+		c.rc_path = rc_path;
+	status = ui_run(NULL, &c, sigfd, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "pmutop: %s\n", err);
+	player_free(pl);
+	app_sigfd_close(sigfd);
+	return status;
+}
+
+int mode_replay(const struct options *opt)
+{
+	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format, .out = stdout, .t0 = NAN };
+	struct sinks sinks;
+	struct replay *r;
+	struct replay_item it;
+	char err[1024];
+	int rc, status = EXIT_SUCCESS;
+
+	if (!opt->batch)
+		return mode_replay_screen(opt);
+	if (replay_open(opt->replay, &r, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return OPTIONS_EXIT_USAGE;
+	}
+	sinks_build(&sc, &sinks);
+	while ((rc = replay_next(r, &it, err, sizeof(err))) == 0 && it.kind != REPLAY_END) {
+		int prc = 0;
+
+		if (it.kind == REPLAY_SAMPLE) {
+			prc = sinks_sample(&sinks, it.sample);
+			sample_release(it.sample);
+		} else if (it.kind == REPLAY_MARK) {
+			prc = sinks_mark(&sinks, &it.mark);
+		}
+		if (prc == -EPIPE)
+			break;
+		if (prc) {
+			fprintf(stderr, "pmutop: cannot write the output: %s\n", strerror(-prc));
+			status = EXIT_FAILURE;
+			break;
+		}
+		if (opt->count && sinks.fed >= opt->count)
+			break;
+	}
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		status = OPTIONS_EXIT_USAGE;
+	} else if (replay_trailing(r)) {
+		fprintf(stderr, "pmutop: %s ends with a cut line: its last %ld bytes were ignored "
+			"(%ld sample%s replayed)\n", opt->replay, replay_trailing(r), sinks.fed,
+			sinks.fed == 1 ? "" : "s");
+	}
+	sinks_free(&sinks);
+	replay_close(r);
+	return status;
+}

@@ -1,0 +1,35 @@
+/*
+ * mode_topology: --topology-only prints the machine's (or an emulated
+ * machine's, or a saved topology's) sockets, cores and threads as text.
+ */
+#include "app.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int mode_topology(const struct options *opt)
+{
+	char err[512];
+	struct topo *t = NULL;
+	int rc;
+
+	if (opt->sim && !opt->topology) {
+		/* the emulated machine's own topology, and say that it is emulated */
+		if (session_print_sim_topology(opt->sim, stdout, app_terminal_width(), err,
+					      sizeof(err))) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return OPTIONS_EXIT_USAGE;
+		}
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	}
+	rc = opt->topology ? topo_load(opt->topology, &t, err, sizeof(err))
+			   : topo_load_root(opt->root, &t, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return rc == -EIO ? EXIT_FAILURE : OPTIONS_EXIT_USAGE;
+	}
+	topo_text_print(t, stdout, app_terminal_width());
+	topo_free(t);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
