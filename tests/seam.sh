@@ -8,7 +8,7 @@
 # and no front end tests a box kind by name (they are data: layout_pmu_kinds).  The build enforces the second rule too (the
 # front ends' include path lacks those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 7
+plan 8
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -77,3 +77,8 @@ expect_match "a backend file including a tui header is caught" "$bad" "backend/s
 expect_match "a source including the engine's internals is caught" "$bad" "backend/sources/msr/z.c:engine_int.h"
 expect_match "the engine including a source's header is caught" "$bad" "backend/engine/w.c:msr.h"
 expect_match "a front end testing a box kind by name is caught" "$bad" "tui/screen/v.c:LAYOUT_PMU"
+
+# a module stays small enough to read: no source file over 600 lines (the tests aside)
+long=$(find "$top_srcdir/backend" "$top_srcdir/tui" -name '*.c' -exec wc -l {} + |
+	awk '$2 != "total" && $1 > 600 { print $2 ": " $1 " lines" }')
+if [ -z "$long" ]; then pass "no source file over 600 lines"; else fail "no source file over 600 lines" "$long"; fi

@@ -3,6 +3,7 @@
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "ui.h"
+#include "ui_int.h"
 #include "sink.h"
 
 #include <curses.h>
@@ -39,23 +40,7 @@
 /* How long the command gets to end after q or a stop signal, before SIGKILL. */
 #define UI_CMD_STOP_WAIT_S 10.0
 
-static struct termios ui_saved_tty;
-static volatile sig_atomic_t ui_active;
-
-void ui_emergency_restore(void)
-{
-	static const char reset[] = "\033[?1000l\033[?1049l\033[?25h\033[0m\r\n";
-
-	if (!ui_active)
-		return;
-	/* async-signal-safe: the terminal's modes as they were, then leave the alternate screen */
-	tcsetattr(STDIN_FILENO, TCSANOW, &ui_saved_tty);
-	if (write(STDOUT_FILENO, reset, sizeof(reset) - 1) < 0)
-		return;
-	ui_active = 0;
-}
-
-static double ui_now(void)
+double ui_now(void)
 {
 	struct timespec ts;
 
@@ -63,140 +48,12 @@ static double ui_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static bool ui_colors;
-
-void ui_init_styles(void)
-{
-	ui_colors = has_colors() && !getenv("NO_COLOR");
-	if (!ui_colors)
-		return;
-	start_color();
-	use_default_colors();
-	for (int i = 0; i < GRID_NSTYLES; i++) {
-		short fg = grid_styles[i].fg, bg = grid_styles[i].bg;
-
-		/* colour 8 (grey) only exists on 16-colour terminals */
-		if (fg >= COLORS)
-			fg = -1;
-		if (bg >= COLORS)
-			bg = -1;
-		init_pair((short)(i + 1), fg, bg);
-	}
-}
-
-static attr_t ui_attr(int style, short *pair)
-{
-	static const attr_t mono[] = {
-		[GRID_MONO_NONE] = A_NORMAL, [GRID_MONO_DIM] = A_DIM,
-		[GRID_MONO_BOLD] = A_BOLD, [GRID_MONO_REVERSE] = A_REVERSE,
-		[GRID_MONO_BOLD_REVERSE] = A_BOLD | A_REVERSE,
-	};
-
-	if (ui_colors) {
-		*pair = (short)(style + 1);
-		return style == GRID_BOLD || style == GRID_TITLE || style == GRID_WARN ||
-		       style == GRID_CURSOR ? A_BOLD : A_NORMAL;
-	}
-	*pair = 0;
-	return mono[grid_styles[style].mono];
-}
-
-/* What the terminal shows now, to send only the cells that changed. */
-static struct grid_cell *ui_shown;
-static int ui_shown_w, ui_shown_h;
-
-void ui_blit(const struct grid *g)
-{
-	bool full = !ui_shown || ui_shown_w != g->w || ui_shown_h != g->h;
-
-	if (full) {
-		free(ui_shown);
-		ui_shown = xcalloc((size_t)g->w * (size_t)g->h, sizeof(*ui_shown));
-		ui_shown_w = g->w;
-		ui_shown_h = g->h;
-	}
-	for (int y = 0; y < g->h; y++)
-		for (int x = 0; x < g->w; x++) {
-			const struct grid_cell *c = &g->cells[y * g->w + x];
-			struct grid_cell *was = ui_shown ? &ui_shown[y * g->w + x] : NULL;
-			wchar_t wc[2] = { c->ch, 0 };
-			cchar_t cc;
-			short pair;
-			attr_t a;
-
-			if (!full && was && was->ch == c->ch && was->style == c->style)
-				continue;
-			if (was)
-				*was = *c;
-			a = ui_attr(c->style, &pair);
-			setcchar(&cc, wc, a, pair, NULL);
-			/* the bottom-right cell would scroll on some terminals: insert instead */
-			if (y == g->h - 1 && x == g->w - 1)
-				mvins_wch(y, x, &cc);
-			else
-				mvadd_wch(y, x, &cc);
-		}
-	wnoutrefresh(stdscr);
-	doupdate();
-}
-
-/* The terminal was cleared or resized: the next blit sends every cell. */
-static void ui_blit_reset(void)
-{
-	free(ui_shown);
-	ui_shown = NULL;
-}
-
-static int ui_map_key(int ch)
-{
-	switch (ch) {
-	case KEY_UP: return VIEW_KEY_UP;
-	case KEY_DOWN: return VIEW_KEY_DOWN;
-	case KEY_LEFT: return VIEW_KEY_LEFT;
-	case KEY_RIGHT: return VIEW_KEY_RIGHT;
-	case KEY_PPAGE: return VIEW_KEY_PGUP;
-	case KEY_NPAGE: return VIEW_KEY_PGDN;
-	case KEY_HOME: return VIEW_KEY_HOME;
-	case KEY_END: return VIEW_KEY_END;
-	case '\t': return VIEW_KEY_TAB;
-	case KEY_BTAB: return VIEW_KEY_BTAB;
-	case KEY_ENTER: case '\n': case '\r': return VIEW_KEY_ENTER;
-	case 27: return VIEW_KEY_ESC;
-	case KEY_BACKSPACE: case 127: case 8: return VIEW_KEY_BACKSPACE;
-	case KEY_F(1): return VIEW_KEY_F1;
-	case KEY_F(10): return VIEW_KEY_F10;
-	case KEY_F(2): return VIEW_KEY_F2;
-	case KEY_F(3): return VIEW_KEY_F3;
-	case KEY_F(4): return VIEW_KEY_F4;
-	case KEY_F(6): return VIEW_KEY_F6;
-	default: return ch;
-	}
-}
-
-struct ui_state {
-	struct session *s;
-	struct view v;
-	struct view_frame frame; /* what the last render drew, for the keys and the mouse */
-	struct grid *g;
-	const struct sample *smp;
-	double t_sample;       /* when smp arrived */
-	struct pidcpus *pid;
-	struct history *hist;
-	struct sinks sinks;    /* where a live or viewed run's samples go: server, history, recording */
-	uint32_t s_groups;     /* the groups the run started with (a replay keeps them) */
-	uint32_t rc_groups;    /* the settings' groups and interval, kept in a replay or a */
-	double rc_interval;    /* viewer, which show another run's (saved as they were) */
-	const struct ui_config *c;
-	bool cmd_ended;        /* seen ended: the last interval was asked for */
-	bool dirty, quit;
-	bool leave_cmd;        /* quit without stopping the command (l at the quit prompt) */
-};
 
 /*
  * The header's recording part (or, in a replay, where it is; in a viewer,
  * whose run it is), and where the run is served.
  */
-static void ui_rec_line(struct ui_state *u)
+void ui_rec_line(struct ui_state *u)
 {
 	struct record *r = u->c->rec ? *u->c->rec : NULL;
 
@@ -267,77 +124,6 @@ static void ui_rec_toggle(struct ui_state *u)
 	}
 	u->v.status_until = view_now() + 4;
 	ui_rec_line(u);
-}
-
-static void ui_show_player(struct ui_state *u, bool next);
-
-/* Replay commands: the player moves, the screen follows; what cannot change says so. */
-static bool ui_apply_replay(struct ui_state *u, enum view_cmd cmd)
-{
-	struct player *pl = u->c ? u->c->player : NULL;
-
-	if (!pl)
-		return false;
-	switch (cmd) {
-	case VIEW_CMD_GROUPS:
-	case VIEW_CMD_INTERVAL:
-		snprintf(u->v.status, sizeof(u->v.status), "a replay shows the groups and the "
-			 "interval as they were recorded");
-		u->v.groups = u->s_groups;
-		u->v.interval = player_sample(pl)->interval_s;
-		break;
-	case VIEW_CMD_PAUSE:
-		player_pause(pl, u->v.paused);
-		break;
-	case VIEW_CMD_STEP_BACK:
-	case VIEW_CMD_STEP_FWD:
-		player_step(pl, cmd == VIEW_CMD_STEP_FWD ? 1 : -1);
-		ui_show_player(u, false);
-		break;
-	case VIEW_CMD_SLOWER:
-	case VIEW_CMD_FASTER:
-		player_speed(pl, cmd == VIEW_CMD_FASTER ? 1 : -1);
-		break;
-	case VIEW_CMD_GOTO:
-		if (player_goto(pl, u->v.input))
-			snprintf(u->v.status, sizeof(u->v.status), "g: '%s' is not a time: give "
-				 "seconds (75) or M:SS (1:15)", u->v.input);
-		ui_show_player(u, false);
-		break;
-	default:
-		return false;
-	}
-	u->v.paused = player_paused(pl);
-	ui_rec_line(u);
-	u->dirty = true;
-	return true;
-}
-
-/* A viewer's commands: what is the owner's says so; pause freezes this screen only. */
-static bool ui_apply_viewer(struct ui_state *u, enum view_cmd cmd)
-{
-	if (!u->c || !u->c->viewer)
-		return false;
-	switch (cmd) {
-	case VIEW_CMD_GROUPS:
-	case VIEW_CMD_INTERVAL:
-		snprintf(u->v.status, sizeof(u->v.status), "a viewer: the groups and the interval "
-			 "are the owner's (%s)", viewer_owner(u->c->viewer));
-		u->v.status_until = view_now() + 4;
-		u->v.groups = u->s_groups;
-		if (u->smp)
-			u->v.interval = u->smp->interval_s;
-		break;
-	case VIEW_CMD_PAUSE:
-		snprintf(u->v.status, sizeof(u->v.status), u->v.paused ? "this screen is frozen; "
-			 "the owner goes on counting (space again follows it)" : "following the owner");
-		u->v.status_until = view_now() + 4;
-		break;
-	default:
-		return false;
-	}
-	u->dirty = true;
-	return true;
 }
 
 static void ui_apply(struct ui_state *u, enum view_cmd cmd)
@@ -425,17 +211,6 @@ static void ui_keys(struct ui_state *u)
 	}
 }
 
-/* The groups sample S counted or tried to (not off): a replay's or an owner's choice. */
-static uint32_t ui_groups_counted(const struct sample *s)
-{
-	uint32_t mask = 0;
-
-	for (int g = 0; g < s->layout->ngroups; g++)
-		if (s->groups[g].state != SAMPLE_GROUP_OFF)
-			mask |= 1u << g;
-	return mask;
-}
-
 static void ui_new_sample(struct ui_state *u)
 {
 	const struct sample *smp;
@@ -513,44 +288,6 @@ static void ui_take_marks(struct ui_state *u)
 	}
 }
 
-/*
- * The player's sample on the screen: after the one before (NEXT), added to
- * the history; after a jump, the history is read again up to it.
- */
-static void ui_show_player(struct ui_state *u, bool next)
-{
-	struct player *pl = u->c->player;
-	int pos = player_pos(pl), from = pos - 64 < 0 ? 0 : pos - 64;
-	const struct mark *mk;
-	int nmk = player_marks(pl, &mk);
-
-	if (u->smp)
-		sample_release(u->smp);
-	u->smp = sample_ref(player_sample(pl));
-	u->t_sample = ui_now();
-	if (next) {
-		history_add(u->hist, u->smp);
-	} else {
-		history_free(u->hist);
-		u->hist = history_new();
-		u->v.hist = u->hist;
-		for (int i = from; i < pos; i++) {
-			struct sample *s = player_sample_at(pl, i);
-
-			if (s) {
-				history_add(u->hist, s);
-				sample_release(s);
-			}
-		}
-		history_add(u->hist, u->smp);
-		for (int i = 0; i < nmk; i++)
-			history_mark(u->hist, mk[i].time, mk[i].text);
-	}
-	u->v.paused = player_paused(pl);
-	ui_rec_line(u);
-	u->dirty = true;
-}
-
 static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 {
 	struct view saved = u->v;
@@ -610,7 +347,6 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		{ .fd = run_fd(c->cmd), .events = POLLIN },
 		{ .fd = marks_fd(c->marks), .events = POLLIN },
 	};
-	sigset_t winch;
 	int status = 0, shown_age = -1;
 
 	startsig_end(); /* the stop signals are this loop's from here */
@@ -641,28 +377,12 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		snprintf(u.v.status, sizeof(u.v.status), "replay: space pause, , . step, [ ] speed, "
 			 "g go to a time");
 	}
-	tcgetattr(STDIN_FILENO, &ui_saved_tty);
-	sigemptyset(&winch);
-	sigaddset(&winch, SIGWINCH);
-	pthread_sigmask(SIG_UNBLOCK, &winch, NULL);
-	if (!newterm(NULL, stdout, stdin)) {
-		snprintf(err, errlen, "cannot start the terminal (TERM=%s): set TERM to your terminal "
-			 "type, or use -b", getenv("TERM") ? getenv("TERM") : "");
+	if (ui_term_begin(err, errlen)) {
 		view_free(&u.v);
 		sinks_free(&u.sinks);
 		history_free(u.hist);
 		return EXIT_FAILURE;
 	}
-	ui_active = 1;
-	set_escdelay(25);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
-	ui_init_styles();
 	u.g = grid_new(COLS, LINES, c->info.utf8);
 	u.dirty = true;
 	if (c->cmd && c->cmd_on_host) {
@@ -745,9 +465,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		status = run_status(c->cmd);
 	if (c->cmd_left)
 		*c->cmd_left = u.leave_cmd && !run_poll(c->cmd);
-	endwin();
-	ui_active = 0;
-	ui_blit_reset();
+	ui_term_end();
 	if (c->rc_path && status == 0) {
 		char msg[512];
 

@@ -41,6 +41,15 @@ struct pane {
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
 
+/*
+ * The per-socket figures, shared by the uncore pane and the IMC pane (IMC:
+ * the memory controllers' groups, else the rest of the uncore's): the width
+ * the pane wants (FIXED: its columns that do not scroll) and its drawing.
+ */
+int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc, int *fixed);
+int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
+			 struct grid *g, struct view_frame *f, bool imc);
+
 /* Zoom the topology to the socket of the selected cell of frame F, or back out. */
 void topology_pane_zoom(struct view *v, const struct view_frame *f);
 

@@ -460,8 +460,8 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
  * The uncore and IMC panes: lines that can be selected (Up, Down) and
  * explained (e), scrolled when they do not fit, with "+N more" under them.
  */
-static int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
-				struct grid *g, struct view_frame *f, bool imc)
+int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
+			 struct grid *g, struct view_frame *f, bool imc)
 {
 	const struct layout *l = v->info.layout;
 	enum view_pane me = imc ? VIEW_PANE_IMC : VIEW_PANE_UNCORE;
@@ -555,8 +555,7 @@ out:
  * scrolls a pane wider than the screen sideways.  0 when it shows only a
  * sentence.
  */
-static int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc,
-				 int *fixed)
+int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc, int *fixed)
 {
 	const struct layout *l = v->info.layout;
 	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, w = 12;
@@ -587,31 +586,14 @@ static int uncore_pane_width(const struct view *v, const struct sample *s, int *
 	return uncore_pane_width_any(v, s, false, fixed);
 }
 
-static int uncore_pane_width_imc(const struct view *v, const struct sample *s, int *fixed)
-{
-	return uncore_pane_width_any(v, s, true, fixed);
-}
-
 static int uncore_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			    struct grid *g, struct view_frame *f)
 {
 	return uncore_pane_draw_any(v, s, y, h, g, f, false);
 }
 
-static int uncore_pane_draw_imc(const struct view *v, const struct sample *s, int y, int h,
-				struct grid *g, struct view_frame *f)
-{
-	return uncore_pane_draw_any(v, s, y, h, g, f, true);
-}
-
 const struct pane uncore_pane = {
 	.name = "uncore", .title = "Uncore",
 	.help = "L3, QPI / home logic, local and remote DRAM traffic per socket",
 	.draw = uncore_pane_draw, .width = uncore_pane_width,
-};
-
-const struct pane imc_pane = {
-	.name = "imc", .title = "IMC",
-	.help = "read and write bandwidth per memory channel, and the socket totals",
-	.draw = uncore_pane_draw_imc, .width = uncore_pane_width_imc,
 };

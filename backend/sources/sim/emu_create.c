@@ -1,0 +1,195 @@
+/*
+ * emu_create: an emulated machine made from "MACHINE[:SCENARIO|:PATH]"
+ * (or a machine row and a parsed scenario), freed, and what it says of
+ * itself: its machine, topology, scenario, channels, the CPUs taken
+ * offline and the encodings it was asked for that it does not model.  See
+ * emu.h; the registers are emu.c's.
+ */
+#include "emu.h"
+#include "emu_int.h"
+#include "emu_model.h"
+#include "pmu_regs.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int emu_set_online(struct emu *e, int cpu, int online)
+{
+	if (cpu < 0 || cpu >= e->ncpus || e->cpus[cpu].core < 0)
+		return -ENXIO;
+	pthread_mutex_lock(&e->lock);
+	e->cpus[cpu].online = online;
+	pthread_mutex_unlock(&e->lock);
+	return 0;
+}
+
+const char *emu_unknown_events(struct emu *e, int *count)
+{
+	size_t len = 0;
+
+	pthread_mutex_lock(&e->lock);
+	e->unknown_text[0] = '\0';
+	for (int i = 0; i < e->nunknown; i++)
+		len += (size_t)snprintf(e->unknown_text + len, sizeof(e->unknown_text) - len,
+					"%sselect 0x%016llx", i ? "\n" : "",
+					(unsigned long long)e->unknown[i]);
+	*count = e->nunknown;
+	pthread_mutex_unlock(&e->lock);
+	return e->unknown_text;
+}
+
+/* ---- life cycle ------------------------------------------------------------------ */
+
+struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
+{
+	struct emu *e = xcalloc(1, sizeof(*e));
+	char err[256];
+
+	pthread_mutex_init(&e->lock, NULL);
+	e->m = m;
+	e->model = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
+	e->uncore = e->model ? e->model->p->uncore : CPUMODEL_UNCORE_NONE;
+	e->channels = e->model ? e->model->p->channels : 0;
+	e->offcore = e->model ? e->model->p->offcore : 0;
+	e->sc = sc;
+	if (topo_load(m->topology, &e->topo, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: emulated machine %s: %s\n", m->name, err);
+		abort(); /* the table is wrong: a bug, not a user error */
+	}
+	clock_gettime(CLOCK_MONOTONIC, &e->start);
+	e->ncpus = e->topo->cpu_thread_len;
+	e->cpus = xcalloc((size_t)e->ncpus, sizeof(*e->cpus));
+	for (int i = 0; i < e->ncpus; i++)
+		e->cpus[i].core = -1;
+	for (int i = 0; i < e->topo->nonline; i++) {
+		const struct topo_thread *th = &e->topo->threads[i];
+		struct emu_cpu *c = &e->cpus[th->os_cpu];
+
+		c->os_cpu = th->os_cpu;
+		c->socket = th->socket;
+		c->core = th->core;
+		c->online = 1;
+		for (int k = 0; k < PMU_MAX_GP; k++)
+			c->gp[k].acc = -1;
+		for (int k = 0; k < PMU_MAX_FIXED; k++)
+			c->fixed[k].acc = -1;
+	}
+	e->nsockets = e->topo->nsockets;
+	e->sockets = xcalloc((size_t)e->nsockets, sizeof(*e->sockets));
+	for (int s = 0; s < e->nsockets; s++) {
+		e->sockets[s].fixed.acc = -1;
+		for (int k = 0; k < NHM_UNC_COUNTERS + 2; k++)
+			e->sockets[s].ctr[k].acc = -1;
+	}
+	return e;
+}
+
+/* Which emulated machines have at least MIN sockets, as advice for a message. */
+static void emu_machines_with_sockets(int min, char *buf, size_t len)
+{
+	size_t n = 0;
+	int most = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < emu_nmachines; i++) {
+		int socks = 1;
+
+		/* every machine's synthetic topology starts with its packages */
+		sscanf(emu_machines[i].topology, "pack:%d", &socks);
+		most = socks > most ? socks : most;
+		if (socks >= min && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "use ",
+					      emu_machines[i].name);
+	}
+	if (!n)
+		snprintf(buf, len, "no emulated machine has that many (the most is %d)", most);
+}
+
+int emu_create(const char *spec, const char *scenario_dir, struct emu **out, char *err,
+	       size_t errlen)
+{
+	char name[64], path[4096];
+	const char *colon = strchr(spec, ':'), *scn;
+	const struct emu_machine *m;
+	struct scenario *sc;
+	size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+	int rc;
+
+	*out = NULL;
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, spec, n);
+	name[n] = '\0';
+	m = emu_machine_find(name);
+	if (!m) {
+		snprintf(err, errlen, "--sim %s: unknown machine '%s'; emulated machines are %s",
+			 spec, name, emu_machine_names());
+		return -EINVAL;
+	}
+	scn = colon && colon[1] ? colon + 1 : m->default_scenario;
+	if (strchr(scn, '/') || (strlen(scn) > 4 && !strcmp(scn + strlen(scn) - 4, ".scn")))
+		snprintf(path, sizeof(path), "%s", scn);
+	else
+		snprintf(path, sizeof(path), "%s/%s.scn", scenario_dir, scn);
+	rc = scenario_load(path, &sc, err, errlen);
+	if (rc == -ENOENT && !strchr(scn, '/'))
+		snprintf(err, errlen, "--sim %s: no scenario '%s' (looked for %s); shipped "
+			 "scenarios are idle, compute-bound, memory-bound, numa-remote, "
+			 "frontend-bound, unbalanced-channels, false-sharing, or give a file path", spec, scn, path);
+	if (rc)
+		return rc == -EIO ? rc : -EINVAL; /* the scenario is the user's input */
+	*out = emu_create_from(m, sc);
+	if (sc->min_sockets > (*out)->topo->nsockets) {
+		char fit[256];
+
+		emu_machines_with_sockets(sc->min_sockets, fit, sizeof(fit));
+		snprintf(err, errlen, "--sim %s: scenario '%s' needs %d sockets and %s has %d; %s",
+			 spec, sc->name, sc->min_sockets, m->name, (*out)->topo->nsockets, fit);
+		emu_free(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void emu_free(struct emu *e)
+{
+	if (!e)
+		return;
+	topo_free(e->topo);
+	scenario_free(e->sc);
+	free(e->cpus);
+	free(e->sockets);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+enum cpumodel_uncore emu_uncore(const struct emu *e)
+{
+	return e->uncore;
+}
+
+int emu_channels(const struct emu *e)
+{
+	return e->channels;
+}
+
+const struct emu_machine *emu_machine(const struct emu *e)
+{
+	return e->m;
+}
+
+const struct topo *emu_topo(const struct emu *e)
+{
+	return e->topo;
+}
+
+const struct scenario *emu_scenario(const struct emu *e)
+{
+	return e->sc;
+}

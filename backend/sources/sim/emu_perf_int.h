@@ -1,0 +1,125 @@
+/*
+ * emu_perf_int: the emulated kernel's state, shared by emu_perf.c (the
+ * system calls, the timer, the PMUs it describes, its life) and
+ * emu_perf_sched.c (counters, scheduling groups onto them, multiplexing).
+ * Not for any other module.
+ */
+#ifndef PMUTOP_EMU_PERF_INT_H
+#define PMUTOP_EMU_PERF_INT_H
+
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu_perf.h"
+#include "perf.h"
+#include "pmu_regs.h"
+
+#define EK_FD_BASE 1000      /* its descriptors: EK_FD_BASE + slot, never a real one's number */
+#define EK_HW_NONE (-1)
+#define EK_HW_FIXED 100      /* + n: fixed counter n */
+#define EK_HW_FREE 200       /* a free-running counter: nothing to schedule */
+#define EK_MAX_PMUS (2 + SKL_UNC_MAX_CBO + 2)
+#define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
+#define EK_UNC_FIXED_EVENT 0xFF /* the kernel's uncore convention: event 0xff is the fixed clock */
+/* a 32-bit free-running IMC counter wraps in ~25 s at 10 GB/s: a look every second keeps up */
+#define EK_WRAP_TICK_S 1.0
+
+enum ek_kind { EK_CORE, EK_NHM_UNC, EK_SKL_CBO, EK_SKL_ARB, EK_SKL_IMC };
+
+/*
+ * One PMU of the emulated kernel: its sysfs description and where its
+ * counters are (an uncore box: select and counter registers, the fixed
+ * clock, or the IMC's free-running counters in MMIO).
+ */
+struct ek_pmu {
+	struct perf_pmu desc;
+	enum ek_kind kind;
+	unsigned counters, width;
+	uint32_t evtsel0, ctr0;
+	bool fixed;               /* event 0xff counts the uncore clock here */
+	uint32_t fixed_ctrl, fixed_ctr;
+	uint64_t fixed_en;
+	unsigned fixed_width;
+};
+
+/*
+ * The IMC's free-running counters as the kernel's uncore_imc names them
+ * (its events/ directory) and where they are in the emulated MCHBAR window
+ * (seed 001 Table 3-1).
+ */
+struct ek_imc_event {
+	const char *name;
+	unsigned event;
+	uint32_t offset;
+};
+
+extern const struct ek_imc_event ek_imc_events[];
+extern const int ek_nimc_events;
+
+struct ek_event {
+	bool used;
+	int cpu;                  /* the CPU whose context holds it (an uncore PMU's: its socket's) */
+	int pmu;                  /* index into emu_perf.pmus */
+	int leader;               /* slot of the group's leader (itself for a leader) */
+	uint32_t type;
+	uint64_t config, config1;
+	bool exclude_user, exclude_kernel;
+	uint64_t read_format;
+	/* a leader's */
+	bool enabled, scheduled;
+	int members[PERF_GROUP_MAX];
+	int nmembers;             /* the leader first */
+	uint64_t enabled_ns, running_ns;
+	/* its counter while the group is scheduled */
+	int hw;
+	uint64_t prev, count;
+};
+
+/* One CPU's context of one PMU: its groups in scheduling order, rotated at each tick. */
+struct ek_ctx {
+	int *order;
+	int norder;
+	double t;                 /* times and counts are up to here */
+	uint64_t offcore[2];      /* MSR_OFFCORE_RSP_0/1 while a scheduled event uses it */
+	int offcore_users[2];
+};
+
+struct ek_cpu {
+	bool present;
+	int leader;               /* the CPU that holds its socket's uncore events */
+	struct ek_ctx ctx[EK_MAX_PMUS];
+};
+
+struct emu_perf {
+	struct emu *emu;
+	struct perf_sys sys;
+	pthread_mutex_t lock;
+	struct ek_event *ev;
+	int nev;
+	struct ek_cpu *cpus;      /* by OS CPU number */
+	int ncpus;
+	struct ek_pmu pmus[EK_MAX_PMUS];
+	int npmus;
+	unsigned gp, fixed, gp_width, fixed_width;
+	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
+};
+
+/* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */
+
+/* ---- emu_perf_sched.c ------------------------------------------------------ */
+
+double ek_now(struct emu_perf *k);
+struct ek_event *ek_event_of(struct emu_perf *k, int fd);
+struct ek_ctx *ek_ctx_of(struct emu_perf *k, const struct ek_event *e);
+int ek_fixed_of(const struct ek_event *e);
+uint32_t ek_imc_offset(const struct ek_event *e);
+void ek_sync(struct emu_perf *k, int cpu, int pmu, double t);
+void ek_unschedule(struct emu_perf *k, int cpu, int pmu);
+bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l,
+		   uint32_t gp, uint32_t fixed, int *hw);
+void ek_schedule(struct emu_perf *k, int cpu, int pmu);
+void ek_resched(struct emu_perf *k, int cpu, int pmu, double t, bool rotate);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * emu_perf_sched: the emulated kernel's counters and scheduler: an event's
+ * count from its register (widened) or the IMC window, a context's groups
+ * put on the counters in order as Linux does (a group whose events do not
+ * fit waits; the fixed counters for the generic events), times kept per
+ * group, the list rotated at each tick.  See emu_perf_int.h.
+ */
+#include "emu_perf_int.h"
+#include "emu_int.h"
+#include "emu_machine.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct ek_imc_event ek_imc_events[] = {
+	{ "data_reads", 0x01, SKL_IMC_DRAM_DATA_READS },
+	{ "data_writes", 0x02, SKL_IMC_DRAM_DATA_WRITES },
+	{ "gt_requests", 0x03, SKL_IMC_DRAM_GT_REQUESTS },
+	{ "ia_requests", 0x04, SKL_IMC_DRAM_IA_REQUESTS },
+	{ "io_requests", 0x05, SKL_IMC_DRAM_IO_REQUESTS },
+};
+
+const int ek_nimc_events = (int)(sizeof(ek_imc_events) / sizeof(ek_imc_events[0]));
+
+static uint64_t ek_hw_arch_select(const struct ek_event *e)
+{
+	switch (e->config) {
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return 0x00C0;
+	case PERF_COUNT_HW_CPU_CYCLES:
+		return 0x003C;
+	default:
+		return 0x013C; /* ref-cycles: UNHALTED_REFERENCE_CYCLES */
+	}
+}
+
+double ek_now(struct emu_perf *k)
+{
+	return emu_clock_now(k->emu);
+}
+
+struct ek_event *ek_event_of(struct emu_perf *k, int fd)
+{
+	int slot = fd - EK_FD_BASE;
+
+	return slot >= 0 && slot < k->nev && k->ev[slot].used ? &k->ev[slot] : NULL;
+}
+
+struct ek_ctx *ek_ctx_of(struct emu_perf *k, const struct ek_event *e)
+{
+	return &k->cpus[e->cpu].ctx[e->pmu];
+}
+
+/* The fixed counter a generic hardware event runs on, or -1. */
+int ek_fixed_of(const struct ek_event *e)
+{
+	if (e->type != PERF_TYPE_HARDWARE)
+		return -1;
+	switch (e->config) {
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return 0;
+	case PERF_COUNT_HW_CPU_CYCLES:
+		return 1;
+	case PERF_COUNT_HW_REF_CPU_CYCLES:
+		return 2;
+	default:
+		return -1;
+	}
+}
+
+/* Which offcore response register a raw core event uses: 0 (B7H), 1 (BBH), or -1. */
+static int ek_offcore_of(const struct ek_event *e)
+{
+	unsigned code = (unsigned)(e->config & EVTSEL_EVENT_MASK);
+
+	if (e->type != PERF_TYPE_RAW)
+		return -1;
+	return code == 0xB7 ? 0 : code == 0xBB ? 1 : -1;
+}
+
+/* The MCHBAR offset of an IMC event, or 0. */
+uint32_t ek_imc_offset(const struct ek_event *e)
+{
+	for (size_t i = 0; i < (size_t)ek_nimc_events; i++)
+		if ((e->config & EVTSEL_EVENT_MASK) == ek_imc_events[i].event)
+			return ek_imc_events[i].offset;
+	return 0;
+}
+
+/* The register (or MMIO offset) of E's counter and its width. */
+static uint32_t ek_counter_reg(const struct emu_perf *k, const struct ek_event *e, unsigned *width)
+{
+	const struct ek_pmu *p = &k->pmus[e->pmu];
+
+	if (p->kind == EK_CORE) {
+		*width = e->hw >= EK_HW_FIXED ? k->fixed_width : k->gp_width;
+		return e->hw >= EK_HW_FIXED ? IA32_FIXED_CTR0 + (uint32_t)(e->hw - EK_HW_FIXED)
+					    : IA32_PMC0 + (uint32_t)e->hw;
+	}
+	if (p->kind == EK_SKL_IMC) {
+		*width = SKL_IMC_WIDTH;
+		return ek_imc_offset(e);
+	}
+	*width = e->hw >= EK_HW_FIXED ? p->fixed_width : p->width;
+	return e->hw >= EK_HW_FIXED ? p->fixed_ctr : p->ctr0 + (uint32_t)e->hw;
+}
+
+/* E's counter now, and its WIDTH (or NULL). */
+static int ek_counter_value(struct emu_perf *k, const struct ek_event *e, uint64_t *v,
+			    unsigned *width)
+{
+	unsigned w;
+	uint32_t reg = ek_counter_reg(k, e, width ? width : &w);
+
+	if (k->pmus[e->pmu].kind == EK_SKL_IMC) {
+		uint32_t v32 = 0;
+		int rc = emu_mem_read(k->emu, EMU_SKL_MCHBAR + reg, &v32, sizeof(v32));
+
+		*v = v32;
+		return rc < 0 ? rc : 0; /* it answers the bytes read */
+	}
+	return emu_msr_read(k->emu, e->cpu, reg, v);
+}
+
+/* Bring the running counter of E up to date. */
+static void ek_read_counter(struct emu_perf *k, struct ek_event *e)
+{
+	unsigned width;
+	uint64_t v;
+
+	if (e->hw == EK_HW_NONE || ek_counter_value(k, e, &v, &width))
+		return;
+	e->count += (v - e->prev) & (width >= 64 ? ~0ull : (1ull << width) - 1);
+	e->prev = v;
+}
+
+/* Times and counts of context PMU of CPU up to T. */
+void ek_sync(struct emu_perf *k, int cpu, int pmu, double t)
+{
+	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
+	uint64_t dt = t > c->t ? (uint64_t)((t - c->t) * 1e9 + 0.5) : 0;
+
+	for (int i = 0; i < c->norder; i++) {
+		struct ek_event *l = &k->ev[c->order[i]];
+
+		if (!l->enabled)
+			continue;
+		l->enabled_ns += dt;
+		if (!l->scheduled)
+			continue;
+		l->running_ns += dt;
+		for (int m = 0; m < l->nmembers; m++)
+			ek_read_counter(k, &k->ev[l->members[m]]);
+	}
+	if (t > c->t)
+		c->t = t;
+}
+
+/* Take every group of the context off its counters (their counts already synced). */
+void ek_unschedule(struct emu_perf *k, int cpu, int pmu)
+{
+	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
+	const struct ek_pmu *p = &k->pmus[pmu];
+
+	for (int i = 0; i < c->norder; i++) {
+		struct ek_event *l = &k->ev[c->order[i]];
+
+		for (int m = 0; l->scheduled && m < l->nmembers; m++) {
+			struct ek_event *e = &k->ev[l->members[m]];
+
+			if (e->hw >= 0 && e->hw < EK_HW_FIXED)
+				emu_msr_write(k->emu, cpu, p->kind == EK_CORE
+					      ? IA32_PERFEVTSEL0 + (uint32_t)e->hw
+					      : p->evtsel0 + (uint32_t)e->hw, 0);
+			e->hw = EK_HW_NONE;
+		}
+		l->scheduled = false;
+	}
+	if (p->kind == EK_CORE && k->fixed)
+		emu_msr_write(k->emu, cpu, IA32_FIXED_CTR_CTRL,
+			      k->watchdog ? (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(1) : 0);
+	if (p->fixed)
+		emu_msr_write(k->emu, cpu, p->fixed_ctrl, 0);
+	c->offcore_users[0] = c->offcore_users[1] = 0;
+}
+
+/*
+ * Counters for group L given what is taken (GP, FIXED, the offcore values
+ * in use): true and the assignment in HW, or false when it does not fit.
+ */
+bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l,
+		   uint32_t gp, uint32_t fixed, int *hw)
+{
+	const struct ek_pmu *p = &k->pmus[l->pmu];
+	unsigned ngp = p->kind == EK_CORE ? k->gp : p->counters;
+	uint64_t offcore[2] = { c->offcore[0], c->offcore[1] };
+	int users[2] = { c->offcore_users[0], c->offcore_users[1] };
+
+	for (int m = 0; m < l->nmembers; m++) {
+		const struct ek_event *e = &k->ev[l->members[m]];
+		int n = p->kind == EK_CORE ? ek_fixed_of(e)
+			: p->fixed && (e->config & EVTSEL_EVENT_MASK) == EK_UNC_FIXED_EVENT ? 0 : -1;
+		int o = ek_offcore_of(e);
+
+		if (p->kind == EK_SKL_IMC) {
+			hw[m] = EK_HW_FREE;
+			continue;
+		}
+		if (n >= 0 && !((p->kind == EK_CORE && (unsigned)n >= k->fixed) || (fixed & (1u << n)))) {
+			fixed |= 1u << n;
+			hw[m] = EK_HW_FIXED + n;
+			continue;
+		}
+		/* a generic event whose fixed counter is taken goes on a general one, as Linux does */
+		if (n >= 0 && (p->kind != EK_CORE || e->type != PERF_TYPE_HARDWARE))
+			return false;
+		/* the shared extra register: one value at a time (Linux's extra_reg constraint) */
+		if (o >= 0) {
+			if (users[o] && offcore[o] != e->config1)
+				return false;
+			offcore[o] = e->config1;
+			users[o]++;
+		}
+		hw[m] = EK_HW_NONE;
+		for (unsigned g = 0; g < ngp && hw[m] == EK_HW_NONE; g++)
+			if (!(gp & (1u << g))) {
+				gp |= 1u << g;
+				hw[m] = (int)g;
+			}
+		if (hw[m] == EK_HW_NONE)
+			return false;
+	}
+	return true;
+}
+
+/* Program group L on its counters HW; FIXED_CTRL gathers the core's fixed-counter control. */
+static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l, const int *hw,
+		       uint64_t *fixed_ctrl)
+{
+	const struct ek_pmu *p = &k->pmus[l->pmu];
+
+	for (int m = 0; m < l->nmembers; m++) {
+		struct ek_event *e = &k->ev[l->members[m]];
+		uint64_t priv = (e->exclude_user ? 0 : EVTSEL_USR) | (e->exclude_kernel ? 0 : EVTSEL_OS);
+		uint64_t sel = e->type == PERF_TYPE_HARDWARE ? ek_hw_arch_select(e)
+			       : e->config & 0xFFFFFFFFull & ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
+		int o = ek_offcore_of(e);
+		unsigned width;
+
+		e->hw = hw[m];
+		e->prev = 0;
+		if (e->hw == EK_HW_FREE) {
+			/* free-running: counting from now is counting from its value now */
+			ek_counter_value(k, e, &e->prev, NULL);
+			continue;
+		}
+		if (e->hw >= EK_HW_FIXED) {
+			unsigned n = (unsigned)(e->hw - EK_HW_FIXED);
+
+			if (p->kind == EK_CORE)
+				*fixed_ctrl |= ((e->exclude_kernel ? 0 : FIXED_CTRL_OS) |
+						(e->exclude_user ? 0 : FIXED_CTRL_USR)) << FIXED_CTRL_SHIFT(n);
+			else
+				emu_msr_write(k->emu, e->cpu, p->fixed_ctrl, p->fixed_en);
+			emu_msr_write(k->emu, e->cpu, ek_counter_reg(k, e, &width), 0);
+			continue;
+		}
+		if (o >= 0) {
+			c->offcore[o] = e->config1;
+			c->offcore_users[o]++;
+			emu_msr_write(k->emu, e->cpu, o ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0,
+				      e->config1);
+		}
+		/* the raw config is the select's own bits (the PMU's format), enabled */
+		if (p->kind == EK_CORE)
+			emu_msr_write(k->emu, e->cpu, IA32_PERFEVTSEL0 + (uint32_t)e->hw,
+				      sel | priv | EVTSEL_EN);
+		else
+			emu_msr_write(k->emu, e->cpu, p->evtsel0 + (uint32_t)e->hw, sel | EVTSEL_EN);
+		emu_msr_write(k->emu, e->cpu, ek_counter_reg(k, e, &width), 0);
+	}
+	l->scheduled = true;
+}
+
+/* Schedule the context's enabled groups in order until one does not fit. */
+void ek_schedule(struct emu_perf *k, int cpu, int pmu)
+{
+	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
+	bool core = k->pmus[pmu].kind == EK_CORE;
+	/* the watchdog's event is pinned: scheduled before every flexible group */
+	uint32_t gp = 0, fixed = core && k->watchdog ? 1u << 1 : 0;
+	uint64_t fixed_ctrl = core && k->watchdog ? (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(1)
+						  : 0;
+
+	for (int i = 0; i < c->norder; i++) {
+		struct ek_event *l = &k->ev[c->order[i]];
+		int hw[PERF_GROUP_MAX];
+
+		if (!l->enabled)
+			continue;
+		if (!ek_fit(k, c, l, gp, fixed, hw))
+			break; /* Linux stops at the first flexible group that does not fit */
+		ek_program(k, c, l, hw, &fixed_ctrl);
+		for (int m = 0; m < l->nmembers; m++)
+			if (hw[m] >= EK_HW_FIXED && hw[m] < EK_HW_FREE)
+				fixed |= 1u << (hw[m] - EK_HW_FIXED);
+			else if (hw[m] >= 0 && hw[m] < EK_HW_FIXED)
+				gp |= 1u << hw[m];
+	}
+	if (k->pmus[pmu].kind == EK_CORE && k->fixed)
+		emu_msr_write(k->emu, cpu, IA32_FIXED_CTR_CTRL, fixed_ctrl);
+}
+
+/* The context's groups again from scratch at T (after a change); ROTATE: the list moves on by one. */
+void ek_resched(struct emu_perf *k, int cpu, int pmu, double t, bool rotate)
+{
+	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
+
+	ek_sync(k, cpu, pmu, t);
+	ek_unschedule(k, cpu, pmu);
+	if (rotate && c->norder > 1) {
+		int first = c->order[0];
+
+		memmove(c->order, c->order + 1, (size_t)(c->norder - 1) * sizeof(int));
+		c->order[c->norder - 1] = first;
+	}
+	ek_schedule(k, cpu, pmu);
+}
