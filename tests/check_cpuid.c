@@ -135,9 +135,9 @@ static int leaf_fake(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4
  */
 START_TEST(other_vendors_are_identified_and_the_register_source_says_why_not)
 {
-	struct fake_cpu amd = { "AuthenticAMD", .leaf1_eax = 0xA10F11 };
-	struct fake_cpu vm = { "GenuineIntel", 1u << 31, 0, 0 };
-	struct fake_cpu ok = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 0 };
+	struct fake_cpu amd = { .vendor = "AuthenticAMD", .leaf1_eax = 0xA10F11 };
+	struct fake_cpu vm = { .vendor = "GenuineIntel", .leaf1_ecx = 1u << 31 };
+	struct fake_cpu ok = { .vendor = "GenuineIntel", .leafa_eax = 3 | 4 << 8 | 48 << 16 | 7 << 24 };
 	struct cpuid_info info;
 	char err[512];
 
@@ -165,9 +165,9 @@ END_TEST
 /* AMD64 APM Vol. 2 13.2: four counters, six with the core extension, PerfMonV2's count. */
 START_TEST(amd_core_counters_are_decoded)
 {
-	struct fake_cpu base = { "AuthenticAMD", .leaf1_eax = 0x800F12 };
-	struct fake_cpu ext = { "AuthenticAMD", .leaf1_eax = 0x800F12, .ext1_ecx = 1u << 23 };
-	struct fake_cpu v2 = { "AuthenticAMD", .leaf1_eax = 0xA10F11, .ext1_ecx = 1u << 23,
+	struct fake_cpu base = { .vendor = "AuthenticAMD", .leaf1_eax = 0x800F12 };
+	struct fake_cpu ext = { .vendor = "AuthenticAMD", .leaf1_eax = 0x800F12, .ext1_ecx = 1u << 23 };
+	struct fake_cpu v2 = { .vendor = "AuthenticAMD", .leaf1_eax = 0xA10F11, .ext1_ecx = 1u << 23,
 			       .ext22_eax = 1, .ext22_ebx = 0x5 | 0x10 << 4 };
 	struct cpuid_info info;
 	char err[256];
@@ -186,10 +186,10 @@ END_TEST
 /* A hybrid part's core type (CPUID.07H:EDX[15], then 1AH:EAX[31:24]); none on the others. */
 START_TEST(hybrid_core_type_is_read)
 {
-	struct fake_cpu p_core = { "GenuineIntel", 0, 5 | 8 << 8 | 48 << 16 | 7 << 24, 0,
+	struct fake_cpu p_core = { .vendor = "GenuineIntel", .leafa_eax = 5 | 8 << 8 | 48 << 16 | 7 << 24,
 				   .leaf1_eax = 0xB06A2, .leaf7_edx = 1u << 15,
 				   .leaf1a_eax = 0x40u << 24 };
-	struct fake_cpu plain = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 0,
+	struct fake_cpu plain = { .vendor = "GenuineIntel", .leafa_eax = 3 | 4 << 8 | 48 << 16 | 7 << 24,
 				  .leaf1a_eax = 0x40u << 24 };
 	struct cpuid_info info;
 	char err[256];
@@ -207,9 +207,11 @@ END_TEST
 /* CPUID.0AH: EBX bits and a bit vector shorter than 7 both make events unavailable. */
 START_TEST(unavailable_architectural_events_are_decoded)
 {
-	struct fake_cpu all = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 0 };
-	struct fake_cpu no_llc = { "GenuineIntel", 0, 3 | 4 << 8 | 48 << 16 | 7 << 24, 1 << 4 | 1 << 3 };
-	struct fake_cpu short_vec = { "GenuineIntel", 0, 2 | 2 << 8 | 40 << 16 | 5 << 24, 1 << 2 };
+	struct fake_cpu all = { .vendor = "GenuineIntel", .leafa_eax = 3 | 4 << 8 | 48 << 16 | 7 << 24 };
+	struct fake_cpu no_llc = { .vendor = "GenuineIntel", .leafa_eax = 3 | 4 << 8 | 48 << 16 | 7 << 24,
+				   .leafa_ebx = 1 << 4 | 1 << 3 };
+	struct fake_cpu short_vec = { .vendor = "GenuineIntel", .leafa_eax = 2 | 2 << 8 | 40 << 16 | 5 << 24,
+				      .leafa_ebx = 1 << 2 };
 	struct cpuid_info info;
 	char err[512];
 

@@ -1127,22 +1127,54 @@ START_TEST(socket_scope_aggregates_threads)
 }
 END_TEST
 
-/* A sample says how long its interval was, its sequence number, and where it comes from. */
+/* Clock calls so far, for the ticking clock: each call is a microsecond later. */
+static long tick_calls;
+
+static double tick_clock(void *ctx)
+{
+	return ((struct run *)ctx)->t + 1e-6 * (double)tick_calls++;
+}
+
+/*
+ * A sample says how long its interval was, its sequence number, where it
+ * comes from, and the skew its sweep had: with a clock that moves a
+ * microsecond at each look, the 16 CPUs' reads are at 16 different times,
+ * and the skew is what the final sweep spanned between the first CPU's
+ * read and the last's: at least 15 looks, at most every look it took.
+ */
 START_TEST(interval_and_skew_are_reported)
 {
 	struct run r;
 	const struct sample *s;
+	long before, after;
 
-	run_open(&r, "nehalem-ep:compute-bound", "nehalem", "stalls", 2.0);
+	run_source(&r, "nehalem-ep:compute-bound");
+	tick_calls = 0;
+	run_engine_clock(&r, "nehalem", "stalls", 2.0, tick_clock);
 	s = run_sample(&r);
-	ck_assert_double_eq_tol(s->interval_s, 2.0, 1e-9);
-	ck_assert_double_eq_tol(s->skew_us, 0, 1e-9); /* the manual clock stands still during a sweep */
+	ck_assert_double_eq_tol(s->interval_s, 2.0, 1e-3);
 	ck_assert_int_eq(s->seq, 1);
 	ck_assert(s->simulated);
 	ck_assert_str_eq(s->source, "SIMULATED nehalem-ep:compute-bound");
 	sample_release(s);
-	s = run_sample(&r);
+	/* the next sample's final sweep alone: the steps before it take no reads */
+	for (;;) {
+		double dt = engine_slice_s(r.eng);
+		int rc;
+
+		r.t += dt;
+		emu_advance(r.src->emu, dt);
+		before = tick_calls;
+		rc = engine_step(r.eng);
+		after = tick_calls;
+		if (rc == 1)
+			break;
+	}
+	s = engine_latest(r.eng);
 	ck_assert_int_eq(s->seq, 2);
+	ck_assert_msg(s->skew_us >= 15 && s->skew_us <= (double)(after - before),
+		      "skew %.1f us; the sweep looked at the clock %ld times", s->skew_us,
+		      after - before);
 	sample_release(s);
 	run_close(&r);
 }

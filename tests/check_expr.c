@@ -108,21 +108,47 @@ START_TEST(bad_formulas_name_the_column)
 }
 END_TEST
 
+/* TEXT: OPEN N times, then "a", then CLOSE N times. */
+static void nested(char *text, size_t len, const char *open, const char *close, int n)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(text + k, len - k, "%s", open);
+	k += (size_t)snprintf(text + k, len - k, "a");
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(text + k, len - k, "%s", close);
+}
+
+/*
+ * Both bounds, both sides: a formula that keeps 32 values pending (a + (a +
+ * ... 31 deep) is computed, 33 are refused; parentheses 64 deep are
+ * computed, 65 refused; never a stack overflow.
+ */
 START_TEST(deep_nesting_is_refused_not_overflowed)
 {
-	char text[400] = "";
+	char text[600];
+	double vars[4] = { [0] = 1 };
 	struct expr *x;
 	char err[200];
 	int col;
 
 	/* a + (a + (a + ... : one pending value per level */
-	for (int i = 0; i < 60; i++)
-		strcat(text, "a+(");
-	strcat(text, "a");
-	for (int i = 0; i < 60; i++)
-		strcat(text, ")");
+	nested(text, sizeof(text), "a+(", ")", 31);
+	ck_assert_msg(expr_parse(text, lookup, NULL, &x, &col, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_double_eq(expr_eval(x, vars), 32);
+	expr_free(x);
+	nested(text, sizeof(text), "a+(", ")", 32);
 	ck_assert_int_eq(expr_parse(text, lookup, NULL, &x, &col, err, sizeof(err)), -EINVAL);
-	ck_assert(strstr(err, "simpler formula"));
+	ck_assert_msg(strstr(err, "a simpler formula (more than 32 pending values)"), "%s", err);
+	/* parentheses alone keep one value pending: only the nesting bounds them */
+	nested(text, sizeof(text), "(", ")", 64);
+	ck_assert_msg(expr_parse(text, lookup, NULL, &x, &col, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_double_eq(expr_eval(x, vars), 1);
+	expr_free(x);
+	nested(text, sizeof(text), "(", ")", 65);
+	ck_assert_int_eq(expr_parse(text, lookup, NULL, &x, &col, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "a formula nested at most 64 deep"), "%s", err);
 }
 END_TEST
 

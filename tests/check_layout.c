@@ -729,16 +729,32 @@ START_TEST(unreadable_files_say_so)
 }
 END_TEST
 
-/* Group masks are 32 bits wide: a 33rd group is refused, never aliased onto another. */
+/* TEXT: a layout of N groups of one event each. */
+static void groups_layout(char *text, size_t len, int n)
+{
+	size_t k = (size_t)snprintf(text, len, HEAD "metric u thread %% = cycles\n");
+
+	for (int g = 0; g < n; g++)
+		k += (size_t)snprintf(text + k, len - k, "group g%d\nevent e%d raw "
+				      "event=0x3C\nend\n", g, g);
+}
+
+/*
+ * Group masks are 32 bits wide: 32 groups are a layout, the last one on
+ * bit 31; a 33rd group is refused, never aliased onto another.
+ */
 START_TEST(at_most_32_groups)
 {
 	char text[8192], err[512];
-	size_t n = (size_t)snprintf(text, sizeof(text), HEAD "metric u thread %% = cycles\n");
 	struct layout *l;
 
-	for (int g = 0; g < LAYOUT_MAX_GROUPS + 1; g++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "group g%d\nevent e%d raw "
-				      "event=0x3C\nend\n", g, g);
+	groups_layout(text, sizeof(text), LAYOUT_MAX_GROUPS);
+	ck_assert_msg(layout_parse(text, "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l->ngroups, 32);
+	ck_assert_int_eq(layout_group_find(l, "g31"), 31);
+	ck_assert_str_eq(l->events[l->groups[31].first_event].name, "e31");
+	layout_free(l);
+	groups_layout(text, sizeof(text), LAYOUT_MAX_GROUPS + 1);
 	ck_assert_int_eq(layout_parse(text, "t.layout", &l, err, sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "t.layout:102:1: expected at most 32 groups in a layout");
 }

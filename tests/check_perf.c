@@ -324,10 +324,8 @@ START_TEST(software_events_read_as_a_group_with_their_times)
 	 */
 	kernel = a.cap_perfmon || (a.paranoid <= 1 && a.paranoid != -99);
 	rc = perf_group_open(&g, NULL, c, 3, 0, -1, true, kernel, "software events", &a, err, sizeof(err));
-	if (rc == -ENOSYS || (rc && a.paranoid > 2)) {
-		fprintf(stderr, "# perf_event_open is not available here (%s): skipped\n", err);
-		return;
-	}
+	if (rc == -ENOSYS || (rc && a.paranoid > 2))
+		CHECK_SKIP("perf_event_open is not available here (%s)", err);
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_assert_int_eq(perf_group_enable(&g), 0);
 	spin_ms(30);
@@ -414,10 +412,8 @@ START_TEST(the_kernel_answers_are_mapped)
 
 	perf_access_read(NULL, &a);
 	rc = perf_group_open(&g, NULL, &bogus, 1, 0, -1, true, false, "event 0x7ff0", &a, err, sizeof(err));
-	if (rc == -ENOSYS || (a.paranoid > 2 && rc == -EACCES)) {
-		fprintf(stderr, "# perf_event_open is not available here: skipped\n");
-		return;
-	}
+	if (rc == -ENOSYS || (a.paranoid > 2 && rc == -EACCES))
+		CHECK_SKIP("perf_event_open is not available here (%s)", err);
 	ck_assert_int_eq(rc, -ENOENT);
 	ck_assert_msg(strstr(err, "event 0x7ff0: the kernel does not know this event"), "%s", err);
 	{

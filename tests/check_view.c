@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* memmem */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -873,25 +874,40 @@ START_TEST(rc_file_save_is_safe)
 }
 END_TEST
 
+/*
+ * Where this process ran: pinned to one CPU it may use, it burns CPU time
+ * there, and that CPU is marked and no other (whatever the machine has and
+ * whatever else runs on it).
+ */
 START_TEST(pidcpus_finds_where_this_process_runs)
 {
 	struct pidcpus *p;
 	char err[256];
 	bool *ran;
+	cpu_set_t was, one;
 	volatile double x = 0;
-	int any = 0, n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	int cpu = -1, n = (int)sysconf(_SC_NPROCESSORS_CONF);
 
 	ck_assert_int_eq(pidcpus_open("/", 0x7FFFFFF0, false, n, &p, err, sizeof(err)), -ESRCH);
 	ck_assert_ptr_nonnull(strstr(err, "no such process"));
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(was), &was), 0);
+	for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+		if (CPU_ISSET(c, &was) && c < n)
+			cpu = c; /* the first CPU this process may use */
+	ck_assert_int_ge(cpu, 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
 	ck_assert_int_eq(pidcpus_open("/", (int)getpid(), false, n, &p, err, sizeof(err)), 0);
 	free(pidcpus_scan(p));
 	for (int i = 0; i < 20000000; i++) /* use CPU time so the next scan sees it */
 		x += i;
 	ck_assert(x > 0);
 	ran = pidcpus_scan(p);
+	sched_setaffinity(0, sizeof(was), &was);
 	for (int c = 0; c < n; c++)
-		any += ran[c];
-	ck_assert_int_ge(any, 1);
+		ck_assert_msg(ran[c] == (c == cpu), "CPU %d %s, the process ran on CPU %d only", c,
+			      ran[c] ? "marked" : "not marked", cpu);
 	free(ran);
 	pidcpus_free(p);
 }
