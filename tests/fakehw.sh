@@ -84,7 +84,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 spid=$!
 i=0
 got=""
-while [ $i -lt 100 ] && ! printf '%s\n' "$got" | grep -q '^pmutop_info'; do
+while [ $i -lt 600 ] && ! printf '%s\n' "$got" | grep -q '^pmutop_info'; do
 	got=$(curl -s "http://127.0.0.1:$port/metrics")
 	sleep 0.05
 	i=$((i + 1))

@@ -49,11 +49,11 @@ PYEOF
 
 
 # wait_samples N [PATTERN]: until pmutop has printed N samples to $dir.out (lines matching
-# PATTERN, by default the text format's headers), or 10 s; no file yet is no sample, so a
+# PATTERN, by default the text format's headers), or 60 s; no file yet is no sample, so a
 # signal never comes before pmutop is ready
 wait_samples() {
 	i=0
-	while [ $i -lt 500 ]; do
+	while [ $i -lt 3000 ]; do
 		_got=$(grep -c "${2:-^# sample}" "$dir.out" 2>/dev/null)
 		[ "${_got:-0}" -lt "$1" ] || break
 		sleep 0.02

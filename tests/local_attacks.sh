@@ -159,7 +159,7 @@ mkdir -p "$u/fifocfg/pmutop"
 mkfifo "$u/fifocfg/pmutop/pmutoprc"
 T="tmux -L pmutop-attack-$$-3"
 $T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$u/fifocfg' '$PMUTOP' --sim nehalem-ep -d 0.3; echo exit-\$?; sleep 30"
-if wait_for "is a FIFO (named pipe), not a regular file" 10 && wait_for "LIVE" 5; then pass "a settings FIFO: said, and the screen runs"; else fail "a settings FIFO: said, and the screen runs" "$(screen | tail -4)"; fi
+if wait_for "is a FIFO (named pipe), not a regular file" 10 && wait_for "LIVE" 10; then pass "a settings FIFO: said, and the screen runs"; else fail "a settings FIFO: said, and the screen runs" "$(screen | tail -4)"; fi
 $T send-keys q
 wait_for "exit-0" 10 >/dev/null
 $T kill-server 2>/dev/null
@@ -197,10 +197,10 @@ T="tmux -L pmutop-attack-$$-4"
 $T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$u/cfg7' '$PMUTOP' --replay '$u/cut.jsonl'; echo exit-\$?; sleep 30"
 wait_for "REPLAY" 10 >/dev/null
 $T send-keys ' '
-wait_for "paused" 5 >/dev/null
+wait_for "paused" 10 >/dev/null
 head -c 300 "$u/cut.jsonl" >"$u/cut.tmp" && cat "$u/cut.tmp" >"$u/cut.jsonl"
 $T send-keys .
-if wait_for "was cut while it was replayed: the replay stopped at sample" 5; then pass "a replay whose file is cut says so"; else fail "a replay whose file is cut says so" "$(screen | head -3; screen | tail -3)"; fi
+if wait_for "was cut while it was replayed: the replay stopped at sample" 10; then pass "a replay whose file is cut says so"; else fail "a replay whose file is cut says so" "$(screen | head -3; screen | tail -3)"; fi
 expect_match "... and its header says stopped" "$(screen | head -2)" "stopped"
 $T send-keys q
 wait_for "exit-0" 10 >/dev/null

@@ -57,7 +57,7 @@ expect_match "its header names the source" "$(screen)" "(perf)"
 i=0
 while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do $T send-keys -t 0 Tab; sleep 0.05; i=$((i + 1)); done
 $T send-keys -t 0 Down e
-if wait_for "perf raw" 3; then pass "explain shows the raw config the kernel is given"; else fail "explain shows the raw config the kernel is given" "$(screen)"; fi
+if wait_for "perf raw" 10; then pass "explain shows the raw config the kernel is given"; else fail "explain shows the raw config the kernel is given" "$(screen)"; fi
 expect_match "and the share the kernel gave the group" "$(screen)" "of the interval, counts scaled by"
 $T kill-server 2>/dev/null
 

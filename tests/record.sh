@@ -128,12 +128,12 @@ expect_rc "a recording that is not there: 2" 2
 # ---- on the screen
 $T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -d 0.3 --record '$tmp/screen.jsonl'; sleep 30"
 . "$top_srcdir/tests/tmux_lib.sh"
-if wait_for "REC $tmp/screen.jsonl" 5; then pass "screen: the header shows the recording"; else fail "screen: the header shows the recording" "$(screen | head -3)"; fi
-wait_for "sample 3 " 5
+if wait_for "REC $tmp/screen.jsonl" 10; then pass "screen: the header shows the recording"; else fail "screen: the header shows the recording" "$(screen | head -3)"; fi
+wait_for "sample 3 " 10
 $T send-keys -t 0 2
 sleep 0.8
 $T send-keys -t 0 R
-if wait_for "recorded " 3; then pass "screen: R stops it, saying how many samples"; else fail "screen: R stops it, saying how many samples" "$(screen | sed -n 3p)"; fi
+if wait_for "recorded " 10; then pass "screen: R stops it, saying how many samples"; else fail "screen: R stops it, saying how many samples" "$(screen | sed -n 3p)"; fi
 $T send-keys -t 0 q
 sleep 0.5
 res=$($PY - "$tmp/screen.jsonl" 2>&1 <<'PYEOF'
@@ -162,44 +162,47 @@ sleep 0.3
 $T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' LANG=C.UTF-8 '$PMUTOP' --replay '$tmp/play.jsonl'; echo EXIT=\$?; sleep 30"
 # the position in the header: "REPLAY play.jsonl I/N ..."
 pos() { screen | sed -n 2p | sed -n 's/.*REPLAY play.jsonl \([0-9]*\)\/.*/\1/p'; }
-if wait_for "REPLAY play.jsonl " 5; then pass "replay screen: the header says REPLAY, the file and the position"; else fail "replay screen: the header says REPLAY, the file and the position" "$(screen | head -3)"; fi
+if wait_for "REPLAY play.jsonl " 10; then pass "replay screen: the header says REPLAY, the file and the position"; else fail "replay screen: the header says REPLAY, the file and the position" "$(screen | head -3)"; fi
 expect_match "replay screen: the recorded machine's topology" "$(screen)" "Socket 1"
+# each step waits until the screen shows what the key did (a loaded machine draws late)
+pos_is() { [ "$(pos)" = "$1" ]; }
+pos_after() { [ "$(pos)" -gt "$1" ] 2>/dev/null; }
 p1=$(pos)
-sleep 1
+wait_until 10 pos_after "${p1:-0}"
 p2=$(pos)
 if [ "${p2:-0}" -gt "${p1:-0}" ]; then pass "replay screen: it plays at the recorded pace ($p1, then $p2)"; else fail "replay screen: it plays at the recorded pace" "$p1 then $p2"; fi
 $T send-keys -t 0 ' '
-sleep 0.3
+wait_for "paused" 10
 p3=$(pos)
 sleep 0.8
 if [ "$(pos)" = "$p3" ] && screen | sed -n 2p | grep -q "paused"; then pass "replay screen: space pauses"; else fail "replay screen: space pauses" "$p3 then $(pos)" "$(screen | sed -n 2p)"; fi
 $T send-keys -t 0 ','
-sleep 0.3
+wait_until 10 pos_is "$((p3 - 1))"
 expect_match "replay screen: , steps back one sample" "$(pos)" "$((p3 - 1))"
 $T send-keys -t 0 '.'
 $T send-keys -t 0 '.'
-sleep 0.3
+wait_until 10 pos_is "$((p3 + 1))"
 expect_match "replay screen: . steps forward" "$(pos)" "$((p3 + 1))"
 $T send-keys -t 0 ']'
-sleep 0.3
+wait_for " x2 " 10
 expect_match "replay screen: ] doubles the speed" "$(screen | sed -n 2p)" " x2 "
 $T send-keys -t 0 g
 $T send-keys -t 0 '0:01' Enter
-sleep 0.3
+wait_until 10 pos_is 4
 expect_match "replay screen: g goes to a time (1 s in: the 4th sample, after the short first one)" "$(pos)" "4"
 $T send-keys -t 0 g
 $T send-keys -t 0 'soon' Enter
-sleep 0.3
+wait_for "is not a time" 10
 expect_match "replay screen: g with something else says what a time is" "$(screen | sed -n 3p)" "is not a time"
 $T send-keys -t 0 '1'
-sleep 0.3
+wait_for "as they were recorded" 10
 expect_match "replay screen: groups stay as recorded" "$(screen | sed -n 3p)" "as they were recorded"
 $T send-keys -t 0 g
 $T send-keys -t 0 '3' Enter
 i=0
 while ! screen | grep -q "\\[IMC\\]" && [ $i -lt 6 ]; do $T send-keys -t 0 Tab; sleep 0.2; i=$((i + 1)); done
-wait_for " history -" 3
+wait_for " history -" 10
 expect_match "replay screen: the IMC history shows the recorded mark" "$(screen | grep ' history -')" "phase P"
 $T send-keys -t 0 q
-if wait_for "EXIT=0" 3; then pass "replay screen: q quits"; else fail "replay screen: q quits" "$(screen | tail -2)"; fi
+if wait_for "EXIT=0" 10; then pass "replay screen: q quits"; else fail "replay screen: q quits" "$(screen | tail -2)"; fi
 $T kill-server 2>/dev/null

@@ -224,31 +224,31 @@ $T kill-server 2>/dev/null
 # ---- q while the command runs: the popups take q for themselves; quitting asks first
 sleep 0.3
 $T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 300; echo EXIT=\$?; sleep 30"
-wait_for "running 0:0" 5 >/dev/null
+wait_for "running 0:0" 10 >/dev/null
 cmd=$(pgrep -f -n '^sleep 300$')
 $T send-keys -t 0 F1
-wait_for "Help" 3 >/dev/null
+wait_for "Help" 10 >/dev/null
 $T send-keys -t 0 q
 sleep 0.3
 if [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null && ! screen | grep -q "EXIT=" && ! screen | grep -q "─ Help"; then pass "80x24: q in help closes the help only; the command runs on"; else fail "q in help closes the help only" "$(screen | head -4)"; fi
 $T send-keys -t 0 q
-if wait_for "The command still runs: y stops it, l leaves it running" 3; then pass "80x24: q while the command runs asks first"; else fail "q while the command runs asks first" "$(screen | head -4)"; fi
+if wait_for "The command still runs: y stops it, l leaves it running" 10; then pass "80x24: q while the command runs asks first"; else fail "q while the command runs asks first" "$(screen | head -4)"; fi
 $T send-keys -t 0 x
 sleep 0.3
 if kill -0 "$cmd" 2>/dev/null && ! screen | grep -q "EXIT="; then pass "... any other key stays, the command untouched"; else fail "... any other key stays" "$(screen | tail -3)"; fi
 $T send-keys -t 0 q
-wait_for "The command still runs" 3 >/dev/null
+wait_for "The command still runs" 10 >/dev/null
 $T send-keys -t 0 y
 if wait_for "EXIT=143" 10; then pass "... y stops it (SIGTERM): pmutop's status is the command's (143)"; else fail "... y stops it with the command's status" "$(screen | tail -4)"; fi
 $T kill-server 2>/dev/null
 sleep 0.3
 $T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 301; echo EXIT=\$?; sleep 30"
-wait_for "running 0:0" 5 >/dev/null
+wait_for "running 0:0" 10 >/dev/null
 cmd=$(pgrep -f -n '^sleep 301$')
 $T send-keys -t 0 q
-wait_for "The command still runs" 3 >/dev/null
+wait_for "The command still runs" 10 >/dev/null
 $T send-keys -t 0 l
-if wait_for "EXIT=0" 5 && [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null; then pass "... l quits and leaves it running"; else fail "... l leaves it running" "$(screen | tail -4)"; fi
+if wait_for "EXIT=0" 10 && [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null; then pass "... l quits and leaves it running"; else fail "... l leaves it running" "$(screen | tail -4)"; fi
 expect_match "... saying so" "$(screen)" "left the command running (pid $cmd)"
 kill "$cmd" 2>/dev/null
 $T kill-server 2>/dev/null
@@ -267,17 +267,17 @@ for line in sys.stdin:
         print(sum(1 for c in line if 0x2581 <= ord(c) <= 0x2588))
         break'
 }
-wait_for "sample 2 " 5
+wait_for "sample 2 " 10
 c2=$(cells)
-wait_for "sample 6 " 5
+wait_for "sample 6 " 10
 c6=$(cells)
 if [ "${c2:-0}" -ge 1 ] && [ "${c6:-0}" -ge $((c2 + 3)) ]; then pass "live: the history column grows with the samples ($c2, then $c6 cells)"; else fail "live: the history column grows with the samples" "$c2 then $c6" "$(screen | sed -n 10,14p)"; fi
 run "$PMUTOP" --mark "phase X"
 expect_rc "live: a mark reaches the live view" 0
-if wait_for "mark: phase X" 3; then pass "live: the header shows the mark"; else fail "live: the header shows the mark" "$(screen | head -3)"; fi
+if wait_for "mark: phase X" 10; then pass "live: the header shows the mark"; else fail "live: the header shows the mark" "$(screen | head -3)"; fi
 i=0
 while ! screen | grep -q "\[IMC\]" && [ $i -lt 6 ]; do $T send-keys -t 0 Tab; sleep 0.2; i=$((i + 1)); done
-wait_for "history -" 3
+wait_for "history -" 10
 h=$(screen)
 expect_match "live: the IMC pane has a history line per channel, read and write" "$h" " s1 ch2 write"
 expect_match "live: the time axis shows the mark where it came" "$(printf '%s\n' "$h" | grep ' history -')" "|"

@@ -33,13 +33,13 @@ key() { $T send-keys -t 0 "$@"; }
 start "" --sim nehalem-ep:memory-bound
 wait_for "sample 2" 10 >/dev/null
 key F1
-if wait_for "─ Help ─" 3 && screen | grep -q "lines 1-20 of"; then pass "F1 at 80x24: a window that says which of its lines it shows"; else fail "F1 at 80x24: a window with its lines" "$(screen)"; fi
+if wait_for "─ Help ─" 10 && screen | grep -q "lines 1-20 of"; then pass "F1 at 80x24: a window that says which of its lines it shows"; else fail "F1 at 80x24: a window with its lines" "$(screen)"; fi
 long=$(screen | $PY -c 'import sys; print(sum(1 for l in sys.stdin if len(l.rstrip("\n")) > 80))')
 expect_is "... every line wrapped to the window (none past 80 columns)" "$long" 0
 key End
-if wait_for "b  imc_busy" 3; then pass "... End reaches the last group, which the footer sends the user to"; else fail "... End reaches the last group" "$(screen | tail -8)"; fi
+if wait_for "b  imc_busy" 10; then pass "... End reaches the last group, which the footer sends the user to"; else fail "... End reaches the last group" "$(screen | tail -8)"; fi
 key PageUp Home
-if wait_for "lines 1-20 of" 3; then pass "... Home goes back to the top"; else fail "... Home goes back to the top" "$(screen | tail -3)"; fi
+if wait_for "lines 1-20 of" 10; then pass "... Home goes back to the top"; else fail "... Home goes back to the top" "$(screen | tail -3)"; fi
 key 4
 sleep 0.3
 expect_match "... a group key in the help toggles nothing" "$(screen)" "─ Help ─"
@@ -49,22 +49,22 @@ if ! screen | grep -q "─ Help ─" && ! screen | grep -q "EXIT="; then pass ".
 if ! screen | grep -q "ports:4"; then pass "... and the group of key 4 is still off"; else fail "... the group of key 4 is still off" "$(screen | tail -3)"; fi
 for k in Escape F10; do
 	key h
-	wait_for "─ Help ─" 3 >/dev/null
+	wait_for "─ Help ─" 10 >/dev/null
 	key $k
 	sleep 0.3
 	if ! screen | grep -q "─ Help ─" && ! screen | grep -q "EXIT="; then pass "... $k closes it too"; else fail "... $k closes it" "$(screen | tail -3)"; fi
 done
 # explain: the formula's help wrapped, all of it in the window
 key e
-wait_for "─ Explain ─" 3 >/dev/null
+wait_for "─ Explain ─" 10 >/dev/null
 expect_match "e at 80x24: explain wraps the metric's help inside the window" "$(screen | sed -n 4,5p)" "(unhalted reference cycles /"
 key Escape
 
 # ---- L: the recent messages in full
 key z
-wait_for "no group on key z" 3 >/dev/null
+wait_for "no group on key z" 10 >/dev/null
 key L
-if wait_for "─ Recent messages ─" 3 && screen | grep -q "no group on key z in layout nehalem"; then pass "L lists the recent messages in full"; else fail "L lists the recent messages" "$(screen)"; fi
+if wait_for "─ Recent messages ─" 10 && screen | grep -q "no group on key z in layout nehalem"; then pass "L lists the recent messages in full"; else fail "L lists the recent messages" "$(screen)"; fi
 key L
 sleep 0.2
 
@@ -102,10 +102,10 @@ expect_match "... min and max say which CPU" "$(screen | grep 'socket 2')" "(cpu
 box=$(screen | grep -c '^└')
 expect_is "... the list's box is whole (its bottom border drawn)" "$box" 1
 key Down Enter
-if wait_for "zoomed: Esc shows all" 5 && screen | grep -q "rows 1-"; then pass "... Enter zooms into socket 1: its cores, with the rows it shows"; else fail "... Enter zooms into a socket's cores" "$(screen | sed -n 3,14p)"; fi
+if wait_for "zoomed: Esc shows all" 10 && screen | grep -q "rows 1-"; then pass "... Enter zooms into socket 1: its cores, with the rows it shows"; else fail "... Enter zooms into a socket's cores" "$(screen | sed -n 3,14p)"; fi
 expect_match "... socket 1's box" "$(screen)" "Socket 1"
 for i in 1 2 3 4 5 6 7 8 9 10; do key Down; done
-if wait_for "rows 3-" 3 || wait_for "rows 4-" 1; then pass "... Down past the last row shown scrolls the cores"; else fail "... Down scrolls the cores" "$(screen | sed -n 3,14p)"; fi
+if wait_for "rows 3-" 10 || wait_for "rows 4-" 10; then pass "... Down past the last row shown scrolls the cores"; else fail "... Down scrolls the cores" "$(screen | sed -n 3,14p)"; fi
 
 # ---- the settings' interval: the first figures still come at once
 mkdir -p "$tmp/cfg/pmutop"
@@ -116,7 +116,7 @@ wait_for "sample 1" 10 >/dev/null
 t1=$(date +%s%N)
 ms=$(((t1 - t0) / 1000000))
 if [ "$ms" -lt 3000 ]; then pass "interval 5 in the settings: the first sample within 3 s ($ms ms)"; else fail "interval 5 in the settings: the first sample at once" "$ms ms"; fi
-if wait_for "interval 5.0 s" 3; then pass "... and the interval is the settings' after it"; else fail "... the interval is the settings' after it" "$(screen | sed -n 2p)"; fi
+if wait_for "interval 5.0 s" 10; then pass "... and the interval is the settings' after it"; else fail "... the interval is the settings' after it" "$(screen | sed -n 2p)"; fi
 rm -f "$tmp/cfg/pmutop/pmutoprc"
 
 # ---- a layout for another CPU, and the doctor's line

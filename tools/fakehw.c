@@ -14,7 +14,7 @@
  *                    write, ENXIO for an offline CPU
  *   dev/cpu/N/cpuid  16 bytes (eax, ebx, ecx, edx) at offset leaf | subleaf << 32
  *   dev/mem          physical memory: the Skylake IMC counters at the BAR
- *   dev/faults       write-only, for tests: "CPU eio-read|eio-write|slow MS|clear"
+ *   dev/faults       for tests: "CPU eio-read|eio-write|slow MS|clear" written
  *                    makes CPU's msr reads or writes fail with EIO, or each
  *                    msr read take MS milliseconds, or clears that; "CPU
  *                    offline|online|online-reset" takes it away (ENXIO) and
@@ -30,7 +30,9 @@
  *                    the module's version (--msr-safe-version X.Y.Z, 1.7.0
  *                    by default; from 2.0 the call's version must match).
  *                    dev/faults "all batch-refuse" makes every batch call
- *                    fail (EINVAL, no operation's error), "all batch-ok" undoes it
+ *                    fail (EINVAL, no operation's error), "all batch-ok" undoes it;
+ *                    read, it says how many msr reads each slow CPU answered
+ *                    slowly so far ("CPU slow-reads N" lines)
  *   The msr, msr_safe and allowlist nodes are root's, mode 0600, until
  *   chmod/chown (chgrp) changes them; the kernel checks those permissions
  *   for every user (allow_other, default_permissions), and opening an msr
@@ -328,6 +330,8 @@ static struct fakehw_fault {
 	bool eio_read, eio_write, offline;
 	int slow_ms;
 } fakehw_faults[FAKEHW_MAX_CPU];
+/* msr reads answered slowly, by OS CPU number (read from dev/faults) */
+static _Atomic long fakehw_slow_reads[FAKEHW_MAX_CPU];
 
 static int fakehw_fault_line(const char *line)
 {
@@ -458,7 +462,7 @@ static int fakehw_getattr(const char *path, struct stat *st, struct fuse_file_in
 		st->st_mode = S_IFREG | 0640;
 		break;
 	case NODE_FAULTS:
-		st->st_mode = S_IFREG | 0200;
+		st->st_mode = S_IFREG | 0600;
 		break;
 	}
 	st->st_nlink = 1;
@@ -652,8 +656,10 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 			return -EINVAL;
 		if (node == NODE_MSR_SAFE && !fakehw_allowed((uint32_t)off, &mask))
 			return -EACCES;
-		if (fault.slow_ms)
+		if (fault.slow_ms) {
 			usleep((useconds_t)fault.slow_ms * 1000);
+			atomic_fetch_add(&fakehw_slow_reads[cpu], 1);
+		}
 		if (fault.offline)
 			return -ENXIO;
 		if (fault.eio_read)
@@ -682,6 +688,21 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 	}
 	case NODE_MEM:
 		return emu_mem_read(fakehw_emu, (uint64_t)off, buf, size);
+	case NODE_FAULTS: {
+		char text[4096] = "";
+		size_t n = 0;
+
+		for (int c = 0; c < FAKEHW_MAX_CPU && n + 40 < sizeof(text); c++)
+			if (atomic_load(&fakehw_slow_reads[c]))
+				n += (size_t)snprintf(text + n, sizeof(text) - n, "%d slow-reads %ld\n",
+						      c, atomic_load(&fakehw_slow_reads[c]));
+		if ((size_t)off >= n)
+			return 0;
+		n -= (size_t)off;
+		n = n < size ? n : size;
+		memcpy(buf, text + off, n);
+		return (int)n;
+	}
 	case NODE_ALLOWLIST: {
 		char text[FAKEHW_ALLOW_MAX * 40] = "";
 		size_t n = 0;
