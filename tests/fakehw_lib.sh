@@ -84,17 +84,18 @@ os.close(fd)
 PYEOF
 }
 
-# wait_end PID: wait for PID to end (its status in rc); one stuck past 20 s is killed (rc 137),
-# so a hung process fails its test instead of hanging the suite
+# wait_end PID: wait for PID to end (its status in rc); one stuck past 60 s is killed (rc 137),
+# so a hung process fails its test instead of hanging the suite (a loaded machine can take
+# 20 s to restore every register of 24 CPUs through the fake devices)
 wait_end() {
 	_i=0
 	# running: not yet a zombie waiting for this shell
 	while [ "$(awk '{ print $3 }' /proc/"$1"/stat 2>/dev/null)" != Z ] && [ -e /proc/"$1" ] &&
-		[ $_i -lt 1000 ]; do
+		[ $_i -lt 3000 ]; do
 		sleep 0.02
 		_i=$((_i + 1))
 	done
-	[ $_i -lt 1000 ] || kill -KILL "$1" 2>/dev/null
+	[ $_i -lt 3000 ] || kill -KILL "$1" 2>/dev/null
 	wait "$1"
 	rc=$?
 	return $rc
