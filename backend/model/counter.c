@@ -63,21 +63,20 @@ const char *counter_perf_imc_name(uint32_t mmio)
 
 void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 {
-	static const char *const pmus[LAYOUT_NPMUS] = {
-		[LAYOUT_PMU_CORE] = "cpu", [LAYOUT_PMU_UNCORE] = "uncore",
-		[LAYOUT_PMU_CBO] = "uncore_cbox_N", [LAYOUT_PMU_ARB] = "uncore_arb",
-		[LAYOUT_PMU_IMC] = "uncore_imc",
-	};
+	const struct layout_pmu_kind *k = &layout_pmu_kinds[ev->pmu];
+	char pmu[40];
 	size_t n;
 
-	if (ev->pmu == LAYOUT_PMU_IMC) {
+	/* one PMU per box: "uncore_cbox_N" stands for each of them */
+	snprintf(pmu, sizeof(pmu), "%s%s", k->kernel, k->summed_boxes ? "N" : "");
+	if (k->free_running) {
 		const char *name = counter_perf_imc_name(ev->mmio);
 
-		snprintf(buf, len, "uncore_imc/%s/", name ? name : "?");
+		snprintf(buf, len, "%s/%s/", pmu, name ? name : "?");
 		return;
 	}
 	/* the format fields' names, as the kernel's sysfs gives them for these PMUs */
-	n = (size_t)snprintf(buf, len, "%s/event=0x%02x", pmus[ev->pmu], ev->event);
+	n = (size_t)snprintf(buf, len, "%s/event=0x%02x", pmu, ev->event);
 	if (ev->umask && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",umask=0x%02x", ev->umask);
 	if (ev->cmask && n < len)
@@ -86,7 +85,7 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ",inv");
 	if (ev->edge && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",edge");
-	if (ev->any && ev->pmu == LAYOUT_PMU_CORE && n < len)
+	if (ev->any && !k->per_socket && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",any");
 	if (ev->has_offcore && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",offcore_rsp=0x%llx",
@@ -98,7 +97,7 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 uint64_t counter_perf_config(const struct layout_event *ev)
 {
 	return (counter_fields(ev) & ~EVTSEL_EN) |
-	       (ev->any && ev->pmu == LAYOUT_PMU_CORE ? EVTSEL_ANY : 0);
+	       (ev->any && !layout_pmu_kinds[ev->pmu].per_socket ? EVTSEL_ANY : 0);
 }
 
 uint64_t counter_uncore_evtsel(const struct layout_event *ev)

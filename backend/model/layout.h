@@ -71,7 +71,8 @@ enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU
  * appended where each box is a PMU of its own), its programmable counters per box and their width (0
  * counters: free-running, nothing to program), whether it is per socket
  * (the uncore) and whether a socket has several boxes whose counts are
- * summed (the CBo slices), and what one box is called in messages.
+ * summed (the CBo slices), what one box is called in messages, and the
+ * widest threshold (cmask) its event selects take.
  */
 struct layout_pmu_kind {
 	const char *name;
@@ -82,6 +83,7 @@ struct layout_pmu_kind {
 	bool free_running;
 	bool summed_boxes;
 	const char *box;
+	unsigned cmask_max;     /* the widest counter mask (threshold) its selects take */
 };
 
 extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];

@@ -221,7 +221,7 @@ bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32
 bool layout_has_uncore(const struct layout *l)
 {
 	for (int g = 0; g < l->ngroups; g++)
-		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
+		if (layout_pmu_kinds[l->groups[g].pmu].per_socket)
 			return true;
 	return false;
 }

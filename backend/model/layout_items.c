@@ -53,7 +53,7 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 	const char *eq = strchr(t->text, '=');
 	uint64_t v;
 	/* the fields each PMU's event select has: uncore selects have no ANY, no offcore matrix */
-	unsigned nkeys = ev->pmu == LAYOUT_PMU_CORE ? 7 : 5;
+	unsigned nkeys = layout_pmu_kinds[ev->pmu].per_socket ? 5 : 7;
 
 	if (!eq)
 		return layout_fail(p, t->at, "FIELD=VALUE (event, umask, cmask, inv, edge, any, "
@@ -64,8 +64,8 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 			continue;
 		uint64_t max = keys[k].max;
 
-		if ((ev->pmu == LAYOUT_PMU_CBO || ev->pmu == LAYOUT_PMU_ARB) && k == 2)
-			max = SKL_UNC_EVTSEL_THR_MASK >> 24;
+		if (k == 2)
+			max = layout_pmu_kinds[ev->pmu].cmask_max;
 		else if (k == 0 && p->l->vendor == CPUID_VENDOR_AMD)
 			max = AMD_EVENT_MAX; /* AMD's event selects are 12 bits wide */
 		if (layout_number(p, t, eq + 1, max, &v))
@@ -92,7 +92,7 @@ static int layout_event_attr(struct layout_parser *p, const struct layout_token 
 	if (!strncmp(t->text, "channel=", 8)) {
 		uint64_t ch;
 
-		if (ev->pmu == LAYOUT_PMU_CORE)
+		if (!layout_pmu_kinds[ev->pmu].per_socket)
 			return layout_fail(p, t->at, "no channel=N in a core group: channels belong "
 					   "to a memory controller ('pmu uncore')");
 		if (layout_number(p, t, t->text + 8, LAYOUT_MAX_CHANNELS - 1, &ch))
@@ -175,14 +175,14 @@ int layout_event(struct layout_parser *p)
 				   .counters = (1u << PMU_MAX_GP) - 1 };
 	int rc = layout_want_args(p, 2, -1, "an event name and its encoding (a libpfm4 name or 'raw')");
 	int i = 3;
-	const char *pfm_pmu = pmu == LAYOUT_PMU_CORE ? l->libpfm_pmu : l->libpfm_uncore;
+	const char *pfm_pmu = !layout_pmu_kinds[pmu].per_socket ? l->libpfm_pmu : l->libpfm_uncore;
 
 	if (rc)
 		return rc;
 	if (!layout_is_name(p->tok[1].text))
 		return layout_fail(p, p->tok[1].at, "a name (letters, digits, '_'), not '%s'",
 				   p->tok[1].text);
-	if (pmu == LAYOUT_PMU_IMC) {
+	if (layout_pmu_kinds[pmu].free_running) {
 		if ((rc = layout_imc_event(p, &ev)))
 			return rc;
 	} else if (!strcmp(p->tok[2].text, "raw")) {
@@ -205,7 +205,7 @@ int layout_event(struct layout_parser *p)
 		if (!pfm_pmu)
 			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' (no '%s' line before "
 					   "this event names the libpfm4 PMU)",
-					   pmu == LAYOUT_PMU_CORE ? "libpfm PMU" : "libpfm_uncore PMU");
+					   !layout_pmu_kinds[pmu].per_socket ? "libpfm PMU" : "libpfm_uncore PMU");
 		if (pfmenc_encode(pfm_pmu, p->tok[2].text, &f, why, sizeof(why)))
 			return layout_fail(p, p->tok[2].at, "an event libpfm4 knows for PMU %s: '%s': %s",
 					   pfm_pmu, p->tok[2].text, why);
@@ -234,7 +234,7 @@ int layout_event(struct layout_parser *p)
 		return rc;
 	}
 	ev.per_core |= ev.any;
-	for (size_t k = 0; pmu == LAYOUT_PMU_CORE && k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
+	for (size_t k = 0; !layout_pmu_kinds[pmu].per_socket && k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
 		if (layout_offcore_rows[k].event == ev.event)
 			ev.offcore_msr = layout_offcore_rows[k].msr;
 	if (ev.offcore_msr && !ev.has_offcore) {
@@ -322,11 +322,11 @@ int layout_metric(struct layout_parser *p, const char *eol)
 	if (s == LAYOUT_NSCOPES)
 		return layout_fail(p, p->tok[2].at, "a scope (thread, core, socket or channel), not "
 				   "'%s'", p->tok[2].text);
-	if (p->group >= 0 && l->groups[p->group].pmu != LAYOUT_PMU_CORE
+	if (p->group >= 0 && layout_pmu_kinds[l->groups[p->group].pmu].per_socket
 	    ? s != LAYOUT_SOCKET && s != LAYOUT_CHANNEL : s == LAYOUT_CHANNEL)
 		return layout_fail(p, p->tok[2].at, "%s: uncore counts belong to sockets and "
 				   "channels, core counts to threads, cores and sockets",
-				   p->group >= 0 && l->groups[p->group].pmu != LAYOUT_PMU_CORE
+				   p->group >= 0 && layout_pmu_kinds[l->groups[p->group].pmu].per_socket
 				   ? "scope socket or channel in an uncore group"
 				   : "scope thread, core or socket outside an uncore group");
 	m.scope = (enum layout_scope)s;
