@@ -38,8 +38,18 @@ i=0
 while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 expect_match "it listens on the viewers' socket, mode 0660" "$(stat -c '%F %a' "$sock" 2>&1)" "socket 660"
 # the owner holds the counters' lock (a flock on CPU 0's device, as /proc/locks shows)
-ino=$(stat -c %i "$dir/dev/cpu/0/msr")
-owner_pid=$(awk -v ino="$ino" '$2 == "FLOCK" && $4 == "WRITE" { n = split($6, f, ":"); if (f[n] == ino) print $5 }' /proc/locks | head -1)
+# (by device and inode: another fake tree of a test running beside this one has the same inodes)
+owner_pid=$($PY - "$dir/dev/cpu/0/msr" <<'PYEOF'
+import os, sys
+st = os.stat(sys.argv[1])
+want = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+for line in open("/proc/locks"):
+    f = line.split()
+    if f[1] == "FLOCK" and f[3] == "WRITE" and f[5] == want:
+        print(f[4])
+        break
+PYEOF
+)
 
 $T new-session -d -x 160 -y 50 -s viewer "cd '$u' && '$PMUTOP' --root '$dir'; echo viewer-exit \$?; sleep 60"
 if wait_pane viewer "VIEWING" 10; then pass "a second pmutop attaches as a viewer"; else fail "a second pmutop attaches as a viewer" "$(pane viewer | head -5)"; fi
