@@ -12,8 +12,10 @@ fakehw_start() {
 	"$FAKEHW" --ready "$dir.ready" "$@" "$spec" "$dir" 2>/dev/null &
 	helper=$!
 	trap 'fakehw_stop' EXIT
+	# a test stopped by a signal (a timeout, ^C) takes its fake machine down too
+	trap 'fakehw_stop; trap - EXIT; exit 1' INT TERM HUP
 	i=0
-	while [ ! -f "$dir.ready" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
+	while [ ! -f "$dir.ready" ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 }
 
 fakehw_stop() {
