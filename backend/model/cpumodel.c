@@ -34,17 +34,23 @@ enum {
 };
 
 const struct cpumodel_platform cpumodel_platforms[] = {
-	[CPUMODEL_CORE2] = { "Core 2", CPUID_UARCH_CORE2, "core2" },
-	[CPUMODEL_NHM_EP] = { "Nehalem-EP", CPUID_UARCH_NEHALEM, "nehalem", CPUMODEL_UNCORE_NHM, NULL,
-			      3, 1 },
-	[CPUMODEL_NHM_EX] = { "Nehalem-EX", CPUID_UARCH_NEHALEM, "nehalem", CPUMODEL_UNCORE_NONE,
-			      CPUMODEL_EX_UNCORE, 0, 1 },
-	[CPUMODEL_WSM_EP] = { "Westmere-EP", CPUID_UARCH_WESTMERE, "westmere", CPUMODEL_UNCORE_NHM,
-			      NULL, 3, 2 },
-	[CPUMODEL_WSM_EX] = { "Westmere-EX", CPUID_UARCH_WESTMERE, "westmere", CPUMODEL_UNCORE_NONE,
-			      CPUMODEL_EX_UNCORE, 0, 2 },
-	[CPUMODEL_SKL_CLIENT] = { "Skylake client", CPUID_UARCH_SKYLAKE, "skylake",
-				  CPUMODEL_UNCORE_SKL, NULL, 2, 2 },
+	[CPUMODEL_CORE2] = { .name = "Core 2", .uarch = CPUID_UARCH_CORE2, .layout = "core2",
+			     .uncore = CPUMODEL_UNCORE_NONE },
+	[CPUMODEL_NHM_EP] = { .name = "Nehalem-EP", .uarch = CPUID_UARCH_NEHALEM,
+			      .layout = "nehalem", .uncore = CPUMODEL_UNCORE_NHM, .channels = 3,
+			      .offcore = 1 },
+	[CPUMODEL_NHM_EX] = { .name = "Nehalem-EX", .uarch = CPUID_UARCH_NEHALEM,
+			      .layout = "nehalem", .uncore = CPUMODEL_UNCORE_NONE,
+			      .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 1 },
+	[CPUMODEL_WSM_EP] = { .name = "Westmere-EP", .uarch = CPUID_UARCH_WESTMERE,
+			      .layout = "westmere", .uncore = CPUMODEL_UNCORE_NHM, .channels = 3,
+			      .offcore = 2 },
+	[CPUMODEL_WSM_EX] = { .name = "Westmere-EX", .uarch = CPUID_UARCH_WESTMERE,
+			      .layout = "westmere", .uncore = CPUMODEL_UNCORE_NONE,
+			      .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 2 },
+	[CPUMODEL_SKL_CLIENT] = { .name = "Skylake client", .uarch = CPUID_UARCH_SKYLAKE,
+				  .layout = "skylake", .uncore = CPUMODEL_UNCORE_SKL, .channels = 2,
+				  .offcore = 2 },
 };
 
 const int cpumodel_platform_count =
