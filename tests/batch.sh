@@ -137,7 +137,7 @@ expect_lines "unknown group: one line" "$err" 1
 run "$PMUTOP" -b -n 1 --user --kernel --sim nehalem-ep
 expect_match "--user with --kernel is refused" "$err" "--user and --kernel exclude each other"
 run "$PMUTOP" --list-events --cpu 6_1A
-expect_match "bad --cpu model is named" "$err" "--cpu needs FAMILY_MODEL in hex as in 06_1A, got '6_1A'"
+expect_match "bad --cpu model is named" "$err" "--cpu needs FAMILY_MODEL[_STEPPING] in hex as in 06_1A or 06_55_7, got '6_1A'"
 bad=$(mktemp)
 printf 'pmutop-layout 1\nlayout x\nmodels any\nmetric u thread %% = 100 * cycels\n' >"$bad"
 run "$PMUTOP" -b -n 1 --layout "$bad" --sim nehalem-ep

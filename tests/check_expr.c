@@ -9,12 +9,12 @@
 #include "check_main.h"
 #include "expr.h"
 
-static const char *const names[] = { "a", "b", "c", "x.y" };
+static const char *const names[] = { "a", "b", "c", "x.y", "a[0]" };
 
 static int lookup(void *ctx, const char *name, size_t len)
 {
 	(void)ctx;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
 			return i;
 	return -1;
@@ -36,7 +36,7 @@ static double eval(const char *text, const double *vars)
 
 START_TEST(arithmetic_follows_precedence)
 {
-	const double v[4] = { 2, 3, 4, 10 };
+	const double v[5] = { 2, 3, 4, 10, 0 };
 
 	ck_assert_double_eq(eval("1 + 2 * 3", v), 7);
 	ck_assert_double_eq(eval("(1 + 2) * 3", v), 9);
@@ -52,13 +52,71 @@ END_TEST
 
 START_TEST(nan_and_division_by_zero)
 {
-	const double v[4] = { 0, NAN, 4, 0 };
+	const double v[5] = { 0, NAN, 4, 0, 0 };
 
 	ck_assert(isnan(eval("c / a", v)));
 	ck_assert(isnan(eval("b + 1", v)));
 	ck_assert(isnan(eval("max(b, c)", v)));
 	ck_assert(isnan(eval("min(c, b)", v)));
 	ck_assert_double_eq(eval("a / c", v), 0);
+}
+END_TEST
+
+/*
+ * Intel's perfmon formulas: comparisons, '&' '|' '&&' '||' below them (as
+ * the kernel perf tool reads the same files), Python's 'X if C else Y'.
+ */
+START_TEST(the_vendors_language_conditions_and_logic)
+{
+	const double v[5] = { 2, 3, 0, 10, 7 };
+
+	ck_assert_double_eq(eval("a < b", v), 1);
+	ck_assert_double_eq(eval("a >= b", v), 0);
+	ck_assert_double_eq(eval("a + 1 == b", v), 1);
+	ck_assert_double_eq(eval("a != a", v), 0);
+	ck_assert_double_eq(eval("a <= 2", v), 1);
+	ck_assert_double_eq(eval("( a > 1 ) & ( b > 5 )", v), 0);
+	ck_assert_double_eq(eval("a > 1 && b > 2", v), 1);
+	ck_assert_double_eq(eval("a > 5 | b > 2", v), 1);
+	ck_assert_double_eq(eval("a > 5 || c", v), 0);
+	ck_assert_double_eq(eval("a > 1 & b > 2 | c", v), 1);
+	ck_assert_double_eq(eval("a if c else b", v), 3);
+	ck_assert_double_eq(eval("a if b else c", v), 2);
+	ck_assert_double_eq(eval("1 + a if a > b else 1 + b", v), 4);
+	ck_assert_double_eq(eval("a if c else b if c else x.y", v), 10);
+	ck_assert_double_eq(eval("min( a if b else c , 1 )", v), 1);
+	ck_assert_double_eq(eval("a[0] * 2", v), 14);
+	ck_assert_double_eq_tol(eval("100 * ( a / ( b + c ) ) if a > 0 else 0", v), 200.0 / 3, 1e-12);
+}
+END_TEST
+
+/* n/a with its cause: a branch not taken is no cause, a NaN condition is. */
+START_TEST(na_keeps_its_cause)
+{
+	const double v[5] = { 2, NAN, 0, 10, 7 };
+	struct expr *x;
+	char err[200];
+	int col, why;
+
+	ck_assert_double_eq(eval("a if x.y else a / c", v), 2);
+	ck_assert_double_eq(eval("b if c else a", v), 2);
+	ck_assert(isnan(eval("a if b else c", v)));
+	ck_assert(isnan(eval("b > 1", v)));
+	ck_assert(isnan(eval("a > 1 & b", v)));
+	ck_assert_int_eq(expr_parse("a + b * 2", lookup, NULL, &x, &col, err, sizeof(err)), 0);
+	ck_assert(isnan(expr_eval_why(x, v, &why)));
+	ck_assert_int_eq(why, 1);
+	expr_free(x);
+	ck_assert_int_eq(expr_parse("max(a / c, 1) + a", lookup, NULL, &x, &col, err,
+				    sizeof(err)), 0);
+	ck_assert(isnan(expr_eval_why(x, v, &why)));
+	ck_assert_int_eq(why, EXPR_WHY_DIV0);
+	expr_free(x);
+	ck_assert_int_eq(expr_parse("a / c if c else x.y", lookup, NULL, &x, &col, err,
+				    sizeof(err)), 0);
+	ck_assert_double_eq(expr_eval_why(x, v, &why), 10);
+	ck_assert_int_eq(why, EXPR_WHY_NONE);
+	expr_free(x);
 }
 END_TEST
 
@@ -85,14 +143,19 @@ static const struct {
 } bad[] = {
 	{ "", 0, "a number, a name or '(' before the end" },
 	{ "a +", 3, "a number, a name or '(' before the end" },
-	{ "a b", 2, "an operator (+ - * /) or the end of the formula" },
+	{ "a b", 2, "an operator (+ - * / < > & | if) or the end of the formula" },
 	{ "(a + b", 6, "')'" },
 	{ "a + zz", 4, "a known name: 'zz' is not an event, metric or built-in" },
 	{ "sqrt(a)", 0, "a function name (min or max), not 'sqrt'" },
 	{ "min(a; b)", 5, "',' or ')' in the arguments of min()" },
 	{ "3x", 1, "an operator after the number" },
 	{ "a * * b", 4, "a number, a name or '('" },
-	{ "a ) ", 2, "an operator (+ - * /) or the end of the formula" },
+	{ "a ) ", 2, "an operator (+ - * / < > & | if) or the end of the formula" },
+	{ "a if b", 6, "'else' after the condition of the 'if' at column 3" },
+	{ "a < b < c", 6, "parentheses around a comparison before another one" },
+	{ "if a else b", 0, "a number, a name or '(' before 'if'" },
+	{ "a[x]", 2, "an instance number and ']' after 'a['" },
+	{ "b[0]", 0, "a known name: 'b[0]' is not an event, metric or built-in" },
 };
 
 START_TEST(bad_formulas_name_the_column)
@@ -128,7 +191,7 @@ static void nested(char *text, size_t len, const char *open, const char *close, 
 START_TEST(deep_nesting_is_refused_not_overflowed)
 {
 	char text[600];
-	double vars[4] = { [0] = 1 };
+	double vars[5] = { [0] = 1 };
 	struct expr *x;
 	char err[200];
 	int col;
@@ -158,6 +221,8 @@ static Suite *expr_suite(void)
 	TCase *tc = tcase_create("bad_formulas_name_the_column");
 
 	CHECK_ADD(s, arithmetic_follows_precedence);
+	CHECK_ADD(s, the_vendors_language_conditions_and_logic);
+	CHECK_ADD(s, na_keeps_its_cause);
 	CHECK_ADD(s, nan_and_division_by_zero);
 	CHECK_ADD(s, variables_are_listed_once);
 	tcase_add_loop_test(tc, bad_formulas_name_the_column, 0, (int)(sizeof(bad) / sizeof(bad[0])));

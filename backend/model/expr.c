@@ -20,7 +20,10 @@
 /* nested parentheses, calls and signs: the parser recurses once per level */
 #define EXPR_MAX_NEST 64
 
-enum expr_op { EXPR_NUM, EXPR_VAR, EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_NEG, EXPR_MIN, EXPR_MAX };
+enum expr_op {
+	EXPR_NUM, EXPR_VAR, EXPR_ADD, EXPR_SUB, EXPR_MUL, EXPR_DIV, EXPR_NEG, EXPR_MIN, EXPR_MAX,
+	EXPR_LT, EXPR_GT, EXPR_LE, EXPR_GE, EXPR_EQ, EXPR_NE, EXPR_AND, EXPR_OR, EXPR_SEL,
+};
 
 struct expr_insn {
 	enum expr_op op;
@@ -97,7 +100,7 @@ static void expr_note_var(struct expr *x, int v)
 	x->vars[x->nvars++] = v;
 }
 
-static void expr_sum(struct expr_parser *ps);
+static void expr_cond(struct expr_parser *ps);
 
 /* One level deeper at AT; false (and the error) past EXPR_MAX_NEST. */
 static bool expr_enter(struct expr_parser *ps, const char *at)
@@ -122,7 +125,7 @@ static void expr_call(struct expr_parser *ps, const char *name, size_t len)
 		return;
 	ps->p++; /* '(' */
 	for (;;) {
-		expr_sum(ps);
+		expr_cond(ps);
 		if (ps->failed)
 			return;
 		nargs++;
@@ -146,6 +149,20 @@ static void expr_call(struct expr_parser *ps, const char *name, size_t len)
 	expr_emit(ps, op, 0, nargs, 1 - nargs);
 }
 
+/* Whether [S, E) is the word W. */
+static bool expr_word(const char *s, const char *e, const char *w)
+{
+	return (size_t)(e - s) == strlen(w) && !strncmp(s, w, (size_t)(e - s));
+}
+
+/* Whether the word W starts at P (and no name goes on after it). */
+static bool expr_at_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(p, w, n) && !isalnum((unsigned char)p[n]) && p[n] != '_' && p[n] != '.';
+}
+
 static void expr_atom(struct expr_parser *ps)
 {
 	const char *s;
@@ -156,7 +173,7 @@ static void expr_atom(struct expr_parser *ps)
 		if (!expr_enter(ps, s))
 			return;
 		ps->p++;
-		expr_sum(ps);
+		expr_cond(ps);
 		if (ps->failed)
 			return;
 		expr_skip(ps);
@@ -185,11 +202,28 @@ static void expr_atom(struct expr_parser *ps)
 
 		while (isalnum((unsigned char)*e) || *e == '_' || *e == '.')
 			e++;
+		if (expr_word(s, e, "if") || expr_word(s, e, "else")) {
+			expr_fail(ps, s, "a number, a name or '(' before '%.*s'", (int)(e - s), s);
+			return;
+		}
 		ps->p = e;
 		expr_skip(ps);
 		if (*ps->p == '(') {
 			expr_call(ps, s, (size_t)(e - s));
 			return;
+		}
+		if (*e == '[') { /* NAME[N]: an instance, looked up with its brackets */
+			const char *d = e + 1;
+
+			while (isdigit((unsigned char)*d))
+				d++;
+			if (d == e + 1 || *d != ']') {
+				expr_fail(ps, d, "an instance number and ']' after '%.*s['", (int)(e - s),
+					  s);
+				return;
+			}
+			e = d + 1;
+			ps->p = e;
 		}
 		v = ps->lookup(ps->ctx, s, (size_t)(e - s));
 		if (v < 0) {
@@ -254,6 +288,94 @@ static void expr_sum(struct expr_parser *ps)
 	expr_level(ps, expr_product, "+-", codes);
 }
 
+/* compare := sum (OP sum)?: one comparison; a second needs parentheses */
+static void expr_compare(struct expr_parser *ps)
+{
+	static const struct { const char *op; enum expr_op code; } ops[] = {
+		{ "<=", EXPR_LE }, { ">=", EXPR_GE }, { "==", EXPR_EQ }, { "!=", EXPR_NE },
+		{ "<", EXPR_LT }, { ">", EXPR_GT },
+	};
+
+	expr_sum(ps);
+	if (ps->failed)
+		return;
+	expr_skip(ps);
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		size_t n = strlen(ops[i].op);
+
+		if (strncmp(ps->p, ops[i].op, n))
+			continue;
+		ps->p += n;
+		expr_sum(ps);
+		if (ps->failed)
+			return;
+		expr_emit(ps, ops[i].code, 0, 0, -1);
+		expr_skip(ps);
+		if (*ps->p == '<' || *ps->p == '>' || !strncmp(ps->p, "==", 2) ||
+		    !strncmp(ps->p, "!=", 2))
+			expr_fail(ps, ps->p, "parentheses around a comparison before another one");
+		return;
+	}
+}
+
+/* One logical level: NEXT (C | CC NEXT)*, e.g. '&' or "&&". */
+static void expr_logic(struct expr_parser *ps, void (*next)(struct expr_parser *ps), char c,
+		       enum expr_op code)
+{
+	next(ps);
+	for (;;) {
+		if (ps->failed)
+			return;
+		expr_skip(ps);
+		if (*ps->p != c)
+			return;
+		ps->p += ps->p[1] == c ? 2 : 1;
+		next(ps);
+		expr_emit(ps, code, 0, 0, -1);
+	}
+}
+
+static void expr_and(struct expr_parser *ps)
+{
+	expr_logic(ps, expr_compare, '&', EXPR_AND);
+}
+
+static void expr_or(struct expr_parser *ps)
+{
+	expr_logic(ps, expr_and, '|', EXPR_OR);
+}
+
+/* cond := or ('if' or 'else' cond)?: X, C, Y, then the choice */
+static void expr_cond(struct expr_parser *ps)
+{
+	const char *at;
+
+	expr_or(ps);
+	if (ps->failed)
+		return;
+	expr_skip(ps);
+	if (!expr_at_word(ps->p, "if"))
+		return;
+	at = ps->p;
+	if (!expr_enter(ps, at))
+		return;
+	ps->p += 2;
+	expr_or(ps);
+	if (ps->failed)
+		return;
+	expr_skip(ps);
+	if (!expr_at_word(ps->p, "else")) {
+		expr_fail(ps, ps->p, "'else' after the condition of the 'if' at column %d",
+			  (int)(at - ps->text) + 1);
+		return;
+	}
+	ps->p += 4;
+	expr_cond(ps);
+	ps->nest--;
+	if (!ps->failed)
+		expr_emit(ps, EXPR_SEL, 0, 0, -2);
+}
+
 int expr_parse(const char *text, expr_lookup_fn lookup, void *ctx, struct expr **out, int *errcol,
 	       char *err, size_t errlen)
 {
@@ -262,11 +384,11 @@ int expr_parse(const char *text, expr_lookup_fn lookup, void *ctx, struct expr *
 	};
 
 	ps.x = xcalloc(1, sizeof(*ps.x));
-	expr_sum(&ps);
+	expr_cond(&ps);
 	if (!ps.failed)
 		expr_skip(&ps);
 	if (!ps.failed && *ps.p)
-		expr_fail(&ps, ps.p, "an operator (+ - * /) or the end of the formula");
+		expr_fail(&ps, ps.p, "an operator (+ - * / < > & | if) or the end of the formula");
 	if (ps.failed) {
 		*errcol = ps.errcol;
 		expr_free(ps.x);
@@ -277,21 +399,50 @@ int expr_parse(const char *text, expr_lookup_fn lookup, void *ctx, struct expr *
 	return 0;
 }
 
-double expr_eval(const struct expr *x, const double *vars)
+/* A binary operator's value over A and B (neither NaN). */
+static double expr_binary(enum expr_op op, double a, double b)
+{
+	switch (op) {
+	case EXPR_ADD: return a + b;
+	case EXPR_SUB: return a - b;
+	case EXPR_MUL: return a * b;
+	case EXPR_DIV: return b == 0 ? NAN : a / b;
+	case EXPR_LT: return a < b;
+	case EXPR_GT: return a > b;
+	case EXPR_LE: return a <= b;
+	case EXPR_GE: return a >= b;
+	case EXPR_EQ: return a == b;
+	case EXPR_NE: return a != b;
+	case EXPR_AND: return a != 0 && b != 0;
+	case EXPR_OR: return a != 0 || b != 0;
+	default: return NAN;
+	}
+}
+
+/*
+ * The stack carries each value's cause of n/a beside it (EXPR_WHY_*, or the
+ * variable); a NaN keeps the first cause of its operands.
+ */
+double expr_eval_why(const struct expr *x, const double *vars, int *why)
 {
 	double st[EXPR_MAX_DEPTH + 1];
+	int cause[EXPR_MAX_DEPTH + 1];
 	int sp = 0;
 
 	for (int i = 0; i < x->ncode; i++) {
 		const struct expr_insn *in = &x->code[i];
 		double a, b;
+		int ca, cb;
 
 		switch (in->op) {
 		case EXPR_NUM:
+			cause[sp] = EXPR_WHY_NONE;
 			st[sp++] = in->num;
 			break;
 		case EXPR_VAR:
-			st[sp++] = vars[in->arg];
+			st[sp] = vars[in->arg];
+			cause[sp] = isnan(st[sp]) ? in->arg : EXPR_WHY_NONE;
+			sp++;
 			break;
 		case EXPR_NEG:
 			st[sp - 1] = -st[sp - 1];
@@ -299,31 +450,59 @@ double expr_eval(const struct expr *x, const double *vars)
 		case EXPR_MIN:
 		case EXPR_MAX:
 			a = st[sp - in->arg];
-			for (int k = sp - in->arg + 1; k < sp; k++) {
-				if (isnan(st[k]) || isnan(a))
+			ca = cause[sp - in->arg];
+			for (int k = sp - in->arg + 1; k < sp && !isnan(a); k++) {
+				if (isnan(st[k])) {
 					a = NAN;
-				else if (in->op == EXPR_MIN ? st[k] < a : st[k] > a)
+					ca = cause[k];
+				} else if (in->op == EXPR_MIN ? st[k] < a : st[k] > a) {
 					a = st[k];
+				}
 			}
 			sp -= in->arg;
+			cause[sp] = isnan(a) ? ca : EXPR_WHY_NONE;
 			st[sp++] = a;
+			break;
+		case EXPR_SEL: /* X C Y: C ? X : Y; the branch not taken does not matter */
+			b = st[sp - 2];
+			cb = cause[sp - 2];
+			sp -= 2;
+			if (isnan(b)) {
+				st[sp - 1] = NAN;
+				cause[sp - 1] = cb;
+			} else if (b == 0) {
+				st[sp - 1] = st[sp + 1];
+				cause[sp - 1] = cause[sp + 1];
+			}
 			break;
 		default:
 			b = st[--sp];
+			cb = cause[sp];
 			a = st[sp - 1];
-			if (in->op == EXPR_ADD)
-				a += b;
-			else if (in->op == EXPR_SUB)
-				a -= b;
-			else if (in->op == EXPR_MUL)
-				a *= b;
-			else
-				a = b == 0 ? NAN : a / b;
-			st[sp - 1] = a;
+			ca = cause[sp - 1];
+			if (isnan(a) || isnan(b)) {
+				st[sp - 1] = NAN;
+				cause[sp - 1] = isnan(a) ? ca : cb;
+				break;
+			}
+			st[sp - 1] = expr_binary(in->op, a, b);
+			cause[sp - 1] = isnan(st[sp - 1]) ? EXPR_WHY_DIV0 : EXPR_WHY_NONE;
 			break;
 		}
 	}
-	return sp == 1 ? st[0] : NAN;
+	if (sp != 1) {
+		if (why)
+			*why = EXPR_WHY_NONE;
+		return NAN;
+	}
+	if (why)
+		*why = isnan(st[0]) ? cause[0] : EXPR_WHY_NONE;
+	return st[0];
+}
+
+double expr_eval(const struct expr *x, const double *vars)
+{
+	return expr_eval_why(x, vars, NULL);
 }
 
 void expr_vars(const struct expr *x, const int **vars, int *nvars)

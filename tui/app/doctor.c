@@ -4,6 +4,7 @@
  * What only the counter sources know of the machine comes from probe.h.
  */
 #include "doctor.h"
+#include "doctor_int.h"
 #include "cpumodel.h"
 #include "frontend.h"
 #include "probe.h"
@@ -19,28 +20,7 @@
 #include <unistd.h>
 
 #include "cpuid.h"
-#include "layout.h"
 #include "paths.h"
-
-enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
-
-struct doctor_line {
-	enum doctor_state state;
-	char found[1024];
-	char fix[512];
-};
-
-struct doctor_ctx {
-	const struct doctor_input *in;
-	const char *root;            /* "" for this machine, else the prefix */
-	struct cpuid_info info;
-	bool have_cpu;
-	bool read_cpuid;             /* CPUID was read (vendor, hypervisor bit), whatever the CPU */
-	bool msr_ok;                 /* the msr device line: pmutop can count through it */
-	bool perf_pmu, perf_allowed; /* the kernel has a core PMU; it lets this user count every CPU */
-	char perf_why[300];          /* why not, for the source line */
-	struct probe_perf perf;      /* what the kernel's perf offers (doctor_perf_access) */
-};
 
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 {
@@ -90,30 +70,6 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "%s, %s family 0x%X model 0x%02X, %u counters "
 			 "of %u bits (counted through perf)", c->info.brand, c->info.vendor,
 			 c->info.family, c->info.model, c->info.gp_counters, c->info.gp_width);
-}
-
-static void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
-{
-	struct layout *lay;
-	char err[512];
-
-	if (!c->have_cpu) {
-		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "no CPU to look up (see the line above)");
-		return;
-	}
-	if (layout_find(c->in->layout_dir, &c->info, &lay, err, sizeof(err))) {
-		l->state = DOCTOR_FAIL;
-		snprintf(l->found, sizeof(l->found), "%s", err);
-		snprintf(l->fix, sizeof(l->fix), "reinstall pmutop, or set PMUTOP_LAYOUT_DIR to its "
-			 "layouts directory");
-		return;
-	}
-	snprintf(l->found, sizeof(l->found), "%s (%s)%s", lay->name, lay->file,
-		 lay->fallback ? ": the architectural fallback, no model-specific metrics" : "");
-	if (lay->fallback)
-		l->state = DOCTOR_WARN;
-	layout_free(lay);
 }
 
 static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
@@ -525,6 +481,7 @@ static const struct {
 } doctor_checks[] = {
 	{ "CPU", doctor_cpu },
 	{ "layout", doctor_layout },
+	{ "vendor data", doctor_vendor_data },
 	{ "msr device", doctor_device },
 	{ "batch reads", doctor_batch },
 	{ "write filter", doctor_filter },

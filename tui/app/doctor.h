@@ -16,6 +16,7 @@ struct doctor_input {
 	const char *root;        /* NULL or "/" for this machine */
 	const char *sim;         /* --sim MACHINE[:SCENARIO], or NULL */
 	const char *layout_dir;
+	const char *perfmon_dir;  /* Intel's perfmon data (data/intel), or NULL */
 	const char *owners;      /* what the owner scan found ("" nothing in use), or NULL when not run */
 	const char *owners_why;  /* not run: why (or NULL) */
 	int ncpus;               /* online CPUs, for the open-file limit (0: unknown) */

@@ -42,6 +42,8 @@ int main(int argc, char **argv)
 		return mode_allowlist(&opt);
 	case OPTIONS_ACTION_LIST_EVENTS:
 		return mode_list_events(&opt);
+	case OPTIONS_ACTION_LIST_METRICS:
+		return mode_list_metrics(&opt);
 	case OPTIONS_ACTION_DOCTOR:
 		return mode_doctor(&opt);
 	case OPTIONS_ACTION_MARK:

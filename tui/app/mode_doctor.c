@@ -14,6 +14,7 @@ int app_doctor_text(const struct options *opt, const struct session *s, char *ou
 {
 	struct doctor_input in = {
 		.root = opt->root, .sim = opt->sim, .layout_dir = paths_layout_dir(NULL),
+		.perfmon_dir = paths_perfmon_dir(NULL),
 		.owners = s ? session_owners(s) : NULL,
 	};
 	struct session_about a;

@@ -14,98 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char options_usage[] =
-	"Usage: pmutop [OPTION]... [-- COMMAND [ARG]...]\n"
-	"Live view of Intel performance-monitoring counters over the machine's topology.\n"
-	"With a COMMAND: run it, follow it (its CPUs highlighted, its state in the\n"
-	"header) and keep the screen when it ends; with -b, end with a summary of the\n"
-	"run (mean and peak of every figure) and exit with the command's status.\n"
-	"\n"
-	"  -T, --topology=SRC     with --topology-only: print this topology instead of\n"
-	"                         the machine's: an hwloc XML file, or a synthetic\n"
-	"                         description such as 'pack:2 [numa] l3:1 core:4 pu:2'\n"
-	"      --topology-only    print the topology (sockets, NUMA nodes, L3, cores,\n"
-	"                         hardware threads) and exit\n"
-	"      --sim=MACHINE[:SCENARIO]\n"
-	"                         use an emulated machine instead of the hardware:\n"
-	"                         nehalem-ep, westmere-ep, skylake, core2, arch, arch-256,\n"
-	"                         arch-1024 (big machines); SCENARIO\n"
-	"                         is a shipped name (idle, compute-bound, memory-bound,\n"
-	"                         numa-remote, frontend-bound, unbalanced-channels,\n"
-	"                         false-sharing) or a scenario file\n"
-	"      --root=DIR         read devices, /sys and /proc under DIR (a fake machine)\n"
-	"  -b, --batch            print samples to standard output instead of the screen\n"
-	"  -n, --iterations=N     stop after N samples (default: until interrupted)\n"
-	"      --dump             print the interactive screen as text after -n samples\n"
-	"                         (default 1) at $COLUMNS x $LINES (default 160x50), no\n"
-	"                         terminal needed\n"
-	"      --pane=NAME        the pane the screen (or --dump) opens on: threads, ports,\n"
-	"                         uncore, imc or cycles (default: the settings', threads)\n"
-	"      --doctor           check what pmutop needs on this machine, one line each\n"
-	"                         with the command that fixes it, and exit\n"
-	"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
-	"      --format=FMT       batch output: text (default), csv or json\n"
-	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
-	"                         or 'all' (default: the layout's default groups)\n"
-	"      --layout=FILE      use this layout file instead of the one for the CPU\n"
-	"      --force-layout     use --layout's file although its models line does not\n"
-	"                         name this CPU (its events may count other things here)\n"
-	"      --user             count user mode only\n"
-	"      --kernel           count kernel mode only\n"
-	"      --force            also take counters someone else is using (they are\n"
-	"                         restored at exit)\n"
-	"      --mux-ms=MS        when groups take turns on the counters, switch every\n"
-	"                         MS milliseconds, " ENGINE_MUX_MS_TEXT "\n"
-	"      --source=SRC       the counters: msr (the msr driver's registers), perf\n"
-	"                         (the kernel's perf_event_open: core events, no root\n"
-	"                         needed where perf_event_paranoid allows) or auto\n"
-	"                         (default: msr when usable, else perf)\n"
-	"      --command-only     with -- COMMAND: count that command (and what it starts)\n"
-	"                         alone, through perf, instead of whole CPUs; a user whom\n"
-	"                         perf_event_paranoid 1 or 2 keeps from counting whole\n"
-	"                         CPUs gets this without asking\n"
-	"      --dram-mts=N       DIMM speed in MT/s (e.g. 1333): memory bandwidth is\n"
-	"                         then shown as a share of the channels' peak too\n"
-	"      --list-events      print every event of the layout with the exact register\n"
-	"                         values pmutop writes, and exit (with --source perf: as\n"
-	"                         perf stat -e names them)\n"
-	"      --cpu=FAMILY_MODEL with --list-events: the CPU model, e.g. 06_1A\n"
-	"      --msr-safe-allowlist\n"
-	"                         print the msr-safe allowlist of the registers pmutop\n"
-	"                         writes on this CPU (or the --sim machine) and exit\n"
-	"      --pin=CPUS         run COMMAND on these CPUs only: a list such as 0-3,8,\n"
-	"                         or socketN for every CPU of socket N\n"
-	"      --record=FILE      write the run to FILE (JSON lines; R starts and stops\n"
-	"                         recording on the screen)\n"
-	"      --replay=FILE      show a recording on the screen (space pause, , .\n"
-	"                         step, [ ] speed, g go to a time); with -b and\n"
-	"                         --format convert it to text, CSV or JSON\n"
-	"      --serve=[ADDR:]PORT\n"
-	"                         serve Prometheus /metrics, a JSON API and viewers over\n"
-	"                         HTTP on ADDR (default 127.0.0.1); headless unless\n"
-	"                         --tui or -b\n"
-	"      --tui              with --serve: the screen as well\n"
-	"      --tls-cert=FILE, --tls-key=FILE\n"
-	"                         with --serve: HTTPS with this PEM certificate and key\n"
-	"      --auth-file=FILE   with --serve: basic authentication, FILE has USER:HASH\n"
-	"                         lines (crypt(3) hashes: openssl passwd -6)\n"
-	"      --connect=HOST:PORT\n"
-	"                         view the pmutop serving there (read-only); https://\n"
-	"                         for TLS, PMUTOP_CONNECT_AUTH=USER:PASSWORD for a password\n"
-	"      --tls-ca=FILE      with --connect: the CA that signed the server's certificate\n"
-	"      --viewers-group=GROUP\n"
-	"                         the group that may attach as viewers (local socket\n"
-	"                         $ROOT/run/lock/pmutop.sock, mode 0660)\n"
-	"      --no-viewers       no local socket: a second pmutop cannot attach\n"
-	"      --mark=TEXT        mark a phase in the running pmutop (this user's): it\n"
-	"                         shows on its history and in its output, and exit; a\n"
-	"                         COMMAND can also write a line to $PMUTOP_MARK_FIFO;\n"
-	"                         with --pid=PID only that pmutop (else every one)\n"
-	"  -h, --help             show this help and exit\n"
-	"  -V, --version          show the version and the layout directory, and exit\n"
-	"\n"
-	"Exit status: 0 success, 1 failure while running, 2 bad command line or input.\n";
-
 enum {
 	OPT_TOPOLOGY_ONLY = 256,
 	OPT_SIM,
@@ -118,6 +26,7 @@ enum {
 	OPT_FORCE,
 	OPT_FORCE_LAYOUT,
 	OPT_LIST_EVENTS,
+	OPT_LIST_METRICS,
 	OPT_CPU,
 	OPT_DUMP,
 	OPT_DOCTOR,
@@ -159,6 +68,7 @@ static const struct option options_long[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "force-layout", no_argument, NULL, OPT_FORCE_LAYOUT },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
@@ -324,6 +234,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_COMMAND_ONLY:
 		opt->command_only = true;
 		return 0;
+	case OPT_LIST_METRICS:
+		opt->action = OPTIONS_ACTION_LIST_METRICS;
+		return 0;
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
 		return 0;
@@ -400,10 +313,13 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->no_viewers = true;
 		return 0;
 	case OPT_CPU:
-		if (sscanf(optarg, "%2x_%2x%c", &opt->family, &opt->model, &tail) != 2 ||
-		    strlen(optarg) != 5) {
-			snprintf(err, errlen, "--cpu needs FAMILY_MODEL in hex as in 06_1A, got '%s'",
-				 optarg);
+		opt->stepping = 0;
+		if (!((sscanf(optarg, "%2x_%2x%c", &opt->family, &opt->model, &tail) == 2 &&
+		       strlen(optarg) == 5) ||
+		      (sscanf(optarg, "%2x_%2x_%1x%c", &opt->family, &opt->model, &opt->stepping,
+			      &tail) == 3 && strlen(optarg) == 7))) {
+			snprintf(err, errlen, "--cpu needs FAMILY_MODEL[_STEPPING] in hex as in 06_1A "
+				 "or 06_55_7, got '%s'", optarg);
 			return -EINVAL;
 		}
 		opt->has_model = true;
@@ -481,7 +397,8 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->command && opt->action != OPTIONS_ACTION_INTERACTIVE) {
 		snprintf(err, errlen, "a command after -- is run in the live view or with -b; not "
-			 "with --topology-only, --doctor, --list-events, --msr-safe-allowlist or --mark");
+			 "with --topology-only, --doctor, --list-events, --list-metrics, --msr-safe-allowlist "
+			 "or --mark");
 		return -EINVAL;
 	}
 	if (opt->command && opt->dump) {
@@ -590,9 +507,10 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			 "kernel shares the counters between users (leave --force out)");
 		return -EINVAL;
 	}
-	if (opt->has_model && (opt->sim || opt->action != OPTIONS_ACTION_LIST_EVENTS)) {
-		snprintf(err, errlen, "--cpu goes with --list-events and without --sim (the "
-			 "machine names its own CPU)");
+	if (opt->has_model && (opt->sim || (opt->action != OPTIONS_ACTION_LIST_EVENTS &&
+					     opt->action != OPTIONS_ACTION_LIST_METRICS))) {
+		snprintf(err, errlen, "--cpu goes with --list-events or --list-metrics and without "
+			 "--sim (the machine names its own CPU)");
 		return -EINVAL;
 	}
 	return 0;

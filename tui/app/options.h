@@ -21,6 +21,7 @@ enum options_action {
 	OPTIONS_ACTION_TOPOLOGY_ONLY,
 	OPTIONS_ACTION_MSR_SAFE_ALLOWLIST,
 	OPTIONS_ACTION_LIST_EVENTS,
+	OPTIONS_ACTION_LIST_METRICS, /* the vendor's metrics for this CPU (or --cpu) */
 	OPTIONS_ACTION_DOCTOR,
 	OPTIONS_ACTION_MARK,  /* --mark TEXT: to the running pmutops of this user */
 };
@@ -45,7 +46,7 @@ struct options {
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
 	const char *layout;   /* --layout FILE, NULL = the one for the CPU */
 	bool has_model;       /* --cpu FAMILY_MODEL given */
-	unsigned family, model;
+	unsigned family, model, stepping;
 	bool user_only, kernel_only;
 	bool force;           /* --force: take counters in use by someone else */
 	bool force_layout;    /* --force-layout: a --layout for other CPUs, used anyway */

@@ -1,0 +1,120 @@
+/*
+ * perfmon: Intel's published event and metric data for one platform, as
+ * tools/perfmon-convert writes it from the intel/perfmon repository into
+ * data/intel/ (one <platform>.json per platform, models.csv to find it).
+ *
+ * A loaded platform is its events (with the vendor's encodings), its
+ * constants and its metrics: each metric's formula and threshold compiled
+ * by expr over one variable space:
+ *   [0, nvars_event)                       the events as metrics name them
+ *                                          (with modifiers, "X.Y:c1:e1")
+ *   [PERFMON_VAR_CONST(p, c)]              the constants (enum perfmon_const)
+ *   [PERFMON_VAR_METRIC(p, m)]             the metrics, for thresholds
+ * Metrics form the vendor's tree: parent and children by index.
+ *
+ * Loaded once before the sampler starts, then immutable: any thread reads.
+ */
+#ifndef PMUTOP_PERFMON_H
+#define PMUTOP_PERFMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct expr;
+
+/* The vendor's constants (Constants[].Name in the metric files, or inline). */
+enum perfmon_const {
+	PERFMON_HYPERTHREADING_ON,
+	PERFMON_THREADS_PER_CORE,
+	PERFMON_DURATIONTIMEINMILLISECONDS,
+	PERFMON_DURATIONTIMEINSECONDS,      /* written inline, without an alias */
+	PERFMON_SYSTEM_TSC_FREQ,
+	PERFMON_SOCKET_COUNT,
+	PERFMON_CHAS_PER_SOCKET,
+	PERFMON_CORES_PER_SOCKET,
+	PERFMON_NUM_CPUS,
+	PERFMON_NCONST
+};
+
+extern const char *const perfmon_const_names[PERFMON_NCONST];
+
+/* One event as metrics name it: the vendor's row (NULL fields: not published). */
+struct perfmon_event {
+	const char *name;           /* as written: "CPU_CLK_UNHALTED.THREAD:c1" */
+	char *base;                 /* without modifiers: "CPU_CLK_UNHALTED.THREAD" */
+	bool listed;                /* in the platform's event table */
+	const char *code, *umask;   /* "0x3C", "0x00" (EventCode may be "0x2A,0x2B") */
+	const char *cmask, *inv, *edge, *any;
+	const char *msr_index, *msr_value;
+	const char *counter;        /* "0,1,2,3", "Fixed counter 1" */
+	const char *unit;           /* an uncore box ("iMC", "CHA"); NULL for the core */
+	const char *desc;
+};
+
+struct perfmon_metric {
+	const char *name;           /* MetricName: "Frontend_Bound", "cpi" */
+	const char *desc, *unit, *category, *domain, *groups, *resolution;
+	int level;                  /* 1 .. 6 in the tree; 1 for the rest */
+	int parent;                 /* metric index, or -1 */
+	int *children;
+	int nchildren;
+	struct expr *formula;
+	const char *formula_text;
+	struct expr *threshold;     /* NULL: none */
+	const char *threshold_text;
+	void *json;                 /* the metric's object in the file (its alias tables) */
+};
+
+struct perfmon {
+	char *path;
+	const char *platform;       /* "SPR" */
+	const char *info;           /* the vendor's header line */
+	const char *commit;         /* the upstream commit the data came from */
+	struct perfmon_event *events;
+	int nevents;                /* variables [0, nevents) */
+	struct perfmon_metric *metrics;
+	int nmetrics;
+	int nformulas;              /* formulas and thresholds compiled */
+	void *doc;                  /* the parsed file (owns the strings) */
+};
+
+#define PERFMON_VAR_CONST(p, c) ((p)->nevents + (c))
+#define PERFMON_VAR_METRIC(p, m) ((p)->nevents + PERFMON_NCONST + (m))
+#define PERFMON_NVARS(p) ((p)->nevents + PERFMON_NCONST + (p)->nmetrics)
+
+/*
+ * Load PATH.  0 and *OUT, or -errno with one line in ERR naming the file and
+ * the place: "FILE: metric Frontend_Bound: formula column 12: expected ...".
+ */
+int perfmon_load(const char *path, struct perfmon **out, char *err, size_t errlen);
+
+/* The same over TEXT (LEN bytes) read elsewhere, named PATH in messages. */
+int perfmon_load_buffer(const char *text, size_t len, const char *path, struct perfmon **out,
+			char *err, size_t errlen);
+
+/* A platform file is a few hundred kB; anything past this is not one. */
+#define PERFMON_MAX_FILE (32 << 20)
+
+/*
+ * The platform file for a CPU, from DIR/models.csv: family, model, stepping
+ * and (hybrid parts) the core type (0: not hybrid, else CPUID.1AH:EAX[31:24]).
+ * 0 with the file's path in PATH (PATH_MAX), -ENOENT when the vendor's data
+ * has no such CPU, or -EIO with ERR when the map cannot be read.
+ */
+int perfmon_find(const char *dir, unsigned family, unsigned model, unsigned stepping,
+		 unsigned core_type, char *path, char *err, size_t errlen);
+
+/*
+ * Metric M's formula (or with THRESHOLD its threshold) as the vendor wrote it,
+ * each alias replaced by the event, constant or metric it stands for, into
+ * BUF (LEN): "100 * ( PERF_METRICS.FRONTEND_BOUND / ( ... ) )".
+ */
+void perfmon_render(const struct perfmon *p, int m, bool threshold, char *buf, size_t len);
+
+/* Metric index of NAME, or -1. */
+int perfmon_metric_index(const struct perfmon *p, const char *name);
+
+void perfmon_free(struct perfmon *p);
+
+#endif

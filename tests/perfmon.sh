@@ -1,0 +1,57 @@
+#!/bin/sh
+# Intel's perfmon data from the user's side: --list-metrics names the
+# platform the vendor's mapfile gives for a CPU, prints the top-down tree with
+# the vendor's formulas over the vendor's event names, and every kind of
+# missing or damaged data gets one line that says what to do.
+. "$top_srcdir/tests/lib.sh"
+plan 18
+
+run "$PMUTOP" --list-metrics --cpu 06_8F
+expect_rc "--list-metrics for a Sapphire Rapids exits 0" 0
+expect_match "it names the platform file and the upstream commit" "$out" "data/intel/spr.json (intel/perfmon "
+expect_match "level 1 is a root, with the vendor's formula over its events" "$out" "
+Frontend_Bound  [percent; BvFB;BvIO;TmaL1;PGO]  = 100 * ( PERF_METRICS.FRONTEND_BOUND / ( PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND ) - INT_MISC.UOP_DROPPING / ( TOPDOWN.SLOTS:perf_metrics ) )  | threshold: Frontend_Bound > 15"
+expect_match "level 2 is indented under its parent, its threshold over both" "$out" "
+  Memory_Bound  [percent; Backend;TmaL2]  = 100 * ( PERF_METRICS.MEMORY_BOUND / ( PERF_METRICS.FRONTEND_BOUND + PERF_METRICS.BAD_SPECULATION + PERF_METRICS.RETIRING + PERF_METRICS.BACKEND_BOUND ) )  | threshold: ( Memory_Bound > 20 ) & ( Backend_Bound > 20 )"
+expect_match "the other metrics follow, constants by the vendor's names" "$out" "
+cpu_operating_frequency  [GHz]  = (CPU_CLK_UNHALTED.THREAD / CPU_CLK_UNHALTED.REF_TSC * SYSTEM_TSC_FREQ) / 1000000000"
+n=$(printf '%s\n' "$out" | grep -vc '^#')
+if [ "$n" -eq 308 ]; then pass "every one of the 308 metrics is listed once"; else fail "every one of the 308 metrics is listed once" "got $n lines"; fi
+
+# the stepping picks Skylake-SP or Cascade Lake, as in the vendor's mapfile
+run "$PMUTOP" --list-metrics --cpu 06_55_4
+expect_match "06_55 stepping 4 is Skylake-SP" "$out" "data/intel/skx.json"
+run "$PMUTOP" --list-metrics --cpu 06_55_7
+expect_match "06_55 stepping 7 is Cascade Lake" "$out" "data/intel/clx.json"
+
+# an emulated machine names its own CPU: the Skylake client is SKL
+run "$PMUTOP" --list-metrics --sim skylake
+expect_match "--sim skylake lists the Skylake client's metrics" "$out" "data/intel/skl.json"
+
+# the doctor names the platform and what the data holds
+run "$PMUTOP" --doctor --sim skylake
+expect_match "the doctor names the Skylake client's data" "$out" "ok    vendor data      SKL (intel/perfmon "
+run "$PMUTOP" --doctor --sim nehalem-ep
+expect_match "and says when the vendor's data has no platform" "$out" "n/a   vendor data      Intel's data has no platform for this CPU (pmutop's own layout covers it)"
+
+run "$PMUTOP" --list-metrics --cpu 06_2A
+expect_rc "a platform with events but no metrics exits 0" 0
+expect_match "and says why the tree is empty" "$err" "Intel publishes events but no metrics for SNB"
+
+run "$PMUTOP" --list-metrics --cpu 06_1A
+expect_rc "a CPU the vendor's data lacks exits 1" 1
+expect_match "and points at pmutop's own layout" "$err" "pmutop: Intel's perfmon data has no platform for family 6 model 0x1A stepping 0"
+
+run env PMUTOP_PERFMON_DIR=/nonexistent "$PMUTOP" --list-metrics --cpu 06_8F
+expect_match "a missing data directory says how to point at it" "$err" "(set PMUTOP_PERFMON_DIR to pmutop's data/intel, or reinstall)"
+
+# a damaged platform file: one line with the file and the place
+d=$(mktemp -d)
+cp "$top_srcdir/data/intel/models.csv" "$d/"
+head -c 5000 "$top_srcdir/data/intel/spr.json" > "$d/spr.json"
+run env PMUTOP_PERFMON_DIR="$d" "$PMUTOP" --list-metrics --cpu 06_8F
+expect_match "a truncated file names itself, the line and the column" "$err" "pmutop: $d/spr.json:1:5000: "
+sed 's/"Formula":"100 \* ( a \/ ( b + c + d + a ) )"/"Formula":"100 * ( a \/ ( b + c + d + a )"/' "$top_srcdir/data/intel/spr.json" > "$d/spr.json"
+run env PMUTOP_PERFMON_DIR="$d" "$PMUTOP" --list-metrics --cpu 06_8F
+expect_match "a formula that does not parse names the metric and the column" "$err" "pmutop: $d/spr.json: metric Backend_Bound: formula column 30: expected ')'"
+rm -rf "$d"

@@ -1,0 +1,38 @@
+/*
+ * doctor_int: what the doctor's checks share (doctor.c, doctor_data.c): the
+ * line each check fills and the context they read.  Main thread.
+ */
+#ifndef PMUTOP_DOCTOR_INT_H
+#define PMUTOP_DOCTOR_INT_H
+
+#include <stdbool.h>
+
+#include "cpuid.h"
+#include "doctor.h"
+#include "probe.h"
+
+enum doctor_state { DOCTOR_OK, DOCTOR_WARN, DOCTOR_FAIL, DOCTOR_NA };
+
+struct doctor_line {
+	enum doctor_state state;
+	char found[1024];
+	char fix[512];
+};
+
+struct doctor_ctx {
+	const struct doctor_input *in;
+	const char *root;            /* "" for this machine, else the prefix */
+	struct cpuid_info info;
+	bool have_cpu;
+	bool read_cpuid;             /* CPUID was read (vendor, hypervisor bit), whatever the CPU */
+	bool msr_ok;                 /* the msr device line: pmutop can count through it */
+	bool perf_pmu, perf_allowed; /* the kernel has a core PMU; it lets this user count every CPU */
+	char perf_why[300];          /* why not, for the source line */
+	struct probe_perf perf;      /* what the kernel's perf offers (doctor_perf_access) */
+};
+
+/* The checks of what is counted: the layout, Intel's data (doctor_data.c). */
+void doctor_layout(struct doctor_ctx *c, struct doctor_line *l);
+void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l);
+
+#endif

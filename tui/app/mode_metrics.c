@@ -1,0 +1,113 @@
+/*
+ * mode_metrics: --list-metrics prints Intel's published metrics for this CPU
+ * (or --cpu FAMILY_MODEL[_STEPPING]) from data/intel: the top-down tree,
+ * indented by level, then the other metrics, each with its unit, its
+ * formula over the vendor's event names and its threshold.  Main thread.
+ */
+#include "app.h"
+#include "paths.h"
+#include "perfmon.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODE_METRICS_TEXT 16384
+
+static void mode_metrics_line(const struct perfmon *p, int m, int depth, char *buf)
+{
+	const struct perfmon_metric *pm = &p->metrics[m];
+
+	perfmon_render(p, m, false, buf, MODE_METRICS_TEXT);
+	printf("%*s%s  [%s%s%s]  = %s", 2 * depth, "", pm->name, pm->unit ? pm->unit : "",
+	       pm->groups ? "; " : "", pm->groups ? pm->groups : "", buf);
+	if (pm->threshold) {
+		perfmon_render(p, m, true, buf, MODE_METRICS_TEXT);
+		printf("  | threshold: %s", buf);
+	}
+	putchar('\n');
+}
+
+static void mode_metrics_tree(const struct perfmon *p, int m, int depth, char *buf, char *shown)
+{
+	shown[m] = 1;
+	mode_metrics_line(p, m, depth, buf);
+	for (int i = 0; i < p->metrics[m].nchildren; i++)
+		mode_metrics_tree(p, p->metrics[m].children[i], depth + 1, buf, shown);
+}
+
+static int mode_metrics_print(const struct perfmon *p)
+{
+	char *buf = malloc(MODE_METRICS_TEXT), *shown = calloc((size_t)p->nmetrics + 1, 1);
+	int roots = 0;
+
+	if (!buf || !shown) {
+		free(buf);
+		free(shown);
+		fprintf(stderr, "pmutop: out of memory listing metrics\n");
+		return EXIT_FAILURE;
+	}
+	printf("# %s\n# Intel perfmon data %s (intel/perfmon %.12s, BSD-3-Clause): %d metrics, "
+	       "%d events\n", p->info, p->path, p->commit, p->nmetrics, p->nevents);
+	printf("# the top-down tree: NAME [UNIT; GROUPS] = FORMULA | threshold: WHEN\n");
+	for (int i = 0; i < p->nmetrics; i++)
+		if (p->metrics[i].parent < 0 && p->metrics[i].nchildren > 0) {
+			mode_metrics_tree(p, i, 0, buf, shown);
+			roots++;
+		}
+	if (!roots)
+		printf("# (none published for this platform)\n");
+	printf("# the other metrics\n");
+	for (int i = 0; i < p->nmetrics; i++)
+		if (!shown[i])
+			mode_metrics_line(p, i, 0, buf);
+	free(buf);
+	free(shown);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int mode_list_metrics(const struct options *opt)
+{
+	const char *dir = paths_perfmon_dir(NULL);
+	struct cpuid_info info;
+	struct perfmon *p;
+	char err[PATH_MAX + 256], path[PATH_MAX];
+	int rc;
+
+	memset(&info, 0, sizeof(info));
+	if (opt->has_model) {
+		info.vendor_id = CPUID_VENDOR_INTEL;
+		info.family = opt->family;
+		info.model = opt->model;
+		info.stepping = opt->stepping;
+	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+	}
+	if (info.vendor_id != CPUID_VENDOR_INTEL) {
+		fprintf(stderr, "pmutop: the metric data pmutop ships is Intel's; this CPU is %s "
+			"(--list-events lists what pmutop counts on it)\n", info.vendor);
+		return EXIT_FAILURE;
+	}
+	rc = perfmon_find(dir, info.family, info.model, info.stepping, info.core_type, path, err,
+			  sizeof(err));
+	if (rc == -ENOENT) {
+		fprintf(stderr, "pmutop: Intel's perfmon data has no platform for family %u model "
+			"0x%02X stepping %u (%s): pmutop's own layout covers it (--list-events)\n",
+			info.family, info.model, info.stepping, dir);
+		return EXIT_FAILURE;
+	}
+	if (rc || (rc = perfmon_load(path, &p, err, sizeof(err)))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return EXIT_FAILURE;
+	}
+	if (!p->nmetrics)
+		fprintf(stderr, "pmutop: Intel publishes events but no metrics for %s (%s): the "
+			"architectural events are what pmutop computes there\n", p->platform,
+			p->info);
+	rc = mode_metrics_print(p);
+	perfmon_free(p);
+	return rc;
+}
