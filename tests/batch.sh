@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 36
+plan 40
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -134,6 +134,49 @@ expect_rc "a group the layout lacks, beside one it has, exits 0" 0
 expect_match "and is named on stderr" "$err" "layout westmere has no group 'dram_remote'"
 expect_match "and the rest is counted" "$out" "exec_stall_pct"
 expect_lines "unknown group: one line" "$err" 1
+# --counts: every event's count beside the metrics, as perf stat would give them; the
+# metrics are those counts' arithmetic (ipc = instructions / cycles; Skylake's retiring
+# share = 100 x UOPS_RETIRED.RETIRE_SLOTS / (4 x cycles)); a rotating group's scaled count is
+# its count over the share of the interval it was live
+run "$PMUTOP" -b -n 2 -d 0.2 --format json --counts --sim skylake:memory-bound -g all
+check=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+share = s["groups"]["topdown"]["live_share"]
+assert s["groups"]["topdown"]["state"] == "rotating" and 0 < share < 1, s["groups"]["topdown"]
+for t in s["threads"]:
+    c, m = t["counts"], t["metrics"]
+    for k in ("instructions", "cycles", "ref_cycles", "not_delivered", "uops_issued", "retire_slots", "recovery_cycles", "stalls_total", "uops_port0"):
+        assert k in c, k
+    assert "dram_reads" not in c, "a socket event is counted per socket"
+    assert c["retire_slots"]["event"].startswith("skl::UOPS_RETIRED:RETIRE_SLOTS"), c["retire_slots"]["event"]
+    assert abs(m["ipc"] - c["instructions"]["count"] / c["cycles"]["count"]) < 1e-5 * m["ipc"], (m["ipc"], c["instructions"], c["cycles"])
+    r = 100 * c["retire_slots"]["scaled"] / (4 * c["cycles"]["count"])
+    assert abs(m["retiring_pct"] - r) < 1e-4 * r, (m["retiring_pct"], r)
+    ratio = c["retire_slots"]["scaled"] / c["retire_slots"]["count"]
+    assert abs(ratio * share - 1) < 0.02, (ratio, share)
+k = s["sockets"][0]["counts"]
+assert k["dram_reads"]["count"] > 0 and k["dram_reads"]["event"] == "imc dram_reads (free-running)", k["dram_reads"]
+assert k["l3_misses"]["event"] == "cbo event=0x34,umask=0x88", k["l3_misses"]
+assert "instructions" not in k
+print("ok")
+' 2>&1)
+expect_match "--counts: each event's count, the metrics its arithmetic, scaled by the live share" "$check" "ok"
+run "$PMUTOP" -b -n 1 --format csv --counts --sim skylake:memory-bound
+check=$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+t = [r for r in rows if r["scope"] == "thread"][0]
+assert float(t["count.instructions"]) > 0 and float(t["scaled.retire_slots"]) > 0, t
+assert t["count.dram_reads"] == "", "a socket event is empty on a thread row"
+s = [r for r in rows if r["scope"] == "socket"][0]
+assert float(s["count.dram_reads"]) > 0 and s["count.instructions"] == ""
+print("ok")
+' 2>&1)
+expect_match "--counts in CSV: count.NAME and scaled.NAME columns, empty where not counted" "$check" "ok"
+run "$PMUTOP" -b -n 1 --counts --sim skylake
+expect_rc "--counts with text is refused" 2
+expect_match "and says where counts go" "$err" "--counts adds every event's count to -b's --format csv or json: pmutop -b --format json --counts"
 run "$PMUTOP" -b -n 1 --user --kernel --sim nehalem-ep
 expect_match "--user with --kernel is refused" "$err" "--user and --kernel exclude each other"
 run "$PMUTOP" --list-events --cpu 6_1A

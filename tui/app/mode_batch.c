@@ -155,7 +155,8 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 	/* --serve alone is headless: the samples go to the server only */
 	sinks_build(&(struct sink_ctx){
 			    .mode = opt->serve && !opt->batch ? SINK_SERVE_ONLY : SINK_PRINT,
-			    .format = opt->format, .out = stdout, .t0 = x.t0, .srv = srv,
+			    .format = opt->format,
+			    .counts = opt->counts, .out = stdout, .t0 = x.t0, .srv = srv,
 			    .rec = x.rec ? &x.rec : NULL, .cmd = x.cmd,
 		    }, &ks);
 	startsig_end();

@@ -66,7 +66,8 @@ static int mode_replay_screen(const struct options *opt)
 
 int mode_replay(const struct options *opt)
 {
-	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format, .out = stdout, .t0 = NAN };
+	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format,
+			       .counts = opt->counts, .out = stdout, .t0 = NAN };
 	struct sinks sinks;
 	struct replay *r;
 	struct replay_item it;

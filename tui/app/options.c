@@ -20,6 +20,7 @@ enum {
 	OPT_ROOT,
 	OPT_MSR_SAFE_ALLOWLIST,
 	OPT_FORMAT,
+	OPT_COUNTS,
 	OPT_LAYOUT,
 	OPT_USER,
 	OPT_KERNEL,
@@ -61,6 +62,7 @@ static const struct option options_long[] = {
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "counts", no_argument, NULL, OPT_COUNTS },
 	{ "groups", required_argument, NULL, 'g' },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "user", no_argument, NULL, OPT_USER },
@@ -152,6 +154,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 				      &opt->interval, err, errlen);
 	case OPT_DUMP:
 		opt->dump = true;
+		return 0;
+	case OPT_COUNTS:
+		opt->counts = true;
 		return 0;
 	case OPT_DOCTOR:
 		opt->action = OPTIONS_ACTION_DOCTOR;
@@ -432,6 +437,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->sim && opt->root) {
 		snprintf(err, errlen, "--sim and --root both say where counters come from; give one");
+		return -EINVAL;
+	}
+	if (opt->counts && (!opt->batch || opt->format == BATCH_TEXT)) {
+		snprintf(err, errlen, "--counts adds every event's count to -b's --format csv or "
+			 "json: pmutop -b --format json --counts");
 		return -EINVAL;
 	}
 	if (opt->dump && opt->batch) {

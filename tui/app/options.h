@@ -43,6 +43,7 @@ struct options {
 	bool interval_given;  /* -d was given (it then wins over the settings file) */
 	bool dump;            /* --dump: print the screen after -n samples as text */
 	enum batch_format format;
+	bool counts;          /* --counts: every event's count beside the metrics */
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
 	const char *layout;   /* --layout FILE, NULL = the one for the CPU */
 	bool has_model;       /* --cpu FAMILY_MODEL given */

@@ -186,7 +186,7 @@ static const char *const batch_scope_names[] = {
 /* One CSV row: the entity's ids (-1 prints empty), its metrics, the scaled and flagged lists. */
 static void batch_csv_row(const struct sample *s, const char *label, const char *when,
 			  const struct sample_entity *e, int cpu, int core, int ch,
-			  enum layout_scope scope, FILE *out)
+			  enum layout_scope scope, bool counts, FILE *out)
 {
 	const struct layout *l = s->layout;
 	bool sep = false;
@@ -230,6 +230,8 @@ static void batch_csv_row(const struct sample *s, const char *label, const char 
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
 		}
+	if (counts)
+		batch_counts_csv_row(s, e, scope, out);
 	fputc('\n', out);
 }
 
@@ -238,7 +240,8 @@ static void batch_csv_row(const struct sample *s, const char *label, const char 
  * counts) memory channel, the scope column saying which; ids that do not
  * apply are empty (a core row has no cpu, a socket row no core).
  */
-static int batch_csv(const struct sample *s, const char *label, bool first, FILE *out)
+static int batch_csv(const struct sample *s, const char *label, bool counts, bool first,
+		     FILE *out)
 {
 	const struct layout *l = s->layout;
 	char when[40];
@@ -248,20 +251,24 @@ static int batch_csv(const struct sample *s, const char *label, bool first, FILE
 		/* every metric is a column; a row leaves empty the ones not defined at its scope */
 		for (int m = 0; m < l->nmetrics; m++)
 			fprintf(out, ",%s", l->metrics[m].name);
-		fputs(",scaled,flagged\n", out);
+		fputs(",scaled,flagged", out);
+		if (counts)
+			batch_counts_csv_header(l, out);
+		fputc('\n', out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
 	for (int i = 0; i < s->nthreads; i++)
 		batch_csv_row(s, label, when, &s->threads[i], s->threads[i].index,
-			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
+			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, counts, out);
 	for (int k = 0; k < s->ncores; k++)
 		batch_csv_row(s, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
-			      LAYOUT_CORE, out);
+			      LAYOUT_CORE, counts, out);
 	for (int k = 0; k < s->nsockets; k++) {
-		batch_csv_row(s, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
+		batch_csv_row(s, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, counts,
+			      out);
 		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++)
 			batch_csv_row(s, label, when, sample_channel(s, k, c), -1, -1, c,
-				      LAYOUT_CHANNEL, out);
+				      LAYOUT_CHANNEL, counts, out);
 	}
 	return 0;
 }
@@ -290,7 +297,7 @@ static json_t *batch_json_metrics(const struct sample *s, const struct sample_en
 }
 
 static json_t *batch_json_entity(const struct sample *s, const struct sample_entity *e,
-				 enum layout_scope scope)
+				 enum layout_scope scope, bool counts)
 {
 	json_t *o = json_object(), *scaled;
 
@@ -303,23 +310,25 @@ static json_t *batch_json_entity(const struct sample *s, const struct sample_ent
 		json_object_set_new(o, "channel", json_integer(e->index));
 	json_object_set_new(o, "metrics", batch_json_metrics(s, e, scope, &scaled));
 	json_object_set_new(o, "scaled", scaled);
+	if (counts)
+		json_object_set_new(o, "counts", batch_counts_json(s, e, scope));
 	return o;
 }
 
 static json_t *batch_json_entities(const struct sample *s, const struct sample_entity *es, int n,
-				   enum layout_scope scope)
+				   enum layout_scope scope, bool counts)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++) {
-		json_t *o = batch_json_entity(s, &es[i], scope);
+		json_t *o = batch_json_entity(s, &es[i], scope, counts);
 
 		if (scope == LAYOUT_SOCKET) {
 			json_t *chans = json_array();
 
 			for (int c = 0; c < s->nchannels; c++)
 				json_array_append_new(chans, batch_json_entity(s, sample_channel(s, i, c),
-									       LAYOUT_CHANNEL));
+									       LAYOUT_CHANNEL, counts));
 			json_object_set_new(o, "channels", chans);
 		}
 		json_array_append_new(a, o);
@@ -346,7 +355,7 @@ static json_t *batch_json_flags(const struct sample *s)
 }
 
 /* S as one JSON object. */
-static json_t *batch_json_object(const struct sample *s)
+static json_t *batch_json_object(const struct sample *s, bool counts)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object(), *groups = json_object();
@@ -374,10 +383,11 @@ static json_t *batch_json_object(const struct sample *s)
 	}
 	json_object_set_new(o, "groups", groups);
 	json_object_set_new(o, "threads", batch_json_entities(s, s->threads, s->nthreads,
-							      LAYOUT_THREAD));
-	json_object_set_new(o, "cores", batch_json_entities(s, s->cores, s->ncores, LAYOUT_CORE));
+							      LAYOUT_THREAD, counts));
+	json_object_set_new(o, "cores", batch_json_entities(s, s->cores, s->ncores, LAYOUT_CORE,
+							    counts));
 	json_object_set_new(o, "sockets", batch_json_entities(s, s->sockets, s->nsockets,
-							      LAYOUT_SOCKET));
+							      LAYOUT_SOCKET, counts));
 	json_object_set_new(o, "flags", batch_json_flags(s));
 	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
 	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
@@ -394,15 +404,11 @@ static int batch_json_line(json_t *o, FILE *out)
 	return rc ? -EIO : 0;
 }
 
-static int batch_json(const struct sample *s, FILE *out)
+int batch_print(const struct sample *s, enum batch_format fmt, bool counts, bool first,
+		FILE *out)
 {
-	return batch_json_line(batch_json_object(s), out);
-}
-
-int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE *out)
-{
-	int rc = fmt == BATCH_JSON ? batch_json(s, out)
-		 : fmt == BATCH_CSV ? batch_csv(s, NULL, first, out) : batch_text(s, out);
+	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, counts), out)
+		 : fmt == BATCH_CSV ? batch_csv(s, NULL, counts, first, out) : batch_text(s, out);
 
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
@@ -434,7 +440,7 @@ int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FI
 }
 
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
-			enum batch_format fmt, bool first, FILE *out)
+			enum batch_format fmt, bool counts, bool first, FILE *out)
 {
 	int rc = 0;
 
@@ -448,16 +454,16 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 		batch_text_body(peak, out);
 	} else if (fmt == BATCH_CSV) {
 		/* the samples' columns; seq says mean or peak, interval_s the whole run */
-		batch_csv(mean, "mean", first, out);
-		batch_csv(peak, "peak", false, out);
+		batch_csv(mean, "mean", counts, first, out);
+		batch_csv(peak, "peak", counts, false, out);
 	} else {
 		json_t *o = json_object(), *sum = json_object();
 
 		json_object_set_new(sum, "about", json_string(about));
 		json_object_set_new(sum, "samples", json_integer((json_int_t)mean->seq));
 		json_object_set_new(sum, "seconds", json_real(mean->interval_s));
-		json_object_set_new(sum, "mean", batch_json_object(mean));
-		json_object_set_new(sum, "peak", batch_json_object(peak));
+		json_object_set_new(sum, "mean", batch_json_object(mean, counts));
+		json_object_set_new(sum, "peak", batch_json_object(peak, counts));
 		json_object_set_new(o, "summary", sum);
 		rc = batch_json_line(o, out);
 	}

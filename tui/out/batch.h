@@ -18,8 +18,13 @@
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 
-/* Print S; FIRST is true for the first sample of the run (CSV header). 0 or -errno. */
-int batch_print(const struct sample *s, enum batch_format fmt, bool first, FILE *out);
+/*
+ * Print S; FIRST is true for the first sample of the run (CSV header).  With
+ * COUNTS (CSV, JSON), every event's count beside the metrics (batch_counts.c).
+ * 0 or -errno.
+ */
+int batch_print(const struct sample *s, enum batch_format fmt, bool counts, bool first,
+		FILE *out);
 
 /* A phase mark (T0: the run's start, wall clock): "# mark" in text, {"mark": ...} in JSON, none in CSV. */
 int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FILE *out);
@@ -32,7 +37,22 @@ int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FI
  * {"summary": {about, samples, seconds, mean, peak}} line.  0 or -errno.
  */
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
-			enum batch_format fmt, bool first, FILE *out);
+			enum batch_format fmt, bool counts, bool first, FILE *out);
+
+/* ---- batch_counts.c: the events' counts (--counts) ---- */
+
+/* Whether event K of L is reported at SCOPE: core events per thread and core, the rest where they count. */
+bool batch_counts_at(const struct layout *l, int k, enum layout_scope scope);
+
+/* {"NAME": {"count": as read, "scaled": to the interval}} of E's events at SCOPE (null: not counted). */
+struct json_t;
+struct json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
+				 enum layout_scope scope);
+
+/* The CSV columns: "count.NAME,scaled.NAME" per event (the fixed counters first). */
+void batch_counts_csv_header(const struct layout *l, FILE *out);
+void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
+			  enum layout_scope scope, FILE *out);
 
 /*
  * Every event of L with its resolved fields, the PERFEVTSEL value written

@@ -13,6 +13,7 @@ struct sink_sum {
 	struct sink k;
 	struct summary *sum;
 	enum batch_format format;
+	bool counts;
 	FILE *out;
 	struct run_cmd *cmd;
 };
@@ -35,7 +36,7 @@ static int sink_summary_end(struct sink *k, long fed)
 	mean = summary_mean(m->sum);
 	peak = summary_peak(m->sum);
 	run_describe(m->cmd, about, sizeof(about));
-	rc = batch_print_summary(mean, peak, about, m->format, fed == 0, m->out);
+	rc = batch_print_summary(mean, peak, about, m->format, m->counts, fed == 0, m->out);
 	sample_release(mean);
 	sample_release(peak);
 	return rc;
@@ -59,7 +60,7 @@ static struct sink *sink_summary_make(const struct sink_ctx *c)
 		return NULL;
 	m = xcalloc(1, sizeof(*m));
 	*m = (struct sink_sum){ .k.ops = &sink_summary_ops, .sum = summary_new(),
-				.format = c->format, .out = c->out, .cmd = c->cmd };
+				.format = c->format, .counts = c->counts, .out = c->out, .cmd = c->cmd };
 	return &m->k;
 }
 

@@ -183,7 +183,8 @@ static void share_ignored(const struct options *opt, char *buf, size_t len)
 static int share_view_batch(const struct options *opt, struct viewer *v, struct record **rec,
 			    int sigfd, char *err, size_t errlen)
 {
-	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format, .out = stdout, .t0 = NAN,
+	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format,
+			       .counts = opt->counts, .out = stdout, .t0 = NAN,
 			       .rec = *rec ? rec : NULL };
 	struct sinks sinks;
 	int status = -1;

@@ -1,0 +1,129 @@
+/*
+ * batch_counts: every event's count beside the metrics (--counts with
+ * --format csv or json), so that a user can hold pmutop's figures against
+ * perf stat's: per event, the count as read over the time its group was
+ * counted, and the count scaled to the whole interval (the same when the
+ * group did not rotate).  Core events per thread and core (a core's is its
+ * threads' sum, a per-core event's their mean); per-socket events per
+ * socket; a channel's per channel.  The fixed counters come first.  A count
+ * not taken is null (JSON) or empty (CSV), never 0.  Main thread.
+ */
+#include "batch.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+/* The fixed counters, as the built-ins the engine fills per thread and core. */
+static const struct {
+	enum layout_builtin var;
+	const char *event;
+} batch_fixed[] = {
+	{ LAYOUT_B_instructions, "INST_RETIRED.ANY (fixed counter 0)" },
+	{ LAYOUT_B_cycles, "CPU_CLK_UNHALTED.THREAD (fixed counter 1)" },
+	{ LAYOUT_B_ref_cycles, "CPU_CLK_UNHALTED.REF_TSC (fixed counter 2)" },
+};
+
+#define BATCH_NFIXED (sizeof(batch_fixed) / sizeof(batch_fixed[0]))
+
+bool batch_counts_at(const struct layout *l, int k, enum layout_scope scope)
+{
+	const struct layout_event *ev = &l->events[k];
+
+	if (!layout_pmu_kinds[ev->pmu].per_socket)
+		return scope == LAYOUT_THREAD || scope == LAYOUT_CORE;
+	return ev->channel >= 0 ? scope == LAYOUT_CHANNEL : scope == LAYOUT_SOCKET;
+}
+
+static json_t *batch_counts_num(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *batch_counts_one(const char *event, double count, double scaled)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "event", json_string(event));
+	json_object_set_new(o, "count", batch_counts_num(count));
+	json_object_set_new(o, "scaled", batch_counts_num(scaled));
+	return o;
+}
+
+/* What EV is, for a reader with perf stat beside: libpfm4's name, or the raw fields and the box. */
+static void batch_counts_event(const struct layout_event *ev, char *buf, size_t len)
+{
+	if (ev->canonical) {
+		snprintf(buf, len, "%s", ev->canonical);
+		return;
+	}
+	if (layout_pmu_kinds[ev->pmu].free_running) {
+		snprintf(buf, len, "%s %s (free-running)", layout_pmu_kinds[ev->pmu].name, ev->name);
+		return;
+	}
+	snprintf(buf, len, "%s event=0x%02x,umask=0x%02x%s%.0u%s%s", layout_pmu_kinds[ev->pmu].name,
+		 ev->event, ev->umask, ev->cmask ? ",cmask=" : "", ev->cmask, ev->inv ? ",inv" : "",
+		 ev->edge ? ",edge" : "");
+}
+
+json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
+			  enum layout_scope scope)
+{
+	const struct layout *l = s->layout;
+	json_t *o = json_object();
+
+	if (scope == LAYOUT_THREAD || scope == LAYOUT_CORE)
+		for (size_t f = 0; f < BATCH_NFIXED; f++)
+			json_object_set_new(o, layout_builtin_names[batch_fixed[f].var],
+					    batch_counts_one(batch_fixed[f].event,
+							     e->vars[batch_fixed[f].var],
+							     e->vars[batch_fixed[f].var]));
+	for (int k = 0; k < l->nevents; k++) {
+		const struct layout_event *ev = &l->events[k];
+		char what[160];
+
+		if (!batch_counts_at(l, k, scope))
+			continue;
+		batch_counts_event(ev, what, sizeof(what));
+		json_object_set_new(o, ev->name, batch_counts_one(what, e->raw ? e->raw[k] : NAN,
+								  e->vars[layout_event_var(l, k)]));
+	}
+	return o;
+}
+
+void batch_counts_csv_header(const struct layout *l, FILE *out)
+{
+	for (size_t f = 0; f < BATCH_NFIXED; f++)
+		fprintf(out, ",count.%s,scaled.%s", layout_builtin_names[batch_fixed[f].var],
+			layout_builtin_names[batch_fixed[f].var]);
+	for (int k = 0; k < l->nevents; k++)
+		fprintf(out, ",count.%s,scaled.%s", l->events[k].name, l->events[k].name);
+}
+
+static void batch_counts_field(double v, FILE *out)
+{
+	if (isnan(v))
+		fputc(',', out);
+	else
+		fprintf(out, ",%.17g", v);
+}
+
+void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
+			  enum layout_scope scope, FILE *out)
+{
+	const struct layout *l = s->layout;
+	bool core = scope == LAYOUT_THREAD || scope == LAYOUT_CORE;
+
+	for (size_t f = 0; f < BATCH_NFIXED; f++) {
+		double v = core ? e->vars[batch_fixed[f].var] : NAN;
+
+		batch_counts_field(v, out);
+		batch_counts_field(v, out);
+	}
+	for (int k = 0; k < l->nevents; k++) {
+		bool at = batch_counts_at(l, k, scope);
+
+		batch_counts_field(at && e->raw ? e->raw[k] : NAN, out);
+		batch_counts_field(at ? e->vars[layout_event_var(l, k)] : NAN, out);
+	}
+}
