@@ -62,6 +62,7 @@ expect_match "batched and one by one, the same IPC within 1 % ($batch_ipc, $one_
 restored "register by register"
 
 # ---- a CPU offline mid-run: msr-safe checks first and runs nothing; pmutop runs the rest
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" --root "$dir" -b -n 8 -d 0.3 -g stalls --format json >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2 '"seq"'
@@ -69,6 +70,7 @@ echo "5 offline" >"$dir/dev/faults"
 wait_samples 5 '"seq"'
 echo "5 online" >"$dir/dev/faults"
 wait_end $pid
+err=$(cat "$dir.err")
 expect_rc "a CPU offline mid-run on the batch path" 0
 s=$(samples "$dir.out")
 expect_match "while CPU 5 is offline only its figures are n/a" "$(printf '%s\n' "$s" | awk '{ print $4 }' | sort -u | paste -sd' ')" "na=5"
@@ -77,12 +79,14 @@ expect_is "back online, CPU 5 counts again" "$(printf '%s\n' "$s" | tail -1 | aw
 restored "offline mid-run"
 
 # ---- the batch call refused mid-run: pmutop goes on register by register and says why
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" --root "$dir" -b -n 6 -d 0.3 -g stalls --format json >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2 '"seq"'
 echo "all batch-refuse" >"$dir/dev/faults"
 wait_end $pid
 echo "all batch-ok" >"$dir/dev/faults"
+err=$(cat "$dir.err")
 expect_rc "the batch call refused mid-run" 0
 s=$(samples "$dir.out")
 expect_is "the samples after it are read register by register" "$(printf '%s\n' "$s" | tail -1 | awk '{ print $1, $2 }')" "False msr_safe"

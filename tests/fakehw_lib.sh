@@ -52,7 +52,9 @@ PYEOF
 
 # wait_samples N [PATTERN]: until pmutop has printed N samples to $dir.out (lines matching
 # PATTERN, by default the text format's headers), or 60 s; no file yet is no sample, so a
-# signal never comes before pmutop is ready
+# signal never comes before pmutop is ready.  The caller empties $dir.out before it starts
+# pmutop in the background: the shell that forks it truncates the file only when it runs,
+# and on a busy machine an earlier run's samples were counted instead (seen under load)
 wait_samples() {
 	i=0
 	while [ $i -lt 3000 ]; do

@@ -18,6 +18,7 @@ now() { date +%s%N; }
 # registers it has and however loaded the machine is (counted by the device, not timed)
 echo "8 slow 100" >"$dir/dev/faults"
 slow_reads() { sed -n "s/^$1 slow-reads //p" "$dir/dev/faults"; }
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -n 7 -d 0.5 -g all --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2 '^{'
@@ -49,6 +50,7 @@ if [ "$after" = "$before" ]; then pass "registers restored around a slow CPU"; e
 
 # a stop wins: the sampler leaves its sweep at once; what remains is restoring CPU 8's
 # registers, about 25 accesses of 100 ms (without the bound a stop took 20 s)
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.5 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 i=0
@@ -64,6 +66,7 @@ after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after a stop with a slow CPU"; else fail "registers restored after a stop with a slow CPU" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 
 # CPU 0 reads socket 0's uncore: an I/O error there for 1 s, then it answers again
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -n 10 -d 0.4 -g imc --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 i=0
@@ -78,21 +81,27 @@ check=$($PY - "$dir.out" 2>&1 <<'PYEOF'
 import json, sys
 samples = [json.loads(l) for l in open(sys.argv[1])]
 truth = 64 * 8.3e7 * 3   # memory-bound: 8.3e7 read lines/s on each of 3 channels
+# on the real clock through the fake devices: each published figure within 10 % (a busy
+# machine delays a read by a few ms of a 0.4 s interval), their mean within 3 %
 seen_na = after_ok = 0
+got = []
 for s in samples:
     v = s["sockets"][0]["metrics"]["read_bytes_per_s"]
     if v is None:
         seen_na += 1
         continue
-    assert abs(v - truth) < 0.03 * truth, "socket 0 read %.3g B/s, truth %.3g" % (v, truth)
+    assert abs(v - truth) < 0.10 * truth, "socket 0 read %.3g B/s, truth %.3g" % (v, truth)
+    got.append(v)
     if seen_na:
         after_ok += 1
+mean = sum(got) / len(got)
+assert abs(mean - truth) < 0.03 * truth, "socket 0 read %.3g B/s on average, truth %.3g" % (mean, truth)
 assert seen_na >= 2, "%d samples n/a" % seen_na
 assert after_ok >= 2, "%d samples after the fault" % after_ok
 print("ok")
 PYEOF
 )
-expect_match "the failed intervals are n/a and every published figure is within 3 % of the truth" "$check" "ok"
+expect_match "the failed intervals are n/a and the published figures are the truth (mean within 3 %, each 10 %)" "$check" "ok"
 expect_match "the error says the register worked before, not that the model lacks it" "$(cat "$dir.out")" "which worked before"
 case "$(cat "$dir.out")" in *"not implemented"*) fail "no 'not implemented' for a transient error" ;; *) pass "no 'not implemented' for a transient error" ;; esac
 after=$(regs dump)
@@ -104,6 +113,7 @@ for sig in SEGV:139 TERM:143; do
 	want=${sig#*:}
 	sig=${sig%:*}
 	echo "all slow 20" >"$dir/dev/faults"
+	: >"$dir.out" # no earlier run's samples for wait_samples to count
 	"$PMUTOP" -b -n 1 -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	# until programming has begun: CPU 0's global control is no longer the original 3
@@ -128,6 +138,7 @@ if [ "$after" = "$before" ]; then pass "registers restored after a failed start"
 # n/a while away, the uncore read through another CPU of the socket, then counted again
 regs set
 before=$(regs dump)
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 -g stalls,imc --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2 '^{'

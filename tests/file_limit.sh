@@ -58,6 +58,7 @@ expect_match "a perf user under the limit is told what to do" "$out" "open files
 expect_match "... and what fits is counted" "$(printf '%s\n' "$out" | awk '$1 == 0 { print $6; exit }')" "."
 
 # ---- a viewer ignores the owner's options aloud
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" --root "$dir" -b -d 0.3 -g all >"$dir.out" 2>"$dir.err" &
 owner=$!
 wait_samples 1

@@ -60,6 +60,7 @@ regs dump >"$dir.want"
 before=$(cat "$dir.want")
 
 # a normal end: the guardian ran alongside and leaves with pmutop, restoring nothing itself
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 1
@@ -72,6 +73,7 @@ case "$(cat "$dir.err")" in *guardian*) fail "a normal end: the guardian says no
 
 # SIGKILL while start-up programs the registers (every read 20 ms: seconds of programming ahead)
 echo "all slow 20" >"$dir/dev/faults"
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -n 1 -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_programming
@@ -87,6 +89,7 @@ expect_match "the guardian says what it did" "$(cat "$dir.err")" "pmutop: pid $p
 kill_sampling() {
 	what=$1
 	shift
+	: >"$dir.out" # no earlier run's samples for wait_samples to count
 	"$PMUTOP" -b -d 0.2 "$@" --root "$dir" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	wait_samples 2
@@ -102,6 +105,7 @@ kill_sampling "SIGKILL while sampling one group (no rotation)" -g stalls
 kill_sampling "SIGKILL while groups rotate" -g all --mux-ms 2
 
 # SIGKILL during shutdown: SIGTERM began the restore (slowed to 20 ms a read), then SIGKILL
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2
@@ -116,6 +120,7 @@ wait $pid
 no_guardian_left "SIGKILL during shutdown"
 
 # another program takes PMC3 on CPU 7 mid-run, then SIGKILL: its select and count stay its own
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2

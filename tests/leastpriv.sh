@@ -77,6 +77,7 @@ as_nobody "$u/pmutop" --doctor --root "$dir"
 expect_match "the doctor agrees" "$out" "$dir/dev/cpu/0/msr_safe opens for reading and writing"
 
 # ---- root's pmutop and nobody's meet at the same lock
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 1

@@ -72,6 +72,7 @@ nob=$(id -u nobody)
 nobg=$(id -g nobody)
 regs set
 before=$(regs dump)
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 env SUDO_UID=$nob SUDO_GID=$nobg SUDO_USER=nobody "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2

@@ -31,6 +31,7 @@ for sig in HUP:1 INT:2 QUIT:3 TRAP:5 ABRT:6 USR1:10 SEGV:11 USR2:12 ALRM:14 TERM
 	XCPU:24 XFSZ:25 VTALRM:26 PROF:27 IO:29 PWR:30 SYS:31 RTMIN:34; do
 	num=${sig#*:}
 	sig=${sig%:*}
+	: >"$dir.out" # no earlier run's samples for wait_samples to count
 	"$PMUTOP" -b -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	wait_samples 2
@@ -66,6 +67,7 @@ after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after the file-size limit"; else fail "registers restored after the file-size limit" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 
 # CPU 5 refuses every write from now on: restoring it fails, and pmutop says so
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2
@@ -84,6 +86,7 @@ regs set
 before=$(regs dump)
 
 # another program takes PMC3 while pmutop runs: at exit its select and count stay its own
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 -g stalls --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2
@@ -126,6 +129,7 @@ if [ "$after" = "$before" ]; then pass "--force restores the foreign counter"; e
 # one pmutop at a time
 regs set
 before=$(regs dump)
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 1
@@ -134,6 +138,7 @@ expect_rc "a second pmutop views the first (exit 0)" 0
 expect_match "... printing the first's samples" "$out" "# sample"
 kill -TERM $pid
 wait_end $pid
+: >"$dir.out" # no earlier run's samples for wait_samples to count
 "$PMUTOP" -b -d 0.2 --root "$dir" --no-viewers >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 1

@@ -75,6 +75,7 @@ PYEOF
 # start_json ARGS...: pmutop -b -d 0.2 --format json ARGS in the background (pid), after its
 # second sample (n: the samples so far)
 start_json() {
+	: >"$dir.out" # no earlier run's samples for wait_samples to count
 	"$PMUTOP" -b -d 0.2 --format json "$@" --root "$dir" >"$dir.out" 2>"$dir.err" &
 	pid=$!
 	wait_samples 2 '^{'
@@ -180,6 +181,7 @@ for c in range(24):
 PYEOF
 		before=$(regs dump)
 		if [ $phase = start-up ]; then echo "all slow 5" >"$dir/dev/faults"; fi
+		: >"$dir.out" # no earlier run's samples for wait_samples to count
 		"$PMUTOP" -b -d 0.2 -g dram_demand,stalls --mux-ms 2 --root "$dir" >"$dir.out" 2>"$dir.err" &
 		pid=$!
 		if [ $phase = start-up ]; then

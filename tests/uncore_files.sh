@@ -9,19 +9,28 @@
 plan 14
 
 fakehw_start skylake:memory-bound
-run "$PMUTOP" -b -n 2 -d 0.5 -g imc --format json --root "$dir"
+# real clock, fake devices: each 0.5 s interval within 10 %, their mean within 3 % (see below)
+run "$PMUTOP" -b -n 4 -d 0.5 -g imc --format json --root "$dir"
 expect_rc "skylake IMC through /dev/mem exits 0" 0
-check=$(printf '%s\n' "$out" | tail -n 1 | $PY -c '
+check=$(printf '%s\n' "$out" | tail -n 3 | $PY -c '
 import json, sys
-s = json.loads(sys.stdin.readline())
-assert s["source"] == "msr" and not s["simulated"], s["source"]
-assert s["groups"]["imc"]["state"] == "live", s["groups"]["imc"]
-k = s["sockets"][0]
-m = k["metrics"]
+reads, writes = [], []
 want = 64 * 8.3e7 * 2   # memory-bound: 8.3e7 read lines/s on each of 2 channels
-assert abs(m["read_bytes_per_s"] - want) < 0.03 * want, m
-assert abs(m["write_bytes_per_s"] - 64 * 4.2e7 * 2) < 0.03 * 64 * 4.2e7 * 2, m
-assert k["channels"] == [], "no per-channel figures on this model"
+wwant = 64 * 4.2e7 * 2
+for line in sys.stdin.read().splitlines():
+    s = json.loads(line)
+    assert s["source"] == "msr" and not s["simulated"], s["source"]
+    assert s["groups"]["imc"]["state"] == "live", s["groups"]["imc"]
+    k = s["sockets"][0]
+    m = k["metrics"]
+    assert abs(m["read_bytes_per_s"] - want) < 0.10 * want, m
+    assert abs(m["write_bytes_per_s"] - wwant) < 0.10 * wwant, m
+    assert k["channels"] == [], "no per-channel figures on this model"
+    reads.append(m["read_bytes_per_s"])
+    writes.append(m["write_bytes_per_s"])
+assert len(reads) == 3, len(reads)
+assert abs(sum(reads) / 3 - want) < 0.03 * want, reads
+assert abs(sum(writes) / 3 - wwant) < 0.03 * wwant, writes
 print("ok")
 ' 2>&1)
 expect_match "IMC totals read from the BAR match the scenario" "$check" "ok"
@@ -63,17 +72,27 @@ PYEOF
 # an original left by another tool: an event select with content but no enable
 $PY -c 'import os, struct, sys; fd = os.open(sys.argv[1] + "/dev/cpu/0/msr", os.O_WRONLY); os.pwrite(fd, struct.pack("<Q", 0x2C01), 0x3C5)' "$dir"
 before=$(unc)
-run "$PMUTOP" -b -n 2 -d 0.3 -g imc --format json --root "$dir"
+# on the real clock through the fake devices: the mean of the 0.3 s intervals within 3 %,
+# each within 10 % (a busy machine delays a read by a few ms: 4 % of one interval was
+# seen under two busy loops per core); the exact arithmetic is check_engine's on the
+# stepped clock, the point here is each channel of each socket through the files (the two
+# sockets differ 25-fold)
+run "$PMUTOP" -b -n 4 -d 0.3 -g imc --format json --root "$dir"
 expect_rc "nehalem-ep uncore through the msr files exits 0" 0
-check=$(printf '%s\n' "$out" | tail -n 1 | $PY -c '
+check=$(printf '%s\n' "$out" | tail -n 3 | $PY -c '
 import json, sys
-s = json.loads(sys.stdin.readline())
+samples = [json.loads(l) for l in sys.stdin.read().splitlines()]
+assert len(samples) == 3, len(samples)
 for k, per in ((0, 1.6e6), (1, 4.1e7)):
-    chans = s["sockets"][k]["channels"]
-    assert [c["channel"] for c in chans] == [0, 1, 2], chans
-    for c in chans:
-        got = c["metrics"]["read_bytes_per_s"]
-        assert abs(got - 64 * per) < 0.03 * 64 * per, (k, c)
+    for ch in (0, 1, 2):
+        got = []
+        for s in samples:
+            chans = s["sockets"][k]["channels"]
+            assert [c["channel"] for c in chans] == [0, 1, 2], chans
+            got.append(chans[ch]["metrics"]["read_bytes_per_s"])
+            assert abs(got[-1] - 64 * per) < 0.10 * 64 * per, (k, ch, got)
+        mean = sum(got) / len(got)
+        assert abs(mean - 64 * per) < 0.03 * 64 * per, (k, ch, got)
 print("ok")
 ' 2>&1)
 expect_match "per-channel reads of both sockets match the scenario" "$check" "ok"
