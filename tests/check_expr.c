@@ -120,6 +120,46 @@ START_TEST(na_keeps_its_cause)
 }
 END_TEST
 
+/* Which variables a value needs when some are known constants: the branch not taken is out. */
+START_TEST(needed_variables_follow_the_branch_taken)
+{
+	struct expr *x;
+	char err[200];
+	int col;
+	bool needed[5];
+	double known[5] = { NAN, NAN, NAN, NAN, NAN };
+
+	ck_assert_int_eq(expr_parse("a / 2 if x.y else b * c", lookup, NULL, &x, &col, err,
+				    sizeof(err)), 0);
+	memset(needed, 0, sizeof(needed));
+	expr_needed(x, known, needed);
+	ck_assert(needed[0] && needed[1] && needed[2] && needed[3]);
+	known[3] = 1; /* x.y: a constant, true */
+	memset(needed, 0, sizeof(needed));
+	expr_needed(x, known, needed);
+	ck_assert(needed[0] && !needed[1] && !needed[2] && !needed[3]);
+	known[3] = 0;
+	memset(needed, 0, sizeof(needed));
+	expr_needed(x, known, needed);
+	ck_assert(!needed[0] && needed[1] && needed[2]);
+	expr_free(x);
+	/* a condition over a folded constant expression; one over a variable keeps both */
+	ck_assert_int_eq(expr_parse("a if (x.y * 2 > 1) else max(b, -c)", lookup, NULL, &x, &col,
+				    err, sizeof(err)), 0);
+	known[3] = 1;
+	memset(needed, 0, sizeof(needed));
+	expr_needed(x, known, needed);
+	ck_assert(needed[0] && !needed[1] && !needed[2]);
+	expr_free(x);
+	ck_assert_int_eq(expr_parse("a if b > 1 else c", lookup, NULL, &x, &col, err,
+				    sizeof(err)), 0);
+	memset(needed, 0, sizeof(needed));
+	expr_needed(x, known, needed);
+	ck_assert(needed[0] && needed[1] && needed[2]);
+	expr_free(x);
+}
+END_TEST
+
 START_TEST(variables_are_listed_once)
 {
 	struct expr *x;
@@ -223,6 +263,7 @@ static Suite *expr_suite(void)
 	CHECK_ADD(s, arithmetic_follows_precedence);
 	CHECK_ADD(s, the_vendors_language_conditions_and_logic);
 	CHECK_ADD(s, na_keeps_its_cause);
+	CHECK_ADD(s, needed_variables_follow_the_branch_taken);
 	CHECK_ADD(s, nan_and_division_by_zero);
 	CHECK_ADD(s, variables_are_listed_once);
 	tcase_add_loop_test(tc, bad_formulas_name_the_column, 0, (int)(sizeof(bad) / sizeof(bad[0])));

@@ -17,6 +17,7 @@
 #include "check_main.h"
 #include "expr.h"
 #include "perfmon.h"
+#include "perfmon_plan.h"
 
 #ifndef PERFMON_SRCDIR
 #error "PERFMON_SRCDIR must name data/intel"
@@ -285,6 +286,197 @@ START_TEST(damaged_files_name_the_place)
 }
 END_TEST
 
+
+/* The plan of the metrics LIST select in P on GP counters. */
+static struct perfmon_plan *plan_of(const struct perfmon *p, const char *list, int gp, bool ht_off)
+{
+	struct perfmon_plan *pl;
+	char err[256];
+	int *sel, n;
+
+	ck_assert_msg(perfmon_select(p, list, &sel, &n, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(perfmon_plan(p, sel, n, gp, ht_off, &pl, err, sizeof(err)), 0);
+	free(sel);
+	return pl;
+}
+
+static int plan_pass_of(const struct perfmon *p, const struct perfmon_plan *pl, const char *name)
+{
+	for (int i = 0; i < pl->nmetrics; i++)
+		if (!strcmp(p->metrics[pl->metrics[i]].name, name))
+			return pl->pass[i];
+	ck_abort_msg("%s was not asked for", name);
+	return -2;
+}
+
+static const char *plan_why_of(const struct perfmon *p, const struct perfmon_plan *pl,
+			       const char *name)
+{
+	for (int i = 0; i < pl->nmetrics; i++)
+		if (!strcmp(p->metrics[pl->metrics[i]].name, name))
+			return pl->why[i];
+	return "";
+}
+
+static bool pass_has(const struct perfmon *p, const struct perfmon_pass *ps, const char *event)
+{
+	for (int i = 0; i < ps->ngp; i++)
+		if (!strcmp(p->events[ps->gp[i]].name, event))
+			return true;
+	return false;
+}
+
+/*
+ * Skylake-SP's level 1 on 4 counters with hyper-threading: the vendor's
+ * "X if HYPERTHREADING_ON else Y" takes the any-thread events (the branch
+ * taken), four events and fixed counter 1 with AnyThread, one pass; with
+ * hyper-threading off the per-thread ones.  Memory_Bound's expanded formula
+ * needs 9 counters at once: not counted, and said so.
+ */
+START_TEST(the_plan_takes_the_branch_hyper_threading_picks)
+{
+	struct perfmon *p = load("skx.json");
+	struct perfmon_plan *pl = plan_of(p, "TmaL1", 4, false);
+	int k = plan_pass_of(p, pl, "Frontend_Bound");
+
+	ck_assert_int_ge(k, 0);
+	ck_assert_int_eq(plan_pass_of(p, pl, "Backend_Bound"), k);
+	ck_assert_int_eq(plan_pass_of(p, pl, "Retiring"), k);
+	ck_assert_int_eq(plan_pass_of(p, pl, "Bad_Speculation"), k);
+	ck_assert(pass_has(p, &pl->passes[k], "INT_MISC.RECOVERY_CYCLES_ANY"));
+	ck_assert(!pass_has(p, &pl->passes[k], "INT_MISC.RECOVERY_CYCLES"));
+	ck_assert_str_eq(p->events[pl->passes[k].fixed[1]].name, "CPU_CLK_UNHALTED.THREAD_ANY");
+	ck_assert_int_eq(pl->npasses, 1);
+	perfmon_plan_free(pl);
+
+	pl = plan_of(p, "TmaL1", 8, true);
+	k = plan_pass_of(p, pl, "Bad_Speculation");
+	ck_assert(pass_has(p, &pl->passes[k], "INT_MISC.RECOVERY_CYCLES"));
+	ck_assert_str_eq(p->events[pl->passes[k].fixed[1]].name, "CPU_CLK_UNHALTED.THREAD");
+	perfmon_plan_free(pl);
+
+	pl = plan_of(p, "Memory_Bound", 4, false);
+	ck_assert_int_eq(plan_pass_of(p, pl, "Memory_Bound"), -1);
+	ck_assert_str_eq(plan_why_of(p, pl, "Memory_Bound"),
+			 "needs 9 general-purpose counters at once, 4 here");
+	ck_assert_int_eq(perfmon_plan_counters(p, false), 4);
+	ck_assert_int_eq(perfmon_plan_counters(p, true), 8);
+	perfmon_plan_free(pl);
+	perfmon_free(p);
+}
+END_TEST
+
+/* Sapphire Rapids' level 1 and 2 read PERF_METRICS beside fixed counter 3: one pass. */
+START_TEST(perf_metrics_ride_on_fixed_counter_3)
+{
+	struct perfmon *p = load("spr.json");
+	struct perfmon_plan *pl = plan_of(p, "TmaL1,TmaL2", 8, false);
+	char err[256];
+	int *sel, n;
+
+	ck_assert_int_eq(pl->npasses, 1);
+	for (int i = 0; i < pl->nmetrics; i++)
+		ck_assert_msg(pl->pass[i] == 0, "%s: %s", p->metrics[pl->metrics[i]].name, pl->why[i]);
+	ck_assert_str_eq(p->events[pl->passes[0].fixed[3]].base, "TOPDOWN.SLOTS");
+	perfmon_plan_free(pl);
+	/* a socket's event, and a word that is no group and no metric */
+	pl = plan_of(p, "memory_bandwidth_read", 8, false);
+	ck_assert_int_eq(pl->pass[0], -1);
+	ck_assert_ptr_nonnull(strstr(pl->why[0], " box event, counted per socket"));
+	perfmon_plan_free(pl);
+	ck_assert_int_eq(perfmon_select(p, "TmaL1,NoSuchGroup", &sel, &n, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "SPR has no metric or metric group 'NoSuchGroup' (pmutop "
+			 "--list-metrics lists them, with their groups)");
+	ck_assert_int_eq(perfmon_plan(p, NULL, 0, 0, false, &pl, err, sizeof(err)), -EINVAL);
+	perfmon_free(p);
+	/* Granite Rapids' retire latencies are PEBS: not counted, and why */
+	p = load("gnr.json");
+	n = 0;
+	for (int m = 0; m < p->nmetrics; m++) {
+		struct perfmon_plan *one;
+		const int *vars;
+		int nv;
+		bool rl = false;
+
+		expr_vars(p->metrics[m].formula, &vars, &nv);
+		for (int i = 0; i < nv; i++)
+			rl |= vars[i] < p->nevents && strstr(p->events[vars[i]].name, ":retire_latency");
+		if (!rl)
+			continue;
+		ck_assert_int_eq(perfmon_plan(p, &m, 1, 8, false, &one, err, sizeof(err)), 0);
+		if (one->pass[0] < 0 && strstr(one->why[0], "is a PEBS retire latency, which pmutop "
+					       "does not sample"))
+			n++;
+		perfmon_plan_free(one);
+	}
+	ck_assert_int_gt(n, 0);
+	perfmon_free(p);
+}
+END_TEST
+
+/* A data file of METRICS over events E0..E5 with the given rows. */
+static struct perfmon *load_rows(const char *events, const char *metrics)
+{
+	static char text[8192], path[] = "/tmp/pmutop-plan-XXXXXX";
+	struct perfmon *p;
+	char err[512], name[sizeof(path)];
+	int fd;
+
+	memcpy(name, path, sizeof(path));
+	fd = mkstemp(name);
+	snprintf(text, sizeof(text), "{\"Platform\":\"T\",\"Events\":{%s},\"Metrics\":[%s]}", events,
+		 metrics);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	ck_assert_msg(perfmon_load(name, &p, err, sizeof(err)) == 0, "%s", err);
+	unlink(name);
+	return p;
+}
+
+#define ROW(n, ctr, extra) "\"" n "\":{\"EventCode\":\"0x1\",\"UMask\":\"0x1\",\"Counter\":\"" ctr "\"" extra "}"
+#define METRIC(n, f, ev) "{\"MetricName\":\"" n "\",\"Formula\":\"" f "\",\"Events\":{" ev "}}"
+
+/*
+ * The vendor's constraints: the counters an event may use (two events on
+ * counter 0 only never share a pass, "0,1" and "0" do); the offcore pair
+ * holds two matrix values, a third waits; one TakenAlone event a pass.
+ */
+START_TEST(constraints_of_the_vendors_rows)
+{
+	struct perfmon *p = load_rows(
+		ROW("A", "0", "") "," ROW("B", "0", "") "," ROW("C", "0,1", "") ","
+		ROW("O1", "0,1,2,3", ",\"MSRIndex\":\"0x1a6,0x1a7\",\"MSRValue\":\"0x1\"") ","
+		ROW("O2", "0,1,2,3", ",\"MSRIndex\":\"0x1a6,0x1a7\",\"MSRValue\":\"0x2\"") ","
+		ROW("O3", "0,1,2,3", ",\"MSRIndex\":\"0x1a6,0x1a7\",\"MSRValue\":\"0x3\"") ","
+		ROW("T1", "0,1,2,3", ",\"TakenAlone\":\"1\"") "," ROW("T2", "0,1,2,3", ",\"TakenAlone\":\"1\""),
+		METRIC("ma", "a", "\"a\":\"A\"") "," METRIC("mb", "b", "\"b\":\"B\"") ","
+		METRIC("mc", "a + c", "\"a\":\"A\",\"c\":\"C\"") ","
+		METRIC("o1", "a", "\"a\":\"O1\"") "," METRIC("o2", "a", "\"a\":\"O2\"") ","
+		METRIC("o3", "a", "\"a\":\"O3\"") "," METRIC("t1", "a", "\"a\":\"T1\"") ","
+		METRIC("t2", "a", "\"a\":\"T2\"") "," METRIC("ab", "a / b", "\"a\":\"A\",\"b\":\"B\""));
+	struct perfmon_plan *pl = plan_of(p, "ma,mb,mc", 4, false);
+
+	ck_assert_int_ne(plan_pass_of(p, pl, "ma"), plan_pass_of(p, pl, "mb"));
+	ck_assert_int_eq(plan_pass_of(p, pl, "mc"), plan_pass_of(p, pl, "ma"));
+	perfmon_plan_free(pl);
+	pl = plan_of(p, "o1,o2,o3", 4, false);
+	ck_assert_int_eq(pl->npasses, 2);
+	ck_assert_int_eq(plan_pass_of(p, pl, "o1"), plan_pass_of(p, pl, "o2"));
+	ck_assert_int_ne(plan_pass_of(p, pl, "o3"), plan_pass_of(p, pl, "o1"));
+	perfmon_plan_free(pl);
+	pl = plan_of(p, "t1,t2", 4, false);
+	ck_assert_int_eq(pl->npasses, 2);
+	perfmon_plan_free(pl);
+	pl = plan_of(p, "ab", 4, false);
+	ck_assert_int_eq(plan_pass_of(p, pl, "ab"), -1);
+	ck_assert_str_eq(plan_why_of(p, pl, "ab"), "its 2 events cannot share the counters (the "
+			 "counters each may use, an extra register or two events that must be alone)");
+	perfmon_plan_free(pl);
+	perfmon_free(p);
+}
+END_TEST
+
 static Suite *perfmon_suite(void)
 {
 	Suite *s = suite_create("perfmon");
@@ -294,6 +486,9 @@ static Suite *perfmon_suite(void)
 	CHECK_ADD(s, level_one_is_the_vendors_arithmetic_and_sums_to_100);
 	CHECK_ADD(s, na_says_which_event_or_the_division);
 	CHECK_ADD(s, damaged_files_name_the_place);
+	CHECK_ADD(s, the_plan_takes_the_branch_hyper_threading_picks);
+	CHECK_ADD(s, perf_metrics_ride_on_fixed_counter_3);
+	CHECK_ADD(s, constraints_of_the_vendors_rows);
 	return s;
 }
 

@@ -4,7 +4,7 @@
 # the vendor's formulas over the vendor's event names, and every kind of
 # missing or damaged data gets one line that says what to do.
 . "$top_srcdir/tests/lib.sh"
-plan 18
+plan 22
 
 run "$PMUTOP" --list-metrics --cpu 06_8F
 expect_rc "--list-metrics for a Sapphire Rapids exits 0" 0
@@ -27,6 +27,15 @@ expect_match "06_55 stepping 7 is Cascade Lake" "$out" "data/intel/clx.json"
 # an emulated machine names its own CPU: the Skylake client is SKL
 run "$PMUTOP" --list-metrics --sim skylake
 expect_match "--sim skylake lists the Skylake client's metrics" "$out" "data/intel/skl.json"
+
+# --plan: how the vendor's groups pack on the counters; what cannot be counted, and why
+run "$PMUTOP" --list-metrics --cpu 06_55_4 --plan TmaL1
+expect_match "Skylake-SP's level 1 takes one pass of 4 counters with hyper-threading on" "$out" "# plan for TmaL1 on 4 general-purpose counters (hyper-threading on, as the vendor's rows give them): 7 of 7 metrics in 1 pass"
+expect_match "the branch of HYPERTHREADING_ON taken: the any-thread events" "$out" "fixed: 0=INST_RETIRED.ANY 1=CPU_CLK_UNHALTED.THREAD_ANY"
+run "$PMUTOP" --list-metrics --cpu 06_55_4 --plan Memory_Bound
+expect_match "a metric wider than the counters says so" "$out" "not counted: Memory_Bound: needs 9 general-purpose counters at once, 4 here"
+run "$PMUTOP" -b --plan TmaL1 --sim skylake
+expect_match "--plan without --list-metrics is refused" "$err" "--plan goes with --list-metrics: pmutop --list-metrics --plan TmaL1,TmaL2"
 
 # the doctor names the platform and what the data holds
 run "$PMUTOP" --doctor --sim skylake

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +504,75 @@ double expr_eval_why(const struct expr *x, const double *vars, int *why)
 double expr_eval(const struct expr *x, const double *vars)
 {
 	return expr_eval_why(x, vars, NULL);
+}
+
+/*
+ * The variables a value can depend on, when the ones in KNOWN are constants:
+ * the stack carries, per value, whether it is known and which of X's
+ * variables (bit i: x->vars[i]) it depends on; a choice on a known
+ * condition keeps its taken branch's only.
+ */
+void expr_needed(const struct expr *x, const double *known, bool *needed)
+{
+	enum { W = 4 }; /* 256 variables a formula: more are all needed */
+	struct { bool k; double v; uint64_t set[W]; } st[EXPR_MAX_DEPTH + 1];
+	int sp = 0;
+
+	if (x->nvars > 64 * W) {
+		for (int i = 0; i < x->nvars; i++)
+			needed[x->vars[i]] = true;
+		return;
+	}
+	for (int i = 0; i < x->ncode; i++) {
+		const struct expr_insn *in = &x->code[i];
+		int pop = in->op == EXPR_NUM || in->op == EXPR_VAR ? 0
+			  : in->op == EXPR_NEG ? 1 : in->op == EXPR_SEL ? 3
+			  : in->op == EXPR_MIN || in->op == EXPR_MAX ? in->arg : 2;
+		int base = sp - pop;
+		bool k = true;
+		uint64_t set[W] = { 0 };
+		double v = NAN;
+
+		if (in->op == EXPR_SEL && st[base + 1].k) { /* X C Y: only the branch taken */
+			const int pick = st[base + 1].v != 0 ? base : base + 2;
+
+			st[base] = st[pick];
+			sp = base + 1;
+			continue;
+		}
+		for (int j = base; j < sp; j++) {
+			k &= st[j].k;
+			for (int w = 0; w < W; w++)
+				set[w] |= st[j].set[w];
+		}
+		if (in->op == EXPR_VAR) {
+			int local = 0;
+
+			while (x->vars[local] != in->arg)
+				local++;
+			k = known && !isnan(known[in->arg]);
+			v = k ? known[in->arg] : NAN;
+			if (!k)
+				set[local / 64] |= 1ull << (local % 64);
+		} else if (in->op == EXPR_NUM) {
+			v = in->num;
+		} else if (k && in->op == EXPR_NEG) {
+			v = -st[base].v;
+		} else if (k && (in->op == EXPR_MIN || in->op == EXPR_MAX)) {
+			v = st[base].v;
+			for (int j = base + 1; j < sp; j++)
+				v = in->op == EXPR_MIN ? fmin(v, st[j].v) : fmax(v, st[j].v);
+		} else if (k) { /* constant folding of a binary operator */
+			v = expr_binary(in->op, st[base].v, st[base + 1].v);
+		}
+		st[base].k = k;
+		st[base].v = v;
+		memcpy(st[base].set, set, sizeof(set));
+		sp = base + 1;
+	}
+	for (int i = 0; i < x->nvars && sp == 1; i++)
+		if (st[0].set[i / 64] & (1ull << (i % 64)))
+			needed[x->vars[i]] = true;
 }
 
 void expr_vars(const struct expr *x, const int **vars, int *nvars)

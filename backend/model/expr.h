@@ -31,6 +31,7 @@
 #ifndef PMUTOP_EXPR_H
 #define PMUTOP_EXPR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct expr;
@@ -60,6 +61,14 @@ double expr_eval(const struct expr *x, const double *vars);
  * the n/a variable it came from (the first one met), else EXPR_WHY_NONE.
  */
 double expr_eval_why(const struct expr *x, const double *vars, int *why);
+
+/*
+ * Mark in NEEDED (indexed by variable) the variables X's value can depend on
+ * when each variable v with KNOWN[v] not NaN is that constant (KNOWN may be
+ * NULL): a branch of 'if' whose condition is constant and not taken is left
+ * out, e.g. "A if HYPERTHREADING_ON else B" needs A or B, not both.
+ */
+void expr_needed(const struct expr *x, const double *known, bool *needed);
 
 /* Variables X reads: *VARS points at NVARS distinct indexes (owned by X). */
 void expr_vars(const struct expr *x, const int **vars, int *nvars);

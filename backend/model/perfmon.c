@@ -75,6 +75,9 @@ static int perfmon_event_var(struct perfmon *p, json_t *table, const char *name)
 		e->msr_index = perfmon_str(row, "MSRIndex");
 		e->msr_value = perfmon_str(row, "MSRValue");
 		e->counter = perfmon_str(row, "Counter");
+		e->counter_ht_off = perfmon_str(row, "CounterHTOff");
+		e->taken_alone = perfmon_str(row, "TakenAlone") &&
+				 !strcmp(perfmon_str(row, "TakenAlone"), "1");
 		e->unit = perfmon_str(row, "Unit");
 		e->desc = perfmon_str(row, "BriefDescription");
 	}

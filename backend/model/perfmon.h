@@ -48,6 +48,8 @@ struct perfmon_event {
 	const char *cmask, *inv, *edge, *any;
 	const char *msr_index, *msr_value;
 	const char *counter;        /* "0,1,2,3", "Fixed counter 1" */
+	const char *counter_ht_off; /* the same with hyper-threading off, where it differs */
+	bool taken_alone;           /* TakenAlone: one such event per pass */
 	const char *unit;           /* an uncore box ("iMC", "CHA"); NULL for the core */
 	const char *desc;
 };

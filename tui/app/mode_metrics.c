@@ -7,6 +7,7 @@
 #include "app.h"
 #include "paths.h"
 #include "perfmon.h"
+#include "perfmon_plan.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -68,6 +69,52 @@ static int mode_metrics_print(const struct perfmon *p)
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+/* --plan LIST: the passes those metrics take on GP counters, and what cannot be counted. */
+static int mode_metrics_plan(const struct perfmon *p, const char *list, int gp, bool from_cpu)
+{
+	struct perfmon_plan *pl;
+	char err[512];
+	int *sel, n, counted = 0;
+
+	if (perfmon_select(p, list, &sel, &n, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return OPTIONS_EXIT_USAGE;
+	}
+	if (perfmon_plan(p, sel, n, gp, false, &pl, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		free(sel);
+		return EXIT_FAILURE;
+	}
+	for (int i = 0; i < n; i++)
+		counted += pl->pass[i] >= 0;
+	printf("# plan for %s on %d general-purpose counters (%s): %d of %d metrics in %d "
+	       "pass%s%s\n", list, gp, from_cpu ? "this CPU's" : "hyper-threading on, as the "
+	       "vendor's rows give them", counted, n, pl->npasses, pl->npasses == 1 ? "" : "es",
+	       pl->npasses > 1 ? ", taking turns on the counters (figures scaled)" : "");
+	for (int k = 0; k < pl->npasses; k++) {
+		const struct perfmon_pass *ps = &pl->passes[k];
+
+		printf("pass %d:", k + 1);
+		for (int i = 0; i < n; i++)
+			if (pl->pass[i] == k)
+				printf(" %s", p->metrics[pl->metrics[i]].name);
+		printf("\n  counters:");
+		for (int e = 0; e < ps->ngp; e++)
+			printf(" %s", p->events[ps->gp[e]].name);
+		printf("\n  fixed:");
+		for (int f = 0; f < PERFMON_PLAN_FIXED; f++)
+			if (ps->fixed[f] >= 0)
+				printf(" %d=%s", f, p->events[ps->fixed[f]].name);
+		putchar('\n');
+	}
+	for (int i = 0; i < n; i++)
+		if (pl->pass[i] < 0)
+			printf("not counted: %s: %s\n", p->metrics[pl->metrics[i]].name, pl->why[i]);
+	perfmon_plan_free(pl);
+	free(sel);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
 int mode_list_metrics(const struct options *opt)
 {
 	const char *dir = paths_perfmon_dir(NULL);
@@ -107,7 +154,14 @@ int mode_list_metrics(const struct options *opt)
 		fprintf(stderr, "pmutop: Intel publishes events but no metrics for %s (%s): the "
 			"architectural events are what pmutop computes there\n", p->platform,
 			p->info);
-	rc = mode_metrics_print(p);
+	if (opt->plan) {
+		bool from_cpu = !opt->has_model && info.gp_counters > 0;
+
+		rc = mode_metrics_plan(p, opt->plan, from_cpu ? (int)info.gp_counters
+							      : perfmon_plan_counters(p, false), from_cpu);
+	} else {
+		rc = mode_metrics_print(p);
+	}
 	perfmon_free(p);
 	return rc;
 }

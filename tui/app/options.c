@@ -28,6 +28,7 @@ enum {
 	OPT_FORCE_LAYOUT,
 	OPT_LIST_EVENTS,
 	OPT_LIST_METRICS,
+	OPT_PLAN,
 	OPT_CPU,
 	OPT_DUMP,
 	OPT_DOCTOR,
@@ -71,6 +72,7 @@ static const struct option options_long[] = {
 	{ "force-layout", no_argument, NULL, OPT_FORCE_LAYOUT },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
+	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
@@ -241,6 +243,14 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		return 0;
 	case OPT_LIST_METRICS:
 		opt->action = OPTIONS_ACTION_LIST_METRICS;
+		return 0;
+	case OPT_PLAN:
+		if (!*optarg) {
+			snprintf(err, errlen, "--plan needs metric groups or metrics, e.g. --plan "
+				 "TmaL1,TmaL2 or --plan tree");
+			return -EINVAL;
+		}
+		opt->plan = optarg;
 		return 0;
 	case OPT_LIST_EVENTS:
 		opt->action = OPTIONS_ACTION_LIST_EVENTS;
@@ -437,6 +447,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->sim && opt->root) {
 		snprintf(err, errlen, "--sim and --root both say where counters come from; give one");
+		return -EINVAL;
+	}
+	if (opt->plan && opt->action != OPTIONS_ACTION_LIST_METRICS) {
+		snprintf(err, errlen, "--plan goes with --list-metrics: pmutop --list-metrics --plan "
+			 "TmaL1,TmaL2");
 		return -EINVAL;
 	}
 	if (opt->counts && (!opt->batch || opt->format == BATCH_TEXT)) {

@@ -44,6 +44,7 @@ struct options {
 	bool dump;            /* --dump: print the screen after -n samples as text */
 	enum batch_format format;
 	bool counts;          /* --counts: every event's count beside the metrics */
+	const char *plan;     /* --plan LIST: with --list-metrics, how those metrics pack */
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
 	const char *layout;   /* --layout FILE, NULL = the one for the CPU */
 	bool has_model;       /* --cpu FAMILY_MODEL given */

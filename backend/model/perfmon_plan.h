@@ -1,0 +1,79 @@
+/*
+ * perfmon_plan: which of a platform's metrics can be counted together.  From
+ * the metrics asked for, the core events each needs and the counters there
+ * are, packs the metrics into passes (sets of events programmed at once,
+ * taking turns when there are several), as the vendor's data constrains
+ * them: general-purpose counters and the ones each event may use (Counter),
+ * fixed counters (one event each), extra registers (MSRIndex/MSRValue: one
+ * value per register, the offcore pair two), TakenAlone events one per
+ * pass.  A metric's events all count in one pass, so its ratios are of the
+ * same time.  A metric that cannot be counted says why (an uncore or power
+ * event, a PEBS retire latency, an event the data does not list, more
+ * events than counters).  Pure; any thread.
+ */
+#ifndef PMUTOP_PERFMON_PLAN_H
+#define PMUTOP_PERFMON_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "perfmon.h"
+
+#define PERFMON_PLAN_FIXED 4    /* fixed counters 0-3: instructions, cycles, reference, slots */
+#define PERFMON_PLAN_MAX_GP 16
+
+/* What an event needs, as the plan reads the vendor's row. */
+enum perfmon_need {
+	PERFMON_NEED_GP,        /* a general-purpose counter */
+	PERFMON_NEED_FIXED,     /* a fixed counter (which: perfmon_plan_fixed) */
+	PERFMON_NEED_FREE,      /* nothing: the TSC, PERF_METRICS beside fixed counter 3 */
+	PERFMON_NEED_SOCKET,    /* an uncore or power event: counted per socket, not here */
+	PERFMON_NEED_NONE,      /* cannot be counted (the reason: perfmon_plan_why) */
+};
+
+struct perfmon_pass {
+	int gp[PERFMON_PLAN_MAX_GP];       /* event variables on general-purpose counters */
+	int ngp;
+	int fixed[PERFMON_PLAN_FIXED];     /* the event on each fixed counter, or -1 */
+	int nmetrics;
+};
+
+struct perfmon_plan {
+	int gp_counters;                   /* the budget it was made for */
+	struct perfmon_pass *passes;
+	int npasses;
+	int *metrics;                      /* the metrics asked for */
+	int nmetrics;
+	int *pass;                         /* per metric asked for: its pass, or -1 */
+	char (*why)[200];                  /* per metric asked for, pass -1: why */
+};
+
+/* What event variable V of P needs (and for FIXED, which counter in *FIXED). */
+enum perfmon_need perfmon_plan_need(const struct perfmon *p, int v, int *fixed, char *why,
+				    size_t len);
+
+/*
+ * Pack the N metrics METRICS of P into passes on GP_COUNTERS general-purpose
+ * counters (the counter lists of the vendor's rows are read with hyper-
+ * threading on unless HT_OFF, which takes CounterHTOff where it is given).
+ * 0 and *OUT (perfmon_plan_free), or -EINVAL with ERR (a counter budget
+ * out of range).
+ */
+int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_counters, bool ht_off,
+		 struct perfmon_plan **out, char *err, size_t errlen);
+
+/*
+ * The metrics of P that the words of LIST (comma-separated) name: the
+ * vendor's metric groups (MetricGroup: TmaL1, MemoryBW, ...), metric names,
+ * or "tree" (every node of the top-down tree).  0 with *OUT (malloc'd) and
+ * *N, or -EINVAL with the unknown word in ERR.
+ */
+int perfmon_select(const struct perfmon *p, const char *list, int **out, int *n, char *err,
+		   size_t errlen);
+
+/* The general-purpose counters the vendor's rows of P name (hyper-threading on, or off). */
+int perfmon_plan_counters(const struct perfmon *p, bool ht_off);
+
+void perfmon_plan_free(struct perfmon_plan *pl);
+
+#endif
