@@ -372,7 +372,8 @@ int perfmon_plan_counters(const struct perfmon *p, bool ht_off)
 	int n = 0;
 
 	for (int v = 0; v < p->nevents; v++)
-		all |= perfmon_plan_event_mask(&p->events[v], ht_off);
+		if (!p->events[v].unit) /* the core's counters, not a box's */
+			all |= perfmon_plan_event_mask(&p->events[v], ht_off);
 	while (n < PERFMON_PLAN_MAX_GP && (all >> n))
 		n++;
 	return n;
