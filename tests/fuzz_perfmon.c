@@ -4,8 +4,8 @@
  * (fuzz_lib.h says how it is built and run).  Every input must either load
  * or fail with one line naming "fuzz.json" and no control character; an
  * accepted one must evaluate and print every formula and threshold (all
- * events 1, then all n/a) and walk its tree to the root; nothing leaked, no
- * sanitizer report.
+ * events 1, then all n/a), walk its tree to the root and plan all its
+ * metrics on 4 and on 8 counters; nothing leaked, no sanitizer report.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +16,7 @@
 #include "expr.h"
 #include "fuzz_lib.h"
 #include "perfmon.h"
+#include "perfmon_plan.h"
 
 static void fuzz_check_line(const char *err)
 {
@@ -74,6 +75,22 @@ static int fuzz_one(const uint8_t *data, size_t size)
 					abort();
 				}
 		}
+	}
+	for (int gp = 4; gp <= 8; gp += 4) {
+		struct perfmon_plan *pl;
+		int *all = malloc(sizeof(int) * (size_t)(p->nmetrics + 1));
+
+		if (!all)
+			abort();
+		for (int m = 0; m < p->nmetrics; m++)
+			all[m] = m;
+		if (perfmon_plan(p, all, p->nmetrics, gp, gp == 8, &pl, err, sizeof(err)))
+			abort();
+		for (int m = 0; m < p->nmetrics; m++)
+			if ((pl->pass[m] < 0) != (pl->why[m][0] != 0) || pl->pass[m] >= pl->npasses)
+				abort(); /* counted, or not with a reason */
+		perfmon_plan_free(pl);
+		free(all);
 	}
 	free(vars);
 	free(text);
