@@ -121,18 +121,20 @@ PYEOF
 # moment the counter was read or zeroed; on a loaded machine (two busy loops per core) a
 # round trip stretches by milliseconds against slices of a few, and one interval's figure
 # of a group that counted little of it can be 9 % off while the intervals' mean holds.
-# The uncore's share is biased upwards there: the fake device applies the write that
-# stops a slice when its daemon gets to it, late on a busy machine, so the box counts
-# longer than pmutop's clock says (socket dram_by_local 12 % high in one interval, under
-# load, with 0.5 s and with 1 s intervals; the mean of 5 stayed within 1.2 %). Hence each
-# interval is held to 15 % and the mean to 5 %; the exact arithmetic is check_engine's,
-# on the stepped clock, to 2 and 5 %.
+# And the fake device applies a write that starts or stops a slice when its daemon gets
+# to it, late on a busy machine, so a counter counts longer or shorter than pmutop's
+# clock says: with 2 ms slices one interval's socket DRAM figure was 12 % high and a
+# thread's load stalls 27 % low, the mean of 5 within 1.2 %. Slices of 100 ms here make
+# that delay small against a slice (8.4 % the largest seen in an interval under load);
+# each interval is held to 20 % (a scaling error is a factor, not a few per cent) and
+# the mean of the 5 to 5 %; the exact arithmetic is check_engine's, on the stepped
+# clock, to 2 and 5 %.
 fakehw_start "nehalem-ep:$scn/steady.scn"
-"$PMUTOP" --root "$dir" -b -n 6 -d 1 -g all --format json >"$dir.out" 2>"$dir.err"; rc=$?
+"$PMUTOP" --root "$dir" -b -n 6 -d 1 --mux-ms 100 -g all --format json >"$dir.out" 2>"$dir.err"; rc=$?
 expect_rc "-g all on the fake device tree runs" 0
-res=$(PER_INTERVAL=0.15 check "$dir.out" steady 2>&1 | sed 's/^/# /')
+res=$(PER_INTERVAL=0.20 check "$dir.out" steady 2>&1 | sed 's/^/# /')
 printf '%s\n' "$res" | sed -n 's/^# ok .*largest/# steady, fake device tree: largest/p'
-expect_match "steady workload, groups rotating: the mean of 5 intervals within 5 % of the truth, each within 15 %" "$res" "# ok "
+expect_match "steady workload, groups rotating: the mean of 5 intervals within 5 % of the truth, each within 20 %" "$res" "# ok "
 fakehw_stop
 fakehw_cleanup='rm -rf "$scn"' # with the last run's stop
 
