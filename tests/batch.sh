@@ -137,7 +137,8 @@ expect_lines "unknown group: one line" "$err" 1
 # --counts: every event's count beside the metrics, as perf stat would give them; the
 # metrics are those counts' arithmetic (ipc = instructions / cycles; Skylake's retiring
 # share = 100 x UOPS_RETIRED.RETIRE_SLOTS / (4 x cycles)); a rotating group's scaled count is
-# its count over the share of the interval it was live
+# its count over the time it was live on that thread: one factor for all its events, near
+# 1 / the group's live share
 run "$PMUTOP" -b -n 2 -d 0.2 --format json --counts --sim skylake:memory-bound -g all
 check=$(printf '%s\n' "$out" | tail -1 | $PY -c '
 import json, sys
@@ -153,8 +154,14 @@ for t in s["threads"]:
     assert abs(m["ipc"] - c["instructions"]["count"] / c["cycles"]["count"]) < 1e-5 * m["ipc"], (m["ipc"], c["instructions"], c["cycles"])
     r = 100 * c["retire_slots"]["scaled"] / (4 * c["cycles"]["count"])
     assert abs(m["retiring_pct"] - r) < 1e-4 * r, (m["retiring_pct"], r)
+    # a thread scales the events of a group by the time each counted, the same slices: one
+    # ratio within 1 % (each counter is started and read at its own instant of a sweep)
     ratio = c["retire_slots"]["scaled"] / c["retire_slots"]["count"]
-    assert abs(ratio * share - 1) < 0.02, (ratio, share)
+    other = c["not_delivered"]["scaled"] / c["not_delivered"]["count"]
+    assert abs(ratio - other) < 0.01 * ratio, (ratio, other)
+    # that time is this thread own, the group share the threads mean: close, not equal
+    # (2.7 % apart in a sanitizer build, where sweeps are slow)
+    assert abs(ratio * share - 1) < 0.10, (ratio, share)
 k = s["sockets"][0]["counts"]
 assert k["dram_reads"]["count"] > 0 and k["dram_reads"]["event"] == "imc dram_reads (free-running)", k["dram_reads"]
 assert k["l3_misses"]["event"] == "cbo event=0x34,umask=0x88", k["l3_misses"]
