@@ -1,0 +1,20 @@
+/*
+ * fakehw_tree: the static files of a fake machine's root; see fakehw_tree.c.
+ */
+#ifndef PMUTOP_FAKEHW_TREE_H
+#define PMUTOP_FAKEHW_TREE_H
+
+#include <stdbool.h>
+
+struct emu;
+
+/* Every directory of PATH, as mkdir -p. */
+void fakehw_mkdirs(const char *path);
+
+/*
+ * The static tree of E's machine under ROOT; LOCKDOWN: the kernel says
+ * [integrity]; MSR_SAFE_VERSION: msr-safe's module version file, NULL for none.
+ */
+void fakehw_tree(const char *root, struct emu *e, bool lockdown, const char *msr_safe_version);
+
+#endif
