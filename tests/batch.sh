@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 40
+plan 42
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -117,7 +117,10 @@ expect_match "--sim picks the machine's layout" "$out" "# layout westmere"
 expect_match "--kernel drops USR from PERFEVTSEL" "$out" "exec_active           0xB1  0x40     1   0    0   0    14240B1"
 expect_match "Westmere's second offcore register" "$out" "1A7H=0x2001"
 run "$PMUTOP" --list-events --cpu 06_3F
-expect_match "an unknown model falls back to arch" "$out" "# layout arch"
+expect_match "a model Intel's data covers gets the layout made from it" "$out" "# layout intel_hsx"
+expect_match "... with the vendor's event names and encodings" "$out" "IDQ_UOPS_NOT_DELIVERED.CORE  0x9C  0x01"
+run "$PMUTOP" --list-events --cpu 06_3E
+expect_match "a model whose data has no metrics falls back to arch" "$out" "# layout arch"
 
 # bad input: one line, exit 2
 run "$PMUTOP" -b -d 0.01 --sim nehalem-ep

@@ -35,7 +35,8 @@ START_TEST(emulated_machines_identify_as_documented)
 		{ "westmere-ep", CPUID_UARCH_WESTMERE, 0x2C, 3, 4, 48, 3, 48 },
 		{ "skylake", CPUID_UARCH_SKYLAKE, 0x5E, 4, 4, 48, 3, 48 },
 		{ "core2", CPUID_UARCH_CORE2, 0x17, 2, 2, 40, 3, 40 },
-		{ "arch", CPUID_UARCH_ARCH, 0x3F, 3, 4, 48, 3, 48 },
+		{ "arch", CPUID_UARCH_ARCH, 0x3E, 3, 4, 48, 3, 48 },
+		{ "skylake-sp", CPUID_UARCH_ARCH, 0x55, 4, 4, 48, 3, 48 },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {

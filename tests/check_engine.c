@@ -128,7 +128,7 @@ static void run_engine_clock(struct run *r, const char *layout, const char *grou
 		snprintf(words, sizeof(words), "%s", groups);
 		for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
 			if (!strcmp(w, "all") || !strcmp(w, r->l->groups[g].name))
-				cfg.groups |= 1u << g;
+				cfg.groups |= LAYOUT_GROUP(g);
 	}
 	ck_assert_msg(engine_create(&cfg, &r->eng, err, sizeof(err)) == 0, "%s", err);
 }
@@ -238,6 +238,29 @@ static void truth_hyperthreads(const struct run *r, double (*v)[SK_COUNT], int n
 	out[SK_issue_stall] = 1 - (1 - out[SK_issue_stall]) * pace;
 	out[SK_exec_stall] = 1 - (1 - out[SK_exec_stall]) * pace;
 	out[SK_retire_stall] = 1 - (1 - out[SK_retire_stall]) * pace;
+	/*
+	 * the issue slots: the threads unhalted in a cycle take equal turns, so a
+	 * thread beside k busy siblings has 1 / (1 + k) of them; its expectation
+	 * over the siblings' independent utilisations
+	 */
+	{
+		double share = 0;
+
+		for (unsigned mask = 0; mask < (1u << n); mask++) {
+			double p = 1;
+			int busy = 0;
+
+			if (mask & (1u << self))
+				continue;
+			for (int i = 0; i < n; i++)
+				if (i != self) {
+					p *= mask & (1u << i) ? v[i][SK_util] : 1 - v[i][SK_util];
+					busy += !!(mask & (1u << i));
+				}
+			share += p / (1 + busy);
+		}
+		out[SK_slot_share] = share;
+	}
 }
 
 /* Share of cycles a thread with (effective) truth V issues uops: seed 000's UOPS_ISSUED:c=1. */
@@ -489,7 +512,10 @@ static double truth_skylake(const char *name, const double *v)
 	double stall = stall_bound(v[SK_exec_stall], uops_retired(v) * v[SK_exec_ratio]);
 	double mem = fmin(v[SK_mem_stall], stall);
 	double retiring = fmin(uops_retired(v), 4 * (1 - v[SK_retire_stall])) / 4;
-	double bad = fmax(v[SK_bad_speculation], uops_retired(v) * (v[SK_issue_ratio] - 1) / 4);
+	/* of 4 slots a cycle: beside a busy sibling a thread has its share of them (slot_share) */
+	double front = v[SK_frontend_bound] * v[SK_slot_share];
+	double bad = fmax(v[SK_bad_speculation] * v[SK_slot_share],
+			  uops_retired(v) * (v[SK_issue_ratio] - 1) / 4);
 
 	if (!strcmp(name, "exec_stall_pct"))
 		return 100 * stall;
@@ -498,13 +524,13 @@ static double truth_skylake(const char *name, const double *v)
 	if (!strcmp(name, "l3_miss_stall_pct"))
 		return 100 * fmin(v[SK_l3_miss_stall], mem);
 	if (!strcmp(name, "frontend_bound_pct"))
-		return 100 * v[SK_frontend_bound];
+		return 100 * front;
 	if (!strcmp(name, "retiring_pct"))
 		return 100 * retiring;
 	if (!strcmp(name, "bad_speculation_pct"))
 		return 100 * bad;
 	if (!strcmp(name, "backend_bound_pct"))
-		return 100 * (1 - v[SK_frontend_bound] - retiring - bad);
+		return 100 * (1 - front - retiring - bad);
 	if (!strncmp(name, "port", 4) && name[4] >= '0' && name[4] <= '7' && !name[5])
 		return port_rate(v, name[4] - '0', 8);
 	return NAN;

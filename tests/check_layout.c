@@ -594,7 +594,7 @@ static const struct {
 	{ HEAD "group g\nevent e raw event=0x3C\nend\nvendor amd\n", "t.layout:8:1: expected the 'vendor' line before the first event" },
 	{ "pmutop-layout 1\nlayout t\nvendor amd\ngroup g\nevent e raw event=0x1000\nend\n", "t.layout:5:13: expected a number from 0 to 0xfff in 'event=0x1000'" },
 	{ HEAD "models 6_1A\n", "t.layout:5:8: expected a model as FAMILY_MODEL in hex (06_1A) or 'any', not '6_1A'" },
-	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, include, drop, metric, help, thresholds or group, not 'colour'" },
+	{ HEAD "colour red\n", "t.layout:5:1: expected layout, description, vendor, offcore, libpfm, libpfm_uncore, models, include, drop, metric, unavailable, help, thresholds, tree, threshold or group, not 'colour'" },
 	{ HEAD "layout u\n", "t.layout:5:1: expected one 'layout' line, this is the second" },
 	{ HEAD "description \"open\n", "t.layout:5:13: expected a closing '\"' for this string" },
 	{ HEAD "metric util thread % = 100 * ref_cycles / tsc\nmetric util thread % = 1\n",
@@ -626,8 +626,28 @@ static const struct {
 	  "t.layout:6:24: expected 'per-core', 'counters=LIST' or 'channel=N', not 'sideways'" },
 	{ HEAD "group g\nkey 0\n", "t.layout:6:5: expected a key from 1 to 9 or a lowercase letter other than adehmpqrs (the screen's own keys), not '0'" },
 	{ HEAD "group g\nkey q\n", "t.layout:6:5: expected a key from 1 to 9 or a lowercase letter other than adehmpqrs (the screen's own keys), not 'q'" },
-	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\n",
-	  "t.layout:10:5: expected a free key: 1 already toggles group 'g'" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 2\nevent e raw event=0x3C\nend\ngroup i\nkey 1\n",
+	  "t.layout:14:5: expected a free key: 1 already toggles group 'g' (groups that share a key follow each other)" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 2\nevent f raw event=0x3C\nmetric m thread % = e\n",
+	  "t.layout:12:21: expected event 'e' belongs to group 'g': a metric uses only its own group's events" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\nevent e raw event=0x3C umask=1\n",
+	  "t.layout:11:7: expected the encoding of 'e' in group 'g': an event of one name counts one thing" },
+	{ HEAD "metric u thread % = 1\ntree nobody 2\n",
+	  "t.layout:6:6: expected a parent metric of the layout for 'u', not 'nobody'" },
+	{ HEAD "metric u thread % = 1\ntree - 0\n", "t.layout:6:8: expected a level from 1 to 9" },
+	{ HEAD "metric u thread % = 1\ntree -\n",
+	  "t.layout:6:5: expected a parent metric (or '-'), a level and its place among its siblings after 'tree'" },
+	{ HEAD "metric u thread % = 1\ntree v 2\nmetric v thread % = 2\ntree u 2\n",
+	  "t.layout:6:6: expected a tree without loops: 'u' is its own ancestor" },
+	{ HEAD "metric u thread % = 1\nthreshold u > \n",
+	  "t.layout:6:14: expected a threshold over metrics for 'u': a number, a name or '(' before the end" },
+	{ HEAD "metric u thread % = 1\nthreshold u > 5 & w < 2\n",
+	  "t.layout:6:19: expected a threshold over metrics for 'u': a known name: 'w' is not an event, metric or built-in" },
+	{ HEAD "tree - 1\n", "t.layout:5:1: expected a metric line before 'tree'" },
+	{ HEAD "metric u thread % = 1\nunavailable n core % \"\"\n",
+	  "t.layout:6:22: expected the reason it is not counted, not \"\"" },
+	{ HEAD "metric u thread % = 1\nunavailable n core %\n",
+	  "t.layout:6:12: expected NAME SCOPE UNIT \"why it is not counted here\" after 'unavailable'" },
 	{ HEAD "group g\npmu galaxy\n", "t.layout:6:5: expected a PMU (core, uncore, cbo, arb or imc), not 'galaxy'" },
 	{ HEAD "group g\nevent e raw event=0x3C\npmu uncore\n", "t.layout:7:1: expected 'pmu' before the group's first event and metric" },
 	{ HEAD "group g\nevent e raw event=0x3C channel=1\n",
@@ -672,7 +692,7 @@ static const struct {
 	{ HEAD "metric u thread % = 1\nthresholds warm 3\n", "t.layout:6:12: expected warn N or crit N, not 'warm'" },
 	{ HEAD "metric u thread % = 1\nthresholds warn 5 crit\n", "t.layout:6:23: expected a number after 'crit'" },
 	{ HEAD "metric u thread % = 1\nthresholds warn 50 crit 10\n", "t.layout:6:12: expected warn at most crit (50 > 10)" },
-	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, vendor, libpfm, libpfm_uncore, models, include, drop, metric, help, thresholds or group, not 'pane'" },
+	{ HEAD "pane p\n", "t.layout:5:1: expected layout, description, vendor, offcore, libpfm, libpfm_uncore, models, include, drop, metric, unavailable, help, thresholds, tree, threshold or group, not 'pane'" },
 	{ HEAD "end\n", "t.layout:5:1: expected a 'group' before 'end'" },
 	{ HEAD "help \"x\"\n", "t.layout:5:1: expected a metric line before 'help'" },
 	{ HEAD "metric u thread % = 1 + e\n", "t.layout:5:25: expected a known name: 'e' is not an event, metric or built-in" },
@@ -740,23 +760,85 @@ static void groups_layout(char *text, size_t len, int n)
 }
 
 /*
- * Group masks are 32 bits wide: 32 groups are a layout, the last one on
- * bit 31; a 33rd group is refused, never aliased onto another.
+ * Group masks are 64 bits wide: 64 groups are a layout, the last one on
+ * bit 63; a 65th group is refused, never aliased onto another.
  */
-START_TEST(at_most_32_groups)
+START_TEST(at_most_64_groups)
 {
-	char text[8192], err[512];
+	char text[16384], err[512];
 	struct layout *l;
 
 	groups_layout(text, sizeof(text), LAYOUT_MAX_GROUPS);
 	ck_assert_msg(layout_parse(text, "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
-	ck_assert_int_eq(l->ngroups, 32);
-	ck_assert_int_eq(layout_group_find(l, "g31"), 31);
-	ck_assert_str_eq(l->events[l->groups[31].first_event].name, "e31");
+	ck_assert_int_eq(l->ngroups, 64);
+	ck_assert_int_eq(layout_group_find(l, "g63"), 63);
+	ck_assert_str_eq(l->events[l->groups[63].first_event].name, "e63");
 	layout_free(l);
 	groups_layout(text, sizeof(text), LAYOUT_MAX_GROUPS + 1);
 	ck_assert_int_eq(layout_parse(text, "t.layout", &l, err, sizeof(err)), -EINVAL);
-	ck_assert_str_eq(err, "t.layout:102:1: expected at most 32 groups in a layout");
+	ck_assert_str_eq(err, "t.layout:198:1: expected at most 64 groups in a layout");
+}
+END_TEST
+
+/*
+ * One metric over more events than the counters: the groups of one key
+ * take turns; an event may stand in several of them (each its own count);
+ * a metric reads its own group's copy first, else another group's of its
+ * key, and is n/a unless all the groups it reads counted.  The tree lines
+ * give parents (named before or after), levels and the vendor's thresholds.
+ */
+START_TEST(groups_of_one_key_and_the_tree)
+{
+	struct layout *l;
+	char err[512];
+	double vars[64];
+
+	ck_assert_msg(layout_parse(HEAD "metric u thread % = 100 * ref_cycles / tsc\n"
+				   "group a\nkey 1\nevent x.y raw event=0x0E umask=1\n"
+				   "event z raw event=0xC2 umask=2\n"
+				   "metric top thread % = 100 * x.y / cycles\ntree - 1 2\n"
+				   "threshold top > 20 & kid > 5\nend\n"
+				   "group a.2\nkey 1\nevent x.y raw event=0x0E umask=1\n"
+				   "event w raw event=0x9C umask=1\n"
+				   "metric kid thread % = 100 * (w + z) / x.y\ntree top 2\nend\n"
+				   "unavailable gone thread % \"needs what is not here\"\ntree top 2 1\n",
+				   "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l->ngroups, 2);
+	ck_assert_int_eq(layout_key_groups(l, 1), LAYOUT_GROUP(0) | LAYOUT_GROUP(1));
+	ck_assert_int_eq(l->nevents, 4);
+	/* x.y stands in both groups, each its own count; kid reads its own, w and a's z */
+	{
+		int kid = layout_metric_find(l, "kid"), top = layout_metric_find(l, "top");
+		int gone = layout_metric_find(l, "gone");
+
+		ck_assert_int_ne(layout_event_var(l, 0), layout_event_var(l, 2));
+		ck_assert_int_eq(l->metrics[kid].uses, LAYOUT_GROUP(0) | LAYOUT_GROUP(1));
+		ck_assert_int_eq(l->metrics[top].uses, LAYOUT_GROUP(0));
+		ck_assert(layout_metric_reads(l, kid, 1) && layout_metric_reads(l, kid, 2) &&
+			  layout_metric_reads(l, kid, 3) && !layout_metric_reads(l, kid, 0));
+		ck_assert_int_eq(l->metrics[kid].parent, top);
+		ck_assert_int_eq(l->metrics[gone].parent, top);
+		ck_assert_int_eq(l->metrics[top].level, 1);
+		ck_assert_int_eq(l->metrics[gone].tree_pos, 1);
+		ck_assert_str_eq(l->metrics[gone].na, "needs what is not here");
+		for (int i = 0; i < 64; i++)
+			vars[i] = NAN;
+		vars[LAYOUT_B_cycles] = 100;
+		vars[layout_event_var(l, 0)] = 40;     /* a's x.y */
+		vars[layout_event_var(l, 2)] = 40;     /* a.2's x.y */
+		vars[layout_event_var(l, 1)] = 4;      /* z */
+		vars[layout_event_var(l, 3)] = 0;      /* w */
+		vars[layout_metric_var(l, top)] = expr_eval(l->metrics[top].expr, vars);
+		vars[layout_metric_var(l, kid)] = expr_eval(l->metrics[kid].expr, vars);
+		ck_assert_double_eq_tol(vars[layout_metric_var(l, top)], 40, 1e-9);
+		ck_assert_double_eq_tol(vars[layout_metric_var(l, kid)], 10, 1e-9);
+		ck_assert_int_eq(layout_metric_flagged(l, top, vars), 1);   /* 40 > 20 and 10 > 5 */
+		vars[layout_event_var(l, 1)] = 1;
+		vars[layout_metric_var(l, kid)] = expr_eval(l->metrics[kid].expr, vars);
+		ck_assert_int_eq(layout_metric_flagged(l, top, vars), 0);   /* kid 2.5 */
+		ck_assert_int_eq(layout_metric_flagged(l, kid, vars), -1);  /* no threshold */
+	}
+	layout_free(l);
 }
 END_TEST
 
@@ -780,7 +862,8 @@ static Suite *layout_suite(void)
 	suite_add_tcase(s, b);
 	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
 	CHECK_ADD(s, unreadable_files_say_so);
-	CHECK_ADD(s, at_most_32_groups);
+	CHECK_ADD(s, at_most_64_groups);
+	CHECK_ADD(s, groups_of_one_key_and_the_tree);
 	CHECK_ADD(s, cpu_table_names_the_layouts);
 	CHECK_ADD(s, own_layouts_cover_what_their_models_line_names);
 	CHECK_ADD(s, amd_layouts_take_twelve_bit_event_selects);

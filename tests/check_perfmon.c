@@ -16,7 +16,9 @@
 
 #include "check_main.h"
 #include "expr.h"
+#include "layout.h"
 #include "perfmon.h"
+#include "perfmon_layout.h"
 #include "perfmon_plan.h"
 
 #ifndef PERFMON_SRCDIR
@@ -57,22 +59,32 @@ static int listed_metrics(const char *file)
 	return n;
 }
 
+/* The next platform file of D (NULL at the end): the shipped PLATFORM.json files. */
+static const char *next_platform(DIR *d)
+{
+	struct dirent *e;
+
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n >= 6 && !strcmp(e->d_name + n - 5, ".json"))
+			return e->d_name;
+	}
+	return NULL;
+}
+
 START_TEST(every_formula_and_threshold_of_every_platform_compiles)
 {
 	DIR *d = opendir(PERFMON_SRCDIR);
-	struct dirent *e;
+	const char *name;
 	int platforms = 0, with_metrics = 0, metrics = 0, formulas = 0;
 
 	ck_assert_ptr_nonnull(d);
-	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		struct perfmon *p;
+	while ((name = next_platform(d))) {
+		struct perfmon *p = load(name);
 
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
-			continue;
-		p = load(e->d_name);
 		platforms++;
-		ck_assert_int_eq(p->nmetrics, listed_metrics(e->d_name));
+		ck_assert_int_eq(p->nmetrics, listed_metrics(name));
 		with_metrics += p->nmetrics > 0;
 		metrics += p->nmetrics;
 		formulas += p->nformulas;
@@ -89,6 +101,76 @@ START_TEST(every_formula_and_threshold_of_every_platform_compiles)
 	ck_assert_int_ge(metrics, 4000);
 	printf("# perfmon: %d platforms, %d with metrics: %d metrics, %d formulas and thresholds "
 	       "compiled\n", platforms, with_metrics, metrics, formulas);
+}
+END_TEST
+
+/*
+ * Every platform with metrics makes a layout that parses, on a machine with
+ * SMT (4 counters per thread, 2 sockets) and without (8 counters): every
+ * node of the vendor's tree is in it, counted or unavailable with a reason;
+ * every threshold is kept or its absence says why.  Where the data's level 1
+ * needs only general-purpose and fixed counters 0-2 (Haswell to Cascade
+ * Lake), level 1 is counted; PERF_METRICS platforms (Ice Lake on) say why not.
+ */
+START_TEST(every_platform_makes_a_layout)
+{
+	static const struct perfmon_layout_config machines[] = {
+		{ .gp_counters = 4, .ht_on = true, .threads_per_core = 2, .sockets = 2,
+		  .cores_per_socket = 28, .cpus = 112 },
+		{ .gp_counters = 8, .ht_on = false, .threads_per_core = 1, .sockets = 1,
+		  .cores_per_socket = 8, .cpus = 8 },
+	};
+	DIR *d = opendir(PERFMON_SRCDIR);
+	const char *name;
+	int layouts = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((name = next_platform(d))) {
+		struct perfmon *p = load(name);
+		for (size_t k = 0; k < sizeof(machines) / sizeof(machines[0]) && p->nmetrics; k++) {
+			char *text, err[1024];
+			struct layout *l;
+			int tree = 0, nodes = 0, counted = 0, l1 = 0, l1_counted = 0;
+			bool perf_metrics = false;
+
+			ck_assert_int_eq(perfmon_layout(p, &machines[k], &text, err, sizeof(err)), 0);
+			ck_assert_msg(layout_parse(text, name, &l, err, sizeof(err)) == 0,
+				      "%s (%d counters): %s", name, machines[k].gp_counters, err);
+			free(text);
+			for (int m = 0; m < p->nmetrics; m++)
+				tree += p->metrics[m].parent >= 0 || p->metrics[m].nchildren > 0;
+			for (int m = 0; m < l->nmetrics; m++) {
+				const struct layout_metric *mt = &l->metrics[m];
+
+				if (!mt->level)
+					continue;
+				nodes++;
+				counted += !mt->na;
+				if (mt->level == 1 && mt->parent < 0) {
+					l1++;
+					l1_counted += !mt->na;
+				}
+				ck_assert_msg(!mt->na || mt->na[0], "%s: %s unavailable without a reason",
+					      name, mt->name);
+			}
+			ck_assert_msg(nodes == tree, "%s: %d of the vendor's %d tree nodes in the layout",
+				      name, nodes, tree);
+			for (int v = 0; v < p->nevents; v++)
+				perf_metrics |= !strncmp(p->events[v].name, "PERF_METRICS.", 13);
+			if (tree && !perf_metrics)
+				ck_assert_msg(l1_counted == l1 && l1 >= 3, "%s: level 1 %d of %d counted",
+					      name, l1_counted, l1);
+			printf("# %s on %d counters%s: %d of %d tree nodes counted, level 1 %d of %d, "
+			       "%d groups\n", name, machines[k].gp_counters,
+			       machines[k].ht_on ? " (SMT)" : "", counted, nodes, l1_counted, l1,
+			       l->ngroups);
+			layout_free(l);
+			layouts++;
+		}
+		perfmon_free(p);
+	}
+	closedir(d);
+	ck_assert_int_ge(layouts, 2 * 21);
 }
 END_TEST
 
@@ -482,6 +564,7 @@ static Suite *perfmon_suite(void)
 	Suite *s = suite_create("perfmon");
 
 	CHECK_ADD(s, every_formula_and_threshold_of_every_platform_compiles);
+	CHECK_ADD(s, every_platform_makes_a_layout);
 	CHECK_ADD(s, cpus_map_to_the_vendors_platforms);
 	CHECK_ADD(s, level_one_is_the_vendors_arithmetic_and_sums_to_100);
 	CHECK_ADD(s, na_says_which_event_or_the_division);

@@ -145,7 +145,7 @@ static void engine_apply_interval(struct engine *e, double interval)
 
 static void engine_apply_commands(struct engine *e)
 {
-	uint32_t groups;
+	uint64_t groups;
 	double interval;
 	bool paused, dirty;
 	int pid;

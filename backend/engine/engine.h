@@ -121,7 +121,7 @@ struct engine_config {
 	bool count_user, count_kernel;
 	double interval_s;
 	double mux_s;            /* rotation slice asked for, seconds; 0: ENGINE_MUX_DEFAULT_S, adaptive */
-	uint32_t groups;         /* selected groups, bit g = layout group g */
+	uint64_t groups;         /* selected groups, bit g = layout group g */
 	const char *source;
 	const char *root;        /* the machine's root ("/" or a --root tree), to name other programs */
 	bool simulated;
@@ -216,7 +216,7 @@ int engine_fd(const struct engine *e);
 void engine_ack(struct engine *e);
 
 /* Commands, applied at the next slice. */
-void engine_set_groups(struct engine *e, uint32_t groups);
+void engine_set_groups(struct engine *e, uint64_t groups);
 void engine_set_interval(struct engine *e, double seconds);
 void engine_set_paused(struct engine *e, bool paused);
 /*

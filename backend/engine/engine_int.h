@@ -33,7 +33,7 @@ struct engine {
 	int rot_n;
 	double t_start;                  /* real clock at the start of the interval */
 	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
-	uint32_t groups;                 /* selected */
+	uint64_t groups;                 /* selected */
 	char (*blocked)[SAMPLE_WHY_MAX]; /* per group: why it cannot be programmed, "" if it can */
 	double interval;
 	double interval_after_first;     /* > 0: the first interval is short, then this one */
@@ -45,7 +45,7 @@ struct engine {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	struct sample *latest;
-	uint32_t want_groups;
+	uint64_t want_groups;
 	double want_interval;
 	bool want_paused, quit, dirty;
 	bool want_flush;                 /* engine_flush asked (under lock) */

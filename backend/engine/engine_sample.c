@@ -22,7 +22,7 @@ static bool engine_group_live(const struct engine *e, int g)
 		return true;
 	if (layout_pmu_kinds[e->l->groups[g].pmu].per_socket)
 		return uncore_group_live(e->unc, g);
-	return e->plan.live & (1u << g);
+	return e->plan.live & LAYOUT_GROUP(g);
 }
 
 static bool engine_group_counted(const void *ctx, int g)
@@ -131,7 +131,7 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 	for (int g = 0; g < l->ngroups; g++) {
 		struct sample_group *sg = &s->groups[g];
 
-		if (!(e->groups & (1u << g))) {
+		if (!(e->groups & LAYOUT_GROUP(g))) {
 			sg->state = SAMPLE_GROUP_OFF;
 		} else if (e->blocked[g][0]) {
 			sg->state = SAMPLE_GROUP_BLOCKED;
@@ -176,10 +176,15 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 			 unturned, strchr(unturned, ',') ? "their" : "its");
 		engine_warn(s, why);
 	}
-	for (int m = 0; m < l->nmetrics; m++)
-		s->metric_scaled[m] = l->metrics[m].group >= 0 &&
-				      s->groups[l->metrics[m].group].state == SAMPLE_GROUP_ROTATING &&
-				      engine_group_live(e, l->metrics[m].group);
+	for (int m = 0; m < l->nmetrics; m++) {
+		s->metric_scaled[m] = false;
+		for (uint64_t u = l->metrics[m].uses; u; u &= u - 1) {
+			int g = __builtin_ctzll(u);
+
+			s->metric_scaled[m] |= s->groups[g].state == SAMPLE_GROUP_ROTATING &&
+					       engine_group_live(e, g);
+		}
+	}
 }
 
 /*

@@ -46,7 +46,7 @@ static void plan_place(const struct layout *l, struct counter_set *sets, int *n,
 	sets[(*n)++] = *alone;
 }
 
-int plan_core(const struct layout *l, uint32_t groups, uint32_t usable, uint32_t lost,
+int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
 	      uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX])
 {
 	int n = 0;
@@ -57,7 +57,7 @@ int plan_core(const struct layout *l, uint32_t groups, uint32_t usable, uint32_t
 		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
 			continue;
 		blocked[g][0] = 0;
-		if (!(groups & (1u << g)))
+		if (!(groups & LAYOUT_GROUP(g)))
 			continue;
 		if (plan_arch_unavailable(l, g, absent, blocked[g], SAMPLE_WHY_MAX))
 			continue;
@@ -73,7 +73,7 @@ int plan_core(const struct layout *l, uint32_t groups, uint32_t usable, uint32_t
 	return n;
 }
 
-int plan_uncore(const struct layout *l, uint32_t groups, struct counter_set *sets, uint32_t *free,
+int plan_uncore(const struct layout *l, uint64_t groups, struct counter_set *sets, uint64_t *free,
 		char (*blocked)[SAMPLE_WHY_MAX])
 {
 	int n = 0;
@@ -85,10 +85,10 @@ int plan_uncore(const struct layout *l, uint32_t groups, struct counter_set *set
 		uint32_t usable = k->counters >= 32 ? ~0u : (1u << k->counters) - 1;
 		struct counter_set alone = { 0 };
 
-		if (!k->per_socket || !(groups & (1u << g)) || blocked[g][0])
+		if (!k->per_socket || !(groups & LAYOUT_GROUP(g)) || blocked[g][0])
 			continue;
 		if (k->free_running) {
-			*free |= 1u << g;
+			*free |= LAYOUT_GROUP(g);
 			continue;
 		}
 		if (!counter_set_add(l, &alone, g, usable)) {
@@ -101,9 +101,9 @@ int plan_uncore(const struct layout *l, uint32_t groups, struct counter_set *set
 	return n;
 }
 
-uint32_t plan_groups(const struct counter_set *sets, int n)
+uint64_t plan_groups(const struct counter_set *sets, int n)
 {
-	uint32_t g = 0;
+	uint64_t g = 0;
 
 	for (int s = 0; s < n; s++)
 		g |= sets[s].groups;

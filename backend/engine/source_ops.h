@@ -104,7 +104,7 @@ struct src_plan {
 	int gp_used;             /* most programmable counters one set uses */
 	int gp_usable;           /* programmable counters pmutop may use */
 	uint32_t fixed;          /* fixed counters with figures, bit n */
-	uint32_t live;           /* groups that count, bit g */
+	uint64_t live;           /* groups that count, bit g */
 	long files;              /* open files its events take (the uncore's are counted beside) */
 };
 
@@ -127,7 +127,7 @@ struct src_core_ops {
 	/* Take the CPUs (saved, enabled, opened).  0, or -errno with one line in ERR. */
 	int (*create)(const struct src_env *env, struct src_core **out, char *err, size_t errlen);
 	/* Plan GROUPS: BLOCKED[g] says why a core group cannot count ("" when it can). */
-	void (*plan)(struct src_core *s, uint32_t groups, char (*blocked)[SAMPLE_WHY_MAX],
+	void (*plan)(struct src_core *s, uint64_t groups, char (*blocked)[SAMPLE_WHY_MAX],
 		     struct src_plan *out);
 	/* Most seconds between steps its own timer needs (the emulated kernel), 0 none; NULL none. */
 	double (*tick_s)(const struct src_core *s);
@@ -195,7 +195,7 @@ struct src_uncore_env {
 /* A transport's plan. */
 struct src_uplan {
 	int nsets;                /* sets that take turns on the boxes' counters */
-	uint32_t live;            /* groups that count, bit g */
+	uint64_t live;            /* groups that count, bit g */
 	double poll_s;            /* most seconds between reads (a counter that wraps fast), INFINITY */
 };
 
@@ -210,7 +210,7 @@ struct src_uncore_ops {
 	 * (BLOCKED[g] ""), beside CORE_FILES open files of the core's; block
 	 * the rest with the reason.
 	 */
-	void (*plan)(struct src_uncore *u, uint32_t groups, long core_files,
+	void (*plan)(struct src_uncore *u, uint64_t groups, long core_files,
 		     char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out);
 	/* Start socket S's interval: the live set programmed, baselines taken. */
 	void (*baseline)(struct src_uncore *u, struct src_socket *s);

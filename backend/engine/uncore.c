@@ -64,7 +64,7 @@ static bool uncore_unavailable(const struct uncore *u, const struct layout_group
 	return false;
 }
 
-void uncore_plan(struct uncore *u, uint32_t groups, long core_files)
+void uncore_plan(struct uncore *u, uint64_t groups, long core_files)
 {
 	const struct layout *l = u->l;
 
@@ -72,7 +72,7 @@ void uncore_plan(struct uncore *u, uint32_t groups, long core_files)
 		const struct layout_group *grp = &l->groups[g];
 
 		u->blocked[g][0] = 0;
-		if (layout_pmu_kinds[grp->pmu].per_socket && (groups & (1u << g)))
+		if (layout_pmu_kinds[grp->pmu].per_socket && (groups & LAYOUT_GROUP(g)))
 			uncore_unavailable(u, grp, u->blocked[g], sizeof(u->blocked[g]));
 	}
 	u->plan = (struct src_uplan){ .poll_s = INFINITY };
@@ -87,7 +87,7 @@ int uncore_nsets(const struct uncore *u)
 
 bool uncore_group_live(const struct uncore *u, int g)
 {
-	return u->plan.live & (1u << g);
+	return u->plan.live & LAYOUT_GROUP(g);
 }
 
 const char *uncore_group_blocked(const struct uncore *u, int g)

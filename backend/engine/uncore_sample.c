@@ -79,12 +79,12 @@ void uncore_fill(struct uncore *u, struct sample *s)
 	}
 }
 
-static void uncore_flag_group(struct sample *s, int sock, int ch, uint32_t groups, const char *why)
+static void uncore_flag_group(struct sample *s, int sock, int ch, uint64_t groups, const char *why)
 {
 	const struct layout *l = s->layout;
 
 	for (int m = 0; m < l->nmetrics; m++)
-		if (l->metrics[m].group >= 0 && (groups & (1u << l->metrics[m].group)))
+		if (l->metrics[m].group >= 0 && (groups & LAYOUT_GROUP(l->metrics[m].group)))
 			sample_flag(s, sock, ch, m, "%s", why);
 }
 
@@ -171,7 +171,7 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 	double tol = u->plan.nsets > 1 ? UNCORE_QHL_TOLERANCE_SCALED : UNCORE_QHL_TOLERANCE;
 	double slack = UNCORE_SLACK_LINES_PER_S * secs;
 	unsigned mr = 0, mw = 0, mq = 0;
-	uint32_t groups = 0;
+	uint64_t groups = 0;
 	char why[200];
 
 	for (int k = 0; k < l->nevents; k++) {

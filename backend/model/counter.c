@@ -136,7 +136,7 @@ bool counter_set_add(const struct layout *l, struct counter_set *s, int g, uint3
 		return false;
 	for (int i = 0; i < n; i++)
 		t.ctr[pos[i]] = ctr[i];
-	t.groups |= 1u << g;
+	t.groups |= LAYOUT_GROUP(g);
 	*s = t;
 	return true;
 }

@@ -93,6 +93,11 @@ static int layout_tokenize(struct layout_parser *p, const char *s, const char *e
 			s++;
 		if (s == e || *s == '#')
 			return 0;
+		/* a formula is the rest of the line: its words are the expression's to read */
+		if (p->ntok >= 1 && !strcmp(p->tok[0].text, "threshold"))
+			return 0;
+		if (p->ntok >= 5 && !strcmp(p->tok[0].text, "metric") && !strcmp(p->tok[4].text, "="))
+			return 0;
 		if (p->ntok == LAYOUT_MAX_TOKENS)
 			return layout_fail(p, s, "at most %d words on a line", LAYOUT_MAX_TOKENS);
 		out = xmalloc((size_t)(e - s) + 1);
@@ -125,7 +130,7 @@ bool layout_is_name(const char *s)
 	if (!isalpha((unsigned char)*s) && *s != '_')
 		return false;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
 			return false;
 	return true;
 }
@@ -162,7 +167,7 @@ int layout_new_name(struct layout_parser *p, const struct layout_token *t)
 	const char *taken;
 
 	if (!layout_is_name(t->text))
-		return layout_fail(p, t->at, "a name (letters, digits, '_'), not '%s'", t->text);
+		return layout_fail(p, t->at, "a name (letters, digits, '_', '.'), not '%s'", t->text);
 	taken = layout_name_taken(p->l, t->text);
 	if (taken)
 		return layout_fail(p, t->at, "a new name: '%s' is already %s", t->text, taken);
@@ -269,7 +274,7 @@ static int layout_group_open(struct layout_parser *p)
 	if (rc)
 		return rc;
 	if (!layout_is_name(p->tok[1].text))
-		return layout_fail(p, p->tok[1].at, "a group name (letters, digits, '_')");
+		return layout_fail(p, p->tok[1].at, "a group name (letters, digits, '_', '.')");
 	if (layout_group_find(l, p->tok[1].text) >= 0)
 		return layout_fail(p, p->tok[1].at, "a new group name: '%s' is already a group",
 				   p->tok[1].text);
@@ -301,6 +306,8 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		return layout_set_string(p, &g->title, "a title");
 	if (!strcmp(kw, "thresholds"))
 		return layout_thresholds(p);
+	if (!strcmp(kw, "tree") || !strcmp(kw, "threshold"))
+		return layout_tree_line(p, eol);
 	if (!strcmp(kw, "help"))
 		return p->last_metric >= 0
 		       ? layout_set_string(p, &l->metrics[p->last_metric].help, "a help text")
@@ -332,10 +339,13 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 			return layout_fail(p, p->tok[1].at, "a key from 1 to 9 or a lowercase letter "
 					   "other than %s (the screen's own keys), not '%s'",
 					   LAYOUT_RESERVED_KEYS, k);
+		/* groups of one key count one set of metrics in turns: they follow each other */
 		for (int i = 0; i < l->ngroups; i++)
-			if (l->groups[i].key == k[0])
+			if (i != p->group && l->groups[i].key == k[0] &&
+			    l->groups[p->group - 1].key != k[0])
 				return layout_fail(p, p->tok[1].at, "a free key: %c already toggles "
-						   "group '%s'", k[0], l->groups[i].name);
+						   "group '%s' (groups that share a key follow each "
+						   "other)", k[0], l->groups[i].name);
 		g->key = k[0];
 		return 0;
 	}
@@ -357,8 +367,8 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		p->last_metric = -1;
 		return 0;
 	}
-	return layout_fail(p, p->tok[0].at, "event, metric, help, thresholds, title, key, default, "
-			   "pmu or end inside group '%s', not '%s'", g->name, kw);
+	return layout_fail(p, p->tok[0].at, "event, metric, help, thresholds, tree, threshold, "
+			   "title, key, default, pmu or end inside group '%s', not '%s'", g->name, kw);
 }
 
 /* The header lines an included layout's includer gives instead (layout_include.c). */
@@ -386,7 +396,7 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 		if ((rc = layout_set_string(p, &l->name, "the layout's name")))
 			return rc;
 		return layout_is_name(l->name) ? 0 : layout_fail(p, p->tok[1].at, "a layout name "
-								 "(letters, digits, '_')");
+								 "(letters, digits, '_', '.')");
 	}
 	if (!strcmp(kw, "description"))
 		return layout_set_string(p, &l->description, "a description");
@@ -399,6 +409,17 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 		return layout_models(p);
 	if (!strcmp(kw, "vendor"))
 		return layout_vendor(p);
+	if (!strcmp(kw, "offcore")) {
+		if ((rc = layout_want_args(p, 1, 1, "'none'")))
+			return rc;
+		if (strcmp(p->tok[1].text, "none"))
+			return layout_fail(p, p->tok[1].at, "'none' (no event reads the offcore response "
+					   "registers), not '%s'", p->tok[1].text);
+		if (l->nevents)
+			return layout_fail(p, p->tok[0].at, "the 'offcore' line before the first event");
+		l->no_offcore = true;
+		return 0;
+	}
 	if (!strcmp(kw, "metric"))
 		return layout_metric(p, eol);
 	if (!strcmp(kw, "help")) {
@@ -408,12 +429,17 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 	}
 	if (!strcmp(kw, "thresholds"))
 		return layout_thresholds(p);
+	if (!strcmp(kw, "tree") || !strcmp(kw, "threshold"))
+		return layout_tree_line(p, eol);
+	if (!strcmp(kw, "unavailable"))
+		return layout_unavailable(p);
 	if (!strcmp(kw, "group"))
 		return layout_group_open(p);
 	if (!strcmp(kw, "end"))
 		return layout_fail(p, p->tok[0].at, "a 'group' before 'end'");
-	return layout_fail(p, p->tok[0].at, "layout, description, vendor, libpfm, libpfm_uncore, "
-			   "models, include, drop, metric, help, thresholds or group, not '%s'", kw);
+	return layout_fail(p, p->tok[0].at, "layout, description, vendor, offcore, libpfm, "
+			   "libpfm_uncore, models, include, drop, metric, unavailable, help, thresholds, "
+			   "tree, threshold or group, not '%s'", kw);
 }
 
 static int layout_fixup(void *ctx, int var)
@@ -546,6 +572,8 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 		rc = layout_end_of_file(&p, text);
 	if (!rc)
 		rc = layout_include_check(&p);
+	if (!rc)
+		rc = layout_resolve_tree(&p);
 	if (!rc && !p.l->name)
 		rc = layout_fail(&p, p.bol, "a 'layout NAME' line");
 	else if (!rc && !layout_has_thread_metric(p.l))
@@ -558,8 +586,11 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 		return rc;
 	}
 	p.l->text = p.flat;
-	for (int i = 0; i < p.l->nmetrics; i++)
+	for (int i = 0; i < p.l->nmetrics; i++) {
 		expr_remap(p.l->metrics[i].expr, layout_fixup, p.l);
+		if (p.l->metrics[i].threshold)
+			expr_remap(p.l->metrics[i].threshold, layout_fixup, p.l);
+	}
 	*out = p.l;
 	return 0;
 }

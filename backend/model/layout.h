@@ -90,8 +90,9 @@ extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];
 
 /* Memory channels per socket a layout may name (channel=N). */
 #define LAYOUT_MAX_CHANNELS 8
-/* group masks are 32 bits wide (engine, session, settings) */
-#define LAYOUT_MAX_GROUPS 32
+/* group masks are 64 bits wide (engine, session, settings): bit g is LAYOUT_GROUP(g) */
+#define LAYOUT_GROUP(g) (UINT64_C(1) << (g))
+#define LAYOUT_MAX_GROUPS 64
 
 /* Keys the TUI keeps for itself; a group key is 1-9 or another lowercase letter. */
 #define LAYOUT_RESERVED_KEYS "adehmpqrs"
@@ -106,7 +107,8 @@ struct layout_event {
 	int group;
 	unsigned event, umask, cmask;
 	bool inv, edge, any;
-	bool per_core;       /* counts for the whole core (any=1, or declared per-core) */
+	bool per_core;       /* counts for the whole core (any=1 unless 'sum', or declared per-core) */
+	bool summed;         /* 'sum': summed over a core's threads like a thread's event, any=1 too */
 	bool has_offcore;
 	uint64_t offcore;    /* OFFCORE_RSP value, when has_offcore */
 	uint32_t offcore_msr; /* MSR_OFFCORE_RSP_0 or _1 */
@@ -127,6 +129,31 @@ struct layout_metric {
 	int line;
 	double warn, crit;   /* colour thresholds on screen ("thresholds" line), NaN when none */
 	struct expr *expr;
+	/*
+	 * The groups whose counts the formula reads (bit g): its own, and the
+	 * other groups of its key when one metric's events need more counters
+	 * than one group holds ("groups that share a key": an event of one
+	 * name may stand in several groups, each its own count; a metric reads
+	 * its own group's, else the first of its key's).  0 for a metric
+	 * outside any group.  Its figure is scaled when one of them took turns;
+	 * n/a when its own group did not count, or an event it reads was not.
+	 */
+	uint64_t uses;
+	char *na;            /* "unavailable" line: never counted here, and why; NULL otherwise */
+	/*
+	 * A node of a tree of metrics ("tree" and "threshold" lines; the
+	 * vendor's top-down tree): its parent (metric index, -1 a root), its
+	 * level (1 = a root, 0 not in a tree), and the vendor's condition for
+	 * the node to be flagged, over metrics of any group (NULL: none).
+	 */
+	int parent;
+	int level;
+	char *threshold_text;
+	struct expr *threshold;
+	int threshold_line;
+	char *parent_name;   /* as the tree line wrote it; NULL for a root */
+	int tree_line;
+	int tree_pos;        /* its place among its siblings (the tree line's third number), 0 */
 };
 
 struct layout_group {
@@ -153,6 +180,12 @@ struct layout {
 	char *libpfm_uncore; /* libpfm4 PMU for named uncore events (nhm_unc, wsm_unc), or NULL */
 	enum cpuid_vendor vendor; /* "vendor": whose event selects its raw events are (intel) */
 	bool fallback;       /* "models any": any CPU of its vendor with architectural perfmon */
+	/*
+	 * "offcore none": no event code reads the offcore response registers
+	 * (a layout made from the vendor's data, where OFFCORE_RESPONSE moved
+	 * to 2AH/2BH and B7H counts other things); else B7H and BBH do (seed 002)
+	 */
+	bool no_offcore;
 	/*
 	 * "models": the CPUs a layout of one's own is for (--layout FILE);
 	 * the shipped layouts have none, the CPU table (cpumodel) picks them.
@@ -211,6 +244,19 @@ int layout_nvars(const struct layout *l);
 /* Variable index of event E / metric M. */
 int layout_event_var(const struct layout *l, int e);
 int layout_metric_var(const struct layout *l, int m);
+
+/*
+ * The groups that toggle with group G (bit g): those of its key, one set
+ * of metrics counted in several groups that take turns; G alone when it
+ * has no key or the only one.
+ */
+uint64_t layout_key_groups(const struct layout *l, int g);
+
+/* Does metric M's formula read layout event E? */
+bool layout_metric_reads(const struct layout *l, int m, int e);
+
+/* Is metric M's flag raised (its threshold true) in VARS?  -1 n/a, 0 no, 1 yes. */
+int layout_metric_flagged(const struct layout *l, int m, const double *vars);
 
 /* Index of the group / metric called NAME, or -1. */
 int layout_group_find(const struct layout *l, const char *name);

@@ -154,6 +154,10 @@ void layout_free(struct layout *l)
 		free(l->metrics[i].help);
 		free(l->metrics[i].formula);
 		expr_free(l->metrics[i].expr);
+		free(l->metrics[i].na);
+		free(l->metrics[i].threshold_text);
+		expr_free(l->metrics[i].threshold);
+		free(l->metrics[i].parent_name);
 	}
 	for (int i = 0; i < l->ngroups; i++) {
 		free(l->groups[i].name);

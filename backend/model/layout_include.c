@@ -166,7 +166,7 @@ int layout_include(struct layout_parser *p)
 	if (p->in_include)
 		return layout_fail(p, p->tok[0].at, "no 'include' in an included layout (one level)");
 	if (!layout_is_name(p->tok[1].text))
-		return layout_fail(p, p->tok[1].at, "a layout name (letters, digits, '_')");
+		return layout_fail(p, p->tok[1].at, "a layout name (letters, digits, '_', '.')");
 	if (p->own_items)
 		return layout_fail(p, p->tok[0].at, "the 'include' line before the layout's own "
 				   "metrics and groups");

@@ -49,12 +49,13 @@ struct layout_parser {
 	const char *why;
 	char whybuf[200];
 	enum layout_scope scope;
+	uint64_t uses;            /* groups a formula read so far (layout_lookup) */
 };
 
 /* FILE:LINE:COL: expected FMT... (every message says what was expected there).  -EINVAL. */
 int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Letters, digits and '_', not starting with a digit. */
+/* Letters, digits, '_' and '.', starting with a letter or '_'. */
 bool layout_is_name(const char *s);
 /* The line has MIN to MAX (-1: any) arguments, WHAT they are for the message. */
 int layout_want_args(struct layout_parser *p, int min, int max, const char *what);
@@ -93,5 +94,13 @@ int layout_include_check(struct layout_parser *p);
 int layout_event(struct layout_parser *p);
 int layout_metric(struct layout_parser *p, const char *eol);
 int layout_thresholds(struct layout_parser *p);
+/* A metric line's NAME (new) and SCOPE (tokens 1 and 2) into *SCOPE. */
+int layout_name_scope(struct layout_parser *p, int *scope);
+/* "tree PARENT LEVEL" and "threshold FORMULA" after a metric (layout_tree.c). */
+int layout_tree_line(struct layout_parser *p, const char *eol);
+/* "unavailable NAME SCOPE UNIT \"WHY\"": a metric never counted here. */
+int layout_unavailable(struct layout_parser *p);
+/* At the end: parents by name, thresholds compiled over every metric. */
+int layout_resolve_tree(struct layout_parser *p);
 
 #endif

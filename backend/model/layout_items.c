@@ -104,6 +104,10 @@ static int layout_event_attr(struct layout_parser *p, const struct layout_token 
 		ev->per_core = true;
 		return 0;
 	}
+	if (!strcmp(t->text, "sum")) {
+		ev->summed = true;
+		return 0;
+	}
 	if (!strncmp(t->text, "counters=", 9)) {
 		int *cpus, n;
 		size_t col;
@@ -137,12 +141,28 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 	const struct layout *l = p->l;
 	const struct layout_token *t = &p->tok[1];
 
+	bool copy = false;
+
 	ev->var = LAYOUT_NBUILTINS + l->nevents;
 	for (int i = 0; i < l->nevents; i++) {
 		const struct layout_event *o = &l->events[i];
 
 		if (strcmp(o->name, t->text))
 			continue;
+		/*
+		 * the same event in another group (the vendor's data: each metric's
+		 * events counted together): that group's own count, of the same
+		 * encoding
+		 */
+		if (o->group != ev->group && o->channel < 0 && ev->channel < 0) {
+			if (memcmp(&o->event, &ev->event, sizeof(unsigned) * 3) || o->inv != ev->inv ||
+			    o->edge != ev->edge || o->any != ev->any || o->offcore != ev->offcore)
+				return layout_fail(p, t->at, "the encoding of '%s' in group '%s': "
+						   "an event of one name counts one thing",
+						   t->text, l->groups[o->group].name);
+			copy = true;
+			continue;
+		}
 		if (o->group != ev->group || o->channel < 0 || ev->channel < 0)
 			break;
 		if (o->channel == ev->channel)
@@ -151,7 +171,7 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 		ev->var = o->var;
 		return 0;
 	}
-	return layout_new_name(p, t);
+	return copy ? 0 : layout_new_name(p, t);
 }
 
 /* An event of the Skylake IMC: one of its free-running counters by name. */
@@ -180,7 +200,7 @@ int layout_event(struct layout_parser *p)
 	if (rc)
 		return rc;
 	if (!layout_is_name(p->tok[1].text))
-		return layout_fail(p, p->tok[1].at, "a name (letters, digits, '_'), not '%s'",
+		return layout_fail(p, p->tok[1].at, "a name (letters, digits, '_', '.'), not '%s'",
 				   p->tok[1].text);
 	if (layout_pmu_kinds[pmu].free_running) {
 		if ((rc = layout_imc_event(p, &ev)))
@@ -233,8 +253,9 @@ int layout_event(struct layout_parser *p)
 		free(ev.canonical);
 		return rc;
 	}
-	ev.per_core |= ev.any;
-	for (size_t k = 0; !layout_pmu_kinds[pmu].per_socket && k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
+	ev.per_core |= ev.any && !ev.summed;
+	for (size_t k = 0; !layout_pmu_kinds[pmu].per_socket && !l->no_offcore &&
+			   k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
 		if (layout_offcore_rows[k].event == ev.event)
 			ev.offcore_msr = layout_offcore_rows[k].msr;
 	if (ev.offcore_msr && !ev.has_offcore) {
@@ -262,15 +283,29 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 	struct layout_parser *p = ctx;
 	const struct layout *l = p->l;
 
+	uint64_t key = p->group >= 0 ? layout_key_groups(l, p->group) : 0;
+	int other = -1;
+
 	p->why = NULL;
 	for (int i = 0; i < LAYOUT_NBUILTINS; i++)
 		if (strlen(layout_builtin_names[i]) == len && !strncmp(layout_builtin_names[i], name, len))
 			return i;
+	/* the group's own event, else the first of another group of its key */
 	for (int i = 0; i < l->nevents; i++) {
 		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))
 			continue;
 		if (l->events[i].group == p->group)
 			return l->events[i].var;
+		if (other < 0 && (key & LAYOUT_GROUP(l->events[i].group)))
+			other = i;
+	}
+	if (other >= 0) {
+		p->uses |= LAYOUT_GROUP(l->events[other].group);
+		return l->events[other].var;
+	}
+	for (int i = 0; i < l->nevents; i++) {
+		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))
+			continue;
 		snprintf(p->whybuf, sizeof(p->whybuf), "event '%s' belongs to group '%s': a metric "
 			 "uses only its own group's events", l->events[i].name,
 			 l->groups[l->events[i].group].name);
@@ -282,7 +317,7 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 
 		if (strlen(m->name) != len || strncmp(m->name, name, len))
 			continue;
-		if (m->group >= 0 && m->group != p->group) {
+		if (m->group >= 0 && m->group != p->group && !(key & LAYOUT_GROUP(m->group))) {
 			snprintf(p->whybuf, sizeof(p->whybuf), "metric '%s' belongs to group '%s'",
 				 m->name, l->groups[m->group].name);
 			p->why = p->whybuf;
@@ -295,10 +330,27 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 			p->why = p->whybuf;
 			return -1;
 		}
+		p->uses |= m->uses;
 		/* metrics are renumbered once the event count is final (layout_fixup) */
 		return LAYOUT_METRIC_TAG + i;
 	}
 	return -1;
+}
+
+int layout_name_scope(struct layout_parser *p, int *scope)
+{
+	int rc, s;
+
+	if ((rc = layout_new_name(p, &p->tok[1])))
+		return rc;
+	for (s = 0; s < LAYOUT_NSCOPES; s++)
+		if (!strcmp(p->tok[2].text, layout_scope_names[s]))
+			break;
+	if (s == LAYOUT_NSCOPES)
+		return layout_fail(p, p->tok[2].at, "a scope (thread, core, socket or channel), not "
+				   "'%s'", p->tok[2].text);
+	*scope = s;
+	return 0;
 }
 
 /* metric NAME SCOPE UNIT = FORMULA; the formula is the rest of the raw line. */
@@ -314,14 +366,8 @@ int layout_metric(struct layout_parser *p, const char *eol)
 	if (p->ntok < 5 || strcmp(p->tok[4].text, "="))
 		return layout_fail(p, p->ntok < 5 ? eol : p->tok[4].at,
 				   "'metric NAME SCOPE UNIT = FORMULA'");
-	if ((rc = layout_new_name(p, &p->tok[1])))
+	if ((rc = layout_name_scope(p, &s)))
 		return rc;
-	for (s = 0; s < LAYOUT_NSCOPES; s++)
-		if (!strcmp(p->tok[2].text, layout_scope_names[s]))
-			break;
-	if (s == LAYOUT_NSCOPES)
-		return layout_fail(p, p->tok[2].at, "a scope (thread, core, socket or channel), not "
-				   "'%s'", p->tok[2].text);
 	if (p->group >= 0 && layout_pmu_kinds[l->groups[p->group].pmu].per_socket
 	    ? s != LAYOUT_SOCKET && s != LAYOUT_CHANNEL : s == LAYOUT_CHANNEL)
 		return layout_fail(p, p->tok[2].at, "%s: uncore counts belong to sockets and "
@@ -331,6 +377,7 @@ int layout_metric(struct layout_parser *p, const char *eol)
 				   : "scope thread, core or socket outside an uncore group");
 	m.scope = (enum layout_scope)s;
 	p->scope = m.scope;
+	p->uses = p->group >= 0 ? LAYOUT_GROUP(p->group) : 0;
 	f = p->tok[4].at + 1;
 	flen = (size_t)(eol - f);
 	if (memchr(f, '#', flen))
@@ -363,6 +410,8 @@ int layout_metric(struct layout_parser *p, const char *eol)
 						   "a group is always live");
 			}
 	}
+	m.uses = p->uses;
+	m.parent = -1;
 	m.name = xstrdup(p->tok[1].text);
 	m.unit = xstrdup(p->tok[3].text);
 	l->metrics = xrealloc(l->metrics, (size_t)l->nmetrics + 1, sizeof(*l->metrics));

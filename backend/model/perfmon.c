@@ -219,17 +219,24 @@ static int perfmon_metric(struct perfmon *p, json_t *all, size_t i, char *err, s
 
 void perfmon_render(const struct perfmon *p, int m, bool threshold, char *buf, size_t len)
 {
+	perfmon_render_map(p, m, threshold, NULL, NULL, buf, len);
+}
+
+bool perfmon_render_map(const struct perfmon *p, int m, bool threshold, perfmon_name_fn fn,
+			void *ctx, char *buf, size_t len)
+{
 	const struct perfmon_metric *pm = &p->metrics[m];
 	const char *t = threshold ? pm->threshold_text : pm->formula_text;
 	json_t *th = json_object_get(pm->json, "Threshold");
 	size_t k = 0;
 
 	if (!len)
-		return;
+		return false;
 	buf[0] = '\0';
-	while (t && *t && k + 1 < len) {
+	while (t && *t) {
 		const char *s = t, *name = NULL;
-		char alias[64];
+		enum perfmon_name_kind kind = PERFMON_NAME_EVENT;
+		char alias[64], mapped[160];
 		int n;
 
 		if (isdigit((unsigned char)*t) || *t == '.') {
@@ -241,22 +248,32 @@ void perfmon_render(const struct perfmon *p, int m, bool threshold, char *buf, s
 			if ((size_t)(t - s) < sizeof(alias)) {
 				memcpy(alias, s, (size_t)(t - s));
 				alias[t - s] = '\0';
+				kind = threshold ? PERFMON_NAME_METRIC : PERFMON_NAME_EVENT;
 				name = threshold ? perfmon_str(json_object_get(th, "Metrics"), alias)
 						 : perfmon_str(json_object_get(pm->json, "Events"), alias);
-				if (!name && !threshold)
+				if (!name && !threshold) {
+					kind = PERFMON_NAME_CONST;
 					name = perfmon_str(json_object_get(pm->json, "Constants"), alias);
+				}
+				/* the vendor's built-ins written inline (DURATIONTIMEINSECONDS) */
+				for (int c = 0; !name && !threshold && c < PERFMON_NCONST; c++)
+					if (!strcmp(perfmon_const_names[c], alias))
+						name = perfmon_const_names[c];
 			}
 		} else {
 			t++;
 		}
+		if (name && fn)
+			name = fn(ctx, kind, name, mapped, sizeof(mapped));
 		n = name ? snprintf(buf + k, len - k, "%s", name)
 			 : snprintf(buf + k, len - k, "%.*s", (int)(t - s), s);
 		if (n < 0 || (size_t)n >= len - k) {
 			buf[k] = '\0';
-			return;
+			return false;
 		}
 		k += (size_t)n;
 	}
+	return true;
 }
 
 int perfmon_metric_index(const struct perfmon *p, const char *name)

@@ -114,6 +114,20 @@ int perfmon_find(const char *dir, unsigned family, unsigned model, unsigned step
  */
 void perfmon_render(const struct perfmon *p, int m, bool threshold, char *buf, size_t len);
 
+/* What a name of a formula is: an event, a constant, or (in a threshold) a metric. */
+enum perfmon_name_kind { PERFMON_NAME_EVENT, PERFMON_NAME_CONST, PERFMON_NAME_METRIC };
+
+/*
+ * The text FN gives for NAME of KIND (BUF, LEN: room it may use), or NULL
+ * to keep NAME.
+ */
+typedef const char *(*perfmon_name_fn)(void *ctx, enum perfmon_name_kind kind, const char *name,
+				       char *buf, size_t len);
+
+/* As perfmon_render, each name through FN (NULL: as named); false when BUF was too short. */
+bool perfmon_render_map(const struct perfmon *p, int m, bool threshold, perfmon_name_fn fn,
+			void *ctx, char *buf, size_t len);
+
 /* Metric index of NAME, or -1. */
 int perfmon_metric_index(const struct perfmon *p, const char *name);
 

@@ -49,6 +49,9 @@ static unsigned perfmon_plan_mask(const char *list)
 
 static unsigned perfmon_plan_event_mask(const struct perfmon_event *e, bool ht_off)
 {
+	/* a fixed counter's event counted on its general-purpose twin: any counter (layout plans) */
+	if (e->counter && !strncmp(e->counter, "Fixed counter ", 14))
+		return (1u << PERFMON_PLAN_MAX_GP) - 1;
 	return perfmon_plan_mask(ht_off && e->counter_ht_off ? e->counter_ht_off : e->counter);
 }
 
@@ -101,6 +104,39 @@ enum perfmon_need perfmon_plan_need(const struct perfmon *p, int v, int *fixed, 
 	snprintf(why, len, "%s names counters '%s', which pmutop does not read", e->name,
 		 e->counter ? e->counter : "(none)");
 	return PERFMON_NEED_NONE;
+}
+
+/* The extra register value an event sets (":ocr_msr_val=" overrides MSRValue), or NULL. */
+static const char *perfmon_plan_extra(const struct perfmon_event *e, char *buf, size_t len);
+
+enum perfmon_need perfmon_plan_need_for(const struct perfmon *p, int v, unsigned flags,
+					int *fixed, char *why, size_t len)
+{
+	const struct perfmon_event *e = &p->events[v];
+	enum perfmon_need need = perfmon_plan_need(p, v, fixed, why, len);
+	char buf[48];
+
+	if (!(flags & PERFMON_PLAN_LAYOUT))
+		return need;
+	if (need == PERFMON_NEED_GP && perfmon_plan_extra(e, buf, sizeof(buf))) {
+		snprintf(why, len, "%s needs MSR %s set, which pmutop does not program from the "
+			 "vendor's data yet", e->name, e->msr_index);
+		return PERFMON_NEED_NONE;
+	}
+	if (need != PERFMON_NEED_FIXED)
+		return need;
+	if (*fixed == 3) {
+		snprintf(why, len, "%s is read through fixed counter 3 and PERF_METRICS, which pmutop "
+			 "does not program from the vendor's data yet", e->name);
+		return PERFMON_NEED_NONE;
+	}
+	if (e->any && !strcmp(e->any, "1"))
+		return PERFMON_NEED_GP; /* AnyThread: the kernel counts it on a general-purpose counter */
+	if (strchr(e->name, ':')) {
+		snprintf(why, len, "%s: a fixed counter's event with modifiers", e->name);
+		return PERFMON_NEED_NONE;
+	}
+	return PERFMON_NEED_FREE;
 }
 
 /* What occupies a fixed counter: PERF_METRICS.* and TOPDOWN.SLOTS share counter 3. */
@@ -170,11 +206,12 @@ struct perfmon_req {
 	int gp[PERFMON_PLAN_MAX_GP];
 	int ngp;
 	int fixed[PERFMON_PLAN_FIXED];
+	bool wide;                         /* more events than counters: spread over passes */
 	char why[200];                     /* "": countable */
 };
 
 static void perfmon_plan_req(const struct perfmon *p, int m, int gp_counters, bool ht_off,
-			     const double *known, bool *needed, struct perfmon_req *r)
+			     unsigned flags, const double *known, bool *needed, struct perfmon_req *r)
 {
 	const int *vars;
 	int nvars, big = 0;
@@ -193,7 +230,7 @@ static void perfmon_plan_req(const struct perfmon *p, int m, int gp_counters, bo
 
 		if (v >= p->nevents || !needed[v])
 			continue; /* a constant, or an event of a branch not taken */
-		need = perfmon_plan_need(p, v, &fixed, r->why, sizeof(r->why));
+		need = perfmon_plan_need_for(p, v, flags, &fixed, r->why, sizeof(r->why));
 		if (need == PERFMON_NEED_FIXED) {
 			if (r->fixed[fixed] >= 0 &&
 			    strcmp(perfmon_plan_fixed_key(p, r->fixed[fixed]),
@@ -212,9 +249,14 @@ static void perfmon_plan_req(const struct perfmon *p, int m, int gp_counters, bo
 				big++;
 		}
 	}
-	if (!r->why[0] && r->ngp + big > gp_counters)
+	if (!r->why[0] && big)
+		snprintf(r->why, sizeof(r->why), "needs %d general-purpose counters, more than %d",
+			 r->ngp + big, PERFMON_PLAN_MAX_GP);
+	else if (!r->why[0] && r->ngp > gp_counters && (flags & PERFMON_PLAN_LAYOUT))
+		r->wide = true;
+	else if (!r->why[0] && r->ngp > gp_counters)
 		snprintf(r->why, sizeof(r->why), "needs %d general-purpose counters at once, %d here",
-			 r->ngp + big, gp_counters);
+			 r->ngp, gp_counters);
 }
 
 /* Whether the union U of GP events (N) keeps the extra registers and TakenAlone rules. */
@@ -280,8 +322,82 @@ static bool perfmon_plan_fits(const struct perfmon *p, const struct perfmon_pass
 	       perfmon_plan_extras_ok(p, u, *nu);
 }
 
+/* A new pass of PL, empty; its index. */
+static int perfmon_plan_new_pass(struct perfmon_plan *pl)
+{
+	struct perfmon_pass empty = { .ngp = 0 };
+
+	for (int f = 0; f < PERFMON_PLAN_FIXED; f++)
+		empty.fixed[f] = -1;
+	pl->passes = xrealloc(pl->passes, (size_t)pl->npasses + 1, sizeof(*pl->passes));
+	pl->passes[pl->npasses] = empty;
+	return pl->npasses++;
+}
+
+/* Whether pass PS counts GP event V. */
+static bool perfmon_plan_has(const struct perfmon_pass *ps, int v)
+{
+	for (int e = 0; e < ps->ngp; e++)
+		if (ps->gp[e] == v)
+			return true;
+	return false;
+}
+
+/* Add GP event V to pass AT of PL when it fits there; whether it did. */
+static bool perfmon_plan_join(const struct perfmon *p, struct perfmon_plan *pl, int at, int v,
+			      bool ht_off)
+{
+	struct perfmon_req one = { .gp = { v }, .ngp = 1 };
+	int u[PERFMON_PLAN_MAX_GP], nu = 0;
+
+	for (int f = 0; f < PERFMON_PLAN_FIXED; f++)
+		one.fixed[f] = -1;
+	if (!perfmon_plan_fits(p, &pl->passes[at], &one, pl->gp_counters, ht_off, u, &nu))
+		return false;
+	memcpy(pl->passes[at].gp, u, sizeof(int) * (size_t)nu);
+	pl->passes[at].ngp = nu;
+	return true;
+}
+
+/*
+ * Metric I of PL, wider than the counters (R): each of its events in a pass
+ * that counts it already, else in the first with room, else in a new one
+ * (the fewest passes: each takes a larger share of the time).  Its figure
+ * mixes the passes' times (split[i]).  Its pass is its first event's.
+ */
+static void perfmon_plan_spread(const struct perfmon *p, struct perfmon_plan *pl, int i,
+				const struct perfmon_req *r, bool ht_off)
+{
+	pl->split[i] = true;
+	for (int k = 0; k < r->ngp; k++) {
+		int at = -1;
+
+		for (int s = 0; s < pl->npasses && at < 0; s++)
+			if (perfmon_plan_has(&pl->passes[s], r->gp[k]))
+				at = s;
+		for (int s = 0; s < pl->npasses && at < 0; s++)
+			if (perfmon_plan_join(p, pl, s, r->gp[k], ht_off))
+				at = s;
+		if (at < 0) {
+			at = perfmon_plan_new_pass(pl);
+			perfmon_plan_join(p, pl, at, r->gp[k], ht_off);
+		}
+		if (k == 0) {
+			pl->pass[i] = at;
+			pl->passes[at].nmetrics++;
+		}
+	}
+}
+
 int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_counters, bool ht_off,
 		 struct perfmon_plan **out, char *err, size_t errlen)
+{
+	return perfmon_plan_flags(p, metrics, n, gp_counters, ht_off, 0, out, err, errlen);
+}
+
+int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int gp_counters,
+		       bool ht_off, unsigned flags, struct perfmon_plan **out, char *err,
+		       size_t errlen)
 {
 	struct perfmon_plan *pl;
 	struct perfmon_req *req;
@@ -301,6 +417,7 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
 	pl->metrics = xcalloc((size_t)n + 1, sizeof(*pl->metrics));
 	pl->pass = xcalloc((size_t)n + 1, sizeof(*pl->pass));
 	pl->why = xcalloc((size_t)n + 1, sizeof(*pl->why));
+	pl->split = xcalloc((size_t)n + 1, sizeof(*pl->split));
 	req = xcalloc((size_t)n + 1, sizeof(*req));
 	order = xcalloc((size_t)n + 1, sizeof(*order));
 	known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(*known));
@@ -312,7 +429,7 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
 	for (int i = 0; i < n; i++) {
 		pl->metrics[i] = metrics[i];
 		pl->pass[i] = -1;
-		perfmon_plan_req(p, metrics[i], gp_counters, ht_off, known, needed, &req[i]);
+		perfmon_plan_req(p, metrics[i], gp_counters, ht_off, flags, known, needed, &req[i]);
 		order[i] = i;
 	}
 	free(known);
@@ -333,6 +450,8 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
 			snprintf(pl->why[i], sizeof(pl->why[i]), "%s", req[i].why);
 			continue;
 		}
+		if (req[i].wide)
+			continue; /* after the others, into their passes where it can */
 		for (int k = 0; k < pl->npasses && at < 0; k++)
 			if (perfmon_plan_fits(p, &pl->passes[k], &req[i], gp_counters, ht_off, u, &nu))
 				at = k;
@@ -347,9 +466,7 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
 					 "two events that must be alone)", req[i].ngp);
 				continue;
 			}
-			pl->passes = xrealloc(pl->passes, (size_t)pl->npasses + 1, sizeof(*pl->passes));
-			pl->passes[pl->npasses] = empty;
-			at = pl->npasses++;
+			at = perfmon_plan_new_pass(pl);
 		}
 		ps = &pl->passes[at];
 		memcpy(ps->gp, u, sizeof(int) * (size_t)nu);
@@ -360,6 +477,9 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
 		ps->nmetrics++;
 		pl->pass[i] = at;
 	}
+	for (int oi = 0; oi < n; oi++)
+		if (req[order[oi]].wide)
+			perfmon_plan_spread(p, pl, order[oi], &req[order[oi]], ht_off);
 	free(req);
 	free(order);
 	*out = pl;
@@ -372,8 +492,9 @@ int perfmon_plan_counters(const struct perfmon *p, bool ht_off)
 	int n = 0;
 
 	for (int v = 0; v < p->nevents; v++)
-		if (!p->events[v].unit) /* the core's counters, not a box's */
-			all |= perfmon_plan_event_mask(&p->events[v], ht_off);
+		if (!p->events[v].unit) /* the core's counters, not a box's (nor a fixed one) */
+			all |= perfmon_plan_mask(ht_off && p->events[v].counter_ht_off
+						 ? p->events[v].counter_ht_off : p->events[v].counter);
 	while (n < PERFMON_PLAN_MAX_GP && (all >> n))
 		n++;
 	return n;
@@ -439,5 +560,6 @@ void perfmon_plan_free(struct perfmon_plan *pl)
 	free(pl->metrics);
 	free(pl->pass);
 	free(pl->why);
+	free(pl->split);
 	free(pl);
 }

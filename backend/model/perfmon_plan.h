@@ -45,6 +45,7 @@ struct perfmon_plan {
 	int *metrics;                      /* the metrics asked for */
 	int nmetrics;
 	int *pass;                         /* per metric asked for: its pass, or -1 */
+	bool *split;                       /* per metric asked for: its events in several passes */
 	char (*why)[200];                  /* per metric asked for, pass -1: why */
 };
 
@@ -61,6 +62,25 @@ enum perfmon_need perfmon_plan_need(const struct perfmon *p, int v, int *fixed, 
  */
 int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_counters, bool ht_off,
 		 struct perfmon_plan **out, char *err, size_t errlen);
+
+/*
+ * How a plan is made for a layout (perfmon_layout): fixed counters 0-2 are
+ * the layout's built-ins (always counted: no pass needs them), an
+ * any-thread event of fixed counter 1 is its general-purpose twin (as the
+ * kernel counts it), events of fixed counter 3 and extra registers wait
+ * for pmutop to program them; and a metric wider than the counters has its
+ * events spread over passes (split[i]: its figure mixes the passes' times).
+ */
+#define PERFMON_PLAN_LAYOUT 1u
+
+/* perfmon_plan_need as a plan with FLAGS reads it (PERFMON_PLAN_LAYOUT: fixed 0-2 are FREE). */
+enum perfmon_need perfmon_plan_need_for(const struct perfmon *p, int v, unsigned flags,
+					int *fixed, char *why, size_t len);
+
+/* perfmon_plan with FLAGS (PERFMON_PLAN_*). */
+int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int gp_counters,
+		       bool ht_off, unsigned flags, struct perfmon_plan **out, char *err,
+		       size_t errlen);
 
 /*
  * The metrics of P that the words of LIST (comma-separated) name: the

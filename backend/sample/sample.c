@@ -140,7 +140,9 @@ void sample_eval_metrics(const struct layout *l, double *vars, enum layout_scope
 		const struct layout_metric *mt = &l->metrics[m];
 		double v = NAN;
 
-		if (layout_scope_computed(mt->scope, scope) && (mt->group < 0 || counted(ctx, mt->group)))
+		/* an event not counted is n/a (NaN) in VARS: its group or the others of its copies */
+		if (layout_scope_computed(mt->scope, scope) && (mt->group < 0 || counted(ctx, mt->group)) &&
+		    !mt->na)
 			v = expr_eval(mt->expr, vars);
 		vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
 	}

@@ -10,6 +10,7 @@
 #include "guardian.h"
 #include "xmalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ int session_scan_owners(const char *root, char *out, size_t len, char *err, size
 	return rc;
 }
 
-int session_parse_groups(const struct layout *l, const char *list, uint32_t *mask, char *err,
+int session_parse_groups(const struct layout *l, const char *list, uint64_t *mask, char *err,
 			 size_t errlen)
 {
 	char *copy = xstrdup(list), *save = NULL;
@@ -47,14 +48,14 @@ int session_parse_groups(const struct layout *l, const char *list, uint32_t *mas
 		int g = layout_group_find(l, w);
 
 		if (!strcmp(w, "all")) {
-			*mask |= (l->ngroups >= 32 ? 0 : (1u << l->ngroups)) - 1;
+			*mask |= (l->ngroups >= 64 ? 0 : LAYOUT_GROUP(l->ngroups)) - 1;
 			continue;
 		}
 		for (int k = 0; k < l->ngroups && g < 0; k++)
 			if (strlen(w) == 1 && l->groups[k].key == w[0])
 				g = k;
 		if (g >= 0) {
-			*mask |= 1u << g;
+			*mask |= layout_key_groups(l, g);
 			continue;
 		}
 		/* named but not in this layout: left out, so one -g serves related CPUs */
@@ -90,11 +91,17 @@ static int session_load_layout(struct session *s, const struct session_config *c
 
 	if (c->layout_path)
 		rc = layout_load(c->layout_path, &s->own_layout, err, errlen);
-	else
+	else if (session_vendor_layout(c, s->src, &s->own_layout, s->notice, sizeof(s->notice)))
 		rc = layout_find(c->layout_dir, info, &s->own_layout, err, errlen);
+	else
+		rc = snprintf(s->uarch, sizeof(s->uarch), "%s (Intel's perfmon data)",
+			      s->own_layout->name + 6) < 0;
 	if (rc)
 		return -EINVAL;
 	s->layout = s->own_layout;
+	for (char *u = s->uarch; *u && *u != ' '; u++)
+		*u = (char)toupper((unsigned char)*u);
+	session_find_unmodelled(s);
 	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
 	    !layout_covers(s->layout, info)) {
 		/* another CPU's events encode other things here: figures that would lie */
@@ -119,7 +126,7 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	}
 	for (int g = 0; g < s->layout->ngroups; g++)
 		if (s->layout->groups[g].default_on)
-			s->groups |= 1u << g;
+			s->groups |= layout_key_groups(s->layout, g);
 	return 0;
 }
 
@@ -396,11 +403,12 @@ void session_about(const struct session *s, struct session_about *out)
 	}
 	*out = (struct session_about){
 		.machine = s->src->emu ? emu_machine(s->src->emu)->name : NULL,
-		.brand = s->src->info.brand, .uarch = s->src->info.uarch_name,
+		.brand = s->src->info.brand,
+		.uarch = s->uarch[0] ? s->uarch : s->src->info.uarch_name,
 		.source = s->src->name, .source_why = s->source_why,
 		.simulated = s->src->simulated, .topo = s->src->topo,
 		.gp_counters = s->src->info.gp_counters,
-		.perfmon_version = s->src->info.perfmon_version,
+		.perfmon_version = s->src->info.perfmon_version, .unmodelled = s->unmodelled,
 	};
 }
 
@@ -420,7 +428,7 @@ void session_ack(struct session *s)
 		engine_ack(s->eng); /* the OS sampler's timer is read by ossample_take */
 }
 
-void session_set_groups(struct session *s, uint32_t groups)
+void session_set_groups(struct session *s, uint64_t groups)
 {
 	if (!s->os)
 		engine_set_groups(s->eng, groups); /* the OS's figures have no groups */
@@ -468,6 +476,7 @@ int session_close(struct session *s)
 	/* restored: the guardian goes without touching anything */
 	guardian_release();
 	layout_free(s->own_layout);
+	free(s->unmodelled);
 	ossample_free(s->os);
 	topo_free(s->os_topo);
 	lock_release(&s->lock);
@@ -491,7 +500,7 @@ const struct layout *session_layout(const struct session *s)
 	return s->layout;
 }
 
-uint32_t session_groups(const struct session *s)
+uint64_t session_groups(const struct session *s)
 {
 	return s->groups;
 }

@@ -31,11 +31,25 @@ enum session_source {
 	SESSION_SOURCE_PERF,
 };
 
+struct perfmon_layout_config;
+
+/*
+ * The layout made from Intel's data in PERFMON_DIR for the CPU INFO on the
+ * machine MC (a CPU without a row in the CPU table that the data covers
+ * with metrics): 0 and *OUT; -ENOENT when there is none to make (NOTICE
+ * says why when the data is there but unusable: the caller falls back to
+ * the architectural layout).
+ */
+int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *info,
+			      const struct perfmon_layout_config *mc, struct layout **out,
+			      char *notice, size_t len);
+
 struct session_config {
 	const char *sim;          /* --sim, or NULL */
 	const char *root;         /* --root, or NULL for "/" */
 	const char *layout_path;  /* --layout FILE, or NULL */
 	const char *layout_dir;   /* where the shipped layouts are */
+	const char *perfmon_dir;  /* Intel's data (data/intel), NULL: the CPU table's layouts only */
 	const char *groups;       /* "stalls,2" / "all" / NULL for the layout's defaults */
 	double interval;
 	bool user_only, kernel_only;
@@ -101,6 +115,8 @@ struct session_about {
 	bool simulated;
 	const struct topo *topo;
 	unsigned gp_counters, perfmon_version;
+	/* per layout event: an emulated machine does not model its encoding (it counts 0); NULL */
+	const bool *unmodelled;
 };
 
 void session_about(const struct session *s, struct session_about *out);
@@ -109,7 +125,7 @@ void session_about(const struct session *s, struct session_about *out);
 const struct layout *session_layout(const struct session *s);
 
 /* The groups the run started with (a mask of its layout's groups). */
-uint32_t session_groups(const struct session *s);
+uint64_t session_groups(const struct session *s);
 
 /*
  * What the front ends say about the run before its first sample: counters
@@ -168,7 +184,7 @@ pid_t session_lock_holder(const char *root);
 const struct sample *session_latest(struct session *s);
 int session_fd(const struct session *s);
 void session_ack(struct session *s);
-void session_set_groups(struct session *s, uint32_t groups);
+void session_set_groups(struct session *s, uint64_t groups);
 void session_set_interval(struct session *s, double seconds);
 void session_set_paused(struct session *s, bool paused);
 /* End the interval now (engine_flush): a sample follows within a slice. */
@@ -195,7 +211,7 @@ int session_scan_owners(const char *root, char *out, size_t len, char *err, size
  * the known ones in ERR: a warning); -EINVAL when no group is left (ERR says
  * why).
  */
-int session_parse_groups(const struct layout *l, const char *list, uint32_t *mask, char *err,
+int session_parse_groups(const struct layout *l, const char *list, uint64_t *mask, char *err,
 			 size_t errlen);
 
 #endif

@@ -22,13 +22,26 @@ struct session {
 	struct layout *own_layout;    /* the loaded one (layout points at it), or NULL */
 	struct engine *eng;
 	struct lock lock;             /* the counters' single-instance lock (lock.h) */
-	uint32_t groups;
+	uint64_t groups;
 	bool stepped;             /* session_config.stepped, and an emulator to step */
 	double sim_t;             /* emulated seconds since the start (stepped) */
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
 	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
 	char owners[700];         /* the owner scan alone: counters others use, "" none */
 	char source_why[700];     /* --source auto: which source and why, "" when chosen */
+	bool *unmodelled;         /* per layout event: the emulated machine does not model it */
+	char uarch[96];           /* a CPU of Intel's data: "SKX (Intel's perfmon data)", else "" */
 };
+
+/*
+ * The layout made from Intel's data for the CPU of SRC (no --layout, no row
+ * in the CPU table, the data covers it): 0 and *OUT; -ENOENT when there is
+ * none to make (NOTICE says why when the data is there but unusable).
+ */
+int session_vendor_layout(const struct session_config *c, const struct source *src,
+			  struct layout **out, char *notice, size_t len);
+
+/* An emulated machine: which of the layout's core events it does not model (s->unmodelled). */
+void session_find_unmodelled(struct session *s);
 
 #endif

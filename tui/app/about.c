@@ -42,7 +42,7 @@ void app_view_info(const struct options *opt, const struct session *s, const cha
 		.simulated = a.simulated, .layout = session_layout(s), .topo = a.topo,
 		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
 		.count_user = !opt->kernel_only, .count_kernel = !opt->user_only, .doctor = doctor,
-		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"),
+		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"), .unmodelled = a.unmodelled,
 	};
 }
 

@@ -4,11 +4,26 @@
  */
 #include "doctor_int.h"
 #include "layout.h"
+#include "paths.h"
 #include "perfmon.h"
+#include "perfmon_layout.h"
+#include "session.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+
+/* The layout made from Intel's data, as the live view makes it (SMT assumed on). */
+static int doctor_vendor_layout(struct doctor_ctx *c, struct layout **out, char *err, size_t len)
+{
+	struct perfmon_layout_config mc = {
+		.gp_counters = (int)c->info.gp_counters, .ht_on = true, .threads_per_core = 2,
+		.sockets = 1, .cores_per_socket = 1, .cpus = 2,
+	};
+
+	err[0] = 0;
+	return session_vendor_layout_for(c->in->perfmon_dir, &c->info, &mc, out, err, len);
+}
 
 void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 {
@@ -19,6 +34,36 @@ void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "no CPU to look up (see the line above)");
 		return;
+	}
+	if (!doctor_vendor_layout(c, &lay, err, sizeof(err))) {
+		int levels[10][2] = { { 0 } };
+		size_t off;
+
+		for (int m = 0; m < lay->nmetrics; m++)
+			if (lay->metrics[m].level > 0 && lay->metrics[m].level < 10) {
+				levels[lay->metrics[m].level][0]++;
+				levels[lay->metrics[m].level][1] += !lay->metrics[m].na;
+			}
+		off = (size_t)snprintf(l->found, sizeof(l->found), "%s, made from Intel's data for "
+				       "%u counters per thread; tree nodes counted:", lay->name,
+				       c->info.gp_counters);
+		for (int k = 1; k < 10 && off < sizeof(l->found); k++)
+			if (levels[k][0])
+				off += (size_t)snprintf(l->found + off, sizeof(l->found) - off,
+							" level %d %d of %d%s", k, levels[k][1],
+							levels[k][0], k < 9 && levels[k + 1][0] ? "," : "");
+		if (levels[1][0] && !levels[1][1]) {
+			l->state = DOCTOR_WARN;
+			snprintf(l->fix, sizeof(l->fix), "level 1 needs fixed counter 3 and PERF_METRICS "
+				 "on this CPU, which pmutop does not program yet (explain says why per "
+				 "node); the other figures are counted");
+		}
+		layout_free(lay);
+		return;
+	}
+	if (err[0]) {
+		l->state = DOCTOR_WARN;
+		snprintf(l->fix, sizeof(l->fix), "%.400s", err);
 	}
 	if (layout_find(c->in->layout_dir, &c->info, &lay, err, sizeof(err))) {
 		l->state = DOCTOR_FAIL;

@@ -141,6 +141,7 @@ int mode_live(const struct options *opt)
 	struct session_config cfg = {
 		.sim = opt->sim, .root = opt->root, .layout_path = opt->layout,
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
+		.perfmon_dir = paths_perfmon_dir(NULL),
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
 		.force_layout = opt->force_layout,

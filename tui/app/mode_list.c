@@ -6,6 +6,7 @@
 #include "app.h"
 #include "batch.h"
 #include "paths.h"
+#include "perfmon_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,21 @@ int mode_list_events(const struct options *opt)
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
-	rc = opt->layout ? layout_load(opt->layout, &l, err, sizeof(err))
-			 : layout_find(paths_layout_dir(NULL), &info, &l, err, sizeof(err));
+	{
+		/* Intel's data where it covers the CPU: as on a machine with hyper-threading on */
+		struct perfmon_layout_config mc = {
+			.gp_counters = (int)info.gp_counters, .ht_on = true, .threads_per_core = 2,
+			.sockets = 1, .cores_per_socket = 1, .cpus = 2,
+		};
+		char notice[1024] = "";
+
+		rc = opt->layout ? layout_load(opt->layout, &l, err, sizeof(err))
+		     : !session_vendor_layout_for(paths_perfmon_dir(NULL), &info, &mc, &l, notice,
+						  sizeof(notice)) ? 0
+		     : layout_find(paths_layout_dir(NULL), &info, &l, err, sizeof(err));
+		if (notice[0])
+			fprintf(stderr, "pmutop: %s", notice);
+	}
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return OPTIONS_EXIT_USAGE;

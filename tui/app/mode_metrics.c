@@ -7,6 +7,7 @@
 #include "app.h"
 #include "paths.h"
 #include "perfmon.h"
+#include "perfmon_layout.h"
 #include "perfmon_plan.h"
 
 #include <errno.h>
@@ -154,7 +155,24 @@ int mode_list_metrics(const struct options *opt)
 		fprintf(stderr, "pmutop: Intel publishes events but no metrics for %s (%s): the "
 			"architectural events are what pmutop computes there\n", p->platform,
 			p->info);
-	if (opt->plan) {
+	if (opt->plan && !strcmp(opt->plan, "layout")) {
+		/* the layout pmutop would count with (a machine of one core per socket with --cpu) */
+		struct perfmon_layout_config c = {
+			.gp_counters = !opt->has_model && info.gp_counters ? (int)info.gp_counters
+				       : perfmon_plan_counters(p, false),
+			.ht_on = true, .threads_per_core = 2, .sockets = 1, .cores_per_socket = 1,
+			.cpus = 2,
+		};
+		char *text;
+
+		rc = perfmon_layout(p, &c, &text, err, sizeof(err));
+		if (!rc)
+			fputs(text, stdout);
+		else
+			fprintf(stderr, "pmutop: %s\n", err);
+		free(text);
+		rc = rc ? EXIT_FAILURE : fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	} else if (opt->plan) {
 		bool from_cpu = !opt->has_model && info.gp_counters > 0;
 
 		rc = mode_metrics_plan(p, opt->plan, from_cpu ? (int)info.gp_counters

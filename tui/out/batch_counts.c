@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 
 /* The fixed counters, as the built-ins the engine fills per thread and core. */
@@ -66,6 +67,22 @@ static void batch_counts_event(const struct layout_event *ev, char *buf, size_t 
 		 ev->edge ? ",edge" : "");
 }
 
+/*
+ * Event K's name in the output: its own, or NAME@GROUP when an earlier event
+ * has that name (the same event counted in several groups of a layout made
+ * from the vendor's data: each group's count is its own).
+ */
+static const char *batch_counts_name(const struct layout *l, int k, char *buf, size_t len)
+{
+	for (int i = 0; i < k; i++)
+		if (!strcmp(l->events[i].name, l->events[k].name) && l->events[i].channel < 0) {
+			snprintf(buf, len, "%s@%s", l->events[k].name,
+				 l->groups[l->events[k].group].name);
+			return buf;
+		}
+	return l->events[k].name;
+}
+
 json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 			  enum layout_scope scope)
 {
@@ -84,9 +101,12 @@ json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 
 		if (!batch_counts_at(l, k, scope))
 			continue;
+		char name[200];
+
 		batch_counts_event(ev, what, sizeof(what));
-		json_object_set_new(o, ev->name, batch_counts_one(what, e->raw ? e->raw[k] : NAN,
-								  e->vars[layout_event_var(l, k)]));
+		json_object_set_new(o, batch_counts_name(l, k, name, sizeof(name)),
+				    batch_counts_one(what, e->raw ? e->raw[k] : NAN,
+						     e->vars[layout_event_var(l, k)]));
 	}
 	return o;
 }
@@ -96,8 +116,13 @@ void batch_counts_csv_header(const struct layout *l, FILE *out)
 	for (size_t f = 0; f < BATCH_NFIXED; f++)
 		fprintf(out, ",count.%s,scaled.%s", layout_builtin_names[batch_fixed[f].var],
 			layout_builtin_names[batch_fixed[f].var]);
-	for (int k = 0; k < l->nevents; k++)
-		fprintf(out, ",count.%s,scaled.%s", l->events[k].name, l->events[k].name);
+	for (int k = 0; k < l->nevents; k++) {
+		char name[200];
+
+		batch_counts_name(l, k, name, sizeof(name));
+		fprintf(out, ",count.%s,scaled.%s", batch_counts_name(l, k, name, sizeof(name)),
+			batch_counts_name(l, k, name, sizeof(name)));
+	}
 }
 
 static void batch_counts_field(double v, FILE *out)

@@ -482,12 +482,12 @@ int record_mark(struct record *r, double time, const char *text)
 	return record_line(r, o);
 }
 
-int record_groups(struct record *r, double time, uint32_t groups)
+int record_groups(struct record *r, double time, uint64_t groups)
 {
 	json_t *o = json_object(), *on = json_array();
 
 	for (int g = 0; g < r->l->ngroups; g++)
-		if (groups & (1u << g))
+		if (groups & LAYOUT_GROUP(g))
 			json_array_append_new(on, json_string(r->l->groups[g].name));
 	json_object_set_new(o, "groups_on", on);
 	json_object_set_new(o, "time", json_real(time));

@@ -243,12 +243,18 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 			 "Tab to the uncore/IMC pane)", where, s->flags[0].why,
 			 other ? "; more flags on that pane" : "");
 	} else if (rotating) {
-		char text[160];
+		char text[200];
+		bool mixed = false;
 
+		/* a metric over several groups: its events counted at different times */
+		for (int m = 0; m < s->layout->nmetrics && !mixed; m++)
+			mixed = s->metric_scaled[m] && __builtin_popcountll(s->layout->metrics[m].uses) > 1;
 		snprintf(text, sizeof(text), "%d groups take turns on the counters: * marks a figure "
-			 "scaled from the time its counter counted", rotating);
+			 "scaled from the time its counter counted%s", rotating,
+			 mixed ? ", ~ one from several groups' times" : "");
 		if ((int)strlen(text) > g->w - 2)
-			snprintf(text, sizeof(text), "%d groups take turns: * figures are scaled", rotating);
+			snprintf(text, sizeof(text), "%d groups take turns: * figures are scaled%s",
+				 rotating, mixed ? ", ~ mixed" : "");
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", text);
 	}
 	else if (!s)
@@ -325,18 +331,26 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 		char item[96];
 		int len;
 
-		if (!s && (v->groups & (1u << i)))
+		if (!s && (v->groups & LAYOUT_GROUP(i)))
 			style = GRID_NORMAL;
-		/* a narrow screen: the groups that are off are counted, not listed */
-		if (only_on && st == SAMPLE_GROUP_OFF && !(!s && (v->groups & (1u << i)))) {
-			off++;
+		/* a narrow screen: the groups that are off are counted (a key's as one), not listed */
+		if (only_on && st == SAMPLE_GROUP_OFF && !(!s && (v->groups & LAYOUT_GROUP(i)))) {
+			off += !(layout_key_groups(l, i) & (LAYOUT_GROUP(i) - 1));
 			continue;
 		}
+		/* the groups of one key (passes of one set of metrics) are one item */
+		uint64_t set = layout_key_groups(l, i);
+		int nev = 0, passes = __builtin_popcountll(set);
+
+		if (set & (LAYOUT_GROUP(i) - 1))
+			continue;
+		for (uint64_t u = set; u; u &= u - 1)
+			nev += l->groups[__builtin_ctzll(u)].nevents;
 		/* free-running IMC counters take no programmable counter */
-		len = snprintf(item, sizeof(item), "%c %s:%d %s", l->groups[i].key ? l->groups[i].key : ' ',
-			       l->groups[i].name,
-			       layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : l->groups[i].nevents,
-			       names[st]);
+		len = snprintf(item, sizeof(item), "%c %s:%d%s%.0d %s",
+			       l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name,
+			       layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : nev,
+			       passes > 1 ? "/" : "", passes > 1 ? passes : 0, names[st]);
 		panes_footer_item(g, &x, &y, &rows, item, len, style, draw);
 	}
 	if (off) {
@@ -409,6 +423,7 @@ const struct pane *const panes_registry[VIEW_NPANES] = {
 	[VIEW_PANE_TOPO] = &topology_pane, [VIEW_PANE_TABLE] = &threads_pane,
 	[VIEW_PANE_PORTS] = &ports_pane,   [VIEW_PANE_UNCORE] = &uncore_pane,
 	[VIEW_PANE_IMC] = &imc_pane,       [VIEW_PANE_CYCLES] = &cycles_pane,
+	[VIEW_PANE_TREE] = &tree_pane,
 };
 
 static void panes_tabs(const struct view *v, int y, struct grid *g, struct view_frame *f)

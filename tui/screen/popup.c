@@ -128,6 +128,8 @@ static char *popup_help_text(const struct view *v)
 		"F2         choose the table's columns (saved)\n"
 		"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
 		"Enter      zoom the topology to the selected socket (Esc: all)\n"
+		"Right Left in the tree pane: open / close the selected node; B follows the "
+		"bottleneck (<==)\n"
 		"m M        heatmap metric   a  aggregation thread/core/socket\n"
 		"s < >      sort column      r  reverse sort\n"
 		"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
@@ -143,7 +145,8 @@ static char *popup_help_text(const struct view *v)
 		"mouse      a click selects a cell or a row, sorts by a header, switches to a tab\n"
 		"In a window like this one: arrows, PgUp PgDn, Home End scroll; Esc, q, F1 or F10 "
 		"close it; other keys do nothing.\n"
-		"\nGroups of layout %s (a * figure was scaled: groups took turns):\n", l->name);
+		"\nGroups of layout %s (a * figure was scaled: groups took turns; ~ from several "
+		"groups' times):\n", l->name);
 	for (int i = 0; i < l->ngroups; i++) {
 		/* free-running IMC counters take no programmable counter */
 		int need = layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : l->groups[i].nevents;
@@ -222,6 +225,58 @@ static void popup_event_register(const struct view *v, const struct layout_event
 		snprintf(reg, len, "uncore sel %llX", (unsigned long long)counter_uncore_evtsel(ev));
 }
 
+/* Whether metric M's explain lists event K: all of a one-group metric's, else those it reads. */
+static bool popup_reads(const struct layout *l, int m, int k)
+{
+	return __builtin_popcountll(l->metrics[m].uses) < 2 || layout_metric_reads(l, m, k);
+}
+
+/* Group G of metric M's explain: its state and each event it counts. */
+static void popup_explain_group(FILE *f, const struct view *v, const struct sample *s,
+				const struct sample_entity *e, int m, int g, bool via_perf)
+{
+	const struct layout *l = v->info.layout;
+	const struct layout_group *gr = &l->groups[g];
+	const struct sample_group *sg = s ? &s->groups[g] : NULL;
+	char val[32];
+
+	fprintf(f, "\nGroup %s (key %c): %s", gr->name, gr->key,
+		!sg ? "no sample yet" : sg->state == SAMPLE_GROUP_OFF ? "off"
+		: sg->state == SAMPLE_GROUP_LIVE ? "counted the whole interval"
+		: sg->state == SAMPLE_GROUP_BLOCKED ? sg->why : "");
+	if (sg && sg->state == SAMPLE_GROUP_ROTATING)
+		fprintf(f, "counted %.0f%% of the interval, counts scaled by %.2f",
+			100 * sg->live_share, 1 / sg->live_share);
+	fprintf(f, "\n\nEach event: code umask cmask inv edge any; what is written where; the "
+		"count as read; scaled over the interval:\n");
+	for (int i = 0; i < gr->nevents; i++) {
+		int k = gr->first_event + i;
+		const struct layout_event *ev = &l->events[k];
+		bool chan = e && s->nchannels && e >= s->channels &&
+			    e < s->channels + s->nsockets * s->nchannels;
+		double scaled = e ? e->vars[layout_event_var(l, k)] : NAN;
+		double raw = e && e->raw ? e->raw[k] : NAN;
+		char reg[40], rawtxt[32];
+
+		if (!popup_reads(l, m, k))
+			continue;
+		/* a channel's line shows that channel's events; a socket's, each channel's */
+		if (chan && ev->channel >= 0 && ev->channel != e->index)
+			continue;
+		if (!chan && e && ev->channel >= 0 && s->nchannels > ev->channel &&
+		    e >= s->sockets && e < s->sockets + s->nsockets)
+			scaled = sample_channel(s, e->socket, ev->channel)->vars[layout_event_var(l, k)];
+		popup_event_register(v, ev, via_perf, reg, sizeof(reg));
+		panes_format(raw, rawtxt, sizeof(rawtxt));
+		panes_format(scaled, val, sizeof(val));
+		fprintf(f, "  %-20s 0x%02X 0x%02X %u %d %d %d  %s  read %s  scaled %s%s%s\n",
+			ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any, reg,
+			rawtxt, val, ev->channel >= 0 && !chan ? " (channel)" : "",
+			v->info.unmodelled && v->info.unmodelled[k]
+			? " (the emulated machine does not model this event: it counts 0)" : "");
+	}
+}
+
 static char *popup_explain_text(const struct view *v, const struct sample *s,
 				const struct view_frame *fr)
 {
@@ -241,45 +296,29 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 	fprintf(f, "%s (%s, per %s) on %s: %s\n%s\n\n  %s = %s\n", mt->name, mt->unit,
 		layout_scope_names[mt->scope], popup_entity_name(s, e, name, sizeof(name)), val,
 		mt->help ? mt->help : "", mt->name, mt->formula);
-	if (mt->group < 0) {
+	if (mt->na)
+		fprintf(f, "\nNot counted here: %s.\n", mt->na);
+	if (mt->threshold_text) {
+		int flag = e ? layout_metric_flagged(l, m, e->vars) : -1;
+
+		fprintf(f, "\nThe vendor's threshold: %s\n  %s here%s\n", mt->threshold_text,
+			flag == 1 ? "over it: flagged" : flag == 0 ? "not over it" : "n/a",
+			flag == 1 && mt->parent >= 0 ? " (and so is its parent, where the threshold "
+			"names it)" : "");
+	}
+	if (mt->na) {
+		/* nothing counted */
+	} else if (mt->group < 0) {
 		fprintf(f, "\nFrom the fixed counters and the TSC: always counted, never scaled.\n");
 	} else {
-		const struct layout_group *gr = &l->groups[mt->group];
-		const struct sample_group *sg = s ? &s->groups[mt->group] : NULL;
-
-		fprintf(f, "\nGroup %s (key %c): %s", gr->name, gr->key,
-			!sg ? "no sample yet" : sg->state == SAMPLE_GROUP_OFF ? "off"
-			: sg->state == SAMPLE_GROUP_LIVE ? "counted the whole interval"
-			: sg->state == SAMPLE_GROUP_BLOCKED ? sg->why : "");
-		if (sg && sg->state == SAMPLE_GROUP_ROTATING)
-			fprintf(f, "counted %.0f%% of the interval, counts scaled by %.2f",
-				100 * sg->live_share, 1 / sg->live_share);
-		fprintf(f, "\n\nEach event: code umask cmask inv edge any; what is written where; the "
-			"count as read; scaled over the interval:\n");
-		for (int i = 0; i < gr->nevents; i++) {
-			const struct layout_event *ev = &l->events[gr->first_event + i];
-			bool chan = e && s->nchannels && e >= s->channels &&
-				    e < s->channels + s->nsockets * s->nchannels;
-			double scaled = e ? e->vars[layout_event_var(l, gr->first_event + i)] : NAN;
-			double raw = e && e->raw ? e->raw[gr->first_event + i] : NAN;
-			char reg[40], rawtxt[32];
-
-			/* a channel's line shows that channel's events; a socket's, each channel's */
-			if (chan && ev->channel >= 0 && ev->channel != e->index)
-				continue;
-			if (!chan && e && ev->channel >= 0 && s->nchannels > ev->channel &&
-			    e >= s->sockets && e < s->sockets + s->nsockets)
-				scaled = sample_channel(s, e->socket, ev->channel)
-						 ->vars[layout_event_var(l, gr->first_event + i)];
-			popup_event_register(v, ev, via_perf, reg, sizeof(reg));
-			panes_format(raw, rawtxt, sizeof(rawtxt));
-			panes_format(scaled, val, sizeof(val));
-			fprintf(f, "  %-20s 0x%02X 0x%02X %u %d %d %d  %s  read %s  scaled %s%s\n",
-				ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any, reg,
-				rawtxt, val, ev->channel >= 0 && !chan ? " (channel)" : "");
-		}
+		for (uint64_t u = mt->uses; u; u &= u - 1)
+			popup_explain_group(f, v, s, e, m, __builtin_ctzll(u), via_perf);
 		fprintf(f, "\nread: the counts while the group was live; scaled: over the whole "
 			"interval (equal when it counted all of it)\n");
+		if (__builtin_popcountll(mt->uses) > 1)
+			fprintf(f, "Its events count in %d groups that take turns (more than the "
+				"counters hold at once): each is scaled by its own group's time.\n",
+				__builtin_popcountll(mt->uses));
 	}
 	fclose(f);
 	return text;

@@ -15,13 +15,13 @@
 #include "viewer.h"
 
 /* The groups sample S counted or tried to (not off): a replay's or an owner's choice. */
-uint32_t ui_groups_counted(const struct sample *s)
+uint64_t ui_groups_counted(const struct sample *s)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 
 	for (int g = 0; g < s->layout->ngroups; g++)
 		if (s->groups[g].state != SAMPLE_GROUP_OFF)
-			mask |= 1u << g;
+			mask |= LAYOUT_GROUP(g);
 	return mask;
 }
 

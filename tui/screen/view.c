@@ -16,7 +16,7 @@
 #include "pane.h"
 #include "view_int.h"
 
-void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval)
+void view_init(struct view *v, const struct view_info *info, uint64_t groups, double interval)
 {
 	memset(v, 0, sizeof(*v));
 	v->info = *info;
@@ -30,6 +30,7 @@ void view_init(struct view *v, const struct view_info *info, uint32_t groups, do
 	v->find_cpu = v->find_core = -1;
 	v->col_metric = -1;
 	v->col_hidden = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
+	v->tree_open = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
 	v->groups = groups;
 	v->interval = interval;
 }
@@ -39,8 +40,10 @@ void view_free(struct view *v)
 	free(v->cpu_shown);
 	free(v->pid_cpus);
 	free(v->col_hidden);
+	free(v->tree_open);
 	v->cpu_shown = v->pid_cpus = NULL;
 	v->col_hidden = NULL;
+	v->tree_open = NULL;
 }
 
 bool view_column_choosable(const struct view *v, int m)
@@ -88,13 +91,13 @@ void view_frame_free(struct view_frame *f)
 
 /* The next thread-scope metric after M in direction DIR (wrapping). */
 /* The next thread metric after M in direction DIR whose group is on (GROUPS), or M. */
-static int view_next_thread_metric(const struct layout *l, uint32_t groups, int m, int dir)
+static int view_next_thread_metric(const struct layout *l, uint64_t groups, int m, int dir)
 {
 	for (int i = 1; i <= l->nmetrics; i++) {
 		int k = ((m + dir * i) % l->nmetrics + l->nmetrics) % l->nmetrics;
 		int g = l->metrics[k].group;
 
-		if (l->metrics[k].scope == LAYOUT_THREAD && (g < 0 || (groups & (1u << g))))
+		if (l->metrics[k].scope == LAYOUT_THREAD && (g < 0 || (groups & LAYOUT_GROUP(g))))
 			return k;
 	}
 	return m;
@@ -157,7 +160,10 @@ static bool view_toggle_group(struct view *v, int key)
 
 	for (int g = 0; g < l->ngroups; g++)
 		if (l->groups[g].key == key) {
-			v->groups ^= 1u << g;
+			/* the groups of one key take turns counting one set of metrics: all or none */
+			uint64_t set = layout_key_groups(l, g);
+
+			v->groups = (v->groups & set) ? v->groups & ~set : v->groups | set;
 			return true;
 		}
 	return false;
@@ -198,7 +204,7 @@ static void view_sort_step(struct view *v, int dir)
 		if (m < -1)
 			m = l->nmetrics - 1;
 		if (m == -1 || (l->metrics[m].scope == LAYOUT_THREAD &&
-				(l->metrics[m].group < 0 || (v->groups & (1u << l->metrics[m].group)))))
+				(l->metrics[m].group < 0 || (v->groups & LAYOUT_GROUP(l->metrics[m].group)))))
 			break;
 	}
 	v->sort_metric = m;
@@ -524,7 +530,7 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	default:
 		break;
 	}
-	if (view_navigate(v, f, key))
+	if (tree_pane_key(v, f, key) || view_navigate(v, f, key))
 		return VIEW_CMD_REDRAW;
 	if ((key >= '1' && key <= '9') || (key >= 'a' && key <= 'z')) {
 		/* digits and the free lowercase letters are the layout's group keys */

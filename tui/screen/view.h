@@ -25,7 +25,7 @@
 #define VIEW_MIN_H 24
 
 enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
-		 VIEW_PANE_CYCLES, VIEW_NPANES };
+		 VIEW_PANE_CYCLES, VIEW_PANE_TREE, VIEW_NPANES };
 /* Aggregation of the table (the first three); a hit's entity can also be a memory channel. */
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET, VIEW_AGG_CHANNEL };
 
@@ -84,6 +84,7 @@ struct view_info {
 	bool utf8;                /* box and bar glyphs from Unicode, else ASCII */
 	bool replay;              /* a recording is shown: , . [ ] g move in time, groups are as recorded */
 	bool viewer;              /* another pmutop's run is shown (viewer.h): read-only */
+	const bool *unmodelled;   /* per layout event: the emulated machine counts it 0; NULL */
 };
 
 struct view_hit;
@@ -113,7 +114,7 @@ struct view {
 	int zoom_socket;          /* topo socket index, or -1 for the whole machine */
 	bool paused;
 	double interval;
-	uint32_t groups;
+	uint64_t groups;
 	enum view_overlay overlay;
 	enum view_prompt prompt;
 	char input[64];           /* the prompt's text */
@@ -122,6 +123,7 @@ struct view {
 	int pid;                  /* highlighted process, 0 for none */
 	int find_cpu, find_core;  /* F3: select this OS CPU / core id in the table (-1: none) */
 	bool *col_hidden;         /* by layout metric: left out of the table (F2, setting "hide") */
+	bool *tree_open;          /* by layout metric: the tree pane shows its children */
 	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
@@ -159,6 +161,8 @@ struct view_frame {
 	int pop_lines, pop_page, pop_scroll;
 	int col_metric;           /* the metric under the table's column cursor, -1: none */
 	bool topo_scrolled;       /* the topology shows only some of its rows (they scroll) */
+	int tree_path[16];        /* the tree pane's bottleneck of its first column, from level 1 */
+	int tree_npath;
 	struct view_hit *hits;
 	int nhits, hits_cap;
 };
@@ -177,7 +181,7 @@ struct view_hit {
 	int entity;               /* -1: none */
 };
 
-void view_init(struct view *v, const struct view_info *info, uint32_t groups, double interval);
+void view_init(struct view *v, const struct view_info *info, uint64_t groups, double interval);
 
 /*
  * MSG goes to the recent messages (L shows them in full) unless it is

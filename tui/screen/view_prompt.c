@@ -171,7 +171,7 @@ static enum view_cmd view_sort_by(struct view *v, const char *text)
 	for (int m = 0; m < l->nmetrics; m++) {
 		int g = l->metrics[m].group;
 
-		if (l->metrics[m].scope != LAYOUT_THREAD || (g >= 0 && !(v->groups & (1u << g))) ||
+		if (l->metrics[m].scope != LAYOUT_THREAD || (g >= 0 && !(v->groups & LAYOUT_GROUP(g))) ||
 		    strncmp(l->metrics[m].name, text, strlen(text)))
 			continue;
 		if (!strcmp(l->metrics[m].name, text)) {

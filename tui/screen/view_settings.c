@@ -49,7 +49,7 @@ int view_settings_format(const struct view *v, char *buf, size_t len)
 
 	n += (size_t)snprintf(buf + n, len - n, "interval %g\ngroups ", v->interval);
 	for (int g = 0; g < l->ngroups && n < len; g++)
-		if (v->groups & (1u << g)) {
+		if (v->groups & LAYOUT_GROUP(g)) {
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
 					      l->groups[g].name);
 			first = 0;
@@ -99,7 +99,7 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 		return 0;
 	}
 	if (!strcmp(key, "groups")) {
-		uint32_t mask = 0;
+		uint64_t mask = 0;
 		char list[256], *save = NULL;
 
 		snprintf(list, sizeof(list), "%s", value);
@@ -112,7 +112,7 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 				snprintf(err, errlen, "groups: layout %s has no group '%s'", l->name, w);
 				return -EINVAL;
 			}
-			mask |= 1u << g;
+			mask |= LAYOUT_GROUP(g);
 		}
 		v->groups = mask;
 		return 0;

@@ -75,7 +75,7 @@ struct msr_uncore {
 	struct msr_usock *us;     /* per socket */
 	struct counter_set *sets;
 	int nsets, cur;
-	uint32_t imc_groups;      /* selected IMC groups with a window to read */
+	uint64_t imc_groups;      /* selected IMC groups with a window to read */
 	char note[1100];
 	char taken_note[1024];    /* sockets another program took while pmutop ran */
 	char error[512];
@@ -370,7 +370,7 @@ static void msr_uncore_read_socket(struct msr_uncore *m, struct src_socket *s, b
 
 /* ---- the operations -------------------------------------------------------- */
 
-static void msr_uncore_plan(struct src_uncore *su, uint32_t groups, long core_files,
+static void msr_uncore_plan(struct src_uncore *su, uint64_t groups, long core_files,
 			    char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out)
 {
 	struct msr_uncore *m = msr_uncore_of(su);
@@ -379,7 +379,7 @@ static void msr_uncore_plan(struct src_uncore *su, uint32_t groups, long core_fi
 	(void)core_files;
 	/* the memory controller's counters need its window */
 	for (int g = 0; g < l->ngroups; g++)
-		if ((groups & (1u << g)) && !blocked[g][0] &&
+		if ((groups & LAYOUT_GROUP(g)) && !blocked[g][0] &&
 		    layout_pmu_kinds[l->groups[g].pmu].free_running && !m->cfg->mmio)
 			snprintf(blocked[g], SAMPLE_WHY_MAX, "%s",
 				 m->cfg->mmio_why && *m->cfg->mmio_why ? m->cfg->mmio_why

@@ -47,7 +47,7 @@ struct perf_core {
 	struct perf_group *pg;           /* per CPU: each layout group, then the fixed events */
 	int stride;                      /* groups per CPU in PG */
 	uint32_t fixed_usable;
-	uint32_t open;                   /* the core groups open */
+	uint64_t open;                   /* the core groups open */
 	uint32_t gp_usable;
 	double *tsc_prev;                /* per CPU: the TSC at its last read */
 	int pid;                         /* the task counted, -1 whole CPUs */
@@ -182,7 +182,7 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 	return rc;
 }
 
-static void perf_core_plan(struct src_core *sc, uint32_t groups, char (*blocked)[SAMPLE_WHY_MAX],
+static void perf_core_plan(struct src_core *sc, uint64_t groups, char (*blocked)[SAMPLE_WHY_MAX],
 			   struct src_plan *out)
 {
 	struct perf_core *p = perf_core_of(sc);
@@ -195,8 +195,8 @@ static void perf_core_plan(struct src_core *sc, uint32_t groups, char (*blocked)
 			continue;
 		perf_core_close_group(p, g);
 		blocked[g][0] = 0;
-		if ((groups & (1u << g)) && !perf_core_open_group(p, g, &need, blocked[g]))
-			p->open |= 1u << g;
+		if ((groups & LAYOUT_GROUP(g)) && !perf_core_open_group(p, g, &need, blocked[g]))
+			p->open |= LAYOUT_GROUP(g);
 	}
 	*out = (struct src_plan){ .gp_usable = __builtin_popcount(p->gp_usable),
 				  .fixed = p->fixed_usable, .live = p->open,

@@ -39,7 +39,7 @@ struct perf_uncore {
 	char missing[LAYOUT_NPMUS][160];  /* why a layout PMU has no kernel PMU */
 	struct perf_pmu clock;
 	bool has_clock;
-	uint32_t open;                    /* uncore groups open */
+	uint64_t open;                    /* uncore groups open */
 	int *cpu;                         /* per socket: the CPU its events are opened on */
 	struct perf_group *pg;            /* [socket][group][box] */
 	struct perf_group *clock_pg;      /* per socket */
@@ -235,7 +235,7 @@ static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, cha
 	return 0;
 }
 
-static void perf_uncore_plan(struct src_uncore *su, uint32_t groups, long core_files,
+static void perf_uncore_plan(struct src_uncore *su, uint64_t groups, long core_files,
 			     char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out)
 {
 	struct perf_uncore *up = perf_uncore_of(su);
@@ -248,9 +248,9 @@ static void perf_uncore_plan(struct src_uncore *su, uint32_t groups, long core_f
 			continue;
 		perf_uncore_close_group(up, g);
 		/* off, or blocked by the uncore's own checks */
-		if ((groups & (1u << g)) && !blocked[g][0] &&
+		if ((groups & LAYOUT_GROUP(g)) && !blocked[g][0] &&
 		    !perf_uncore_plan_group(up, g, &need, blocked[g]))
-			up->open |= 1u << g;
+			up->open |= LAYOUT_GROUP(g);
 	}
 	*out = (struct src_uplan){ .live = up->open, .poll_s = INFINITY };
 }
@@ -275,7 +275,7 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 		double share = 0, scaled[PERF_GROUP_MAX] = { 0 };
 		int boxes = 0;
 
-		if (!(up->open & (1u << g)))
+		if (!(up->open & LAYOUT_GROUP(g)))
 			continue;
 		for (int b = 0; b < up->nbox[grp->pmu]; b++) {
 			struct perf_group *pg = perf_uncore_pg(up, s->index, g, b);

@@ -118,6 +118,14 @@ int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len);
 /* Take CPU offline or bring it back (reads then fail with -ENXIO). */
 int emu_set_online(struct emu *e, int cpu, int online);
 
+/*
+ * Whether the machine of E models the core event EVENT/UMASK/CMASK (with
+ * offcore matrix OFFCORE); an encoding it does not model counts zero.
+ * Pure: a property of the machine's model, whatever the scenario.
+ */
+bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cmask,
+		uint64_t offcore);
+
 /* Unknown encodings programmed so far, "evtsel 0x..." lines joined by '\n' (static buffer). */
 const char *emu_unknown_events(struct emu *e, int *count);
 

@@ -80,6 +80,8 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 	}
 	if (edge && cmask == 0)
 		cmask = 1; /* seed 000: edge detect needs a non-zero cmask */
+	if (any && d.condition && cmask == 0)
+		cmask = 1; /* the cycles any thread has it: the union below */
 	if (!any && !d.core_wide) {
 		double p_ge = emu_dist_ge(&d, cmask ? cmask : 1);
 
@@ -136,8 +138,8 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		}
 		rate = r * p_ge * share;
 	}
-	/* never more cycles at or above cmask than cycles counted */
-	return fmin(rate, emu_cycle_rate(e, priv, v));
+	/* never more cycles at or above cmask than cycles counted (the core's, with AnyThread) */
+	return fmin(rate, any ? r * share * (1 - all_halted) : emu_cycle_rate(e, priv, v));
 }
 
 /* Fixed counter N as an equivalent event select, or 0 when it is off. */

@@ -28,6 +28,19 @@ int emu_set_online(struct emu *e, int cpu, int online)
 	return 0;
 }
 
+bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cmask,
+		uint64_t offcore)
+{
+	double v[SK_COUNT];
+	struct emu_dist d;
+
+	for (int k = 0; k < SK_COUNT; k++)
+		v[k] = scenario_keys[k].def;
+	if (!emu_model_core(e->m, event, umask, offcore, v, &d))
+		return false;
+	return !d.cmask_is_umask || cmask == umask;
+}
+
 const char *emu_unknown_events(struct emu *e, int *count)
 {
 	size_t len = 0;

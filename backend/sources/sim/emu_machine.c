@@ -4,7 +4,9 @@
  * CPUID values: family/model/stepping of the real parts named in the brand;
  * leaf 0xA as those parts report it (SDM Vol. 3B ch. 18: Core 2 has perfmon
  * v2 with 2 x 40-bit counters, Nehalem/Westmere v3 with 4 x 48-bit per
- * thread, Skylake v4 with 4 x 48-bit per thread when HT is on).
+ * thread, Skylake v4 with 4 x 48-bit per thread when HT is on).  The
+ * "arch" machines are Ivy Bridge-EP parts (06_3E): Intel's data lists their
+ * events but no metrics, so pmutop counts the architectural events there.
  */
 #include "emu_machine.h"
 
@@ -53,6 +55,20 @@ const struct emu_machine emu_machines[] = {
 		.default_scenario = "memory-bound",
 	},
 	{
+		.name = "skylake-sp",
+		.description = "2 x Xeon Platinum 8180 (Skylake-SP): 2 sockets x 28 cores x 2 threads; "
+			       "Intel's perfmon data (no uncore programmed yet)",
+		.topology = "pack:2 [numa(memory=192GiB)] l3:1(size=38MiB) core:28 "
+			    "pu:2(indexes=2*56:1*2)",
+		.brand = "Intel(R) Xeon(R) Platinum 8180 CPU @ 2.50GHz",
+		.family = 6, .model = 0x55, .stepping = 4,
+		.perfmon_version = 4, .gp_counters = 4, .gp_width = 48,
+		.fixed_counters = 3, .fixed_width = 48,
+		.nominal_ghz = 2.50,
+		.default_scenario = "topdown",
+		.core_uarch = CPUID_UARCH_SKYLAKE,
+	},
+	{
 		.name = "core2",
 		.description = "Core 2 Quad Q9650 (Penryn): 1 socket x 4 cores, front-side bus",
 		.topology = "pack:1 [numa(memory=8GiB)] l2:2(size=6MiB) core:2 pu:1",
@@ -68,11 +84,11 @@ const struct emu_machine emu_machines[] = {
 		.description = "an Intel CPU with architectural perfmon only (v3, 4 x 48-bit "
 			       "counters): 1 socket x 4 cores x 2 threads",
 		.topology = "pack:1 [numa(memory=32GiB)] l3:1(size=20MiB) core:4 pu:2(indexes=2*4:1*2)",
-		.brand = "Intel(R) Xeon(R) CPU E5-2630 v3 @ 2.40GHz",
-		.family = 6, .model = 0x3F, .stepping = 2,
+		.brand = "Intel(R) Xeon(R) CPU E5-2630 v2 @ 2.60GHz",
+		.family = 6, .model = 0x3E, .stepping = 4,
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
-		.nominal_ghz = 2.40,
+		.nominal_ghz = 2.60,
 		.default_scenario = "compute-bound",
 	},
 	{
@@ -81,7 +97,7 @@ const struct emu_machine emu_machines[] = {
 			       "threads (256 CPUs)",
 		.topology = "pack:2 [numa(memory=128GiB)] l3:1(size=64MiB) core:64 pu:2",
 		.brand = "Intel(R) Xeon(R) CPU (synthetic, 64 cores) @ 2.00GHz",
-		.family = 6, .model = 0x3F, .stepping = 2,
+		.family = 6, .model = 0x3E, .stepping = 4,
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.00,
@@ -93,7 +109,7 @@ const struct emu_machine emu_machines[] = {
 			       "128 cores x 2 threads (1024 CPUs)",
 		.topology = "pack:4 [numa(memory=256GiB)] l3:1(size=128MiB) core:128 pu:2",
 		.brand = "Intel(R) Xeon(R) CPU (synthetic, 128 cores) @ 2.00GHz",
-		.family = 6, .model = 0x3F, .stepping = 2,
+		.family = 6, .model = 0x3E, .stepping = 4,
 		.perfmon_version = 3, .gp_counters = 4, .gp_width = 48,
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.00,
@@ -126,5 +142,7 @@ enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m)
 {
 	const struct cpumodel *row = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
 
+	if (m->core_uarch)
+		return m->core_uarch;
 	return row ? row->p->uarch : m->perfmon_version ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
 }

@@ -24,6 +24,13 @@ struct emu_machine {
 	int cbo;                 /* Skylake CBo slices with counters */
 	unsigned dram_mts;       /* DIMM speed, million transfers per second (8 bytes each) */
 	const char *default_scenario;
+	/*
+	 * The microarchitecture whose core events the emulator models for a
+	 * machine without a row of its own in the CPU table (a platform of
+	 * Intel's data: Skylake-SP has the Skylake client's core); 0: the
+	 * table's.
+	 */
+	enum cpuid_uarch core_uarch;
 };
 
 extern const struct emu_machine emu_machines[];

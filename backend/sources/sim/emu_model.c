@@ -7,24 +7,24 @@
  * emulator knows nothing else.
  */
 #include "emu_model.h"
+#include "emu_model_int.h"
 #include "pmu_regs.h"
 
 #include <math.h>
 #include <string.h>
 
-#define UARCH(u) (1u << (u))
 #define UARCH_ALL (~0u)
 #define UARCH_NHM_WSM (UARCH(CPUID_UARCH_NEHALEM) | UARCH(CPUID_UARCH_WESTMERE))
 #define UARCH_SKL UARCH(CPUID_UARCH_SKYLAKE)
 #define UARCH_NHM_WSM_SKL (UARCH_NHM_WSM | UARCH_SKL)
 #define UARCH_CORE2 UARCH(CPUID_UARCH_CORE2)
 
-static double emu_clamp01(double x)
+double emu_clamp01(double x)
 {
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-static void emu_dist_zero(struct emu_dist *d)
+void emu_dist_zero(struct emu_dist *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->h[0] = 1;
@@ -37,7 +37,7 @@ static void emu_dist_zero(struct emu_dist *d)
  * with q chosen so that the mean is MEAN.  P(value == 0) is exact; that is
  * what cmask=1 stall counts see.
  */
-static void emu_dist_binomial(struct emu_dist *d, double p_active, double mean, unsigned width)
+void emu_dist_binomial(struct emu_dist *d, double p_active, double mean, unsigned width)
 {
 	double q, pw = 1;
 	unsigned n = width - 1;
@@ -61,7 +61,7 @@ static void emu_dist_binomial(struct emu_dist *d, double p_active, double mean, 
 	}
 }
 
-static void emu_dist_bernoulli(struct emu_dist *d, double p)
+void emu_dist_bernoulli(struct emu_dist *d, double p)
 {
 	emu_dist_zero(d);
 	p = emu_clamp01(p);
@@ -70,7 +70,7 @@ static void emu_dist_bernoulli(struct emu_dist *d, double p)
 }
 
 /* Distribution of the number of busy ports among NQ independent ports busy with probabilities Q. */
-static void emu_poisson_binomial(const double *q, unsigned nq, double *pb)
+void emu_poisson_binomial(const double *q, unsigned nq, double *pb)
 {
 	memset(pb, 0, sizeof(double) * EMU_HIST_BINS);
 	pb[0] = 1;
@@ -113,13 +113,13 @@ void emu_dist_convolve(const struct emu_dist *a, const struct emu_dist *b, struc
 
 /* ---- per-thread quantities derived from the truth ----------------------- */
 
-static double emu_uops_retired(const double *v)
+double emu_uops_retired(const double *v)
 {
 	return v[SK_ipc] * v[SK_uops_per_inst];
 }
 
 /* Executed uops per unhalted cycle on each port (shares normalised over NPORTS). */
-static void emu_port_rates(const double *v, unsigned nports, double *rate)
+void emu_port_rates(const double *v, unsigned nports, double *rate)
 {
 	double total = 0, exec = emu_uops_retired(v) * v[SK_exec_ratio];
 
@@ -167,6 +167,22 @@ void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n)
 		s[i] = alone / k_self + (1 - alone) / fmax(k, k_self);
 	}
 	for (int i = 0; i < n && i < 8; i++) {
+		/* the issue slots: an equal turn with each sibling unhalted in the same cycle */
+		double busy[9] = { 1 }, share = 0;
+		int nb = 0;
+
+		for (int j = 0; j < n && j < 8; j++) {
+			if (j == i)
+				continue;
+			for (int b = ++nb; b > 0; b--)
+				busy[b] = busy[b] * (1 - v[j][SK_util]) + busy[b - 1] * v[j][SK_util];
+			busy[0] *= 1 - v[j][SK_util];
+		}
+		for (int b = 0; b <= nb; b++)
+			share += busy[b] / (1 + b);
+		v[i][SK_slot_share] = share;
+	}
+	for (int i = 0; i < n && i < 8; i++) {
 		v[i][SK_ipc] *= s[i];
 		v[i][SK_div_busy] *= s[i];
 		v[i][SK_issue_stall] = 1 - (1 - v[i][SK_issue_stall]) * s[i];
@@ -177,19 +193,12 @@ void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n)
 
 /* ---- core events ------------------------------------------------------- */
 
-struct emu_core_ctx {
-	const struct emu_machine *m;
-	unsigned event, umask;
-	uint64_t offcore;
-	const double *v;
-	double cycles_per_s; /* unhalted cycles per second of this thread */
-};
 
-typedef void emu_core_fn(const struct emu_core_ctx *c, struct emu_dist *d);
 
 static void emu_ev_cycles(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	emu_dist_bernoulli(d, 1);
+	d->condition = true; /* AnyThread: the cycles any thread of the core is unhalted */
 }
 
 static void emu_ev_ref_cycles(const struct emu_core_ctx *c, struct emu_dist *d)
@@ -205,7 +214,7 @@ static void emu_ev_inst(const struct emu_core_ctx *c, struct emu_dist *d)
 }
 
 /* A per-instruction event counted at most once per cycle. */
-static void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double per_inst)
+void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double per_inst)
 {
 	emu_dist_bernoulli(d, c->v[SK_ipc] * per_inst);
 }
@@ -227,7 +236,7 @@ static void emu_ev_branch_misses(const struct emu_core_ctx *c, struct emu_dist *
 	emu_ev_per_inst(c, d, c->v[SK_branch_per_inst] * c->v[SK_branch_miss_ratio]);
 }
 
-static void emu_ev_stall_runs(const struct emu_core_ctx *c, struct emu_dist *d)
+void emu_ev_stall_runs(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	d->run_len = c->v[SK_stall_len];
 	d->run_side = EMU_RUN_LT;
@@ -422,82 +431,6 @@ static void emu_ev_offcore(const struct emu_core_ctx *c, struct emu_dist *d)
 	emu_ev_per_second(c, d, per_s);
 }
 
-/* ---- Skylake client core events (SDM Vol. 3B Table 19-4; libpfm4 skl) --- */
-
-#define SKL_SLOTS 4 /* issue width: the top-down slots per cycle */
-
-/*
- * Top-down level 1 (per thread, slots = 4 x unhalted cycles): retiring is
- * UOPS_RETIRED.RETIRE_SLOTS, bad speculation is issued - retired plus 4
- * slots per recovery cycle, front-end bound is IDQ_UOPS_NOT_DELIVERED.CORE,
- * back-end bound the rest.  The truth gives frontend_bound and
- * bad_speculation as shares of the slots; the recovery cycles make up the
- * part of bad_speculation the issued - retired uops do not.
- */
-static double emu_skl_issued(const double *v)
-{
-	return emu_uops_retired(v) * v[SK_issue_ratio];
-}
-
-/* UOPS_ISSUED.ANY (0EH/01H): every uop the RAT issued. */
-static void emu_ev_skl_uops_issued(const struct emu_core_ctx *c, struct emu_dist *d)
-{
-	emu_dist_binomial(d, 1 - c->v[SK_issue_stall], emu_skl_issued(c->v), SKL_SLOTS);
-	emu_ev_stall_runs(c, d);
-	d->exclusive = true;
-}
-
-/* INT_MISC.RECOVERY_CYCLES (0DH/01H): cycles the allocator waits after a clear. */
-static void emu_ev_skl_recovery(const struct emu_core_ctx *c, struct emu_dist *d)
-{
-	const double *v = c->v;
-	double wasted = (emu_skl_issued(v) - emu_uops_retired(v)) / SKL_SLOTS;
-
-	emu_dist_bernoulli(d, v[SK_bad_speculation] - wasted);
-}
-
-/* IDQ_UOPS_NOT_DELIVERED.CORE (9CH/01H): slots (0-4) the front end left empty per cycle. */
-static void emu_ev_skl_not_delivered(const struct emu_core_ctx *c, struct emu_dist *d)
-{
-	double fe = emu_clamp01(c->v[SK_frontend_bound]);
-
-	emu_dist_binomial(d, fmin(1, 2 * fe), SKL_SLOTS * fe, SKL_SLOTS);
-}
-
-/*
- * CYCLE_ACTIVITY (A3H): umask 04H no uop executed, 10H a load outstanding,
- * 02H an L3 miss outstanding; cmask = umask counts the cycles where all
- * hold.  Nested as on hardware: L3-miss stalls <= memory stalls <= stalls.
- * A truth asking for fewer stalls than its uop rate allows gets the least
- * that is possible, as UOPS_EXECUTED does on Nehalem.
- */
-static void emu_ev_skl_cycle_activity(const struct emu_core_ctx *c, struct emu_dist *d)
-{
-	const double *v = c->v;
-	/* a cycle that executes a uop executes at least one: stalls >= 1 - uops per cycle */
-	double stall = fmax(v[SK_exec_stall], 1 - emu_uops_retired(v) * v[SK_exec_ratio]);
-	double mem = fmin(v[SK_mem_stall], stall);
-
-	emu_dist_bernoulli(d, c->umask == 0x04 ? stall : c->umask == 0x14 ? mem
-						  : fmin(v[SK_l3_miss_stall], mem));
-	d->cmask_is_umask = true;
-	emu_ev_stall_runs(c, d);
-}
-
-/* UOPS_DISPATCHED_PORT (A1H): umask bit N = port N (0-7), at most one uop per port per cycle. */
-static void emu_ev_skl_ports(const struct emu_core_ctx *c, struct emu_dist *d)
-{
-	double rate[8], q[8];
-	unsigned n = 0;
-
-	emu_port_rates(c->v, 8, rate);
-	for (unsigned p = 0; p < 8; p++)
-		if (c->umask & BIT(p))
-			q[n++] = emu_clamp01(rate[p]);
-	emu_dist_zero(d);
-	emu_poisson_binomial(q, n, d->h);
-}
-
 /* ---- Core 2 events (seed 003, SDM Vol. 3B Table 19-23) ------------------ */
 
 /*
@@ -566,6 +499,7 @@ static const struct emu_core_row {
 	{ .event = 0xA3, .umask = 0x14, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA3, .umask = 0x06, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA1, .umask = 0xFF, .uarchs = UARCH_SKL, .fn = emu_ev_skl_ports },
+	{ .event = 0xA6, .umask = 0x5F, .uarchs = UARCH_SKL, .fn = emu_ev_skl_exe_activity },
 	/* Core 2, seed 003 */
 	{ .event = 0x7A, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_hit_drv },
 	{ .event = 0x7B, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_hit_drv },

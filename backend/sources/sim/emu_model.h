@@ -44,6 +44,12 @@ struct emu_dist {
 	 */
 	bool cmask_is_umask;
 	/*
+	 * A condition of the cycle (0 or 1) that siblings may hold at once:
+	 * with AnyThread the core counts the cycles where any thread holds it
+	 * (CPU_CLK_UNHALTED.THREAD_ANY), not the sum over the threads.
+	 */
+	bool condition;
+	/*
 	 * Edges: the condition alternates between runs; RUN_LEN is the mean
 	 * length in cycles of the runs on side RUN_SIDE (e.g. stall runs below
 	 * cmask 1 last stall_len cycles; divider-busy runs last div_latency).

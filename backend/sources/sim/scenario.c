@@ -24,7 +24,7 @@ const struct scenario_key_info scenario_keys[SK_COUNT] = {
 	[SK_##n] = { .name = #n, .scope = SCENARIO_##sc, .def = d, .min = lo, .max = hi, .help = h, \
 		     .noisy = SK_##n != SK_ghz && SK_##n != SK_uncore_ghz && SK_##n != SK_kernel && \
 			      SK_##n != SK_div_latency && SK_##n != SK_stall_len && \
-			      SK_##n != SK_read_latency_ns },
+			      SK_##n != SK_read_latency_ns && SK_##n != SK_slot_share },
 	SCENARIO_KEYS(SCENARIO_INFO)
 #undef SCENARIO_INFO
 };

@@ -73,6 +73,8 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(remote_dram_pf_rfo_lines_per_s,  CPU, 0, 0, 1e12, "L2 prefetcher RFOs of lines from remote DRAM, per second") \
 	X(frontend_bound,    CPU, 0.10, 0, 1,     "top-down: issue slots the front end left empty") \
 	X(bad_speculation,   CPU, 0.05, 0, 1,     "top-down: issue slots wasted on the wrong path") \
+	X(fetch_latency_share, CPU, 0.5, 0, 1,    "top-down: share of the front-end-bound slots lost in cycles the front end delivered nothing (fetch latency; the rest is fetch bandwidth)") \
+	X(slot_share,        CPU, 1.0,  0.01, 1,  "share of the core's issue slots the thread gets while unhalted (the emulator sets it under SMT; leave it at 1)") \
 	X(mem_stall,         CPU, 0.10, 0, 1,     "fraction of cycles stalled with a load outstanding") \
 	X(l3_miss_stall,     CPU, 0.05, 0, 1,     "fraction of cycles stalled with an L3 miss outstanding") \
 	X(l1i_miss_per_inst, CPU, 0.001, 0, 1,    "L1 instruction cache misses per instruction") \

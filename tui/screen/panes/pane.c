@@ -14,8 +14,9 @@
 void pane_value(const struct sample *s, int m, double value, char *buf, size_t len)
 {
 	panes_format(value, buf, len - 1);
+	/* '~': scaled, and its events counted in several groups (at different times) */
 	if (!isnan(value) && s && s->metric_scaled[m])
-		strcat(buf, "*");
+		strcat(buf, __builtin_popcountll(s->layout->metrics[m].uses) > 1 ? "~" : "*");
 }
 
 /* The warn/crit thresholds a pane of the layout gives metric M (NaN when none). */

@@ -1,0 +1,519 @@
+/*
+ * perfmon_layout: a layout from Intel's data; see perfmon_layout.h.
+ */
+#include "perfmon_layout.h"
+#include "expr.h"
+#include "layout.h"
+#include "perfmon_plan.h"
+#include "pmu_regs.h"
+#include "xmalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PL_KEYS 8
+#define PL_TREE_KEYS 6       /* keys 1-6: the tree's levels */
+#define PL_FORMULA_MAX 16384
+
+/* What becomes of a vendor metric in the layout. */
+enum pl_state { PL_ABSENT, PL_TOP, PL_GROUP, PL_SPLIT, PL_UNAVAILABLE };
+
+struct pl_metric {
+	enum pl_state state;
+	int key;             /* 1..PL_KEYS */
+	int pass;            /* its group within the key's (PL_GROUP, PL_SPLIT) */
+	char why[200];       /* PL_UNAVAILABLE, or a comment for one left out */
+};
+
+struct pl_key {
+	struct perfmon_plan *plan;
+	int first_group;     /* the layout's group index of its pass 0, -1 none */
+};
+
+struct pl_gen {
+	const struct perfmon *p;
+	int budget;          /* the general-purpose counters a layout may name (at most PMU_MAX_GP) */
+	const struct perfmon_layout_config *c;
+	FILE *f;
+	double *known;       /* per perfmon variable: the constants of this machine, else NaN */
+	bool *needed;        /* per perfmon variable: read by the metric rendered now */
+	struct pl_metric *pm;
+	struct pl_key keys[PL_KEYS + 1];
+	int ngroups;
+	char why[200];       /* what stopped the metric rendered now, "" none */
+};
+
+static const char *const pl_titles[PL_KEYS + 1] = {
+	[1] = "Top-down level 1 (the vendor's TMA tree)",
+	[2] = "Top-down level 2", [3] = "Top-down level 3", [4] = "Top-down level 4",
+	[5] = "Top-down level 5", [6] = "Top-down level 6",
+	[7] = "Top-down info metrics (TMA Info)",
+	[8] = "The vendor's other metrics",
+};
+
+static const char *const pl_names[PL_KEYS + 1] = {
+	[1] = "TmaL1", [2] = "TmaL2", [3] = "TmaL3", [4] = "TmaL4", [5] = "TmaL5", [6] = "TmaL6",
+	[7] = "TmaInfo", [8] = "Vendor",
+};
+
+/* The built-ins that stand for the fixed counters and the TSC. */
+static const struct {
+	const char *event, *builtin;
+} pl_builtins[] = {
+	{ "INST_RETIRED.ANY", "instructions" },
+	{ "CPU_CLK_UNHALTED.THREAD", "cycles" },
+	{ "CPU_CLK_UNHALTED.CORE", "cycles" },
+	{ "CPU_CLK_UNHALTED.REF_TSC", "ref_cycles" },
+	{ "TSC", "tsc" },
+};
+
+const char *perfmon_layout_vendor_name(const char *name)
+{
+	return name[0] == '_' && isdigit((unsigned char)name[1]) ? name + 1 : name;
+}
+
+/* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
+static void pl_name(const char *name, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	if (isdigit((unsigned char)name[0]) && k + 1 < len)
+		buf[k++] = '_';
+	for (; *name && k + 1 < len; name++)
+		buf[k++] = *name == ':' || *name == '=' ? '.' : *name;
+	buf[k] = 0;
+}
+
+static bool pl_is_tree(const struct perfmon_metric *m)
+{
+	return m->parent >= 0 || m->nchildren > 0;
+}
+
+/* The key of metric M: its level in the tree, 7 other top-down metrics, 8 the rest. */
+static int pl_key_of(const struct perfmon_metric *m)
+{
+	if (pl_is_tree(m))
+		return m->level < 1 ? 1 : m->level > PL_TREE_KEYS ? PL_TREE_KEYS : m->level;
+	return m->category && !strcmp(m->category, "TMA") ? 7 : 8;
+}
+
+static int pl_event_index(const struct perfmon *p, const char *name)
+{
+	for (int v = 0; v < p->nevents; v++)
+		if (!strcmp(p->events[v].name, name))
+			return v;
+	return -1;
+}
+
+static const char *pl_builtin(const struct perfmon_event *e)
+{
+	for (size_t i = 0; i < sizeof(pl_builtins) / sizeof(pl_builtins[0]); i++)
+		if (!strcmp(e->base, pl_builtins[i].event) && !strchr(e->name, ':'))
+			return pl_builtins[i].builtin;
+	return NULL;
+}
+
+/* A name of a formula as the layout writes it (perfmon_render_map's callback). */
+static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *name, char *buf,
+			  size_t len)
+{
+	struct pl_gen *g = ctx;
+	const struct perfmon *p = g->p;
+
+	if (kind == PERFMON_NAME_METRIC) {
+		int m = perfmon_metric_index(p, name);
+
+		if (m < 0 || g->pm[m].state == PL_ABSENT) {
+			snprintf(g->why, sizeof(g->why), "it reads metric %s, which is not counted "
+				 "here", name);
+			return name;
+		}
+		pl_name(name, buf, len);
+		return buf;
+	}
+	if (kind == PERFMON_NAME_CONST) {
+		for (int c = 0; c < PERFMON_NCONST; c++) {
+			double v = g->known[PERFMON_VAR_CONST(p, c)];
+
+			if (strcmp(name, perfmon_const_names[c]))
+				continue;
+			if (c == PERFMON_SYSTEM_TSC_FREQ)
+				return "tsc_hz";
+			if (c == PERFMON_DURATIONTIMEINSECONDS)
+				return "seconds";
+			if (c == PERFMON_DURATIONTIMEINMILLISECONDS)
+				return "(seconds * 1000)";
+			if (isnan(v))
+				break;
+			snprintf(buf, len, "%g", v);
+			return buf;
+		}
+		snprintf(g->why, sizeof(g->why), "it needs %s, which pmutop does not know here", name);
+		return name;
+	}
+	{
+		int v = pl_event_index(p, name), fixed;
+		char why[200];
+		const char *b;
+
+		if (v < 0) {
+			snprintf(g->why, sizeof(g->why), "event %s is not in the data", name);
+			return name;
+		}
+		if (!g->needed[v])
+			return "0"; /* in the branch of 'if' this machine does not take */
+		switch (perfmon_plan_need_for(p, v, PERFMON_PLAN_LAYOUT, &fixed, why, sizeof(why))) {
+		case PERFMON_NEED_FREE:
+			if ((b = pl_builtin(&p->events[v])))
+				return b;
+			snprintf(g->why, sizeof(g->why), "%s has no built-in in a layout", name);
+			return name;
+		case PERFMON_NEED_GP:
+			pl_name(name, buf, len);
+			return buf;
+		default:
+			snprintf(g->why, sizeof(g->why), "%s", why);
+			return name;
+		}
+	}
+}
+
+/* Render metric M's formula (THRESHOLD: its threshold) into BUF; false with g->why. */
+static bool pl_render(struct pl_gen *g, int m, bool threshold, char *buf, size_t len)
+{
+	const struct perfmon_metric *pm = &g->p->metrics[m];
+
+	g->why[0] = 0;
+	for (int v = 0; v < PERFMON_NVARS(g->p); v++)
+		g->needed[v] = false;
+	expr_needed(pm->formula, g->known, g->needed);
+	if (!perfmon_render_map(g->p, m, threshold, pl_map, g, buf, len) && !g->why[0])
+		snprintf(g->why, sizeof(g->why), "its formula is longer than %zu bytes", len);
+	return !g->why[0];
+}
+
+/* A quoted layout string of TEXT: '"' and '\' escaped, control characters as blanks. */
+static void pl_quoted(FILE *f, const char *text)
+{
+	fputc('"', f);
+	for (; text && *text; text++) {
+		if (*text == '"' || *text == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*text < ' ' ? ' ' : *text, f);
+	}
+	fputc('"', f);
+}
+
+static const char *pl_unit(const struct perfmon_metric *m)
+{
+	if (!m->unit || !m->unit[0])
+		return "";
+	return !strcmp(m->unit, "percent") ? "%" : m->unit;
+}
+
+static const char *pl_scope(const struct pl_gen *g, const struct perfmon_metric *m)
+{
+	if (!m->resolution || strstr(m->resolution, "THREAD") || !g->c->ht_on)
+		return "thread";
+	return strstr(m->resolution, "CORE") ? "core" : "socket";
+}
+
+/* The raw encoding of GP event V (the twin of a fixed counter's event where it is one). */
+static void pl_event_line(struct pl_gen *g, int v)
+{
+	const struct perfmon_event *e = &g->p->events[v];
+	const char *mods = strchr(e->name, ':');
+	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
+	unsigned long umask = strtoul(e->umask ? e->umask : "0", NULL, 0);
+	unsigned long cmask = strtoul(e->cmask ? e->cmask : "0", NULL, 0);
+	unsigned long inv = strtoul(e->inv ? e->inv : "0", NULL, 0);
+	unsigned long edge = strtoul(e->edge ? e->edge : "0", NULL, 0);
+	unsigned long any = strtoul(e->any ? e->any : "0", NULL, 0);
+	bool fixed = e->counter && !strncmp(e->counter, "Fixed counter ", 14);
+	const char *counters = g->c->ht_on || !e->counter_ht_off ? e->counter : e->counter_ht_off;
+	char name[160];
+
+	if (fixed) {
+		/* the architectural twins on a general-purpose counter (SDM Table 19-1) */
+		code = strstr(e->base, "INST_RETIRED") ? 0xC0 : 0x3C;
+		umask = 0;
+	}
+	for (const char *m = mods; m && *m; m = strchr(m + 1, ':')) {
+		if (m[1] == 'c' && isdigit((unsigned char)m[2]))
+			cmask = strtoul(m + 2, NULL, 10);
+		else if (m[1] == 'e' && isdigit((unsigned char)m[2]))
+			edge = strtoul(m + 2, NULL, 10);
+		else if (m[1] == 'i' && isdigit((unsigned char)m[2]))
+			inv = strtoul(m + 2, NULL, 10);
+	}
+	pl_name(e->name, name, sizeof(name));
+	fprintf(g->f, "  event %s raw event=0x%02lX umask=0x%02lX", name, code & 0xFF, umask & 0xFF);
+	if (cmask)
+		fprintf(g->f, " cmask=%lu", cmask & 0xFF);
+	if (inv)
+		fprintf(g->f, " inv=1");
+	if (edge)
+		fprintf(g->f, " edge=1");
+	if (any)
+		fprintf(g->f, " any=1 sum"); /* the vendor's formulas sum it over the core's threads */
+	if (!fixed && counters && isdigit((unsigned char)counters[0])) {
+		/* the vendor's list, within the counters a layout names here */
+		const char *sep = " counters=";
+
+		for (const char *c = counters; *c;) {
+			char *end;
+			unsigned long n = strtoul(c, &end, 10);
+
+			if (end == c)
+				break;
+			if (n < (unsigned long)g->budget) {
+				fprintf(g->f, "%s%lu", sep, n);
+				sep = ",";
+			}
+			c = *end == ',' ? end + 1 : end;
+		}
+	}
+	fputc('\n', g->f);
+}
+
+/* Whether metric M reads a general-purpose event on this machine (else: built-ins only). */
+static bool pl_reads_gp(struct pl_gen *g, int m)
+{
+	const int *vars;
+	int nvars;
+	char why[200];
+
+	for (int v = 0; v < PERFMON_NVARS(g->p); v++)
+		g->needed[v] = false;
+	expr_needed(g->p->metrics[m].formula, g->known, g->needed);
+	expr_vars(g->p->metrics[m].formula, &vars, &nvars);
+	for (int i = 0; i < nvars; i++) {
+		int fixed;
+
+		if (vars[i] < g->p->nevents && g->needed[vars[i]] &&
+		    perfmon_plan_need_for(g->p, vars[i], PERFMON_PLAN_LAYOUT, &fixed, why,
+					  sizeof(why)) == PERFMON_NEED_GP)
+			return true;
+	}
+	return false;
+}
+
+/* Plan key K's metrics; their states; the key's groups counted in g->ngroups. */
+static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
+{
+	const struct perfmon *p = g->p;
+	int *list = xcalloc((size_t)p->nmetrics + 1, sizeof(int)), n = 0, rc;
+	struct perfmon_plan *pl;
+	char buf[PL_FORMULA_MAX];
+
+	for (int m = 0; m < p->nmetrics; m++)
+		if (pl_key_of(&p->metrics[m]) == k)
+			list[n++] = m;
+	g->keys[k].first_group = -1;
+	rc = perfmon_plan_flags(p, list, n, g->budget, !g->c->ht_on, PERFMON_PLAN_LAYOUT,
+				&pl, err, errlen);
+	if (rc) {
+		free(list);
+		return rc;
+	}
+	g->keys[k].plan = pl;
+	if (pl->npasses && g->ngroups + pl->npasses <= LAYOUT_MAX_GROUPS) {
+		g->keys[k].first_group = g->ngroups;
+		g->ngroups += pl->npasses;
+	}
+	for (int i = 0; i < n; i++) {
+		struct pl_metric *s = &g->pm[list[i]];
+
+		s->key = k;
+		s->pass = pl->pass[i];
+		if (!pl_render(g, list[i], false, buf, sizeof(buf)))
+			snprintf(s->why, sizeof(s->why), "%s", g->why);
+		else if (pl->pass[i] < 0)
+			snprintf(s->why, sizeof(s->why), "%s", pl->why[i]);
+		else if (!pl_reads_gp(g, list[i]))
+			s->state = PL_TOP;
+		else if (g->keys[k].first_group < 0)
+			snprintf(s->why, sizeof(s->why), "its group is left out: %s needs %d groups "
+				 "and a layout holds %d (%d taken by the keys before it)", pl_names[k],
+				 pl->npasses, LAYOUT_MAX_GROUPS, g->ngroups);
+		else
+			s->state = pl->split[i] ? PL_SPLIT : PL_GROUP;
+		if (s->state == PL_ABSENT && pl_is_tree(&p->metrics[list[i]]))
+			s->state = PL_UNAVAILABLE;
+	}
+	free(list);
+	return 0;
+}
+
+/* "metric ..." (or "unavailable ...") with its help, tree and threshold lines. */
+static void pl_metric(struct pl_gen *g, int m, const char *indent)
+{
+	const struct perfmon_metric *pm = &g->p->metrics[m];
+	char name[160], buf[PL_FORMULA_MAX];
+
+	pl_name(pm->name, name, sizeof(name));
+	if (g->pm[m].state == PL_UNAVAILABLE) {
+		fprintf(g->f, "unavailable %s %s ", name, pl_scope(g, pm));
+		pl_quoted(g->f, pl_unit(pm));
+		fputc(' ', g->f);
+		pl_quoted(g->f, g->pm[m].why);
+		fputc('\n', g->f);
+	} else {
+		pl_render(g, m, false, buf, sizeof(buf));
+		fprintf(g->f, "%smetric %s %s ", indent, name, pl_scope(g, pm));
+		pl_quoted(g->f, pl_unit(pm));
+		fprintf(g->f, " = %s\n", buf);
+	}
+	fprintf(g->f, "%shelp ", indent);
+	pl_quoted(g->f, pm->desc ? pm->desc : pm->name);
+	fputc('\n', g->f);
+	if (pl_is_tree(pm)) {
+		char parent[160] = "-";
+
+		if (pm->parent >= 0)
+			pl_name(g->p->metrics[pm->parent].name, parent, sizeof(parent));
+		fprintf(g->f, "%stree %s %d %d\n", indent, parent, pm->level < 1 ? 1 : pm->level, m);
+	}
+	if (pm->threshold_text) {
+		size_t n = strlen(name);
+		char *end;
+		double over;
+
+		if (pl_render(g, m, true, buf, sizeof(buf))) {
+			fprintf(g->f, "%sthreshold %s\n", indent, buf);
+			/* "NAME > N ...": figures from N on in the alarm colour (not for n/a nodes) */
+			if (g->pm[m].state != PL_UNAVAILABLE && !strncmp(buf, name, n) &&
+			    !strncmp(buf + n, " > ", 3)) {
+				over = strtod(buf + n + 3, &end);
+				if (end != buf + n + 3 && isfinite(over))
+					fprintf(g->f, "%sthresholds warn %g crit %g\n", indent, over, over);
+			}
+		}
+		else
+			fprintf(g->f, "%s# no threshold: %s\n", indent, g->why);
+	}
+}
+
+static void pl_header(struct pl_gen *g)
+{
+	const struct perfmon *p = g->p;
+	const struct perfmon_layout_config *c = g->c;
+	char lname[64];
+
+	pl_name(p->platform, lname, sizeof(lname));
+	for (char *s = lname; *s; s++)
+		*s = *s == '-' ? '_' : (char)tolower((unsigned char)*s);
+	fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from Intel's perfmon data (%s, BSD-3-Clause, "
+		"data/intel/LICENSE), commit %s,\n# for %d general-purpose counters per thread, SMT %s, "
+		"%d threads per core, %d socket(s), %d cores per socket, %d CPUs.\n",
+		p->path, p->commit ? p->commit : "unknown", c->gp_counters, c->ht_on ? "on" : "off",
+		c->threads_per_core, c->sockets, c->cores_per_socket, c->cpus);
+	fprintf(g->f, "layout intel_%s\ndescription ", lname);
+	{
+		char d[400];
+
+		snprintf(d, sizeof(d), "%s: Intel's events and metrics (%s)", p->platform,
+			 p->info ? p->info : "perfmon data");
+		pl_quoted(g->f, d);
+	}
+	fprintf(g->f, "\nvendor intel\n"
+		"# the offcore response registers are not programmed from the vendor's data (yet)\n"
+		"offcore none\n\n"
+		"metric util thread %% = 100 * ref_cycles / tsc\n"
+		"help \"Share of the time the thread was not halted (unhalted reference cycles / TSC)\"\n"
+		"thresholds warn 50 crit 90\n"
+		"metric ghz thread GHz = cycles / ref_cycles * tsc_hz / 1e9\n"
+		"help \"Effective clock while not halted (core cycles / reference cycles x TSC rate)\"\n"
+		"metric ipc thread ratio = instructions / cycles\n"
+		"help \"Instructions retired per unhalted core cycle\"\n");
+}
+
+/* The groups of key K: one per pass, its events, the metrics at home there. */
+static void pl_groups(struct pl_gen *g, int k)
+{
+	const struct perfmon_plan *pl = g->keys[k].plan;
+
+	for (int s = 0; g->keys[k].first_group >= 0 && s < pl->npasses; s++) {
+		const struct perfmon_pass *ps = &pl->passes[s];
+
+		fprintf(g->f, "\ngroup %s", pl_names[k]);
+		if (s)
+			fprintf(g->f, ".%d", s + 1);
+		fprintf(g->f, "\n  key %d\n  title \"%s\"\n  default %s\n", k, pl_titles[k],
+			k == 1 ? "on" : "off");
+		if (!s) {
+			fprintf(g->f, "  help \"The vendor's metrics of %s, counted in %d group%s that "
+				"take turns%s\"\n", pl_names[k], pl->npasses, pl->npasses > 1 ? "s" : "",
+				pl->npasses > 1 ? " (their figures are scaled)" : "");
+		}
+		for (int e = 0; e < ps->ngp; e++)
+			pl_event_line(g, ps->gp[e]);
+		for (int i = 0; i < pl->nmetrics; i++) {
+			int m = pl->metrics[i];
+
+			/* a metric over several groups comes last, when all its events are known */
+			if ((g->pm[m].state == PL_GROUP && g->pm[m].pass == s) ||
+			    (g->pm[m].state == PL_SPLIT && s == pl->npasses - 1))
+				pl_metric(g, m, "  ");
+		}
+		fprintf(g->f, "end\n");
+	}
+}
+
+int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
+		   char *err, size_t errlen)
+{
+	struct pl_gen g = { .p = p, .c = c,
+			    .budget = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP };
+	size_t len = 0;
+	int rc = 0;
+
+	*text = NULL;
+	if (c->gp_counters < 1 || c->gp_counters > PERFMON_PLAN_MAX_GP || c->threads_per_core < 1 ||
+	    c->sockets < 1 || c->cores_per_socket < 1 || c->cpus < 1) {
+		snprintf(err, errlen, "a machine of %d counters, %d threads per core, %d sockets, %d "
+			 "cores per socket, %d CPUs: each at least 1 (counters at most %d)",
+			 c->gp_counters, c->threads_per_core, c->sockets, c->cores_per_socket, c->cpus,
+			 PERFMON_PLAN_MAX_GP);
+		return -EINVAL;
+	}
+	g.known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));
+	g.needed = xcalloc((size_t)PERFMON_NVARS(p), sizeof(bool));
+	g.pm = xcalloc((size_t)p->nmetrics + 1, sizeof(*g.pm));
+	for (int v = 0; v < PERFMON_NVARS(p); v++)
+		g.known[v] = NAN;
+	g.known[PERFMON_VAR_CONST(p, PERFMON_HYPERTHREADING_ON)] = c->ht_on;
+	g.known[PERFMON_VAR_CONST(p, PERFMON_THREADS_PER_CORE)] = c->threads_per_core;
+	g.known[PERFMON_VAR_CONST(p, PERFMON_SOCKET_COUNT)] = c->sockets;
+	g.known[PERFMON_VAR_CONST(p, PERFMON_CORES_PER_SOCKET)] = c->cores_per_socket;
+	g.known[PERFMON_VAR_CONST(p, PERFMON_NUM_CPUS)] = c->cpus;
+	for (int k = 1; k <= PL_KEYS && !rc; k++)
+		rc = pl_plan_key(&g, k, err, errlen);
+	if (!rc) {
+		g.f = open_memstream(text, &len);
+		pl_header(&g);
+		for (int m = 0; m < p->nmetrics; m++)
+			if (g.pm[m].state == PL_TOP)
+				pl_metric(&g, m, "");
+		for (int k = 1; k <= PL_KEYS; k++)
+			pl_groups(&g, k);
+		fputc('\n', g.f);
+		for (int m = 0; m < p->nmetrics; m++)
+			if (g.pm[m].state == PL_UNAVAILABLE)
+				pl_metric(&g, m, "");
+		for (int m = 0; m < p->nmetrics; m++)
+			if (g.pm[m].state == PL_ABSENT && g.pm[m].why[0])
+				fprintf(g.f, "# not counted: %s: %s\n", p->metrics[m].name, g.pm[m].why);
+		fclose(g.f);
+	}
+	for (int k = 1; k <= PL_KEYS; k++)
+		perfmon_plan_free(g.keys[k].plan);
+	free(g.known);
+	free(g.needed);
+	free(g.pm);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/*
+ * perfmon_layout: a layout (layouts/README.md) made from Intel's data for
+ * one platform and one machine, so that everything downstream (engine,
+ * sources, screen, recordings, viewers) counts the vendor's metrics as it
+ * counts a hand-written layout's.
+ *
+ * Keys 1 to 6 are the levels of the vendor's top-down tree, key 7 its other
+ * top-down metrics (TMA "Info"), key 8 the rest of its metrics: each key's
+ * metrics are packed into groups that fit the counters (perfmon_plan), the
+ * groups of one key taking turns.  A metric is written over the vendor's
+ * event names with the machine's constants in place (SMT on, threads per
+ * core, sockets, cores, CPUs; the TSC rate and the interval as the
+ * layout's built-ins tsc_hz and seconds).  Fixed counters 0-2 are the
+ * built-ins instructions, cycles and ref_cycles; an any-thread cycle count
+ * is counted on a general-purpose counter as the kernel does.  A tree node
+ * that cannot be counted here is an "unavailable" line with the reason;
+ * another metric that cannot is a comment.  Pure; any thread.
+ */
+#ifndef PMUTOP_PERFMON_LAYOUT_H
+#define PMUTOP_PERFMON_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "perfmon.h"
+
+/* What the layout is made for: the machine and its counters. */
+struct perfmon_layout_config {
+	int gp_counters;      /* general-purpose counters per thread */
+	bool ht_on;           /* SMT on (the vendor's HYPERTHREADING_ON) */
+	int threads_per_core;
+	int sockets, cores_per_socket, cpus;
+};
+
+/*
+ * The layout text for P on C (malloc'd, in *TEXT).  0, or -EINVAL with
+ * ERR (a configuration out of range).
+ */
+int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
+		   char *err, size_t errlen);
+
+/* The vendor's name of layout metric NAME (a name starting with a digit gets a '_' first). */
+const char *perfmon_layout_vendor_name(const char *name);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * session_vendor: the layout of a CPU that Intel's data covers and pmutop's
+ * CPU table does not: made from the data for this machine (its counters,
+ * SMT, sockets and cores) by perfmon_layout, then parsed like a file; and
+ * which events of the layout an emulated machine does not model.
+ */
+#include "cpumodel.h"
+#include "perfmon.h"
+#include "perfmon_layout.h"
+#include "session_int.h"
+#include "emu.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The machine as the vendor's constants see it. */
+static void session_vendor_machine(const struct source *src, struct perfmon_layout_config *c)
+{
+	const struct topo *t = src->topo;
+	int tpc = 1;
+
+	for (int k = 0; k < t->ncores; k++)
+		if (t->cores[k].nthreads > tpc)
+			tpc = t->cores[k].nthreads;
+	*c = (struct perfmon_layout_config){
+		.gp_counters = (int)src->info.gp_counters, .ht_on = tpc > 1, .threads_per_core = tpc,
+		.sockets = t->nsockets > 0 ? t->nsockets : 1,
+		.cores_per_socket = t->nsockets > 0 && t->ncores >= t->nsockets
+				    ? t->ncores / t->nsockets : 1,
+		.cpus = t->nonline > 0 ? t->nonline : 1,
+	};
+}
+
+int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *info,
+			      const struct perfmon_layout_config *mc, struct layout **out,
+			      char *notice, size_t len)
+{
+	char path[PATH_MAX], err[PATH_MAX + 400];
+	struct perfmon *p = NULL;
+	char *text = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!perfmon_dir || cpumodel_of(info) || info->vendor_id != CPUID_VENDOR_INTEL ||
+	    mc->gp_counters < 1)
+		return -ENOENT;
+	rc = perfmon_find(perfmon_dir, info->family, info->model, info->stepping, info->core_type,
+			  path, err, sizeof(err));
+	if (rc == -ENOENT)
+		return -ENOENT;
+	if (!rc)
+		rc = perfmon_load(path, &p, err, sizeof(err));
+	if (!rc && !p->nmetrics) {
+		perfmon_free(p);
+		return -ENOENT; /* events only: the architectural layout computes the same */
+	}
+	if (!rc)
+		rc = perfmon_layout(p, mc, &text, err, sizeof(err));
+	if (!rc) {
+		char name[PATH_MAX + 32];
+
+		snprintf(name, sizeof(name), "%s (vendor data)", path);
+		rc = layout_parse(text, name, out, err, sizeof(err));
+	}
+	free(text);
+	perfmon_free(p);
+	if (rc) {
+		/* the rest keeps working: the architectural events, and why not more */
+		snprintf(notice, len, "Intel's data for this CPU cannot be used: %s; counting the "
+			 "architectural events instead (reinstall pmutop, or set PMUTOP_PERFMON_DIR)\n",
+			 err);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int session_vendor_layout(const struct session_config *c, const struct source *src,
+			  struct layout **out, char *notice, size_t len)
+{
+	struct perfmon_layout_config mc;
+
+	*out = NULL;
+	if (c->layout_path)
+		return -ENOENT;
+	session_vendor_machine(src, &mc);
+	return session_vendor_layout_for(c->perfmon_dir, &src->info, &mc, out, notice, len);
+}
+
+void session_find_unmodelled(struct session *s)
+{
+	const struct layout *l = s->layout;
+
+	if (!s->src || !s->src->emu || !l)
+		return;
+	s->unmodelled = xcalloc((size_t)l->nevents + 1, sizeof(bool));
+	for (int k = 0; k < l->nevents; k++) {
+		const struct layout_event *ev = &l->events[k];
+
+		s->unmodelled[k] = ev->pmu == LAYOUT_PMU_CORE &&
+				   !emu_models(s->src->emu, ev->event, ev->umask, ev->cmask,
+					       ev->has_offcore ? ev->offcore : 0);
+	}
+}

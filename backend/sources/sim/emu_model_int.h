@@ -1,0 +1,46 @@
+/*
+ * emu_model_int: what the core event models share across emu_model.c (the
+ * seed CPUs' events, the table) and emu_model_skl.c (the Skylake core's
+ * events, client and server): the context of one event, the distributions
+ * and the quantities derived from a thread's truth.  Not for other modules.
+ */
+#ifndef PMUTOP_EMU_MODEL_INT_H
+#define PMUTOP_EMU_MODEL_INT_H
+
+#include "emu_model.h"
+
+#define UARCH(u) (1u << (u))
+
+struct emu_core_ctx {
+	const struct emu_machine *m;
+	unsigned event, umask;
+	uint64_t offcore;
+	const double *v;
+	double cycles_per_s; /* unhalted cycles per second of this thread */
+};
+
+typedef void emu_core_fn(const struct emu_core_ctx *c, struct emu_dist *d);
+
+double emu_clamp01(double x);
+void emu_dist_zero(struct emu_dist *d);
+/*
+ * Value 0 with probability 1 - P_ACTIVE, else 1 + Binomial(WIDTH - 1, q)
+ * with q chosen so that the mean is MEAN.
+ */
+void emu_dist_binomial(struct emu_dist *d, double p_active, double mean, unsigned width);
+void emu_dist_bernoulli(struct emu_dist *d, double p);
+/* Distribution of the number of busy ports among NQ independent ports busy with probabilities Q. */
+void emu_poisson_binomial(const double *q, unsigned nq, double *pb);
+double emu_uops_retired(const double *v);
+/* Executed uops per unhalted cycle on each port (shares normalised over NPORTS). */
+void emu_port_rates(const double *v, unsigned nports, double *rate);
+/* Edges of a stall condition: runs of stall_len cycles. */
+void emu_ev_stall_runs(const struct emu_core_ctx *c, struct emu_dist *d);
+/* A per-instruction event counted at most once per cycle. */
+void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double per_inst);
+
+/* The Skylake core's events (emu_model_skl.c) */
+emu_core_fn emu_ev_skl_uops_issued, emu_ev_skl_recovery, emu_ev_skl_not_delivered,
+	emu_ev_skl_cycle_activity, emu_ev_skl_ports, emu_ev_skl_exe_activity;
+
+#endif
