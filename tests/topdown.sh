@@ -23,7 +23,7 @@
 # levels' metrics read their events at different times): level 1 to 100
 # within 0.5 points, each level-2 pair to its parent within 5 %.
 . "$top_srcdir/tests/lib.sh"
-plan 20
+plan 21
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
@@ -140,3 +140,18 @@ key Up Left
 wait_for "+ Frontend_Bound" 10 >/dev/null
 expect_match "Left closes the node" "$(screen)" "+ Frontend_Bound"
 case "$(screen)" in *Fetch_Bandwidth*) fail "... its children are gone" "$(screen)" ;; *) pass "... its children are gone" ;; esac
+
+# the heatmap colours the topology by a tree node: every thread by its core's figure,
+# scaled figures narrowed to the cell (54.7*, not the tail of 54.67*)
+$T kill-server 2>/dev/null
+T="tmux -L pmutop-td2-$$"
+mkdir -p "$tmp/cfg2/pmutop"
+printf 'heat Retiring\ngroups 1\n' >"$tmp/cfg2/pmutop/pmutoprc"
+$T new-session -d -x 100 -y 30 "cd '$tmp' && XDG_CONFIG_HOME='$tmp/cfg2' LANG=C.UTF-8 '$PMUTOP' --sim skylake-sp -d 0.5; sleep 60"
+wait_for "heat: Retiring" 15 >/dev/null
+wait_for "5*" 10 >/dev/null
+cells=$(screen | sed -n '6p')
+case "$cells" in
+*"[5"[45].[0-9]"*]"*) pass "heat Retiring: core 0's figure in its thread's cell, whole (55 % of socket 0's slots)" ;;
+*) fail "heat Retiring: core 0's figure in its thread's cell, whole" "$cells" ;;
+esac

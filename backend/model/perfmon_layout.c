@@ -385,9 +385,12 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 
 		if (pl_render(g, m, true, buf, sizeof(buf))) {
 			fprintf(g->f, "%sthreshold %s\n", indent, buf);
-			/* "NAME > N ...": figures from N on in the alarm colour (not for n/a nodes) */
+			/*
+			 * "NAME > N [& the parent's ...]": figures from N on in the alarm
+			 * colour (not for n/a nodes; not where an alternative can flag it)
+			 */
 			if (g->pm[m].state != PL_UNAVAILABLE && !strncmp(buf, name, n) &&
-			    !strncmp(buf + n, " > ", 3)) {
+			    !strncmp(buf + n, " > ", 3) && !strchr(buf, '|')) {
 				over = strtod(buf + n + 3, &end);
 				if (end != buf + n + 3 && isfinite(over))
 					fprintf(g->f, "%sthresholds warn %g crit %g\n", indent, over, over);

@@ -89,15 +89,19 @@ void view_frame_free(struct view_frame *f)
 	*f = (struct view_frame){ 0 };
 }
 
-/* The next thread-scope metric after M in direction DIR (wrapping). */
-/* The next thread metric after M in direction DIR whose group is on (GROUPS), or M. */
+/*
+ * The next metric after M in direction DIR (wrapping) computed per thread or
+ * per core (a core's figure colours its threads) whose group is on
+ * (GROUPS), or M.
+ */
 static int view_next_thread_metric(const struct layout *l, uint64_t groups, int m, int dir)
 {
 	for (int i = 1; i <= l->nmetrics; i++) {
 		int k = ((m + dir * i) % l->nmetrics + l->nmetrics) % l->nmetrics;
 		int g = l->metrics[k].group;
 
-		if (l->metrics[k].scope == LAYOUT_THREAD && (g < 0 || (groups & LAYOUT_GROUP(g))))
+		if (l->metrics[k].scope <= LAYOUT_CORE && !l->metrics[k].na &&
+		    (g < 0 || (groups & LAYOUT_GROUP(g))))
 			return k;
 	}
 	return m;

@@ -124,9 +124,11 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 			v->sort_metric = -1;
 			return 0;
 		}
-		if (m < 0 || l->metrics[m].scope != LAYOUT_THREAD) {
-			snprintf(err, errlen, "%s: layout %s has no thread metric '%s'", key, l->name,
-				 value);
+		/* the heatmap also takes a metric per core (its threads show the core's figure) */
+		if (m < 0 || (l->metrics[m].scope != LAYOUT_THREAD &&
+			      (strcmp(key, "heat") || l->metrics[m].scope != LAYOUT_CORE))) {
+			snprintf(err, errlen, "%s: layout %s has no %s metric '%s'", key, l->name,
+				 strcmp(key, "heat") ? "thread" : "thread or core", value);
 			return -EINVAL;
 		}
 		*(strcmp(key, "heat") ? &v->sort_metric : &v->heat_metric) = m;

@@ -19,6 +19,40 @@ void pane_value(const struct sample *s, int m, double value, char *buf, size_t l
 		strcat(buf, __builtin_popcountll(s->layout->metrics[m].uses) > 1 ? "~" : "*");
 }
 
+void pane_value_fit(const struct sample *s, int m, double value, int width, char *buf, size_t len)
+{
+	size_t n;
+	char mark[2] = "";
+	const char *dot;
+
+	pane_value(s, m, value, buf, len);
+	n = strlen(buf);
+	if ((int)n <= width || !(dot = strchr(buf, '.')))
+		return;
+	if (buf[n - 1] == '*' || buf[n - 1] == '~')
+		mark[0] = buf[--n];
+	/* a plain number too wide: fewer decimals, rounded (54.67* -> 54.7*) */
+	{
+		char *end;
+		int decimals = (int)(buf + n - dot) - 1, cut = (int)n + (mark[0] != 0) - width;
+
+		buf[n] = 0;
+		strtod(buf, &end);
+		if (*end || decimals < cut)
+			return;
+		snprintf(buf, len, "%.*f%s", decimals - cut, value, mark);
+	}
+}
+
+double pane_thread_value(const struct sample *s, int i, int m)
+{
+	const struct layout_metric *mt = &s->layout->metrics[m];
+
+	if (mt->scope == LAYOUT_CORE && s->threads[i].core >= 0 && s->threads[i].core < s->ncores)
+		return sample_metric(s, &s->cores[s->threads[i].core], m);
+	return sample_metric(s, &s->threads[i], m);
+}
+
 /* The warn/crit thresholds a pane of the layout gives metric M (NaN when none). */
 void pane_thresholds(const struct layout *l, int m, double *warn, double *crit)
 {
@@ -57,13 +91,18 @@ void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len)
 {
 	double warn, crit;
 
+	const char *per = l->metrics[m].scope == LAYOUT_CORE ? " per core" : "";
+
 	pane_thresholds(l, m, &warn, &crit);
-	if (!isnan(warn) && !isnan(crit) && crit > 0)
-		snprintf(buf, len, "%s %s: warn >= %g, crit >= %g (yellow, red)", l->metrics[m].name,
-			 l->metrics[m].unit, warn, crit);
+	if (!isnan(warn) && !isnan(crit) && crit > 0 && warn == crit)
+		snprintf(buf, len, "%s %s%s: red from %g (the vendor's threshold)", l->metrics[m].name,
+			 l->metrics[m].unit, per, crit);
+	else if (!isnan(warn) && !isnan(crit) && crit > 0)
+		snprintf(buf, len, "%s %s%s: warn >= %g, crit >= %g (yellow, red)", l->metrics[m].name,
+			 l->metrics[m].unit, per, warn, crit);
 	else
-		snprintf(buf, len, "%s %s: shade = share of the largest, no judgement",
-			 l->metrics[m].name, l->metrics[m].unit);
+		snprintf(buf, len, "%s %s%s: shade = share of the largest, no judgement",
+			 l->metrics[m].name, l->metrics[m].unit, per);
 }
 
 void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,

@@ -39,8 +39,8 @@ struct pane {
 	int (*width)(const struct view *v, const struct sample *s, int *fixed);
 };
 
-extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane,
-	tree_pane;
+extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
+extern const struct pane tree_pane;
 
 /*
  * The bottleneck of a tree in VARS (an entity's), as toplev follows it: from
@@ -77,8 +77,18 @@ extern const struct pane *const panes_registry[VIEW_NPANES];
 
 /* ---- shared by the panes (pane.c) ---- */
 
+/*
+ * Metric M's figure for sample thread I: the thread's, or its core's for a
+ * metric computed per core (a tree node the vendor resolves per core): the
+ * heatmap colours every thread of the core by it.
+ */
+double pane_thread_value(const struct sample *s, int i, int m);
+
 /* Value text of metric M with the scaled mark '*'. */
 void pane_value(const struct sample *s, int m, double value, char *buf, size_t len);
+
+/* pane_value in at most WIDTH columns: decimals dropped first (the number stays whole). */
+void pane_value_fit(const struct sample *s, int m, double value, int width, char *buf, size_t len);
 
 /* The warn/crit thresholds the layout gives metric M (NaN when none). */
 void pane_thresholds(const struct layout *l, int m, double *warn, double *crit);

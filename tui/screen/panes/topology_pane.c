@@ -139,13 +139,13 @@ static void topology_pane_socket_info(const struct topo *t, int sk, int width, c
 static enum grid_style topology_pane_cell(const struct view *v, const struct sample *s, int i,
 					  double max, int width, char *buf, size_t len)
 {
-	double value = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
+	double value = i >= 0 ? pane_thread_value(s, i, v->heat_metric) : NAN;
 
 	if (i < 0) {
 		snprintf(buf, len, "%*s", width, s ? "off" : "");
 		return GRID_DIM;
 	}
-	pane_value(s, v->heat_metric, value, buf, len);
+	pane_value_fit(s, v->heat_metric, value, width, buf, len);
 	return pane_heat(v->info.layout, v->heat_metric, value, max);
 }
 
@@ -222,7 +222,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 				(*pos)++; /* out of sight: still a place the selection can go */
 				continue;
 			}
-			pane_value(s, v->heat_metric, val, cell, sizeof(cell));
+			pane_value_fit(s, v->heat_metric, val, 5, cell, sizeof(cell));
 			pane_cell(g, by, bx, 5, st, s ? cell : "", focus && f->sel == *pos);
 			pane_hit(f, by, bx, 5, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_CORE, k);
 		}
@@ -246,7 +246,7 @@ static void topology_pane_summary_line(const struct view *v, const struct sample
 
 	for (int k = 0; s && k < so->nthreads; k++) {
 		int i = tmap[so->thread_first + k];
-		double val = i >= 0 ? sample_metric(s, &s->threads[i], v->heat_metric) : NAN;
+		double val = i >= 0 ? pane_thread_value(s, i, v->heat_metric) : NAN;
 
 		if (isnan(val))
 			continue;
@@ -351,7 +351,7 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 		if (v->zoom_socket < 0 || v->zoom_socket == k)
 			socks[nsocks++] = k;
 	for (int i = 0; s && i < s->nthreads; i++) {
-		double val = sample_metric(s, &s->threads[i], v->heat_metric);
+		double val = pane_thread_value(s, i, v->heat_metric);
 
 		if (!isnan(val))
 			max = fmax(max, val);
