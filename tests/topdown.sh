@@ -23,7 +23,7 @@
 # levels' metrics read their events at different times): level 1 to 100
 # within 0.5 points, each level-2 pair to its parent within 5 %.
 . "$top_srcdir/tests/lib.sh"
-plan 21
+plan 22
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
@@ -114,6 +114,35 @@ expect_rc "damaged vendor data: pmutop still runs" 0
 expect_match "... says which file and what to do" "$err" "Intel's data for this CPU cannot be used: $dir/skx.json"
 expect_match "... and counts the architectural events" "$out" '"layout":"arch"'
 rm -rf "$dir"
+
+# Prometheus: one family per name (an event counted in several groups is a series per
+# group), every family name valid; the vendor's metrics by their names
+. "$top_srcdir/tests/http_lib.sh"
+port=$(free_port)
+"$PMUTOP" --sim skylake-sp --serve "127.0.0.1:$port" -d 0.5 -g 1,2 >"$tmp/serve.out" 2>&1 &
+spid=$!
+wait_http "http://127.0.0.1:$port/metrics"
+sleep 1.2
+curl -s "http://127.0.0.1:$port/metrics" >"$tmp/prom.txt"
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+check=$($PY -c '
+import re, sys
+types, bad, copies = [], [], {}
+for line in open(sys.argv[1]):
+    if line.startswith("# TYPE "):
+        types.append(line.split()[2])
+    elif not line.startswith("#") and line.strip():
+        name = re.split(r"[{ ]", line, 1)[0]
+        if not re.match(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$", name):
+            bad.append(name)
+        if name == "pmutop_event_cpu_clk_unhalted_thread_any_total" and "cpu=\"0\"" in line:
+            copies[re.search(r"group=\"([^\"]*)\"", line).group(1)] = 1
+dup = sorted(set(t for t in types if types.count(t) > 1))
+ok = not dup and not bad and "pmutop_frontend_bound_ratio" in types and len(copies) >= 3
+print("ok" if ok else "dup %s bad %s copies %s" % (dup[:3], bad[:3], sorted(copies)))
+' "$tmp/prom.txt" 2>&1)
+expect_match "/metrics: one family per name, THREAD_ANY a series per group, valid names" "$check" "ok"
 
 # the tree pane at 80x24
 . "$top_srcdir/tests/tmux_lib.sh"

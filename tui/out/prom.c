@@ -91,7 +91,10 @@ double prom_metric_name(const struct layout *l, int m, char *buf, size_t len)
 	if (u && u->strip[0] && n >= strlen(u->strip) &&
 	    !strcmp(base + n - strlen(u->strip), u->strip))
 		base[n - strlen(u->strip)] = 0;
-	snprintf(buf, len, "pmutop_%s%s", base, u ? u->suffix : "");
+	/* "ghz" -> pmutop_clock_hertz; "cpu_operating_frequency" -> ..._frequency_clock_hertz */
+	snprintf(buf, len, "pmutop_%s%s%s", base,
+		 u && base[0] && u->suffix[0] != '_' && base[strlen(base) - 1] != '_' ? "_" : "",
+		 u ? u->suffix : "");
 	return u ? u->factor : 1;
 }
 
@@ -299,23 +302,35 @@ static void prom_events(struct prom_ctx *c, const struct prom_totals *t)
 
 		if (var >= width || done[var] || t->n[sc] != n)
 			continue;
-		done[var] = true;
 		snprintf(name, sizeof(name), "pmutop_event_%s", le->name);
 		prom_clean(name);
 		strncat(name, "_total", sizeof(name) - strlen(name) - 1);
 		snprintf(help, sizeof(help), "Count of %s (%s, group %s), summed since pmutop "
 			 "started; scaled estimates while the group rotates", le->spec,
 			 layout_pmu_kinds[le->pmu].name, l->groups[le->group].name);
-		for (int i = 0; i < n; i++) {
-			double v = t->sum[sc][(size_t)i * (size_t)t->width + (size_t)var];
+		/*
+		 * one family per name: an event counted in several groups (a layout
+		 * made from the vendor's data) is one series per group, by its label
+		 */
+		for (int k = ev; k < l->nevents; k++) {
+			const struct layout_event *ke = &l->events[k];
+			int kv = layout_event_var(l, k);
 
-			if (!(v > 0) && c->s->groups[le->group].state == SAMPLE_GROUP_OFF)
+			if (kv >= width || done[kv] || strcmp(ke->name, le->name) ||
+			    prom_event_scope(ke) != sc)
 				continue;
-			if (!shown) {
-				prom_family(c, name, "counter", help, NULL);
-				shown = true;
+			done[kv] = true;
+			for (int i = 0; i < n; i++) {
+				double v = t->sum[sc][(size_t)i * (size_t)t->width + (size_t)kv];
+
+				if (!(v > 0) && c->s->groups[ke->group].state == SAMPLE_GROUP_OFF)
+					continue;
+				if (!shown) {
+					prom_family(c, name, "counter", help, NULL);
+					shown = true;
+				}
+				prom_series(c, name, sc, &e[i], ke->group, v);
 			}
-			prom_series(c, name, sc, &e[i], le->group, v);
 		}
 	}
 	free(done);
