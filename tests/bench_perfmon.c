@@ -4,7 +4,9 @@
  * compile every formula and threshold, link the tree), RUNS times each: the
  * median per file and the slowest; and evaluating every formula and
  * threshold of Sapphire Rapids for 224 hardware threads (2 sockets x 56
- * cores x 2), what one sample of the whole tree would take, as CPU time.
+ * cores x 2), what one sample of the whole tree would take, as CPU time;
+ * and making a platform's layout (plan, write, parse) for a 2 x 28 x 2
+ * machine on 4 counters, what start-up adds on such a CPU.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -15,7 +17,9 @@
 #include <time.h>
 
 #include "expr.h"
+#include "layout.h"
 #include "perfmon.h"
+#include "perfmon_layout.h"
 
 #define BENCH_RUNS 11
 #define BENCH_THREADS 224
@@ -96,6 +100,43 @@ static int bench_eval(const char *path)
 	return 0;
 }
 
+/* Median time to make and parse the layout of PATH's platform; negative on failure. */
+static double bench_layout(const char *path, int *groups, size_t *bytes)
+{
+	static const struct perfmon_layout_config mc = {
+		.gp_counters = 4, .ht_on = true, .threads_per_core = 2, .sockets = 2,
+		.cores_per_socket = 28, .cpus = 112,
+	};
+	double ms[BENCH_RUNS];
+	char err[1024];
+	struct perfmon *p;
+
+	if (perfmon_load(path, &p, err, sizeof(err))) {
+		fprintf(stderr, "bench_perfmon: %s\n", err);
+		return -1;
+	}
+	for (int i = 0; i < BENCH_RUNS; i++) {
+		double t0 = bench_now_ms(CLOCK_MONOTONIC);
+		struct layout *l;
+		char *text;
+
+		if (perfmon_layout(p, &mc, &text, err, sizeof(err)) ||
+		    layout_parse(text, path, &l, err, sizeof(err))) {
+			fprintf(stderr, "bench_perfmon: %s\n", err);
+			perfmon_free(p);
+			return -1;
+		}
+		ms[i] = bench_now_ms(CLOCK_MONOTONIC) - t0;
+		*groups = l->ngroups;
+		*bytes = strlen(text);
+		free(text);
+		layout_free(l);
+	}
+	perfmon_free(p);
+	qsort(ms, BENCH_RUNS, sizeof(ms[0]), bench_cmp);
+	return ms[BENCH_RUNS / 2];
+}
+
 int main(void)
 {
 	DIR *d = opendir(PERFMON_SRCDIR);
@@ -132,6 +173,18 @@ int main(void)
 	closedir(d);
 	printf("load: %d platform files, mean %.2f ms, slowest %s %.2f ms (target: start-up under "
 	       "150 ms)\n", n, sum / n, slowest, worst);
+	for (size_t k = 0; k < 2; k++) {
+		static const char *const files[] = { "skx.json", "spr.json" };
+		int groups = 0;
+		size_t bytes = 0;
+		double ms;
+
+		snprintf(path, sizeof(path), "%s/%s", PERFMON_SRCDIR, files[k]);
+		if ((ms = bench_layout(path, &groups, &bytes)) < 0)
+			return 1;
+		printf("layout %-8s for 2 x 28 x 2 on 4 counters: median %.2f ms of %d (plan, write "
+		       "%zu bytes, parse; %d groups)\n", files[k], ms, BENCH_RUNS, bytes, groups);
+	}
 	snprintf(path, sizeof(path), "%s/spr.json", PERFMON_SRCDIR);
 	return bench_eval(path);
 }
