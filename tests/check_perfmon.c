@@ -20,6 +20,7 @@
 #include "perfmon.h"
 #include "perfmon_layout.h"
 #include "perfmon_plan.h"
+#include "session.h"
 
 #ifndef PERFMON_SRCDIR
 #error "PERFMON_SRCDIR must name data/intel"
@@ -171,6 +172,38 @@ START_TEST(every_platform_makes_a_layout)
 	}
 	closedir(d);
 	ck_assert_int_ge(layouts, 2 * 21);
+}
+END_TEST
+
+/*
+ * The layout made from the data is for one core kind: on a hybrid CPU the
+ * other kind's cores would count other things with it, so pmutop keeps the
+ * architectural events there and says why; a CPU of the data that is not
+ * hybrid gets the made layout.
+ */
+START_TEST(hybrid_cpus_keep_the_architectural_events)
+{
+	struct perfmon_layout_config mc = { .gp_counters = 8, .ht_on = true, .threads_per_core = 2,
+					    .sockets = 1, .cores_per_socket = 8, .cpus = 16 };
+	struct cpuid_info info = { .vendor_id = CPUID_VENDOR_INTEL, .family = 6, .model = 0x97,
+				   .stepping = 2, .hybrid = true, .core_type = 0x40 };
+	struct layout *l = NULL;
+	char notice[512] = "";
+
+	ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
+						   sizeof(notice)), -ENOENT);
+	ck_assert_ptr_null(l);
+	ck_assert_ptr_nonnull(strstr(notice, "a hybrid CPU: Intel's data gives each core kind"));
+	info.model = 0x55;
+	info.stepping = 4;
+	info.hybrid = false;
+	info.core_type = 0;
+	notice[0] = 0;
+	ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
+						   sizeof(notice)), 0);
+	ck_assert_str_eq(l->name, "intel_skx");
+	ck_assert_str_eq(notice, "");
+	layout_free(l);
 }
 END_TEST
 
@@ -565,6 +598,7 @@ static Suite *perfmon_suite(void)
 
 	CHECK_ADD(s, every_formula_and_threshold_of_every_platform_compiles);
 	CHECK_ADD(s, every_platform_makes_a_layout);
+	CHECK_ADD(s, hybrid_cpus_keep_the_architectural_events);
 	CHECK_ADD(s, cpus_map_to_the_vendors_platforms);
 	CHECK_ADD(s, level_one_is_the_vendors_arithmetic_and_sums_to_100);
 	CHECK_ADD(s, na_says_which_event_or_the_division);

@@ -48,6 +48,13 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	if (!perfmon_dir || cpumodel_of(info) || info->vendor_id != CPUID_VENDOR_INTEL ||
 	    mc->gp_counters < 1)
 		return -ENOENT;
+	if (info->hybrid) {
+		/* one kind's encodings on the other kind's cores would count other things */
+		snprintf(notice, len, "a hybrid CPU: Intel's data gives each core kind its own "
+			 "events, and pmutop does not yet count each kind through its own PMU; "
+			 "counting the architectural events on every core instead\n");
+		return -ENOENT;
+	}
 	rc = perfmon_find(perfmon_dir, info->family, info->model, info->stepping, info->core_type,
 			  path, err, sizeof(err));
 	if (rc == -ENOENT)
