@@ -158,11 +158,11 @@ for t in s["threads"]:
     r = 100 * c["retire_slots"]["scaled"] / (4 * c["cycles"]["count"])
     assert abs(m["retiring_pct"] - r) < 1e-4 * r, (m["retiring_pct"], r)
     # a thread scales the events of a group by the time each counted, the same slices: one
-    # ratio within 3 % (each counter is read at its own instant of a sweep: 0.24 % seen, more
-    # where sweeps are slow, as in the sanitizer builds)
+    # ratio within 5 % (each counter is read at its own instant of a sweep: 0.24 % seen, more
+    # where sweeps are slow, as in the sanitizer builds: 3.9 % seen there)
     ratio = c["retire_slots"]["scaled"] / c["retire_slots"]["count"]
     other = c["not_delivered"]["scaled"] / c["not_delivered"]["count"]
-    assert abs(ratio - other) < 0.03 * ratio, (ratio, other)
+    assert abs(ratio - other) < 0.05 * ratio, (ratio, other)
     # that time is this thread own, the group share the threads mean: close, not equal
     # (2.7 % apart in a sanitizer build, where sweeps are slow)
     assert abs(ratio * share - 1) < 0.10, (ratio, share)
