@@ -71,11 +71,6 @@ static const struct {
 	{ "TSC", "tsc" },
 };
 
-const char *perfmon_layout_vendor_name(const char *name)
-{
-	return name[0] == '_' && isdigit((unsigned char)name[1]) ? name + 1 : name;
-}
-
 /* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
 static void pl_name(const char *name, char *buf, size_t len)
 {

@@ -39,7 +39,4 @@ struct perfmon_layout_config {
 int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
 		   char *err, size_t errlen);
 
-/* The vendor's name of layout metric NAME (a name starting with a digit gets a '_' first). */
-const char *perfmon_layout_vendor_name(const char *name);
-
 #endif

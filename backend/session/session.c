@@ -94,8 +94,10 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	else if (session_vendor_layout(c, s->src, &s->own_layout, s->notice, sizeof(s->notice)))
 		rc = layout_find(c->layout_dir, info, &s->own_layout, err, errlen);
 	else
-		rc = snprintf(s->uarch, sizeof(s->uarch), "%s (Intel's perfmon data)",
-			      s->own_layout->name + 6) < 0;
+		rc = 0;
+	if (!rc && !c->layout_path && !strncmp(s->own_layout->name, "intel_", 6))
+		snprintf(s->uarch, sizeof(s->uarch), "%s (Intel's perfmon data)",
+			 s->own_layout->name + 6);
 	if (rc)
 		return -EINVAL;
 	s->layout = s->own_layout;

@@ -43,17 +43,6 @@ extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, i
 extern const struct pane tree_pane;
 
 /*
- * The bottleneck of a tree in VARS (an entity's), as toplev follows it: from
- * the roots down, the flagged node with the largest value at each level;
- * the path into PATH (at most MAX), its length.
- */
-int tree_pane_bottleneck(const struct layout *l, const double *vars, int *path, int max);
-
-/* The metric on row ROW of the tree as V opens it (-1: none); the row of metric M (-1). */
-int tree_pane_row_metric(const struct view *v, int row);
-int tree_pane_row_of(const struct view *v, int m);
-
-/*
  * The tree pane's keys when it has the focus: Right or Enter opens the
  * selected node, Left closes it (or goes to its parent), B opens the way to
  * the bottleneck of the first column and selects it.  True when KEY was one.

@@ -86,7 +86,12 @@ static int tree_rows(const struct view *v, int m, int *rows, int n)
 	return n;
 }
 
-int tree_pane_bottleneck(const struct layout *l, const double *vars, int *path, int max)
+/*
+ * The bottleneck of a tree in VARS (an entity's), as toplev follows it: from
+ * the roots down, the flagged node with the largest value at each level;
+ * the path into PATH (at most MAX), its length.
+ */
+static int tree_pane_bottleneck(const struct layout *l, const double *vars, int *path, int max)
 {
 	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = 0, at = -1;
 
@@ -294,7 +299,8 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	return h;
 }
 
-int tree_pane_row_metric(const struct view *v, int row)
+/* The metric on row ROW of the tree as V opens it (-1: none). */
+static int tree_pane_row_metric(const struct view *v, int row)
 {
 	const struct layout *l = v->info.layout;
 	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = tree_rows(v, -1, rows, 0);
@@ -304,7 +310,8 @@ int tree_pane_row_metric(const struct view *v, int row)
 	return m;
 }
 
-int tree_pane_row_of(const struct view *v, int m)
+/* The row of metric M in the tree as V opens it (-1: not shown). */
+static int tree_pane_row_of(const struct view *v, int m)
 {
 	const struct layout *l = v->info.layout;
 	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = tree_rows(v, -1, rows, 0);
