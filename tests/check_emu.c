@@ -487,6 +487,56 @@ START_TEST(skylake_topdown_events_give_the_slot_shares)
 }
 END_TEST
 
+/*
+ * Ice Lake and later: fixed counter 3 counts the pipeline's width of slots
+ * per unhalted cycle (shared by busy siblings); MSR_PERF_METRICS gives each
+ * level-1 (and from Sapphire Rapids level-2) node's share of the slots
+ * since it was last written, in 255ths; it moves only while fixed counter 3
+ * and its global enable (bit 48) count; PERF_CAPABILITIES bit 15 says it
+ * exists, and older machines have neither.
+ */
+START_TEST(perf_metrics_give_the_slot_shares_since_the_last_clear)
+{
+	struct emu *e = make("sapphire-rapids", "pmutop-scenario 1\nphase p 0\n"
+				    "cpu all util=1 ghz=2 kernel=0 ipc=1.5 uops_per_inst=1.2 "
+				    "frontend_bound=0.2 bad_speculation=0.1 fetch_latency_share=0.5 "
+				    "heavy_ops_share=0.25 mispredict_share=0.6\n"
+				    "cpu 112-223 util=0\n"); /* CPU 0 alone on its core */
+	uint64_t both = FIXED_CTRL_OS | FIXED_CTRL_USR, m, o;
+	double ret = 1.5 * 1.2 / 6, fields[7] = { ret, 0.1, 0.2, 1 - ret - 0.3, ret * 0.25, 0.06,
+						  0.1 };
+	unsigned sum = 0;
+
+	ck_assert(rd(e, 0, IA32_PERF_CAPABILITIES) & PERF_CAP_PERF_METRICS);
+	wr(e, 0, IA32_FIXED_CTR_CTRL, both << 12);
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED(3)); /* PERF_METRICS not enabled yet */
+	wr(e, 0, MSR_PERF_METRICS, 0x1234);
+	emu_advance(e, 1);
+	ck_near(rd(e, 0, IA32_FIXED_CTR0 + 3), 6 * 2e9, 2); /* 6 slots a cycle, core alone */
+	ck_assert_uint_eq(rd(e, 0, MSR_PERF_METRICS), 0x1234); /* held: nothing counted */
+	wr(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED(3) | GLOBAL_PERF_METRICS);
+	emu_advance(e, 1);
+	m = rd(e, 0, MSR_PERF_METRICS);
+	for (int k = 0; k < 7; k++)
+		ck_near(PERF_METRICS_FIELD(m, k), 255 * fields[k], 0.5 + 1e-9);
+	for (int k = 0; k < 4; k++)
+		sum += (unsigned)PERF_METRICS_FIELD(m, k);
+	ck_assert_uint_ge(sum, 253); /* level 1 adds up, each field rounded */
+	ck_assert_uint_le(sum, 257);
+	/* a write starts afresh: the same shares again over the next second */
+	wr(e, 0, MSR_PERF_METRICS, 0);
+	emu_advance(e, 1);
+	ck_assert_uint_eq(rd(e, 0, MSR_PERF_METRICS), m);
+	emu_free(e);
+	/* before Ice Lake: no register, no bit 48, no bit 15 */
+	e = make("skylake-sp", STEADY);
+	ck_assert_int_eq(emu_msr_read(e, 0, MSR_PERF_METRICS, &o), -EIO);
+	ck_assert_int_eq(emu_msr_write(e, 0, IA32_PERF_GLOBAL_CTRL, GLOBAL_PERF_METRICS), -EIO);
+	ck_assert_uint_eq(rd(e, 0, IA32_PERF_CAPABILITIES) & PERF_CAP_PERF_METRICS, 0);
+	emu_free(e);
+}
+END_TEST
+
 START_TEST(skylake_ports_0_to_7_add_up_to_dispatched_uops)
 {
 	struct emu *e = make("skylake", "pmutop-scenario 1\nphase p 0\n"
@@ -586,6 +636,7 @@ static Suite *emu_suite(void)
 	CHECK_ADD(s, offcore_response_is_selected_by_msr_1a6);
 	CHECK_ADD(s, skylake_cycle_activity_stalls_nest_and_need_cmask_equal_umask);
 	CHECK_ADD(s, skylake_topdown_events_give_the_slot_shares);
+	CHECK_ADD(s, perf_metrics_give_the_slot_shares_since_the_last_clear);
 	CHECK_ADD(s, skylake_ports_0_to_7_add_up_to_dispatched_uops);
 	CHECK_ADD(s, core2_bus_snoop_l1i_and_itlb_events);
 	return s;

@@ -10,6 +10,7 @@
  * cycles >= 1 - uops per cycle) the bound is part of the truth.
  */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -2265,6 +2266,53 @@ START_TEST(perf_file_limit_blocks_groups_with_the_fix)
 END_TEST
 
 /*
+ * The emulated kernel's top-down group, as Linux has it: "slots" (fixed
+ * counter 3) must lead the topdown-* events; a field the CPU lacks (level 2
+ * before Sapphire Rapids) is refused; read as a group, each topdown-* is its
+ * field's share of the slots, and they add up to them.
+ */
+START_TEST(perf_topdown_events_need_slots_leading_their_group)
+{
+	struct run r;
+	const struct perf_sys *k;
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_RAW,
+				     .read_format = PERF_FORMAT_GROUP |
+						    PERF_FORMAT_TOTAL_TIME_ENABLED |
+						    PERF_FORMAT_TOTAL_TIME_RUNNING };
+	uint64_t buf[3 + 8];
+	int lead, fd[4];
+	double sum = 0;
+
+	run_source_perf(&r, "tigerlake:compute-bound");
+	k = r.src->perf_sys;
+	a.config = 0x8000; /* topdown-retiring alone */
+	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, -1), -EINVAL);
+	a.config = 0x0400; /* slots */
+	lead = k->open(k->ctx, &a, -1, 0, -1);
+	ck_assert_int_ge(lead, 0);
+	for (int f = 0; f < 4; f++) {
+		a.config = 0x8000 + 0x100 * (uint64_t)f;
+		fd[f] = k->open(k->ctx, &a, -1, 0, lead);
+		ck_assert_int_ge(fd[f], 0);
+	}
+	a.config = 0x8400; /* topdown-heavy-ops: Tiger Lake has 4 fields */
+	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, lead), -EINVAL);
+	ck_assert_int_eq(k->ioctl(k->ctx, lead, PERF_EVENT_IOC_ENABLE, 0), 0);
+	emu_advance(r.src->emu, 1);
+	ck_assert_int_eq(k->read(k->ctx, lead, buf, sizeof(buf)), (ssize_t)(8 * 8));
+	ck_assert_uint_eq(buf[0], 5);
+	for (int f = 0; f < 4; f++)
+		sum += (double)buf[4 + f];
+	ck_assert_msg(buf[3] > 0 && fabs(sum - (double)buf[3]) <= 0.01 * (double)buf[3],
+		      "slots %llu, fields %g", (unsigned long long)buf[3], sum);
+	for (int f = 3; f >= 0; f--)
+		k->close(k->ctx, fd[f]);
+	k->close(k->ctx, lead);
+	source_close(r.src);
+}
+END_TEST
+
+/*
  * The NMI watchdog holds fixed counter 1 on every CPU (a pinned cycles
  * event): through perf pmutop's cycles event goes on a general counter, so
  * a group of four events and the cycles no longer fit together on a
@@ -2317,6 +2365,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, perf_counts_a_command_once_attached);
 	tcase_add_test(tc, perf_file_limit_blocks_groups_with_the_fix);
 	tcase_add_test(tc, perf_nmi_watchdog_takes_a_counter);
+	tcase_add_test(tc, perf_topdown_events_need_slots_leading_their_group);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);
 	CHECK_ADD(s, idle_core_has_no_stall_share);

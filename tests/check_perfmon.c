@@ -105,13 +105,23 @@ START_TEST(every_formula_and_threshold_of_every_platform_compiles)
 }
 END_TEST
 
+/* The reason of L's first unavailable level-LEVEL node, or "". */
+static const char *text_na(const struct layout *l, int level)
+{
+	for (int m = 0; m < l->nmetrics; m++)
+		if (l->metrics[m].level == level && l->metrics[m].na)
+			return l->metrics[m].na;
+	return "";
+}
+
 /*
  * Every platform with metrics makes a layout that parses, on a machine with
  * SMT (4 counters per thread, 2 sockets) and without (8 counters): every
  * node of the vendor's tree is in it, counted or unavailable with a reason;
  * every threshold is kept or its absence says why.  Where the data's level 1
  * needs only general-purpose and fixed counters 0-2 (Haswell to Cascade
- * Lake), level 1 is counted; PERF_METRICS platforms (Ice Lake on) say why not.
+ * Lake), level 1 is counted; on PERF_METRICS platforms (Ice Lake on) too where the machine
+ * has fixed counter 3, and where it has not the layout says why not.
  */
 START_TEST(every_platform_makes_a_layout)
 {
@@ -120,6 +130,9 @@ START_TEST(every_platform_makes_a_layout)
 		  .cores_per_socket = 28, .cpus = 112 },
 		{ .gp_counters = 8, .ht_on = false, .threads_per_core = 1, .sockets = 1,
 		  .cores_per_socket = 8, .cpus = 8 },
+		/* with fixed counter 3 and PERF_METRICS (Ice Lake on): 8 counters, SMT */
+		{ .gp_counters = 8, .ht_on = true, .threads_per_core = 2, .sockets = 2,
+		  .cores_per_socket = 56, .cpus = 224, .slots = true },
 	};
 	DIR *d = opendir(PERFMON_SRCDIR);
 	const char *name;
@@ -158,9 +171,17 @@ START_TEST(every_platform_makes_a_layout)
 				      name, nodes, tree);
 			for (int v = 0; v < p->nevents; v++)
 				perf_metrics |= !strncmp(p->events[v].name, "PERF_METRICS.", 13);
-			if (tree && !perf_metrics)
+			if (tree && (!perf_metrics || machines[k].slots))
 				ck_assert_msg(l1_counted == l1 && l1 >= 3, "%s: level 1 %d of %d counted",
 					      name, l1_counted, l1);
+			if (tree && perf_metrics) {
+				/* the data's fixed counter 3; without it (a machine that lacks it) why not */
+				ck_assert_msg(perfmon_plan_has_slots(p), "%s: PERF_METRICS, no slots", name);
+				if (!machines[k].slots)
+					ck_assert_msg(l1_counted < l1 && strstr(text_na(l, 1), "fixed counter 3"),
+						      "%s: level 1 without fixed counter 3: %s", name,
+						      text_na(l, 1));
+			}
 			printf("# %s on %d counters%s: %d of %d tree nodes counted, level 1 %d of %d, "
 			       "%d groups\n", name, machines[k].gp_counters,
 			       machines[k].ht_on ? " (SMT)" : "", counted, nodes, l1_counted, l1,
@@ -171,7 +192,7 @@ START_TEST(every_platform_makes_a_layout)
 		perfmon_free(p);
 	}
 	closedir(d);
-	ck_assert_int_ge(layouts, 2 * 21);
+	ck_assert_int_ge(layouts, 3 * 21);
 }
 END_TEST
 

@@ -25,18 +25,20 @@ fakehw_stop() {
 	[ -z "$fakehw_cleanup" ] || eval "$fakehw_cleanup"
 }
 
-# regs set|dump: the PMU registers pmutop may write, on every CPU, through the device files
+# regs set|dump [ORIG]: the PMU registers pmutop may write, on every CPU, through the device
+# files; ORIG (a Python dict of register: value) chooses other registers and originals
 regs() {
-	$PY - "$dir" "$1" <<'PYEOF'
-import os, struct, sys
+	$PY - "$dir" "$1" "${2:-}" <<'PYEOF'
+import ast, os, struct, sys
 root, what = sys.argv[1], sys.argv[2]
-regs = [0x186, 0x187, 0x188, 0x189, 0xC1, 0xC2, 0xC3, 0xC4, 0x38D, 0x38F, 0x1A6, 0x1A7,
-        0x309, 0x30A, 0x30B]
 # originals as another tool might leave them: disabled selects with content, counts, matrices,
 # fixed counts that move (in real time, on the fake device) while pmutop enables them
 orig = {0x186: 0x13003C, 0x187: 0x0, 0x188: 0x1301C0, 0x189: 0x0, 0xC1: 0x1234, 0xC2: 0x55AA55,
         0xC3: 0x0, 0xC4: 0x77, 0x38D: 0x0, 0x38F: 0x3, 0x1A6: 0x2001, 0x1A7: 0x4001,
         0x309: 0x123456789A, 0x30A: 0x2222, 0x30B: 0x0}
+if sys.argv[3]:
+    orig = ast.literal_eval(sys.argv[3])
+regs = sorted(orig)
 cpus = sorted(int(d) for d in os.listdir(os.path.join(root, "dev/cpu")) if d.isdigit())
 for c in cpus:
     fd = os.open(os.path.join(root, "dev/cpu/%d/msr" % c), os.O_RDWR)

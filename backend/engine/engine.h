@@ -115,6 +115,11 @@ struct engine_config {
 	unsigned perfmon_version;
 	unsigned gp_counters, gp_width;
 	unsigned fixed_counters, fixed_width;
+	/*
+	 * MSR_PERF_METRICS fields the platform has beside fixed counter 3 (0,
+	 * 4 from Ice Lake, 8 from Sapphire Rapids: what its vendor data reads).
+	 */
+	unsigned topdown_fields;
 	uint32_t gp_taken;       /* counters someone else uses (left alone), bit n = PMCn */
 	uint32_t fixed_taken;
 	uint32_t arch_events_absent; /* cpuid_info's: a group using one of these is blocked */

@@ -222,7 +222,9 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		if (src_cpu_void(c))
 			continue; /* all n/a */
 		for (int n = 0; n < PMU_MAX_FIXED; n++)
-			v[n] = e->plan.fixed & (1u << n) ? c->fixed_acc[n] : NAN;
+			v[LAYOUT_FIXED_VAR(n)] = e->plan.fixed & (1u << n) ? c->fixed_acc[n] : NAN;
+		for (int k = 0; k < PERF_METRICS_FIELDS; k++)
+			v[LAYOUT_TOPDOWN_VAR(k)] = e->plan.topdown & (1u << k) ? c->td_acc[k] : NAN;
 		v[LAYOUT_B_tsc] = c->tsc_acc;
 		v[LAYOUT_B_seconds] = secs;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;

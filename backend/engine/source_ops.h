@@ -45,6 +45,7 @@ struct src_cpu {
 	/* the interval so far, from the source's reads (the figures' clock) */
 	double t_interval, t_read;       /* its start; the last read of the fixed counters */
 	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
+	double td_acc[PERF_METRICS_FIELDS];  /* slots per MSR_PERF_METRICS field (fixed_acc[3]'s shares) */
 	double *ev_acc, *ev_live;        /* per layout event: its count, the seconds it counted */
 	int resets;                      /* counters found reset by someone else */
 	int failed;                      /* an access failed this interval: its figures n/a */
@@ -57,6 +58,7 @@ struct src_cpu {
 static inline void src_cpu_restart(struct src_cpu *c, int nevents, double t)
 {
 	memset(c->fixed_acc, 0, sizeof(c->fixed_acc));
+	memset(c->td_acc, 0, sizeof(c->td_acc));
 	c->tsc_acc = 0;
 	for (int i = 0; i < nevents; i++)
 		c->ev_acc[i] = c->ev_live[i] = 0;
@@ -104,6 +106,7 @@ struct src_plan {
 	int gp_used;             /* most programmable counters one set uses */
 	int gp_usable;           /* programmable counters pmutop may use */
 	uint32_t fixed;          /* fixed counters with figures, bit n */
+	uint32_t topdown;        /* MSR_PERF_METRICS fields with figures, bit k (beside fixed counter 3) */
 	uint64_t live;           /* groups that count, bit g */
 	long files;              /* open files its events take (the uncore's are counted beside) */
 };

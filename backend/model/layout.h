@@ -37,7 +37,16 @@
 	X(threads,      "hardware threads in the scope (1 for a thread)") \
 	X(uncore_clock, "uncore clock ticks (the uncore fixed counter; socket and channel scope)") \
 	X(dram_peak,    "theoretical DRAM bandwidth, B/s: a channel's, or a socket's sum (n/a unless the DIMM speed is known)") \
-	X(channels,     "memory channels in the scope (1 for a channel, a socket's count of channels with figures)")
+	X(channels,     "memory channels in the scope (1 for a channel, a socket's count of channels with figures)") \
+	X(slots,        "issue slots (fixed counter 3, TOPDOWN.SLOTS; Ice Lake and later)") \
+	X(topdown_retiring,      "slots that retired (PERF_METRICS.RETIRING x slots)") \
+	X(topdown_bad_spec,      "slots wasted on the wrong path (PERF_METRICS.BAD_SPECULATION x slots)") \
+	X(topdown_fe_bound,      "slots the front end left empty (PERF_METRICS.FRONTEND_BOUND x slots)") \
+	X(topdown_be_bound,      "slots the back end could not take (PERF_METRICS.BACKEND_BOUND x slots)") \
+	X(topdown_heavy_ops,     "retiring slots of heavy operations (PERF_METRICS.HEAVY_OPERATIONS; Sapphire Rapids and later)") \
+	X(topdown_br_mispredict, "slots lost to branch mispredicts (PERF_METRICS.BRANCH_MISPREDICTS; Sapphire Rapids and later)") \
+	X(topdown_fetch_lat,     "front-end slots lost to fetch latency (PERF_METRICS.FETCH_LATENCY; Sapphire Rapids and later)") \
+	X(topdown_mem_bound,     "back-end slots bound by memory (PERF_METRICS.MEMORY_BOUND; Sapphire Rapids and later)")
 
 enum layout_builtin {
 #define LAYOUT_BUILTIN_ENUM(n, h) LAYOUT_B_##n,
@@ -47,6 +56,11 @@ enum layout_builtin {
 };
 
 extern const char *const layout_builtin_names[LAYOUT_NBUILTINS];
+
+/* The built-in of fixed counter N (0-3). */
+#define LAYOUT_FIXED_VAR(n) ((n) < 3 ? (int)(n) : (int)LAYOUT_B_slots)
+/* The built-in of MSR_PERF_METRICS field K (0-7, pmu_regs.h's order). */
+#define LAYOUT_TOPDOWN_VAR(k) ((int)LAYOUT_B_topdown_retiring + (int)(k))
 
 /*
  * Where a metric is computed: thread within core within socket; a memory
@@ -239,6 +253,14 @@ bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32
 
 /* Does any group of L count on a per-socket PMU? */
 bool layout_has_uncore(const struct layout *l);
+
+/*
+ * The MSR_PERF_METRICS fields L reads: 0 none, 4 level 1 (Ice Lake's), 8
+ * when it reads a level-2 field too (Sapphire Rapids and later).  A layout
+ * is for the CPUs its models line names: one that reads a field its CPU
+ * lacks reads zero there, as the register does.
+ */
+unsigned layout_topdown_fields(const struct layout *l);
 
 int layout_nvars(const struct layout *l);
 /* Variable index of event E / metric M. */

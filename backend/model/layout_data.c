@@ -230,6 +230,25 @@ bool layout_has_uncore(const struct layout *l)
 	return false;
 }
 
+unsigned layout_topdown_fields(const struct layout *l)
+{
+	unsigned fields = 0;
+
+	for (int m = 0; m < l->nmetrics; m++) {
+		const int *vars;
+		int n;
+
+		if (!l->metrics[m].expr)
+			continue;
+		expr_vars(l->metrics[m].expr, &vars, &n);
+		for (int i = 0; i < n; i++)
+			if (vars[i] >= LAYOUT_TOPDOWN_VAR(0) &&
+			    vars[i] < LAYOUT_TOPDOWN_VAR(PERF_METRICS_FIELDS))
+				fields = vars[i] >= LAYOUT_TOPDOWN_VAR(4) ? 8 : fields ? fields : 4;
+	}
+	return fields;
+}
+
 int layout_metric_var(const struct layout *l, int m)
 {
 	return LAYOUT_NBUILTINS + l->nevents + m;

@@ -38,6 +38,8 @@ struct pl_gen {
 	const struct perfmon *p;
 	int budget;          /* the general-purpose counters a layout may name (at most PMU_MAX_GP) */
 	const struct perfmon_layout_config *c;
+	unsigned flags;      /* PERFMON_PLAN_LAYOUT, and PERFMON_PLAN_SLOTS where the machine has them */
+	bool tma;            /* the metric rendered now is one of the vendor's TMA metrics */
 	FILE *f;
 	double *known;       /* per perfmon variable: the constants of this machine, else NaN */
 	bool *needed;        /* per perfmon variable: read by the metric rendered now */
@@ -69,6 +71,15 @@ static const struct {
 	{ "CPU_CLK_UNHALTED.CORE", "cycles" },
 	{ "CPU_CLK_UNHALTED.REF_TSC", "ref_cycles" },
 	{ "TSC", "tsc" },
+	{ "TOPDOWN.SLOTS", "slots" },
+	{ "PERF_METRICS.RETIRING", "topdown_retiring" },
+	{ "PERF_METRICS.BAD_SPECULATION", "topdown_bad_spec" },
+	{ "PERF_METRICS.FRONTEND_BOUND", "topdown_fe_bound" },
+	{ "PERF_METRICS.BACKEND_BOUND", "topdown_be_bound" },
+	{ "PERF_METRICS.HEAVY_OPERATIONS", "topdown_heavy_ops" },
+	{ "PERF_METRICS.BRANCH_MISPREDICTS", "topdown_br_mispredict" },
+	{ "PERF_METRICS.FETCH_LATENCY", "topdown_fetch_lat" },
+	{ "PERF_METRICS.MEMORY_BOUND", "topdown_mem_bound" },
 };
 
 /* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
@@ -107,7 +118,9 @@ static int pl_event_index(const struct perfmon *p, const char *name)
 static const char *pl_builtin(const struct perfmon_event *e)
 {
 	for (size_t i = 0; i < sizeof(pl_builtins) / sizeof(pl_builtins[0]); i++)
-		if (!strcmp(e->base, pl_builtins[i].event) && !strchr(e->name, ':'))
+		/* ":perf_metrics" (the perf tool's: slots read beside PERF_METRICS) is what slots is */
+		if (!strcmp(e->base, pl_builtins[i].event) &&
+		    (!strchr(e->name, ':') || !strcmp(strchr(e->name, ':'), ":perf_metrics")))
 			return pl_builtins[i].builtin;
 	return NULL;
 }
@@ -136,8 +149,13 @@ static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *na
 
 			if (strcmp(name, perfmon_const_names[c]))
 				continue;
+			/*
+			 * The TMA formulas (toplev's) divide the TSC's count by the time
+			 * ("Core_Frequency", "CPUs_Utilized"): there it is the ticks of
+			 * the interval; the other metrics mean the rate.
+			 */
 			if (c == PERFMON_SYSTEM_TSC_FREQ)
-				return "tsc_hz";
+				return g->tma ? "(tsc_hz * seconds)" : "tsc_hz";
 			if (c == PERFMON_DURATIONTIMEINSECONDS)
 				return "seconds";
 			if (c == PERFMON_DURATIONTIMEINMILLISECONDS)
@@ -161,7 +179,7 @@ static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *na
 		}
 		if (!g->needed[v])
 			return "0"; /* in the branch of 'if' this machine does not take */
-		switch (perfmon_plan_need_for(p, v, PERFMON_PLAN_LAYOUT, &fixed, why, sizeof(why))) {
+		switch (perfmon_plan_need_for(p, v, g->flags, &fixed, why, sizeof(why))) {
 		case PERFMON_NEED_FREE:
 			if ((b = pl_builtin(&p->events[v])))
 				return b;
@@ -183,6 +201,7 @@ static bool pl_render(struct pl_gen *g, int m, bool threshold, char *buf, size_t
 	const struct perfmon_metric *pm = &g->p->metrics[m];
 
 	g->why[0] = 0;
+	g->tma = pm->category && !strcmp(pm->category, "TMA");
 	for (int v = 0; v < PERFMON_NVARS(g->p); v++)
 		g->needed[v] = false;
 	expr_needed(pm->formula, g->known, g->needed);
@@ -290,7 +309,7 @@ static bool pl_reads_gp(struct pl_gen *g, int m)
 		int fixed;
 
 		if (vars[i] < g->p->nevents && g->needed[vars[i]] &&
-		    perfmon_plan_need_for(g->p, vars[i], PERFMON_PLAN_LAYOUT, &fixed, why,
+		    perfmon_plan_need_for(g->p, vars[i], g->flags, &fixed, why,
 					  sizeof(why)) == PERFMON_NEED_GP)
 			return true;
 	}
@@ -309,7 +328,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 		if (pl_key_of(&p->metrics[m]) == k)
 			list[n++] = m;
 	g->keys[k].first_group = -1;
-	rc = perfmon_plan_flags(p, list, n, g->budget, !g->c->ht_on, PERFMON_PLAN_LAYOUT,
+	rc = perfmon_plan_flags(p, list, n, g->budget, !g->c->ht_on, g->flags,
 				&pl, err, errlen);
 	if (rc) {
 		free(list);
@@ -327,7 +346,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 		s->pass = pl->pass[i];
 		if (!pl_render(g, list[i], false, buf, sizeof(buf)))
 			snprintf(s->why, sizeof(s->why), "%s", g->why);
-		else if (pl->pass[i] < 0)
+		else if (pl->pass[i] < 0 && pl->why[i][0])
 			snprintf(s->why, sizeof(s->why), "%s", pl->why[i]);
 		else if (!pl_reads_gp(g, list[i]))
 			s->state = PL_TOP;
@@ -466,6 +485,7 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 		   char *err, size_t errlen)
 {
 	struct pl_gen g = { .p = p, .c = c,
+			    .flags = PERFMON_PLAN_LAYOUT | (c->slots ? PERFMON_PLAN_SLOTS : 0u),
 			    .budget = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP };
 	size_t len = 0;
 	int rc = 0;

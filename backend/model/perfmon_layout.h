@@ -11,7 +11,8 @@
  * event names with the machine's constants in place (SMT on, threads per
  * core, sockets, cores, CPUs; the TSC rate and the interval as the
  * layout's built-ins tsc_hz and seconds).  Fixed counters 0-2 are the
- * built-ins instructions, cycles and ref_cycles; an any-thread cycle count
+ * built-ins instructions, cycles and ref_cycles, fixed counter 3 and
+ * PERF_METRICS (where the machine has them) slots and topdown_*; an any-thread cycle count
  * is counted on a general-purpose counter as the kernel does.  A tree node
  * that cannot be counted here is an "unavailable" line with the reason;
  * another metric that cannot is a comment.  Pure; any thread.
@@ -30,6 +31,7 @@ struct perfmon_layout_config {
 	bool ht_on;           /* SMT on (the vendor's HYPERTHREADING_ON) */
 	int threads_per_core;
 	int sockets, cores_per_socket, cpus;
+	bool slots;           /* fixed counter 3 and MSR_PERF_METRICS (the built-ins slots, topdown_*) */
 };
 
 /*

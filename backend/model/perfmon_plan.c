@@ -106,6 +106,15 @@ enum perfmon_need perfmon_plan_need(const struct perfmon *p, int v, int *fixed, 
 	return PERFMON_NEED_NONE;
 }
 
+bool perfmon_plan_has_slots(const struct perfmon *p)
+{
+	for (int v = 0; v < p->nevents; v++)
+		if (p->events[v].listed && !strcmp(p->events[v].base, "TOPDOWN.SLOTS") &&
+		    p->events[v].counter && !strcmp(p->events[v].counter, "Fixed counter 3"))
+			return true;
+	return false;
+}
+
 /* The extra register value an event sets (":ocr_msr_val=" overrides MSRValue), or NULL. */
 static const char *perfmon_plan_extra(const struct perfmon_event *e, char *buf, size_t len);
 
@@ -126,8 +135,11 @@ enum perfmon_need perfmon_plan_need_for(const struct perfmon *p, int v, unsigned
 	if (need != PERFMON_NEED_FIXED)
 		return need;
 	if (*fixed == 3) {
-		snprintf(why, len, "%s is read through fixed counter 3 and PERF_METRICS, which pmutop "
-			 "does not program from the vendor's data yet", e->name);
+		if (flags & PERFMON_PLAN_SLOTS)
+			return PERFMON_NEED_FREE; /* the built-ins slots and topdown_* */
+		snprintf(why, len, "%s is read through fixed counter 3 and PERF_METRICS, which this "
+			 "machine does not have (CPUID leaf 0AH lists fewer than 4 fixed counters)",
+			 e->name);
 		return PERFMON_NEED_NONE;
 	}
 	if (e->any && !strcmp(e->any, "1"))
@@ -452,6 +464,8 @@ int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int g
 		}
 		if (req[i].wide)
 			continue; /* after the others, into their passes where it can */
+		if ((flags & PERFMON_PLAN_LAYOUT) && !req[i].ngp)
+			continue; /* built-ins only (PERF_METRICS too): always counted, no pass */
 		for (int k = 0; k < pl->npasses && at < 0; k++)
 			if (perfmon_plan_fits(p, &pl->passes[k], &req[i], gp_counters, ht_off, u, &nu))
 				at = k;

@@ -72,6 +72,15 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
  * events spread over passes (split[i]: its figure mixes the passes' times).
  */
 #define PERFMON_PLAN_LAYOUT 1u
+/*
+ * With PERFMON_PLAN_LAYOUT: the machine has fixed counter 3 and
+ * MSR_PERF_METRICS (Ice Lake and later), so TOPDOWN.SLOTS and PERF_METRICS.*
+ * are built-ins too (slots, topdown_*); without it they are unavailable.
+ */
+#define PERFMON_PLAN_SLOTS 2u
+
+/* Whether P's platform has fixed counter 3 (TOPDOWN.SLOTS) and so PERF_METRICS. */
+bool perfmon_plan_has_slots(const struct perfmon *p);
 
 /* perfmon_plan_need as a plan with FLAGS reads it (PERFMON_PLAN_LAYOUT: fixed 0-2 are FREE). */
 enum perfmon_need perfmon_plan_need_for(const struct perfmon *p, int v, unsigned flags,

@@ -25,6 +25,22 @@
 #define IA32_FIXED_CTR0            0x309u /* INST_RETIRED.ANY [T19] */
 #define IA32_FIXED_CTR1            0x30Au /* CPU_CLK_UNHALTED.THREAD [T19] */
 #define IA32_FIXED_CTR2            0x30Bu /* CPU_CLK_UNHALTED.REF [T19] */
+#define IA32_FIXED_CTR3            0x30Cu /* TOPDOWN.SLOTS, Ice Lake and later [SDM] */
+/*
+ * MSR_PERF_METRICS [SDM 20.3.9.3 "Performance Metrics"; Intel's perfmon
+ * data]: eight 8-bit fields, each a fraction (of 0xFF) of the slots fixed
+ * counter 3 counted since both were last cleared: retiring, bad
+ * speculation, front-end bound, back-end bound (Ice Lake and later), then
+ * heavy operations, branch mispredicts, fetch latency, memory bound
+ * (Sapphire Rapids and later; zero before).  Software clears both
+ * together, which the kernel does at each read.
+ */
+#define MSR_PERF_METRICS           0x329u
+#define PERF_METRICS_FIELDS        8
+#define PERF_METRICS_FIELD(v, k)   (((v) >> (8u * (unsigned)(k))) & 0xFFu)
+/* IA32_PERF_CAPABILITIES [SDM]: bit 15 says MSR_PERF_METRICS exists. */
+#define IA32_PERF_CAPABILITIES     0x345u
+#define PERF_CAP_PERF_METRICS      (1ull << 15)
 #define IA32_FIXED_CTR_CTRL        0x38Du
 #define IA32_PERF_GLOBAL_STATUS    0x38Eu
 #define IA32_PERF_GLOBAL_CTRL      0x38Fu
@@ -43,7 +59,7 @@
 #define MSR_PLATFORM_INFO          0x0CEu /* bits 15:8 maximum non-turbo ratio [SDM] */
 
 #define PMU_MAX_GP      8 /* most general-purpose counters any model has */
-#define PMU_MAX_FIXED   3
+#define PMU_MAX_FIXED   4 /* instructions, cycles, reference cycles, slots */
 
 /*
  * IA32_PERFEVTSELx [A2]:
@@ -82,6 +98,7 @@
 /* IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL [SDM]: PMC n at bit n, fixed n at 32+n. */
 #define GLOBAL_PMC(n)      (1ull << (n))
 #define GLOBAL_FIXED(n)    (1ull << (32u + (unsigned)(n)))
+#define GLOBAL_PERF_METRICS (1ull << 48) /* EN_PERF_METRICS [SDM] */
 
 /* ---- Nehalem / Westmere uncore, per socket [SDM] ------------------------ */
 #define MSR_UNCORE_PERF_GLOBAL_CTRL     0x391u

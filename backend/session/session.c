@@ -268,6 +268,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	}
 	source_engine_config(s->src, &ec);
 	ec.layout = s->layout;
+	ec.topdown_fields = layout_topdown_fields(s->layout);
 	ec.count_user = !c->kernel_only;
 	ec.count_kernel = !c->user_only;
 	ec.interval_s = c->interval;

@@ -32,6 +32,7 @@ static void session_vendor_machine(const struct source *src, struct perfmon_layo
 		.cores_per_socket = t->nsockets > 0 && t->ncores >= t->nsockets
 				    ? t->ncores / t->nsockets : 1,
 		.cpus = t->nonline > 0 ? t->nonline : 1,
+		.slots = src->info.fixed_counters >= 4,
 	};
 }
 

@@ -19,6 +19,7 @@ static int doctor_vendor_layout(struct doctor_ctx *c, struct layout **out, char 
 	struct perfmon_layout_config mc = {
 		.gp_counters = (int)c->info.gp_counters, .ht_on = true, .threads_per_core = 2,
 		.sockets = 1, .cores_per_socket = 1, .cpus = 2,
+		.slots = c->info.fixed_counters >= 4,
 	};
 
 	err[0] = 0;

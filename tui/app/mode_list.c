@@ -37,6 +37,7 @@ int mode_list_events(const struct options *opt)
 		struct perfmon_layout_config mc = {
 			.gp_counters = (int)info.gp_counters, .ht_on = true, .threads_per_core = 2,
 			.sockets = 1, .cores_per_socket = 1, .cpus = 2,
+			.slots = info.fixed_counters >= 4,
 		};
 		char notice[1024] = "";
 

@@ -162,6 +162,8 @@ int mode_list_metrics(const struct options *opt)
 				       : perfmon_plan_counters(p, false),
 			.ht_on = true, .threads_per_core = 2, .sockets = 1, .cores_per_socket = 1,
 			.cpus = 2,
+			.slots = !opt->has_model && info.gp_counters ? info.fixed_counters >= 4
+				 : perfmon_plan_has_slots(p),
 		};
 		char *text;
 

@@ -5,6 +5,7 @@
 #include "batch.h"
 #include "frontend.h"
 #include "panes.h"
+#include "pmu_regs.h"
 
 /* Significant digits of a figure in CSV and JSON (counts of 1e6 and more per interval). */
 #define BATCH_DIGITS 6
@@ -480,6 +481,11 @@ static void batch_list_perf(const struct layout *l, FILE *out)
 	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
 	fprintf(out, "# as pmutop --source perf opens them: the kernel's PMU and its format fields "
 		"(perf stat -e takes each as written; uncore_cbox_N: every slice N, summed)\n");
+	if (layout_topdown_fields(l))
+		fprintf(out, "# with the fixed counters: {slots,topdown-retiring,topdown-bad-spec,"
+			"topdown-fe-bound,topdown-be-bound%s} (the kernel's top-down group)\n",
+			layout_topdown_fields(l) > 4 ? ",topdown-heavy-ops,topdown-br-mispredict,"
+			"topdown-fetch-lat,topdown-mem-bound" : "");
 	for (int g = 0; g < l->ngroups; g++) {
 		const struct layout_group *grp = &l->groups[g];
 
@@ -509,6 +515,10 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 	fprintf(out, "# fixed counters: 0 INST_RETIRED.ANY, 1 CPU_CLK_UNHALTED.THREAD, "
 		"2 CPU_CLK_UNHALTED.REF; IA32_FIXED_CTR_CTRL field per counter = %s%s\n",
 		user ? "USR(2)" : "", kernel ? (user ? "|OS(1)" : "OS(1)") : "");
+	if (layout_topdown_fields(l))
+		fprintf(out, "# and 3 TOPDOWN.SLOTS with MSR_PERF_METRICS (0x%X, %u fields; "
+			"IA32_PERF_GLOBAL_CTRL bit 48): both cleared after each read\n",
+			MSR_PERF_METRICS, layout_topdown_fields(l));
 	for (int g = 0; g < l->ngroups; g++) {
 		const struct layout_group *grp = &l->groups[g];
 

@@ -23,9 +23,32 @@ static const struct {
 	{ LAYOUT_B_instructions, "INST_RETIRED.ANY (fixed counter 0)" },
 	{ LAYOUT_B_cycles, "CPU_CLK_UNHALTED.THREAD (fixed counter 1)" },
 	{ LAYOUT_B_ref_cycles, "CPU_CLK_UNHALTED.REF_TSC (fixed counter 2)" },
+	/* Ice Lake and later, where the layout reads them: as perf stat's slots and topdown-* */
+	{ LAYOUT_B_slots, "TOPDOWN.SLOTS (fixed counter 3; perf: slots)" },
+	{ LAYOUT_B_topdown_retiring, "PERF_METRICS.RETIRING x slots (perf: topdown-retiring)" },
+	{ LAYOUT_B_topdown_bad_spec, "PERF_METRICS.BAD_SPECULATION x slots (perf: topdown-bad-spec)" },
+	{ LAYOUT_B_topdown_fe_bound, "PERF_METRICS.FRONTEND_BOUND x slots (perf: topdown-fe-bound)" },
+	{ LAYOUT_B_topdown_be_bound, "PERF_METRICS.BACKEND_BOUND x slots (perf: topdown-be-bound)" },
+	{ LAYOUT_B_topdown_heavy_ops, "PERF_METRICS.HEAVY_OPERATIONS x slots (perf: topdown-heavy-ops)" },
+	{ LAYOUT_B_topdown_br_mispredict,
+	  "PERF_METRICS.BRANCH_MISPREDICTS x slots (perf: topdown-br-mispredict)" },
+	{ LAYOUT_B_topdown_fetch_lat, "PERF_METRICS.FETCH_LATENCY x slots (perf: topdown-fetch-lat)" },
+	{ LAYOUT_B_topdown_mem_bound, "PERF_METRICS.MEMORY_BOUND x slots (perf: topdown-mem-bound)" },
 };
 
 #define BATCH_NFIXED (sizeof(batch_fixed) / sizeof(batch_fixed[0]))
+
+/* Whether fixed entry F is in L's output: fixed counters 0-2 always, slots and fields where read. */
+static bool batch_fixed_shown(const struct layout *l, size_t f)
+{
+	unsigned fields = layout_topdown_fields(l);
+
+	if (f < 3)
+		return true;
+	if (batch_fixed[f].var == LAYOUT_B_slots)
+		return fields > 0;
+	return (unsigned)(batch_fixed[f].var - LAYOUT_TOPDOWN_VAR(0)) < fields;
+}
 
 bool batch_counts_at(const struct layout *l, int k, enum layout_scope scope)
 {
@@ -91,10 +114,11 @@ json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 
 	if (scope == LAYOUT_THREAD || scope == LAYOUT_CORE)
 		for (size_t f = 0; f < BATCH_NFIXED; f++)
-			json_object_set_new(o, layout_builtin_names[batch_fixed[f].var],
-					    batch_counts_one(batch_fixed[f].event,
-							     e->vars[batch_fixed[f].var],
-							     e->vars[batch_fixed[f].var]));
+			if (batch_fixed_shown(l, f))
+				json_object_set_new(o, layout_builtin_names[batch_fixed[f].var],
+						    batch_counts_one(batch_fixed[f].event,
+								     e->vars[batch_fixed[f].var],
+								     e->vars[batch_fixed[f].var]));
 	for (int k = 0; k < l->nevents; k++) {
 		const struct layout_event *ev = &l->events[k];
 		char what[160];
@@ -114,8 +138,9 @@ json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 void batch_counts_csv_header(const struct layout *l, FILE *out)
 {
 	for (size_t f = 0; f < BATCH_NFIXED; f++)
-		fprintf(out, ",count.%s,scaled.%s", layout_builtin_names[batch_fixed[f].var],
-			layout_builtin_names[batch_fixed[f].var]);
+		if (batch_fixed_shown(l, f))
+			fprintf(out, ",count.%s,scaled.%s", layout_builtin_names[batch_fixed[f].var],
+				layout_builtin_names[batch_fixed[f].var]);
 	for (int k = 0; k < l->nevents; k++) {
 		char name[200];
 
@@ -142,6 +167,8 @@ void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
 	for (size_t f = 0; f < BATCH_NFIXED; f++) {
 		double v = core ? e->vars[batch_fixed[f].var] : NAN;
 
+		if (!batch_fixed_shown(l, f))
+			continue;
 		batch_counts_field(v, out);
 		batch_counts_field(v, out);
 	}

@@ -26,6 +26,13 @@ struct replay {
 	struct layout *layout;
 	char source[200];
 	bool damaged;           /* the compressed data is damaged (zlib said so) */
+	/*
+	 * The recording's built-ins (its header's "builtins", by name): NB of
+	 * them, BMAP[i] this pmutop's built-in of its i-th (-1: one this
+	 * pmutop no longer has).  A recording made before built-ins were added
+	 * replays with the new ones n/a.
+	 */
+	int nb, bmap[LAYOUT_NBUILTINS + 64];
 };
 
 /* ERR: "PATH: line N (byte B): WHAT", WHAT's control characters shown as '?'. */
@@ -90,6 +97,32 @@ static const char *replay_str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/* R's map of the recording's built-ins B (NULL: this pmutop's own).  0, or -1 when B is bad. */
+static int replay_builtins(struct replay *r, json_t *b)
+{
+	size_t k;
+	json_t *v;
+
+	if (!b) {
+		r->nb = LAYOUT_NBUILTINS;
+		for (int i = 0; i < LAYOUT_NBUILTINS; i++)
+			r->bmap[i] = i;
+		return 0;
+	}
+	if (!json_is_array(b) || json_array_size(b) > sizeof(r->bmap) / sizeof(r->bmap[0]))
+		return -1;
+	r->nb = (int)json_array_size(b);
+	json_array_foreach(b, k, v) {
+		if (!json_is_string(v))
+			return -1;
+		r->bmap[k] = -1;
+		for (int i = 0; i < LAYOUT_NBUILTINS; i++)
+			if (!strcmp(layout_builtin_names[i], json_string_value(v)))
+				r->bmap[k] = i;
+	}
+	return 0;
+}
+
 /*
  * The header line TEXT (LEN bytes): the format version, the layout, what
  * the run was.  0, or -EINVAL with the message in ERR.
@@ -124,6 +157,9 @@ static int replay_header(struct replay *r, const char *text, size_t len, char *e
 	snprintf(name, sizeof(name), "%s (its layout)", r->path);
 	if (layout_parse(ltext, name, &r->layout, lerr, sizeof(lerr)))
 		return replay_bad(r, 1, 0, err, errlen, lerr);
+	if (replay_builtins(r, json_object_get(h, "builtins")))
+		return replay_bad(r, 1, 0, err, errlen, "the header's builtins are not a list of "
+				  "names");
 	cpu = json_object_get(h, "cpu");
 	topo = json_object_get(h, "topology");
 	snprintf(r->source, sizeof(r->source), "%s", replay_str(h, "source"));
@@ -297,9 +333,13 @@ static const char *replay_entity(json_t *a, struct sample_entity *e, const struc
 	if (!json_is_array(in) || (int)json_array_size(in) != sh->n || !json_is_array(raw) ||
 	    (int)json_array_size(raw) != sh->nevs)
 		return "an entity's inputs or raw counts do not match the sample's inputs";
-	for (int k = 0; k < sh->n; k++)
-		if (!replay_num(json_array_get(in, (size_t)k), &e->vars[sh->which[k]]))
+	for (int k = 0; k < sh->n; k++) {
+		double unused;
+
+		if (!replay_num(json_array_get(in, (size_t)k),
+				sh->which[k] >= 0 ? &e->vars[sh->which[k]] : &unused))
 			return "an entity's input is not a number";
+	}
 	for (int k = 0; k < sh->nevs; k++)
 		if (!replay_num(json_array_get(raw, (size_t)k), &e->raw[sh->evs[k]]))
 			return "an entity's raw count is not a number";
@@ -333,6 +373,7 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 	struct replay_shape sh = { 0 };
 	size_t k;
 	json_t *v;
+	int last = -1;
 
 	*out = NULL;
 	if (!json_is_integer(json_object_get(o, "seq")) || !json_is_array(th) ||
@@ -379,8 +420,8 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 		s->metric_scaled[json_integer_value(v)] = true;
 	}
 	/* the inputs: the built-ins first, then event variables, increasing; events each once */
-	if (!json_is_array(in) || json_array_size(in) < LAYOUT_NBUILTINS ||
-	    (int)json_array_size(in) > LAYOUT_NBUILTINS + l->nevents || !json_is_array(rev) ||
+	if (!json_is_array(in) || (int)json_array_size(in) < r->nb ||
+	    (int)json_array_size(in) > r->nb + l->nevents || !json_is_array(rev) ||
 	    (int)json_array_size(rev) > l->nevents) {
 		why = "a sample's inputs are not the built-ins and some of the layout's events";
 		goto bad;
@@ -390,13 +431,14 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 	json_array_foreach(in, k, v) {
 		json_int_t x = json_integer_value(v);
 
-		if (!json_is_integer(v) || ((int)k < LAYOUT_NBUILTINS ? x != (json_int_t)k
-					    : x <= sh.which[k - 1] ||
-					      x >= LAYOUT_NBUILTINS + l->nevents)) {
+		if (!json_is_integer(v) || ((int)k < r->nb ? x != (json_int_t)k
+					    : x <= last || x >= r->nb + l->nevents)) {
 			why = "a sample's inputs are not the built-ins and some of the layout's events";
 			goto bad;
 		}
-		sh.which[k] = (int)x;
+		last = (int)x;
+		/* a built-in by its name in the header; an event after this pmutop's built-ins */
+		sh.which[k] = (int)k < r->nb ? r->bmap[k] : (int)x - r->nb + LAYOUT_NBUILTINS;
 	}
 	sh.nevs = (int)json_array_size(rev);
 	sh.evs = xcalloc((size_t)sh.nevs + 1, sizeof(int));

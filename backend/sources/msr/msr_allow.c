@@ -10,6 +10,9 @@
 #include <string.h>
 
 #define UA(u) (1u << (u))
+/* Write masks computed from the CPU's counters (msr_allow_mask) [SDM 20.2]. */
+#define MASK_FIXED_CTRL  1ull
+#define MASK_GLOBAL_CTRL 2ull
 #define UA_ARCH_ALL (UA(CPUID_UARCH_ARCH) | UA(CPUID_UARCH_CORE2) | UA(CPUID_UARCH_NEHALEM) | \
 		     UA(CPUID_UARCH_WESTMERE) | UA(CPUID_UARCH_SKYLAKE))
 #define UA_NHM_WSM (UA(CPUID_UARCH_NEHALEM) | UA(CPUID_UARCH_WESTMERE))
@@ -21,6 +24,7 @@ enum msr_allow_count {
 	ALLOW_FIXED_N,  /* COUNT registers */
 	ALLOW_PER_CBO,  /* per Skylake CBo slice: COUNT registers at BASE + STRIDE * slice */
 	ALLOW_PER_OFFCORE, /* one per offcore response register of the model (cpumodel) */
+	ALLOW_WITH_SLOTS, /* one, where the CPU has fixed counter 3 (TOPDOWN.SLOTS) */
 };
 
 static const struct msr_allow_group {
@@ -54,10 +58,15 @@ static const struct msr_allow_group {
 	  .count_from = ALLOW_PER_FIXED, .uarchs = UA_ARCH_ALL, .min_version = 2,
 	  .write_mask = ~0ull, .counter = true, .control = IA32_FIXED_CTR_CTRL,
 	  .control_shared = true },
+	/* write masks: 4 bits per fixed counter; PMCs at 0, fixed counters at 32, PERF_METRICS at 48 */
 	{ .name = "IA32_FIXED_CTR_CTRL", .base = IA32_FIXED_CTR_CTRL, .count_from = ALLOW_ONE,
-	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = 0xFFFull },
+	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = MASK_FIXED_CTRL },
 	{ .name = "IA32_PERF_GLOBAL_CTRL", .base = IA32_PERF_GLOBAL_CTRL, .count_from = ALLOW_ONE,
-	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = 0x7000000FFull },
+	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = MASK_GLOBAL_CTRL },
+	/* cleared with fixed counter 3 at each read, its value put back at exit */
+	{ .name = "MSR_PERF_METRICS", .base = MSR_PERF_METRICS, .count_from = ALLOW_WITH_SLOTS,
+	  .uarchs = UA_ARCH_ALL, .min_version = 5, .write_mask = ~0ull, .counter = true,
+	  .control = IA32_FIXED_CTR_CTRL, .control_shared = true },
 	{ .name = "IA32_PERF_GLOBAL_OVF_CTRL", .base = IA32_PERF_GLOBAL_OVF_CTRL,
 	  .count_from = ALLOW_ONE, .uarchs = UA_ARCH_ALL, .min_version = 2,
 	  .write_mask = 0xC0000007000000FFull },
@@ -112,8 +121,26 @@ static const struct msr_allow_group {
 	  .control = MSR_UNC_CBO_0_PERFEVTSEL0 },
 };
 
+/*
+ * The writable bits of a control (MASK_*) on INFO's CPU: enable, AnyThread
+ * and PMI nibbles of its fixed counters; the global enables of its PMCs,
+ * its fixed counters and, with fixed counter 3, PERF_METRICS.
+ */
+static uint64_t msr_allow_mask(const struct cpuid_info *info, uint64_t which)
+{
+	unsigned gp = info->gp_counters < PMU_MAX_GP ? info->gp_counters : PMU_MAX_GP;
+	unsigned fixed = info->fixed_counters < PMU_MAX_FIXED ? info->fixed_counters : PMU_MAX_FIXED;
+
+	if (fixed < 3)
+		fixed = 3; /* version 2 and later name three [SDM] */
+	if (which == MASK_FIXED_CTRL)
+		return (1ull << (4 * fixed)) - 1;
+	return ((1ull << gp) - 1) | (((1ull << fixed) - 1) << 32) |
+	       (fixed >= 4 ? GLOBAL_PERF_METRICS : 0);
+}
+
 static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group *g, uint32_t reg,
-			  unsigned index, unsigned sub)
+			  unsigned index, unsigned sub, const struct cpuid_info *info)
 {
 	struct msr_allow_entry *e;
 
@@ -121,7 +148,8 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 		return;
 	e = &l->e[l->n++];
 	e->reg = reg;
-	e->write_mask = g->write_mask;
+	e->write_mask = g->write_mask == MASK_FIXED_CTRL || g->write_mask == MASK_GLOBAL_CTRL
+			? msr_allow_mask(info, g->write_mask) : g->write_mask;
 	e->uncore = g->uncore;
 	e->counter = g->counter;
 	if (g->control)
@@ -161,15 +189,18 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 		case ALLOW_PER_OFFCORE:
 			n = model ? (unsigned)model->p->offcore : 0;
 			break;
+		case ALLOW_WITH_SLOTS:
+			n = info->fixed_counters >= 4;
+			break;
 		case ALLOW_PER_CBO:
 			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)
 				for (unsigned k = 0; k < g->count; k++)
 					msr_allow_add(out, g, g->base + g->stride * (unsigned)s + k,
-						      (unsigned)s, k);
+						      (unsigned)s, k, info);
 			continue;
 		}
 		for (unsigned k = 0; k < n; k++)
-			msr_allow_add(out, g, g->base + g->stride * k, k, 0);
+			msr_allow_add(out, g, g->base + g->stride * k, k, 0, info);
 	}
 }
 
@@ -204,6 +235,9 @@ void msr_allow_print_msr_safe(const struct msr_allowlist *l, FILE *out)
 		IA32_TIME_STAMP_COUNTER);
 	fprintf(out, "0x%08X 0x0000000000000000 # IA32_PERF_GLOBAL_STATUS (read)\n",
 		IA32_PERF_GLOBAL_STATUS);
+	if (msr_allow_find(l, MSR_PERF_METRICS))
+		fprintf(out, "0x%08X 0x0000000000000000 # IA32_PERF_CAPABILITIES (read)\n",
+			IA32_PERF_CAPABILITIES);
 	for (int i = 0; i < l->n; i++)
 		fprintf(out, "0x%08X 0x%016llX # %s\n", l->e[i].reg,
 			(unsigned long long)l->e[i].write_mask, l->e[i].name);

@@ -167,6 +167,36 @@ static const struct counter_set *msr_core_cur(const struct msr_core *m)
 	return m->nsets ? &m->sets[m->cur] : NULL;
 }
 
+/*
+ * Fixed counter 3 read as SLOTS on CPU I, with MSR_PERF_METRICS: the
+ * fields are fractions (of 0xFF) of the slots counted since both were last
+ * cleared, so both are cleared after each read (as the kernel does) and the
+ * slots count as they stand.  A failed read or clear voids the interval.
+ */
+static void msr_core_read_metrics(struct msr_core *m, int i, uint64_t slots, bool baseline)
+{
+	struct src_cpu *c = &m->env.cpus[i];
+	uint64_t metrics;
+
+	if (msr_core_read(m, i, MSR_PERF_METRICS, &metrics)) {
+		c->failed = 1;
+		return;
+	}
+	atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
+	if (msr_core_write(m, i, MSR_PERF_METRICS, 0) ||
+	    msr_core_write(m, i, IA32_FIXED_CTR0 + 3, 0)) {
+		c->failed = 1;
+		return;
+	}
+	slots &= m->cfg->fixed_width >= 64 ? ~0ull : (1ull << m->cfg->fixed_width) - 1;
+	if (baseline)
+		return;
+	c->fixed_acc[3] += (double)slots;
+	for (int k = 0; k < PERF_METRICS_FIELDS; k++)
+		if (m->topdown & (1u << k))
+			c->td_acc[k] += (double)slots * (double)PERF_METRICS_FIELD(metrics, k) / 255.0;
+}
+
 /* The interval ends at the middle of the reads. */
 void msr_core_read_fixed(struct msr_core *m, int i, bool baseline)
 {
@@ -180,6 +210,10 @@ void msr_core_read_fixed(struct msr_core *m, int i, bool baseline)
 		if (!(m->fixed_usable & (1u << n)) || msr_core_read(m, i, IA32_FIXED_CTR0 + n, &v))
 			continue;
 		atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
+		if (n == 3 && m->topdown) {
+			msr_core_read_metrics(m, i, v, baseline);
+			continue;
+		}
 		if (!baseline)
 			c->fixed_acc[n] += counter_widen(mc->fixed_prev[n], v, cfg->fixed_width,
 							elapsed, &c->resets);
@@ -218,6 +252,8 @@ static int msr_core_save(struct msr_core *m, int i)
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
 		if (m->fixed_usable & (1u << n))
 			msr_save(m->dev, cpu, IA32_FIXED_CTR0 + n);
+	if (m->topdown)
+		msr_save(m->dev, cpu, MSR_PERF_METRICS); /* cleared at each read */
 	for (int k = 0; k < m->l->nevents; k++) {
 		const struct layout_event *ev = &m->l->events[k];
 		int rc = ev->offcore_msr ? msr_save(m->dev, cpu, ev->offcore_msr) : 0;
@@ -236,6 +272,23 @@ static int msr_core_save(struct msr_core *m, int i)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The MSR_PERF_METRICS fields counted: those the layout reads, where fixed
+ * counter 3 is pmutop's and IA32_PERF_CAPABILITIES says the register
+ * exists (read on the first CPU; one CPU model per machine).
+ */
+static uint32_t msr_core_topdown(struct msr_core *m)
+{
+	uint64_t caps;
+
+	if (!m->cfg->topdown_fields || !(m->fixed_usable & (1u << 3)) || !m->env.ncpus ||
+	    msr_read(m->dev, m->env.cpus[0].os_cpu, IA32_PERF_CAPABILITIES, &caps) ||
+	    !(caps & PERF_CAP_PERF_METRICS))
+		return 0;
+	return (1u << (m->cfg->topdown_fields > PERF_METRICS_FIELDS ? PERF_METRICS_FIELDS
+								   : m->cfg->topdown_fields)) - 1;
 }
 
 /* First programming of CPU I: originals saved, fixed-counter control and global enables. */
@@ -270,6 +323,8 @@ static int msr_core_setup_cpu(struct msr_core *m, int i)
 		for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
 			if (m->fixed_usable & (1u << n))
 				global |= GLOBAL_FIXED(n);
+		if (m->topdown)
+			global |= GLOBAL_PERF_METRICS;
 		rc = msr_core_write(m, i, IA32_PERF_GLOBAL_CTRL, global);
 		if (rc)
 			return msr_core_setup_rc(rc);
@@ -334,6 +389,8 @@ static int msr_core_create(const struct src_env *env, struct src_core **out, cha
 	m->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
 	m->gp_usable &= (1u << PMU_MAX_GP) - 1;
 	m->fixed_usable = ((1u << cfg->fixed_counters) - 1) & ~cfg->fixed_taken;
+	m->fixed_usable &= (1u << PMU_MAX_FIXED) - 1;
+	m->topdown = msr_core_topdown(m);
 	for (int i = 0; i < env->ncpus; i++) {
 		int rc = msr_core_setup_cpu(m, i);
 
@@ -364,7 +421,8 @@ static void msr_core_plan(struct src_core *sc, uint64_t groups, char (*blocked)[
 			     m->sets, blocked);
 	m->cur = 0;
 	*out = (struct src_plan){ .nsets = m->nsets, .gp_usable = __builtin_popcount(m->gp_usable),
-				  .fixed = m->fixed_usable, .live = plan_groups(m->sets, m->nsets) };
+				  .fixed = m->fixed_usable, .topdown = m->topdown,
+				  .live = plan_groups(m->sets, m->nsets) };
 	for (int k = 0; k < m->nsets; k++)
 		if (m->sets[k].nev > out->gp_used)
 			out->gp_used = m->sets[k].nev;

@@ -41,6 +41,7 @@ struct msr_core {
 	struct msr_dev *dev;
 	struct msr_cpu *mc;              /* per env.cpus[i] */
 	uint32_t gp_usable, fixed_usable;
+	uint32_t topdown;                /* MSR_PERF_METRICS fields read beside fixed counter 3, bit k */
 	uint32_t gp_lost;                /* PMCs given up while running (taken on some CPU) */
 	bool replan;                     /* a counter was given up: plan again after this sample */
 	int verify;                      /* the select checked this sample (msr_core_verify) */

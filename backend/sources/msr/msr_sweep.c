@@ -141,6 +141,8 @@ static void msr_sweep_batch_final(struct msr_core *m, int i, unsigned slot)
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
 		if (m->fixed_usable & (1u << n))
 			msr_sweep_batch_add(m, i, IA32_FIXED_CTR0 + n);
+	if (m->topdown)
+		msr_sweep_batch_add(m, i, MSR_PERF_METRICS);
 	msr_sweep_batch_add(m, i, IA32_TIME_STAMP_COUNTER);
 	if (cfg->perfmon_version >= 2 && msr_wrote(m->dev, cpu, IA32_PERF_GLOBAL_CTRL))
 		msr_sweep_batch_add(m, i, IA32_PERF_GLOBAL_CTRL);

@@ -6,7 +6,8 @@
  * group per selected core group of the layout, its events as raw configs of
  * the kernel's "cpu" PMU (the bit positions from its format files), and the
  * three fixed-counter events as the generic hardware events (instructions,
- * cycles, ref-cycles).  pmutop does not rotate: every group is open at once
+ * cycles, ref-cycles), and where the kernel has them "slots" (fixed
+ * counter 3) leading the topdown-* events of MSR_PERF_METRICS.  pmutop does not rotate: every group is open at once
  * and the kernel multiplexes them; each read gives the counts with the time
  * the group was enabled and the time it ran, so a group that ran less than
  * the interval is marked scaled with its live share, as pmutop's own
@@ -37,6 +38,13 @@ static const struct {
 	{ PERF_COUNT_HW_INSTRUCTIONS, "instructions" },
 	{ PERF_COUNT_HW_CPU_CYCLES, "cycles" },
 	{ PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles" },
+	{ 0, "slots" },  /* the cpu PMU's events/slots: fixed counter 3, the top-down group's leader */
+};
+
+/* The kernel's names of the MSR_PERF_METRICS fields (the cpu PMU's events/), in field order. */
+static const char *const perf_core_topdown[PERF_METRICS_FIELDS] = {
+	"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
+	"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
 };
 
 struct perf_core {
@@ -47,6 +55,9 @@ struct perf_core {
 	struct perf_group *pg;           /* per CPU: each layout group, then the fixed events */
 	int stride;                      /* groups per CPU in PG */
 	uint32_t fixed_usable;
+	uint32_t topdown;                /* fields counted in the slots group, bit k */
+	int td_field[PERF_GROUP_MAX];    /* the slots group's member m (from 1): its field */
+	long fixed_files;                /* open files of the fixed events per CPU */
 	uint64_t open;                   /* the core groups open */
 	uint32_t gp_usable;
 	double *tsc_prev;                /* per CPU: the TSC at its last read */
@@ -125,24 +136,54 @@ static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_
 	return 0;
 }
 
+/*
+ * The slots group: the kernel's "slots" event (fixed counter 3) leading the
+ * topdown-* events of the fields the layout reads (each the slots of its
+ * field, as the kernel computes them from MSR_PERF_METRICS at every read).
+ * Into CFG; how many events, 0 when the kernel has no slots event.
+ */
+static int perf_core_slots_group(struct perf_core *p, struct perf_pmu_config *cfg)
+{
+	int n = 0;
+
+	p->topdown = 0;
+	if (!p->cfg->perf_cpu || perf_pmu_alias(p->cfg->perf_cpu, "slots", &cfg[n]))
+		return 0;
+	n++;
+	for (unsigned k = 0; k < p->cfg->topdown_fields && k < PERF_METRICS_FIELDS; k++)
+		if (n < PERF_GROUP_MAX &&
+		    !perf_pmu_alias(p->cfg->perf_cpu, perf_core_topdown[k], &cfg[n])) {
+			p->td_field[n++] = (int)k;
+			p->topdown |= 1u << k;
+		}
+	return n;
+}
+
 /* The fixed-counter events, once: those the kernel refuses are n/a (fixed_usable). */
 static void perf_core_open_fixed(struct perf_core *p)
 {
 	p->fixed_usable = 0;
+	p->fixed_files = 0;
 	p->note[0] = 0;
 	for (int n = 0; n < PMU_MAX_FIXED; n++) {
-		struct perf_pmu_config cfg = { .type = PERF_TYPE_HARDWARE,
-					       .config = { perf_core_fixed[n].config } };
+		struct perf_pmu_config cfg[PERF_GROUP_MAX] = {
+			{ .type = PERF_TYPE_HARDWARE, .config = { perf_core_fixed[n].config } } };
+		int nev = n < 3 ? 1 : perf_core_slots_group(p, cfg);
 		char why[400];
 
-		if (perf_core_open_all(p, p->l->ngroups + n, &cfg, 1, perf_core_fixed[n].name, why,
+		if (!nev)
+			continue; /* no fixed counter 3 here (before Ice Lake, most virtual machines) */
+		if (perf_core_open_all(p, p->l->ngroups + n, cfg, nev, perf_core_fixed[n].name, why,
 				       sizeof(why))) {
 			size_t k = strlen(p->note);
 
+			if (n == 3)
+				p->topdown = 0;
 			snprintf(p->note + k, sizeof(p->note) - k, "%s%s (n/a)", k ? "; " : "", why);
 			continue;
 		}
 		p->fixed_usable |= 1u << n;
+		p->fixed_files += nev;
 	}
 }
 
@@ -167,7 +208,7 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 	}
 	/* one open file per event per CPU, checked before the kernel says EMFILE */
 	*need += (long)grp->nevents * p->env.ncpus;
-	if (perf_check_fd_limit(*need + (long)PMU_MAX_FIXED * p->env.ncpus, p->cfg->perf_access,
+	if (perf_check_fd_limit(*need + p->fixed_files * p->env.ncpus, p->cfg->perf_access,
 				why, sizeof(why)))
 		rc = -EMFILE;
 	for (int i = 0; i < grp->nevents && !rc; i++)
@@ -199,8 +240,8 @@ static void perf_core_plan(struct src_core *sc, uint64_t groups, char (*blocked)
 			p->open |= LAYOUT_GROUP(g);
 	}
 	*out = (struct src_plan){ .gp_usable = __builtin_popcount(p->gp_usable),
-				  .fixed = p->fixed_usable, .live = p->open,
-				  .files = need + (long)PMU_MAX_FIXED * p->env.ncpus };
+				  .fixed = p->fixed_usable, .topdown = p->topdown, .live = p->open,
+				  .files = need + p->fixed_files * p->env.ncpus };
 }
 
 /*
@@ -234,6 +275,9 @@ static void perf_core_read_cpu(struct perf_core *p, int i, bool set, double tsc,
 		if (g >= l->ngroups) {
 			c->fixed_acc[g - l->ngroups] += perf_scale(d.count[0], d.enabled_ns,
 								   d.running_ns);
+			for (int k = 1; k < pg->n; k++) /* the slots group's topdown-* */
+				c->td_acc[p->td_field[k]] += perf_scale(d.count[k], d.enabled_ns,
+									d.running_ns);
 			continue;
 		}
 		for (int k = 0; k < pg->n; k++) {

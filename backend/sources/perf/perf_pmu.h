@@ -22,7 +22,7 @@
 #include "layout.h"
 
 #define PERF_PMU_MAX_FIELDS 32
-#define PERF_PMU_MAX_ALIASES 16
+#define PERF_PMU_MAX_ALIASES 64 /* a core PMU's events/ has ~30 (cycles, slots, topdown-*, tx-*, ...) */
 
 /* One format field: the bits of config (0), config1 (1) or config2 (2) it occupies. */
 struct perf_pmu_field {

@@ -138,6 +138,8 @@ static uint64_t emu_global_valid(const struct emu *e)
 		v |= GLOBAL_PMC(i);
 	for (unsigned i = 0; i < e->m->fixed_counters; i++)
 		v |= GLOBAL_FIXED(i);
+	if (e->m->perf_metrics)
+		v |= GLOBAL_PERF_METRICS;
 	return v;
 }
 
@@ -261,6 +263,21 @@ static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, 
 			c->global_status &= ~*val;
 		else
 			*val = 0;
+		return 1;
+	case MSR_PERF_METRICS:
+		/* Ice Lake and later; any write clears it (pmutop and the kernel write 0) */
+		if (!e->m->perf_metrics)
+			return 0;
+		if (write)
+			emu_cpu_clear_metrics(c, *val);
+		else
+			*val = emu_cpu_perf_metrics(e, c);
+		return 1;
+	case IA32_PERF_CAPABILITIES:
+		if (write)
+			*rc = -EIO;
+		else
+			*val = e->m->perf_metrics ? PERF_CAP_PERF_METRICS : 0;
 		return 1;
 	case IA32_MISC_ENABLE: /* bit 7: performance monitoring available */
 		if (!write)

@@ -146,9 +146,10 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 static uint64_t emu_fixed_as_evtsel(const struct emu_cpu *c, int n)
 {
 	static const uint64_t events[PMU_MAX_FIXED] = {
-		0xC0,        /* INST_RETIRED.ANY, seed 004 Table 19-2 */
-		0x3C,        /* CPU_CLK_UNHALTED.THREAD */
-		0x3C | 0x100 /* CPU_CLK_UNHALTED.REF */
+		0xC0,         /* INST_RETIRED.ANY, seed 004 Table 19-2 */
+		0x3C,         /* CPU_CLK_UNHALTED.THREAD */
+		0x3C | 0x100, /* CPU_CLK_UNHALTED.REF */
+		0x00 | 0x400, /* TOPDOWN.SLOTS (Intel's perfmon data: event 00H, umask 04H) */
 	};
 	uint64_t ctl = (c->fixed_ctrl >> FIXED_CTRL_SHIFT(n)) & 0xF;
 	uint64_t sel = events[n];
@@ -192,6 +193,46 @@ static int emu_core_truth(struct emu *e, const struct emu_cpu *c, double t, doub
 	return n;
 }
 
+/* The slots and PERF_METRICS fields per second of CPU C with truth V (machines that have them). */
+static void emu_cpu_topdown_rates(const struct emu *e, struct emu_cpu *c, const double *v)
+{
+	double frac[PERF_METRICS_FIELDS];
+
+	c->slots_rate = 0;
+	for (int k = 0; k < PERF_METRICS_FIELDS; k++)
+		c->td_rate[k] = 0;
+	if (!e->m->slots_width || !e->m->perf_metrics)
+		return;
+	emu_model_topdown(e->m, v, frac);
+	c->slots_rate = c->cyc_rate[3] * e->m->slots_width * v[SK_slot_share];
+	for (unsigned k = 0; k < e->m->perf_metrics && k < PERF_METRICS_FIELDS; k++)
+		c->td_rate[k] = c->slots_rate * frac[k];
+}
+
+uint64_t emu_cpu_perf_metrics(const struct emu *e, const struct emu_cpu *c)
+{
+	double slots = c->slots_g - c->slots_base;
+	uint64_t v = 0;
+
+	if (slots <= 0)
+		return c->metrics_written; /* nothing counted since it was written */
+	/* each field the share of the slots since the clear, in 1/255ths (rounded) */
+	for (unsigned k = 0; k < e->m->perf_metrics && k < PERF_METRICS_FIELDS; k++) {
+		double f = (c->td_g[k] - c->td_base[k]) / slots * 255.0 + 0.5;
+
+		v |= (uint64_t)(f < 0 ? 0 : f > 255 ? 255 : f) << (8 * k);
+	}
+	return v;
+}
+
+void emu_cpu_clear_metrics(struct emu_cpu *c, uint64_t v)
+{
+	c->metrics_written = v;
+	c->slots_base = c->slots_g;
+	for (int k = 0; k < PERF_METRICS_FIELDS; k++)
+		c->td_base[k] = c->td_g[k];
+}
+
 /*
  * Integrate CPU C from c->t to T and bring its live counters up to date.
  * Rates are computed once per truth segment (and for an accumulator bound
@@ -212,11 +253,18 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 			nsib = emu_core_truth(e, c, c->t, sib);
 			for (unsigned p = 1; p <= 3; p++)
 				c->cyc_rate[p] = emu_cycle_rate(e, p, sib[0]);
+			emu_cpu_topdown_rates(e, c, sib[0]);
 		}
 		step_end = fmin(t, c->seg_end);
 		dt = step_end - c->t;
 		for (unsigned p = 1; p <= 3; p++)
 			c->cyc[p] += c->cyc_rate[p] * dt;
+		/* PERF_METRICS moves with fixed counter 3 and its own global enable */
+		if (e->m->perf_metrics && emu_fixed_live(c, 3) && (c->global_ctrl & GLOBAL_PERF_METRICS)) {
+			c->slots_g += c->slots_rate * dt;
+			for (int k = 0; k < PERF_METRICS_FIELDS; k++)
+				c->td_g[k] += c->td_rate[k] * dt;
+		}
 		for (int i = 0; i < EMU_MAX_ACC; i++) {
 			struct emu_acc *a = &c->acc[i];
 

@@ -51,6 +51,14 @@ struct emu_cpu {
 	 */
 	double seg_end;  /* the current segment ends here; <= t: none */
 	double cyc_rate[4];
+	/*
+	 * MSR_PERF_METRICS: the slots and each field's slots integrated (all
+	 * privilege levels: the shares are the same in each), their values at
+	 * the register's last clear, and their rates over the segment.
+	 */
+	double slots_g, td_g[PERF_METRICS_FIELDS], slots_base, td_base[PERF_METRICS_FIELDS];
+	double slots_rate, td_rate[PERF_METRICS_FIELDS];
+	uint64_t metrics_written;
 };
 
 struct emu_socket {
@@ -105,6 +113,13 @@ void emu_ctr_update(struct emu_ctr *c, const struct emu_acc *acc, const double *
 
 /* The core: bring CPU C up to T; bind its counters to their conditions after a select changed. */
 void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t);
+/*
+ * MSR_PERF_METRICS of C now (brought up to date by emu_cpu_sync): the
+ * fields since the last write, or the value written while nothing counted.
+ * A write starts the fields afresh.
+ */
+uint64_t emu_cpu_perf_metrics(const struct emu *e, const struct emu_cpu *c);
+void emu_cpu_clear_metrics(struct emu_cpu *c, uint64_t v);
 void emu_cpu_rebind(struct emu *e, struct emu_cpu *c);
 
 /* The per-socket PMUs: bring socket SI up to T; register access (1 if REG is theirs). */

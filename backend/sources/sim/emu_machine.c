@@ -69,6 +69,61 @@ const struct emu_machine emu_machines[] = {
 		.core_uarch = CPUID_UARCH_SKYLAKE,
 	},
 	{
+		.name = "icelake-sp",
+		.description = "2 x Xeon Platinum 8380 (Ice Lake-SP): 2 sockets x 40 cores x 2 threads; "
+			       "Intel's perfmon data, fixed counter 3 and PERF_METRICS (level 1)",
+		.topology = "pack:2 [numa(memory=256GiB)] l3:1(size=60MiB) core:40 "
+			    "pu:2(indexes=2*80:1*2)",
+		.brand = "Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz",
+		.family = 6, .model = 0x6A, .stepping = 6,
+		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 2.30,
+		.slots_width = 5, .perf_metrics = 4,
+		.default_scenario = "topdown",
+	},
+	{
+		.name = "sapphire-rapids",
+		.description = "2 x Xeon Platinum 8480+ (Sapphire Rapids): 2 sockets x 56 cores x 2 "
+			       "threads; Intel's perfmon data, PERF_METRICS levels 1 and 2",
+		.topology = "pack:2 [numa(memory=512GiB)] l3:1(size=105MiB) core:56 "
+			    "pu:2(indexes=2*112:1*2)",
+		.brand = "Intel(R) Xeon(R) Platinum 8480+",
+		.family = 6, .model = 0x8F, .stepping = 8,
+		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 2.00,
+		.slots_width = 6, .perf_metrics = 8,
+		.default_scenario = "topdown",
+	},
+	{
+		.name = "granite-rapids",
+		.description = "Xeon 6980P (Granite Rapids): 1 socket x 128 cores x 2 threads; Intel's "
+			       "perfmon data, PERF_METRICS levels 1 and 2",
+		.topology = "pack:1 [numa(memory=768GiB)] l3:1(size=504MiB) core:128 "
+			    "pu:2(indexes=2*128:1*2)",
+		.brand = "Intel(R) Xeon(R) 6980P",
+		.family = 6, .model = 0xAD, .stepping = 1,
+		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 2.00,
+		.slots_width = 6, .perf_metrics = 8,
+		.default_scenario = "topdown",
+	},
+	{
+		.name = "tigerlake",
+		.description = "Core i7-1185G7 (Tiger Lake client): 1 socket x 4 cores x 2 threads; "
+			       "Intel's perfmon data, fixed counter 3 and PERF_METRICS (level 1)",
+		.topology = "pack:1 [numa(memory=16GiB)] l3:1(size=12MiB) core:4 pu:2(indexes=2*4:1*2)",
+		.brand = "11th Gen Intel(R) Core(TM) i7-1185G7 @ 3.00GHz",
+		.family = 6, .model = 0x8C, .stepping = 1,
+		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 3.00,
+		.slots_width = 5, .perf_metrics = 4,
+		.default_scenario = "topdown",
+	},
+	{
 		.name = "core2",
 		.description = "Core 2 Quad Q9650 (Penryn): 1 socket x 4 cores, front-side bus",
 		.topology = "pack:1 [numa(memory=8GiB)] l2:2(size=6MiB) core:2 pu:1",

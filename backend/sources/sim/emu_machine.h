@@ -23,6 +23,13 @@ struct emu_machine {
 	double nominal_ghz;      /* TSC and reference clock */
 	int cbo;                 /* Skylake CBo slices with counters */
 	unsigned dram_mts;       /* DIMM speed, million transfers per second (8 bytes each) */
+	/*
+	 * Ice Lake and later: TOPDOWN.SLOTS per unhalted cycle (the TMA
+	 * pipeline width: 5 Sunny/Willow Cove, 6 Golden/Redwood Cove) on fixed
+	 * counter 3, and the MSR_PERF_METRICS fields (4 from Ice Lake, 8 from
+	 * Sapphire Rapids); 0: neither.
+	 */
+	unsigned slots_width, perf_metrics;
 	const char *default_scenario;
 	/*
 	 * The microarchitecture whose core events the emulator models for a

@@ -500,6 +500,8 @@ static const struct emu_core_row {
 	{ .event = 0xA3, .umask = 0x06, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA1, .umask = 0xFF, .uarchs = UARCH_SKL, .fn = emu_ev_skl_ports },
 	{ .event = 0xA6, .umask = 0x5F, .uarchs = UARCH_SKL, .fn = emu_ev_skl_exe_activity },
+	/* Ice Lake and later: TOPDOWN.SLOTS, fixed counter 3's event (emu_model_tma.c) */
+	{ .event = 0x00, .umask = 0x04, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_tma_slots },
 	/* Core 2, seed 003 */
 	{ .event = 0x7A, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_hit_drv },
 	{ .event = 0x7B, .umask = 0x00, .umask_exact = true, .uarchs = UARCH_CORE2, .fn = emu_ev_core2_hit_drv },

@@ -77,6 +77,20 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
  */
 void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n);
 
+/*
+ * Ice Lake and later: the shares of a thread's TOPDOWN.SLOTS in each
+ * MSR_PERF_METRICS field (pmu_regs.h's order: retiring, bad speculation,
+ * front-end bound, back-end bound, heavy operations, branch mispredicts,
+ * fetch latency, memory bound) for its truth V (after emu_model_smt),
+ * into FRAC[8].  Level 1 adds up to 1; each level-2 field is a share of
+ * its parent: heavy_ops_share of retiring, mispredict_share of bad
+ * speculation, fetch_latency_share of front-end bound, and of back-end
+ * bound the stalls with a load outstanding or the store buffer full
+ * among the cycles without execution (as Skylake's CYCLE_ACTIVITY and
+ * EXE_ACTIVITY count them).
+ */
+void emu_model_topdown(const struct emu_machine *m, const double *v, double *frac);
+
 /* Mean of a distribution. */
 double emu_dist_mean(const struct emu_dist *d);
 

@@ -43,4 +43,7 @@ void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double pe
 emu_core_fn emu_ev_skl_uops_issued, emu_ev_skl_recovery, emu_ev_skl_not_delivered,
 	emu_ev_skl_cycle_activity, emu_ev_skl_ports, emu_ev_skl_exe_activity;
 
+/* Ice Lake and later: TOPDOWN.SLOTS (emu_model_tma.c) */
+emu_core_fn emu_ev_tma_slots;
+
 #endif

@@ -61,6 +61,13 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -ENOENT;
 		goto out;
 	}
+	/* a topdown-* event only in a group led by "slots", as Linux requires */
+	if (pmu == 0 && ek_metric_of(&(struct ek_event){ .type = type, .config = attr->config }) >= 0 &&
+	    (group_fd < 0 || !ek_event_of(k, group_fd) ||
+	     ek_fixed_of(&k->ev[ek_event_of(k, group_fd)->leader]) != 3)) {
+		rc = -EINVAL;
+		goto out;
+	}
 	if (k->pmus[pmu].kind == EK_SKL_IMC && !ek_imc_offset(&(struct ek_event){
 		    .config = attr->config })) {
 		rc = -EINVAL;
@@ -313,8 +320,23 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 	p->desc.type = type;
 	snprintf(p->desc.cpumask, sizeof(p->desc.cpumask), "%s", cpumask);
 	if (kind == EK_CORE) {
+		static const char *const topdown[PERF_METRICS_FIELDS] = {
+			"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
+			"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat",
+			"topdown-mem-bound",
+		};
+
 		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
 			perf_pmu_add_field(&p->desc, core[i][0], core[i][1]);
+		/* Linux's events/ on Ice Lake and later: slots (fixed counter 3), topdown-* */
+		if (emu_machine(k->emu)->slots_width)
+			perf_pmu_add_alias(&p->desc, "slots", "event=0x00,umask=0x4");
+		for (unsigned f = 0; f < k->perf_metrics && f < PERF_METRICS_FIELDS; f++) {
+			char terms[32];
+
+			snprintf(terms, sizeof(terms), "event=0x00,umask=0x%x", 0x80 + f);
+			perf_pmu_add_alias(&p->desc, topdown[f], terms);
+		}
 		return p;
 	}
 	perf_pmu_add_field(&p->desc, "event", "config:0-7");
@@ -400,6 +422,7 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 	k->fixed = m->fixed_counters < PMU_MAX_FIXED ? m->fixed_counters : PMU_MAX_FIXED;
 	k->gp_width = m->gp_width;
 	k->fixed_width = m->fixed_width;
+	k->perf_metrics = m->slots_width ? m->perf_metrics : 0;
 	pthread_mutex_init(&k->lock, NULL);
 	k->ncpus = t->cpu_thread_len;
 	k->cpus = xcalloc((size_t)k->ncpus + 1, sizeof(*k->cpus));
@@ -430,6 +453,8 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 			global |= GLOBAL_PMC(g);
 		for (unsigned n = 0; n < k->fixed; n++)
 			global |= GLOBAL_FIXED(n);
+		if (k->perf_metrics)
+			global |= GLOBAL_PERF_METRICS;
 		if (m->perfmon_version >= 2)
 			emu_msr_write(emu, cpu, IA32_PERF_GLOBAL_CTRL, global);
 		if (k->cpus[cpu].leader != cpu)

@@ -20,6 +20,7 @@
 #define EK_HW_NONE (-1)
 #define EK_HW_FIXED 100      /* + n: fixed counter n */
 #define EK_HW_FREE 200       /* a free-running counter: nothing to schedule */
+#define EK_HW_METRIC 300     /* + k: PERF_METRICS field k, read beside its leader's fixed counter 3 */
 #define EK_MAX_PMUS (2 + SKL_UNC_MAX_CBO + 2)
 #define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
 #define EK_UNC_FIXED_EVENT 0xFF /* the kernel's uncore convention: event 0xff is the fixed clock */
@@ -103,6 +104,7 @@ struct emu_perf {
 	struct ek_pmu pmus[EK_MAX_PMUS];
 	int npmus;
 	unsigned gp, fixed, gp_width, fixed_width;
+	unsigned perf_metrics;    /* PERF_METRICS fields (topdown-* events), 0 none */
 	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
 };
 
@@ -114,6 +116,7 @@ double ek_now(struct emu_perf *k);
 struct ek_event *ek_event_of(struct emu_perf *k, int fd);
 struct ek_ctx *ek_ctx_of(struct emu_perf *k, const struct ek_event *e);
 int ek_fixed_of(const struct ek_event *e);
+int ek_metric_of(const struct ek_event *e);
 uint32_t ek_imc_offset(const struct ek_event *e);
 void ek_sync(struct emu_perf *k, int cpu, int pmu, double t);
 void ek_unschedule(struct emu_perf *k, int cpu, int pmu);

@@ -54,9 +54,24 @@ struct ek_ctx *ek_ctx_of(struct emu_perf *k, const struct ek_event *e)
 	return &k->cpus[e->cpu].ctx[e->pmu];
 }
 
-/* The fixed counter a generic hardware event runs on, or -1. */
+/*
+ * The kernel's topdown-* events (event 00H, umask 80H + k: the cpu PMU's
+ * events/ aliases): PERF_METRICS field k, or -1.
+ */
+int ek_metric_of(const struct ek_event *e)
+{
+	unsigned umask = (unsigned)(e->config >> EVTSEL_UMASK_SHIFT) & 0xFF;
+
+	if (e->type != PERF_TYPE_RAW || (e->config & ~0xFF00ull) || umask < 0x80 || umask > 0x87)
+		return -1;
+	return (int)umask - 0x80;
+}
+
+/* The fixed counter a generic hardware event (or the raw "slots", 00H/04H) runs on, or -1. */
 int ek_fixed_of(const struct ek_event *e)
 {
+	if (e->type == PERF_TYPE_RAW)
+		return e->config == 0x0400 ? 3 : -1;
 	if (e->type != PERF_TYPE_HARDWARE)
 		return -1;
 	switch (e->config) {
@@ -131,10 +146,37 @@ static void ek_read_counter(struct emu_perf *k, struct ek_event *e)
 	unsigned width;
 	uint64_t v;
 
-	if (e->hw == EK_HW_NONE || ek_counter_value(k, e, &v, &width))
+	if (e->hw == EK_HW_NONE || e->hw >= EK_HW_METRIC || ek_counter_value(k, e, &v, &width))
 		return;
 	e->count += (v - e->prev) & (width >= 64 ? ~0ull : (1ull << width) - 1);
 	e->prev = v;
+}
+
+/*
+ * Group L led by "slots" on fixed counter 3 with topdown-* members: each
+ * member adds its field's share of the slots counted since the last clear
+ * (slots x field / 0xFF, as the kernel computes it), then fixed counter 3
+ * and PERF_METRICS are cleared together (the kernel does at every read).
+ */
+static void ek_read_topdown(struct emu_perf *k, struct ek_event *l)
+{
+	uint64_t metrics = 0, slots = l->prev;
+	bool any = false;
+
+	for (int m = 1; m < l->nmembers; m++)
+		any |= k->ev[l->members[m]].hw >= EK_HW_METRIC;
+	if (!any || emu_msr_read(k->emu, l->cpu, MSR_PERF_METRICS, &metrics))
+		return;
+	for (int m = 1; m < l->nmembers; m++) {
+		struct ek_event *e = &k->ev[l->members[m]];
+
+		if (e->hw >= EK_HW_METRIC)
+			e->count += (uint64_t)((unsigned __int128)slots *
+					       PERF_METRICS_FIELD(metrics, e->hw - EK_HW_METRIC) / 0xFF);
+	}
+	emu_msr_write(k->emu, l->cpu, MSR_PERF_METRICS, 0);
+	emu_msr_write(k->emu, l->cpu, IA32_FIXED_CTR0 + 3, 0);
+	l->prev = 0;
 }
 
 /* Times and counts of context PMU of CPU up to T. */
@@ -154,6 +196,8 @@ void ek_sync(struct emu_perf *k, int cpu, int pmu, double t)
 		l->running_ns += dt;
 		for (int m = 0; m < l->nmembers; m++)
 			ek_read_counter(k, &k->ev[l->members[m]]);
+		if (l->hw == EK_HW_FIXED + 3 && k->pmus[pmu].kind == EK_CORE)
+			ek_read_topdown(k, l);
 	}
 	if (t > c->t)
 		c->t = t;
@@ -203,10 +247,17 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 		const struct ek_event *e = &k->ev[l->members[m]];
 		int n = p->kind == EK_CORE ? ek_fixed_of(e)
 			: p->fixed && (e->config & EVTSEL_EVENT_MASK) == EK_UNC_FIXED_EVENT ? 0 : -1;
-		int o = ek_offcore_of(e);
+		int o = ek_offcore_of(e), td = p->kind == EK_CORE ? ek_metric_of(e) : -1;
 
 		if (p->kind == EK_SKL_IMC) {
 			hw[m] = EK_HW_FREE;
+			continue;
+		}
+		/* a topdown-* event: no counter of its own, only beside "slots" leading its group */
+		if (td >= 0) {
+			if (!m || hw[0] != EK_HW_FIXED + 3 || (unsigned)td >= k->perf_metrics)
+				return false;
+			hw[m] = EK_HW_METRIC + td;
 			continue;
 		}
 		if (n >= 0 && !((p->kind == EK_CORE && (unsigned)n >= k->fixed) || (fixed & (1u << n)))) {
@@ -252,6 +303,8 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 
 		e->hw = hw[m];
 		e->prev = 0;
+		if (e->hw >= EK_HW_METRIC)
+			continue; /* PERF_METRICS: read beside the leader's fixed counter 3 */
 		if (e->hw == EK_HW_FREE) {
 			/* free-running: counting from now is counting from its value now */
 			ek_counter_value(k, e, &e->prev, NULL);
@@ -266,6 +319,8 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 			else
 				emu_msr_write(k->emu, e->cpu, p->fixed_ctrl, p->fixed_en);
 			emu_msr_write(k->emu, e->cpu, ek_counter_reg(k, e, &width), 0);
+			if (p->kind == EK_CORE && n == 3 && k->perf_metrics)
+				emu_msr_write(k->emu, e->cpu, MSR_PERF_METRICS, 0); /* with its slots */
 			continue;
 		}
 		if (o >= 0) {

@@ -107,7 +107,10 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(read_lines_per_s,   CHANNEL, 0, 0, 1e12, "DRAM read lines (RdCAS) per second") \
 	X(write_lines_per_s,  CHANNEL, 0, 0, 1e12, "DRAM write lines (WrCAS) per second") \
 	X(imc_read_latency_ns, CHANNEL, 40, 1, 10000, "mean time a normal read spends in the channel's IMC queue, ns") \
-	X(imc_write_latency_ns, CHANNEL, 25, 1, 10000, "mean time a write keeps the channel's IMC write queue busy, ns")
+	X(imc_write_latency_ns, CHANNEL, 25, 1, 10000, "mean time a write keeps the channel's IMC write queue busy, ns") \
+	/* added later: at the end, so that the noise of the keys above (by index) stays as it was */ \
+	X(heavy_ops_share,   CPU, 0.10, 0, 1,     "top-down: share of the retiring slots taken by heavy operations (instructions of several uops, microcode; PERF_METRICS level 2)") \
+	X(mispredict_share,  CPU, 0.80, 0, 1,     "top-down: share of the bad-speculation slots lost to branch mispredicts (the rest: machine clears)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

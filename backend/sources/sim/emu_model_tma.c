@@ -1,0 +1,59 @@
+/*
+ * emu_model_tma: the top-down counters of Ice Lake and later (SDM Vol. 3B
+ * "Performance Metrics"; Intel's perfmon data): fixed counter 3 counts
+ * TOPDOWN.SLOTS, "the machine-width of the narrowest pipeline" per unhalted
+ * cycle, "distributed among unhalted logical processors who share the same
+ * physical core"; MSR_PERF_METRICS holds each top-down node's share of
+ * those slots.  Pure functions; the table entry is emu_model.c's.
+ */
+#include "emu_model_int.h"
+
+#include <math.h>
+
+/*
+ * TOPDOWN.SLOTS (event 00H, umask 04H, fixed counter 3): the machine's
+ * slots_width x slot_share per unhalted cycle (slot_share: 1 alone, the
+ * thread's turn beside busy siblings), as a two-point distribution.
+ */
+void emu_ev_tma_slots(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	double mean = c->m->slots_width * emu_clamp01(c->v[SK_slot_share]);
+	unsigned lo = (unsigned)floor(mean);
+
+	emu_dist_zero(d);
+	if (lo + 1 >= EMU_HIST_BINS)
+		return;
+	d->h[0] = 0;
+	d->h[lo] = 1 - (mean - lo);
+	d->h[lo + 1] += mean - lo;
+}
+
+void emu_model_topdown(const struct emu_machine *m, const double *v, double *frac)
+{
+	double slots = m->slots_width * emu_clamp01(v[SK_slot_share]);
+	double ret = slots > 0 ? emu_clamp01(emu_uops_retired(v) / slots) : 0;
+	double fe = emu_clamp01(v[SK_frontend_bound]), bs = emu_clamp01(v[SK_bad_speculation]);
+	double be, exec, stall, mem, stores;
+
+	/* a truth asking for more than all slots keeps retiring and shrinks the rest to fit */
+	if (ret + fe + bs > 1) {
+		double k = (1 - ret) / (fe + bs);
+
+		fe *= k;
+		bs *= k;
+	}
+	be = fmax(0, 1 - ret - fe - bs);
+	/* memory-bound share of the back end: stalls with a load outstanding or stores full */
+	exec = emu_uops_retired(v) * v[SK_exec_ratio];
+	stall = fmax(v[SK_exec_stall], 1 - exec);
+	mem = fmin(v[SK_mem_stall], stall);
+	stores = fmin(v[SK_store_stall], stall - mem);
+	frac[0] = ret;
+	frac[1] = bs;
+	frac[2] = fe;
+	frac[3] = be;
+	frac[4] = ret * emu_clamp01(v[SK_heavy_ops_share]);
+	frac[5] = bs * emu_clamp01(v[SK_mispredict_share]);
+	frac[6] = fe * emu_clamp01(v[SK_fetch_latency_share]);
+	frac[7] = be * (stall > 0 ? emu_clamp01((mem + stores) / stall) : 0);
+}
