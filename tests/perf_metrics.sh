@@ -22,7 +22,7 @@
 # of the truth or one step of the register (100 / 255 points).  Level 1
 # adds up to 100 (the vendor's formulas divide by the four fields' sum).
 . "$top_srcdir/tests/lib.sh"
-plan 26
+plan 29
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-pm-$$"
@@ -127,6 +127,10 @@ expect_match "--list-events --source perf names the kernel's top-down group" "$o
 run "$PMUTOP" --list-events --sim tigerlake
 expect_match "--list-events names fixed counter 3 and MSR_PERF_METRICS" "$out" "3 TOPDOWN.SLOTS with MSR_PERF_METRICS (0x329, 4 fields"
 
+# the doctor says which levels come from fixed counter 3 and PERF_METRICS
+run "$PMUTOP" --doctor --sim sapphire-rapids
+expect_match "the doctor: levels 1 and 2 from fixed counter 3 and PERF_METRICS" "$out" "level 1 and 2 from fixed counter 3 and PERF_METRICS (8 fields)"
+
 # the msr-safe allowlist: PERF_METRICS writable, PERF_CAPABILITIES read, 4 fixed counters' controls
 run "$PMUTOP" --sim tigerlake --msr-safe-allowlist
 expect_match "allowlist: MSR_PERF_METRICS" "$out" "0x00000329 0xFFFFFFFFFFFFFFFF # MSR_PERF_METRICS"
@@ -158,6 +162,11 @@ expect_match "tree pane: level 1, the bottleneck marked" "$(screen)" "+ Backend_
 key B
 wait_for "Memory_Bound" 10 >/dev/null
 expect_match "B opens the path to the bottleneck: Memory_Bound under Backend_Bound" "$(screen)" "Memory_Bound"
+key e
+wait_for "topdown_mem_bound" 10 >/dev/null
+expect_match "explain names the PERF_METRICS field it reads, with its count" "$(screen)" "topdown_mem_bound"
+expect_match "... and what it is" "$(screen)" "(PERF_METRICS.MEMORY_BOUND"
+key Escape
 key q
 
 # through the fake device files: fixed counter 3 and PERF_METRICS are written (cleared at

@@ -6,7 +6,7 @@
 # never written over; bad recordings give one message and exit 2; on the
 # screen --record shows REC, records group toggles, R stops it.
 . "$top_srcdir/tests/lib.sh"
-plan 48
+plan 50
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-rec-$$"
@@ -206,3 +206,10 @@ expect_match "replay screen: the IMC history shows the recorded mark" "$(screen 
 $T send-keys -t 0 q
 if wait_for "EXIT=0" 10; then pass "replay screen: q quits"; else fail "replay screen: q quits" "$(screen | tail -2)"; fi
 $T kill-server 2>/dev/null
+
+# a recording made before pmutop had the built-ins of fixed counter 3 and PERF_METRICS (its
+# header lists 10): replayed by the built-ins' names, its figures as they were recorded
+run "$PMUTOP" --replay "$top_srcdir/tests/corpus/replay/core2.jsonl" -b --format json
+expect_rc "an older recording (10 built-ins) replays" 0
+expect_match "... with its figures: core 2's IPC from its instructions and cycles" \
+	"$(printf '%s\n' "$out" | head -1)" '"metrics":{"util":99.6806,"ghz":3.0,"ipc":2.61013,'

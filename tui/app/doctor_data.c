@@ -53,11 +53,21 @@ void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 				off += (size_t)snprintf(l->found + off, sizeof(l->found) - off,
 							" level %d %d of %d%s", k, levels[k][1],
 							levels[k][0], k < 9 && levels[k + 1][0] ? "," : "");
+		if (layout_topdown_fields(lay) && off < sizeof(l->found))
+			snprintf(l->found + off, sizeof(l->found) - off, "; level %s from fixed counter "
+				 "3 and PERF_METRICS (%u fields)",
+				 layout_topdown_fields(lay) > 4 ? "1 and 2" : "1",
+				 layout_topdown_fields(lay));
 		if (levels[1][0] && !levels[1][1]) {
+			const char *why = "";
+
+			for (int m = 0; m < lay->nmetrics && !why[0]; m++)
+				if (lay->metrics[m].level == 1 && lay->metrics[m].na)
+					why = lay->metrics[m].na;
 			l->state = DOCTOR_WARN;
-			snprintf(l->fix, sizeof(l->fix), "level 1 needs fixed counter 3 and PERF_METRICS "
-				 "on this CPU, which pmutop does not program yet (explain says why per "
-				 "node); the other figures are counted");
+			snprintf(l->fix, sizeof(l->fix), "level 1 is not counted here: %.300s (a virtual "
+				 "machine often exposes only the architectural counters); the other "
+				 "figures are counted, explain says why per node", why);
 		}
 		layout_free(lay);
 		return;

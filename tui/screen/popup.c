@@ -3,6 +3,7 @@
  * screen.  See popup.h.
  */
 #include "popup.h"
+#include "expr.h"
 #include "panes.h"
 #include "pane.h"
 
@@ -277,6 +278,39 @@ static void popup_explain_group(FILE *f, const struct view *v, const struct samp
 	}
 }
 
+/*
+ * The counters among the built-ins metric M reads (fixed counters 0-3 and
+ * the PERF_METRICS fields): each with its figure on E and what it is.
+ */
+static bool popup_explain_builtins(FILE *f, const struct layout *l, int m,
+				   const struct sample_entity *e)
+{
+#define POPUP_BUILTIN_HELP(n, h) h,
+	static const char *const help[LAYOUT_NBUILTINS] = { LAYOUT_BUILTINS(POPUP_BUILTIN_HELP) };
+#undef POPUP_BUILTIN_HELP
+	const int *vars;
+	int n;
+	bool head = false;
+
+	if (!l->metrics[m].expr)
+		return false;
+	expr_vars(l->metrics[m].expr, &vars, &n);
+	for (int i = 0; i < n; i++) {
+		char val[32];
+		int b = vars[i];
+
+		if (b >= LAYOUT_NBUILTINS ||
+		    (b > LAYOUT_B_ref_cycles && b < LAYOUT_B_slots))
+			continue; /* an event, a metric; the TSC, time, the uncore's */
+		if (!head)
+			fprintf(f, "\nFrom the fixed counters (always counted, never scaled):\n");
+		head = true;
+		panes_format(e ? e->vars[b] : NAN, val, sizeof(val));
+		fprintf(f, "  %-22s %8s  %s\n", layout_builtin_names[b], val, help[b]);
+	}
+	return head;
+}
+
 static char *popup_explain_text(const struct view *v, const struct sample *s,
 				const struct view_frame *fr)
 {
@@ -308,6 +342,8 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 	}
 	if (mt->na) {
 		/* nothing counted */
+	} else if (popup_explain_builtins(f, l, m, e) && mt->group < 0) {
+		/* said with the counters */
 	} else if (mt->group < 0) {
 		fprintf(f, "\nFrom the fixed counters and the TSC: always counted, never scaled.\n");
 	} else {
