@@ -23,7 +23,7 @@
 # levels' metrics read their events at different times): level 1 to 100
 # within 0.5 points, each level-2 pair to its parent within 5 %.
 . "$top_srcdir/tests/lib.sh"
-plan 22
+plan 26
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
@@ -89,6 +89,38 @@ for src in msr perf; do
 	expect_match "... the vendor's levels 1 and 2 match the scenario, add up" \
 		"$(printf '%s\n' "$out" | check_tree "$src")" "ok"
 done
+
+# the ports pane: the vendor's Port_N per core, in % of core cycles (key 6 counts them):
+# socket 0's threads execute 1.1 x 1.05 uops a cycle each, a quarter on port 0 (the scenario's
+# default share): 2 x 1.155 x 0.25 = 57.75 % of a core's cycles, port 1 a fifth: 46.2 %
+COLUMNS=160 LINES=50 run "$PMUTOP" --sim "skylake-sp:$tmp/td.scn" --pane ports -g 6 --dump -n 3 -d 0.5
+row=$(printf '%s\n' "$out" | grep '^   0 (0,56)')
+expect_match "ports pane: the vendor's Port_0 to Port_7, in % of core cycles" "$out" " % of core cyc  Port_0"
+check=$(printf '%s\n' "$row" | $PY -c '
+import re, sys
+v = [float(x) for x in re.findall(r"([0-9.]+)\*", sys.stdin.read())]
+ok = len(v) == 8 and abs(v[0] - 57.75) < 0.05 * 57.75 and abs(v[1] - 46.2) < 0.05 * 46.2
+print("ok" if ok else "core 0: %s" % v)
+' 2>&1)
+expect_match "... core 0's ports 0 and 1 are the scenario's (57.75 %, 46.2 %; scaled)" "$check" "ok"
+
+# the cycles pane: the vendor's tree, the back end split into Core_Bound and the memory levels,
+# each the scenario's share of the cycles on socket 0: stalls with a load outstanding 35 %, an L1D
+# miss 30 %, an L2 miss 26 %, an L3 miss 20 %, the store buffer full 3 %: L1_Bound 35 - 30 = 5,
+# L3_Bound 26 - 20 = 6, Store_Bound 3; the bar adds up to the slots (no overflow mark)
+COLUMNS=120 LINES=30 run "$PMUTOP" --sim "skylake-sp:$tmp/td.scn" --pane cycles -g 1,2,3 --dump -n 3 -d 0.5
+row=$(printf '%s\n' "$out" | grep '^    0  ')
+expect_match "cycles pane: Intel's tree in the vendor's names" "$out" "= Retiring  S Bad_Speculation  F Frontend_Bound  C Core_Bound  1 L1_Bound"
+check=$(printf '%s\n' "$row" | $PY -c '
+import re, sys
+row = sys.stdin.read()
+v = re.findall(r"(n/a|-?[0-9.]+)[*~]?(?=\s|$)", row.split(None, 2)[2] if len(row.split()) > 2 else "")
+v = v[-9:]
+f = lambda x: None if x == "n/a" else float(x)
+ok = len(v) == 9 and abs(f(v[4]) - 5) < 0.25 and abs(f(v[6]) - 6) < 0.3 and abs(f(v[8]) - 3) < 0.15 and ">" not in row
+print("ok" if ok else "cpu 0: %s %r" % (v, row))
+' 2>&1)
+expect_match "... L1_Bound 5, L3_Bound 6, Store_Bound 3 % of cycles; the bar within 100 %" "$check" "ok"
 
 # the groups of a key take turns: one key toggles them all, --groups by name too
 run "$PMUTOP" --sim skylake-sp -b -n 1 -d 0.2 --format json -g TmaL2

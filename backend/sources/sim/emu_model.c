@@ -498,6 +498,8 @@ static const struct emu_core_row {
 	{ .event = 0xA3, .umask = 0x04, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA3, .umask = 0x14, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA3, .umask = 0x06, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
+	{ .event = 0xA3, .umask = 0x0C, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
+	{ .event = 0xA3, .umask = 0x05, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA1, .umask = 0xFF, .uarchs = UARCH_SKL, .fn = emu_ev_skl_ports },
 	{ .event = 0xA6, .umask = 0x5F, .uarchs = UARCH_SKL, .fn = emu_ev_skl_exe_activity },
 	/* Ice Lake and later: TOPDOWN.SLOTS, fixed counter 3's event (emu_model_tma.c) */

@@ -112,20 +112,23 @@ void emu_ev_skl_exe_activity(const struct emu_core_ctx *c, struct emu_dist *d)
 
 /*
  * CYCLE_ACTIVITY (A3H): umask 04H no uop executed, 10H a load outstanding,
- * 02H an L3 miss outstanding; cmask = umask counts the cycles where all
- * hold.  Nested as on hardware: L3-miss stalls <= memory stalls <= stalls.
- * A truth asking for fewer stalls than its uop rate allows gets the least
- * that is possible, as UOPS_EXECUTED does on Nehalem.
+ * 08H an L1D miss, 01H an L2 miss, 02H an L3 miss outstanding; cmask =
+ * umask counts the cycles where all hold (STALLS_TOTAL 04H, STALLS_MEM_ANY
+ * 14H, STALLS_L1D_MISS 0CH, STALLS_L2_MISS 05H, STALLS_L3_MISS 06H).
+ * Nested as on hardware: L3-miss <= L2-miss <= L1D-miss <= memory stalls
+ * <= stalls.  A truth asking for fewer stalls than its uop rate allows gets
+ * the least that is possible, as UOPS_EXECUTED does on Nehalem.
  */
 void emu_ev_skl_cycle_activity(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	const double *v = c->v;
 	/* a cycle that executes a uop executes at least one: stalls >= 1 - uops per cycle */
 	double stall = fmax(v[SK_exec_stall], 1 - emu_uops_retired(v) * v[SK_exec_ratio]);
-	double mem = fmin(v[SK_mem_stall], stall);
+	double mem = fmin(v[SK_mem_stall], stall), l3 = fmin(v[SK_l3_miss_stall], mem);
+	double l1d = fmin(fmax(v[SK_l1d_miss_stall], l3), mem), l2 = fmin(fmax(v[SK_l2_miss_stall], l3), l1d);
 
 	emu_dist_bernoulli(d, c->umask == 0x04 ? stall : c->umask == 0x14 ? mem
-						  : fmin(v[SK_l3_miss_stall], mem));
+			   : c->umask == 0x0C ? l1d : c->umask == 0x05 ? l2 : l3);
 	d->cmask_is_umask = true;
 	emu_ev_stall_runs(c, d);
 }

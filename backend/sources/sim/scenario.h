@@ -110,7 +110,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(imc_write_latency_ns, CHANNEL, 25, 1, 10000, "mean time a write keeps the channel's IMC write queue busy, ns") \
 	/* added later: at the end, so that the noise of the keys above (by index) stays as it was */ \
 	X(heavy_ops_share,   CPU, 0.10, 0, 1,     "top-down: share of the retiring slots taken by heavy operations (instructions of several uops, microcode; PERF_METRICS level 2)") \
-	X(mispredict_share,  CPU, 0.80, 0, 1,     "top-down: share of the bad-speculation slots lost to branch mispredicts (the rest: machine clears)")
+	X(mispredict_share,  CPU, 0.80, 0, 1,     "top-down: share of the bad-speculation slots lost to branch mispredicts (the rest: machine clears)") \
+	X(l1d_miss_stall,    CPU, 0.0,  0, 1,     "fraction of cycles stalled with an L1D miss outstanding (kept between l3_miss_stall and mem_stall)") \
+	X(l2_miss_stall,     CPU, 0.0,  0, 1,     "fraction of cycles stalled with an L2 miss outstanding (kept between l3_miss_stall and l1d_miss_stall)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

@@ -7,7 +7,11 @@
  * its colour, so the bar reads on a monochrome terminal and in --dump.  A
  * rest below zero (the causes overlap: the sequential-penalty model
  * over-counts) is shown as a number and an overflow mark, never as a
- * negative bar.  UI thread.
+ * negative bar.  A layout made from Intel's data has no cyc_* metrics: the
+ * bar is then the vendor's tree, in its names: level 1 with Backend_Bound
+ * split into Core_Bound and Memory_Bound's levels (L1_Bound to
+ * Store_Bound), each thread's share of the slots; a node the vendor
+ * resolves per core shows its core's figure.  UI thread.
  */
 #include "pane.h"
 
@@ -16,56 +20,124 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CYCLES_MAX_SEGS 8
+#define CYCLES_MAX_SEGS 9
 #define CYCLES_REST "cyc_unaccounted_pct"
 
-/* The segments: the layout's cyc_*_pct metrics, the unaccounted rest last; their count. */
-static int cycles_pane_segments(const struct layout *l, int *segs)
+struct cycles_look {
+	char mark;
+	enum grid_style style;
+};
+
+static const struct cycles_look cycles_pane_look[CYCLES_MAX_SEGS] = {
+	{ '=', GRID_HEAT2 }, { 'l', GRID_HEAT1 }, { 'L', GRID_HEAT3 }, { 'R', GRID_HEAT4 },
+	{ 'x', GRID_HEAT1 }, { 'y', GRID_HEAT2 }, { 'z', GRID_HEAT3 }, { 'w', GRID_HEAT4 },
+	{ '.', GRID_DIM },
+};
+
+/* The vendor's tree as segments: level 1's letters as the tree pane's, the back end split. */
+static const struct {
+	const char *name;
+	struct cycles_look look;
+} cycles_pane_tree[CYCLES_MAX_SEGS] = {
+	{ "Retiring", { '=', GRID_HEAT2 } }, { "Bad_Speculation", { 'S', GRID_HEAT4 } },
+	{ "Frontend_Bound", { 'F', GRID_HEAT1 } }, { "Core_Bound", { 'C', GRID_HEAT3 } },
+	{ "L1_Bound", { '1', GRID_HEAT2 } }, { "L2_Bound", { '2', GRID_HEAT1 } },
+	{ "L3_Bound", { '3', GRID_HEAT4 } }, { "DRAM_Bound", { 'D', GRID_HEAT3 } },
+	{ "Store_Bound", { 'W', GRID_HEAT1 } },
+};
+
+/*
+ * The segments: the layout's cyc_*_pct metrics, the unaccounted rest last;
+ * else the vendor's tree nodes above (those the layout counts).  Their
+ * count; LOOK[k] each one's letter and colour; *TREE which it is.
+ */
+static int cycles_pane_segments(const struct layout *l, int *segs, struct cycles_look *look,
+				bool *tree)
 {
 	int n = 0, rest = layout_metric_find(l, CYCLES_REST);
 
 	for (int m = 0; m < l->nmetrics && n < CYCLES_MAX_SEGS - 1; m++)
 		if (!strncmp(l->metrics[m].name, "cyc_", 4) && m != rest &&
-		    !strcmp(l->metrics[m].unit, "%"))
+		    !strcmp(l->metrics[m].unit, "%")) {
+			look[n] = cycles_pane_look[n];
 			segs[n++] = m;
-	if (rest >= 0)
+		}
+	if (rest >= 0) {
+		look[n] = cycles_pane_look[CYCLES_MAX_SEGS - 1]; /* always the dim '.' */
 		segs[n++] = rest;
+	}
+	*tree = !n;
+	for (int k = 0; *tree && k < CYCLES_MAX_SEGS; k++) {
+		int m = layout_metric_find(l, cycles_pane_tree[k].name);
+
+		/* a node of the vendor's tree the layout counts (not a metric of that name) */
+		if (m >= 0 && !l->metrics[m].na && l->metrics[m].level)
+			look[n] = cycles_pane_tree[k].look, segs[n++] = m;
+	}
 	return n;
 }
 
-static const struct {
-	char mark;
-	enum grid_style style;
-} cycles_pane_look[CYCLES_MAX_SEGS] = {
-	{ '=', GRID_HEAT2 }, { 'l', GRID_HEAT1 }, { 'L', GRID_HEAT3 }, { 'R', GRID_HEAT4 },
-	{ 'x', GRID_HEAT1 }, { 'y', GRID_HEAT2 }, { 'z', GRID_HEAT3 }, { '.', GRID_DIM },
-};
-
-/* Segment K's look: the rest is always the dim '.'. */
-static int cycles_pane_look_of(int k, int nsegs)
+/* A segment's name as the pane shows it: without "cyc_" and "_pct"; *LEN its length. */
+static const char *cycles_pane_name(const struct layout *l, int m, int *len)
 {
-	return k == nsegs - 1 ? CYCLES_MAX_SEGS - 1 : k;
+	const char *name = l->metrics[m].name;
+	size_t n = strlen(name);
+
+	if (!strncmp(name, "cyc_", 4) && n > 8 && !strcmp(name + n - 4, "_pct")) {
+		*len = (int)n - 8;
+		return name + 4;
+	}
+	*len = (int)n;
+	return name;
+}
+
+/* Segment M's figure on thread I: its own, or its core's where the vendor resolves it per core. */
+static double cycles_pane_value(const struct sample *s, int i, int m)
+{
+	return pane_thread_value(s, i, m);
+}
+
+/*
+ * Each segment's share of thread I's bar, in % (into W).  The vendor's
+ * memory levels (L1_Bound to Store_Bound) are shares of the cycles, not of
+ * the slots, and do not add up to Memory_Bound: the bar splits Memory_Bound
+ * (MEM, a share of the slots) between them as their figures stand to each
+ * other, so it adds up to the slots; the columns keep the vendor's figures.
+ */
+static void cycles_pane_shares(const struct sample *s, int i, const int *segs, int nsegs,
+			       bool tree, int mem, double *w)
+{
+	double sum = 0, membound = tree && mem >= 0 ? cycles_pane_value(s, i, mem) : NAN;
+	int first = -1;
+
+	for (int k = 0; k < nsegs; k++) {
+		double v = cycles_pane_value(s, i, segs[k]);
+
+		w[k] = isnan(v) ? 0 : fmax(0, v);
+		if (tree && s->layout->metrics[segs[k]].parent == mem && mem >= 0) {
+			first = first < 0 ? k : first;
+			sum += w[k];
+		}
+	}
+	for (int k = first; k >= 0 && k < nsegs; k++)
+		if (s->layout->metrics[segs[k]].parent == mem)
+			w[k] = sum > 0 && !isnan(membound) ? fmax(0, membound) * w[k] / sum : 0;
 }
 
 /* One thread's bar from column X, W wide: each segment's share rounded so the bar adds up. */
-static void cycles_pane_bar(const struct sample *s, const struct sample_entity *e, const int *segs,
-			    int nsegs, int y, int x, int w, struct grid *g)
+static void cycles_pane_bar(const double *share, const struct cycles_look *look, int nsegs, int y,
+			    int x, int w, struct grid *g)
 {
 	double sum = 0;
 	int at = 0;
 
 	for (int k = 0; k < nsegs; k++) {
-		double v = sample_metric(s, e, segs[k]);
+		int end;
 
-		sum += isnan(v) ? 0 : fmax(0, v);
-		{
-			int end = (int)lround(fmin(sum, 100) / 100 * w);
-			int look = cycles_pane_look_of(k, nsegs);
-
-			for (; at < end; at++)
-				grid_put(g, y, x + at, 1, cycles_pane_look[look].style, "%c",
-					 cycles_pane_look[look].mark);
-		}
+		sum += share[k];
+		end = (int)lround(fmin(sum, 100) / 100 * w);
+		for (; at < end; at++)
+			grid_put(g, y, x + at, 1, look[k].style, "%c", look[k].mark);
 	}
 	/* the counted causes overshoot: the model over-counts overlapping penalties */
 	if (sum > 100.5)
@@ -76,56 +148,67 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			    struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
-	int segs[CYCLES_MAX_SEGS], nsegs = cycles_pane_segments(l, segs), row = 0, shown = 0, x;
-	int label = 12, numw = 7, barw, legend = 1;
+	int segs[CYCLES_MAX_SEGS], row = 0, shown = 0, x, off = -1;
+	int label = 12, numw = 7, barw, legend = 1, nsegs, len, mem = layout_metric_find(l, "Memory_Bound");
+	struct cycles_look look[CYCLES_MAX_SEGS];
 	char buf[32];
-	bool live;
+	bool tree;
 
+	nsegs = cycles_pane_segments(l, segs, look, &tree);
 	if (!nsegs) {
 		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no stall decomposition (cyc_* metrics).",
 			 l->name);
 		return h;
 	}
-	live = s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_LIVE ||
-	       s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_ROTATING;
-	if (!live) {
-		const struct layout_group *gr = &l->groups[l->metrics[segs[0]].group];
+	/* the first segment whose group does not count (a metric outside groups always does) */
+	for (int k = 0; k < nsegs && off < 0; k++) {
+		int gr = l->metrics[segs[k]].group;
 
+		if (gr >= 0 && s->groups[gr].state != SAMPLE_GROUP_LIVE &&
+		    s->groups[gr].state != SAMPLE_GROUP_ROTATING)
+			off = gr;
+	}
+	if (off >= 0 && (!tree || off == l->metrics[segs[0]].group)) {
 		grid_put(g, y, 2, g->w - 4, GRID_WARN, "The stall decomposition is off: press %c (%s)%s%s",
-			 gr->key, gr->name,
-			 s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_BLOCKED ? ": " : "",
-			 s->groups[l->metrics[segs[0]].group].state == SAMPLE_GROUP_BLOCKED
-			 ? s->groups[l->metrics[segs[0]].group].why : "");
+			 l->groups[off].key, l->groups[off].name,
+			 s->groups[off].state == SAMPLE_GROUP_BLOCKED ? ": " : "",
+			 s->groups[off].state == SAMPLE_GROUP_BLOCKED ? s->groups[off].why : "");
 		return h;
 	}
 	/*
 	 * legend: each segment's letter and whole name, the way the bar reads,
 	 * on as many lines as it takes under the title
 	 */
-	grid_put(g, y, 1, g->w - 2, GRID_BOLD, "Where the cycles go, of each thread's cycles "
-		 "(stalls: count x penalty):");
+	if (tree)
+		grid_put(g, y, 1, g->w - 2, GRID_BOLD, "Where the slots go (Intel's top-down tree; "
+			 "the bar splits Memory_Bound by its levels' figures):");
+	else
+		grid_put(g, y, 1, g->w - 2, GRID_BOLD, "Where the cycles go, of each thread's cycles "
+			 "(stalls: count x penalty):");
 	x = 2;
 	for (int k = 0; k < nsegs; k++) {
-		int look = cycles_pane_look_of(k, nsegs);
-		const char *name = l->metrics[segs[k]].name + 4;
-		int len = (int)strlen(name) - 4 + 4; /* "X " and the name without cyc_ and _pct */
+		const char *name = cycles_pane_name(l, segs[k], &len);
 
-		if (x + len > g->w - 1 && x > 2) {
+		if (x + len + 4 > g->w - 1 && x > 2) {
 			legend++;
 			x = 2;
 		}
-		grid_put(g, y + legend, x, 1, cycles_pane_look[look].style, "%c",
-			 cycles_pane_look[look].mark);
-		x += 2 + grid_put(g, y + legend, x + 2, g->w - 3 - x, GRID_NORMAL, "%.*s",
-				  (int)strlen(name) - 4, name) + 2;
+		grid_put(g, y + legend, x, 1, look[k].style, "%c", look[k].mark);
+		x += 2 + grid_put(g, y + legend, x + 2, g->w - 3 - x, GRID_NORMAL, "%.*s", len,
+				  name) + 2;
+	}
+	if (off >= 0) {
+		legend++;
+		grid_put(g, y + legend, 2, g->w - 4, GRID_WARN, "%s is off: press %c (%s) for the "
+			 "rest of the bar", l->groups[off].name, l->groups[off].key,
+			 l->groups[off].name);
 	}
 	legend++;
 	/* a column per segment: its whole name where the width allows, else its letter */
 	for (int k = 0; k < nsegs; k++) {
-		int n = (int)strlen(l->metrics[segs[k]].name) - 8 + 2;
-
-		if (n > numw)
-			numw = n;
+		cycles_pane_name(l, segs[k], &len);
+		if (len + 2 > numw)
+			numw = len + 2;
 	}
 	if (g->w - label - nsegs * numw - 2 < 20)
 		numw = 7; /* narrow: the legend's letters head the columns */
@@ -134,15 +217,15 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 		barw = 10;
 	grid_blank(g, y + legend, 0, g->w, GRID_HEADER);
 	grid_put(g, y + legend, 0, label, GRID_HEADER, " cpu");
-	grid_put(g, y + legend, label, barw, GRID_HEADER, "0 %% ... 100 %% of cycles");
+	grid_put(g, y + legend, label, barw, GRID_HEADER, "0 %% ... 100 %% of %s",
+		 tree ? "slots" : "cycles");
 	for (int k = 0; k < nsegs; k++) {
-		const char *name = l->metrics[segs[k]].name + 4;
-		int look = cycles_pane_look_of(k, nsegs);
+		const char *name = cycles_pane_name(l, segs[k], &len);
 
 		if (numw > 7)
-			snprintf(buf, sizeof(buf), "%.*s", (int)strlen(name) - 4, name);
+			snprintf(buf, sizeof(buf), "%.*s", len, name);
 		else
-			snprintf(buf, sizeof(buf), "%c %%", cycles_pane_look[look].mark);
+			snprintf(buf, sizeof(buf), "%c %%", look[k].mark);
 		grid_put_right(g, y + legend, label + barw + k * numw, numw, GRID_HEADER, buf);
 	}
 	y += legend - 1; /* the rows below the header as before */
@@ -159,9 +242,12 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			const struct sample_entity *e = &s->threads[list[r]];
 
 			grid_put(g, y + 2 + row, 0, label, GRID_NORMAL, " %4d", e->index);
-			cycles_pane_bar(s, e, segs, nsegs, y + 2 + row, label, barw - 1, g);
+			double share[CYCLES_MAX_SEGS];
+
+			cycles_pane_shares(s, list[r], segs, nsegs, tree, mem, share);
+			cycles_pane_bar(share, look, nsegs, y + 2 + row, label, barw - 1, g);
 			for (int k = 0; k < nsegs; k++) {
-				double val = sample_metric(s, e, segs[k]);
+				double val = cycles_pane_value(s, list[r], segs[k]);
 
 				pane_value(s, segs[k], val, buf, sizeof(buf));
 				grid_put_right(g, y + 2 + row, label + barw + k * numw, numw,
@@ -183,6 +269,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 const struct pane cycles_pane = {
 	.name = "cycles", .title = "Cycles",
 	.help = "where each thread's cycles go: executing, each counted stall cause (count x "
-		"penalty) and the unaccounted rest, as one stacked bar per thread",
+		"penalty) and the unaccounted rest, as one stacked bar per thread (with Intel's "
+		"data: the top-down tree, the back end split into core and memory levels)",
 	.draw = cycles_pane_draw,
 };

@@ -189,16 +189,17 @@ void pane_flag_where(const struct sample *s, const struct sample_flag *f, char *
 /* Keys of the groups that hold any of the metrics whose names start with PREFIX. */
 void pane_group_keys(const struct layout *l, const char *prefix, char *buf, size_t len)
 {
-	uint32_t seen = 0;
+	uint64_t seen = 0;
 	size_t n = 0;
 
 	buf[0] = 0;
 	for (int m = 0; m < l->nmetrics; m++) {
 		int g = l->metrics[m].group;
 
-		if (g < 0 || strncmp(l->metrics[m].name, prefix, strlen(prefix)) || (seen & (1u << g)))
+		if (g < 0 || strncmp(l->metrics[m].name, prefix, strlen(prefix)) ||
+		    (seen & LAYOUT_GROUP(g)))
 			continue;
-		seen |= 1u << g;
+		seen |= LAYOUT_GROUP(g);
 		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%c (%s)", n ? ", " : "",
 				      l->groups[g].key, l->groups[g].name);
 	}

@@ -4,7 +4,10 @@
  * (core_portN: uops of all its threads per core cycle) where the layout
  * has one, else the per-thread figure (portN, the mean of the threads per
  * thread cycle); the header says which, so a core's "core" columns add up
- * to its uops per cycle.  UI thread.
+ * to its uops per cycle.  A layout made from Intel's data has the vendor's
+ * Port_N instead (the share of core cycles port N dispatched a uop, in %:
+ * ports 0-7 on Skylake-SP, those the data names singly on later cores).
+ * UI thread.
  */
 #include "pane.h"
 
@@ -38,7 +41,7 @@ static void ports_pane_missing(const struct view *v, const struct sample *s, con
 				continue;
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s%s",
 					      n == at && n ? "; " : n ? " " : "", p < np ? "p" : "wasted",
-					      p < np ? name + strlen(name) - 1 : " %");
+					      p < np ? name + strcspn(name, "0123456789") : " %");
 		}
 		if (n > at && n < sizeof(line) && blocked)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, ": group %s is blocked (e says "
@@ -52,16 +55,19 @@ static void ports_pane_missing(const struct view *v, const struct sample *s, con
 		grid_put(g, y, 2, g->w - 4, GRID_DIM, "n/a: %s", line);
 }
 
+#define PORTS_MAX 12 /* Golden Cove's ports 0-11 */
+
 static int ports_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			   struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
 	const struct topo *t = v->info.topo;
-	int ports[8], np = 0, waste = layout_metric_find(l, "wasted_work_pct"), per, bar, row = 0;
-	bool any = false, per_core[8];
+	int ports[PORTS_MAX], np = 0, waste = layout_metric_find(l, "wasted_work_pct"), per, bar;
+	int row = 0, num[PORTS_MAX];
+	bool any = false, per_core[PORTS_MAX], vendor = false;
 	char buf[32], keys[256];
 
-	for (int p = 0; p < 8; p++) {
+	for (int p = 0; p < PORTS_MAX; p++) {
 		int thr;
 
 		snprintf(buf, sizeof(buf), "core_port%d", p);
@@ -76,6 +82,14 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 		per_core[np] = ports[np] >= 0;
 		if (ports[np] < 0)
 			ports[np] = thr;
+		if (ports[np] < 0) {
+			/* the vendor's, in % of the core's cycles */
+			snprintf(buf, sizeof(buf), "Port_%d", p);
+			ports[np] = layout_metric_find(l, buf);
+			vendor |= ports[np] >= 0;
+			per_core[np] = true;
+		}
+		num[np] = p;
 		if (ports[np] >= 0)
 			np++;
 	}
@@ -92,21 +106,23 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 
 		for (int p = 0; p < np; p++)
 			ncore += per_core[p];
-		grid_put(g, y, 0, 16, GRID_HEADER, "%s", per > 8 ? " core (cpus)"
-			 : ncore == np ? " uops/core cyc" : !ncore ? " uops/thr cyc" : " core (cpus)");
+		grid_put(g, y, 0, 16, GRID_HEADER, "%s", vendor ? " % of core cyc" : per > 8
+			 ? " core (cpus)" : ncore == np ? " uops/core cyc" : !ncore ? " uops/thr cyc"
+			 : " core (cpus)");
 	}
 	for (int p = 0; p < np; p++) {
-		const char *name = l->metrics[ports[p]].name;
-
 		/* as much of "p0 /core cyc" as the column holds, never into the next one */
-		if (per > 15)
-			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%s %s", name + strlen(name) - 1,
+		if (vendor)
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "%s",
+				 l->metrics[ports[p]].name);
+		else if (per > 15)
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%d %s", num[p],
 				 per_core[p] ? "/core cyc" : "/thread cyc");
 		else if (per > 8)
-			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%s/%s", name + strlen(name) - 1,
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%d/%s", num[p],
 				 per_core[p] ? "core" : "thr");
 		else
-			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%s", name + strlen(name) - 1);
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "p%d", num[p]);
 	}
 	if (waste >= 0)
 		grid_put(g, y, 16 + np * per, 12, GRID_HEADER, " wasted %%");
@@ -135,7 +151,8 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 			double val = sample_metric(s, e, ports[p]);
 
 			any |= !isnan(val);
-			grid_bar(g, y + 1 + row, 16 + p * per, bar, isnan(val) ? 0 : val, GRID_BAR);
+			grid_bar(g, y + 1 + row, 16 + p * per, bar, isnan(val) ? 0 : vendor ? val / 100 : val,
+				 GRID_BAR);
 			pane_value(s, ports[p], val, buf, sizeof(buf));
 			grid_put_right(g, y + 1 + row, 16 + p * per + bar, 7, isnan(val) ? GRID_DIM : GRID_NORMAL,
 				       buf);
@@ -155,7 +172,7 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 			 "scroll)", nshown - scroll - row);
 	free(shown);
 	if (!any) {
-		pane_group_keys(l, "port", keys, sizeof(keys));
+		pane_group_keys(l, vendor ? "Port_" : "port", keys, sizeof(keys));
 		grid_put(g, y + h - 1, 2, g->w - 4, GRID_WARN, "Port counts are off: press %s", keys);
 	} else {
 		ports_pane_missing(v, s, ports, np, waste, y + h - 1, g);
