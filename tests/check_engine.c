@@ -2265,6 +2265,62 @@ START_TEST(perf_file_limit_blocks_groups_with_the_fix)
 }
 END_TEST
 
+/* A raw core event read as a group with both times, as pmutop opens them. */
+static struct perf_event_attr raw_attr(void)
+{
+	return (struct perf_event_attr){ .size = sizeof(struct perf_event_attr),
+					 .type = PERF_TYPE_RAW,
+					 .read_format = PERF_FORMAT_GROUP |
+							PERF_FORMAT_TOTAL_TIME_ENABLED |
+							PERF_FORMAT_TOTAL_TIME_RUNNING };
+}
+
+/*
+ * The emulated kernel's extra registers, as Linux's extra_regs: an event of
+ * the offcore pair (2AH/2BH on Sapphire Rapids) programs its matrix from
+ * config1, any other event with config1 MSR_PEBS_FRONTEND; a second value
+ * for a register in use waits (the group does not fit) until it is free.
+ */
+START_TEST(perf_extra_registers_are_programmed_one_value_each)
+{
+	struct run r;
+	const struct perf_sys *k;
+	struct perf_event_attr a = raw_attr();
+	uint64_t v = 0, buf[4];
+	int ocr, fe, fe2;
+
+	run_source_perf(&r, "sapphire-rapids:compute-bound");
+	k = r.src->perf_sys;
+	a.config = 0x012A;
+	a.config1 = 0x10003C0002;
+	ocr = k->open(k->ctx, &a, -1, 0, -1);
+	a.config = 0x01C6;
+	a.config1 = 0x13;
+	fe = k->open(k->ctx, &a, -1, 0, -1);
+	a.config1 = 0x1;
+	fe2 = k->open(k->ctx, &a, -1, 0, -1);
+	ck_assert_int_ge(ocr, 0);
+	ck_assert_int_ge(fe, 0);
+	ck_assert_int_ge(fe2, 0);
+	k->ioctl(k->ctx, ocr, PERF_EVENT_IOC_ENABLE, 0);
+	k->ioctl(k->ctx, fe, PERF_EVENT_IOC_ENABLE, 0);
+	k->ioctl(k->ctx, fe2, PERF_EVENT_IOC_ENABLE, 0);
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 0, MSR_OFFCORE_RSP_0, &v), 0);
+	ck_assert_uint_eq(v, 0x10003C0002);
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 0, MSR_PEBS_FRONTEND, &v), 0);
+	ck_assert_uint_eq(v, 0x13);
+	emu_advance(r.src->emu, 0.5);
+	ck_assert_int_gt(k->read(k->ctx, fe2, buf, sizeof(buf)), 0);
+	ck_assert_uint_eq(buf[2], 0); /* waited: the register held the other value */
+	k->close(k->ctx, fe);
+	ck_assert_int_eq(emu_msr_read(r.src->emu, 0, MSR_PEBS_FRONTEND, &v), 0);
+	ck_assert_uint_eq(v, 0x1); /* its turn now */
+	k->close(k->ctx, fe2);
+	k->close(k->ctx, ocr);
+	source_close(r.src);
+}
+END_TEST
+
 /*
  * The emulated kernel's top-down group, as Linux has it: "slots" (fixed
  * counter 3) must lead the topdown-* events; a field the CPU lacks (level 2
@@ -2275,10 +2331,7 @@ START_TEST(perf_topdown_events_need_slots_leading_their_group)
 {
 	struct run r;
 	const struct perf_sys *k;
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_RAW,
-				     .read_format = PERF_FORMAT_GROUP |
-						    PERF_FORMAT_TOTAL_TIME_ENABLED |
-						    PERF_FORMAT_TOTAL_TIME_RUNNING };
+	struct perf_event_attr a = raw_attr();
 	uint64_t buf[3 + 8];
 	int lead, fd[4];
 	double sum = 0;
@@ -2366,6 +2419,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, perf_file_limit_blocks_groups_with_the_fix);
 	tcase_add_test(tc, perf_nmi_watchdog_takes_a_counter);
 	tcase_add_test(tc, perf_topdown_events_need_slots_leading_their_group);
+	tcase_add_test(tc, perf_extra_registers_are_programmed_one_value_each);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);
 	CHECK_ADD(s, idle_core_has_no_stall_share);

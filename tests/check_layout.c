@@ -615,11 +615,19 @@ static const struct {
 	{ HEAD "group g\nevent e raw umask=1\nend\n", "t.layout:6:12: expected event=CODE after 'raw'" },
 	{ HEAD "group g\nevent e raw event=0x1FF\nend\n", "t.layout:6:13: expected a number from 0 to 0xff in 'event=0x1FF'" },
 	{ HEAD "group g\nevent e raw event=0x3C colour=2\nend\n",
-	  "t.layout:6:24: expected a raw field (event, umask, cmask, inv, edge, any, offcore), not 'colour'" },
+	  "t.layout:6:24: expected a raw field (event, umask, cmask, inv, edge, any, offcore, frontend), not 'colour'" },
 	{ HEAD "group g\nevent e raw event=0xB7 umask=1\nend\n",
 	  "t.layout:6:9: expected offcore=VALUE: event 0xB7 reads the offcore response register" },
 	{ HEAD "group g\nevent e raw event=0x3C offcore=1\nend\n",
 	  "t.layout:6:9: expected no offcore value: event 0x3C is not an OFFCORE_RESPONSE event" },
+	{ HEAD "group g\nevent e raw event=0xC6 frontend=0x800000\nend\n",
+	  "t.layout:6:24: expected a number from 0 to 0x7fffff in 'frontend=0x800000'" },
+	{ HEAD "offcore 0x2A\ngroup g\nevent e raw event=0x3C\nend\n",
+	  "t.layout:5:9: expected 'none' (no event reads the offcore response registers) or two event codes, not '0x2A'" },
+	{ HEAD "offcore 0x2A 0x12B\ngroup g\nevent e raw event=0x3C\nend\n",
+	  "t.layout:5:14: expected a number from 0 to 0xff in '0x12B'" },
+	{ HEAD "offcore 0x2A 0x2B\ngroup g\nevent e raw event=0x2A umask=1\nend\n",
+	  "t.layout:7:9: expected offcore=VALUE: event 0x2A reads the offcore response register" },
 	{ HEAD "group g\nevent e raw event=0x3C counters=9\nend\n",
 	  "t.layout:6:24: expected counter numbers below 8 in 'counters=9'" },
 	{ HEAD "group g\nevent e raw event=0x3C sideways\nend\n",
@@ -787,6 +795,40 @@ END_TEST
  * key, and is n/a unless all the groups it reads counted.  The tree lines
  * give parents (named before or after), levels and the vendor's thresholds.
  */
+/*
+ * Ice Lake-SP and later read the offcore matrices with their OCR events
+ * (2AH/2BH on Sapphire Rapids): "offcore 0x2A 0x2B" says so, the register
+ * of each follows; B7H is then an event like any other.  frontend=VALUE is
+ * MSR_PEBS_FRONTEND's value: one per set, like an offcore register's.
+ */
+START_TEST(offcore_events_and_the_frontend_register)
+{
+	static const char text[] =
+		"pmutop-layout 1\nlayout t\nmodels 06_8F\noffcore 0x2A 0x2B\n"
+		"metric util thread % = 100 * ref_cycles / tsc\n"
+		"group a\nevent x raw event=0x2A umask=1 offcore=0x10003C0002\n"
+		"event y raw event=0x2B umask=1 offcore=0x10800\nevent amx raw event=0xB7 umask=0x10\n"
+		"event fe raw event=0xC6 umask=1 frontend=0x13\nend\n"
+		"group b\nevent z raw event=0x2B umask=1 offcore=0x10003C0002\n"
+		"event fe2 raw event=0xC6 umask=1 frontend=0x1\nend\n";
+	struct layout *l;
+	struct counter_set set = { 0 };
+	char err[512];
+
+	ck_assert_msg(layout_parse(text, "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_uint_eq(l->events[0].offcore_msr, MSR_OFFCORE_RSP_0);
+	ck_assert_uint_eq(l->events[1].offcore_msr, MSR_OFFCORE_RSP_1);
+	ck_assert_uint_eq(l->events[2].offcore_msr, 0);
+	ck_assert(!l->events[2].has_offcore);
+	ck_assert(l->events[3].has_frontend);
+	ck_assert_uint_eq(l->events[3].frontend, 0x13);
+	/* group b's front-end value differs from a's: they cannot share the counters */
+	ck_assert(counter_set_add(l, &set, 0, 0xFF));
+	ck_assert(!counter_set_add(l, &set, 1, 0xFF));
+	layout_free(l);
+}
+END_TEST
+
 START_TEST(groups_of_one_key_and_the_tree)
 {
 	struct layout *l;
@@ -864,6 +906,7 @@ static Suite *layout_suite(void)
 	CHECK_ADD(s, unreadable_files_say_so);
 	CHECK_ADD(s, at_most_64_groups);
 	CHECK_ADD(s, groups_of_one_key_and_the_tree);
+	CHECK_ADD(s, offcore_events_and_the_frontend_register);
 	CHECK_ADD(s, cpu_table_names_the_layouts);
 	CHECK_ADD(s, own_layouts_cover_what_their_models_line_names);
 	CHECK_ADD(s, amd_layouts_take_twelve_bit_event_selects);

@@ -22,7 +22,7 @@
 # of the truth or one step of the register (100 / 255 points).  Level 1
 # adds up to 100 (the vendor's formulas divide by the four fields' sum).
 . "$top_srcdir/tests/lib.sh"
-plan 29
+plan 36
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-pm-$$"
@@ -185,3 +185,30 @@ expect_match "... level 1 from fixed counter 3 and PERF_METRICS is the truth" \
 	"$(printf '%s\n' "$out" | check 5 4)" "ok"
 after=$(regs dump "$orig3")
 expect_is "... fixed counter 3, PERF_METRICS and their controls restored" "$after" "$before"
+
+# the vendor's extra registers: the offcore response pair (its OCR events) and MSR_PEBS_FRONTEND
+# (FRONTEND_RETIRED) hold the data's values while pmutop counts, and are put back when it ends
+orig4="{0x1A6: 0x0, 0x1A7: 0x77, 0x3F7: 0x0}"
+regs set "$orig4"
+before=$(regs dump "$orig4")
+: >"$dir.out"
+"$PMUTOP" --root "$dir" -b -n 200 -d 0.3 -g 4,7 --format json >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 3 '"seq"'
+during=$(regs dump "$orig4")
+kill -TERM "$pid"
+wait_end "$pid"
+after=$(regs dump "$orig4")
+expect_match "OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM: MSR_OFFCORE_RSP_0 holds the data's value" "$during" "cpu 0 1A6 10003c0002"
+expect_match "OCR.STREAMING_WR.ANY_RESPONSE: MSR_OFFCORE_RSP_1 holds its own" "$during" "cpu 7 1A7 10800"
+case "$during" in
+*"cpu 0 3F7 13"* | *"cpu 0 3F7 1
+"*) pass "FRONTEND_RETIRED: MSR_PEBS_FRONTEND holds the data's value (0x13 L2_MISS or 0x1 ANY_DSB_MISS)" ;;
+*) fail "FRONTEND_RETIRED: MSR_PEBS_FRONTEND holds the data's value" "$during" ;;
+esac
+expect_is "... each put back when pmutop ends" "$after" "$before"
+run "$PMUTOP" --list-events --sim sapphire-rapids
+expect_match "--list-events: Sapphire Rapids' OCR events on 2AH/2BH with their matrix value" "$out" "0x2A  0x01     0   0    0   0     43012A 1A6H=0x103B800002"
+expect_match "... and a front-end event with MSR_PEBS_FRONTEND's" "$out" "4340AD      3F7H=0x7"
+run "$PMUTOP" --list-events --sim sapphire-rapids --source perf
+expect_match "--list-events --source perf: the kernel's frontend= term" "$out" "cpu/event=0xad,umask=0x40,frontend=0x7/"

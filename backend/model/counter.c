@@ -90,6 +90,8 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 	if (ev->has_offcore && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",offcore_rsp=0x%llx",
 				      (unsigned long long)ev->offcore);
+	if (ev->has_frontend && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",frontend=0x%x", ev->frontend);
 	if (n < len)
 		snprintf(buf + n, len - n, "/");
 }
@@ -121,6 +123,13 @@ bool counter_set_add(const struct layout *l, struct counter_set *s, int g, uint3
 			const struct layout_event *b = &l->events[t.ev[j]];
 
 			if (b->offcore_msr == a->offcore_msr && b->offcore != a->offcore)
+				return false;
+		}
+		/* one MSR_PEBS_FRONTEND value for all the counters */
+		for (int j = 0; j < t.nev && a->has_frontend; j++) {
+			const struct layout_event *b = &l->events[t.ev[j]];
+
+			if (b->has_frontend && b->frontend != a->frontend)
 				return false;
 		}
 		t.ev[t.nev++] = grp->first_event + i;

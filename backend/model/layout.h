@@ -126,6 +126,8 @@ struct layout_event {
 	bool has_offcore;
 	uint64_t offcore;    /* OFFCORE_RSP value, when has_offcore */
 	uint32_t offcore_msr; /* MSR_OFFCORE_RSP_0 or _1 */
+	bool has_frontend;
+	uint32_t frontend;   /* MSR_PEBS_FRONTEND value (FRONTEND_RETIRED's kind), when has_frontend */
 	uint32_t counters;   /* general-purpose counters it may use (bit n = PMCn) */
 	enum layout_pmu pmu; /* its group's */
 	int channel;         /* memory channel it counts (channel=N), -1 for none */
@@ -200,6 +202,8 @@ struct layout {
 	 * to 2AH/2BH and B7H counts other things); else B7H and BBH do (seed 002)
 	 */
 	bool no_offcore;
+	/* the events that read MSR_OFFCORE_RSP_0 and _1 ("offcore EV0 EV1"); 0: B7H and BBH */
+	unsigned offcore_event[2];
 	/*
 	 * "models": the CPUs a layout of one's own is for (--layout FILE);
 	 * the shipped layouts have none, the CPU table (cpumodel) picks them.

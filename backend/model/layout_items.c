@@ -49,15 +49,16 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		const char *key;
 		uint64_t max;
 	} keys[] = { { "event", 0xFF }, { "umask", 0xFF }, { "cmask", 0xFF }, { "inv", 1 },
-		     { "edge", 1 }, { "any", 1 }, { "offcore", ~0ull } };
+		     { "edge", 1 }, { "any", 1 }, { "offcore", ~0ull },
+		     { "frontend", PEBS_FRONTEND_MASK } };
 	const char *eq = strchr(t->text, '=');
 	uint64_t v;
-	/* the fields each PMU's event select has: uncore selects have no ANY, no offcore matrix */
-	unsigned nkeys = layout_pmu_kinds[ev->pmu].per_socket ? 5 : 7;
+	/* the fields each PMU's event select has: uncore selects have no ANY, no extra registers */
+	unsigned nkeys = layout_pmu_kinds[ev->pmu].per_socket ? 5 : 8;
 
 	if (!eq)
 		return layout_fail(p, t->at, "FIELD=VALUE (event, umask, cmask, inv, edge, any, "
-				   "offcore), not '%s'", t->text);
+				   "offcore, frontend), not '%s'", t->text);
 	for (size_t k = 0; k < nkeys; k++) {
 		if (strlen(keys[k].key) != (size_t)(eq - t->text) ||
 		    strncmp(keys[k].key, t->text, (size_t)(eq - t->text)))
@@ -77,12 +78,13 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		case 3: ev->inv = v; break;
 		case 4: ev->edge = v; break;
 		case 5: ev->any = v; break;
-		default: ev->offcore = v; ev->has_offcore = true; break;
+		case 6: ev->offcore = v; ev->has_offcore = true; break;
+		default: ev->frontend = (uint32_t)v; ev->has_frontend = true; break;
 		}
 		return 0;
 	}
 	return layout_fail(p, t->at, "a raw field (event, umask, cmask, inv, edge%s), not '%.*s'",
-			   nkeys == 7 ? ", any, offcore" : "", (int)(eq - t->text), t->text);
+			   nkeys == 8 ? ", any, offcore, frontend" : "", (int)(eq - t->text), t->text);
 }
 
 /* Trailing words of an event line: per-core, counters=LIST, channel=N. */
@@ -155,8 +157,13 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 		 * encoding
 		 */
 		if (o->group != ev->group && o->channel < 0 && ev->channel < 0) {
-			if (memcmp(&o->event, &ev->event, sizeof(unsigned) * 3) || o->inv != ev->inv ||
-			    o->edge != ev->edge || o->any != ev->any || o->offcore != ev->offcore)
+			/* an offcore event reads the same matrix value through either register */
+			bool twin = o->has_offcore && ev->has_offcore && o->event != ev->event;
+
+			if (memcmp(&o->event + twin, &ev->event + twin, sizeof(unsigned) * (3 - twin)) ||
+			    o->inv != ev->inv ||
+			    o->edge != ev->edge || o->any != ev->any || o->offcore != ev->offcore ||
+			    o->frontend != ev->frontend)
 				return layout_fail(p, t->at, "the encoding of '%s' in group '%s': "
 						   "an event of one name counts one thing",
 						   t->text, l->groups[o->group].name);
@@ -256,7 +263,8 @@ int layout_event(struct layout_parser *p)
 	ev.per_core |= ev.any && !ev.summed;
 	for (size_t k = 0; !layout_pmu_kinds[pmu].per_socket && !l->no_offcore &&
 			   k < sizeof(layout_offcore_rows) / sizeof(layout_offcore_rows[0]); k++)
-		if (layout_offcore_rows[k].event == ev.event)
+		if ((l->offcore_event[k] ? l->offcore_event[k] : layout_offcore_rows[k].event) ==
+		    ev.event)
 			ev.offcore_msr = layout_offcore_rows[k].msr;
 	if (ev.offcore_msr && !ev.has_offcore) {
 		free(ev.canonical);

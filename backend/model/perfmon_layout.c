@@ -40,6 +40,9 @@ struct pl_gen {
 	const struct perfmon_layout_config *c;
 	unsigned flags;      /* PERFMON_PLAN_LAYOUT, and PERFMON_PLAN_SLOTS where the machine has them */
 	bool tma;            /* the metric rendered now is one of the vendor's TMA metrics */
+	unsigned ocr[2];     /* the events reading MSR_OFFCORE_RSP_0 and _1 (offcore line) */
+	uint64_t ocr_value[2]; /* in the group written now: the value each one holds */
+	bool ocr_used[2];
 	FILE *f;
 	double *known;       /* per perfmon variable: the constants of this machine, else NaN */
 	bool *needed;        /* per perfmon variable: read by the metric rendered now */
@@ -249,7 +252,8 @@ static void pl_event_line(struct pl_gen *g, int v)
 	unsigned long any = strtoul(e->any ? e->any : "0", NULL, 0);
 	bool fixed = e->counter && !strncmp(e->counter, "Fixed counter ", 14);
 	const char *counters = g->c->ht_on || !e->counter_ht_off ? e->counter : e->counter_ht_off;
-	char name[160];
+	char name[160], buf[48];
+	const char *extra;
 
 	if (fixed) {
 		/* the architectural twins on a general-purpose counter (SDM Table 19-1) */
@@ -265,7 +269,21 @@ static void pl_event_line(struct pl_gen *g, int v)
 			inv = strtoul(m + 2, NULL, 10);
 	}
 	pl_name(e->name, name, sizeof(name));
+	extra = perfmon_plan_extra(e, buf, sizeof(buf));
+	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE) {
+		/* the pair's first register holding another value: the second (the plan keeps to two) */
+		uint64_t value = strtoull(extra, NULL, 0);
+		int r = g->ocr_used[0] && g->ocr_value[0] != value ? 1 : 0;
+
+		g->ocr_used[r] = true;
+		g->ocr_value[r] = value;
+		code = g->ocr[r];
+	}
 	fprintf(g->f, "  event %s raw event=0x%02lX umask=0x%02lX", name, code & 0xFF, umask & 0xFF);
+	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE)
+		fprintf(g->f, " offcore=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
+	else if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_FRONTEND)
+		fprintf(g->f, " frontend=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
 	if (cmask)
 		fprintf(g->f, " cmask=%lu", cmask & 0xFF);
 	if (inv)
@@ -437,9 +455,15 @@ static void pl_header(struct pl_gen *g)
 			 p->info ? p->info : "perfmon data");
 		pl_quoted(g->f, d);
 	}
-	fprintf(g->f, "\nvendor intel\n"
-		"# the offcore response registers are not programmed from the vendor's data (yet)\n"
-		"offcore none\n\n"
+	if (!perfmon_plan_offcore_events(p, g->ocr))
+		fprintf(g->f, "\nvendor intel\n"
+			"# the events that read the offcore response registers 1A6H and 1A7H\n"
+			"offcore 0x%02X 0x%02X\n\n", g->ocr[0], g->ocr[1]);
+	else
+		fprintf(g->f, "\nvendor intel\n"
+			"# no event of this platform's data reads the offcore response registers\n"
+			"offcore none\n\n");
+	fprintf(g->f,
 		"metric util thread %% = 100 * ref_cycles / tsc\n"
 		"help \"Share of the time the thread was not halted (unhalted reference cycles / TSC)\"\n"
 		"thresholds warn 50 crit 90\n"
@@ -467,6 +491,7 @@ static void pl_groups(struct pl_gen *g, int k)
 				"take turns%s\"\n", pl_names[k], pl->npasses, pl->npasses > 1 ? "s" : "",
 				pl->npasses > 1 ? " (their figures are scaled)" : "");
 		}
+		g->ocr_used[0] = g->ocr_used[1] = false;
 		for (int e = 0; e < ps->ngp; e++)
 			pl_event_line(g, ps->gp[e]);
 		for (int i = 0; i < pl->nmetrics; i++) {

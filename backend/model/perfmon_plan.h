@@ -67,8 +67,10 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
  * How a plan is made for a layout (perfmon_layout): fixed counters 0-2 are
  * the layout's built-ins (always counted: no pass needs them), an
  * any-thread event of fixed counter 1 is its general-purpose twin (as the
- * kernel counts it), events of fixed counter 3 and extra registers wait
- * for pmutop to program them; and a metric wider than the counters has its
+ * kernel counts it), events of fixed counter 3 are built-ins where the
+ * machine has it (PERFMON_PLAN_SLOTS), the offcore response pair and
+ * MSR_PEBS_FRONTEND are programmed with their events (other extra
+ * registers are not); and a metric wider than the counters has its
  * events spread over passes (split[i]: its figure mixes the passes' times).
  */
 #define PERFMON_PLAN_LAYOUT 1u
@@ -78,6 +80,22 @@ int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_coun
  * are built-ins too (slots, topdown_*); without it they are unavailable.
  */
 #define PERFMON_PLAN_SLOTS 2u
+
+/* The extra register an event sets (MSRIndex): none, the offcore response pair, MSR_PEBS_FRONTEND. */
+enum perfmon_extra { PERFMON_EXTRA_NONE, PERFMON_EXTRA_OFFCORE, PERFMON_EXTRA_FRONTEND,
+		     PERFMON_EXTRA_OTHER };
+
+enum perfmon_extra perfmon_plan_extra_kind(const struct perfmon_event *e);
+
+/* The extra register value E sets (":ocr_msr_val=" overrides MSRValue), in BUF or E's; NULL none. */
+const char *perfmon_plan_extra(const struct perfmon_event *e, char *buf, size_t len);
+
+/*
+ * The event codes that read MSR_OFFCORE_RSP_0 and _1 on P's platform (B7H
+ * and BBH; 2AH and 2BH from Ice Lake-SP's OCR events on), into EV[2]: 0, or
+ * -ENOENT when its data has none.
+ */
+int perfmon_plan_offcore_events(const struct perfmon *p, unsigned *ev);
 
 /* Whether P's platform has fixed counter 3 (TOPDOWN.SLOTS) and so PERF_METRICS. */
 bool perfmon_plan_has_slots(const struct perfmon *p);

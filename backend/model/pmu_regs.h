@@ -55,6 +55,14 @@
 #define OFFCORE_RSP_NHM_MASK       0xFFFFull
 #define OFFCORE_RSP_SKL_MASK       0x3FFFFFFFFFull
 #define IA32_MISC_ENABLE           0x1A0u /* never written: the allowlist test's witness */
+/*
+ * MSR_PEBS_FRONTEND [SDM; Intel's perfmon data: MSRIndex 0x3F7]: what
+ * FRONTEND_RETIRED (and on Sapphire Rapids a few other events) count: the
+ * event select in bits 7:0, the IDQ bubble length and width in 19:8 and
+ * 22:20 (Skylake and later).  One value per core for every counter.
+ */
+#define MSR_PEBS_FRONTEND          0x3F7u
+#define PEBS_FRONTEND_MASK         0x7FFFFFull
 #define IA32_TIME_STAMP_COUNTER    0x010u /* read only by pmutop [SDM] */
 #define MSR_PLATFORM_INFO          0x0CEu /* bits 15:8 maximum non-turbo ratio [SDM] */
 

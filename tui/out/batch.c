@@ -526,7 +526,7 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 			grp->default_on ? "on by default" : "off by default",
 			grp->title ? grp->title : "");
 		fprintf(out, "  %-20s %5s %5s %5s %3s %4s %3s %10s %13s  %-9s %s\n", "event", "code",
-			"umask", "cmask", "inv", "edge", "any", "PERFEVTSEL", "offcore", "counters",
+			"umask", "cmask", "inv", "edge", "any", "PERFEVTSEL", "extra MSR", "counters",
 			"name");
 		for (int i = 0; i < grp->nevents; i++) {
 			const struct layout_event *ev = &l->events[grp->first_event + i];
@@ -541,6 +541,9 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 			if (ev->has_offcore)
 				snprintf(offc, sizeof(offc), "%03XH=0x%llX", ev->offcore_msr,
 					 (unsigned long long)ev->offcore);
+			else if (ev->has_frontend)
+				snprintf(offc, sizeof(offc), "%03XH=0x%X", MSR_PEBS_FRONTEND,
+					 ev->frontend);
 			fprintf(out, "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d %10llX %13s  PMC%-6s %s\n",
 				ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any,
 				(unsigned long long)sel, offc, ctrs,

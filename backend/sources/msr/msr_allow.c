@@ -25,7 +25,33 @@ enum msr_allow_count {
 	ALLOW_PER_CBO,  /* per Skylake CBo slice: COUNT registers at BASE + STRIDE * slice */
 	ALLOW_PER_OFFCORE, /* one per offcore response register of the model (cpumodel) */
 	ALLOW_WITH_SLOTS, /* one, where the CPU has fixed counter 3 (TOPDOWN.SLOTS) */
+	ALLOW_SKL_ON,   /* COUNT registers on a Skylake-or-later core (msr_allow_skl_on) */
 };
+
+/*
+ * The Intel cores from Skylake on that have no row in the CPU table (their
+ * layout is made from Intel's data) and are not hybrid: family 6 models as
+ * Intel's mapfile names them (Skylake-SP/Cascade Lake, Ice Lake client and
+ * server, Tiger Lake, Rocket Lake, Sapphire and Emerald Rapids, Granite
+ * Rapids; Comet Lake's client parts).  They have the offcore response pair
+ * with Skylake's writable bits (their data's values fit them) and
+ * MSR_PEBS_FRONTEND.
+ */
+static const unsigned msr_allow_skl_on_models[] = {
+	0x55, 0x7D, 0x7E, 0x6A, 0x6C, 0x8C, 0x8D, 0xA7, 0x8F, 0xCF, 0xAD, 0xAE, 0xA5, 0xA6,
+};
+
+static bool msr_allow_skl_on(const struct cpuid_info *info, bool with_row)
+{
+	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6 || info->hybrid)
+		return false;
+	if (with_row && info->uarch == CPUID_UARCH_SKYLAKE)
+		return true; /* the Skylake client: its offcore pair is the CPU table's */
+	for (size_t i = 0; i < sizeof(msr_allow_skl_on_models) / sizeof(msr_allow_skl_on_models[0]); i++)
+		if (info->model == msr_allow_skl_on_models[i] && !cpumodel_of(info))
+			return true;
+	return false;
+}
 
 static const struct msr_allow_group {
 	const char *name;   /* SDM name, or its stem before the index */
@@ -63,6 +89,13 @@ static const struct msr_allow_group {
 	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = MASK_FIXED_CTRL },
 	{ .name = "IA32_PERF_GLOBAL_CTRL", .base = IA32_PERF_GLOBAL_CTRL, .count_from = ALLOW_ONE,
 	  .uarchs = UA_ARCH_ALL, .min_version = 2, .write_mask = MASK_GLOBAL_CTRL },
+	/* the Skylake-and-later cores of Intel's data: their offcore pair, MSR_PEBS_FRONTEND */
+	{ .name = "MSR_OFFCORE_RSP_", .base = MSR_OFFCORE_RSP_0, .stride = 1,
+	  .count_from = ALLOW_SKL_ON, .count = 2, .uarchs = UA(CPUID_UARCH_ARCH), .min_version = 1,
+	  .write_mask = OFFCORE_RSP_SKL_MASK },
+	{ .name = "MSR_PEBS_FRONTEND", .base = MSR_PEBS_FRONTEND, .count_from = ALLOW_SKL_ON,
+	  .count = 1, .uarchs = UA(CPUID_UARCH_ARCH) | UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
+	  .write_mask = PEBS_FRONTEND_MASK },
 	/* cleared with fixed counter 3 at each read, its value put back at exit */
 	{ .name = "MSR_PERF_METRICS", .base = MSR_PERF_METRICS, .count_from = ALLOW_WITH_SLOTS,
 	  .uarchs = UA_ARCH_ALL, .min_version = 5, .write_mask = ~0ull, .counter = true,
@@ -156,7 +189,7 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 		e->control = g->control_shared ? g->control : g->control + g->stride * index + sub;
 	if (g->count_from == ALLOW_PER_CBO)
 		snprintf(e->name, sizeof(e->name), "%s%u%s%u", g->name, index, g->suffix, sub);
-	else if (g->count_from == ALLOW_ONE)
+	else if (g->count_from == ALLOW_ONE || (g->count_from == ALLOW_SKL_ON && g->count == 1))
 		snprintf(e->name, sizeof(e->name), "%s", g->name);
 	else
 		snprintf(e->name, sizeof(e->name), "%s%u", g->name, index);
@@ -191,6 +224,10 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 			break;
 		case ALLOW_WITH_SLOTS:
 			n = info->fixed_counters >= 4;
+			break;
+		case ALLOW_SKL_ON:
+			/* the pair only where the CPU table has no row; the front-end register on all */
+			n = msr_allow_skl_on(info, g->base == MSR_PEBS_FRONTEND) ? g->count : 0;
 			break;
 		case ALLOW_PER_CBO:
 			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)

@@ -153,6 +153,8 @@ static void msr_core_program(struct msr_core *m, int i, const struct counter_set
 			continue;
 		if (ev->offcore_msr)
 			msr_core_write(m, i, ev->offcore_msr, ev->offcore);
+		if (ev->has_frontend)
+			msr_core_write(m, i, MSR_PEBS_FRONTEND, ev->frontend);
 		msr_core_write(m, i, IA32_PERFEVTSEL0 + ctr,
 			       counter_evtsel(ev, cfg->perfmon_version, cfg->count_user,
 					      cfg->count_kernel));
@@ -256,14 +258,18 @@ static int msr_core_save(struct msr_core *m, int i)
 		msr_save(m->dev, cpu, MSR_PERF_METRICS); /* cleared at each read */
 	for (int k = 0; k < m->l->nevents; k++) {
 		const struct layout_event *ev = &m->l->events[k];
+		uint32_t extra = ev->offcore_msr ? ev->offcore_msr : ev->has_frontend ? MSR_PEBS_FRONTEND : 0;
 		int rc = ev->offcore_msr ? msr_save(m->dev, cpu, ev->offcore_msr) : 0;
 
+		if (!rc && ev->has_frontend)
+			rc = msr_save(m->dev, cpu, extra = MSR_PEBS_FRONTEND);
 		if (rc == -EACCES) {
 			/* not on this CPU's allowlist: the layout is for another model */
-			snprintf(m->error, sizeof(m->error), "layout %s: event %s needs MSR 0x%X (an "
-				 "offcore response register), which this CPU does not have; use the "
-				 "layout for this model (pmutop picks it without --layout)", m->l->name,
-				 ev->name, ev->offcore_msr);
+			snprintf(m->error, sizeof(m->error), "layout %s: event %s needs MSR 0x%X (%s), "
+				 "which this CPU does not have; use the layout for this model (pmutop "
+				 "picks it without --layout)", m->l->name, ev->name, extra,
+				 extra == MSR_PEBS_FRONTEND ? "MSR_PEBS_FRONTEND"
+				 : "an offcore response register");
 			return -EINVAL;
 		}
 		if (rc) {

@@ -291,6 +291,7 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 		{ "edge", ev->edge, ev->edge },
 		{ "any", ev->any, ev->any },
 		{ "offcore_rsp", ev->offcore, ev->has_offcore },
+		{ "frontend", ev->frontend, ev->has_frontend },
 	};
 
 	memset(c, 0, sizeof(*c));

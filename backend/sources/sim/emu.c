@@ -161,8 +161,9 @@ static int emu_is_offcore(const struct emu *e, uint32_t reg)
 /* Writing a reserved bit of the offcore matrix faults (#GP: EIO through the driver). */
 static uint64_t emu_offcore_valid(const struct emu *e)
 {
-	return e->model && e->model->p->uarch == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK
-								  : OFFCORE_RSP_NHM_MASK;
+	/* Skylake's fields; the later cores of Intel's data have them too (their values fit) */
+	return (e->model && e->model->p->uarch == CPUID_UARCH_SKYLAKE) || e->m->offcore_events[0]
+	       ? OFFCORE_RSP_SKL_MASK : OFFCORE_RSP_NHM_MASK;
 }
 
 /* The core's numbered registers: counters, selects, fixed counters, offcore matrices. */
@@ -272,6 +273,17 @@ static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, 
 			emu_cpu_clear_metrics(c, *val);
 		else
 			*val = emu_cpu_perf_metrics(e, c);
+		return 1;
+	case MSR_PEBS_FRONTEND:
+		/* what FRONTEND_RETIRED counts: kept (the model counts those events as unknown) */
+		if (!e->m->pebs_frontend)
+			return 0;
+		if (write && (*val & ~PEBS_FRONTEND_MASK))
+			*rc = -EIO;
+		else if (write)
+			c->pebs_frontend = *val, emu_cpu_rebind(e, c);
+		else
+			*val = c->pebs_frontend;
 		return 1;
 	case IA32_PERF_CAPABILITIES:
 		if (write)

@@ -21,11 +21,14 @@ static uint64_t emu_core_key(uint64_t evtsel, uint64_t offcore)
 	return sel | (offcore & 0xFFFFFFull) << 32;
 }
 
-static uint64_t emu_offcore_for(const struct emu_cpu *c, uint64_t evtsel)
+/* The offcore value event select EVTSEL reads: B7H/BBH, or the machine's own pair (2AH/2BH). */
+static uint64_t emu_offcore_for(const struct emu *e, const struct emu_cpu *c, uint64_t evtsel)
 {
 	unsigned ev = (unsigned)(evtsel & EVTSEL_EVENT_MASK);
+	unsigned ev0 = e->m->offcore_events[0] ? e->m->offcore_events[0] : 0xB7;
+	unsigned ev1 = e->m->offcore_events[1] ? e->m->offcore_events[1] : 0xBB;
 
-	return ev == 0xB7 ? c->offcore[0] : ev == 0xBB ? c->offcore[1] : 0;
+	return ev == ev0 ? c->offcore[0] : ev == ev1 ? c->offcore[1] : 0;
 }
 
 static double emu_ghz(const struct emu *e, const double *v)
@@ -303,7 +306,7 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 	ctr->acc = -1;
 	if (!live || !sel)
 		return;
-	key = emu_core_key(sel, emu_offcore_for(c, sel));
+	key = emu_core_key(sel, emu_offcore_for(e, c, sel));
 	ctr->acc = emu_acc_find(c->acc, key);
 	if (ctr->acc < 0)
 		return; /* more distinct conditions than slots: this one stays at zero */

@@ -43,6 +43,7 @@ struct emu_cpu {
 	double t;        /* time the counters are up to */
 	double cyc[4];   /* total-cycle integrals per privilege mask (index 1..3) */
 	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
+	uint64_t pebs_frontend;
 	struct emu_ctr gp[PMU_MAX_GP], fixed[PMU_MAX_FIXED];
 	struct emu_acc acc[EMU_MAX_ACC];
 	/*

@@ -52,6 +52,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 3.40,
 		/* the i7-6700 supports DDR4 up to 2133 MT/s (and DDR3L-1600) */
 		.cbo = 4, .dram_mts = 2133,
+		.pebs_frontend = true,
 		.default_scenario = "memory-bound",
 	},
 	{
@@ -67,6 +68,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 2.50,
 		.default_scenario = "topdown",
 		.core_uarch = CPUID_UARCH_SKYLAKE,
+		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 	},
 	{
 		.name = "icelake-sp",
@@ -80,6 +82,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.30,
 		.slots_width = 5, .perf_metrics = 4,
+		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 	},
 	{
@@ -94,6 +97,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.00,
 		.slots_width = 6, .perf_metrics = 8,
+		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 	},
 	{
@@ -108,6 +112,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.00,
 		.slots_width = 6, .perf_metrics = 8,
+		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 	},
 	{
@@ -121,6 +126,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 3.00,
 		.slots_width = 5, .perf_metrics = 4,
+		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 	},
 	{

@@ -30,6 +30,13 @@ struct emu_machine {
 	 * Sapphire Rapids); 0: neither.
 	 */
 	unsigned slots_width, perf_metrics;
+	/*
+	 * A platform of Intel's data from Skylake on: the offcore response
+	 * pair read by OFFCORE_EVENTS[0] and [1] (B7H/BBH, or 2AH/2BH from
+	 * Sapphire Rapids) and MSR_PEBS_FRONTEND; 0: the CPU table's row says.
+	 */
+	unsigned offcore_events[2];
+	bool pebs_frontend;
 	const char *default_scenario;
 	/*
 	 * The microarchitecture whose core events the emulator models for a

@@ -328,6 +328,8 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 
 		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
 			perf_pmu_add_field(&p->desc, core[i][0], core[i][1]);
+		if (emu_machine(k->emu)->pebs_frontend)
+			perf_pmu_add_field(&p->desc, "frontend", "config1:0-23");
 		/* Linux's events/ on Ice Lake and later: slots (fixed counter 3), topdown-* */
 		if (emu_machine(k->emu)->slots_width)
 			perf_pmu_add_alias(&p->desc, "slots", "event=0x00,umask=0x4");

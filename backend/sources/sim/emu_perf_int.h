@@ -20,6 +20,8 @@
 #define EK_HW_NONE (-1)
 #define EK_HW_FIXED 100      /* + n: fixed counter n */
 #define EK_HW_FREE 200       /* a free-running counter: nothing to schedule */
+#define EK_EXTRA_REGS 3      /* the offcore response pair, MSR_PEBS_FRONTEND */
+#define EK_EXTRA_FRONTEND 2
 #define EK_HW_METRIC 300     /* + k: PERF_METRICS field k, read beside its leader's fixed counter 3 */
 #define EK_MAX_PMUS (2 + SKL_UNC_MAX_CBO + 2)
 #define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
@@ -83,8 +85,8 @@ struct ek_ctx {
 	int *order;
 	int norder;
 	double t;                 /* times and counts are up to here */
-	uint64_t offcore[2];      /* MSR_OFFCORE_RSP_0/1 while a scheduled event uses it */
-	int offcore_users[2];
+	uint64_t offcore[EK_EXTRA_REGS]; /* MSR_OFFCORE_RSP_0/1, MSR_PEBS_FRONTEND while in use */
+	int offcore_users[EK_EXTRA_REGS];
 };
 
 struct ek_cpu {

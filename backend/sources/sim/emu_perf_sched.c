@@ -86,15 +86,29 @@ int ek_fixed_of(const struct ek_event *e)
 	}
 }
 
-/* Which offcore response register a raw core event uses: 0 (B7H), 1 (BBH), or -1. */
-static int ek_offcore_of(const struct ek_event *e)
+/*
+ * The extra register a raw core event uses, as Linux's extra_regs table
+ * says: 0 or 1 the offcore response pair (B7H/BBH, or the machine's 2AH/2BH),
+ * 2 MSR_PEBS_FRONTEND (any other event with config1 set, where the machine
+ * has it), or -1.
+ */
+static int ek_offcore_of(const struct emu_perf *k, const struct ek_event *e)
 {
+	const struct emu_machine *m = emu_machine(k->emu);
 	unsigned code = (unsigned)(e->config & EVTSEL_EVENT_MASK);
+	unsigned ev0 = m->offcore_events[0] ? m->offcore_events[0] : 0xB7;
+	unsigned ev1 = m->offcore_events[1] ? m->offcore_events[1] : 0xBB;
 
-	if (e->type != PERF_TYPE_RAW)
+	if (e->type != PERF_TYPE_RAW || k->pmus[e->pmu].kind != EK_CORE)
 		return -1;
-	return code == 0xB7 ? 0 : code == 0xBB ? 1 : -1;
+	if (code == ev0 || code == ev1)
+		return code == ev0 ? 0 : 1;
+	return m->pebs_frontend && e->config1 ? EK_EXTRA_FRONTEND : -1;
 }
+
+static const uint32_t ek_extra_regs[EK_EXTRA_REGS] = {
+	MSR_OFFCORE_RSP_0, MSR_OFFCORE_RSP_1, MSR_PEBS_FRONTEND,
+};
 
 /* The MCHBAR offset of an IMC event, or 0. */
 uint32_t ek_imc_offset(const struct ek_event *e)
@@ -228,7 +242,8 @@ void ek_unschedule(struct emu_perf *k, int cpu, int pmu)
 			      k->watchdog ? (FIXED_CTRL_OS | FIXED_CTRL_USR) << FIXED_CTRL_SHIFT(1) : 0);
 	if (p->fixed)
 		emu_msr_write(k->emu, cpu, p->fixed_ctrl, 0);
-	c->offcore_users[0] = c->offcore_users[1] = 0;
+	for (int o = 0; o < EK_EXTRA_REGS; o++)
+		c->offcore_users[o] = 0;
 }
 
 /*
@@ -240,14 +255,17 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 {
 	const struct ek_pmu *p = &k->pmus[l->pmu];
 	unsigned ngp = p->kind == EK_CORE ? k->gp : p->counters;
-	uint64_t offcore[2] = { c->offcore[0], c->offcore[1] };
-	int users[2] = { c->offcore_users[0], c->offcore_users[1] };
+	uint64_t offcore[EK_EXTRA_REGS];
+	int users[EK_EXTRA_REGS];
+
+	memcpy(offcore, c->offcore, sizeof(offcore));
+	memcpy(users, c->offcore_users, sizeof(users));
 
 	for (int m = 0; m < l->nmembers; m++) {
 		const struct ek_event *e = &k->ev[l->members[m]];
 		int n = p->kind == EK_CORE ? ek_fixed_of(e)
 			: p->fixed && (e->config & EVTSEL_EVENT_MASK) == EK_UNC_FIXED_EVENT ? 0 : -1;
-		int o = ek_offcore_of(e), td = p->kind == EK_CORE ? ek_metric_of(e) : -1;
+		int o = ek_offcore_of(k, e), td = p->kind == EK_CORE ? ek_metric_of(e) : -1;
 
 		if (p->kind == EK_SKL_IMC) {
 			hw[m] = EK_HW_FREE;
@@ -298,7 +316,7 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 		uint64_t priv = (e->exclude_user ? 0 : EVTSEL_USR) | (e->exclude_kernel ? 0 : EVTSEL_OS);
 		uint64_t sel = e->type == PERF_TYPE_HARDWARE ? ek_hw_arch_select(e)
 			       : e->config & 0xFFFFFFFFull & ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
-		int o = ek_offcore_of(e);
+		int o = ek_offcore_of(k, e);
 		unsigned width;
 
 		e->hw = hw[m];
@@ -326,8 +344,7 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 		if (o >= 0) {
 			c->offcore[o] = e->config1;
 			c->offcore_users[o]++;
-			emu_msr_write(k->emu, e->cpu, o ? MSR_OFFCORE_RSP_1 : MSR_OFFCORE_RSP_0,
-				      e->config1);
+			emu_msr_write(k->emu, e->cpu, ek_extra_regs[o], e->config1);
 		}
 		/* the raw config is the select's own bits (the PMU's format), enabled */
 		if (p->kind == EK_CORE)
