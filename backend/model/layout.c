@@ -409,29 +409,8 @@ static int layout_top_line(struct layout_parser *p, const char *eol)
 		return layout_models(p);
 	if (!strcmp(kw, "vendor"))
 		return layout_vendor(p);
-	if (!strcmp(kw, "offcore")) {
-		if ((rc = layout_want_args(p, 1, 2, "'none' or the two events that read them")))
-			return rc;
-		if (l->nevents)
-			return layout_fail(p, p->tok[0].at, "the 'offcore' line before the first event");
-		if (p->ntok == 2 && !strcmp(p->tok[1].text, "none")) {
-			l->no_offcore = true;
-			return 0;
-		}
-		/* "offcore 0x2A 0x2B": Ice Lake-SP and later read the matrices with OCR events */
-		for (int k = 0; k < 2; k++) {
-			uint64_t ev;
-
-			if (p->ntok != 3)
-				return layout_fail(p, p->tok[1].at, "'none' (no event reads the offcore "
-						   "response registers) or two event codes, not '%s'",
-						   p->tok[1].text);
-			if (layout_number(p, &p->tok[1 + k], p->tok[1 + k].text, 0xFF, &ev))
-				return -EINVAL;
-			l->offcore_event[k] = (unsigned)ev;
-		}
-		return 0;
-	}
+	if (!strcmp(kw, "offcore"))
+		return layout_offcore(p);
 	if (!strcmp(kw, "metric"))
 		return layout_metric(p, eol);
 	if (!strcmp(kw, "help")) {

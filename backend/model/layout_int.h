@@ -103,4 +103,7 @@ int layout_unavailable(struct layout_parser *p);
 /* At the end: parents by name, thresholds compiled over every metric. */
 int layout_resolve_tree(struct layout_parser *p);
 
+/* An "offcore" line (layout_items.c). */
+int layout_offcore(struct layout_parser *p);
+
 #endif
