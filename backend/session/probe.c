@@ -3,6 +3,7 @@
  * probe.h.
  */
 #include "probe.h"
+#include "perf_pmus.h"
 #include "mmio.h"
 #include "msr.h"
 #include "msr_allow.h"
@@ -93,6 +94,31 @@ int probe_imc_window(const char *root, unsigned long long *bar, char *err, size_
 	return 0;
 }
 
+/* Every PMU of ROOT's sysfs, kind by kind, and those skipped with why (perf_pmus). */
+static void probe_perf_kinds(const char *root, struct probe_perf *out)
+{
+	struct perf_pmus p;
+	char err[300];
+	size_t n = 0, k = 0;
+
+	if (perf_pmus_scan(NULL, root, &p, err, sizeof(err)))
+		return;
+	for (int i = 0; i < p.n && n < sizeof(out->kinds);) {
+		int c = 1;
+
+		while (i + c < p.n && !strcmp(p.pmu[i + c].kind, p.pmu[i].kind))
+			c++;
+		n += (size_t)snprintf(out->kinds + n, sizeof(out->kinds) - n, c > 1 ? "%s%s x%d"
+				      : "%s%s", n ? ", " : "", p.pmu[i].kind, c);
+		i += c;
+	}
+	out->nskipped = p.nskipped;
+	for (int i = 0; i < p.nskipped && k < sizeof(out->skipped); i++)
+		k += (size_t)snprintf(out->skipped + k, sizeof(out->skipped) - k, "%s%s (%s)",
+				      k ? "; " : "", p.skipped[i].name, p.skipped[i].why);
+	perf_pmus_free(&p);
+}
+
 void probe_perf(const char *root, struct probe_perf *out)
 {
 	char names[64][64], err[300];
@@ -112,4 +138,5 @@ void probe_perf(const char *root, struct probe_perf *out)
 	out->cbox = perf_pmu_list(root, "uncore_cbox_", names, 64);
 	out->arb = perf_pmu_list(root, "uncore_arb_", names, 64);
 	out->uncore = perf_pmu_load(root, "uncore", &p, err, sizeof(err)) == 0;
+	probe_perf_kinds(root, out);
 }

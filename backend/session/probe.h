@@ -50,6 +50,9 @@ struct probe_perf {
 	bool any_thread;        /* it has the AnyThread field */
 	int imc, cbox, arb;     /* uncore_imc_*, uncore_cbox_*, uncore_arb_* PMUs */
 	bool uncore;            /* an "uncore" PMU (Nehalem/Westmere) */
+	char kinds[600];        /* every PMU kind and its box count ("uncore_imc x8, power") */
+	char skipped[800];      /* PMUs whose files are wrong, each with why; "" none */
+	int nskipped;
 };
 
 void probe_perf(const char *root, struct probe_perf *out);

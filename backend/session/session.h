@@ -158,6 +158,13 @@ void session_emergency_restore(void);
 int session_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
 		     size_t errlen);
 
+/*
+ * --list-pmus: every PMU of the kernel under ROOT (or SIM's emulated kernel)
+ * with its boxes, sockets, format fields and events, then those skipped and
+ * why, to OUT.  0, or -errno with ERR.
+ */
+int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, size_t errlen);
+
 /* --msr-safe-allowlist: the registers pmutop writes on this CPU, in msr-safe's format. */
 int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
 				     size_t errlen);

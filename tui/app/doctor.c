@@ -440,7 +440,16 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 			n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; %s_* x%d",
 					      uncore[k].kind, uncore[k].n);
 	if (c->perf.uncore && n < sizeof(l->found))
-		snprintf(l->found + n, sizeof(l->found) - n, "; uncore");
+		n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "; uncore");
+	if (c->perf.kinds[0] && n < sizeof(l->found))
+		snprintf(l->found + n, sizeof(l->found) - n, "; every PMU: %s (pmutop --list-pmus "
+			 "describes them)", c->perf.kinds);
+	if (c->perf.nskipped) {
+		/* a PMU whose sysfs files are wrong: skipped, the others work */
+		l->state = DOCTOR_WARN;
+		snprintf(l->fix, sizeof(l->fix), "%d PMU%s skipped: %.400s", c->perf.nskipped,
+			 c->perf.nskipped > 1 ? "s" : "", c->perf.skipped);
+	}
 }
 
 /* Which source --source auto takes here, and why. */

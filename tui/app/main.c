@@ -44,6 +44,8 @@ int main(int argc, char **argv)
 		return mode_list_events(&opt);
 	case OPTIONS_ACTION_LIST_METRICS:
 		return mode_list_metrics(&opt);
+	case OPTIONS_ACTION_LIST_PMUS:
+		return mode_list_pmus(&opt);
 	case OPTIONS_ACTION_DOCTOR:
 		return mode_doctor(&opt);
 	case OPTIONS_ACTION_MARK:

@@ -28,6 +28,7 @@ enum {
 	OPT_FORCE_LAYOUT,
 	OPT_LIST_EVENTS,
 	OPT_LIST_METRICS,
+	OPT_LIST_PMUS,
 	OPT_PLAN,
 	OPT_CPU,
 	OPT_DUMP,
@@ -72,6 +73,7 @@ static const struct option options_long[] = {
 	{ "force-layout", no_argument, NULL, OPT_FORCE_LAYOUT },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
+	{ "list-pmus", no_argument, NULL, OPT_LIST_PMUS },
 	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -243,6 +245,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		return 0;
 	case OPT_LIST_METRICS:
 		opt->action = OPTIONS_ACTION_LIST_METRICS;
+		return 0;
+	case OPT_LIST_PMUS:
+		opt->action = OPTIONS_ACTION_LIST_PMUS;
 		return 0;
 	case OPT_PLAN:
 		if (!*optarg) {

@@ -22,6 +22,7 @@ enum options_action {
 	OPTIONS_ACTION_MSR_SAFE_ALLOWLIST,
 	OPTIONS_ACTION_LIST_EVENTS,
 	OPTIONS_ACTION_LIST_METRICS, /* the vendor's metrics for this CPU (or --cpu) */
+	OPTIONS_ACTION_LIST_PMUS,    /* the kernel's PMUs (or the emulated kernel's) */
 	OPTIONS_ACTION_DOCTOR,
 	OPTIONS_ACTION_MARK,  /* --mark TEXT: to the running pmutops of this user */
 };

@@ -51,6 +51,8 @@ struct perf_sys {
 	uint64_t (*tsc)(void *ctx); /* the emulated TSC; NULL: the processor's (rdtsc) */
 	/* the PMU NAME's description; NULL: sysfs under the --root prefix */
 	int (*pmu)(void *ctx, const char *name, struct perf_pmu *out);
+	/* the names of its PMUs into NAMES (at most MAX), how many; NULL: sysfs's */
+	int (*pmus)(void *ctx, char (*names)[64], int max);
 	void *ctx;
 };
 

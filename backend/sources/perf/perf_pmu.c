@@ -97,10 +97,44 @@ static int perf_pmu_read(const char *dir, const char *file, char *buf, size_t le
 	return 0;
 }
 
-/* DIR/events/NAME files (not NAME.scale, NAME.unit, ...) as P's aliases. */
+/* The terms perf takes besides a PMU's format fields (tools/perf's parse-events). */
+static bool perf_pmu_builtin_term(const char *t, size_t n)
+{
+	static const char *const terms[] = { "config", "config1", "config2", "config3", "name",
+					     "period", "freq", "percore", "metric-id", "branch_type" };
+
+	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++)
+		if (strlen(terms[i]) == n && !strncmp(terms[i], t, n))
+			return true;
+	return false;
+}
+
+/* Whether alias K of P names only terms P's format has; else why in P->why_bad. */
+static void perf_pmu_check_alias(struct perf_pmu *p, int k, const char *edir)
+{
+	const char *t = p->alias[k].terms;
+
+	while (*t && !p->why_bad[0]) {
+		size_t n = strcspn(t, "=,");
+		bool known = perf_pmu_builtin_term(t, n);
+
+		for (int f = 0; f < p->nfields && !known; f++)
+			known = strlen(p->fields[f].name) == n && !strncmp(p->fields[f].name, t, n);
+		if (!known)
+			snprintf(p->why_bad, sizeof(p->why_bad), "%.100s/%.31s: the term '%.*s' is not in "
+				 "its format/", edir, p->alias[k].name, (int)(n > 40 ? 40 : n), t);
+		t += strcspn(t, ",");
+		t += *t == ',';
+	}
+}
+
+/*
+ * DIR/events/NAME files as P's aliases, with NAME.scale and NAME.unit
+ * (the other suffixes, .per-pkg and .snapshot, say nothing pmutop uses).
+ */
 static void perf_pmu_load_aliases(const char *dir, struct perf_pmu *p)
 {
-	char edir[1000], buf[256];
+	char edir[1000], buf[256], file[300];
 	struct dirent *de;
 	DIR *d;
 
@@ -108,10 +142,31 @@ static void perf_pmu_load_aliases(const char *dir, struct perf_pmu *p)
 	d = opendir(edir);
 	if (!d)
 		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && !strchr(de->d_name, '.') &&
-		    !perf_pmu_read(edir, de->d_name, buf, sizeof(buf)))
-			perf_pmu_add_alias(p, de->d_name, buf);
+	while ((de = readdir(d))) {
+		int k = p->naliases;
+		char *end;
+
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.') ||
+		    perf_pmu_read(edir, de->d_name, buf, sizeof(buf)) ||
+		    perf_pmu_add_alias(p, de->d_name, buf))
+			continue;
+		perf_pmu_check_alias(p, k, edir);
+		snprintf(file, sizeof(file), "%.255s.scale", de->d_name);
+		if (!perf_pmu_read(edir, file, buf, sizeof(buf))) {
+			errno = 0;
+			p->alias[k].scale = strtod(buf, &end);
+			if (errno || end == buf || *end || !(p->alias[k].scale > 0) ||
+			    p->alias[k].scale > 1e30) {
+				if (!p->why_bad[0])
+					snprintf(p->why_bad, sizeof(p->why_bad), "%.80s/%.36s: expected "
+						 "a positive number, got '%.24s'", edir, file, buf);
+				p->alias[k].scale = 1;
+			}
+		}
+		snprintf(file, sizeof(file), "%.255s.unit", de->d_name);
+		if (!perf_pmu_read(edir, file, buf, sizeof(buf)))
+			snprintf(p->alias[k].unit, sizeof(p->alias[k].unit), "%.15s", buf);
+	}
 	closedir(d);
 }
 
@@ -177,6 +232,8 @@ int perf_pmu_add_alias(struct perf_pmu *p, const char *name, const char *terms)
 		return -ENOSPC;
 	snprintf(p->alias[p->naliases].name, sizeof(p->alias[0].name), "%.31s", name);
 	snprintf(p->alias[p->naliases].terms, sizeof(p->alias[0].terms), "%.95s", terms);
+	p->alias[p->naliases].scale = 1;
+	p->alias[p->naliases].unit[0] = 0;
 	p->naliases++;
 	return 0;
 }
@@ -204,6 +261,12 @@ int perf_pmu_alias(const struct perf_pmu *p, const char *name, struct perf_pmu_c
 				if (errno || end == eq + 1 || *end)
 					return -EINVAL;
 			}
+			if (!strcmp(t, "config") || !strcmp(t, "config1") || !strcmp(t, "config2")) {
+				c->config[t[6] ? t[6] - '0' : 0] = v; /* the whole word, as perf takes it */
+				continue;
+			}
+			if (perf_pmu_builtin_term(t, strlen(t)))
+				continue; /* perf's own (period, name, ...): nothing of the config */
 			rc = perf_pmu_set(p, t, v, c);
 			if (rc)
 				return rc == -ENOENT ? -EINVAL : rc;

@@ -40,8 +40,17 @@ struct perf_pmu {
 	struct {               /* events/NAME: the kernel's names ("data_reads" = "event=0x01") */
 		char name[32];
 		char terms[96];
+		double scale;      /* events/NAME.scale: a count times it is in UNIT (1 without) */
+		char unit[16];     /* events/NAME.unit ("MiB", "Joules"), "" without */
 	} alias[PERF_PMU_MAX_ALIASES];
 	int naliases;
+	/*
+	 * What is wrong in its events/ (an alias naming a term its format
+	 * lacks, a scale that is not a positive number), "" nothing: the
+	 * discovery of uncore PMUs skips it with this; the core PMU's
+	 * aliases that place are used.
+	 */
+	char why_bad[200];
 };
 
 /* The raw configuration of one event: perf_event_attr's type, config, config1, config2. */

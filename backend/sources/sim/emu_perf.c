@@ -301,6 +301,17 @@ static int ek_pmu_desc(void *ctx, const char *name, struct perf_pmu *out)
 	return -ENOENT;
 }
 
+static int ek_pmu_names(void *ctx, char (*names)[64], int max)
+{
+	struct emu_perf *k = ctx;
+	int n = 0;
+
+	for (int i = 0; i < k->npmus && n < max; i++)
+		if (strcmp(k->pmus[i].desc.name, "(hidden)"))
+			snprintf(names[n++], 64, "%s", k->pmus[i].desc.name);
+	return n;
+}
+
 /* ---- life cycle ----------------------------------------------------------- */
 
 /* A PMU description: NAME, TYPE, the formats (NAME=TEXT pairs), the uncore CPUs in CPUMASK. */
@@ -469,7 +480,7 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 	k->sys = (struct perf_sys){
 		.open = ek_open, .read = ek_read, .ioctl = ek_ioctl, .close = ek_close,
 		.tick = ek_tick, .tick_s = EMU_PERF_TICK_S, .tick_need = ek_tick_need, .tsc = ek_tsc,
-		.pmu = ek_pmu_desc,
+		.pmu = ek_pmu_desc, .pmus = ek_pmu_names,
 		.ctx = k,
 	};
 	return k;
