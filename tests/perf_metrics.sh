@@ -22,7 +22,7 @@
 # of the truth or one step of the register (100 / 255 points).  Level 1
 # adds up to 100 (the vendor's formulas divide by the four fields' sum).
 . "$top_srcdir/tests/lib.sh"
-plan 36
+plan 37
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-pm-$$"
@@ -120,6 +120,13 @@ ok = abs(slots - 3 * cyc) < 0.01 * slots and abs(l1 - slots) < 0.02 * slots and 
 print("ok" if ok else "slots %s cycles %s level-1 fields %s" % (slots, cyc, l1))
 ' 2>&1)
 expect_match "--counts: slots = 6 x cycles / 2 threads, the level-1 fields add up to the slots" "$check" "ok"
+check=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+u = [s["threads"][0]["metrics"]["Info_System_CPU_Utilization"], s["sockets"][1]["metrics"]["Info_System_CPU_Utilization"]]
+print("ok" if all(abs(x - 1) < 0.01 for x in u) else "thread 0, socket 1: %s" % u)
+' 2>&1)
+expect_match "Info_System_CPU_Utilization (REF_TSC over TSC ticks over NUM_CPUS): 1 for a busy thread and socket" "$check" "ok"
 
 # --list-events: the kernel's top-down group through perf; the register through msr
 run "$PMUTOP" --list-events --sim sapphire-rapids --source perf

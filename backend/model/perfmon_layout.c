@@ -161,6 +161,13 @@ static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *na
 				return g->tma ? "(tsc_hz * seconds)" : "tsc_hz";
 			if (c == PERFMON_DURATIONTIMEINSECONDS)
 				return "seconds";
+			/*
+			 * The CPUs the vendor's system-wide sum covers: the scope's own
+			 * (Info_System_CPU_Utilization is then each thread's, core's and
+			 * socket's utilisation, not a share of the whole machine)
+			 */
+			if (c == PERFMON_NUM_CPUS)
+				return "threads";
 			if (c == PERFMON_DURATIONTIMEINMILLISECONDS)
 				return "(seconds * 1000)";
 			if (isnan(v))
