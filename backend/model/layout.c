@@ -582,6 +582,7 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 		if (p.l->metrics[i].threshold)
 			expr_remap(p.l->metrics[i].threshold, layout_fixup, p.l);
 	}
+	p.l->topdown_fields = layout_find_topdown_fields(p.l);
 	*out = p.l;
 	return 0;
 }

@@ -204,6 +204,7 @@ struct layout {
 	bool no_offcore;
 	/* the events that read MSR_OFFCORE_RSP_0 and _1 ("offcore EV0 EV1"); 0: B7H and BBH */
 	unsigned offcore_event[2];
+	unsigned topdown_fields;  /* layout_topdown_fields(), found once at parse */
 	/*
 	 * "models": the CPUs a layout of one's own is for (--layout FILE);
 	 * the shipped layouts have none, the CPU table (cpumodel) picks them.

@@ -232,6 +232,11 @@ bool layout_has_uncore(const struct layout *l)
 
 unsigned layout_topdown_fields(const struct layout *l)
 {
+	return l->topdown_fields;
+}
+
+unsigned layout_find_topdown_fields(const struct layout *l)
+{
 	unsigned fields = 0;
 
 	for (int m = 0; m < l->nmetrics; m++) {

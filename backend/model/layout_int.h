@@ -106,4 +106,7 @@ int layout_resolve_tree(struct layout_parser *p);
 /* An "offcore" line (layout_items.c). */
 int layout_offcore(struct layout_parser *p);
 
+/* The MSR_PERF_METRICS fields the metrics read (layout_topdown_fields's), walked once. */
+unsigned layout_find_topdown_fields(const struct layout *l);
+
 #endif

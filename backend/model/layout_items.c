@@ -158,10 +158,10 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 		 */
 		if (o->group != ev->group && o->channel < 0 && ev->channel < 0) {
 			/* an offcore event reads the same matrix value through either register */
-			bool twin = o->has_offcore && ev->has_offcore && o->event != ev->event;
+			bool twin = o->has_offcore && ev->has_offcore;
 
-			if (memcmp(&o->event + twin, &ev->event + twin, sizeof(unsigned) * (3 - twin)) ||
-			    o->inv != ev->inv ||
+			if ((o->event != ev->event && !twin) || o->umask != ev->umask ||
+			    o->cmask != ev->cmask || o->inv != ev->inv ||
 			    o->edge != ev->edge || o->any != ev->any || o->offcore != ev->offcore ||
 			    o->frontend != ev->frontend)
 				return layout_fail(p, t->at, "the encoding of '%s' in group '%s': "

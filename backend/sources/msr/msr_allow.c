@@ -41,12 +41,12 @@ static const unsigned msr_allow_skl_on_models[] = {
 	0x55, 0x7D, 0x7E, 0x6A, 0x6C, 0x8C, 0x8D, 0xA7, 0x8F, 0xCF, 0xAD, 0xAE, 0xA5, 0xA6,
 };
 
-static bool msr_allow_skl_on(const struct cpuid_info *info, bool with_row)
+static bool msr_allow_skl_on(const struct cpuid_info *info)
 {
 	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6 || info->hybrid)
 		return false;
-	if (with_row && info->uarch == CPUID_UARCH_SKYLAKE)
-		return true; /* the Skylake client: its offcore pair is the CPU table's */
+	if (info->uarch == CPUID_UARCH_SKYLAKE)
+		return true; /* the Skylake client (its offcore pair is the CPU table's group) */
 	for (size_t i = 0; i < sizeof(msr_allow_skl_on_models) / sizeof(msr_allow_skl_on_models[0]); i++)
 		if (info->model == msr_allow_skl_on_models[i] && !cpumodel_of(info))
 			return true;
@@ -226,8 +226,8 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 			n = info->fixed_counters >= 4;
 			break;
 		case ALLOW_SKL_ON:
-			/* the pair only where the CPU table has no row; the front-end register on all */
-			n = msr_allow_skl_on(info, g->base == MSR_PEBS_FRONTEND) ? g->count : 0;
+			/* each group's uarchs keep the pair to the CPUs without a row in the table */
+			n = msr_allow_skl_on(info) ? g->count : 0;
 			break;
 		case ALLOW_PER_CBO:
 			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)

@@ -41,11 +41,6 @@ static const struct {
 	{ 0, "slots" },  /* the cpu PMU's events/slots: fixed counter 3, the top-down group's leader */
 };
 
-/* The kernel's names of the MSR_PERF_METRICS fields (the cpu PMU's events/), in field order. */
-static const char *const perf_core_topdown[PERF_METRICS_FIELDS] = {
-	"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
-	"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
-};
 
 struct perf_core {
 	struct src_env env;
@@ -152,7 +147,7 @@ static int perf_core_slots_group(struct perf_core *p, struct perf_pmu_config *cf
 	n++;
 	for (unsigned k = 0; k < p->cfg->topdown_fields && k < PERF_METRICS_FIELDS; k++)
 		if (n < PERF_GROUP_MAX &&
-		    !perf_pmu_alias(p->cfg->perf_cpu, perf_core_topdown[k], &cfg[n])) {
+		    !perf_pmu_alias(p->cfg->perf_cpu, perf_topdown_events[k], &cfg[n])) {
 			p->td_field[n++] = (int)k;
 			p->topdown |= 1u << k;
 		}

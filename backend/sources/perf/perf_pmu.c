@@ -16,6 +16,11 @@
 
 #include "paths.h"
 
+const char *const perf_topdown_events[PERF_METRICS_FIELDS] = {
+	"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
+	"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
+};
+
 /* "ROOT/sys/bus/event_source/devices/NAME" into BUF. */
 static void perf_pmu_dir(const char *root, const char *name, char *buf, size_t len)
 {

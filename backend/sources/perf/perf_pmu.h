@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "layout.h"
+#include "pmu_regs.h"
 
 #define PERF_PMU_MAX_FIELDS 32
 #define PERF_PMU_MAX_ALIASES 64 /* a core PMU's events/ has ~30 (cycles, slots, topdown-*, tx-*, ...) */
@@ -52,6 +53,12 @@ struct perf_pmu {
 	 */
 	char why_bad[200];
 };
+
+/*
+ * The kernel's names of the MSR_PERF_METRICS fields (the core PMU's events/
+ * from Ice Lake on), in the register's field order (pmu_regs.h).
+ */
+extern const char *const perf_topdown_events[PERF_METRICS_FIELDS];
 
 /* The raw configuration of one event: perf_event_attr's type, config, config1, config2. */
 struct perf_pmu_config {

@@ -24,11 +24,9 @@ static uint64_t emu_core_key(uint64_t evtsel, uint64_t offcore)
 /* The offcore value event select EVTSEL reads: B7H/BBH, or the machine's own pair (2AH/2BH). */
 static uint64_t emu_offcore_for(const struct emu *e, const struct emu_cpu *c, uint64_t evtsel)
 {
-	unsigned ev = (unsigned)(evtsel & EVTSEL_EVENT_MASK);
-	unsigned ev0 = e->m->offcore_events[0] ? e->m->offcore_events[0] : 0xB7;
-	unsigned ev1 = e->m->offcore_events[1] ? e->m->offcore_events[1] : 0xBB;
+	int r = emu_machine_offcore_reg(e->m, (unsigned)(evtsel & EVTSEL_EVENT_MASK));
 
-	return ev == ev0 ? c->offcore[0] : ev == ev1 ? c->offcore[1] : 0;
+	return r >= 0 ? c->offcore[r] : 0;
 }
 
 static double emu_ghz(const struct emu *e, const double *v)

@@ -207,3 +207,11 @@ enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m)
 		return m->core_uarch;
 	return row ? row->p->uarch : m->perfmon_version ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
 }
+
+int emu_machine_offcore_reg(const struct emu_machine *m, unsigned event)
+{
+	for (int r = 0; r < 2; r++)
+		if (event == (m->offcore_events[r] ? m->offcore_events[r] : r ? 0xBBu : 0xB7u))
+			return r;
+	return -1;
+}

@@ -56,6 +56,9 @@ const struct emu_machine *emu_machine_find(const char *name);
 /* M's microarchitecture, as its row in the CPU table says (or the architectural fallback). */
 enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m);
 
+/* The offcore response register (0, 1) event code EVENT reads on M (B7H/BBH or its own), or -1. */
+int emu_machine_offcore_reg(const struct emu_machine *m, unsigned event);
+
 /* "nehalem-ep, westmere-ep, ..." for messages. */
 const char *emu_machine_names(void);
 

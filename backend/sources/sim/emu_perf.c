@@ -331,12 +331,6 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 	p->desc.type = type;
 	snprintf(p->desc.cpumask, sizeof(p->desc.cpumask), "%s", cpumask);
 	if (kind == EK_CORE) {
-		static const char *const topdown[PERF_METRICS_FIELDS] = {
-			"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
-			"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat",
-			"topdown-mem-bound",
-		};
-
 		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
 			perf_pmu_add_field(&p->desc, core[i][0], core[i][1]);
 		if (emu_machine(k->emu)->pebs_frontend)
@@ -348,7 +342,7 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 			char terms[32];
 
 			snprintf(terms, sizeof(terms), "event=0x00,umask=0x%x", 0x80 + f);
-			perf_pmu_add_alias(&p->desc, topdown[f], terms);
+			perf_pmu_add_alias(&p->desc, perf_topdown_events[f], terms);
 		}
 		return p;
 	}

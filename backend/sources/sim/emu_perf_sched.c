@@ -95,14 +95,12 @@ int ek_fixed_of(const struct ek_event *e)
 static int ek_offcore_of(const struct emu_perf *k, const struct ek_event *e)
 {
 	const struct emu_machine *m = emu_machine(k->emu);
-	unsigned code = (unsigned)(e->config & EVTSEL_EVENT_MASK);
-	unsigned ev0 = m->offcore_events[0] ? m->offcore_events[0] : 0xB7;
-	unsigned ev1 = m->offcore_events[1] ? m->offcore_events[1] : 0xBB;
+	int r = emu_machine_offcore_reg(m, (unsigned)(e->config & EVTSEL_EVENT_MASK));
 
 	if (e->type != PERF_TYPE_RAW || k->pmus[e->pmu].kind != EK_CORE)
 		return -1;
-	if (code == ev0 || code == ev1)
-		return code == ev0 ? 0 : 1;
+	if (r >= 0)
+		return r;
 	return m->pebs_frontend && e->config1 ? EK_EXTRA_FRONTEND : -1;
 }
 

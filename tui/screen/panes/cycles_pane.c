@@ -91,12 +91,6 @@ static const char *cycles_pane_name(const struct layout *l, int m, int *len)
 	return name;
 }
 
-/* Segment M's figure on thread I: its own, or its core's where the vendor resolves it per core. */
-static double cycles_pane_value(const struct sample *s, int i, int m)
-{
-	return pane_thread_value(s, i, m);
-}
-
 /*
  * Each segment's share of thread I's bar, in % (into W).  The vendor's
  * memory levels (L1_Bound to Store_Bound) are shares of the cycles, not of
@@ -107,11 +101,11 @@ static double cycles_pane_value(const struct sample *s, int i, int m)
 static void cycles_pane_shares(const struct sample *s, int i, const int *segs, int nsegs,
 			       bool tree, int mem, double *w)
 {
-	double sum = 0, membound = tree && mem >= 0 ? cycles_pane_value(s, i, mem) : NAN;
+	double sum = 0, membound = tree && mem >= 0 ? pane_thread_value(s, i, mem) : NAN;
 	int first = -1;
 
 	for (int k = 0; k < nsegs; k++) {
-		double v = cycles_pane_value(s, i, segs[k]);
+		double v = pane_thread_value(s, i, segs[k]);
 
 		w[k] = isnan(v) ? 0 : fmax(0, v);
 		if (tree && s->layout->metrics[segs[k]].parent == mem && mem >= 0) {
@@ -247,7 +241,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			cycles_pane_shares(s, list[r], segs, nsegs, tree, mem, share);
 			cycles_pane_bar(share, look, nsegs, y + 2 + row, label, barw - 1, g);
 			for (int k = 0; k < nsegs; k++) {
-				double val = cycles_pane_value(s, list[r], segs[k]);
+				double val = pane_thread_value(s, list[r], segs[k]);
 
 				pane_value(s, segs[k], val, buf, sizeof(buf));
 				grid_put_right(g, y + 2 + row, label + barw + k * numw, numw,
