@@ -44,7 +44,9 @@
  * A plain file could not do this: adjacent MSR addresses overlap by 7 bytes.
  * Creates FILE once the mount is up.  SIGINT/SIGTERM/SIGHUP unmount and
  * exit; if fakehw is killed outright, the auto_unmount option has fusermount3
- * unmount it.  Test tool: not installed.
+ * unmount it.  Test tool: not installed.  This file serves the tree and
+ * runs the tool; dev/faults is fakehw_faults.c's, msr-safe's allowlist and
+ * batch call fakehw_safe.c's.
  */
 #define _GNU_SOURCE /* process_vm_readv */
 #define FUSE_USE_VERSION 31
@@ -66,25 +68,26 @@
 #include <unistd.h>
 
 #include "emu.h"
+#include "fakehw_int.h"
 #include "fakehw_tree.h"
 #include "xmalloc.h"
 
-static struct emu *fakehw_emu;
+struct emu *fakehw_emu;
 /* --msr-safe: msr-safe's nodes too (see below) */
 static bool fakehw_msr_safe;
 /* the module's version: text, and as msr-safe encodes it (major << 16 | minor << 8 | patch) */
-static char fakehw_safe_version[16] = "1.7.0";
+char fakehw_safe_version[16] = "1.7.0";
 /* --lockdown: the kernel is locked down (integrity): the msr driver refuses every write */
 static bool fakehw_lockdown;
-static unsigned fakehw_safe_major = 1;
-static uint32_t fakehw_safe_u32 = 1u << 16 | 7u << 8;
-static bool fakehw_batch_refuse; /* dev/faults "all batch-refuse" */
+unsigned fakehw_safe_major = 1;
+uint32_t fakehw_safe_u32 = 1u << 16 | 7u << 8;
+bool fakehw_batch_refuse; /* dev/faults "all batch-refuse" */
 /*
  * Requests are served by several threads, as the kernel serves each CPU's
  * msr file independently: a slow CPU (dev/faults) delays only its own
  * accesses.  The emulator locks itself; this lock guards the fault table.
  */
-static pthread_mutex_t fakehw_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t fakehw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- the FUSE device files ------------------------------------------------- */
 
@@ -105,78 +108,6 @@ struct fakehw_perm {
 };
 static struct fakehw_perm fakehw_perm_msr = { 0, 0, 0600 }, fakehw_perm_safe = { 0, 0, 0600 },
 			  fakehw_perm_allow = { 0, 0, 0600 }, fakehw_perm_batch = { 0, 0, 0600 };
-
-/*
- * msr-safe (--msr-safe): /dev/cpu/N/msr_safe reaches only the registers on
- * its allowlist, /dev/cpu/msr_allowlist ("0xADDR 0xWRITEMASK" lines, the
- * whole list written at once); a read of another register or a write of a
- * bit outside the mask is refused (EACCES), whoever asks.
- */
-#define FAKEHW_ALLOW_MAX 512
-static struct {
-	uint32_t reg;
-	uint64_t mask;
-} fakehw_allow[FAKEHW_ALLOW_MAX];
-static int fakehw_nallow;
-
-/* Injected device faults, by OS CPU number (dev/faults). */
-#define FAKEHW_MAX_CPU 4096
-static struct fakehw_fault {
-	bool eio_read, eio_write, offline;
-	int slow_ms;
-} fakehw_faults[FAKEHW_MAX_CPU];
-/* msr reads answered slowly, by OS CPU number (read from dev/faults) */
-static _Atomic long fakehw_slow_reads[FAKEHW_MAX_CPU];
-
-static int fakehw_fault_line(const char *line)
-{
-	char cpu[16], what[16];
-	int ms = 0, n = sscanf(line, "%15s %15s %d", cpu, what, &ms), lo, hi;
-
-	if (n < 2)
-		return -EINVAL;
-	if (strcmp(cpu, "all") == 0) {
-		lo = 0;
-		hi = FAKEHW_MAX_CPU - 1;
-	} else {
-		lo = hi = atoi(cpu);
-		if (lo < 0 || lo >= FAKEHW_MAX_CPU)
-			return -EINVAL;
-	}
-	for (int c = lo; c <= hi; c++) {
-		struct fakehw_fault *f = &fakehw_faults[c];
-
-		if (strcmp(what, "eio-read") == 0)
-			f->eio_read = true;
-		else if (strcmp(what, "eio-write") == 0)
-			f->eio_write = true;
-		else if (strcmp(what, "slow") == 0 && n == 3)
-			f->slow_ms = ms;
-		else if (strcmp(what, "clear") == 0)
-			*f = (struct fakehw_fault){ 0 };
-		else if (strcmp(what, "batch-refuse") == 0)
-			fakehw_batch_refuse = true;
-		else if (strcmp(what, "batch-ok") == 0)
-			fakehw_batch_refuse = false;
-		else if (strcmp(what, "offline") == 0)
-			f->offline = true;
-		else if (strcmp(what, "online") == 0)
-			f->offline = false;
-		else if (strcmp(what, "online-reset") == 0) {
-			/* back with its core PMU at power-on values (before it answers again) */
-			static const uint32_t regs[] = { 0x186, 0x187, 0x188, 0x189, 0xC1, 0xC2, 0xC3,
-							 0xC4, 0x309, 0x30A, 0x30B, 0x38D, 0x38F,
-							 0x1A6, 0x1A7 };
-
-			for (size_t k = 0; k < sizeof(regs) / sizeof(regs[0]); k++)
-				emu_msr_write(fakehw_emu, c, regs[k], 0);
-			f->offline = false;
-		}
-		else
-			return -EINVAL;
-	}
-	return 0;
-}
 
 static enum fakehw_node fakehw_lookup(const char *path, int *cpu)
 {
@@ -324,52 +255,6 @@ static bool fakehw_caller_rawio(void)
 	return found && (caps >> 17) & 1; /* CAP_SYS_RAWIO */
 }
 
-/* REG's write mask on the msr-safe allowlist, or false when it is not there. */
-static bool fakehw_allowed(uint32_t reg, uint64_t *mask)
-{
-	bool ok = false;
-
-	pthread_mutex_lock(&fakehw_lock);
-	for (int i = 0; i < fakehw_nallow && !ok; i++)
-		if (fakehw_allow[i].reg == reg) {
-			*mask = fakehw_allow[i].mask;
-			ok = true;
-		}
-	pthread_mutex_unlock(&fakehw_lock);
-	return ok;
-}
-
-/* A new allowlist from TEXT (msr-safe's format); -EINVAL for a line it cannot read. */
-static int fakehw_allowlist_write(const char *text, size_t len)
-{
-	char line[128];
-	size_t at = 0;
-	int n = 0;
-
-	pthread_mutex_lock(&fakehw_lock);
-	fakehw_nallow = 0;
-	while (at < len) {
-		size_t k = 0;
-		unsigned long long reg, mask;
-
-		while (at < len && text[at] != '\n' && k + 1 < sizeof(line))
-			line[k++] = text[at++];
-		line[k] = 0;
-		at++;
-		if (!k || line[0] == '#')
-			continue;
-		if (sscanf(line, "%llx %llx", &reg, &mask) != 2 || n >= FAKEHW_ALLOW_MAX) {
-			pthread_mutex_unlock(&fakehw_lock);
-			return -EINVAL;
-		}
-		fakehw_allow[n].reg = (uint32_t)reg;
-		fakehw_allow[n++].mask = mask;
-	}
-	fakehw_nallow = n;
-	pthread_mutex_unlock(&fakehw_lock);
-	return 0;
-}
-
 static int fakehw_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	int cpu;
@@ -420,19 +305,6 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
-/* The faults injected on CPU now (none for a CPU out of the table's range). */
-static struct fakehw_fault fakehw_fault_of(int cpu)
-{
-	struct fakehw_fault f = { 0 };
-
-	if (cpu >= 0 && cpu < FAKEHW_MAX_CPU) {
-		pthread_mutex_lock(&fakehw_lock);
-		f = fakehw_faults[cpu];
-		pthread_mutex_unlock(&fakehw_lock);
-	}
-	return f;
-}
-
 static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
@@ -453,7 +325,7 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 			return -EACCES;
 		if (fault.slow_ms) {
 			usleep((useconds_t)fault.slow_ms * 1000);
-			atomic_fetch_add(&fakehw_slow_reads[cpu], 1);
+			fakehw_fault_slow_read(cpu);
 		}
 		if (fault.offline)
 			return -ENXIO;
@@ -484,13 +356,9 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 	case NODE_MEM:
 		return emu_mem_read(fakehw_emu, (uint64_t)off, buf, size);
 	case NODE_FAULTS: {
-		char text[4096] = "";
-		size_t n = 0;
+		char text[4096];
+		size_t n = fakehw_faults_text(text, sizeof(text));
 
-		for (int c = 0; c < FAKEHW_MAX_CPU && n + 40 < sizeof(text); c++)
-			if (atomic_load(&fakehw_slow_reads[c]))
-				n += (size_t)snprintf(text + n, sizeof(text) - n, "%d slow-reads %ld\n",
-						      c, atomic_load(&fakehw_slow_reads[c]));
 		if ((size_t)off >= n)
 			return 0;
 		n -= (size_t)off;
@@ -499,15 +367,9 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		return (int)n;
 	}
 	case NODE_ALLOWLIST: {
-		char text[FAKEHW_ALLOW_MAX * 40] = "";
-		size_t n = 0;
+		char text[FAKEHW_ALLOW_MAX * 40];
+		size_t n = fakehw_allowlist_text(text, sizeof(text));
 
-		pthread_mutex_lock(&fakehw_lock);
-		for (int i = 0; i < fakehw_nallow; i++)
-			n += (size_t)snprintf(text + n, sizeof(text) - n, "0x%08X 0x%016llX\n",
-					      fakehw_allow[i].reg,
-					      (unsigned long long)fakehw_allow[i].mask);
-		pthread_mutex_unlock(&fakehw_lock);
 		if ((size_t)off >= n)
 			return 0;
 		n -= (size_t)off;
@@ -568,128 +430,6 @@ static int fakehw_write(const char *path, const char *buf, size_t size, off_t of
 			return rc == -ENXIO ? -ENXIO : -EIO;
 	}
 	return (int)size;
-}
-
-/*
- * msr-safe's batch call (its msr_batch.c and README): operations of 32
- * bytes { u16 cpu; u16 isrdmsr; s32 err; u32 msr; pad; u64 msrdata; u64
- * wmask }, the array described by { u32 numops; u32 version; u64 ops }.
- * Every operation is checked first (CPU online: ENXIO; register on the
- * allowlist: EACCES; a write to a register with mask 0: EROFS) and none runs
- * when one fails; then each runs on its CPU (a fault: EIO; a write keeps the
- * bits outside the mask); the first error is the call's.
- */
-struct fakehw_batch_op {
-	uint16_t cpu, isrdmsr;
-	int32_t err;
-	uint32_t msr, pad;
-	uint64_t msrdata, wmask;
-};
-
-struct fakehw_batch_array {
-	uint32_t numops, version;
-	uint64_t ops;
-};
-
-#define FAKEHW_IOC_MSR_BATCH _IOWR('c', 0xA2, struct fakehw_batch_array)
-/* beyond this the module's kmalloc_array would fail (E2BIG) */
-#define FAKEHW_BATCH_MAX (1u << 20)
-
-static bool fakehw_cpu_up(int cpu)
-{
-	const struct topo_thread *th = topo_thread_of_cpu(emu_topo(fakehw_emu), cpu);
-
-	return th && th->online && !fakehw_fault_of(cpu).offline;
-}
-
-/*
- * Run the checked operations OPS[0..N): the CPUs run their shares at once
- * (one emulated instant; the call waits for the slowest CPU).  The first
- * error.
- */
-static int fakehw_batch_run(struct fakehw_batch_op *ops, uint32_t n)
-{
-	struct emu_access *acc = calloc(n, sizeof(*acc));
-	int err = 0, slow = 0;
-
-	if (!acc)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		struct fakehw_fault f = fakehw_fault_of(ops[i].cpu);
-
-		slow = f.slow_ms > slow ? f.slow_ms : slow;
-		acc[i] = (struct emu_access){ .cpu = ops[i].cpu, .reg = ops[i].msr,
-					      .write = !ops[i].isrdmsr, .val = ops[i].msrdata,
-					      .wmask = ops[i].wmask };
-		if (f.eio_read || (!ops[i].isrdmsr && f.eio_write))
-			acc[i].cpu = -1; /* faulted below */
-	}
-	emu_msr_batch(fakehw_emu, acc, (int)n);
-	for (uint32_t i = 0; i < n; i++) {
-		ops[i].err = acc[i].err ? -EIO : 0;
-		if (!acc[i].err && ops[i].isrdmsr)
-			ops[i].msrdata = acc[i].val;
-		if (ops[i].err && !err)
-			err = ops[i].err;
-	}
-	free(acc);
-	if (slow)
-		usleep((useconds_t)slow * 1000);
-	return err;
-}
-
-static int fakehw_batch(struct fuse_file_info *fi, void *data)
-{
-	struct fakehw_batch_array a;
-	struct fakehw_batch_op *ops;
-	struct iovec local, remote;
-	pid_t pid = fuse_get_context()->pid;
-	size_t len;
-	int err = 0;
-
-	if ((fi->flags & O_ACCMODE) == O_WRONLY)
-		return -EBADF; /* the module wants the file open for reading */
-	memcpy(&a, data, sizeof(a));
-	if (a.numops == 0)
-		return -EINVAL;
-	/* msr-safe 2.0 compares the caller's version with its own (the errno is not documented) */
-	if (fakehw_safe_major >= 2 && a.version != fakehw_safe_u32)
-		return -EINVAL;
-	if (fakehw_batch_refuse)
-		return -EINVAL;
-	if (a.numops > FAKEHW_BATCH_MAX)
-		return -E2BIG;
-	len = (size_t)a.numops * sizeof(*ops);
-	ops = malloc(len);
-	if (!ops)
-		return -E2BIG;
-	local = (struct iovec){ .iov_base = ops, .iov_len = len };
-	remote = (struct iovec){ .iov_base = (void *)(uintptr_t)a.ops, .iov_len = len };
-	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t)len) {
-		free(ops);
-		return -EFAULT;
-	}
-	for (uint32_t i = 0; i < a.numops; i++) {
-		struct fakehw_batch_op *op = &ops[i];
-		uint64_t mask;
-
-		op->err = 0;
-		if (!fakehw_cpu_up(op->cpu)) {
-			op->err = err = -ENXIO;
-		} else if (!fakehw_allowed(op->msr, &mask)) {
-			op->err = err = -EACCES;
-		} else {
-			op->wmask = mask;
-			if (!mask && !op->isrdmsr)
-				op->err = err = -EROFS;
-		}
-	}
-	if (!err)
-		err = fakehw_batch_run(ops, a.numops);
-	if (process_vm_writev(pid, &local, 1, &remote, 1, 0) != (ssize_t)len && !err)
-		err = -EFAULT;
-	free(ops);
-	return err;
 }
 
 static int fakehw_ioctl(const char *path, int cmd, void *arg, struct fuse_file_info *fi,
