@@ -6,6 +6,18 @@ free_port() {
 	$PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# serve_run HOST COMMAND...: run (lib.sh) COMMAND --serve HOST:PORT on a free port (in $port),
+# again on another while the one chosen was taken meanwhile (parallel tests open ports too)
+serve_run() {
+	_host=$1
+	shift
+	for _try in 1 2 3 4 5; do
+		port=$(free_port)
+		run "$@" --serve "$_host:$port"
+		case "$err" in *"Address already in use"*) ;; *) return ;; esac
+	done
+}
+
 # wait_http URL [CURL OPTION...]: until it answers 200 (10 s at most)
 wait_http() {
 	u=$1

@@ -239,13 +239,11 @@ expect_match "the right one views" "$rc $out" "0 # sample"
 expect_match "... saying on stderr whose samples they are" "$err" "owns the counters: printing its samples, read-only"
 
 # ---- which addresses other machines reach: the warning only for those
-port=$(free_port)
-run "$PMUTOP" $SIM -b -n 1 -d 0.2 --serve "[::1]:$port"
+serve_run "[::1]" "$PMUTOP" $SIM -b -n 1 -d 0.2
 case "$err" in
 *"cannot listen"*) skip "--serve [::1]:PORT is loopback: no warning" "no IPv6 loopback here: $err" ;;
 *) expect_match "--serve [::1]:PORT is loopback: no warning" "$(printf '%s\n' "$err" | grep serving)" "pmutop: serving http://[::1]:$port/metrics" ;;
 esac
 case "$err" in *"anyone who reaches"*) fail "... none at all" "$err" ;; *) pass "... none at all" ;; esac
-port=$(free_port)
-run "$PMUTOP" $SIM -b -n 1 -d 0.2 --serve "0.0.0.0:$port"
+serve_run 0.0.0.0 "$PMUTOP" $SIM -b -n 1 -d 0.2
 expect_match "--serve 0.0.0.0:PORT without --auth-file warns" "$err" "(no --auth-file: anyone who reaches this address can read it)"
