@@ -104,14 +104,13 @@ static double run_mux_s;
 /* engine_config.readers for the next run_engine: 1 tries the per-socket readers on the emulator */
 static int run_readers;
 
-static void run_engine_clock(struct run *r, const char *layout, const char *groups,
-			     double interval, engine_clock_fn clock)
+/* The engine over R's source and layout R->l, groups GROUPS ("all" or names). */
+static void run_engine_layout(struct run *r, const char *groups, double interval,
+			      engine_clock_fn clock)
 {
 	struct engine_config cfg = { 0 };
-	char err[512], path[512];
+	char err[512];
 
-	snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, layout);
-	ck_assert_msg(layout_load(path, &r->l, err, sizeof(err)) == 0, "%s", err);
 	source_engine_config(r->src, &cfg);
 	cfg.layout = r->l;
 	cfg.uncore_taken = r->uncore_taken;
@@ -132,6 +131,16 @@ static void run_engine_clock(struct run *r, const char *layout, const char *grou
 				cfg.groups |= LAYOUT_GROUP(g);
 	}
 	ck_assert_msg(engine_create(&cfg, &r->eng, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void run_engine_clock(struct run *r, const char *layout, const char *groups,
+			     double interval, engine_clock_fn clock)
+{
+	char err[512], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s.layout", LAYOUT_SRCDIR, layout);
+	ck_assert_msg(layout_load(path, &r->l, err, sizeof(err)) == 0, "%s", err);
+	run_engine_layout(r, groups, interval, clock);
 }
 
 static void run_engine(struct run *r, const char *layout, const char *groups, double interval)
@@ -400,6 +409,15 @@ static double truth_uncore(const struct run *r, const char *name, const double *
 		return NAN; /* the rest are socket metrics */
 	if (!strcmp(name, "partial_writes_per_s"))
 		return sk[SK_partial_writes_per_s];
+	/* RAPL: energy over time (power x time = energy); UPI: the vendor's 64/9 bytes a data flit */
+	if (!strcmp(name, "package_watts"))
+		return sk[SK_package_watts];
+	if (!strcmp(name, "dram_watts"))
+		return sk[SK_dram_watts];
+	if (!strcmp(name, "upi_tx_bytes_per_s"))
+		return sk[SK_upi_tx_bytes_per_s];
+	if (!strcmp(name, "upi_rx_bytes_per_s"))
+		return sk[SK_upi_rx_bytes_per_s];
 	/* seed 000 Table 39: the home logic's reads include the InvtoE of uncacheable writes */
 	if (!strcmp(name, "uncacheable_writes_per_s"))
 		return sk[SK_local_reads_per_s] + sk[SK_uc_writes_per_s] + sk[SK_remote_reads_per_s] +
@@ -2188,6 +2206,101 @@ START_TEST(perf_kernel_without_a_pmu_blocks_only_its_groups)
 END_TEST
 
 /*
+ * The server uncore through the kernel's own PMUs (Sapphire Rapids: every
+ * box only the kernel reaches): a layout of the kernel's box kinds (mc:
+ * uncore_imc_N a channel each; upi; power's named events) counts each
+ * channel, RAPL's energy and the links within 2 % of the truth, the
+ * channels summing to the socket; a kernel without the UPI driver's PMUs
+ * blocks only the link group, naming the PMU; and the msr source, which
+ * cannot reach these boxes, says to use perf.
+ */
+static const char kernel_uncore_layout[] =
+	"pmutop-layout 1\nlayout srv\ndescription \"the kernel's server uncore\"\n"
+	"models any\nmetric util thread % = 100 * ref_cycles / tsc\n\n"
+	"group mem\n  key 9\n  pmu mc\n"
+	"  event rd raw event=0x05 umask=0xCF channel=0\n  event rd raw event=0x05 umask=0xCF channel=1\n"
+	"  event rd raw event=0x05 umask=0xCF channel=2\n  event rd raw event=0x05 umask=0xCF channel=3\n"
+	"  event rd raw event=0x05 umask=0xCF channel=4\n  event rd raw event=0x05 umask=0xCF channel=5\n"
+	"  event rd raw event=0x05 umask=0xCF channel=6\n  event rd raw event=0x05 umask=0xCF channel=7\n"
+	"  event wr raw event=0x05 umask=0xF0 channel=0\n  event wr raw event=0x05 umask=0xF0 channel=1\n"
+	"  event wr raw event=0x05 umask=0xF0 channel=2\n  event wr raw event=0x05 umask=0xF0 channel=3\n"
+	"  event wr raw event=0x05 umask=0xF0 channel=4\n  event wr raw event=0x05 umask=0xF0 channel=5\n"
+	"  event wr raw event=0x05 umask=0xF0 channel=6\n  event wr raw event=0x05 umask=0xF0 channel=7\n"
+	"  metric read_bytes_per_s channel B/s = 64 * rd / seconds\n"
+	"  metric write_bytes_per_s channel B/s = 64 * wr / seconds\n"
+	"  metric dram_peak_pct channel % = 100 * (read_bytes_per_s + write_bytes_per_s) / dram_peak\n"
+	"end\n\n"
+	"group links\n  key u\n  pmu upi\n"
+	"  event tx raw event=0x02 umask=0x0F\n  event rx raw event=0x03 umask=0x0F\n"
+	"  metric upi_tx_bytes_per_s socket B/s = tx * 64 / 9 / seconds\n"
+	"  metric upi_rx_bytes_per_s socket B/s = rx * 64 / 9 / seconds\n"
+	"end\n\n"
+	"group energy\n  key w\n  pmu power\n"
+	"  event pkg energy-pkg\n  event ram energy-ram\n"
+	"  metric package_watts socket W = pkg / seconds\n"
+	"  metric dram_watts socket W = ram / seconds\n"
+	"end\n";
+
+static void run_engine_text(struct run *r, const char *text, double interval)
+{
+	char err[512];
+
+	ck_assert_msg(layout_parse(text, "srv.layout", &r->l, err, sizeof(err)) == 0, "%s", err);
+	run_engine_layout(r, "all", interval, run_clock);
+}
+
+START_TEST(perf_kernel_server_uncore_counts_the_truth)
+{
+	struct run r;
+	const struct sample *s;
+	int links = -1;
+
+	run_source_perf(&r, "sapphire-rapids:numa-remote");
+	ck_assert_int_eq(r.src->uncore, CPUMODEL_UNCORE_KERNEL);
+	ck_assert_int_eq(r.src->channels, 8);
+	run_engine_text(&r, kernel_uncore_layout, 1.0);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->nchannels, 8);
+	/* both sockets: 3 metrics of each channel and of the socket, the links, the energy: 2 x 31 */
+	ck_assert_int_eq(check_uncore_truth(&r, s, 0.02), 62);
+	for (int k = 0; k < s->nsockets; k++) {
+		int m = layout_metric_find(r.l, "read_bytes_per_s");
+		double sum = 0;
+
+		for (int ch = 0; ch < s->nchannels; ch++)
+			sum += sample_metric(s, sample_channel(s, k, ch), m);
+		ck_assert_msg(fabs(sum - sample_metric(s, &s->sockets[k], m)) <= 1e-6 * sum,
+			      "socket %d: channels %g, socket %g", k, sum,
+			      sample_metric(s, &s->sockets[k], m));
+	}
+	sample_release(s);
+	run_close(&r);
+
+	/* a kernel without the UPI driver: the link group blocked, named; the rest counts */
+	run_source_perf(&r, "sapphire-rapids:numa-remote");
+	ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, "uncore_upi_0"), 0);
+	run_engine_text(&r, kernel_uncore_layout, 1.0);
+	s = run_sample(&r);
+	links = layout_group_find(r.l, "links");
+	ck_assert_int_eq(s->groups[links].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_msg(strstr(s->groups[links].why, "no uncore_upi_0 PMU"), "%s", s->groups[links].why);
+	ck_assert_int_eq(check_uncore_truth(&r, s, 0.02), 58);
+	sample_release(s);
+	run_close(&r);
+
+	/* the msr source: these boxes are the kernel's alone */
+	run_source(&r, "sapphire-rapids:numa-remote");
+	run_engine_text(&r, kernel_uncore_layout, 1.0);
+	s = run_sample(&r);
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "mem")].state, SAMPLE_GROUP_BLOCKED);
+	ck_assert_msg(strstr(s->groups[layout_group_find(r.l, "mem")].why, "--source perf counts them"),
+		      "%s", s->groups[layout_group_find(r.l, "mem")].why);
+	sample_release(s);
+	run_close(&r);
+}
+END_TEST
+
+/*
  * Counting one command through perf (--command-only, or a user at
  * perf_event_paranoid 1-2): nothing counts until the command is named (its
  * groups say they wait for it), then each CPU's figures are its figures
@@ -2415,6 +2528,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, perf_phases_shorter_than_the_interval);
 	tcase_add_test(tc, perf_missing_format_field_blocks_its_groups_and_files_are_closed);
 	tcase_add_test(tc, perf_kernel_without_a_pmu_blocks_only_its_groups);
+	tcase_add_test(tc, perf_kernel_server_uncore_counts_the_truth);
 	tcase_add_test(tc, perf_counts_a_command_once_attached);
 	tcase_add_test(tc, perf_file_limit_blocks_groups_with_the_fix);
 	tcase_add_test(tc, perf_nmi_watchdog_takes_a_counter);

@@ -41,6 +41,11 @@ static bool uncore_unavailable(const struct uncore *u, const struct layout_group
 	char names[64];
 	int taken = 0;
 
+	if (layout_pmu_kinds[grp->pmu].kernel_only && u->cfg.kind != CPUMODEL_UNCORE_KERNEL) {
+		snprintf(buf, len, "pmu %s: only the kernel's uncore drivers reach these boxes "
+			 "(PCI, MMIO, RAPL); --source perf counts them", layout_pmu_kinds[grp->pmu].name);
+		return true;
+	}
 	if (u->cfg.kind == CPUMODEL_UNCORE_NONE) {
 		if (u->cfg.kind_why)
 			snprintf(buf, len, "this CPU's uncore is not programmed: %s", u->cfg.kind_why);

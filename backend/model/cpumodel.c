@@ -18,12 +18,16 @@ const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
 	[CPUMODEL_UNCORE_NHM] = { .name = "Nehalem/Westmere uncore", .pmus = 1u << LAYOUT_PMU_UNCORE },
 	[CPUMODEL_UNCORE_SKL] = { .name = "Skylake client uncore",
 				  .pmus = 1u << LAYOUT_PMU_CBO | 1u << LAYOUT_PMU_ARB | 1u << LAYOUT_PMU_IMC },
+	[CPUMODEL_UNCORE_KERNEL] = { .name = "the kernel's uncore PMUs",
+				     .pmus = 1u << LAYOUT_PMU_CHA | 1u << LAYOUT_PMU_MC |
+					     1u << LAYOUT_PMU_UPI | 1u << LAYOUT_PMU_POWER },
 };
 
 bool cpumodel_uncore_free_running(enum cpumodel_uncore kind)
 {
 	for (int p = 0; p < LAYOUT_NPMUS; p++)
-		if ((cpumodel_uncore_kinds[kind].pmus & (1u << p)) && layout_pmu_kinds[p].free_running)
+		if ((cpumodel_uncore_kinds[kind].pmus & (1u << p)) && layout_pmu_kinds[p].free_running &&
+		    !layout_pmu_kinds[p].kernel_only)
 			return true;
 	return false;
 }

@@ -23,6 +23,12 @@ enum cpumodel_uncore {
 	CPUMODEL_UNCORE_NONE,
 	CPUMODEL_UNCORE_NHM, /* Nehalem/Westmere-EP: 8 counters + fixed clock per socket, IMC channels */
 	CPUMODEL_UNCORE_SKL, /* Skylake client: CBo slices, ARB, fixed clock, IMC MMIO counters */
+	/*
+	 * The kernel's own uncore PMUs, counted through perf (the servers'
+	 * CHA, memory channels and UPI links, RAPL's power PMU): whatever the
+	 * kernel describes in sysfs; what it lacks is n/a with the PMU's name.
+	 */
+	CPUMODEL_UNCORE_KERNEL,
 };
 
 /*

@@ -40,23 +40,6 @@ const char *const layout_scope_names[LAYOUT_NSCOPES] = {
 	[LAYOUT_CHANNEL] = "channel",
 };
 
-/* Counters and widths: pmu_regs.h (seed 000 for the Nehalem uncore, seed 001 for Skylake client). */
-const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
-	[LAYOUT_PMU_CORE] = { .name = "core", .kernel = "cpu", .box = "CPU", .cmask_max = 0xFF },
-	[LAYOUT_PMU_UNCORE] = { .name = "uncore", .kernel = "uncore", .counters = NHM_UNC_COUNTERS,
-				.width = NHM_UNC_WIDTH, .per_socket = true, .box = "socket",
-				.cmask_max = 0xFF },
-	[LAYOUT_PMU_CBO] = { .name = "cbo", .kernel = "uncore_cbox_",
-			     .counters = SKL_UNC_BOX_COUNTERS, .width = SKL_UNC_WIDTH,
-			     .per_socket = true, .summed_boxes = true, .box = "slice",
-			     .cmask_max = SKL_UNC_EVTSEL_THR_MASK >> 24 },
-	[LAYOUT_PMU_ARB] = { .name = "arb", .kernel = "uncore_arb", .counters = SKL_UNC_BOX_COUNTERS,
-			     .width = SKL_UNC_WIDTH, .per_socket = true, .box = "socket",
-			     .cmask_max = SKL_UNC_EVTSEL_THR_MASK >> 24 },
-	[LAYOUT_PMU_IMC] = { .name = "imc", .kernel = "uncore_imc", .width = SKL_IMC_WIDTH,
-			     .per_socket = true, .free_running = true, .box = "socket" },
-};
-
 int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 {
 	char what[400];

@@ -77,7 +77,8 @@ enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_CHANNEL, L
  * controller counters (MMIO, nothing to program).
  */
 enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU_ARB,
-		  LAYOUT_PMU_IMC, LAYOUT_NPMUS };
+		  LAYOUT_PMU_IMC, LAYOUT_PMU_CHA, LAYOUT_PMU_MC, LAYOUT_PMU_UPI, LAYOUT_PMU_POWER,
+		  LAYOUT_NPMUS };
 
 /*
  * Each box kind as data, so that nothing else tests a kind by name: its
@@ -98,12 +99,21 @@ struct layout_pmu_kind {
 	bool summed_boxes;
 	const char *box;
 	unsigned cmask_max;     /* the widest counter mask (threshold) its selects take */
+	/*
+	 * The boxes only the kernel's uncore drivers reach (PCI configuration
+	 * space, MMIO, discovery tables: the servers from Skylake-SP on, RAPL's
+	 * power PMU): counted through perf, never programmed by pmutop.
+	 */
+	bool kernel_only;
+	bool box_channels;      /* box N of a socket is its memory channel N (channel=N) */
+	bool aliases;           /* its events are the kernel's named events (events/NAME, scaled) */
+	uint64_t umask_max;     /* the widest umask its events take (0: 0xFF) */
 };
 
 extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];
 
 /* Memory channels per socket a layout may name (channel=N). */
-#define LAYOUT_MAX_CHANNELS 8
+#define LAYOUT_MAX_CHANNELS 16
 /* group masks are 64 bits wide (engine, session, settings): bit g is LAYOUT_GROUP(g) */
 #define LAYOUT_GROUP(g) (UINT64_C(1) << (g))
 #define LAYOUT_MAX_GROUPS 64

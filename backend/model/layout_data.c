@@ -2,8 +2,8 @@
  * layout_data: a parsed layout as data: loading a file (a regular file of
  * at most LAYOUT_MAX_BYTES), finding the one the CPU table names in a
  * directory, freeing it, and the queries the engine and the front ends make
- * (variables, counters, groups, metrics).  Immutable after parsing; any
- * thread.
+ * (variables, counters, groups, metrics), and the box kinds a layout's
+ * groups count on (layout_pmu_kinds).  Immutable after parsing; any thread.
  */
 #include "cpumodel.h"
 #include "layout.h"
@@ -18,6 +18,42 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* Counters and widths: pmu_regs.h (seed 000 for the Nehalem uncore, seed 001 for Skylake client). */
+const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
+	[LAYOUT_PMU_CORE] = { .name = "core", .kernel = "cpu", .box = "CPU", .cmask_max = 0xFF },
+	[LAYOUT_PMU_UNCORE] = { .name = "uncore", .kernel = "uncore", .counters = NHM_UNC_COUNTERS,
+				.width = NHM_UNC_WIDTH, .per_socket = true, .box = "socket",
+				.cmask_max = 0xFF },
+	[LAYOUT_PMU_CBO] = { .name = "cbo", .kernel = "uncore_cbox_",
+			     .counters = SKL_UNC_BOX_COUNTERS, .width = SKL_UNC_WIDTH,
+			     .per_socket = true, .summed_boxes = true, .box = "slice",
+			     .cmask_max = SKL_UNC_EVTSEL_THR_MASK >> 24 },
+	[LAYOUT_PMU_ARB] = { .name = "arb", .kernel = "uncore_arb", .counters = SKL_UNC_BOX_COUNTERS,
+			     .width = SKL_UNC_WIDTH, .per_socket = true, .box = "socket",
+			     .cmask_max = SKL_UNC_EVTSEL_THR_MASK >> 24 },
+	[LAYOUT_PMU_IMC] = { .name = "imc", .kernel = "uncore_imc", .width = SKL_IMC_WIDTH,
+			     .per_socket = true, .free_running = true, .box = "socket" },
+	/*
+	 * The kernel's server uncore (Linux's intel_uncore: uncore_cha_N,
+	 * uncore_imc_N, uncore_upi_N, each PMU one box number on every socket,
+	 * its cpumask one CPU per socket) and RAPL's power PMU.  Four 48-bit
+	 * counters per box; the CHA's umask carries the vendor's UMaskExt above
+	 * bit 8 (the kernel's format places it: config:8-15,32-57).
+	 */
+	[LAYOUT_PMU_CHA] = { .name = "cha", .kernel = "uncore_cha_", .counters = 4, .width = 48,
+			     .per_socket = true, .summed_boxes = true, .box = "CHA",
+			     .cmask_max = 0xFF, .kernel_only = true, .umask_max = 0xFFFFFFFF },
+	[LAYOUT_PMU_MC] = { .name = "mc", .kernel = "uncore_imc_", .counters = 4, .width = 48,
+			    .per_socket = true, .summed_boxes = true, .box = "channel",
+			    .cmask_max = 0xFF, .kernel_only = true, .box_channels = true },
+	[LAYOUT_PMU_UPI] = { .name = "upi", .kernel = "uncore_upi_", .counters = 4, .width = 48,
+			     .per_socket = true, .summed_boxes = true, .box = "link",
+			     .cmask_max = 0xFF, .kernel_only = true, .umask_max = 0xFFFFFFFF },
+	[LAYOUT_PMU_POWER] = { .name = "power", .kernel = "power", .width = 64, .per_socket = true,
+			       .free_running = true, .box = "socket", .kernel_only = true,
+			       .aliases = true },
+};
 
 #define LAYOUT_SUFFIX ".layout"
 #define LAYOUT_MAX_BYTES (1 << 20)

@@ -67,6 +67,8 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 
 		if (k == 2)
 			max = layout_pmu_kinds[ev->pmu].cmask_max;
+		else if (k == 1 && layout_pmu_kinds[ev->pmu].umask_max)
+			max = layout_pmu_kinds[ev->pmu].umask_max; /* the vendor's UMaskExt above bit 8 */
 		else if (k == 0 && p->l->vendor == CPUID_VENDOR_AMD)
 			max = AMD_EVENT_MAX; /* AMD's event selects are 12 bits wide */
 		if (layout_number(p, t, eq + 1, max, &v))
@@ -156,7 +158,7 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 		 * events counted together): that group's own count, of the same
 		 * encoding
 		 */
-		if (o->group != ev->group && o->channel < 0 && ev->channel < 0) {
+		if (o->group != ev->group && (o->channel < 0) == (ev->channel < 0)) {
 			/* an offcore event reads the same matrix value through either register */
 			bool twin = o->has_offcore && ev->has_offcore;
 
@@ -170,8 +172,10 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 			copy = true;
 			continue;
 		}
-		if (o->group != ev->group || o->channel < 0 || ev->channel < 0)
+		if (o->group != ev->group || o->channel < 0 || ev->channel < 0) {
+			copy = false;
 			break;
+		}
 		if (o->channel == ev->channel)
 			return layout_fail(p, t->at, "a new channel for event '%s': channel %d is "
 					   "already counted", t->text, ev->channel);
@@ -209,7 +213,15 @@ int layout_event(struct layout_parser *p)
 	if (!layout_is_name(p->tok[1].text))
 		return layout_fail(p, p->tok[1].at, "a name (letters, digits, '_', '.'), not '%s'",
 				   p->tok[1].text);
-	if (layout_pmu_kinds[pmu].free_running) {
+	if (layout_pmu_kinds[pmu].aliases) {
+		/* the kernel's name of the event (energy-pkg): its events/ file says the rest */
+		for (const char *c = p->tok[2].text; *c; c++)
+			if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '-' &&
+			    *c != '_')
+				return layout_fail(p, p->tok[2].at, "the kernel's name of a %s event "
+						   "(its events/ file, such as energy-pkg), not '%s'",
+						   layout_pmu_kinds[pmu].name, p->tok[2].text);
+	} else if (layout_pmu_kinds[pmu].free_running) {
 		if ((rc = layout_imc_event(p, &ev)))
 			return rc;
 	} else if (!strcmp(p->tok[2].text, "raw")) {

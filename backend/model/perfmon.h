@@ -45,6 +45,7 @@ struct perfmon_event {
 	char *base;                 /* without modifiers: "CPU_CLK_UNHALTED.THREAD" */
 	bool listed;                /* in the platform's event table */
 	const char *code, *umask;   /* "0x3C", "0x00" (EventCode may be "0x2A,0x2B") */
+	const char *umask_ext;      /* an uncore box's UMaskExt ("0x00c817fe"), the umask's bits above 8 */
 	const char *cmask, *inv, *edge, *any;
 	const char *msr_index, *msr_value;
 	const char *counter;        /* "0,1,2,3", "Fixed counter 1" */

@@ -5,6 +5,7 @@
 #include "expr.h"
 #include "layout.h"
 #include "perfmon_plan.h"
+#include "perfmon_uncore.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
 
@@ -85,8 +86,7 @@ static const struct {
 	{ "PERF_METRICS.MEMORY_BOUND", "topdown_mem_bound" },
 };
 
-/* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
-static void pl_name(const char *name, char *buf, size_t len)
+void perfmon_layout_name(const char *name, char *buf, size_t len)
 {
 	size_t k = 0;
 
@@ -143,7 +143,7 @@ static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *na
 				 "here", name);
 			return name;
 		}
-		pl_name(name, buf, len);
+		perfmon_layout_name(name, buf, len);
 		return buf;
 	}
 	if (kind == PERFMON_NAME_CONST) {
@@ -196,7 +196,7 @@ static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *na
 			snprintf(g->why, sizeof(g->why), "%s has no built-in in a layout", name);
 			return name;
 		case PERFMON_NEED_GP:
-			pl_name(name, buf, len);
+			perfmon_layout_name(name, buf, len);
 			return buf;
 		default:
 			snprintf(g->why, sizeof(g->why), "%s", why);
@@ -220,8 +220,7 @@ static bool pl_render(struct pl_gen *g, int m, bool threshold, char *buf, size_t
 	return !g->why[0];
 }
 
-/* A quoted layout string of TEXT: '"' and '\' escaped, control characters as blanks. */
-static void pl_quoted(FILE *f, const char *text)
+void perfmon_layout_quoted(FILE *f, const char *text)
 {
 	fputc('"', f);
 	for (; text && *text; text++) {
@@ -275,7 +274,7 @@ static void pl_event_line(struct pl_gen *g, int v)
 		else if (m[1] == 'i' && isdigit((unsigned char)m[2]))
 			inv = strtoul(m + 2, NULL, 10);
 	}
-	pl_name(e->name, name, sizeof(name));
+	perfmon_layout_name(e->name, name, sizeof(name));
 	extra = perfmon_plan_extra(e, buf, sizeof(buf));
 	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE) {
 		/* the pair's first register holding another value: the second (the plan keeps to two) */
@@ -394,27 +393,27 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 	const struct perfmon_metric *pm = &g->p->metrics[m];
 	char name[160], buf[PL_FORMULA_MAX];
 
-	pl_name(pm->name, name, sizeof(name));
+	perfmon_layout_name(pm->name, name, sizeof(name));
 	if (g->pm[m].state == PL_UNAVAILABLE) {
 		fprintf(g->f, "unavailable %s %s ", name, pl_scope(g, pm));
-		pl_quoted(g->f, pl_unit(pm));
+		perfmon_layout_quoted(g->f, pl_unit(pm));
 		fputc(' ', g->f);
-		pl_quoted(g->f, g->pm[m].why);
+		perfmon_layout_quoted(g->f, g->pm[m].why);
 		fputc('\n', g->f);
 	} else {
 		pl_render(g, m, false, buf, sizeof(buf));
 		fprintf(g->f, "%smetric %s %s ", indent, name, pl_scope(g, pm));
-		pl_quoted(g->f, pl_unit(pm));
+		perfmon_layout_quoted(g->f, pl_unit(pm));
 		fprintf(g->f, " = %s\n", buf);
 	}
 	fprintf(g->f, "%shelp ", indent);
-	pl_quoted(g->f, pm->desc ? pm->desc : pm->name);
+	perfmon_layout_quoted(g->f, pm->desc ? pm->desc : pm->name);
 	fputc('\n', g->f);
 	if (pl_is_tree(pm)) {
 		char parent[160] = "-";
 
 		if (pm->parent >= 0)
-			pl_name(g->p->metrics[pm->parent].name, parent, sizeof(parent));
+			perfmon_layout_name(g->p->metrics[pm->parent].name, parent, sizeof(parent));
 		fprintf(g->f, "%stree %s %d %d\n", indent, parent, pm->level < 1 ? 1 : pm->level, m);
 	}
 	if (pm->threshold_text) {
@@ -446,7 +445,7 @@ static void pl_header(struct pl_gen *g)
 	const struct perfmon_layout_config *c = g->c;
 	char lname[64];
 
-	pl_name(p->platform, lname, sizeof(lname));
+	perfmon_layout_name(p->platform, lname, sizeof(lname));
 	for (char *s = lname; *s; s++)
 		*s = *s == '-' ? '_' : (char)tolower((unsigned char)*s);
 	fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from Intel's perfmon data (%s, BSD-3-Clause, "
@@ -460,7 +459,7 @@ static void pl_header(struct pl_gen *g)
 
 		snprintf(d, sizeof(d), "%s: Intel's events and metrics (%s)", p->platform,
 			 p->info ? p->info : "perfmon data");
-		pl_quoted(g->f, d);
+		perfmon_layout_quoted(g->f, d);
 	}
 	if (!perfmon_plan_offcore_events(p, g->ocr))
 		fprintf(g->f, "\nvendor intel\n"
@@ -521,6 +520,8 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			    .budget = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP };
 	size_t len = 0;
 	int rc = 0;
+	bool *taken;
+	char (*uwhy)[200];
 
 	*text = NULL;
 	if (c->gp_counters < 1 || c->gp_counters > PERFMON_PLAN_MAX_GP || c->threads_per_core < 1 ||
@@ -531,6 +532,8 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			 PERFMON_PLAN_MAX_GP);
 		return -EINVAL;
 	}
+	taken = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
+	uwhy = xcalloc((size_t)p->nmetrics + 1, sizeof(*uwhy));
 	g.known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));
 	g.needed = xcalloc((size_t)PERFMON_NVARS(p), sizeof(bool));
 	g.pm = xcalloc((size_t)p->nmetrics + 1, sizeof(*g.pm));
@@ -551,13 +554,15 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 				pl_metric(&g, m, "");
 		for (int k = 1; k <= PL_KEYS; k++)
 			pl_groups(&g, k);
+		perfmon_uncore_groups(p, c, LAYOUT_MAX_GROUPS - g.ngroups, g.f, taken, uwhy);
 		fputc('\n', g.f);
 		for (int m = 0; m < p->nmetrics; m++)
 			if (g.pm[m].state == PL_UNAVAILABLE)
 				pl_metric(&g, m, "");
 		for (int m = 0; m < p->nmetrics; m++)
-			if (g.pm[m].state == PL_ABSENT && g.pm[m].why[0])
-				fprintf(g.f, "# not counted: %s: %s\n", p->metrics[m].name, g.pm[m].why);
+			if (g.pm[m].state == PL_ABSENT && (g.pm[m].why[0] || uwhy[m][0]) && !taken[m])
+				fprintf(g.f, "# not counted: %s: %s\n", p->metrics[m].name,
+					uwhy[m][0] ? uwhy[m] : g.pm[m].why);
 		fclose(g.f);
 	}
 	for (int k = 1; k <= PL_KEYS; k++)
@@ -565,5 +570,7 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 	free(g.known);
 	free(g.needed);
 	free(g.pm);
+	free(taken);
+	free(uwhy);
 	return rc;
 }

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "perfmon.h"
 
@@ -32,6 +33,8 @@ struct perfmon_layout_config {
 	int threads_per_core;
 	int sockets, cores_per_socket, cpus;
 	bool slots;           /* fixed counter 3 and MSR_PERF_METRICS (the built-ins slots, topdown_*) */
+	/* the kernel's uncore boxes per socket (perfmon_uncore.h), 0 when it has none */
+	int chas, channels, upi_links;
 };
 
 /*
@@ -40,5 +43,11 @@ struct perfmon_layout_config {
  */
 int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
 		   char *err, size_t errlen);
+
+/* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
+void perfmon_layout_name(const char *name, char *buf, size_t len);
+
+/* A quoted layout string of TEXT into F: '"' and '\' escaped, control characters as blanks. */
+void perfmon_layout_quoted(FILE *f, const char *text);
 
 #endif

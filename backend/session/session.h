@@ -165,6 +165,23 @@ int session_identify(const char *sim, const char *root, struct cpuid_info *info,
  */
 int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, size_t errlen);
 
+/*
+ * Write the PMUs of emulated machine SIM's kernel as the kernel's sysfs has
+ * them (type, cpumask, format/FIELD, events/NAME with .scale and .unit)
+ * under DIR/sys/bus/event_source/devices, DIR/sys made new (nothing is
+ * written through an existing path); one line on OUT says what.  0, or
+ * -errno with ERR (-EINVAL a bad SIM, -EEXIST DIR/sys exists).
+ */
+/*
+ * The kernel's server uncore PMUs (memory channels, CHAs, UPI links, RAPL's
+ * power) on this machine under ROOT, or SIM's emulated kernel, into BUF:
+ * each kind found with its boxes, then the ones missing.  How many kinds
+ * were found, -1 for a bad SIM.
+ */
+int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t len);
+
+int session_write_sysfs(const char *sim, const char *dir, FILE *out, char *err, size_t errlen);
+
 /* --msr-safe-allowlist: the registers pmutop writes on this CPU, in msr-safe's format. */
 int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
 				     size_t errlen);

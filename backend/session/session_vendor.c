@@ -7,6 +7,7 @@
 #include "cpumodel.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
+#include "perf.h"
 #include "session_int.h"
 #include "emu.h"
 #include "xmalloc.h"
@@ -18,7 +19,8 @@
 #include <string.h>
 
 /* The machine as the vendor's constants see it. */
-static void session_vendor_machine(const struct source *src, struct perfmon_layout_config *c)
+static void session_vendor_machine(const struct source *src, const char *root,
+				   struct perfmon_layout_config *c)
 {
 	const struct topo *t = src->topo;
 	int tpc = 1;
@@ -34,6 +36,12 @@ static void session_vendor_machine(const struct source *src, struct perfmon_layo
 		.cpus = t->nonline > 0 ? t->nonline : 1,
 		.slots = src->info.fixed_counters >= 4,
 	};
+	/* the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs under --root) */
+	if (src->perf_sys || !src->simulated) {
+		c->chas = perf_sys_boxes(src->perf_sys, root, "uncore_cha_");
+		c->channels = perf_sys_boxes(src->perf_sys, root, "uncore_imc_");
+		c->upi_links = perf_sys_boxes(src->perf_sys, root, "uncore_upi_");
+	}
 }
 
 int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *info,
@@ -94,7 +102,7 @@ int session_vendor_layout(const struct session_config *c, const struct source *s
 	*out = NULL;
 	if (c->layout_path)
 		return -ENOENT;
-	session_vendor_machine(src, &mc);
+	session_vendor_machine(src, c->root, &mc);
 	return session_vendor_layout_for(c->perfmon_dir, &src->info, &mc, out, notice, len);
 }
 

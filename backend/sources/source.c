@@ -136,6 +136,11 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		rc = source_open_perf_side(s, root, task_ok, err, errlen);
 		if (rc)
 			goto fail;
+		if (s->uncore == CPUMODEL_UNCORE_NONE && !(s->model && s->model->p->uncore_why)) {
+			/* the kernel's uncore PMUs, whatever it describes; channels: its memory boxes */
+			s->uncore = CPUMODEL_UNCORE_KERNEL;
+			s->channels = perf_sys_boxes(s->perf_sys, root, "uncore_imc_");
+		}
 		*out = s;
 		return 0;
 	}

@@ -88,6 +88,7 @@ void extra_stop(struct extra *x);
 int mode_topology(const struct options *opt);
 int mode_allowlist(const struct options *opt);
 int mode_list_pmus(const struct options *opt);
+int mode_write_sysfs(const struct options *opt);
 int mode_list_events(const struct options *opt);
 int mode_list_metrics(const struct options *opt);
 int mode_doctor(const struct options *opt);

@@ -310,6 +310,27 @@ static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 		 "host; meanwhile pmutop --sim");
 }
 
+/* A CPU whose uncore only the kernel reaches: which of its PMUs are there, which missing. */
+static void doctor_kernel_uncore(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char kinds[600];
+	int found = session_kernel_uncore(c->in->sim, c->in->root, kinds, sizeof(kinds));
+
+	if (found < 0) {
+		snprintf(l->found, sizeof(l->found), "the emulated kernel cannot be made: see the CPU "
+			 "line");
+		return;
+	}
+	l->state = found == 4 ? DOCTOR_OK : found ? DOCTOR_WARN : DOCTOR_NA;
+	snprintf(l->found, sizeof(l->found), "the kernel's uncore PMUs, counted with --source "
+		 "perf: %s", kinds);
+	if (found < 4)
+		snprintf(l->fix, sizeof(l->fix), "%s", found ? "a PMU missing: its group is n/a (a "
+			 "kernel older than this CPU's uncore driver, or a client part without it)"
+			 : "a virtual machine (no uncore PMU is passed through) or a kernel without "
+			 "this CPU's uncore driver: the Memory, CHA, UPI and Power groups show n/a");
+}
+
 static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 {
 	const struct cpumodel *model;
@@ -348,15 +369,21 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 			 : strstr(err, "iomem") ? "boot with iomem=relaxed" : "sudo pmutop");
 		return;
 	case CPUMODEL_UNCORE_NONE:
+	case CPUMODEL_UNCORE_KERNEL:
 		l->state = DOCTOR_NA;
+		if (!model && c->info.vendor_id == CPUID_VENDOR_INTEL) {
+			doctor_kernel_uncore(c, l);
+			return;
+		}
 		if (model && model->p->uncore_why)
 			snprintf(l->found, sizeof(l->found), "%s (%s): its uncore is not programmed: "
 				 "%s; the uncore and IMC panes show n/a", model->name,
 				 c->info.uarch_name, model->p->uncore_why);
 		else
-			snprintf(l->found, sizeof(l->found), "no uncore PMU pmutop knows on this CPU (it "
-				 "knows Nehalem/Westmere-EP and Skylake client): the uncore and IMC "
-				 "panes show n/a");
+			snprintf(l->found, sizeof(l->found), "no uncore registers pmutop programs on this "
+				 "CPU (Nehalem/Westmere-EP, Skylake client): with --source perf the "
+				 "kernel's uncore PMUs count it (CHA, memory channels, UPI, power: the "
+				 "perf PMUs line lists them); else the uncore and IMC panes show n/a");
 	}
 }
 

@@ -46,6 +46,8 @@ int main(int argc, char **argv)
 		return mode_list_metrics(&opt);
 	case OPTIONS_ACTION_LIST_PMUS:
 		return mode_list_pmus(&opt);
+	case OPTIONS_ACTION_WRITE_SYSFS:
+		return mode_write_sysfs(&opt);
 	case OPTIONS_ACTION_DOCTOR:
 		return mode_doctor(&opt);
 	case OPTIONS_ACTION_MARK:

@@ -5,6 +5,7 @@
  */
 #include "app.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,6 +28,18 @@ int mode_list_pmus(const struct options *opt)
 	if (session_print_pmus(opt->sim, opt->root, stdout, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+	}
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int mode_write_sysfs(const struct options *opt)
+{
+	char err[600];
+	int rc = session_write_sysfs(opt->sim, opt->write_sysfs, stdout, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return rc == -EINVAL ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

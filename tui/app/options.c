@@ -29,6 +29,7 @@ enum {
 	OPT_LIST_EVENTS,
 	OPT_LIST_METRICS,
 	OPT_LIST_PMUS,
+	OPT_WRITE_SYSFS,
 	OPT_PLAN,
 	OPT_CPU,
 	OPT_DUMP,
@@ -74,6 +75,7 @@ static const struct option options_long[] = {
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 	{ "list-pmus", no_argument, NULL, OPT_LIST_PMUS },
+	{ "write-sysfs", required_argument, NULL, OPT_WRITE_SYSFS },
 	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -248,6 +250,15 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		return 0;
 	case OPT_LIST_PMUS:
 		opt->action = OPTIONS_ACTION_LIST_PMUS;
+		return 0;
+	case OPT_WRITE_SYSFS:
+		if (!*optarg) {
+			snprintf(err, errlen, "--write-sysfs needs a directory: pmutop --sim "
+				 "sapphire-rapids --write-sysfs /tmp/spr");
+			return -EINVAL;
+		}
+		opt->action = OPTIONS_ACTION_WRITE_SYSFS;
+		opt->write_sysfs = optarg;
 		return 0;
 	case OPT_PLAN:
 		if (!*optarg) {
@@ -452,6 +463,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->sim && opt->root) {
 		snprintf(err, errlen, "--sim and --root both say where counters come from; give one");
+		return -EINVAL;
+	}
+	if (opt->action == OPTIONS_ACTION_WRITE_SYSFS && !opt->sim) {
+		snprintf(err, errlen, "--write-sysfs writes an emulated machine's PMUs: pmutop --sim "
+			 "sapphire-rapids --write-sysfs DIR (then pmutop --root DIR --list-pmus)");
 		return -EINVAL;
 	}
 	if (opt->plan && opt->action != OPTIONS_ACTION_LIST_METRICS) {

@@ -23,6 +23,7 @@ enum options_action {
 	OPTIONS_ACTION_LIST_EVENTS,
 	OPTIONS_ACTION_LIST_METRICS, /* the vendor's metrics for this CPU (or --cpu) */
 	OPTIONS_ACTION_LIST_PMUS,    /* the kernel's PMUs (or the emulated kernel's) */
+	OPTIONS_ACTION_WRITE_SYSFS,  /* write the emulated kernel's PMUs as a sysfs tree */
 	OPTIONS_ACTION_DOCTOR,
 	OPTIONS_ACTION_MARK,  /* --mark TEXT: to the running pmutops of this user */
 };
@@ -46,6 +47,7 @@ struct options {
 	enum batch_format format;
 	bool counts;          /* --counts: every event's count beside the metrics */
 	const char *plan;     /* --plan LIST: with --list-metrics, how those metrics pack */
+	const char *write_sysfs; /* --write-sysfs DIR: where the --sim machine's PMU tree goes */
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
 	const char *layout;   /* --layout FILE, NULL = the one for the CPU */
 	bool has_model;       /* --cpu FAMILY_MODEL given */

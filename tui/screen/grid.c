@@ -33,6 +33,7 @@ void grid_resize(struct grid *g, int w, int h)
 {
 	g->w = w < 1 ? 1 : w;
 	g->h = h < 1 ? 1 : h;
+	g->screen_w = g->w;
 	free(g->cells);
 	g->cells = xcalloc((size_t)g->w * (size_t)g->h, sizeof(*g->cells));
 	grid_clear(g);

@@ -69,6 +69,12 @@ struct grid_cell {
 
 struct grid {
 	int w, h;
+	/*
+	 * The columns of the screen it is shown on: its width, or less for a
+	 * pane drawn wider than the screen (scrolled sideways), whose labels may
+	 * then take no more than the screen leaves them.
+	 */
+	int screen_w;
 	bool utf8;
 	struct grid_cell *cells; /* h rows of w */
 };

@@ -468,6 +468,7 @@ static void panes_lower(const struct view *v, const struct sample *s, int y, int
 	if (fixed > g->w / 2)
 		fixed = g->w / 2;
 	wide = grid_new(need, g->h, g->utf8);
+	wide->screen_w = g->w;
 	p->draw(v, s, y, h, wide, f);
 	off = focus ? v->hoff : 0;
 	if (off > need - g->w)

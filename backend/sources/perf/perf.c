@@ -12,6 +12,7 @@
  */
 #include "perf.h"
 #include "fdlimit.h"
+#include "xmalloc.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -209,6 +210,22 @@ int perf_sys_pmu(const struct perf_sys *sys, const char *root, const char *name,
 	if (rc)
 		snprintf(err, errlen, "the kernel has no perf PMU '%s'", name);
 	return rc;
+}
+
+int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix)
+{
+	struct perf_pmu *p = xcalloc(1, sizeof(*p));
+	char name[80], err[300];
+	int n = 0;
+
+	while (n < 4096) {
+		snprintf(name, sizeof(name), "%s%d", prefix, n);
+		if (perf_sys_pmu(sys, root, name, p, err, sizeof(err)))
+			break;
+		n++;
+	}
+	free(p);
+	return n;
 }
 
 static const struct perf_sys *perf_sys_of(const struct perf_group *g)

@@ -65,6 +65,12 @@ extern const struct perf_sys perf_sys_kernel;
 int perf_sys_pmu(const struct perf_sys *sys, const char *root, const char *name,
 		 struct perf_pmu *out, char *err, size_t errlen);
 
+/*
+ * How many PMUs PREFIX0, PREFIX1, ... SYS has, numbered from 0 without a
+ * gap (the boxes of one kind the kernel's uncore driver registered).
+ */
+int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix);
+
 struct perf_group {
 	const struct perf_sys *sys; /* NULL: the kernel's */
 	int fd[PERF_GROUP_MAX];    /* fd[0] the leader */

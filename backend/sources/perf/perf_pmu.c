@@ -367,6 +367,9 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		int rc = perf_pmu_set(p, f[i].field, f[i].value, c);
 
+		/* the servers' uncore boxes call the counter mask "thresh" (config:24-31) */
+		if (rc == -ENOENT && i == 2)
+			rc = perf_pmu_set(p, "thresh", f[i].value, c);
 		if (rc == -ENOENT && !f[i].wanted)
 			continue;
 		if (rc) {

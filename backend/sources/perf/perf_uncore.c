@@ -27,22 +27,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UNCORE_PERF_MAX_BOXES 8
+/* Boxes of one kind per socket: a 2-socket Granite Rapids has 128 CHAs a socket. */
+#define UNCORE_PERF_MAX_BOXES 256
+
+/*
+ * What group G opens on box B of its kind (the same on every socket): its
+ * events there (all of them on summed boxes; on memory-channel boxes those
+ * of channel B and the channel-less ones), their configs, and the factor
+ * that turns a count into the layout's unit (an alias's .scale, else 1).
+ */
+struct perf_uset {
+	int n;
+	int ev[PERF_GROUP_MAX];           /* layout event indices */
+	double scale[PERF_GROUP_MAX];
+	struct perf_pmu_config cfg[PERF_GROUP_MAX];
+};
 
 struct perf_uncore {
 	struct src_uncore_env env;
 	const struct uncore_config *cfg;
 	const struct layout *l;
 	const struct perf_sys *sys;
-	struct perf_pmu box[LAYOUT_NPMUS][UNCORE_PERF_MAX_BOXES];
+	struct perf_pmu *box[LAYOUT_NPMUS]; /* the kind's boxes, in number order */
 	int nbox[LAYOUT_NPMUS];
-	char missing[LAYOUT_NPMUS][160];  /* why a layout PMU has no kernel PMU */
+	char missing[LAYOUT_NPMUS][224];  /* why a layout PMU has no kernel PMU */
 	struct perf_pmu clock;
 	bool has_clock;
 	uint64_t open;                    /* uncore groups open */
 	int *cpu;                         /* per socket: the CPU its events are opened on */
-	struct perf_group *pg;            /* [socket][group][box] */
+	int *goff;                        /* per group: its first (group, box) slot */
+	int nslots;                       /* (group, box) slots in all */
+	struct perf_uset *set;            /* per slot */
+	struct perf_group *pg;            /* [socket][slot] */
 	struct perf_group *clock_pg;      /* per socket */
+	double *scratch;                  /* one group's counts, summed over its boxes */
 };
 
 static struct perf_uncore *perf_uncore_of(struct src_uncore *u)
@@ -52,8 +70,7 @@ static struct perf_uncore *perf_uncore_of(struct src_uncore *u)
 
 static struct perf_group *perf_uncore_pg(const struct perf_uncore *up, int sock, int g, int b)
 {
-	return &up->pg[((size_t)sock * (size_t)up->l->ngroups + (size_t)g) *
-		       UNCORE_PERF_MAX_BOXES + (size_t)b];
+	return &up->pg[(size_t)sock * (size_t)up->nslots + (size_t)(up->goff[g] + b)];
 }
 
 /* The kernel's PMU name of box BOX of kind P (layout_pmu_kinds: "uncore", "uncore_cbox_0", ...). */
@@ -69,30 +86,37 @@ static const char *perf_uncore_name(enum layout_pmu p, int box, char *buf, size_
 /* Find the kernel's PMUs for the layout's uncore and the uncore clock. */
 static void perf_uncore_discover(struct perf_uncore *up)
 {
-	char err[300], name[32];
+	char err[300], name[64];
+	struct perf_pmu *pmu = xcalloc(1, sizeof(*pmu));
 
 	for (int p = 0; p < LAYOUT_NPMUS; p++) {
 		if (!layout_pmu_kinds[p].per_socket)
 			continue;
+		/* numbered from 0 as the kernel's uncore driver registers them */
 		for (int b = 0; b < UNCORE_PERF_MAX_BOXES; b++) {
 			const char *n = perf_uncore_name((enum layout_pmu)p, b, name, sizeof(name));
 
-			if (perf_sys_pmu(up->sys, up->cfg->root, n, &up->box[p][b], err, sizeof(err)))
+			if (perf_sys_pmu(up->sys, up->cfg->root, n, pmu, err, sizeof(err)))
 				break;
-			up->nbox[p]++;
+			up->box[p] = xrealloc(up->box[p], (size_t)up->nbox[p] + 1, sizeof(*pmu));
+			up->box[p][up->nbox[p]++] = *pmu;
 			if (!layout_pmu_kinds[p].summed_boxes)
 				break; /* one PMU per socket */
 		}
 		if (!up->nbox[p])
 			snprintf(up->missing[p], sizeof(up->missing[p]), "the kernel has no %s PMU in "
-				 "sysfs (pmutop --doctor lists its PMUs); --source msr counts it",
-				 perf_uncore_name((enum layout_pmu)p, 0, name, sizeof(name)));
+				 "sysfs (pmutop --doctor lists its PMUs)%s",
+				 perf_uncore_name((enum layout_pmu)p, 0, name, sizeof(name)),
+				 layout_pmu_kinds[p].kernel_only ? ": a virtual machine, or a kernel "
+				 "without this CPU's uncore driver" : "; --source msr counts it");
 	}
+	free(pmu);
 	/* the clock: a PMU of its own on newer kernels, else the first programmable box's */
 	up->has_clock = !perf_sys_pmu(up->sys, up->cfg->root, "uncore_clock", &up->clock, err,
 				      sizeof(err));
 	for (int p = 0; p < LAYOUT_NPMUS && !up->has_clock; p++)
-		if (layout_pmu_kinds[p].per_socket && layout_pmu_kinds[p].counters && up->nbox[p]) {
+		if (layout_pmu_kinds[p].per_socket && layout_pmu_kinds[p].counters &&
+		    !layout_pmu_kinds[p].kernel_only && up->nbox[p]) {
 			up->clock = up->box[p][0];
 			up->has_clock = true;
 		}
@@ -137,34 +161,55 @@ static void perf_uncore_open_clock(struct perf_uncore *up, int i)
 static void perf_uncore_close_group(struct perf_uncore *up, int g)
 {
 	for (int i = 0; i < up->env.nsocks; i++)
-		for (int b = 0; b < UNCORE_PERF_MAX_BOXES; b++)
+		for (int b = 0; b < up->nbox[up->l->groups[g].pmu]; b++)
 			perf_group_close(perf_uncore_pg(up, i, g, b));
 }
 
-/* The configs of group G's events on box P: 0, or -errno with why in WHY. */
-static int perf_uncore_encode(struct perf_uncore *up, int g, const struct perf_pmu *p,
-			      struct perf_pmu_config *cfg, char *why, size_t len)
+/* Whether group G's event K counts on box B of its kind (channel events: their channel's box only). */
+static bool perf_uncore_on_box(const struct perf_uncore *up, const struct layout_event *ev, int b)
+{
+	return !layout_pmu_kinds[ev->pmu].box_channels || ev->channel < 0 || ev->channel == b;
+}
+
+/* The set of group G on box B (P): 0, or -errno with why in WHY. */
+static int perf_uncore_encode(struct perf_uncore *up, int g, int b, const struct perf_pmu *p,
+			      struct perf_uset *set, char *why, size_t len)
 {
 	const struct layout_group *grp = &up->l->groups[g];
 
+	set->n = 0;
 	for (int i = 0; i < grp->nevents; i++) {
 		const struct layout_event *ev = &up->l->events[grp->first_event + i];
+		struct perf_pmu_config *c = &set->cfg[set->n];
 		const char *name = NULL;
-		int rc;
+		int rc, a;
 
-		if (!layout_pmu_kinds[grp->pmu].free_running) {
-			rc = perf_pmu_encode(p, ev, &cfg[i], why, len);
+		if (!perf_uncore_on_box(up, ev, b))
+			continue;
+		set->ev[set->n] = grp->first_event + i;
+		set->scale[set->n] = 1;
+		if (layout_pmu_kinds[grp->pmu].aliases) {
+			/* the kernel's named event, its count in the unit its .scale gives */
+			name = ev->spec;
+		} else if (!layout_pmu_kinds[grp->pmu].free_running) {
+			rc = perf_pmu_encode(p, ev, c, why, len);
 			if (rc)
 				return rc;
+			set->n++;
 			continue;
+		} else {
+			/* a free-running counter is one of the kernel's named events */
+			name = counter_perf_imc_name(ev->mmio);
 		}
-		/* a free-running counter is one of the kernel's named events */
-		name = counter_perf_imc_name(ev->mmio);
-		if (!name || perf_pmu_alias(p, name, &cfg[i])) {
+		if (!name || perf_pmu_alias(p, name, c)) {
 			snprintf(why, len, "event %s: the kernel's %s has no event %s (%s/events)",
 				 ev->name, p->name, name ? name : "for its counter", p->name);
 			return -EOPNOTSUPP;
 		}
+		for (a = 0; a < p->naliases; a++)
+			if (!strcmp(p->alias[a].name, name))
+				set->scale[set->n] = p->alias[a].scale;
+		set->n++;
 	}
 	return 0;
 }
@@ -173,17 +218,17 @@ static int perf_uncore_encode(struct perf_uncore *up, int g, const struct perf_p
 static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size_t len)
 {
 	const struct layout_group *grp = &up->l->groups[g];
-	struct perf_pmu_config cfg[PERF_GROUP_MAX];
 	int opened = 0;
 
-	if (grp->nevents > PERF_GROUP_MAX) {
+	if (grp->nevents > PERF_GROUP_MAX && !layout_pmu_kinds[grp->pmu].box_channels) {
 		snprintf(why, len, "%d events, a perf group holds %d", grp->nevents, PERF_GROUP_MAX);
 		return -EINVAL;
 	}
 	for (int b = 0; b < up->nbox[grp->pmu]; b++) {
-		int rc = perf_uncore_encode(up, g, &up->box[grp->pmu][b], cfg, why, len);
+		struct perf_uset *set = &up->set[up->goff[g] + b];
+		int rc = perf_uncore_encode(up, g, b, &up->box[grp->pmu][b], set, why, len);
 
-		for (int i = 0; !rc && i < up->env.nsocks; i++) {
+		for (int i = 0; !rc && set->n && i < up->env.nsocks; i++) {
 			struct perf_group *pg = perf_uncore_pg(up, i, g, b);
 			char what[96];
 
@@ -191,7 +236,7 @@ static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size
 				continue;
 			snprintf(what, sizeof(what), "the %.24s group on %.24s of socket %d", grp->name,
 				 up->box[grp->pmu][b].name, i);
-			rc = perf_group_open(pg, up->sys, cfg, grp->nevents, -1, up->cpu[i], true, true,
+			rc = perf_group_open(pg, up->sys, set->cfg, set->n, -1, up->cpu[i], true, true,
 					     what, up->cfg->perf_access, why, len);
 			if (!rc && (rc = perf_group_enable(pg)) != 0)
 				snprintf(why, len, "%.96s: enabling it failed: %.40s", what, strerror(-rc));
@@ -209,7 +254,8 @@ static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size
 static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, char *blocked)
 {
 	const struct layout_group *grp = &up->l->groups[g];
-	long files = (long)grp->nevents * up->nbox[grp->pmu] * up->env.nsocks;
+	long files = (long)(layout_pmu_kinds[grp->pmu].box_channels ? grp->nevents
+			    : grp->nevents * up->nbox[grp->pmu]) * up->env.nsocks;
 
 	if (up->cfg->perf_task) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "counting one command: the uncore counts whole "
@@ -272,13 +318,15 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 	}
 	for (int g = 0; g < l->ngroups; g++) {
 		const struct layout_group *grp = &l->groups[g];
-		double share = 0, scaled[PERF_GROUP_MAX] = { 0 };
+		double share = 0, *scaled = up->scratch;
 		int boxes = 0;
 
 		if (!(up->open & LAYOUT_GROUP(g)))
 			continue;
+		memset(scaled, 0, (size_t)grp->nevents * sizeof(*scaled));
 		for (int b = 0; b < up->nbox[grp->pmu]; b++) {
 			struct perf_group *pg = perf_uncore_pg(up, s->index, g, b);
+			const struct perf_uset *set = &up->set[up->goff[g] + b];
 
 			if (!pg->n)
 				continue;
@@ -292,8 +340,9 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 			share += (double)d.running_ns / (double)d.enabled_ns;
 			boxes++;
 			for (int i = 0; i < pg->n && d.running_ns; i++) {
-				scaled[i] += perf_scale(d.count[i], d.enabled_ns, d.running_ns);
-				s->moved[grp->first_event + i] |= d.count[i] > 0;
+				scaled[set->ev[i] - grp->first_event] +=
+					perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
+				s->moved[set->ev[i]] |= d.count[i] > 0;
 			}
 		}
 		if (!boxes)
@@ -350,7 +399,12 @@ static void perf_uncore_free(struct src_uncore *su)
 		perf_uncore_close_group(up, g);
 	for (int i = 0; i < up->env.nsocks; i++)
 		perf_group_close(&up->clock_pg[i]);
+	for (int p = 0; p < LAYOUT_NPMUS; p++)
+		free(up->box[p]);
 	free(up->pg);
+	free(up->set);
+	free(up->goff);
+	free(up->scratch);
 	free(up->clock_pg);
 	free(up->cpu);
 	free(up);
@@ -369,13 +423,22 @@ static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncor
 	up->l = env->cfg->layout;
 	up->sys = env->cfg->perf ? env->cfg->perf : &perf_sys_kernel;
 	up->cpu = xcalloc((size_t)env->nsocks + 1, sizeof(int));
-	up->pg = xcalloc((size_t)env->nsocks * (size_t)up->l->ngroups * UNCORE_PERF_MAX_BOXES + 1,
-			 sizeof(*up->pg));
 	up->clock_pg = xcalloc((size_t)env->nsocks + 1, sizeof(*up->clock_pg));
+	up->goff = xcalloc((size_t)up->l->ngroups + 1, sizeof(int));
+	up->scratch = xcalloc((size_t)up->l->nevents + 1, sizeof(double));
 	*out = (struct src_uncore *)up;
+	if (!up->cfg->perf_task)
+		perf_uncore_discover(up);
+	/* one slot per group and box of its kind: opened once, read once an interval */
+	for (int g = 0; g < up->l->ngroups; g++) {
+		up->goff[g] = up->nslots;
+		if (layout_pmu_kinds[up->l->groups[g].pmu].per_socket)
+			up->nslots += up->nbox[up->l->groups[g].pmu];
+	}
+	up->set = xcalloc((size_t)up->nslots + 1, sizeof(*up->set));
+	up->pg = xcalloc((size_t)env->nsocks * (size_t)up->nslots + 1, sizeof(*up->pg));
 	if (up->cfg->perf_task)
 		return 0; /* counting one command: no uncore (perf_uncore_plan says why) */
-	perf_uncore_discover(up);
 	for (int i = 0; i < env->nsocks; i++) {
 		const struct src_socket *s = &env->socks[i];
 		const char *mask = up->has_clock ? up->clock.cpumask : "";

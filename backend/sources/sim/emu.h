@@ -116,6 +116,17 @@ int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len);
 int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len);
 
 /* Take CPU offline or bring it back (reads then fail with -ENXIO). */
+/*
+ * The count of a server uncore event (emu_model_srv: UNIT an enum
+ * emu_srv_unit, EVENT and UMASK with the vendor's UMaskExt above bit 8) on
+ * box BOX of NBOXES of socket SI between times T0 and T1: the boxes only
+ * the kernel reaches, counted by the emulated kernel, not through
+ * registers.  Unknown encodings count 0 and are noted.
+ */
+#define EMU_MAX_SRV_CHANNELS 16
+double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsigned event,
+		     uint64_t umask, double t0, double t1);
+
 int emu_set_online(struct emu *e, int cpu, int online);
 
 /*

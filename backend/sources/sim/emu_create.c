@@ -67,7 +67,7 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 	e->m = m;
 	e->model = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
 	e->uncore = e->model ? e->model->p->uncore : CPUMODEL_UNCORE_NONE;
-	e->channels = e->model ? e->model->p->channels : 0;
+	e->channels = m->channels ? m->channels : e->model ? e->model->p->channels : 0;
 	e->offcore = e->model ? e->model->p->offcore : e->m->offcore_events[0] ? 2 : 0;
 	e->sc = sc;
 	if (topo_load(m->topology, &e->topo, err, sizeof(err))) {

@@ -84,6 +84,8 @@ const struct emu_machine emu_machines[] = {
 		.slots_width = 5, .perf_metrics = 4,
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
+		.dram_mts = 3200,
+		.srv = EMU_SRV_ICX, .chas = 40, .channels = 8, .upi_links = 3,
 	},
 	{
 		.name = "sapphire-rapids",
@@ -99,6 +101,8 @@ const struct emu_machine emu_machines[] = {
 		.slots_width = 6, .perf_metrics = 8,
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "topdown",
+		.dram_mts = 4800,
+		.srv = EMU_SRV_SPR, .chas = 56, .channels = 8, .upi_links = 4,
 	},
 	{
 		.name = "granite-rapids",
@@ -114,6 +118,8 @@ const struct emu_machine emu_machines[] = {
 		.slots_width = 6, .perf_metrics = 8,
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "topdown",
+		.dram_mts = 6400,
+		.srv = EMU_SRV_GNR, .chas = 128, .channels = 12, .upi_links = 6,
 	},
 	{
 		.name = "tigerlake",

@@ -45,6 +45,16 @@ struct emu_machine {
 	 * table's.
 	 */
 	enum cpuid_uarch core_uarch;
+	/*
+	 * A server's uncore as the kernel's uncore driver shows it (perf only:
+	 * its boxes are in PCI space, MMIO and discovery tables): CHAs, memory
+	 * channels and UPI links per socket, and whose event encodings they
+	 * take (Intel's data: Ice Lake-SP, Sapphire Rapids / Emerald Rapids,
+	 * Granite Rapids with two CAS counts per channel, one per
+	 * sub-channel); EMU_SRV_NONE: none.  RAPL's power PMU with it.
+	 */
+	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR } srv;
+	int chas, channels, upi_links;
 };
 
 extern const struct emu_machine emu_machines[];

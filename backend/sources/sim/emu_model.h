@@ -119,4 +119,15 @@ bool emu_model_skl_arb(unsigned event, unsigned umask, unsigned thr, const doubl
 bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)[SK_COUNT],
 		       int nchan, double *per_s);
 
+/* The server uncore units the kernel's driver counts (emu_model_srv.c), and RAPL's power PMU. */
+enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER };
+
+/*
+ * Event EVENT with UMASK (the vendor's UMaskExt above bit 8) per second on
+ * one of NBOXES boxes of UNIT of a socket of M (SOCK its truth, CHAN the
+ * box's channel for EMU_UNIT_MC).  false when the model does not know it.
+ */
+bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
+		   uint64_t umask, const double *sock, const double *chan, int nboxes, double *per_s);
+
 #endif

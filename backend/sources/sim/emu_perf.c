@@ -68,6 +68,11 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -EINVAL;
 		goto out;
 	}
+	/* RAPL: a domain this machine has (pkg 02H, ram 03H), nothing else in config (Linux: EINVAL) */
+	if (k->pmus[pmu].kind == EK_POWER && attr->config != 0x02 && attr->config != 0x03) {
+		rc = -EINVAL;
+		goto out;
+	}
 	if (k->pmus[pmu].kind == EK_SKL_IMC && !ek_imc_offset(&(struct ek_event){
 		    .config = attr->config })) {
 		rc = -EINVAL;
@@ -411,6 +416,7 @@ static void ek_add_uncore(struct emu_perf *k, const char *cpumask)
 	default:
 		break;
 	}
+	ek_add_server(k, cpumask);
 }
 
 struct emu_perf *emu_perf_create(struct emu *emu)
@@ -440,8 +446,10 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 				snprintf(cpumask + strlen(cpumask), sizeof(cpumask) - strlen(cpumask),
 					 "%s%d", cpumask[0] ? "," : "", t->threads[i].os_cpu);
 				for (int j = 0; j < t->nthreads; j++)
-					if (t->threads[j].socket == sk && t->threads[j].os_cpu < k->ncpus)
+					if (t->threads[j].socket == sk && t->threads[j].os_cpu < k->ncpus) {
 						k->cpus[t->threads[j].os_cpu].leader = t->threads[i].os_cpu;
+						k->cpus[t->threads[j].os_cpu].socket = sk;
+					}
 				break;
 			}
 	ek_add_pmu(k, "cpu", PERF_TYPE_RAW, EK_CORE, "", "");

@@ -23,13 +23,19 @@
 #define EK_EXTRA_REGS 3      /* the offcore response pair, MSR_PEBS_FRONTEND */
 #define EK_EXTRA_FRONTEND 2
 #define EK_HW_METRIC 300     /* + k: PERF_METRICS field k, read beside its leader's fixed counter 3 */
-#define EK_MAX_PMUS (2 + SKL_UNC_MAX_CBO + 2)
+/* the core, and a Granite Rapids socket's 128 CHAs, 12 channels, 6 links and power */
+#define EK_MAX_PMUS 160
 #define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
 #define EK_UNC_FIXED_EVENT 0xFF /* the kernel's uncore convention: event 0xff is the fixed clock */
 /* a 32-bit free-running IMC counter wraps in ~25 s at 10 GB/s: a look every second keeps up */
 #define EK_WRAP_TICK_S 1.0
 
-enum ek_kind { EK_CORE, EK_NHM_UNC, EK_SKL_CBO, EK_SKL_ARB, EK_SKL_IMC };
+/*
+ * EK_SRV: a server box only the kernel reaches (CHA, memory channel, UPI
+ * link), EK_POWER RAPL's power PMU: no registers here, the kernel's counts
+ * come from the model (emu_srv_count) while their group is scheduled.
+ */
+enum ek_kind { EK_CORE, EK_NHM_UNC, EK_SKL_CBO, EK_SKL_ARB, EK_SKL_IMC, EK_SRV, EK_POWER };
 
 /*
  * One PMU of the emulated kernel: its sysfs description and where its
@@ -45,6 +51,7 @@ struct ek_pmu {
 	uint32_t fixed_ctrl, fixed_ctr;
 	uint64_t fixed_en;
 	unsigned fixed_width;
+	int unit, box, nboxes;    /* EK_SRV, EK_POWER: emu_srv_unit, which of how many boxes */
 };
 
 /*
@@ -78,6 +85,7 @@ struct ek_event {
 	/* its counter while the group is scheduled */
 	int hw;
 	uint64_t prev, count;
+	double frac;              /* EK_SRV, EK_POWER: the part of a count not yet whole */
 };
 
 /* One CPU's context of one PMU: its groups in scheduling order, rotated at each tick. */
@@ -92,6 +100,7 @@ struct ek_ctx {
 struct ek_cpu {
 	bool present;
 	int leader;               /* the CPU that holds its socket's uncore events */
+	int socket;               /* its socket (topology index) */
 	struct ek_ctx ctx[EK_MAX_PMUS];
 };
 
@@ -120,6 +129,13 @@ struct ek_ctx *ek_ctx_of(struct emu_perf *k, const struct ek_event *e);
 int ek_fixed_of(const struct ek_event *e);
 int ek_metric_of(const struct ek_event *e);
 uint32_t ek_imc_offset(const struct ek_event *e);
+/* ---- emu_perf_srv.c ------------------------------------------------------- */
+
+/* Add the server uncore's PMUs and RAPL's (of a machine with emu_machine.srv), on CPUMASK. */
+void ek_add_server(struct emu_perf *k, const char *cpumask);
+
+/* Whether P's boxes are the kernel's own (EK_SRV, EK_POWER): counted by the model, no registers. */
+bool ek_counted(const struct ek_pmu *p);
 void ek_sync(struct emu_perf *k, int cpu, int pmu, double t);
 void ek_unschedule(struct emu_perf *k, int cpu, int pmu);
 bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l,

@@ -11,6 +11,7 @@
 #include "xmalloc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +159,8 @@ static void ek_read_counter(struct emu_perf *k, struct ek_event *e)
 	unsigned width;
 	uint64_t v;
 
-	if (e->hw == EK_HW_NONE || e->hw >= EK_HW_METRIC || ek_counter_value(k, e, &v, &width))
+	if (e->hw == EK_HW_NONE || e->hw >= EK_HW_METRIC || ek_counted(&k->pmus[e->pmu]) ||
+	    ek_counter_value(k, e, &v, &width))
 		return;
 	e->count += (v - e->prev) & (width >= 64 ? ~0ull : (1ull << width) - 1);
 	e->prev = v;
@@ -191,6 +193,28 @@ static void ek_read_topdown(struct emu_perf *k, struct ek_event *l)
 	l->prev = 0;
 }
 
+bool ek_counted(const struct ek_pmu *p)
+{
+	return p->kind == EK_SRV || p->kind == EK_POWER;
+}
+
+/* Event E of a box the kernel counts (ek_counted): what the model says it counted from T0 to T. */
+static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event *e, double t0,
+			   double t)
+{
+	const struct ek_pmu *p = &k->pmus[pmu];
+	/* the format's umask (config:8-15,32-57): the vendor's UMask and UMaskExt */
+	uint64_t umask = ((e->config >> 8) & 0xFF) | (e->config >> 32) << 8;
+	double v;
+
+	if (e->hw == EK_HW_NONE || t <= t0)
+		return;
+	v = emu_srv_count(k->emu, k->cpus[cpu].socket, p->unit, p->box, p->nboxes,
+			  (unsigned)(e->config & 0xFF), p->kind == EK_POWER ? 0 : umask, t0, t) + e->frac;
+	e->count += (uint64_t)v;
+	e->frac = v - floor(v);
+}
+
 /* Times and counts of context PMU of CPU up to T. */
 void ek_sync(struct emu_perf *k, int cpu, int pmu, double t)
 {
@@ -207,7 +231,10 @@ void ek_sync(struct emu_perf *k, int cpu, int pmu, double t)
 			continue;
 		l->running_ns += dt;
 		for (int m = 0; m < l->nmembers; m++)
-			ek_read_counter(k, &k->ev[l->members[m]]);
+			if (ek_counted(&k->pmus[pmu]))
+				ek_count_model(k, cpu, pmu, &k->ev[l->members[m]], c->t, t);
+			else
+				ek_read_counter(k, &k->ev[l->members[m]]);
 		if (l->hw == EK_HW_FIXED + 3 && k->pmus[pmu].kind == EK_CORE)
 			ek_read_topdown(k, l);
 	}
@@ -227,7 +254,7 @@ void ek_unschedule(struct emu_perf *k, int cpu, int pmu)
 		for (int m = 0; l->scheduled && m < l->nmembers; m++) {
 			struct ek_event *e = &k->ev[l->members[m]];
 
-			if (e->hw >= 0 && e->hw < EK_HW_FIXED)
+			if (e->hw >= 0 && e->hw < EK_HW_FIXED && !ek_counted(p))
 				emu_msr_write(k->emu, cpu, p->kind == EK_CORE
 					      ? IA32_PERFEVTSEL0 + (uint32_t)e->hw
 					      : p->evtsel0 + (uint32_t)e->hw, 0);
@@ -242,6 +269,12 @@ void ek_unschedule(struct emu_perf *k, int cpu, int pmu)
 		emu_msr_write(k->emu, cpu, p->fixed_ctrl, 0);
 	for (int o = 0; o < EK_EXTRA_REGS; o++)
 		c->offcore_users[o] = 0;
+}
+
+/* The vendor's "Counter": "0" events: a CHA's TOR occupancy (36H) counts on counter 0 only. */
+static bool ek_counter0_only(const struct ek_pmu *p, const struct ek_event *e)
+{
+	return p->kind == EK_SRV && p->unit == EMU_UNIT_CHA && (e->config & 0xFF) == 0x36;
 }
 
 /*
@@ -265,7 +298,7 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 			: p->fixed && (e->config & EVTSEL_EVENT_MASK) == EK_UNC_FIXED_EVENT ? 0 : -1;
 		int o = ek_offcore_of(k, e), td = p->kind == EK_CORE ? ek_metric_of(e) : -1;
 
-		if (p->kind == EK_SKL_IMC) {
+		if (p->kind == EK_SKL_IMC || p->kind == EK_POWER) {
 			hw[m] = EK_HW_FREE;
 			continue;
 		}
@@ -293,7 +326,7 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 		}
 		hw[m] = EK_HW_NONE;
 		for (unsigned g = 0; g < ngp && hw[m] == EK_HW_NONE; g++)
-			if (!(gp & (1u << g))) {
+			if (!(gp & (1u << g)) && (g == 0 || !ek_counter0_only(p, e))) {
 				gp |= 1u << g;
 				hw[m] = (int)g;
 			}
@@ -321,6 +354,8 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 		e->prev = 0;
 		if (e->hw >= EK_HW_METRIC)
 			continue; /* PERF_METRICS: read beside the leader's fixed counter 3 */
+		if (ek_counted(p))
+			continue; /* the model counts from the context's time on (ek_sync) */
 		if (e->hw == EK_HW_FREE) {
 			/* free-running: counting from now is counting from its value now */
 			ek_counter_value(k, e, &e->prev, NULL);

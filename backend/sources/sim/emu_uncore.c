@@ -342,3 +342,31 @@ int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len)
 	return (int)len;
 }
 
+
+double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsigned event,
+		     uint64_t umask, double t0, double t1)
+{
+	double n = 0, sock[SK_COUNT], chan[EMU_MAX_SRV_CHANNELS][SK_COUNT];
+	/* a memory box's channel: the scenario's channels keep to the home's reads together */
+	int nchan = unit == EMU_UNIT_MC ? (e->channels < EMU_MAX_SRV_CHANNELS ? e->channels
+					   : EMU_MAX_SRV_CHANNELS) : 0;
+	bool known = true;
+
+	if (si < 0 || si >= e->nsockets || (unit == EMU_UNIT_MC && box >= nchan))
+		return 0;
+	while (t0 < t1 && known) {
+		double step_end = fmin(t1, scenario_next_change(e->sc, t0)), per_s;
+
+		scenario_eval_socket(e->sc, t0, si, nchan, sock, chan);
+		known = emu_model_srv(e->m, (enum emu_srv_unit)unit, event, umask, sock, nchan ? chan[box] : NULL, nboxes,
+				      &per_s);
+		n += per_s * (step_end - t0);
+		t0 = step_end;
+	}
+	if (!known) {
+		pthread_mutex_lock(&e->lock);
+		emu_note_unknown(e, (uint64_t)event | umask << 8 | (uint64_t)unit << 60);
+		pthread_mutex_unlock(&e->lock);
+	}
+	return known ? n : 0;
+}

@@ -112,7 +112,13 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(heavy_ops_share,   CPU, 0.10, 0, 1,     "top-down: share of the retiring slots taken by heavy operations (instructions of several uops, microcode; PERF_METRICS level 2)") \
 	X(mispredict_share,  CPU, 0.80, 0, 1,     "top-down: share of the bad-speculation slots lost to branch mispredicts (the rest: machine clears)") \
 	X(l1d_miss_stall,    CPU, 0.0,  0, 1,     "fraction of cycles stalled with an L1D miss outstanding (kept between l3_miss_stall and mem_stall)") \
-	X(l2_miss_stall,     CPU, 0.0,  0, 1,     "fraction of cycles stalled with an L2 miss outstanding (kept between l3_miss_stall and l1d_miss_stall)")
+	X(l2_miss_stall,     CPU, 0.0,  0, 1,     "fraction of cycles stalled with an L2 miss outstanding (kept between l3_miss_stall and l1d_miss_stall)") \
+	X(l3_miss_drd_share, SOCKET, 0.6, 0, 1,   "server CHA: share of the L3 misses that are demand data reads of this socket's cores (TOR inserts IA_MISS_DRD)") \
+	X(l3_miss_remote_share, SOCKET, 0.0, 0, 1, "server CHA: share of those demand data read misses whose memory is another socket's (the rest: local)") \
+	X(upi_tx_bytes_per_s, SOCKET, 0, 0, 1e12, "data bytes this socket sends over its UPI links, per second (spread evenly over the links)") \
+	X(upi_rx_bytes_per_s, SOCKET, 0, 0, 1e12, "data bytes this socket receives over its UPI links, per second") \
+	X(package_watts,     SOCKET, 0, 0, 2000,  "RAPL package power, watts (energy-pkg)") \
+	X(dram_watts,        SOCKET, 0, 0, 2000,  "RAPL DRAM power, watts (energy-ram)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

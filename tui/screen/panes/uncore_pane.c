@@ -5,6 +5,7 @@
  * socket totals); plausibility flags under them.  UI thread.
  */
 #include "pane.h"
+#include "uncore_table.h"
 #include "history.h"
 
 #include <math.h>
@@ -29,18 +30,6 @@ static bool uncore_pane_metric(const struct layout *l, int m, bool imc)
 		return false;
 	return (layout_pmu_kinds[l->groups[g].pmu].free_running || uncore_pane_group_channels(l, g)) ==
 	       imc;
-}
-
-/* A socket or channel figure: scaled mark *, flagged mark ! (it cannot be true). */
-static enum grid_style uncore_pane_value(const struct sample *s, int sock, int ch, int m, double val,
-				       char *buf, size_t len)
-{
-	const struct sample_flag *f = sample_flag_find(s, sock, ch, m);
-
-	pane_value(s, m, val, buf, len - 1);
-	if (f)
-		strcat(buf, "!");
-	return f ? GRID_CRIT : isnan(val) ? GRID_DIM : GRID_NORMAL;
 }
 
 /*
@@ -94,73 +83,6 @@ static int uncore_pane_columns(const struct view *v, const struct sample *s, boo
 	return n;
 }
 
-/* One row of the uncore / IMC table: LABEL, then each column's value (B/s ones with a bar). */
-static void uncore_pane_row(const struct view *v, const struct sample *s,
-			  const struct sample_entity *e, int ch, const int *cols, int ncols,
-			  const double *scale, int y, const char *label, struct grid *g)
-{
-	const struct layout *l = v->info.layout;
-	int x = grid_put(g, y, 0, g->w, GRID_NORMAL, "%-12s", label);
-	char buf[64];
-
-	for (int c = 0; c < ncols && x < g->w; c++) {
-		const struct layout_metric *mt = &l->metrics[cols[c]];
-		double val = sample_metric(s, e, cols[c]);
-		int w = (int)strlen(mt->name) > 8 ? (int)strlen(mt->name) + 1 : 9;
-		enum grid_style st = uncore_pane_value(s, e->socket, ch, cols[c], val, buf, sizeof(buf));
-
-		if (!strcmp(mt->unit, "B/s")) {
-			grid_bar(g, y, x, 10, isnan(val) || !(scale[c] > 0) ? 0 : val / scale[c],
-				 GRID_BAR);
-			x += 10;
-		}
-		grid_put_right(g, y, x, w, st, buf);
-		x += w + 1;
-	}
-}
-
-/* Header of the uncore / IMC table; bandwidth columns get room for their bar. */
-static void uncore_pane_head(const struct layout *l, const int *cols, int ncols, int y,
-			   const char *first, struct grid *g)
-{
-	int x;
-
-	grid_blank(g, y, 0, g->w, GRID_HEADER);
-	x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-12s", first);
-	for (int c = 0; c < ncols && x < g->w; c++) {
-		const struct layout_metric *mt = &l->metrics[cols[c]];
-		int w = (int)strlen(mt->name) > 8 ? (int)strlen(mt->name) + 1 : 9;
-
-		if (!strcmp(mt->unit, "B/s"))
-			x += 10;
-		grid_put_right(g, y, x, w, GRID_HEADER, mt->name);
-		x += w + 1;
-	}
-}
-
-/*
- * Bar scale of each column: the entity's theoretical peak when known
- * (dram_peak), else the largest value of the column on screen.
- */
-static void uncore_pane_scale(const struct sample *s, const int *cols, int ncols, bool chans,
-			    double *scale)
-{
-	for (int c = 0; c < ncols; c++) {
-		scale[c] = 0;
-		for (int k = 0; k < s->nsockets; k++)
-			for (int ch = chans ? 0 : -1; ch < (chans ? s->nchannels : 0); ch++) {
-				const struct sample_entity *e = ch < 0 ? &s->sockets[k]
-								       : sample_channel(s, k, ch);
-				double peak = e->vars[LAYOUT_B_dram_peak];
-				double val = sample_metric(s, e, cols[c]);
-
-				if (peak > 0)
-					scale[c] = fmax(scale[c], peak);
-				else if (val > 0)
-					scale[c] = fmax(scale[c], val);
-			}
-	}
-}
 
 /*
  * Width of the uncore pane's first column: the longest metric name shown and
@@ -178,6 +100,18 @@ static int uncore_pane_label_w(const struct view *v, const struct sample *s, con
 			w = (int)strlen(l->metrics[cols[c]].name);
 	w += 12; /* " name unit " */
 	return w > room && room >= 34 ? room : w > room ? 34 : w;
+}
+
+/* NAME in W columns: whole, or its beginning and end around a '~' (e shows it whole). */
+static void uncore_pane_elide(const char *name, int w, char *buf, size_t len)
+{
+	int n = (int)strlen(name);
+
+	if (n <= w || w < 8) {
+		snprintf(buf, len, "%.*s", w, name);
+		return;
+	}
+	snprintf(buf, len, "%.*s~%s", w / 2 - 1, name, name + n - (w - w / 2));
 }
 
 /* The description column of the uncore table (its whole help: e explains the line). */
@@ -198,14 +132,6 @@ static void uncore_pane_describe(const char *help, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "%.*s", (int)n, help ? help : "");
-}
-
-/* Width of column M in an uncore / IMC table row: its name (at least 8), a bar for B/s. */
-static int uncore_pane_col_w(const struct layout *l, int m)
-{
-	int n = (int)strlen(l->metrics[m].name);
-
-	return (n > 8 ? n + 1 : 9) + 1 + (!strcmp(l->metrics[m].unit, "B/s") ? 10 : 0);
 }
 
 /* One line of the uncore / IMC pane: what it shows, for drawing, selecting and explaining. */
@@ -246,20 +172,27 @@ static int uncore_pane_history_lines(const struct view *v, const struct sample *
 
 /* The pane's lines in order: channels and totals, or a line per metric; notes; history; flags. */
 static int uncore_pane_lines(const struct view *v, const struct sample *s, bool imc, const int *cols,
-			     int ncols, const int *ccols, int nccols, struct uncore_pane_line *out)
+			     int ncols, const int *ccols, int nccols, int rows,
+			     struct uncore_pane_line *out)
 {
 	const struct layout *l = v->info.layout;
-	int n = 0;
+	int n = 0, nsock = v->zoom_socket >= 0 ? 1 : s->nsockets;
+	/* more channels than rows (12 a socket on Granite Rapids): the sockets' totals first */
+	bool summary = nsock > 1 && nsock * (s->nchannels + 1) > rows;
 
 	if (nccols) {
+		for (int k = 0; k < s->nsockets && summary; k++)
+			out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_TOTAL, .socket = k,
+				.channel = -1, .metric = ccols[0], .flag = -1 };
 		for (int k = 0; k < s->nsockets; k++) {
 			if (v->zoom_socket >= 0 && k != v->zoom_socket)
 				continue;
 			for (int ch = 0; ch < s->nchannels; ch++)
 				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_CHANNEL,
 					.socket = k, .channel = ch, .metric = ccols[0], .flag = -1 };
-			out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_TOTAL, .socket = k,
-				.channel = -1, .metric = ccols[0], .flag = -1 };
+			if (!summary)
+				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_TOTAL,
+					.socket = k, .channel = -1, .metric = ccols[0], .flag = -1 };
 		}
 	} else if (!imc) {
 		for (int c = 0; c < ncols; c++)
@@ -394,6 +327,7 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 				  const double *cscale, int y, bool sel, struct grid *g)
 {
 	const struct layout *l = v->info.layout;
+	struct uncore_table t;
 	char label[48];
 
 	if (sel)
@@ -401,22 +335,25 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 	switch (ln->kind) {
 	case UNCORE_LINE_CHANNEL:
 		snprintf(label, sizeof(label), " %4d CH%d", s->sockets[ln->socket].os_socket_id, ln->channel);
-		uncore_pane_row(v, s, sample_channel(s, ln->socket, ln->channel), ln->channel, ccols,
-				nccols, cscale, y, label, g);
+		uncore_table_fit(l, ccols, nccols, &t);
+		uncore_table_row(v, s, &t, sample_channel(s, ln->socket, ln->channel), ln->channel,
+				 cscale, y, label, g);
 		break;
 	case UNCORE_LINE_TOTAL:
 		snprintf(label, sizeof(label), nccols ? " %4d total" : " %4d",
 			 s->sockets[ln->socket].os_socket_id);
-		uncore_pane_row(v, s, &s->sockets[ln->socket], -1, nccols ? ccols : cols,
-				nccols ? nccols : ncols, scale, y, label, g);
+		uncore_table_fit(l, nccols ? ccols : cols, nccols ? nccols : ncols, &t);
+		uncore_table_row(v, s, &t, &s->sockets[ln->socket], -1, scale, y, label, g);
 		break;
 	case UNCORE_LINE_METRIC: {
 		/* one row per metric, one column per socket: many figures, few sockets */
 		const struct layout_metric *mt = &l->metrics[ln->metric];
-		int x = uncore_pane_label_w(v, s, cols, ncols, g->w);
+		int x = uncore_pane_label_w(v, s, cols, ncols, g->screen_w);
+		char name[64];
 
-		grid_put(g, y, 0, x, sel ? GRID_SELECT : GRID_NORMAL, " %-*.*s %-9s", x - 12, x - 12,
-			 mt->name, mt->unit);
+		uncore_pane_elide(mt->name, x - 12, name, sizeof(name));
+		grid_put(g, y, 0, x, sel ? GRID_SELECT : GRID_NORMAL, " %-*s %-9.9s", x - 12, name,
+			 mt->unit);
 		for (int k = 0; k < s->nsockets && x < g->w; k++) {
 			double val = sample_metric(s, &s->sockets[k], ln->metric);
 			char buf[64];
@@ -427,10 +364,10 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 				continue;
 			while (c < ncols && cols[c] != ln->metric)
 				c++;
-			st = uncore_pane_value(s, k, -1, ln->metric, val, buf, sizeof(buf));
-			if (!strcmp(mt->unit, "B/s"))
+			st = uncore_table_value(s, k, -1, ln->metric, val, buf, sizeof(buf));
+			if (uncore_table_bandwidth(mt->unit))
 				grid_bar(g, y, x, 10, isnan(val) || c >= ncols || !(scale[c] > 0) ? 0
-					 : val / scale[c], GRID_BAR);
+					 : val * uncore_table_bytes(mt->unit) / scale[c], GRID_BAR);
 			grid_put_right(g, y, x + 10, 11, st, buf);
 			x += 22;
 		}
@@ -467,6 +404,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 	enum view_pane me = imc ? VIEW_PANE_IMC : VIEW_PANE_UNCORE;
 	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), *ccols, ncols, nccols, nlines;
 	double *scale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
+	struct uncore_table t;
 	double *cscale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
 	struct uncore_pane_line *lines = NULL;
 	double hmax[2];
@@ -485,19 +423,20 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 	ncols = uncore_pane_columns(v, s, imc, LAYOUT_SOCKET, cols);
 	nccols = imc ? uncore_pane_columns(v, s, imc, LAYOUT_CHANNEL, ccols) : 0;
 	/* channel rows against channel peaks; socket rows (totals) against socket peaks */
-	uncore_pane_scale(s, nccols ? ccols : cols, nccols ? nccols : ncols, false, scale);
-	uncore_pane_scale(s, ccols, nccols, true, cscale);
+	uncore_table_scale(l, s, nccols ? ccols : cols, nccols ? nccols : ncols, false, scale);
+	uncore_table_scale(l, s, ccols, nccols, true, cscale);
 	lines = xcalloc((size_t)(s->nsockets * (s->nchannels + 2) * 3 + l->nmetrics + s->nflags + 4),
 			sizeof(*lines));
-	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, lines);
+	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, rows, lines);
 	hmax[0] = uncore_pane_hist_max(v, s, lines, nlines, false, uncore_pane_hist_w(g->w));
 	hmax[1] = uncore_pane_hist_max(v, s, lines, nlines, true, uncore_pane_hist_w(g->w));
 	if (nccols) {
 		/* wider than the screen, the frame scrolls it sideways (uncore_pane_width) */
-		uncore_pane_head(l, ccols, nccols, y, " sock chan", g);
+		uncore_table_fit(l, ccols, nccols, &t);
+		uncore_table_head(l, &t, y, " sock chan", g);
 	} else if (!imc) {
 		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-*s",
-				 uncore_pane_label_w(v, s, cols, ncols, g->w), " metric");
+				 uncore_pane_label_w(v, s, cols, ncols, g->screen_w), " metric");
 
 		grid_blank(g, y, x, g->w - x, GRID_HEADER);
 		for (int k = 0; k < s->nsockets && x < g->w; k++) {
@@ -511,7 +450,8 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 		}
 		grid_put(g, y, x + 2, UNCORE_PANE_DESC_W, GRID_HEADER, "what it is (e: all of it)");
 	} else {
-		uncore_pane_head(l, cols, ncols, y, " sock", g);
+		uncore_table_fit(l, cols, ncols, &t);
+		uncore_table_head(l, &t, y, " sock", g);
 	}
 	/* what does not fit: a line "+N more" in the last row, and the rest scrolls */
 	if (nlines > rows)
@@ -559,6 +499,7 @@ int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc
 {
 	const struct layout *l = v->info.layout;
 	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, w = 12;
+	struct uncore_table t;
 	char why[600];
 
 	if (!s || uncore_pane_idle(v, s, imc, why, sizeof(why))) {
@@ -574,8 +515,9 @@ int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc
 		*fixed = 12;
 		if (!ncols) /* a controller that counts socket totals only */
 			ncols = uncore_pane_columns(v, s, imc, LAYOUT_SOCKET, cols);
+		uncore_table_fit(l, cols, ncols, &t);
 		for (int c = 0; c < ncols; c++)
-			w += uncore_pane_col_w(l, cols[c]);
+			w += uncore_table_col_w(l, &t, c);
 	}
 	free(cols);
 	return w;

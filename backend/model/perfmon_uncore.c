@@ -1,0 +1,374 @@
+/*
+ * perfmon_uncore: the uncore groups of a layout made from Intel's data;
+ * see perfmon_uncore.h.
+ */
+#include "perfmon_uncore.h"
+#include "expr.h"
+#include "layout.h"
+#include "perfmon_layout.h"
+#include "xmalloc.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define PU_BOX_COUNTERS 4     /* each CHA, channel and link box: 4 general counters */
+#define PU_MAX_GROUPS 16      /* per kind of box */
+#define PU_FORMULA_MAX 4096
+
+/* Where a vendor metric goes: its box kind (the vendor's Unit) and key. */
+struct pu_bucket {
+	const char *unit;
+	enum layout_pmu pmu;
+	char key;
+	const char *group, *title;
+};
+
+static const struct pu_bucket pu_buckets[] = {
+	{ "iMC", LAYOUT_PMU_MC, '9', "Memory",
+	  "Memory bandwidth per channel (the vendor's memory_bandwidth_*, uncore_imc)" },
+	{ "iMC", LAYOUT_PMU_MC, 'o', "MemOther",
+	  "The memory controllers' other metrics (uncore_imc)" },
+	{ "CHA", LAYOUT_PMU_CHA, 'l', "CHA",
+	  "L3 misses: latency, NUMA locality, requests (the CHAs, uncore_cha)" },
+	{ "UPI LL", LAYOUT_PMU_UPI, 'u', "UPI", "Socket links: UPI data sent and received (uncore_upi)" },
+};
+#define PU_NBUCKETS ((int)(sizeof(pu_buckets) / sizeof(pu_buckets[0])))
+
+struct pu_group {
+	const char *base[PU_BOX_COUNTERS]; /* the events' names without modifiers */
+	int event[PU_BOX_COUNTERS];        /* a perfmon event of each (its encoding) */
+	int nevents;
+	bool counter0;                     /* one of them counts on counter 0 only */
+	int *metrics;
+	int nmetrics;
+};
+
+struct pu_gen {
+	const struct perfmon *p;
+	const struct perfmon_layout_config *c;
+	int boxes;                         /* of the bucket rendered now */
+	char why[200];
+};
+
+static int pu_boxes(const struct perfmon_layout_config *c, enum layout_pmu pmu)
+{
+	int n = pmu == LAYOUT_PMU_CHA ? c->chas : pmu == LAYOUT_PMU_MC ? c->channels : c->upi_links;
+
+	return n > 0 ? n : 1;
+}
+
+static bool pu_counter0(const struct perfmon_event *e)
+{
+	return e->counter && !strcmp(e->counter, "0");
+}
+
+/*
+ * The bucket of metric M, its events' perfmon indices (EV, at most
+ * PU_BOX_COUNTERS distinct bases) and whether one is on counter 0 only:
+ * the bucket index, or -1 with why in WHY ("" for a metric that is not the
+ * uncore's at all).
+ */
+static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *c0, char *why,
+		       size_t len)
+{
+	const struct perfmon_metric *pm = &p->metrics[m];
+	const char *unit = NULL;
+	const int *vars;
+	int n, b;
+
+	*nev = 0;
+	*c0 = false;
+	why[0] = 0;
+	if (!pm->formula)
+		return -1;
+	expr_vars(pm->formula, &vars, &n);
+	for (int i = 0; i < n; i++) {
+		const struct perfmon_event *e;
+		const char *mod;
+		int k;
+
+		if (vars[i] >= PERFMON_VAR_METRIC(p, 0)) {
+			snprintf(why, len, "it reads another metric");
+			return -1;
+		}
+		if (vars[i] >= p->nevents) {
+			int cst = vars[i] - p->nevents;
+
+			if (cst != PERFMON_SOCKET_COUNT && cst != PERFMON_CHAS_PER_SOCKET &&
+			    cst != PERFMON_CORES_PER_SOCKET && cst != PERFMON_DURATIONTIMEINSECONDS &&
+			    cst != PERFMON_DURATIONTIMEINMILLISECONDS) {
+				snprintf(why, len, "it needs %s per socket", perfmon_const_names[cst]);
+				return -1;
+			}
+			continue;
+		}
+		e = &p->events[vars[i]];
+		if (strncmp(e->base, "UNC_", 4) || !e->unit) {
+			if (unit)
+				snprintf(why, len, "it mixes %s with a core event", unit);
+			return -1; /* a core metric, or one over both: not the uncore's alone */
+		}
+		if (!e->listed) {
+			snprintf(why, len, "%s is not in Intel's event list", e->name);
+			return -1;
+		}
+		if (unit && strcasecmp(unit, e->unit)) {
+			snprintf(why, len, "it reads two kinds of box (%s, %s)", unit, e->unit);
+			return -1;
+		}
+		unit = e->unit;
+		mod = strchr(e->name, ':');
+		if (mod && strcmp(mod, ":one_unit")) {
+			snprintf(why, len, "%s: pmutop does not program the modifier %s", e->name, mod);
+			return -1;
+		}
+		for (k = 0; k < *nev && strcmp(p->events[ev[k]].base, e->base); k++)
+			;
+		if (k < *nev)
+			continue;
+		if (*nev == PU_BOX_COUNTERS || (pu_counter0(e) && *c0)) {
+			snprintf(why, len, "its events need more than a box's %d counters",
+				 PU_BOX_COUNTERS);
+			return -1;
+		}
+		*c0 |= pu_counter0(e);
+		ev[(*nev)++] = vars[i];
+	}
+	if (!unit)
+		return -1;
+	if (pm->desc && strstr(pm->desc, " / sec]") && !strstr(pm->formula_text, "uration") &&
+	    !strstr(pm->formula_text, "URATION")) {
+		snprintf(why, len, "its formula is a count, not the rate its description says");
+		return -1;
+	}
+	for (b = 0; b < PU_NBUCKETS; b++)
+		if (!strcasecmp(unit, pu_buckets[b].unit) &&
+		    (pu_buckets[b].pmu != LAYOUT_PMU_MC ||
+		     (pu_buckets[b].key == '9') == !strncmp(pm->name, "memory_bandwidth", 16)))
+			return b;
+	snprintf(why, len, "its events are the %s box's, which pmutop does not count", unit);
+	return -1;
+}
+
+/* A name of a formula as the uncore groups write it (perfmon_render_map's callback). */
+static const char *pu_map(void *ctx, enum perfmon_name_kind kind, const char *name, char *buf,
+			  size_t len)
+{
+	struct pu_gen *g = ctx;
+	char base[160];
+
+	if (kind == PERFMON_NAME_METRIC) {
+		snprintf(g->why, sizeof(g->why), "it reads metric %s", name);
+		return name;
+	}
+	if (kind == PERFMON_NAME_CONST) {
+		/* a socket's figure: its own boxes, one socket */
+		if (!strcmp(name, "SOCKET_COUNT"))
+			return "1";
+		if (!strcmp(name, "DURATIONTIMEINSECONDS"))
+			return "seconds";
+		if (!strcmp(name, "DURATIONTIMEINMILLISECONDS"))
+			return "(seconds * 1000)";
+		if (!strcmp(name, "CHAS_PER_SOCKET") || !strcmp(name, "CORES_PER_SOCKET")) {
+			snprintf(buf, len, "%d", !strcmp(name, "CHAS_PER_SOCKET")
+				 ? pu_boxes(g->c, LAYOUT_PMU_CHA) : g->c->cores_per_socket);
+			return buf;
+		}
+		snprintf(g->why, sizeof(g->why), "it needs %s", name);
+		return name;
+	}
+	if (strchr(name, ':')) {
+		/* ":one_unit": one box's count, the mean of the socket's boxes */
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(name, ":"), name);
+		perfmon_layout_name(base, base, sizeof(base));
+		snprintf(buf, len, "(%s / %d)", base, g->boxes);
+		return buf;
+	}
+	perfmon_layout_name(name, buf, len);
+	return buf;
+}
+
+/* The event lines of perfmon event V (named by its base), once per channel where CHANNELS. */
+static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
+{
+	const struct perfmon_event *e = &g->p->events[v];
+	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
+	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
+	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
+	char name[160];
+
+	perfmon_layout_name(e->base, name, sizeof(name));
+	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
+		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name, code & 0xFF,
+			(umask | ext << 8) & 0xFFFFFFFFull);
+		if (channels)
+			fprintf(f, " channel=%d", ch);
+		fputc('\n', f);
+	}
+}
+
+/* Metric M in its group: at channel scope where the vendor resolves it per CHANNEL on channel boxes. */
+static void pu_metric(struct pu_gen *g, FILE *f, int m, bool channels)
+{
+	const struct perfmon_metric *pm = &g->p->metrics[m];
+	char name[160], buf[PU_FORMULA_MAX];
+	bool per_channel = channels && pm->resolution && strstr(pm->resolution, "CHANNEL");
+
+	g->why[0] = 0;
+	perfmon_render_map(g->p, m, false, pu_map, g, buf, sizeof(buf));
+	perfmon_layout_name(pm->name, name, sizeof(name));
+	fprintf(f, "  metric %s %s ", name, per_channel ? "channel" : "socket");
+	perfmon_layout_quoted(f, !pm->unit ? "" : !strcmp(pm->unit, "percent") ? "%" : pm->unit);
+	fprintf(f, " = %s\n  help ", buf);
+	perfmon_layout_quoted(f, pm->desc ? pm->desc : pm->name);
+	fputc('\n', f);
+}
+
+/* Place metric M (its events EV) in the first group of GROUPS it fits, or a new one. */
+static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngroups, int m,
+		     const int *ev, int nev, bool c0)
+{
+	for (int i = 0; i <= *ngroups && i < PU_MAX_GROUPS; i++) {
+		struct pu_group *gr = &groups[i];
+		int add = 0;
+
+		if (i == *ngroups)
+			memset(gr, 0, sizeof(*gr));
+		for (int k = 0; k < nev; k++) {
+			int j = 0;
+
+			while (j < gr->nevents && strcmp(gr->base[j], p->events[ev[k]].base))
+				j++;
+			add += j == gr->nevents;
+		}
+		if (gr->nevents + add > PU_BOX_COUNTERS || (c0 && gr->counter0 && add))
+			continue;
+		for (int k = 0; k < nev; k++) {
+			int j = 0;
+
+			while (j < gr->nevents && strcmp(gr->base[j], p->events[ev[k]].base))
+				j++;
+			if (j == gr->nevents) {
+				gr->base[gr->nevents] = p->events[ev[k]].base;
+				gr->event[gr->nevents++] = ev[k];
+			}
+		}
+		gr->counter0 |= c0;
+		gr->metrics = xrealloc(gr->metrics, (size_t)gr->nmetrics + 1, sizeof(int));
+		gr->metrics[gr->nmetrics++] = m;
+		if (i == *ngroups)
+			(*ngroups)++;
+		return true;
+	}
+	return false;
+}
+
+/* RAPL's power PMU: package and DRAM energy per socket, in watts. */
+static void pu_power(FILE *f)
+{
+	static const struct {
+		const char *group, *event, *alias, *metric, *help;
+	} dom[] = {
+		{ "Power", "pkg_joules", "energy-pkg", "package_watts",
+		  "Package power: RAPL's package energy (the power PMU's energy-pkg, in joules by its "
+		  ".scale) over the interval" },
+		{ "Power.ram", "ram_joules", "energy-ram", "dram_watts",
+		  "DRAM power: RAPL's DRAM energy (energy-ram) over the interval" },
+	};
+
+	for (size_t i = 0; i < sizeof(dom) / sizeof(dom[0]); i++) {
+		fprintf(f, "\ngroup %s\n  key w\n  title \"Power: RAPL energy per socket (the kernel's "
+			"power PMU)\"\n  default on\n  pmu power\n  event %s %s\n", dom[i].group,
+			dom[i].event, dom[i].alias);
+		fprintf(f, "  metric %s socket W = %s / seconds\n  help ", dom[i].metric, dom[i].event);
+		perfmon_layout_quoted(f, dom[i].help);
+		fprintf(f, "\nend\n");
+	}
+}
+
+/* Whether metric M is one of the vendor's I/O metrics (placed after the others: fewer groups fit) */
+static bool pu_io(const struct perfmon *p, int m)
+{
+	return !strncmp(p->metrics[m].name, "io_", 3) || !strncmp(p->metrics[m].name, "iio_", 4);
+}
+
+void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
+			   int room, FILE *f, bool *taken, char (*why)[200])
+{
+	/* the buckets in the order groups are granted: memory, links, CHAs, the rest */
+	static const int order[PU_NBUCKETS] = { 0, 3, 2, 1 };
+	bool power = room >= 2;
+	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
+	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_BOX_COUNTERS], nev;
+	struct pu_gen g = { .p = p, .c = c };
+	bool c0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int m = 0; m < p->nmetrics; m++) {
+			int b;
+
+			if (pu_io(p, m) != (pass == 1))
+				continue;
+			b = pu_classify(p, m, ev, &nev, &c0, why[m], sizeof(why[m]));
+			if (b >= 0 && !pu_place(p, groups[b], &ngroups[b], m, ev, nev, c0))
+				snprintf(why[m], sizeof(why[m]), "the %s groups are full (%d)",
+					 pu_buckets[b].group, PU_MAX_GROUPS);
+			else if (b >= 0)
+				taken[m] = true;
+		}
+	/* RAPL first: two groups, no counters */
+	if (power)
+		room -= 2;
+	fprintf(f, "\n# The servers' uncore through the kernel's uncore PMUs (perf): the vendor's "
+		"metrics per socket,\n# over %d CHAs, %d memory channels and %d UPI links per socket "
+		"(SOCKET_COUNT is 1: a socket's own boxes)\n", c->chas, c->channels, c->upi_links);
+	for (int o = 0; o < PU_NBUCKETS; o++) {
+		int b = order[o];
+		bool mc = pu_buckets[b].pmu == LAYOUT_PMU_MC;
+
+		g.boxes = pu_boxes(c, pu_buckets[b].pmu);
+		for (int i = 0; i < ngroups[b]; i++) {
+			struct pu_group *gr = &groups[b][i];
+			bool total = false;
+
+			if (room-- <= 0) {
+				/* a layout's groups are bits of a 64-bit mask: the core's came first */
+				for (int k = 0; k < gr->nmetrics; k++) {
+					taken[gr->metrics[k]] = false;
+					snprintf(why[gr->metrics[k]], sizeof(why[0]), "its %s group is left "
+						 "out: a layout holds %d groups", pu_buckets[b].group,
+						 LAYOUT_MAX_GROUPS);
+				}
+				free(gr->metrics);
+				continue;
+			}
+
+			fprintf(f, "\ngroup %s", pu_buckets[b].group);
+			if (i)
+				fprintf(f, ".%d", i + 1);
+			fprintf(f, "\n  key %c\n  title \"%s\"\n  default %s\n  pmu %s\n",
+				pu_buckets[b].key, pu_buckets[b].title,
+				pu_buckets[b].key == '9' ? "on" : "off",
+				layout_pmu_kinds[pu_buckets[b].pmu].name);
+			for (int k = 0; k < gr->nevents; k++)
+				pu_event_line(&g, f, gr->event[k], mc ? pu_boxes(c, LAYOUT_PMU_MC) : 0);
+			for (int k = 0; k < gr->nmetrics; k++) {
+				pu_metric(&g, f, gr->metrics[k], mc);
+				total |= !strcmp(p->metrics[gr->metrics[k]].name, "memory_bandwidth_total");
+			}
+			if (total)
+				fprintf(f, "  metric dram_peak_pct channel %% = 100 * memory_bandwidth_total "
+					"* 1e6 / dram_peak\n  help \"pmutop's: the vendor's "
+					"memory_bandwidth_total (MB/s) over the channel's theoretical peak "
+					"(DIMM MT/s x 8 bytes: --dram-mts, else the machine's DIMM speed)\"\n"
+					"  thresholds warn 70 crit 90\n");
+			fprintf(f, "end\n");
+			free(gr->metrics);
+		}
+	}
+	if (power)
+		pu_power(f);
+	free(groups);
+}

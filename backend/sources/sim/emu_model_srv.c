@@ -1,0 +1,140 @@
+/*
+ * emu_model_srv: what the server uncore boxes the kernel's uncore driver
+ * counts (CHA, memory channel, UPI link) and RAPL's power PMU count per
+ * second per box, from the scenario's socket and channel truth, by the
+ * encodings of Intel's data (perfmon's icelakex, sapphirerapids /
+ * emeraldrapids and graniterapids uncore event files):
+ *
+ *   CHA  UNC_CHA_CLOCKTICKS         00H (Ice Lake-SP) or 01H, umask 0
+ *        UNC_CHA_TOR_INSERTS.IA_MISS_DRD{,_LOCAL,_REMOTE,_DDR}
+ *                                   35H umask 01H, UMaskExt C817FEH, C816FEH,
+ *                                   C8177EH, C81786H; TOR_OCCUPANCY the same at 36H
+ *        UNC_CHA_REQUESTS.READS_LOCAL/_REMOTE, WRITES_LOCAL/_REMOTE
+ *                                   50H umask 01H, 02H, 04H, 08H
+ *   IMC  UNC_M_CAS_COUNT.RD / .WR   04H umask 0FH / 30H (Ice Lake-SP), 05H
+ *                                   CFH / F0H (Sapphire Rapids); Granite
+ *                                   Rapids counts each sub-channel apart:
+ *                                   _SCH0 05H, _SCH1 06H, the same umasks
+ *        UNC_M_CLOCKTICKS           00H/00H (Ice Lake-SP), 01H/01H: the DRAM
+ *                                   clock, half the transfer rate
+ *   UPI  UNC_UPI_TxL_FLITS.ALL_DATA 02H umask 0FH, RxL 03H: data flits, the
+ *                                   vendor's metric takes 64/9 bytes each
+ *   power energy-pkg event 02H, energy-ram 03H: 2^-32 J per count (the
+ *                                   kernel's .scale)
+ *
+ * A CHA counts its share of the socket's traffic (1 / the CHAs); a TOR
+ * occupancy is its inserts times their latency in CHA cycles (Little's
+ * law).  Pure functions; see emu_model.h.
+ */
+#include "emu_model.h"
+
+#include <math.h>
+
+/* TOR filters of Intel's data (UMaskExt above the umask's 8 bits), and which misses they count. */
+enum srv_tor { TOR_ALL, TOR_LOCAL, TOR_REMOTE };
+
+static bool emu_srv_tor(uint64_t umask, enum srv_tor *which)
+{
+	switch (umask) {
+	case 0xC817FE01: /* IA_MISS_DRD */
+	case 0xC8178601: /* IA_MISS_DRD_DDR: every emulated memory is DDR */
+		*which = TOR_ALL;
+		return true;
+	case 0xC816FE01: /* IA_MISS_DRD_LOCAL */
+		*which = TOR_LOCAL;
+		return true;
+	case 0xC8177E01: /* IA_MISS_DRD_REMOTE */
+		*which = TOR_REMOTE;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t umask,
+			const double *sock, int nboxes, double *per_s)
+{
+	double uclk = sock[SK_uncore_ghz] * 1e9, drd, remote = sock[SK_l3_miss_remote_share];
+	double ins[3], ns[3];
+	enum srv_tor which;
+
+	if (event == (m->srv == EMU_SRV_ICX ? 0x00u : 0x01u) && !umask) {
+		*per_s = uclk; /* UNC_CHA_CLOCKTICKS: each CHA's own */
+		return true;
+	}
+	if (event == 0x50 && umask && !(umask & ~0x0Full)) { /* UNC_CHA_REQUESTS */
+		*per_s = ((umask & 1) ? sock[SK_local_reads_per_s] : 0) +
+			 ((umask & 2) ? sock[SK_remote_reads_per_s] : 0) +
+			 ((umask & 4) ? sock[SK_local_writes_per_s] : 0) +
+			 ((umask & 8) ? sock[SK_remote_writes_per_s] : 0);
+		*per_s /= nboxes;
+		return true;
+	}
+	if ((event != 0x35 && event != 0x36) || !emu_srv_tor(umask, &which))
+		return false;
+	drd = sock[SK_l3_miss_lines_per_s] * sock[SK_l3_miss_drd_share];
+	ins[TOR_LOCAL] = drd * (1 - remote);
+	ins[TOR_REMOTE] = drd * remote;
+	ins[TOR_ALL] = drd;
+	ns[TOR_LOCAL] = sock[SK_l3_miss_latency_ns];
+	ns[TOR_REMOTE] = sock[SK_remote_read_latency_ns];
+	/* occupancy: each insert stays its latency, counted every CHA cycle */
+	if (event == 0x35)
+		*per_s = ins[which];
+	else if (which == TOR_ALL)
+		*per_s = (ins[TOR_LOCAL] * ns[TOR_LOCAL] + ins[TOR_REMOTE] * ns[TOR_REMOTE]) * 1e-9 * uclk;
+	else
+		*per_s = ins[which] * ns[which] * 1e-9 * uclk;
+	*per_s /= nboxes;
+	return true;
+}
+
+static bool emu_srv_mc(const struct emu_machine *m, unsigned event, uint64_t umask,
+		       const double *chan, double *per_s)
+{
+	unsigned cas = m->srv == EMU_SRV_ICX ? 0x04 : 0x05;
+	uint64_t rd = m->srv == EMU_SRV_ICX ? 0x0F : 0xCF, wr = m->srv == EMU_SRV_ICX ? 0x30 : 0xF0;
+	/* Granite Rapids: 05H and 06H each count one sub-channel, half the channel's lines */
+	double part = m->srv == EMU_SRV_GNR ? 0.5 : 1;
+
+	if (m->srv == EMU_SRV_ICX ? (event == 0x00 && !umask) : (event == 0x01 && umask == 0x01)) {
+		*per_s = m->dram_mts * 1e6 / 2; /* the DRAM clock: two transfers a cycle */
+		return true;
+	}
+	if (event != cas && !(m->srv == EMU_SRV_GNR && event == 0x06))
+		return false;
+	if (umask == rd)
+		*per_s = chan[SK_read_lines_per_s] * part;
+	else if (umask == wr)
+		*per_s = chan[SK_write_lines_per_s] * part;
+	else
+		return false;
+	return true;
+}
+
+bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
+		   uint64_t umask, const double *sock, const double *chan, int nboxes, double *per_s)
+{
+	*per_s = 0;
+	if (nboxes < 1)
+		return false;
+	switch (unit) {
+	case EMU_UNIT_CHA:
+		return emu_srv_cha(m, event, umask, sock, nboxes, per_s);
+	case EMU_UNIT_MC:
+		return chan && emu_srv_mc(m, event, umask, chan, per_s);
+	case EMU_UNIT_UPI:
+		if (umask != 0x0F || (event != 0x02 && event != 0x03))
+			return false;
+		/* data flits: 9 per 64 bytes, as the vendor's upi_data_*_bw reads them */
+		*per_s = sock[event == 0x02 ? SK_upi_tx_bytes_per_s : SK_upi_rx_bytes_per_s] * 9.0 /
+			 64.0 / nboxes;
+		return true;
+	case EMU_UNIT_POWER:
+		if (umask || (event != 0x02 && event != 0x03))
+			return false;
+		*per_s = sock[event == 0x02 ? SK_package_watts : SK_dram_watts] * 4294967296.0;
+		return true;
+	}
+	return false;
+}

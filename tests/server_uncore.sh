@@ -1,0 +1,123 @@
+#!/bin/sh
+# Today's server uncore through the kernel's PMUs (the uncore issue): the
+# emulated kernels of Sapphire Rapids and Granite Rapids describe their
+# CHAs, memory channels, UPI links and RAPL's power PMU as Linux's uncore
+# driver does; pmutop counts the vendor's metrics over them per channel and
+# per socket, against the scenario's truth (noise 0), from the documents'
+# words:
+#  - memory_bandwidth_read (Intel's data) = UNC_M_CAS_COUNT.RD x 64 / 1e6 per
+#    second: memory-bound.scn reads 8.3e7 lines a second on every channel,
+#    5312 MB/s; writes 4.2e7, 2688 MB/s.  Granite Rapids counts each
+#    sub-channel apart (SCH0 + SCH1): the same per channel.
+#  - dram_peak_pct: read + write over the DIMM's peak (MT/s x 8 bytes):
+#    DDR5-4800 38.4 GB/s a channel, 8000 / 38400 = 20.83 %; DDR5-6400 15.63 %.
+#  - RAPL: package_watts = energy-pkg joules / seconds, 270 W; DRAM 40 W.
+#  - numa-remote.scn: socket 1 sends socket 0 its read lines over UPI,
+#    1.22e8 x 64 B = 7808 MB/s (upi_data_transmit_bw: data flits x 64/9);
+#    socket 0 misses its L3 to remote memory 96 % of the time at 100 ns
+#    (remote_read_latency_ns), locally 4 % at 190 ns (l3_miss_latency_ns):
+#    llc_demand_data_read_miss_latency 0.04 x 190 + 0.96 x 100 = 103.6 ns.
+#    Nine CHA groups take turns: those figures are scaled (5 %).
+. "$top_srcdir/tests/lib.sh"
+plan 28
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for s in memory-bound numa-remote; do
+	sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/$s.scn" >"$tmp/$s.scn"
+done
+
+# near NAME GOT WANT REL: GOT within REL of WANT
+near() {
+	if $PY -c 'import sys; g, w, r = map(float, sys.argv[1:4]); sys.exit(abs(g - w) > r * abs(w))' \
+		"$2" "$3" "$4" 2>/dev/null; then
+		pass "$1 ($2, truth $3)"
+	else
+		fail "$1" "got $2, truth $3 (within $4)"
+	fi
+}
+# field JSON SOCKET [CHANNEL] METRIC: the last sample's figure (or "missing")
+field() {
+	f_json=$1
+	shift
+	printf '%s\n' "$f_json" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+k, m = int(sys.argv[1]), sys.argv[-1]
+e = s["sockets"][k]
+if len(sys.argv) == 4:
+    e = [c for c in e["channels"] if c["channel"] == int(sys.argv[2])][0]
+v = e["metrics"].get(m)
+print("missing" if v is None else v)' "$@"
+}
+
+run "$PMUTOP" --sim sapphire-rapids --list-pmus
+expect_match "Sapphire Rapids' emulated kernel: 56 CHAs a socket, on both sockets' CPUs" "$out" \
+	"uncore_cha: boxes 0-55 (56), type 21 ..., counts on CPUs 0,56 (sockets 0, 1)"
+expect_match "... the CHA's umask with the vendor's UMaskExt above bit 8, as Linux writes it" \
+	"$out" "umask=config:8-15,32-57"
+expect_match "... 8 memory channels, CAS counts scaled to MiB" "$out" \
+	"  event cas_count_read = event=0x05,umask=0xcf (x 6.103515625e-05 MiB)"
+expect_match "... 4 UPI links" "$out" "uncore_upi: boxes 0-3 (4)"
+expect_match "... RAPL's package energy in joules" "$out" \
+	"  event energy-pkg = event=0x02 (x 2.328306437e-10 Joules)"
+
+# the tree written for a fake root, read back by the discovery
+run "$PMUTOP" --sim sapphire-rapids --write-sysfs "$tmp/root"
+expect_rc "--write-sysfs writes the emulated kernel's PMUs" 0
+run "$PMUTOP" --root "$tmp/root" --list-pmus
+expect_match "... which --root discovers as the kernel's: the same boxes and formats" "$out" \
+	"uncore_cha: boxes 0-55 (56), type 21 ..."
+expect_match "... scale and unit files too" "$out" \
+	"  event cas_count_write = event=0x05,umask=0xf0 (x 6.103515625e-05 MiB)"
+run "$PMUTOP" --sim sapphire-rapids --write-sysfs "$tmp/root"
+expect_rc "a second write into the same tree is refused" 1
+expect_match "... saying to give a new directory" "$err" "give a new directory"
+run "$PMUTOP" --write-sysfs "$tmp/other"
+expect_rc "--write-sysfs without --sim: bad command line" 2
+
+# memory channels and power, per channel and per socket
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9,w \
+	--format json
+expect_rc "memory-bound on Sapphire Rapids through perf: runs" 0
+near "channel 3 of socket 1: memory_bandwidth_read" "$(field "$out" 1 3 memory_bandwidth_read)" \
+	5312 0.02
+near "... memory_bandwidth_write" "$(field "$out" 1 3 memory_bandwidth_write)" 2688 0.02
+near "... dram_peak_pct against DDR5-4800" "$(field "$out" 1 3 dram_peak_pct)" 20.833 0.02
+near "socket 0: the 8 channels summed" "$(field "$out" 0 memory_bandwidth_read)" 42496 0.02
+near "socket 0: package power, watts" "$(field "$out" 0 package_watts)" 270 0.02
+near "socket 1: DRAM power, watts" "$(field "$out" 1 dram_watts)" 40 0.02
+
+run "$PMUTOP" --sim "granite-rapids:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9 \
+	--format json
+near "Granite Rapids channel 11: the two sub-channels' CAS counts summed" \
+	"$(field "$out" 0 11 memory_bandwidth_read)" 5312 0.02
+near "... against DDR5-6400" "$(field "$out" 0 11 dram_peak_pct)" 15.625 0.02
+
+# links and the CHAs' latency and locality
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.scn" --source perf -b -n 2 -g l,u \
+	--format json
+near "socket 1 sends socket 0's reads over UPI" "$(field "$out" 1 upi_data_transmit_bw)" 7808 0.02
+near "... which socket 0 receives" "$(field "$out" 0 upi_data_receive_bw)" 7808 0.02
+near "socket 0: L3 miss latency from the TOR (scaled)" \
+	"$(field "$out" 0 llc_demand_data_read_miss_latency)" 103.6 0.05
+near "... its remote share of the reads" "$(field "$out" 0 numa_reads_addressed_to_remote_dram)" \
+	96 0.05
+scaled=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+print(" ".join(json.loads(sys.stdin.read())["sockets"][0]["scaled"]))')
+expect_match "... marked scaled (the CHA groups take turns)" "$scaled" \
+	"llc_demand_data_read_miss_latency"
+
+# the msr source cannot reach these boxes
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" --source msr -b -n 1 -g 9
+expect_match "through msr the memory group is n/a, saying to count through perf" "$out$err" \
+	"--source perf counts them"
+
+# the screen at 80x24: every column of the channels, the sockets' totals first
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" \
+	--source perf --dump -n 2 --pane imc
+expect_match "the IMC pane at 80x24: the vendor's bandwidths by what differs, and the peak" \
+	"$out" " sock chan              read            write            total  dram_peak_pct"
+expect_match "... socket 1's total on the first screen, before the 16 channels" "$out" \
+	"    1 total"
