@@ -19,9 +19,11 @@
 #    llc_demand_data_read_miss_latency 0.04 x 190 + 0.96 x 100 = 103.6 ns.
 #    Nine CHA groups take turns: those figures are scaled (5 %).
 . "$top_srcdir/tests/lib.sh"
-plan 28
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 32
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
+fakehw_cleanup='rm -rf "$tmp"'
 trap 'rm -rf "$tmp"' EXIT
 for s in memory-bound numa-remote; do
 	sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/$s.scn" >"$tmp/$s.scn"
@@ -121,3 +123,41 @@ expect_match "the IMC pane at 80x24: the vendor's bandwidths by what differs, an
 	"$out" " sock chan              read            write            total  dram_peak_pct"
 expect_match "... socket 1's total on the first screen, before the 16 channels" "$out" \
 	"    1 total"
+
+# the DIMMs' speed from SMBIOS (type 17: Size at 0Ch, Speed 15h, Configured Memory Speed 20h),
+# on a fake machine root: the slowest populated module's configured speed
+fakehw_start nehalem-ep:memory-bound
+$PY - "$dir/sys/firmware/dmi/entries" <<'PYEOF'
+import os, struct, sys
+def module(size, rated, configured):
+    b = bytearray(0x28)
+    b[0], b[1] = 17, 0x28
+    struct.pack_into("<H", b, 0x0C, size)
+    struct.pack_into("<H", b, 0x15, rated)
+    struct.pack_into("<H", b, 0x20, configured)
+    return bytes(b) + b"\0\0"
+for i, m in enumerate([module(8192, 1333, 1066), module(0, 2000, 2000), module(8192, 1333, 1333)]):
+    d = os.path.join(sys.argv[1], "17-%d" % i)
+    os.makedirs(d)
+    open(os.path.join(d, "raw"), "wb").write(m)
+PYEOF
+run "$PMUTOP" --root "$dir" --doctor
+expect_match "the doctor reads the DIMMs' speed from SMBIOS: the slowest configured" "$out" \
+	"1066 MT/s (SMBIOS, the slowest module): a channel's peak is 8.5 GB/s"
+run "$PMUTOP" --root "$dir" -b -n 2 -g imc --format json
+pct=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+c = [c for c in s["sockets"][0]["channels"] if c["channel"] == 0][0]["metrics"]
+print(c["dram_peak_pct"], 100 * (c["read_bytes_per_s"] + c["write_bytes_per_s"]) / (1066e6 * 8))')
+near "... the channels' peak from it (dram_peak_pct against DDR3-1066)" "${pct% *}" "${pct#* }" 0.001
+run "$PMUTOP" --root "$dir" -b -n 2 -g imc --format json --dram-mts 1333
+pct=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+c = [c for c in s["sockets"][0]["channels"] if c["channel"] == 0][0]["metrics"]
+print(c["dram_peak_pct"], 100 * (c["read_bytes_per_s"] + c["write_bytes_per_s"]) / (1333e6 * 8))')
+near "... --dram-mts wins over it" "${pct% *}" "${pct#* }" 0.001
+run "$PMUTOP" --root "$tmp/root" --doctor
+expect_match "no SMBIOS tables: the doctor says so and how to give the speed" "$out" \
+	"fix: --dram-mts N"

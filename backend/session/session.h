@@ -180,6 +180,12 @@ int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, 
  */
 int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t len);
 
+/*
+ * The DIMMs' speed in MT/s: SIM's emulated one, else the firmware's (SMBIOS
+ * type 17 under ROOT); 0 with why in WHY.
+ */
+unsigned session_dram_mts(const char *sim, const char *root, char *why, size_t len);
+
 int session_write_sysfs(const char *sim, const char *dir, FILE *out, char *err, size_t errlen);
 
 /* --msr-safe-allowlist: the registers pmutop writes on this CPU, in msr-safe's format. */

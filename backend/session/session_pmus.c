@@ -11,6 +11,7 @@
 #include "perf_pmus.h"
 #include "source.h"
 #include "topo.h"
+#include "dmi.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -311,4 +312,19 @@ int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t l
 		snprintf(buf + n, n < len ? len - n : 0, "%smissing: %s", n ? "; " : "", missing);
 	source_close(src);
 	return found;
+}
+
+unsigned session_dram_mts(const char *sim, const char *root, char *why, size_t len)
+{
+	struct source *src = NULL;
+	unsigned mts;
+
+	why[0] = 0;
+	if (!sim)
+		return dmi_dram_mts(root, why, len);
+	if (source_open(sim, NULL, &src, why, len))
+		return 0;
+	mts = src->dram_mts;
+	source_close(src);
+	return mts;
 }

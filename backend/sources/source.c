@@ -4,6 +4,7 @@
 #include "msr_source.h"
 #include "perf_source.h"
 #include "source.h"
+#include "dmi.h"
 #include "paths.h"
 #include "pmu_regs.h"
 #include "topo_text.h"
@@ -123,6 +124,8 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		if (rc)
 			goto fail;
 		s->topo = s->own_topo;
+		/* the DIMMs' speed from SMBIOS, for the channels' peak (--dram-mts wins) */
+		s->dram_mts = dmi_dram_mts(root, s->dram_why, sizeof(s->dram_why));
 		/* every CBo slice a Skylake client part can have */
 		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
 	}

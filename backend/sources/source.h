@@ -38,7 +38,8 @@ struct source {
 	const struct cpumodel *model; /* this CPU's row, or NULL (architectural fallback) */
 	enum cpumodel_uncore uncore;
 	int channels;                /* memory channels per socket (the uncore's) */
-	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated), 0 */
+	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated, SMBIOS), 0 */
+	char dram_why[160];          /* why it is not known ("" when it is) */
 	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
 	char mmio_why[400];          /* why there is none, when the uncore has one */
 	bool simulated;

@@ -525,6 +525,7 @@ static const struct {
 	{ "NMI watchdog", doctor_nmi },
 	{ "hypervisor", doctor_hypervisor },
 	{ "uncore", doctor_uncore },
+	{ "memory speed", doctor_memory_speed },
 	{ "open files", doctor_files },
 	{ "perf access", doctor_perf_access },
 	{ "perf PMUs", doctor_perf_pmus },

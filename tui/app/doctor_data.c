@@ -127,3 +127,20 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 			     : "none can be counted here: see the CPU line");
 	perfmon_free(p);
 }
+
+void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l)
+{
+	char why[200];
+	unsigned mts = session_dram_mts(c->in->sim, c->in->root, why, sizeof(why));
+
+	if (mts) {
+		snprintf(l->found, sizeof(l->found), "%u MT/s (%s): a channel's peak is %.1f GB/s, "
+			 "the IMC pane's dram_peak_pct its share; --dram-mts overrides", mts,
+			 c->in->sim ? "emulated" : "SMBIOS, the slowest module", mts * 8e6 / 1e9);
+		return;
+	}
+	l->state = DOCTOR_NA;
+	snprintf(l->found, sizeof(l->found), "unknown: %s; bandwidth is shown without its share "
+		 "of the peak", why);
+	snprintf(l->fix, sizeof(l->fix), "--dram-mts N (the DIMMs' MT/s, e.g. 4800)");
+}

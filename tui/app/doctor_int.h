@@ -34,5 +34,7 @@ struct doctor_ctx {
 /* The checks of what is counted: the layout, Intel's data (doctor_data.c). */
 void doctor_layout(struct doctor_ctx *c, struct doctor_line *l);
 void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l);
+/* The DIMMs' speed (emulated, or SMBIOS), the channels' peak. */
+void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l);
 
 #endif

@@ -27,6 +27,9 @@ static const struct prom_unit prom_units[] = {
 	{ .unit = "%", .factor = 0.01, .strip = "_pct", .suffix = "_ratio" },
 	{ .unit = "ratio", .factor = 1, .strip = "_ratio", .suffix = "_ratio" },
 	{ .unit = "B/s", .factor = 1, .strip = "_bytes_per_s", .suffix = "_bytes_per_second" },
+	/* Intel's data: 1,000,000 bytes (its formulas divide by 1000000) */
+	{ .unit = "MB/sec", .factor = 1e6, .strip = "", .suffix = "_bytes_per_second" },
+	{ .unit = "W", .factor = 1, .strip = "_watts", .suffix = "_watts" },
 	{ .unit = "ns", .factor = 1e-9, .strip = "_ns", .suffix = "_seconds" },
 	{ .unit = "GHz", .factor = 1e9, .strip = "ghz", .suffix = "clock_hertz" },
 	{ .unit = "uops/cycle", .factor = 1, .strip = "", .suffix = "_uops_per_cycle" },

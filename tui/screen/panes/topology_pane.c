@@ -6,6 +6,7 @@
  * box that scrolls with the selection.  UI thread.
  */
 #include "pane.h"
+#include "topology_uncore.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -173,6 +174,9 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 
 	snprintf(title, sizeof(title), "Socket %d", so->os_id >= 0 ? so->os_id : sk);
 	grid_box(g, y, x, fit->box_h, fit->box_w, focus ? GRID_TITLE : GRID_DIM, title);
+	/* its uncore on the bottom border: the channels' boxes, memory, links, power */
+	topology_uncore_draw(v, s, sk, y + fit->box_h - 1, x + 2,
+			     fit->scrolled ? fit->box_w / 2 - 2 : fit->box_w - 4, g);
 	topology_pane_socket_info(t, sk, fit->box_w - 4, info, sizeof(info));
 	grid_put(g, y + 1, x + 2, fit->box_w - 4, GRID_DIM, "%s", info);
 	if (fit->scrolled) {
@@ -240,7 +244,7 @@ static void topology_pane_summary_line(const struct view *v, const struct sample
 {
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
-	char mn[48], mx[48], avg[48], thr[32], info[256];
+	char mn[48], mx[48], avg[48], thr[32], info[256], unc[160];
 	double sum = 0, lo = INFINITY, hi = -INFINITY;
 	int n = 0, lo_cpu = -1, hi_cpu = -1;
 
@@ -277,13 +281,14 @@ static void topology_pane_summary_line(const struct view *v, const struct sample
 	}
 	snprintf(thr, sizeof(thr), "%d threads", so->nthreads);
 	topology_pane_socket_info(t, sk, w, info, sizeof(info));
+	topology_uncore_text(v, s, sk, unc, sizeof(unc));
 	{
 		const struct pane_part parts[] = {
-			{ avg, NULL, false }, { mn, NULL, false }, { mx, NULL, false },
-			{ thr, NULL, false }, { info, NULL, false },
+			{ avg, NULL, false }, { unc, NULL, false }, { mn, NULL, false },
+			{ mx, NULL, false }, { thr, NULL, false }, { info, NULL, false },
 		};
 
-		pane_parts(parts, 5, w, line, len);
+		pane_parts(parts, 6, w, line, len);
 	}
 }
 
