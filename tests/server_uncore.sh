@@ -12,6 +12,8 @@
 #  - dram_peak_pct: read + write over the DIMM's peak (MT/s x 8 bytes):
 #    DDR5-4800 38.4 GB/s a channel, 8000 / 38400 = 20.83 %; DDR5-6400 15.63 %.
 #  - RAPL: package_watts = energy-pkg joules / seconds, 270 W; DRAM 40 W.
+#  - Tiger Lake's controllers count the socket: data_read x 64 B over both
+#    channels, 2 x 5312 MB/s; the peak of two LPDDR4x-4267 channels 68.3 GB/s.
 #  - numa-remote.scn: socket 1 sends socket 0 its read lines over UPI,
 #    1.22e8 x 64 B = 7808 MB/s (upi_data_transmit_bw: data flits x 64/9);
 #    socket 0 misses its L3 to remote memory 96 % of the time at 100 ns
@@ -20,7 +22,7 @@
 #    Nine CHA groups take turns: those figures are scaled (5 %).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 32
+plan 36
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -95,6 +97,19 @@ run "$PMUTOP" --sim "granite-rapids:$tmp/memory-bound.scn" --source perf -b -n 2
 near "Granite Rapids channel 11: the two sub-channels' CAS counts summed" \
 	"$(field "$out" 0 11 memory_bandwidth_read)" 5312 0.02
 near "... against DDR5-6400" "$(field "$out" 0 11 dram_peak_pct)" 15.625 0.02
+
+# a client (Tiger Lake): the controllers' free-running counters, two LPDDR4x-4267 channels
+run "$PMUTOP" --sim "tigerlake:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9,w --format json
+near "Tiger Lake: read bandwidth from the kernel's data_read (2 x 8.3e7 lines x 64 B)" \
+	"$(field "$out" 0 read_bytes_per_s)" 10624000000 0.02
+near "... write bandwidth from data_write" "$(field "$out" 0 write_bytes_per_s)" 5376000000 0.02
+near "... of the two channels' peak (4267 MT/s x 8 B x 2)" "$(field "$out" 0 dram_peak_pct)" \
+	23.435 0.02
+expect_is "... RAPL's domains as the client's power PMU has them: no DRAM group" \
+	"$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+print(" ".join(sorted(g for g in json.loads(sys.stdin.read())["groups"] if g.startswith("Power"))))')" \
+	"Power Power.cores"
 
 # links and the CHAs' latency and locality
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.scn" --source perf -b -n 2 -g l,u \

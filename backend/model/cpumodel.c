@@ -20,7 +20,8 @@ const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
 				  .pmus = 1u << LAYOUT_PMU_CBO | 1u << LAYOUT_PMU_ARB | 1u << LAYOUT_PMU_IMC },
 	[CPUMODEL_UNCORE_KERNEL] = { .name = "the kernel's uncore PMUs",
 				     .pmus = 1u << LAYOUT_PMU_CHA | 1u << LAYOUT_PMU_MC |
-					     1u << LAYOUT_PMU_UPI | 1u << LAYOUT_PMU_POWER },
+					     1u << LAYOUT_PMU_UPI | 1u << LAYOUT_PMU_POWER |
+					     1u << LAYOUT_PMU_IMC_FREE },
 };
 
 bool cpumodel_uncore_free_running(enum cpumodel_uncore kind)

@@ -78,7 +78,7 @@ enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_CHANNEL, L
  */
 enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU_ARB,
 		  LAYOUT_PMU_IMC, LAYOUT_PMU_CHA, LAYOUT_PMU_MC, LAYOUT_PMU_UPI, LAYOUT_PMU_POWER,
-		  LAYOUT_NPMUS };
+		  LAYOUT_PMU_IMC_FREE, LAYOUT_NPMUS };
 
 /*
  * Each box kind as data, so that nothing else tests a kind by name: its

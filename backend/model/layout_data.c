@@ -53,6 +53,16 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 	[LAYOUT_PMU_POWER] = { .name = "power", .kernel = "power", .width = 64, .per_socket = true,
 			       .free_running = true, .box = "socket", .kernel_only = true,
 			       .aliases = true },
+	/*
+	 * The clients' memory controllers from Ice Lake and Tiger Lake on: the
+	 * kernel's free-running counters (uncore_imc_free_running_N, one per
+	 * controller, summed), its named events data_read and data_write in
+	 * 64-byte lines, scaled to MiB.
+	 */
+	[LAYOUT_PMU_IMC_FREE] = { .name = "imc_free", .kernel = "uncore_imc_free_running_",
+				  .width = 64, .per_socket = true, .summed_boxes = true,
+				  .free_running = true, .box = "controller", .kernel_only = true,
+				  .aliases = true },
 };
 
 #define LAYOUT_SUFFIX ".layout"

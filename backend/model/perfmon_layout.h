@@ -27,6 +27,11 @@
 #include "perfmon.h"
 
 /* What the layout is made for: the machine and its counters. */
+/* RAPL's domains as the power PMU names them (events/energy-*) */
+#define PERFMON_RAPL_CORES 1u
+#define PERFMON_RAPL_PKG 2u
+#define PERFMON_RAPL_RAM 4u
+
 struct perfmon_layout_config {
 	int gp_counters;      /* general-purpose counters per thread */
 	bool ht_on;           /* SMT on (the vendor's HYPERTHREADING_ON) */
@@ -35,6 +40,8 @@ struct perfmon_layout_config {
 	bool slots;           /* fixed counter 3 and MSR_PERF_METRICS (the built-ins slots, topdown_*) */
 	/* the kernel's uncore boxes per socket (perfmon_uncore.h), 0 when it has none */
 	int chas, channels, upi_links;
+	int imc_free;         /* a client's free-running memory-controller PMUs */
+	unsigned rapl;        /* RAPL domains of the power PMU: PERFMON_RAPL_* bits; 0 unknown */
 };
 
 /*

@@ -265,20 +265,35 @@ static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngro
 	return false;
 }
 
-/* RAPL's power PMU: package and DRAM energy per socket, in watts. */
-static void pu_power(FILE *f)
+/*
+ * RAPL's power PMU: each domain's energy per socket, in watts, a group per
+ * domain the kernel has (RAPL unknown: package and DRAM, which then say
+ * what is missing).  How many groups.
+ */
+static int pu_power(FILE *f, unsigned rapl, bool write)
 {
 	static const struct {
+		unsigned bit;
 		const char *group, *event, *alias, *metric, *help;
 	} dom[] = {
-		{ "Power", "pkg_joules", "energy-pkg", "package_watts",
+		{ PERFMON_RAPL_PKG, "Power", "pkg_joules", "energy-pkg", "package_watts",
 		  "Package power: RAPL's package energy (the power PMU's energy-pkg, in joules by its "
 		  ".scale) over the interval" },
-		{ "Power.ram", "ram_joules", "energy-ram", "dram_watts",
+		{ PERFMON_RAPL_RAM, "Power.ram", "ram_joules", "energy-ram", "dram_watts",
 		  "DRAM power: RAPL's DRAM energy (energy-ram) over the interval" },
+		{ PERFMON_RAPL_CORES, "Power.cores", "cores_joules", "energy-cores", "cores_watts",
+		  "The cores' power: RAPL's PP0 energy (energy-cores) over the interval" },
 	};
+	int n = 0;
 
+	if (!rapl)
+		rapl = PERFMON_RAPL_PKG | PERFMON_RAPL_RAM;
 	for (size_t i = 0; i < sizeof(dom) / sizeof(dom[0]); i++) {
+		if (!(rapl & dom[i].bit))
+			continue;
+		n++;
+		if (!write)
+			continue;
 		fprintf(f, "\ngroup %s\n  key w\n  title \"Power: RAPL energy per socket (the kernel's "
 			"power PMU)\"\n  default on\n  pmu power\n  event %s %s\n", dom[i].group,
 			dom[i].event, dom[i].alias);
@@ -286,6 +301,24 @@ static void pu_power(FILE *f)
 		perfmon_layout_quoted(f, dom[i].help);
 		fprintf(f, "\nend\n");
 	}
+	return n;
+}
+
+/* A client's memory controllers (free-running counters): the socket's read and write bandwidth. */
+static void pu_client_memory(FILE *f)
+{
+	fprintf(f, "\ngroup Memory\n  key 9\n  title \"Memory bandwidth (the controllers' free-running "
+		"counters, uncore_imc_free_running)\"\n  default on\n  pmu imc_free\n"
+		"  event data_read_mib data_read\n  event data_write_mib data_write\n"
+		"  metric read_bytes_per_s socket B/s = data_read_mib * 1048576 / seconds\n"
+		"  help \"DRAM read bandwidth: the kernel's data_read (64-byte lines, in MiB by its "
+		".scale) of every memory controller\"\n"
+		"  metric write_bytes_per_s socket B/s = data_write_mib * 1048576 / seconds\n"
+		"  help \"DRAM write bandwidth: the kernel's data_write\"\n"
+		"  metric dram_peak_pct socket %% = 100 * (read_bytes_per_s + write_bytes_per_s) / "
+		"dram_peak\n  help \"Read + write bandwidth as a share of the channels' peak (DIMM "
+		"MT/s x 8 bytes a channel: --dram-mts, else the machine's DIMM speed)\"\n"
+		"  thresholds warn 70 crit 90\nend\n");
 }
 
 /* Whether metric M is one of the vendor's I/O metrics (placed after the others: fewer groups fit) */
@@ -299,7 +332,8 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 {
 	/* the buckets in the order groups are granted: memory, links, CHAs, the rest */
 	static const int order[PU_NBUCKETS] = { 0, 3, 2, 1 };
-	bool power = room >= 2;
+	int npower = pu_power(f, c->rapl, false);
+	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
 	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_BOX_COUNTERS], nev;
 	struct pu_gen g = { .p = p, .c = c };
@@ -318,9 +352,13 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			else if (b >= 0)
 				taken[m] = true;
 		}
-	/* RAPL first: two groups, no counters */
+	/* RAPL first (no counters), a client's memory controllers */
 	if (power)
-		room -= 2;
+		room -= npower;
+	if (client && room > 0) {
+		pu_client_memory(f);
+		room--;
+	}
 	fprintf(f, "\n# The servers' uncore through the kernel's uncore PMUs (perf): the vendor's "
 		"metrics per socket,\n# over %d CHAs, %d memory channels and %d UPI links per socket "
 		"(SOCKET_COUNT is 1: a socket's own boxes)\n", c->chas, c->channels, c->upi_links);
@@ -369,6 +407,6 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		}
 	}
 	if (power)
-		pu_power(f);
+		pu_power(f, c->rapl, true);
 	free(groups);
 }

@@ -18,6 +18,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* RAPL's domains the kernel's power PMU names (PERFMON_RAPL_*), 0 without one. */
+static unsigned session_vendor_rapl(const struct perf_sys *sys, const char *root)
+{
+	static const struct {
+		const char *alias;
+		unsigned bit;
+	} dom[] = { { "energy-cores", PERFMON_RAPL_CORES }, { "energy-pkg", PERFMON_RAPL_PKG },
+		    { "energy-ram", PERFMON_RAPL_RAM } };
+	struct perf_pmu *p = xcalloc(1, sizeof(*p));
+	char err[300];
+	unsigned rapl = 0;
+
+	if (!perf_sys_pmu(sys, root, "power", p, err, sizeof(err)))
+		for (int a = 0; a < p->naliases; a++)
+			for (size_t d = 0; d < sizeof(dom) / sizeof(dom[0]); d++)
+				if (!strcmp(p->alias[a].name, dom[d].alias))
+					rapl |= dom[d].bit;
+	free(p);
+	return rapl;
+}
+
 /* The machine as the vendor's constants see it. */
 static void session_vendor_machine(const struct source *src, const char *root,
 				   struct perfmon_layout_config *c)
@@ -41,6 +62,8 @@ static void session_vendor_machine(const struct source *src, const char *root,
 		c->chas = perf_sys_boxes(src->perf_sys, root, "uncore_cha_");
 		c->channels = perf_sys_boxes(src->perf_sys, root, "uncore_imc_");
 		c->upi_links = perf_sys_boxes(src->perf_sys, root, "uncore_upi_");
+		c->imc_free = perf_sys_boxes(src->perf_sys, root, "uncore_imc_free_running_");
+		c->rapl = session_vendor_rapl(src->perf_sys, root);
 	}
 }
 

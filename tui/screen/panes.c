@@ -87,6 +87,29 @@ static void panes_short_brand(const char *brand, char *out, size_t len, bool wor
 	out[n] = 0;
 }
 
+/* The machine's package power (RAPL, every socket's package_watts) for the header, "" none. */
+static void panes_power(const struct layout *l, const struct sample *s, char *buf, size_t len)
+{
+	int m = layout_metric_find(l, "package_watts");
+	double sum = 0;
+	int n = 0;
+
+	buf[0] = 0;
+	if (!s || m < 0 || l->metrics[m].group < 0 ||
+	    s->groups[l->metrics[m].group].state == SAMPLE_GROUP_OFF)
+		return;
+	for (int k = 0; k < s->nsockets; k++) {
+		double w = sample_metric(s, &s->sockets[k], m);
+
+		if (!isnan(w)) {
+			sum += w;
+			n++;
+		}
+	}
+	if (n)
+		snprintf(buf, len, "package %.0f W", sum);
+}
+
 /*
  * The two header lines.  The source at the right of the first (SIMULATED in
  * its own colour) is never dropped; the layout, the brand and the host go
@@ -97,7 +120,7 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	const struct view_info *in = &v->info;
 	char line[512], skew[32], legend[160], brand[96], shrt[96], lay[160], mark[160];
 	char iv[32], seq[32], agetxt[32], skewtxt[48], heat[200], heat_short[96], filter[96];
-	char pid[32], rec[300], rec_mid[300], rec_short[32], serving[140];
+	char pid[32], rec[300], rec_mid[300], rec_short[32], serving[140], power[48];
 	const char *base = strrchr(v->rec_path, '/');
 	int label = (int)strlen(in->source) + 2, x;
 
@@ -145,13 +168,14 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 		snprintf(filter, sizeof(filter), "filter: %s", v->filter);
 	if (v->pid)
 		snprintf(pid, sizeof(pid), "pid: %d", v->pid);
+	panes_power(in->layout, s, power, sizeof(power));
 	{
 		/* the command, a replay's place, a viewer's owner and a recording first */
 		const struct pane_part second[] = {
 			{ v->run, NULL, true }, { v->where, v->where_short, true },
 			{ (int)strlen(rec) > g->w / 3 ? rec_mid : rec, rec_short, true },
 			{ mark, NULL, false }, { iv, NULL, false }, { seq, NULL, false },
-			{ serving, "SERVING", false }, { agetxt, NULL, false }, { skewtxt, NULL, false },
+			{ power, NULL, false }, { serving, "SERVING", false }, { agetxt, NULL, false }, { skewtxt, NULL, false },
 			{ heat, heat_short, false }, { filter, NULL, false }, { pid, NULL, false },
 		};
 

@@ -134,6 +134,8 @@ const struct emu_machine emu_machines[] = {
 		.slots_width = 5, .perf_metrics = 4,
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
+		.dram_mts = 4267, /* LPDDR4x-4267, two 64-bit channels */
+		.srv = EMU_SRV_CLIENT, .channels = 2,
 	},
 	{
 		.name = "core2",

@@ -51,9 +51,13 @@ struct emu_machine {
 	 * channels and UPI links per socket, and whose event encodings they
 	 * take (Intel's data: Ice Lake-SP, Sapphire Rapids / Emerald Rapids,
 	 * Granite Rapids with two CAS counts per channel, one per
-	 * sub-channel); EMU_SRV_NONE: none.  RAPL's power PMU with it.
+	 * sub-channel); a client's free-running memory-controller counters
+	 * (EMU_SRV_CLIENT: uncore_imc_free_running_0); EMU_SRV_NONE: none.
+	 * RAPL's power PMU with it (servers: package and DRAM; clients:
+	 * package and cores).
 	 */
-	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR } srv;
+	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR,
+		       EMU_SRV_CLIENT /* Ice Lake / Tiger Lake client: free-running IMC */ } srv;
 	int chas, channels, upi_links;
 };
 

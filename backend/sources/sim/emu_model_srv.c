@@ -19,8 +19,11 @@
  *                                   clock, half the transfer rate
  *   UPI  UNC_UPI_TxL_FLITS.ALL_DATA 02H umask 0FH, RxL 03H: data flits, the
  *                                   vendor's metric takes 64/9 bytes each
- *   power energy-pkg event 02H, energy-ram 03H: 2^-32 J per count (the
- *                                   kernel's .scale)
+ *   power energy-cores event 01H, energy-pkg 02H, energy-ram 03H: 2^-32
+ *                                   J per count (the kernel's .scale)
+ *   a client's uncore_imc_free_running: data_read event FFH umask 20H,
+ *                                   data_write 21H, 64-byte lines (Linux's
+ *                                   names for the free-running counters)
  *
  * A CHA counts its share of the socket's traffic (1 / the CHAs); a TOR
  * occupancy is its inserts times their latency in CHA cycles (Little's
@@ -131,9 +134,16 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 			 64.0 / nboxes;
 		return true;
 	case EMU_UNIT_POWER:
-		if (umask || (event != 0x02 && event != 0x03))
+		if (umask || event < 0x01 || event > 0x03)
 			return false;
-		*per_s = sock[event == 0x02 ? SK_package_watts : SK_dram_watts] * 4294967296.0;
+		*per_s = sock[event == 0x02 ? SK_package_watts : event == 0x03 ? SK_dram_watts
+			 : SK_cores_watts] * 4294967296.0;
+		return true;
+	case EMU_UNIT_IMC_FREE:
+		/* the controller's lines: CHAN is the socket's channels summed */
+		if (event != 0xFF || (umask != 0x20 && umask != 0x21) || !chan)
+			return false;
+		*per_s = chan[umask == 0x20 ? SK_read_lines_per_s : SK_write_lines_per_s] / nboxes;
 		return true;
 	}
 	return false;

@@ -31,6 +31,14 @@ static int ek_pmu_of(const struct emu_perf *k, uint32_t type)
 	return -1;
 }
 
+/* A free-running PMU's config: a RAPL domain it has (event 01H-03H), or a named IMC count. */
+static bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config)
+{
+	if (p->unit == EMU_UNIT_POWER)
+		return config < 32 && (p->configs & (1u << config));
+	return config == 0x20FF || config == 0x21FF; /* data_read, data_write */
+}
+
 static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
 {
 	struct emu_perf *k = ctx;
@@ -68,8 +76,11 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -EINVAL;
 		goto out;
 	}
-	/* RAPL: a domain this machine has (pkg 02H, ram 03H), nothing else in config (Linux: EINVAL) */
-	if (k->pmus[pmu].kind == EK_POWER && attr->config != 0x02 && attr->config != 0x03) {
+	/*
+	 * RAPL: a domain this machine has (cores 01H, pkg 02H, ram 03H); a free-running
+	 * counter: one of its events; nothing else in config (Linux: EINVAL)
+	 */
+	if (k->pmus[pmu].kind == EK_POWER && !ek_free_config_ok(&k->pmus[pmu], attr->config)) {
 		rc = -EINVAL;
 		goto out;
 	}

@@ -52,6 +52,7 @@ struct ek_pmu {
 	uint64_t fixed_en;
 	unsigned fixed_width;
 	int unit, box, nboxes;    /* EK_SRV, EK_POWER: emu_srv_unit, which of how many boxes */
+	uint32_t configs;         /* EK_POWER of RAPL: bit c for each domain's config c it has */
 };
 
 /*

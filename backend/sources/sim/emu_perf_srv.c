@@ -83,10 +83,10 @@ void ek_add_server(struct emu_perf *k, const char *cpumask)
 
 	if (m->srv == EMU_SRV_NONE || k->npmus + m->chas + m->channels + m->upi_links + 1 > EK_MAX_PMUS)
 		return;
-	for (int b = 0; b < m->chas; b++)
+	for (int b = 0; b < m->chas && m->srv != EMU_SRV_CLIENT; b++)
 		ek_add_box(k, "uncore_cha_", EMU_UNIT_CHA, b, m->chas,
 			   icx ? "config:8-15,32-55" : "config:8-15,32-57", cpumask);
-	for (int b = 0; b < m->channels; b++) {
+	for (int b = 0; b < m->channels && m->srv != EMU_SRV_CLIENT; b++) {
 		p = ek_add_box(k, "uncore_imc_", EMU_UNIT_MC, b, m->channels, "config:8-15", cpumask);
 		perf_pmu_add_alias(&p->desc, "clockticks", icx ? "event=0x00,umask=0x00"
 							     : "event=0x01,umask=0x01");
@@ -100,9 +100,27 @@ void ek_add_server(struct emu_perf *k, const char *cpumask)
 	}
 	for (int b = 0; b < m->upi_links; b++)
 		ek_add_box(k, "uncore_upi_", EMU_UNIT_UPI, b, m->upi_links, "config:8-15,32-55", cpumask);
+	if (m->srv == EMU_SRV_CLIENT) {
+		/* Ice Lake / Tiger Lake client: the controller's free-running counters */
+		p = ek_add_counted(k, "uncore_imc_free_running_0", EK_POWER, EMU_UNIT_IMC_FREE, 0, 1,
+				   cpumask);
+		perf_pmu_add_field(&p->desc, "event", "config:0-7");
+		perf_pmu_add_field(&p->desc, "umask", "config:8-15");
+		perf_pmu_add_alias(&p->desc, "data_read", "event=0xff,umask=0x20");
+		perf_pmu_add_alias(&p->desc, "data_write", "event=0xff,umask=0x21");
+		ek_scale_aliases(p, 2, 6.103515625e-5, "MiB"); /* 64 bytes in MiB */
+	}
 	p = ek_add_counted(k, "power", EK_POWER, EMU_UNIT_POWER, 0, 1, cpumask);
 	perf_pmu_add_field(&p->desc, "event", "config:0-7");
+	if (m->srv == EMU_SRV_CLIENT) {
+		perf_pmu_add_alias(&p->desc, "energy-cores", "event=0x01");
+		p->configs |= 1u << 1;
+	}
 	perf_pmu_add_alias(&p->desc, "energy-pkg", "event=0x02");
-	perf_pmu_add_alias(&p->desc, "energy-ram", "event=0x03");
-	ek_scale_aliases(p, 2, 2.3283064365386962890625e-10, "Joules"); /* 2^-32 J */
+	p->configs |= 1u << 2;
+	if (m->srv != EMU_SRV_CLIENT) {
+		perf_pmu_add_alias(&p->desc, "energy-ram", "event=0x03");
+		p->configs |= 1u << 3;
+	}
+	ek_scale_aliases(p, p->desc.naliases, 2.3283064365386962890625e-10, "Joules"); /* 2^-32 J */
 }

@@ -348,8 +348,8 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 {
 	double n = 0, sock[SK_COUNT], chan[EMU_MAX_SRV_CHANNELS][SK_COUNT];
 	/* a memory box's channel: the scenario's channels keep to the home's reads together */
-	int nchan = unit == EMU_UNIT_MC ? (e->channels < EMU_MAX_SRV_CHANNELS ? e->channels
-					   : EMU_MAX_SRV_CHANNELS) : 0;
+	int nchan = unit == EMU_UNIT_MC || unit == EMU_UNIT_IMC_FREE
+		    ? (e->channels < EMU_MAX_SRV_CHANNELS ? e->channels : EMU_MAX_SRV_CHANNELS) : 0;
 	bool known = true;
 
 	if (si < 0 || si >= e->nsockets || (unit == EMU_UNIT_MC && box >= nchan))
@@ -358,8 +358,15 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 		double step_end = fmin(t1, scenario_next_change(e->sc, t0)), per_s;
 
 		scenario_eval_socket(e->sc, t0, si, nchan, sock, chan);
-		known = emu_model_srv(e->m, (enum emu_srv_unit)unit, event, umask, sock, nchan ? chan[box] : NULL, nboxes,
-				      &per_s);
+		if (unit == EMU_UNIT_IMC_FREE) {
+			/* a controller's counters: every channel behind it (the box's share) */
+			for (int c = 1; c < nchan; c++)
+				for (int k = 0; k < SK_COUNT; k++)
+					chan[0][k] += chan[c][k];
+			box = 0;
+		}
+		known = emu_model_srv(e->m, (enum emu_srv_unit)unit, event, umask, sock,
+				      nchan ? chan[box] : NULL, nboxes, &per_s);
 		n += per_s * (step_end - t0);
 		t0 = step_end;
 	}

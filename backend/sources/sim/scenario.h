@@ -118,7 +118,8 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(upi_tx_bytes_per_s, SOCKET, 0, 0, 1e12, "data bytes this socket sends over its UPI links, per second (spread evenly over the links)") \
 	X(upi_rx_bytes_per_s, SOCKET, 0, 0, 1e12, "data bytes this socket receives over its UPI links, per second") \
 	X(package_watts,     SOCKET, 0, 0, 2000,  "RAPL package power, watts (energy-pkg)") \
-	X(dram_watts,        SOCKET, 0, 0, 2000,  "RAPL DRAM power, watts (energy-ram)")
+	X(dram_watts,        SOCKET, 0, 0, 2000,  "RAPL DRAM power, watts (energy-ram)") \
+	X(cores_watts,       SOCKET, 0, 0, 2000,  "RAPL power of the cores (PP0), watts (energy-cores; clients)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

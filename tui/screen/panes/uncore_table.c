@@ -16,6 +16,8 @@
 /* The widest bar, and the narrowest a table of many bandwidth columns shrinks it to. */
 #define UNCORE_BAR_W 10
 #define UNCORE_BAR_MIN_W 7
+/* the terminal a table should fit */
+#define UNCORE_TABLE_FIT_W 80
 
 bool uncore_table_bandwidth(const char *unit)
 {
@@ -32,6 +34,16 @@ double uncore_table_bytes(const char *unit)
 	case 'G': return 1e9;
 	default: return 1;
 	}
+}
+
+/* The table's columns: the row label's 12, then each column's. */
+static int uncore_table_width(const struct layout *l, const struct uncore_table *t)
+{
+	int w = 12;
+
+	for (int c = 0; c < t->ncols; c++)
+		w += uncore_table_col_w(l, t, c);
+	return w;
 }
 
 void uncore_table_fit(const struct layout *l, const int *cols, int ncols,
@@ -72,7 +84,10 @@ void uncore_table_fit(const struct layout *l, const int *cols, int ncols,
 	}
 	for (int c = 0; c < ncols; c++)
 		nbw += uncore_table_bandwidth(l->metrics[cols[c]].unit);
-	t->bar = nbw > 2 ? UNCORE_BAR_MIN_W : UNCORE_BAR_W;
+	/* wider than an 80-column terminal with the widest bars: the narrow ones */
+	t->bar = UNCORE_BAR_W;
+	if (nbw > 2 || uncore_table_width(l, t) > UNCORE_TABLE_FIT_W)
+		t->bar = UNCORE_BAR_MIN_W;
 }
 
 const char *uncore_table_name(const struct layout *l, const struct uncore_table *t, int c)
