@@ -328,6 +328,7 @@ static int engine_uncore(struct engine *e, char *err, size_t errlen)
 		.channels = cfg->channels, .channel_peak = cfg->channel_peak,
 		.clock = engine_clock_of, .clock_ctx = e, .root = cfg->root,
 		.perf_task = cfg->perf_task, .perf = cfg->perf, .perf_access = cfg->perf_access,
+		.rapl_server_dram = cfg->rapl_server_dram,
 	};
 	int rc = uncore_create(&uc, &e->unc, err, errlen);
 

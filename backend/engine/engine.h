@@ -139,6 +139,7 @@ struct engine_config {
 	const bool *uncore_taken; /* by socket, or NULL */
 	int channels;            /* memory channels per socket */
 	double channel_peak;     /* theoretical B/s of one channel, NaN unknown */
+	bool rapl_server_dram;   /* RAPL's DRAM domain in 15.3 uJ (msr_rapl_server_dram) */
 	engine_clock_fn clock;   /* NULL: CLOCK_MONOTONIC */
 	void *clock_ctx;
 	/*

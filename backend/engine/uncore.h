@@ -78,6 +78,7 @@ struct uncore_config {
 	const bool *socket_taken;   /* by socket: uncore counters someone else uses, or NULL */
 	int channels;               /* memory channels per socket */
 	double channel_peak;        /* theoretical bytes/s of one channel; NaN unknown */
+	bool rapl_server_dram;      /* RAPL's DRAM domain counts in 15.3 uJ (a server), not its ESU */
 	uncore_clock_fn clock;      /* the time of each read and programming */
 	void *clock_ctx;
 	const char *root;           /* where /proc is looked up to name another user (NULL: /) */

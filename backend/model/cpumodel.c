@@ -22,6 +22,7 @@ const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
 				     .pmus = 1u << LAYOUT_PMU_CHA | 1u << LAYOUT_PMU_MC |
 					     1u << LAYOUT_PMU_UPI | 1u << LAYOUT_PMU_POWER |
 					     1u << LAYOUT_PMU_IMC_FREE },
+	[CPUMODEL_UNCORE_RAPL] = { .name = "RAPL's energy MSRs", .pmus = 1u << LAYOUT_PMU_POWER },
 };
 
 bool cpumodel_uncore_free_running(enum cpumodel_uncore kind)

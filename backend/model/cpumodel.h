@@ -29,6 +29,8 @@ enum cpumodel_uncore {
 	 * kernel describes in sysfs; what it lacks is n/a with the PMU's name.
 	 */
 	CPUMODEL_UNCORE_KERNEL,
+	/* Through msr on a CPU whose uncore only the kernel reaches: RAPL's energy MSRs, read only. */
+	CPUMODEL_UNCORE_RAPL,
 };
 
 /*

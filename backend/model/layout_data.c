@@ -50,9 +50,9 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 	[LAYOUT_PMU_UPI] = { .name = "upi", .kernel = "uncore_upi_", .counters = 4, .width = 48,
 			     .per_socket = true, .summed_boxes = true, .box = "link",
 			     .cmask_max = 0xFF, .kernel_only = true, .umask_max = 0xFFFFFFFF },
+	/* RAPL: the kernel's power PMU, or its energy MSRs read through msr (msr_rapl) */
 	[LAYOUT_PMU_POWER] = { .name = "power", .kernel = "power", .width = 64, .per_socket = true,
-			       .free_running = true, .box = "socket", .kernel_only = true,
-			       .aliases = true },
+			       .free_running = true, .box = "socket", .aliases = true },
 	/*
 	 * The clients' memory controllers from Ice Lake and Tiger Lake on: the
 	 * kernel's free-running counters (uncore_imc_free_running_N, one per

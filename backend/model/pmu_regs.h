@@ -66,6 +66,19 @@
 #define IA32_TIME_STAMP_COUNTER    0x010u /* read only by pmutop [SDM] */
 #define MSR_PLATFORM_INFO          0x0CEu /* bits 15:8 maximum non-turbo ratio [SDM] */
 
+/*
+ * RAPL, read only [SDM 15.10]: the units (energy status bits 12:8, a count
+ * is 1/2^ESU J), the package's, DRAM's and the cores' (PP0) energy status
+ * (bits 31:0, a total that wraps).  The DRAM domain of the servers counts
+ * in 15.3 uJ whatever ESU says [SDM 15.10.5, Linux's rapl driver].
+ */
+#define MSR_RAPL_POWER_UNIT        0x606u
+#define RAPL_ESU(v)                (((v) >> 8) & 0x1F)
+#define MSR_PKG_ENERGY_STATUS      0x611u
+#define MSR_DRAM_ENERGY_STATUS     0x619u
+#define MSR_PP0_ENERGY_STATUS      0x639u
+#define RAPL_SERVER_DRAM_UNIT_J    15.3e-6
+
 #define PMU_MAX_GP      8 /* most general-purpose counters any model has */
 #define PMU_MAX_FIXED   4 /* instructions, cycles, reference cycles, slots */
 

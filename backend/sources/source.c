@@ -45,6 +45,17 @@ static struct msr_dev *source_open_dev(struct source *s, const char *root, char 
  * The perf side of S (its CPU identified, its topology loaded): the core
  * PMU's formats and what the kernel allows, or the emulated kernel.
  */
+/* Whether RAPL's units register answers on the first CPU (Sandy Bridge on; read only). */
+static bool source_rapl_readable(const struct source *s)
+{
+	uint64_t v;
+
+	for (int i = 0; i < s->topo->nthreads; i++)
+		if (s->topo->threads[i].online)
+			return !msr_read(s->dev, s->topo->threads[i].os_cpu, MSR_RAPL_POWER_UNIT, &v);
+	return false;
+}
+
 static int source_open_perf_side(struct source *s, const char *root, bool task_ok, char *err,
 				  size_t errlen)
 {
@@ -157,6 +168,10 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;
+	/* a CPU whose uncore only the kernel reaches: RAPL's energy MSRs, where they can be read */
+	if (s->uncore == CPUMODEL_UNCORE_NONE && !(s->model && s->model->p->uncore_why) &&
+	    s->info.vendor_id == CPUID_VENDOR_INTEL && source_rapl_readable(s))
+		s->uncore = CPUMODEL_UNCORE_RAPL;
 	if (cpumodel_uncore_free_running(s->uncore) && (s->emu ? mmio_open_ops(&emu_mmio_ops, s->emu,
 								      "the emulated host bridge", &s->mmio,
 								      s->mmio_why, sizeof(s->mmio_why))
@@ -193,7 +208,8 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->mmio_why = s->mmio_why;
 	ec->channels = s->channels;
 	ec->core_ops = &msr_core_ops;
-	ec->uncore_ops = &msr_uncore_ops;
+	ec->uncore_ops = s->uncore == CPUMODEL_UNCORE_RAPL ? &msr_rapl_ops : &msr_uncore_ops;
+	ec->rapl_server_dram = msr_rapl_server_dram(info);
 	if (s->perf) {
 		ec->core_ops = &perf_core_ops;
 		ec->uncore_ops = &perf_uncore_ops;

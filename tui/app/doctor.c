@@ -370,6 +370,7 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 		return;
 	case CPUMODEL_UNCORE_NONE:
 	case CPUMODEL_UNCORE_KERNEL:
+	case CPUMODEL_UNCORE_RAPL:
 		l->state = DOCTOR_NA;
 		if (!model && c->info.vendor_id == CPUID_VENDOR_INTEL) {
 			doctor_kernel_uncore(c, l);

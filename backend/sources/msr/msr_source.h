@@ -11,5 +11,11 @@
 
 extern const struct src_core_ops msr_core_ops;
 extern const struct src_uncore_ops msr_uncore_ops;
+/* RAPL's energy MSRs, read only, as the per-socket transport of a CPU without pmutop's uncore. */
+extern const struct src_uncore_ops msr_rapl_ops;
+
+struct cpuid_info;
+/* The servers whose RAPL DRAM domain counts in 15.3 uJ (Linux's rapl driver: hsw_server). */
+bool msr_rapl_server_dram(const struct cpuid_info *info);
 
 #endif

@@ -332,6 +332,8 @@ static int emu_msr_access_at(struct emu *e, int cpu, uint32_t reg, int write, ui
 	emu_cpu_sync(e, c, now);
 	if (emu_core_reg(e, c, reg, write, val, &rc))
 		return rc;
+	if (emu_rapl_reg(e, c->socket, reg, write, val, &rc, now))
+		return rc;
 	if (e->uncore != CPUMODEL_UNCORE_NONE) {
 		struct emu_socket *s = &e->sockets[c->socket];
 		int hit;

@@ -71,6 +71,8 @@ struct emu_socket {
 	struct emu_ctr fixed;
 	struct emu_acc acc[EMU_MAX_ACC];
 	double imc[5];   /* Skylake IMC free-running integrals, by emu_imc_offsets */
+	double energy_t; /* RAPL: the energy (J) of cores, package, DRAM up to energy_t */
+	double energy[3];
 };
 
 struct emu {
@@ -125,6 +127,9 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c);
 
 /* The per-socket PMUs: bring socket SI up to T; register access (1 if REG is theirs). */
 void emu_socket_sync(struct emu *e, int si, double t);
+/* RAPL's registers of socket SI at NOW (read only); 1 if REG is one of them. */
+int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, int *rc,
+		 double now);
 int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
 		       uint64_t *val, int *rc);
 int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,

@@ -377,3 +377,59 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 	}
 	return known ? n : 0;
 }
+
+/* The machines with RAPL here: those with the kernel's power PMU (a server's or a client's uncore). */
+static bool emu_has_rapl(const struct emu *e)
+{
+	return e->m->srv != EMU_SRV_NONE;
+}
+
+int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, int *rc,
+		 double now)
+{
+	/* 1/8 W, 1/2^14 J (61 uJ), 1/2^10 s: what Intel's parts report */
+	const uint64_t units = 3 | 14u << 8 | 10u << 16;
+	bool client = e->m->srv == EMU_SRV_CLIENT;
+	struct emu_socket *s;
+	int dom;
+	double unit;
+
+	if (!emu_has_rapl(e) || si < 0 || si >= e->nsockets)
+		return 0;
+	switch (reg) {
+	case MSR_RAPL_POWER_UNIT:
+		dom = -1;
+		break;
+	case MSR_PP0_ENERGY_STATUS:
+		dom = 0;
+		break;
+	case MSR_PKG_ENERGY_STATUS:
+		dom = 1;
+		break;
+	case MSR_DRAM_ENERGY_STATUS:
+		dom = 2;
+		break;
+	default:
+		return 0;
+	}
+	/* read only; a domain the part lacks is EIO (clients: no DRAM; servers: no PP0) */
+	if (write || (dom == 0 && !client) || (dom == 2 && client)) {
+		*rc = -EIO;
+		return 1;
+	}
+	*rc = 0;
+	if (dom < 0) {
+		*val = units;
+		return 1;
+	}
+	s = &e->sockets[si];
+	if (now > s->energy_t) {
+		for (int d = 0; d < 3; d++)
+			s->energy[d] += emu_srv_count(e, si, EMU_UNIT_POWER, 0, 1, (unsigned)d + 1, 0,
+						      s->energy_t, now) / 4294967296.0;
+		s->energy_t = now;
+	}
+	unit = dom == 2 ? RAPL_SERVER_DRAM_UNIT_J : 1.0 / (1 << 14);
+	*val = (uint64_t)(s->energy[dom] / unit) & 0xFFFFFFFFull;
+	return 1;
+}
