@@ -22,7 +22,7 @@
 #    Nine CHA groups take turns: those figures are scaled (5 %).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 36
+plan 38
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -116,6 +116,10 @@ run "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.scn" --source perf -b -n 2
 	--format json
 near "socket 1 sends socket 0's reads over UPI" "$(field "$out" 1 upi_data_transmit_bw)" 7808 0.02
 near "... which socket 0 receives" "$(field "$out" 0 upi_data_receive_bw)" 7808 0.02
+near "... a quarter on each of its 4 links (link 2 alone, box=2)" \
+	"$(field "$out" 1 upi_data_transmit_bw_link2)" 1952 0.02
+near "... and link 3 of socket 0 receives its quarter" \
+	"$(field "$out" 0 upi_data_receive_bw_link3)" 1952 0.02
 near "socket 0: L3 miss latency from the TOR (scaled)" \
 	"$(field "$out" 0 llc_demand_data_read_miss_latency)" 103.6 0.05
 near "... its remote share of the reads" "$(field "$out" 0 numa_reads_addressed_to_remote_dram)" \

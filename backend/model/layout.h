@@ -141,6 +141,7 @@ struct layout_event {
 	uint32_t counters;   /* general-purpose counters it may use (bit n = PMCn) */
 	enum layout_pmu pmu; /* its group's */
 	int channel;         /* memory channel it counts (channel=N), -1 for none */
+	int box;             /* the one box of its kind it counts (box=N: a UPI link), -1 all */
 	uint32_t mmio;       /* LAYOUT_PMU_IMC: offset of the counter from the BAR */
 	int var;             /* its variable; events of one name on different channels share it */
 };

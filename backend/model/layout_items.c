@@ -89,10 +89,22 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 			   nkeys == 8 ? ", any, offcore, frontend" : "", (int)(eq - t->text), t->text);
 }
 
-/* Trailing words of an event line: per-core, counters=LIST, channel=N. */
+/* Trailing words of an event line: per-core, counters=LIST, channel=N, box=N. */
 static int layout_event_attr(struct layout_parser *p, const struct layout_token *t,
 			     struct layout_event *ev)
 {
+	if (!strncmp(t->text, "box=", 4)) {
+		uint64_t b;
+		const struct layout_pmu_kind *k = &layout_pmu_kinds[ev->pmu];
+
+		if (!k->kernel_only || !k->summed_boxes || k->box_channels)
+			return layout_fail(p, t->at, "no box=N here: one box of a kind the kernel "
+					   "numbers (pmu cha, upi; a channel is channel=N)");
+		if (layout_number(p, t, t->text + 4, 255, &b))
+			return -EINVAL;
+		ev->box = (int)b;
+		return 0;
+	}
 	if (!strncmp(t->text, "channel=", 8)) {
 		uint64_t ch;
 
@@ -203,6 +215,7 @@ int layout_event(struct layout_parser *p)
 	struct layout *l = p->l;
 	enum layout_pmu pmu = l->groups[p->group].pmu;
 	struct layout_event ev = { .group = p->group, .line = p->line, .pmu = pmu, .channel = -1,
+				   .box = -1,
 				   .counters = (1u << PMU_MAX_GP) - 1 };
 	int rc = layout_want_args(p, 2, -1, "an event name and its encoding (a libpfm4 name or 'raw')");
 	int i = 3;
@@ -229,7 +242,7 @@ int layout_event(struct layout_parser *p)
 
 		for (; i < p->ntok && strchr(p->tok[i].text, '='); i++) {
 			if (!strncmp(p->tok[i].text, "counters=", 9) ||
-			    !strncmp(p->tok[i].text, "channel=", 8))
+			    !strncmp(p->tok[i].text, "channel=", 8) || !strncmp(p->tok[i].text, "box=", 4))
 				break;
 			if (layout_raw_field(p, &p->tok[i], &ev))
 				return -EINVAL;
@@ -263,8 +276,8 @@ int layout_event(struct layout_parser *p)
 		if (rc) {
 			free(ev.canonical);
 			if (rc == -ENOENT)
-				rc = layout_fail(p, p->tok[i].at, "'per-core', 'counters=LIST' or "
-						 "'channel=N', not '%s'", p->tok[i].text);
+				rc = layout_fail(p, p->tok[i].at, "'per-core', 'counters=LIST', "
+						 "'channel=N' or 'box=N', not '%s'", p->tok[i].text);
 			return rc;
 		}
 	}

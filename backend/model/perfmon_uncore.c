@@ -49,6 +49,7 @@ struct pu_gen {
 	const struct perfmon *p;
 	const struct perfmon_layout_config *c;
 	int boxes;                         /* of the bucket rendered now */
+	int link;                          /* the UPI link rendered now (its events' suffix), -1 none */
 	char why[200];
 };
 
@@ -187,10 +188,13 @@ static const char *pu_map(void *ctx, enum perfmon_name_kind kind, const char *na
 		return buf;
 	}
 	perfmon_layout_name(name, buf, len);
+	if (g->link >= 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), ".link%d", g->link);
 	return buf;
 }
 
 /* The event lines of perfmon event V (named by its base), once per channel where CHANNELS. */
+/* The event lines of perfmon event V (named by its base), once per channel where CHANNELS; of link g->link alone where one is rendered. */
 static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 {
 	const struct perfmon_event *e = &g->p->events[v];
@@ -200,11 +204,15 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	char name[160];
 
 	perfmon_layout_name(e->base, name, sizeof(name));
+	if (g->link >= 0)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".link%d", g->link);
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
 		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name, code & 0xFF,
 			(umask | ext << 8) & 0xFFFFFFFFull);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
+		if (g->link >= 0)
+			fprintf(f, " box=%d", g->link);
 		fputc('\n', f);
 	}
 }
@@ -216,13 +224,22 @@ static void pu_metric(struct pu_gen *g, FILE *f, int m, bool channels)
 	char name[160], buf[PU_FORMULA_MAX];
 	bool per_channel = channels && pm->resolution && strstr(pm->resolution, "CHANNEL");
 
+	char help[600];
+
 	g->why[0] = 0;
 	perfmon_render_map(g->p, m, false, pu_map, g, buf, sizeof(buf));
 	perfmon_layout_name(pm->name, name, sizeof(name));
+	if (g->link >= 0)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "_link%d", g->link);
 	fprintf(f, "  metric %s %s ", name, per_channel ? "channel" : "socket");
 	perfmon_layout_quoted(f, !pm->unit ? "" : !strcmp(pm->unit, "percent") ? "%" : pm->unit);
 	fprintf(f, " = %s\n  help ", buf);
-	perfmon_layout_quoted(f, pm->desc ? pm->desc : pm->name);
+	if (g->link >= 0)
+		snprintf(help, sizeof(help), "UPI link %d alone: %s", g->link,
+			 pm->desc ? pm->desc : pm->name);
+	else
+		snprintf(help, sizeof(help), "%s", pm->desc ? pm->desc : pm->name);
+	perfmon_layout_quoted(f, help);
 	fputc('\n', f);
 }
 
@@ -321,6 +338,12 @@ static void pu_client_memory(FILE *f)
 		"  thresholds warn 70 crit 90\nend\n");
 }
 
+/* Whether the vendor resolves metric M per UPI link (ResolutionLevels UPI). */
+static bool pu_link_metric(const struct perfmon *p, int m)
+{
+	return p->metrics[m].resolution && strstr(p->metrics[m].resolution, "UPI");
+}
+
 /* Whether metric M is one of the vendor's I/O metrics (placed after the others: fewer groups fit) */
 static bool pu_io(const struct perfmon *p, int m)
 {
@@ -336,7 +359,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
 	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_BOX_COUNTERS], nev;
-	struct pu_gen g = { .p = p, .c = c };
+	struct pu_gen g = { .p = p, .c = c, .link = -1 };
 	bool c0;
 
 	for (int pass = 0; pass < 2; pass++)
@@ -396,6 +419,16 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 				pu_metric(&g, f, gr->metrics[k], mc);
 				total |= !strcmp(p->metrics[gr->metrics[k]].name, "memory_bandwidth_total");
 			}
+			/* the vendor resolves these per UPI link: each link's own, beside the sum */
+			for (g.link = 0; pu_buckets[b].pmu == LAYOUT_PMU_UPI && g.link < c->upi_links &&
+					 c->upi_links > 1; g.link++) {
+				for (int k = 0; k < gr->nevents; k++)
+					pu_event_line(&g, f, gr->event[k], 0);
+				for (int k = 0; k < gr->nmetrics; k++)
+					if (pu_link_metric(p, gr->metrics[k]))
+						pu_metric(&g, f, gr->metrics[k], false);
+			}
+			g.link = -1;
 			if (total)
 				fprintf(f, "  metric dram_peak_pct channel %% = 100 * memory_bandwidth_total "
 					"* 1e6 / dram_peak\n  help \"pmutop's: the vendor's "

@@ -165,9 +165,12 @@ static void perf_uncore_close_group(struct perf_uncore *up, int g)
 			perf_group_close(perf_uncore_pg(up, i, g, b));
 }
 
-/* Whether group G's event K counts on box B of its kind (channel events: their channel's box only). */
+/* Whether event EV counts on box B of its kind (a box's events, channel events: that box only). */
 static bool perf_uncore_on_box(const struct perf_uncore *up, const struct layout_event *ev, int b)
 {
+	(void)up;
+	if (ev->box >= 0)
+		return ev->box == b;
 	return !layout_pmu_kinds[ev->pmu].box_channels || ev->channel < 0 || ev->channel == b;
 }
 
