@@ -2278,13 +2278,38 @@ START_TEST(perf_kernel_server_uncore_counts_the_truth)
 
 	/* a kernel without the UPI driver: the link group blocked, named; the rest counts */
 	run_source_perf(&r, "sapphire-rapids:numa-remote");
-	ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, "uncore_upi_0"), 0);
+	for (int b = 0; b < 4; b++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "uncore_upi_%d", b);
+		ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, name), 0);
+	}
 	run_engine_text(&r, kernel_uncore_layout, 1.0);
 	s = run_sample(&r);
 	links = layout_group_find(r.l, "links");
 	ck_assert_int_eq(s->groups[links].state, SAMPLE_GROUP_BLOCKED);
 	ck_assert_msg(strstr(s->groups[links].why, "no uncore_upi_0 PMU"), "%s", s->groups[links].why);
 	ck_assert_int_eq(check_uncore_truth(&r, s, 0.02), 58);
+	sample_release(s);
+	run_close(&r);
+
+	/* a box the kernel's driver failed (uncore_imc_3 missing): the others keep their channels */
+	run_source_perf(&r, "sapphire-rapids:numa-remote");
+	ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, "uncore_imc_3"), 0);
+	run_engine_text(&r, kernel_uncore_layout, 1.0);
+	s = run_sample(&r);
+	{
+		int m = layout_metric_find(r.l, "read_bytes_per_s");
+		double c2 = sample_metric(s, sample_channel(s, 1, 2), m);
+		double c3 = sample_metric(s, sample_channel(s, 1, 3), m);
+		double c4 = sample_metric(s, sample_channel(s, 1, 4), m);
+
+		ck_assert_msg(isnan(c3), "channel 3 without its box: %g", c3);
+		/* numa-remote: socket 1's channels each read 4.1e7 lines a second (no noise at 1 %) */
+		ck_assert_msg(fabs(c2 - 64 * 4.1e7) < 0.05 * 64 * 4.1e7 &&
+			      fabs(c4 - 64 * 4.1e7) < 0.05 * 64 * 4.1e7, "channels 2 and 4: %g %g",
+			      c2, c4);
+	}
 	sample_release(s);
 	run_close(&r);
 

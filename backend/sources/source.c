@@ -153,7 +153,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		if (s->uncore == CPUMODEL_UNCORE_NONE && !(s->model && s->model->p->uncore_why)) {
 			/* the kernel's uncore PMUs, whatever it describes; channels: its memory boxes */
 			s->uncore = CPUMODEL_UNCORE_KERNEL;
-			s->channels = perf_sys_boxes(s->perf_sys, root, "uncore_imc_");
+			s->channels = perf_sys_box_span(s->perf_sys, root, "uncore_imc_");
 			/* a client's controllers count the socket's channels together: how many, emulated */
 			if (!s->channels && s->emu)
 				s->channels = emu_channels(s->emu);

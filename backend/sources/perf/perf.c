@@ -14,6 +14,7 @@
 #include "fdlimit.h"
 #include "xmalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -212,20 +213,50 @@ int perf_sys_pmu(const struct perf_sys *sys, const char *root, const char *name,
 	return rc;
 }
 
+static int perf_int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int perf_sys_box_numbers(const struct perf_sys *sys, const char *root, const char *prefix,
+			 int *nums, int max)
+{
+	enum { MAX_NAMES = 4096 };
+	char (*names)[64] = xcalloc(MAX_NAMES, 64);
+	size_t plen = strlen(prefix);
+	int n, k = 0;
+
+	n = sys && sys->pmus ? sys->pmus(sys->ctx, names, MAX_NAMES)
+			     : perf_pmu_list(root, prefix, names, MAX_NAMES);
+	for (int i = 0; i < n && k < max; i++) {
+		const char *num = names[i] + plen;
+		char *end;
+		long v;
+
+		/* PREFIX then a number alone: uncore_imc_3, not uncore_imc_free_running_0 */
+		if (strncmp(names[i], prefix, plen) || !isdigit((unsigned char)*num))
+			continue;
+		v = strtol(num, &end, 10);
+		if (!*end && v >= 0 && v < 1 << 20)
+			nums[k++] = (int)v;
+	}
+	free(names);
+	qsort(nums, (size_t)k, sizeof(int), perf_int_cmp);
+	return k;
+}
+
 int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix)
 {
-	struct perf_pmu *p = xcalloc(1, sizeof(*p));
-	char name[80], err[300];
-	int n = 0;
+	int nums[1024];
 
-	while (n < 4096) {
-		snprintf(name, sizeof(name), "%s%d", prefix, n);
-		if (perf_sys_pmu(sys, root, name, p, err, sizeof(err)))
-			break;
-		n++;
-	}
-	free(p);
-	return n;
+	return perf_sys_box_numbers(sys, root, prefix, nums, 1024);
+}
+
+int perf_sys_box_span(const struct perf_sys *sys, const char *root, const char *prefix)
+{
+	int nums[1024], n = perf_sys_box_numbers(sys, root, prefix, nums, 1024);
+
+	return n ? nums[n - 1] + 1 : 0;
 }
 
 static const struct perf_sys *perf_sys_of(const struct perf_group *g)

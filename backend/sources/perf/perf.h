@@ -66,10 +66,16 @@ int perf_sys_pmu(const struct perf_sys *sys, const char *root, const char *name,
 		 struct perf_pmu *out, char *err, size_t errlen);
 
 /*
- * How many PMUs PREFIX0, PREFIX1, ... SYS has, numbered from 0 without a
- * gap (the boxes of one kind the kernel's uncore driver registered).
+ * The numbers N of the PMUs PREFIXN SYS has (the boxes of one kind the
+ * kernel's uncore driver registered: a box that failed leaves a gap), in
+ * order, into NUMS (at most MAX).  How many.
  */
+int perf_sys_box_numbers(const struct perf_sys *sys, const char *root, const char *prefix,
+			 int *nums, int max);
+/* How many boxes PREFIXN SYS has (perf_sys_box_numbers' count). */
 int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix);
+/* The highest box number + 1 (memory channels keep their numbers across a gap), 0 none. */
+int perf_sys_box_span(const struct perf_sys *sys, const char *root, const char *prefix);
 
 struct perf_group {
 	const struct perf_sys *sys; /* NULL: the kernel's */

@@ -49,6 +49,7 @@ struct perf_uncore {
 	const struct layout *l;
 	const struct perf_sys *sys;
 	struct perf_pmu *box[LAYOUT_NPMUS]; /* the kind's boxes, in number order */
+	int *boxno[LAYOUT_NPMUS];         /* each one's number (uncore_imc_N: channel N) */
 	int nbox[LAYOUT_NPMUS];
 	char missing[LAYOUT_NPMUS][224];  /* why a layout PMU has no kernel PMU */
 	struct perf_pmu clock;
@@ -61,6 +62,7 @@ struct perf_uncore {
 	struct perf_group *pg;            /* [socket][slot] */
 	struct perf_group *clock_pg;      /* per socket */
 	double *scratch;                  /* one group's counts, summed over its boxes */
+	char note[300];                   /* boxes missing between the kernel's numbers, "" none */
 };
 
 static struct perf_uncore *perf_uncore_of(struct src_uncore *u)
@@ -92,17 +94,31 @@ static void perf_uncore_discover(struct perf_uncore *up)
 	for (int p = 0; p < LAYOUT_NPMUS; p++) {
 		if (!layout_pmu_kinds[p].per_socket)
 			continue;
-		/* numbered from 0 as the kernel's uncore driver registers them */
-		for (int b = 0; b < UNCORE_PERF_MAX_BOXES; b++) {
-			const char *n = perf_uncore_name((enum layout_pmu)p, b, name, sizeof(name));
+		int nums[UNCORE_PERF_MAX_BOXES], n = 1;
 
-			if (perf_sys_pmu(up->sys, up->cfg->root, n, pmu, err, sizeof(err)))
-				break;
+		/* the numbers the kernel's uncore driver gave them (a box that failed: a gap) */
+		nums[0] = 0;
+		if (layout_pmu_kinds[p].summed_boxes)
+			n = perf_sys_box_numbers(up->sys, up->cfg->root, layout_pmu_kinds[p].kernel,
+						 nums, UNCORE_PERF_MAX_BOXES);
+		for (int i = 0; i < n; i++) {
+			const char *pn = perf_uncore_name((enum layout_pmu)p, nums[i], name, sizeof(name));
+
+			/* one whose sysfs files are wrong is skipped (--list-pmus says why) */
+			if (perf_sys_pmu(up->sys, up->cfg->root, pn, pmu, err, sizeof(err)))
+				continue;
 			up->box[p] = xrealloc(up->box[p], (size_t)up->nbox[p] + 1, sizeof(*pmu));
+			up->boxno[p] = xrealloc(up->boxno[p], (size_t)up->nbox[p] + 1, sizeof(int));
+			up->boxno[p][up->nbox[p]] = nums[i];
 			up->box[p][up->nbox[p]++] = *pmu;
-			if (!layout_pmu_kinds[p].summed_boxes)
-				break; /* one PMU per socket */
 		}
+		/* a box missing between the numbers: its socket sums leave it out, said */
+		if (up->nbox[p] && up->boxno[p][up->nbox[p] - 1] + 1 != up->nbox[p] && !up->note[0] &&
+		    !layout_pmu_kinds[p].box_channels)
+			snprintf(up->note, sizeof(up->note), "the kernel has %d of the %d %s boxes its "
+				 "numbers run to (a box its uncore driver failed: dmesg): the sums over "
+				 "them leave the others out", up->nbox[p], up->boxno[p][up->nbox[p] - 1] + 1,
+				 layout_pmu_kinds[p].kernel);
 		if (!up->nbox[p])
 			snprintf(up->missing[p], sizeof(up->missing[p]), "the kernel has no %s PMU in "
 				 "sysfs (pmutop --doctor lists its PMUs)%s",
@@ -168,10 +184,11 @@ static void perf_uncore_close_group(struct perf_uncore *up, int g)
 /* Whether event EV counts on box B of its kind (a box's events, channel events: that box only). */
 static bool perf_uncore_on_box(const struct perf_uncore *up, const struct layout_event *ev, int b)
 {
-	(void)up;
+	int no = up->boxno[ev->pmu] ? up->boxno[ev->pmu][b] : b;
+
 	if (ev->box >= 0)
-		return ev->box == b;
-	return !layout_pmu_kinds[ev->pmu].box_channels || ev->channel < 0 || ev->channel == b;
+		return ev->box == no;
+	return !layout_pmu_kinds[ev->pmu].box_channels || ev->channel < 0 || ev->channel == no;
 }
 
 /* The set of group G on box B (P): 0, or -errno with why in WHY. */
@@ -326,7 +343,9 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 
 		if (!(up->open & LAYOUT_GROUP(g)))
 			continue;
-		memset(scaled, 0, (size_t)grp->nevents * sizeof(*scaled));
+		/* NaN: counted on no box (yet) */
+		for (int i = 0; i < grp->nevents; i++)
+			scaled[i] = NAN;
 		for (int b = 0; b < up->nbox[grp->pmu]; b++) {
 			struct perf_group *pg = perf_uncore_pg(up, s->index, g, b);
 			const struct perf_uset *set = &up->set[up->goff[g] + b];
@@ -343,8 +362,10 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 			share += (double)d.running_ns / (double)d.enabled_ns;
 			boxes++;
 			for (int i = 0; i < pg->n && d.running_ns; i++) {
-				scaled[set->ev[i] - grp->first_event] +=
-					perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
+				double *acc = &scaled[set->ev[i] - grp->first_event];
+
+				*acc = (isnan(*acc) ? 0 : *acc) +
+				       perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
 				s->moved[set->ev[i]] |= d.count[i] > 0;
 			}
 		}
@@ -357,6 +378,8 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 		 */
 		share /= boxes;
 		for (int i = 0; i < grp->nevents; i++) {
+			if (isnan(scaled[i]))
+				continue; /* on no box the kernel has (a channel whose box is missing) */
 			s->acc[grp->first_event + i] += scaled[i] * share;
 			s->live[grp->first_event + i] += share * secs;
 		}
@@ -387,6 +410,11 @@ static const char *perf_uncore_none(const struct src_uncore *su)
 	return "";
 }
 
+static const char *perf_uncore_note(const struct src_uncore *su)
+{
+	return ((const struct perf_uncore *)su)->note;
+}
+
 static void perf_uncore_clear(struct src_uncore *su)
 {
 	(void)su;
@@ -402,8 +430,10 @@ static void perf_uncore_free(struct src_uncore *su)
 		perf_uncore_close_group(up, g);
 	for (int i = 0; i < up->env.nsocks; i++)
 		perf_group_close(&up->clock_pg[i]);
-	for (int p = 0; p < LAYOUT_NPMUS; p++)
+	for (int p = 0; p < LAYOUT_NPMUS; p++) {
 		free(up->box[p]);
+		free(up->boxno[p]);
+	}
 	free(up->pg);
 	free(up->set);
 	free(up->goff);
@@ -462,7 +492,7 @@ const struct src_uncore_ops perf_uncore_ops = {
 	.baseline = perf_uncore_baseline,
 	.read = perf_uncore_read,
 	.restart = perf_uncore_restart,
-	.note = perf_uncore_none,
+	.note = perf_uncore_note,
 	.error = perf_uncore_none,
 	.clear = perf_uncore_clear,
 	.free = perf_uncore_free,
