@@ -236,6 +236,16 @@ static void ek_close(void *ctx, int fd)
 }
 
 /*
+ * The PMUs whose contexts CPU may hold: all on a socket's leader (its
+ * uncore events are opened there), the core's alone elsewhere (a server
+ * has a hundred uncore PMUs: the timer need not visit them on every CPU).
+ */
+static int ek_npmus_on(const struct emu_perf *k, int cpu)
+{
+	return k->cpus[cpu].leader == cpu ? k->npmus : 1;
+}
+
+/*
  * Whether context C has an enabled group that is not on the counters: only
  * then does rotating it change anything (Linux's rotate_necessary).
  */
@@ -262,7 +272,7 @@ static double ek_tick_need(void *ctx)
 
 	pthread_mutex_lock(&k->lock);
 	for (int cpu = 0; cpu < k->ncpus && need != EMU_PERF_TICK_S; cpu++)
-		for (int p = 0; p < k->npmus; p++) {
+		for (int p = 0; p < ek_npmus_on(k, cpu); p++) {
 			const struct ek_ctx *c = &k->cpus[cpu].ctx[p];
 
 			if (c->norder > 1 && ek_rotate_necessary(k, c)) {
@@ -285,7 +295,7 @@ static void ek_tick(void *ctx)
 	pthread_mutex_lock(&k->lock);
 	t = ek_now(k);
 	for (int cpu = 0; cpu < k->ncpus; cpu++)
-		for (int p = 0; p < k->npmus; p++)
+		for (int p = 0; p < ek_npmus_on(k, cpu); p++)
 			if (k->cpus[cpu].ctx[p].norder > 1 &&
 			    ek_rotate_necessary(k, &k->cpus[cpu].ctx[p]))
 				ek_resched(k, cpu, p, t, true);
