@@ -243,6 +243,16 @@ static void pu_metric(struct pu_gen *g, FILE *f, int m, bool channels)
 	fputc('\n', f);
 }
 
+/* Where event BASE stands in GR's events; GR->nevents when it is not there. */
+static int pu_find(const struct pu_group *gr, const char *base)
+{
+	int j = 0;
+
+	while (j < gr->nevents && strcmp(gr->base[j], base))
+		j++;
+	return j;
+}
+
 /* Place metric M (its events EV) in the first group of GROUPS it fits, or a new one. */
 static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngroups, int m,
 		     const int *ev, int nev, bool c0)
@@ -253,25 +263,15 @@ static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngro
 
 		if (i == *ngroups)
 			memset(gr, 0, sizeof(*gr));
-		for (int k = 0; k < nev; k++) {
-			int j = 0;
-
-			while (j < gr->nevents && strcmp(gr->base[j], p->events[ev[k]].base))
-				j++;
-			add += j == gr->nevents;
-		}
+		for (int k = 0; k < nev; k++)
+			add += pu_find(gr, p->events[ev[k]].base) == gr->nevents;
 		if (gr->nevents + add > PU_BOX_COUNTERS || (c0 && gr->counter0 && add))
 			continue;
-		for (int k = 0; k < nev; k++) {
-			int j = 0;
-
-			while (j < gr->nevents && strcmp(gr->base[j], p->events[ev[k]].base))
-				j++;
-			if (j == gr->nevents) {
+		for (int k = 0; k < nev; k++)
+			if (pu_find(gr, p->events[ev[k]].base) == gr->nevents) {
 				gr->base[gr->nevents] = p->events[ev[k]].base;
 				gr->event[gr->nevents++] = ev[k];
 			}
-		}
 		gr->counter0 |= c0;
 		gr->metrics = xrealloc(gr->metrics, (size_t)gr->nmetrics + 1, sizeof(int));
 		gr->metrics[gr->nmetrics++] = m;

@@ -176,8 +176,9 @@ int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, 
  * The kernel's server uncore PMUs (memory channels, CHAs, UPI links, RAPL's
  * power) on this machine under ROOT, or SIM's emulated kernel, into BUF:
  * each kind found with its boxes, then the ones missing.  How many kinds
- * were found, -1 for a bad SIM.
+ * were found (of SESSION_KERNEL_UNCORE_KINDS), -1 for a bad SIM.
  */
+#define SESSION_KERNEL_UNCORE_KINDS 4
 int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t len);
 
 /*

@@ -274,7 +274,7 @@ int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t l
 	static const struct {
 		enum layout_pmu pmu;
 		const char *what;
-	} kinds[] = {
+	} kinds[SESSION_KERNEL_UNCORE_KINDS] = {
 		{ LAYOUT_PMU_MC, "memory channels" }, { LAYOUT_PMU_CHA, "L3 / CHAs" },
 		{ LAYOUT_PMU_UPI, "UPI links" }, { LAYOUT_PMU_POWER, "RAPL energy" },
 	};

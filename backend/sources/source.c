@@ -41,10 +41,6 @@ static struct msr_dev *source_open_dev(struct source *s, const char *root, char 
 	return d;
 }
 
-/*
- * The perf side of S (its CPU identified, its topology loaded): the core
- * PMU's formats and what the kernel allows, or the emulated kernel.
- */
 /* Whether RAPL's units register answers on the first CPU (Sandy Bridge on; read only). */
 static bool source_rapl_readable(const struct source *s)
 {
@@ -56,6 +52,10 @@ static bool source_rapl_readable(const struct source *s)
 	return false;
 }
 
+/*
+ * The perf side of S (its CPU identified, its topology loaded): the core
+ * PMU's formats and what the kernel allows, or the emulated kernel.
+ */
 static int source_open_perf_side(struct source *s, const char *root, bool task_ok, char *err,
 				  size_t errlen)
 {
@@ -108,6 +108,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 			   bool task_ok, struct source **out, char *err, size_t errlen)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
+	char dram_why[160];
 	int rc;
 
 	*out = NULL;
@@ -135,8 +136,8 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		if (rc)
 			goto fail;
 		s->topo = s->own_topo;
-		/* the DIMMs' speed from SMBIOS, for the channels' peak (--dram-mts wins) */
-		s->dram_mts = dmi_dram_mts(root, s->dram_why, sizeof(s->dram_why));
+		/* the DIMMs' speed from SMBIOS, for the channels' peak (--dram-mts wins; the doctor says why not) */
+		s->dram_mts = dmi_dram_mts(root, dram_why, sizeof(dram_why));
 		/* every CBo slice a Skylake client part can have */
 		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
 	}

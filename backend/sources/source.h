@@ -39,7 +39,6 @@ struct source {
 	enum cpumodel_uncore uncore;
 	int channels;                /* memory channels per socket (the uncore's) */
 	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated, SMBIOS), 0 */
-	char dram_why[160];          /* why it is not known ("" when it is) */
 	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
 	char mmio_why[400];          /* why there is none, when the uncore has one */
 	bool simulated;

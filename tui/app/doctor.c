@@ -321,10 +321,10 @@ static void doctor_kernel_uncore(struct doctor_ctx *c, struct doctor_line *l)
 			 "line");
 		return;
 	}
-	l->state = found == 4 ? DOCTOR_OK : found ? DOCTOR_WARN : DOCTOR_NA;
+	l->state = found == SESSION_KERNEL_UNCORE_KINDS ? DOCTOR_OK : found ? DOCTOR_WARN : DOCTOR_NA;
 	snprintf(l->found, sizeof(l->found), "the kernel's uncore PMUs, counted with --source "
 		 "perf: %s", kinds);
-	if (found < 4)
+	if (found < SESSION_KERNEL_UNCORE_KINDS)
 		snprintf(l->fix, sizeof(l->fix), "%s", found ? "a PMU missing: its group is n/a (a "
 			 "kernel older than this CPU's uncore driver, or a client part without it)"
 			 : "a virtual machine (no uncore PMU is passed through) or a kernel without "

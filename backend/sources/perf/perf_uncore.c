@@ -184,11 +184,22 @@ static void perf_uncore_close_group(struct perf_uncore *up, int g)
 /* Whether event EV counts on box B of its kind (a box's events, channel events: that box only). */
 static bool perf_uncore_on_box(const struct perf_uncore *up, const struct layout_event *ev, int b)
 {
-	int no = up->boxno[ev->pmu] ? up->boxno[ev->pmu][b] : b;
+	int no = up->boxno[ev->pmu][b];
 
 	if (ev->box >= 0)
 		return ev->box == no;
 	return !layout_pmu_kinds[ev->pmu].box_channels || ev->channel < 0 || ev->channel == no;
+}
+
+/* How many of group G's events count on box B of its kind: one perf group's members. */
+static int perf_uncore_set_size(const struct perf_uncore *up, int g, int b)
+{
+	const struct layout_group *grp = &up->l->groups[g];
+	int n = 0;
+
+	for (int i = 0; i < grp->nevents; i++)
+		n += perf_uncore_on_box(up, &up->l->events[grp->first_event + i], b);
+	return n;
 }
 
 /* The set of group G on box B (P): 0, or -errno with why in WHY. */
@@ -198,6 +209,11 @@ static int perf_uncore_encode(struct perf_uncore *up, int g, int b, const struct
 	const struct layout_group *grp = &up->l->groups[g];
 
 	set->n = 0;
+	if (perf_uncore_set_size(up, g, b) > PERF_GROUP_MAX) {
+		snprintf(why, len, "%d events on %s, a perf group holds %d",
+			 perf_uncore_set_size(up, g, b), p->name, PERF_GROUP_MAX);
+		return -EINVAL;
+	}
 	for (int i = 0; i < grp->nevents; i++) {
 		const struct layout_event *ev = &up->l->events[grp->first_event + i];
 		struct perf_pmu_config *c = &set->cfg[set->n];
@@ -240,10 +256,6 @@ static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size
 	const struct layout_group *grp = &up->l->groups[g];
 	int opened = 0;
 
-	if (grp->nevents > PERF_GROUP_MAX && !layout_pmu_kinds[grp->pmu].box_channels) {
-		snprintf(why, len, "%d events, a perf group holds %d", grp->nevents, PERF_GROUP_MAX);
-		return -EINVAL;
-	}
 	for (int b = 0; b < up->nbox[grp->pmu]; b++) {
 		struct perf_uset *set = &up->set[up->goff[g] + b];
 		int rc = perf_uncore_encode(up, g, b, &up->box[grp->pmu][b], set, why, len);
@@ -274,8 +286,12 @@ static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size
 static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, char *blocked)
 {
 	const struct layout_group *grp = &up->l->groups[g];
-	long files = (long)(layout_pmu_kinds[grp->pmu].box_channels ? grp->nevents
-			    : grp->nevents * up->nbox[grp->pmu]) * up->env.nsocks;
+	long files = 0;
+
+	/* one open file per event on each box it counts on, on every socket */
+	for (int b = 0; b < up->nbox[grp->pmu]; b++)
+		files += perf_uncore_set_size(up, g, b);
+	files *= up->env.nsocks;
 
 	if (up->cfg->perf_task) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "counting one command: the uncore counts whole "

@@ -210,8 +210,7 @@ static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event
 	if (e->hw == EK_HW_NONE || t <= t0)
 		return;
 	v = emu_srv_count(k->emu, k->cpus[cpu].socket, p->unit, p->box, p->nboxes,
-			  (unsigned)(e->config & 0xFF), p->unit == EMU_UNIT_POWER ? 0 : umask, t0, t) +
-	    e->frac;
+			  (unsigned)(e->config & 0xFF), umask, t0, t) + e->frac;
 	e->count += (uint64_t)v;
 	e->frac = v - floor(v);
 }

@@ -320,14 +320,17 @@ static double uncore_pane_hist_max(const struct view *v, const struct sample *s,
 	return max;
 }
 
-/* Draw line LN at row Y (SEL: it is the selection). */
+/*
+ * Draw line LN at row Y (SEL: it is the selection): channel rows as table CT,
+ * socket totals as TT, a metric's row with label room for COLS.
+ */
 static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 				  const struct uncore_pane_line *ln, const int *cols, int ncols,
-				  const int *ccols, int nccols, const double *scale,
-				  const double *cscale, int y, bool sel, struct grid *g)
+				  const struct uncore_table *ct, const struct uncore_table *tt,
+				  const double *scale, const double *cscale, int y, bool sel,
+				  struct grid *g)
 {
 	const struct layout *l = v->info.layout;
-	struct uncore_table t;
 	char label[48];
 
 	if (sel)
@@ -335,15 +338,13 @@ static void uncore_pane_draw_line(const struct view *v, const struct sample *s,
 	switch (ln->kind) {
 	case UNCORE_LINE_CHANNEL:
 		snprintf(label, sizeof(label), " %4d CH%d", s->sockets[ln->socket].os_socket_id, ln->channel);
-		uncore_table_fit(l, ccols, nccols, &t);
-		uncore_table_row(v, s, &t, sample_channel(s, ln->socket, ln->channel), ln->channel,
+		uncore_table_row(v, s, ct, sample_channel(s, ln->socket, ln->channel), ln->channel,
 				 cscale, y, label, g);
 		break;
 	case UNCORE_LINE_TOTAL:
-		snprintf(label, sizeof(label), nccols ? " %4d total" : " %4d",
+		snprintf(label, sizeof(label), ct->ncols ? " %4d total" : " %4d",
 			 s->sockets[ln->socket].os_socket_id);
-		uncore_table_fit(l, nccols ? ccols : cols, nccols ? nccols : ncols, &t);
-		uncore_table_row(v, s, &t, &s->sockets[ln->socket], -1, scale, y, label, g);
+		uncore_table_row(v, s, tt, &s->sockets[ln->socket], -1, scale, y, label, g);
 		break;
 	case UNCORE_LINE_METRIC: {
 		/* one row per metric, one column per socket: many figures, few sockets */
@@ -404,7 +405,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 	enum view_pane me = imc ? VIEW_PANE_IMC : VIEW_PANE_UNCORE;
 	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), *ccols, ncols, nccols, nlines;
 	double *scale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
-	struct uncore_table t;
+	struct uncore_table ct, tt;
 	double *cscale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
 	struct uncore_pane_line *lines = NULL;
 	double hmax[2];
@@ -430,10 +431,12 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, rows, lines);
 	hmax[0] = uncore_pane_hist_max(v, s, lines, nlines, false, uncore_pane_hist_w(g->w));
 	hmax[1] = uncore_pane_hist_max(v, s, lines, nlines, true, uncore_pane_hist_w(g->w));
+	/* the tables' columns, once a frame: channels, and the totals (the channels' or the socket's) */
+	uncore_table_fit(l, ccols, nccols, &ct);
+	uncore_table_fit(l, nccols ? ccols : cols, nccols ? nccols : ncols, &tt);
 	if (nccols) {
 		/* wider than the screen, the frame scrolls it sideways (uncore_pane_width) */
-		uncore_table_fit(l, ccols, nccols, &t);
-		uncore_table_head(l, &t, y, " sock chan", g);
+		uncore_table_head(l, &ct, y, " sock chan", g);
 	} else if (!imc) {
 		int x = grid_put(g, y, 0, g->w, GRID_HEADER, "%-*s",
 				 uncore_pane_label_w(v, s, cols, ncols, g->screen_w), " metric");
@@ -450,8 +453,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 		}
 		grid_put(g, y, x + 2, UNCORE_PANE_DESC_W, GRID_HEADER, "what it is (e: all of it)");
 	} else {
-		uncore_table_fit(l, cols, ncols, &t);
-		uncore_table_head(l, &t, y, " sock", g);
+		uncore_table_head(l, &tt, y, " sock", g);
 	}
 	/* what does not fit: a line "+N more" in the last row, and the rest scrolls */
 	if (nlines > rows)
@@ -466,7 +468,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 		if (ln->kind == UNCORE_LINE_HISTORY)
 			uncore_pane_history(v, s, ln, hmax[ln->channel >= 0], y + 1 + r, g);
 		else
-			uncore_pane_draw_line(v, s, ln, cols, ncols, ccols, nccols, scale, cscale,
+			uncore_pane_draw_line(v, s, ln, cols, ncols, &ct, &tt, scale, cscale,
 					      y + 1 + r, pos == sel, g);
 		if (ln->kind == UNCORE_LINE_CHANNEL || ln->kind == UNCORE_LINE_TOTAL ||
 		    ln->kind == UNCORE_LINE_METRIC) {
