@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "cpumodel.h"
 #include "expr.h"
 #include "layout.h"
 #include "perfmon.h"
@@ -202,6 +203,86 @@ END_TEST
  * architectural events there and says why; a CPU of the data that is not
  * hybrid gets the made layout.
  */
+/* The metric of layout L called NAME, or NULL. */
+static const struct layout_metric *metric_named(const struct layout *l, const char *name)
+{
+	for (int m = 0; m < l->nmetrics; m++)
+		if (!strcmp(l->metrics[m].name, name))
+			return &l->metrics[m];
+	return NULL;
+}
+
+/*
+ * AMD: every Zen row of the CPU table is the generation the kernel's mapfile
+ * (data/amd/models.csv) gives it; Zen 4 and Zen 5 make a layout with AMD's
+ * pipeline-utilisation tree (level 1 of five nodes, SMT contention its own,
+ * over 6 or 8 dispatch slots a cycle, fitting the six core counters in one
+ * group); Zen 2 and 3, which have no such events, have none.
+ */
+START_TEST(amd_generations_make_their_layouts)
+{
+	struct perfmon_layout_config mc = { .gp_counters = 6, .ht_on = true, .threads_per_core = 2,
+					    .sockets = 2, .cores_per_socket = 96, .cpus = 384 };
+	static const char *const l1[] = { "frontend_bound", "bad_speculation", "backend_bound",
+					  "smt_contention", "retiring" };
+	int rows = 0;
+
+	setenv("PMUTOP_AMD_DIR", AMD_SRCDIR, 1);
+	for (int i = 0; i < cpumodel_count; i++) {
+		const struct cpumodel *m = &cpumodels[i];
+		struct cpuid_info info;
+		char path[PATH_MAX], err[512], notice[512] = "";
+		struct perfmon *p;
+		struct layout *l;
+		int zen;
+
+		if (m->vendor != CPUID_VENDOR_AMD)
+			continue;
+		rows++;
+		cpuid_assume(m->family, m->model, 0, &info);
+		ck_assert_int_eq(perfmon_find(AMD_SRCDIR, "AuthenticAMD", m->family, m->model, 0, 0,
+					      path, err, sizeof(err)), 0);
+		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
+		ck_assert_msg(!strcmp(p->platform, m->p->name), "%s: the table says %s, the "
+			      "kernel's mapfile %s", m->name, m->p->name, p->platform);
+		ck_assert_str_eq(p->vendor, "AuthenticAMD");
+		perfmon_free(p);
+		zen = m->p->name[4] - '0';
+		ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
+							   sizeof(notice)), 0);
+		ck_assert_int_eq(l->vendor, CPUID_VENDOR_AMD);
+		for (size_t k = 0; k < sizeof(l1) / sizeof(l1[0]); k++) {
+			const struct layout_metric *lm = metric_named(l, l1[k]);
+			char want[64];
+
+			if (zen < 4) {
+				ck_assert_ptr_null(lm);
+				continue;
+			}
+			ck_assert_msg(lm && lm->level == 1 && !lm->na && lm->group >= 0,
+				      "%s: %s not counted at level 1", m->name, l1[k]);
+			ck_assert_str_eq(l->groups[lm->group].name, "PipelineL1");
+			snprintf(want, sizeof(want), "%d * ls_not_halted_cyc", zen == 4 ? 6 : 8);
+			ck_assert_msg(strstr(lm->formula, want), "%s: %s", l1[k], lm->formula);
+		}
+		layout_free(l);
+	}
+	ck_assert_int_ge(rows, 20);
+	/* a family the data lacks (Bulldozer): no layout, nothing said */
+	{
+		struct cpuid_info info;
+		struct layout *l;
+		char notice[512] = "";
+
+		cpuid_assume(0x15, 0x01, 0, &info);
+		info.vendor_id = CPUID_VENDOR_AMD;
+		ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
+							   sizeof(notice)), -ENOENT);
+		ck_assert_str_eq(notice, "");
+	}
+}
+END_TEST
+
 START_TEST(hybrid_cpus_keep_the_architectural_events)
 {
 	struct perfmon_layout_config mc = { .gp_counters = 8, .ht_on = true, .threads_per_core = 2,
@@ -249,16 +330,16 @@ START_TEST(cpus_map_to_the_vendors_platforms)
 	char path[PATH_MAX], err[256], want[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, rows[i].family, rows[i].model,
+		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", rows[i].family, rows[i].model,
 					      rows[i].stepping, rows[i].core_type, path, err,
 					      sizeof(err)), 0);
 		snprintf(want, sizeof(want), "%s/%s", PERFMON_SRCDIR, rows[i].file);
 		ck_assert_str_eq(path, want);
 	}
 	/* Nehalem is pmutop's own layout, not a row here; a model Intel never made */
-	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, 6, 0x1A, 5, 0, path, err, sizeof(err)),
+	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x1A, 5, 0, path, err, sizeof(err)),
 			 -ENOENT);
-	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, 6, 0x01, 0, 0, path, err, sizeof(err)),
+	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x01, 0, 0, path, err, sizeof(err)),
 			 -ENOENT);
 }
 END_TEST
@@ -634,6 +715,7 @@ static Suite *perfmon_suite(void)
 		suite_add_tcase(s, tc);
 	}
 	CHECK_ADD(s, hybrid_cpus_keep_the_architectural_events);
+	CHECK_ADD(s, amd_generations_make_their_layouts);
 	CHECK_ADD(s, cpus_map_to_the_vendors_platforms);
 	CHECK_ADD(s, level_one_is_the_vendors_arithmetic_and_sums_to_100);
 	CHECK_ADD(s, na_says_which_event_or_the_division);

@@ -67,6 +67,11 @@ const char *paths_perfmon_dir(const char *exe_dir)
 	return paths_pick("PMUTOP_PERFMON_DIR", PMUTOP_SRC_PERFMONDIR, PMUTOP_PERFMONDIR, exe_dir);
 }
 
+const char *paths_amd_dir(const char *exe_dir)
+{
+	return paths_pick("PMUTOP_AMD_DIR", PMUTOP_SRC_AMDDIR, PMUTOP_AMDDIR, exe_dir);
+}
+
 const char *paths_scenario_dir(const char *exe_dir)
 {
 	return paths_pick("PMUTOP_SCENARIO_DIR", PMUTOP_SRC_SCENARIODIR, PMUTOP_SCENARIODIR,

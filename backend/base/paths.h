@@ -26,6 +26,8 @@ const char *paths_layout_dir(const char *exe_dir);
 const char *paths_scenario_dir(const char *exe_dir);
 /* Intel's perfmon data (data/intel): PMUTOP_PERFMON_DIR, the source tree, or installed. */
 const char *paths_perfmon_dir(const char *exe_dir);
+/* AMD's data (data/amd, from the kernel's perf tool): PMUTOP_AMD_DIR, the source tree, or installed. */
+const char *paths_amd_dir(const char *exe_dir);
 
 /*
  * The first line of ROOT/REL (ROOT NULL or "/": this machine's /REL) into

@@ -18,6 +18,10 @@ static const char *const cpuid_uarch_names[] = {
 	[CPUID_UARCH_NEHALEM] = "Nehalem",
 	[CPUID_UARCH_WESTMERE] = "Westmere",
 	[CPUID_UARCH_SKYLAKE] = "Skylake client",
+	[CPUID_UARCH_ZEN2] = "Zen 2",
+	[CPUID_UARCH_ZEN3] = "Zen 3",
+	[CPUID_UARCH_ZEN4] = "Zen 4",
+	[CPUID_UARCH_ZEN5] = "Zen 5",
 };
 
 const char *cpuid_uarch_name(enum cpuid_uarch uarch)
@@ -33,6 +37,29 @@ enum cpuid_uarch cpuid_uarch_of(const struct cpuid_info *info)
 		return m->p->uarch;
 	return info->vendor_id == CPUID_VENDOR_INTEL && info->perfmon_version > 0
 	       ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
+}
+
+const char *cpuid_vendor_string(enum cpuid_vendor vendor)
+{
+	return vendor == CPUID_VENDOR_INTEL ? "GenuineIntel"
+	       : vendor == CPUID_VENDOR_AMD ? "AuthenticAMD" : "";
+}
+
+void cpuid_assume(unsigned family, unsigned model, unsigned stepping, struct cpuid_info *info)
+{
+	bool amd = family == 0x17 || family == 0x19 || family == 0x1A;
+
+	memset(info, 0, sizeof(*info));
+	info->vendor_id = amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL;
+	snprintf(info->vendor, sizeof(info->vendor), "%s", cpuid_vendor_string(info->vendor_id));
+	info->family = family;
+	info->model = model;
+	info->stepping = stepping;
+	info->gp_counters = amd ? 6 : 4;
+	info->gp_width = 48;
+	info->perfmon_version = amd ? 0 : 3;
+	info->uarch = cpuid_uarch_of(info);
+	info->uarch_name = cpuid_uarch_name(info->uarch);
 }
 
 int cpuid_leaf_native(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4])

@@ -24,6 +24,11 @@ enum cpuid_uarch {
 	CPUID_UARCH_NEHALEM,
 	CPUID_UARCH_WESTMERE,
 	CPUID_UARCH_SKYLAKE,  /* Skylake client */
+	/* AMD: counted through the kernel's perf with the events of the Linux perf tool's data */
+	CPUID_UARCH_ZEN2,
+	CPUID_UARCH_ZEN3,
+	CPUID_UARCH_ZEN4,
+	CPUID_UARCH_ZEN5,
 };
 
 /* The architectural events seed 004 Table 19-1 defines (CPUID.0AH:EBX bits 0-6). */
@@ -58,6 +63,16 @@ struct cpuid_info {
 	enum cpuid_uarch uarch;
 	const char *uarch_name;           /* "Nehalem", "Westmere", "Skylake client", ... */
 };
+
+/* CPUID's vendor string of VENDOR ("GenuineIntel", "AuthenticAMD"; "" another). */
+const char *cpuid_vendor_string(enum cpuid_vendor vendor);
+
+/*
+ * The CPU a --cpu FAMILY_MODEL names, without CPUID: INFO's vendor from the
+ * family (AMD's Zen families 17h, 19h, 1Ah; else Intel) and its counters as
+ * every such part has them (Intel: 4 per thread, perfmon v3; AMD: 6).
+ */
+void cpuid_assume(unsigned family, unsigned model, unsigned stepping, struct cpuid_info *info);
 
 /* One CPUID query: fill REGS with eax, ebx, ecx, edx.  0 or -errno. */
 typedef int (*cpuid_leaf_fn)(void *ctx, uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);

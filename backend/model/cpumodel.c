@@ -3,7 +3,11 @@
  * Table 2-1; uncore and channels from seed 000 (Nehalem-EP: three DDR3
  * channels per socket, uncore PMU in MSRs 391H-3C7H) and seed 001 (Skylake
  * client: two channels, CBo/ARB MSRs, IMC counters in MMIO); offcore response
- * registers from seed 002 (1A6H, and 1A7H from Westmere on).
+ * registers from seed 002 (1A6H, and 1A7H from Westmere on).  AMD's Zen
+ * generations by family and model as AMD's Processor Programming References
+ * (PPR) for family 17h, 19h and 1Ah name the parts; their events and metrics
+ * come from data/amd (tools/amd-convert), whose models.csv also maps the
+ * models this table does not name.
  */
 #include "cpumodel.h"
 #include "layout.h"
@@ -36,7 +40,7 @@ bool cpumodel_uncore_free_running(enum cpumodel_uncore kind)
 
 enum {
 	CPUMODEL_CORE2, CPUMODEL_NHM_EP, CPUMODEL_NHM_EX, CPUMODEL_WSM_EP, CPUMODEL_WSM_EX,
-	CPUMODEL_SKL_CLIENT,
+	CPUMODEL_SKL_CLIENT, CPUMODEL_ZEN2, CPUMODEL_ZEN3, CPUMODEL_ZEN4, CPUMODEL_ZEN5,
 };
 
 const struct cpumodel_platform cpumodel_platforms[] = {
@@ -57,12 +61,18 @@ const struct cpumodel_platform cpumodel_platforms[] = {
 	[CPUMODEL_SKL_CLIENT] = { .name = "Skylake client", .uarch = CPUID_UARCH_SKYLAKE,
 				  .layout = "skylake", .uncore = CPUMODEL_UNCORE_SKL, .channels = 2,
 				  .offcore = 2 },
+	/* AMD: counted through perf only; the kernel's uncore PMUs are whatever it describes */
+	[CPUMODEL_ZEN2] = { .name = "Zen 2", .uarch = CPUID_UARCH_ZEN2 },
+	[CPUMODEL_ZEN3] = { .name = "Zen 3", .uarch = CPUID_UARCH_ZEN3 },
+	[CPUMODEL_ZEN4] = { .name = "Zen 4", .uarch = CPUID_UARCH_ZEN4 },
+	[CPUMODEL_ZEN5] = { .name = "Zen 5", .uarch = CPUID_UARCH_ZEN5 },
 };
 
 const int cpumodel_platform_count =
 	(int)(sizeof(cpumodel_platforms) / sizeof(cpumodel_platforms[0]));
 
 #define INTEL CPUID_VENDOR_INTEL
+#define AMD CPUID_VENDOR_AMD
 #define P(x) &cpumodel_platforms[CPUMODEL_##x]
 
 /* vendor, family, model, steppings (0: all), core type (0: any), name, platform */
@@ -79,6 +89,28 @@ const struct cpumodel cpumodels[] = {
 	{ INTEL, 6, 0x2F, 0, 0, "Westmere-EX", P(WSM_EX) },
 	{ INTEL, 6, 0x4E, 0, 0, "Skylake mobile", P(SKL_CLIENT) },
 	{ INTEL, 6, 0x5E, 0, 0, "Skylake desktop", P(SKL_CLIENT) },
+	{ AMD, 0x17, 0x31, 0, 0, "EPYC 7002 (Rome), Threadripper 3000 (Castle Peak)", P(ZEN2) },
+	{ AMD, 0x17, 0x60, 0, 0, "Ryzen 4000 mobile (Renoir)", P(ZEN2) },
+	{ AMD, 0x17, 0x68, 0, 0, "Ryzen 5000 mobile (Lucienne)", P(ZEN2) },
+	{ AMD, 0x17, 0x71, 0, 0, "Ryzen 3000 (Matisse)", P(ZEN2) },
+	{ AMD, 0x17, 0x90, 0, 0, "Van Gogh (Steam Deck)", P(ZEN2) },
+	{ AMD, 0x17, 0xA0, 0, 0, "Ryzen 7020 (Mendocino)", P(ZEN2) },
+	{ AMD, 0x19, 0x01, 0, 0, "EPYC 7003 (Milan)", P(ZEN3) },
+	{ AMD, 0x19, 0x08, 0, 0, "Threadripper PRO 5000 (Chagall)", P(ZEN3) },
+	{ AMD, 0x19, 0x21, 0, 0, "Ryzen 5000 (Vermeer)", P(ZEN3) },
+	{ AMD, 0x19, 0x44, 0, 0, "Ryzen 6000 mobile (Rembrandt)", P(ZEN3) },
+	{ AMD, 0x19, 0x50, 0, 0, "Ryzen 5000 APU (Cezanne)", P(ZEN3) },
+	{ AMD, 0x19, 0x11, 0, 0, "EPYC 9004 (Genoa)", P(ZEN4) },
+	{ AMD, 0x19, 0x18, 0, 0, "Threadripper 7000 (Storm Peak)", P(ZEN4) },
+	{ AMD, 0x19, 0x61, 0, 0, "Ryzen 7000 (Raphael)", P(ZEN4) },
+	{ AMD, 0x19, 0x74, 0, 0, "Ryzen 7040 mobile (Phoenix)", P(ZEN4) },
+	{ AMD, 0x19, 0x78, 0, 0, "Ryzen 8040 mobile (Phoenix 2)", P(ZEN4) },
+	{ AMD, 0x19, 0xA0, 0, 0, "EPYC 97x4 (Bergamo), EPYC 8004 (Siena)", P(ZEN4) },
+	{ AMD, 0x1A, 0x02, 0, 0, "EPYC 9005 (Turin)", P(ZEN5) },
+	{ AMD, 0x1A, 0x11, 0, 0, "EPYC 9005 dense (Turin)", P(ZEN5) },
+	{ AMD, 0x1A, 0x24, 0, 0, "Ryzen AI 300 (Strix Point)", P(ZEN5) },
+	{ AMD, 0x1A, 0x44, 0, 0, "Ryzen 9000 (Granite Ridge)", P(ZEN5) },
+	{ AMD, 0x1A, 0x70, 0, 0, "Ryzen AI Max (Strix Halo)", P(ZEN5) },
 };
 
 const int cpumodel_count = (int)(sizeof(cpumodels) / sizeof(cpumodels[0]));

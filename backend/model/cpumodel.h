@@ -51,7 +51,11 @@ bool cpumodel_uncore_free_running(enum cpumodel_uncore kind);
 struct cpumodel_platform {
 	const char *name;            /* "Nehalem-EP", "Skylake client" */
 	enum cpuid_uarch uarch;
-	const char *layout;          /* the layout file's name, without .layout */
+	/*
+	 * The layout file's name, without .layout; NULL: the vendor's data
+	 * makes the layout (AMD's Zen: data/amd, from the kernel's perf tool)
+	 */
+	const char *layout;
 	enum cpumodel_uncore uncore;
 	const char *uncore_why;      /* CPUMODEL_UNCORE_NONE on a part that has one: why */
 	int channels;                /* memory channels per socket the uncore counts */

@@ -134,7 +134,7 @@ bool layout_covers(const struct layout *l, const struct cpuid_info *info)
 
 	if (l->fallback)
 		return l->vendor == info->vendor_id;
-	if (m && !strcmp(m->p->layout, l->name) && l->vendor == info->vendor_id)
+	if (m && m->p->layout && !strcmp(m->p->layout, l->name) && l->vendor == info->vendor_id)
 		return true;
 	for (int i = 0; i < l->nmodels; i++)
 		if (l->models[i][0] == info->family && l->models[i][1] == info->model &&
@@ -153,6 +153,12 @@ int layout_find(const char *dir, const struct cpuid_info *info, struct layout **
 	int rc;
 
 	*out = NULL;
+	if (!name && m) {
+		snprintf(err, errlen, "no layout for this CPU (%s, %s): its events and metrics come "
+			 "from the vendor's data (pmutop's data/amd), which could not be used here; "
+			 "--layout FILE gives one of your own", m->name, m->p->name);
+		return -ENOENT;
+	}
 	if (!name) {
 		snprintf(err, errlen, "no layout for this CPU (%s family 0x%X model 0x%02X): pmutop's "
 			 "CPU table has no row for it and it has no architectural performance "

@@ -354,6 +354,7 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 	p->path = xstrdup(path);
 	p->doc = doc;
 	p->platform = perfmon_str(doc, "Platform") ?: "?";
+	p->vendor = perfmon_str(doc, "Vendor") ?: "GenuineIntel";
 	p->info = perfmon_str(doc, "Info") ?: "";
 	p->commit = perfmon_str(json_object_get(doc, "Upstream"), "Commit") ?: "unknown";
 	p->nmetrics = (int)json_array_size(all);
@@ -386,15 +387,18 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 }
 
 /* "GenuineIntel-6-55-[01234]": family (decimal), model (hex), steppings (hex digits). */
-static bool perfmon_match(const char *pat, unsigned family, unsigned model, unsigned stepping)
+static bool perfmon_match(const char *pat, const char *vendor, unsigned family, unsigned model,
+			  unsigned stepping)
 {
+	size_t vl = strlen(vendor);
 	unsigned f, m;
 	int n = 0;
 	const char *st;
 
-	if (sscanf(pat, "GenuineIntel-%u-%x%n", &f, &m, &n) != 2 || f != family || m != model)
+	if (strncmp(pat, vendor, vl) || pat[vl] != '-' ||
+	    sscanf(pat + vl, "-%u-%x%n", &f, &m, &n) != 2 || f != family || m != model)
 		return false;
-	st = pat + n;
+	st = pat + vl + n;
 	if (!*st)
 		return true;
 	if (*st++ != '-')
@@ -410,20 +414,21 @@ static bool perfmon_match(const char *pat, unsigned family, unsigned model, unsi
 	return false;
 }
 
-int perfmon_find(const char *dir, unsigned family, unsigned model, unsigned stepping,
-		 unsigned core_type, char *path, char *err, size_t errlen)
+int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned model,
+		 unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen)
 {
 	char csv[PATH_MAX], line[512], ct[16];
 	FILE *f;
 	int rc = -ENOENT;
 
 	snprintf(csv, sizeof(csv), "%s/models.csv", dir);
-	f = paths_fopen(csv, "Intel perfmon model map", err, errlen);
+	f = paths_fopen(csv, "vendor data model map", err, errlen);
 	if (!f) {
 		size_t n = strlen(err);
+		bool amd = !strcmp(vendor, "AuthenticAMD");
 
-		snprintf(err + n, errlen - n, " (set PMUTOP_PERFMON_DIR to pmutop's data/intel, or "
-			 "reinstall)");
+		snprintf(err + n, errlen - n, " (set %s to pmutop's %s, or reinstall)",
+			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR", amd ? "data/amd" : "data/intel");
 		return -EIO; /* not -ENOENT: that says the CPU is not in the map */
 	}
 	snprintf(ct, sizeof(ct), "0x%02x", core_type);
@@ -442,7 +447,7 @@ int perfmon_find(const char *dir, unsigned family, unsigned model, unsigned step
 			}
 			*tok++ = '\0';
 		}
-		if (n < 4 || !perfmon_match(fields[0], family, model, stepping))
+		if (n < 4 || !perfmon_match(fields[0], vendor, family, model, stepping))
 			continue;
 		if (core_type && fields[1][0] && strcasecmp(fields[1], ct))
 			continue;
@@ -452,6 +457,11 @@ int perfmon_find(const char *dir, unsigned family, unsigned model, unsigned step
 	}
 	fclose(f);
 	return rc;
+}
+
+bool perfmon_in_tree(const struct perfmon_metric *m)
+{
+	return m->parent >= 0 || m->nchildren > 0 || (m->category && !strcmp(m->category, "Pipeline"));
 }
 
 void perfmon_free(struct perfmon *p)

@@ -71,7 +71,8 @@ struct perfmon_metric {
 
 struct perfmon {
 	char *path;
-	const char *platform;       /* "SPR" */
+	const char *platform;       /* "SPR", "Zen 4" */
+	const char *vendor;         /* "GenuineIntel" (Intel's perfmon), "AuthenticAMD" (data/amd) */
 	const char *info;           /* the vendor's header line */
 	const char *commit;         /* the upstream commit the data came from */
 	struct perfmon_event *events;
@@ -100,13 +101,14 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 #define PERFMON_MAX_FILE (32 << 20)
 
 /*
- * The platform file for a CPU, from DIR/models.csv: family, model, stepping
+ * The platform file for a CPU of VENDOR ("GenuineIntel", "AuthenticAMD":
+ * CPUID's vendor string, the rows' prefix), from DIR/models.csv: family, model, stepping
  * and (hybrid parts) the core type (0: not hybrid, else CPUID.1AH:EAX[31:24]).
  * 0 with the file's path in PATH (PATH_MAX), -ENOENT when the vendor's data
  * has no such CPU, or -EIO with ERR when the map cannot be read.
  */
-int perfmon_find(const char *dir, unsigned family, unsigned model, unsigned stepping,
-		 unsigned core_type, char *path, char *err, size_t errlen);
+int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned model,
+		 unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen);
 
 /*
  * Metric M's formula (or with THRESHOLD its threshold) as the vendor wrote it,
@@ -128,6 +130,13 @@ typedef const char *(*perfmon_name_fn)(void *ctx, enum perfmon_name_kind kind, c
 /* As perfmon_render, each name through FN (NULL: as named); false when BUF was too short. */
 bool perfmon_render_map(const struct perfmon *p, int m, bool threshold, perfmon_name_fn fn,
 			void *ctx, char *buf, size_t len);
+
+/*
+ * Whether M is a node of the vendor's tree: it has a parent or children, or
+ * it is one of AMD's (Category "Pipeline"), whose level 1 has a leaf of its
+ * own (smt_contention).
+ */
+bool perfmon_in_tree(const struct perfmon_metric *m);
 
 /* Metric index of NAME, or -1. */
 int perfmon_metric_index(const struct perfmon *p, const char *name);

@@ -41,6 +41,7 @@ struct pl_gen {
 	const struct perfmon_layout_config *c;
 	unsigned flags;      /* PERFMON_PLAN_LAYOUT, and PERFMON_PLAN_SLOTS where the machine has them */
 	bool tma;            /* the metric rendered now is one of the vendor's TMA metrics */
+	bool amd;            /* AMD's data (data/amd): 12-bit event selects, its own key titles */
 	unsigned ocr[2];     /* the events reading MSR_OFFCORE_RSP_0 and _1 (offcore line) */
 	uint64_t ocr_value[2]; /* in the group written now: the value each one holds */
 	bool ocr_used[2];
@@ -65,6 +66,36 @@ static const char *const pl_names[PL_KEYS + 1] = {
 	[1] = "TmaL1", [2] = "TmaL2", [3] = "TmaL3", [4] = "TmaL4", [5] = "TmaL5", [6] = "TmaL6",
 	[7] = "TmaInfo", [8] = "Vendor",
 };
+
+/*
+ * AMD's (the kernel's perf tool's data): the pipeline-utilisation tree of
+ * Zen 4 and Zen 5 (its MetricGroups PipelineL1, PipelineL2), the cache and
+ * TLB metrics (l1_dcache, l2_cache, tlb), the rest.
+ */
+static const char *const pl_amd_titles[PL_KEYS + 1] = {
+	[1] = "Pipeline utilisation level 1 (AMD's tree)", [2] = "Pipeline utilisation level 2",
+	[3] = "Pipeline utilisation level 3", [4] = "Pipeline utilisation level 4",
+	[5] = "Pipeline utilisation level 5", [6] = "Pipeline utilisation level 6",
+	[7] = "Caches and TLBs: where the data came from (AMD's metrics)",
+	[8] = "The vendor's other metrics (branches, decoder, op cache)",
+};
+
+static const char *const pl_amd_names[PL_KEYS + 1] = {
+	[1] = "PipelineL1", [2] = "PipelineL2", [3] = "PipelineL3", [4] = "PipelineL4",
+	[5] = "PipelineL5", [6] = "PipelineL6", [7] = "Caches", [8] = "Vendor",
+};
+
+/* AMD's MetricGroups of key 7. */
+static bool pl_amd_cache_group(const char *category)
+{
+	return category && (!strcmp(category, "l1_dcache") || !strcmp(category, "l2_cache") ||
+			    !strcmp(category, "tlb"));
+}
+
+static const char *pl_name(const struct pl_gen *g, int k)
+{
+	return g->amd ? pl_amd_names[k] : pl_names[k];
+}
 
 /* The built-ins that stand for the fixed counters and the TSC. */
 static const struct {
@@ -99,14 +130,19 @@ void perfmon_layout_name(const char *name, char *buf, size_t len)
 
 static bool pl_is_tree(const struct perfmon_metric *m)
 {
-	return m->parent >= 0 || m->nchildren > 0;
+	return perfmon_in_tree(m);
 }
 
-/* The key of metric M: its level in the tree, 7 other top-down metrics, 8 the rest. */
-static int pl_key_of(const struct perfmon_metric *m)
+/*
+ * The key of metric M: its level in the tree, 7 other top-down metrics (AMD:
+ * the caches and TLBs), 8 the rest.
+ */
+static int pl_key_of(const struct pl_gen *g, const struct perfmon_metric *m)
 {
 	if (pl_is_tree(m))
 		return m->level < 1 ? 1 : m->level > PL_TREE_KEYS ? PL_TREE_KEYS : m->level;
+	if (g->amd)
+		return pl_amd_cache_group(m->category) ? 7 : 8;
 	return m->category && !strcmp(m->category, "TMA") ? 7 : 8;
 }
 
@@ -285,7 +321,9 @@ static void pl_event_line(struct pl_gen *g, int v)
 		g->ocr_value[r] = value;
 		code = g->ocr[r];
 	}
-	fprintf(g->f, "  event %s raw event=0x%02lX umask=0x%02lX", name, code & 0xFF, umask & 0xFF);
+	/* AMD's event selects are 12 bits wide (PERF_CTL[35:32] and [7:0]) */
+	fprintf(g->f, "  event %s raw event=0x%02lX umask=0x%02lX", name,
+		code & (g->amd ? AMD_EVENT_MAX : 0xFF), umask & 0xFF);
 	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE)
 		fprintf(g->f, " offcore=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
 	else if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_FRONTEND)
@@ -349,7 +387,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 	char buf[PL_FORMULA_MAX];
 
 	for (int m = 0; m < p->nmetrics; m++)
-		if (pl_key_of(&p->metrics[m]) == k)
+		if (pl_key_of(g, &p->metrics[m]) == k)
 			list[n++] = m;
 	g->keys[k].first_group = -1;
 	rc = perfmon_plan_flags(p, list, n, g->budget, !g->c->ht_on, g->flags,
@@ -376,7 +414,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 			s->state = PL_TOP;
 		else if (g->keys[k].first_group < 0)
 			snprintf(s->why, sizeof(s->why), "its group is left out: %s needs %d groups "
-				 "and a layout holds %d (%d taken by the keys before it)", pl_names[k],
+				 "and a layout holds %d (%d taken by the keys before it)", pl_name(g, k),
 				 pl->npasses, LAYOUT_MAX_GROUPS, g->ngroups);
 		else
 			s->state = pl->split[i] ? PL_SPLIT : PL_GROUP;
@@ -447,21 +485,30 @@ static void pl_header(struct pl_gen *g)
 
 	perfmon_layout_name(p->platform, lname, sizeof(lname));
 	for (char *s = lname; *s; s++)
-		*s = *s == '-' ? '_' : (char)tolower((unsigned char)*s);
-	fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from Intel's perfmon data (%s, BSD-3-Clause, "
-		"data/intel/LICENSE), commit %s,\n# for %d general-purpose counters per thread, SMT %s, "
+		*s = *s == '-' || *s == ' ' ? '_' : (char)tolower((unsigned char)*s);
+	if (g->amd)
+		fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from AMD's events and metrics of the "
+			"Linux kernel's perf tool (%s, GPL-2.0,\n# data/amd/LICENSE), %s,", p->path,
+			p->commit ? p->commit : "unknown");
+	else
+		fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from Intel's perfmon data (%s, "
+			"BSD-3-Clause, data/intel/LICENSE), commit %s,", p->path,
+			p->commit ? p->commit : "unknown");
+	fprintf(g->f, "\n# for %d general-purpose counters per thread, SMT %s, "
 		"%d threads per core, %d socket(s), %d cores per socket, %d CPUs.\n",
-		p->path, p->commit ? p->commit : "unknown", c->gp_counters, c->ht_on ? "on" : "off",
+		c->gp_counters, c->ht_on ? "on" : "off",
 		c->threads_per_core, c->sockets, c->cores_per_socket, c->cpus);
-	fprintf(g->f, "layout intel_%s\ndescription ", lname);
+	fprintf(g->f, "layout %s_%s\ndescription ", g->amd ? "amd" : "intel", lname);
 	{
 		char d[400];
 
-		snprintf(d, sizeof(d), "%s: Intel's events and metrics (%s)", p->platform,
-			 p->info ? p->info : "perfmon data");
+		snprintf(d, sizeof(d), "%s: %s events and metrics (%s)", p->platform,
+			 g->amd ? "AMD's" : "Intel's", p->info ? p->info : "perfmon data");
 		perfmon_layout_quoted(g->f, d);
 	}
-	if (!perfmon_plan_offcore_events(p, g->ocr))
+	if (g->amd)
+		fprintf(g->f, "\nvendor amd\n\n");
+	else if (!perfmon_plan_offcore_events(p, g->ocr))
 		fprintf(g->f, "\nvendor intel\n"
 			"# the events that read the offcore response registers 1A6H and 1A7H\n"
 			"offcore 0x%02X 0x%02X\n\n", g->ocr[0], g->ocr[1]);
@@ -487,14 +534,14 @@ static void pl_groups(struct pl_gen *g, int k)
 	for (int s = 0; g->keys[k].first_group >= 0 && s < pl->npasses; s++) {
 		const struct perfmon_pass *ps = &pl->passes[s];
 
-		fprintf(g->f, "\ngroup %s", pl_names[k]);
+		fprintf(g->f, "\ngroup %s", pl_name(g, k));
 		if (s)
 			fprintf(g->f, ".%d", s + 1);
-		fprintf(g->f, "\n  key %d\n  title \"%s\"\n  default %s\n", k, pl_titles[k],
-			k == 1 ? "on" : "off");
+		fprintf(g->f, "\n  key %d\n  title \"%s\"\n  default %s\n", k,
+			g->amd ? pl_amd_titles[k] : pl_titles[k], k == 1 ? "on" : "off");
 		if (!s) {
 			fprintf(g->f, "  help \"The vendor's metrics of %s, counted in %d group%s that "
-				"take turns%s\"\n", pl_names[k], pl->npasses, pl->npasses > 1 ? "s" : "",
+				"take turns%s\"\n", pl_name(g, k), pl->npasses, pl->npasses > 1 ? "s" : "",
 				pl->npasses > 1 ? " (their figures are scaled)" : "");
 		}
 		g->ocr_used[0] = g->ocr_used[1] = false;
@@ -515,7 +562,7 @@ static void pl_groups(struct pl_gen *g, int k)
 int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
 		   char *err, size_t errlen)
 {
-	struct pl_gen g = { .p = p, .c = c,
+	struct pl_gen g = { .p = p, .c = c, .amd = !strcmp(p->vendor, "AuthenticAMD"),
 			    .flags = PERFMON_PLAN_LAYOUT | (c->slots ? PERFMON_PLAN_SLOTS : 0u),
 			    .budget = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP };
 	size_t len = 0;

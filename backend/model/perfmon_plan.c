@@ -517,7 +517,7 @@ int perfmon_select(const struct perfmon *p, const char *list, int **out, int *n,
 		for (int m = 0; m < p->nmetrics; m++) {
 			const struct perfmon_metric *pm = &p->metrics[m];
 			bool hit = (len == 4 && !strncmp(list, "tree", 4) &&
-				    (pm->parent >= 0 || pm->nchildren > 0)) ||
+				    perfmon_in_tree(pm)) ||
 				   perfmon_plan_in_groups(pm->groups, list, len) ||
 				   (strlen(pm->name) == len && !strncmp(pm->name, list, len));
 

@@ -103,6 +103,9 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	s->layout = s->own_layout;
 	for (char *u = s->uarch; *u && *u != ' '; u++)
 		*u = (char)toupper((unsigned char)*u);
+	if (!c->layout_path && !strncmp(s->layout->name, "amd_", 4))
+		snprintf(s->uarch, sizeof(s->uarch), "%s (AMD's data, the kernel's perf tool)",
+			 info->uarch != CPUID_UARCH_UNKNOWN ? info->uarch_name : s->layout->name + 4);
 	session_find_unmodelled(s);
 	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
 	    !layout_covers(s->layout, info)) {
@@ -112,7 +115,8 @@ static int session_load_layout(struct session *s, const struct session_config *c
 			 "not name it, and its events differ; leave --layout out for this CPU's layout, "
 			 "or give --force-layout to use it anyway", c->layout_path, s->layout->name,
 			 info->family, info->model, info->uarch_name ? info->uarch_name : "unknown",
-			 cpumodel_of(info) ? cpumodel_of(info)->p->layout
+			 cpumodel_of(info) && cpumodel_of(info)->p->layout
+			 ? cpumodel_of(info)->p->layout
 			 : info->uarch == CPUID_UARCH_ARCH ? "arch" : "none");
 		return -EINVAL;
 	}

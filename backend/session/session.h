@@ -34,11 +34,18 @@ enum session_source {
 struct perfmon_layout_config;
 
 /*
- * The layout made from Intel's data in PERFMON_DIR for the CPU INFO on the
- * machine MC (a CPU without a row in the CPU table that the data covers
- * with metrics): 0 and *OUT; -ENOENT when there is none to make (NOTICE
- * says why when the data is there but unusable: the caller falls back to
- * the architectural layout).
+ * The directory of the vendor data for INFO's CPU: PERFMON_DIR (Intel's,
+ * data/intel) for Intel, AMD's (data/amd, PMUTOP_AMD_DIR) for AMD; NULL for
+ * another vendor or when PERFMON_DIR is NULL (vendor data not wanted).
+ */
+const char *session_vendor_dir(const char *perfmon_dir, const struct cpuid_info *info);
+
+/*
+ * The layout made from the vendor's data (session_vendor_dir) for the CPU
+ * INFO on the machine MC (an Intel CPU without a row in the CPU table that
+ * Intel's data covers with metrics; an AMD Zen): 0 and *OUT; -ENOENT when
+ * there is none to make (NOTICE says why when the data is there but
+ * unusable: the caller falls back to the architectural layout).
  */
 int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *info,
 			      const struct perfmon_layout_config *mc, struct layout **out,

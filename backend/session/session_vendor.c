@@ -10,6 +10,7 @@
 #include "perf.h"
 #include "session_int.h"
 #include "emu.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -67,18 +68,28 @@ static void session_vendor_machine(const struct source *src, const char *root,
 	}
 }
 
+const char *session_vendor_dir(const char *perfmon_dir, const struct cpuid_info *info)
+{
+	if (!perfmon_dir)
+		return NULL;
+	return info->vendor_id == CPUID_VENDOR_INTEL ? perfmon_dir
+	       : info->vendor_id == CPUID_VENDOR_AMD ? paths_amd_dir(NULL) : NULL;
+}
+
 int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *info,
 			      const struct perfmon_layout_config *mc, struct layout **out,
 			      char *notice, size_t len)
 {
+	const struct cpumodel *row = cpumodel_of(info);
+	const char *dir = session_vendor_dir(perfmon_dir, info);
+	bool amd = info->vendor_id == CPUID_VENDOR_AMD;
 	char path[PATH_MAX], err[PATH_MAX + 400];
 	struct perfmon *p = NULL;
 	char *text = NULL;
 	int rc;
 
 	*out = NULL;
-	if (!perfmon_dir || cpumodel_of(info) || info->vendor_id != CPUID_VENDOR_INTEL ||
-	    mc->gp_counters < 1)
+	if (!dir || (row && row->p->layout) || mc->gp_counters < 1)
 		return -ENOENT;
 	if (info->hybrid) {
 		/* one kind's encodings on the other kind's cores would count other things */
@@ -87,8 +98,8 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 			 "counting the architectural events on every core instead\n");
 		return -ENOENT;
 	}
-	rc = perfmon_find(perfmon_dir, info->family, info->model, info->stepping, info->core_type,
-			  path, err, sizeof(err));
+	rc = perfmon_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model, info->stepping,
+			  info->core_type, path, err, sizeof(err));
 	if (rc == -ENOENT)
 		return -ENOENT;
 	if (!rc)
@@ -109,9 +120,10 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	perfmon_free(p);
 	if (rc) {
 		/* the rest keeps working: the architectural events, and why not more */
-		snprintf(notice, len, "Intel's data for this CPU cannot be used: %s; counting the "
-			 "architectural events instead (reinstall pmutop, or set PMUTOP_PERFMON_DIR)\n",
-			 err);
+		snprintf(notice, len, "%s data for this CPU cannot be used: %s; %s (reinstall "
+			 "pmutop, or set %s)\n", amd ? "AMD's" : "Intel's", err,
+			 amd ? "no layout to count with" : "counting the architectural events instead",
+			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR");
 		return -ENOENT;
 	}
 	return 0;

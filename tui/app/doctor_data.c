@@ -96,33 +96,42 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 	char err[PATH_MAX + 256], path[PATH_MAX];
 	struct perfmon *p;
 	int rc, levels = 0;
+	bool amd = c->info.vendor_id == CPUID_VENDOR_AMD;
+	const char *dir;
 
 	l->state = DOCTOR_NA;
-	if (!c->read_cpuid || c->info.vendor_id != CPUID_VENDOR_INTEL || !c->in->perfmon_dir) {
-		snprintf(l->found, sizeof(l->found), "the data shipped is Intel's: none for this CPU");
+	dir = c->read_cpuid ? session_vendor_dir(c->in->perfmon_dir, &c->info) : NULL;
+	if (!dir) {
+		snprintf(l->found, sizeof(l->found), "the data shipped is Intel's and AMD's: none "
+			 "for this CPU");
 		return;
 	}
-	rc = perfmon_find(c->in->perfmon_dir, c->info.family, c->info.model, c->info.stepping,
+	rc = perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family, c->info.model, c->info.stepping,
 			  c->info.core_type, path, err, sizeof(err));
 	if (rc == -ENOENT) {
-		snprintf(l->found, sizeof(l->found), "Intel's data has no platform for this CPU "
-			 "(pmutop's own layout covers it)");
+		snprintf(l->found, sizeof(l->found), amd ? "AMD's data (the kernel's perf tool) has no "
+			 "generation for this CPU: only Zen 2 to Zen 5 (family 17h model 30h on, 19h, "
+			 "1Ah)" : "Intel's data has no platform for this CPU (pmutop's own layout covers "
+			 "it)");
 		return;
 	}
 	if (rc || perfmon_load(path, &p, err, sizeof(err))) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "%.900s", err);
-		snprintf(l->fix, sizeof(l->fix), "reinstall pmutop, or set PMUTOP_PERFMON_DIR to its "
-			 "data/intel directory");
+		snprintf(l->fix, sizeof(l->fix), "reinstall pmutop, or set %s to its %s directory",
+			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR", amd ? "data/amd" : "data/intel");
 		return;
 	}
 	l->state = DOCTOR_OK;
 	for (int i = 0; i < p->nmetrics; i++)
 		if (p->metrics[i].parent >= 0 && p->metrics[i].level > levels)
 			levels = p->metrics[i].level;
-	snprintf(l->found, sizeof(l->found), "%s (intel/perfmon %.12s): %d metrics, %s%d%s; "
-		 "--list-metrics prints them (%s)", p->platform, p->commit, p->nmetrics,
-		 levels ? "top-down levels 1-" : "", levels, levels ? "" : " top-down levels published",
+	snprintf(l->found, sizeof(l->found), "%s (%s %.12s): %d metrics, %s%d%s; "
+		 "--list-metrics prints them (%s)", p->platform, amd ? "Linux perf tool" :
+		 "intel/perfmon", p->commit, p->nmetrics,
+		 levels ? amd ? "pipeline-utilisation levels 1-" : "top-down levels 1-" : "", levels,
+		 levels ? "" : amd ? " pipeline-utilisation levels published (AMD publishes the tree "
+				     "from Zen 4 on)" : " top-down levels published",
 		 c->have_cpu ? "the live view counts the layout's groups"
 			     : "none can be counted here: see the CPU line");
 	perfmon_free(p);

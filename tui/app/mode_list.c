@@ -20,14 +20,8 @@ int mode_list_events(const struct options *opt)
 	int rc;
 
 	if (opt->has_model) {
-		memset(&info, 0, sizeof(info));
-		snprintf(info.vendor, sizeof(info.vendor), "GenuineIntel");
-		info.vendor_id = CPUID_VENDOR_INTEL;
-		info.family = opt->family;
-		info.model = opt->model;
 		/* with hyper-threading, what every model a layout covers has */
-		info.gp_counters = 4;
-		info.perfmon_version = 3;
+		cpuid_assume(opt->family, opt->model, opt->stepping, &info);
 	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;

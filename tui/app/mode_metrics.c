@@ -1,5 +1,5 @@
 /*
- * mode_metrics: --list-metrics prints Intel's published metrics for this CPU
+ * mode_metrics: --list-metrics prints the vendor's published metrics for this CPU
  * (or --cpu FAMILY_MODEL[_STEPPING]) from data/intel: the top-down tree,
  * indented by level, then the other metrics, each with its unit, its
  * formula over the vendor's event names and its threshold.  Main thread.
@@ -51,11 +51,15 @@ static int mode_metrics_print(const struct perfmon *p)
 		fprintf(stderr, "pmutop: out of memory listing metrics\n");
 		return EXIT_FAILURE;
 	}
-	printf("# %s\n# Intel perfmon data %s (intel/perfmon %.12s, BSD-3-Clause): %d metrics, "
-	       "%d events\n", p->info, p->path, p->commit, p->nmetrics, p->nevents);
-	printf("# the top-down tree: NAME [UNIT; GROUPS] = FORMULA | threshold: WHEN\n");
+	bool amd = !strcmp(p->vendor, "AuthenticAMD");
+
+	printf("# %s\n# %s data %s (%s %.12s, %s): %d metrics, %d events\n", p->info,
+	       amd ? "AMD" : "Intel perfmon", p->path, amd ? "Linux perf tool" : "intel/perfmon",
+	       p->commit, amd ? "GPL-2.0" : "BSD-3-Clause", p->nmetrics, p->nevents);
+	printf("# the %s tree: NAME [UNIT; GROUPS] = FORMULA | threshold: WHEN\n",
+	       amd ? "pipeline-utilisation" : "top-down");
 	for (int i = 0; i < p->nmetrics; i++)
-		if (p->metrics[i].parent < 0 && p->metrics[i].nchildren > 0) {
+		if (p->metrics[i].parent < 0 && perfmon_in_tree(&p->metrics[i])) {
 			mode_metrics_tree(p, i, 0, buf, shown);
 			roots++;
 		}
@@ -126,25 +130,28 @@ int mode_list_metrics(const struct options *opt)
 
 	memset(&info, 0, sizeof(info));
 	if (opt->has_model) {
-		info.vendor_id = CPUID_VENDOR_INTEL;
-		info.family = opt->family;
-		info.model = opt->model;
-		info.stepping = opt->stepping;
+		cpuid_assume(opt->family, opt->model, opt->stepping, &info);
 	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
-	if (info.vendor_id != CPUID_VENDOR_INTEL) {
-		fprintf(stderr, "pmutop: the metric data pmutop ships is Intel's; this CPU is %s "
-			"(--list-events lists what pmutop counts on it)\n", info.vendor);
+	dir = session_vendor_dir(dir, &info);
+	if (!dir) {
+		fprintf(stderr, "pmutop: the metric data pmutop ships is Intel's and AMD's; this CPU is "
+			"%s (--list-events lists what pmutop counts on it)\n", info.vendor);
 		return EXIT_FAILURE;
 	}
-	rc = perfmon_find(dir, info.family, info.model, info.stepping, info.core_type, path, err,
-			  sizeof(err));
+	rc = perfmon_find(dir, cpuid_vendor_string(info.vendor_id), info.family, info.model, info.stepping, info.core_type,
+			  path, err, sizeof(err));
 	if (rc == -ENOENT) {
-		fprintf(stderr, "pmutop: Intel's perfmon data has no platform for family %u model "
-			"0x%02X stepping %u (%s): pmutop's own layout covers it (--list-events)\n",
-			info.family, info.model, info.stepping, dir);
+		if (info.vendor_id == CPUID_VENDOR_AMD)
+			fprintf(stderr, "pmutop: AMD's data (the kernel's perf tool) has no generation "
+				"for family %Xh model %02Xh (%s): it covers Zen 2 to Zen 5\n",
+				info.family, info.model, dir);
+		else
+			fprintf(stderr, "pmutop: Intel's perfmon data has no platform for family %u "
+				"model 0x%02X stepping %u (%s): pmutop's own layout covers it "
+				"(--list-events)\n", info.family, info.model, info.stepping, dir);
 		return EXIT_FAILURE;
 	}
 	if (rc || (rc = perfmon_load(path, &p, err, sizeof(err)))) {
