@@ -155,6 +155,12 @@ struct engine_config {
 	 * and what the kernel allows (PERF_ACCESS, for the messages).
 	 */
 	const struct perf_pmu *perf_cpu;
+	/*
+	 * On a CPU without fixed counters (AMD), the kernel's msr PMU: the
+	 * built-ins instructions, cycles, ref_cycles from its free-running
+	 * irperf, aperf, mperf, which take no counter; NULL: the generic events.
+	 */
+	const struct perf_pmu *perf_msr;
 	const struct perf_sys *perf;
 	const struct perf_access *perf_access;
 	/*

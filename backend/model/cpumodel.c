@@ -25,7 +25,8 @@ const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
 	[CPUMODEL_UNCORE_KERNEL] = { .name = "the kernel's uncore PMUs",
 				     .pmus = 1u << LAYOUT_PMU_CHA | 1u << LAYOUT_PMU_MC |
 					     1u << LAYOUT_PMU_UPI | 1u << LAYOUT_PMU_POWER |
-					     1u << LAYOUT_PMU_IMC_FREE },
+					     1u << LAYOUT_PMU_IMC_FREE | 1u << LAYOUT_PMU_AMD_L3 |
+					     1u << LAYOUT_PMU_AMD_DF | 1u << LAYOUT_PMU_AMD_UMC },
 	[CPUMODEL_UNCORE_RAPL] = { .name = "RAPL's energy MSRs", .pmus = 1u << LAYOUT_PMU_POWER },
 };
 

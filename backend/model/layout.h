@@ -78,7 +78,8 @@ enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_CHANNEL, L
  */
 enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU_ARB,
 		  LAYOUT_PMU_IMC, LAYOUT_PMU_CHA, LAYOUT_PMU_MC, LAYOUT_PMU_UPI, LAYOUT_PMU_POWER,
-		  LAYOUT_PMU_IMC_FREE, LAYOUT_NPMUS };
+		  LAYOUT_PMU_IMC_FREE, LAYOUT_PMU_AMD_L3, LAYOUT_PMU_AMD_DF, LAYOUT_PMU_AMD_UMC,
+		  LAYOUT_NPMUS };
 
 /*
  * Each box kind as data, so that nothing else tests a kind by name: its
@@ -108,6 +109,15 @@ struct layout_pmu_kind {
 	bool box_channels;      /* box N of a socket is its memory channel N (channel=N) */
 	bool aliases;           /* its events are the kernel's named events (events/NAME, scaled) */
 	uint64_t umask_max;     /* the widest umask its events take (0: 0xFF) */
+	unsigned event_max;     /* the widest event select (0: 0xFF) */
+	/*
+	 * AMD's: each PMU of the kind is one socket's (amd_umc_N: its cpumask
+	 * names one CPU, of that socket; box N of a socket is its Nth), or the
+	 * kind is one PMU whose cpumask CPUs are its boxes (amd_l3: one CPU per
+	 * L3, each of its socket), summed per socket.
+	 */
+	bool socket_boxes;
+	bool cpu_boxes;
 };
 
 extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];

@@ -63,6 +63,25 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 				  .width = 64, .per_socket = true, .summed_boxes = true,
 				  .free_running = true, .box = "controller", .kernel_only = true,
 				  .aliases = true },
+	/*
+	 * AMD's uncore as Linux's amd_uncore driver registers it: amd_l3, one
+	 * PMU counting on one CPU of each L3 (CCX), 6 counters each (PPR: L3
+	 * PMCs); amd_df, the data fabric, one CPU per socket, 4 counters, its
+	 * event 14 bits and umask 12 (config:0-7,32-37 and 8-15,24-27 with
+	 * PerfMonV2); amd_umc_N from Linux 6.7, one PMU per memory channel of
+	 * a socket, 4 counters, its read/write selector rdwrmask (config:8-9)
+	 * in the umask.
+	 */
+	[LAYOUT_PMU_AMD_L3] = { .name = "l3", .kernel = "amd_l3", .counters = 6, .width = 48,
+				.per_socket = true, .summed_boxes = true, .box = "L3 (CCX)",
+				.kernel_only = true, .cpu_boxes = true },
+	[LAYOUT_PMU_AMD_DF] = { .name = "df", .kernel = "amd_df", .counters = 4, .width = 48,
+				.per_socket = true, .box = "socket", .kernel_only = true,
+				.umask_max = 0xFFF, .event_max = 0x3FFF },
+	[LAYOUT_PMU_AMD_UMC] = { .name = "umc", .kernel = "amd_umc_", .counters = 4, .width = 48,
+				 .per_socket = true, .summed_boxes = true, .box = "channel",
+				 .kernel_only = true, .box_channels = true, .umask_max = 0x3,
+				 .socket_boxes = true },
 };
 
 #define LAYOUT_SUFFIX ".layout"

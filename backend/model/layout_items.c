@@ -69,6 +69,8 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 			max = layout_pmu_kinds[ev->pmu].cmask_max;
 		else if (k == 1 && layout_pmu_kinds[ev->pmu].umask_max)
 			max = layout_pmu_kinds[ev->pmu].umask_max; /* the vendor's UMaskExt above bit 8 */
+		else if (k == 0 && layout_pmu_kinds[ev->pmu].event_max)
+			max = layout_pmu_kinds[ev->pmu].event_max; /* AMD's data fabric: 14 bits */
 		else if (k == 0 && p->l->vendor == CPUID_VENDOR_AMD)
 			max = AMD_EVENT_MAX; /* AMD's event selects are 12 bits wide */
 		if (layout_number(p, t, eq + 1, max, &v))

@@ -69,6 +69,7 @@ static int perfmon_event_var(struct perfmon *p, json_t *table, const char *name)
 		e->code = perfmon_str(row, "EventCode");
 		e->umask = perfmon_str(row, "UMask");
 		e->umask_ext = perfmon_str(row, "UMaskExt");
+		e->rdwrmask = perfmon_str(row, "RdWrMask");
 		e->cmask = perfmon_str(row, "CounterMask");
 		e->inv = perfmon_str(row, "Invert");
 		e->edge = perfmon_str(row, "EdgeDetect");

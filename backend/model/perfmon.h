@@ -46,6 +46,7 @@ struct perfmon_event {
 	bool listed;                /* in the platform's event table */
 	const char *code, *umask;   /* "0x3C", "0x00" (EventCode may be "0x2A,0x2B") */
 	const char *umask_ext;      /* an uncore box's UMaskExt ("0x00c817fe"), the umask's bits above 8 */
+	const char *rdwrmask;       /* AMD's memory channel: RdWrMask, reads 1, writes 2 */
 	const char *cmask, *inv, *edge, *any;
 	const char *msr_index, *msr_value;
 	const char *counter;        /* "0,1,2,3", "Fixed counter 1" */

@@ -40,6 +40,7 @@ struct perfmon_layout_config {
 	bool slots;           /* fixed counter 3 and MSR_PERF_METRICS (the built-ins slots, topdown_*) */
 	/* the kernel's uncore boxes per socket (perfmon_uncore.h), 0 when it has none */
 	int chas, channels, upi_links;
+	int l3s;              /* AMD: the L3s (CCXs) per socket amd_l3 counts on */
 	int imc_free;         /* a client's free-running memory-controller PMUs */
 	unsigned rapl;        /* RAPL domains of the power PMU: PERFMON_RAPL_* bits; 0 unknown */
 };

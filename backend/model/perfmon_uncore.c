@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define PU_BOX_COUNTERS 4     /* each CHA, channel and link box: 4 general counters */
+#define PU_BOX_COUNTERS 6     /* the most a box has (AMD's L3: 6; Intel's boxes, AMD's UMC, DF: 4) */
 #define PU_MAX_GROUPS 16      /* per kind of box */
 #define PU_FORMULA_MAX 4096
 
@@ -33,6 +33,15 @@ static const struct pu_bucket pu_buckets[] = {
 	{ "CHA", LAYOUT_PMU_CHA, 'l', "CHA",
 	  "L3 misses: latency, NUMA locality, requests (the CHAs, uncore_cha)" },
 	{ "UPI LL", LAYOUT_PMU_UPI, 'u', "UPI", "Socket links: UPI data sent and received (uncore_upi)" },
+	/* AMD's (the kernel's perf tool data: Unit L3PMC, DFPMC, UMCPMC) */
+	{ "UMCPMC", LAYOUT_PMU_AMD_UMC, '9', "Memory",
+	  "Memory bandwidth per channel (AMD's umc_mem_*_bandwidth, amd_umc)" },
+	{ "UMCPMC", LAYOUT_PMU_AMD_UMC, 'o', "MemOther",
+	  "The memory controllers' other metrics: commands, bus use (amd_umc)" },
+	{ "L3PMC", LAYOUT_PMU_AMD_L3, 'l', "L3",
+	  "L3 of each socket, its CCXs summed: accesses, misses, read miss latency (amd_l3)" },
+	{ "DFPMC", LAYOUT_PMU_AMD_DF, 'u', "Fabric",
+	  "Data fabric: DRAM, I/O and socket-link data per socket (amd_df)" },
 };
 #define PU_NBUCKETS ((int)(sizeof(pu_buckets) / sizeof(pu_buckets[0])))
 
@@ -55,9 +64,17 @@ struct pu_gen {
 
 static int pu_boxes(const struct perfmon_layout_config *c, enum layout_pmu pmu)
 {
-	int n = pmu == LAYOUT_PMU_CHA ? c->chas : pmu == LAYOUT_PMU_MC ? c->channels : c->upi_links;
+	int n = pmu == LAYOUT_PMU_CHA ? c->chas
+		: pmu == LAYOUT_PMU_MC || pmu == LAYOUT_PMU_AMD_UMC ? c->channels
+		: pmu == LAYOUT_PMU_AMD_L3 ? c->l3s : c->upi_links;
 
 	return n > 0 ? n : 1;
+}
+
+/* A box kind of memory channels (Intel's uncore_imc_N, AMD's amd_umc_N). */
+static bool pu_channels(enum layout_pmu pmu)
+{
+	return layout_pmu_kinds[pmu].box_channels;
 }
 
 static bool pu_counter0(const struct perfmon_event *e)
@@ -75,9 +92,10 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 		       size_t len)
 {
 	const struct perfmon_metric *pm = &p->metrics[m];
+	bool amd = !strcmp(p->vendor, "AuthenticAMD");
 	const char *unit = NULL;
 	const int *vars;
-	int n, b;
+	int n, b, most = PU_BOX_COUNTERS;
 
 	*nev = 0;
 	*c0 = false;
@@ -106,13 +124,13 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 			continue;
 		}
 		e = &p->events[vars[i]];
-		if (strncmp(e->base, "UNC_", 4) || !e->unit) {
+		if ((!amd && strncmp(e->base, "UNC_", 4)) || !e->unit) {
 			if (unit)
 				snprintf(why, len, "it mixes %s with a core event", unit);
 			return -1; /* a core metric, or one over both: not the uncore's alone */
 		}
 		if (!e->listed) {
-			snprintf(why, len, "%s is not in Intel's event list", e->name);
+			snprintf(why, len, "%s is not in the vendor's event list", e->name);
 			return -1;
 		}
 		if (unit && strcasecmp(unit, e->unit)) {
@@ -129,9 +147,11 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 			;
 		if (k < *nev)
 			continue;
-		if (*nev == PU_BOX_COUNTERS || (pu_counter0(e) && *c0)) {
-			snprintf(why, len, "its events need more than a box's %d counters",
-				 PU_BOX_COUNTERS);
+		for (b = 0; b < PU_NBUCKETS; b++)
+			if (!strcasecmp(e->unit, pu_buckets[b].unit))
+				most = layout_pmu_kinds[pu_buckets[b].pmu].counters;
+		if (*nev >= most || (pu_counter0(e) && *c0)) {
+			snprintf(why, len, "its events need more than a box's %d counters", most);
 			return -1;
 		}
 		*c0 |= pu_counter0(e);
@@ -146,8 +166,9 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 	}
 	for (b = 0; b < PU_NBUCKETS; b++)
 		if (!strcasecmp(unit, pu_buckets[b].unit) &&
-		    (pu_buckets[b].pmu != LAYOUT_PMU_MC ||
-		     (pu_buckets[b].key == '9') == !strncmp(pm->name, "memory_bandwidth", 16)))
+		    (!pu_channels(pu_buckets[b].pmu) ||
+		     (pu_buckets[b].key == '9') == (!strncmp(pm->name, "memory_bandwidth", 16) ||
+						    (amd && strstr(pm->name, "_bandwidth")))))
 			return b;
 	snprintf(why, len, "its events are the %s box's, which pmutop does not count", unit);
 	return -1;
@@ -201,13 +222,24 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
 	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
 	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
+	enum layout_pmu kind = LAYOUT_PMU_CHA;
 	char name[160];
+
+	for (int b = 0; b < PU_NBUCKETS; b++)
+		if (e->unit && !strcasecmp(e->unit, pu_buckets[b].unit))
+			kind = pu_buckets[b].pmu;
+	/* AMD's: the data fabric's 12-bit umask, a memory channel's RdWrMask in the umask */
+	if (kind == LAYOUT_PMU_AMD_DF)
+		umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFFF;
+	if (kind == LAYOUT_PMU_AMD_UMC)
+		umask = strtoull(e->rdwrmask ? e->rdwrmask : "0", NULL, 0) & 0x3;
 
 	perfmon_layout_name(e->base, name, sizeof(name));
 	if (g->link >= 0)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".link%d", g->link);
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
-		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name, code & 0xFF,
+		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name,
+			code & (layout_pmu_kinds[kind].event_max ? layout_pmu_kinds[kind].event_max : 0xFF),
 			(umask | ext << 8) & 0xFFFFFFFFull);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
@@ -285,9 +317,9 @@ static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngro
 /*
  * RAPL's power PMU: each domain's energy per socket, in watts, a group per
  * domain the kernel has (RAPL unknown: package and DRAM, which then say
- * what is missing).  How many groups.
+ * what is missing; none on AMD, counted through perf only).  How many groups.
  */
-static int pu_power(FILE *f, unsigned rapl, bool write)
+static int pu_power(FILE *f, unsigned rapl, bool amd, bool write)
 {
 	static const struct {
 		unsigned bit;
@@ -303,7 +335,7 @@ static int pu_power(FILE *f, unsigned rapl, bool write)
 	};
 	int n = 0;
 
-	if (!rapl)
+	if (!rapl && !amd) /* the msr source reads Intel's RAPL MSRs: package and DRAM */
 		rapl = PERFMON_RAPL_PKG | PERFMON_RAPL_RAM;
 	for (size_t i = 0; i < sizeof(dom) / sizeof(dom[0]); i++) {
 		if (!(rapl & dom[i].bit))
@@ -353,9 +385,9 @@ static bool pu_io(const struct perfmon *p, int m)
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
 			   int room, FILE *f, bool *taken, char (*why)[200])
 {
-	/* the buckets in the order groups are granted: memory, links, CHAs, the rest */
-	static const int order[PU_NBUCKETS] = { 0, 3, 2, 1 };
-	int npower = pu_power(f, c->rapl, false);
+	/* the buckets in the order groups are granted: memory, links, CHAs / L3, the rest */
+	static const int order[PU_NBUCKETS] = { 0, 4, 3, 7, 2, 6, 1, 5 };
+	int npower = pu_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), false);
 	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
 	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_BOX_COUNTERS], nev;
@@ -382,17 +414,23 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		pu_client_memory(f);
 		room--;
 	}
-	fprintf(f, "\n# The servers' uncore through the kernel's uncore PMUs (perf): the vendor's "
-		"metrics per socket,\n# over %d CHAs, %d memory channels and %d UPI links per socket "
-		"(SOCKET_COUNT is 1: a socket's own boxes)\n", c->chas, c->channels, c->upi_links);
+	if (!strcmp(p->vendor, "AuthenticAMD"))
+		fprintf(f, "\n# AMD's uncore through the kernel's amd_uncore PMUs (perf): the vendor's "
+			"metrics per socket,\n# over %d L3s (CCXs) and %d memory channels per socket\n",
+			c->l3s, c->channels);
+	else
+		fprintf(f, "\n# The servers' uncore through the kernel's uncore PMUs (perf): the "
+			"vendor's metrics per socket,\n# over %d CHAs, %d memory channels and %d UPI "
+			"links per socket (SOCKET_COUNT is 1: a socket's own boxes)\n", c->chas,
+			c->channels, c->upi_links);
 	for (int o = 0; o < PU_NBUCKETS; o++) {
 		int b = order[o];
-		bool mc = pu_buckets[b].pmu == LAYOUT_PMU_MC;
+		bool mc = pu_channels(pu_buckets[b].pmu);
 
 		g.boxes = pu_boxes(c, pu_buckets[b].pmu);
 		for (int i = 0; i < ngroups[b]; i++) {
 			struct pu_group *gr = &groups[b][i];
-			bool total = false;
+			const char *total = NULL; /* the channel's read + write bandwidth, MB/s */
 
 			if (room-- <= 0) {
 				/* a layout's groups are bits of a 64-bit mask: the core's came first */
@@ -414,10 +452,12 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 				pu_buckets[b].key == '9' ? "on" : "off",
 				layout_pmu_kinds[pu_buckets[b].pmu].name);
 			for (int k = 0; k < gr->nevents; k++)
-				pu_event_line(&g, f, gr->event[k], mc ? pu_boxes(c, LAYOUT_PMU_MC) : 0);
+				pu_event_line(&g, f, gr->event[k], mc ? pu_boxes(c, pu_buckets[b].pmu) : 0);
 			for (int k = 0; k < gr->nmetrics; k++) {
 				pu_metric(&g, f, gr->metrics[k], mc);
-				total |= !strcmp(p->metrics[gr->metrics[k]].name, "memory_bandwidth_total");
+				if (!strcmp(p->metrics[gr->metrics[k]].name, "memory_bandwidth_total") ||
+				    !strcmp(p->metrics[gr->metrics[k]].name, "umc_mem_bandwidth"))
+					total = p->metrics[gr->metrics[k]].name;
 			}
 			/* the vendor resolves these per UPI link: each link's own, beside the sum */
 			for (g.link = 0; pu_buckets[b].pmu == LAYOUT_PMU_UPI && g.link < c->upi_links &&
@@ -430,16 +470,16 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			}
 			g.link = -1;
 			if (total)
-				fprintf(f, "  metric dram_peak_pct channel %% = 100 * memory_bandwidth_total "
-					"* 1e6 / dram_peak\n  help \"pmutop's: the vendor's "
-					"memory_bandwidth_total (MB/s) over the channel's theoretical peak "
-					"(DIMM MT/s x 8 bytes: --dram-mts, else the machine's DIMM speed)\"\n"
-					"  thresholds warn 70 crit 90\n");
+				fprintf(f, "  metric dram_peak_pct channel %% = 100 * %s * 1e6 / dram_peak\n"
+					"  help \"pmutop's: the vendor's %s (MB/s) over the channel's "
+					"theoretical peak (DIMM MT/s x 8 bytes: --dram-mts, else the "
+					"machine's DIMM speed)\"\n  thresholds warn 70 crit 90\n", total,
+					total);
 			fprintf(f, "end\n");
 			free(gr->metrics);
 		}
 	}
 	if (power)
-		pu_power(f, c->rapl, true);
+		pu_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), true);
 	free(groups);
 }

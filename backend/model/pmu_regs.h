@@ -108,6 +108,16 @@
  */
 #define AMD_EVTSEL_EVENT_HI_SHIFT 32
 #define AMD_EVENT_MAX             0xFFFu
+#define AMD_EVTSEL_EVENT_HI_MASK  (0xFull << AMD_EVTSEL_EVENT_HI_SHIFT)
+/*
+ * The free-running clocks and instruction count every Zen has (APM Vol. 2
+ * 17.3, PPR): MPERF (P0 reference clock while in C0), APERF (actual clock
+ * while in C0), IRPerfCount (instructions retired, CPUID 80000008H:EBX[1]).
+ * Linux's msr PMU reads them as its events mperf (2), aperf (1), irperf (6).
+ */
+#define IA32_MPERF                0x0E7u
+#define IA32_APERF                0x0E8u
+#define MSR_AMD_IRPERF_COUNT      0xC00000E9u
 
 /* IA32_FIXED_CTR_CTRL [SDM]: 4 bits per fixed counter n at bit 4n. */
 #define FIXED_CTRL_OS      0x1ull

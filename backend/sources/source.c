@@ -53,6 +53,24 @@ static bool source_rapl_readable(const struct source *s)
 }
 
 /*
+ * On a CPU without fixed counters (AMD's), the kernel's msr PMU when it has
+ * the three free-running counters the built-ins need.
+ */
+static void source_find_msr_pmu(struct source *s, const char *root)
+{
+	struct perf_pmu_config cfg;
+	char err[300];
+
+	s->have_msr = false;
+	if (s->info.fixed_counters || perf_sys_pmu(s->perf_sys, root, "msr", &s->perf_msr, err,
+						    sizeof(err)))
+		return;
+	s->have_msr = !perf_pmu_alias(&s->perf_msr, "irperf", &cfg) &&
+		      !perf_pmu_alias(&s->perf_msr, "aperf", &cfg) &&
+		      !perf_pmu_alias(&s->perf_msr, "mperf", &cfg);
+}
+
+/*
  * The perf side of S (its CPU identified, its topology loaded): the core
  * PMU's formats and what the kernel allows, or the emulated kernel.
  */
@@ -71,6 +89,7 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 		}
 		s->perf_sys = emu_perf_sys(s->perf_kernel);
 		emu_perf_cpu_pmu(s->perf_kernel, &s->perf_cpu);
+		source_find_msr_pmu(s, root);
 		/* the emulated kernel lets pmutop count everything, as root on a real one */
 		perf_access_read(NULL, &s->perf_access);
 		s->perf_access.paranoid = -1;
@@ -88,6 +107,7 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 	}
 	if (rc)
 		return rc;
+	source_find_msr_pmu(s, root);
 	if (!perf_access_system_wide(&s->perf_access, why, sizeof(why))) {
 		/* at 1 and 2 a user's own processes may still be counted: the command run under pmutop */
 		if (task_ok && s->perf_access.paranoid >= 1 && s->perf_access.paranoid <= 2) {
@@ -155,6 +175,10 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 			/* the kernel's uncore PMUs, whatever it describes; channels: its memory boxes */
 			s->uncore = CPUMODEL_UNCORE_KERNEL;
 			s->channels = perf_sys_box_span(s->perf_sys, root, "uncore_imc_");
+			/* AMD's: amd_umc_N numbers the channels of every socket in turn */
+			if (!s->channels && s->topo->nsockets > 0)
+				s->channels = perf_sys_boxes(s->perf_sys, root, "amd_umc_") /
+					      s->topo->nsockets;
 			/* a client's controllers count the socket's channels together: how many, emulated */
 			if (!s->channels && s->emu)
 				s->channels = emu_channels(s->emu);
@@ -216,6 +240,7 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 		ec->uncore_ops = &perf_uncore_ops;
 		/* no register is written: the kernel programs its PMUs, the uncore's too */
 		ec->perf_cpu = &s->perf_cpu;
+		ec->perf_msr = s->have_msr ? &s->perf_msr : NULL;
 		ec->perf = s->perf_sys;
 		ec->perf_access = &s->perf_access;
 		ec->perf_task = s->perf_task;

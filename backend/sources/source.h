@@ -46,6 +46,12 @@ struct source {
 	/* the perf source (source_open_perf): no register device, the kernel counts */
 	bool perf;
 	struct perf_pmu perf_cpu;    /* the core PMU's formats */
+	/*
+	 * The kernel's msr PMU (free-running APERF, MPERF, IRPerfCount) where a
+	 * CPU without fixed counters (AMD) has it: the built-ins from there
+	 */
+	struct perf_pmu perf_msr;
+	bool have_msr;
 	struct perf_access perf_access;
 	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
 	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */

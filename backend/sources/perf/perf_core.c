@@ -6,7 +6,9 @@
  * group per selected core group of the layout, its events as raw configs of
  * the kernel's "cpu" PMU (the bit positions from its format files), and the
  * three fixed-counter events as the generic hardware events (instructions,
- * cycles, ref-cycles), and where the kernel has them "slots" (fixed
+ * cycles, ref-cycles; on AMD, which has no fixed counters, the msr PMU's
+ * free-running irperf, aperf and mperf, which take no counter from the
+ * groups), and where the kernel has them "slots" (fixed
  * counter 3) leading the topdown-* events of MSR_PERF_METRICS.  pmutop does not rotate: every group is open at once
  * and the kernel multiplexes them; each read gives the counts with the time
  * the group was enabled and the time it ran, so a group that ran less than
@@ -154,6 +156,18 @@ static int perf_core_slots_group(struct perf_core *p, struct perf_pmu_config *cf
 	return n;
 }
 
+/*
+ * The msr PMU's free-running counter standing for fixed counter N (AMD:
+ * IRPerfCount for instructions, APERF for cycles, MPERF for the reference
+ * clock), or NULL.
+ */
+static const char *perf_core_msr_event(const struct perf_core *p, int n)
+{
+	static const char *const names[3] = { "irperf", "aperf", "mperf" };
+
+	return p->cfg->perf_msr && n < 3 ? names[n] : NULL;
+}
+
 /* The fixed-counter events, once: those the kernel refuses are n/a (fixed_usable). */
 static void perf_core_open_fixed(struct perf_core *p)
 {
@@ -163,13 +177,19 @@ static void perf_core_open_fixed(struct perf_core *p)
 	for (int n = 0; n < PMU_MAX_FIXED; n++) {
 		struct perf_pmu_config cfg[PERF_GROUP_MAX] = {
 			{ .type = PERF_TYPE_HARDWARE, .config = { perf_core_fixed[n].config } } };
+		const char *msr = perf_core_msr_event(p, n);
+		struct perf_pmu_config free_running;
 		int nev = n < 3 ? 1 : perf_core_slots_group(p, cfg);
 		char why[400];
 
 		if (!nev)
 			continue; /* no fixed counter 3 here (before Ice Lake, most virtual machines) */
-		if (perf_core_open_all(p, p->l->ngroups + n, cfg, nev, perf_core_fixed[n].name, why,
-				       sizeof(why))) {
+		if (msr && !perf_pmu_alias(p->cfg->perf_msr, msr, &free_running))
+			cfg[0] = free_running;
+		else
+			msr = NULL;
+		if (perf_core_open_all(p, p->l->ngroups + n, cfg, nev,
+				       msr ? msr : perf_core_fixed[n].name, why, sizeof(why))) {
 			size_t k = strlen(p->note);
 
 			if (n == 3)

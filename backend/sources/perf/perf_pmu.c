@@ -370,6 +370,9 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 		/* the servers' uncore boxes call the counter mask "thresh" (config:24-31) */
 		if (rc == -ENOENT && i == 2)
 			rc = perf_pmu_set(p, "thresh", f[i].value, c);
+		/* AMD's memory controllers call their read/write selector "rdwrmask" (config:8-9) */
+		if (rc == -ENOENT && i == 1)
+			rc = perf_pmu_set(p, "rdwrmask", f[i].value, c);
 		if (rc == -ENOENT && !f[i].wanted)
 			continue;
 		if (rc) {

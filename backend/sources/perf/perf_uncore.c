@@ -50,6 +50,11 @@ struct perf_uncore {
 	const struct perf_sys *sys;
 	struct perf_pmu *box[LAYOUT_NPMUS]; /* the kind's boxes, in number order */
 	int *boxno[LAYOUT_NPMUS];         /* each one's number (uncore_imc_N: channel N) */
+	/*
+	 * AMD's boxes of one socket (amd_umc_N, an amd_l3 CPU): its socket and
+	 * the CPU it counts on; -1 for a PMU on every socket (its socket's CPU)
+	 */
+	int *boxsock[LAYOUT_NPMUS], *boxcpu[LAYOUT_NPMUS];
 	int nbox[LAYOUT_NPMUS];
 	char missing[LAYOUT_NPMUS][224];  /* why a layout PMU has no kernel PMU */
 	struct perf_pmu clock;
@@ -78,11 +83,63 @@ static struct perf_group *perf_uncore_pg(const struct perf_uncore *up, int sock,
 /* The kernel's PMU name of box BOX of kind P (layout_pmu_kinds: "uncore", "uncore_cbox_0", ...). */
 static const char *perf_uncore_name(enum layout_pmu p, int box, char *buf, size_t len)
 {
-	if (layout_pmu_kinds[p].summed_boxes)
+	if (layout_pmu_kinds[p].summed_boxes && !layout_pmu_kinds[p].cpu_boxes)
 		snprintf(buf, len, "%s%d", layout_pmu_kinds[p].kernel, box);
 	else
 		snprintf(buf, len, "%s", layout_pmu_kinds[p].kernel);
 	return buf;
+}
+
+/* The socket of OS CPU CPU, or -1. */
+static int perf_uncore_socket_of(const struct perf_uncore *up, int cpu)
+{
+	const struct topo *t = up->cfg->topo;
+
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->threads[i].os_cpu == cpu)
+			return t->threads[i].socket;
+	return -1;
+}
+
+/* Add box PMU of kind P numbered NO, on socket SOCK's CPU CPU (-1, -1: every socket's). */
+static void perf_uncore_add_box(struct perf_uncore *up, int p, const struct perf_pmu *pmu, int no,
+				int sock, int cpu)
+{
+	int n = up->nbox[p];
+
+	up->box[p] = xrealloc(up->box[p], (size_t)n + 1, sizeof(*pmu));
+	up->boxno[p] = xrealloc(up->boxno[p], (size_t)n + 1, sizeof(int));
+	up->boxsock[p] = xrealloc(up->boxsock[p], (size_t)n + 1, sizeof(int));
+	up->boxcpu[p] = xrealloc(up->boxcpu[p], (size_t)n + 1, sizeof(int));
+	up->box[p][n] = *pmu;
+	up->boxno[p][n] = no;
+	up->boxsock[p][n] = sock;
+	up->boxcpu[p][n] = cpu;
+	up->nbox[p]++;
+}
+
+/*
+ * AMD's boxes of PMU (kind P): each CPU of its cpumask one box of that
+ * CPU's socket (amd_l3: ALL), or its first CPU's socket the box's
+ * (amd_umc_N); numbered in their socket in order (a UMC: its channel).
+ */
+static void perf_uncore_add_amd(struct perf_uncore *up, int p, const struct perf_pmu *pmu, bool all)
+{
+	int *cpus = NULL, n = 0;
+	size_t col;
+
+	if (cpulist_parse(pmu->cpumask, &cpus, &n, &col))
+		n = 0;
+	for (int i = 0; i < (all ? n : n > 0); i++) {
+		int sock = perf_uncore_socket_of(up, cpus[i]), rank = 0;
+
+		if (sock < 0)
+			continue; /* a CPU the topology lacks (offline) */
+		for (int b = 0; b < up->nbox[p]; b++)
+			rank += up->boxsock[p][b] == sock;
+		perf_uncore_add_box(up, p, pmu, rank, sock, cpus[i]);
+	}
+	free(cpus);
 }
 
 /* Find the kernel's PMUs for the layout's uncore and the uncore clock. */
@@ -98,7 +155,7 @@ static void perf_uncore_discover(struct perf_uncore *up)
 
 		/* the numbers the kernel's uncore driver gave them (a box that failed: a gap) */
 		nums[0] = 0;
-		if (layout_pmu_kinds[p].summed_boxes)
+		if (layout_pmu_kinds[p].summed_boxes && !layout_pmu_kinds[p].cpu_boxes)
 			n = perf_sys_box_numbers(up->sys, up->cfg->root, layout_pmu_kinds[p].kernel,
 						 nums, UNCORE_PERF_MAX_BOXES);
 		for (int i = 0; i < n; i++) {
@@ -107,14 +164,14 @@ static void perf_uncore_discover(struct perf_uncore *up)
 			/* one whose sysfs files are wrong is skipped (--list-pmus says why) */
 			if (perf_sys_pmu(up->sys, up->cfg->root, pn, pmu, err, sizeof(err)))
 				continue;
-			up->box[p] = xrealloc(up->box[p], (size_t)up->nbox[p] + 1, sizeof(*pmu));
-			up->boxno[p] = xrealloc(up->boxno[p], (size_t)up->nbox[p] + 1, sizeof(int));
-			up->boxno[p][up->nbox[p]] = nums[i];
-			up->box[p][up->nbox[p]++] = *pmu;
+			if (layout_pmu_kinds[p].cpu_boxes || layout_pmu_kinds[p].socket_boxes)
+				perf_uncore_add_amd(up, p, pmu, layout_pmu_kinds[p].cpu_boxes);
+			else
+				perf_uncore_add_box(up, p, pmu, nums[i], -1, -1);
 		}
 		/* a box missing between the numbers: its socket sums leave it out, said */
 		if (up->nbox[p] && up->boxno[p][up->nbox[p] - 1] + 1 != up->nbox[p] && !up->note[0] &&
-		    !layout_pmu_kinds[p].box_channels)
+		    !layout_pmu_kinds[p].box_channels && !layout_pmu_kinds[p].cpu_boxes)
 			snprintf(up->note, sizeof(up->note), "the kernel has %d of the %d %s boxes its "
 				 "numbers run to (a box its uncore driver failed: dmesg): the sums over "
 				 "them leave the others out", up->nbox[p], up->boxno[p][up->nbox[p] - 1] + 1,
@@ -262,14 +319,15 @@ static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size
 
 		for (int i = 0; !rc && set->n && i < up->env.nsocks; i++) {
 			struct perf_group *pg = perf_uncore_pg(up, i, g, b);
+			int sock = up->boxsock[grp->pmu][b], cpu = up->boxcpu[grp->pmu][b];
 			char what[96];
 
-			if (up->cpu[i] < 0 || up->env.socks[i].taken)
+			if (up->cpu[i] < 0 || up->env.socks[i].taken || (sock >= 0 && sock != i))
 				continue;
 			snprintf(what, sizeof(what), "the %.24s group on %.24s of socket %d", grp->name,
 				 up->box[grp->pmu][b].name, i);
-			rc = perf_group_open(pg, up->sys, set->cfg, set->n, -1, up->cpu[i], true, true,
-					     what, up->cfg->perf_access, why, len);
+			rc = perf_group_open(pg, up->sys, set->cfg, set->n, -1, cpu >= 0 ? cpu : up->cpu[i],
+					     true, true, what, up->cfg->perf_access, why, len);
 			if (!rc && (rc = perf_group_enable(pg)) != 0)
 				snprintf(why, len, "%.96s: enabling it failed: %.40s", what, strerror(-rc));
 			opened += !rc;
@@ -288,10 +346,10 @@ static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, cha
 	const struct layout_group *grp = &up->l->groups[g];
 	long files = 0;
 
-	/* one open file per event on each box it counts on, on every socket */
+	/* one open file per event on each box it counts on, on every socket (AMD's: on its own) */
 	for (int b = 0; b < up->nbox[grp->pmu]; b++)
-		files += perf_uncore_set_size(up, g, b);
-	files *= up->env.nsocks;
+		files += perf_uncore_set_size(up, g, b) *
+			 (up->boxsock[grp->pmu][b] >= 0 ? 1 : up->env.nsocks);
 
 	if (up->cfg->perf_task) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "counting one command: the uncore counts whole "
@@ -449,6 +507,8 @@ static void perf_uncore_free(struct src_uncore *su)
 	for (int p = 0; p < LAYOUT_NPMUS; p++) {
 		free(up->box[p]);
 		free(up->boxno[p]);
+		free(up->boxsock[p]);
+		free(up->boxcpu[p]);
 	}
 	free(up->pg);
 	free(up->set);

@@ -188,7 +188,11 @@ static int emu_core_numbered_reg(struct emu *e, struct emu_cpu *c, uint32_t reg,
 	if (reg >= IA32_PERFEVTSEL0 && reg < IA32_PERFEVTSEL0 + ngp) {
 		uint64_t *sel = &c->evtsel[reg - IA32_PERFEVTSEL0];
 
-		if (write && ((*val >> 32) || (!(e->m->perfmon_version >= 3) && (*val & EVTSEL_ANY))))
+		/* AMD's EventSelect[11:8] at 35:32; on Intel the high half is reserved */
+		uint64_t high = *val >> 32 & ~(e->m->amd ? AMD_EVTSEL_EVENT_HI_MASK >> 32 : 0);
+
+		if (write && (high || (!(e->m->perfmon_version >= 3) && !e->m->amd &&
+				      (*val & EVTSEL_ANY))))
 			*rc = -EIO;
 		else if (write)
 			*sel = *val, emu_cpu_rebind(e, c);
@@ -308,6 +312,18 @@ static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, 
 		else
 			*val = (uint64_t)(emu_clock_now(e) * e->m->nominal_ghz * 1e9);
 		return 1;
+	case MSR_AMD_IRPERF_COUNT:
+	case IA32_APERF:
+	case IA32_MPERF:
+		/* AMD's free-running counters (read only here: the kernel's msr PMU reads them) */
+		if (!e->m->amd)
+			return 0;
+		if (write)
+			*rc = -EIO;
+		else
+			*val = c->free[reg == MSR_AMD_IRPERF_COUNT ? EMU_FREE_IRPERF
+				       : reg == IA32_APERF ? EMU_FREE_APERF : EMU_FREE_MPERF].value;
+		return 1;
 	}
 	return 0;
 }
@@ -420,23 +436,41 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 	memset(regs, 0, 16);
 	switch (leaf) {
 	case 0:
-		regs[0] = 0xB;
-		memcpy(&regs[1], "Genu", 4);
-		memcpy(&regs[3], "ineI", 4);
-		memcpy(&regs[2], "ntel", 4);
+		regs[0] = m->amd ? 0x10 : 0xB;
+		memcpy(&regs[1], m->amd ? "Auth" : "Genu", 4);
+		memcpy(&regs[3], m->amd ? "enti" : "ineI", 4);
+		memcpy(&regs[2], m->amd ? "cAMD" : "ntel", 4);
 		break;
 	case 1:
-		regs[0] = m->stepping | (m->model & 0xF) << 4 | (m->family & 0xF) << 8 |
+		/* family 0FH + extended family (AMD's 17h, 19h, 1Ah), extended model above it */
+		regs[0] = m->stepping | (m->model & 0xF) << 4 |
+			  (m->family > 0xF ? 0xFu << 8 | (m->family - 0xF) << 20 : (m->family & 0xF) << 8) |
 			  (m->model >> 4) << 16;
 		regs[1] = (uint32_t)cpu << 24; /* initial APIC id */
 		break;
+	case 0x80000001u:
+		if (m->amd)
+			regs[2] = 1u << 23; /* PerfCtrExtCore: six core counters */
+		break;
+	case 0x80000008u:
+		if (m->amd)
+			regs[1] = 1u << 1; /* IRPerf: the instructions-retired counter */
+		break;
+	case 0x80000022u:
+		if (m->amd && m->perfmon_v2) {
+			regs[0] = 1; /* PerfMonV2 */
+			regs[1] = m->gp_counters;
+		}
+		break;
 	case 0xA:
+		if (m->amd)
+			break; /* no architectural performance monitoring */
 		regs[0] = m->perfmon_version | m->gp_counters << 8 | m->gp_width << 16 | 7u << 24;
 		regs[1] = 0; /* all seven architectural events available */
 		regs[3] = m->perfmon_version >= 2 ? m->fixed_counters | m->fixed_width << 5 : 0;
 		break;
 	case 0x80000000u:
-		regs[0] = 0x80000008u;
+		regs[0] = m->amd && m->perfmon_v2 ? 0x80000022u : 0x80000008u;
 		break;
 	case 0x80000002u:
 	case 0x80000003u:

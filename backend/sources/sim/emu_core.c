@@ -12,13 +12,15 @@
 
 /* ---- core: counting --------------------------------------------------------- */
 
-/* Accumulator key for a core event select; the offcore value rides in the high bits. */
+/* Accumulator key for a core event select (emu_int.h: EMU_KEY_*). */
 static uint64_t emu_core_key(uint64_t evtsel, uint64_t offcore)
 {
 	uint64_t sel = evtsel & (EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_USR | EVTSEL_OS |
 				 EVTSEL_EDGE | EVTSEL_ANY | EVTSEL_CMASK_MASK);
 
-	return sel | (offcore & 0xFFFFFFull) << 32;
+	return sel | (offcore & 0xFFFFFFull) << EMU_KEY_OFFCORE_SHIFT |
+	       ((evtsel & AMD_EVTSEL_EVENT_HI_MASK) >> AMD_EVTSEL_EVENT_HI_SHIFT)
+		       << EMU_KEY_EVENT_HI_SHIFT;
 }
 
 /* The offcore value event select EVTSEL reads: B7H/BBH, or the machine's own pair (2AH/2BH). */
@@ -56,11 +58,12 @@ static double emu_cycle_rate(const struct emu *e, unsigned priv, const double *v
 static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key,
 			    double (*sib)[SK_COUNT], int nsib)
 {
-	unsigned event = (unsigned)(key & EVTSEL_EVENT_MASK);
+	unsigned event = (unsigned)(key & EVTSEL_EVENT_MASK) |
+			 (unsigned)(key >> EMU_KEY_EVENT_HI_SHIFT & 0xF) << 8;
 	unsigned umask = (unsigned)((key & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
 	unsigned cmask = (unsigned)((key & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT);
 	unsigned priv = (key & EVTSEL_USR ? EMU_PRIV_USR : 0) | (key & EVTSEL_OS ? EMU_PRIV_OS : 0);
-	uint64_t offcore = key >> 32;
+	uint64_t offcore = key >> EMU_KEY_OFFCORE_SHIFT & 0xFFFFFFull;
 	int edge = (key & EVTSEL_EDGE) != 0, any = (key & EVTSEL_ANY) != 0;
 	const double *v = sib[0];
 	double r = emu_ghz(e, v) * 1e9, share = emu_priv_share(priv, v), rate, all_halted;
@@ -68,6 +71,8 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 
 	if (!priv)
 		return 0;
+	if (key & EMU_KEY_MPERF) /* the P0 reference clock while unhalted */
+		return e->m->nominal_ghz * 1e9 * v[SK_util] * share;
 	if (!emu_model_core(e->m, event, umask, offcore, v, &d)) {
 		emu_note_unknown(e, key);
 		return 0;
@@ -293,6 +298,8 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 		if (wrapped)
 			c->global_status |= GLOBAL_FIXED(i);
 	}
+	for (int i = 0; e->m->amd && i < 3; i++)
+		emu_ctr_update(&c->free[i], c->acc, c->cyc, 64, &wrapped);
 }
 
 /* (Re)bind counter CTR to event select SEL (0 or not live: stop counting). */
@@ -313,12 +320,38 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 	ctr->last_f = emu_ctr_f(ctr, c->acc, c->cyc);
 }
 
+/*
+ * AMD's free-running counters as conditions: instructions retired
+ * (ex_ret_instr, C0H), cycles not in halt (ls_not_halted_cyc, 76H), the
+ * reference clock while unhalted; every privilege level.
+ */
+static const uint64_t emu_free_sel[3] = {
+	[EMU_FREE_IRPERF] = 0xC0 | EVTSEL_USR | EVTSEL_OS,
+	[EMU_FREE_APERF] = 0x76 | EVTSEL_USR | EVTSEL_OS,
+	[EMU_FREE_MPERF] = EMU_KEY_MPERF | EVTSEL_USR | EVTSEL_OS,
+};
+
+/* Bind free-running counter CTR to the condition KEY once; it keeps counting across rebinds. */
+static void emu_free_bind(struct emu_cpu *c, struct emu_ctr *ctr, uint64_t key)
+{
+	if (ctr->acc >= 0 && c->acc[ctr->acc].in_use && c->acc[ctr->acc].key == key)
+		return;
+	ctr->acc = emu_acc_find(c->acc, key);
+	if (ctr->acc < 0)
+		return;
+	ctr->priv = EMU_PRIV_USR | EMU_PRIV_OS;
+	ctr->inv = 0;
+	ctr->last_f = emu_ctr_f(ctr, c->acc, c->cyc);
+}
+
 void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 {
 	for (int i = 0; i < (int)e->m->gp_counters; i++)
 		emu_ctr_bind(e, c, &c->gp[i], c->evtsel[i], emu_gp_live(e, c, i));
 	for (int i = 0; i < (int)e->m->fixed_counters; i++)
 		emu_ctr_bind(e, c, &c->fixed[i], emu_fixed_as_evtsel(c, i), emu_fixed_live(c, i));
+	for (int i = 0; e->m->amd && i < 3; i++)
+		emu_free_bind(c, &c->free[i], emu_free_sel[i]);
 	/* drop accumulators no counter uses any more */
 	for (int a = 0; a < EMU_MAX_ACC; a++) {
 		int used = 0;
@@ -327,6 +360,8 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 			used |= c->gp[i].acc == a;
 		for (int i = 0; i < (int)e->m->fixed_counters; i++)
 			used |= c->fixed[i].acc == a;
+		for (int i = 0; e->m->amd && i < 3; i++)
+			used |= c->free[i].acc == a;
 		if (!used)
 			c->acc[a].in_use = 0;
 	}

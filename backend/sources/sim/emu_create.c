@@ -65,7 +65,8 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 
 	pthread_mutex_init(&e->lock, NULL);
 	e->m = m;
-	e->model = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
+	e->model = cpumodel_find(m->amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL, m->family,
+				 m->model);
 	e->uncore = e->model ? e->model->p->uncore : CPUMODEL_UNCORE_NONE;
 	e->channels = m->channels ? m->channels : e->model ? e->model->p->channels : 0;
 	e->offcore = e->model ? e->model->p->offcore : e->m->offcore_events[0] ? 2 : 0;
@@ -91,6 +92,10 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 			c->gp[k].acc = -1;
 		for (int k = 0; k < PMU_MAX_FIXED; k++)
 			c->fixed[k].acc = -1;
+		for (int k = 0; k < 3; k++)
+			c->free[k].acc = -1;
+		if (m->amd)
+			emu_cpu_rebind(e, c); /* the free-running clocks count from the start */
 	}
 	e->nsockets = e->topo->nsockets;
 	e->sockets = xcalloc((size_t)e->nsockets, sizeof(*e->sockets));

@@ -45,6 +45,8 @@ struct emu_cpu {
 	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
 	uint64_t pebs_frontend;
 	struct emu_ctr gp[PMU_MAX_GP], fixed[PMU_MAX_FIXED];
+	/* AMD: IRPerfCount, APERF, MPERF (EMU_FREE_*), always counting */
+	struct emu_ctr free[3];
 	struct emu_acc acc[EMU_MAX_ACC];
 	/*
 	 * The truth is constant between two scenario changes (a segment): its
@@ -95,6 +97,18 @@ struct emu {
 	int nunknown;
 	char unknown_text[EMU_MAX_UNKNOWN * 40];
 };
+
+/* AMD's free-running counters of a CPU (emu_cpu.free) */
+enum { EMU_FREE_IRPERF, EMU_FREE_APERF, EMU_FREE_MPERF };
+
+/*
+ * An accumulator's key: the select's condition bits, the offcore value at
+ * 32-55, AMD's EventSelect[11:8] at 56-59; EMU_KEY_MPERF the reference
+ * clock while unhalted (MPERF), which no select can ask for.
+ */
+#define EMU_KEY_OFFCORE_SHIFT 32
+#define EMU_KEY_EVENT_HI_SHIFT 56
+#define EMU_KEY_MPERF (1ull << 63)
 
 /* ---- shared by emu.c and emu_uncore.c ---- */
 

@@ -138,6 +138,45 @@ const struct emu_machine emu_machines[] = {
 		.srv = EMU_SRV_CLIENT, .channels = 2,
 	},
 	{
+		/*
+		 * AMD EPYC 9654 (Genoa, family 19h model 11h): 96 cores in 12 CCDs of
+		 * one 8-core CCX each (32 MiB L3 per CCX), 12 DDR5-4800 channels per
+		 * socket; Linux numbers the first threads of all cores, then their
+		 * siblings.  PerfMonV2 with 6 core counters (PPR 19h/11h).
+		 */
+		.name = "genoa",
+		.description = "2 x EPYC 9654 (Genoa, Zen 4): 2 sockets x 12 CCX x 8 cores x 2 "
+			       "threads, 12 DDR5 channels per socket; AMD's data through perf",
+		.topology = "pack:2 [numa(memory=384GiB)] l3:12(size=32MiB) core:8 "
+			    "pu:2(indexes=2*192:1*2)",
+		.brand = "AMD EPYC 9654 96-Core Processor",
+		.family = 0x19, .model = 0x11, .stepping = 1,
+		.gp_counters = 6, .gp_width = 48,
+		.nominal_ghz = 2.40,
+		.amd = true, .zen = 4, .dispatch_width = 6, .perfmon_v2 = true,
+		.default_scenario = "topdown",
+		.dram_mts = 4800, .channels = 12,
+	},
+	{
+		/*
+		 * AMD Ryzen 9 5950X (Vermeer, family 19h model 21h): 16 cores in two
+		 * CCDs of one 8-core CCX each (32 MiB L3 per CCX), 2 DDR4-3200
+		 * channels; 6 core counters (PerfCtrExtCore), no PerfMonV2.
+		 */
+		.name = "vermeer",
+		.description = "Ryzen 9 5950X (Vermeer, Zen 3): 1 socket x 2 CCX x 8 cores x 2 "
+			       "threads, 2 DDR4 channels; AMD's data through perf",
+		.topology = "pack:1 [numa(memory=64GiB)] l3:2(size=32MiB) core:8 "
+			    "pu:2(indexes=2*16:1*2)",
+		.brand = "AMD Ryzen 9 5950X 16-Core Processor",
+		.family = 0x19, .model = 0x21, .stepping = 0,
+		.gp_counters = 6, .gp_width = 48,
+		.nominal_ghz = 3.40,
+		.amd = true, .zen = 3, .dispatch_width = 6,
+		.default_scenario = "compute-bound",
+		.dram_mts = 3200, .channels = 2,
+	},
+	{
 		.name = "core2",
 		.description = "Core 2 Quad Q9650 (Penryn): 1 socket x 4 cores, front-side bus",
 		.topology = "pack:1 [numa(memory=8GiB)] l2:2(size=6MiB) core:2 pu:1",
@@ -209,7 +248,8 @@ const char *emu_machine_names(void)
 
 enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m)
 {
-	const struct cpumodel *row = cpumodel_find(CPUID_VENDOR_INTEL, m->family, m->model);
+	const struct cpumodel *row = cpumodel_find(m->amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL,
+						   m->family, m->model);
 
 	if (m->core_uarch)
 		return m->core_uarch;

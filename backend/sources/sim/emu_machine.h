@@ -56,6 +56,16 @@ struct emu_machine {
 	 * RAPL's power PMU with it (servers: package and DRAM; clients:
 	 * package and cores).
 	 */
+	/*
+	 * AMD Zen (CPUID "AuthenticAMD", no architectural perfmon): six core
+	 * counters with 12-bit event selects, counted through the emulated
+	 * kernel only; DISPATCH_WIDTH ops a cycle (6 Zen 2-4, 8 Zen 5), AMD's
+	 * dispatch slots; PERFMON_V2 (Zen 4 on): CPUID 80000022H.
+	 */
+	bool amd;
+	unsigned zen;            /* its generation, 2 to 5 (the L3's latency events differ) */
+	unsigned dispatch_width;
+	bool perfmon_v2;
 	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR,
 		       EMU_SRV_CLIENT /* Ice Lake / Tiger Lake client: free-running IMC */ } srv;
 	int chas, channels, upi_links;

@@ -521,6 +521,8 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 		.cycles_per_s = v[SK_util] * ghz * 1e9,
 	};
 
+	if (m->amd)
+		return emu_model_amd_core(m, event, umask, v, d);
 	for (size_t i = 0; i < sizeof(emu_core_rows) / sizeof(emu_core_rows[0]); i++) {
 		const struct emu_core_row *r = &emu_core_rows[i];
 

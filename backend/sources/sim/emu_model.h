@@ -120,7 +120,8 @@ bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)
 		       int nchan, double *per_s);
 
 /* The server uncore units the kernel's driver counts (emu_model_srv.c), and RAPL's power PMU. */
-enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER, EMU_UNIT_IMC_FREE };
+enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER, EMU_UNIT_IMC_FREE,
+		    EMU_UNIT_AMD_L3, EMU_UNIT_AMD_DF, EMU_UNIT_AMD_UMC };
 
 /*
  * Event EVENT with UMASK (the vendor's UMaskExt above bit 8) per second on

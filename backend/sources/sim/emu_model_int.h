@@ -43,6 +43,18 @@ void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double pe
 emu_core_fn emu_ev_skl_uops_issued, emu_ev_skl_recovery, emu_ev_skl_not_delivered,
 	emu_ev_skl_cycle_activity, emu_ev_skl_ports, emu_ev_skl_exe_activity;
 
+/* AMD Zen's core events (emu_model_amd.c): EVENT its 12-bit select */
+bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned umask,
+			const double *v, struct emu_dist *d);
+
+/*
+ * AMD's uncore per second (emu_model_amd.c): an L3 (one of NBOXES CCXs of
+ * the socket SOCK), a memory channel CHAN, the data fabric.
+ */
+bool emu_model_amd_uncore(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
+			  uint64_t umask, const double *sock, const double *chan, int nboxes,
+			  double *per_s);
+
 /* Ice Lake and later: TOPDOWN.SLOTS (emu_model_tma.c) */
 emu_core_fn emu_ev_tma_slots;
 

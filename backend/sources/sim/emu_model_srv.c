@@ -30,6 +30,7 @@
  * law).  Pure functions; see emu_model.h.
  */
 #include "emu_model.h"
+#include "emu_model_int.h"
 
 #include <math.h>
 
@@ -145,6 +146,10 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 			return false;
 		*per_s = chan[umask == 0x20 ? SK_read_lines_per_s : SK_write_lines_per_s] / nboxes;
 		return true;
+	case EMU_UNIT_AMD_L3:
+	case EMU_UNIT_AMD_DF:
+	case EMU_UNIT_AMD_UMC:
+		return emu_model_amd_uncore(m, unit, event, umask, sock, chan, nboxes, per_s);
 	}
 	return false;
 }

@@ -57,16 +57,24 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -ENODEV;
 		goto out;
 	}
-	if (pid != -1 && (pmu > 0 || (pid > 0 && kill(pid, 0) && errno == ESRCH))) {
+	if (pid != -1 && ((pmu > 0 && k->pmus[pmu].kind != EK_MSR) ||
+			  (pid > 0 && kill(pid, 0) && errno == ESRCH))) {
 		/* the uncore has no task context (EINVAL); a task that is gone: ESRCH */
-		rc = pmu > 0 ? -EINVAL : -ESRCH;
+		rc = pmu > 0 && k->pmus[pmu].kind != EK_MSR ? -EINVAL : -ESRCH;
 		goto out;
 	}
-	if (pmu > 0)
+	if (pmu > 0 && !k->pmus[pmu].per_cpu)
 		cpu = k->cpus[cpu].leader; /* an uncore event counts on its socket's CPU */
-	if (type == PERF_TYPE_HARDWARE && ek_fixed_of(&(struct ek_event){ .type = type,
-							 .config = attr->config }) < 0) {
+	/* Linux on AMD maps cycles and instructions, not ref-cycles (amd_zen*_perfmon_event_map) */
+	if (type == PERF_TYPE_HARDWARE && (ek_fixed_of(&(struct ek_event){ .type = type,
+							 .config = attr->config }) < 0 ||
+					   (k->amd && attr->config == PERF_COUNT_HW_REF_CPU_CYCLES))) {
 		rc = -ENOENT;
+		goto out;
+	}
+	if (k->pmus[pmu].kind == EK_MSR && attr->config != 0 && attr->config != 1 &&
+	    attr->config != 2 && attr->config != 6) {
+		rc = -EINVAL; /* an msr event this CPU has not */
 		goto out;
 	}
 	/* a topdown-* event only in a group led by "slots", as Linux requires */
@@ -242,7 +250,7 @@ static void ek_close(void *ctx, int fd)
  */
 static int ek_npmus_on(const struct emu_perf *k, int cpu)
 {
-	return k->cpus[cpu].leader == cpu ? k->npmus : 1;
+	return k->cpus[cpu].uncore_cpu ? k->npmus : 1;
 }
 
 /*
@@ -349,6 +357,11 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 		{ "pc", "config:19" }, { "any", "config:21" }, { "inv", "config:23" },
 		{ "cmask", "config:24-31" }, { "offcore_rsp", "config1:0-63" },
 	};
+	/* Linux's amd core PMU (arch/x86/events/amd/core.c): the 12-bit event select split */
+	static const char *const amd[][2] = {
+		{ "event", "config:0-7,32-35" }, { "umask", "config:8-15" }, { "edge", "config:18" },
+		{ "inv", "config:23" }, { "cmask", "config:24-31" },
+	};
 	struct ek_pmu *p = &k->pmus[k->npmus++];
 
 	memset(p, 0, sizeof(*p));
@@ -356,6 +369,21 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 	snprintf(p->desc.name, sizeof(p->desc.name), "%s", name);
 	p->desc.type = type;
 	snprintf(p->desc.cpumask, sizeof(p->desc.cpumask), "%s", cpumask);
+	if (kind == EK_CORE && k->amd) {
+		for (size_t i = 0; i < sizeof(amd) / sizeof(amd[0]); i++)
+			perf_pmu_add_field(&p->desc, amd[i][0], amd[i][1]);
+		return p;
+	}
+	if (kind == EK_MSR) {
+		p->per_cpu = true;
+		/* the events Linux's msr PMU lists where the CPU has them (AMD: IRPerf too) */
+		perf_pmu_add_field(&p->desc, "event", "config:0-63");
+		perf_pmu_add_alias(&p->desc, "tsc", "event=0x00");
+		perf_pmu_add_alias(&p->desc, "aperf", "event=0x01");
+		perf_pmu_add_alias(&p->desc, "mperf", "event=0x02");
+		perf_pmu_add_alias(&p->desc, "irperf", "event=0x06");
+		return p;
+	}
 	if (kind == EK_CORE) {
 		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
 			perf_pmu_add_field(&p->desc, core[i][0], core[i][1]);
@@ -457,6 +485,7 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 	k->gp_width = m->gp_width;
 	k->fixed_width = m->fixed_width;
 	k->perf_metrics = m->slots_width ? m->perf_metrics : 0;
+	k->amd = m->amd;
 	pthread_mutex_init(&k->lock, NULL);
 	k->ncpus = t->cpu_thread_len;
 	k->cpus = xcalloc((size_t)k->ncpus + 1, sizeof(*k->cpus));
@@ -471,9 +500,12 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 						k->cpus[t->threads[j].os_cpu].leader = t->threads[i].os_cpu;
 						k->cpus[t->threads[j].os_cpu].socket = sk;
 					}
+				k->cpus[t->threads[i].os_cpu].uncore_cpu = true;
 				break;
 			}
 	ek_add_pmu(k, "cpu", PERF_TYPE_RAW, EK_CORE, "", "");
+	if (k->amd)
+		ek_add_pmu(k, "msr", EK_UNCORE_TYPE - 1, EK_MSR, "", ""); /* per CPU: no cpumask */
 	ek_add_uncore(k, cpumask);
 	for (int i = 0; i < t->nthreads; i++) {
 		int cpu = t->threads[i].os_cpu;

@@ -35,7 +35,11 @@
  * link), EK_POWER RAPL's power PMU: no registers here, the kernel's counts
  * come from the model (emu_srv_count) while their group is scheduled.
  */
-enum ek_kind { EK_CORE, EK_NHM_UNC, EK_SKL_CBO, EK_SKL_ARB, EK_SKL_IMC, EK_SRV, EK_POWER };
+/*
+ * EK_MSR: Linux's msr PMU (arch/x86/events/msr.c), free-running MSRs read
+ * per CPU: tsc (event 0), aperf (1), mperf (2), irperf (6) on an AMD machine.
+ */
+enum ek_kind { EK_CORE, EK_NHM_UNC, EK_SKL_CBO, EK_SKL_ARB, EK_SKL_IMC, EK_SRV, EK_POWER, EK_MSR };
 
 /*
  * One PMU of the emulated kernel: its sysfs description and where its
@@ -53,6 +57,7 @@ struct ek_pmu {
 	unsigned fixed_width;
 	int unit, box, nboxes;    /* EK_SRV, EK_POWER: emu_srv_unit, which of how many boxes */
 	uint32_t configs;         /* EK_POWER of RAPL: bit c for each domain's config c it has */
+	bool per_cpu;             /* its events count on the CPU opened (msr, amd_l3), not the socket's leader */
 };
 
 /*
@@ -101,6 +106,7 @@ struct ek_ctx {
 struct ek_cpu {
 	bool present;
 	int leader;               /* the CPU that holds its socket's uncore events */
+	bool uncore_cpu;          /* it holds uncore contexts: its socket's leader, an L3's CPU */
 	int socket;               /* its socket (topology index) */
 	struct ek_ctx ctx[EK_MAX_PMUS];
 };
@@ -118,6 +124,7 @@ struct emu_perf {
 	unsigned gp, fixed, gp_width, fixed_width;
 	unsigned perf_metrics;    /* PERF_METRICS fields (topdown-* events), 0 none */
 	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
+	bool amd;                 /* AMD's core PMU: 12-bit selects, generic events on counters */
 };
 
 /* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */

@@ -26,13 +26,13 @@ const struct ek_imc_event ek_imc_events[] = {
 
 const int ek_nimc_events = (int)(sizeof(ek_imc_events) / sizeof(ek_imc_events[0]));
 
-static uint64_t ek_hw_arch_select(const struct ek_event *e)
+static uint64_t ek_hw_arch_select(const struct emu_perf *k, const struct ek_event *e)
 {
 	switch (e->config) {
 	case PERF_COUNT_HW_INSTRUCTIONS:
-		return 0x00C0;
+		return 0x00C0; /* AMD's ex_ret_instr has the same select */
 	case PERF_COUNT_HW_CPU_CYCLES:
-		return 0x003C;
+		return k->amd ? 0x0076 : 0x003C; /* AMD: ls_not_halted_cyc */
 	default:
 		return 0x013C; /* ref-cycles: UNHALTED_REFERENCE_CYCLES */
 	}
@@ -132,6 +132,11 @@ static uint32_t ek_counter_reg(const struct emu_perf *k, const struct ek_event *
 		*width = SKL_IMC_WIDTH;
 		return ek_imc_offset(e);
 	}
+	if (p->kind == EK_MSR) {
+		*width = 64;
+		return e->config == 1 ? IA32_APERF : e->config == 2 ? IA32_MPERF
+		       : e->config == 6 ? MSR_AMD_IRPERF_COUNT : IA32_TIME_STAMP_COUNTER;
+	}
 	*width = e->hw >= EK_HW_FIXED ? p->fixed_width : p->width;
 	return e->hw >= EK_HW_FIXED ? p->fixed_ctr : p->ctr0 + (uint32_t)e->hw;
 }
@@ -204,13 +209,25 @@ static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event
 {
 	const struct ek_pmu *p = &k->pmus[pmu];
 	/* the format's umask (config:8-15,32-57): the vendor's UMask and UMaskExt */
-	uint64_t umask = ((e->config >> 8) & 0xFF) | (e->config >> 32) << 8;
+	uint64_t umask = ((e->config >> 8) & 0xFF) | (e->config >> 32) << 8, c = e->config;
+	unsigned event = (unsigned)(c & 0xFF);
 	double v;
 
 	if (e->hw == EK_HW_NONE || t <= t0)
 		return;
-	v = emu_srv_count(k->emu, k->cpus[cpu].socket, p->unit, p->box, p->nboxes,
-			  (unsigned)(e->config & 0xFF), umask, t0, t) + e->frac;
+	/* AMD's formats (emu_perf_srv.c): the event's and umask's high bits elsewhere */
+	if (p->unit == EMU_UNIT_AMD_L3 || p->unit == EMU_UNIT_AMD_UMC) {
+		event |= (unsigned)(c >> 32 & 0xF) << 8;
+		umask = c >> 8 & (p->unit == EMU_UNIT_AMD_UMC ? 0x3 : 0xFF);
+	} else if (p->unit == EMU_UNIT_AMD_DF) {
+		bool v2 = emu_machine(k->emu)->perfmon_v2;
+
+		event |= v2 ? (unsigned)(c >> 32 & 0x3F) << 8
+			    : (unsigned)(c >> 32 & 0xF) << 8 | (unsigned)(c >> 59 & 0x3) << 12;
+		umask = (c >> 8 & 0xFF) | (v2 ? (c >> 24 & 0xF) << 8 : 0);
+	}
+	v = emu_srv_count(k->emu, k->cpus[cpu].socket, p->unit, p->box, p->nboxes, event, umask,
+			  t0, t) + e->frac;
 	e->count += (uint64_t)v;
 	e->frac = v - floor(v);
 }
@@ -298,7 +315,7 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 			: p->fixed && (e->config & EVTSEL_EVENT_MASK) == EK_UNC_FIXED_EVENT ? 0 : -1;
 		int o = ek_offcore_of(k, e), td = p->kind == EK_CORE ? ek_metric_of(e) : -1;
 
-		if (p->kind == EK_SKL_IMC || p->kind == EK_POWER) {
+		if (p->kind == EK_SKL_IMC || p->kind == EK_POWER || p->kind == EK_MSR) {
 			hw[m] = EK_HW_FREE;
 			continue;
 		}
@@ -345,8 +362,9 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 	for (int m = 0; m < l->nmembers; m++) {
 		struct ek_event *e = &k->ev[l->members[m]];
 		uint64_t priv = (e->exclude_user ? 0 : EVTSEL_USR) | (e->exclude_kernel ? 0 : EVTSEL_OS);
-		uint64_t sel = e->type == PERF_TYPE_HARDWARE ? ek_hw_arch_select(e)
-			       : e->config & 0xFFFFFFFFull & ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
+		uint64_t sel = e->type == PERF_TYPE_HARDWARE ? ek_hw_arch_select(k, e)
+			       : e->config & (0xFFFFFFFFull | (k->amd ? AMD_EVTSEL_EVENT_HI_MASK : 0)) &
+				 ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
 		int o = ek_offcore_of(k, e);
 		unsigned width;
 

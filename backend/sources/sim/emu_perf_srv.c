@@ -68,6 +68,69 @@ static void ek_scale_aliases(struct ek_pmu *p, int n, double scale, const char *
 }
 
 /*
+ * AMD's uncore as Linux's amd_uncore driver registers it (arch/x86/events/
+ * amd/uncore.c): amd_l3 counting on one CPU of each L3 (6 counters), the
+ * data fabric amd_df on one CPU of each socket (4; its format wider with
+ * PerfMonV2), from PerfMonV2 on (Linux 6.7) amd_umc_N, one PMU per memory
+ * channel numbered over the sockets in turn, each on its socket's CPU; and
+ * RAPL's power PMU with the package's energy (AMD has no DRAM domain).
+ */
+static void ek_add_amd(struct emu_perf *k, const char *cpumask)
+{
+	const struct emu_machine *m = emu_machine(k->emu);
+	const struct topo *t = emu_topo(k->emu);
+	char l3mask[1024] = "", name[32];
+	struct ek_pmu *p;
+	int per_socket = t->nsockets > 0 ? t->nl3 / t->nsockets : 1;
+
+	/* the first CPU of each L3, which holds that L3's events */
+	for (int l = 0; l < t->nl3; l++)
+		for (int i = 0; i < t->nthreads; i++) {
+			int cpu = t->threads[i].os_cpu;
+
+			if (t->cores[t->threads[i].core].l3 != l || cpu >= k->ncpus)
+				continue;
+			snprintf(l3mask + strlen(l3mask), sizeof(l3mask) - strlen(l3mask), "%s%d",
+				 l3mask[0] ? "," : "", cpu);
+			k->cpus[cpu].uncore_cpu = true;
+			break;
+		}
+	p = ek_add_counted(k, "amd_l3", EK_SRV, EMU_UNIT_AMD_L3, 0, per_socket, l3mask);
+	p->counters = 6;
+	p->per_cpu = true;
+	perf_pmu_add_field(&p->desc, "event", "config:0-7,32-35");
+	perf_pmu_add_field(&p->desc, "umask", "config:8-15");
+	if (m->zen >= 3) {
+		perf_pmu_add_field(&p->desc, "coreid", "config:42-44");
+		perf_pmu_add_field(&p->desc, "enallslices", "config:46");
+		perf_pmu_add_field(&p->desc, "enallcores", "config:47");
+		perf_pmu_add_field(&p->desc, "sliceid", "config:48-50");
+		perf_pmu_add_field(&p->desc, "threadmask", "config:56-57");
+	}
+	p = ek_add_counted(k, "amd_df", EK_SRV, EMU_UNIT_AMD_DF, 0, 1, cpumask);
+	perf_pmu_add_field(&p->desc, "event", m->perfmon_v2 ? "config:0-7,32-37"
+							     : "config:0-7,32-35,59-60");
+	perf_pmu_add_field(&p->desc, "umask", m->perfmon_v2 ? "config:8-15,24-27" : "config:8-15");
+	for (int s = 0; m->perfmon_v2 && s < t->nsockets; s++)
+		for (int c = 0; c < m->channels && k->npmus + 2 < EK_MAX_PMUS; c++) {
+			char mask[16] = "";
+
+			for (int i = 0; i < t->nthreads && !mask[0]; i++)
+				if (t->threads[i].socket == s)
+					snprintf(mask, sizeof(mask), "%d", t->threads[i].os_cpu);
+			snprintf(name, sizeof(name), "amd_umc_%d", s * m->channels + c);
+			p = ek_add_counted(k, name, EK_SRV, EMU_UNIT_AMD_UMC, c, m->channels, mask);
+			perf_pmu_add_field(&p->desc, "event", "config:0-7");
+			perf_pmu_add_field(&p->desc, "rdwrmask", "config:8-9");
+		}
+	p = ek_add_counted(k, "power", EK_POWER, EMU_UNIT_POWER, 0, 1, cpumask);
+	perf_pmu_add_field(&p->desc, "event", "config:0-7");
+	perf_pmu_add_alias(&p->desc, "energy-pkg", "event=0x02");
+	p->configs |= 1u << 2;
+	ek_scale_aliases(p, p->desc.naliases, 2.3283064365386962890625e-10, "Joules"); /* 2^-32 J */
+}
+
+/*
  * A server's uncore as Linux's intel_uncore driver registers it: one PMU
  * per box number (uncore_cha_N, uncore_imc_N, uncore_upi_N), each on every
  * socket (its cpumask one CPU per socket), with the format files the driver
@@ -81,6 +144,10 @@ void ek_add_server(struct emu_perf *k, const char *cpumask)
 	bool icx = m->srv == EMU_SRV_ICX;
 	struct ek_pmu *p;
 
+	if (m->amd) {
+		ek_add_amd(k, cpumask);
+		return;
+	}
 	if (m->srv == EMU_SRV_NONE || k->npmus + m->chas + m->channels + m->upi_links + 1 > EK_MAX_PMUS)
 		return;
 	for (int b = 0; b < m->chas && m->srv != EMU_SRV_CLIENT; b++)

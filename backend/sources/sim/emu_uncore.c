@@ -348,11 +348,12 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 {
 	double n = 0, sock[SK_COUNT], chan[EMU_MAX_SRV_CHANNELS][SK_COUNT];
 	/* a memory box's channel: the scenario's channels keep to the home's reads together */
-	int nchan = unit == EMU_UNIT_MC || unit == EMU_UNIT_IMC_FREE
+	int nchan = unit == EMU_UNIT_MC || unit == EMU_UNIT_IMC_FREE || unit == EMU_UNIT_AMD_UMC
 		    ? (e->channels < EMU_MAX_SRV_CHANNELS ? e->channels : EMU_MAX_SRV_CHANNELS) : 0;
 	bool known = true;
 
-	if (si < 0 || si >= e->nsockets || (unit == EMU_UNIT_MC && box >= nchan))
+	if (si < 0 || si >= e->nsockets ||
+	    ((unit == EMU_UNIT_MC || unit == EMU_UNIT_AMD_UMC) && box >= nchan))
 		return 0;
 	while (t0 < t1 && known) {
 		double step_end = fmin(t1, scenario_next_change(e->sc, t0)), per_s;

@@ -119,7 +119,11 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(upi_rx_bytes_per_s, SOCKET, 0, 0, 1e12, "data bytes this socket receives over its UPI links, per second") \
 	X(package_watts,     SOCKET, 0, 0, 2000,  "RAPL package power, watts (energy-pkg)") \
 	X(dram_watts,        SOCKET, 0, 0, 2000,  "RAPL DRAM power, watts (energy-ram)") \
-	X(cores_watts,       SOCKET, 0, 0, 2000,  "RAPL power of the cores (PP0), watts (energy-cores; clients)")
+	X(cores_watts,       SOCKET, 0, 0, 2000,  "RAPL power of the cores (PP0), watts (energy-cores; clients)") \
+	X(l1d_fills_l2_per_s,         CPU, 0, 0, 1e12, "AMD: L1D fills from the core's own L2, lines per second (ls_*_fills_from_sys local_l2)") \
+	X(l1d_fills_ccx_per_s,        CPU, 0, 0, 1e12, "AMD: L1D fills from the L3 or another L2 of the same CCX, lines per second (local_ccx)") \
+	X(l1d_fills_near_cache_per_s, CPU, 0, 0, 1e12, "AMD: L1D fills from another CCX's cache on this NUMA node, lines per second (near_cache: cross-CCX sharing)") \
+	X(l1d_fills_far_cache_per_s,  CPU, 0, 0, 1e12, "AMD: L1D fills from a cache of another NUMA node or socket, lines per second (far_cache)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

@@ -1,0 +1,248 @@
+/*
+ * emu_model_amd: AMD Zen's core events, as the kernel's perf tool data
+ * (data/amd, from AMD's PPRs for families 17h, 19h and 1Ah) encodes them,
+ * derived from a thread's truth after emu_model_smt.  Pure functions.
+ *
+ * The dispatch slots: W per cycle not in halt (6 on Zen 2 to 4, 8 on Zen
+ * 5; the perf tool's total_dispatch_slots).  Each slot is, in the terms of
+ * AMD's pipeline-utilisation tree: used by an op that retires (ex_ret_ops
+ * / W), used by one that does not (bad speculation), left empty because
+ * the front end supplied nothing, because the back end stalled, or
+ * because the other thread of the core was selected (SMT contention: the
+ * slots the thread does not get while its sibling runs, 1 - slot_share).
+ * The scenario's frontend_bound and bad_speculation are shares of the
+ * thread's own slots; a truth asking more than the slots keeps retiring.
+ */
+#include "emu_model_int.h"
+
+#include <math.h>
+
+/* The slot shares of one thread: retiring, bad speculation, front end, back end, SMT. */
+struct amd_slots {
+	double ret, bs, fe, be, smt;
+};
+
+static void amd_slots_of(const struct emu_machine *m, const double *v, struct amd_slots *s)
+{
+	double w = m->dispatch_width ? m->dispatch_width : 6, own = emu_clamp01(v[SK_slot_share]);
+
+	s->smt = 1 - own;
+	s->ret = fmin(emu_uops_retired(v) / w, own);
+	s->fe = emu_clamp01(v[SK_frontend_bound]) * own;
+	s->bs = emu_clamp01(v[SK_bad_speculation]) * own;
+	if (s->ret + s->fe + s->bs > own && s->fe + s->bs > 0) {
+		double k = (own - s->ret) / (s->fe + s->bs);
+
+		s->fe *= k;
+		s->bs *= k;
+	}
+	s->be = fmax(0, own - s->ret - s->fe - s->bs);
+}
+
+/*
+ * A per-cycle count of W slots: a share ALL of the cycles has all W (the
+ * whole cycle lost), the rest of MEAN (slots per cycle) spread binomially
+ * over 0 .. W-1 in the other cycles.
+ */
+static void amd_slot_dist(struct emu_dist *d, unsigned w, double all, double mean)
+{
+	double rest = fmax(0, mean - all * w), q, others = 1 - all;
+
+	emu_dist_zero(d);
+	if (w + 1 > EMU_HIST_BINS || others <= 0) {
+		d->h[0] = 1 - emu_clamp01(all);
+		d->h[w < EMU_HIST_BINS ? w : EMU_HIST_BINS - 1] += emu_clamp01(all);
+		return;
+	}
+	q = emu_clamp01(rest / (others * (w - 1)));
+	d->h[0] = 0;
+	for (unsigned j = 0; j <= w - 1; j++) {
+		double c = 1;
+
+		for (unsigned i = 0; i < j; i++)
+			c = c * (w - 1 - i) / (i + 1);
+		d->h[j] = others * c * pow(q, j) * pow(1 - q, w - 1 - j);
+	}
+	d->h[w] += all;
+}
+
+static void amd_per_s(const struct emu_core_ctx *c, struct emu_dist *d, double per_s)
+{
+	emu_dist_bernoulli(d, c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0);
+}
+
+/* Ops per cycle spread over up to 8 a cycle (Zen retires 8 ops a cycle), none on retire stalls. */
+static void amd_ops(struct emu_dist *d, double stall, double mean)
+{
+	emu_dist_binomial(d, emu_clamp01(fmin(1 - stall, mean)), mean, 8);
+}
+
+/*
+ * LsAnyFillsFromSys (44H) and LsDmndFillsFromSys (43H): lines brought into
+ * the L1D by source, one bit each (PPR 19h): 01H the local L2, 02H the L3
+ * or another L2 of this CCX, 04H another CCX's cache on this node, 08H
+ * DRAM or I/O of this node, 10H a cache of another node, 40H DRAM or I/O
+ * of another node.  Demand fills are the scenario's demand reads and
+ * RFOs; any fills add its prefetches (from DRAM: the cache sources count
+ * every fill).
+ */
+static double amd_fills(const struct emu_core_ctx *c)
+{
+	const double *v = c->v;
+	bool any = c->event == 0x44;
+	double near = v[SK_local_dram_read_lines_per_s] + v[SK_local_dram_rfo_lines_per_s] +
+		      (any ? v[SK_local_dram_pf_read_lines_per_s] + v[SK_local_dram_pf_rfo_lines_per_s] : 0);
+	double far = v[SK_remote_dram_read_lines_per_s] + v[SK_remote_dram_rfo_lines_per_s] +
+		     (any ? v[SK_remote_dram_pf_read_lines_per_s] + v[SK_remote_dram_pf_rfo_lines_per_s] : 0);
+
+	return (c->umask & 0x01 ? v[SK_l1d_fills_l2_per_s] : 0) +
+	       (c->umask & 0x02 ? v[SK_l1d_fills_ccx_per_s] : 0) +
+	       (c->umask & 0x04 ? v[SK_l1d_fills_near_cache_per_s] : 0) +
+	       (c->umask & 0x08 ? near : 0) +
+	       (c->umask & 0x10 ? v[SK_l1d_fills_far_cache_per_s] : 0) +
+	       (c->umask & 0x40 ? far : 0);
+}
+
+bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned umask,
+			const double *v, struct emu_dist *d)
+{
+	double ghz = v[SK_ghz] > 0 ? v[SK_ghz] : m->nominal_ghz;
+	struct emu_core_ctx c = { .m = m, .event = event, .umask = umask, .v = v,
+				  .cycles_per_s = v[SK_util] * ghz * 1e9 };
+	unsigned w = m->dispatch_width ? m->dispatch_width : 6;
+	double misp = v[SK_branch_per_inst] * v[SK_branch_miss_ratio];
+	double ms = emu_clamp01(v[SK_mispredict_share]);
+	struct amd_slots s;
+
+	amd_slots_of(m, v, &s);
+	emu_dist_zero(d);
+	switch (event) {
+	case 0x76: /* ls_not_halted_cyc */
+		if (umask)
+			return false;
+		emu_dist_bernoulli(d, 1);
+		d->condition = true;
+		return true;
+	case 0xC0: /* ex_ret_instr */
+		if (umask)
+			return false;
+		amd_ops(d, v[SK_retire_stall], v[SK_ipc]);
+		return true;
+	case 0xC1: /* ex_ret_ops */
+		if (umask)
+			return false;
+		amd_ops(d, v[SK_retire_stall], emu_uops_retired(v));
+		return true;
+	case 0x1C2: /* ex_ret_ucode_ops: the retired ops from microcode */
+		if (umask)
+			return false;
+		amd_ops(d, v[SK_retire_stall], emu_uops_retired(v) * emu_clamp01(v[SK_heavy_ops_share]));
+		return true;
+	case 0xC2: /* ex_ret_brn */
+		if (umask)
+			return false;
+		emu_ev_per_inst(&c, d, v[SK_branch_per_inst]);
+		return true;
+	case 0xC3: /* ex_ret_brn_misp */
+		if (umask)
+			return false;
+		emu_ev_per_inst(&c, d, misp);
+		return true;
+	case 0x96: /* resyncs_or_nc_redirects (Zen 4): the pipeline restarts beside mispredicts */
+	case 0x9F: /* bp_redirects.resync (Zen 5) */
+		if (event == 0x96 ? umask != 0 : umask != 0x01)
+			return false;
+		emu_ev_per_inst(&c, d, ms > 0 ? misp * (1 - ms) / ms : 0);
+		return true;
+	case 0xAA: /* de_src_op_disp.all: every op dispatched, retiring or not */
+		if (umask != 0x07)
+			return false;
+		emu_dist_binomial(d, 1, (s.ret + s.bs) * w, w);
+		return true;
+	case 0x1A0: /* de_no_dispatch_per_slot: empty slots by reason */
+		if (umask == 0x01) {
+			/* whole cycles without ops from the front end: its latency share */
+			amd_slot_dist(d, w, s.fe * emu_clamp01(v[SK_fetch_latency_share]), s.fe * w);
+			return true;
+		}
+		if (umask == 0x60) {
+			amd_slot_dist(d, w, s.smt, s.smt * w); /* the sibling's cycles: all slots */
+			return true;
+		}
+		if (umask == 0x1E) {
+			amd_slot_dist(d, w, 0, s.be * w);
+			return true;
+		}
+		return false;
+	case 0xD6: /* ex_no_retire: cycles the oldest op waits to complete (A2H: on a load) */
+		if (umask == 0x02)
+			emu_dist_bernoulli(d, v[SK_retire_stall]);
+		else if (umask == 0xA2)
+			emu_dist_bernoulli(d, fmin(v[SK_mem_stall], v[SK_retire_stall]));
+		else
+			return false;
+		emu_ev_stall_runs(&c, d);
+		return true;
+	case 0x43: /* ls_dmnd_fills_from_sys */
+	case 0x44: /* ls_any_fills_from_sys */
+		if (!umask || (umask & ~0x5Fu))
+			return false;
+		amd_per_s(&c, d, amd_fills(&c));
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * AMD's uncore, as the kernel's data encodes it:
+ *   L3 (amd_l3, one box per CCX; each counts its share of the socket's
+ *   lookups): L3LookupState 04H, umask 01H misses, FEH hits, FFH all
+ *   coherent accesses; Zen 4 on: XiSampledLatency ACH (the sampled
+ *   misses' cycles / 10) and XiSampledLatencyRequests ADH, umask 3FH, the
+ *   perf tool's l3_read_miss_latency = ACH x 10 / ADH core clocks; Zen 2
+ *   and 3: XiSysFillLatency 90H (cycles / 16) over XiCcxSdpReq1 9AH 3FH.
+ *   The truth's l3_miss_latency_ns at the nominal clock.
+ *   UMC (amd_umc_N, a channel): UmcMemClk 00H, the DRAM clock (half the
+ *   transfer rate); UmcCasCmd 0AH, RdWrMask 1 reads, 2 writes, 0 both.
+ */
+bool emu_model_amd_uncore(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
+			  uint64_t umask, const double *sock, const double *chan, int nboxes,
+			  double *per_s)
+{
+	double hits = sock[SK_l3_hit_lines_per_s] / nboxes, misses = sock[SK_l3_miss_lines_per_s] / nboxes;
+	double lat = sock[SK_l3_miss_latency_ns] * m->nominal_ghz;
+
+	*per_s = 0;
+	switch (unit) {
+	case EMU_UNIT_AMD_L3:
+		if (event == 0x04 && (umask == 0x01 || umask == 0xFE || umask == 0xFF)) {
+			*per_s = (umask & 0x01 ? misses : 0) + (umask & 0xFE ? hits : 0);
+			return true;
+		}
+		if (m->zen >= 4 && (event == 0xAC || event == 0xAD) && umask == 0x3F) {
+			*per_s = event == 0xAD ? misses : misses * lat / 10;
+			return true;
+		}
+		if (m->zen < 4 && ((event == 0x90 && !umask) || (event == 0x9A && umask == 0x3F))) {
+			*per_s = event == 0x9A ? misses : misses * lat / 16;
+			return true;
+		}
+		return false;
+	case EMU_UNIT_AMD_UMC:
+		if (!chan)
+			return false;
+		if (event == 0x00 && !umask) {
+			*per_s = m->dram_mts / 2.0 * 1e6;
+			return true;
+		}
+		if (event == 0x0A && umask <= 3) {
+			*per_s = (umask != 2 ? chan[SK_read_lines_per_s] : 0) +
+				 (umask != 1 ? chan[SK_write_lines_per_s] : 0);
+			return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
