@@ -47,7 +47,9 @@ const char *cpuid_vendor_string(enum cpuid_vendor vendor)
 
 void cpuid_assume(unsigned family, unsigned model, unsigned stepping, struct cpuid_info *info)
 {
-	bool amd = family == 0x17 || family == 0x19 || family == 0x1A;
+	/* AMD's families from K10 on (10h-16h, Zen's 17h, 19h, 1Ah); Intel's are 5, 6, 0Fh, 12h, 13h */
+	bool amd = (family >= 0x10 && family <= 0x17 && family != 0x12 && family != 0x13) ||
+		   family == 0x19 || family == 0x1A;
 
 	memset(info, 0, sizeof(*info));
 	info->vendor_id = amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL;
@@ -186,8 +188,9 @@ int cpuid_check_intel_perfmon(const struct cpuid_info *info, char *err, size_t e
 	if (info->vendor_id != CPUID_VENDOR_INTEL) {
 		snprintf(err, errlen, "this CPU is %s (%s), not Intel: pmutop programs the "
 			 "performance-monitoring registers of Intel CPUs only; --source perf counts "
-			 "through the kernel, and 'pmutop --sim nehalem-ep' shows pmutop on an emulated "
-			 "machine", info->vendor, info->brand[0] ? info->brand : "no brand string");
+			 "through the kernel, and 'pmutop --sim %s' shows pmutop on an emulated "
+			 "machine", info->vendor, info->brand[0] ? info->brand : "no brand string",
+			 info->vendor_id == CPUID_VENDOR_AMD ? "genoa" : "nehalem-ep");
 		return -ENOTSUP;
 	}
 	if (info->perfmon_version == 0) {

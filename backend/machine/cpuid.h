@@ -69,7 +69,7 @@ const char *cpuid_vendor_string(enum cpuid_vendor vendor);
 
 /*
  * The CPU a --cpu FAMILY_MODEL names, without CPUID: INFO's vendor from the
- * family (AMD's Zen families 17h, 19h, 1Ah; else Intel) and its counters as
+ * family (AMD's 10h-11h, 14h-17h, 19h, 1Ah; else Intel) and its counters as
  * every such part has them (Intel: 4 per thread, perfmon v3; AMD: 6).
  */
 void cpuid_assume(unsigned family, unsigned model, unsigned stepping, struct cpuid_info *info);

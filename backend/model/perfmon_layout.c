@@ -42,6 +42,7 @@ struct pl_gen {
 	unsigned flags;      /* PERFMON_PLAN_LAYOUT, and PERFMON_PLAN_SLOTS where the machine has them */
 	bool tma;            /* the metric rendered now is one of the vendor's TMA metrics */
 	bool amd;            /* AMD's data (data/amd): 12-bit event selects, its own key titles */
+	bool amd_tree;       /* ... with the pipeline-utilisation tree (Zen 4 on); else key 1 dispatch */
 	unsigned ocr[2];     /* the events reading MSR_OFFCORE_RSP_0 and _1 (offcore line) */
 	uint64_t ocr_value[2]; /* in the group written now: the value each one holds */
 	bool ocr_used[2];
@@ -94,7 +95,17 @@ static bool pl_amd_cache_group(const char *category)
 
 static const char *pl_name(const struct pl_gen *g, int k)
 {
+	if (g->amd && k == 1 && !g->amd_tree)
+		return "Dispatch";
 	return g->amd ? pl_amd_names[k] : pl_names[k];
+}
+
+static const char *pl_title(const struct pl_gen *g, int k)
+{
+	if (g->amd && k == 1 && !g->amd_tree)
+		return "Dispatch, stalls and ops retired (pmutop's, over AMD's documented events: "
+		       "no pipeline-utilisation tree before Zen 4)";
+	return g->amd ? pl_amd_titles[k] : pl_titles[k];
 }
 
 /* The built-ins that stand for the fixed counters and the TSC. */
@@ -142,7 +153,8 @@ static int pl_key_of(const struct pl_gen *g, const struct perfmon_metric *m)
 	if (pl_is_tree(m))
 		return m->level < 1 ? 1 : m->level > PL_TREE_KEYS ? PL_TREE_KEYS : m->level;
 	if (g->amd)
-		return pl_amd_cache_group(m->category) ? 7 : 8;
+		return m->category && !strcmp(m->category, "Dispatch") ? 1
+		       : pl_amd_cache_group(m->category) ? 7 : 8;
 	return m->category && !strcmp(m->category, "TMA") ? 7 : 8;
 }
 
@@ -537,8 +549,8 @@ static void pl_groups(struct pl_gen *g, int k)
 		fprintf(g->f, "\ngroup %s", pl_name(g, k));
 		if (s)
 			fprintf(g->f, ".%d", s + 1);
-		fprintf(g->f, "\n  key %d\n  title \"%s\"\n  default %s\n", k,
-			g->amd ? pl_amd_titles[k] : pl_titles[k], k == 1 ? "on" : "off");
+		fprintf(g->f, "\n  key %d\n  title \"%s\"\n  default %s\n", k, pl_title(g, k),
+			k == 1 ? "on" : "off");
 		if (!s) {
 			fprintf(g->f, "  help \"The vendor's metrics of %s, counted in %d group%s that "
 				"take turns%s\"\n", pl_name(g, k), pl->npasses, pl->npasses > 1 ? "s" : "",
@@ -579,6 +591,8 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			 PERFMON_PLAN_MAX_GP);
 		return -EINVAL;
 	}
+	for (int m = 0; m < p->nmetrics && g.amd; m++)
+		g.amd_tree |= p->metrics[m].category && !strcmp(p->metrics[m].category, "Pipeline");
 	taken = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
 	uwhy = xcalloc((size_t)p->nmetrics + 1, sizeof(*uwhy));
 	g.known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));

@@ -50,6 +50,10 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 			 (int)strcspn(c->in->sim, ":"), c->in->sim, c->info.brand);
 		return;
 	}
+	if (c->info.vendor_id == CPUID_VENDOR_AMD) {
+		doctor_amd_cpu(c, l);
+		return;
+	}
 	if (c->info.vendor_id == CPUID_VENDOR_INTEL && cpuid_check_intel_perfmon(&c->info, err,
 										 sizeof(err))) {
 		/* an Intel CPU that shows no PMU: a virtual machine without one, as a rule */
@@ -302,8 +306,12 @@ static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "bare metal");
 		return;
 	}
-	l->state = c->info.perfmon_version ? DOCTOR_WARN : DOCTOR_FAIL;
-	snprintf(l->found, sizeof(l->found), c->info.perfmon_version
+	/* AMD has no architectural perfmon: the kernel's cpu PMU says whether the guest has one */
+	bool pmu = c->info.perfmon_version || (c->info.vendor_id == CPUID_VENDOR_AMD &&
+					       c->perf.cpu_pmu);
+
+	l->state = pmu ? DOCTOR_WARN : DOCTOR_FAIL;
+	snprintf(l->found, sizeof(l->found), pmu
 		 ? "virtual machine with a virtual PMU: uncore and some events may be missing"
 		 : "virtual machine without a virtual PMU");
 	snprintf(l->fix, sizeof(l->fix), "enable the guest PMU (KVM: -cpu host,pmu=on) or run on the "

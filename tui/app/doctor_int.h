@@ -31,6 +31,9 @@ struct doctor_ctx {
 	struct probe_perf perf;      /* what the kernel's perf offers (doctor_perf_access) */
 };
 
+/* AMD's CPU line (doctor_amd.c): its generation, perf, a VM without a PMU and how to enable one. */
+void doctor_amd_cpu(struct doctor_ctx *c, struct doctor_line *l);
+
 /* The checks of what is counted: the layout, Intel's data (doctor_data.c). */
 void doctor_layout(struct doctor_ctx *c, struct doctor_line *l);
 void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l);

@@ -447,9 +447,10 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 			  (m->family > 0xF ? 0xFu << 8 | (m->family - 0xF) << 20 : (m->family & 0xF) << 8) |
 			  (m->model >> 4) << 16;
 		regs[1] = (uint32_t)cpu << 24; /* initial APIC id */
+		regs[2] = m->hypervisor ? 1u << 31 : 0;
 		break;
 	case 0x80000001u:
-		if (m->amd)
+		if (m->amd && m->gp_counters)
 			regs[2] = 1u << 23; /* PerfCtrExtCore: six core counters */
 		break;
 	case 0x80000008u:

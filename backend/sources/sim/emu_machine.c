@@ -177,6 +177,23 @@ const struct emu_machine emu_machines[] = {
 		.dram_mts = 3200, .channels = 2,
 	},
 	{
+		/*
+		 * The machines we develop on: an EPYC guest whose hypervisor exposes no
+		 * PMU (KVM's pmu=off): CPUID says Zen 4 and a hypervisor, without the
+		 * core counter extension; the kernel has no cpu PMU.
+		 */
+		.name = "epyc-vm",
+		.description = "an EPYC 9654 (Zen 4) virtual machine whose hypervisor exposes no "
+			       "PMU: 1 socket x 4 cores x 2 threads, for the doctor (pmutop --root)",
+		.topology = "pack:1 [numa(memory=16GiB)] l3:1(size=32MiB) core:4 "
+			    "pu:2(indexes=2*4:1*2)",
+		.brand = "AMD EPYC 9654 96-Core Processor",
+		.family = 0x19, .model = 0x11, .stepping = 1,
+		.nominal_ghz = 2.40,
+		.amd = true, .zen = 4, .hypervisor = true, .dispatch_width = 6,
+		.default_scenario = "idle",
+	},
+	{
 		.name = "core2",
 		.description = "Core 2 Quad Q9650 (Penryn): 1 socket x 4 cores, front-side bus",
 		.topology = "pack:1 [numa(memory=8GiB)] l2:2(size=6MiB) core:2 pu:1",

@@ -63,6 +63,7 @@ struct emu_machine {
 	 * dispatch slots; PERFMON_V2 (Zen 4 on): CPUID 80000022H.
 	 */
 	bool amd;
+	bool hypervisor;         /* a virtual machine (CPUID.1:ECX[31]); without gp_counters, no guest PMU */
 	unsigned zen;            /* its generation, 2 to 5 (the L3's latency events differ) */
 	unsigned dispatch_width;
 	bool perfmon_v2;

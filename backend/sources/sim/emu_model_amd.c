@@ -82,7 +82,7 @@ static void amd_ops(struct emu_dist *d, double stall, double mean)
  * the L1D by source, one bit each (PPR 19h): 01H the local L2, 02H the L3
  * or another L2 of this CCX, 04H another CCX's cache on this node, 08H
  * DRAM or I/O of this node, 10H a cache of another node, 40H DRAM or I/O
- * of another node.  Demand fills are the scenario's demand reads and
+ * of another node, 80H alternate memories (CXL: none emulated).  Demand fills are the scenario's demand reads and
  * RFOs; any fills add its prefetches (from DRAM: the cache sources count
  * every fill).
  */
@@ -183,10 +183,31 @@ bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned um
 			return false;
 		emu_ev_stall_runs(&c, d);
 		return true;
+	case 0xA9: /* de_dis_uop_queue_empty_di0: whole cycles the front end gave nothing */
+	case 0x87: /* ic_fetch_stall.ic_stall_any (04H): the fetch stalled those cycles */
+		if (event == 0xA9 ? umask != 0 : umask != 0x04)
+			return false;
+		emu_dist_bernoulli(d, s.fe * emu_clamp01(v[SK_fetch_latency_share]));
+		return true;
+	case 0xAF: /* de_dis_dispatch_token_stalls0/2.retire_token_stall (20H): the ROB full */
+		if (umask != 0x20)
+			return false;
+		emu_dist_bernoulli(d, v[SK_rob_full_stall]);
+		return true;
+	case 0xAE: /* de_dis_dispatch_token_stalls1.load_queue (02H) */
+		if (umask != 0x02)
+			return false;
+		emu_dist_bernoulli(d, v[SK_load_stall]);
+		return true;
+	case 0xD3: /* ex_div_busy */
+		if (umask)
+			return false;
+		emu_dist_bernoulli(d, v[SK_div_busy]);
+		return true;
 	case 0x43: /* ls_dmnd_fills_from_sys */
 	case 0x44: /* ls_any_fills_from_sys */
-		if (!umask || (umask & ~0x5Fu))
-			return false;
+		if (!umask)
+			return false; /* 80H alternate memories (CXL): none here, 0 */
 		amd_per_s(&c, d, amd_fills(&c));
 		return true;
 	default:

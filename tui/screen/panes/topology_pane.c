@@ -35,6 +35,34 @@ static int topology_pane_max_threads(const struct topo *t)
 }
 
 /*
+ * Where core C of socket SO goes with BLOCKS a row: its row and column.
+ * Where the socket has several L3s (AMD's CCXs), each L3's cores start a
+ * row of their own, so that a CCX reads as a block of rows.  The rows all
+ * the cores take when C is the socket's core count.
+ */
+static int topology_pane_place(const struct topo *t, const struct topo_socket *so, int blocks,
+			       int c, int *col)
+{
+	int row = 0, at = 0;
+
+	for (int k = 0; k < so->ncores && k <= c; k++) {
+		const struct topo_core *co = &t->cores[so->core_first + k];
+
+		if (k && (at == blocks || (so->nl3 > 1 && co->l3 != t->cores[so->core_first + k - 1].l3))) {
+			row++;
+			at = 0;
+		}
+		if (k == c) {
+			*col = at;
+			return row;
+		}
+		at++;
+	}
+	*col = 0;
+	return so->ncores ? row + 1 : 0;
+}
+
+/*
  * The largest mode (and most sockets side by side) whose boxes fit in W x
  * H; one socket that fits in no mode gets one cell per core, scrolled;
  * several, one line each.
@@ -42,12 +70,9 @@ static int topology_pane_max_threads(const struct topo *t)
 static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, const int *socks,
 							int nsocks, int w, int h)
 {
-	int thr = topology_pane_max_threads(t), maxcores = 1;
+	int thr = topology_pane_max_threads(t), col;
 	struct topology_pane_fit f = { 0 };
 
-	for (int i = 0; i < nsocks; i++)
-		if (t->sockets[socks[i]].ncores > maxcores)
-			maxcores = t->sockets[socks[i]].ncores;
 	for (int mode = TOPOLOGY_PANE_FULL; mode <= TOPOLOGY_PANE_CORES; mode++) {
 		f.mode = (enum topology_pane_topo_mode)mode;
 		f.block_w = mode == TOPOLOGY_PANE_FULL ? 12 : mode == TOPOLOGY_PANE_NARROW ? 6 * thr + 1 : 6;
@@ -59,7 +84,13 @@ static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, co
 			f.blocks = (f.box_w - 3) / f.block_w;
 			if (f.blocks < 1)
 				continue;
-			core_rows = (maxcores + f.blocks - 1) / f.blocks;
+			core_rows = 1;
+			for (int i = 0; i < nsocks; i++) {
+				const struct topo_socket *so = &t->sockets[socks[i]];
+				int r = topology_pane_place(t, so, f.blocks, so->ncores, &col);
+
+				core_rows = r > core_rows ? r : core_rows;
+			}
 			f.box_h = 3 + core_rows * f.block_h;
 			if (rows_of_boxes * f.box_h <= h)
 				return f;
@@ -128,11 +159,20 @@ static void topology_pane_socket_info(const struct topo *t, int sk, int width, c
 	}
 	for (int i = 0; i < so->nl3; i++) {
 		uint64_t b = t->l3s[so->l3_first + i].size_bytes;
+		int same = 1;
 
+		/* AMD's CCXs: "12 CCX x 8 cores, L3 32 MiB each", not the size twelve times */
+		while (i + same < so->nl3 && t->l3s[so->l3_first + i + same].size_bytes == b)
+			same++;
 		if (!b)
 			continue;
-		snprintf(part, sizeof(part), "L3 %llu MiB  ", (unsigned long long)(b >> 20));
+		if (same > 1)
+			snprintf(part, sizeof(part), "%d L3s (CCX) x %d cores, %llu MiB each  ", same,
+				 so->ncores / so->nl3, (unsigned long long)(b >> 20));
+		else
+			snprintf(part, sizeof(part), "L3 %llu MiB  ", (unsigned long long)(b >> 20));
 		n = topology_pane_part(buf, len, n, width, part);
+		i += same - 1;
 	}
 }
 
@@ -169,7 +209,8 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
 	bool focus = v->focus == VIEW_PANE_TOPO;
-	int rows = (so->ncores + fit->blocks - 1) / fit->blocks, shown = rows, first = 0;
+	int col, rows = topology_pane_place(t, so, fit->blocks, so->ncores, &col), shown = rows,
+	    first = 0;
 	char title[64], info[256], cell[32];
 
 	snprintf(title, sizeof(title), "Socket %d", so->os_id >= 0 ? so->os_id : sk);
@@ -190,8 +231,8 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 	}
 	for (int c = 0; c < so->ncores; c++) {
 		const struct topo_core *co = &t->cores[so->core_first + c];
-		int row = c / fit->blocks - first;
-		int by = y + 2 + row * fit->block_h, bx = x + 2 + (c % fit->blocks) * fit->block_w;
+		int row = topology_pane_place(t, so, fit->blocks, c, &col) - first;
+		int by = y + 2 + row * fit->block_h, bx = x + 2 + col * fit->block_w;
 		bool drawn = row >= 0 && row < shown;
 
 		if (fit->mode == TOPOLOGY_PANE_FULL) {

@@ -218,8 +218,17 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
 	nrows = tree_rows(v, -1, rows, 0);
 	if (!nrows) {
-		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no top-down tree: the vendor's "
-			 "data gives one on the CPUs it covers (pmutop --list-metrics).", l->name);
+		if (l->vendor == CPUID_VENDOR_AMD) {
+			/* Zen 2 and 3: their core PMU has no dispatch-slot events */
+			grid_put(g, y, 2, g->w - 4, GRID_DIM, "No pipeline-utilisation tree: AMD "
+				 "defines one from Zen 4 on.");
+			grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "Key 1 counts dispatch and stall "
+				 "shares here instead (threads pane), with IPC.");
+		} else {
+			grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no top-down tree: the "
+				 "vendor's data gives one on the CPUs it covers (pmutop --list-metrics).",
+				 l->name);
+		}
 		free(rows);
 		return h;
 	}
@@ -247,7 +256,8 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	}
 	/* the header: the node column and one per entity */
 	grid_blank(g, y + row, 0, g->w, GRID_HEADER);
-	grid_put(g, y + row, 0, label, GRID_HEADER, " top-down node (Right opens, Left closes, "
+	grid_put(g, y + row, 0, label, GRID_HEADER, l->vendor == CPUID_VENDOR_AMD
+		 ? " pipeline node (Right opens, Left closes, " : " top-down node (Right opens, Left closes, "
 		 "B bottleneck)");
 	for (int c = 0; c < ncols; c++) {
 		tree_entity_label(ents[c], kind, buf, sizeof(buf));

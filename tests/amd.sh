@@ -1,0 +1,187 @@
+#!/bin/sh
+# AMD Zen (the AMD issue): the emulated Genoa (2 x EPYC 9654, Zen 4) and
+# Vermeer (Ryzen 9 5950X, Zen 3), counted through the emulated kernel with
+# AMD's formats and the layouts made from the kernel's perf data, against
+# the scenarios' truth (noise 0) read through the documents' words:
+#  - AMD's pipeline utilisation (the perf tool's amdzen4 pipeline.json):
+#    every metric a share of the dispatch slots, 6 a cycle not in halt;
+#    retiring = ops retired / slots; smt_contention = "slots that remained
+#    unused because the other thread was selected": two always-busy threads
+#    of a core take turns, each loses half; the scenario's frontend_bound and
+#    bad_speculation are shares of the thread's own slots (all of them
+#    alone, half beside a busy sibling); backend_bound the rest;
+#    frontend_bound_latency = whole cycles the front end gave nothing (the
+#    scenario's fetch_latency_share of its share); bad_speculation_mispredicts
+#    = the mispredicts' share of the restarts; retiring_microcode = the
+#    microcode ops' share; backend_bound_memory = backend_bound x cycles the
+#    oldest op waits on a load / cycles it waits (mem_stall / retire_stall).
+#  - L1D fills by source (ls_any_fills_from_sys, PPR): same CCX = own L2 +
+#    the CCX's L3; a different CCX = near + far caches; the remote node =
+#    far caches + the other node's DRAM (reads, RFOs, their prefetches).
+#  - Memory per channel (umc_mem_read_bandwidth = CAS reads x 64 / 1e6 per
+#    second): memory-bound.scn reads 8.3e7 lines a second on every channel,
+#    5312 MB/s; over DDR5-4800's 38.4 GB/s with the writes: 20.83 %.
+#  - L3 (amd_l3, each CCX's share summed per socket): accesses = hits +
+#    misses; l3_read_miss_latency = 80 ns (the default) at 2.4 GHz: 192 clocks.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 55
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+fakehw_cleanup='rm -rf "$tmp"'
+trap 'rm -rf "$tmp"' EXIT
+for s in memory-bound numa-remote cross-ccx; do
+	sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/$s.scn" >"$tmp/$s.scn"
+done
+# every core's two threads busy on socket 0; on socket 1 the first thread of each core alone
+cat >"$tmp/pipeline.scn" <<'EOF'
+pmutop-scenario 1
+name pipeline
+description AMD's level 1 and 2, alone and beside a busy sibling
+seed 1
+noise 0
+phase p 0
+cpu all util=1 ipc=1.2 uops_per_inst=1.25 issue_ratio=1.0 exec_ratio=1.05
+cpu all frontend_bound=0.2 fetch_latency_share=0.6 bad_speculation=0.05 mispredict_share=0.75
+cpu all heavy_ops_share=0.1 issue_stall=0.55 exec_stall=0.4 retire_stall=0.4 mem_stall=0.3 div_busy=0
+cpu all branch_per_inst=0.2 branch_miss_ratio=0.02
+cpu 288-383 util=0
+EOF
+# Vermeer's first threads alone, as compute-bound.scn describes them
+sed -e 's/^noise .*/noise 0/' -e '$a cpu 16-31 util=0' \
+	"$top_srcdir/backend/sources/sim/scenarios/compute-bound.scn" >"$tmp/vermeer.scn"
+
+near() {
+	if $PY -c 'import sys; g, w, r = map(float, sys.argv[1:4]); sys.exit(abs(g - w) > r * abs(w))' \
+		"$2" "$3" "$4" 2>/dev/null; then
+		pass "$1 ($2, truth $3)"
+	else
+		fail "$1" "got $2, truth $3 (within $4)"
+	fi
+}
+# field JSON socket|cpu N [CHANNEL] METRIC: the last sample's figure (or "missing")
+field() {
+	f_json=$1
+	shift
+	printf '%s\n' "$f_json" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+kind, k, m = sys.argv[1], int(sys.argv[2]), sys.argv[-1]
+e = s["sockets"][k] if kind == "socket" else [t for t in s["threads"] if t["cpu"] == k][0]
+if len(sys.argv) == 5:
+    e = [c for c in e["channels"] if c["channel"] == int(sys.argv[3])][0]
+v = e["metrics"].get(m)
+print("missing" if v is None else v)' "$@"
+}
+# scaled JSON socket N METRIC: "yes" when the last sample marks it scaled
+scaled() {
+	printf '%s\n' "$1" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+print("yes" if sys.argv[2] in s["sockets"][int(sys.argv[1])].get("scaled", []) else "no")' "$2" "$3"
+}
+
+# the generations, from the CPU table and the kernel's mapfile
+run "$PMUTOP" --list-metrics --cpu 1A_02
+expect_rc "Zen 5 (EPYC 9005, family 1Ah): AMD's metrics listed" 0
+expect_match "... its tree over 8 dispatch slots a cycle" "$out" \
+	"frontend_bound  [percent; PipelineL1]  = 100 * ( ( ( de_no_dispatch_per_slot.no_ops_from_frontend ) / ( ( 8 * ls_not_halted_cyc ) ) ) )"
+run "$PMUTOP" --list-metrics --cpu 17_31
+expect_match "Zen 2 (Rome): no tree, pmutop's dispatch figures over its documented events" "$out" \
+	"ops_retired_per_cycle  [; pmutop]  = ex_ret_cops / ls_not_halted_cyc"
+run "$PMUTOP" --list-metrics --cpu 15_01
+expect_rc "Bulldozer (family 15h): not in AMD's data" 1
+expect_match "... which says what it covers" "$err" "it covers Zen 2 to Zen 5"
+
+# the emulated kernel: AMD's formats, the msr PMU, the uncore boxes
+run "$PMUTOP" --sim genoa --list-pmus
+expect_match "Genoa's cpu PMU: the 12-bit event select as Linux's amd core PMU writes it" "$out" \
+	"event=config:0-7,32-35"
+expect_match "... the msr PMU's free-running instructions counter" "$out" "  event irperf = event=0x06"
+expect_match "... amd_l3 on the first CPU of each of the 24 CCXs" "$out" \
+	"amd_l3, type 22, counts on CPUs 0,8,16,24,32,40,48,56,64,72,80,88,96,104,112,120,128,136,144,152,160,168,176,184"
+expect_match "... 12 memory channels a socket, numbered over both" "$out" "amd_umc: boxes 0-23 (24)"
+expect_match "... the data fabric's PerfMonV2 format" "$out" "event=config:0-7,32-37 umask=config:8-15,24-27"
+
+# level 1 and 2, alone (socket 1) and beside a busy sibling (socket 0)
+run "$PMUTOP" --sim "genoa:$tmp/pipeline.scn" --source perf -b -n 3 -d 0.5 -g 1 --format json
+expect_rc "Genoa, level 1 through perf: runs" 0
+near "alone: retiring = 1.2 x 1.25 ops / 6 slots" "$(field "$out" socket 1 retiring)" 25 0.02
+near "... frontend_bound, its own slots all of the core's" "$(field "$out" socket 1 frontend_bound)" 20 0.02
+near "... bad_speculation" "$(field "$out" socket 1 bad_speculation)" 5 0.02
+near "... backend_bound, the rest" "$(field "$out" socket 1 backend_bound)" 50 0.02
+near "... smt_contention: the sibling idle, nothing lost to it" \
+	"$(field "$out" socket 1 smt_contention)" 0 0.02
+near "... IPC from the msr PMU's irperf / aperf" "$(field "$out" socket 1 ipc)" 1.2 0.02
+near "busy sibling: smt_contention, half the slots the other thread's" \
+	"$(field "$out" socket 0 smt_contention)" 50 0.02
+near "... retiring, the same ops over all the slots" "$(field "$out" socket 0 retiring)" 25 0.02
+near "... frontend_bound, 20 % of its half" "$(field "$out" socket 0 frontend_bound)" 10 0.02
+near "... backend_bound, 50 - 25 - 10 - 2.5" "$(field "$out" socket 0 backend_bound)" 12.5 0.02
+expect_is "level 1 fills the six counters in one group, the built-ins none: not scaled" \
+	"$(scaled "$out" 1 retiring)" no
+run "$PMUTOP" --sim "genoa:$tmp/pipeline.scn" --source perf -b -n 3 -d 0.5 -g 2 --format json
+near "level 2 (groups take turns): frontend_bound_latency, 60 % of 20" \
+	"$(field "$out" socket 1 frontend_bound_latency)" 12 0.05
+near "... bad_speculation_mispredicts, 75 % of 5" \
+	"$(field "$out" socket 1 bad_speculation_mispredicts)" 3.75 0.05
+near "... retiring_microcode, 10 % of 25" "$(field "$out" socket 1 retiring_microcode)" 2.5 0.05
+near "... backend_bound_memory, 50 x 0.3 / 0.4" \
+	"$(field "$out" socket 1 backend_bound_memory)" 37.5 0.05
+
+# where the data came from: lines moving between CCXs
+run "$PMUTOP" --sim "genoa:$tmp/cross-ccx.scn" --source perf -b -n 3 -d 0.5 -g 7 --format json
+expect_rc "Genoa, cross-CCX sharing, the caches' key: runs" 0
+near "cpu 5: fills from a different CCX (near + far caches)" \
+	"$(field "$out" cpu 5 l1_data_cache_fills_from_different_ccx)" 6500000 0.05
+near "... from its own CCX (own L2 + the CCX's L3)" \
+	"$(field "$out" cpu 5 l1_data_cache_fills_from_same_ccx)" 14000000 0.05
+near "... demand fills from another CCX of the node" \
+	"$(field "$out" cpu 5 l1_demand_data_cache_fills_from_near_cache)" 6000000 0.05
+run "$PMUTOP" --sim "genoa:$tmp/numa-remote.scn" --source perf -b -n 3 -d 0.5 -g 7 --format json
+near "remote NUMA: socket 0's fills from the remote node (reads, RFOs, prefetches)" \
+	"$(field "$out" cpu 3 l1_data_cache_fills_from_remote_node)" 21000000 0.05
+near "... its demand fills from far memory" \
+	"$(field "$out" cpu 3 l1_demand_data_cache_fills_from_far_memory)" 16500000 0.05
+
+# memory channels, the L3, power
+run "$PMUTOP" --sim "genoa:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9,l,w --format json
+expect_rc "Genoa, memory-bound, channels, L3 and power: runs" 0
+near "socket 1 channel 11 (amd_umc_23): umc_mem_read_bandwidth" \
+	"$(field "$out" socket 1 11 umc_mem_read_bandwidth)" 5312 0.02
+near "... umc_mem_write_bandwidth" "$(field "$out" socket 1 11 umc_mem_write_bandwidth)" 2688 0.02
+near "... dram_peak_pct against DDR5-4800" "$(field "$out" socket 1 11 dram_peak_pct)" 20.833 0.02
+near "socket 0: its 12 channels summed" "$(field "$out" socket 0 umc_mem_read_bandwidth)" 63744 0.02
+near "socket 0 L3, 12 CCXs summed: accesses = hits + misses" \
+	"$(field "$out" socket 0 l3_cache_accesses)" 300000000 0.02
+near "... l3_misses" "$(field "$out" socket 0 l3_misses)" 260000000 0.02
+near "... l3_read_miss_latency, 80 ns at 2.4 GHz" "$(field "$out" socket 0 l3_read_miss_latency)" 192 0.02
+near "... package power from energy-pkg" "$(field "$out" socket 0 package_watts)" 270 0.02
+
+# Zen 3: no tree; IPC and pmutop's dispatch figures
+run "$PMUTOP" --sim "vermeer:$tmp/vermeer.scn" --source perf -b -n 3 -d 0.5 --format json
+expect_rc "Vermeer (Zen 3), compute-bound, one thread a core: runs" 0
+near "IPC" "$(field "$out" socket 0 ipc)" 2.6 0.02
+near "ops_retired_per_cycle: 2.6 x 1.05" "$(field "$out" socket 0 ops_retired_per_cycle)" 2.73 0.02
+near "divider_busy_pct" "$(field "$out" socket 0 divider_busy_pct)" 5 0.02
+near "retire_queue_full_pct (rob_full_stall)" "$(field "$out" socket 0 retire_queue_full_pct)" 1 0.02
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim vermeer --source perf --pane tree --dump -n 1
+expect_match "the tree pane says why Zen 3 has none" "$out" "No pipeline-utilisation tree: AMD defines one from Zen 4 on."
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim vermeer --source perf --dump -n 1
+expect_match "the topology: each CCX with its L3, its cores a block of rows" "$out" \
+	"2 L3s (CCX) x 8 cores, 32 MiB each"
+expect_match "... the second CCX's first core starts a row" "$out" "│ core 8      core 9 "
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim genoa --source perf --pane tree --dump -n 2
+expect_match "Genoa at 80x24: SMT contention a level-1 node of its own" "$out" "  smt_contention   "
+
+# this very kind of machine: an AMD guest without a PMU (the fake tree, as pmutop --root sees it)
+fakehw_start epyc-vm
+run "$PMUTOP" --root "$dir" --doctor
+expect_match "the doctor names the generation" "$out" "(Zen 4, EPYC 9004 (Genoa); family 19h model 11h)"
+expect_match "... says what pmutop would show with a PMU" "$out" \
+	"With a PMU it would show AMD's pipeline-utilisation tree"
+expect_match "... and how to enable the guest PMU" "$out" "QEMU/KVM -cpu host,pmu=on"
+run "$PMUTOP" --root "$dir" -b -n 1 -d 0.2
+expect_rc "... while the OS's figures stay" 0
+expect_match "... said as such" "$out" "OS (no counters)"
+fakehw_stop
