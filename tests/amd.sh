@@ -51,14 +51,6 @@ EOF
 sed -e 's/^noise .*/noise 0/' -e '$a cpu 16-31 util=0' \
 	"$top_srcdir/backend/sources/sim/scenarios/compute-bound.scn" >"$tmp/vermeer.scn"
 
-near() {
-	if $PY -c 'import sys; g, w, r = map(float, sys.argv[1:4]); sys.exit(abs(g - w) > r * abs(w))' \
-		"$2" "$3" "$4" 2>/dev/null; then
-		pass "$1 ($2, truth $3)"
-	else
-		fail "$1" "got $2, truth $3 (within $4)"
-	fi
-}
 # field JSON socket|cpu N [CHANNEL] METRIC: the last sample's figure (or "missing")
 field() {
 	f_json=$1

@@ -57,3 +57,13 @@ expect_lines() {
 	[ -z "$2" ] && n=0
 	if [ "$n" = "$3" ]; then pass "$1"; else fail "$1" "$n lines, want $3" "got: $2"; fi
 }
+
+# near NAME GOT WANT REL: GOT within REL (relative) of WANT, a Python float check
+near() {
+	if ${PYTHON:-python3} -c 'import sys; g, w, r = map(float, sys.argv[1:4]); sys.exit(abs(g - w) > r * abs(w))' \
+		"$2" "$3" "$4" 2>/dev/null; then
+		pass "$1 ($2, truth $3)"
+	else
+		fail "$1" "got $2, truth $3 (within $4)"
+	fi
+}

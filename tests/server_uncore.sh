@@ -31,15 +31,6 @@ for s in memory-bound numa-remote; do
 	sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/$s.scn" >"$tmp/$s.scn"
 done
 
-# near NAME GOT WANT REL: GOT within REL of WANT
-near() {
-	if $PY -c 'import sys; g, w, r = map(float, sys.argv[1:4]); sys.exit(abs(g - w) > r * abs(w))' \
-		"$2" "$3" "$4" 2>/dev/null; then
-		pass "$1 ($2, truth $3)"
-	else
-		fail "$1" "got $2, truth $3 (within $4)"
-	fi
-}
 # field JSON SOCKET [CHANNEL] METRIC: the last sample's figure (or "missing")
 field() {
 	f_json=$1

@@ -285,9 +285,9 @@ static int pu_find(const struct pu_group *gr, const char *base)
 	return j;
 }
 
-/* Place metric M (its events EV) in the first group of GROUPS it fits, or a new one. */
-static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngroups, int m,
-		     const int *ev, int nev, bool c0)
+/* Place metric M (its events EV) in the first group of GROUPS (of MOST counters) it fits, or a new one. */
+static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngroups, int most,
+		     int m, const int *ev, int nev, bool c0)
 {
 	for (int i = 0; i <= *ngroups && i < PU_MAX_GROUPS; i++) {
 		struct pu_group *gr = &groups[i];
@@ -297,7 +297,7 @@ static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngro
 			memset(gr, 0, sizeof(*gr));
 		for (int k = 0; k < nev; k++)
 			add += pu_find(gr, p->events[ev[k]].base) == gr->nevents;
-		if (gr->nevents + add > PU_BOX_COUNTERS || (c0 && gr->counter0 && add))
+		if (gr->nevents + add > most || (c0 && gr->counter0 && add))
 			continue;
 		for (int k = 0; k < nev; k++)
 			if (pu_find(gr, p->events[ev[k]].base) == gr->nevents) {
@@ -401,7 +401,8 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			if (pu_io(p, m) != (pass == 1))
 				continue;
 			b = pu_classify(p, m, ev, &nev, &c0, why[m], sizeof(why[m]));
-			if (b >= 0 && !pu_place(p, groups[b], &ngroups[b], m, ev, nev, c0))
+			if (b >= 0 && !pu_place(p, groups[b], &ngroups[b],
+						layout_pmu_kinds[pu_buckets[b].pmu].counters, m, ev, nev, c0))
 				snprintf(why[m], sizeof(why[m]), "the %s groups are full (%d)",
 					 pu_buckets[b].group, PU_MAX_GROUPS);
 			else if (b >= 0)
