@@ -4,6 +4,7 @@
 #include "perfmon_layout.h"
 #include "expr.h"
 #include "layout.h"
+#include "perfmon_keys.h"
 #include "perfmon_plan.h"
 #include "perfmon_uncore.h"
 #include "pmu_regs.h"
@@ -16,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PL_KEYS 8
-#define PL_TREE_KEYS 6       /* keys 1-6: the tree's levels */
+#define PL_KEYS PERFMON_KEYS
 #define PL_FORMULA_MAX 16384
 
 /* What becomes of a vendor metric in the layout. */
@@ -41,8 +41,8 @@ struct pl_gen {
 	const struct perfmon_layout_config *c;
 	unsigned flags;      /* PERFMON_PLAN_LAYOUT, and PERFMON_PLAN_SLOTS where the machine has them */
 	bool tma;            /* the metric rendered now is one of the vendor's TMA metrics */
-	bool amd;            /* AMD's data (data/amd): 12-bit event selects, its own key titles */
-	bool amd_tree;       /* ... with the pipeline-utilisation tree (Zen 4 on); else key 1 dispatch */
+	bool amd;            /* AMD's data (data/amd): 12-bit event selects */
+	struct perfmon_keyset keyset; /* the keys' names and titles, which key a metric goes to */
 	unsigned ocr[2];     /* the events reading MSR_OFFCORE_RSP_0 and _1 (offcore line) */
 	uint64_t ocr_value[2]; /* in the group written now: the value each one holds */
 	bool ocr_used[2];
@@ -54,59 +54,6 @@ struct pl_gen {
 	int ngroups;
 	char why[200];       /* what stopped the metric rendered now, "" none */
 };
-
-static const char *const pl_titles[PL_KEYS + 1] = {
-	[1] = "Top-down level 1 (the vendor's TMA tree)",
-	[2] = "Top-down level 2", [3] = "Top-down level 3", [4] = "Top-down level 4",
-	[5] = "Top-down level 5", [6] = "Top-down level 6",
-	[7] = "Top-down info metrics (TMA Info)",
-	[8] = "The vendor's other metrics",
-};
-
-static const char *const pl_names[PL_KEYS + 1] = {
-	[1] = "TmaL1", [2] = "TmaL2", [3] = "TmaL3", [4] = "TmaL4", [5] = "TmaL5", [6] = "TmaL6",
-	[7] = "TmaInfo", [8] = "Vendor",
-};
-
-/*
- * AMD's (the kernel's perf tool's data): the pipeline-utilisation tree of
- * Zen 4 and Zen 5 (its MetricGroups PipelineL1, PipelineL2), the cache and
- * TLB metrics (l1_dcache, l2_cache, tlb), the rest.
- */
-static const char *const pl_amd_titles[PL_KEYS + 1] = {
-	[1] = "Pipeline utilisation level 1 (AMD's tree)", [2] = "Pipeline utilisation level 2",
-	[3] = "Pipeline utilisation level 3", [4] = "Pipeline utilisation level 4",
-	[5] = "Pipeline utilisation level 5", [6] = "Pipeline utilisation level 6",
-	[7] = "Caches and TLBs: where the data came from (AMD's metrics)",
-	[8] = "The vendor's other metrics (branches, decoder, op cache)",
-};
-
-static const char *const pl_amd_names[PL_KEYS + 1] = {
-	[1] = "PipelineL1", [2] = "PipelineL2", [3] = "PipelineL3", [4] = "PipelineL4",
-	[5] = "PipelineL5", [6] = "PipelineL6", [7] = "Caches", [8] = "Vendor",
-};
-
-/* AMD's MetricGroups of key 7. */
-static bool pl_amd_cache_group(const char *category)
-{
-	return category && (!strcmp(category, "l1_dcache") || !strcmp(category, "l2_cache") ||
-			    !strcmp(category, "tlb"));
-}
-
-static const char *pl_name(const struct pl_gen *g, int k)
-{
-	if (g->amd && k == 1 && !g->amd_tree)
-		return "Dispatch";
-	return g->amd ? pl_amd_names[k] : pl_names[k];
-}
-
-static const char *pl_title(const struct pl_gen *g, int k)
-{
-	if (g->amd && k == 1 && !g->amd_tree)
-		return "Dispatch, stalls and ops retired (pmutop's, over AMD's documented events: "
-		       "no pipeline-utilisation tree before Zen 4)";
-	return g->amd ? pl_amd_titles[k] : pl_titles[k];
-}
 
 /* The built-ins that stand for the fixed counters and the TSC. */
 static const struct {
@@ -144,18 +91,19 @@ static bool pl_is_tree(const struct perfmon_metric *m)
 	return perfmon_in_tree(m);
 }
 
-/*
- * The key of metric M: its level in the tree, 7 other top-down metrics (AMD:
- * the caches and TLBs), 8 the rest.
- */
 static int pl_key_of(const struct pl_gen *g, const struct perfmon_metric *m)
 {
-	if (pl_is_tree(m))
-		return m->level < 1 ? 1 : m->level > PL_TREE_KEYS ? PL_TREE_KEYS : m->level;
-	if (g->amd)
-		return m->category && !strcmp(m->category, "Dispatch") ? 1
-		       : pl_amd_cache_group(m->category) ? 7 : 8;
-	return m->category && !strcmp(m->category, "TMA") ? 7 : 8;
+	return perfmon_key_of(&g->keyset, m);
+}
+
+static const char *pl_name(const struct pl_gen *g, int k)
+{
+	return perfmon_key_name(&g->keyset, k);
+}
+
+static const char *pl_title(const struct pl_gen *g, int k)
+{
+	return perfmon_key_title(&g->keyset, k);
 }
 
 static int pl_event_index(const struct perfmon *p, const char *name)
@@ -591,8 +539,7 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			 PERFMON_PLAN_MAX_GP);
 		return -EINVAL;
 	}
-	for (int m = 0; m < p->nmetrics && g.amd; m++)
-		g.amd_tree |= p->metrics[m].category && !strcmp(p->metrics[m].category, "Pipeline");
+	g.keyset = perfmon_keyset_of(p);
 	taken = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
 	uwhy = xcalloc((size_t)p->nmetrics + 1, sizeof(*uwhy));
 	g.known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));
