@@ -23,9 +23,16 @@
 #    5312 MB/s; over DDR5-4800's 38.4 GB/s with the writes: 20.83 %.
 #  - L3 (amd_l3, each CCX's share summed per socket): accesses = hits +
 #    misses; l3_read_miss_latency = 80 ns (the default) at 2.4 GHz: 192 clocks.
+#  - The data fabric (amd_df): Zen 4 counts DRAM data per channel by
+#    requester, 64-byte beats: numa-remote.scn's socket 1 reads 4.1e7 lines a
+#    second on each of 12 channels, 1.22e8 of its 1.23e8 reads for socket 0,
+#    29787 MiB/s; it sends 7.808e9 bytes a second over its links, 7446 MiB/s;
+#    Zen 3 counts each channel's beats (reads and writes): pmutop's
+#    dram_channel_bandwidth, 8000 MB/s on memory-bound.scn, 31.25 % of
+#    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 55
+plan 60
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -149,6 +156,19 @@ near "socket 0 L3, 12 CCXs summed: accesses = hits + misses" \
 near "... l3_misses" "$(field "$out" socket 0 l3_misses)" 260000000 0.02
 near "... l3_read_miss_latency, 80 ns at 2.4 GHz" "$(field "$out" socket 0 l3_read_miss_latency)" 192 0.02
 near "... package power from energy-pkg" "$(field "$out" socket 0 package_watts)" 270 0.02
+
+# the data fabric: DRAM by requester and the links (Zen 4), DRAM per channel (Zen 3)
+run "$PMUTOP" --sim "genoa:$tmp/numa-remote.scn" --source perf -b -n 3 -d 0.5 -g u --format json
+near "socket 1's DRAM read for the other socket: its 12 channels' reads x the remote share" \
+	"$(field "$out" socket 1 dram_read_data_for_remote_processor)" 29787 0.05
+near "... the links' outbound data (beats of 64 bytes)" \
+	"$(field "$out" socket 1 local_socket_outbound_data_from_all_links)" 7446.3 0.05
+expect_is "... twelve channels over four counters: the groups take turns, scaled" \
+	"$(scaled "$out" 1 dram_read_data_for_remote_processor)" yes
+run "$PMUTOP" --sim "vermeer:$tmp/memory-bound.scn" --source perf -b -n 3 -d 0.5 -g 9 --format json
+near "Zen 3 channel 1 from the fabric's beats: (8.3e7 + 4.2e7) x 64 B" \
+	"$(field "$out" socket 0 1 dram_channel_bandwidth)" 8000 0.02
+near "... of DDR4-3200's 25.6 GB/s" "$(field "$out" socket 0 1 dram_peak_pct)" 31.25 0.02
 
 # Zen 3: no tree; IPC and pmutop's dispatch figures
 run "$PMUTOP" --sim "vermeer:$tmp/vermeer.scn" --source perf -b -n 3 -d 0.5 --format json

@@ -652,6 +652,10 @@ static const struct {
 	  "t.layout:12:21: expected event 'e' belongs to group 'g': a metric uses only its own group's events" },
 	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\nevent e raw event=0x3C umask=1\n",
 	  "t.layout:11:7: expected the encoding of 'e' in group 'g': an event of one name counts one thing" },
+	/* a channel of a name in another group of its key: another encoding allowed, one channel once */
+	{ HEAD "group g\nkey 9\npmu uncore\nevent e raw event=0x07 channel=0\nend\ngroup h\nkey 9\npmu uncore\n"
+	  "event e raw event=0x47 channel=0\n",
+	  "t.layout:13:7: expected the encoding of 'e' in group 'g': an event of one name counts one thing" },
 	{ HEAD "metric u thread % = 1\ntree nobody 2\n",
 	  "t.layout:6:6: expected a parent metric of the layout for 'u', not 'nobody'" },
 	{ HEAD "metric u thread % = 1\ntree - 0\n", "t.layout:6:8: expected a level from 1 to 9" },
@@ -732,6 +736,32 @@ START_TEST(bad_layouts_give_one_line)
 	ck_assert_int_eq(layout_parse(bad[_i].text, "t.layout", &l, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_null(l);
 	ck_assert_str_eq(err, bad[_i].err);
+}
+END_TEST
+
+/*
+ * AMD's fabric counts each channel with an event of its own, four to a group:
+ * one name's channels in the groups of one key are one variable, and a
+ * channel metric in the last group reads them all.
+ */
+START_TEST(channels_of_one_name_span_a_keys_groups)
+{
+	static const char text[] =
+		"pmutop-layout 1\nlayout t\nvendor amd\n"
+		"group m\nkey 9\npmu df\nevent beats raw event=0x07 umask=0x38 channel=0\nend\n"
+		"group m.2\nkey 9\npmu df\nevent beats raw event=0x47 umask=0x38 channel=1\n"
+		"metric bw channel MB/s = beats * 64 / 1e6 / seconds\nend\n"
+		"metric ipc thread ratio = instructions / cycles\n";
+	struct layout *l;
+	char err[512];
+
+	ck_assert_msg(layout_parse(text, "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l->nevents, 2);
+	ck_assert_int_eq(l->events[0].var, l->events[1].var);
+	ck_assert_int_eq(l->events[1].event, 0x47);
+	ck_assert(l->metrics[0].uses & LAYOUT_GROUP(0));
+	ck_assert(l->metrics[0].uses & LAYOUT_GROUP(1));
+	layout_free(l);
 }
 END_TEST
 
@@ -919,6 +949,7 @@ static Suite *layout_suite(void)
 	tcase_add_loop_test(b, bad_layouts_give_one_line, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 	suite_add_tcase(s, b);
 	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
+	CHECK_ADD(s, channels_of_one_name_span_a_keys_groups);
 	CHECK_ADD(s, unreadable_files_say_so);
 	CHECK_ADD(s, at_most_64_groups);
 	CHECK_ADD(s, groups_of_one_key_and_the_tree);

@@ -168,6 +168,15 @@ static int layout_event_name(struct layout_parser *p, struct layout_event *ev)
 		if (strcmp(o->name, t->text))
 			continue;
 		/*
+		 * another channel of the name in another group (AMD's fabric: an
+		 * event of its own for each channel, four to a group): one variable
+		 */
+		if (o->group != ev->group && o->channel >= 0 && ev->channel >= 0 &&
+		    o->channel != ev->channel) {
+			ev->var = o->var;
+			return 0;
+		}
+		/*
 		 * the same event in another group (the vendor's data: each metric's
 		 * events counted together): that group's own count, of the same
 		 * encoding
@@ -329,8 +338,14 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 	for (int i = 0; i < l->nevents; i++) {
 		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))
 			continue;
-		if (l->events[i].group == p->group)
+		if (l->events[i].group == p->group) {
+			/* its other channels in the key's other groups (one variable): read too */
+			for (int j = 0; j < l->nevents; j++)
+				if (l->events[j].var == l->events[i].var &&
+				    (key & LAYOUT_GROUP(l->events[j].group)))
+					p->uses |= LAYOUT_GROUP(l->events[j].group);
 			return l->events[i].var;
+		}
 		if (other < 0 && (key & LAYOUT_GROUP(l->events[i].group)))
 			other = i;
 	}

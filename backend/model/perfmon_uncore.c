@@ -14,7 +14,8 @@
 #include <strings.h>
 
 #define PU_BOX_COUNTERS 6     /* the most a box has (AMD's L3: 6; Intel's boxes, AMD's UMC, DF: 4) */
-#define PU_MAX_GROUPS 16      /* per kind of box */
+#define PU_MAX_GROUPS 24      /* per kind of box */
+#define PU_WIDE_EVENTS 16     /* a data-fabric metric's events, over the groups of a chain */
 #define PU_FORMULA_MAX 4096
 
 /* Where a vendor metric goes: its box kind (the vendor's Unit) and key. */
@@ -41,7 +42,9 @@ static const struct pu_bucket pu_buckets[] = {
 	{ "L3PMC", LAYOUT_PMU_AMD_L3, 'l', "L3",
 	  "L3 of each socket, its CCXs summed: accesses, misses, read miss latency (amd_l3)" },
 	{ "DFPMC", LAYOUT_PMU_AMD_DF, 'u', "Fabric",
-	  "Data fabric: DRAM, I/O and socket-link data per socket (amd_df)" },
+	  "Data fabric: DRAM data by requester and the socket links (xGMI) per socket (amd_df)" },
+	{ "DFPMC", LAYOUT_PMU_AMD_DF, 'x', "FabricIO",
+	  "Data fabric: I/O (DMA) and the cores' traffic per socket (amd_df)" },
 };
 #define PU_NBUCKETS ((int)(sizeof(pu_buckets) / sizeof(pu_buckets[0])))
 
@@ -52,6 +55,12 @@ struct pu_group {
 	bool counter0;                     /* one of them counts on counter 0 only */
 	int *metrics;
 	int nmetrics;
+	/*
+	 * A metric over more events than a box's counters (AMD's data fabric:
+	 * twelve channels summed): its events in a chain of groups of one key,
+	 * which take turns; the metric in the last, reading them all.
+	 */
+	bool chained;
 };
 
 struct pu_gen {
@@ -149,7 +158,8 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 			continue;
 		for (b = 0; b < PU_NBUCKETS; b++)
 			if (!strcasecmp(e->unit, pu_buckets[b].unit))
-				most = layout_pmu_kinds[pu_buckets[b].pmu].counters;
+				most = pu_buckets[b].pmu == LAYOUT_PMU_AMD_DF ? PU_WIDE_EVENTS
+				       : layout_pmu_kinds[pu_buckets[b].pmu].counters;
 		if (*nev >= most || (pu_counter0(e) && *c0)) {
 			snprintf(why, len, "its events need more than a box's %d counters", most);
 			return -1;
@@ -168,7 +178,10 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 		if (!strcasecmp(unit, pu_buckets[b].unit) &&
 		    (!pu_channels(pu_buckets[b].pmu) ||
 		     (pu_buckets[b].key == '9') == (!strncmp(pm->name, "memory_bandwidth", 16) ||
-						    (amd && strstr(pm->name, "_bandwidth")))))
+						    (amd && strstr(pm->name, "_bandwidth")))) &&
+		    /* the fabric's DRAM and link figures apart from its I/O and core traffic */
+		    (pu_buckets[b].pmu != LAYOUT_PMU_AMD_DF ||
+		     (pu_buckets[b].key == 'u') == (strstr(pm->name, "dram") || strstr(pm->name, "link"))))
 			return b;
 	snprintf(why, len, "its events are the %s box's, which pmutop does not count", unit);
 	return -1;
@@ -285,16 +298,43 @@ static int pu_find(const struct pu_group *gr, const char *base)
 	return j;
 }
 
+/* Metric M over NEV events EV, more than MOST: a chain of new groups, the metric in the last. */
+static bool pu_place_chain(const struct perfmon *p, struct pu_group *groups, int *ngroups,
+			   int most, int m, const int *ev, int nev)
+{
+	int need = (nev + most - 1) / most;
+
+	if (*ngroups + need > PU_MAX_GROUPS)
+		return false;
+	for (int j = 0; j < need; j++) {
+		struct pu_group *gr = &groups[(*ngroups)++];
+
+		memset(gr, 0, sizeof(*gr));
+		for (int k = j * most; k < nev && k < (j + 1) * most; k++) {
+			gr->base[gr->nevents] = p->events[ev[k]].base;
+			gr->event[gr->nevents++] = ev[k];
+		}
+		gr->chained = j + 1 < need;
+	}
+	groups[*ngroups - 1].metrics = xcalloc(1, sizeof(int));
+	groups[*ngroups - 1].metrics[groups[*ngroups - 1].nmetrics++] = m;
+	return true;
+}
+
 /* Place metric M (its events EV) in the first group of GROUPS (of MOST counters) it fits, or a new one. */
 static bool pu_place(const struct perfmon *p, struct pu_group *groups, int *ngroups, int most,
 		     int m, const int *ev, int nev, bool c0)
 {
+	if (nev > most)
+		return pu_place_chain(p, groups, ngroups, most, m, ev, nev);
 	for (int i = 0; i <= *ngroups && i < PU_MAX_GROUPS; i++) {
 		struct pu_group *gr = &groups[i];
 		int add = 0;
 
 		if (i == *ngroups)
 			memset(gr, 0, sizeof(*gr));
+		if (gr->chained || (i < *ngroups && i > 0 && groups[i - 1].chained))
+			continue; /* a chain's groups hold its events alone */
 		for (int k = 0; k < nev; k++)
 			add += pu_find(gr, p->events[ev[k]].base) == gr->nevents;
 		if (gr->nevents + add > most || (c0 && gr->counter0 && add))
@@ -370,6 +410,64 @@ static void pu_client_memory(FILE *f)
 		"  thresholds warn 70 crit 90\nend\n");
 }
 
+/*
+ * Zen 2 and 3 count DRAM in the data fabric only, one event per channel
+ * (dram_channel_data_controller_N: "requests with data (64B)"), which the
+ * vendor's metric sums per socket: pmutop's own per-channel bandwidth over
+ * them, the channels four to a group (the fabric's counters) in a chain that
+ * takes turns; the machine's channels where C knows them.  How many groups
+ * (ROOM at most; WRITE: write them).
+ */
+static int pu_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,
+			      FILE *f, int room, bool write)
+{
+	static const char base[] = "dram_channel_data_controller_";
+	int ch[LAYOUT_MAX_CHANNELS], n = 0, groups;
+
+	for (int c = 0; c < LAYOUT_MAX_CHANNELS; c++) {
+		char name[64];
+
+		ch[c] = -1;
+		snprintf(name, sizeof(name), "%s%d", base, c);
+		for (int v = 0; v < p->nevents; v++)
+			if (!strcmp(p->events[v].name, name) && p->events[v].listed)
+				ch[c] = v;
+		n += ch[c] >= 0 ? 1 : 0;
+		/* the channels the machine has, where known (else every one the fabric names) */
+		if (ch[c] < 0 || (cfg->channels > 0 && n == cfg->channels))
+			break;
+	}
+	groups = (n + 3) / 4;
+	if (!n || groups > room)
+		return 0;
+	for (int g = 0; write && g < groups; g++) {
+		fprintf(f, "\ngroup Memory%s", g ? "" : "");
+		if (g)
+			fprintf(f, ".%d", g + 1);
+		fprintf(f, "\n  key 9\n  title \"Memory bandwidth per channel (pmutop's, over the data "
+			"fabric's DRAM beats: amd_df)\"\n  default on\n  pmu df\n");
+		for (int c = 4 * g; c < n && c < 4 * g + 4; c++) {
+			const struct perfmon_event *e = &p->events[ch[c]];
+
+			fprintf(f, "  event dram_channel_data_controller raw event=0x%lX umask=0x%lX "
+				"channel=%d\n", strtoul(e->code ? e->code : "0", NULL, 0) & 0x3FFF,
+				strtoul(e->umask ? e->umask : "0", NULL, 0) & 0xFFF, c);
+		}
+		if (g + 1 < groups)
+			fprintf(f, "end\n");
+	}
+	if (write)
+		fprintf(f, "  metric dram_channel_bandwidth channel MB/s = dram_channel_data_controller "
+			"* 64 / 1e6 / seconds\n  help \"pmutop's: the channel's DRAM data, the data "
+			"fabric's beats of 64 bytes (dram_channel_data_controller_N) a second; the "
+			"channels' groups take turns (scaled)\"\n"
+			"  metric dram_peak_pct channel %% = 100 * dram_channel_bandwidth * 1e6 / "
+			"dram_peak\n  help \"pmutop's: the channel's bandwidth over its theoretical peak "
+			"(DIMM MT/s x 8 bytes: --dram-mts, else the machine's DIMM speed)\"\n"
+			"  thresholds warn 70 crit 90\nend\n");
+	return groups;
+}
+
 /* Whether the vendor resolves metric M per UPI link (ResolutionLevels UPI). */
 static bool pu_link_metric(const struct perfmon *p, int m)
 {
@@ -386,11 +484,11 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			   int room, FILE *f, bool *taken, char (*why)[200])
 {
 	/* the buckets in the order groups are granted: memory, links, CHAs / L3, the rest */
-	static const int order[PU_NBUCKETS] = { 0, 4, 3, 7, 2, 6, 1, 5 };
+	static const int order[PU_NBUCKETS] = { 0, 4, 3, 7, 2, 6, 1, 5, 8 };
 	int npower = pu_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), false);
 	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
-	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_BOX_COUNTERS], nev;
+	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_WIDE_EVENTS], nev;
 	struct pu_gen g = { .p = p, .c = c, .link = -1 };
 	bool c0;
 
@@ -415,6 +513,9 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		pu_client_memory(f);
 		room--;
 	}
+	/* Zen 2 and 3: DRAM per channel only through the data fabric */
+	if (!ngroups[4])
+		room -= pu_fabric_channels(p, c, f, room, true);
 	if (!strcmp(p->vendor, "AuthenticAMD"))
 		fprintf(f, "\n# AMD's uncore through the kernel's amd_uncore PMUs (perf): the vendor's "
 			"metrics per socket,\n# over %d L3s (CCXs) and %d memory channels per socket\n",

@@ -95,6 +95,9 @@ static int session_load_layout(struct session *s, const struct session_config *c
 		rc = layout_find(c->layout_dir, info, &s->own_layout, err, errlen);
 	else
 		rc = 0;
+	/* no layout of pmutop's own either (AMD's): the vendor data's trouble is the reason */
+	if (rc && s->notice[0])
+		snprintf(err, errlen, "%.*s", (int)strcspn(s->notice, "\n"), s->notice);
 	if (!rc && !c->layout_path && !strncmp(s->own_layout->name, "intel_", 6))
 		snprintf(s->uarch, sizeof(s->uarch), "%s (Intel's perfmon data)",
 			 s->own_layout->name + 6);

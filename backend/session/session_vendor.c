@@ -68,6 +68,8 @@ static void session_vendor_machine(const struct source *src, const char *root,
 		if (src->info.vendor_id == CPUID_VENDOR_AMD) {
 			/* amd_umc_N numbers every socket's channels; amd_l3 counts on one CPU per L3 */
 			c->channels = perf_sys_boxes(src->perf_sys, root, "amd_umc_") / c->sockets;
+			if (!c->channels)
+				c->channels = src->channels; /* Zen 2/3: the fabric's, where known */
 			c->l3s = t->nl3 / c->sockets;
 		}
 	}

@@ -128,6 +128,13 @@ enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER, EMU
  * one of NBOXES boxes of UNIT of a socket of M (SOCK its truth, CHAN the
  * box's channel for EMU_UNIT_MC).  false when the model does not know it.
  */
+/*
+ * AMD's data fabric per second for a socket (SOCK its truth, CHAN its NCHAN
+ * channels' truths, SK_COUNT each): DRAM beats per channel, link beats.
+ */
+bool emu_model_amd_df(const struct emu_machine *m, unsigned event, uint64_t umask,
+		      const double *sock, const double *chan, int nchan, double *per_s);
+
 bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
 		   uint64_t umask, const double *sock, const double *chan, int nboxes, double *per_s);
 

@@ -267,3 +267,57 @@ bool emu_model_amd_uncore(const struct emu_machine *m, enum emu_srv_unit unit, u
 		return false;
 	}
 }
+
+/*
+ * The data fabric (amd_df), as the kernel's data encodes its events: one
+ * per channel (a coherent station, CS) at event + 40H x N, one per link:
+ *   Zen 2/3  DramChannelDataController 07H + 40H N, umask 38H: channel N's
+ *            data beats of 64 bytes, reads and writes;
+ *            RemoteOutboundDataController 7C7H + 40H N, umask 02H: link N's
+ *            outbound beats of 32 bytes
+ *   Zen 4    CS N 1FH + 40H N: umask 7FEH reads for this socket's cores,
+ *            7FFH their writes, BFEH and BFFH those of the other socket's
+ *            (64-byte beats); link N B5FH + 40H N, umask F3EH: outbound
+ *            beats of 64 bytes.
+ * A channel's lines split by requester as the home logic's local and remote
+ * reads (writes) share them; links as four xGMI links sharing the
+ * socket's link traffic.
+ */
+bool emu_model_amd_df(const struct emu_machine *m, unsigned event, uint64_t umask,
+		      const double *sock, const double *chan, int nchan, double *per_s)
+{
+	enum { LINKS = 4 };
+	unsigned first = m->perfmon_v2 ? 0x1F : 0x07, link0 = m->perfmon_v2 ? 0xB5F : 0x7C7;
+	unsigned n = (event - first) / 0x40;
+	double lr = sock[SK_local_reads_per_s], rr = sock[SK_remote_reads_per_s];
+	double lw = sock[SK_local_writes_per_s], rw = sock[SK_remote_writes_per_s];
+	double rd_local = lr + rr > 0 ? lr / (lr + rr) : 1, wr_local = lw + rw > 0 ? lw / (lw + rw) : 1;
+
+	*per_s = 0;
+	if (event >= link0 && (event - link0) % 0x40 == 0 && (event - link0) / 0x40 < 8) {
+		if (umask != (m->perfmon_v2 ? 0xF3Eu : 0x02u))
+			return false;
+		/* the socket's outbound link bytes, in beats of 64 (32 before Zen 4) bytes */
+		if ((event - link0) / 0x40 < LINKS)
+			*per_s = sock[SK_upi_tx_bytes_per_s] / (m->perfmon_v2 ? 64.0 : 32.0) / LINKS;
+		return true;
+	}
+	if (event < first || (event - first) % 0x40 || n >= 16)
+		return false;
+	if (n >= (unsigned)nchan || !chan)
+		return true; /* a station with no channel behind it: nothing */
+	chan += (size_t)n * SK_COUNT;
+	if (!m->perfmon_v2) {
+		if (umask != 0x38)
+			return false;
+		*per_s = chan[SK_read_lines_per_s] + chan[SK_write_lines_per_s];
+		return true;
+	}
+	switch (umask) {
+	case 0x7FE: *per_s = chan[SK_read_lines_per_s] * rd_local; return true;
+	case 0xBFE: *per_s = chan[SK_read_lines_per_s] * (1 - rd_local); return true;
+	case 0x7FF: *per_s = chan[SK_write_lines_per_s] * wr_local; return true;
+	case 0xBFF: *per_s = chan[SK_write_lines_per_s] * (1 - wr_local); return true;
+	default: return false;
+	}
+}

@@ -348,7 +348,8 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 {
 	double n = 0, sock[SK_COUNT], chan[EMU_MAX_SRV_CHANNELS][SK_COUNT];
 	/* a memory box's channel: the scenario's channels keep to the home's reads together */
-	int nchan = unit == EMU_UNIT_MC || unit == EMU_UNIT_IMC_FREE || unit == EMU_UNIT_AMD_UMC
+	int nchan = unit == EMU_UNIT_MC || unit == EMU_UNIT_IMC_FREE || unit == EMU_UNIT_AMD_UMC ||
+		    unit == EMU_UNIT_AMD_DF
 		    ? (e->channels < EMU_MAX_SRV_CHANNELS ? e->channels : EMU_MAX_SRV_CHANNELS) : 0;
 	bool known = true;
 
@@ -366,8 +367,11 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 					chan[0][k] += chan[c][k];
 			box = 0;
 		}
-		known = emu_model_srv(e->m, (enum emu_srv_unit)unit, event, umask, sock,
-				      nchan ? chan[box] : NULL, nboxes, &per_s);
+		/* the data fabric sees every channel of the socket: its events name one */
+		known = unit == EMU_UNIT_AMD_DF
+			? emu_model_amd_df(e->m, event, umask, sock, (const double *)chan, nchan, &per_s)
+			: emu_model_srv(e->m, (enum emu_srv_unit)unit, event, umask, sock,
+					nchan ? chan[box] : NULL, nboxes, &per_s);
 		n += per_s * (step_end - t0);
 		t0 = step_end;
 	}
