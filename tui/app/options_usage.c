@@ -7,7 +7,7 @@
 
 const char options_usage[] =
 	"Usage: pmutop [OPTION]... [-- COMMAND [ARG]...]\n"
-	"Live view of Intel performance-monitoring counters over the machine's topology.\n"
+	"Live view of Intel and AMD performance-monitoring counters over the machine's topology.\n"
 	"With a COMMAND: run it, follow it (its CPUs highlighted, its state in the\n"
 	"header) and keep the screen when it ends; with -b, end with a summary of the\n"
 	"run (mean and peak of every figure) and exit with the command's status.\n"
@@ -65,7 +65,7 @@ const char options_usage[] =
 	"      --list-events      print every event of the layout with the exact register\n"
 	"                         values pmutop writes, and exit (with --source perf: as\n"
 	"                         perf stat -e names them)\n"
-	"      --list-metrics     print Intel's published metrics for this CPU: the\n"
+	"      --list-metrics     print the vendor's published metrics for this CPU: the\n"
 	"                         top-down tree and the rest, each with its formula over\n"
 	"                         the vendor's events and its threshold, and exit\n"
 	"      --plan=LIST        with --list-metrics: how these metric groups or metrics\n"
@@ -73,7 +73,8 @@ const char options_usage[] =
 	"                         counters, and which cannot be counted and why\n"
 	"      --cpu=FAMILY_MODEL[_STEPPING]\n"
 	"                         with --list-events or --list-metrics: the CPU model,\n"
-	"                         e.g. 06_1A, 06_8F or 06_55_7 (a Cascade Lake)\n"
+	"                         e.g. 06_1A, 06_8F or 06_55_7 (a Cascade Lake), 19_11\n"
+	"                         (an AMD Genoa)\n"
 	"      --list-pmus        print every PMU the kernel describes in sysfs (or the\n"
 	"                         --sim machine's emulated kernel): boxes, sockets, format\n"
 	"                         fields, events with scale and unit; the ones skipped and\n"
