@@ -103,6 +103,48 @@ static double amd_fills(const struct emu_core_ctx *c)
 	       (c->umask & 0x40 ? far : 0);
 }
 
+/*
+ * The L2's requests and their outcome (PPR: L2RequestG1 60H, L2CacheReqStat
+ * 64H, the L2 prefetcher's 70H-72H), from the same lines as the fills: the
+ * L1D's demand misses are the lines it fills from beyond itself, reads
+ * (RdBlkL, 60H bit 7) and stores (RdBlkX, bit 6: the scenario's RFOs); they
+ * hit the L2 (64H bit 6, LsRdBlkLHitX) when the line came from it, else miss
+ * it (bit 3, LsRdBlkC); instruction fetches that miss the L1I (60H bit 4,
+ * CacheableIcRead) hit the L2 (64H bits 1-2; none of the truth misses it);
+ * the L2 prefetcher's lines all miss the L2 and the L3 (72H): the
+ * scenario's prefetches from DRAM.  Lines per second of the thread.
+ */
+static bool amd_l2(const struct emu_core_ctx *c, double *per_s)
+{
+	const double *v = c->v;
+	double rfo = v[SK_local_dram_rfo_lines_per_s] + v[SK_remote_dram_rfo_lines_per_s];
+	double beyond = v[SK_l1d_fills_ccx_per_s] + v[SK_l1d_fills_near_cache_per_s] +
+			v[SK_l1d_fills_far_cache_per_s] + v[SK_local_dram_read_lines_per_s] +
+			v[SK_remote_dram_read_lines_per_s] + rfo;
+	double reads = v[SK_l1d_fills_l2_per_s] + beyond - rfo;
+	double ic = v[SK_l1i_miss_per_inst] * v[SK_ipc] * c->cycles_per_s;
+	double pf = v[SK_local_dram_pf_read_lines_per_s] + v[SK_local_dram_pf_rfo_lines_per_s] +
+		    v[SK_remote_dram_pf_read_lines_per_s] + v[SK_remote_dram_pf_rfo_lines_per_s];
+	unsigned u = c->umask;
+
+	switch (c->event) {
+	case 0x60:
+		*per_s = (u & 0x80 ? reads : 0) + (u & 0x40 ? rfo : 0) + (u & 0x10 ? ic : 0);
+		return u != 0;
+	case 0x64:
+		*per_s = (u & 0x40 ? v[SK_l1d_fills_l2_per_s] : 0) + (u & 0x08 ? beyond : 0) +
+			 (u & 0x06 ? ic : 0);
+		return u != 0;
+	case 0x70:
+	case 0x71:
+	case 0x72:
+		*per_s = c->event == 0x72 ? pf : 0;
+		return u != 0;
+	default:
+		return false;
+	}
+}
+
 bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned umask,
 			const double *v, struct emu_dist *d)
 {
@@ -203,6 +245,23 @@ bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned um
 		if (umask)
 			return false;
 		emu_dist_bernoulli(d, v[SK_div_busy]);
+		return true;
+	case 0x60: /* l2_request_g1 */
+	case 0x64: /* l2_cache_req_stat */
+	case 0x70: /* l2_pf_hit_l2 */
+	case 0x71: /* l2_pf_miss_l2_hit_l3 */
+	case 0x72: /* l2_pf_miss_l2_l3 */ {
+		double per_s;
+
+		if (!amd_l2(&c, &per_s))
+			return false;
+		amd_per_s(&c, d, per_s);
+		return true;
+	}
+	case 0x85: /* bp_l1_tlb_miss_l2_tlb_miss: instruction fetches missing both TLBs */
+		if (!umask)
+			return false;
+		emu_ev_per_inst(&c, d, v[SK_itlb_miss_per_inst]);
 		return true;
 	case 0x43: /* ls_dmnd_fills_from_sys */
 	case 0x44: /* ls_any_fills_from_sys */
