@@ -32,7 +32,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 60
+plan 61
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -137,6 +137,8 @@ near "... from its own CCX (own L2 + the CCX's L3)" \
 	"$(field "$out" cpu 5 l1_data_cache_fills_from_same_ccx)" 14000000 0.05
 near "... demand fills from another CCX of the node" \
 	"$(field "$out" cpu 5 l1_demand_data_cache_fills_from_near_cache)" 6000000 0.05
+near "... the L2's requests from L1D misses: every line filled from the L2 or beyond" \
+	"$(field "$out" cpu 5 l2_cache_accesses_from_l1_dc_misses)" 20900000 0.05
 run "$PMUTOP" --sim "genoa:$tmp/numa-remote.scn" --source perf -b -n 3 -d 0.5 -g 7 --format json
 near "remote NUMA: socket 0's fills from the remote node (reads, RFOs, prefetches)" \
 	"$(field "$out" cpu 3 l1_data_cache_fills_from_remote_node)" 21000000 0.05
