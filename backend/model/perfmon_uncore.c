@@ -67,7 +67,8 @@ struct pu_gen {
 	const struct perfmon *p;
 	const struct perfmon_layout_config *c;
 	int boxes;                         /* of the bucket rendered now */
-	int link;                          /* the UPI link rendered now (its events' suffix), -1 none */
+	int link;                          /* the box rendered now (a UPI link, a CCX), -1 none */
+	const char *word;                  /* its name: "link", "ccx" (the events' and metrics' suffix) */
 	char why[200];
 };
 
@@ -223,12 +224,14 @@ static const char *pu_map(void *ctx, enum perfmon_name_kind kind, const char *na
 	}
 	perfmon_layout_name(name, buf, len);
 	if (g->link >= 0)
-		snprintf(buf + strlen(buf), len - strlen(buf), ".link%d", g->link);
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%s%d", g->word, g->link);
 	return buf;
 }
 
-/* The event lines of perfmon event V (named by its base), once per channel where CHANNELS. */
-/* The event lines of perfmon event V (named by its base), once per channel where CHANNELS; of link g->link alone where one is rendered. */
+/*
+ * The event lines of perfmon event V (named by its base), once per channel
+ * where CHANNELS; of box g->link alone (a link, a CCX) where one is rendered.
+ */
 static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 {
 	const struct perfmon_event *e = &g->p->events[v];
@@ -249,7 +252,7 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 
 	perfmon_layout_name(e->base, name, sizeof(name));
 	if (g->link >= 0)
-		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".link%d", g->link);
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s%d", g->word, g->link);
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
 		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name,
 			code & (layout_pmu_kinds[kind].event_max ? layout_pmu_kinds[kind].event_max : 0xFF),
@@ -268,20 +271,19 @@ static void pu_metric(struct pu_gen *g, FILE *f, int m, bool channels)
 	const struct perfmon_metric *pm = &g->p->metrics[m];
 	char name[160], buf[PU_FORMULA_MAX];
 	bool per_channel = channels && pm->resolution && strstr(pm->resolution, "CHANNEL");
-
 	char help[600];
 
 	g->why[0] = 0;
 	perfmon_render_map(g->p, m, false, pu_map, g, buf, sizeof(buf));
 	perfmon_layout_name(pm->name, name, sizeof(name));
 	if (g->link >= 0)
-		snprintf(name + strlen(name), sizeof(name) - strlen(name), "_link%d", g->link);
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "_%s%d", g->word, g->link);
 	fprintf(f, "  metric %s %s ", name, per_channel ? "channel" : "socket");
 	perfmon_layout_quoted(f, !pm->unit ? "" : !strcmp(pm->unit, "percent") ? "%" : pm->unit);
 	fprintf(f, " = %s\n  help ", buf);
 	if (g->link >= 0)
-		snprintf(help, sizeof(help), "UPI link %d alone: %s", g->link,
-			 pm->desc ? pm->desc : pm->name);
+		snprintf(help, sizeof(help), "%s %d alone: %s", !strcmp(g->word, "ccx")
+			 ? "the L3 of CCX" : "UPI link", g->link, pm->desc ? pm->desc : pm->name);
 	else
 		snprintf(help, sizeof(help), "%s", pm->desc ? pm->desc : pm->name);
 	perfmon_layout_quoted(f, help);
@@ -562,6 +564,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 					total = p->metrics[gr->metrics[k]].name;
 			}
 			/* the vendor resolves these per UPI link: each link's own, beside the sum */
+			g.word = "link";
 			for (g.link = 0; pu_buckets[b].pmu == LAYOUT_PMU_UPI && g.link < c->upi_links &&
 					 c->upi_links > 1; g.link++) {
 				for (int k = 0; k < gr->nevents; k++)
@@ -571,6 +574,25 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 						pu_metric(&g, f, gr->metrics[k], false);
 			}
 			g.link = -1;
+			/*
+			 * AMD's L3: each CCX's own figures, in a group beside the socket's
+			 * sum (a CCX's 6 counters hold one set of its events, not two)
+			 */
+			if (pu_buckets[b].pmu == LAYOUT_PMU_AMD_L3 && c->l3s > 1 && room > 0) {
+				room--;
+				fprintf(f, "end\n\ngroup %s%s%.0d.ccx\n  key %c\n  title \"%s\"\n"
+					"  default off\n  pmu %s\n", pu_buckets[b].group, i ? "." : "",
+					i ? i + 1 : 0, pu_buckets[b].key, pu_buckets[b].title,
+					layout_pmu_kinds[pu_buckets[b].pmu].name);
+				g.word = "ccx";
+				for (g.link = 0; g.link < c->l3s; g.link++) {
+					for (int k = 0; k < gr->nevents; k++)
+						pu_event_line(&g, f, gr->event[k], 0);
+					for (int k = 0; k < gr->nmetrics; k++)
+						pu_metric(&g, f, gr->metrics[k], false);
+				}
+				g.link = -1;
+			}
 			if (total)
 				fprintf(f, "  metric dram_peak_pct channel %% = 100 * %s * 1e6 / dram_peak\n"
 					"  help \"pmutop's: the vendor's %s (MB/s) over the channel's "
