@@ -12,6 +12,7 @@
 #include "source.h"
 #include "topo.h"
 #include "dmi.h"
+#include "cpulist.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -55,21 +56,38 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 {
 	const struct perf_pmus_entry *e = &p->pmu[first];
 	unsigned sockets = 0;
-	char bits[64];
+	int *all = NULL, nall = 0;
+	char bits[64], *cpus;
 
 	fprintf(out, "%s", e->kind);
 	if (e->box >= 0)
 		fprintf(out, ": boxes %d-%d (%d)", e->box, p->pmu[first + n - 1].box, n);
 	fprintf(out, ", type %u%s", e->pmu.type, n > 1 ? " ..." : "");
-	for (int i = first; i < first + n; i++)
-		for (int k = 0; k < 8 && p->pmu[i].cpus[k] >= 0; k++) {
-			int sk = session_pmus_socket(t, p->pmu[i].cpus[k]);
+	/* the CPUs of every box's cpumask (AMD's: a box a socket's, amd_l3 a CPU per CCX) */
+	for (int i = first; i < first + n; i++) {
+		int *c = NULL, nc = 0;
+		size_t col;
+
+		if (cpulist_parse(p->pmu[i].pmu.cpumask, &c, &nc, &col))
+			nc = 0;
+		for (int k = 0; k < nc; k++) {
+			int sk = session_pmus_socket(t, c[k]), j = 0;
 
 			if (sk >= 0 && sk < 32)
 				sockets |= 1u << sk;
+			while (j < nall && all[j] != c[k])
+				j++;
+			if (j == nall) {
+				all = xrealloc(all, (size_t)nall + 1, sizeof(int));
+				all[nall++] = c[k];
+			}
 		}
+		free(c);
+	}
+	cpus = nall ? cpulist_format(all, nall) : NULL;
+	free(all);
 	if (e->pmu.cpumask[0]) {
-		fprintf(out, ", counts on CPUs %s", e->pmu.cpumask);
+		fprintf(out, ", counts on CPUs %s", cpus ? cpus : e->pmu.cpumask);
 		if (sockets) {
 			fprintf(out, " (socket%s", __builtin_popcount(sockets) > 1 ? "s" : "");
 			for (int sk = 0, c = 0; sk < 32; sk++)
@@ -80,6 +98,7 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 	} else {
 		fprintf(out, ", every CPU");
 	}
+	free(cpus);
 	fprintf(out, "\n");
 	if (e->pmu.nfields) {
 		fprintf(out, "  format:");

@@ -1,0 +1,28 @@
+/*
+ * perfmon_own: the uncore groups pmutop writes of its own beside the
+ * vendor's metrics (perfmon_uncore): RAPL's power per domain, a client's
+ * memory controllers' free-running counters, and on Zen 2 and 3 each
+ * channel's DRAM bandwidth over the data fabric's beats.  Pure functions of
+ * their inputs; they print layout text to F.
+ */
+#ifndef PMUTOP_PERFMON_OWN_H
+#define PMUTOP_PERFMON_OWN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "perfmon.h"
+
+struct perfmon_layout_config;
+
+/* RAPL's groups, a domain each the power PMU has (RAPL: PERFMON_RAPL_* bits); how many. */
+int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write);
+
+/* A client's memory controllers: the socket's read and write bandwidth. */
+void perfmon_own_client_memory(FILE *f);
+
+/* Zen 2/3: DRAM per channel over the fabric, ROOM groups at most; how many. */
+int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,
+				FILE *f, int room, bool write);
+
+#endif
