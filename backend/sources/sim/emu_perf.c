@@ -72,8 +72,7 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -ENOENT;
 		goto out;
 	}
-	if (k->pmus[pmu].kind == EK_MSR && attr->config != 0 && attr->config != 1 &&
-	    attr->config != 2 && attr->config != 6) {
+	if (k->pmus[pmu].kind == EK_MSR && !ek_msr_event(attr->config)) {
 		rc = -EINVAL; /* an msr event this CPU has not */
 		goto out;
 	}
@@ -378,10 +377,12 @@ static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t 
 		p->per_cpu = true;
 		/* the events Linux's msr PMU lists where the CPU has them (AMD: IRPerf too) */
 		perf_pmu_add_field(&p->desc, "event", "config:0-63");
-		perf_pmu_add_alias(&p->desc, "tsc", "event=0x00");
-		perf_pmu_add_alias(&p->desc, "aperf", "event=0x01");
-		perf_pmu_add_alias(&p->desc, "mperf", "event=0x02");
-		perf_pmu_add_alias(&p->desc, "irperf", "event=0x06");
+		for (int i = 0; i < ek_nmsr_events; i++) {
+			char terms[32];
+
+			snprintf(terms, sizeof(terms), "event=0x%02x", ek_msr_events[i].event);
+			perf_pmu_add_alias(&p->desc, ek_msr_events[i].name, terms);
+		}
 		return p;
 	}
 	if (kind == EK_CORE) {

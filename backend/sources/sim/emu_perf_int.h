@@ -61,18 +61,23 @@ struct ek_pmu {
 };
 
 /*
- * The IMC's free-running counters as the kernel's uncore_imc names them
- * (its events/ directory) and where they are in the emulated MCHBAR window
- * (seed 001 Table 3-1).
+ * A free-running counter as the kernel names it (a PMU's events/ directory):
+ * the IMC's (uncore_imc) with where they are in the emulated MCHBAR window
+ * (seed 001 Table 3-1), the msr PMU's with the MSR each reads.
  */
-struct ek_imc_event {
+struct ek_named_event {
 	const char *name;
 	unsigned event;
-	uint32_t offset;
+	uint32_t offset;          /* the MMIO offset, or the MSR */
 };
 
-extern const struct ek_imc_event ek_imc_events[];
+extern const struct ek_named_event ek_imc_events[];
 extern const int ek_nimc_events;
+/* The msr PMU's events (arch/x86/events/msr.c) an AMD Zen has. */
+extern const struct ek_named_event ek_msr_events[];
+extern const int ek_nmsr_events;
+/* The msr PMU's event of CONFIG, or NULL (an event this CPU has not). */
+const struct ek_named_event *ek_msr_event(uint64_t config);
 
 struct ek_event {
 	bool used;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct ek_imc_event ek_imc_events[] = {
+const struct ek_named_event ek_imc_events[] = {
 	{ "data_reads", 0x01, SKL_IMC_DRAM_DATA_READS },
 	{ "data_writes", 0x02, SKL_IMC_DRAM_DATA_WRITES },
 	{ "gt_requests", 0x03, SKL_IMC_DRAM_GT_REQUESTS },
@@ -25,6 +25,24 @@ const struct ek_imc_event ek_imc_events[] = {
 };
 
 const int ek_nimc_events = (int)(sizeof(ek_imc_events) / sizeof(ek_imc_events[0]));
+
+/* Linux's msr PMU (arch/x86/events/msr.c): the events an AMD Zen has, and the MSR each reads. */
+const struct ek_named_event ek_msr_events[] = {
+	{ "tsc", 0x00, IA32_TIME_STAMP_COUNTER },
+	{ "aperf", 0x01, IA32_APERF },
+	{ "mperf", 0x02, IA32_MPERF },
+	{ "irperf", 0x06, MSR_AMD_IRPERF_COUNT },
+};
+
+const int ek_nmsr_events = (int)(sizeof(ek_msr_events) / sizeof(ek_msr_events[0]));
+
+const struct ek_named_event *ek_msr_event(uint64_t config)
+{
+	for (int i = 0; i < ek_nmsr_events; i++)
+		if (ek_msr_events[i].event == config)
+			return &ek_msr_events[i];
+	return NULL;
+}
 
 static uint64_t ek_hw_arch_select(const struct emu_perf *k, const struct ek_event *e)
 {
@@ -134,8 +152,8 @@ static uint32_t ek_counter_reg(const struct emu_perf *k, const struct ek_event *
 	}
 	if (p->kind == EK_MSR) {
 		*width = 64;
-		return e->config == 1 ? IA32_APERF : e->config == 2 ? IA32_MPERF
-		       : e->config == 6 ? MSR_AMD_IRPERF_COUNT : IA32_TIME_STAMP_COUNTER;
+		return ek_msr_event(e->config) ? ek_msr_event(e->config)->offset
+		       : IA32_TIME_STAMP_COUNTER;
 	}
 	*width = e->hw >= EK_HW_FIXED ? p->fixed_width : p->width;
 	return e->hw >= EK_HW_FIXED ? p->fixed_ctr : p->ctr0 + (uint32_t)e->hw;
