@@ -204,6 +204,40 @@ START_TEST(xml_sparse_core_ids_interleaved_cpus)
 }
 END_TEST
 
+/*
+ * tests/topology/alderlake-hybrid.xml: a Core i9-12900K as hwloc shows it
+ * (8 P-cores with two threads, CPUs 0-15; 8 E-cores, CPUs 16-23, two
+ * modules of four sharing an L2) with its CPU kinds: IntelCore and
+ * IntelAtom.  The P-cores are kind P, listed first; each core has its kind.
+ */
+START_TEST(hybrid_kinds_from_hwloc)
+{
+	struct topo *t = load(TEST_DATADIR "/topology/alderlake-hybrid.xml");
+	struct topo *u = load("pack:1 [numa] l3:1 core:4 pu:2");
+
+	check_invariants(t);
+	ck_assert_int_eq(t->ncores, 16);
+	ck_assert_int_eq(t->nonline, 24);
+	ck_assert_int_eq(t->ncorekinds, 2);
+	ck_assert_str_eq(t->corekinds[0].name, "P");
+	ck_assert_str_eq(t->corekinds[0].core_type, "IntelCore");
+	ck_assert_int_eq(t->corekinds[0].ncores, 8);
+	ck_assert_int_eq(t->corekinds[0].nthreads, 16);
+	ck_assert_str_eq(t->corekinds[1].name, "E");
+	ck_assert_str_eq(t->corekinds[1].core_type, "IntelAtom");
+	ck_assert_int_eq(t->corekinds[1].ncores, 8);
+	ck_assert_int_eq(t->corekinds[1].nthreads, 8);
+	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 3)->core].corekind, 0);
+	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 16)->core].corekind, 1);
+	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 16)->core].nthreads, 1);
+	/* a uniform machine has no kinds, and its cores none */
+	ck_assert_int_eq(u->ncorekinds, 0);
+	ck_assert_int_eq(u->cores[0].corekind, TOPO_NONE);
+	topo_free(t);
+	topo_free(u);
+}
+END_TEST
+
 /* Read a sysfs file of this machine into BUF; 0 when it cannot be read. */
 static int read_sys(const char *path, char *buf, size_t len)
 {
@@ -300,6 +334,7 @@ static Suite *topo_suite(void)
 	Suite *s = suite_create("topo");
 
 	CHECK_ADD(s, xeon5500_two_sockets);
+	CHECK_ADD(s, hybrid_kinds_from_hwloc);
 	CHECK_ADD(s, skylake_client_one_socket);
 	CHECK_ADD(s, four_sockets_256_threads);
 	CHECK_ADD(s, xml_sparse_core_ids_interleaved_cpus);

@@ -2,7 +2,7 @@
 # pmutop --topology-only end to end: the exact text for a dual Xeon 5500,
 # and this machine's topology agreeing with what Linux reports.
 . "$top_srcdir/tests/lib.sh"
-plan 11
+plan 14
 
 run "$PMUTOP" --topology-only --topology 'pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*8:1*2)'
 expect_rc "dual Xeon 5500 exits 0" 0
@@ -21,6 +21,15 @@ fi
 run "$PMUTOP" --topology-only --topology "$top_srcdir/tests/topology/westmere-ep-sparse.xml"
 expect_rc "saved XML exits 0" 0
 expect_match "saved XML keeps sparse core ids" "$out" "core 8: cpu 6,18"
+
+run "$PMUTOP" --topology-only --topology "$top_srcdir/tests/topology/alderlake-hybrid.xml"
+expect_match "a hybrid CPU: its kinds from hwloc, the P-cores first" "$out" \
+	"hybrid: P-cores (IntelCore, hwloc efficiency 1): 8 cores, 16 threads; E-cores (IntelAtom, hwloc efficiency 0): 8 cores, 8 threads"
+expect_match "... and each socket's cores by kind" "$out" "| 16 cores, 24 threads: 8 P + 8 E"
+# the doctor on the same machine (hwloc reads the XML in place of this one's sysfs)
+run env HWLOC_XMLFILE="$top_srcdir/tests/topology/alderlake-hybrid.xml" "$PMUTOP" --doctor
+expect_match "the doctor names the kinds and their perf PMUs, and what is counted on them" "$out" \
+	"hybrid: 8 P-cores (IntelCore, 16 threads), perf PMU cpu_core missing; 8 E-cores (IntelAtom, 8 threads), perf PMU cpu_atom missing. pmutop counts the architectural events on every core"
 
 run "$PMUTOP" --topology-only
 expect_rc "this machine exits 0" 0

@@ -6,6 +6,7 @@
  * pmutop needs so that nothing else depends on hwloc.
  */
 #include "topo.h"
+#include "topo_kinds.h"
 #include "cpulist.h"
 #include "xmalloc.h"
 
@@ -99,6 +100,7 @@ static void topo_add_socket(struct topo_build *b, hwloc_topology_t h, hwloc_obj_
 				.socket = si,
 				.l3 = topo_l3_index(b, l3, si, pkg->cpuset),
 				.thread_first = t->nthreads,
+				.corekind = TOPO_NONE,
 			};
 			prev_core = core;
 		}
@@ -346,6 +348,7 @@ static int topo_load_in(const char *spec, const char *root, struct topo **out, c
 	topo_add_offline(&b, h);
 	topo_add_numa(t, h, socket_objs);
 	topo_index_cpus(t);
+	topo_kinds_read(t, h);
 
 	free(socket_objs);
 	free(b.l3_objs);

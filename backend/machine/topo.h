@@ -50,6 +50,21 @@ struct topo_core {
 	int l3;           /* index into l3s[]; TOPO_NONE without an L3 */
 	int thread_first; /* the core's threads are threads[thread_first ..] */
 	int nthreads;
+	int corekind;     /* index into corekinds[] (hybrid CPUs: P, E, LP-E); TOPO_NONE uniform */
+};
+
+/*
+ * A kind of core of a hybrid CPU, from hwloc's CPU kinds (Linux's cpu_core
+ * and cpu_atom PMUs' CPUs, CPUID leaf 1AH): Intel's performance cores "P"
+ * (CoreType IntelCore), efficient cores "E" (IntelAtom) and, where two
+ * IntelAtom kinds exist, the less efficient the low-power "LP-E".
+ */
+#define TOPO_MAX_KINDS 4
+struct topo_corekind {
+	char name[8];        /* "P", "E", "LP-E" */
+	char core_type[24];  /* hwloc's CoreType info ("IntelCore", "IntelAtom"), "" without */
+	int efficiency;      /* hwloc's: higher is more intrinsic performance; -1 unknown */
+	int ncores, nthreads;
 };
 
 struct topo_l3 {
@@ -91,6 +106,9 @@ struct topo {
 	int nnuma;
 	int *cpu_thread; /* os_cpu -> index into threads[] or TOPO_NONE */
 	int cpu_thread_len;
+	/* a hybrid CPU's kinds of core (none: 0; hwloc's one kind of a uniform CPU: 0 too) */
+	struct topo_corekind corekinds[TOPO_MAX_KINDS];
+	int ncorekinds;
 };
 
 /*

@@ -185,7 +185,16 @@ static void topo_text_socket(const struct topo *t, int si, int width, FILE *out)
 		else
 			fprintf(out, " | L3 %s", total);
 	}
-	fprintf(out, " | %d cores, %d threads\n", s->ncores, s->nthreads);
+	fprintf(out, " | %d cores, %d threads", s->ncores, s->nthreads);
+	/* a hybrid CPU: the socket's cores of each kind */
+	for (int k = 0; k < t->ncorekinds; k++) {
+		int n = 0;
+
+		for (int c = s->core_first; c < s->core_first + s->ncores; c++)
+			n += t->cores[c].corekind == k;
+		fprintf(out, "%s%d %s", k ? " + " : ": ", n, t->corekinds[k].name);
+	}
+	fputc('\n', out);
 
 	if (s->ncores <= TOPO_TEXT_MAX_LISTED_CORES) {
 		topo_text_core_items(t, s->core_first, s->ncores, width, out);
@@ -222,6 +231,15 @@ void topo_text_print(const struct topo *t, FILE *out, int width)
 	fprintf(out, "%d socket%s, %d NUMA node%s, %d cores, %d threads online\n",
 		t->nsockets, t->nsockets == 1 ? "" : "s", t->nnuma, t->nnuma == 1 ? "" : "s",
 		t->ncores, t->nonline);
+	if (t->ncorekinds) {
+		fputs("hybrid:", out);
+		for (int k = 0; k < t->ncorekinds; k++)
+			fprintf(out, "%s %s-cores (%s, hwloc efficiency %d): %d cores, %d threads",
+				k ? ";" : "", t->corekinds[k].name, t->corekinds[k].core_type[0]
+				? t->corekinds[k].core_type : "no core type", t->corekinds[k].efficiency,
+				t->corekinds[k].ncores, t->corekinds[k].nthreads);
+		fputc('\n', out);
+	}
 	for (int s = 0; s < t->nsockets; s++)
 		topo_text_socket(t, s, width, out);
 	if (t->nthreads > t->nonline) {

@@ -525,6 +525,7 @@ static const struct {
 	void (*check)(struct doctor_ctx *c, struct doctor_line *l);
 } doctor_checks[] = {
 	{ "CPU", doctor_cpu },
+	{ "CPU kinds", doctor_kinds },
 	{ "layout", doctor_layout },
 	{ "vendor data", doctor_vendor_data },
 	{ "msr device", doctor_device },

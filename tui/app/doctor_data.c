@@ -9,9 +9,13 @@
 #include "perfmon_layout.h"
 #include "session.h"
 
+#include "topo.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 /* The layout made from Intel's data, as the live view makes it (SMT assumed on). */
 static int doctor_vendor_layout(struct doctor_ctx *c, struct layout **out, char *err, size_t len)
@@ -152,4 +156,60 @@ void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l)
 	snprintf(l->found, sizeof(l->found), "unknown: %s; bandwidth is shown without its share "
 		 "of the peak", why);
 	snprintf(l->fix, sizeof(l->fix), "--dram-mts N (the DIMMs' MT/s, e.g. 4800)");
+}
+
+/* Whether the kernel describes perf PMU NAME under the doctor's root. */
+static bool doctor_has_pmu(const struct doctor_ctx *c, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/%s", c->root, name);
+	return access(path, F_OK) == 0;
+}
+
+void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
+{
+	struct topo *t = NULL;
+	char err[300];
+	size_t n = 0;
+
+	l->state = DOCTOR_NA;
+	if (c->in->sim) {
+		snprintf(l->found, sizeof(l->found), "emulated machine: one kind of core");
+		return;
+	}
+	if (topo_load_root(c->in->root ? c->in->root : "/", &t, err, sizeof(err))) {
+		snprintf(l->found, sizeof(l->found), "the topology could not be read: %s", err);
+		return;
+	}
+	if (!t->ncorekinds) {
+		if (c->read_cpuid && c->info.hybrid) {
+			/* CPUID and hwloc disagree: the kinds cannot be told apart */
+			l->state = DOCTOR_WARN;
+			snprintf(l->found, sizeof(l->found), "CPUID says hybrid (leaf 7 EDX bit 15) but "
+				 "hwloc reports no kinds of core: they cannot be told apart");
+			snprintf(l->fix, sizeof(l->fix), "hwloc 2.4 or later on a kernel with the cpu_core "
+				 "and cpu_atom PMUs (Linux 5.13 on)");
+		} else {
+			snprintf(l->found, sizeof(l->found), "one kind of core");
+		}
+		topo_free(t);
+		return;
+	}
+	l->state = DOCTOR_WARN;
+	for (int k = 0; k < t->ncorekinds && n < sizeof(l->found); k++) {
+		const struct topo_corekind *kd = &t->corekinds[k];
+		const char *pmu = !strcmp(kd->core_type, "IntelCore") ? "cpu_core"
+				  : !strcmp(kd->core_type, "IntelAtom") ? "cpu_atom" : NULL;
+
+		n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "%s%d %s-cores (%s, %d "
+				      "threads)%s%s%s", k ? "; " : "hybrid: ", kd->ncores, kd->name,
+				      kd->core_type[0] ? kd->core_type : "no core type", kd->nthreads,
+				      pmu ? ", perf PMU " : "", pmu ? pmu : "",
+				      pmu && !doctor_has_pmu(c, pmu) ? " missing" : "");
+	}
+	if (n < sizeof(l->found))
+		snprintf(l->found + n, sizeof(l->found) - n, ". pmutop counts the architectural "
+			 "events on every core: each kind's own events and tree are not counted yet");
+	topo_free(t);
 }

@@ -31,6 +31,9 @@ struct doctor_ctx {
 	struct probe_perf perf;      /* what the kernel's perf offers (doctor_perf_access) */
 };
 
+/* A hybrid CPU's kinds of core (hwloc's), their perf PMUs, and what is counted on them. */
+void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l);
+
 /* AMD's CPU line (doctor_amd.c): its generation, perf, a VM without a PMU and how to enable one. */
 void doctor_amd_cpu(struct doctor_ctx *c, struct doctor_line *l);
 

@@ -138,6 +138,17 @@ static void topology_pane_socket_info(const struct topo *t, int sk, int width, c
 	snprintf(part, sizeof(part), "cpus %s  ", cpus);
 	n = topology_pane_part(buf, len, n, width, part);
 	free(cpus);
+	/* a hybrid CPU: its cores of each kind ("8 P + 8 E cores") */
+	for (int k = 0, m = 0; k < t->ncorekinds; k++) {
+		int nc = 0;
+
+		for (int c = so->core_first; c < so->core_first + so->ncores; c++)
+			nc += t->cores[c].corekind == k;
+		m += (size_t)snprintf(part + m, sizeof(part) - (size_t)m, "%s%d %s%s", k ? " + " : "",
+				      nc, t->corekinds[k].name, k + 1 == t->ncorekinds ? " cores  " : "");
+		if (k + 1 == t->ncorekinds)
+			n = topology_pane_part(buf, len, n, width, part);
+	}
 	for (int i = 0; i < so->nnuma; i++) {
 		const struct topo_numa *nu = &t->numa[so->numa[i]];
 		size_t before = n;
@@ -236,7 +247,10 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 		bool drawn = row >= 0 && row < shown;
 
 		if (fit->mode == TOPOLOGY_PANE_FULL) {
-			grid_put(g, by, bx, fit->block_w - 1, GRID_DIM, "core %d", co->core_id);
+			/* a hybrid CPU's core says its kind: "core 0 P", "core 32 E" */
+			grid_put(g, by, bx, fit->block_w - 1, GRID_DIM, "core %d%s%s", co->core_id,
+				 co->corekind >= 0 ? " " : "",
+				 co->corekind >= 0 ? t->corekinds[co->corekind].name : "");
 			for (int k = 0; k < co->nthreads; k++) {
 				int th = co->thread_first + k, i = tmap[th];
 				int cpu = t->threads[th].os_cpu;
