@@ -230,6 +230,15 @@ START_TEST(hybrid_kinds_from_hwloc)
 	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 3)->core].corekind, 0);
 	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 16)->core].corekind, 1);
 	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 16)->core].nthreads, 1);
+	/* the E-cores in modules of four sharing a 2 MiB L2; a P-core shares its L2 with none */
+	ck_assert_int_eq(t->corekinds[1].module_cores, 4);
+	ck_assert_uint_eq(t->corekinds[1].l2_bytes, 2 * MIB);
+	ck_assert_int_eq(t->corekinds[0].module_cores, 1);
+	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 16)->core].module,
+			 t->cores[topo_thread_of_cpu(t, 19)->core].module);
+	ck_assert_int_ne(t->cores[topo_thread_of_cpu(t, 19)->core].module,
+			 t->cores[topo_thread_of_cpu(t, 20)->core].module);
+	ck_assert_int_eq(t->cores[topo_thread_of_cpu(t, 0)->core].module, TOPO_NONE);
 	/* a uniform machine has no kinds, and its cores none */
 	ck_assert_int_eq(u->ncorekinds, 0);
 	ck_assert_int_eq(u->cores[0].corekind, TOPO_NONE);

@@ -2,7 +2,7 @@
 # pmutop --topology-only end to end: the exact text for a dual Xeon 5500,
 # and this machine's topology agreeing with what Linux reports.
 . "$top_srcdir/tests/lib.sh"
-plan 14
+plan 15
 
 run "$PMUTOP" --topology-only --topology 'pack:2 [numa(memory=12GiB)] l3:1(size=8MiB) core:4 pu:2(indexes=2*8:1*2)'
 expect_rc "dual Xeon 5500 exits 0" 0
@@ -26,6 +26,8 @@ run "$PMUTOP" --topology-only --topology "$top_srcdir/tests/topology/alderlake-h
 expect_match "a hybrid CPU: its kinds from hwloc, the P-cores first" "$out" \
 	"hybrid: P-cores (IntelCore, hwloc efficiency 1): 8 cores, 16 threads; E-cores (IntelAtom, hwloc efficiency 0): 8 cores, 8 threads"
 expect_match "... and each socket's cores by kind" "$out" "| 16 cores, 24 threads: 8 P + 8 E"
+expect_match "... the E-cores in their modules (an L2 for four)" "$out" \
+	"E-cores (IntelAtom, hwloc efficiency 0): 8 cores, 8 threads, in modules of 4 sharing a 2 MiB L2"
 # the doctor on the same machine (hwloc reads the XML in place of this one's sysfs)
 run env HWLOC_XMLFILE="$top_srcdir/tests/topology/alderlake-hybrid.xml" "$PMUTOP" --doctor
 expect_match "the doctor names the kinds and their perf PMUs, and what is counted on them" "$out" \

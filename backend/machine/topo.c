@@ -101,6 +101,7 @@ static void topo_add_socket(struct topo_build *b, hwloc_topology_t h, hwloc_obj_
 				.l3 = topo_l3_index(b, l3, si, pkg->cpuset),
 				.thread_first = t->nthreads,
 				.corekind = TOPO_NONE,
+				.module = TOPO_NONE,
 			};
 			prev_core = core;
 		}

@@ -51,6 +51,7 @@ struct topo_core {
 	int thread_first; /* the core's threads are threads[thread_first ..] */
 	int nthreads;
 	int corekind;     /* index into corekinds[] (hybrid CPUs: P, E, LP-E); TOPO_NONE uniform */
+	int module;       /* a hybrid's E-core module (cores sharing an L2): hwloc's L2 index, else TOPO_NONE */
 };
 
 /*
@@ -65,6 +66,8 @@ struct topo_corekind {
 	char core_type[24];  /* hwloc's CoreType info ("IntelCore", "IntelAtom"), "" without */
 	int efficiency;      /* hwloc's: higher is more intrinsic performance; -1 unknown */
 	int ncores, nthreads;
+	int module_cores;    /* cores sharing an L2 (Intel's E-core modules: 4), 1 when none share */
+	uint64_t l2_bytes;   /* that L2's size, 0 unknown */
 };
 
 struct topo_l3 {

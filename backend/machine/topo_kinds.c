@@ -52,6 +52,40 @@ static void topo_kinds_name(struct topo *t)
 	}
 }
 
+/* The L2 above OS CPU CPU, or NULL. */
+static hwloc_obj_t topo_kinds_l2(hwloc_topology_t h, int cpu)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(h, (unsigned)cpu);
+
+	return pu ? hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_L2CACHE, pu) : NULL;
+}
+
+/*
+ * Each kind's modules: the cores that share an L2 (Intel's E-cores, four to
+ * a 2 MiB L2 on Alder Lake), each such core's module its L2's index.
+ */
+static void topo_kinds_modules(struct topo *t, hwloc_topology_t h)
+{
+	for (int c = 0; c < t->ncores; c++) {
+		struct topo_core *co = &t->cores[c];
+		hwloc_obj_t l2 = co->nthreads ? topo_kinds_l2(h, t->threads[co->thread_first].os_cpu)
+					      : NULL;
+		int share = 0;
+
+		if (co->corekind < 0 || !l2)
+			continue;
+		for (int o = 0; o < t->ncores; o++)
+			share += t->cores[o].nthreads &&
+				 topo_kinds_l2(h, t->threads[t->cores[o].thread_first].os_cpu) == l2;
+		if (share > t->corekinds[co->corekind].module_cores) {
+			t->corekinds[co->corekind].module_cores = share;
+			t->corekinds[co->corekind].l2_bytes = l2->attr ? l2->attr->cache.size : 0;
+		}
+		if (share > 1)
+			co->module = (int)l2->logical_index;
+	}
+}
+
 void topo_kinds_read(struct topo *t, hwloc_topology_t h)
 {
 	int nr = hwloc_cpukinds_get_nr(h, 0);
@@ -94,5 +128,6 @@ void topo_kinds_read(struct topo *t, hwloc_topology_t h)
 		t->corekinds[pos[k]].ncores++;
 		t->corekinds[pos[k]].nthreads += co->nthreads;
 	}
+	topo_kinds_modules(t, h);
 	hwloc_bitmap_free(set);
 }

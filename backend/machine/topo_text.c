@@ -234,10 +234,18 @@ void topo_text_print(const struct topo *t, FILE *out, int width)
 	if (t->ncorekinds) {
 		fputs("hybrid:", out);
 		for (int k = 0; k < t->ncorekinds; k++)
+		{
+			const struct topo_corekind *kd = &t->corekinds[k];
+			char l2[32];
+
 			fprintf(out, "%s %s-cores (%s, hwloc efficiency %d): %d cores, %d threads",
-				k ? ";" : "", t->corekinds[k].name, t->corekinds[k].core_type[0]
-				? t->corekinds[k].core_type : "no core type", t->corekinds[k].efficiency,
-				t->corekinds[k].ncores, t->corekinds[k].nthreads);
+				k ? ";" : "", kd->name, kd->core_type[0] ? kd->core_type : "no core type",
+				kd->efficiency, kd->ncores, kd->nthreads);
+			/* Intel's E-cores: modules of four sharing an L2 */
+			topo_text_bytes(kd->l2_bytes, l2, sizeof(l2));
+			if (kd->module_cores > 1)
+				fprintf(out, ", in modules of %d sharing a %s L2", kd->module_cores, l2);
+		}
 		fputc('\n', out);
 	}
 	for (int s = 0; s < t->nsockets; s++)

@@ -48,7 +48,11 @@ static int topology_pane_place(const struct topo *t, const struct topo_socket *s
 	for (int k = 0; k < so->ncores && k <= c; k++) {
 		const struct topo_core *co = &t->cores[so->core_first + k];
 
-		if (k && (at == blocks || (so->nl3 > 1 && co->l3 != t->cores[so->core_first + k - 1].l3))) {
+		const struct topo_core *pr = k ? &t->cores[so->core_first + k - 1] : NULL;
+
+		/* a new row at each CCX (L3) and each kind or E-core module (L2) of a hybrid */
+		if (k && (at == blocks || (so->nl3 > 1 && co->l3 != pr->l3) ||
+			  co->corekind != pr->corekind || co->module != pr->module)) {
 			row++;
 			at = 0;
 		}
