@@ -70,13 +70,11 @@ static void topo_kinds_modules(struct topo *t, hwloc_topology_t h)
 		struct topo_core *co = &t->cores[c];
 		hwloc_obj_t l2 = co->nthreads ? topo_kinds_l2(h, t->threads[co->thread_first].os_cpu)
 					      : NULL;
-		int share = 0;
+		int share;
 
 		if (co->corekind < 0 || !l2)
 			continue;
-		for (int o = 0; o < t->ncores; o++)
-			share += t->cores[o].nthreads &&
-				 topo_kinds_l2(h, t->threads[t->cores[o].thread_first].os_cpu) == l2;
+		share = hwloc_get_nbobjs_inside_cpuset_by_type(h, l2->cpuset, HWLOC_OBJ_CORE);
 		if (share > t->corekinds[co->corekind].module_cores) {
 			t->corekinds[co->corekind].module_cores = share;
 			t->corekinds[co->corekind].l2_bytes = l2->attr ? l2->attr->cache.size : 0;

@@ -88,6 +88,15 @@ static bool pu_channels(enum layout_pmu pmu)
 	return layout_pmu_kinds[pmu].box_channels;
 }
 
+/* The box kind of the vendor's Unit UNIT (pu_buckets), or -1. */
+static int pu_kind_of(const char *unit)
+{
+	for (int b = 0; unit && b < PU_NBUCKETS; b++)
+		if (!strcasecmp(unit, pu_buckets[b].unit))
+			return (int)pu_buckets[b].pmu;
+	return -1;
+}
+
 static bool pu_counter0(const struct perfmon_event *e)
 {
 	return e->counter && !strcmp(e->counter, "0");
@@ -158,10 +167,9 @@ static int pu_classify(const struct perfmon *p, int m, int *ev, int *nev, bool *
 			;
 		if (k < *nev)
 			continue;
-		for (b = 0; b < PU_NBUCKETS; b++)
-			if (!strcasecmp(e->unit, pu_buckets[b].unit))
-				most = pu_buckets[b].pmu == LAYOUT_PMU_AMD_DF ? PU_WIDE_EVENTS
-				       : layout_pmu_kinds[pu_buckets[b].pmu].counters;
+		b = pu_kind_of(e->unit);
+		if (b >= 0) /* the data fabric's metrics may chain groups (pu_place_chain) */
+			most = b == LAYOUT_PMU_AMD_DF ? PU_WIDE_EVENTS : layout_pmu_kinds[b].counters;
 		if (*nev >= most || (pu_counter0(e) && *c0)) {
 			snprintf(why, len, "its events need more than a box's %d counters", most);
 			return -1;
@@ -239,12 +247,9 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
 	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
 	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
-	enum layout_pmu kind = LAYOUT_PMU_CHA;
+	int kind = pu_kind_of(e->unit) >= 0 ? pu_kind_of(e->unit) : LAYOUT_PMU_CHA;
 	char name[160];
 
-	for (int b = 0; b < PU_NBUCKETS; b++)
-		if (e->unit && !strcasecmp(e->unit, pu_buckets[b].unit))
-			kind = pu_buckets[b].pmu;
 	/* AMD's: the data fabric's 12-bit umask, a memory channel's RdWrMask in the umask */
 	if (kind == LAYOUT_PMU_AMD_DF)
 		umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFFF;

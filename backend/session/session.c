@@ -245,15 +245,19 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 
 	*out = NULL;
 	s->lock = LOCK_NONE;
-	if (auto_why) {
+	rc = session_open_source(s, c, perf, err, errlen);
+	if (rc)
+		goto fail;
+	/* AMD: pmutop counts its PMU through the kernel only, so perf is nothing to warn of */
+	if (auto_why && s->src->info.vendor_id == CPUID_VENDOR_AMD) {
+		snprintf(s->source_why, sizeof(s->source_why), "auto: AMD's PMU is counted through "
+			 "the kernel (perf)");
+	} else if (auto_why) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: msr unusable (%s)", auto_why);
 		/* in the header of every sample: why the figures come through the kernel */
 		snprintf(s->notice, sizeof(s->notice), "counting through perf: msr is unusable "
 			 "(%.900s)\n", auto_why);
 	}
-	rc = session_open_source(s, c, perf, err, errlen);
-	if (rc)
-		goto fail;
 	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));
 	rc = session_load_layout(s, c, err, errlen);
 	if (rc)
@@ -320,21 +324,11 @@ static bool session_msr_unusable(int rc)
 int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
 {
 	char msr_why[1024], perf_why[1024];
-	struct cpuid_info info;
 	int rc;
 
 	if (c->source != SESSION_SOURCE_AUTO || c->command_only)
 		return session_open_one(c, c->source == SESSION_SOURCE_PERF || c->command_only, NULL,
 					out, err, errlen);
-	/* AMD: pmutop counts its PMU through the kernel only, so auto is perf, nothing to warn of */
-	if (!session_identify(c->sim, c->root, &info, msr_why, sizeof(msr_why)) &&
-	    info.vendor_id == CPUID_VENDOR_AMD) {
-		rc = session_open_one(c, true, NULL, out, err, errlen);
-		if (!rc)
-			snprintf((*out)->source_why, sizeof((*out)->source_why), "auto: AMD's PMU is "
-				 "counted through the kernel (perf)");
-		return rc;
-	}
 	/* auto: msr when it opens and its first writes are allowed, else perf, saying why */
 	rc = session_open_one(c, false, NULL, out, msr_why, sizeof(msr_why));
 	if (!rc) {

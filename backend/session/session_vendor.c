@@ -66,10 +66,8 @@ static void session_vendor_machine(const struct source *src, const char *root,
 		c->imc_free = perf_sys_boxes(src->perf_sys, root, "uncore_imc_free_running_");
 		c->rapl = session_vendor_rapl(src->perf_sys, root);
 		if (src->info.vendor_id == CPUID_VENDOR_AMD) {
-			/* amd_umc_N numbers every socket's channels; amd_l3 counts on one CPU per L3 */
-			c->channels = perf_sys_boxes(src->perf_sys, root, "amd_umc_") / c->sockets;
-			if (!c->channels)
-				c->channels = src->channels; /* Zen 2/3: the fabric's, where known */
+			/* the source's: amd_umc_N's a socket, or an emulated Zen 2/3's; amd_l3 a CPU an L3 */
+			c->channels = src->channels;
 			c->l3s = t->nl3 / c->sockets;
 		}
 	}

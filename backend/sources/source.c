@@ -53,21 +53,15 @@ static bool source_rapl_readable(const struct source *s)
 }
 
 /*
- * On a CPU without fixed counters (AMD's), the kernel's msr PMU when it has
- * the three free-running counters the built-ins need.
+ * On a CPU without fixed counters (AMD's), the kernel's msr PMU: perf_core
+ * takes each built-in's free-running counter from it where it names one.
  */
 static void source_find_msr_pmu(struct source *s, const char *root)
 {
-	struct perf_pmu_config cfg;
 	char err[300];
 
-	s->have_msr = false;
-	if (s->info.fixed_counters || perf_sys_pmu(s->perf_sys, root, "msr", &s->perf_msr, err,
-						    sizeof(err)))
-		return;
-	s->have_msr = !perf_pmu_alias(&s->perf_msr, "irperf", &cfg) &&
-		      !perf_pmu_alias(&s->perf_msr, "aperf", &cfg) &&
-		      !perf_pmu_alias(&s->perf_msr, "mperf", &cfg);
+	s->have_msr = !s->info.fixed_counters &&
+		      !perf_sys_pmu(s->perf_sys, root, "msr", &s->perf_msr, err, sizeof(err));
 }
 
 /*

@@ -48,7 +48,7 @@ struct source {
 	struct perf_pmu perf_cpu;    /* the core PMU's formats */
 	/*
 	 * The kernel's msr PMU (free-running APERF, MPERF, IRPerfCount) where a
-	 * CPU without fixed counters (AMD) has it: the built-ins from there
+	 * CPU without fixed counters (AMD) has it: the built-ins it names from there
 	 */
 	struct perf_pmu perf_msr;
 	bool have_msr;

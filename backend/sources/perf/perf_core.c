@@ -33,14 +33,20 @@
 #include <x86intrin.h>
 #endif
 
+/*
+ * Each fixed counter's event, and on a CPU without fixed counters (AMD) the
+ * msr PMU's free-running counter that stands for it: IRPerfCount for
+ * instructions, APERF for cycles, MPERF for the reference clock.
+ */
 static const struct {
 	uint64_t config;
 	const char *name;
+	const char *msr;
 } perf_core_fixed[PMU_MAX_FIXED] = {
-	{ PERF_COUNT_HW_INSTRUCTIONS, "instructions" },
-	{ PERF_COUNT_HW_CPU_CYCLES, "cycles" },
-	{ PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles" },
-	{ 0, "slots" },  /* the cpu PMU's events/slots: fixed counter 3, the top-down group's leader */
+	{ PERF_COUNT_HW_INSTRUCTIONS, "instructions", "irperf" },
+	{ PERF_COUNT_HW_CPU_CYCLES, "cycles", "aperf" },
+	{ PERF_COUNT_HW_REF_CPU_CYCLES, "ref-cycles", "mperf" },
+	{ 0, "slots", NULL },  /* the cpu PMU's events/slots: fixed counter 3, the top-down group's leader */
 };
 
 
@@ -156,18 +162,6 @@ static int perf_core_slots_group(struct perf_core *p, struct perf_pmu_config *cf
 	return n;
 }
 
-/*
- * The msr PMU's free-running counter standing for fixed counter N (AMD:
- * IRPerfCount for instructions, APERF for cycles, MPERF for the reference
- * clock), or NULL.
- */
-static const char *perf_core_msr_event(const struct perf_core *p, int n)
-{
-	static const char *const names[3] = { "irperf", "aperf", "mperf" };
-
-	return p->cfg->perf_msr && n < 3 ? names[n] : NULL;
-}
-
 /* The fixed-counter events, once: those the kernel refuses are n/a (fixed_usable). */
 static void perf_core_open_fixed(struct perf_core *p)
 {
@@ -177,7 +171,7 @@ static void perf_core_open_fixed(struct perf_core *p)
 	for (int n = 0; n < PMU_MAX_FIXED; n++) {
 		struct perf_pmu_config cfg[PERF_GROUP_MAX] = {
 			{ .type = PERF_TYPE_HARDWARE, .config = { perf_core_fixed[n].config } } };
-		const char *msr = perf_core_msr_event(p, n);
+		const char *msr = p->cfg->perf_msr ? perf_core_fixed[n].msr : NULL;
 		struct perf_pmu_config free_running;
 		int nev = n < 3 ? 1 : perf_core_slots_group(p, cfg);
 		char why[400];

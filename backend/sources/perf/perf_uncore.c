@@ -90,17 +90,6 @@ static const char *perf_uncore_name(enum layout_pmu p, int box, char *buf, size_
 	return buf;
 }
 
-/* The socket of OS CPU CPU, or -1. */
-static int perf_uncore_socket_of(const struct perf_uncore *up, int cpu)
-{
-	const struct topo *t = up->cfg->topo;
-
-	for (int i = 0; i < t->nthreads; i++)
-		if (t->threads[i].os_cpu == cpu)
-			return t->threads[i].socket;
-	return -1;
-}
-
 /* Add box PMU of kind P numbered NO, on socket SOCK's CPU CPU (-1, -1: every socket's). */
 static void perf_uncore_add_box(struct perf_uncore *up, int p, const struct perf_pmu *pmu, int no,
 				int sock, int cpu)
@@ -131,7 +120,8 @@ static void perf_uncore_add_amd(struct perf_uncore *up, int p, const struct perf
 	if (cpulist_parse(pmu->cpumask, &cpus, &n, &col))
 		n = 0;
 	for (int i = 0; i < (all ? n : n > 0); i++) {
-		int sock = perf_uncore_socket_of(up, cpus[i]), rank = 0;
+		const struct topo_thread *th = topo_thread_of_cpu(up->cfg->topo, cpus[i]);
+		int sock = th ? th->socket : TOPO_NONE, rank = 0;
 
 		if (sock < 0)
 			continue; /* a CPU the topology lacks (offline) */

@@ -365,7 +365,7 @@ static void emu_ev_div(const struct emu_core_ctx *c, struct emu_dist *d)
 }
 
 /* A rate per second of the thread, spread over its unhalted cycles. */
-static void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, double per_s)
+void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, double per_s)
 {
 	emu_dist_bernoulli(d, c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0);
 }

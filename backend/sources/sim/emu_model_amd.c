@@ -66,11 +66,6 @@ static void amd_slot_dist(struct emu_dist *d, unsigned w, double all, double mea
 	d->h[w] += all;
 }
 
-static void amd_per_s(const struct emu_core_ctx *c, struct emu_dist *d, double per_s)
-{
-	emu_dist_bernoulli(d, c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0);
-}
-
 /* Ops per cycle spread over up to 8 a cycle (Zen retires 8 ops a cycle), none on retire stalls. */
 static void amd_ops(struct emu_dist *d, double stall, double mean)
 {
@@ -255,7 +250,7 @@ bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned um
 
 		if (!amd_l2(&c, &per_s))
 			return false;
-		amd_per_s(&c, d, per_s);
+		emu_ev_per_second(&c, d, per_s);
 		return true;
 	}
 	case 0x85: /* bp_l1_tlb_miss_l2_tlb_miss: instruction fetches missing both TLBs */
@@ -267,7 +262,7 @@ bool emu_model_amd_core(const struct emu_machine *m, unsigned event, unsigned um
 	case 0x44: /* ls_any_fills_from_sys */
 		if (!umask)
 			return false; /* 80H alternate memories (CXL): none here, 0 */
-		amd_per_s(&c, d, amd_fills(&c));
+		emu_ev_per_second(&c, d, amd_fills(&c));
 		return true;
 	default:
 		return false;

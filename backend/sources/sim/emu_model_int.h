@@ -38,6 +38,8 @@ void emu_port_rates(const double *v, unsigned nports, double *rate);
 void emu_ev_stall_runs(const struct emu_core_ctx *c, struct emu_dist *d);
 /* A per-instruction event counted at most once per cycle. */
 void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double per_inst);
+/* An event PER_S times a second of the thread, at most once per unhalted cycle. */
+void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, double per_s);
 
 /* The Skylake core's events (emu_model_skl.c) */
 emu_core_fn emu_ev_skl_uops_issued, emu_ev_skl_recovery, emu_ev_skl_not_delivered,

@@ -35,34 +35,34 @@ static int topology_pane_max_threads(const struct topo *t)
 }
 
 /*
- * Where core C of socket SO goes with BLOCKS a row: its row and column.
- * Where the socket has several L3s (AMD's CCXs), each L3's cores start a
- * row of their own, so that a CCX reads as a block of rows.  The rows all
- * the cores take when C is the socket's core count.
+ * Core K of socket SO's place with BLOCKS a row, from core K-1's (ROW, COL;
+ * anything for K 0).  Where the socket has several L3s (AMD's CCXs) each
+ * L3's cores start a row of their own, so that a CCX reads as a block of
+ * rows; on a hybrid so do each kind's cores and each E-core module's.
  */
-static int topology_pane_place(const struct topo *t, const struct topo_socket *so, int blocks,
-			       int c, int *col)
+static void topology_pane_next(const struct topo *t, const struct topo_socket *so, int blocks,
+			       int k, int *row, int *col)
 {
-	int row = 0, at = 0;
+	const struct topo_core *co = &t->cores[so->core_first + k], *pr = co - 1;
 
-	for (int k = 0; k < so->ncores && k <= c; k++) {
-		const struct topo_core *co = &t->cores[so->core_first + k];
-
-		const struct topo_core *pr = k ? &t->cores[so->core_first + k - 1] : NULL;
-
-		/* a new row at each CCX (L3) and each kind or E-core module (L2) of a hybrid */
-		if (k && (at == blocks || (so->nl3 > 1 && co->l3 != pr->l3) ||
-			  co->corekind != pr->corekind || co->module != pr->module)) {
-			row++;
-			at = 0;
-		}
-		if (k == c) {
-			*col = at;
-			return row;
-		}
-		at++;
+	if (!k) {
+		*row = *col = 0;
+	} else if (*col + 1 == blocks || (so->nl3 > 1 && co->l3 != pr->l3) ||
+		   co->corekind != pr->corekind || co->module != pr->module) {
+		(*row)++;
+		*col = 0;
+	} else {
+		(*col)++;
 	}
-	*col = 0;
+}
+
+/* The rows socket SO's cores take with BLOCKS a row. */
+static int topology_pane_rows(const struct topo *t, const struct topo_socket *so, int blocks)
+{
+	int row = 0, col = 0;
+
+	for (int k = 0; k < so->ncores; k++)
+		topology_pane_next(t, so, blocks, k, &row, &col);
 	return so->ncores ? row + 1 : 0;
 }
 
@@ -74,7 +74,7 @@ static int topology_pane_place(const struct topo *t, const struct topo_socket *s
 static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, const int *socks,
 							int nsocks, int w, int h)
 {
-	int thr = topology_pane_max_threads(t), col;
+	int thr = topology_pane_max_threads(t);
 	struct topology_pane_fit f = { 0 };
 
 	for (int mode = TOPOLOGY_PANE_FULL; mode <= TOPOLOGY_PANE_CORES; mode++) {
@@ -91,7 +91,7 @@ static struct topology_pane_fit topology_pane_fit_boxes(const struct topo *t, co
 			core_rows = 1;
 			for (int i = 0; i < nsocks; i++) {
 				const struct topo_socket *so = &t->sockets[socks[i]];
-				int r = topology_pane_place(t, so, f.blocks, so->ncores, &col);
+				int r = topology_pane_rows(t, so, f.blocks);
 
 				core_rows = r > core_rows ? r : core_rows;
 			}
@@ -224,7 +224,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
 	bool focus = v->focus == VIEW_PANE_TOPO;
-	int col, rows = topology_pane_place(t, so, fit->blocks, so->ncores, &col), shown = rows,
+	int row = 0, col = 0, rows = topology_pane_rows(t, so, fit->blocks), shown = rows,
 	    first = 0;
 	char title[64], info[256], cell[32];
 
@@ -246,9 +246,13 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 	}
 	for (int c = 0; c < so->ncores; c++) {
 		const struct topo_core *co = &t->cores[so->core_first + c];
-		int row = topology_pane_place(t, so, fit->blocks, c, &col) - first;
-		int by = y + 2 + row * fit->block_h, bx = x + 2 + col * fit->block_w;
-		bool drawn = row >= 0 && row < shown;
+		int by, bx;
+		bool drawn;
+
+		topology_pane_next(t, so, fit->blocks, c, &row, &col);
+		by = y + 2 + (row - first) * fit->block_h;
+		bx = x + 2 + col * fit->block_w;
+		drawn = row - first >= 0 && row - first < shown;
 
 		if (fit->mode == TOPOLOGY_PANE_FULL) {
 			/* a hybrid CPU's core says its kind: "core 0 P", "core 32 E" */
