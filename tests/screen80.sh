@@ -9,9 +9,10 @@
 # the socket's cores and scrolls; a pane wider than the screen scrolls
 # sideways; the settings' interval does not delay the first figures;
 # --pane opens the screen on a pane; L lists the recent messages in full;
-# the doctor of a viewer says where to run it.
+# the doctor of a viewer says where to run it; a zoomed Genoa keeps its
+# cursor in sight across the CCXs' rows.
 . "$top_srcdir/tests/lib.sh"
-plan 29
+plan 30
 PY=${PYTHON:-python3}
 T="tmux -L pmutop-80-$$"
 tmp=$(mktemp -d)
@@ -106,6 +107,16 @@ if wait_for "zoomed: Esc shows all" 10 && screen | grep -q "rows 1-"; then pass 
 expect_match "... socket 1's box" "$(screen)" "Socket 1"
 for i in 1 2 3 4 5 6 7 8 9 10; do key Down; done
 if wait_for "rows 3-" 10 || wait_for "rows 4-" 10; then pass "... Down past the last row shown scrolls the cores"; else fail "... Down scrolls the cores" "$(screen | sed -n 3,14p)"; fi
+
+# ---- Genoa zoomed: each CCX's cores a row of their own, the cursor kept in sight as it scrolls
+start "" --sim genoa --source perf
+wait_for "sample 1" 15 >/dev/null
+key Enter
+wait_for "zoomed: Esc shows all" 10 >/dev/null
+for i in 1 2 3 4 5 6 7 8 9 10 11; do key Down; done
+# scrolled past the first row, the cursor (brackets) on a row shown
+zoom_cursor_shown() { screen | grep -q "rows [2-9]" && screen | sed -n 4,22p | grep -q '\['; }
+if wait_until 10 zoom_cursor_shown; then pass "Genoa zoomed at 80x24: Down scrolls the CCX rows and the cursor stays in sight"; else fail "Genoa zoomed: the cursor stays in sight" "$(screen | sed -n 3,24p)"; fi
 
 # ---- the settings' interval: the first figures still come at once
 mkdir -p "$tmp/cfg/pmutop"

@@ -205,12 +205,17 @@ static enum grid_style topology_pane_cell(const struct view *v, const struct sam
 	return pane_heat(v->info.layout, v->heat_metric, value, max);
 }
 
-/* The first block row shown of ROWS when SHOWN fit: the selection's in sight. */
-static int topology_pane_first_row(const struct view_frame *f, int first_pos, int blocks,
-				   int rows, int shown)
+/*
+ * The first block row shown of ROWS when SHOWN fit: the selected core's (SEL,
+ * counted in the socket) in sight, on the row its L3, kind or module put it.
+ */
+static int topology_pane_first_row(const struct topo *t, const struct topo_socket *so, int blocks,
+				   int sel, int rows, int shown)
 {
-	int sel_row = f->sel >= first_pos ? (f->sel - first_pos) / blocks : 0;
+	int sel_row = 0, col = 0;
 
+	for (int k = 0; k <= sel && k < so->ncores; k++)
+		topology_pane_next(t, so, blocks, k, &sel_row, &col);
 	if (sel_row >= rows)
 		sel_row = rows - 1;
 	return sel_row < shown ? 0 : sel_row - shown + 1;
@@ -239,7 +244,10 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 		char where[64];
 
 		shown = fit->box_h - 3;
-		first = focus ? topology_pane_first_row(f, *pos, fit->blocks, rows, shown) : 0;
+		/* scrolled boxes hold a cell per core: the selection's place is its core's */
+		first = focus ? topology_pane_first_row(t, so, fit->blocks,
+							f->sel >= *pos ? f->sel - *pos : 0, rows,
+							shown) : 0;
 		snprintf(where, sizeof(where), " rows %d-%d of %d: arrows scroll ", first + 1,
 			 first + shown < rows ? first + shown : rows, rows);
 		grid_put_right(g, y + fit->box_h - 1, x + 1, fit->box_w - 2, GRID_DIM, where);
