@@ -44,6 +44,7 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 	struct emu_perf *k = ctx;
 	struct ek_event *e, *l = NULL;
 	int slot, lslot, rc = 0, hw[PERF_GROUP_MAX], pmu;
+	bool task_ok;
 	uint32_t type = attr->type;
 
 	pthread_mutex_lock(&k->lock);
@@ -57,10 +58,10 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		rc = -ENODEV;
 		goto out;
 	}
-	if (pid != -1 && ((pmu > 0 && k->pmus[pmu].kind != EK_MSR) ||
-			  (pid > 0 && kill(pid, 0) && errno == ESRCH))) {
-		/* the uncore has no task context (EINVAL); a task that is gone: ESRCH */
-		rc = pmu > 0 && k->pmus[pmu].kind != EK_MSR ? -EINVAL : -ESRCH;
+	/* the uncore has no task context (EINVAL; the core and msr PMUs have); a task gone: ESRCH */
+	task_ok = pmu == 0 || k->pmus[pmu].kind == EK_MSR;
+	if (pid != -1 && (!task_ok || (pid > 0 && kill(pid, 0) && errno == ESRCH))) {
+		rc = !task_ok ? -EINVAL : -ESRCH;
 		goto out;
 	}
 	if (pmu > 0 && !k->pmus[pmu].per_cpu)
@@ -243,9 +244,10 @@ static void ek_close(void *ctx, int fd)
 }
 
 /*
- * The PMUs whose contexts CPU may hold: all on a socket's leader (its
- * uncore events are opened there), the core's alone elsewhere (a server
- * has a hundred uncore PMUs: the timer need not visit them on every CPU).
+ * The PMUs whose contexts CPU may hold: all on a CPU that holds uncore
+ * events (a socket's leader, an L3's CPU for amd_l3), the core's alone
+ * elsewhere (a server has a hundred uncore PMUs: the timer need not visit
+ * them on every CPU; the msr PMU's counters run free and never rotate).
  */
 static int ek_npmus_on(const struct emu_perf *k, int cpu)
 {
