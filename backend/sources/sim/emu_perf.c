@@ -244,10 +244,9 @@ static void ek_close(void *ctx, int fd)
 }
 
 /*
- * The PMUs whose contexts CPU may hold: all on a CPU that holds uncore
- * events (a socket's leader, an L3's CPU for amd_l3), the core's alone
- * elsewhere (a server has a hundred uncore PMUs: the timer need not visit
- * them on every CPU; the msr PMU's counters run free and never rotate).
+ * The PMUs whose contexts CPU may hold: all on a socket's leader or an L3's
+ * CPU (amd_l3), else the core's alone (a server has a hundred uncore PMUs;
+ * the msr PMU's counters run free and never rotate).
  */
 static int ek_npmus_on(const struct emu_perf *k, int cpu)
 {
