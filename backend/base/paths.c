@@ -72,6 +72,11 @@ const char *paths_amd_dir(const char *exe_dir)
 	return paths_pick("PMUTOP_AMD_DIR", PMUTOP_SRC_AMDDIR, PMUTOP_AMDDIR, exe_dir);
 }
 
+const char *paths_atom_dir(const char *exe_dir)
+{
+	return paths_pick("PMUTOP_ATOM_DIR", PMUTOP_SRC_ATOMDIR, PMUTOP_ATOMDIR, exe_dir);
+}
+
 const char *paths_scenario_dir(const char *exe_dir)
 {
 	return paths_pick("PMUTOP_SCENARIO_DIR", PMUTOP_SRC_SCENARIODIR, PMUTOP_SCENARIODIR,

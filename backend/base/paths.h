@@ -28,6 +28,8 @@ const char *paths_scenario_dir(const char *exe_dir);
 const char *paths_perfmon_dir(const char *exe_dir);
 /* AMD's data (data/amd, from the kernel's perf tool): PMUTOP_AMD_DIR, the source tree, or installed. */
 const char *paths_amd_dir(const char *exe_dir);
+/* The E-cores' metrics of Intel's hybrid CPUs (data/atom, from the kernel's perf tool): PMUTOP_ATOM_DIR, ... */
+const char *paths_atom_dir(const char *exe_dir);
 
 /*
  * The first line of ROOT/REL (ROOT NULL or "/": this machine's /REL) into

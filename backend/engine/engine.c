@@ -312,6 +312,8 @@ static void engine_cpus(struct engine *e)
 		c = &e->cpus[e->ncpus++];
 		c->os_cpu = t->threads[i].os_cpu;
 		c->thread = i;
+		c->kind = e->cfg.cpu_kind && c->os_cpu < e->cfg.ncpu_kind ? e->cfg.cpu_kind[c->os_cpu]
+			  : LAYOUT_CORES_ANY;
 		c->ev_acc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
 		c->ev_live = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
 	}

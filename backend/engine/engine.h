@@ -161,6 +161,15 @@ struct engine_config {
 	 * irperf, aperf, mperf, which take no counter; NULL: the generic events.
 	 */
 	const struct perf_pmu *perf_msr;
+	/*
+	 * A hybrid CPU: the E-cores' PMU (cpu_atom; perf_cpu is cpu_core), NULL
+	 * when the kernel has none; and every CPU's kind (LAYOUT_CORES_P or _E,
+	 * by OS CPU number, NCPU_KIND of them; NULL on a CPU of one kind): a
+	 * group bound to a kind counts on its CPUs only, through its PMU.
+	 */
+	const struct perf_pmu *perf_atom;
+	const unsigned char *cpu_kind;
+	int ncpu_kind;
 	const struct perf_sys *perf;
 	const struct perf_access *perf_access;
 	/*

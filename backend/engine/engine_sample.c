@@ -52,16 +52,27 @@ static void engine_add_raw(const struct layout *l, struct sample_entity *dst,
 	}
 }
 
+/*
+ * DST[K] += V, or = V when FIRST; a figure one kind of core lacks (KINDS: a
+ * hybrid's socket summing cores of both) leaves the sum of the others.
+ */
+static void engine_sum(double *dst, int k, double v, bool first, bool kinds)
+{
+	if (kinds && !first && isnan(v))
+		return;
+	dst[k] = first || (kinds && isnan(dst[k])) ? v : dst[k] + v;
+}
+
 /* DST += SRC over built-ins and events, as a coarser scope aggregates a finer one. */
 static void engine_add(const struct layout *l, double *dst, const double *src, bool first,
-		       bool per_core_mean, int nthreads)
+		       bool per_core_mean, int nthreads, bool kinds)
 {
 	for (int b = 0; b < LAYOUT_NBUILTINS; b++) {
 		double v = src[b];
 
 		if (b == LAYOUT_B_seconds || b == LAYOUT_B_tsc_hz)
 			v /= nthreads; /* averaged, not summed */
-		dst[b] = first ? v : dst[b] + v;
+		engine_sum(dst, b, v, first, kinds);
 	}
 	for (int i = 0; i < l->nevents; i++) {
 		int k = layout_event_var(l, i);
@@ -71,7 +82,7 @@ static void engine_add(const struct layout *l, double *dst, const double *src, b
 			continue; /* per socket: uncore_fill */
 		if (per_core_mean && l->events[i].per_core)
 			v /= nthreads; /* every thread of the core counts the whole core */
-		dst[k] = first ? v : dst[k] + v;
+		engine_sum(dst, k, v, first, kinds);
 	}
 }
 
@@ -113,7 +124,7 @@ static double engine_core_share(const struct engine *e, int g)
 		const struct src_cpu *c = &e->cpus[i];
 		double secs = c->t_read - c->t_interval;
 
-		if (src_cpu_void(c) || !(secs > 0))
+		if (src_cpu_void(c) || !(secs > 0) || !layout_coretype_on(gr->coretype, c->kind))
 			continue;
 		share += c->ev_live[gr->first_event] / secs;
 		n++;
@@ -222,9 +233,11 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		if (src_cpu_void(c))
 			continue; /* all n/a */
 		for (int n = 0; n < PMU_MAX_FIXED; n++)
-			v[LAYOUT_FIXED_VAR(n)] = e->plan.fixed & (1u << n) ? c->fixed_acc[n] : NAN;
+			v[LAYOUT_FIXED_VAR(n)] = e->plan.fixed & ~c->fixed_na & (1u << n)
+						 ? c->fixed_acc[n] : NAN;
 		for (int k = 0; k < PERF_METRICS_FIELDS; k++)
-			v[LAYOUT_TOPDOWN_VAR(k)] = e->plan.topdown & (1u << k) ? c->td_acc[k] : NAN;
+			v[LAYOUT_TOPDOWN_VAR(k)] = e->plan.topdown & (1u << k) &&
+						   !(c->fixed_na & (1u << 3)) ? c->td_acc[k] : NAN;
 		v[LAYOUT_B_tsc] = c->tsc_acc;
 		v[LAYOUT_B_seconds] = secs;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
@@ -238,6 +251,48 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		core_n[th->core]++;
 	}
 	return interval;
+}
+
+/*
+ * A hybrid's sockets: each metric of a group bound to one kind of core from
+ * the cores of that kind alone (their cycles, their slots), never from a sum
+ * over both kinds, whose slots differ in width.  CORE_N: each core's threads
+ * with figures.
+ */
+static void engine_sockets_by_kind(struct engine *e, struct sample *s, const int *core_n)
+{
+	const struct layout *l = e->l;
+	const struct topo *t = e->cfg.topo;
+	int nv = layout_nvars(l);
+	unsigned char *kind = xcalloc((size_t)t->ncores + 1, 1);
+	double *v = xcalloc((size_t)nv + 1, sizeof(double));
+
+	for (int i = 0; i < e->ncpus; i++)
+		kind[t->threads[e->cpus[i].thread].core] = e->cpus[i].kind;
+	for (int sk = 0; sk < t->nsockets; sk++)
+		for (unsigned k = LAYOUT_CORES_P; k < LAYOUT_NCORETYPES; k++) {
+			int n = 0;
+
+			for (int c = 0; c < t->ncores; c++)
+				n += t->cores[c].socket == sk && core_n[c] && kind[c] == k;
+			if (!n)
+				continue;
+			for (int i = 0; i < nv; i++)
+				v[i] = NAN;
+			for (int c = 0, first = 1; c < t->ncores; c++)
+				if (t->cores[c].socket == sk && core_n[c] && kind[c] == k) {
+					engine_add(l, v, s->cores[c].vars, first, false, n, true);
+					first = 0;
+				}
+			engine_eval(e, v, LAYOUT_SOCKET);
+			for (int m = 0; m < l->nmetrics; m++)
+				if (l->metrics[m].group >= 0 &&
+				    l->groups[l->metrics[m].group].coretype == k)
+					s->sockets[sk].vars[layout_metric_var(l, m)] =
+						v[layout_metric_var(l, m)];
+		}
+	free(v);
+	free(kind);
 }
 
 /* Cores of sample S from their threads, sockets from their cores (and the uncore). */
@@ -256,7 +311,7 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		engine_add_raw(l, ce, &s->threads[i], isnan(ce->vars[LAYOUT_B_threads]), true,
 			       core_n[th->core]);
 		engine_add(l, ce->vars, s->threads[i].vars, isnan(ce->vars[LAYOUT_B_threads]), true,
-			   core_n[th->core]);
+			   core_n[th->core], false);
 	}
 	for (int k = 0; k < t->ncores; k++) {
 		struct sample_entity *ce = &s->cores[k];
@@ -279,7 +334,7 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		engine_add_raw(l, se, &s->cores[k], isnan(se->vars[LAYOUT_B_threads]), false,
 			       sock_n[t->cores[k].socket]);
 		engine_add(l, se->vars, s->cores[k].vars, isnan(se->vars[LAYOUT_B_threads]), false,
-			   sock_n[t->cores[k].socket]);
+			   sock_n[t->cores[k].socket], e->cfg.cpu_kind != NULL);
 	}
 	for (int k = 0; k < t->nsockets; k++) {
 		struct sample_entity *se = &s->sockets[k];
@@ -298,6 +353,8 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		for (int c = 0; c < s->nchannels; c++)
 			engine_eval(e, sample_channel(s, k, c)->vars, LAYOUT_CHANNEL);
 	}
+	if (e->cfg.cpu_kind)
+		engine_sockets_by_kind(e, s, core_n);
 	uncore_check(e->unc, s);
 	free(sock_n);
 }

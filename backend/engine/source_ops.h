@@ -42,6 +42,14 @@
 struct src_cpu {
 	int os_cpu;
 	int thread;                      /* index into topo threads[] */
+	/*
+	 * Its kind of core on a hybrid CPU (LAYOUT_CORES_P, _E; ANY on a CPU of
+	 * one kind): a group bound to the other kind never counts here, and the
+	 * fixed counters FIXED_NA (bit n: fixed counter 3 and PERF_METRICS on an
+	 * E-core, every one where its kind's PMU is missing) have no figures.
+	 */
+	unsigned char kind;
+	uint32_t fixed_na;
 	/* the interval so far, from the source's reads (the figures' clock) */
 	double t_interval, t_read;       /* its start; the last read of the fixed counters */
 	double fixed_acc[PMU_MAX_FIXED], tsc_acc;

@@ -253,6 +253,18 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 		hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 		return 0;
 	}
+	if (spec[0] == '<') {
+		/* the XML itself (an emulated machine's, whose cores differ: hybrid) */
+		t->kind = TOPO_KIND_XML;
+		t->source = xstrdup("an emulated machine's XML");
+		if (!t->xml_text)
+			t->xml_text = xstrdup(spec);
+		if (hwloc_topology_set_xmlbuffer(h, spec, (int)strlen(spec) + 1) < 0) {
+			snprintf(err, errlen, "an XML topology hwloc does not read");
+			return -EINVAL;
+		}
+		return 0;
+	}
 	t->source = xstrdup(spec);
 	if (stat(spec, &st) == 0) {
 		t->kind = TOPO_KIND_XML;
@@ -370,13 +382,15 @@ char *topo_export_xml(const struct topo *t)
 	hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	/* the same source again: this machine (under its root), the XML file, the synthetic text */
-	if (topo_set_source(h, &tmp, t->kind == TOPO_KIND_SYSTEM ? NULL : t->source, err,
+	if (topo_set_source(h, &tmp, t->kind == TOPO_KIND_SYSTEM ? NULL
+				: t->xml_text ? t->xml_text : t->source, err,
 			    sizeof(err)) == 0 && hwloc_topology_load(h) == 0 &&
 	    hwloc_topology_export_xmlbuffer(h, &buf, &len, 0) == 0 && buf) {
 		copy = xstrdup(buf);
 		hwloc_free_xmlbuffer(h, buf);
 	}
 	free(tmp.source);
+	free(tmp.xml_text);
 	hwloc_topology_destroy(h);
 	return copy;
 }
@@ -396,6 +410,7 @@ void topo_free(struct topo *t)
 	free(t->numa);
 	free(t->cpu_thread);
 	free(t->source);
+	free(t->xml_text);
 	free(t->root);
 	free(t);
 }

@@ -222,7 +222,10 @@ void topo_text_print(const struct topo *t, FILE *out, int width)
 			fputs("topology of this machine\n", out);
 		break;
 	case TOPO_KIND_XML:
-		fprintf(out, "topology from hwloc XML %s\n", t->source);
+		if (t->xml_text)
+			fputs("topology from an emulated machine's hwloc XML\n", out);
+		else
+			fprintf(out, "topology from hwloc XML %s\n", t->source);
 		break;
 	case TOPO_KIND_SYNTHETIC:
 		fprintf(out, "topology from synthetic description '%s'\n", t->source);

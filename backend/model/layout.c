@@ -33,6 +33,8 @@ const char *const layout_builtin_names[LAYOUT_NBUILTINS] = {
 #undef LAYOUT_BUILTIN_NAME
 };
 
+const char *const layout_coretype_names[LAYOUT_NCORETYPES] = { "any", "core", "atom" };
+
 const char *const layout_scope_names[LAYOUT_NSCOPES] = {
 	[LAYOUT_THREAD] = "thread",
 	[LAYOUT_CORE] = "core",
@@ -312,6 +314,23 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		g->pmu = (enum layout_pmu)k;
 		return 0;
 	}
+	if (!strcmp(kw, "coretype")) {
+		int k;
+
+		if ((rc = layout_want_args(p, 1, 1, "core or atom")))
+			return rc;
+		for (k = 1; k < LAYOUT_NCORETYPES; k++)
+			if (!strcmp(p->tok[1].text, layout_coretype_names[k]))
+				break;
+		if (k == LAYOUT_NCORETYPES)
+			return layout_fail(p, p->tok[1].at, "core or atom (the kind of core: the "
+					   "performance or the efficient cores), not '%s'",
+					   p->tok[1].text);
+		if (g->pmu != LAYOUT_PMU_CORE)
+			return layout_fail(p, p->tok[0].at, "'coretype' in a core group only");
+		g->coretype = (enum layout_coretype)k;
+		return 0;
+	}
 	if (!strcmp(kw, "key")) {
 		const char *k = p->tok[1].text;
 
@@ -351,7 +370,7 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		return 0;
 	}
 	return layout_fail(p, p->tok[0].at, "event, metric, help, thresholds, tree, threshold, "
-			   "title, key, default, pmu or end inside group '%s', not '%s'", g->name, kw);
+			   "title, key, default, pmu, coretype or end inside group '%s', not '%s'", g->name, kw);
 }
 
 /* The header lines an included layout's includer gives instead (layout_include.c). */

@@ -193,12 +193,30 @@ struct layout_metric {
 	int tree_pos;        /* its place among its siblings (the tree line's third number), 0 */
 };
 
+/*
+ * The kind of core a core group counts on, on a hybrid CPU ("coretype"
+ * line): every core, or only the performance cores (Intel's Core Role
+ * "Core", the kernel's cpu_core PMU) or the efficient ones ("Atom",
+ * cpu_atom), whose events and metrics differ.  Elsewhere its figures are
+ * n/a (layout_coretype_na).
+ */
+enum layout_coretype { LAYOUT_CORES_ANY, LAYOUT_CORES_P, LAYOUT_CORES_E, LAYOUT_NCORETYPES };
+
+extern const char *const layout_coretype_names[LAYOUT_NCORETYPES];
+
+/* Whether a group bound to GROUP counts on a CPU of kind CPU (ANY: every kind, or one kind). */
+static inline bool layout_coretype_on(enum layout_coretype group, unsigned cpu)
+{
+	return group == LAYOUT_CORES_ANY || cpu == LAYOUT_CORES_ANY || (unsigned)group == cpu;
+}
+
 struct layout_group {
 	char *name;
 	char *title;
 	char *help;
 	char key;            /* '1'..'9' or a free lowercase letter, or 0 */
 	enum layout_pmu pmu;
+	enum layout_coretype coretype;
 	bool default_on;
 	int first_event, nevents;
 	int line;

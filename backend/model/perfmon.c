@@ -324,16 +324,13 @@ static int perfmon_tree(struct perfmon *p, json_t *all, char *err, size_t errlen
 }
 
 /* Parse TEXT (LEN bytes) as the data file PATH. */
-int perfmon_load_buffer(const char *text, size_t len, const char *path, struct perfmon **out,
-			char *err, size_t errlen)
+/* TEXT (LEN bytes, named PATH) as JSON, or NULL with ERR. */
+static json_t *perfmon_parse(const char *text, size_t len, const char *path, char *err,
+			     size_t errlen)
 {
-	struct perfmon *p;
 	json_error_t je;
-	json_t *doc, *all;
-	int rc = 0;
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 
-	*out = NULL;
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!doc) {
 		/* jansson quotes the bytes near the error: no control character goes out */
 		for (char *c = je.text; *c; c++)
@@ -341,8 +338,18 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 				*c = '?';
 		snprintf(err, errlen, "%s:%d:%d: %s (a damaged data file: reinstall, or run "
 			 "tools/perfmon-convert again)", path, je.line, je.column, je.text);
-		return -EINVAL;
 	}
+	return doc;
+}
+
+/* The platform of DOC (taken), named PATH in messages. */
+static int perfmon_of_doc(json_t *doc, const char *path, struct perfmon **out, char *err,
+			  size_t errlen)
+{
+	struct perfmon *p;
+	json_t *all;
+	int rc = 0;
+
 	all = json_object_get(doc, "Metrics");
 	if (!json_is_object(doc) || !json_is_array(all) ||
 	    !json_is_object(json_object_get(doc, "Events"))) {
@@ -385,6 +392,15 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 	}
 	*out = p;
 	return 0;
+}
+
+int perfmon_load_buffer(const char *text, size_t len, const char *path, struct perfmon **out,
+			char *err, size_t errlen)
+{
+	json_t *doc = perfmon_parse(text, len, path, err, errlen);
+
+	*out = NULL;
+	return doc ? perfmon_of_doc(doc, path, out, err, errlen) : -EINVAL;
 }
 
 /* "GenuineIntel-6-55-[01234]": family (decimal), model (hex), steppings (hex digits). */
@@ -462,7 +478,9 @@ int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned 
 
 bool perfmon_in_tree(const struct perfmon_metric *m)
 {
-	return m->parent >= 0 || m->nchildren > 0 || (m->category && !strcmp(m->category, "Pipeline"));
+	/* a node without children too: AMD's pipeline tree, the E-cores' (the kernel's TopdownLN) */
+	return m->parent >= 0 || m->nchildren > 0 || (m->category && !strcmp(m->category, "Pipeline")) ||
+	       (m->groups && strstr(m->groups, "TopdownL"));
 }
 
 void perfmon_free(struct perfmon *p)
@@ -483,37 +501,88 @@ void perfmon_free(struct perfmon *p)
 	free(p);
 }
 
-int perfmon_load(const char *path, struct perfmon **out, char *err, size_t errlen)
+/* The text of data file PATH (malloc'd, *LEN bytes), or NULL with -errno in *RC and ERR. */
+static char *perfmon_read(const char *path, size_t *len, int *rc, char *err, size_t errlen)
 {
 	char *text = NULL, buf[65536];
-	size_t len = 0, n;
+	size_t n;
 	FILE *f;
-	int rc;
 
-	*out = NULL;
+	*len = 0;
 	f = paths_fopen(path, "Intel perfmon data file", err, errlen);
-	if (!f)
-		return -errno;
+	if (!f) {
+		*rc = -errno;
+		return NULL;
+	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		if (len + n > PERFMON_MAX_FILE) {
+		if (*len + n > PERFMON_MAX_FILE) {
 			snprintf(err, errlen, "%s: larger than %d MB, not a perfmon data file", path,
 				 PERFMON_MAX_FILE >> 20);
 			fclose(f);
 			free(text);
-			return -EFBIG;
+			*rc = -EFBIG;
+			return NULL;
 		}
-		text = xrealloc(text, len + n, 1);
-		memcpy(text + len, buf, n);
-		len += n;
+		text = xrealloc(text, *len + n, 1);
+		memcpy(text + *len, buf, n);
+		*len += n;
 	}
 	if (ferror(f)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		fclose(f);
 		free(text);
-		return -EIO;
+		*rc = -EIO;
+		return NULL;
 	}
 	fclose(f);
-	rc = perfmon_load_buffer(text ? text : "", len, path, out, err, errlen);
+	return text ? text : xstrdup("");
+}
+
+int perfmon_load(const char *path, struct perfmon **out, char *err, size_t errlen)
+{
+	size_t len;
+	int rc = 0;
+	char *text = perfmon_read(path, &len, &rc, err, errlen);
+
+	*out = NULL;
+	if (!text)
+		return rc;
+	rc = perfmon_load_buffer(text, len, path, out, err, errlen);
 	free(text);
 	return rc;
+}
+
+int perfmon_load_cores(const char *path, const char *core_type, const char *metrics_path,
+		       struct perfmon **out, char *err, size_t errlen)
+{
+	json_t *doc = NULL, *mdoc = NULL, *evs;
+	size_t len;
+	int rc = 0;
+	char *text;
+
+	*out = NULL;
+	if ((text = perfmon_read(path, &len, &rc, err, errlen))) {
+		doc = perfmon_parse(text, len, path, err, errlen);
+		free(text);
+	}
+	if (doc && (text = perfmon_read(metrics_path, &len, &rc, err, errlen))) {
+		mdoc = perfmon_parse(text, len, metrics_path, err, errlen);
+		free(text);
+	}
+	if (!doc || !mdoc) {
+		json_decref(doc);
+		return rc ? rc : -EINVAL;
+	}
+	evs = json_object_get(json_object_get(json_object_get(doc, "OtherCoreTypes"), core_type),
+			      "Events");
+	if (!json_is_object(evs)) {
+		snprintf(err, errlen, "%s: no events of core type %s (run tools/perfmon-convert "
+			 "again)", path, core_type);
+		json_decref(doc);
+		json_decref(mdoc);
+		return -EINVAL;
+	}
+	json_object_set(mdoc, "Events", evs);
+	json_decref(doc);
+	return perfmon_of_doc(mdoc, metrics_path, out, err, errlen);
 }

@@ -98,6 +98,14 @@ int perfmon_load(const char *path, struct perfmon **out, char *err, size_t errle
 int perfmon_load_buffer(const char *text, size_t len, const char *path, struct perfmon **out,
 			char *err, size_t errlen);
 
+/*
+ * The other core type CORE_TYPE ("0x20": a hybrid part's E-cores) of the
+ * platform file PATH: its events (the file's OtherCoreTypes) with the
+ * metrics of METRICS_PATH (data/atom, tools/atom-convert), as one platform.
+ */
+int perfmon_load_cores(const char *path, const char *core_type, const char *metrics_path,
+		       struct perfmon **out, char *err, size_t errlen);
+
 /* A platform file is a few hundred kB; anything past this is not one. */
 #define PERFMON_MAX_FILE (32 << 20)
 

@@ -53,6 +53,13 @@ struct pl_gen {
 	struct pl_key keys[PL_KEYS + 1];
 	int ngroups;
 	char why[200];       /* what stopped the metric rendered now, "" none */
+	/*
+	 * A hybrid CPU: the kind of core these metrics are of (coretype core or
+	 * atom; ANY on a CPU of one kind), the E-cores' event names prefixed so
+	 * that they never meet the P-cores' of the same name.
+	 */
+	enum layout_coretype coretype;
+	const char *prefix;
 };
 
 /* The built-ins that stand for the fixed counters and the TSC. */
@@ -191,9 +198,12 @@ static const char *pl_map(void *ctx, enum perfmon_name_kind kind, const char *na
 				return b;
 			snprintf(g->why, sizeof(g->why), "%s has no built-in in a layout", name);
 			return name;
-		case PERFMON_NEED_GP:
-			perfmon_layout_name(name, buf, len);
+		case PERFMON_NEED_GP: {
+			size_t n = (size_t)snprintf(buf, len, "%s", g->prefix);
+
+			perfmon_layout_name(name, buf + (n < len ? n : len - 1), len - (n < len ? n : len - 1));
 			return buf;
+		}
 		default:
 			snprintf(g->why, sizeof(g->why), "%s", why);
 			return name;
@@ -256,6 +266,7 @@ static void pl_event_line(struct pl_gen *g, int v)
 	const char *counters = g->c->ht_on || !e->counter_ht_off ? e->counter : e->counter_ht_off;
 	char name[160], buf[48];
 	const char *extra;
+	size_t np = (size_t)snprintf(name, sizeof(name), "%s", g->prefix);
 
 	if (fixed) {
 		/* the architectural twins on a general-purpose counter (SDM Table 19-1) */
@@ -270,7 +281,7 @@ static void pl_event_line(struct pl_gen *g, int v)
 		else if (m[1] == 'i' && isdigit((unsigned char)m[2]))
 			inv = strtoul(m + 2, NULL, 10);
 	}
-	perfmon_layout_name(e->name, name, sizeof(name));
+	perfmon_layout_name(e->name, name + np, sizeof(name) - np);
 	extra = perfmon_plan_extra(e, buf, sizeof(buf));
 	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE) {
 		/* the pair's first register holding another value: the second (the plan keeps to two) */
@@ -437,55 +448,6 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 	}
 }
 
-static void pl_header(struct pl_gen *g)
-{
-	const struct perfmon *p = g->p;
-	const struct perfmon_layout_config *c = g->c;
-	char lname[64];
-
-	perfmon_layout_name(p->platform, lname, sizeof(lname));
-	for (char *s = lname; *s; s++)
-		*s = *s == '-' || *s == ' ' ? '_' : (char)tolower((unsigned char)*s);
-	if (g->amd)
-		fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from AMD's events and metrics of the "
-			"Linux kernel's perf tool (%s, GPL-2.0,\n# data/amd/LICENSE), %s,", p->path,
-			p->commit ? p->commit : "unknown");
-	else
-		fprintf(g->f, "pmutop-layout 1\n# Made by pmutop from Intel's perfmon data (%s, "
-			"BSD-3-Clause, data/intel/LICENSE), commit %s,", p->path,
-			p->commit ? p->commit : "unknown");
-	fprintf(g->f, "\n# for %d general-purpose counters per thread, SMT %s, "
-		"%d threads per core, %d socket(s), %d cores per socket, %d CPUs.\n",
-		c->gp_counters, c->ht_on ? "on" : "off",
-		c->threads_per_core, c->sockets, c->cores_per_socket, c->cpus);
-	fprintf(g->f, "layout %s_%s\ndescription ", g->amd ? "amd" : "intel", lname);
-	{
-		char d[400];
-
-		snprintf(d, sizeof(d), "%s: %s events and metrics (%s)", p->platform,
-			 g->amd ? "AMD's" : "Intel's", p->info ? p->info : "perfmon data");
-		perfmon_layout_quoted(g->f, d);
-	}
-	if (g->amd)
-		fprintf(g->f, "\nvendor amd\n\n");
-	else if (!perfmon_plan_offcore_events(p, g->ocr))
-		fprintf(g->f, "\nvendor intel\n"
-			"# the events that read the offcore response registers 1A6H and 1A7H\n"
-			"offcore 0x%02X 0x%02X\n\n", g->ocr[0], g->ocr[1]);
-	else
-		fprintf(g->f, "\nvendor intel\n"
-			"# no event of this platform's data reads the offcore response registers\n"
-			"offcore none\n\n");
-	fprintf(g->f,
-		"metric util thread %% = 100 * ref_cycles / tsc\n"
-		"help \"Share of the time the thread was not halted (unhalted reference cycles / TSC)\"\n"
-		"thresholds warn 50 crit 90\n"
-		"metric ghz thread GHz = cycles / ref_cycles * tsc_hz / 1e9\n"
-		"help \"Effective clock while not halted (core cycles / reference cycles x TSC rate)\"\n"
-		"metric ipc thread ratio = instructions / cycles\n"
-		"help \"Instructions retired per unhalted core cycle\"\n");
-}
-
 /* The groups of key K: one per pass, its events, the metrics at home there. */
 static void pl_groups(struct pl_gen *g, int k)
 {
@@ -494,11 +456,14 @@ static void pl_groups(struct pl_gen *g, int k)
 	for (int s = 0; g->keys[k].first_group >= 0 && s < pl->npasses; s++) {
 		const struct perfmon_pass *ps = &pl->passes[s];
 
-		fprintf(g->f, "\ngroup %s", pl_name(g, k));
+		fprintf(g->f, "\ngroup %s%s", g->coretype == LAYOUT_CORES_E ? "E_" : "", pl_name(g, k));
 		if (s)
 			fprintf(g->f, ".%d", s + 1);
-		fprintf(g->f, "\n  key %d\n  title \"%s\"\n  default %s\n", k, pl_title(g, k),
-			k == 1 ? "on" : "off");
+		fprintf(g->f, "\n  key %d\n  title \"%s%s\"\n  default %s\n", k,
+			g->coretype == LAYOUT_CORES_E ? "E-cores: " : g->coretype ? "P-cores: " : "",
+			pl_title(g, k), k == 1 ? "on" : "off");
+		if (g->coretype)
+			fprintf(g->f, "  coretype %s\n", layout_coretype_names[g->coretype]);
 		if (!s) {
 			fprintf(g->f, "  help \"The vendor's metrics of %s, counted in %d group%s that "
 				"take turns%s\"\n", pl_name(g, k), pl->npasses, pl->npasses > 1 ? "s" : "",
@@ -519,12 +484,51 @@ static void pl_groups(struct pl_gen *g, int k)
 	}
 }
 
+/* G for P on C, counted on BUDGET counters of the cores of kind KIND. */
+static void pl_init(struct pl_gen *g, const struct perfmon *p, const struct perfmon_layout_config *c,
+		    int budget, enum layout_coretype kind)
+{
+	*g = (struct pl_gen){ .p = p, .c = c, .amd = !strcmp(p->vendor, "AuthenticAMD"),
+			      .flags = PERFMON_PLAN_LAYOUT |
+				       (c->slots && kind != LAYOUT_CORES_E ? PERFMON_PLAN_SLOTS : 0u),
+			      .budget = budget < PMU_MAX_GP ? budget : PMU_MAX_GP,
+			      .coretype = kind, .prefix = kind == LAYOUT_CORES_E ? "atom_" : "" };
+	g->keyset = perfmon_keyset_of(p);
+	g->known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));
+	g->needed = xcalloc((size_t)PERFMON_NVARS(p), sizeof(bool));
+	g->pm = xcalloc((size_t)p->nmetrics + 1, sizeof(*g->pm));
+	for (int v = 0; v < PERFMON_NVARS(p); v++)
+		g->known[v] = NAN;
+	/* an E-core has no SMT (Gracemont, Crestmont, Skymont) */
+	g->known[PERFMON_VAR_CONST(p, PERFMON_HYPERTHREADING_ON)] = kind != LAYOUT_CORES_E && c->ht_on;
+	g->known[PERFMON_VAR_CONST(p, PERFMON_THREADS_PER_CORE)] =
+		kind == LAYOUT_CORES_E ? 1 : c->threads_per_core;
+	g->known[PERFMON_VAR_CONST(p, PERFMON_SOCKET_COUNT)] = c->sockets;
+	g->known[PERFMON_VAR_CONST(p, PERFMON_CORES_PER_SOCKET)] = c->cores_per_socket;
+	g->known[PERFMON_VAR_CONST(p, PERFMON_NUM_CPUS)] = c->cpus;
+}
+
+static void pl_release(struct pl_gen *g)
+{
+	for (int k = 1; k <= PL_KEYS; k++)
+		perfmon_plan_free(g->keys[k].plan);
+	free(g->known);
+	free(g->needed);
+	free(g->pm);
+}
+
+/* The metrics of G in state STATE, at the top level (outside groups). */
+static void pl_metrics_in(struct pl_gen *g, enum pl_state state)
+{
+	for (int m = 0; m < g->p->nmetrics; m++)
+		if (g->pm[m].state == state)
+			pl_metric(g, m, "");
+}
+
 int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
 		   char *err, size_t errlen)
 {
-	struct pl_gen g = { .p = p, .c = c, .amd = !strcmp(p->vendor, "AuthenticAMD"),
-			    .flags = PERFMON_PLAN_LAYOUT | (c->slots ? PERFMON_PLAN_SLOTS : 0u),
-			    .budget = c->gp_counters < PMU_MAX_GP ? c->gp_counters : PMU_MAX_GP };
+	struct pl_gen g, e = { 0 };
 	size_t len = 0;
 	int rc = 0;
 	bool *taken;
@@ -539,45 +543,52 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			 PERFMON_PLAN_MAX_GP);
 		return -EINVAL;
 	}
-	g.keyset = perfmon_keyset_of(p);
+	pl_init(&g, p, c, c->gp_counters, c->atom ? LAYOUT_CORES_P : LAYOUT_CORES_ANY);
+	if (c->atom)
+		pl_init(&e, c->atom, c, c->atom_gp_counters > 0 ? c->atom_gp_counters
+					: perfmon_layout_counters(c->atom), LAYOUT_CORES_E);
 	taken = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
 	uwhy = xcalloc((size_t)p->nmetrics + 1, sizeof(*uwhy));
-	g.known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));
-	g.needed = xcalloc((size_t)PERFMON_NVARS(p), sizeof(bool));
-	g.pm = xcalloc((size_t)p->nmetrics + 1, sizeof(*g.pm));
-	for (int v = 0; v < PERFMON_NVARS(p); v++)
-		g.known[v] = NAN;
-	g.known[PERFMON_VAR_CONST(p, PERFMON_HYPERTHREADING_ON)] = c->ht_on;
-	g.known[PERFMON_VAR_CONST(p, PERFMON_THREADS_PER_CORE)] = c->threads_per_core;
-	g.known[PERFMON_VAR_CONST(p, PERFMON_SOCKET_COUNT)] = c->sockets;
-	g.known[PERFMON_VAR_CONST(p, PERFMON_CORES_PER_SOCKET)] = c->cores_per_socket;
-	g.known[PERFMON_VAR_CONST(p, PERFMON_NUM_CPUS)] = c->cpus;
-	for (int k = 1; k <= PL_KEYS && !rc; k++)
+	/* key by key, the P-cores' groups then the E-cores' (a key's groups follow each other) */
+	for (int k = 1; k <= PL_KEYS && !rc; k++) {
 		rc = pl_plan_key(&g, k, err, errlen);
+		if (!rc && c->atom && e.budget > 0) {
+			e.ngroups = g.ngroups;
+			rc = pl_plan_key(&e, k, err, errlen);
+			g.ngroups = e.ngroups;
+		}
+	}
 	if (!rc) {
-		g.f = open_memstream(text, &len);
-		pl_header(&g);
-		for (int m = 0; m < p->nmetrics; m++)
-			if (g.pm[m].state == PL_TOP)
-				pl_metric(&g, m, "");
-		for (int k = 1; k <= PL_KEYS; k++)
+		g.f = e.f = open_memstream(text, &len);
+		perfmon_layout_header(g.f, p, c, g.amd, g.ocr);
+		memcpy(e.ocr, g.ocr, sizeof(e.ocr));
+		pl_metrics_in(&g, PL_TOP);
+		for (int k = 1; k <= PL_KEYS; k++) {
 			pl_groups(&g, k);
+			if (c->atom && e.budget > 0)
+				pl_groups(&e, k);
+		}
 		perfmon_uncore_groups(p, c, LAYOUT_MAX_GROUPS - g.ngroups, g.f, taken, uwhy);
 		fputc('\n', g.f);
-		for (int m = 0; m < p->nmetrics; m++)
-			if (g.pm[m].state == PL_UNAVAILABLE)
-				pl_metric(&g, m, "");
+		pl_metrics_in(&g, PL_UNAVAILABLE);
+		if (c->atom)
+			pl_metrics_in(&e, PL_UNAVAILABLE);
 		for (int m = 0; m < p->nmetrics; m++)
 			if (g.pm[m].state == PL_ABSENT && (g.pm[m].why[0] || uwhy[m][0]) && !taken[m])
 				fprintf(g.f, "# not counted: %s: %s\n", p->metrics[m].name,
 					uwhy[m][0] ? uwhy[m] : g.pm[m].why);
+		/* the E-cores' metrics over built-ins alone (IPC): the layout's own cover them */
+		for (int m = 0; c->atom && m < c->atom->nmetrics; m++)
+			if (e.pm[m].state == PL_TOP || (e.pm[m].state == PL_ABSENT && e.pm[m].why[0]))
+				fprintf(g.f, "# not counted on the E-cores: %s: %s\n",
+					c->atom->metrics[m].name, e.pm[m].state == PL_TOP
+					? "over the fixed counters alone, as the layout's ipc, ghz and util"
+					: e.pm[m].why);
 		fclose(g.f);
 	}
-	for (int k = 1; k <= PL_KEYS; k++)
-		perfmon_plan_free(g.keys[k].plan);
-	free(g.known);
-	free(g.needed);
-	free(g.pm);
+	pl_release(&g);
+	if (c->atom)
+		pl_release(&e);
 	free(taken);
 	free(uwhy);
 	return rc;

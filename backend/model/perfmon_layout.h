@@ -43,6 +43,14 @@ struct perfmon_layout_config {
 	int l3s;              /* AMD: the L3s (CCXs) per socket amd_l3 counts on */
 	int imc_free;         /* a client's free-running memory-controller PMUs */
 	unsigned rapl;        /* RAPL domains of the power PMU: PERFMON_RAPL_* bits; 0 unknown */
+	/*
+	 * A hybrid CPU's E-cores (perfmon_load_cores): their events and metrics,
+	 * counted beside the P-cores' in groups bound to each kind ("coretype"),
+	 * the groups of a key one kind's after the other's; NULL: one kind.
+	 */
+	bool e_cores;         /* the machine's E-cores are online (hwloc's IntelAtom kind) */
+	const struct perfmon *atom;
+	int atom_gp_counters; /* an E-core's general-purpose counters (0: from the data's events) */
 };
 
 /*
@@ -54,6 +62,17 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 
 /* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
 void perfmon_layout_name(const char *name, char *buf, size_t len);
+
+/*
+ * The layout's header for P on C into F: its source and licence, the
+ * machine, the vendor and offcore lines (the events reading the offcore
+ * response registers into OCR), the metrics every layout has.
+ */
+void perfmon_layout_header(FILE *f, const struct perfmon *p, const struct perfmon_layout_config *c,
+			   bool amd, unsigned ocr[2]);
+
+/* The general-purpose counters the events of P name: the highest listed, plus one. */
+int perfmon_layout_counters(const struct perfmon *p);
 
 /* A quoted layout string of TEXT into F: '"' and '\' escaped, control characters as blanks. */
 void perfmon_layout_quoted(FILE *f, const char *text);

@@ -197,6 +197,8 @@ static int session_sysfs_pmu(int devices, const struct perf_pmu *e)
 	rc = session_sysfs_file(d, "type", buf);
 	if (!rc && e->cpumask[0])
 		rc = session_sysfs_file(d, "cpumask", e->cpumask);
+	if (!rc && e->cpus[0])
+		rc = session_sysfs_file(d, "cpus", e->cpus);
 	if (!rc && (sub = session_sysfs_dir(d, "format")) >= 0) {
 		for (int f = 0; f < e->nfields && !rc; f++) {
 			session_pmus_bits(e->fields[f].mask, bits, sizeof(bits));

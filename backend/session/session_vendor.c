@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* RAPL's domains the kernel's power PMU names (PERFMON_RAPL_*), 0 without one. */
 static unsigned session_vendor_rapl(const struct perf_sys *sys, const char *root)
@@ -58,6 +59,9 @@ static void session_vendor_machine(const struct source *src, const char *root,
 		.cpus = t->nonline > 0 ? t->nonline : 1,
 		.slots = src->info.fixed_counters >= 4,
 	};
+	/* a hybrid CPU with its E-cores online: their groups beside the P-cores' */
+	for (int k = 0; k < t->ncorekinds; k++)
+		c->e_cores |= !strcmp(t->corekinds[k].core_type, "IntelAtom");
 	/* the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs under --root) */
 	if (src->perf_sys || !src->simulated) {
 		c->chas = perf_sys_boxes(src->perf_sys, root, "uncore_cha_");
@@ -71,6 +75,33 @@ static void session_vendor_machine(const struct source *src, const char *root,
 			c->l3s = t->nl3 / c->sockets;
 		}
 	}
+}
+
+/*
+ * A hybrid CPU's E-cores, whose data beside the P-cores' PATH is their
+ * events (Intel's, the file's other core type) with their metrics (the
+ * kernel's perf tool's, data/atom): into *ATOM and CFG (MC's machine).  A
+ * machine without E-cores online, or a platform whose E-core metrics are not
+ * published, counts its P-cores alone (0, *ATOM NULL).  0 or -errno with ERR.
+ */
+static int session_vendor_atom(const char *path, const struct perfmon_layout_config *mc,
+			       struct perfmon **atom, struct perfmon_layout_config *cfg, char *err,
+			       size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+	char apath[PATH_MAX];
+
+	*atom = NULL;
+	*cfg = *mc;
+	if (!mc->e_cores)
+		return 0;
+	if ((size_t)snprintf(apath, sizeof(apath), "%s/%s", paths_atom_dir(NULL),
+			     base ? base + 1 : path) >= sizeof(apath) || access(apath, F_OK))
+		return 0; /* no E-core metrics for this platform: its E-cores show the built-ins */
+	if (perfmon_load_cores(path, "0x20", apath, atom, err, errlen))
+		return -EINVAL;
+	cfg->atom = *atom;
+	return 0;
 }
 
 const char *session_vendor_dir(const char *perfmon_dir, const struct cpuid_info *info)
@@ -89,22 +120,18 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	const char *dir = session_vendor_dir(perfmon_dir, info);
 	bool amd = info->vendor_id == CPUID_VENDOR_AMD;
 	char path[PATH_MAX], err[PATH_MAX + 400];
-	struct perfmon *p = NULL;
+	struct perfmon *p = NULL, *atom = NULL;
+	struct perfmon_layout_config cfg = *mc;
 	char *text = NULL;
 	int rc;
 
 	*out = NULL;
 	if (!dir || (row && row->p->layout) || mc->gp_counters < 1)
 		return -ENOENT;
-	if (info->hybrid) {
-		/* one kind's encodings on the other kind's cores would count other things */
-		snprintf(notice, len, "a hybrid CPU: Intel's data gives each core kind its own "
-			 "events, and pmutop does not yet count each kind through its own PMU; "
-			 "counting the architectural events on every core instead\n");
-		return -ENOENT;
-	}
-	rc = perfmon_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model, info->stepping,
-			  info->core_type, path, err, sizeof(err));
+	/* a hybrid part: the P-cores' data (core type 40H), the E-cores' beside it */
+	rc = perfmon_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model,
+			  info->stepping, info->hybrid ? 0x40 : info->core_type, path, err,
+			  sizeof(err));
 	if (rc == -ENOENT)
 		return -ENOENT;
 	if (!rc)
@@ -113,8 +140,10 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 		perfmon_free(p);
 		return -ENOENT; /* events only: the architectural layout computes the same */
 	}
+	if (!rc && info->hybrid)
+		rc = session_vendor_atom(path, mc, &atom, &cfg, err, sizeof(err));
 	if (!rc)
-		rc = perfmon_layout(p, mc, &text, err, sizeof(err));
+		rc = perfmon_layout(p, &cfg, &text, err, sizeof(err));
 	if (!rc) {
 		char name[PATH_MAX + 32];
 
@@ -123,6 +152,7 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	}
 	free(text);
 	perfmon_free(p);
+	perfmon_free(atom);
 	if (rc) {
 		/* the rest keeps working: the architectural events, and why not more */
 		snprintf(notice, len, "%s data for this CPU cannot be used: %s; %s (reinstall "

@@ -9,6 +9,7 @@
 #include "pmu_regs.h"
 #include "topo_text.h"
 #include "xmalloc.h"
+#include "cpulist.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,6 +66,49 @@ static void source_find_msr_pmu(struct source *s, const char *root)
 }
 
 /*
+ * The kind of core of each CPU (LAYOUT_CORES_*, by OS CPU number): a hybrid
+ * kernel's cpu_core and cpu_atom PMUs say which counts where (their "cpus");
+ * without them, hwloc's kinds (IntelAtom the E-cores); a CPU of one kind:
+ * none (s->cpu_kind NULL).
+ */
+static void source_cpu_kinds(struct source *s)
+{
+	const struct topo *t = s->topo;
+	int n = t->cpu_thread_len, *cpus = NULL, ncpus = 0;
+	bool any = false;
+	size_t col;
+
+	free(s->cpu_kind);
+	s->cpu_kind = NULL;
+	s->ncpu_kind = 0;
+	for (int k = 0; k < t->ncorekinds; k++)
+		any |= !strcmp(t->corekinds[k].core_type, "IntelAtom");
+	if (!any && !s->perf_cpu.cpus[0])
+		return;
+	s->cpu_kind = xcalloc((size_t)n + 1, 1);
+	s->ncpu_kind = n;
+	for (int i = 0; i < t->nonline; i++) {
+		const struct topo_core *c = &t->cores[t->threads[i].core];
+		bool e = c->corekind >= 0 && !strcmp(t->corekinds[c->corekind].core_type, "IntelAtom");
+
+		if (t->threads[i].os_cpu < n)
+			s->cpu_kind[t->threads[i].os_cpu] = e ? LAYOUT_CORES_E : LAYOUT_CORES_P;
+	}
+	/* the kernel's word where it has one: the PMU that counts a CPU decides its events */
+	for (int k = 0; k < 2; k++) {
+		const char *list = k ? (s->have_atom ? s->perf_atom.cpus : "") : s->perf_cpu.cpus;
+
+		if (!list[0] || cpulist_parse(list, &cpus, &ncpus, &col))
+			continue;
+		for (int i = 0; i < ncpus; i++)
+			if (cpus[i] >= 0 && cpus[i] < n)
+				s->cpu_kind[cpus[i]] = k ? LAYOUT_CORES_E : LAYOUT_CORES_P;
+		free(cpus);
+		cpus = NULL;
+	}
+}
+
+/*
  * The perf side of S (its CPU identified, its topology loaded): the core
  * PMU's formats and what the kernel allows, or the emulated kernel.
  */
@@ -84,6 +128,8 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 		s->perf_sys = emu_perf_sys(s->perf_kernel);
 		emu_perf_cpu_pmu(s->perf_kernel, &s->perf_cpu);
 		source_find_msr_pmu(s, root);
+		s->have_atom = !perf_sys_pmu(s->perf_sys, root, "cpu_atom", &s->perf_atom, why,
+					     sizeof(why));
 		/* the emulated kernel lets pmutop count everything, as root on a real one */
 		perf_access_read(NULL, &s->perf_access);
 		s->perf_access.paranoid = -1;
@@ -93,6 +139,17 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 	}
 	perf_access_read(root, &s->perf_access);
 	rc = perf_pmu_load(root, "cpu", &s->perf_cpu, err, errlen);
+	if (rc == -ENOENT) {
+		/* a hybrid kernel: cpu_core for the P-cores, cpu_atom (if it has one) for the E-cores */
+		rc = perf_pmu_load(root, "cpu_core", &s->perf_cpu, err, errlen);
+		s->have_atom = !perf_pmu_load(root, "cpu_atom", &s->perf_atom, why, sizeof(why));
+		if (rc == -ENOENT && s->have_atom) {
+			/* only the E-cores' PMU: they count, the P-cores are n/a */
+			s->perf_cpu = s->perf_atom;
+			s->perf_cpu.cpus[0] = 0;
+			rc = 0;
+		}
+	}
 	if (rc == -ENOENT) {
 		snprintf(err, errlen, "the kernel exposes no core PMU (%s/sys/bus/event_source/devices/"
 			 "cpu is missing): a virtual machine without a virtual PMU, or a kernel whose "
@@ -177,6 +234,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 			if (!s->channels && s->emu)
 				s->channels = emu_channels(s->emu);
 		}
+		source_cpu_kinds(s);
 		*out = s;
 		return 0;
 	}
@@ -200,6 +258,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 	if (!s->emu)
 		snprintf(s->name, sizeof(s->name), "%s",
 			 msr_dev_kind(s->dev) == MSR_KIND_MSR_SAFE ? "msr_safe" : "msr");
+	source_cpu_kinds(s);
 	*out = s;
 	return 0;
 fail:
@@ -229,12 +288,15 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->core_ops = &msr_core_ops;
 	ec->uncore_ops = s->uncore == CPUMODEL_UNCORE_RAPL ? &msr_rapl_ops : &msr_uncore_ops;
 	ec->rapl_server_dram = msr_rapl_server_dram(info);
+	ec->cpu_kind = s->cpu_kind;
+	ec->ncpu_kind = s->ncpu_kind;
 	if (s->perf) {
 		ec->core_ops = &perf_core_ops;
 		ec->uncore_ops = &perf_uncore_ops;
 		/* no register is written: the kernel programs its PMUs, the uncore's too */
 		ec->perf_cpu = &s->perf_cpu;
 		ec->perf_msr = s->have_msr ? &s->perf_msr : NULL;
+		ec->perf_atom = s->have_atom ? &s->perf_atom : NULL;
 		ec->perf = s->perf_sys;
 		ec->perf_access = &s->perf_access;
 		ec->perf_task = s->perf_task;
@@ -266,6 +328,7 @@ void source_close(struct source *s)
 		msr_close(s->dev);
 	mmio_close(s->mmio);
 	emu_perf_free(s->perf_kernel);
+	free(s->cpu_kind);
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);

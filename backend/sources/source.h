@@ -52,6 +52,12 @@ struct source {
 	 */
 	struct perf_pmu perf_msr;
 	bool have_msr;
+	/* a hybrid kernel's E-core PMU (cpu_atom; perf_cpu is then cpu_core) */
+	struct perf_pmu perf_atom;
+	bool have_atom;
+	/* each CPU's kind of core (LAYOUT_CORES_*, by OS CPU number), NULL on a CPU of one kind */
+	unsigned char *cpu_kind;
+	int ncpu_kind;
 	struct perf_access perf_access;
 	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
 	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */

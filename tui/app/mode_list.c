@@ -32,6 +32,8 @@ int mode_list_events(const struct options *opt)
 			.gp_counters = (int)info.gp_counters, .ht_on = true, .threads_per_core = 2,
 			.sockets = 1, .cores_per_socket = 1, .cpus = 2,
 			.slots = info.fixed_counters >= 4,
+			/* a hybrid CPU: its E-cores' groups too (each kind's own events) */
+			.e_cores = info.hybrid,
 		};
 		char notice[1024] = "";
 

@@ -99,21 +99,29 @@ static void perf_core_close_group(struct perf_core *p, int g)
 }
 
 /*
- * Open group G (its N events in CFG) on every CPU.  0, or -errno with the
- * kernel's answer explained in WHY (nothing stays open).  A CPU the kernel
- * says is gone (ENODEV) is left without it: n/a there.
+ * Open group G (its N events in CFG, on a hybrid's E-cores CFG_E) on every
+ * CPU; a CPU whose kind has no configuration (NULL) is left without it.  0,
+ * or -errno with the kernel's answer explained in WHY (nothing stays open).
+ * A CPU the kernel says is gone (ENODEV) is left without it: n/a there.
  */
 static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_config *cfg,
-			      int n, const char *name, char *why, size_t len)
+			      const struct perf_pmu_config *cfg_e, int n, const char *name,
+			      char *why, size_t len)
 {
 	int opened = 0, rc = 0;
 
 	for (int i = 0; i < p->env.ncpus; i++) {
 		struct perf_group *pg = perf_core_pg(p, i, g);
+		const struct perf_pmu_config *c = p->env.cpus[i].kind == LAYOUT_CORES_E ? cfg_e : cfg;
 		char what[128];
 
+		if (!c) {
+			if (g >= p->l->ngroups) /* a fixed counter this kind has not */
+				p->env.cpus[i].fixed_na |= 1u << (g - p->l->ngroups);
+			continue;
+		}
 		snprintf(what, sizeof(what), "the %s group on CPU %d", name, p->env.cpus[i].os_cpu);
-		rc = perf_group_open(pg, p->cfg->perf, cfg, n, p->pid, p->env.cpus[i].os_cpu,
+		rc = perf_group_open(pg, p->cfg->perf, c, n, p->pid, p->env.cpus[i].os_cpu,
 				     p->cfg->count_user, p->cfg->count_kernel, what,
 				     p->cfg->perf_access, why, len);
 		if (rc == -ENODEV) {
@@ -162,15 +170,33 @@ static int perf_core_slots_group(struct perf_core *p, struct perf_pmu_config *cf
 	return n;
 }
 
+/*
+ * A generic event's config on the core PMU PMU of a hybrid (Linux's extended
+ * type: the PMU's type in bits 63:32, PERF_PMU_TYPE_SHIFT), else as it is.
+ */
+static uint64_t perf_core_generic(const struct perf_core *p, const struct perf_pmu *pmu,
+				  uint64_t config)
+{
+	return p->cfg->cpu_kind && pmu ? config | (uint64_t)pmu->type << 32 : config;
+}
+
 /* The fixed-counter events, once: those the kernel refuses are n/a (fixed_usable). */
 static void perf_core_open_fixed(struct perf_core *p)
 {
 	p->fixed_usable = 0;
 	p->fixed_files = 0;
 	p->note[0] = 0;
+	for (int i = 0; i < p->env.ncpus; i++)
+		p->env.cpus[i].fixed_na = 0;
 	for (int n = 0; n < PMU_MAX_FIXED; n++) {
 		struct perf_pmu_config cfg[PERF_GROUP_MAX] = {
-			{ .type = PERF_TYPE_HARDWARE, .config = { perf_core_fixed[n].config } } };
+			{ .type = PERF_TYPE_HARDWARE,
+			  .config = { perf_core_generic(p, p->cfg->perf_cpu, perf_core_fixed[n].config) } } };
+		/* an E-core's: its PMU's generic event; no fixed counter 3 (slots) there */
+		struct perf_pmu_config cfg_e = {
+			.type = PERF_TYPE_HARDWARE,
+			.config = { perf_core_generic(p, p->cfg->perf_atom, perf_core_fixed[n].config) } };
+		bool e_ok = n < 3 && (!p->cfg->cpu_kind || p->cfg->perf_atom);
 		const char *msr = p->cfg->perf_msr ? perf_core_fixed[n].msr : NULL;
 		struct perf_pmu_config free_running;
 		int nev = n < 3 ? 1 : perf_core_slots_group(p, cfg);
@@ -182,7 +208,7 @@ static void perf_core_open_fixed(struct perf_core *p)
 			cfg[0] = free_running;
 		else
 			msr = NULL;
-		if (perf_core_open_all(p, p->l->ngroups + n, cfg, nev,
+		if (perf_core_open_all(p, p->l->ngroups + n, cfg, e_ok ? &cfg_e : NULL, nev,
 				       msr ? msr : perf_core_fixed[n].name, why, sizeof(why))) {
 			size_t k = strlen(p->note);
 
@@ -200,7 +226,7 @@ static void perf_core_open_fixed(struct perf_core *p)
 static int perf_core_open_group(struct perf_core *p, int g, long *need, char *blocked)
 {
 	const struct layout_group *grp = &p->l->groups[g];
-	struct perf_pmu_config cfg[PERF_GROUP_MAX];
+	struct perf_pmu_config cfg[PERF_GROUP_MAX], cfg_e[PERF_GROUP_MAX];
 	char why[SAMPLE_WHY_MAX];
 	int rc = 0;
 
@@ -215,16 +241,30 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 			 PERF_GROUP_MAX);
 		return -EINVAL;
 	}
+	if (grp->coretype == LAYOUT_CORES_E && !p->cfg->perf_atom) {
+		snprintf(blocked, SAMPLE_WHY_MAX, "an E-core group, and the kernel has no cpu_atom PMU "
+			 "to count the E-cores with (%s)", p->cfg->cpu_kind
+			 ? "a kernel before 5.13, or E-cores it does not know" : "no E-cores here");
+		return -ENOENT;
+	}
 	/* one open file per event per CPU, checked before the kernel says EMFILE */
 	*need += (long)grp->nevents * p->env.ncpus;
 	if (perf_check_fd_limit(*need + p->fixed_files * p->env.ncpus, p->cfg->perf_access,
 				why, sizeof(why)))
 		rc = -EMFILE;
-	for (int i = 0; i < grp->nevents && !rc; i++)
+	/* each kind's own PMU: the P-cores' (or the only one), the E-cores' (cpu_atom) */
+	for (int i = 0; i < grp->nevents && !rc && grp->coretype != LAYOUT_CORES_E; i++)
 		rc = perf_pmu_encode(p->cfg->perf_cpu, &p->l->events[grp->first_event + i], &cfg[i],
 				     why, sizeof(why));
+	for (int i = 0; i < grp->nevents && !rc && p->cfg->perf_atom &&
+			grp->coretype != LAYOUT_CORES_P; i++)
+		rc = perf_pmu_encode(p->cfg->perf_atom, &p->l->events[grp->first_event + i],
+				     &cfg_e[i], why, sizeof(why));
 	if (!rc)
-		rc = perf_core_open_all(p, g, cfg, grp->nevents, grp->name, why, sizeof(why));
+		rc = perf_core_open_all(p, g, grp->coretype == LAYOUT_CORES_E ? NULL : cfg,
+					grp->coretype != LAYOUT_CORES_P && p->cfg->perf_atom ? cfg_e
+					: !p->cfg->cpu_kind ? cfg : NULL,
+					grp->nevents, grp->name, why, sizeof(why));
 	if (rc) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "%s", why);
 		*need -= (long)grp->nevents * p->env.ncpus;

@@ -201,6 +201,8 @@ int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char
 	}
 	if (perf_pmu_read(dir, "cpumask", out->cpumask, sizeof(out->cpumask)))
 		out->cpumask[0] = 0;
+	if (perf_pmu_read(dir, "cpus", out->cpus, sizeof(out->cpus)))
+		out->cpus[0] = 0;
 	snprintf(fdir, sizeof(fdir), "%s/format", dir);
 	d = opendir(fdir);
 	if (!d)

@@ -38,6 +38,7 @@ struct perf_pmu {
 	struct perf_pmu_field fields[PERF_PMU_MAX_FIELDS];
 	int nfields;
 	char cpumask[256];     /* the CPUs to open it on ("" when the PMU has no cpumask: every CPU) */
+	char cpus[256];        /* a hybrid's core PMU's CPUs (cpu_core, cpu_atom: its "cpus" file), "" */
 	struct {               /* events/NAME: the kernel's names ("data_reads" = "event=0x01") */
 		char name[32];
 		char terms[96];

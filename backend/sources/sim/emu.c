@@ -430,13 +430,12 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 {
 	const struct emu_machine *m = e->m;
 
-	(void)subleaf;
 	if (cpu < 0 || cpu >= e->ncpus || e->cpus[cpu].core < 0)
 		return -ENXIO;
 	memset(regs, 0, 16);
 	switch (leaf) {
 	case 0:
-		regs[0] = m->amd ? 0x10 : 0xB;
+		regs[0] = m->amd ? 0x10 : m->hybrid ? 0x20 : 0xB;
 		memcpy(&regs[1], m->amd ? "Auth" : "Genu", 4);
 		memcpy(&regs[3], m->amd ? "enti" : "ineI", 4);
 		memcpy(&regs[2], m->amd ? "cAMD" : "ntel", 4);
@@ -448,6 +447,15 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 			  (m->model >> 4) << 16;
 		regs[1] = (uint32_t)cpu << 24; /* initial APIC id */
 		regs[2] = m->hypervisor ? 1u << 31 : 0;
+		break;
+	case 7:
+		if (m->hybrid && subleaf == 0)
+			regs[3] = 1u << 15; /* Hybrid */
+		break;
+	case 0x1A:
+		/* the core type of the CPU asked (40H Intel Core, 20H Intel Atom) */
+		if (m->hybrid)
+			regs[0] = (e->cpus[cpu].e_core ? 0x20u : 0x40u) << 24;
 		break;
 	case 0x80000001u:
 		if (m->amd && m->gp_counters)

@@ -73,7 +73,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		return 0;
 	if (key & EMU_KEY_MPERF) /* the P0 reference clock while unhalted */
 		return e->m->nominal_ghz * 1e9 * v[SK_util] * share;
-	if (!emu_model_core(e->m, event, umask, offcore, v, &d)) {
+	if (!emu_model_core(emu_cpu_m(e, c), event, umask, offcore, v, &d)) {
 		emu_note_unknown(e, key);
 		return 0;
 	}
@@ -104,7 +104,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		for (int i = 0; i < nsib; i++) {
 			struct emu_dist di;
 
-			emu_model_core(e->m, event, umask, offcore, sib[i], &di);
+			emu_model_core(emu_cpu_m(e, c), event, umask, offcore, sib[i], &di);
 			rate += emu_ghz(e, sib[i]) * 1e9 * sib[i][SK_util] * emu_dist_mean(&di);
 		}
 		return rate * share;
@@ -115,7 +115,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		for (int i = 0; i < nsib; i++) {
 			struct emu_dist di;
 
-			emu_model_core(e->m, event, umask, offcore, sib[i], &di);
+			emu_model_core(emu_cpu_m(e, c), event, umask, offcore, sib[i], &di);
 			rate += sib[i][SK_util] * emu_dist_ge(&di, cmask);
 		}
 		return fmin(r * share * rate, emu_cycle_rate(e, priv, v));
@@ -127,7 +127,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		struct emu_dist di;
 
 		all_halted *= 1 - sib[i][SK_util];
-		emu_model_core(e->m, event, umask, offcore, sib[i], &di);
+		emu_model_core(emu_cpu_m(e, c), event, umask, offcore, sib[i], &di);
 		for (int k = 0; k < EMU_HIST_BINS; k++)
 			di.h[k] *= sib[i][SK_util];
 		di.h[0] += 1 - sib[i][SK_util];
@@ -207,7 +207,7 @@ static void emu_cpu_topdown_rates(const struct emu *e, struct emu_cpu *c, const 
 	c->slots_rate = 0;
 	for (int k = 0; k < PERF_METRICS_FIELDS; k++)
 		c->td_rate[k] = 0;
-	if (!e->m->slots_width || !e->m->perf_metrics)
+	if (!emu_cpu_m(e, c)->slots_width || !emu_cpu_m(e, c)->perf_metrics)
 		return;
 	emu_model_topdown(e->m, v, frac);
 	c->slots_rate = c->cyc_rate[3] * e->m->slots_width * v[SK_slot_share];
@@ -266,7 +266,7 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 		for (unsigned p = 1; p <= 3; p++)
 			c->cyc[p] += c->cyc_rate[p] * dt;
 		/* PERF_METRICS moves with fixed counter 3 and its own global enable */
-		if (e->m->perf_metrics && emu_fixed_live(c, 3) && (c->global_ctrl & GLOBAL_PERF_METRICS)) {
+		if (emu_cpu_m(e, c)->perf_metrics && emu_fixed_live(c, 3) && (c->global_ctrl & GLOBAL_PERF_METRICS)) {
 			c->slots_g += c->slots_rate * dt;
 			for (int k = 0; k < PERF_METRICS_FIELDS; k++)
 				c->td_g[k] += c->td_rate[k] * dt;

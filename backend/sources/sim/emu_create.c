@@ -7,6 +7,7 @@
  */
 #include "emu.h"
 #include "emu_int.h"
+#include "emu_hybrid.h"
 #include "emu_model.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
@@ -61,7 +62,8 @@ const char *emu_unknown_events(struct emu *e, int *count)
 struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 {
 	struct emu *e = xcalloc(1, sizeof(*e));
-	char err[256];
+	char err[256], *xml;
+	int rc;
 
 	pthread_mutex_init(&e->lock, NULL);
 	e->m = m;
@@ -71,7 +73,18 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 	e->channels = m->channels ? m->channels : e->model ? e->model->p->channels : 0;
 	e->offcore = e->model ? e->model->p->offcore : e->m->offcore_events[0] ? 2 : 0;
 	e->sc = sc;
-	if (topo_load(m->topology, &e->topo, err, sizeof(err))) {
+	e->e_m = *m;
+	if (m->hybrid) {
+		e->e_m.e_core = true;
+		e->e_m.gp_counters = m->hybrid->e_gp_counters;
+		e->e_m.fixed_counters = m->hybrid->e_fixed_counters;
+		e->e_m.slots_width = m->hybrid->e_slots_width;
+		e->e_m.perf_metrics = 0;
+	}
+	xml = m->hybrid ? emu_hybrid_xml(m->hybrid, m->brand) : NULL;
+	rc = topo_load(xml ? xml : m->topology, &e->topo, err, sizeof(err));
+	free(xml);
+	if (rc) {
 		fprintf(stderr, "pmutop: emulated machine %s: %s\n", m->name, err);
 		abort(); /* the table is wrong: a bug, not a user error */
 	}
@@ -88,6 +101,7 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 		c->socket = th->socket;
 		c->core = th->core;
 		c->online = 1;
+		c->e_core = emu_hybrid_is_e(m->hybrid, th->os_cpu);
 		for (int k = 0; k < PMU_MAX_GP; k++)
 			c->gp[k].acc = -1;
 		for (int k = 0; k < PMU_MAX_FIXED; k++)
@@ -117,7 +131,7 @@ static void emu_machines_with_sockets(int min, char *buf, size_t len)
 	for (int i = 0; i < emu_nmachines; i++) {
 		int socks = 1;
 
-		/* every machine's synthetic topology starts with its packages */
+		/* every machine's synthetic topology starts with its packages (a hybrid has one) */
 		sscanf(emu_machines[i].topology, "pack:%d", &socks);
 		most = socks > most ? socks : most;
 		if (socks >= min && n < len)

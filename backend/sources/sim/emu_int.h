@@ -40,6 +40,7 @@ struct emu_ctr {
 
 struct emu_cpu {
 	int os_cpu, socket, core, online;
+	bool e_core;     /* a hybrid's E-core: its events are the E-core's (emu_cpu_m) */
 	double t;        /* time the counters are up to */
 	double cyc[4];   /* total-cycle integrals per privilege mask (index 1..3) */
 	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
@@ -80,6 +81,12 @@ struct emu_socket {
 struct emu {
 	pthread_mutex_t lock;
 	const struct emu_machine *m;
+	/*
+	 * A hybrid machine's E-cores as the event model sees them: the row with
+	 * their PMU (counters, issue slots a cycle, no PERF_METRICS) and
+	 * e_core set, so that their event codes mean the E-core's events.
+	 */
+	struct emu_machine e_m;
 	const struct cpumodel *model; /* the machine's row in the CPU model table, or NULL */
 	enum cpumodel_uncore uncore;  /* from it */
 	int channels;
@@ -109,6 +116,12 @@ enum { EMU_FREE_IRPERF, EMU_FREE_APERF, EMU_FREE_MPERF };
 #define EMU_KEY_OFFCORE_SHIFT 32
 #define EMU_KEY_EVENT_HI_SHIFT 56
 #define EMU_KEY_MPERF (1ull << 63)
+
+/* The machine as CPU C's events see it: a hybrid's E-core's own, else the row. */
+static inline const struct emu_machine *emu_cpu_m(const struct emu *e, const struct emu_cpu *c)
+{
+	return c->e_core ? &e->e_m : e->m;
+}
 
 /* ---- shared by emu.c and emu_uncore.c ---- */
 

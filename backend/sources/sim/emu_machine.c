@@ -139,6 +139,36 @@ const struct emu_machine emu_machines[] = {
 	},
 	{
 		/*
+		 * Core i9-12900K (Alder Lake-S, 06_97): 8 Golden Cove P-cores with
+		 * hyper-threading (CPUs 0-15, 1.25 MiB L2 each; 8 counters, fixed
+		 * counter 3 and PERF_METRICS with the level-2 fields) and 8 Gracemont
+		 * E-cores in two modules of 4 sharing a 2 MiB L2 (CPUs 16-23; 6
+		 * counters, 3 fixed, 5 issue slots a cycle), 30 MiB L3, DDR5-4800 on
+		 * two channels (the client's free-running IMC counters).
+		 */
+		.name = "alderlake",
+		.description = "Core i9-12900K (Alder Lake, hybrid): 8 P-cores x 2 threads + 8 E-cores "
+			       "in 2 modules, 24 CPUs; Intel's data per core kind through perf",
+		.topology = "hybrid: 8 P-cores x 2 threads, 2 E-core modules x 4",
+		.brand = "12th Gen Intel(R) Core(TM) i9-12900K",
+		.family = 6, .model = 0x97, .stepping = 2,
+		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 3.20,
+		.slots_width = 6, .perf_metrics = 8,
+		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
+		.default_scenario = "hybrid-split",
+		.dram_mts = 4800,
+		.srv = EMU_SRV_CLIENT, .channels = 2,
+		.hybrid = &(const struct emu_hybrid){
+			.p_cores = 8, .p_threads = 2, .e_modules = 2, .e_per_module = 4,
+			.p_l2_mib = 1.25, .e_l2_mib = 2, .l3_mib = 30, .mem_gib = 32,
+			.p_mhz = 5200, .e_mhz = 3900,
+			.e_gp_counters = 6, .e_fixed_counters = 3, .e_slots_width = 5,
+		},
+	},
+	{
+		/*
 		 * AMD EPYC 9654 (Genoa, family 19h model 11h): 96 cores in 12 CCDs of
 		 * one 8-core CCX each (32 MiB L3 per CCX), 12 DDR5-4800 channels per
 		 * socket; Linux numbers the first threads of all cores, then their

@@ -11,6 +11,7 @@
 
 #include "cpuid.h"
 #include "cpumodel.h"
+#include "emu_hybrid.h"
 
 
 struct emu_machine {
@@ -70,6 +71,13 @@ struct emu_machine {
 	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR,
 		       EMU_SRV_CLIENT /* Ice Lake / Tiger Lake client: free-running IMC */ } srv;
 	int chas, channels, upi_links;
+	/*
+	 * A hybrid part (CPUID.07H:EDX[15]): its P-cores and E-cores (the
+	 * topology is then made from this, not TOPOLOGY), the E-cores' PMU;
+	 * the row's counters, slots and PERF_METRICS are the P-cores'.
+	 */
+	const struct emu_hybrid *hybrid;
+	bool e_core;             /* the E-cores' view of a hybrid row (emu_int.h's e_m), for the model */
 };
 
 extern const struct emu_machine emu_machines[];

@@ -57,6 +57,13 @@ bool emu_model_amd_uncore(const struct emu_machine *m, enum emu_srv_unit unit, u
 			  uint64_t umask, const double *sock, const double *chan, int nboxes,
 			  double *per_s);
 
+/*
+ * A hybrid's E-core's own events (emu_model_atom.c): its top-down slots by
+ * reason; false for the rest (the architectural events answer for them).
+ */
+bool emu_model_atom_core(const struct emu_machine *m, unsigned event, unsigned umask,
+			 const double *v, struct emu_dist *d);
+
 /* Ice Lake and later: TOPDOWN.SLOTS (emu_model_tma.c) */
 emu_core_fn emu_ev_tma_slots;
 

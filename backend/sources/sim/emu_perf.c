@@ -23,8 +23,6 @@
 /* The PMU of TYPE, or -1. */
 static int ek_pmu_of(const struct emu_perf *k, uint32_t type)
 {
-	if (type == PERF_TYPE_HARDWARE)
-		return 0;
 	for (int i = 0; i < k->npmus; i++)
 		if (k->pmus[i].desc.type == type)
 			return i;
@@ -48,27 +46,31 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 	uint32_t type = attr->type;
 
 	pthread_mutex_lock(&k->lock);
-	pmu = ek_pmu_of(k, type);
-	if (pmu < 0) {
-		rc = -ENOENT;
-		goto out;
-	}
 	if (cpu < 0 || cpu >= k->ncpus || !k->cpus[cpu].present) {
 		/* this kernel counts per CPU (for a task too); a CPU it lacks is ENODEV as Linux says */
 		rc = -ENODEV;
 		goto out;
 	}
+	/* a generic event: the core PMU its extended type names (hybrid), else the CPU's */
+	pmu = type != PERF_TYPE_HARDWARE ? ek_pmu_of(k, type)
+	      : attr->config >> 32 ? ek_pmu_of(k, (uint32_t)(attr->config >> 32)) : ek_core_pmu(k, cpu);
+	if (pmu < 0 || (k->pmus[pmu].kind == EK_CORE && pmu != ek_core_pmu(k, cpu))) {
+		rc = -ENOENT; /* no such PMU, or a hybrid core PMU for the other kind's CPU */
+		goto out;
+	}
+	if (k->pmus[pmu].kind == EK_CORE && type != PERF_TYPE_HARDWARE)
+		type = PERF_TYPE_RAW; /* cpu_atom's raw events as the core's */
 	/* the uncore has no task context (EINVAL; the core and msr PMUs have); a task gone: ESRCH */
-	task_ok = pmu == 0 || k->pmus[pmu].kind == EK_MSR;
+	task_ok = k->pmus[pmu].kind == EK_CORE || k->pmus[pmu].kind == EK_MSR;
 	if (pid != -1 && (!task_ok || (pid > 0 && kill(pid, 0) && errno == ESRCH))) {
 		rc = !task_ok ? -EINVAL : -ESRCH;
 		goto out;
 	}
-	if (pmu > 0 && !k->pmus[pmu].per_cpu)
+	if (k->pmus[pmu].kind != EK_CORE && !k->pmus[pmu].per_cpu)
 		cpu = k->cpus[cpu].leader; /* an uncore event counts on its socket's CPU */
 	/* Linux on AMD maps cycles and instructions, not ref-cycles (amd_zen*_perfmon_event_map) */
 	if (type == PERF_TYPE_HARDWARE && (ek_fixed_of(&(struct ek_event){ .type = type,
-							 .config = attr->config }) < 0 ||
+							 .config = attr->config & 0xFFFFFFFFu }) < 0 ||
 					   (k->amd && attr->config == PERF_COUNT_HW_REF_CPU_CYCLES))) {
 		rc = -ENOENT;
 		goto out;
@@ -78,7 +80,8 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		goto out;
 	}
 	/* a topdown-* event only in a group led by "slots", as Linux requires */
-	if (pmu == 0 && ek_metric_of(&(struct ek_event){ .type = type, .config = attr->config }) >= 0 &&
+	if (k->pmus[pmu].kind == EK_CORE &&
+	    ek_metric_of(&(struct ek_event){ .type = type, .config = attr->config }) >= 0 &&
 	    (group_fd < 0 || !ek_event_of(k, group_fd) ||
 	     ek_fixed_of(&k->ev[ek_event_of(k, group_fd)->leader]) != 3)) {
 		rc = -EINVAL;
@@ -112,7 +115,8 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 	e = &k->ev[slot];
 	*e = (struct ek_event){
 		.used = true, .cpu = cpu, .pmu = pmu, .leader = l ? l->leader : slot, .type = type,
-		.config = attr->config, .config1 = attr->config1,
+		.config = type == PERF_TYPE_HARDWARE ? attr->config & 0xFFFFFFFFu : attr->config,
+		.config1 = attr->config1,
 		.exclude_user = attr->exclude_user, .exclude_kernel = attr->exclude_kernel,
 		.read_format = attr->read_format, .hw = EK_HW_NONE,
 	};
@@ -250,7 +254,7 @@ static void ek_close(void *ctx, int fd)
  */
 static int ek_npmus_on(const struct emu_perf *k, int cpu)
 {
-	return k->cpus[cpu].uncore_cpu ? k->npmus : 1;
+	return k->cpus[cpu].uncore_cpu ? k->npmus : k->atom_pmu >= 0 ? k->atom_pmu + 1 : 1;
 }
 
 /*
@@ -348,77 +352,6 @@ static int ek_pmu_names(void *ctx, char (*names)[64], int max)
 
 /* ---- life cycle ----------------------------------------------------------- */
 
-/* A PMU description: NAME, TYPE, the formats (NAME=TEXT pairs), the uncore CPUs in CPUMASK. */
-static struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type,
-				 enum ek_kind kind, const char *cmask, const char *cpumask)
-{
-	static const char *const core[][2] = {
-		{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "edge", "config:18" },
-		{ "pc", "config:19" }, { "any", "config:21" }, { "inv", "config:23" },
-		{ "cmask", "config:24-31" }, { "offcore_rsp", "config1:0-63" },
-	};
-	/* Linux's amd core PMU (arch/x86/events/amd/core.c): the 12-bit event select split */
-	static const char *const amd[][2] = {
-		{ "event", "config:0-7,32-35" }, { "umask", "config:8-15" }, { "edge", "config:18" },
-		{ "inv", "config:23" }, { "cmask", "config:24-31" },
-	};
-	struct ek_pmu *p = &k->pmus[k->npmus++];
-
-	memset(p, 0, sizeof(*p));
-	p->kind = kind;
-	snprintf(p->desc.name, sizeof(p->desc.name), "%s", name);
-	p->desc.type = type;
-	snprintf(p->desc.cpumask, sizeof(p->desc.cpumask), "%s", cpumask);
-	if (kind == EK_CORE && k->amd) {
-		for (size_t i = 0; i < sizeof(amd) / sizeof(amd[0]); i++)
-			perf_pmu_add_field(&p->desc, amd[i][0], amd[i][1]);
-		return p;
-	}
-	if (kind == EK_MSR) {
-		p->per_cpu = true;
-		/* the events Linux's msr PMU lists where the CPU has them (AMD: IRPerf too) */
-		perf_pmu_add_field(&p->desc, "event", "config:0-63");
-		for (int i = 0; i < ek_nmsr_events; i++) {
-			char terms[32];
-
-			snprintf(terms, sizeof(terms), "event=0x%02x", ek_msr_events[i].event);
-			perf_pmu_add_alias(&p->desc, ek_msr_events[i].name, terms);
-		}
-		return p;
-	}
-	if (kind == EK_CORE) {
-		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
-			perf_pmu_add_field(&p->desc, core[i][0], core[i][1]);
-		if (emu_machine(k->emu)->pebs_frontend)
-			perf_pmu_add_field(&p->desc, "frontend", "config1:0-23");
-		/* Linux's events/ on Ice Lake and later: slots (fixed counter 3), topdown-* */
-		if (emu_machine(k->emu)->slots_width)
-			perf_pmu_add_alias(&p->desc, "slots", "event=0x00,umask=0x4");
-		for (unsigned f = 0; f < k->perf_metrics && f < PERF_METRICS_FIELDS; f++) {
-			char terms[32];
-
-			snprintf(terms, sizeof(terms), "event=0x00,umask=0x%x", 0x80 + f);
-			perf_pmu_add_alias(&p->desc, perf_topdown_events[f], terms);
-		}
-		return p;
-	}
-	perf_pmu_add_field(&p->desc, "event", "config:0-7");
-	perf_pmu_add_field(&p->desc, "umask", "config:8-15");
-	if (kind == EK_SKL_IMC) {
-		for (size_t i = 0; i < (size_t)ek_nimc_events; i++) {
-			char terms[32];
-
-			snprintf(terms, sizeof(terms), "event=0x%02x", ek_imc_events[i].event);
-			perf_pmu_add_alias(&p->desc, ek_imc_events[i].name, terms);
-		}
-		return p;
-	}
-	perf_pmu_add_field(&p->desc, "edge", "config:18");
-	perf_pmu_add_field(&p->desc, "inv", "config:23");
-	perf_pmu_add_field(&p->desc, "cmask", cmask);
-	return p;
-}
-
 /* The uncore PMUs of the emulated machine, as Linux's intel_uncore driver names them. */
 static void ek_add_uncore(struct emu_perf *k, const char *cpumask)
 {
@@ -505,7 +438,7 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 				k->cpus[t->threads[i].os_cpu].uncore_cpu = true;
 				break;
 			}
-	ek_add_pmu(k, "cpu", PERF_TYPE_RAW, EK_CORE, "", "");
+	ek_add_core_pmus(k);
 	if (k->amd)
 		ek_add_pmu(k, "msr", EK_UNCORE_TYPE - 1, EK_MSR, "", ""); /* per CPU: no cpumask */
 	ek_add_uncore(k, cpumask);

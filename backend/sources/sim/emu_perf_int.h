@@ -26,6 +26,7 @@
 /* the core, and a Granite Rapids socket's 128 CHAs, 12 channels, 6 links and power */
 #define EK_MAX_PMUS 160
 #define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
+#define EK_ATOM_TYPE 10      /* a hybrid's cpu_atom (Linux numbers it after the software PMUs) */
 #define EK_UNC_FIXED_EVENT 0xFF /* the kernel's uncore convention: event 0xff is the fixed clock */
 /* a 32-bit free-running IMC counter wraps in ~25 s at 10 GB/s: a look every second keeps up */
 #define EK_WRAP_TICK_S 1.0
@@ -58,6 +59,7 @@ struct ek_pmu {
 	int unit, box, nboxes;    /* EK_SRV, EK_POWER: emu_srv_unit, which of how many boxes */
 	uint32_t configs;         /* EK_POWER of RAPL: bit c for each domain's config c it has */
 	bool per_cpu;             /* its events count on the CPU opened (msr, amd_l3), not the socket's leader */
+	unsigned core_gp, core_fixed; /* EK_CORE: its counters where not the machine's (cpu_atom's), 0 */
 };
 
 /*
@@ -128,6 +130,7 @@ struct emu_perf {
 	int npmus;
 	unsigned gp, fixed, gp_width, fixed_width;
 	unsigned perf_metrics;    /* PERF_METRICS fields (topdown-* events), 0 none */
+	int atom_pmu;             /* a hybrid's cpu_atom (pmus[] index; cpu_core is 0), -1 none */
 	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
 	bool amd;                 /* AMD's core PMU: 12-bit selects, generic events on counters */
 };
@@ -155,5 +158,26 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 		   uint32_t gp, uint32_t fixed, int *hw);
 void ek_schedule(struct emu_perf *k, int cpu, int pmu);
 void ek_resched(struct emu_perf *k, int cpu, int pmu, double t, bool rotate);
+
+/* A PMU description: NAME, TYPE, KIND, the format of cmask CMASK, the uncore CPUs in CPUMASK. */
+struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type, enum ek_kind kind,
+			  const char *cmask, const char *cpumask);
+
+/* The core PMUs: "cpu", or a hybrid's "cpu_core" and "cpu_atom" (emu_perf_pmus.c). */
+void ek_add_core_pmus(struct emu_perf *k);
+
+/* The core PMU (pmus[] index) that counts on CPU: a hybrid's E-core's cpu_atom, else 0. */
+int ek_core_pmu(const struct emu_perf *k, int cpu);
+
+/* CORE PMU P's counters: its own where it has them (cpu_atom's), else the machine's. */
+static inline unsigned ek_pmu_gp(const struct emu_perf *k, const struct ek_pmu *p)
+{
+	return p->core_gp ? p->core_gp : k->gp;
+}
+
+static inline unsigned ek_pmu_fixed(const struct emu_perf *k, const struct ek_pmu *p)
+{
+	return p->core_fixed ? p->core_fixed : k->fixed;
+}
 
 #endif

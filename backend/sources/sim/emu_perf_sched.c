@@ -320,7 +320,7 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 		   uint32_t gp, uint32_t fixed, int *hw)
 {
 	const struct ek_pmu *p = &k->pmus[l->pmu];
-	unsigned ngp = p->kind == EK_CORE ? k->gp : p->counters;
+	unsigned ngp = p->kind == EK_CORE ? ek_pmu_gp(k, p) : p->counters;
 	uint64_t offcore[EK_EXTRA_REGS];
 	int users[EK_EXTRA_REGS];
 
@@ -344,7 +344,8 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 			hw[m] = EK_HW_METRIC + td;
 			continue;
 		}
-		if (n >= 0 && !((p->kind == EK_CORE && (unsigned)n >= k->fixed) || (fixed & (1u << n)))) {
+		if (n >= 0 && !((p->kind == EK_CORE && (unsigned)n >= ek_pmu_fixed(k, p)) ||
+				(fixed & (1u << n)))) {
 			fixed |= 1u << n;
 			hw[m] = EK_HW_FIXED + n;
 			continue;

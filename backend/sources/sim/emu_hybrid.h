@@ -1,0 +1,35 @@
+/*
+ * emu_hybrid: what an emulated hybrid machine (Intel's P-cores and E-cores,
+ * Alder Lake on) is made of, and its topology as hwloc XML with the CPU
+ * kinds.  Pure functions.
+ */
+#ifndef PMUTOP_EMU_HYBRID_H
+#define PMUTOP_EMU_HYBRID_H
+
+#include <stdbool.h>
+
+/*
+ * The P-cores (threads each, L2 each) numbered first as Linux does, then
+ * the E-cores in modules sharing an L2; the E-cores' PMU (its counters and
+ * the issue slots of its top-down level 1 per cycle: 5 Gracemont, 8
+ * Skymont), and its clock under load as a share of the P-cores'.
+ */
+struct emu_hybrid {
+	unsigned p_cores, p_threads;
+	unsigned e_modules, e_per_module;
+	double p_l2_mib, e_l2_mib, l3_mib;
+	unsigned mem_gib;
+	unsigned p_mhz, e_mhz;         /* the kinds' most MHz (hwloc's FrequencyMaxMHz) */
+	unsigned e_gp_counters, e_fixed_counters, e_slots_width;
+};
+
+/* The topology (malloc'd hwloc XML) of H, the package named BRAND. */
+char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand);
+
+/* H's CPUs, both kinds. */
+unsigned emu_hybrid_cpus(const struct emu_hybrid *h);
+
+/* Whether CPU is one of H's E-cores (false for any CPU when H is NULL). */
+bool emu_hybrid_is_e(const struct emu_hybrid *h, int cpu);
+
+#endif
