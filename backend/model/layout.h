@@ -264,6 +264,12 @@ struct layout {
  */
 int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen);
 
+/*
+ * The kind of core metric M is of: its group's, or a P-core's when it reads
+ * fixed counter 3 or PERF_METRICS (which an E-core has not); ANY otherwise.
+ */
+enum layout_coretype layout_metric_coretype(const struct layout *l, int m);
+
 /* Read and parse a file; -errno and one line in ERR. */
 int layout_load(const char *path, struct layout **out, char *err, size_t errlen);
 

@@ -209,3 +209,21 @@ int layout_resolve_tree(struct layout_parser *p)
 	}
 	return 0;
 }
+
+enum layout_coretype layout_metric_coretype(const struct layout *l, int m)
+{
+	const struct layout_metric *mt = &l->metrics[m];
+	const int *vars;
+	int n;
+
+	if (mt->group >= 0)
+		return l->groups[mt->group].coretype;
+	if (!mt->expr)
+		return LAYOUT_CORES_ANY;
+	/* fixed counter 3 and PERF_METRICS: a P-core's (an E-core has neither) */
+	expr_vars(mt->expr, &vars, &n);
+	for (int i = 0; i < n; i++)
+		if (vars[i] >= LAYOUT_B_slots && vars[i] <= LAYOUT_B_topdown_mem_bound)
+			return LAYOUT_CORES_P;
+	return LAYOUT_CORES_ANY;
+}

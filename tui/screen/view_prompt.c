@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "frontend.h"
@@ -42,8 +43,9 @@ static int view_socket_find(const struct topo *t, long id)
 }
 
 /*
- * Parse a CPU filter: CPU lists and socketN, comma-separated ("0-3,8",
- * "socket1", "socket0,12"), "" clears it.  A CPU or socket the machine does
+ * Parse a CPU filter: CPU lists, socketN and a hybrid's kinds of core (P,
+ * E, LP-E), comma-separated ("0-3,8", "socket1", "socket0,12", "E"), ""
+ * clears it.  A CPU or socket the machine does
  * not have is refused, saying which it has.
  */
 static int view_set_filter(struct view *v, const char *text)
@@ -66,6 +68,18 @@ static int view_set_filter(struct view *v, const char *text)
 		size_t col = 0;
 		char *end;
 
+		int kind = -1;
+
+		/* a hybrid's kind of core: P, E, LP-E (any case) */
+		for (int k = 0; k < t->ncorekinds && kind < 0; k++)
+			if (!strcasecmp(tok, t->corekinds[k].name))
+				kind = k;
+		if (kind >= 0) {
+			for (int i = 0; i < t->nonline; i++)
+				if (t->cores[t->threads[i].core].corekind == kind && t->threads[i].os_cpu < n)
+					shown[t->threads[i].os_cpu] = true;
+			continue;
+		}
 		if (!strncmp(tok, "socket", 6)) {
 			long id = strtol(tok + 6, &end, 10);
 			int k = end == tok + 6 || *end ? -1 : view_socket_find(t, id);
@@ -89,7 +103,8 @@ static int view_set_filter(struct view *v, const char *text)
 					 "reversed or above %d", text, CPULIST_MAX_CPU);
 			else
 				snprintf(v->status, sizeof(v->status), "CPU filter '%s': expected CPU "
-					 "lists or socketN, such as 0-3,8 or socket1", text);
+					 "lists, socketN%s, such as 0-3,8 or socket1", text,
+					 t->ncorekinds > 1 ? " or a kind of core (P, E)" : "");
 			free(shown);
 			return rc;
 		}

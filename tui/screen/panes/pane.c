@@ -151,6 +151,27 @@ bool pane_cpu_shown(const struct view *v, int os_cpu)
 				 v->cpu_shown[os_cpu]);
 }
 
+unsigned pane_core_kind(const struct topo *t, int core)
+{
+	int k = core >= 0 && core < t->ncores ? t->cores[core].corekind : -1;
+
+	if (k < 0)
+		return LAYOUT_CORES_ANY;
+	return !strcmp(t->corekinds[k].core_type, "IntelAtom") ? LAYOUT_CORES_E : LAYOUT_CORES_P;
+}
+
+unsigned pane_kinds_shown(const struct view *v)
+{
+	const struct topo *t = v->info.topo;
+	unsigned kinds = 0;
+
+	for (int i = 0; t->ncorekinds > 1 && i < t->nonline; i++)
+		if (pane_cpu_shown(v, t->threads[i].os_cpu) &&
+		    (v->zoom_socket < 0 || t->threads[i].socket == v->zoom_socket))
+			kinds |= 1u << pane_core_kind(t, t->threads[i].core);
+	return kinds & ~(1u << LAYOUT_CORES_ANY);
+}
+
 bool pane_pid_ran(const struct view *v, int os_cpu)
 {
 	return v->pid_cpus && os_cpu >= 0 && os_cpu < v->info.topo->cpu_thread_len &&

@@ -133,6 +133,12 @@ int pane_scroll(const struct view *v, enum view_pane me, struct view_frame *f, i
 void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane);
 void pane_hit_header(struct view_frame *f, int y, int x, int w, int metric);
 
+/* The kind of core (LAYOUT_CORES_*) of topology core CORE: a hybrid's E-cores (IntelAtom), P-cores; ANY uniform. */
+unsigned pane_core_kind(const struct topo *t, int core);
+
+/* The kinds of core among the CPUs V shows (bit LAYOUT_CORES_*), 0 on a CPU of one kind. */
+unsigned pane_kinds_shown(const struct view *v);
+
 /* Whether OS CPU passes the CPU filter, and whether the highlighted PID ran on it. */
 bool pane_cpu_shown(const struct view *v, int os_cpu);
 bool pane_pid_ran(const struct view *v, int os_cpu);

@@ -67,6 +67,7 @@ static int threads_pane_sort_cmp(const void *a, const void *b, void *arg)
 static int threads_pane_columns(const struct view *v, const struct sample *s, int *cols)
 {
 	const struct layout *l = v->info.layout;
+	unsigned kinds = pane_kinds_shown(v);
 	int n = 0;
 
 	for (int m = 0; m < l->nmetrics; m++) {
@@ -74,6 +75,10 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 
 		if (v->col_hidden[m])
 			continue; /* left out with F2 */
+		/* a hybrid: the other kind's metrics when the rows are all of one kind (/ P, / E) */
+		if (kinds && layout_metric_coretype(l, m) &&
+		    !(kinds & (1u << layout_metric_coretype(l, m))))
+			continue;
 		/* a group that is off or blocked has no figures: no column */
 		if (mt->group >= 0 && (s->groups[mt->group].state == SAMPLE_GROUP_OFF ||
 				       s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED))
@@ -206,10 +211,17 @@ static int threads_pane_label(const struct view *v, const struct sample_entity *
 	int ncpu = 0, *tmp = NULL, x;
 	char *list;
 
+	/* a hybrid's core: its kind's letter after its id (P, E, L for LP-E) */
+	char kind = e->core >= 0 && e->core < t->ncores && t->cores[e->core].corekind >= 0
+		    ? t->corekinds[t->cores[e->core].corekind].name[0] : 0;
+
 	if (v->agg == VIEW_AGG_THREAD)
-		return grid_put(g, y, 0, g->w, base, "%c%4d %4d %4d",
-				pane_pid_ran(v, e->index) ? '@' : ' ', e->index, e->os_core_id,
-				e->os_socket_id);
+		return kind ? grid_put(g, y, 0, g->w, base, "%c%4d %3d%c %4d",
+				       pane_pid_ran(v, e->index) ? '@' : ' ', e->index,
+				       e->os_core_id, kind, e->os_socket_id)
+		       : grid_put(g, y, 0, g->w, base, "%c%4d %4d %4d",
+				  pane_pid_ran(v, e->index) ? '@' : ' ', e->index, e->os_core_id,
+				  e->os_socket_id);
 	if (v->agg == VIEW_AGG_CORE) {
 		const struct topo_core *c = &t->cores[e->index];
 
@@ -217,7 +229,9 @@ static int threads_pane_label(const struct view *v, const struct sample_entity *
 		for (int j = 0; j < c->nthreads; j++)
 			tmp[ncpu++] = t->threads[c->thread_first + j].os_cpu;
 		cpus = tmp;
-		x = grid_put(g, y, 0, g->w, base, " %4d %4d ", e->os_core_id, e->os_socket_id);
+		x = kind ? grid_put(g, y, 0, g->w, base, " %3d%c %4d ", e->os_core_id, kind,
+				    e->os_socket_id)
+		    : grid_put(g, y, 0, g->w, base, " %4d %4d ", e->os_core_id, e->os_socket_id);
 	} else {
 		cpus = t->sockets[e->index].cpus;
 		ncpu = t->sockets[e->index].nthreads;

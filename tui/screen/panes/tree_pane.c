@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define TREE_VALUE_W 9
 #define TREE_MAX_COLS 8
@@ -39,10 +40,37 @@ static const char *tree_name(const char *name)
 	return name[0] == '_' && name[1] >= '0' && name[1] <= '9' ? name + 1 : name;
 }
 
-static bool tree_node(const struct layout *l, int m)
+/* The kind metric M is of (its group's), LAYOUT_CORES_ANY for every kind. */
+static unsigned tree_metric_kind(const struct layout *l, int m)
 {
-	return l->metrics[m].level > 0;
+	return layout_metric_coretype(l, m);
 }
+
+/*
+ * The kind of core whose tree the pane shows: on a hybrid, that of the first
+ * CPU shown (the CPU filter, / E, picks the E-cores'); else every kind.
+ */
+static unsigned tree_kind(const struct view *v)
+{
+	const struct layout *l = v->info.layout;
+	const struct topo *t = v->info.topo;
+	bool hybrid = false;
+
+	for (int g = 0; g < l->ngroups && !hybrid; g++)
+		hybrid = l->groups[g].coretype != LAYOUT_CORES_ANY;
+	for (int i = 0; hybrid && i < t->nonline; i++)
+		if (pane_cpu_shown(v, t->threads[i].os_cpu) &&
+		    (v->zoom_socket < 0 || t->threads[i].socket == v->zoom_socket))
+			return pane_core_kind(t, t->threads[i].core);
+	return LAYOUT_CORES_ANY;
+}
+
+/* A node of the tree the pane shows (KIND's, tree_kind). */
+static bool tree_node_of(const struct layout *l, int m, unsigned kind)
+{
+	return l->metrics[m].level > 0 && layout_coretype_on(tree_metric_kind(l, m), kind);
+}
+
 
 /* Whether B comes before A among siblings (the tree line's place, then layout order). */
 static bool tree_before(const struct layout *l, int a, int b)
@@ -53,12 +81,12 @@ static bool tree_before(const struct layout *l, int a, int b)
 }
 
 /* The children of M (-1: the roots), in order, into OUT; their count. */
-static int tree_children(const struct layout *l, int m, int *out)
+static int tree_children(const struct layout *l, int m, int *out, unsigned kind)
 {
 	int n = 0;
 
 	for (int k = 0; k < l->nmetrics; k++) {
-		if (!tree_node(l, k) || l->metrics[k].parent != m)
+		if (!tree_node_of(l, k, kind) || l->metrics[k].parent != m)
 			continue;
 		int at = n++;
 
@@ -75,7 +103,8 @@ static int tree_children(const struct layout *l, int m, int *out)
 static int tree_rows(const struct view *v, int m, int *rows, int n)
 {
 	const struct layout *l = v->info.layout;
-	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), nk = tree_children(l, m, kids);
+	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)),
+	    nk = tree_children(l, m, kids, tree_kind(v));
 
 	for (int i = 0; i < nk; i++) {
 		rows[n++] = kids[i];
@@ -91,12 +120,13 @@ static int tree_rows(const struct view *v, int m, int *rows, int n)
  * the roots down, the flagged node with the largest value at each level;
  * the path into PATH (at most MAX), its length.
  */
-static int tree_pane_bottleneck(const struct layout *l, const double *vars, int *path, int max)
+static int tree_pane_bottleneck(const struct layout *l, const double *vars, int *path, int max,
+				unsigned kind)
 {
 	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = 0, at = -1;
 
 	for (;;) {
-		int nk = tree_children(l, at, kids), best = -1;
+		int nk = tree_children(l, at, kids, kind), best = -1;
 		double top = -INFINITY;
 
 		for (int i = 0; i < nk; i++) {
@@ -149,6 +179,9 @@ static int tree_entities(const struct view *v, const struct sample *s,
 			continue;
 		if (*kind == VIEW_AGG_THREAD && !pane_cpu_shown(v, x->index))
 			continue;
+		/* a hybrid: the cores of the kind whose tree is shown */
+		if (!layout_coretype_on(tree_kind(v), pane_core_kind(v->info.topo, x->core)))
+			continue;
 		if (n < max) {
 			index[n] = i;
 			e[n++] = x;
@@ -189,8 +222,17 @@ static void tree_bar(const struct layout *l, const struct sample *s, const struc
 		grid_put(g, y, x, w, GRID_DIM, "n/a");
 }
 
+/* Whether NAME holds PART, in any case (Intel's "Frontend_Bound", the E-cores' "tma_frontend_bound"). */
+static bool tree_names(const char *name, const char *part)
+{
+	for (size_t n = strlen(part); *name; name++)
+		if (!strncasecmp(name, part, n))
+			return true;
+	return false;
+}
+
 /* The level-1 nodes in the bar's order (-1 where the layout has none). */
-static bool tree_level1(const struct layout *l, int *segs)
+static bool tree_level1(const struct layout *l, int *segs, unsigned kind)
 {
 	bool any = false;
 
@@ -198,7 +240,7 @@ static bool tree_level1(const struct layout *l, int *segs)
 		segs[k] = -1;
 		for (int m = 0; m < l->nmetrics && segs[k] < 0; m++)
 			if (l->metrics[m].level == 1 && l->metrics[m].parent < 0 &&
-			    strstr(l->metrics[m].name, tree_look[k].part))
+			    tree_node_of(l, m, kind) && tree_names(l->metrics[m].name, tree_look[k].part))
 				segs[k] = m;
 		any |= segs[k] >= 0;
 	}
@@ -238,7 +280,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	ncols = all < ncols ? all : ncols;
 	label = g->w - ncols * TREE_VALUE_W - 1;
 	/* the bars: level 1 of each column's entity */
-	if (tree_level1(l, segs)) {
+	if (tree_level1(l, segs, tree_kind(v))) {
 		int x = 1;
 
 		for (int k = 0; k < TREE_BAR_SEGS; k++)
@@ -256,16 +298,23 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	}
 	/* the header: the node column and one per entity */
 	grid_blank(g, y + row, 0, g->w, GRID_HEADER);
-	grid_put(g, y + row, 0, label, GRID_HEADER, l->vendor == CPUID_VENDOR_AMD
-		 ? " pipeline node (Right opens, Left closes, " : " top-down node (Right opens, Left closes, "
-		 "B bottleneck)");
+	if (tree_kind(v) != LAYOUT_CORES_ANY)
+		/* a hybrid: whose tree, and how to see the other kind's */
+		grid_put(g, y + row, 0, label, GRID_HEADER, " %s-cores' tree (/ %s: %s-cores')",
+			 tree_kind(v) == LAYOUT_CORES_E ? "E" : "P",
+			 tree_kind(v) == LAYOUT_CORES_E ? "P" : "E",
+			 tree_kind(v) == LAYOUT_CORES_E ? "P" : "E");
+	else
+		grid_put(g, y + row, 0, label, GRID_HEADER, l->vendor == CPUID_VENDOR_AMD
+			 ? " pipeline node (Right opens, Left closes, "
+			 : " top-down node (Right opens, Left closes, B bottleneck)");
 	for (int c = 0; c < ncols; c++) {
 		tree_entity_label(ents[c], kind, buf, sizeof(buf));
 		grid_put_right(g, y + row, label + c * TREE_VALUE_W, TREE_VALUE_W, GRID_HEADER, buf);
 	}
 	row++;
 	if (ncols)
-		npath = tree_pane_bottleneck(l, ents[0]->vars, path, 16);
+		npath = tree_pane_bottleneck(l, ents[0]->vars, path, 16, tree_kind(v));
 	memcpy(f->tree_path, path, sizeof(int) * (size_t)npath);
 	f->tree_npath = npath;
 	first = pane_scroll(v, VIEW_PANE_TREE, f, nrows, h - row - (all > ncols));
@@ -281,7 +330,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 		bool sel = v->focus == VIEW_PANE_TREE && r == f->sel;
 
 		for (int k = 0; k < l->nmetrics && !has_kids; k++)
-			has_kids = tree_node(l, k) && l->metrics[k].parent == m;
+			has_kids = tree_node_of(l, k, tree_kind(v)) && l->metrics[k].parent == m;
 		grid_put(g, y + row, 0, label, sel ? GRID_SELECT : mt->na ? GRID_DIM : GRID_NORMAL,
 			 "%*s%c %s%s", 2 * (mt->level - 1), "", has_kids ? (open ? '-' : '+') : ' ',
 			 tree_name(mt->name), bottleneck ? " <==" : "");
