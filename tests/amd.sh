@@ -58,20 +58,6 @@ EOF
 sed -e 's/^noise .*/noise 0/' -e '$a cpu 16-31 util=0' \
 	"$top_srcdir/backend/sources/sim/scenarios/compute-bound.scn" >"$tmp/vermeer.scn"
 
-# field JSON socket|cpu N [CHANNEL] METRIC: the last sample's figure (or "missing")
-field() {
-	f_json=$1
-	shift
-	printf '%s\n' "$f_json" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
-kind, k, m = sys.argv[1], int(sys.argv[2]), sys.argv[-1]
-e = s["sockets"][k] if kind == "socket" else [t for t in s["threads"] if t["cpu"] == k][0]
-if len(sys.argv) == 5:
-    e = [c for c in e["channels"] if c["channel"] == int(sys.argv[3])][0]
-v = e["metrics"].get(m)
-print("missing" if v is None else v)' "$@"
-}
 # scaled JSON socket N METRIC: "yes" when the last sample marks it scaled
 scaled() {
 	printf '%s\n' "$1" | tail -1 | $PY -c '

@@ -126,6 +126,9 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 			return -ENODEV;
 		}
 		s->perf_sys = emu_perf_sys(s->perf_kernel);
+		/* an older or smaller kernel: one without this PMU (cpu_atom), for the tests */
+		if (getenv("PMUTOP_SIM_HIDE_PMU") && *getenv("PMUTOP_SIM_HIDE_PMU"))
+			emu_perf_hide_pmu(s->perf_kernel, getenv("PMUTOP_SIM_HIDE_PMU"));
 		emu_perf_cpu_pmu(s->perf_kernel, &s->perf_cpu);
 		source_find_msr_pmu(s, root);
 		s->have_atom = !perf_sys_pmu(s->perf_sys, root, "cpu_atom", &s->perf_atom, why,

@@ -172,10 +172,14 @@ void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
 	struct topo *t = NULL;
 	char err[300];
 	size_t n = 0;
+	bool missing = false;
 
 	l->state = DOCTOR_NA;
 	if (c->in->sim) {
-		snprintf(l->found, sizeof(l->found), "emulated machine: one kind of core");
+		snprintf(l->found, sizeof(l->found), c->read_cpuid && c->info.hybrid
+			 ? "emulated hybrid machine: the P-cores counted through its kernel's cpu_core "
+			   "PMU, the E-cores through cpu_atom, each with its own events and tree"
+			 : "emulated machine: one kind of core");
 		return;
 	}
 	if (topo_load_root(c->in->root ? c->in->root : "/", &t, err, sizeof(err))) {
@@ -187,7 +191,8 @@ void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
 			/* CPUID and hwloc disagree: the kinds cannot be told apart */
 			l->state = DOCTOR_WARN;
 			snprintf(l->found, sizeof(l->found), "CPUID says hybrid (leaf 7 EDX bit 15) but "
-				 "hwloc reports no kinds of core: they cannot be told apart");
+				 "hwloc reports no kinds of core: they cannot be told apart (the CPUs of "
+				 "the kernel's cpu_core and cpu_atom PMUs still decide what each counts)");
 			snprintf(l->fix, sizeof(l->fix), "hwloc 2.4 or later on a kernel with the cpu_core "
 				 "and cpu_atom PMUs (Linux 5.13 on)");
 		} else {
@@ -196,20 +201,28 @@ void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
 		topo_free(t);
 		return;
 	}
-	l->state = DOCTOR_WARN;
+	l->state = DOCTOR_OK;
 	for (int k = 0; k < t->ncorekinds && n < sizeof(l->found); k++) {
 		const struct topo_corekind *kd = &t->corekinds[k];
-		const char *pmu = !strcmp(kd->core_type, "IntelCore") ? "cpu_core"
-				  : !strcmp(kd->core_type, "IntelAtom") ? "cpu_atom" : NULL;
+		bool atom = !strcmp(kd->core_type, "IntelAtom");
+		const char *pmu = !strcmp(kd->core_type, "IntelCore") ? "cpu_core" : atom ? "cpu_atom"
+				  : NULL;
+		bool have = pmu && doctor_has_pmu(c, pmu);
 
+		missing |= pmu && !have;
 		n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "%s%d %s-cores (%s, %d "
-				      "threads)%s%s%s", k ? "; " : "hybrid: ", kd->ncores, kd->name,
+				      "threads): %s%s%s", k ? "; " : "hybrid: ", kd->ncores, kd->name,
 				      kd->core_type[0] ? kd->core_type : "no core type", kd->nthreads,
-				      pmu ? ", perf PMU " : "", pmu ? pmu : "",
-				      pmu && !doctor_has_pmu(c, pmu) ? " missing" : "");
+				      !pmu ? "no perf PMU of its own known" : have ? "perf PMU " : "perf PMU ",
+				      pmu ? pmu : "", !pmu ? "" : !have ? " missing: n/a"
+				      : atom ? ", Intel's E-core metrics and tree (the kernel's perf tool)"
+				      : ", Intel's P-core metrics and tree");
 	}
-	if (n < sizeof(l->found))
-		snprintf(l->found + n, sizeof(l->found) - n, ". pmutop counts the architectural "
-			 "events on every core: each kind's own events and tree are not counted yet");
+	if (missing) {
+		l->state = DOCTOR_WARN;
+		snprintf(l->fix, sizeof(l->fix), "a kernel whose perf driver knows this CPU's kinds of "
+			 "core (Linux 5.13 on has cpu_core and cpu_atom): the kinds it counts are shown, "
+			 "the rest n/a");
+	}
 	topo_free(t);
 }

@@ -497,7 +497,12 @@ static void batch_list_perf(const struct layout *l, FILE *out)
 			char text[160];
 
 			counter_perf_event(ev, text, sizeof(text));
-			fprintf(out, "  %-20s %s\n", ev->name, text);
+			/* a hybrid: the kind's own PMU, cpu_core or cpu_atom */
+			if (grp->coretype && !strncmp(text, "cpu/", 4))
+				fprintf(out, "  %-20s cpu_%s%s\n", ev->name,
+					layout_coretype_names[grp->coretype], text + 3);
+			else
+				fprintf(out, "  %-20s %s\n", ev->name, text);
 		}
 	}
 }

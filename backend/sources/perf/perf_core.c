@@ -220,6 +220,15 @@ static void perf_core_open_fixed(struct perf_core *p)
 		p->fixed_usable |= 1u << n;
 		p->fixed_files += nev;
 	}
+	for (int i = 0; i < p->env.ncpus && p->cfg->cpu_kind && !p->cfg->perf_atom; i++)
+		if (p->env.cpus[i].kind == LAYOUT_CORES_E) {
+			size_t k = strlen(p->note);
+
+			/* a hybrid whose kernel counts one kind: the other's figures are n/a */
+			snprintf(p->note + k, sizeof(p->note) - k, "%sthe E-cores are n/a: the kernel has "
+				 "no cpu_atom PMU to count them with", k ? "; " : "");
+			break;
+		}
 }
 
 /* Open core group G of the selection.  0, or -errno with why in BLOCKED. */

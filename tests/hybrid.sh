@@ -1,0 +1,111 @@
+#!/bin/sh
+# Hybrid Intel CPUs (the hybrid issue): the emulated Alder Lake (i9-12900K:
+# 8 Golden Cove P-cores x 2 threads, CPUs 0-15; 8 Gracemont E-cores in two
+# modules of 4, CPUs 16-23) counted through its emulated kernel's cpu_core
+# and cpu_atom PMUs, each kind with its own events and tree, against the
+# hybrid-split scenario's truth (noise 0) read through the documents' words:
+#  - the E-cores' tree (Intel's E-core metrics in the kernel's perf tool,
+#    alderlake/adl-metrics.json): every node a share of the issue slots, 5 a
+#    cycle ("5 * CPU_CLK_UNHALTED.CORE"); TOPDOWN_RETIRING.ALL "the number of
+#    consumed retirement slots": 0.8 instructions x 1.25 uops a cycle = 1 of
+#    5, 20 %; the scenario's frontend_bound (25 %) and bad_speculation (5 %)
+#    are shares of those slots, the back end the rest (50 %); level 2: the
+#    front end's latency share (60 %: 15 and 10), all of bad speculation
+#    mispredicts (5), the back end's memory share the memory stalls over the
+#    stalled cycles (0.3 / 0.5): core bound 50 x 0.4 = 20, resource bound 30;
+#  - the P-cores' tree (Intel's metrics over PERF_METRICS): slots are "the
+#    machine-width (6) distributed among the logical processors who share
+#    the core", 3 a thread beside its busy sibling; retiring = IPC x 1.05
+#    uops over them, the front end 10 %, bad speculation 5 %;
+#  - the socket: IPC and GHz over both kinds (they mean the same on both),
+#    each kind's tree from its own cores (never slots of two widths summed).
+. "$top_srcdir/tests/lib.sh"
+plan 39
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run "$PMUTOP" --topology-only --sim alderlake
+expect_rc "the emulated Alder Lake's topology" 0
+expect_match "... made from hwloc XML with the kinds: 8 P + 8 E" "$out" \
+	"16 cores, 24 threads: 8 P + 8 E"
+expect_match "... the E-cores in two modules sharing an L2" "$out" \
+	"E-cores (IntelAtom, hwloc efficiency 0): 8 cores, 8 threads, in modules of 4 sharing a 2 MiB L2"
+
+run "$PMUTOP" --sim alderlake --list-pmus
+expect_match "the emulated kernel: cpu_core on the P-cores" "$out" "cpu_core, type 4"
+expect_match "... cpu_atom on the E-cores" "$out" "cpu_atom, type 10"
+
+run "$PMUTOP" --sim alderlake --source perf --list-events
+expect_match "each kind's group through its own PMU: the P-cores' level 1" "$out" \
+	"group TmaL1 (key 1, on by default): P-cores: Top-down level 1"
+expect_match "... the E-cores' on the same key, Gracemont's TOPDOWN_FE_BOUND.ALL on cpu_atom" "$out" \
+	"atom_TOPDOWN_FE_BOUND.ALL cpu_atom/event=0x71/"
+
+run "$PMUTOP" --sim alderlake --source msr -b -n 1
+expect_rc "the msr source refuses a hybrid CPU" 1
+expect_match "... and says to use perf" "$err" "hybrid CPU (P-cores and E-cores): pmutop counts each kind through the kernel's cpu_core and cpu_atom PMUs; use --source perf"
+
+run "$PMUTOP" --sim alderlake -b -n 3 -d 0.5 -g 1 --format json
+expect_rc "level 1 of both kinds (auto takes perf on a hybrid)" 0
+near "E-core: tma_retiring = 0.8 x 1.25 uops / 5 slots" "$(field "$out" cpu 16 tma_retiring)" 20 0.02
+near "... tma_frontend_bound" "$(field "$out" cpu 20 tma_frontend_bound)" 25 0.02
+near "... tma_bad_speculation" "$(field "$out" cpu 23 tma_bad_speculation)" 5 0.02
+near "... tma_backend_bound, the rest" "$(field "$out" cpu 16 tma_backend_bound)" 50 0.02
+ipc=$(field "$out" cpu 0 ipc)
+near "P-core: Retiring = IPC x 1.05 uops / 3 slots (6 shared by two busy threads)" \
+	"$(field "$out" cpu 0 Retiring)" "$($PY -c "print(100 * $ipc * 1.05 / 3)")" 0.02
+near "... Frontend_Bound" "$(field "$out" cpu 1 Frontend_Bound)" 10 0.02
+near "... Bad_Speculation" "$(field "$out" cpu 15 Bad_Speculation)" 5 0.02
+expect_is "an E-core metric on a P-core: n/a" "$(field "$out" cpu 0 tma_retiring)" missing
+expect_is "a P-core metric on an E-core: n/a" "$(field "$out" cpu 16 Retiring)" missing
+near "an E-core's IPC: its own fixed counters through cpu_atom" "$(field "$out" cpu 17 ipc)" 0.8 0.02
+near "... its clock" "$(field "$out" cpu 17 ghz)" 3.6 0.02
+near "the socket's E-core tree from the E-cores alone" "$(field "$out" socket 0 tma_retiring)" 20 0.02
+near "... its P-core tree from the P-cores alone" "$(field "$out" socket 0 Frontend_Bound)" 10 0.02
+# IPC over both kinds: instructions over cycles of all 24 CPUs (16 at 4.9 GHz, 8 at 3.6 x 0.8)
+near "the socket's IPC over both kinds" "$(field "$out" socket 0 ipc)" \
+	"$($PY -c "print((16 * $ipc * 4.9 + 8 * 0.8 * 3.6 * 0.8) / (16 * 4.9 + 8 * 3.6 * 0.8))")" 0.02
+
+run "$PMUTOP" --sim alderlake -b -n 4 -d 0.5 -g 1,2 --format json
+expect_rc "level 2 of both kinds" 0
+near "E-core level 2: tma_ifetch_latency = 25 x 0.6" "$(field "$out" cpu 18 tma_ifetch_latency)" 15 0.05
+near "... tma_ifetch_bandwidth = 25 x 0.4" "$(field "$out" cpu 18 tma_ifetch_bandwidth)" 10 0.05
+near "... tma_branch_mispredicts = all of bad speculation" "$(field "$out" cpu 19 tma_branch_mispredicts)" 5 0.05
+near "... tma_core_bound = 50 x (1 - 0.3 / 0.5)" "$(field "$out" cpu 21 tma_core_bound)" 20 0.05
+near "... tma_resource_bound, the back end's rest" "$(field "$out" cpu 21 tma_resource_bound)" 30 0.05
+
+# a kernel with the P-cores' PMU only: they count, the E-cores are n/a with the reason
+run env PMUTOP_SIM_HIDE_PMU=cpu_atom "$PMUTOP" --sim alderlake -b -n 2 -d 0.5 -g 1 --format json
+near "no cpu_atom: the P-cores still count" "$(field "$out" cpu 2 Frontend_Bound)" 10 0.02
+expect_is "... the E-cores' IPC is n/a" "$(field "$out" cpu 16 ipc)" missing
+expect_match "... their group blocked with the reason" "$out" \
+	"an E-core group, and the kernel has no cpu_atom PMU to count the E-cores with"
+expect_match "... and every sample says so" "$out" "the E-cores are n/a: the kernel has no cpu_atom PMU"
+
+# the screen at 80x24: the E-cores alone (/ E), their tree
+if command -v tmux >/dev/null 2>&1; then
+	sock="$tmp/tmux"
+	tmux -S "$sock" new-session -d -x 80 -y 24 "$PMUTOP --sim alderlake"
+	sleep 2
+	tmux -S "$sock" send-keys / E Enter
+	sleep 1.5
+	screen=$(tmux -S "$sock" capture-pane -p)
+	expect_match "80x24, / E: the E-cores' rows, each core marked E" "$screen" "   16  32E    0"
+	case "$screen" in
+	*"   0    0    0 "*) fail "... no P-core row" "$screen" ;;
+	*) pass "... no P-core row" ;;
+	esac
+	tmux -S "$sock" send-keys Tab Tab Tab Tab Tab Tab
+	sleep 1.5
+	screen=$(tmux -S "$sock" capture-pane -p)
+	expect_match "the tree pane: the E-cores' tree" "$screen" "E-cores' tree (/ P: P-cores')"
+	expect_match "... their retiring node, 20 %" "$screen" "  tma_retiring                        20.00"
+	tmux -S "$sock" kill-server 2>/dev/null
+else
+	for i in 1 2 3 4; do skip "80x24 screen" "no tmux"; done
+fi
+
+run "$PMUTOP" --sim alderlake --doctor
+expect_match "the doctor names the kinds and their PMUs" "$out" \
+	"emulated hybrid machine: the P-cores counted through its kernel's cpu_core PMU, the E-cores through cpu_atom"
