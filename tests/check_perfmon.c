@@ -283,19 +283,50 @@ START_TEST(amd_generations_make_their_layouts)
 }
 END_TEST
 
-START_TEST(hybrid_cpus_keep_the_architectural_events)
+START_TEST(hybrid_cpus_count_each_kind)
 {
 	struct perfmon_layout_config mc = { .gp_counters = 8, .ht_on = true, .threads_per_core = 2,
-					    .sockets = 1, .cores_per_socket = 8, .cpus = 16 };
+					    .sockets = 1, .cores_per_socket = 16, .cpus = 24,
+					    .slots = true, .e_cores = true };
 	struct cpuid_info info = { .vendor_id = CPUID_VENDOR_INTEL, .family = 6, .model = 0x97,
-				   .stepping = 2, .hybrid = true, .core_type = 0x40 };
+				   .stepping = 2, .hybrid = true, .core_type = 0x20 };
 	struct layout *l = NULL;
 	char notice[512] = "";
+	int p1 = -1, e1 = -1, ret = -1;
 
+	setenv("PMUTOP_ATOM_DIR", ATOM_SRCDIR, 1);
+	/* an Alder Lake read on an E-core: the P-cores' data, the E-cores' beside it */
 	ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
-						   sizeof(notice)), -ENOENT);
-	ck_assert_ptr_null(l);
-	ck_assert_ptr_nonnull(strstr(notice, "a hybrid CPU: Intel's data gives each core kind"));
+						   sizeof(notice)), 0);
+	ck_assert_str_eq(notice, "");
+	ck_assert_str_eq(l->name, "intel_adl");
+	for (int g = 0; g < l->ngroups; g++) {
+		if (!strcmp(l->groups[g].name, "TmaL1"))
+			p1 = g;
+		if (!strcmp(l->groups[g].name, "E_TmaL1"))
+			e1 = g;
+	}
+	ck_assert_int_ge(p1, 0);
+	ck_assert_int_eq(e1, p1 + 1); /* one key: the P-cores' group, then the E-cores' */
+	ck_assert_int_eq(l->groups[p1].coretype, LAYOUT_CORES_P);
+	ck_assert_int_eq(l->groups[e1].coretype, LAYOUT_CORES_E);
+	ck_assert_int_eq(l->groups[e1].key, '1');
+	for (int m = 0; m < l->nmetrics; m++)
+		if (!strcmp(l->metrics[m].name, "tma_retiring"))
+			ret = m;
+	ck_assert_int_ge(ret, 0);
+	ck_assert_int_eq(l->metrics[ret].group, e1);
+	ck_assert_int_eq(l->metrics[ret].level, 1);
+	ck_assert_str_eq(l->metrics[ret].formula, "100 * ( atom_TOPDOWN_RETIRING.ALL / ( 5 * cycles ) )");
+	ck_assert_int_eq(layout_metric_coretype(l, ret), LAYOUT_CORES_E);
+	layout_free(l);
+	/* its E-cores off (or not online): the P-cores' groups alone */
+	mc.e_cores = false;
+	ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
+						   sizeof(notice)), 0);
+	for (int g = 0; g < l->ngroups; g++)
+		ck_assert_int_ne(l->groups[g].coretype, LAYOUT_CORES_E);
+	layout_free(l);
 	info.model = 0x55;
 	info.stepping = 4;
 	info.hybrid = false;
@@ -305,6 +336,8 @@ START_TEST(hybrid_cpus_keep_the_architectural_events)
 						   sizeof(notice)), 0);
 	ck_assert_str_eq(l->name, "intel_skx");
 	ck_assert_str_eq(notice, "");
+	for (int g = 0; g < l->ngroups; g++)
+		ck_assert_int_eq(l->groups[g].coretype, LAYOUT_CORES_ANY);
 	layout_free(l);
 }
 END_TEST
@@ -714,7 +747,7 @@ static Suite *perfmon_suite(void)
 		tcase_set_timeout(tc, 120);
 		suite_add_tcase(s, tc);
 	}
-	CHECK_ADD(s, hybrid_cpus_keep_the_architectural_events);
+	CHECK_ADD(s, hybrid_cpus_count_each_kind);
 	CHECK_ADD(s, amd_generations_make_their_layouts);
 	CHECK_ADD(s, cpus_map_to_the_vendors_platforms);
 	CHECK_ADD(s, level_one_is_the_vendors_arithmetic_and_sums_to_100);

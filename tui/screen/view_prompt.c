@@ -103,8 +103,8 @@ static int view_set_filter(struct view *v, const char *text)
 					 "reversed or above %d", text, CPULIST_MAX_CPU);
 			else
 				snprintf(v->status, sizeof(v->status), "CPU filter '%s': expected CPU "
-					 "lists, socketN%s, such as 0-3,8 or socket1", text,
-					 t->ncorekinds > 1 ? " or a kind of core (P, E)" : "");
+					 "lists or socketN%s, such as 0-3,8 or socket1", text,
+					 t->ncorekinds > 1 ? " (or a kind of core: P, E)" : "");
 			free(shown);
 			return rc;
 		}
