@@ -18,9 +18,15 @@
 #    the core", 3 a thread beside its busy sibling; retiring = IPC x 1.05
 #    uops over them, the front end 10 %, bad speculation 5 %;
 #  - the socket: IPC and GHz over both kinds (they mean the same on both),
-#    each kind's tree from its own cores (never slots of two widths summed).
+#    each kind's tree from its own cores (never slots of two widths summed);
+#  - the emulated Lunar Lake (Core Ultra 7 258V: 4 Lion Cove P-cores without
+#    SMT, 8 slots a cycle each; 4 Skymont low-power E-cores, 8 slots, level 1
+#    on the architectural _P events), hybrid-lowpower: E-cores 1.6 x 1.25 = 2
+#    of 8 slots (25 %), front end 20 % (40 % latency: 8), bad speculation 5 %,
+#    back end 50 % (memory 0.2 / 0.4 of it: core bound 25); P-cores 2.0 x 1.1
+#    = 2.2 of 8 (27.5 %), front end 15 %.
 . "$top_srcdir/tests/lib.sh"
-plan 39
+plan 49
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -104,6 +110,34 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -S "$sock" kill-server 2>/dev/null
 else
 	for i in 1 2 3 4; do skip "80x24 screen" "no tmux"; done
+fi
+
+run "$PMUTOP" --topology-only --sim lunarlake
+expect_match "Lunar Lake: 4 P + 4 E, no SMT" "$out" "8 cores, 8 threads: 4 P + 4 E"
+run "$PMUTOP" --sim lunarlake -b -n 4 -d 0.5 -g 1,2 --format json
+expect_rc "Lunar Lake, both kinds' level 1 and 2" 0
+near "Skymont: tma_retiring = 1.6 x 1.25 uops / 8 slots (TOPDOWN_RETIRING.ALL_P)" \
+	"$(field "$out" cpu 4 tma_retiring)" 25 0.02
+near "... tma_frontend_bound (TOPDOWN_FE_BOUND.ALL_P, the fixed counter's twin)" \
+	"$(field "$out" cpu 5 tma_frontend_bound)" 20 0.02
+near "... tma_backend_bound (TOPDOWN_BE_BOUND.ALL_P)" "$(field "$out" cpu 6 tma_backend_bound)" 50 0.02
+near "... tma_ifetch_latency = 20 x 0.4" "$(field "$out" cpu 7 tma_ifetch_latency)" 8 0.05
+near "... tma_core_bound = 50 x (1 - 0.2 / 0.4)" "$(field "$out" cpu 4 tma_core_bound)" 25 0.05
+near "Lion Cove alone on its core: Retiring = 2.0 x 1.1 uops / 8 slots" \
+	"$(field "$out" cpu 0 Retiring)" 27.5 0.02
+near "... Frontend_Bound" "$(field "$out" cpu 3 Frontend_Bound)" 15 0.02
+if command -v tmux >/dev/null 2>&1; then
+	tmux -S "$sock" new-session -d -x 100 -y 40 "$PMUTOP --sim lunarlake"
+	sleep 2
+	tmux -S "$sock" send-keys Tab
+	tmux -S "$sock" send-keys Down Down Down Down Right Right Right e
+	sleep 1.5
+	screen=$(tmux -S "$sock" capture-pane -p)
+	expect_match "explain on an E-core's P-core metric: n/a and why" "$screen" \
+		"n/a on this CPU: a metric of the P-cores, whose PMU (cpu_core) and events this E-core has"
+	tmux -S "$sock" kill-server 2>/dev/null
+else
+	skip "explain's reason" "no tmux"
 fi
 
 run "$PMUTOP" --sim alderlake --doctor

@@ -332,6 +332,16 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 		mt->help ? mt->help : "", mt->name, mt->formula);
 	if (mt->na)
 		fprintf(f, "\nNot counted here: %s.\n", mt->na);
+	/* a hybrid: a metric of one kind of core is n/a on the other's */
+	if (e && e->core >= 0 && layout_metric_coretype(l, m) &&
+	    pane_core_kind(v->info.topo, e->core) != LAYOUT_CORES_ANY &&
+	    pane_core_kind(v->info.topo, e->core) != (unsigned)layout_metric_coretype(l, m))
+		fprintf(f, "\nn/a on this CPU: a metric of the %s, whose PMU (%s) and events this "
+			"%s has not; its own kind's metrics show its figures (/ %s: that kind alone).\n",
+			layout_metric_coretype(l, m) == LAYOUT_CORES_E ? "E-cores" : "P-cores",
+			layout_metric_coretype(l, m) == LAYOUT_CORES_E ? "cpu_atom" : "cpu_core",
+			layout_metric_coretype(l, m) == LAYOUT_CORES_E ? "P-core" : "E-core",
+			layout_metric_coretype(l, m) == LAYOUT_CORES_E ? "P" : "E");
 	if (mt->threshold_text) {
 		int flag = e ? layout_metric_flagged(l, m, e->vars) : -1;
 

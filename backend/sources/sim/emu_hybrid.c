@@ -84,19 +84,22 @@ char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand)
 		brand);
 	eh_sets(f, 0, all);
 	fprintf(f, " local_memory=\"%llu\"/>\n", (unsigned long long)h->mem_gib << 30);
-	eh_cache(f, 3, 0, all, (unsigned long long)(h->l3_mib * 1048576.0), 0);
+	eh_cache(f, 3, 0, h->e_beside_l3 ? pcpus : all, (unsigned long long)(h->l3_mib * 1048576.0),
+		 0);
 	for (unsigned c = 0; c < h->p_cores; c++, cpu += h->p_threads) {
 		eh_cache(f, 2, cpu, h->p_threads, (unsigned long long)(h->p_l2_mib * 1048576.0), 0);
 		eh_core(f, 4 * c, cpu, h->p_threads, 48);
 		fputs("</object>\n", f);
 	}
+	if (h->e_beside_l3)
+		fputs("</object>\n", f); /* the L3 ends with the P-cores */
 	for (unsigned m = 0; m < h->e_modules; m++) {
 		eh_cache(f, 2, cpu, h->e_per_module, (unsigned long long)(h->e_l2_mib * 1048576.0), 0);
 		for (unsigned c = 0; c < h->e_per_module; c++, cpu++)
 			eh_core(f, 4 * h->p_cores + m * h->e_per_module + c, cpu, 1, 32);
 		fputs("</object>\n", f);
 	}
-	fputs("</object>\n</object>\n</object>\n", f);
+	fputs(h->e_beside_l3 ? "</object>\n</object>\n" : "</object>\n</object>\n</object>\n", f);
 	/* the kinds, the most efficient first (as hwloc orders them) */
 	eh_set(s, sizeof(s), pcpus, ecpus);
 	fprintf(f, "<cpukind cpuset=\"%s\">\n<info name=\"CoreType\" value=\"IntelAtom\"/>\n"

@@ -21,6 +21,13 @@ struct emu_hybrid {
 	unsigned mem_gib;
 	unsigned p_mhz, e_mhz;         /* the kinds' most MHz (hwloc's FrequencyMaxMHz) */
 	unsigned e_gp_counters, e_fixed_counters, e_slots_width;
+	/*
+	 * Skymont (Lunar and Arrow Lake) counts level 1 with the architectural
+	 * _P events (TOPDOWN_FE_BOUND.ALL_P 9CH/01H, ...), Gracemont (Alder
+	 * Lake) with 71H, 74H, C2H umask 0
+	 */
+	bool e_skymont;
+	bool e_beside_l3;              /* the E-cores outside the L3 (Lunar Lake's low-power island) */
 };
 
 /* The topology (malloc'd hwloc XML) of H, the package named BRAND. */

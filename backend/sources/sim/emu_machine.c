@@ -169,6 +169,34 @@ const struct emu_machine emu_machines[] = {
 	},
 	{
 		/*
+		 * Core Ultra 7 258V (Lunar Lake, 06_BD): 4 Lion Cove P-cores without
+		 * hyper-threading (CPUs 0-3, 2.5 MiB L2 each, the 12 MiB L3; 8 issue
+		 * slots a cycle, PERF_METRICS with level 2) and 4 Skymont low-power
+		 * E-cores in one module sharing a 4 MiB L2 outside the L3 (CPUs 4-7;
+		 * 8 counters, 8 slots); memory on the package (no uncore emulated).
+		 */
+		.name = "lunarlake",
+		.description = "Core Ultra 7 258V (Lunar Lake, hybrid, no SMT): 4 P-cores + 4 "
+			       "low-power E-cores, 8 CPUs; Intel's data per core kind through perf",
+		.topology = "hybrid: 4 P-cores, 1 E-core module x 4",
+		.brand = "Intel(R) Core(TM) Ultra 7 258V",
+		.family = 6, .model = 0xBD, .stepping = 1,
+		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 2.20,
+		.slots_width = 8, .perf_metrics = 8,
+		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
+		.default_scenario = "hybrid-lowpower",
+		.hybrid = &(const struct emu_hybrid){
+			.p_cores = 4, .p_threads = 1, .e_modules = 1, .e_per_module = 4,
+			.p_l2_mib = 2.5, .e_l2_mib = 4, .l3_mib = 12, .mem_gib = 32,
+			.p_mhz = 4800, .e_mhz = 3700,
+			.e_gp_counters = 8, .e_fixed_counters = 3, .e_slots_width = 8,
+			.e_skymont = true, .e_beside_l3 = true,
+		},
+	},
+	{
+		/*
 		 * AMD EPYC 9654 (Genoa, family 19h model 11h): 96 cores in 12 CCDs of
 		 * one 8-core CCX each (32 MiB L3 per CCX), 12 DDR5-4800 channels per
 		 * socket; Linux numbers the first threads of all cores, then their

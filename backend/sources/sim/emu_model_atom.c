@@ -11,6 +11,8 @@
  * which Gracemont counts by kind only).  The shares come from the thread's
  * truth as for a P-core's PERF_METRICS (emu_model_topdown) over the E-core's
  * own slots, so that both kinds show one truth through their own events.
+ * Skymont (Lunar Lake's E-cores, 8 slots) counts level 1 with the
+ * architectural _P events instead (9CH/01H, C2H/02H, A4H/02H).
  * The finer nodes (the front end's causes, the back end's other resources)
  * are not modelled: zero, listed as unknown encodings.  Pure functions.
  */
@@ -48,6 +50,25 @@ bool emu_model_atom_core(const struct emu_machine *m, unsigned event, unsigned u
 	emu_model_topdown(m, one, frac);
 	be = frac[3];
 	mem_share = be > 0 ? frac[7] / be : 0;
+	if (m->hybrid && m->hybrid->e_skymont) {
+		/* Skymont: level 1 as the architectural _P events (and the old codes, "NON_ARCH") */
+		switch (event << 8 | umask) {
+		case 0xC202: /* TOPDOWN_RETIRING.ALL_P */
+			ea_slots(d, w * frac[0]);
+			return true;
+		case 0x9C01: /* TOPDOWN_FE_BOUND.ALL_P */
+			ea_slots(d, w * frac[2]);
+			return true;
+		case 0xA402: /* TOPDOWN_BE_BOUND.ALL_P */
+			ea_slots(d, w * be);
+			return true;
+		case 0xC200: /* UOPS_RETIRED.ALL: a slot each */
+			ea_slots(d, w * frac[0]);
+			return true;
+		}
+	} else if (event == 0xC2 && umask != 0) {
+		return false; /* Gracemont's UOPS_RETIRED.X87 and the like */
+	}
 	switch (event << 8 | umask) {
 	case 0xC200: /* TOPDOWN_RETIRING.ALL */
 		ea_slots(d, w * frac[0]);
