@@ -26,7 +26,7 @@
 #    back end 50 % (memory 0.2 / 0.4 of it: core bound 25); P-cores 2.0 x 1.1
 #    = 2.2 of 8 (27.5 %), front end 15 %.
 . "$top_srcdir/tests/lib.sh"
-plan 49
+plan 50
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -111,6 +111,11 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	for i in 1 2 3 4; do skip "80x24 screen" "no tmux"; done
 fi
+
+# where the cycles ran, per kind: 16 x 4.9 GHz on the P-cores, 8 x 3.6 GHz x 0.8 on the E-cores
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim alderlake --dump -n 2
+expect_match "the header at 80x24: the interval's cycles per kind (78.4 of 101.4 G on P)" "$out" \
+	"cycles: P 77% E 23%"
 
 run "$PMUTOP" --topology-only --sim lunarlake
 expect_match "Lunar Lake: 4 P + 4 E, no SMT" "$out" "8 cores, 8 threads: 4 P + 4 E"

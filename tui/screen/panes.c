@@ -88,6 +88,29 @@ static void panes_short_brand(const char *brand, char *out, size_t len, bool wor
 }
 
 /* The machine's package power (RAPL, every socket's package_watts) for the header, "" none. */
+/*
+ * A hybrid: where the interval's unhalted cycles ran, per kind of core ("P
+ * 77% E 23%": the whole machine's, or the counted command's alone); "" on a
+ * CPU of one kind.
+ */
+static void panes_kinds(const struct topo *t, const struct sample *s, char *buf, size_t len)
+{
+	double cyc[LAYOUT_NCORETYPES] = { 0 }, all = 0;
+
+	buf[0] = 0;
+	for (int i = 0; s && t->ncorekinds > 1 && i < s->nthreads; i++) {
+		double c = s->threads[i].vars[LAYOUT_B_cycles];
+
+		if (c > 0) {
+			cyc[pane_core_kind(t, s->threads[i].core)] += c;
+			all += c;
+		}
+	}
+	if (all > 0)
+		snprintf(buf, len, "cycles: P %.0f%% E %.0f%%", 100 * cyc[LAYOUT_CORES_P] / all,
+			 100 * cyc[LAYOUT_CORES_E] / all);
+}
+
 static void panes_power(const struct layout *l, const struct sample *s, char *buf, size_t len)
 {
 	int m = layout_metric_find(l, "package_watts");
@@ -120,7 +143,7 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	const struct view_info *in = &v->info;
 	char line[512], skew[32], legend[160], brand[96], shrt[96], lay[160], mark[160];
 	char iv[32], seq[32], agetxt[32], skewtxt[48], heat[200], heat_short[96], filter[96];
-	char pid[32], rec[300], rec_mid[300], rec_short[32], serving[140], power[48];
+	char pid[32], rec[300], rec_mid[300], rec_short[32], serving[140], power[48], kinds[48];
 	const char *base = strrchr(v->rec_path, '/');
 	int label = (int)strlen(in->source) + 2, x;
 
@@ -169,13 +192,15 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 	if (v->pid)
 		snprintf(pid, sizeof(pid), "pid: %d", v->pid);
 	panes_power(in->layout, s, power, sizeof(power));
+	panes_kinds(in->topo, s, kinds, sizeof(kinds));
 	{
 		/* the command, a replay's place, a viewer's owner and a recording first */
 		const struct pane_part second[] = {
 			{ v->run, NULL, true }, { v->where, v->where_short, true },
 			{ (int)strlen(rec) > g->w / 3 ? rec_mid : rec, rec_short, true },
 			{ mark, NULL, false }, { iv, NULL, false }, { seq, NULL, false },
-			{ power, NULL, false }, { serving, "SERVING", false }, { agetxt, NULL, false }, { skewtxt, NULL, false },
+			{ power, NULL, false }, { kinds, NULL, false }, { serving, "SERVING", false },
+			{ agetxt, NULL, false }, { skewtxt, NULL, false },
 			{ heat, heat_short, false }, { filter, NULL, false }, { pid, NULL, false },
 		};
 
