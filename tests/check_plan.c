@@ -171,6 +171,47 @@ START_TEST(uncore_groups_pack_by_box_kind)
 }
 END_TEST
 
+START_TEST(a_hybrids_kinds_never_take_turns_with_each_other)
+{
+	/* 4 events a P-core group, 4 an E-core group, each kind 4 counters: they never meet */
+	const char *text = "pmutop-layout 1\nlayout t\nmodels 06_97\n"
+		"group p\n  coretype core\n"
+		"  event p1 raw event=0xB1 umask=0x01\n  event p2 raw event=0x0E umask=0x01\n"
+		"  event p3 raw event=0xC2 umask=0x01\n  event p4 raw event=0xA2 umask=0x01\n"
+		"  metric mp thread count = p1\nend\n"
+		"group e\n  coretype atom\n"
+		"  event e1 raw event=0x71 umask=0x00\n  event e2 raw event=0x74 umask=0x00\n"
+		"  event e3 raw event=0xC2 umask=0x00\n  event e4 raw event=0x73 umask=0x00\n"
+		"  metric me thread count = e1\nend\n"
+		"group any\n  event a1 raw event=0x3C umask=0x00\n  metric ma thread count = a1\nend\n";
+	struct counter_set sets[4];
+	char blocked[4][SAMPLE_WHY_MAX], err[512];
+	struct layout *l;
+
+	ck_assert_msg(layout_parse(text, "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l->groups[0].coretype, LAYOUT_CORES_P);
+	ck_assert_int_eq(l->groups[1].coretype, LAYOUT_CORES_E);
+	/* one set: the P-cores program p1-p4, the E-cores e1-e4, on counters 0-3 of each */
+	ck_assert_int_eq(plan_core(l, 0x3, 0xF, 0, 0, sets, blocked), 1);
+	ck_assert_uint_eq(sets[0].groups, 3);
+	ck_assert_int_eq(sets[0].nev, 8);
+	/* a group of every kind beside them: one packing for all, so they take turns */
+	ck_assert_int_eq(plan_core(l, 0x7, 0xF, 0, 0, sets, blocked), 3);
+	layout_free(l);
+	/* "coretype" in an uncore group, or a kind that is not one, is refused */
+	ck_assert_int_ne(layout_parse("pmutop-layout 1\nlayout t\nmodels 06_97\ngroup u\n  pmu cbo\n"
+				      "  coretype atom\n  event c1 raw event=0x34 umask=0x11\n"
+				      "  metric mc socket count = c1\nend\n", "u.layout", &l, err,
+				      sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "'coretype' in a core group only"));
+	ck_assert_int_ne(layout_parse("pmutop-layout 1\nlayout t\nmodels 06_97\ngroup u\n"
+				      "  coretype little\n  event c1 raw event=0x34 umask=0x11\n"
+				      "  metric mc thread count = c1\nend\n", "u.layout", &l, err,
+				      sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "core or atom (the kind of core"));
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -182,6 +223,7 @@ static Suite *plan_suite(void)
 	CHECK_ADD(s, a_missing_architectural_event_blocks_its_group_only);
 	CHECK_ADD(s, unselected_groups_take_no_counter);
 	CHECK_ADD(s, uncore_groups_pack_by_box_kind);
+	CHECK_ADD(s, a_hybrids_kinds_never_take_turns_with_each_other);
 	return s;
 }
 

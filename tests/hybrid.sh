@@ -26,7 +26,7 @@
 #    back end 50 % (memory 0.2 / 0.4 of it: core bound 25); P-cores 2.0 x 1.1
 #    = 2.2 of 8 (27.5 %), front end 15 %.
 . "$top_srcdir/tests/lib.sh"
-plan 50
+plan 53
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,12 +48,17 @@ expect_match "each kind's group through its own PMU: the P-cores' level 1" "$out
 expect_match "... the E-cores' on the same key, Gracemont's TOPDOWN_FE_BOUND.ALL on cpu_atom" "$out" \
 	"atom_TOPDOWN_FE_BOUND.ALL cpu_atom/event=0x71/"
 
-run "$PMUTOP" --sim alderlake --source msr -b -n 1
-expect_rc "the msr source refuses a hybrid CPU" 1
-expect_match "... and says to use perf" "$err" "hybrid CPU (P-cores and E-cores): pmutop counts each kind through the kernel's cpu_core and cpu_atom PMUs; use --source perf"
+# the registers: each kind's groups on its CPUs (an E-core's 6 counters, no fixed counter 3)
+run "$PMUTOP" --sim alderlake --source msr -b -n 3 -d 0.5 -g 1,2 --format json
+expect_rc "the msr source counts a hybrid by kind" 0
+near "... an E-core's tma_retiring from its own counters" "$(field "$out" cpu 19 tma_retiring)" 20 0.02
+near "... its level 2 beside (the sets take turns)" "$(field "$out" cpu 19 tma_ifetch_latency)" 15 0.05
+near "... a P-core's Retiring from PERF_METRICS" "$(field "$out" cpu 4 Retiring)" \
+	"$(field "$out" cpu 4 ipc | $PY -c "import sys; print(100 * float(sys.stdin.read()) * 1.05 / 3)")" 0.02
+expect_is "... no P-core figure on an E-core" "$(field "$out" cpu 19 Frontend_Bound)" missing
 
-run "$PMUTOP" --sim alderlake -b -n 3 -d 0.5 -g 1 --format json
-expect_rc "level 1 of both kinds (auto takes perf on a hybrid)" 0
+run "$PMUTOP" --sim alderlake --source perf -b -n 3 -d 0.5 -g 1 --format json
+expect_rc "level 1 of both kinds through perf (cpu_core, cpu_atom)" 0
 near "E-core: tma_retiring = 0.8 x 1.25 uops / 5 slots" "$(field "$out" cpu 16 tma_retiring)" 20 0.02
 near "... tma_frontend_bound" "$(field "$out" cpu 20 tma_frontend_bound)" 25 0.02
 near "... tma_bad_speculation" "$(field "$out" cpu 23 tma_bad_speculation)" 5 0.02
@@ -73,7 +78,7 @@ near "... its P-core tree from the P-cores alone" "$(field "$out" socket 0 Front
 near "the socket's IPC over both kinds" "$(field "$out" socket 0 ipc)" \
 	"$($PY -c "print((16 * $ipc * 4.9 + 8 * 0.8 * 3.6 * 0.8) / (16 * 4.9 + 8 * 3.6 * 0.8))")" 0.02
 
-run "$PMUTOP" --sim alderlake -b -n 4 -d 0.5 -g 1,2 --format json
+run "$PMUTOP" --sim alderlake --source perf -b -n 4 -d 0.5 -g 1,2 --format json
 expect_rc "level 2 of both kinds" 0
 near "E-core level 2: tma_ifetch_latency = 25 x 0.6" "$(field "$out" cpu 18 tma_ifetch_latency)" 15 0.05
 near "... tma_ifetch_bandwidth = 25 x 0.4" "$(field "$out" cpu 18 tma_ifetch_bandwidth)" 10 0.05
@@ -82,7 +87,7 @@ near "... tma_core_bound = 50 x (1 - 0.3 / 0.5)" "$(field "$out" cpu 21 tma_core
 near "... tma_resource_bound, the back end's rest" "$(field "$out" cpu 21 tma_resource_bound)" 30 0.05
 
 # a kernel with the P-cores' PMU only: they count, the E-cores are n/a with the reason
-run env PMUTOP_SIM_HIDE_PMU=cpu_atom "$PMUTOP" --sim alderlake -b -n 2 -d 0.5 -g 1 --format json
+run env PMUTOP_SIM_HIDE_PMU=cpu_atom "$PMUTOP" --sim alderlake --source perf -b -n 2 -d 0.5 -g 1 --format json
 near "no cpu_atom: the P-cores still count" "$(field "$out" cpu 2 Frontend_Bound)" 10 0.02
 expect_is "... the E-cores' IPC is n/a" "$(field "$out" cpu 16 ipc)" missing
 expect_match "... their group blocked with the reason" "$out" \
@@ -119,7 +124,7 @@ expect_match "the header at 80x24: the interval's cycles per kind (78.4 of 101.4
 
 run "$PMUTOP" --topology-only --sim lunarlake
 expect_match "Lunar Lake: 4 P + 4 E, no SMT" "$out" "8 cores, 8 threads: 4 P + 4 E"
-run "$PMUTOP" --sim lunarlake -b -n 3 -d 0.5 -g 1 --format json
+run "$PMUTOP" --sim lunarlake --source perf -b -n 3 -d 0.5 -g 1 --format json
 expect_rc "Lunar Lake, both kinds' level 1" 0
 near "Skymont: tma_retiring = 1.6 x 1.25 uops / 8 slots (TOPDOWN_RETIRING.ALL_P)" \
 	"$(field "$out" cpu 4 tma_retiring)" 25 0.02
@@ -127,7 +132,7 @@ near "... tma_frontend_bound (TOPDOWN_FE_BOUND.ALL_P, the fixed counter's twin)"
 	"$(field "$out" cpu 5 tma_frontend_bound)" 20 0.02
 near "... tma_backend_bound (TOPDOWN_BE_BOUND.ALL_P)" "$(field "$out" cpu 6 tma_backend_bound)" 50 0.02
 # level 2 beside level 1: the groups take turns on the counters (scaled: within 5 %)
-run "$PMUTOP" --sim lunarlake -b -n 4 -d 0.5 -g 1,2 --format json
+run "$PMUTOP" --sim lunarlake --source perf -b -n 4 -d 0.5 -g 1,2 --format json
 near "... level 2: tma_ifetch_latency = 20 x 0.4" "$(field "$out" cpu 7 tma_ifetch_latency)" 8 0.05
 near "... tma_core_bound = 50 x (1 - 0.2 / 0.4)" "$(field "$out" cpu 4 tma_core_bound)" 25 0.05
 near "Lion Cove alone on its core: Retiring = 2.0 x 1.1 uops / 8 slots" \

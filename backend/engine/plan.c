@@ -4,6 +4,7 @@
 #include "plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The architectural events (seed 004 Table 19-1, in CPUID.0AH:EBX bit order). */
@@ -46,15 +47,18 @@ static void plan_place(const struct layout *l, struct counter_set *sets, int *n,
 	sets[(*n)++] = *alone;
 }
 
-int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
-	      uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX])
+/* Pack the selected core groups of kind KIND (every kind: LAYOUT_NCORETYPES) into SETS. */
+static int plan_core_kind(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
+			  uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX],
+			  unsigned kind)
 {
 	int n = 0;
 
 	for (int g = 0; g < l->ngroups; g++) {
 		struct counter_set alone = { 0 };
 
-		if (l->groups[g].pmu != LAYOUT_PMU_CORE)
+		if (l->groups[g].pmu != LAYOUT_PMU_CORE ||
+		    (kind < LAYOUT_NCORETYPES && l->groups[g].coretype != kind))
 			continue;
 		blocked[g][0] = 0;
 		if (!(groups & LAYOUT_GROUP(g)))
@@ -71,6 +75,46 @@ int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t
 		plan_place(l, sets, &n, g, usable, &alone);
 	}
 	return n;
+}
+
+int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
+	      uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX])
+{
+	bool any = false, e = false;
+	struct counter_set *es;
+	int n, ne;
+
+	for (int g = 0; g < l->ngroups; g++)
+		if (l->groups[g].pmu == LAYOUT_PMU_CORE && (groups & LAYOUT_GROUP(g))) {
+			any |= l->groups[g].coretype == LAYOUT_CORES_ANY;
+			e |= l->groups[g].coretype == LAYOUT_CORES_E;
+		}
+	if (any || !e)
+		return plan_core_kind(l, groups, usable, lost, absent, sets, blocked,
+				      LAYOUT_NCORETYPES);
+	/*
+	 * A hybrid: a P-core's groups and an E-core's never meet on one CPU, so
+	 * each kind is packed on its own and set K counts both kinds' Kth
+	 */
+	es = calloc((size_t)l->ngroups + 1, sizeof(*es));
+	if (!es)
+		return plan_core_kind(l, groups, usable, lost, absent, sets, blocked,
+				      LAYOUT_NCORETYPES);
+	n = plan_core_kind(l, groups, usable, lost, absent, sets, blocked, LAYOUT_CORES_P);
+	ne = plan_core_kind(l, groups, usable, lost, absent, es, blocked, LAYOUT_CORES_E);
+	for (int k = 0; k < ne; k++) {
+		struct counter_set *s = &sets[k];
+
+		if (k >= n)
+			*s = (struct counter_set){ 0 };
+		for (int i = 0; i < es[k].nev && s->nev < COUNTER_SET_MAX; i++) {
+			s->ev[s->nev] = es[k].ev[i];
+			s->ctr[s->nev++] = es[k].ctr[i];
+		}
+		s->groups |= es[k].groups;
+	}
+	free(es);
+	return n > ne ? n : ne;
 }
 
 int plan_uncore(const struct layout *l, uint64_t groups, struct counter_set *sets, uint64_t *free,

@@ -54,7 +54,7 @@ const char *counter_perf_imc_name(uint32_t mmio);
 uint64_t counter_uncore_evtsel(const struct layout_event *ev);
 
 /* Most events one set holds: the core's 8 counters, the Nehalem uncore's 8 + a CBo and an ARB pair. */
-#define COUNTER_SET_MAX 12
+#define COUNTER_SET_MAX 16 /* a hybrid's set: a P-core's 8 and an E-core's 8 */
 
 /*
  * A multiplexing set: groups whose events count together, each event on

@@ -252,9 +252,6 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	if (auto_why && s->src->info.vendor_id == CPUID_VENDOR_AMD) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: AMD's PMU is counted through "
 			 "the kernel (perf)");
-	} else if (auto_why && s->src->info.hybrid) {
-		snprintf(s->source_why, sizeof(s->source_why), "auto: a hybrid CPU's kinds of core are "
-			 "counted through the kernel's cpu_core and cpu_atom PMUs (perf)");
 	} else if (auto_why) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: msr unusable (%s)", auto_why);
 		/* in the header of every sample: why the figures come through the kernel */

@@ -245,14 +245,6 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 	rc = cpuid_check_intel_perfmon(&s->info, err, errlen);
 	if (rc)
 		goto fail;
-	if (s->info.hybrid) {
-		/* each kind has its own events and counters: the kernel's PMU of each kind counts it */
-		snprintf(err, errlen, "a hybrid CPU (P-cores and E-cores): pmutop counts each kind "
-			 "through the kernel's cpu_core and cpu_atom PMUs; use --source perf (the msr "
-			 "source does not program each kind's registers)");
-		rc = -ENOTSUP;
-		goto fail;
-	}
 	s->dev = source_open_dev(s, root, err, errlen, &rc);
 	if (!s->dev)
 		goto fail;

@@ -30,20 +30,22 @@ enum msr_allow_count {
 
 /*
  * The Intel cores from Skylake on that have no row in the CPU table (their
- * layout is made from Intel's data) and are not hybrid: family 6 models as
- * Intel's mapfile names them (Skylake-SP/Cascade Lake, Ice Lake client and
- * server, Tiger Lake, Rocket Lake, Sapphire and Emerald Rapids, Granite
- * Rapids; Comet Lake's client parts).  They have the offcore response pair
- * with Skylake's writable bits (their data's values fit them) and
- * MSR_PEBS_FRONTEND.
+ * layout is made from Intel's data): family 6 models as Intel's mapfile
+ * names them (Skylake-SP/Cascade Lake, Ice Lake client and server, Tiger
+ * Lake, Rocket Lake, Sapphire and Emerald Rapids, Granite Rapids; Comet
+ * Lake's client parts; the hybrids Alder and Raptor Lake, Meteor Lake, Lunar
+ * Lake, Arrow Lake, whose two kinds of core have these registers at the same
+ * addresses).  They have the offcore response pair with Skylake's writable
+ * bits (their data's values fit them) and MSR_PEBS_FRONTEND.
  */
 static const unsigned msr_allow_skl_on_models[] = {
 	0x55, 0x7D, 0x7E, 0x6A, 0x6C, 0x8C, 0x8D, 0xA7, 0x8F, 0xCF, 0xAD, 0xAE, 0xA5, 0xA6,
+	0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0xAA, 0xAC, 0xBD, 0xC5, 0xC6,
 };
 
 static bool msr_allow_skl_on(const struct cpuid_info *info)
 {
-	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6 || info->hybrid)
+	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6)
 		return false;
 	if (info->uarch == CPUID_UARCH_SKYLAKE)
 		return true; /* the Skylake client (its offcore pair is the CPU table's group) */

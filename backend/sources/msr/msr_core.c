@@ -117,7 +117,8 @@ void msr_core_verify(struct msr_core *m, int i)
 		return;
 	if (m->cfg->perfmon_version >= 2 && msr_core_taken(m, i, IA32_PERF_GLOBAL_CTRL))
 		ctl = IA32_PERF_GLOBAL_CTRL;
-	else if (slot < m->cfg->gp_counters && slot < PMU_MAX_GP)
+	else if (slot < m->cfg->gp_counters && slot < PMU_MAX_GP &&
+		 (m->mc[i].gp_mine & (1u << slot)))
 		msr_core_pmc_taken(m, i, slot);
 	else if (m->cfg->fixed_counters && msr_core_taken(m, i, IA32_FIXED_CTR_CTRL))
 		ctl = IA32_FIXED_CTR_CTRL;
@@ -140,16 +141,18 @@ static void msr_core_program(struct msr_core *m, int i, const struct counter_set
 	uint32_t used = 0;
 
 	for (int k = 0; s && k < s->nev; k++)
-		used |= 1u << s->ctr[k];
+		used |= msr_core_here(m, i, s->ev[k]) ? 1u << s->ctr[k] : 0;
 	/* each select checked before it is written again: never over another program's */
 	for (int k = 0; prev && k < prev->nev; k++)
-		if (!(used & (1u << prev->ctr[k])) && !msr_core_pmc_taken(m, i, (uint32_t)prev->ctr[k]))
+		if (!(used & (1u << prev->ctr[k])) && msr_core_here(m, i, prev->ev[k]) &&
+		    !msr_core_pmc_taken(m, i, (uint32_t)prev->ctr[k]))
 			msr_core_write(m, i, IA32_PERFEVTSEL0 + (uint32_t)prev->ctr[k], 0);
 	for (int k = 0; s && k < s->nev; k++) {
 		const struct layout_event *ev = &m->l->events[s->ev[k]];
 		uint32_t ctr = (uint32_t)s->ctr[k];
 
-		if (msr_core_pmc_taken(m, i, ctr))
+		/* a hybrid: the other kind's events are not this core's (nor, maybe, the counter) */
+		if (!msr_core_here(m, i, s->ev[k]) || msr_core_pmc_taken(m, i, ctr))
 			continue;
 		if (ev->offcore_msr)
 			msr_core_write(m, i, ev->offcore_msr, ev->offcore);
@@ -195,7 +198,7 @@ static void msr_core_read_metrics(struct msr_core *m, int i, uint64_t slots, boo
 		return;
 	c->fixed_acc[3] += (double)slots;
 	for (int k = 0; k < PERF_METRICS_FIELDS; k++)
-		if (m->topdown & (1u << k))
+		if (m->topdown & (1u << k) && m->mc[i].topdown_mine)
 			c->td_acc[k] += (double)slots * (double)PERF_METRICS_FIELD(metrics, k) / 255.0;
 }
 
@@ -209,10 +212,10 @@ void msr_core_read_fixed(struct msr_core *m, int i, bool baseline)
 	uint64_t v;
 
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++) {
-		if (!(m->fixed_usable & (1u << n)) || msr_core_read(m, i, IA32_FIXED_CTR0 + n, &v))
+		if (!(mc->fixed_mine & (1u << n)) || msr_core_read(m, i, IA32_FIXED_CTR0 + n, &v))
 			continue;
 		atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
-		if (n == 3 && m->topdown) {
+		if (n == 3 && mc->topdown_mine) {
 			msr_core_read_metrics(m, i, v, baseline);
 			continue;
 		}
@@ -246,20 +249,24 @@ static int msr_core_save(struct msr_core *m, int i)
 	int cpu = m->env.cpus[i].os_cpu;
 
 	for (unsigned k = 0; k < cfg->gp_counters && k < PMU_MAX_GP; k++)
-		if (m->gp_usable & (1u << k)) {
+		if (m->mc[i].gp_mine & (1u << k)) {
 			msr_save(m->dev, cpu, IA32_PMC0 + k);
 			msr_save(m->dev, cpu, IA32_PERFEVTSEL0 + k);
 		}
 	/* the fixed counts move once enabled: saved now, put back at exit */
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
-		if (m->fixed_usable & (1u << n))
+		if (m->mc[i].fixed_mine & (1u << n))
 			msr_save(m->dev, cpu, IA32_FIXED_CTR0 + n);
-	if (m->topdown)
+	if (m->mc[i].topdown_mine)
 		msr_save(m->dev, cpu, MSR_PERF_METRICS); /* cleared at each read */
 	for (int k = 0; k < m->l->nevents; k++) {
 		const struct layout_event *ev = &m->l->events[k];
 		uint32_t extra = ev->offcore_msr ? ev->offcore_msr : ev->has_frontend ? MSR_PEBS_FRONTEND : 0;
-		int rc = ev->offcore_msr ? msr_save(m->dev, cpu, ev->offcore_msr) : 0;
+		int rc;
+
+		if (ev->pmu != LAYOUT_PMU_CORE || !msr_core_here(m, i, k))
+			continue;
+		rc = ev->offcore_msr ? msr_save(m->dev, cpu, ev->offcore_msr) : 0;
 
 		if (!rc && ev->has_frontend)
 			rc = msr_save(m->dev, cpu, extra = MSR_PEBS_FRONTEND);
@@ -310,7 +317,7 @@ static int msr_core_setup_cpu(struct msr_core *m, int i)
 		if (msr_core_read(m, i, IA32_FIXED_CTR_CTRL, &fixed_ctrl))
 			return -EIO;
 		for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++) {
-			if (!(m->fixed_usable & (1u << n)))
+			if (!(m->mc[i].fixed_mine & (1u << n)))
 				continue;
 			fixed_ctrl &= ~(0xFull << FIXED_CTRL_SHIFT(n));
 			fixed_ctrl |= ((cfg->count_kernel ? FIXED_CTRL_OS : 0) |
@@ -324,12 +331,12 @@ static int msr_core_setup_cpu(struct msr_core *m, int i)
 		if (msr_core_read(m, i, IA32_PERF_GLOBAL_CTRL, &global))
 			return -EIO;
 		for (unsigned k = 0; k < cfg->gp_counters; k++)
-			if (m->gp_usable & (1u << k))
+			if (m->mc[i].gp_mine & (1u << k))
 				global |= GLOBAL_PMC(k);
 		for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
-			if (m->fixed_usable & (1u << n))
+			if (m->mc[i].fixed_mine & (1u << n))
 				global |= GLOBAL_FIXED(n);
-		if (m->topdown)
+		if (m->mc[i].topdown_mine)
 			global |= GLOBAL_PERF_METRICS;
 		rc = msr_core_write(m, i, IA32_PERF_GLOBAL_CTRL, global);
 		if (rc)
@@ -378,6 +385,30 @@ static void msr_core_free(struct src_core *sc)
 	free(m);
 }
 
+/*
+ * Each CPU's own counters: every one pmutop may use, but on a hybrid's
+ * E-core those its events may take (Gracemont has 6) and no fixed counter 3
+ * or PERF_METRICS, whose figures are n/a there.
+ */
+static void msr_core_kinds(struct msr_core *m)
+{
+	uint32_t e_gp = 0;
+
+	for (int k = 0; k < m->l->nevents; k++)
+		if (m->l->events[k].pmu == LAYOUT_PMU_CORE &&
+		    m->l->groups[m->l->events[k].group].coretype == LAYOUT_CORES_E)
+			e_gp |= m->l->events[k].counters;
+	for (int i = 0; i < m->env.ncpus; i++) {
+		struct msr_cpu *mc = &m->mc[i];
+		bool e = m->env.cpus[i].kind == LAYOUT_CORES_E;
+
+		mc->gp_mine = m->gp_usable & (e && e_gp ? e_gp : ~0u);
+		mc->fixed_mine = m->fixed_usable & (e ? ~(1u << 3) : ~0u);
+		mc->topdown_mine = m->topdown && !e;
+		m->env.cpus[i].fixed_na = e ? 1u << 3 : 0;
+	}
+}
+
 static int msr_core_create(const struct src_env *env, struct src_core **out, char *err,
 			   size_t errlen)
 {
@@ -397,6 +428,7 @@ static int msr_core_create(const struct src_env *env, struct src_core **out, cha
 	m->fixed_usable = ((1u << cfg->fixed_counters) - 1) & ~cfg->fixed_taken;
 	m->fixed_usable &= (1u << PMU_MAX_FIXED) - 1;
 	m->topdown = msr_core_topdown(m);
+	msr_core_kinds(m);
 	for (int i = 0; i < env->ncpus; i++) {
 		int rc = msr_core_setup_cpu(m, i);
 
@@ -429,9 +461,14 @@ static void msr_core_plan(struct src_core *sc, uint64_t groups, char (*blocked)[
 	*out = (struct src_plan){ .nsets = m->nsets, .gp_usable = __builtin_popcount(m->gp_usable),
 				  .fixed = m->fixed_usable, .topdown = m->topdown,
 				  .live = plan_groups(m->sets, m->nsets) };
-	for (int k = 0; k < m->nsets; k++)
-		if (m->sets[k].nev > out->gp_used)
-			out->gp_used = m->sets[k].nev;
+	for (int k = 0; k < m->nsets; k++) {
+		uint32_t ctrs = 0; /* a hybrid's set: both kinds' events, on the same counters */
+
+		for (int e = 0; e < m->sets[k].nev; e++)
+			ctrs |= 1u << m->sets[k].ctr[e];
+		if (__builtin_popcount(ctrs) > out->gp_used)
+			out->gp_used = __builtin_popcount(ctrs);
+	}
 }
 
 static void msr_core_baseline(struct src_core *sc)

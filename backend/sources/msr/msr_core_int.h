@@ -26,6 +26,12 @@ struct msr_cpu {
 	bool was_offline;                /* offline at its last interval: programmed afresh */
 	bool returning;                  /* programming afresh: its registers are not ours now */
 	int batch_at, batch_n;           /* its reads in the sweep's batch */
+	/*
+	 * The counters its kind of core has (a hybrid's E-core: the E-core
+	 * events' counters, no fixed counter 3, no PERF_METRICS), of pmutop's
+	 */
+	uint32_t gp_mine, fixed_mine;
+	bool topdown_mine;
 };
 
 struct msr_reader {
@@ -110,5 +116,12 @@ void msr_core_verify(struct msr_core *m, int i);
 void msr_core_sweep(struct src_core *s, bool final, struct src_sweep *out);
 void msr_readers_start(struct msr_core *m);
 void msr_readers_stop(struct msr_core *m);
+
+/* Whether layout event EV counts on CPU I: its group of any kind of core, or of I's kind. */
+static inline bool msr_core_here(const struct msr_core *m, int i, int ev)
+{
+	return layout_coretype_on(m->l->groups[m->l->events[ev].group].coretype,
+				  m->env.cpus[i].kind);
+}
 
 #endif

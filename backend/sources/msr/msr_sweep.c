@@ -92,8 +92,8 @@ static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_s
 		double when, live;
 		uint64_t v;
 
-		if (mc->taken & (1u << ctr))
-			continue; /* another program's count now */
+		if (mc->taken & (1u << ctr) || !msr_core_here(m, i, s->ev[k]))
+			continue; /* another program's count now; the other kind's event */
 		if (msr_core_access(m, i, IA32_PMC0 + ctr, &v, false, &when))
 			continue;
 		atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
@@ -139,14 +139,14 @@ static void msr_sweep_batch_final(struct msr_core *m, int i, unsigned slot)
 	int cpu = m->env.cpus[i].os_cpu;
 
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
-		if (m->fixed_usable & (1u << n))
+		if (m->mc[i].fixed_mine & (1u << n))
 			msr_sweep_batch_add(m, i, IA32_FIXED_CTR0 + n);
-	if (m->topdown)
+	if (m->mc[i].topdown_mine)
 		msr_sweep_batch_add(m, i, MSR_PERF_METRICS);
 	msr_sweep_batch_add(m, i, IA32_TIME_STAMP_COUNTER);
 	if (cfg->perfmon_version >= 2 && msr_wrote(m->dev, cpu, IA32_PERF_GLOBAL_CTRL))
 		msr_sweep_batch_add(m, i, IA32_PERF_GLOBAL_CTRL);
-	if (slot < cfg->gp_counters && slot < PMU_MAX_GP &&
+	if (slot < cfg->gp_counters && slot < PMU_MAX_GP && (m->mc[i].gp_mine & (1u << slot)) &&
 	    msr_wrote(m->dev, cpu, IA32_PERFEVTSEL0 + slot))
 		msr_sweep_batch_add(m, i, IA32_PERFEVTSEL0 + slot);
 	else if (cfg->fixed_counters && msr_wrote(m->dev, cpu, IA32_FIXED_CTR_CTRL))
@@ -176,7 +176,7 @@ static bool msr_sweep_batch(struct msr_core *m, const struct counter_set *s, boo
 		if (c->late || c->gone)
 			continue;
 		for (int k = 0; s && k < s->nev; k++)
-			if (!(m->mc[i].taken & (1u << s->ctr[k])))
+			if (!(m->mc[i].taken & (1u << s->ctr[k])) && msr_core_here(m, i, s->ev[k]))
 				msr_sweep_batch_add(m, i, IA32_PMC0 + (uint32_t)s->ctr[k]);
 		if (final)
 			msr_sweep_batch_final(m, i, slot);
