@@ -26,7 +26,7 @@
 #    back end 50 % (memory 0.2 / 0.4 of it: core bound 25); P-cores 2.0 x 1.1
 #    = 2.2 of 8 (27.5 %), front end 15 %.
 . "$top_srcdir/tests/lib.sh"
-plan 53
+plan 54
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -113,8 +113,20 @@ if command -v tmux >/dev/null 2>&1; then
 	expect_match "the tree pane: the E-cores' tree" "$screen" "E-cores' tree (/ P: P-cores')"
 	expect_match "... their retiring node, 20 %" "$screen" "  tma_retiring                        20.00"
 	tmux -S "$sock" kill-server 2>/dev/null
+	# sorted by util, least first (the E-cores' 80 % would lead), then grouped by kind: a P-core leads
+	sock="$tmp/tmux2"
+	tmux -S "$sock" new-session -d -x 80 -y 24 "$PMUTOP --sim alderlake"
+	sleep 2
+	tmux -S "$sock" send-keys F6 u t i l Enter r F6 k i n d Enter
+	sleep 1.5
+	screen=$(tmux -S "$sock" capture-pane -p)
+	case "$screen" in
+	*"util^"*"P    0["*) pass "F6 kind: the rows by kind of core, each kind by the sort column" ;;
+	*) fail "F6 kind: the rows by kind of core, each kind by the sort column" "$screen" ;;
+	esac
+	tmux -S "$sock" kill-server 2>/dev/null
 else
-	for i in 1 2 3 4; do skip "80x24 screen" "no tmux"; done
+	for i in 1 2 3 4 5; do skip "80x24 screen" "no tmux"; done
 fi
 
 # where the cycles ran, per kind: 16 x 4.9 GHz on the P-cores, 8 x 3.6 GHz x 0.8 on the E-cores
@@ -139,6 +151,7 @@ near "Lion Cove alone on its core: Retiring = 2.0 x 1.1 uops / 8 slots" \
 	"$(field "$out" cpu 0 Retiring)" 27.5 0.02
 near "... Frontend_Bound" "$(field "$out" cpu 3 Frontend_Bound)" 15 0.02
 if command -v tmux >/dev/null 2>&1; then
+	sock="$tmp/tmux3"
 	tmux -S "$sock" new-session -d -x 100 -y 40 "$PMUTOP --sim lunarlake"
 	sleep 2
 	tmux -S "$sock" send-keys Tab

@@ -106,6 +106,7 @@ struct view {
 	enum view_agg agg;
 	int sort_metric;          /* layout metric the table is sorted by; -1: topology order */
 	bool sort_rev;
+	bool sort_kind;           /* a hybrid: rows grouped by kind of core first (F6 kind) */
 	int sel;                  /* selected row of the table / cell of the topology (position) */
 	int scroll;
 	int hcol;                 /* first metric column the table shows; -1: the sort column's */

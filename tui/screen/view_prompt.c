@@ -173,7 +173,10 @@ static enum view_cmd view_find(struct view *v, const char *text)
 	return VIEW_CMD_REDRAW;
 }
 
-/* F6: sort by the column named TEXT (or the only one it starts), "none" for topology order. */
+/*
+ * F6: sort by the column named TEXT (or the only one it starts), "none" for
+ * topology order; on a hybrid "kind" groups the rows by kind of core.
+ */
 static enum view_cmd view_sort_by(struct view *v, const char *text)
 {
 	const struct layout *l = v->info.layout;
@@ -181,6 +184,14 @@ static enum view_cmd view_sort_by(struct view *v, const char *text)
 
 	if (!strcmp(text, "none") || !text[0]) {
 		v->sort_metric = -1;
+		v->sort_kind = false;
+		return VIEW_CMD_REDRAW;
+	}
+	if (!strcmp(text, "kind") && v->info.topo->ncorekinds > 1) {
+		/* a hybrid: rows by kind of core (P, E, LP-E), each kind by the sort column */
+		v->sort_kind = !v->sort_kind;
+		snprintf(v->status, sizeof(v->status), "sort: rows %sgrouped by kind of core",
+			 v->sort_kind ? "" : "no longer ");
 		return VIEW_CMD_REDRAW;
 	}
 	for (int m = 0; m < l->nmetrics; m++) {

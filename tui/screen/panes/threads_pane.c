@@ -53,9 +53,22 @@ static int threads_pane_sort_cmp(const void *a, const void *b, void *arg)
 {
 	const struct threads_pane_sort *c = arg;
 	int ia = *(const int *)a, ib = *(const int *)b;
-	double x = sample_metric(c->s, &c->ents[ia], c->v->sort_metric);
-	double y = sample_metric(c->s, &c->ents[ib], c->v->sort_metric);
+	double x, y;
 	int r;
+
+	if (c->v->sort_kind) {
+		/* a hybrid's rows by kind of core, hwloc's most performant first (P, E, LP-E) */
+		const struct topo *t = c->v->info.topo;
+		int ka = c->ents[ia].core >= 0 ? t->cores[c->ents[ia].core].corekind : -1;
+		int kb = c->ents[ib].core >= 0 ? t->cores[c->ents[ib].core].corekind : -1;
+
+		if (ka != kb)
+			return ka - kb;
+		if (c->v->sort_metric < 0)
+			return ia - ib;
+	}
+	x = sample_metric(c->s, &c->ents[ia], c->v->sort_metric);
+	y = sample_metric(c->s, &c->ents[ib], c->v->sort_metric);
 
 	if (isnan(x) || isnan(y)) /* n/a last, whatever the direction */
 		return isnan(x) && isnan(y) ? ia - ib : isnan(x) ? 1 : -1;
@@ -259,7 +272,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 
 	ncols = threads_pane_columns(v, s, cols);
 	nrows = threads_pane_rows(v, s, &rows, &ents);
-	if (v->sort_metric >= 0) {
+	if (v->sort_metric >= 0 || (v->sort_kind && v->agg != VIEW_AGG_SOCKET)) {
 		struct threads_pane_sort ctx = { .v = v, .s = s, .ents = ents };
 
 		qsort_r(rows, (size_t)nrows, sizeof(int), threads_pane_sort_cmp, &ctx);
