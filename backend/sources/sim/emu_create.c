@@ -172,7 +172,8 @@ int emu_create(const char *spec, const char *scenario_dir, struct emu **out, cha
 	if (rc == -ENOENT && !strchr(scn, '/'))
 		snprintf(err, errlen, "--sim %s: no scenario '%s' (looked for %s); shipped "
 			 "scenarios are idle, compute-bound, memory-bound, numa-remote, "
-			 "frontend-bound, unbalanced-channels, false-sharing, or give a file path", spec, scn, path);
+			 "frontend-bound, unbalanced-channels, false-sharing, topdown, smt-contended, "
+			 "cross-ccx, hybrid-split, hybrid-lowpower, or give a file path", spec, scn, path);
 	if (rc)
 		return rc == -EIO ? rc : -EINVAL; /* the scenario is the user's input */
 	*out = emu_create_from(m, sc);
