@@ -19,87 +19,63 @@
 #include "emu_model_int.h"
 #include "pmu_regs.h"
 
-#include <math.h>
+#include <stddef.h>
 
-/* A count of MEAN slots a cycle (0 .. the width), as a two-point distribution. */
-static void ea_slots(struct emu_dist *d, double mean)
-{
-	unsigned lo;
 
-	emu_dist_zero(d);
-	if (!(mean > 0))
-		return;
-	lo = (unsigned)floor(mean);
-	if (lo + 1 >= EMU_HIST_BINS)
-		return;
-	d->h[0] = 0;
-	d->h[lo] = 1 - (mean - lo);
-	d->h[lo + 1] += mean - lo;
-}
+/* The shares of the E-core's slots its events count (emu_model_atom_core's table). */
+enum ea_share { EA_RET, EA_FE, EA_FE_LAT, EA_FE_BW, EA_BE, EA_BE_CORE, EA_BE_MEM, EA_BS,
+		EA_BS_MISP, EA_BS_CLEARS, EA_NSHARES };
+
+/* Each event (EVENT << 8 | UMASK) and the share it counts; SKYMONT: Skymont's code alone. */
+static const struct {
+	unsigned code;
+	enum ea_share share;
+	bool skymont;
+} ea_events[] = {
+	{ 0xC202, EA_RET, true },        /* TOPDOWN_RETIRING.ALL_P */
+	{ 0x9C01, EA_FE, true },         /* TOPDOWN_FE_BOUND.ALL_P */
+	{ 0xA402, EA_BE, true },         /* TOPDOWN_BE_BOUND.ALL_P */
+	{ 0xC200, EA_RET, false },       /* TOPDOWN_RETIRING.ALL (Skymont: UOPS_RETIRED.ALL, a slot each) */
+	{ 0x7100, EA_FE, false },        /* TOPDOWN_FE_BOUND.ALL (Skymont: ALL_NON_ARCH) */
+	{ 0x7172, EA_FE_LAT, false },    /* TOPDOWN_FE_BOUND.FRONTEND_LATENCY */
+	{ 0x718D, EA_FE_BW, false },     /* TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH */
+	{ 0x7400, EA_BE, false },        /* TOPDOWN_BE_BOUND.ALL (Skymont: ALL_NON_ARCH) */
+	{ 0x7401, EA_BE_CORE, false },   /* TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS: the core-bound part */
+	{ 0x7402, EA_BE_MEM, false },    /* TOPDOWN_BE_BOUND.MEM_SCHEDULER: waiting on memory */
+	{ 0x7300, EA_BS, false },        /* TOPDOWN_BAD_SPECULATION.ALL */
+	{ 0x7304, EA_BS_MISP, false },   /* TOPDOWN_BAD_SPECULATION.MISPREDICT */
+	{ 0x7303, EA_BS_CLEARS, false }, /* TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS */
+};
 
 bool emu_model_atom_core(const struct emu_machine *m, unsigned event, unsigned umask,
 			 const double *v, struct emu_dist *d)
 {
-	double frac[PERF_METRICS_FIELDS], w = m->slots_width, mem_share, be;
-	double one[SK_COUNT];
+	bool skymont = m->hybrid && m->hybrid->e_skymont;
+	double frac[PERF_METRICS_FIELDS], one[SK_COUNT], share[EA_NSHARES], be, mem;
 
-	/* an E-core has no SMT: its slots are its own */
-	for (int k = 0; k < SK_COUNT; k++)
-		one[k] = v[k];
-	one[SK_slot_share] = 1;
-	emu_model_topdown(m, one, frac);
-	be = frac[3];
-	mem_share = be > 0 ? frac[7] / be : 0;
-	if (m->hybrid && m->hybrid->e_skymont) {
-		/* Skymont: level 1 as the architectural _P events (and the old codes, "NON_ARCH") */
-		switch (event << 8 | umask) {
-		case 0xC202: /* TOPDOWN_RETIRING.ALL_P */
-			ea_slots(d, w * frac[0]);
-			return true;
-		case 0x9C01: /* TOPDOWN_FE_BOUND.ALL_P */
-			ea_slots(d, w * frac[2]);
-			return true;
-		case 0xA402: /* TOPDOWN_BE_BOUND.ALL_P */
-			ea_slots(d, w * be);
-			return true;
-		case 0xC200: /* UOPS_RETIRED.ALL: a slot each */
-			ea_slots(d, w * frac[0]);
-			return true;
-		}
-	} else if (event == 0xC2 && umask != 0) {
-		return false; /* Gracemont's UOPS_RETIRED.X87 and the like */
-	}
-	switch (event << 8 | umask) {
-	case 0xC200: /* TOPDOWN_RETIRING.ALL */
-		ea_slots(d, w * frac[0]);
-		return true;
-	case 0x7100: /* TOPDOWN_FE_BOUND.ALL */
-		ea_slots(d, w * frac[2]);
-		return true;
-	case 0x7172: /* TOPDOWN_FE_BOUND.FRONTEND_LATENCY */
-		ea_slots(d, w * frac[6]);
-		return true;
-	case 0x718D: /* TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH */
-		ea_slots(d, w * (frac[2] - frac[6]));
-		return true;
-	case 0x7400: /* TOPDOWN_BE_BOUND.ALL */
-		ea_slots(d, w * be);
-		return true;
-	case 0x7401: /* TOPDOWN_BE_BOUND.ALLOC_RESTRICTIONS: the core-bound part */
-		ea_slots(d, w * be * (1 - mem_share));
-		return true;
-	case 0x7402: /* TOPDOWN_BE_BOUND.MEM_SCHEDULER: waiting on memory */
-		ea_slots(d, w * be * mem_share);
-		return true;
-	case 0x7300: /* TOPDOWN_BAD_SPECULATION.ALL */
-		ea_slots(d, w * frac[1]);
-		return true;
-	case 0x7304: /* TOPDOWN_BAD_SPECULATION.MISPREDICT */
-		ea_slots(d, w * frac[5]);
-		return true;
-	case 0x7303: /* TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS */
-		ea_slots(d, w * (frac[1] - frac[5]));
+	for (size_t i = 0; i < sizeof(ea_events) / sizeof(ea_events[0]); i++) {
+		if (ea_events[i].code != (event << 8 | umask) || (ea_events[i].skymont && !skymont))
+			continue;
+		/* an E-core has no SMT: its slots are its own */
+		for (int k = 0; k < SK_COUNT; k++)
+			one[k] = v[k];
+		one[SK_slot_share] = 1;
+		emu_model_topdown(m, one, frac);
+		be = frac[3];
+		mem = be > 0 ? frac[7] / be : 0;
+		share[EA_RET] = frac[0];
+		share[EA_FE] = frac[2];
+		share[EA_FE_LAT] = frac[6];
+		share[EA_FE_BW] = frac[2] - frac[6];
+		share[EA_BE] = be;
+		share[EA_BE_CORE] = be * (1 - mem);
+		share[EA_BE_MEM] = be * mem;
+		share[EA_BS] = frac[1];
+		share[EA_BS_MISP] = frac[5];
+		share[EA_BS_CLEARS] = frac[1] - frac[5];
+		emu_dist_slots(d, m->slots_width * share[ea_events[i].share]);
 		return true;
 	}
+	/* the rest (Gracemont's UOPS_RETIRED.X87 is C2H/02H): the architectural events' rows */
 	return false;
 }

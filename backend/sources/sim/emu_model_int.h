@@ -29,6 +29,8 @@ void emu_dist_zero(struct emu_dist *d);
  */
 void emu_dist_binomial(struct emu_dist *d, double p_active, double mean, unsigned width);
 void emu_dist_bernoulli(struct emu_dist *d, double p);
+/* MEAN slots a cycle (issue slots: 0 .. a pipeline's width) as a two-point distribution. */
+void emu_dist_slots(struct emu_dist *d, double mean);
 /* Distribution of the number of busy ports among NQ independent ports busy with probabilities Q. */
 void emu_poisson_binomial(const double *q, unsigned nq, double *pb);
 double emu_uops_retired(const double *v);

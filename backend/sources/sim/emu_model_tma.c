@@ -17,10 +17,17 @@
  */
 void emu_ev_tma_slots(const struct emu_core_ctx *c, struct emu_dist *d)
 {
-	double mean = c->m->slots_width * emu_clamp01(c->v[SK_slot_share]);
-	unsigned lo = (unsigned)floor(mean);
+	emu_dist_slots(d, c->m->slots_width * emu_clamp01(c->v[SK_slot_share]));
+}
+
+void emu_dist_slots(struct emu_dist *d, double mean)
+{
+	unsigned lo;
 
 	emu_dist_zero(d);
+	if (!(mean >= 0))
+		return;
+	lo = (unsigned)floor(mean);
 	if (lo + 1 >= EMU_HIST_BINS)
 		return;
 	d->h[0] = 0;
