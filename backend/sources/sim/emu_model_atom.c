@@ -21,7 +21,6 @@
 
 #include <stddef.h>
 
-
 /* The shares of the E-core's slots its events count (emu_model_atom_core's table). */
 enum ea_share { EA_RET, EA_FE, EA_FE_LAT, EA_FE_BW, EA_BE, EA_BE_CORE, EA_BE_MEM, EA_BS,
 		EA_BS_MISP, EA_BS_CLEARS, EA_NSHARES };
