@@ -89,9 +89,12 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 		if (v->col_hidden[m])
 			continue; /* left out with F2 */
 		/* a hybrid: the other kind's metrics when the rows are all of one kind (/ P, / E) */
-		if (kinds && layout_metric_coretype(l, m) &&
-		    !(kinds & (1u << layout_metric_coretype(l, m))))
-			continue;
+		if (kinds) {
+			unsigned kind = layout_metric_coretype(l, m);
+
+			if (kind && !(kinds & (1u << kind)))
+				continue;
+		}
 		/* a group that is off or blocked has no figures: no column */
 		if (mt->group >= 0 && (s->groups[mt->group].state == SAMPLE_GROUP_OFF ||
 				       s->groups[mt->group].state == SAMPLE_GROUP_BLOCKED))

@@ -40,12 +40,6 @@ static const char *tree_name(const char *name)
 	return name[0] == '_' && name[1] >= '0' && name[1] <= '9' ? name + 1 : name;
 }
 
-/* The kind metric M is of (its group's), LAYOUT_CORES_ANY for every kind. */
-static unsigned tree_metric_kind(const struct layout *l, int m)
-{
-	return layout_metric_coretype(l, m);
-}
-
 /*
  * The kind of core whose tree the pane shows: on a hybrid, that of the first
  * CPU shown (the CPU filter, / E, picks the E-cores'); else every kind.
@@ -68,7 +62,7 @@ static unsigned tree_kind(const struct view *v)
 /* A node of the tree the pane shows (KIND's, tree_kind). */
 static bool tree_node_of(const struct layout *l, int m, unsigned kind)
 {
-	return l->metrics[m].level > 0 && layout_coretype_on(tree_metric_kind(l, m), kind);
+	return l->metrics[m].level > 0 && layout_coretype_on(layout_metric_coretype(l, m), kind);
 }
 
 
@@ -99,17 +93,17 @@ static int tree_children(const struct layout *l, int m, int *out, unsigned kind)
 	return n;
 }
 
-/* The rows shown, depth first through the open nodes, into ROWS; their count. */
-static int tree_rows(const struct view *v, int m, int *rows, int n)
+/* The rows of KIND's tree shown, depth first through the open nodes, into ROWS; their count. */
+static int tree_rows(const struct view *v, unsigned kind, int m, int *rows, int n)
 {
 	const struct layout *l = v->info.layout;
 	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)),
-	    nk = tree_children(l, m, kids, tree_kind(v));
+	    nk = tree_children(l, m, kids, kind);
 
 	for (int i = 0; i < nk; i++) {
 		rows[n++] = kids[i];
 		if (v->tree_open && v->tree_open[kids[i]])
-			n = tree_rows(v, kids[i], rows, n);
+			n = tree_rows(v, kind, kids[i], rows, n);
 	}
 	free(kids);
 	return n;
@@ -145,8 +139,11 @@ static int tree_pane_bottleneck(const struct layout *l, const double *vars, int 
 	return n;
 }
 
-/* The entities of the aggregation the columns (and bars) show, into E; their count (all). */
-static int tree_entities(const struct view *v, const struct sample *s,
+/*
+ * The entities of the aggregation the columns (and bars) show, of the cores
+ * of kind CORES (tree_kind), into E; their count (all).
+ */
+static int tree_entities(const struct view *v, const struct sample *s, unsigned cores,
 			 const struct sample_entity **e, int max, enum view_agg *kind, int *index)
 {
 	int n = 0, all = 0;
@@ -180,7 +177,7 @@ static int tree_entities(const struct view *v, const struct sample *s,
 		if (*kind == VIEW_AGG_THREAD && !pane_cpu_shown(v, x->index))
 			continue;
 		/* a hybrid: the cores of the kind whose tree is shown */
-		if (!layout_coretype_on(tree_kind(v), pane_core_kind(v->info.topo, x->core)))
+		if (!layout_coretype_on(cores, pane_core_kind(v->info.topo, x->core)))
 			continue;
 		if (n < max) {
 			index[n] = i;
@@ -254,11 +251,12 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	const struct sample_entity *ents[TREE_MAX_COLS];
 	int idx[TREE_MAX_COLS], segs[TREE_BAR_SEGS], ncols, all, label, row = 0, nrows, first;
 	int path[16], npath = 0, *rows;
+	unsigned cores = tree_kind(v); /* whose tree: a hybrid's P-cores' or E-cores' */
 	enum view_agg kind;
 	char buf[64];
 
 	rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
-	nrows = tree_rows(v, -1, rows, 0);
+	nrows = tree_rows(v, cores, -1, rows, 0);
 	if (!nrows) {
 		if (l->vendor == CPUID_VENDOR_AMD) {
 			/* Zen 2 and 3: their core PMU has no dispatch-slot events */
@@ -276,11 +274,11 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	}
 	ncols = (g->w - 32) / TREE_VALUE_W;
 	ncols = ncols < 1 ? 1 : ncols > TREE_MAX_COLS ? TREE_MAX_COLS : ncols;
-	all = tree_entities(v, s, ents, ncols, &kind, idx);
+	all = tree_entities(v, s, cores, ents, ncols, &kind, idx);
 	ncols = all < ncols ? all : ncols;
 	label = g->w - ncols * TREE_VALUE_W - 1;
 	/* the bars: level 1 of each column's entity */
-	if (tree_level1(l, segs, tree_kind(v))) {
+	if (tree_level1(l, segs, cores)) {
 		int x = 1;
 
 		for (int k = 0; k < TREE_BAR_SEGS; k++)
@@ -298,12 +296,11 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	}
 	/* the header: the node column and one per entity */
 	grid_blank(g, y + row, 0, g->w, GRID_HEADER);
-	if (tree_kind(v) != LAYOUT_CORES_ANY)
+	if (cores != LAYOUT_CORES_ANY)
 		/* a hybrid: whose tree, and how to see the other kind's */
 		grid_put(g, y + row, 0, label, GRID_HEADER, " %s-cores' tree (/ %s: %s-cores')",
-			 tree_kind(v) == LAYOUT_CORES_E ? "E" : "P",
-			 tree_kind(v) == LAYOUT_CORES_E ? "P" : "E",
-			 tree_kind(v) == LAYOUT_CORES_E ? "P" : "E");
+			 cores == LAYOUT_CORES_E ? "E" : "P", cores == LAYOUT_CORES_E ? "P" : "E",
+			 cores == LAYOUT_CORES_E ? "P" : "E");
 	else
 		grid_put(g, y + row, 0, label, GRID_HEADER, l->vendor == CPUID_VENDOR_AMD
 			 ? " pipeline node (Right opens, Left closes, "
@@ -314,7 +311,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	}
 	row++;
 	if (ncols)
-		npath = tree_pane_bottleneck(l, ents[0]->vars, path, 16, tree_kind(v));
+		npath = tree_pane_bottleneck(l, ents[0]->vars, path, 16, cores);
 	memcpy(f->tree_path, path, sizeof(int) * (size_t)npath);
 	f->tree_npath = npath;
 	first = pane_scroll(v, VIEW_PANE_TREE, f, nrows, h - row - (all > ncols));
@@ -330,7 +327,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 		bool sel = v->focus == VIEW_PANE_TREE && r == f->sel;
 
 		for (int k = 0; k < l->nmetrics && !has_kids; k++)
-			has_kids = tree_node_of(l, k, tree_kind(v)) && l->metrics[k].parent == m;
+			has_kids = tree_node_of(l, k, cores) && l->metrics[k].parent == m;
 		grid_put(g, y + row, 0, label, sel ? GRID_SELECT : mt->na ? GRID_DIM : GRID_NORMAL,
 			 "%*s%c %s%s", 2 * (mt->level - 1), "", has_kids ? (open ? '-' : '+') : ' ',
 			 tree_name(mt->name), bottleneck ? " <==" : "");
@@ -362,7 +359,8 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 static int tree_pane_row_metric(const struct view *v, int row)
 {
 	const struct layout *l = v->info.layout;
-	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = tree_rows(v, -1, rows, 0);
+	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+	int n = tree_rows(v, tree_kind(v), -1, rows, 0);
 	int m = row >= 0 && row < n ? rows[row] : -1;
 
 	free(rows);
@@ -373,7 +371,8 @@ static int tree_pane_row_metric(const struct view *v, int row)
 static int tree_pane_row_of(const struct view *v, int m)
 {
 	const struct layout *l = v->info.layout;
-	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = tree_rows(v, -1, rows, 0);
+	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+	int n = tree_rows(v, tree_kind(v), -1, rows, 0);
 	int at = -1;
 
 	for (int r = 0; r < n && at < 0; r++)
