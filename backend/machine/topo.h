@@ -144,4 +144,10 @@ void topo_free(struct topo *t);
 /* The thread for OS CPU number OS_CPU, or NULL if the machine has no such CPU. */
 const struct topo_thread *topo_thread_of_cpu(const struct topo *t, int os_cpu);
 
+/* Whether kind K of T is Intel's efficient cores (CoreType IntelAtom: E, LP-E); false for -1. */
+bool topo_kind_atom(const struct topo *t, int k);
+
+/* Whether T has efficient cores (a hybrid's E-cores). */
+bool topo_has_atom(const struct topo *t);
+
 #endif

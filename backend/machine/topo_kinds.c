@@ -34,18 +34,18 @@ static void topo_kinds_name(struct topo *t)
 
 	for (int k = 0; k < t->ncorekinds; k++) {
 		best = t->corekinds[k].efficiency > t->corekinds[best].efficiency ? k : best;
-		atoms += !strcmp(t->corekinds[k].core_type, "IntelAtom");
+		atoms += topo_kind_atom(t, k);
 	}
 	for (int k = 0; k < t->ncorekinds; k++) {
 		struct topo_corekind *kd = &t->corekinds[k];
 		bool low = false;
 
 		for (int o = 0; o < t->ncorekinds; o++)
-			low |= o != k && !strcmp(t->corekinds[o].core_type, "IntelAtom") &&
+			low |= o != k && topo_kind_atom(t, o) &&
 			       t->corekinds[o].efficiency > kd->efficiency;
 		if (!strcmp(kd->core_type, "IntelCore"))
 			snprintf(kd->name, sizeof(kd->name), "P");
-		else if (!strcmp(kd->core_type, "IntelAtom"))
+		else if (topo_kind_atom(t, k))
 			snprintf(kd->name, sizeof(kd->name), "%s", atoms > 1 && low ? "LP-E" : "E");
 		else
 			snprintf(kd->name, sizeof(kd->name), "%s", k == best ? "P" : "E");
@@ -128,4 +128,17 @@ void topo_kinds_read(struct topo *t, hwloc_topology_t h)
 	}
 	topo_kinds_modules(t, h);
 	hwloc_bitmap_free(set);
+}
+
+bool topo_kind_atom(const struct topo *t, int k)
+{
+	return k >= 0 && k < t->ncorekinds && !strcmp(t->corekinds[k].core_type, "IntelAtom");
+}
+
+bool topo_has_atom(const struct topo *t)
+{
+	for (int k = 0; k < t->ncorekinds; k++)
+		if (topo_kind_atom(t, k))
+			return true;
+	return false;
 }

@@ -60,9 +60,7 @@ static void session_vendor_machine(const struct source *src, const char *root,
 		.slots = src->info.fixed_counters >= 4,
 	};
 	/* a hybrid CPU with its E-cores online: their groups beside the P-cores' */
-	for (int k = 0; k < t->ncorekinds; k++)
-		c->e_cores |= !strcmp(t->corekinds[k].core_type, "IntelAtom");
-	c->e_cores |= src->have_atom; /* the kernel's word where hwloc has no kinds */
+	c->e_cores = topo_has_atom(t) || src->have_atom; /* the kernel's word where hwloc has none */
 	/* the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs under --root) */
 	if (src->perf_sys || !src->simulated) {
 		c->chas = perf_sys_boxes(src->perf_sys, root, "uncore_cha_");

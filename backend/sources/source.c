@@ -75,21 +75,17 @@ static void source_cpu_kinds(struct source *s)
 {
 	const struct topo *t = s->topo;
 	int n = t->cpu_thread_len, *cpus = NULL, ncpus = 0;
-	bool any = false;
 	size_t col;
 
 	free(s->cpu_kind);
 	s->cpu_kind = NULL;
 	s->ncpu_kind = 0;
-	for (int k = 0; k < t->ncorekinds; k++)
-		any |= !strcmp(t->corekinds[k].core_type, "IntelAtom");
-	if (!any && !s->perf_cpu.cpus[0])
+	if (!topo_has_atom(t) && !s->perf_cpu.cpus[0])
 		return;
 	s->cpu_kind = xcalloc((size_t)n + 1, 1);
 	s->ncpu_kind = n;
 	for (int i = 0; i < t->nonline; i++) {
-		const struct topo_core *c = &t->cores[t->threads[i].core];
-		bool e = c->corekind >= 0 && !strcmp(t->corekinds[c->corekind].core_type, "IntelAtom");
+		bool e = topo_kind_atom(t, t->cores[t->threads[i].core].corekind);
 
 		if (t->threads[i].os_cpu < n)
 			s->cpu_kind[t->threads[i].os_cpu] = e ? LAYOUT_CORES_E : LAYOUT_CORES_P;

@@ -204,7 +204,7 @@ void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
 	l->state = DOCTOR_OK;
 	for (int k = 0; k < t->ncorekinds && n < sizeof(l->found); k++) {
 		const struct topo_corekind *kd = &t->corekinds[k];
-		bool atom = !strcmp(kd->core_type, "IntelAtom");
+		bool atom = topo_kind_atom(t, k);
 		const char *pmu = !strcmp(kd->core_type, "IntelCore") ? "cpu_core" : atom ? "cpu_atom"
 				  : NULL;
 		bool have = pmu && doctor_has_pmu(c, pmu);

@@ -155,9 +155,7 @@ unsigned pane_core_kind(const struct topo *t, int core)
 {
 	int k = core >= 0 && core < t->ncores ? t->cores[core].corekind : -1;
 
-	if (k < 0)
-		return LAYOUT_CORES_ANY;
-	return !strcmp(t->corekinds[k].core_type, "IntelAtom") ? LAYOUT_CORES_E : LAYOUT_CORES_P;
+	return k < 0 ? LAYOUT_CORES_ANY : topo_kind_atom(t, k) ? LAYOUT_CORES_E : LAYOUT_CORES_P;
 }
 
 unsigned pane_kinds_shown(const struct view *v)
