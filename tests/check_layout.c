@@ -944,6 +944,8 @@ static Suite *layout_suite(void)
 	suite_add_tcase(s, enc);
 	tcase_add_loop_test(ship, shipped_layouts_fit_their_models, 0,
 			    (int)(sizeof(shipped) / sizeof(shipped[0])));
+	/* each runs an emulated machine on the real clock: Check's 4 s are too few on a loaded CI */
+	tcase_set_timeout(ship, 60);
 	suite_add_tcase(s, ship);
 	CHECK_ADD(s, layout_find_picks_by_model);
 	tcase_add_loop_test(b, bad_layouts_give_one_line, 0, (int)(sizeof(bad) / sizeof(bad[0])));
