@@ -57,7 +57,8 @@ int fakehw_start_opt(struct fakehw *f, const char *machine, const char *opt)
 			execl(helper, helper, "--ready", ready, machine, f->dir, (char *)NULL);
 		_exit(127);
 	}
-	for (int i = 0; i < 200; i++) {
+	/* ready in well under a second idle; a loaded CI machine may take many (it waits no longer than needed) */
+	for (int i = 0; i < 1500; i++) {
 		int status;
 
 		if (stat(ready, &st) == 0) {
@@ -70,7 +71,7 @@ int fakehw_start_opt(struct fakehw *f, const char *machine, const char *opt)
 		}
 		usleep(20000);
 	}
-	fprintf(stderr, "fakehw_start: the helper did not come up in 4 s\n");
+	fprintf(stderr, "fakehw_start: the helper did not come up in 30 s\n");
 	kill(f->pid, SIGKILL);
 	return -1;
 }
