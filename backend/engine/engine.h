@@ -177,6 +177,8 @@ struct engine_config {
 	 * instead of whole CPUs: nothing counts until engine_attach names it.
 	 */
 	bool perf_task;
+	/* who uses the machine (who.h): looked at with every sample, or NULL */
+	struct who *who;
 };
 
 struct engine;

@@ -6,6 +6,7 @@
  */
 #include "engine.h"
 #include "engine_int.h"
+#include "who.h"
 #include "expr.h"
 #include "xmalloc.h"
 
@@ -395,5 +396,7 @@ struct sample *engine_build(struct engine *e)
 			 "n/a)",
 			 s->warning[0] ? "; " : "", s->resets);
 	snprintf(s->error, sizeof(s->error), "%s", err[0] ? err : uncore_error(e->unc));
+	if (e->cfg.who)
+		s->who = who_collect(e->cfg.who, src_now(&e->cfg));
 	return s;
 }

@@ -119,6 +119,7 @@ void sample_release(const struct sample *cs)
 	}
 	free(s->flags);
 	free(s->groups);
+	who_snap_free(s->who);
 	free(s->metric_scaled);
 	free(s);
 }
@@ -175,4 +176,12 @@ void sample_recompute(struct sample *s)
 		for (int c = 0; c < s->nchannels; c++)
 			sample_eval(s, sample_channel(s, i, c)->vars, LAYOUT_CHANNEL);
 	}
+}
+
+void who_snap_free(struct who_snap *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	free(s);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "layout.h"
+#include "who_snap.h"
 
 /* The longest reason a group is blocked for (with the fix in it). */
 #define SAMPLE_WHY_MAX 320
@@ -83,6 +84,7 @@ struct sample {
 	int gp_usable;         /* general-purpose counters pmutop may use per thread */
 	int gp_used;           /* of those, the most one set of groups programs */
 	int resets;            /* counters found reset by someone else this interval */
+	struct who_snap *who;  /* who uses the machine (who_snap.h), or NULL */
 	char warning[512];     /* shown in the header; "" when none */
 	char error[512];       /* the sampler failed: what happened and what to do */
 	int refs;              /* holders; use sample_ref / sample_release */

@@ -305,6 +305,10 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 		if (rc)
 			goto fail;
 	}
+	rc = session_who_open(s, c, err, errlen);
+	if (rc)
+		goto fail;
+	ec.who = s->who;
 	rc = engine_create(&ec, &s->eng, err, errlen);
 	if (rc)
 		goto fail;
@@ -351,9 +355,11 @@ int session_open(const struct session_config *c, struct session **out, char *err
 	return rc;
 }
 
-int session_open_os(const char *root, double interval, const char *reason, struct session **out,
+int session_open_os(const struct session_config *c, const char *reason, struct session **out,
 		    char *err, size_t errlen)
 {
+	const char *root = c->root;
+	double interval = c->interval;
 	struct session *s = xcalloc(1, sizeof(*s));
 	struct cpuid_info info;
 	char ignored[256];
@@ -364,6 +370,10 @@ int session_open_os(const char *root, double interval, const char *reason, struc
 	rc = topo_load_root(root, &s->os_topo, err, errlen);
 	if (!rc)
 		rc = ossample_open(root, s->os_topo, interval, reason, &s->os, err, errlen);
+	if (!rc)
+		rc = session_who_open(s, c, err, errlen);
+	if (!rc)
+		ossample_set_who(s->os, s->who);
 	if (rc) {
 		session_close(s);
 		return rc;
@@ -492,6 +502,7 @@ int session_close(struct session *s)
 	layout_free(s->own_layout);
 	free(s->unmodelled);
 	ossample_free(s->os);
+	session_who_close(s);
 	topo_free(s->os_topo);
 	lock_release(&s->lock);
 	free(s->uncore_taken);

@@ -73,6 +73,11 @@ struct session_config {
 	enum session_source source;
 	bool command;             /* a command will run under pmutop (pmutop -- COMMAND) */
 	bool command_only;        /* --command-only: count it alone, through perf */
+	/* who uses the machine (backend/who): --who counts per cgroup and process */
+	bool who;
+	bool who_wanted;          /* collect from the start (batch, a server); else session_set_who */
+	int who_top;              /* --who-top: groups counted at once, 0 the default */
+	int who_procs;            /* --who-procs: process rows, -1 the default */
 };
 
 /* A run: opaque to the front ends (session_int.h holds it for the backend). */
@@ -87,14 +92,18 @@ int session_open(const struct session_config *c, struct session **out, char *err
 /*
  * A session of the operating system's figures where no counter can be used
  * (REASON says why and goes into every sample): utilisation and clock per
- * CPU of the machine under ROOT (NULL: this one), every INTERVAL seconds,
+ * CPU of the machine under C's root (NULL: this one), every C's interval
+ * seconds, and who uses it (C's who settings, without counters),
  * in samples of the same form.  No register is touched.  0, or -errno with
  * one line in ERR.
  */
-int session_open_os(const char *root, double interval, const char *reason, struct session **out,
+int session_open_os(const struct session_config *c, const char *reason, struct session **out,
 		    char *err, size_t errlen);
 
 int session_start(struct session *s);
+
+/* Whether the who figures are wanted now (the who pane shows, a batch asks): the sampler reads them. */
+void session_set_who(struct session *s, bool on);
 
 /*
  * Whether the run counts the command alone (perf: --command-only, or a user

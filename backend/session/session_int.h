@@ -31,6 +31,12 @@ struct session {
 	char source_why[700];     /* --source auto: which source and why, "" when chosen */
 	bool *unmodelled;         /* per layout event: the emulated machine does not model it */
 	char uarch[96];           /* a CPU of Intel's data: "SKX (Intel's perfmon data)", else "" */
+	/* who uses the machine (session_who.c) */
+	struct who *who;
+	char who_dir[256];        /* an emulated machine's files, "" none */
+	char who_err[256];        /* writing them failed: why */
+	int *who_cpus;
+	unsigned *who_types;
 };
 
 /*
@@ -40,6 +46,10 @@ struct session {
  */
 int session_vendor_layout(const struct session_config *c, const struct source *src,
 			  struct layout **out, char *notice, size_t len);
+
+/* The who collector of S for C (before the engine or OS sampler is made); 0 or -errno with ERR. */
+int session_who_open(struct session *s, const struct session_config *c, char *err, size_t errlen);
+void session_who_close(struct session *s);
 
 /* An emulated machine: which of the layout's core events it does not model (s->unmodelled). */
 void session_find_unmodelled(struct session *s);

@@ -148,6 +148,9 @@ int mode_live(const struct options *opt)
 		.mux_s = opt->mux_s, .source = opt->source, .command = opt->command != NULL,
 		.command_only = opt->command_only,
 		.stepped = opt->dump && opt->sim,
+		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,
+		/* a batch or a server shows who only when asked; the screen when the pane shows */
+		.who_wanted = opt->who || opt->who_procs >= 0,
 	};
 	/* --serve without --tui or -b is a service: no screen */
 	bool headless = opt->serve && !opt->tui && !opt->batch;

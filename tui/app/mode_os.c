@@ -54,6 +54,11 @@ static int mode_os_batch(const struct options *opt, struct session *s, const cha
 int mode_os(const struct options *opt, const char *reason, int sigfd, bool screen)
 {
 	static char why[1100];
+	struct session_config cfg = {
+		.root = opt->root, .interval = opt->interval, .who = opt->who,
+		.who_top = opt->who_top, .who_procs = opt->who_procs,
+		.who_wanted = opt->who || opt->who_procs >= 0,
+	};
 	struct session *s;
 	char err[1024];
 	int status;
@@ -63,7 +68,7 @@ int mode_os(const struct options *opt, const char *reason, int sigfd, bool scree
 			 "pmutop --sim nehalem-ep:memory-bound", reason);
 	else
 		snprintf(why, sizeof(why), "%s", reason);
-	if (session_open_os(opt->root, opt->interval, why, &s, err, sizeof(err))) {
+	if (session_open_os(&cfg, why, &s, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\npmutop: and the OS's figures cannot be read: %s\n", reason,
 			err);
 		return EXIT_FAILURE;

@@ -3,6 +3,7 @@
  * escaping, NaN (as null) and number formatting are a library's job.
  */
 #include "batch.h"
+#include "batch_int.h"
 #include "frontend.h"
 #include "panes.h"
 #include "pmu_regs.h"
@@ -173,6 +174,7 @@ static int batch_text_body(const struct sample *s, FILE *out)
 	if (any_scaled)
 		fputs("# * scaled: its group was counted for part of the interval (groups rotate)\n",
 		      out);
+	batch_who_text(s, out);
 	fputc('\n', out);
 	return 0;
 }
@@ -233,6 +235,7 @@ static void batch_csv_row(const struct sample *s, const char *label, const char 
 		}
 	if (counts)
 		batch_counts_csv_row(s, e, scope, out);
+	batch_who_csv_empty(s, out);
 	fputc('\n', out);
 }
 
@@ -255,6 +258,7 @@ static int batch_csv(const struct sample *s, const char *label, bool counts, boo
 		fputs(",scaled,flagged", out);
 		if (counts)
 			batch_counts_csv_header(l, out);
+		batch_who_csv_header(s, out);
 		fputc('\n', out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
@@ -270,6 +274,20 @@ static int batch_csv(const struct sample *s, const char *label, bool counts, boo
 		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++)
 			batch_csv_row(s, label, when, sample_channel(s, k, c), -1, -1, c,
 				      LAYOUT_CHANNEL, counts, out);
+	}
+	if (s->who) {
+		char prefix[400], seq[32];
+
+		/* seq..skew as every row has them */
+		snprintf(seq, sizeof(seq), "%llu", (unsigned long long)s->seq);
+		if (!isnan(s->skew_us))
+			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%s,%d,%.1f",
+				 label ? label : seq, when, s->interval_s, s->source, s->simulated,
+				 s->skew_us);
+		else
+			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%s,%d,",
+				 label ? label : seq, when, s->interval_s, s->source, s->simulated);
+		batch_who_csv_rows(s, prefix, l->nmetrics + (counts ? batch_counts_ncols(l) : 0), out);
 	}
 	return 0;
 }
@@ -390,6 +408,8 @@ static json_t *batch_json_object(const struct sample *s, bool counts)
 	json_object_set_new(o, "sockets", batch_json_entities(s, s->sockets, s->nsockets,
 							      LAYOUT_SOCKET, counts));
 	json_object_set_new(o, "flags", batch_json_flags(s));
+	if (s->who)
+		json_object_set_new(o, "who", batch_who_json(s));
 	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
 	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
 	return o;

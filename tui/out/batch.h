@@ -49,7 +49,8 @@ struct json_t;
 struct json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 				 enum layout_scope scope);
 
-/* The CSV columns: "count.NAME,scaled.NAME" per event (the fixed counters first). */
+/* The CSV columns: "count.NAME,scaled.NAME" per event (the fixed counters first); how many. */
+int batch_counts_ncols(const struct layout *l);
 void batch_counts_csv_header(const struct layout *l, FILE *out);
 void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
 			  enum layout_scope scope, FILE *out);

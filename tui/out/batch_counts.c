@@ -150,6 +150,15 @@ void batch_counts_csv_header(const struct layout *l, FILE *out)
 	}
 }
 
+int batch_counts_ncols(const struct layout *l)
+{
+	int n = 2 * l->nevents;
+
+	for (size_t f = 0; f < BATCH_NFIXED; f++)
+		n += batch_fixed_shown(l, f) ? 2 : 0;
+	return n;
+}
+
 static void batch_counts_field(double v, FILE *out)
 {
 	if (isnan(v))

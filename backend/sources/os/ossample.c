@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "who.h"
 #include "xmalloc.h"
 
 /* The metrics' formulas say what the figures mean; the values are set from /proc directly. */
@@ -28,6 +29,7 @@ static const char ossample_layout_text[] =
 
 struct ossample {
 	char root[512];             /* "" for this machine */
+	struct who *who;            /* who uses it (the session's), or NULL */
 	const struct topo *t;
 	struct layout *l;
 	int tfd;
@@ -198,6 +200,12 @@ struct sample *ossample_take(struct ossample *o)
 	s->interval_s = o->interval;
 	s->skew_us = NAN;
 	s->source = "OS (no counters)";
+	if (o->who) {
+		struct timespec mono;
+
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		s->who = who_collect(o->who, (double)mono.tv_sec + mono.tv_nsec * 1e-9);
+	}
 	snprintf(s->warning, sizeof(s->warning), "%s", o->reason);
 	for (int th = 0; th < t->nthreads; th++) {
 		struct sample_entity *e;
@@ -247,4 +255,9 @@ void ossample_free(struct ossample *o)
 	free(o->busy);
 	free(o->total);
 	free(o);
+}
+
+void ossample_set_who(struct ossample *o, struct who *w)
+{
+	o->who = w;
 }

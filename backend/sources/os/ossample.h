@@ -37,6 +37,10 @@ struct sample *ossample_take(struct ossample *o);
 
 void ossample_set_interval(struct ossample *o, double seconds);
 void ossample_set_paused(struct ossample *o, bool paused);
+/* Hang W's look (who.h) on each sample (W stays the caller's). */
+struct who;
+void ossample_set_who(struct ossample *o, struct who *w);
+
 void ossample_free(struct ossample *o);
 
 #endif

@@ -167,9 +167,10 @@ int perf_check_fd_limit(long need, const struct perf_access *a, char *err, size_
 /* ---- the kernel's side ------------------------------------------------ */
 
 static int perf_real_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
-			  int group_fd)
+			  int group_fd, unsigned long flags)
 {
-	int fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	int fd = (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			      PERF_FLAG_FD_CLOEXEC | flags);
 
 	(void)ctx;
 	return fd < 0 ? -errno : fd;
@@ -269,6 +270,17 @@ int perf_group_open(struct perf_group *g, const struct perf_sys *sys,
 		    bool kernel, const char *what, const struct perf_access *a, char *err,
 		    size_t errlen)
 {
+	return perf_group_open_flags(g, sys, c, n, pid, cpu, user, kernel, 0, what, a, err,
+				     errlen);
+}
+
+int perf_group_open_flags(struct perf_group *g, const struct perf_sys *sys,
+			  const struct perf_pmu_config *c, int n, pid_t pid, int cpu, bool user,
+			  bool kernel, unsigned long flags, const char *what,
+			  const struct perf_access *a, char *err, size_t errlen)
+{
+	bool cgroup = flags & PERF_FLAG_PID_CGROUP;
+
 	memset(g, 0, sizeof(*g));
 	g->sys = sys;
 	if (n < 1 || n > PERF_GROUP_MAX) {
@@ -284,13 +296,14 @@ int perf_group_open(struct perf_group *g, const struct perf_sys *sys,
 			.disabled = i == 0, .exclude_user = !user, .exclude_kernel = !kernel,
 			.exclude_hv = !kernel,
 			/* a process: its threads and children from now on too */
-			.inherit = pid >= 0,
+			.inherit = pid >= 0 && !cgroup,
 		};
 		int fd = perf_sys_of(g)->open(perf_sys_of(g)->ctx, &attr, pid, cpu,
-					      i ? g->fd[0] : -1);
+					      i ? g->fd[0] : -1, flags);
 
 		if (fd < 0) {
-			perf_explain(-fd, what, pid == -1, a, err, errlen);
+			/* a cgroup is counted per CPU, as system-wide counting is */
+			perf_explain(-fd, what, pid == -1 || cgroup, a, err, errlen);
 			perf_group_close(g);
 			return fd;
 		}

@@ -35,7 +35,9 @@ struct perf_event_attr;
  * not NULL, reads the emulated machine's time-stamp counter.
  */
 struct perf_sys {
-	int (*open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd);
+	/* FLAGS: PERF_FLAG_PID_CGROUP (PID is a cgroup directory's fd), or 0 */
+	int (*open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		    unsigned long flags);
 	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
 	int (*ioctl)(void *ctx, int fd, unsigned long req, unsigned long arg);
 	void (*close)(void *ctx, int fd);
@@ -137,6 +139,15 @@ int perf_group_open(struct perf_group *g, const struct perf_sys *sys,
 		    const struct perf_pmu_config *c, int n, pid_t pid, int cpu, bool user,
 		    bool kernel, const char *what, const struct perf_access *a, char *err,
 		    size_t errlen);
+/*
+ * The same with FLAGS for perf_event_open(2): PERF_FLAG_PID_CGROUP counts
+ * the cgroup whose directory PID is an fd of, on CPU (no inheritance: the
+ * cgroup holds its tasks' children already).
+ */
+int perf_group_open_flags(struct perf_group *g, const struct perf_sys *sys,
+			  const struct perf_pmu_config *c, int n, pid_t pid, int cpu, bool user,
+			  bool kernel, unsigned long flags, const char *what,
+			  const struct perf_access *a, char *err, size_t errlen);
 int perf_group_enable(struct perf_group *g);
 
 /* The counts and times since the previous read (the first: since enabled).  0 or -errno. */

@@ -522,3 +522,16 @@ static int emu_ops_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 }
 
 const struct mmio_ops emu_mmio_ops = { .pci_config = emu_ops_pci_config, .mem = emu_ops_mem };
+
+int emu_watch(struct emu *e, int cpu, uint64_t sel, double *count)
+{
+	int rc = -ENXIO;
+
+	pthread_mutex_lock(&e->lock);
+	if (cpu >= 0 && cpu < e->ncpus && e->cpus[cpu].core >= 0 && e->cpus[cpu].online) {
+		emu_cpu_sync(e, &e->cpus[cpu], emu_clock_now(e));
+		rc = emu_cpu_watch(e, &e->cpus[cpu], sel, count);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return rc;
+}

@@ -140,4 +140,26 @@ bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cm
 /* Unknown encodings programmed so far, "evtsel 0x..." lines joined by '\n' (static buffer). */
 const char *emu_unknown_events(struct emu *e, int *count);
 
+/*
+ * The emulated kernel's events of a cgroup or a task: the count so far of
+ * event select SEL (event and umask; every privilege level) on CPU, from
+ * the first time it is asked; the caller takes the task's share of it.  0,
+ * -ENXIO (no such CPU, offline), -ENOSPC (too many conditions watched).
+ */
+int emu_watch(struct emu *e, int cpu, uint64_t sel, double *count);
+
+/*
+ * The scenario's tasks as files a machine has (emu_who.c): the cgroup v2
+ * tree, /proc/PID and the resctrl tree under DIR (made the first time), with
+ * their counters up to now; each call brings the counters up to date.  0, or
+ * -errno with one line in ERR.
+ */
+int emu_who_write(struct emu *e, const char *dir, char *err, size_t errlen);
+/* The cgroup whose directory (in the written tree) FD is open on: its index, or -1. */
+int emu_who_cgroup_of(struct emu *e, int fd);
+/* The scenario task of PID, or -1. */
+int emu_who_task(const struct emu *e, int pid);
+/* The share of CPU's unhalted time of CGROUP's tasks (with its descendants'), or of TASK (>= 0). */
+double emu_who_share(const struct emu *e, int cgroup, int task, int cpu);
+
 #endif

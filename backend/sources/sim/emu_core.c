@@ -7,6 +7,7 @@
  */
 #include "emu_int.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -362,8 +363,30 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 			used |= c->fixed[i].acc == a;
 		for (int i = 0; e->m->amd && i < 3; i++)
 			used |= c->free[i].acc == a;
+		for (int w = 0; w < c->nwatch; w++)
+			used |= c->watch_acc[w] == a;
 		if (!used)
 			c->acc[a].in_use = 0;
 	}
 }
 
+
+int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count)
+{
+	uint64_t key = emu_core_key(sel | EVTSEL_USR | EVTSEL_OS, 0);
+	int w;
+
+	for (w = 0; w < c->nwatch && c->watch_key[w] != key; w++)
+		;
+	if (w == c->nwatch) {
+		int a = w < EMU_MAX_WATCH ? emu_acc_find(c->acc, key) : -1;
+
+		if (a < 0)
+			return -ENOSPC;
+		c->watch_key[w] = key;
+		c->watch_acc[w] = a;
+		c->nwatch++;
+	}
+	*count = c->acc[c->watch_acc[w]].g;
+	return 0;
+}

@@ -173,7 +173,7 @@ int emu_create(const char *spec, const char *scenario_dir, struct emu **out, cha
 		snprintf(err, errlen, "--sim %s: no scenario '%s' (looked for %s); shipped "
 			 "scenarios are idle, compute-bound, memory-bound, numa-remote, "
 			 "frontend-bound, unbalanced-channels, false-sharing, topdown, smt-contended, "
-			 "cross-ccx, hybrid-split, hybrid-lowpower, or give a file path", spec, scn, path);
+			 "cross-ccx, hybrid-split, hybrid-lowpower, shared-server, or give a file path", spec, scn, path);
 	if (rc)
 		return rc == -EIO ? rc : -EINVAL; /* the scenario is the user's input */
 	*out = emu_create_from(m, sc);
@@ -187,6 +187,19 @@ int emu_create(const char *spec, const char *scenario_dir, struct emu **out, cha
 		*out = NULL;
 		return -EINVAL;
 	}
+	for (int i = 0; i < sc->ntasks; i++)
+		for (int c = 0; c < sc->tasks[i].ncpus; c++) {
+			int cpu = sc->tasks[i].cpus[c];
+
+			if (cpu < (*out)->ncpus && (*out)->cpus[cpu].core >= 0)
+				continue;
+			snprintf(err, errlen, "--sim %s: scenario '%s' runs task %d on CPU %d, which %s "
+				 "does not have (CPUs 0-%d)", spec, sc->name, sc->tasks[i].pid, cpu,
+				 m->name, (*out)->ncpus - 1);
+			emu_free(*out);
+			*out = NULL;
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -195,6 +208,7 @@ void emu_free(struct emu *e)
 	if (!e)
 		return;
 	topo_free(e->topo);
+	emu_who_free(e->who);
 	scenario_free(e->sc);
 	free(e->cpus);
 	free(e->sockets);

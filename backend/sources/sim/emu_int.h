@@ -17,6 +17,7 @@
 
 #define EMU_MAX_ACC     48  /* accumulators per CPU / socket */
 #define EMU_MAX_UNKNOWN 64
+#define EMU_MAX_WATCH   6   /* conditions per CPU the emulated kernel watches for cgroups and tasks */
 #define EMU_PRIV_USR    1u
 #define EMU_PRIV_OS     2u
 
@@ -48,6 +49,14 @@ struct emu_cpu {
 	struct emu_ctr gp[PMU_MAX_GP], fixed[PMU_MAX_FIXED];
 	/* AMD: IRPerfCount, APERF, MPERF (EMU_FREE_*), always counting */
 	struct emu_ctr free[3];
+	/*
+	 * The emulated kernel's cgroup and task events (emu_watch): conditions
+	 * it integrates without a counter, as the hardware would count them on
+	 * the counters Linux gives the cgroup's events while its tasks run.
+	 */
+	uint64_t watch_key[EMU_MAX_WATCH];
+	int watch_acc[EMU_MAX_WATCH];
+	int nwatch;
 	struct emu_acc acc[EMU_MAX_ACC];
 	/*
 	 * The truth is constant between two scenario changes (a segment): its
@@ -100,6 +109,7 @@ struct emu {
 	int ncpus;              /* highest OS CPU number + 1 */
 	struct emu_socket *sockets;
 	int nsockets;
+	struct emu_who *who;    /* the tasks' files and counters (emu_who.c), NULL until written */
 	uint64_t unknown[EMU_MAX_UNKNOWN];
 	int nunknown;
 	char unknown_text[EMU_MAX_UNKNOWN * 40];
@@ -161,5 +171,15 @@ int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 		       uint64_t *val, int *rc);
 int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int write,
 		       uint64_t *val, int *rc);
+
+/*
+ * The integral so far of the condition event select SEL (any privilege
+ * level) gives on C, kept from the first time it is asked (emu_watch).
+ * 0, or -ENOSPC when C watches EMU_MAX_WATCH conditions already.  C is
+ * synced by the caller.
+ */
+int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count);
+
+void emu_who_free(struct emu_who *w);
 
 #endif

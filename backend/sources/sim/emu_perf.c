@@ -37,7 +37,8 @@ static bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config)
 	return config == 0x20FF || config == 0x21FF; /* data_read, data_write */
 }
 
-static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
+static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		   unsigned long flags)
 {
 	struct emu_perf *k = ctx;
 	struct ek_event *e, *l = NULL;
@@ -46,6 +47,10 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 	uint32_t type = attr->type;
 
 	pthread_mutex_lock(&k->lock);
+	if ((flags & PERF_FLAG_PID_CGROUP) || (pid > 0 && emu_who_task(k->emu, pid) >= 0)) {
+		rc = ek_who_open(k, attr, pid, cpu, group_fd, flags);
+		goto out;
+	}
 	if (cpu < 0 || cpu >= k->ncpus || !k->cpus[cpu].present) {
 		/* this kernel counts per CPU (for a task too); a CPU it lacks is ENODEV as Linux says */
 		rc = -ENODEV;
@@ -159,6 +164,12 @@ static ssize_t ek_read(void *ctx, int fd, void *buf, size_t len)
 	size_t need;
 
 	pthread_mutex_lock(&k->lock);
+	if (ek_who_fd(fd)) {
+		ssize_t got = ek_who_read(k, fd, buf, len);
+
+		pthread_mutex_unlock(&k->lock);
+		return got;
+	}
 	e = ek_event_of(k, fd);
 	if (!e) {
 		pthread_mutex_unlock(&k->lock);
@@ -192,7 +203,9 @@ static int ek_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
 	(void)arg;
 	pthread_mutex_lock(&k->lock);
 	e = ek_event_of(k, fd);
-	if (!e) {
+	if (ek_who_fd(fd)) {
+		rc = ek_who_ioctl(k, fd, req);
+	} else if (!e) {
 		rc = -EBADF;
 	} else if (req == PERF_EVENT_IOC_ENABLE || req == PERF_EVENT_IOC_DISABLE) {
 		struct ek_event *l = &k->ev[e->leader];
@@ -213,7 +226,9 @@ static void ek_close(void *ctx, int fd)
 	struct ek_event *e;
 
 	pthread_mutex_lock(&k->lock);
-	e = ek_event_of(k, fd);
+	if (ek_who_fd(fd))
+		ek_who_close(k, fd);
+	e = ek_who_fd(fd) ? NULL : ek_event_of(k, fd);
 	if (e) {
 		int slot = fd - EK_FD_BASE, cpu = e->cpu, pmu = e->pmu;
 		struct ek_ctx *c = ek_ctx_of(k, e);
@@ -528,6 +543,7 @@ void emu_perf_free(struct emu_perf *k)
 			free(k->cpus[i].ctx[p].order);
 	free(k->cpus);
 	free(k->ev);
+	free(k->wev);
 	pthread_mutex_destroy(&k->lock);
 	free(k);
 }

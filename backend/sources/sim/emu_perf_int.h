@@ -17,6 +17,7 @@
 #include "pmu_regs.h"
 
 #define EK_FD_BASE 1000      /* its descriptors: EK_FD_BASE + slot, never a real one's number */
+#define EK_WHO_FD_BASE 1000000 /* cgroup and task events: their own descriptors */
 #define EK_HW_NONE (-1)
 #define EK_HW_FIXED 100      /* + n: fixed counter n */
 #define EK_HW_FREE 200       /* a free-running counter: nothing to schedule */
@@ -118,6 +119,22 @@ struct ek_cpu {
 	struct ek_ctx ctx[EK_MAX_PMUS];
 };
 
+/* A cgroup's or a scenario task's event (emu_perf_who.c): no counter, its share of the CPU's. */
+struct ek_who_ev {
+	bool used;
+	int cpu;                  /* -1: a task on every CPU */
+	int cgroup, task;         /* emu_who's cgroup index, or the scenario's task index (-1 the other) */
+	uint64_t sel;             /* the condition (event select's event and umask) */
+	uint64_t read_format;
+	int leader;
+	int members[PERF_GROUP_MAX];
+	int nmembers;
+	bool enabled;             /* a leader's */
+	double t;                 /* its times are up to here */
+	uint64_t time_ns;
+	double count, base;       /* counted while enabled; its value at the last sync */
+};
+
 struct emu_perf {
 	struct emu *emu;
 	struct perf_sys sys;
@@ -133,6 +150,8 @@ struct emu_perf {
 	int atom_pmu;             /* a hybrid's cpu_atom (pmus[] index; cpu_core is 0), -1 none */
 	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
 	bool amd;                 /* AMD's core PMU: 12-bit selects, generic events on counters */
+	struct ek_who_ev *wev;    /* cgroup and task events, EK_WHO_FD_BASE + slot */
+	int nwev;
 };
 
 /* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */
@@ -179,5 +198,15 @@ static inline unsigned ek_pmu_fixed(const struct emu_perf *k, const struct ek_pm
 {
 	return p->core_fixed ? p->core_fixed : k->fixed;
 }
+
+/* ---- emu_perf_who.c --------------------------------------------------------- */
+
+bool ek_who_fd(int fd);
+/* An event of a cgroup (FLAGS PERF_FLAG_PID_CGROUP) or scenario task PID: its fd or -errno. */
+int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		unsigned long flags);
+ssize_t ek_who_read(struct emu_perf *k, int fd, void *buf, size_t len);
+int ek_who_ioctl(struct emu_perf *k, int fd, unsigned long req);
+void ek_who_close(struct emu_perf *k, int fd);
 
 #endif

@@ -3,6 +3,7 @@
  * Main thread, before anything starts.
  */
 #include "scenario.h"
+#include "scenario_int.h"
 #include "parse.h"
 #include "cpulist.h"
 #include "paths.h"
@@ -35,20 +36,7 @@ static const char *const scenario_scope_names[] = {
 	[SCENARIO_CHANNEL] = "channel",
 };
 
-/* Parser state: one line at a time, columns are 1-based. */
-struct scenario_parser {
-	const char *file;
-	int line;
-	const char *bol; /* beginning of the current line */
-	int nsettings;
-	char *err;
-	size_t errlen;
-};
-
-static int scenario_fail(struct scenario_parser *p, const char *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int scenario_fail(struct scenario_parser *p, const char *at, const char *fmt, ...)
+int scenario_fail(struct scenario_parser *p, const char *at, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -59,7 +47,7 @@ static int scenario_fail(struct scenario_parser *p, const char *at, const char *
 	return rc;
 }
 
-static const char *scenario_skip_blank(const char *s)
+const char *scenario_skip_blank(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -67,7 +55,7 @@ static const char *scenario_skip_blank(const char *s)
 }
 
 /* Copy the next blank-separated word at *S (advancing) into BUF. */
-static size_t scenario_word(const char **s, char *buf, size_t len)
+size_t scenario_word(const char **s, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -81,8 +69,8 @@ static size_t scenario_word(const char **s, char *buf, size_t len)
 	return n;
 }
 
-static int scenario_number(struct scenario_parser *p, const char *at, const char *text,
-			   double *out)
+int scenario_number(struct scenario_parser *p, const char *at, const char *text,
+		    double *out)
 {
 	char *end;
 
@@ -294,6 +282,8 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 		}
 		return 0;
 	}
+	if (strcmp(word, "task") == 0)
+		return scenario_task_line(p, sc, s);
 	if (strcmp(word, "phase") == 0) {
 		struct scenario_phase *ph;
 		const char *dat;
@@ -324,7 +314,7 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 		return 0;
 	}
 	return scenario_fail(p, at, "expected one of name, description, seed, noise, "
-			     "noise_slot, min_sockets, phase, cpu, socket, channel; got '%s'", word);
+			     "noise_slot, min_sockets, phase, cpu, socket, channel, task; got '%s'", word);
 }
 
 int scenario_parse(const char *text, const char *file, struct scenario **out, char *err,
@@ -466,6 +456,7 @@ void scenario_free(struct scenario *sc)
 		free(sc->phases[i].name);
 	}
 	free(sc->phases);
+	scenario_free_tasks(sc);
 	free(sc->name);
 	free(sc->description);
 	free(sc);

@@ -160,6 +160,28 @@ struct scenario_phase {
 	int nsets;
 };
 
+/*
+ * A process of the scenario ("task" lines): where it runs, in which cgroup
+ * and how much of its CPUs' time it takes.  On a CPU it does what the CPU's
+ * quantities say (a task's events are its share of the CPU's), so tasks with
+ * different workloads run on different CPUs, as pinned containers do.
+ */
+#define SCENARIO_MAX_TASKS 4096
+#define SCENARIO_CGROUP_MAX 200  /* bytes of a cgroup path */
+#define SCENARIO_PID_MAX 4194304 /* Linux's PID_MAX_LIMIT */
+
+struct scenario_task {
+	int pid;
+	char comm[16];          /* as /proc/PID/comm: at most 15 bytes */
+	char *cgroup;           /* under the cgroup v2 root: "system.slice/nginx.service" */
+	int *cpus;              /* OS CPU numbers it runs on */
+	int ncpus;
+	double share;           /* of each of its CPUs' unhalted time */
+	double mbm;             /* of the DRAM traffic of each L3 domain it runs in (resctrl) */
+	double mbm_local;       /* the part of that traffic to its own socket's memory */
+	double llc_mb;          /* L3 it occupies in each of those domains, MB */
+};
+
 struct scenario {
 	char *name;
 	char *description;
@@ -169,6 +191,8 @@ struct scenario {
 	struct scenario_phase *phases;
 	int nphases;
 	int min_sockets; /* the scenario needs this many sockets (numa-remote: 2) */
+	struct scenario_task *tasks;
+	int ntasks;
 };
 
 /*

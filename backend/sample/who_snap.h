@@ -1,0 +1,81 @@
+/*
+ * who_snap: what the sample says of who uses the machine (issue 33): the
+ * cgroups as a tree and the busiest processes, each with its CPU share,
+ * counters per second and resctrl figures, or n/a with the reason.  Made
+ * by the sampler's who collector (backend/who), immutable once published
+ * with its sample; any thread reads it.
+ */
+#ifndef PMUTOP_WHO_SNAP_H
+#define PMUTOP_WHO_SNAP_H
+
+#include <math.h>
+#include <stdbool.h>
+
+/* The who options' limits (--who-top, --who-procs) */
+#define WHO_TOP_DEFAULT 16    /* groups counted at once: 16 x 3 events x CPUs open files */
+#define WHO_TOP_MAX 256
+#define WHO_PROCS_DEFAULT 20  /* process rows, the busiest */
+#define WHO_PROCS_MAX 200
+#define WHO_PATH_MAX 512
+#define WHO_NAME_MAX 48
+
+/* The events counted per group: cycles, instructions, cache misses (the kernel's generic ones). */
+enum who_ev { WHO_CYCLES, WHO_INSTRUCTIONS, WHO_CACHE_MISSES, WHO_NEV };
+
+struct who_row {
+	char path[WHO_PATH_MAX]; /* a cgroup's under the v2 root ("" the root); a process's cgroup */
+	char name[WHO_NAME_MAX]; /* "docker 3f2a9c1b7d4e", "pod 7c1f2a3b", "nginx.service", a command */
+	int pid;                 /* a process row: its PID; 0 a cgroup */
+	int depth;               /* a cgroup's depth below the root (its children: 0) */
+	int parent;              /* the parent cgroup's row, -1 */
+	int nprocs;              /* processes in it and under it */
+	double cpus;             /* CPU time / interval: 1 = one CPU busy; NaN unknown */
+	double ev[WHO_NEV];      /* counts per second; NaN n/a */
+	bool counted;            /* figures from this interval (a parent: from its children) */
+	bool partial;            /* a parent: some groups under it had no figures */
+	bool scaled;             /* the kernel multiplexed them */
+	double age_s;            /* figures from its last turn, this old (0: this interval) */
+	double mbm_total, mbm_local; /* resctrl: bytes per second to memory, all and local; NaN */
+	double llc;              /* resctrl: bytes of L3 it holds; NaN */
+	char why[200];           /* the counters are n/a: why, and what to do */
+	char rdt_why[160];       /* the resctrl figures are n/a: why */
+	char where[96];          /* the CPUs it may run on (cpuset.cpus.effective), "" unknown */
+};
+
+struct who_snap {
+	bool available;          /* a cgroup v2 tree was found */
+	char why[240];           /* not available: why and what to do */
+	int nrows;
+	struct who_row *rows;    /* the cgroups, parents before children, then the processes */
+	int ncgroups;            /* the first NCGROUPS rows are cgroups */
+	int counted;             /* cgroups with figures from this interval */
+	int candidates;          /* cgroups holding processes (those counted one by one) */
+	int top;                 /* counted at once */
+	bool counting;           /* --who: counters per cgroup and process */
+	char note[300];          /* how they were counted this interval, "" when not counting */
+	char rdt_note[240];      /* resctrl: what was read, or why nothing */
+};
+
+/* Instructions per cycle of row R, NaN when it has no figures. */
+static inline double who_row_ipc(const struct who_row *r)
+{
+	return r->ev[WHO_CYCLES] > 0 ? r->ev[WHO_INSTRUCTIONS] / r->ev[WHO_CYCLES] : NAN;
+}
+
+/* Its clock: cycles per second of the CPU time it had (GHz), NaN when it had almost none. */
+static inline double who_row_ghz(const struct who_row *r)
+{
+	return r->cpus > 1e-3 && r->ev[WHO_CYCLES] >= 0 ? r->ev[WHO_CYCLES] / r->cpus / 1e9 : NAN;
+}
+
+/* Last-level cache misses per thousand instructions, NaN when not counted. */
+static inline double who_row_mpki(const struct who_row *r)
+{
+	return r->ev[WHO_INSTRUCTIONS] > 0 ? r->ev[WHO_CACHE_MISSES] / r->ev[WHO_INSTRUCTIONS] * 1e3
+					   : NAN;
+}
+
+/* Free S (NULL: nothing). */
+void who_snap_free(struct who_snap *s);
+
+#endif

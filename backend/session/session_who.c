@@ -1,0 +1,126 @@
+/*
+ * session_who: a run's who collector (backend/who): where it reads (this
+ * machine's root, a --root tree, or an emulated machine's files written
+ * under a private directory and brought up to date before every look),
+ * whether it counts (--who, through the perf source's kernel: pmutop's own
+ * registers cannot count per cgroup) and on which CPUs with which core PMU.
+ * The sampler (engine or OS sampler) calls who_collect; the UI says when the
+ * figures are wanted (session_set_who).  Main thread.
+ */
+#define _GNU_SOURCE
+#include "session_int.h"
+#include "who.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The emulated machine's files, up to its clock now. */
+static void session_who_refresh(void *ctx)
+{
+	struct session *s = ctx;
+	char err[256];
+
+	if (emu_who_write(s->src->emu, s->who_dir, err, sizeof(err)))
+		snprintf(s->who_err, sizeof(s->who_err), "%s", err);
+}
+
+static int session_who_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Why an emulated machine has no one to show, or NULL. */
+static const char *session_who_sim_why(const struct session *s)
+{
+	if (!emu_scenario(s->src->emu)->ntasks)
+		return "the emulated machine runs no tasks in this scenario: --sim icelake-sp:"
+		       "shared-server has a shared server's services and containers";
+	return NULL;
+}
+
+int session_who_open(struct session *s, const struct session_config *c, char *err, size_t errlen)
+{
+	struct who_config wc = {
+		.root = c->root, .top = c->who_top,
+		.procs = c->who_procs < 0 ? WHO_PROCS_DEFAULT : c->who_procs,
+		.simulated = s->src && s->src->simulated,
+	};
+	const struct topo *t = s->src ? s->src->topo : s->os_topo;
+	int n = 0, rc;
+
+	s->who_cpus = xcalloc((size_t)t->nthreads + 1, sizeof(int));
+	for (int i = 0; i < t->nthreads; i++)
+		if (t->threads[i].online)
+			s->who_cpus[n++] = t->threads[i].os_cpu;
+	wc.cpus = s->who_cpus;
+	wc.ncpus = n;
+	if (s->src && s->src->emu) {
+		const char *why = session_who_sim_why(s);
+
+		snprintf(s->who_dir, sizeof(s->who_dir), "%s/pmutop-who-XXXXXX",
+			 getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp");
+		if (!why && !mkdtemp(s->who_dir)) {
+			snprintf(err, errlen, "%s: cannot make the emulated machine's files: %s",
+				 s->who_dir, strerror(errno));
+			s->who_dir[0] = '\0';
+			return -errno;
+		}
+		if (why) {
+			s->who_dir[0] = '\0';
+			wc.unavailable = why;
+		} else {
+			if ((rc = emu_who_write(s->src->emu, s->who_dir, err, errlen)))
+				return rc;
+			wc.root = s->who_dir;
+			wc.refresh = session_who_refresh;
+			wc.refresh_ctx = s;
+		}
+	}
+	wc.count = c->who && s->src && s->src->perf;
+	if (c->who && !wc.count)
+		wc.count_why = s->src ? "counted per cgroup through the kernel (--source perf): pmutop "
+					"holds the counters' registers itself here"
+				      : "no counters on this machine (see the header)";
+	if (s->src && s->src->perf) {
+		wc.perf = s->src->perf_sys;
+		wc.access = &s->src->perf_access;
+		if (s->src->have_atom && s->src->cpu_kind) {
+			s->who_types = xcalloc((size_t)s->src->ncpu_kind + 1, sizeof(unsigned));
+			for (int i = 0; i < s->src->ncpu_kind; i++)
+				s->who_types[i] = s->src->cpu_kind[i] == LAYOUT_CORES_E
+						  ? s->src->perf_atom.type : s->src->perf_cpu.type;
+			wc.cpu_type = s->who_types;
+			wc.ntypes = s->src->ncpu_kind;
+		}
+	}
+	rc = who_create(&wc, &s->who, err, errlen);
+	if (!rc)
+		who_set_wanted(s->who, c->who || c->who_wanted);
+	return rc;
+}
+
+void session_who_close(struct session *s)
+{
+	who_free(s->who);
+	s->who = NULL;
+	if (s->who_dir[0])
+		nftw(s->who_dir, session_who_rm, 16, FTW_DEPTH | FTW_PHYS);
+	s->who_dir[0] = '\0';
+	free(s->who_cpus);
+	free(s->who_types);
+	s->who_cpus = NULL;
+	s->who_types = NULL;
+}
+
+void session_set_who(struct session *s, bool on)
+{
+	if (s->who)
+		who_set_wanted(s->who, on);
+}

@@ -1,0 +1,169 @@
+/*
+ * emu_perf_who: the emulated kernel's events of a cgroup (PERF_FLAG_PID_CGROUP,
+ * a cgroup directory's fd, per CPU) and of a scenario's task (its PID, per
+ * CPU or on every CPU, cpu -1).  Linux puts such events on the counters only
+ * while the cgroup's or task's threads run on the CPU, so they never wait
+ * for a counter behind each other; here each counts its share (the
+ * scenario's) of what the CPU's condition counts, integrated by the
+ * emulator without a counter (emu_watch), and its times run whenever it is
+ * enabled.  The generic events a who view asks for (cycles, instructions,
+ * cache misses as Linux maps them: 412EH on Intel, none here on AMD) and raw
+ * core events (event and umask).  Called from emu_perf.c under its lock.
+ */
+#include "emu_perf_int.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <string.h>
+
+bool ek_who_fd(int fd)
+{
+	return fd >= EK_WHO_FD_BASE;
+}
+
+static struct ek_who_ev *ek_who_of(struct emu_perf *k, int fd)
+{
+	int slot = fd - EK_WHO_FD_BASE;
+
+	return slot >= 0 && slot < k->nwev && k->wev[slot].used ? &k->wev[slot] : NULL;
+}
+
+/* The condition ATTR asks for on this machine, or 0 (ENOENT). */
+static uint64_t ek_who_select(const struct emu_perf *k, const struct perf_event_attr *attr)
+{
+	if (attr->type == PERF_TYPE_RAW || (attr->type >= EK_ATOM_TYPE && attr->type < EK_UNCORE_TYPE))
+		return attr->config & 0xFFFF;
+	if (attr->type != PERF_TYPE_HARDWARE)
+		return 0;
+	switch (attr->config & 0xFFFFFFFFu) {
+	case PERF_COUNT_HW_CPU_CYCLES:
+		return k->amd ? 0x76 : 0x3C;
+	case PERF_COUNT_HW_INSTRUCTIONS:
+		return 0xC0;
+	case PERF_COUNT_HW_CACHE_MISSES:
+		/* Linux: intel_perfmon_event_map's LONGEST_LAT_CACHE.MISS; AMD's is an L2 count */
+		return k->amd ? 0 : 0x412E;
+	default:
+		return 0;
+	}
+}
+
+/* E's value now: its target's share of its CPUs' condition (NAN-free; 0 where none). */
+static double ek_who_value(struct emu_perf *k, const struct ek_who_ev *e)
+{
+	double sum = 0;
+
+	for (int cpu = e->cpu < 0 ? 0 : e->cpu; cpu < (e->cpu < 0 ? k->ncpus : e->cpu + 1); cpu++) {
+		double share = emu_who_share(k->emu, e->cgroup, e->task, cpu), v;
+
+		if (share > 0 && !emu_watch(k->emu, cpu, e->sel, &v))
+			sum += share * v;
+	}
+	return sum;
+}
+
+int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+		unsigned long flags)
+{
+	bool cg = flags & PERF_FLAG_PID_CGROUP;
+	int target = cg ? emu_who_cgroup_of(k->emu, pid) : emu_who_task(k->emu, pid), slot;
+	struct ek_who_ev *e, *l = NULL;
+	uint64_t sel = ek_who_select(k, attr);
+
+	if (target < 0)
+		return cg ? -EBADF : -ESRCH;
+	/* a cgroup is counted per CPU (Linux: EINVAL for cpu -1); a CPU it lacks is ENODEV */
+	if ((cg && cpu < 0) || cpu >= k->ncpus || (cpu >= 0 && !k->cpus[cpu].present))
+		return cg && cpu < 0 ? -EINVAL : -ENODEV;
+	if (!sel)
+		return -ENOENT;
+	if (group_fd >= 0) {
+		l = ek_who_of(k, group_fd);
+		if (!l || l->leader != group_fd - EK_WHO_FD_BASE || l->cpu != cpu ||
+		    l->nmembers >= PERF_GROUP_MAX)
+			return -EINVAL;
+	}
+	k->wev = xrealloc(k->wev, (size_t)k->nwev + 1, sizeof(*k->wev));
+	slot = k->nwev++;
+	e = &k->wev[slot];
+	*e = (struct ek_who_ev){
+		.used = true, .cpu = cpu, .cgroup = cg ? target : -1, .task = cg ? -1 : target,
+		.sel = sel, .leader = group_fd >= 0 ? group_fd - EK_WHO_FD_BASE : slot,
+		.read_format = attr->read_format,
+	};
+	l = &k->wev[e->leader];
+	l->members[l->nmembers++] = slot;
+	if (e->leader == slot && !attr->disabled) {
+		e->enabled = true;
+		e->t = ek_now(k);
+	}
+	e->base = ek_who_value(k, e);
+	return EK_WHO_FD_BASE + slot;
+}
+
+/* Bring leader L's times and its members' counts up to now. */
+static void ek_who_sync(struct emu_perf *k, struct ek_who_ev *l)
+{
+	double now = ek_now(k);
+
+	for (int m = 0; m < l->nmembers; m++) {
+		struct ek_who_ev *e = &k->wev[l->members[m]];
+		double v = ek_who_value(k, e);
+
+		if (l->enabled)
+			e->count += v - e->base;
+		e->base = v;
+	}
+	if (l->enabled && now > l->t)
+		l->time_ns += (uint64_t)((now - l->t) * 1e9 + 0.5);
+	l->t = now;
+}
+
+ssize_t ek_who_read(struct emu_perf *k, int fd, void *buf, size_t len)
+{
+	struct ek_who_ev *e = ek_who_of(k, fd), *l;
+	uint64_t *out = buf;
+	size_t need;
+
+	if (!e)
+		return -EBADF;
+	l = &k->wev[e->leader];
+	need = (3 + (size_t)l->nmembers) * sizeof(uint64_t);
+	if (e != l || !(e->read_format & PERF_FORMAT_GROUP) || len < need)
+		return len < need ? -ENOSPC : -EINVAL;
+	ek_who_sync(k, l);
+	out[0] = (uint64_t)l->nmembers;
+	out[1] = out[2] = l->time_ns;
+	for (int m = 0; m < l->nmembers; m++)
+		out[3 + m] = (uint64_t)k->wev[l->members[m]].count;
+	return (ssize_t)need;
+}
+
+int ek_who_ioctl(struct emu_perf *k, int fd, unsigned long req)
+{
+	struct ek_who_ev *e = ek_who_of(k, fd), *l;
+
+	if (!e)
+		return -EBADF;
+	if (req != PERF_EVENT_IOC_ENABLE && req != PERF_EVENT_IOC_DISABLE)
+		return -ENOTTY;
+	l = &k->wev[e->leader];
+	ek_who_sync(k, l);
+	l->enabled = req == PERF_EVENT_IOC_ENABLE;
+	return 0;
+}
+
+void ek_who_close(struct emu_perf *k, int fd)
+{
+	struct ek_who_ev *e = ek_who_of(k, fd);
+
+	if (!e)
+		return;
+	if (e->leader == fd - EK_WHO_FD_BASE)
+		for (int m = 0; m < e->nmembers; m++)
+			k->wev[e->members[m]].used = false;
+	e->used = false;
+	/* slots are reused from the end only: a long run opens and closes groups as ranks change */
+	while (k->nwev && !k->wev[k->nwev - 1].used)
+		k->nwev--;
+}

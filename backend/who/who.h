@@ -1,0 +1,68 @@
+/*
+ * who: whose job is using the machine (issue 33).
+ *
+ * Each interval the sampler reads the cgroup v2 tree (ROOT/sys/fs/cgroup:
+ * every group's cpu.stat, cgroup.procs and cpuset.cpus.effective), the
+ * processes (ROOT/proc/PID: stat, cgroup) and the resctrl monitoring groups
+ * (ROOT/sys/fs/resctrl: per L3 domain mbm_total_bytes, mbm_local_bytes,
+ * llc_occupancy) and, with counting on (--who), counts the busiest groups
+ * through perf_event_open(2): per cgroup and CPU with PERF_FLAG_PID_CGROUP
+ * (CAP_PERFMON or perf_event_paranoid <= 0), per process on every CPU (a
+ * user's own processes at paranoid <= 2).  At most TOP groups are counted
+ * at once (one group of WHO_NEV events per CPU each): the busiest by CPU
+ * time, the rest taking turns in the remaining quarter of the places, their
+ * figures kept from their last turn and marked with its age.  Everything
+ * is read, nothing is written (resctrl groups are never created).  Files
+ * are opened below ROOT without following links.  The result is an
+ * immutable snapshot hung on the sample.  Sampler thread (who_create: main).
+ */
+#ifndef PMUTOP_WHO_H
+#define PMUTOP_WHO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "who_snap.h"
+
+#define WHO_MAX_CGROUPS 4096  /* a tree larger than this is cut (said in the note) */
+#define WHO_MAX_DEPTH 32
+#define WHO_MAX_DOMAINS 64    /* resctrl L3 domains read */
+
+struct perf_sys;
+struct perf_pmu;
+struct perf_access;
+
+struct who_config {
+	const char *root;                 /* the machine's root; NULL "/" */
+	bool count;                       /* count per cgroup and process (--who) */
+	const char *count_why;            /* not counting: why the counters are n/a */
+	const struct perf_sys *perf;      /* NULL: the kernel's system calls */
+	const struct perf_access *access; /* for the messages (NULL: read under ROOT) */
+	const int *cpus;                  /* the OS CPUs a cgroup is counted on */
+	int ncpus;
+	/* a hybrid: each CPU's core PMU type (by OS CPU number, NTYPES; 0 the generic events') */
+	const unsigned *cpu_type;
+	int ntypes;
+	int top;                          /* groups counted at once (0: WHO_TOP_DEFAULT) */
+	int procs;                        /* process rows (0: none) */
+	/* before each look: an emulated machine brings its files up to date (else NULL) */
+	void (*refresh)(void *ctx);
+	void *refresh_ctx;
+	bool simulated;
+	const char *unavailable;          /* no one to show here: why (an emulated machine's) */
+};
+
+struct who;
+
+/* 0, or -errno with one line in ERR (a bad option; the machine's state is the snapshot's). */
+int who_create(const struct who_config *cfg, struct who **out, char *err, size_t errlen);
+
+/* The interval that ends at T (seconds on any steady clock): a snapshot the caller owns. */
+struct who_snap *who_collect(struct who *w, double t);
+
+/* Whether the figures are wanted (any thread): when not, who_collect reads nothing and closes its counters. */
+void who_set_wanted(struct who *w, bool on);
+
+void who_free(struct who *w);
+
+#endif

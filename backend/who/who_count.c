@@ -1,0 +1,249 @@
+/*
+ * who_count: the counters of the busiest cgroups and processes (who.h).
+ * A cgroup is counted per CPU (PERF_FLAG_PID_CGROUP on its directory's fd),
+ * a process on every CPU (pid, cpu -1, inheriting to the threads and
+ * children it starts), each as one group of the kernel's generic events.
+ * At most w->top cgroups are open at once: the busiest three quarters for
+ * as long as they stay busiest, the last quarter taking turns among the
+ * rest.  A group opened at one look has its figures at the next (the
+ * interval between).  Sampler thread.
+ */
+#define _GNU_SOURCE
+#include "who_int.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const uint64_t who_generic[WHO_NEV] = {
+	[WHO_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+	[WHO_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+	[WHO_CACHE_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
+};
+
+void who_fig_close(struct who *w, struct who_fig *f)
+{
+	for (int i = 0; i < f->ng; i++)
+		perf_group_close(&f->g[i]);
+	free(f->g);
+	f->g = NULL;
+	f->ng = 0;
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	f->dirfd = -1;
+	f->counting = false;
+	(void)w;
+}
+
+/* The events of one group for core PMU type TYPE (0: the generic events' own). */
+static int who_configs(const struct who *w, unsigned type, struct perf_pmu_config *c)
+{
+	int n = w->no_misses ? WHO_CACHE_MISSES : WHO_NEV;
+
+	for (int k = 0; k < n; k++)
+		c[k] = (struct perf_pmu_config){
+			.type = PERF_TYPE_HARDWARE,
+			.config = { who_generic[k] | (uint64_t)type << 32 },
+		};
+	return n;
+}
+
+static unsigned who_cpu_type(const struct who *w, int cpu)
+{
+	return w->cfg.cpu_type && cpu >= 0 && cpu < w->cfg.ntypes ? w->cfg.cpu_type[cpu] : 0;
+}
+
+/*
+ * Open F's groups: cgroup directory DIRFD per CPU, or process PID once per
+ * kind of core.  0, or -errno with the reason in F.
+ */
+static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, const char *what)
+{
+	bool user_only = w->access.paranoid >= 2 && !w->access.cap_perfmon;
+	unsigned types[2] = { 0 };
+	int n = dirfd >= 0 ? w->cfg.ncpus : 1, rc = 0;
+	char err[400];
+
+	if (dirfd < 0 && w->cfg.cpu_type) {
+		/* a hybrid: one group per core PMU, each counting the process where it runs */
+		n = 0;
+		for (int i = 0; i < w->cfg.ntypes; i++) {
+			unsigned t = w->cfg.cpu_type[i];
+
+			if (t && (n == 0 || (types[0] != t && n < 2)))
+				types[n++] = t;
+		}
+		if (!n)
+			n = 1;
+	}
+	f->g = xcalloc((size_t)n, sizeof(*f->g));
+	for (int i = 0; i < n; i++) {
+		struct perf_pmu_config c[WHO_NEV];
+		int cpu = dirfd >= 0 ? w->cfg.cpus[i] : -1;
+		unsigned type = dirfd >= 0 ? who_cpu_type(w, cpu) : types[i];
+		int ne = who_configs(w, type, c);
+
+		rc = perf_group_open_flags(&f->g[i], w->cfg.perf, c, ne, dirfd >= 0 ? dirfd : pid, cpu,
+					   true, dirfd >= 0 || !user_only,
+					   dirfd >= 0 ? PERF_FLAG_PID_CGROUP : 0, what, &w->access, err,
+					   sizeof(err));
+		if (rc == -ENOENT && !w->no_misses) {
+			/* no cache-misses event here (AMD's generic one is not the L3's): the other two */
+			w->no_misses = true;
+			ne = who_configs(w, type, c);
+			rc = perf_group_open_flags(&f->g[i], w->cfg.perf, c, ne,
+						   dirfd >= 0 ? dirfd : pid, cpu, true,
+						   dirfd >= 0 || !user_only,
+						   dirfd >= 0 ? PERF_FLAG_PID_CGROUP : 0, what, &w->access,
+						   err, sizeof(err));
+		}
+		if (!rc)
+			rc = perf_group_enable(&f->g[i]);
+		if (rc) {
+			f->ng = i;
+			snprintf(f->why, sizeof(f->why), "%.199s", err);
+			who_fig_close(w, f);
+			f->dirfd = -1;
+			return rc;
+		}
+	}
+	f->ng = n;
+	f->dirfd = dirfd;
+	f->counting = true;
+	f->why[0] = '\0';
+	return 0;
+}
+
+/* Read F's groups: the figures of the interval that ends now. */
+static void who_fig_read(struct who *w, struct who_fig *f)
+{
+	double sum[WHO_NEV] = { 0 };
+	bool scaled = false;
+	int ne = w->no_misses ? WHO_CACHE_MISSES : WHO_NEV;
+
+	for (int i = 0; i < f->ng; i++) {
+		struct perf_group_delta d;
+
+		if (perf_group_read(&f->g[i], &d)) {
+			snprintf(f->why, sizeof(f->why), "a read of its counters failed (the cgroup or "
+				 "process went away)");
+			return;
+		}
+		for (int k = 0; k < ne && k < f->g[i].n; k++)
+			if (d.running_ns)
+				sum[k] += perf_scale(d.count[k], d.enabled_ns, d.running_ns);
+		scaled |= d.scaled;
+	}
+	for (int k = 0; k < WHO_NEV; k++)
+		f->ev[k] = k < ne && w->dt > 0 ? sum[k] / w->dt : NAN;
+	f->scaled = scaled;
+	f->have = true;
+	f->t = w->t;
+}
+
+static double who_key(const struct who_cg *c)
+{
+	return isfinite(c->cpus) ? c->cpus : isfinite(c->usage_s) ? c->usage_s * 1e-9 : -1;
+}
+
+static int who_cg_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct who *w = ctx;
+	double ka = who_key(&w->cg[*(const int *)a]), kb = who_key(&w->cg[*(const int *)b]);
+
+	return ka < kb ? 1 : ka > kb ? -1 : strcmp(w->cg[*(const int *)a].path,
+						  w->cg[*(const int *)b].path);
+}
+
+static int who_pr_cmp(const void *a, const void *b)
+{
+	const struct who_proc *pa = a, *pb = b;
+	double ka = isfinite(pa->cpus) ? pa->cpus : -1, kb = isfinite(pb->cpus) ? pb->cpus : -1;
+
+	return ka < kb ? 1 : ka > kb ? -1 : pa->pid - pb->pid;
+}
+
+/* Which cgroups count next: WANT[i] for cgroup i. */
+static void who_choose(struct who *w, bool *want)
+{
+	int *cand = xcalloc((size_t)w->ncg + 1, sizeof(int)), n = 0, fixed, rest;
+
+	for (int i = 0; i < w->ncg; i++)
+		if (w->cg[i].path[0] && w->cg[i].nprocs > 0)
+			cand[n++] = i;
+	qsort_r(cand, (size_t)n, sizeof(int), who_cg_cmp, w);
+	fixed = n > w->top ? w->top - w->top / 4 : n;
+	rest = n - fixed;
+	for (int i = 0; i < fixed; i++)
+		want[cand[i]] = true;
+	for (int j = 0; rest > 0 && j < w->top - fixed; j++)
+		want[cand[fixed + (w->rot + j) % rest]] = true;
+	if (rest > 0)
+		w->rot = (w->rot + w->top - fixed) % rest;
+	free(cand);
+}
+
+void who_count(struct who *w)
+{
+	bool *want;
+	char what[WHO_PATH_MAX + 64];
+	int nprocs;
+
+	if (!w->cfg.count)
+		return;
+	for (int i = 0; i < w->ncg; i++)
+		if (w->cg[i].fig.counting)
+			who_fig_read(w, &w->cg[i].fig);
+	for (int i = 0; i < w->npr; i++)
+		if (w->pr[i].fig.counting)
+			who_fig_read(w, &w->pr[i].fig);
+	want = xcalloc((size_t)w->ncg + 1, sizeof(bool));
+	who_choose(w, want);
+	for (int i = 0; i < w->ncg; i++) {
+		struct who_cg *c = &w->cg[i];
+		int dfd;
+
+		if (c->fig.counting && !want[i])
+			who_fig_close(w, &c->fig);
+		if (c->fig.counting || !want[i])
+			continue;
+		snprintf(what, sizeof(what), "sys/fs/cgroup/%s", c->path);
+		dfd = who_open(w, what, O_RDONLY | O_DIRECTORY);
+		if (dfd < 0) {
+			snprintf(c->fig.why, sizeof(c->fig.why), "its directory went away (%s)",
+				 strerror(-dfd));
+			continue;
+		}
+		snprintf(what, sizeof(what), "cgroup %s", c->path);
+		if (who_fig_open(w, &c->fig, dfd, -1, what))
+			close(dfd);
+	}
+	free(want);
+	/* the busiest processes shown are counted too (as many as cgroups at once, at most) */
+	qsort(w->pr, (size_t)w->npr, sizeof(*w->pr), who_pr_cmp);
+	nprocs = w->cfg.procs < w->top ? w->cfg.procs : w->top;
+	for (int i = 0; i < w->npr; i++) {
+		struct who_proc *p = &w->pr[i];
+
+		if (p->fig.counting && i >= nprocs)
+			who_fig_close(w, &p->fig);
+		if (p->fig.counting || i >= nprocs)
+			continue;
+		snprintf(what, sizeof(what), "process %d (%s)", p->pid, p->comm);
+		who_fig_open(w, &p->fig, -1, p->pid, what);
+	}
+}
+
+void who_count_close(struct who *w)
+{
+	for (int i = 0; i < w->ncg; i++)
+		who_fig_close(w, &w->cg[i].fig);
+	for (int i = 0; i < w->npr; i++)
+		who_fig_close(w, &w->pr[i].fig);
+}

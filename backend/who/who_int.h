@@ -1,0 +1,116 @@
+/*
+ * who_int: the who collector's state across intervals, shared by who.c (the
+ * snapshot), who_tree.c (the cgroup tree and the processes), who_count.c
+ * (their counters) and who_rdt.c (resctrl).  Not for any other module.
+ * Sampler thread.
+ */
+#ifndef PMUTOP_WHO_INT_H
+#define PMUTOP_WHO_INT_H
+
+#include <stdatomic.h>
+
+#include "perf.h"
+#include "who.h"
+
+/* What a counted cgroup or process had: its figures and where they stand. */
+struct who_fig {
+	bool counting;           /* its groups are open */
+	bool fresh;              /* opened at this look: figures from the next */
+	struct perf_group *g;    /* per CPU (a cgroup), per core PMU (a process) */
+	int ng;
+	int dirfd;               /* a cgroup's directory, held while counted */
+	double ev[WHO_NEV];      /* per second at its last figures; NaN n/a */
+	bool have;               /* it has had figures */
+	double t;                /* when */
+	bool scaled;
+	char why[200];           /* n/a: why */
+};
+
+struct who_cg {
+	char path[WHO_PATH_MAX];
+	char name[WHO_NAME_MAX];
+	int depth, parent;       /* parent: index into who.cg, -1 */
+	bool seen;               /* found at this look */
+	int nprocs;              /* processes in it alone */
+	double usage_s, prev_s;  /* cpu.stat's usage_usec in seconds, now and at the look before */
+	bool have_prev, looked;  /* usage read at the look before; read at all */
+	double cpus;             /* CPUs busy over the interval, NaN */
+	char where[96];
+	struct who_fig fig;
+	double mbm_total, mbm_local, llc; /* resctrl, NaN */
+	char rdt_why[160];
+};
+
+struct who_proc {
+	int pid;
+	char comm[32];
+	char cgroup[WHO_PATH_MAX];
+	double ticks, prev_ticks;
+	bool have_prev, seen;
+	double cpus;
+	struct who_fig fig;
+};
+
+/* A resctrl monitoring group (or the default group, name ""): its counters at the last look. */
+struct who_mon {
+	char name[256];
+	char cgroup[WHO_PATH_MAX]; /* the cgroup holding all its tasks */
+	double prev[WHO_MAX_DOMAINS][2];
+	bool have_prev[WHO_MAX_DOMAINS];
+	bool seen;
+};
+
+struct who {
+	struct who_config cfg;
+	atomic_bool wanted;
+	char root[4096];
+	struct perf_access access;
+	struct who_cg *cg;
+	int ncg;
+	bool cut;                /* the tree had more than WHO_MAX_CGROUPS */
+	bool v2;                 /* a cgroup v2 tree is there */
+	char why[240];
+	struct who_proc *pr;
+	int npr;
+	long clk_tck;
+	double t, dt;            /* this look's time, the interval since the last */
+	bool have_t;
+	int rot;                 /* the rotation's place among the groups beyond the busiest */
+	int top;                 /* counted at once (the open-file limit may lower cfg.top) */
+	char count_note[240];
+	bool no_misses;          /* the kernel has no cache-misses event: two events a group */
+	struct who_mon *mon;
+	int nmon;
+	char rdt_note[240];
+};
+
+/* ---- who_tree.c ---- */
+
+/* Read the cgroup tree: W's cgroups marked seen (new ones added), CPU time, the vanished gone. */
+void who_tree_scan(struct who *w);
+/* Read the processes: W's processes marked seen with their CPU time, the gone removed. */
+void who_procs_scan(struct who *w);
+/* The cgroup of PID (/proc/PID/cgroup's v2 line) into BUF ("" the root); 0 or -errno. */
+int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len);
+/* Open REL under W's root without following a link at any step: an fd, or -errno. */
+int who_open(const struct who *w, const char *rel, int flags);
+/* Read a small file REL under W's root into BUF: its length, or -errno. */
+int who_read(const struct who *w, const char *rel, char *buf, size_t len);
+/* The index of cgroup PATH, or -1. */
+int who_cg_find(const struct who *w, const char *path);
+
+/* ---- who_count.c ---- */
+
+/* Read the open groups, choose the groups counted next, open and close to match. */
+void who_count(struct who *w);
+/* Close every group of W. */
+void who_count_close(struct who *w);
+/* Close F's groups (kept: its figures). */
+void who_fig_close(struct who *w, struct who_fig *f);
+
+/* ---- who_rdt.c ---- */
+
+/* Read the resctrl groups and put their figures on the cgroups (NaN with the reason where none). */
+void who_rdt_read(struct who *w);
+
+#endif

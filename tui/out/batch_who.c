@@ -1,0 +1,199 @@
+/*
+ * batch_who: who uses the machine (sample.who) in the batch formats.  Text:
+ * a "# who" table after the sample's; CSV: rows of scope "cgroup" and
+ * "process" in the same long table, their figures in the who_* columns
+ * (empty in the other rows, as the metrics are in theirs); JSON: a "who"
+ * object.  n/a (text), an empty field (CSV) or null (JSON) where a figure
+ * is not available, with the reason beside it; '~' (text) and "age_s" mark
+ * figures from a cgroup's last turn, '*' and "scaled" the kernel's
+ * multiplexing.  Main thread.
+ */
+#include "batch.h"
+#include "batch_int.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+static void batch_who_num(FILE *out, double v, int width, int prec, bool mark, char mark_c)
+{
+	if (!isfinite(v))
+		fprintf(out, " %*s", width + 1, "n/a");
+	else
+		fprintf(out, " %*.*f%c", width, prec, v, mark ? mark_c : ' ');
+}
+
+static void batch_who_text_row(const struct who_row *r, FILE *out)
+{
+	bool old = r->age_s > 0, scaled = r->scaled;
+	char mark = old ? '~' : '*';
+
+	if (r->pid)
+		fprintf(out, "%8d", r->pid);
+	else
+		fprintf(out, "%8s", "cgroup");
+	batch_who_num(out, r->cpus, 6, 2, false, ' ');
+	batch_who_num(out, who_row_ipc(r), 5, 2, old || scaled, mark);
+	batch_who_num(out, who_row_ghz(r), 5, 2, old || scaled, mark);
+	batch_who_num(out, who_row_mpki(r), 6, 1, old || scaled, mark);
+	batch_who_num(out, r->mbm_total / 1e6, 8, 1, false, ' ');
+	batch_who_num(out, r->llc / 1048576.0, 6, 1, false, ' ');
+	fprintf(out, "  %*s%s  %s\n", r->pid ? 0 : 2 * r->depth, "", r->name,
+		r->path[0] ? r->path : "/");
+}
+
+void batch_who_text(const struct sample *s, FILE *out)
+{
+	const struct who_snap *w = s->who;
+
+	if (!w)
+		return;
+	if (!w->available) {
+		fprintf(out, "# who: n/a: %s\n", w->why);
+		return;
+	}
+	if (w->why[0])
+		fprintf(out, "# who: %s\n", w->why);
+	if (w->note[0])
+		fprintf(out, "# who: %s\n", w->note);
+	if (w->rdt_note[0])
+		fprintf(out, "# who: %s\n", w->rdt_note);
+	fprintf(out, "# who %8s %7s %6s %6s %7s %9s %7s  %s\n", "pid", "cpus", "ipc", "ghz", "mpki",
+		"mem_MB/s", "l3_MB", "name  path");
+	for (int i = 0; i < w->nrows; i++) {
+		fputs("# who ", out);
+		batch_who_text_row(&w->rows[i], out);
+	}
+	/* the reasons, once each */
+	for (int i = 0; i < w->nrows; i++) {
+		const struct who_row *r = &w->rows[i];
+		bool seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(w->rows[j].why, r->why);
+		if (r->why[0] && !seen)
+			fprintf(out, "# who: counters n/a for %s: %s\n", r->name, r->why);
+	}
+}
+
+void batch_who_csv_header(const struct sample *s, FILE *out)
+{
+	if (s->who)
+		fputs(",who_path,who_name,who_pid,who_cpus,who_ipc,who_ghz,who_mpki,"
+		      "who_mbm_total_Bps,who_mbm_local_Bps,who_llc_bytes,who_age_s,who_why", out);
+}
+
+void batch_who_csv_empty(const struct sample *s, FILE *out)
+{
+	if (s->who)
+		fputs(",,,,,,,,,,,,", out);
+}
+
+static void batch_who_csv_num(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, ",%.10g", v);
+	else
+		fputc(',', out);
+}
+
+/* TEXT as one CSV field: quoted, its quotes doubled. */
+static void batch_who_csv_text(FILE *out, const char *text)
+{
+	fputs(",\"", out);
+	for (; *text; text++)
+		fprintf(out, *text == '"' ? "\"\"" : "%c", *text);
+	fputc('"', out);
+}
+
+void batch_who_csv_rows(const struct sample *s, const char *before, int metric_cols, FILE *out)
+{
+	const struct who_snap *w = s->who;
+
+	for (int i = 0; w && i < w->nrows; i++) {
+		const struct who_row *r = &w->rows[i];
+
+		/* the scope, then no cpu, core, socket, channel */
+		fprintf(out, "%s,%s,,,,", before, r->pid ? "process" : "cgroup");
+		for (int m = 0; m < metric_cols; m++)
+			fputc(',', out);
+		fputs(",,", out); /* scaled, flagged */
+		batch_who_csv_text(out, r->path);
+		batch_who_csv_text(out, r->name);
+		if (r->pid)
+			fprintf(out, ",%d", r->pid);
+		else
+			fputc(',', out);
+		batch_who_csv_num(out, r->cpus);
+		batch_who_csv_num(out, who_row_ipc(r));
+		batch_who_csv_num(out, who_row_ghz(r));
+		batch_who_csv_num(out, who_row_mpki(r));
+		batch_who_csv_num(out, r->mbm_total);
+		batch_who_csv_num(out, r->mbm_local);
+		batch_who_csv_num(out, r->llc);
+		batch_who_csv_num(out, r->age_s);
+		batch_who_csv_text(out, r->why);
+		fputc('\n', out);
+	}
+}
+
+static json_t *batch_who_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *batch_who_row(const struct who_row *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "path", json_string(r->path));
+	json_object_set_new(o, "name", json_string(r->name));
+	if (r->pid)
+		json_object_set_new(o, "pid", json_integer(r->pid));
+	else
+		json_object_set_new(o, "depth", json_integer(r->depth));
+	json_object_set_new(o, "processes", json_integer(r->nprocs));
+	json_object_set_new(o, "cpus", batch_who_real(r->cpus));
+	json_object_set_new(o, "cycles_per_s", batch_who_real(r->ev[WHO_CYCLES]));
+	json_object_set_new(o, "instructions_per_s", batch_who_real(r->ev[WHO_INSTRUCTIONS]));
+	json_object_set_new(o, "cache_misses_per_s", batch_who_real(r->ev[WHO_CACHE_MISSES]));
+	json_object_set_new(o, "ipc", batch_who_real(who_row_ipc(r)));
+	json_object_set_new(o, "ghz", batch_who_real(who_row_ghz(r)));
+	json_object_set_new(o, "mpki", batch_who_real(who_row_mpki(r)));
+	json_object_set_new(o, "counted", json_boolean(r->counted));
+	json_object_set_new(o, "partial", json_boolean(r->partial));
+	json_object_set_new(o, "scaled", json_boolean(r->scaled));
+	json_object_set_new(o, "age_s", json_real(r->age_s));
+	json_object_set_new(o, "why", r->why[0] ? json_string(r->why) : json_null());
+	json_object_set_new(o, "mbm_total_Bps", batch_who_real(r->mbm_total));
+	json_object_set_new(o, "mbm_local_Bps", batch_who_real(r->mbm_local));
+	json_object_set_new(o, "llc_bytes", batch_who_real(r->llc));
+	json_object_set_new(o, "rdt_why", r->rdt_why[0] ? json_string(r->rdt_why) : json_null());
+	json_object_set_new(o, "cpus_allowed", json_string(r->where));
+	return o;
+}
+
+struct json_t *batch_who_json(const struct sample *s)
+{
+	const struct who_snap *w = s->who;
+	json_t *o, *cg, *pr;
+
+	if (!w)
+		return NULL;
+	o = json_object();
+	cg = json_array();
+	pr = json_array();
+	json_object_set_new(o, "available", json_boolean(w->available));
+	json_object_set_new(o, "why", w->why[0] ? json_string(w->why) : json_null());
+	json_object_set_new(o, "counting", json_boolean(w->counting));
+	json_object_set_new(o, "top", json_integer(w->top));
+	json_object_set_new(o, "counted", json_integer(w->counted));
+	json_object_set_new(o, "candidates", json_integer(w->candidates));
+	json_object_set_new(o, "note", json_string(w->note));
+	json_object_set_new(o, "rdt_note", json_string(w->rdt_note));
+	for (int i = 0; i < w->nrows; i++)
+		json_array_append_new(w->rows[i].pid ? pr : cg, batch_who_row(&w->rows[i]));
+	json_object_set_new(o, "cgroups", cg);
+	json_object_set_new(o, "processes", pr);
+	return o;
+}
