@@ -2475,12 +2475,12 @@ START_TEST(perf_extra_registers_are_programmed_one_value_each)
 	k = r.src->perf_sys;
 	a.config = 0x012A;
 	a.config1 = 0x10003C0002;
-	ocr = k->open(k->ctx, &a, -1, 0, -1);
+	ocr = k->open(k->ctx, &a, -1, 0, -1, 0);
 	a.config = 0x01C6;
 	a.config1 = 0x13;
-	fe = k->open(k->ctx, &a, -1, 0, -1);
+	fe = k->open(k->ctx, &a, -1, 0, -1, 0);
 	a.config1 = 0x1;
-	fe2 = k->open(k->ctx, &a, -1, 0, -1);
+	fe2 = k->open(k->ctx, &a, -1, 0, -1, 0);
 	ck_assert_int_ge(ocr, 0);
 	ck_assert_int_ge(fe, 0);
 	ck_assert_int_ge(fe2, 0);
@@ -2521,17 +2521,17 @@ START_TEST(perf_topdown_events_need_slots_leading_their_group)
 	run_source_perf(&r, "tigerlake:compute-bound");
 	k = r.src->perf_sys;
 	a.config = 0x8000; /* topdown-retiring alone */
-	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, -1), -EINVAL);
+	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, -1, 0), -EINVAL);
 	a.config = 0x0400; /* slots */
-	lead = k->open(k->ctx, &a, -1, 0, -1);
+	lead = k->open(k->ctx, &a, -1, 0, -1, 0);
 	ck_assert_int_ge(lead, 0);
 	for (int f = 0; f < 4; f++) {
 		a.config = 0x8000 + 0x100 * (uint64_t)f;
-		fd[f] = k->open(k->ctx, &a, -1, 0, lead);
+		fd[f] = k->open(k->ctx, &a, -1, 0, lead, 0);
 		ck_assert_int_ge(fd[f], 0);
 	}
 	a.config = 0x8400; /* topdown-heavy-ops: Tiger Lake has 4 fields */
-	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, lead), -EINVAL);
+	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, lead, 0), -EINVAL);
 	ck_assert_int_eq(k->ioctl(k->ctx, lead, PERF_EVENT_IOC_ENABLE, 0), 0);
 	emu_advance(r.src->emu, 1);
 	ck_assert_int_eq(k->read(k->ctx, lead, buf, sizeof(buf)), (ssize_t)(8 * 8));
