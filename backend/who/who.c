@@ -177,7 +177,13 @@ static void who_lay_cg(struct who_lay *L, int c)
 	}
 	if (w->no_misses && w->cfg.count)
 		row->ev[WHO_CACHE_MISSES] = NAN;
-	if (rdt_any && !isfinite(row->mbm_total) && !isfinite(row->llc) && g->path[0]) {
+	if (!g->path[0] && isfinite(w->rdt_dflt[0])) {
+		/* the whole machine: every group's and the default group's (the tasks in none) */
+		row->mbm_total = rdt[0] + w->rdt_dflt[0];
+		row->mbm_local = rdt[1] + w->rdt_dflt[1];
+		row->llc = rdt[2] + w->rdt_dflt[2];
+		row->rdt_why[0] = '\0';
+	} else if (rdt_any && !isfinite(row->mbm_total) && !isfinite(row->llc) && g->path[0]) {
 		row->mbm_total = rdt[0];
 		row->mbm_local = rdt[1];
 		row->llc = rdt[2];

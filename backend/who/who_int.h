@@ -82,6 +82,7 @@ struct who {
 	struct who_mon *mon;
 	int nmon;
 	char rdt_note[240];
+	double rdt_dflt[3];      /* the default group's (tasks in no monitoring group): B/s, B/s, bytes */
 };
 
 /* ---- who_tree.c ---- */

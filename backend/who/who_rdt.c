@@ -178,6 +178,7 @@ void who_rdt_read(struct who *w)
 	}
 	for (int i = 0; i < w->nmon; i++)
 		w->mon[i].seen = false;
+	w->rdt_dflt[0] = w->rdt_dflt[1] = w->rdt_dflt[2] = NAN;
 	if (fd < 0) {
 		snprintf(w->rdt_note, sizeof(w->rdt_note), "resctrl is not mounted (%s): mount -t "
 			 "resctrl resctrl /sys/fs/resctrl on a CPU with RDT monitoring or AMD QoS",
@@ -196,6 +197,7 @@ void who_rdt_read(struct who *w)
 	}
 	why[0] = '\0';
 	who_rdt_group(w, who_mon_get(w, ""), "sys/fs/resctrl", dflt, why, sizeof(why));
+	memcpy(w->rdt_dflt, dflt, sizeof(dflt));
 	who_mon_get(w, "")->seen = true;
 	fd = who_open(w, "sys/fs/resctrl/mon_groups", O_RDONLY | O_DIRECTORY);
 	d = fd >= 0 ? fdopendir(fd) : NULL;

@@ -80,7 +80,7 @@ static int live_screen(struct session *s, const struct options *opt, int sigfd,
 {
 	struct ui_config c = { .groups_given = opt->groups != NULL,
 			       .interval_given = opt->interval_given, .interval = opt->interval,
-			       .pane = opt->pane };
+			       .pane = opt->pane, .who_always = opt->who || opt->who_procs >= 0 };
 	char rc_path[PATH_MAX];
 
 	app_view_info(opt, s, doctor, &c.info);
@@ -150,7 +150,7 @@ int mode_live(const struct options *opt)
 		.stepped = opt->dump && opt->sim,
 		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,
 		/* a batch or a server shows who only when asked; the screen when the pane shows */
-		.who_wanted = opt->who || opt->who_procs >= 0,
+		.who_wanted = opt->who || opt->who_procs >= 0 || opt->pane == VIEW_PANE_WHO,
 	};
 	/* --serve without --tui or -b is a service: no screen */
 	bool headless = opt->serve && !opt->tui && !opt->batch;

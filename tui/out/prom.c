@@ -379,6 +379,97 @@ static void prom_run(struct prom_ctx *c, const struct prom_about *a)
 	}
 }
 
+/* Who's rows a scrape exports: the busiest cgroups holding processes, the busiest processes. */
+#define PROM_WHO_CGROUPS 32
+#define PROM_WHO_PROCS 10
+
+static int prom_who_cmp(const void *a, const void *b)
+{
+	const struct who_row *x = *(const struct who_row *const *)a, *y = *(const struct who_row *const *)b;
+	double kx = isfinite(x->cpus) ? x->cpus : -1, ky = isfinite(y->cpus) ? y->cpus : -1;
+
+	return kx < ky ? 1 : kx > ky ? -1 : strcmp(x->path, y->path);
+}
+
+static void prom_who_series(struct prom_ctx *c, const char *name, const struct who_row *r,
+			    const char *extra, double v)
+{
+	if (!isfinite(v))
+		return; /* n/a: no sample, as for the metrics */
+	fprintf(c->out, "%s{", name);
+	if (r->pid)
+		fprintf(c->out, "pid=\"%d\",comm=\"", r->pid);
+	else
+		fputs("name=\"", c->out);
+	prom_label_value(c->out, r->name);
+	fputs("\",cgroup=\"/", c->out);
+	prom_label_value(c->out, r->path);
+	fprintf(c->out, "\",%ssource=\"%s\"%s} %.17g\n", extra, c->source,
+		c->s->simulated ? ",simulated=\"true\"" : "", v);
+}
+
+/*
+ * Who uses the machine: per cgroup (the PROM_WHO_CGROUPS busiest holding
+ * processes) and per process (the PROM_WHO_PROCS busiest), so that a scrape
+ * holds a bounded number of series whatever the machine runs.
+ */
+static void prom_who(struct prom_ctx *c)
+{
+	const struct who_snap *w = c->s->who;
+	const struct who_row **cg, **pr;
+	int ncg = 0, npr = 0;
+
+	if (!w || !w->available)
+		return;
+	cg = xcalloc((size_t)w->nrows + 1, sizeof(*cg));
+	pr = xcalloc((size_t)w->nrows + 1, sizeof(*pr));
+	for (int i = 0; i < w->nrows; i++) {
+		if (w->rows[i].pid)
+			pr[npr++] = &w->rows[i];
+		else if (w->rows[i].nprocs && w->rows[i].path[0] &&
+			 (i + 1 >= w->ncgroups || w->rows[i + 1].parent != i))
+			cg[ncg++] = &w->rows[i]; /* a leaf (cgroup v2 keeps processes in leaves) */
+	}
+	qsort(cg, (size_t)ncg, sizeof(*cg), prom_who_cmp);
+	qsort(pr, (size_t)npr, sizeof(*pr), prom_who_cmp);
+	ncg = ncg < PROM_WHO_CGROUPS ? ncg : PROM_WHO_CGROUPS;
+	npr = npr < PROM_WHO_PROCS ? npr : PROM_WHO_PROCS;
+	prom_family(c, "pmutop_who_cpus", "gauge", "CPUs a cgroup's or process's tasks kept busy "
+		    "(CPU time over the interval; the 32 busiest cgroups, the 10 busiest processes)",
+		    NULL);
+	for (int i = 0; i < ncg; i++)
+		prom_who_series(c, "pmutop_who_cpus", cg[i], "", cg[i]->cpus);
+	for (int i = 0; i < npr; i++)
+		prom_who_series(c, "pmutop_who_cpus", pr[i], "", pr[i]->cpus);
+	prom_family(c, "pmutop_who_ipc", "gauge", "Instructions per cycle of a cgroup or process "
+		    "(pmutop --who; absent where not counted this interval)", NULL);
+	for (int i = 0; i < ncg; i++)
+		prom_who_series(c, "pmutop_who_ipc", cg[i], "", cg[i]->age_s > 0 ? NAN
+				: who_row_ipc(cg[i]));
+	for (int i = 0; i < npr; i++)
+		prom_who_series(c, "pmutop_who_ipc", pr[i], "", who_row_ipc(pr[i]));
+	prom_family(c, "pmutop_who_llc_misses_per_kilo_instructions", "gauge", "Last-level cache "
+		    "misses per thousand instructions of a cgroup or process (pmutop --who)", NULL);
+	for (int i = 0; i < ncg; i++)
+		prom_who_series(c, "pmutop_who_llc_misses_per_kilo_instructions", cg[i], "",
+				cg[i]->age_s > 0 ? NAN : who_row_mpki(cg[i]));
+	prom_family(c, "pmutop_who_memory_bandwidth_bytes_per_second", "gauge", "A cgroup's "
+		    "resctrl monitoring group's memory bandwidth, all (kind total) and to local memory "
+		    "(kind local)", NULL);
+	for (int i = 0; i < ncg; i++) {
+		prom_who_series(c, "pmutop_who_memory_bandwidth_bytes_per_second", cg[i],
+				"kind=\"total\",", cg[i]->mbm_total);
+		prom_who_series(c, "pmutop_who_memory_bandwidth_bytes_per_second", cg[i],
+				"kind=\"local\",", cg[i]->mbm_local);
+	}
+	prom_family(c, "pmutop_who_llc_occupancy_bytes", "gauge", "L3 a cgroup's resctrl "
+		    "monitoring group holds", NULL);
+	for (int i = 0; i < ncg; i++)
+		prom_who_series(c, "pmutop_who_llc_occupancy_bytes", cg[i], "", cg[i]->llc);
+	free(cg);
+	free(pr);
+}
+
 int prom_write(const struct sample *s, const struct prom_totals *t, const struct prom_about *a,
 	       bool openmetrics, FILE *out)
 {
@@ -398,6 +489,7 @@ int prom_write(const struct sample *s, const struct prom_totals *t, const struct
 	prom_metrics(&c);
 	if (t)
 		prom_events(&c, t);
+	prom_who(&c);
 	if (openmetrics)
 		fputs("# EOF\n", out);
 	return ferror(out) ? -EIO : 0;

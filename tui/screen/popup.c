@@ -130,7 +130,9 @@ static char *popup_help_text(const struct view *v)
 		"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
 		"Enter      zoom the topology to the selected socket (Esc: all)\n"
 		"Right Left in the tree pane: open / close the selected node; B follows the "
-		"bottleneck (<==)\n"
+		"bottleneck (<==); in the who pane: open / close a cgroup\n"
+		"W          the who pane: cgroups and processes (the selected one's CPUs @ on the "
+		"topology; pmutop --who counts them)\n"
 		"m M        heatmap metric   a  aggregation thread/core/socket\n"
 		"s < >      sort column      r  reverse sort\n"
 		"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
@@ -466,7 +468,9 @@ void popup_render(const struct view *v, const struct sample *s, struct view_fram
 		title = "Help";
 		break;
 	case VIEW_OVERLAY_EXPLAIN:
-		text = popup_explain_text(v, s, f);
+		text = v->focus == VIEW_PANE_WHO ? who_pane_explain(v, s) : NULL;
+		if (!text)
+			text = popup_explain_text(v, s, f);
 		title = "Explain";
 		break;
 	case VIEW_OVERLAY_DOCTOR:

@@ -201,6 +201,11 @@ static void ui_keys(struct ui_state *u)
 		ui_apply(u, view_key(&u->v, &u->frame, ui_map_key(ch)));
 		if (u->quit)
 			return;
+		/* the who figures are read while their pane shows (or always, when asked for) */
+		if (u->s && (u->v.lower == VIEW_PANE_WHO) != u->who_on) {
+			u->who_on = u->v.lower == VIEW_PANE_WHO;
+			session_set_who(u->s, u->who_on || u->c->who_always);
+		}
 		/*
 		 * Keys typed together (Down then e) each act on what the one before
 		 * left: the frame is brought up to date before the next key (drawn
@@ -334,6 +339,9 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		ui_apply(u, VIEW_CMD_INTERVAL);
 	if (c->pane) /* --pane wins over the settings' pane */
 		u->v.focus = u->v.lower = (enum view_pane)c->pane;
+	u->who_on = u->v.lower == VIEW_PANE_WHO;
+	if (u->who_on && u->s)
+		session_set_who(u->s, true);
 }
 
 int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)

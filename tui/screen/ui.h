@@ -44,6 +44,7 @@ struct ui_config {
 	struct player *player; /* --replay: the recording shown instead of a session (player.h) */
 	struct viewer *viewer; /* another pmutop's run shown instead of a session (viewer.h) */
 	struct serve *srv;     /* each sample goes to the server too (serve.h), or NULL */
+	bool who_always;       /* the who figures are read whatever pane shows (--who, --who-procs) */
 };
 
 /*

@@ -34,6 +34,7 @@ struct ui_state {
 	bool cmd_ended;        /* seen ended: the last interval was asked for */
 	bool dirty, quit;
 	bool leave_cmd;        /* quit without stopping the command (l at the quit prompt) */
+	bool who_on;           /* the who pane shows: its figures are read */
 };
 
 /* Monotonic seconds. */

@@ -41,6 +41,9 @@ void view_free(struct view *v)
 	free(v->pid_cpus);
 	free(v->col_hidden);
 	free(v->tree_open);
+	free(v->who_closed);
+	v->who_closed = NULL;
+	v->nwho_closed = 0;
 	v->cpu_shown = v->pid_cpus = NULL;
 	v->col_hidden = NULL;
 	v->tree_open = NULL;
@@ -521,6 +524,11 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		v->prompt = VIEW_PROMPT_FILTER;
 		snprintf(v->input, sizeof(v->input), "%s", v->filter);
 		return VIEW_CMD_REDRAW;
+	case 'W': /* uppercase: a layout's groups may take any lowercase letter but adehmpqrs */
+		v->focus = v->lower = VIEW_PANE_WHO;
+		v->sel = v->scroll = 0;
+		v->hoff = 0;
+		return VIEW_CMD_REDRAW;
 	case 'p':
 		/* this host's processes do not run on an emulated machine's CPUs */
 		if (v->info.simulated) {
@@ -534,7 +542,7 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	default:
 		break;
 	}
-	if (tree_pane_key(v, f, key) || view_navigate(v, f, key))
+	if (tree_pane_key(v, f, key) || who_pane_key(v, f, key) || view_navigate(v, f, key))
 		return VIEW_CMD_REDRAW;
 	if ((key >= '1' && key <= '9') || (key >= 'a' && key <= 'z')) {
 		/* digits and the free lowercase letters are the layout's group keys */

@@ -25,7 +25,7 @@
 #define VIEW_MIN_H 24
 
 enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
-		 VIEW_PANE_CYCLES, VIEW_PANE_TREE, VIEW_NPANES };
+		 VIEW_PANE_CYCLES, VIEW_PANE_TREE, VIEW_PANE_WHO, VIEW_NPANES };
 /* Aggregation of the table (the first three); a hit's entity can also be a memory channel. */
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET, VIEW_AGG_CHANNEL };
 
@@ -125,6 +125,8 @@ struct view {
 	int find_cpu, find_core;  /* F3: select this OS CPU / core id in the table (-1: none) */
 	bool *col_hidden;         /* by layout metric: left out of the table (F2, setting "hide") */
 	bool *tree_open;          /* by layout metric: the tree pane shows its children */
+	uint64_t *who_closed;     /* the who pane's closed cgroups (who_pane_id), NWHO_CLOSED */
+	int nwho_closed;
 	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
@@ -163,6 +165,10 @@ struct view_frame {
 	int col_metric;           /* the metric under the table's column cursor, -1: none */
 	bool topo_scrolled;       /* the topology shows only some of its rows (they scroll) */
 	int tree_path[16];        /* the tree pane's bottleneck of its first column, from level 1 */
+	/* the who pane's selected row: its id (0 none), whether it has children, its parent's row */
+	uint64_t who_sel;
+	bool who_kids;
+	int who_parent_pos;
 	int tree_npath;
 	struct view_hit *hits;
 	int nhits, hits_cap;

@@ -176,6 +176,23 @@ bool pane_pid_ran(const struct view *v, int os_cpu)
 	       v->pid_cpus[os_cpu];
 }
 
+bool *pane_who_cpus(const struct view *v, const struct sample *s)
+{
+	int r = who_pane_selected(v, s), *cpus, n, len = v->info.topo->cpu_thread_len;
+	size_t col;
+	bool *on;
+
+	if (r < 0 || !s->who->rows[r].where[0] ||
+	    cpulist_parse(s->who->rows[r].where, &cpus, &n, &col))
+		return NULL;
+	on = xcalloc((size_t)len + 1, sizeof(bool));
+	for (int i = 0; i < n; i++)
+		if (cpus[i] >= 0 && cpus[i] < len)
+			on[cpus[i]] = true;
+	free(cpus);
+	return on;
+}
+
 /*
  * Sample thread index of every topo thread (-1: offline, or no sample), so
  * that drawing a cell is a lookup, not a search.  Caller frees.

@@ -40,7 +40,16 @@ struct pane {
 };
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
-extern const struct pane tree_pane;
+extern const struct pane tree_pane, who_pane;
+
+/* The who pane (who_pane.c): a row's id for the view's closed set (its cgroup path, or PID). */
+uint64_t who_pane_id(const char *path, int pid);
+/* The who row selected (an index into s->who->rows) while the who pane shows, else -1. */
+int who_pane_selected(const struct view *v, const struct sample *s);
+/* Left closes the selected cgroup (or goes to its parent), Right or Enter opens it. */
+bool who_pane_key(struct view *v, const struct view_frame *f, int key);
+/* Explain's text for the selected row (the caller frees), or NULL. */
+char *who_pane_explain(const struct view *v, const struct sample *s);
 
 /*
  * The tree pane's keys when it has the focus: Right or Enter opens the
@@ -142,6 +151,8 @@ unsigned pane_kinds_shown(const struct view *v);
 /* Whether OS CPU passes the CPU filter, and whether the highlighted PID ran on it. */
 bool pane_cpu_shown(const struct view *v, int os_cpu);
 bool pane_pid_ran(const struct view *v, int os_cpu);
+/* The CPUs the who pane's selected row may run on (by OS CPU number; caller frees), or NULL. */
+bool *pane_who_cpus(const struct view *v, const struct sample *s);
 
 /* Sample thread index of every topo thread (-1: offline or no sample).  Caller frees. */
 int *pane_thread_map(const struct sample *s, const struct topo *t);

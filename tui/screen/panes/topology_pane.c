@@ -222,7 +222,8 @@ static int topology_pane_first_row(const struct topo *t, const struct topo_socke
 }
 
 static void topology_pane_socket_box(const struct view *v, const struct sample *s,
-				     const int *tmap, const struct topology_pane_fit *fit, int sk,
+				     const int *tmap, const bool *who,
+				     const struct topology_pane_fit *fit, int sk,
 				     int y, int x, double max, int *pos, struct grid *g,
 				     struct view_frame *f)
 {
@@ -273,7 +274,8 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 				enum grid_style st = topology_pane_cell(v, s, i, max, 6, cell, sizeof(cell));
 
 				grid_put(g, by + 1 + k, bx, 4, pane_cpu_shown(v, cpu) ? GRID_NORMAL : GRID_DIM,
-					 "%c%3d", pane_pid_ran(v, cpu) ? '@' : ' ', cpu);
+					 "%c%3d", pane_pid_ran(v, cpu) || (who && who[cpu]) ? '@' : ' ',
+					 cpu);
 				grid_blank(g, by + 1 + k, bx + 4, 1, st);
 				pane_cell(g, by + 1 + k, bx + 5, 6, st, cell, focus && f->sel == *pos);
 				pane_hit(f, by + 1 + k, bx, 11, VIEW_PANE_TOPO, (*pos)++, sk,
@@ -420,6 +422,7 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 	const struct topo *t = v->info.topo;
 	int *socks = xcalloc((size_t)t->nsockets + 1, sizeof(int)), nsocks = 0, pos = 0, rows;
 	int *tmap = pane_thread_map(s, t);
+	bool *who = pane_who_cpus(v, s); /* the who pane's selected group or process: @ */
 	struct topology_pane_fit f;
 	double max = 0;
 
@@ -437,7 +440,7 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 		rows = topology_pane_summary(v, s, tmap, socks, nsocks, y, h, g, frame);
 	} else {
 		for (int i = 0; i < nsocks; i++)
-			topology_pane_socket_box(v, s, tmap, &f, socks[i], y + (i / f.per_row) * f.box_h,
+			topology_pane_socket_box(v, s, tmap, who, &f, socks[i], y + (i / f.per_row) * f.box_h,
 						 (i % f.per_row) * f.box_w, max, &pos, g, frame);
 		rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
 		if (v->focus == VIEW_PANE_TOPO) {
@@ -450,6 +453,7 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 		grid_put(g, y, g->w - 26, 24, GRID_TITLE, " zoomed: Esc shows all ");
 	free(socks);
 	free(tmap);
+	free(who);
 	return rows > h ? h : rows;
 }
 

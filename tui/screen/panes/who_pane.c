@@ -1,0 +1,243 @@
+/*
+ * who_pane: whose job is using the machine (sample.who, issue 33): the
+ * cgroup tree (slices, services, containers, pods: each parent before its
+ * children, the busiest child first, Left closes a branch and Right or
+ * Enter opens it), then the busiest processes; per row the CPUs it kept
+ * busy, its IPC, clock and last-level cache misses per thousand
+ * instructions (counted per cgroup with --who), the memory bandwidth and
+ * L3 its resctrl monitoring group has.  A figure from a cgroup's last turn
+ * (they take turns beyond the busiest) carries '~', the kernel's
+ * multiplexing '*'; n/a has its reason in explain (e).  The selected row's
+ * CPUs are marked '@' on the topology.  UI thread.
+ */
+#include "pane.h"
+#include "xmalloc.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WHO_PANE_VALUES 42 /* the figures' columns before the name */
+
+uint64_t who_pane_id(const char *path, int pid)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)pid;
+
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+static bool who_pane_closed(const struct view *v, const struct who_row *r)
+{
+	uint64_t id = who_pane_id(r->path, r->pid);
+
+	for (int i = 0; i < v->nwho_closed; i++)
+		if (v->who_closed[i] == id)
+			return true;
+	return false;
+}
+
+/* The rows shown, in order (a closed cgroup's subtree hidden), into OUT; how many. */
+static int who_pane_rows(const struct view *v, const struct who_snap *w, int *out)
+{
+	bool *shown = xcalloc((size_t)w->nrows + 1, sizeof(bool));
+	int n = 0;
+
+	for (int i = 0; i < w->nrows; i++) {
+		const struct who_row *r = &w->rows[i];
+
+		shown[i] = r->pid || r->parent < 0 ||
+			   (shown[r->parent] && !who_pane_closed(v, &w->rows[r->parent]));
+		if (shown[i])
+			out[n++] = i;
+	}
+	free(shown);
+	return n;
+}
+
+int who_pane_selected(const struct view *v, const struct sample *s)
+{
+	int *rows, n, r = -1;
+
+	if (!s || !s->who || v->lower != VIEW_PANE_WHO || !s->who->nrows)
+		return -1;
+	rows = xcalloc((size_t)s->who->nrows, sizeof(int));
+	n = who_pane_rows(v, s->who, rows);
+	if (n)
+		r = rows[v->sel < 0 ? 0 : v->sel >= n ? n - 1 : v->sel];
+	free(rows);
+	return r;
+}
+
+/* A figure in W columns: n/a, or the value with '~' (an earlier turn's) or '*' (scaled). */
+static void who_pane_num(char *buf, size_t len, double v, int prec, const struct who_row *r,
+			 bool counter)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a ");
+	else
+		snprintf(buf, len, "%.*f%c", prec, v,
+			 counter && r->age_s > 0 ? '~' : counter && r->scaled ? '*' : ' ');
+}
+
+static void who_pane_head(const struct who_snap *w, int y, struct grid *g)
+{
+	if (!w->available)
+		grid_put(g, y, 1, g->w - 2, GRID_WARN, "who: n/a: %s", w->why);
+	else if (w->why[0])
+		grid_put(g, y, 1, g->w - 2, GRID_WARN, "%s", w->why);
+	else if (!w->counting)
+		grid_put(g, y, 1, g->w - 2, GRID_DIM, "CPU time and resctrl; counters per cgroup "
+			 "with pmutop --who. %s", w->rdt_note);
+	else
+		grid_put(g, y, 1, g->w - 2, GRID_DIM, "%s. %s", w->note, w->rdt_note);
+}
+
+static void who_pane_row(const struct view *v, const struct who_snap *w, int i, int y, bool sel,
+			 struct grid *g)
+{
+	const struct who_row *r = &w->rows[i];
+	char c[6][16];
+	bool kids = !r->pid && i + 1 < w->ncgroups && w->rows[i + 1].parent == i;
+	/* as the tree pane marks its nodes: + closed, - open */
+	char mark = !kids ? ' ' : who_pane_closed(v, r) ? '+' : '-';
+
+	who_pane_num(c[0], sizeof(c[0]), r->cpus, 2, r, false);
+	who_pane_num(c[1], sizeof(c[1]), who_row_ipc(r), 2, r, true);
+	who_pane_num(c[2], sizeof(c[2]), who_row_ghz(r), 2, r, true);
+	who_pane_num(c[3], sizeof(c[3]), who_row_mpki(r), 1, r, true);
+	who_pane_num(c[4], sizeof(c[4]), r->mbm_total / 1e6, 0, r, false);
+	who_pane_num(c[5], sizeof(c[5]), r->llc / 1048576.0, 1, r, false);
+	pane_cell(g, y, 1, 7, GRID_NORMAL, c[0], sel);
+	grid_put(g, y, 9, 6, GRID_NORMAL, "%6s", c[1]);
+	grid_put(g, y, 15, 6, GRID_NORMAL, "%6s", c[2]);
+	grid_put(g, y, 21, 7, GRID_NORMAL, "%7s", c[3]);
+	grid_put(g, y, 28, 8, GRID_NORMAL, "%8s", c[4]);
+	grid_put(g, y, 36, 6, GRID_NORMAL, "%6s", c[5]);
+	if (r->pid)
+		grid_put(g, y, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, sel ? GRID_BOLD
+			 : GRID_NORMAL, "%7d %s", r->pid, r->name);
+	else
+		grid_put(g, y, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, sel ? GRID_BOLD
+			 : GRID_NORMAL, "%*s%c %s", 2 * (r->depth > 8 ? 8 : r->depth), "", mark,
+			 r->name);
+}
+
+static int who_pane_draw(const struct view *v, const struct sample *s, int y, int h,
+			 struct grid *g, struct view_frame *f)
+{
+	const struct who_snap *w = s->who;
+	int *rows, n, first;
+
+	if (!w) {
+		grid_put(g, y, 1, g->w - 2, GRID_DIM, "who uses the machine: %s",
+			 v->info.replay || v->info.viewer ? "not in this run's figures (record or serve "
+			 "with --who)" : "read from the next sample on");
+		return 1;
+	}
+	who_pane_head(w, y, g);
+	if (!w->available || h < 3)
+		return 1;
+	grid_put(g, y + 1, 0, g->w, GRID_HEADER, " %6s %5s %5s %6s %8s %6s  %-*s", "CPUs", "IPC",
+		 "GHz", "MPKI", "mem MB/s", "L3 MB", g->w - WHO_PANE_VALUES - 3,
+		 "cgroup / PID process");
+	rows = xcalloc((size_t)w->nrows + 1, sizeof(int));
+	n = who_pane_rows(v, w, rows);
+	first = pane_scroll(v, VIEW_PANE_WHO, f, n, h - 2);
+	for (int k = first; k < n && k - first < h - 2; k++) {
+		bool sel = v->focus == VIEW_PANE_WHO && k == f->sel;
+
+		who_pane_row(v, w, rows[k], y + 2 + k - first, sel, g);
+		pane_hit(f, y + 2 + k - first, 0, g->w, VIEW_PANE_WHO, k, 0, VIEW_AGG_THREAD, -1);
+	}
+	if (v->focus == VIEW_PANE_WHO && f->sel >= 0 && f->sel < n) {
+		const struct who_row *r = &w->rows[rows[f->sel]];
+
+		f->who_sel = who_pane_id(r->path, r->pid);
+		f->who_kids = !r->pid && rows[f->sel] + 1 < w->ncgroups &&
+			      w->rows[rows[f->sel] + 1].parent == rows[f->sel];
+		f->who_parent_pos = -1;
+		for (int k = 0; k < n && r->parent >= 0; k++)
+			if (rows[k] == r->parent)
+				f->who_parent_pos = k;
+	}
+	free(rows);
+	return h;
+}
+
+bool who_pane_key(struct view *v, const struct view_frame *f, int key)
+{
+	int at = -1;
+
+	if (v->focus != VIEW_PANE_WHO || !f->who_sel)
+		return false;
+	for (int i = 0; i < v->nwho_closed; i++)
+		if (v->who_closed[i] == f->who_sel)
+			at = i;
+	if (key == VIEW_KEY_RIGHT || key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
+		if (at >= 0)
+			v->who_closed[at] = v->who_closed[--v->nwho_closed];
+		return true;
+	}
+	if (key == VIEW_KEY_LEFT) {
+		if (f->who_kids && at < 0) {
+			v->who_closed = xrealloc(v->who_closed, (size_t)v->nwho_closed + 1,
+						 sizeof(*v->who_closed));
+			v->who_closed[v->nwho_closed++] = f->who_sel;
+		} else if (f->who_parent_pos >= 0) {
+			v->sel = f->who_parent_pos;
+		}
+		return true;
+	}
+	return false;
+}
+
+char *who_pane_explain(const struct view *v, const struct sample *s)
+{
+	int i = who_pane_selected(v, s);
+	const struct who_row *r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (i < 0 || !(f = open_memstream(&text, &len)))
+		return NULL;
+	r = &s->who->rows[i];
+	if (r->pid)
+		fprintf(f, "process %d (%s) in cgroup /%s\n\n", r->pid, r->name, r->path);
+	else
+		fprintf(f, "cgroup /%s (%s): %d process%s in it and under it\n\n", r->path, r->name,
+			r->nprocs, r->nprocs == 1 ? "" : "es");
+	fprintf(f, "CPUs: the CPU time it had over the interval (cpu.stat's usage_usec, or /proc/PID/"
+		"stat), 1 = one CPU all the time.%s%s\n", r->where[0] ? " It may run on CPUs " : "",
+		r->where);
+	fprintf(f, "IPC, GHz, MPKI: its cycles, instructions and last-level cache misses as perf "
+		"counts them for %s (GHz: cycles per second of its CPU time).\n",
+		r->pid ? "the process and what it starts" : "the cgroup with the cgroups under it, "
+		"on every CPU (PERF_FLAG_PID_CGROUP)");
+	if (r->why[0])
+		fprintf(f, "  n/a or not this interval's: %s\n", r->why);
+	if (r->age_s > 0)
+		fprintf(f, "  ~: from its last turn, %.0f s ago (%s)\n", r->age_s, s->who->note);
+	if (r->scaled)
+		fprintf(f, "  *: the kernel multiplexed its counters; scaled to the interval\n");
+	fprintf(f, "mem MB/s, L3 MB: its resctrl monitoring group's mbm_total_bytes per second and "
+		"llc_occupancy, summed over the L3 domains%s%s\n", r->rdt_why[0] ? ": n/a, " : "",
+		r->rdt_why);
+	if (isfinite(r->mbm_local) && r->mbm_total > 0)
+		fprintf(f, "  to local memory: %.0f MB/s (%.0f %%)\n", r->mbm_local / 1e6,
+			100 * r->mbm_local / r->mbm_total);
+	fprintf(f, "\n%s\n", s->who->rdt_note);
+	fclose(f);
+	return text;
+}
+
+const struct pane who_pane = {
+	.name = "who", .title = "Who",
+	.help = "who uses the machine: the cgroup tree (services, containers, pods) and the busiest "
+		"processes, their CPUs, IPC, clock, cache misses and resctrl memory bandwidth",
+	.draw = who_pane_draw,
+};
