@@ -56,7 +56,30 @@ static const struct {
 	  "t.scn:2:6: expected a whole number from 0 to 9007199254740992" },
 	{ "pmutop-scenario 1\nfrobnicate 1\n",
 	  "t.scn:2:1: expected one of name, description, seed, noise, noise_slot, min_sockets, "
-	  "phase, cpu, socket, channel; got 'frobnicate'" },
+	  "phase, cpu, socket, channel, task; got 'frobnicate'" },
+	/* tasks: the who pane's processes and cgroups */
+	{ "pmutop-scenario 1\nphase a 0\ntask 1 a.service cpus=0 share=1\n",
+	  "t.scn:3:6: expected a PID from 2 to 4194304" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 /a.service cpus=0 share=1\n",
+	  "t.scn:3:8: expected cgroup path parts that are names (no empty, '.' or '..' part, no "
+	  "leading '/')" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a/../b cpus=0 share=1\n",
+	  "t.scn:3:8: expected cgroup path parts that are names (no empty, '.' or '..' part, no "
+	  "leading '/')" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a\"b cpus=0 share=1\n",
+	  "t.scn:3:8: expected a cgroup path of letters, digits and . _ - @ : between slashes" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a cpus=0\n",
+	  "t.scn:3:16: expected cpus=LIST and share=F (the share of those CPUs' time it takes)" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a cpus=0 share=0.5 nice=3\n",
+	  "t.scn:3:27: unknown task key 'nice' (cpus, share, comm, mbm, mbm_local, llc_mb)" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a cpus=0 share=1.5\n",
+	  "t.scn:3:23: expected a share between 0 and 1, got 1.5" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a cpus=0-1 share=0.7\ntask 6 b cpus=1 share=0.5\n",
+	  "t.scn:4:1: expected the tasks on CPU 1 to share at most all of its time, got 1.2" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a cpus=0 share=0.5\ntask 5 b cpus=1 share=0.5\n",
+	  "t.scn:4:6: task 5 is already described" },
+	{ "pmutop-scenario 1\nphase a 0\ntask 5 a cpus=0 share=0.5 comm=abcdefghijklmnopq\n",
+	  "t.scn:3:32: expected a command name of 1 to 15 bytes" },
 	{ "pmutop-scenario 1\nname a b\n", "t.scn:2:8: expected the end of the line" },
 };
 

@@ -177,8 +177,9 @@ struct engine_config {
 	 * instead of whole CPUs: nothing counts until engine_attach names it.
 	 */
 	bool perf_task;
-	/* who uses the machine (who.h): looked at with every sample, or NULL */
-	struct who *who;
+	/* who uses the machine (the session's who collector): a look hung on every sample, or NULL */
+	struct who_snap *(*who_look)(void *ctx, double t);
+	void *who_ctx;
 };
 
 struct engine;

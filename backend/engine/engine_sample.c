@@ -6,7 +6,6 @@
  */
 #include "engine.h"
 #include "engine_int.h"
-#include "who.h"
 #include "expr.h"
 #include "xmalloc.h"
 
@@ -396,7 +395,7 @@ struct sample *engine_build(struct engine *e)
 			 "n/a)",
 			 s->warning[0] ? "; " : "", s->resets);
 	snprintf(s->error, sizeof(s->error), "%s", err[0] ? err : uncore_error(e->unc));
-	if (e->cfg.who)
-		s->who = who_collect(e->cfg.who, src_now(&e->cfg));
+	if (e->cfg.who_look)
+		s->who = e->cfg.who_look(e->cfg.who_ctx, src_now(&e->cfg));
 	return s;
 }

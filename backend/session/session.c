@@ -308,7 +308,8 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	rc = session_who_open(s, c, err, errlen);
 	if (rc)
 		goto fail;
-	ec.who = s->who;
+	ec.who_look = session_who_look;
+	ec.who_ctx = s->who;
 	rc = engine_create(&ec, &s->eng, err, errlen);
 	if (rc)
 		goto fail;

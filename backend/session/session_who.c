@@ -106,6 +106,11 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	return rc;
 }
 
+struct who_snap *session_who_look(void *ctx, double t)
+{
+	return ctx ? who_collect(ctx, t) : NULL;
+}
+
 void session_who_close(struct session *s)
 {
 	who_free(s->who);

@@ -61,6 +61,10 @@ static int scenario_task_key(struct scenario_parser *p, const char *at, const ch
 			return scenario_fail(p, at + 5 + col - 1, "expected a CPU list such as 0-3,8");
 		return 0;
 	}
+	if (strncmp(word, "llc_mb=", 7) && strncmp(word, "share=", 6) && strncmp(word, "mbm=", 4) &&
+	    strncmp(word, "mbm_local=", 10))
+		return scenario_fail(p, at, "unknown task key '%.*s' (cpus, share, comm, mbm, "
+				     "mbm_local, llc_mb)", (int)(eq - word), word);
 	if ((rc = scenario_number(p, at + (eq - word) + 1, eq + 1, &v)))
 		return rc;
 	if (!strncmp(word, "llc_mb=", 7)) {
@@ -76,11 +80,8 @@ static int scenario_task_key(struct scenario_parser *p, const char *at, const ch
 		t->share = v;
 	else if (!strncmp(word, "mbm=", 4))
 		t->mbm = v;
-	else if (!strncmp(word, "mbm_local=", 10))
-		t->mbm_local = v;
 	else
-		return scenario_fail(p, at, "unknown task key '%.*s' (cpus, share, comm, mbm, "
-				     "mbm_local, llc_mb)", (int)(eq - word), word);
+		t->mbm_local = v;
 	return 0;
 }
 
