@@ -497,13 +497,16 @@ int session_close(struct session *s)
 	/* the perf source's events are closed through its kernel: before the source goes */
 	engine_free(s->eng);
 	s->eng = NULL;
+	/* the who collector's counters too: through the same kernel (the OS sampler is stopped) */
+	if (s->os)
+		ossample_set_who(s->os, NULL);
+	session_who_close(s);
 	source_close(s->src);
 	/* restored: the guardian goes without touching anything */
 	guardian_release();
 	layout_free(s->own_layout);
 	free(s->unmodelled);
 	ossample_free(s->os);
-	session_who_close(s);
 	topo_free(s->os_topo);
 	lock_release(&s->lock);
 	free(s->uncore_taken);

@@ -65,13 +65,15 @@ static bool who_rdt_cgroup(const struct who *w, const char *rel, char *out, size
 	return any;
 }
 
-/* One counter file: its value, NaN with WHY when missing or "Unavailable". */
+/* One counter file: its value, NaN with WHY (the first reason kept) when missing or "Unavailable". */
 static double who_rdt_value(const struct who *w, const char *rel, char *why, size_t len)
 {
 	char buf[64], *end;
 	double v;
 	int n = who_read(w, rel, buf, sizeof(buf));
 
+	if (why[0])
+		len = 0; /* a reason is there already: this one is not kept */
 	if (n < 0) {
 		snprintf(why, len, "%s: %s", rel, strerror(-n));
 		return NAN;

@@ -1,0 +1,201 @@
+#!/bin/sh
+# Who uses the machine (the who issue): cgroups and processes on the
+# emulated two-socket Ice Lake running the shared-server scenario (noise 0:
+# each task pinned to its own CPUs, the CPU's lines saying what it does
+# there), counted per cgroup and per process through the emulated kernel
+# (PERF_FLAG_PID_CGROUP, per task), their CPU time and resctrl counters
+# from the cgroup, /proc and resctrl files the emulated machine writes.
+# The truth, from the scenario's words:
+#  - a task's CPU time: its share of its CPUs' unhalted time (the stream
+#    container: 16 CPUs busy x (0.95 + 0.05)); its IPC, its CPUs' ipc; its
+#    L3 misses per kilo-instruction llc_ref_per_inst x llc_miss_ratio x 1000
+#    (0.09 x 0.85: 76.5); its clock the CPUs' (nominal, 2.3 GHz);
+#  - a monitoring group's memory bandwidth: its tasks' mbm share of their
+#    socket's DRAM traffic, every channel's read and write lines x 64 (the
+#    IMC pane's); the default group the rest (1 - the tasks' shares), so the
+#    groups and the default group sum to the sockets' traffic;
+#  - 23 cgroups hold processes: 16 counted at once, 12 busiest, 4 places
+#    the other 11 take in turns.
+# Then a fake root tree whose counters a loop advances (cpu.stat,
+# mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
+# cgroup and a process that go away mid-run; and resctrl absent.
+. "$top_srcdir/tests/lib.sh"
+plan 49
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+pids=""
+trap 'for p in $pids; do kill $p 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+export TMPDIR="$tmp"
+SIM="--sim icelake-sp:shared-server --source perf"
+STREAM="system.slice/docker-3f2a9c1b7d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8.scope"
+POD="kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7c1f2a3b_4d5e_6f70_8192_a3b4c5d6e7f8.slice"
+
+# who JSON PATH|pid:N KEY: the last sample's figure of that cgroup or process ("missing": null)
+who() {
+	printf '%s\n' "$1" | tail -1 | $PY -c '
+import json, sys
+w = json.loads(sys.stdin.read())["who"]
+want, key = sys.argv[1], sys.argv[2]
+rows = w["processes"] if want.startswith("pid:") else w["cgroups"]
+r = [r for r in rows if (str(r.get("pid")) == want[4:] if want.startswith("pid:") else r["path"] == want)][0]
+v = r.get(key) if key in r else w.get(key)
+print("missing" if v is None else v)' "$2" "$3"
+}
+
+# whole JSON KEY: the last sample's who KEY
+whole() {
+	printf '%s\n' "$1" | tail -1 | $PY -c '
+import json, sys
+v = json.loads(sys.stdin.read())["who"][sys.argv[1]]
+print("missing" if v is None else v)' "$2"
+}
+
+# dram JSON SOCKET...: those sockets' DRAM traffic in bytes a second, from the IMC's channels
+dram() {
+	j=$1
+	shift
+	printf '%s\n' "$j" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+print(sum(c["metrics"]["memory_bandwidth_total"] * 1e6 for k in map(int, sys.argv[1:])
+          for c in s["sockets"][k]["channels"]))' "$@"
+}
+
+run "$PMUTOP" $SIM --who -b -n 4 -d 0.5 --format json
+expect_rc "--who counts the emulated server's cgroups" 0
+near "the stream container keeps 16 CPUs busy" "$(who "$out" "$STREAM" cpus)" 16 0.02
+near "... at its CPUs' IPC" "$(who "$out" "$STREAM" ipc)" 0.35 0.02
+near "... 76.5 L3 misses a thousand instructions (0.09 x 0.85)" "$(who "$out" "$STREAM" mpki)" 76.5 0.02
+near "... at the nominal 2.3 GHz" "$(who "$out" "$STREAM" ghz)" 2.3 0.02
+near "PostgreSQL: 8 CPUs 80 % busy, 90 % of it its own" "$(who "$out" system.slice/postgresql.service cpus)" 5.76 0.02
+near "... IPC 0.9" "$(who "$out" system.slice/postgresql.service ipc)" 0.9 0.02
+near "... 12 misses a thousand instructions (0.03 x 0.4)" "$(who "$out" system.slice/postgresql.service mpki)" 12 0.02
+near "the pod's container: 12 CPUs x 0.9" "$(who "$out" "$POD/cri-containerd-9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b.scope" cpus)" 10.8 0.02
+near "... IPC 2.4" "$(who "$out" "$POD/cri-containerd-9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b.scope" ipc)" 2.4 0.02
+near "the pod (a parent): its container's IPC" "$(who "$out" "$POD" ipc)" 2.4 0.02
+expect_is "... named as a pod" "$(who "$out" "$POD" name)" "pod 7c1f2a3b"
+expect_is "the stream container named as docker's" "$(who "$out" "$STREAM" name)" "docker 3f2a9c1b7d4e"
+near "the user's build: 8 CPUs 90 % busy, 95 % of it its two processes" "$(who "$out" user.slice/user-1000.slice/session-3.scope cpus)" 6.84 0.02
+near "make, one process: half of those CPUs' time" "$(who "$out" pid:7001 cpus)" 3.6 0.02
+near "cc1, counted per task: IPC 1.1" "$(who "$out" pid:7002 ipc)" 1.1 0.02
+near "stream's process: 16 x 0.95" "$(who "$out" pid:4101 cpus)" 15.2 0.02
+near "... 76.5 misses a thousand instructions per task too" "$(who "$out" pid:4101 mpki)" 76.5 0.02
+s0=$(dram "$out" 0)
+near "resctrl: the stream container's group moves 52 % of socket 0's DRAM traffic" "$(who "$out" "$STREAM" mbm_total_Bps)" "$($PY -c "print(0.52 * $s0)")" 0.02
+near "... PostgreSQL's 90 % local" "$(who "$out" system.slice/postgresql.service mbm_local_Bps)" "$($PY -c "print(0.9 * 0.1 * $s0)")" 0.02
+near "... the stream container holds 25 MiB of L3" "$(who "$out" "$STREAM" llc_bytes)" 26214400 0.001
+all=$(dram "$out" 0 1)
+near "the whole machine's: every group's and the default group's = the sockets' DRAM traffic" "$(who "$out" "" mbm_total_Bps)" "$all" 0.02
+groups=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+w = json.loads(sys.stdin.read())["who"]["cgroups"]
+paths = [r["path"] for r in w]
+print(sum(r["mbm_total_Bps"] for r in w if r["mbm_total_Bps"] is not None and r["path"]
+          and not any(p.startswith(r["path"] + "/") for p in paths)))')
+near "... the monitoring groups alone: all of it but the unmonitored share (socket 0 36 %, socket 1 69 %)" "$groups" "$($PY -c "s1 = $all - $s0; print($all - 0.36 * $s0 - 0.69 * s1)")" 0.02
+expect_is "16 groups counted at once" "$(whole "$out" counted)" 16
+expect_match "... and the rest take turns, said" "$(whole "$out" note)" "16 of 23 groups counted at a time: the 12 busiest, the other 11 take turns for 4 places"
+
+# the rotation: every small service gets its turn, its figures kept with their age
+run "$PMUTOP" $SIM --who -b -n 8 -d 0.25 --format json
+turns=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+w = json.loads(sys.stdin.read())["who"]["cgroups"]
+svc = [r for r in w if r["path"].startswith("system.slice/svc")]
+print(len(svc), sum(r["ipc"] is not None for r in svc), sum(r["age_s"] > 0 for r in svc),
+      all(abs(r["ipc"] - 0.7) < 0.014 for r in svc if r["ipc"] is not None))')
+expect_is "after 8 intervals all 18 small services have had a turn (IPC 0.7), some from an earlier one" "$(echo "$turns" | cut -d' ' -f1,2,4)" "18 18 True"
+case "$(echo "$turns" | cut -d' ' -f3)" in 0) fail "... those from an earlier turn carry their age" "$turns" ;; *) pass "... those from an earlier turn carry their age ($turns)" ;; esac
+
+run "$PMUTOP" $SIM --who --who-top 4 -b -n 3 -d 0.3 --format json
+expect_is "--who-top 4: four groups at once" "$(whole "$out" counted)" 4
+run "$PMUTOP" $SIM --who-top 0 -b -n 1
+expect_match "--who-top 0 is refused with the range" "$err" "--who-top takes how many cgroups are counted at once, 1 to 256"
+
+# without --who: the CPU time and resctrl, the counters n/a with why
+run "$PMUTOP" $SIM --who-procs 5 -b -n 3 -d 0.3 --format json
+near "without --who: the CPU time still" "$(who "$out" "$STREAM" cpus)" 16 0.02
+expect_is "... no IPC" "$(who "$out" "$STREAM" ipc)" missing
+expect_match "... and why" "$(who "$out" "$STREAM" why)" "counted per cgroup with --who"
+run "$PMUTOP" --sim icelake-sp:shared-server --source msr --who -b -n 2 -d 0.3 --format json
+expect_match "the register source: counted per cgroup only through the kernel" "$(who "$out" "$STREAM" why)" "through the kernel (--source perf)"
+run "$PMUTOP" --sim icelake-sp --source perf --who -b -n 1 -d 0.3 --format json
+expect_match "an emulated machine running no tasks: n/a, and where to see some" "$(whole "$out" why)" "--sim icelake-sp:shared-server"
+
+# CSV and text carry the same rows
+run "$PMUTOP" $SIM --who -b -n 2 -d 0.3 --format csv
+expect_match "CSV: the who columns" "$(printf '%s\n' "$out" | head -1)" ",who_path,who_name,who_pid,who_cpus,who_ipc,who_ghz,who_mpki,who_mbm_total_Bps"
+expect_match "... a cgroup row with its path" "$out" ",cgroup,,,,"
+run "$PMUTOP" $SIM --who -b -n 2 -d 0.3
+expect_match "text: a who table naming the container" "$out" "docker 3f2a9c1b7d4e  $STREAM"
+
+# Prometheus: a bounded number of series, the container's IPC
+. "$top_srcdir/tests/http_lib.sh"
+port=$(free_port)
+"$PMUTOP" $SIM --who -d 0.5 --serve "127.0.0.1:$port" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+pids="$pids $!"
+wait_http "http://127.0.0.1:$port/metrics"
+sleep 1.5
+curl -s "http://127.0.0.1:$port/metrics" >"$tmp/metrics.txt"
+ipc=$(sed -n 's/^pmutop_who_ipc{name="docker 3f2a9c1b7d4e".*} //p' "$tmp/metrics.txt")
+near "Prometheus: the container's IPC, labelled by name and cgroup" "${ipc:-0}" 0.35 0.02
+n=$(grep -c '^pmutop_who_cpus{pid=' "$tmp/metrics.txt")
+expect_is "... the 10 busiest processes of 24, no more" "$n" 10
+
+# ---- a fake root: counters that advance, bad files, groups that go away
+root=$tmp/root
+cg=$root/sys/fs/cgroup
+mkdir -p "$cg/web.slice/api.service" "$cg/batch.service" "$root/proc/100" "$root/proc/200" \
+	"$root/sys/fs/resctrl/info/L3_MON" "$root/sys/fs/resctrl/mon_data/mon_L3_00" \
+	"$root/sys/fs/resctrl/mon_groups/api/mon_data/mon_L3_00" \
+	"$root/sys/fs/resctrl/mon_groups/batch/mon_data/mon_L3_00"
+echo "cpu memory" >"$cg/cgroup.controllers"
+echo 100 >"$cg/web.slice/api.service/cgroup.procs"
+echo 200 >"$cg/batch.service/cgroup.procs"
+echo "usage_usec 5000" >"$cg/batch.service/cpu.stat"
+printf '100 (api server) R 1 1 1 0 -1 0 0 0 0 0 500 100 0 0 20 0 1 0 1 1 1\n' >"$root/proc/100/stat"
+echo "0::/web.slice/api.service" >"$root/proc/100/cgroup"
+printf '200 (batch) S 1 1 1 0 -1 0 0 0 0 0 5 1 0 0 20 0 1 0 1 1 1\n' >"$root/proc/200/stat"
+echo "0::/batch.service" >"$root/proc/200/cgroup"
+echo "mbm_total_bytes" >"$root/sys/fs/resctrl/info/L3_MON/mon_features"
+echo 100 >"$root/sys/fs/resctrl/mon_groups/api/tasks"
+echo 200 >"$root/sys/fs/resctrl/mon_groups/batch/tasks"
+echo 4194304 >"$root/sys/fs/resctrl/mon_groups/api/mon_data/mon_L3_00/llc_occupancy"
+echo Unavailable >"$root/sys/fs/resctrl/mon_groups/batch/mon_data/mon_L3_00/mbm_total_bytes"
+# the api service: 2 CPUs busy and 3 GB/s to memory, as the clock goes (a loop keeps them up)
+touch "$tmp/advance"
+(
+	t0=$(date +%s%N)
+	while [ -e "$tmp/advance" ]; do
+		us=$((($(date +%s%N) - t0) / 1000))
+		echo "usage_usec $((us * 2))" >"$cg/web.slice/api.service/cpu.stat.new"
+		mv "$cg/web.slice/api.service/cpu.stat.new" "$cg/web.slice/api.service/cpu.stat"
+		echo $((us * 3000)) >"$root/sys/fs/resctrl/mon_groups/api/mon_data/mon_L3_00/mbm.new"
+		mv "$root/sys/fs/resctrl/mon_groups/api/mon_data/mon_L3_00/mbm.new" \
+			"$root/sys/fs/resctrl/mon_groups/api/mon_data/mon_L3_00/mbm_total_bytes"
+		sleep 0.01
+	done
+) &
+pids="$pids $!"
+# the batch service and its process end after about 1.5 s
+(sleep 1.6; rm -rf "$cg/batch.service" "$root/proc/200") &
+pids="$pids $!"
+run "$PMUTOP" --root "$root" --who-procs 5 -b -n 8 -d 0.4 --format json
+rm -f "$tmp/advance"
+expect_rc "a --root tree: read without counters" 0
+near "the api service's CPU time as its cpu.stat advances: 2 CPUs" "$(who "$out" web.slice/api.service cpus)" 2 0.05
+near "... its monitoring group's mbm_total_bytes: 3 GB/s" "$(who "$out" web.slice/api.service mbm_total_Bps)" 3e9 0.05
+expect_is "... its llc_occupancy (no mbm_local_bytes file: that one n/a)" "$(who "$out" web.slice/api.service llc_bytes)" 4194304.0
+expect_match "... and why it is n/a" "$(who "$out" web.slice/api.service rdt_why)" "mbm_local_bytes: No such file or directory"
+near "... the parent slice sums it" "$(who "$out" web.slice mbm_total_Bps)" 3e9 0.05
+second=$(printf '%s\n' "$out" | sed -n 2p)
+expect_match "the batch service was there at first" "$(who "$second" batch.service rdt_why)" "the kernel says Unavailable"
+last=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+w = json.loads(sys.stdin.read())["who"]
+print([r["path"] for r in w["cgroups"]], [r["pid"] for r in w["processes"]])')
+expect_is "... and gone (its process too) once its directory went: no crash" "$last" "['', 'web.slice', 'web.slice/api.service'] [100]"
+expect_match "the counters without --who: why" "$(who "$out" web.slice/api.service why)" "counted per cgroup with --who"
+rm -rf "$root/sys/fs/resctrl"
+run "$PMUTOP" --root "$root" --who-procs 5 -b -n 2 -d 0.3 --format json
+expect_match "resctrl not mounted: said, with how to mount it" "$(whole "$out" rdt_note)" "resctrl is not mounted (No such file or directory): mount -t resctrl resctrl /sys/fs/resctrl"
