@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 49
+plan 57
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -199,3 +199,42 @@ expect_match "the counters without --who: why" "$(who "$out" web.slice/api.servi
 rm -rf "$root/sys/fs/resctrl"
 run "$PMUTOP" --root "$root" --who-procs 5 -b -n 2 -d 0.3 --format json
 expect_match "resctrl not mounted: said, with how to mount it" "$(whole "$out" rdt_note)" "resctrl is not mounted (No such file or directory): mount -t resctrl resctrl /sys/fs/resctrl"
+
+# ---- the screen: the who pane at 80x24 (W), a branch closed and opened, explain; '@' at 160x50
+# wait_screen SOCK TEXT: until the screen shows TEXT (20 s at most), then it is in $screen
+wait_screen() {
+	i=0
+	while [ $i -lt 200 ]; do
+		screen=$(tmux -S "$1" capture-pane -p 2>/dev/null)
+		case "$screen" in *"$2"*) return 0 ;; esac
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+if command -v tmux >/dev/null 2>&1; then
+	sock="$tmp/tmux"
+	tmux -S "$sock" new-session -d -x 80 -y 24 "XDG_CONFIG_HOME=$tmp $PMUTOP $SIM --who"
+	wait_screen "$sock" "sample 1"
+	tmux -S "$sock" send-keys W
+	if wait_screen "$sock" "docker 3f2a9c1b7d4e"; then pass "80x24: W opens the who pane, the container in it"; else fail "80x24: W opens the who pane" "$screen"; fi
+	expect_match "... its row: 16 CPUs, IPC 0.35, 76.5 misses a kilo-instruction" "$screen" "16.00   0.35  2."
+	tmux -S "$sock" send-keys Down Left
+	if wait_screen "$sock" "+ system.slice"; then pass "Left closes system.slice"; else fail "Left closes system.slice" "$screen"; fi
+	case "$screen" in *"docker 3f2a9c1b7d4e"*) fail "... its children hidden" "$screen" ;; *) pass "... its children hidden" ;; esac
+	tmux -S "$sock" send-keys Right
+	if wait_screen "$sock" "- system.slice"; then pass "Right opens it again"; else fail "Right opens it again" "$screen"; fi
+	tmux -S "$sock" send-keys Down e
+	if wait_screen "$sock" "(docker 3f2a9c1b7d4e): 2 processes"; then pass "e explains the selected cgroup"; else fail "e explains the selected cgroup" "$screen"; fi
+	tmux -S "$sock" send-keys Escape q
+	tmux -S "$sock" kill-server 2>/dev/null
+	sock="$tmp/tmux2"
+	tmux -S "$sock" new-session -d -x 160 -y 50 "XDG_CONFIG_HOME=$tmp $PMUTOP $SIM --pane who"
+	wait_screen "$sock" "docker 3f2a9c1b7d4e"
+	tmux -S "$sock" send-keys Down Down
+	if wait_screen "$sock" "@ 15"; then pass "160x50: the selected container's CPUs 0-15 marked @ on the topology"; else fail "160x50: the selected container's CPUs marked @" "$screen"; fi
+	case "$screen" in *"@ 16"*) fail "... and no other CPU" "$screen" ;; *) pass "... and no other CPU" ;; esac
+	tmux -S "$sock" kill-server 2>/dev/null
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "the who pane on screen" "no tmux"; done
+fi

@@ -52,7 +52,7 @@ struct who_snap {
 	int candidates;          /* cgroups holding processes (those counted one by one) */
 	int top;                 /* counted at once */
 	bool counting;           /* --who: counters per cgroup and process */
-	char note[300];          /* how they were counted this interval, "" when not counting */
+	char note[512];          /* how they were counted this interval, "" when not counting */
 	char rdt_note[240];      /* resctrl: what was read, or why nothing */
 };
 

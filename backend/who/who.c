@@ -273,15 +273,22 @@ static struct who_snap *who_snapshot(struct who *w)
 		who_lay_procs(w, s);
 	}
 	if (w->cfg.count) {
-		int fixed = s->candidates > w->top ? w->top - w->top / 4 : s->candidates;
+		int turns = who_turn_places(w->top, s->candidates);
+		int fixed = s->candidates > w->top ? w->top - turns : s->candidates;
+		const char *more = w->count_note[0] ? "; " : "";
 
-		snprintf(s->note, sizeof(s->note), s->candidates > w->top
-			 ? "%d of %d groups counted at a time: the %d busiest, the other %d take turns "
-			   "for %d places (figures from a turn marked ~ with their age)%s%s"
-			 : "%d of %d groups counted%.0d%.0d%.0d%s%s",
-			 w->top < s->candidates ? w->top : s->candidates, s->candidates, fixed,
-			 s->candidates - fixed, w->top - fixed, w->count_note[0] ? "; " : "",
-			 w->count_note);
+		if (s->candidates <= w->top)
+			snprintf(s->note, sizeof(s->note), "%d of %d groups counted%s%s", s->candidates,
+				 s->candidates, more, w->count_note);
+		else if (turns)
+			snprintf(s->note, sizeof(s->note), "%d of %d groups counted at a time: the %d "
+				 "busiest, the other %d take turns for %d places (figures from a turn "
+				 "marked ~ with their age)%s%s", w->top, s->candidates, fixed,
+				 s->candidates - fixed, turns, more, w->count_note);
+		else
+			snprintf(s->note, sizeof(s->note), "%d of %d groups counted: the busiest; the "
+				 "other %d are not (no place to take turns: --who-top 2 or more)%s%s",
+				 w->top, s->candidates, s->candidates - w->top, more, w->count_note);
 	}
 	if (w->cut)
 		snprintf(s->why, sizeof(s->why), "the tree has more than %d cgroups: the rest are "

@@ -169,23 +169,31 @@ static int who_pr_cmp(const void *a, const void *b)
 	return ka < kb ? 1 : ka > kb ? -1 : pa->pid - pb->pid;
 }
 
+int who_turn_places(int top, int candidates)
+{
+	if (candidates <= top || top < 2)
+		return 0;
+	return top / 4 > 1 ? top / 4 : 1;
+}
+
 /* Which cgroups count next: WANT[i] for cgroup i. */
 static void who_choose(struct who *w, bool *want)
 {
-	int *cand = xcalloc((size_t)w->ncg + 1, sizeof(int)), n = 0, fixed, rest;
+	int *cand = xcalloc((size_t)w->ncg + 1, sizeof(int)), n = 0, fixed, rest, turns;
 
 	for (int i = 0; i < w->ncg; i++)
 		if (w->cg[i].path[0] && w->cg[i].nprocs > 0)
 			cand[n++] = i;
 	qsort_r(cand, (size_t)n, sizeof(int), who_cg_cmp, w);
-	fixed = n > w->top ? w->top - w->top / 4 : n;
+	turns = who_turn_places(w->top, n);
+	fixed = n > w->top ? w->top - turns : n;
 	rest = n - fixed;
 	for (int i = 0; i < fixed; i++)
 		want[cand[i]] = true;
-	for (int j = 0; rest > 0 && j < w->top - fixed; j++)
+	for (int j = 0; rest > 0 && j < turns; j++)
 		want[cand[fixed + (w->rot + j) % rest]] = true;
-	if (rest > 0)
-		w->rot = (w->rot + w->top - fixed) % rest;
+	if (rest > 0 && turns)
+		w->rot = (w->rot + turns) % rest;
 	free(cand);
 }
 

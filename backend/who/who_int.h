@@ -104,6 +104,8 @@ int who_cg_find(const struct who *w, const char *path);
 
 /* Read the open groups, choose the groups counted next, open and close to match. */
 void who_count(struct who *w);
+/* Of TOP places, those the groups beyond the busiest take in turns, with CANDIDATES groups. */
+int who_turn_places(int top, int candidates);
 /* Close every group of W. */
 void who_count_close(struct who *w);
 /* Close F's groups (kept: its figures). */

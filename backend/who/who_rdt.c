@@ -231,9 +231,14 @@ void who_rdt_read(struct who *w)
 	}
 	if (d)
 		closedir(d);
-	snprintf(w->rdt_note, sizeof(w->rdt_note), "resctrl: %d monitoring group%s read; tasks in "
-		 "none (the default group): %.1f MB/s to memory", ngroups, ngroups == 1 ? "" : "s",
-		 dflt[0] / 1e6);
+	if (isfinite(dflt[0]))
+		snprintf(w->rdt_note, sizeof(w->rdt_note), "resctrl: %d monitoring group%s read; "
+			 "tasks in none (the default group): %.1f MB/s to memory", ngroups,
+			 ngroups == 1 ? "" : "s", dflt[0] / 1e6);
+	else
+		snprintf(w->rdt_note, sizeof(w->rdt_note), "resctrl: %d monitoring group%s read "
+			 "(bandwidth from the next interval: a rate needs two readings)", ngroups,
+			 ngroups == 1 ? "" : "s");
 	for (int i = 0; i < w->nmon; i++)
 		if (w->mon[i].seen)
 			w->mon[k++] = w->mon[i];
