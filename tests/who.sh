@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 57
+plan 60
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -129,6 +129,16 @@ expect_match "... a cgroup row with its path" "$out" ",cgroup,,,,"
 run "$PMUTOP" $SIM --who -b -n 2 -d 0.3
 expect_match "text: a who table naming the container" "$out" "docker 3f2a9c1b7d4e  $STREAM"
 
+# a recording keeps who; its replay gives the same rows back; a bad who in it is named
+run "$PMUTOP" $SIM --who -b -n 3 -d 0.3 --format json --record "$tmp/who.jsonl"
+live=$out
+run "$PMUTOP" --replay "$tmp/who.jsonl" -b --format json
+expect_is "a replay's who: the recorded container's IPC" "$(who "$out" "$STREAM" ipc)" "$(who "$live" "$STREAM" ipc)"
+expect_is "... and its processes" "$(who "$out" pid:7002 cpus)" "$(who "$live" pid:7002 cpus)"
+sed 's/"depth":2,/"depth":7,/' "$tmp/who.jsonl" >"$tmp/bad.jsonl"
+run "$PMUTOP" --replay "$tmp/bad.jsonl" -b --format json
+expect_match "a recording whose who rows skip a level: said, with the line" "$err" "a who cgroup is deeper than one below the row before it"
+
 # Prometheus: a bounded number of series, the container's IPC
 . "$top_srcdir/tests/http_lib.sh"
 port=$(free_port)
@@ -195,7 +205,7 @@ import json, sys
 w = json.loads(sys.stdin.read())["who"]
 print([r["path"] for r in w["cgroups"]], [r["pid"] for r in w["processes"]])')
 expect_is "... and gone (its process too) once its directory went: no crash" "$last" "['', 'web.slice', 'web.slice/api.service'] [100]"
-expect_match "the counters without --who: why" "$(who "$out" web.slice/api.service why)" "counted per cgroup with --who"
+expect_match "no counters on the machine: why" "$(who "$out" web.slice/api.service why)" "no counters on this machine (see the header); CPU time and resctrl only"
 rm -rf "$root/sys/fs/resctrl"
 run "$PMUTOP" --root "$root" --who-procs 5 -b -n 2 -d 0.3 --format json
 expect_match "resctrl not mounted: said, with how to mount it" "$(whole "$out" rdt_note)" "resctrl is not mounted (No such file or directory): mount -t resctrl resctrl /sys/fs/resctrl"

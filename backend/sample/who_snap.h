@@ -16,6 +16,7 @@
 #define WHO_TOP_MAX 256
 #define WHO_PROCS_DEFAULT 20  /* process rows, the busiest */
 #define WHO_PROCS_MAX 200
+#define WHO_MAX_DEPTH 32      /* cgroup levels read below the root */
 #define WHO_PATH_MAX 512
 #define WHO_NAME_MAX 48
 

@@ -84,7 +84,9 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 		}
 	}
 	wc.count = c->who && s->src && s->src->perf;
-	if (c->who && !wc.count)
+	if (!s->src)
+		wc.count_why = "no counters on this machine (see the header); CPU time and resctrl only";
+	else if (c->who && !wc.count)
 		wc.count_why = s->src ? "counted per cgroup through the kernel (--source perf): pmutop "
 					"holds the counters' registers itself here"
 				      : "no counters on this machine (see the header)";

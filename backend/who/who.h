@@ -25,7 +25,6 @@
 #include "who_snap.h"
 
 #define WHO_MAX_CGROUPS 4096  /* a tree larger than this is cut (said in the note) */
-#define WHO_MAX_DEPTH 32
 #define WHO_MAX_DOMAINS 64    /* resctrl L3 domains read */
 
 struct perf_sys;

@@ -221,7 +221,7 @@ void who_count(struct who *w)
 			who_fig_close(w, &c->fig);
 		if (c->fig.counting || !want[i])
 			continue;
-		snprintf(what, sizeof(what), "sys/fs/cgroup/%s", c->path);
+		snprintf(what, sizeof(what), "%s/%s", w->cg_base, c->path);
 		dfd = who_open(w, what, O_RDONLY | O_DIRECTORY);
 		if (dfd < 0) {
 			snprintf(c->fig.why, sizeof(c->fig.why), "its directory went away (%s)",

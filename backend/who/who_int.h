@@ -69,6 +69,7 @@ struct who {
 	int ncg;
 	bool cut;                /* the tree had more than WHO_MAX_CGROUPS */
 	bool v2;                 /* a cgroup v2 tree is there */
+	const char *cg_base;     /* where: sys/fs/cgroup, or systemd's hybrid sys/fs/cgroup/unified */
 	char why[240];
 	struct who_proc *pr;
 	int npr;

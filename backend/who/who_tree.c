@@ -225,15 +225,29 @@ void who_tree_scan(struct who *w)
 	for (int i = 0; i < w->ncg; i++)
 		w->cg[i].seen = false;
 	w->cut = false;
+	w->cg_base = "sys/fs/cgroup";
 	w->v2 = fd >= 0 && who_readat(fd, "cgroup.controllers", buf, sizeof(buf)) >= 0;
+	if (fd >= 0 && !w->v2) {
+		/* systemd's hybrid layout: v1 controllers, the v2 tree (every cpu.stat) beside */
+		int u = who_open(w, "sys/fs/cgroup/unified", O_RDONLY | O_DIRECTORY);
+
+		if (u >= 0 && who_readat(u, "cgroup.controllers", buf, sizeof(buf)) >= 0) {
+			close(fd);
+			fd = u;
+			w->v2 = true;
+			w->cg_base = "sys/fs/cgroup/unified";
+		} else if (u >= 0) {
+			close(u);
+		}
+	}
 	if (fd < 0)
 		snprintf(w->why, sizeof(w->why), "no cgroup tree at %.120s%ssys/fs/cgroup (%s): mount "
 			 "cgroup2 there", w->root, w->root[strlen(w->root) - 1] == '/' ? "" : "/",
 			 strerror(-fd));
 	else if (!w->v2)
 		snprintf(w->why, sizeof(w->why), "the cgroup tree is version 1 (no cgroup.controllers "
-			 "at its top): pmutop reads cgroup v2 (boot with systemd.unified_cgroup_"
-			 "hierarchy=1)");
+			 "at its top, no systemd unified tree): pmutop reads cgroup v2 (boot with "
+			 "systemd.unified_cgroup_hierarchy=1)");
 	if (w->v2)
 		who_tree_dir(w, fd, "", 0, -1);
 	if (fd >= 0)

@@ -540,6 +540,8 @@ static const struct {
 	{ "perf access", doctor_perf_access },
 	{ "perf PMUs", doctor_perf_pmus },
 	{ "source", doctor_source },
+	{ "who (cgroups)", doctor_who },
+	{ "resctrl", doctor_resctrl },
 };
 
 /* A fix only root can apply, told to a user who is not root: say so, and how. */

@@ -43,4 +43,8 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l);
 /* The DIMMs' speed (emulated, or SMBIOS), the channels' peak. */
 void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l);
 
+/* Who uses the machine (doctor_who.c): the cgroup v2 tree and counting per cgroup; resctrl. */
+void doctor_who(struct doctor_ctx *c, struct doctor_line *l);
+void doctor_resctrl(struct doctor_ctx *c, struct doctor_line *l);
+
 #endif

@@ -2,6 +2,7 @@
  * record: write a run as JSON lines.  See record.h for the format.
  */
 #include "record.h"
+#include "batch_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -449,6 +450,8 @@ static json_t *record_sample_json(const struct sample *s)
 		json_array_append_new(flags, fa);
 	}
 	json_object_set_new(o, "flags", flags);
+	if (s->who)
+		json_object_set_new(o, "who", batch_who_json(s));
 	json_object_set_new(o, "warning", json_string(s->warning));
 	json_object_set_new(o, "error", json_string(s->error));
 	json_object_set_new(o, "resets", json_integer(s->resets));

@@ -2,6 +2,7 @@
  * replay: read a recording back.  See replay.h and record.h.
  */
 #include "replay.h"
+#include "replay_int.h"
 #include "record.h"
 
 #include <errno.h>
@@ -473,6 +474,8 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 		}
 		sample_flag(s, (int)sk, (int)c, (int)m, "%s", w);
 	}
+	if (json_object_get(o, "who") && (why = replay_who(json_object_get(o, "who"), &s->who)))
+		goto bad;
 	snprintf(s->warning, sizeof(s->warning), "%s", replay_str(o, "warning"));
 	snprintf(s->error, sizeof(s->error), "%s", replay_str(o, "error"));
 	s->resets = (int)json_integer_value(json_object_get(o, "resets"));

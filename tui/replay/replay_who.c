@@ -1,0 +1,117 @@
+/*
+ * replay_who: a recording's "who" object (the batch JSON's, record.c) back
+ * into the sample's who snapshot, checked as any recorded input is: every
+ * field of its type, strings cut to their room, at most WHO_MAX_ROWS rows,
+ * each cgroup's depth at most one below the one before (its parent is the
+ * nearest shallower row before it).  Main thread.
+ */
+#include "replay_int.h"
+#include "xmalloc.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WHO_MAX_ROWS 8192
+
+static double replay_who_num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void replay_who_str(json_t *o, const char *key, char *buf, size_t len)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	snprintf(buf, len, "%s", v ? v : "");
+}
+
+/* Row R from O (a cgroup, or a process when PROC); NULL, or what is wrong. */
+static const char *replay_who_row(json_t *o, bool proc, struct who_row *r)
+{
+	json_t *id = json_object_get(o, proc ? "pid" : "depth");
+
+	if (!json_is_object(o) || !json_is_string(json_object_get(o, "path")) ||
+	    !json_is_integer(id) || json_integer_value(id) < (proc ? 1 : 0) ||
+	    json_integer_value(id) > (proc ? 4194304 : WHO_MAX_DEPTH))
+		return "a who row has no path, or no pid (a process) or depth (a cgroup) in range";
+	memset(r, 0, sizeof(*r));
+	replay_who_str(o, "path", r->path, sizeof(r->path));
+	replay_who_str(o, "name", r->name, sizeof(r->name));
+	if (proc)
+		r->pid = (int)json_integer_value(id);
+	else
+		r->depth = (int)json_integer_value(id);
+	r->parent = -1;
+	r->nprocs = (int)json_integer_value(json_object_get(o, "processes"));
+	r->cpus = replay_who_num(o, "cpus");
+	r->ev[WHO_CYCLES] = replay_who_num(o, "cycles_per_s");
+	r->ev[WHO_INSTRUCTIONS] = replay_who_num(o, "instructions_per_s");
+	r->ev[WHO_CACHE_MISSES] = replay_who_num(o, "cache_misses_per_s");
+	r->counted = json_is_true(json_object_get(o, "counted"));
+	r->partial = json_is_true(json_object_get(o, "partial"));
+	r->scaled = json_is_true(json_object_get(o, "scaled"));
+	r->age_s = replay_who_num(o, "age_s");
+	if (!isfinite(r->age_s) || r->age_s < 0)
+		r->age_s = 0;
+	replay_who_str(o, "why", r->why, sizeof(r->why));
+	r->mbm_total = replay_who_num(o, "mbm_total_Bps");
+	r->mbm_local = replay_who_num(o, "mbm_local_Bps");
+	r->llc = replay_who_num(o, "llc_bytes");
+	replay_who_str(o, "rdt_why", r->rdt_why, sizeof(r->rdt_why));
+	replay_who_str(o, "cpus_allowed", r->where, sizeof(r->where));
+	return NULL;
+}
+
+const char *replay_who(json_t *o, struct who_snap **out)
+{
+	json_t *cg = json_object_get(o, "cgroups"), *pr = json_object_get(o, "processes"), *v;
+	struct who_snap *w;
+	size_t k;
+	int stack[WHO_MAX_DEPTH + 2];
+
+	*out = NULL;
+	if (!json_is_object(o) || !json_is_array(cg) || !json_is_array(pr) ||
+	    json_array_size(cg) + json_array_size(pr) > WHO_MAX_ROWS)
+		return "a sample's who is not an object with cgroups and processes (at most 8192)";
+	w = xcalloc(1, sizeof(*w));
+	w->rows = xcalloc(json_array_size(cg) + json_array_size(pr) + 1, sizeof(*w->rows));
+	w->available = json_is_true(json_object_get(o, "available"));
+	w->counting = json_is_true(json_object_get(o, "counting"));
+	w->top = (int)json_integer_value(json_object_get(o, "top"));
+	w->counted = (int)json_integer_value(json_object_get(o, "counted"));
+	w->candidates = (int)json_integer_value(json_object_get(o, "candidates"));
+	replay_who_str(o, "why", w->why, sizeof(w->why));
+	replay_who_str(o, "note", w->note, sizeof(w->note));
+	replay_who_str(o, "rdt_note", w->rdt_note, sizeof(w->rdt_note));
+	json_array_foreach(cg, k, v) {
+		struct who_row *r = &w->rows[w->nrows];
+		const char *why = replay_who_row(v, false, r);
+		int prev = w->nrows ? w->rows[w->nrows - 1].depth : -1;
+
+		if (!why && r->depth > prev + 1)
+			why = "a who cgroup is deeper than one below the row before it";
+		if (why) {
+			who_snap_free(w);
+			return why;
+		}
+		stack[r->depth] = w->nrows;
+		r->parent = r->depth ? stack[r->depth - 1] : -1;
+		w->nrows++;
+	}
+	w->ncgroups = w->nrows;
+	json_array_foreach(pr, k, v) {
+		const char *why = replay_who_row(v, true, &w->rows[w->nrows]);
+
+		if (why) {
+			who_snap_free(w);
+			return why;
+		}
+		w->nrows++;
+	}
+	*out = w;
+	return NULL;
+}
