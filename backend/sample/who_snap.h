@@ -32,6 +32,7 @@ struct who_row {
 	int nprocs;              /* processes in it and under it */
 	double cpus;             /* CPU time / interval: 1 = one CPU busy; NaN unknown */
 	double ev[WHO_NEV];      /* counts per second; NaN n/a */
+	double oncpu;            /* CPUs its counted tasks ran on, from the counters' own times; NaN */
 	bool counted;            /* figures from this interval (a parent: from its children) */
 	bool partial;            /* a parent: some groups under it had no figures */
 	bool scaled;             /* the kernel multiplexed them */
@@ -63,10 +64,16 @@ static inline double who_row_ipc(const struct who_row *r)
 	return r->ev[WHO_CYCLES] > 0 ? r->ev[WHO_INSTRUCTIONS] / r->ev[WHO_CYCLES] : NAN;
 }
 
-/* Its clock: cycles per second of the CPU time it had (GHz), NaN when it had almost none. */
+/*
+ * Its clock: cycles per second of the time it ran while counted (the
+ * kernel keeps a cgroup's and a task's events' times as its own), else of
+ * its CPU time; NaN when it had almost none.
+ */
 static inline double who_row_ghz(const struct who_row *r)
 {
-	return r->cpus > 1e-3 && r->ev[WHO_CYCLES] >= 0 ? r->ev[WHO_CYCLES] / r->cpus / 1e9 : NAN;
+	double t = r->oncpu > 1e-3 ? r->oncpu : r->cpus;
+
+	return t > 1e-3 && r->ev[WHO_CYCLES] >= 0 ? r->ev[WHO_CYCLES] / t / 1e9 : NAN;
 }
 
 /* Last-level cache misses per thousand instructions, NaN when not counted. */

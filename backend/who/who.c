@@ -112,7 +112,7 @@ static void who_lay_cg(struct who_lay *L, int c)
 	int r = L->s->nrows++;
 	struct who_row *row = &L->s->rows[r];
 	bool own = g->fig.have && g->fig.t == w->t, any_kid = false;
-	double sum[WHO_NEV] = { 0 }, rdt[3] = { 0 };
+	double sum[WHO_NEV] = { 0 }, rdt[3] = { 0 }, oncpu = 0;
 	bool rdt_any = false;
 
 	L->row_of[c] = r;
@@ -126,6 +126,7 @@ static void who_lay_cg(struct who_lay *L, int c)
 	row->cpus = g->cpus;
 	for (int k = 0; k < WHO_NEV; k++)
 		row->ev[k] = own || (g->fig.have && !g->nprocs) ? g->fig.ev[k] : NAN;
+	row->oncpu = own || (g->fig.have && !g->nprocs) ? g->fig.oncpu : NAN;
 	row->mbm_total = g->mbm_total;
 	row->mbm_local = g->mbm_local;
 	row->llc = g->llc;
@@ -143,6 +144,7 @@ static void who_lay_cg(struct who_lay *L, int c)
 			row->partial |= !k->counted || k->partial;
 			for (int e = 0; e < WHO_NEV; e++)
 				sum[e] += k->ev[e];
+			oncpu += k->oncpu;
 			row->scaled |= k->scaled;
 		}
 		if (isfinite(k->mbm_total) || isfinite(k->llc)) {
@@ -160,6 +162,7 @@ static void who_lay_cg(struct who_lay *L, int c)
 		/* nothing of its own: its children's sum (partial when one of them has none) */
 		for (int e = 0; e < WHO_NEV; e++)
 			row->ev[e] = sum[e];
+		row->oncpu = oncpu;
 		row->counted = !row->partial;
 		if (!w->cfg.count)
 			who_cg_why(w, g, row->why, sizeof(row->why));
@@ -169,6 +172,7 @@ static void who_lay_cg(struct who_lay *L, int c)
 	} else if (g->fig.have) {
 		for (int e = 0; e < WHO_NEV; e++)
 			row->ev[e] = g->fig.ev[e];
+		row->oncpu = g->fig.oncpu;
 		row->age_s = w->t - g->fig.t;
 		row->scaled = g->fig.scaled;
 		who_cg_why(w, g, row->why, sizeof(row->why));
@@ -212,6 +216,7 @@ static void who_lay_procs(struct who *w, struct who_snap *s)
 		row->counted = p->fig.have && p->fig.t == w->t;
 		for (int k = 0; k < WHO_NEV; k++)
 			row->ev[k] = row->counted ? p->fig.ev[k] : NAN;
+		row->oncpu = row->counted ? p->fig.oncpu : NAN;
 		row->scaled = p->fig.scaled;
 		if (!row->counted)
 			snprintf(row->why, sizeof(row->why), "%s", !w->cfg.count

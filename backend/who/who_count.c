@@ -123,7 +123,7 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
 /* Read F's groups: the figures of the interval that ends now. */
 static void who_fig_read(struct who *w, struct who_fig *f)
 {
-	double sum[WHO_NEV] = { 0 };
+	double sum[WHO_NEV] = { 0 }, run = 0;
 	bool scaled = false;
 	int ne = w->no_misses ? WHO_CACHE_MISSES : WHO_NEV;
 
@@ -138,10 +138,12 @@ static void who_fig_read(struct who *w, struct who_fig *f)
 		for (int k = 0; k < ne && k < f->g[i].n; k++)
 			if (d.running_ns)
 				sum[k] += perf_scale(d.count[k], d.enabled_ns, d.running_ns);
+		run += (double)d.enabled_ns / 1e9;
 		scaled |= d.scaled;
 	}
 	for (int k = 0; k < WHO_NEV; k++)
 		f->ev[k] = k < ne && w->dt > 0 ? sum[k] / w->dt : NAN;
+	f->oncpu = w->dt > 0 ? run / w->dt : NAN;
 	f->scaled = scaled;
 	f->have = true;
 	f->t = w->t;

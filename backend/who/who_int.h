@@ -20,6 +20,7 @@ struct who_fig {
 	int ng;
 	int dirfd;               /* a cgroup's directory, held while counted */
 	double ev[WHO_NEV];      /* per second at its last figures; NaN n/a */
+	double oncpu;            /* CPUs it ran on while counted (the events' times), NaN */
 	bool have;               /* it has had figures */
 	double t;                /* when */
 	bool scaled;

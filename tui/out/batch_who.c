@@ -154,6 +154,7 @@ static json_t *batch_who_row(const struct who_row *r)
 		json_object_set_new(o, "depth", json_integer(r->depth));
 	json_object_set_new(o, "processes", json_integer(r->nprocs));
 	json_object_set_new(o, "cpus", batch_who_real(r->cpus));
+	json_object_set_new(o, "counted_cpus", batch_who_real(r->oncpu));
 	json_object_set_new(o, "cycles_per_s", batch_who_real(r->ev[WHO_CYCLES]));
 	json_object_set_new(o, "instructions_per_s", batch_who_real(r->ev[WHO_INSTRUCTIONS]));
 	json_object_set_new(o, "cache_misses_per_s", batch_who_real(r->ev[WHO_CACHE_MISSES]));

@@ -48,6 +48,7 @@ static const char *replay_who_row(json_t *o, bool proc, struct who_row *r)
 	r->parent = -1;
 	r->nprocs = (int)json_integer_value(json_object_get(o, "processes"));
 	r->cpus = replay_who_num(o, "cpus");
+	r->oncpu = replay_who_num(o, "counted_cpus");
 	r->ev[WHO_CYCLES] = replay_who_num(o, "cycles_per_s");
 	r->ev[WHO_INSTRUCTIONS] = replay_who_num(o, "instructions_per_s");
 	r->ev[WHO_CACHE_MISSES] = replay_who_num(o, "cache_misses_per_s");

@@ -142,10 +142,12 @@ const char *emu_unknown_events(struct emu *e, int *count);
 
 /*
  * The emulated kernel's events of a cgroup or a task: the count so far of
- * event select SEL (event and umask; every privilege level) on CPU, from
+ * event select SEL (event and umask; every privilege level; EMU_WATCH_MPERF:
+ * the reference clock while unhalted, at the nominal clock) on CPU, from
  * the first time it is asked; the caller takes the task's share of it.  0,
  * -ENXIO (no such CPU, offline), -ENOSPC (too many conditions watched).
  */
+#define EMU_WATCH_MPERF (1ull << 63)
 int emu_watch(struct emu *e, int cpu, uint64_t sel, double *count);
 
 /*

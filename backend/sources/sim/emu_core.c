@@ -373,7 +373,9 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 
 int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count)
 {
-	uint64_t key = emu_core_key(sel | EVTSEL_USR | EVTSEL_OS, 0);
+	/* the reference clock while unhalted (MPERF), which no select names: the tasks' time */
+	uint64_t key = sel & EMU_KEY_MPERF ? EMU_KEY_MPERF | EVTSEL_USR | EVTSEL_OS
+					   : emu_core_key(sel | EVTSEL_USR | EVTSEL_OS, 0);
 	int w;
 
 	for (w = 0; w < c->nwatch && c->watch_key[w] != key; w++)

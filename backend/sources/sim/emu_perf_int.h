@@ -130,8 +130,9 @@ struct ek_who_ev {
 	int members[PERF_GROUP_MAX];
 	int nmembers;
 	bool enabled;             /* a leader's */
-	double t;                 /* its times are up to here */
-	uint64_t time_ns;
+	double run_base;          /* a leader's: its target's time on its CPUs at the last sync, s */
+	double time_ns;           /* the time its target ran there while enabled (Linux: a cgroup's
+				     or a task's own time, not the wall clock's) */
 	double count, base;       /* counted while enabled; its value at the last sync */
 };
 

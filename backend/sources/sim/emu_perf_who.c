@@ -6,7 +6,9 @@
  * for a counter behind each other; here each counts its share (the
  * scenario's) of what the CPU's condition counts, integrated by the
  * emulator without a counter (emu_watch), and its times run whenever it is
- * enabled.  The generic events a who view asks for (cycles, instructions,
+ * enabled (its times are its target's time on the CPUs, as Linux keeps a
+ * cgroup's or a task's: the share of their unhalted time, read on the
+ * reference clock).  The generic events a who view asks for (cycles, instructions,
  * cache misses as Linux maps them: 412EH on Intel, none here on AMD) and raw
  * core events (event and umask).  Called from emu_perf.c under its lock.
  */
@@ -48,18 +50,29 @@ static uint64_t ek_who_select(const struct emu_perf *k, const struct perf_event_
 	}
 }
 
-/* E's value now: its target's share of its CPUs' condition (NAN-free; 0 where none). */
-static double ek_who_value(struct emu_perf *k, const struct ek_who_ev *e)
+/* E's value now of condition SEL: its target's share of its CPUs' (0 where none). */
+static double ek_who_value_of(struct emu_perf *k, const struct ek_who_ev *e, uint64_t sel)
 {
 	double sum = 0;
 
 	for (int cpu = e->cpu < 0 ? 0 : e->cpu; cpu < (e->cpu < 0 ? k->ncpus : e->cpu + 1); cpu++) {
 		double share = emu_who_share(k->emu, e->cgroup, e->task, cpu), v;
 
-		if (share > 0 && !emu_watch(k->emu, cpu, e->sel, &v))
+		if (share > 0 && !emu_watch(k->emu, cpu, sel, &v))
 			sum += share * v;
 	}
 	return sum;
+}
+
+static double ek_who_value(struct emu_perf *k, const struct ek_who_ev *e)
+{
+	return ek_who_value_of(k, e, e->sel);
+}
+
+/* Seconds its target has run on its CPUs so far: unhalted reference cycles at the nominal clock. */
+static double ek_who_run(struct emu_perf *k, const struct ek_who_ev *e)
+{
+	return ek_who_value_of(k, e, EMU_WATCH_MPERF) / (emu_machine(k->emu)->nominal_ghz * 1e9);
 }
 
 int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -93,10 +106,10 @@ int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int
 	};
 	l = &k->wev[e->leader];
 	l->members[l->nmembers++] = slot;
-	if (e->leader == slot && !attr->disabled) {
+	if (e->leader == slot && !attr->disabled)
 		e->enabled = true;
-		e->t = ek_now(k);
-	}
+	if (e->leader == slot)
+		e->run_base = ek_who_run(k, e);
 	e->base = ek_who_value(k, e);
 	return EK_WHO_FD_BASE + slot;
 }
@@ -104,8 +117,11 @@ int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int
 /* Bring leader L's times and its members' counts up to now. */
 static void ek_who_sync(struct emu_perf *k, struct ek_who_ev *l)
 {
-	double now = ek_now(k);
+	double run = ek_who_run(k, l);
 
+	if (l->enabled)
+		l->time_ns += (run - l->run_base) * 1e9;
+	l->run_base = run;
 	for (int m = 0; m < l->nmembers; m++) {
 		struct ek_who_ev *e = &k->wev[l->members[m]];
 		double v = ek_who_value(k, e);
@@ -114,9 +130,6 @@ static void ek_who_sync(struct emu_perf *k, struct ek_who_ev *l)
 			e->count += v - e->base;
 		e->base = v;
 	}
-	if (l->enabled && now > l->t)
-		l->time_ns += (uint64_t)((now - l->t) * 1e9 + 0.5);
-	l->t = now;
 }
 
 ssize_t ek_who_read(struct emu_perf *k, int fd, void *buf, size_t len)
@@ -133,7 +146,7 @@ ssize_t ek_who_read(struct emu_perf *k, int fd, void *buf, size_t len)
 		return len < need ? -ENOSPC : -EINVAL;
 	ek_who_sync(k, l);
 	out[0] = (uint64_t)l->nmembers;
-	out[1] = out[2] = l->time_ns;
+	out[1] = out[2] = (uint64_t)l->time_ns;
 	for (int m = 0; m < l->nmembers; m++)
 		out[3 + m] = (uint64_t)k->wev[l->members[m]].count;
 	return (ssize_t)need;
