@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 60
+plan 72
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -210,6 +210,50 @@ rm -rf "$root/sys/fs/resctrl"
 run "$PMUTOP" --root "$root" --who-procs 5 -b -n 2 -d 0.3 --format json
 expect_match "resctrl not mounted: said, with how to mount it" "$(whole "$out" rdt_note)" "resctrl is not mounted (No such file or directory): mount -t resctrl resctrl /sys/fs/resctrl"
 
+# ---- --who-resctrl: groups made for the chosen cgroups, gone at exit, after SIGKILL by the guard
+rr=$tmp/rroot
+mkdir -p "$rr/sys/fs/cgroup/web.slice/api.service" "$rr/sys/fs/cgroup/batch.service" \
+	"$rr/sys/fs/resctrl/info/L3_MON" "$rr/sys/fs/resctrl/mon_groups"
+echo "cpu memory" >"$rr/sys/fs/cgroup/cgroup.controllers"
+printf '100\n101\n' >"$rr/sys/fs/cgroup/web.slice/api.service/cgroup.procs"
+echo 200 >"$rr/sys/fs/cgroup/batch.service/cgroup.procs"
+echo "mbm_total_bytes" >"$rr/sys/fs/resctrl/info/L3_MON/mon_features"
+echo 4 >"$rr/sys/fs/resctrl/info/L3_MON/num_rmids"
+# wait_path PATH [gone]: until PATH exists (or is gone), 10 s at most
+wait_path() {
+	i=0
+	while [ $i -lt 100 ]; do
+		if [ -z "$2" ] && [ -e "$1" ]; then return 0; fi
+		if [ -n "$2" ] && [ ! -e "$1" ]; then return 0; fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+"$PMUTOP" --root "$rr" --who-resctrl web.slice/api.service,/batch.service -b -n 100 -d 0.2 \
+	>/dev/null 2>"$tmp/mk.err" &
+mk=$!
+pids="$pids $mk"
+if wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-1/tasks"; then pass "--who-resctrl makes a monitoring group per cgroup"; else fail "--who-resctrl makes a monitoring group per cgroup" "$(ls -R "$rr/sys/fs/resctrl")" "$(cat "$tmp/mk.err")"; fi
+expect_is "... holding the cgroup's processes, one written at a time" "$(cat "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0/tasks" 2>&1)" "$(printf '100\n101')"
+kill -TERM $mk
+wait $mk 2>/dev/null
+if wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0" gone && [ ! -e "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-1" ]; then pass "... removed when pmutop ends"; else fail "... removed when pmutop ends" "$(ls "$rr/sys/fs/resctrl/mon_groups")"; fi
+"$PMUTOP" --root "$rr" --who-resctrl batch.service -b -n 100 -d 0.2 >/dev/null 2>"$tmp/mk.err" &
+mk=$!
+pids="$pids $mk"
+wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0/tasks"
+kill -KILL $mk
+wait $mk 2>/dev/null
+if wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0" gone; then pass "... and by its guard after SIGKILL"; else fail "... and by its guard after SIGKILL" "$(ls "$rr/sys/fs/resctrl/mon_groups")"; fi
+expect_match "... which says so" "$(cat "$tmp/mk.err")" "ended without removing its resctrl monitoring groups; its guard removed them"
+echo 2 >"$rr/sys/fs/resctrl/info/L3_MON/num_rmids"
+run "$PMUTOP" --root "$rr" --who-resctrl web.slice/api.service,batch.service -b -n 1
+expect_match "refused when the RMIDs would run out, with what to do" "$err" "--who-resctrl: 2 groups asked for, and resctrl has 2 RMIDs of which 1 are in use: remove some groups"
+expect_is "... nothing made" "$(ls "$rr/sys/fs/resctrl/mon_groups" | wc -l)" 0
+run "$PMUTOP" $SIM --who-resctrl system.slice/nginx.service -b -n 1
+expect_match "the emulated machine: refused (it has its groups)" "$err" "the emulated machine has one for each cgroup of its scenario already"
+
 # ---- the screen: the who pane at 80x24 (W), a branch closed and opened, explain; '@' at 160x50
 # wait_screen SOCK TEXT: until the screen shows TEXT (20 s at most), then it is in $screen
 wait_screen() {
@@ -236,7 +280,13 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_screen "$sock" "- system.slice"; then pass "Right opens it again"; else fail "Right opens it again" "$screen"; fi
 	tmux -S "$sock" send-keys Down e
 	if wait_screen "$sock" "(docker 3f2a9c1b7d4e): 2 processes"; then pass "e explains the selected cgroup"; else fail "e explains the selected cgroup" "$screen"; fi
-	tmux -S "$sock" send-keys Escape q
+	tmux -S "$sock" send-keys Escape / p o s t g r e s Enter
+	if wait_screen "$sock" "filter 'postgres'"; then pass "/ filters the who rows by name or path"; else fail "/ filters the who rows" "$screen"; fi
+	case "$screen" in *"docker 3f2a9c1b7d4e"*) fail "... the container left out" "$screen" ;; *"postgresql.service"*) pass "... the container left out, PostgreSQL and its slice kept" ;; *) fail "... PostgreSQL kept" "$screen" ;; esac
+	tmux -S "$sock" send-keys / BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter s
+	if wait_screen "$sock" "IPC^"; then pass "s sorts the who rows by the next column (IPC, marked ^)"; else fail "s sorts by IPC" "$screen"; fi
+	expect_match "... the pod's slice (IPC 2.4) first under the machine" "$(printf '%s\n' "$screen" | grep -A1 "(the whole machine)" | tail -1)" "- kubepods.slice"
+	tmux -S "$sock" send-keys q
 	tmux -S "$sock" kill-server 2>/dev/null
 	sock="$tmp/tmux2"
 	tmux -S "$sock" new-session -d -x 160 -y 50 "XDG_CONFIG_HOME=$tmp $PMUTOP $SIM --pane who"
@@ -246,5 +296,5 @@ if command -v tmux >/dev/null 2>&1; then
 	case "$screen" in *"@ 16"*) fail "... and no other CPU" "$screen" ;; *) pass "... and no other CPU" ;; esac
 	tmux -S "$sock" kill-server 2>/dev/null
 else
-	for i in 1 2 3 4 5 6 7 8; do skip "the who pane on screen" "no tmux"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "the who pane on screen" "no tmux"; done
 fi

@@ -78,6 +78,7 @@ struct session_config {
 	bool who_wanted;          /* collect from the start (batch, a server); else session_set_who */
 	int who_top;              /* --who-top: groups counted at once, 0 the default */
 	int who_procs;            /* --who-procs: process rows, -1 the default */
+	const char *who_resctrl;  /* --who-resctrl: cgroups to make resctrl monitoring groups for */
 };
 
 /* A run: opaque to the front ends (session_int.h holds it for the backend). */

@@ -33,6 +33,7 @@ struct session {
 	char uarch[96];           /* a CPU of Intel's data: "SKX (Intel's perfmon data)", else "" */
 	/* who uses the machine (session_who.c) */
 	struct who *who;
+	struct who_mk *who_mk;    /* the monitoring groups --who-resctrl made, or NULL */
 	char who_dir[256];        /* an emulated machine's files, "" none */
 	char who_err[256];        /* writing them failed: why */
 	int *who_cpus;

@@ -5,7 +5,9 @@
  * whether it counts (--who, through the perf source's kernel: pmutop's own
  * registers cannot count per cgroup) and on which CPUs with which core PMU.
  * The sampler (engine or OS sampler) calls who_collect; the UI says when the
- * figures are wanted (session_set_who).  Main thread.
+ * figures are wanted (session_set_who).  --who-resctrl's monitoring groups
+ * are made here, before anything counts, and removed when the run ends.
+ * Main thread.
  */
 #define _GNU_SOURCE
 #include "session_int.h"
@@ -102,6 +104,13 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 			wc.ntypes = s->src->ncpu_kind;
 		}
 	}
+	if (c->who_resctrl && s->src && s->src->emu) {
+		snprintf(err, errlen, "--who-resctrl makes monitoring groups in a machine's resctrl; the "
+			 "emulated machine has one for each cgroup of its scenario already");
+		return -EINVAL;
+	}
+	if (c->who_resctrl && (rc = who_mk_groups(c->root, c->who_resctrl, &s->who_mk, err, errlen)))
+		return rc == -ENOENT || rc == -ENOSPC ? -EINVAL : rc;
 	rc = who_create(&wc, &s->who, err, errlen);
 	if (!rc)
 		who_set_wanted(s->who, c->who || c->who_wanted);
@@ -117,6 +126,8 @@ void session_who_close(struct session *s)
 {
 	who_free(s->who);
 	s->who = NULL;
+	who_mk_remove(s->who_mk);
+	s->who_mk = NULL;
 	if (s->who_dir[0])
 		nftw(s->who_dir, session_who_rm, 16, FTW_DEPTH | FTW_PHYS);
 	s->who_dir[0] = '\0';

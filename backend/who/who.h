@@ -64,4 +64,16 @@ void who_set_wanted(struct who *w, bool on);
 
 void who_free(struct who *w);
 
+/*
+ * --who-resctrl: a resctrl monitoring group for each cgroup of LIST (paths
+ * under the cgroup v2 root, comma-separated) under ROOT, holding its
+ * processes (who_mk.c); refused when resctrl's RMIDs would run out; removed
+ * by who_mk_remove, or by a guard process when pmutop is killed.  0, or
+ * -errno with one line in ERR (nothing made).
+ */
+struct who_mk;
+int who_mk_groups(const char *root, const char *list, struct who_mk **out, char *err,
+		  size_t errlen);
+void who_mk_remove(struct who_mk *m);
+
 #endif

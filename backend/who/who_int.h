@@ -95,8 +95,11 @@ void who_tree_scan(struct who *w);
 void who_procs_scan(struct who *w);
 /* The cgroup of PID (/proc/PID/cgroup's v2 line) into BUF ("" the root); 0 or -errno. */
 int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len);
-/* Open REL under W's root without following a link at any step: an fd, or -errno. */
+/* Open REL under W's root (ROOT) without following a link at any step: an fd, or -errno. */
 int who_open(const struct who *w, const char *rel, int flags);
+int who_open_at(const char *root, const char *rel, int flags);
+/* Read NAME under directory DFD (a regular file, no link) into BUF (LEN > 0): its length or -errno. */
+int who_readat(int dfd, const char *name, char *buf, size_t len);
 /* Read a small file REL under W's root into BUF: its length, or -errno. */
 int who_read(const struct who *w, const char *rel, char *buf, size_t len);
 /* The index of cgroup PATH, or -1. */

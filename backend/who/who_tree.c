@@ -22,8 +22,13 @@
 
 int who_open(const struct who *w, const char *rel, int flags)
 {
+	return who_open_at(w->root, rel, flags);
+}
+
+int who_open_at(const char *root, const char *rel, int flags)
+{
 	char part[256];
-	int fd = open(w->root, O_PATH | O_DIRECTORY | O_CLOEXEC), next;
+	int fd = open(root && *root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC), next;
 
 	if (fd < 0)
 		return -errno;
@@ -48,8 +53,7 @@ int who_open(const struct who *w, const char *rel, int flags)
 	return fd;
 }
 
-/* Read NAME under directory DFD (a regular file, no link) into BUF: its length or -errno. */
-static int who_readat(int dfd, const char *name, char *buf, size_t len)
+int who_readat(int dfd, const char *name, char *buf, size_t len)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -286,10 +290,14 @@ int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len)
 	if ((n = who_read(w, rel, text, sizeof(text))) < 0)
 		return n;
 	/* cgroup v2's line: "0::/PATH" */
-	line = strncmp(text, "0::", 3) ? strstr(text, "\n0::") : text - 1;
-	if (!line)
-		return -ENOENT;
-	line += 4;
+	if (!strncmp(text, "0::", 3)) {
+		line = text + 3;
+	} else {
+		line = strstr(text, "\n0::");
+		if (!line)
+			return -ENOENT;
+		line += 4;
+	}
 	if (*line == '/')
 		line++;
 	snprintf(buf, len, "%.*s", (int)strcspn(line, "\n"), line);

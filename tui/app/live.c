@@ -149,6 +149,7 @@ int mode_live(const struct options *opt)
 		.command_only = opt->command_only,
 		.stepped = opt->dump && opt->sim,
 		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,
+		.who_resctrl = opt->who_resctrl,
 		/* a batch or a server shows who only when asked; the screen when the pane shows */
 		.who_wanted = opt->who || opt->who_procs >= 0 || opt->pane == VIEW_PANE_WHO,
 	};

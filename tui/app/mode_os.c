@@ -57,7 +57,7 @@ int mode_os(const struct options *opt, const char *reason, int sigfd, bool scree
 	struct session_config cfg = {
 		.root = opt->root, .interval = opt->interval, .who = opt->who,
 		.who_top = opt->who_top, .who_procs = opt->who_procs,
-		.who_wanted = opt->who || opt->who_procs >= 0,
+		.who_resctrl = opt->who_resctrl, .who_wanted = opt->who || opt->who_procs >= 0,
 	};
 	struct session *s;
 	char err[1024];

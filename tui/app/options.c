@@ -56,6 +56,7 @@ enum {
 	OPT_WHO,
 	OPT_WHO_TOP,
 	OPT_WHO_PROCS,
+	OPT_WHO_RESCTRL,
 };
 
 static const struct option options_long[] = {
@@ -82,6 +83,7 @@ static const struct option options_long[] = {
 	{ "who", no_argument, NULL, OPT_WHO },
 	{ "who-top", required_argument, NULL, OPT_WHO_TOP },
 	{ "who-procs", required_argument, NULL, OPT_WHO_PROCS },
+	{ "who-resctrl", required_argument, NULL, OPT_WHO_RESCTRL },
 	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -271,6 +273,14 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		opt->who_procs = (int)v;
+		return 0;
+	case OPT_WHO_RESCTRL:
+		if (!*optarg || strspn(optarg, ",") == strlen(optarg)) {
+			snprintf(err, errlen, "--who-resctrl needs cgroup paths, comma-separated, as "
+				 "the who pane shows them: --who-resctrl system.slice/nginx.service");
+			return -EINVAL;
+		}
+		opt->who_resctrl = optarg;
 		return 0;
 	case OPT_LIST_METRICS:
 		opt->action = OPTIONS_ACTION_LIST_METRICS;

@@ -78,6 +78,7 @@ struct options {
 	bool who;             /* --who: count per cgroup and process */
 	int who_top;          /* --who-top: cgroups counted at once, 0 the default */
 	int who_procs;        /* --who-procs: process rows, -1 the default */
+	const char *who_resctrl; /* --who-resctrl CGROUPS: make their resctrl monitoring groups */
 };
 
 /*

@@ -239,6 +239,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		[VIEW_PROMPT_GOTO] = "Go to a time of the recording (seconds, or M:SS), Enter: ",
 		[VIEW_PROMPT_QUIT] = "The command still runs: y stops it, l leaves it running (both "
 				     "quit); else stay",
+		[VIEW_PROMPT_WHO] = "Who filter (part of a name or cgroup path; empty: all), Enter: ",
 	};
 	int rotating = 0;
 

@@ -457,6 +457,27 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 			return VIEW_CMD_REDRAW;
 		}
 	}
+	/* the who pane sorts and filters its own rows */
+	if (v->focus == VIEW_PANE_WHO) {
+		switch (key) {
+		case 's':
+		case '>':
+		case '<':
+			v->who_sort = (enum view_who_col)((v->who_sort + (key == '<' ? VIEW_WHO_NCOLS - 1 : 1)) %
+							  VIEW_WHO_NCOLS);
+			return VIEW_CMD_REDRAW;
+		case 'r':
+			v->who_sort_rev = !v->who_sort_rev;
+			return VIEW_CMD_REDRAW;
+		case VIEW_KEY_F4:
+		case '/':
+			v->prompt = VIEW_PROMPT_WHO;
+			snprintf(v->input, sizeof(v->input), "%s", v->who_filter);
+			return VIEW_CMD_REDRAW;
+		default:
+			break;
+		}
+	}
 	switch (key) {
 	case 'q':
 	case VIEW_KEY_F10:

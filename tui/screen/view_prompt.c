@@ -252,6 +252,11 @@ enum view_cmd view_prompt_key(struct view *v, int key)
 			view_set_filter(v, v->input);
 			return VIEW_CMD_REDRAW;
 		}
+		if (p == VIEW_PROMPT_WHO) {
+			snprintf(v->who_filter, sizeof(v->who_filter), "%s", v->input);
+			v->sel = v->scroll = 0;
+			return VIEW_CMD_REDRAW;
+		}
 		if (p == VIEW_PROMPT_FIND)
 			return view_find(v, v->input);
 		if (p == VIEW_PROMPT_SORT)

@@ -10,6 +10,7 @@
  * multiplexing '*'; n/a has its reason in explain (e).  The selected row's
  * CPUs are marked '@' on the topology.  UI thread.
  */
+#define _GNU_SOURCE /* strcasestr, qsort_r */
 #include "pane.h"
 #include "xmalloc.h"
 
@@ -40,22 +41,115 @@ static bool who_pane_closed(const struct view *v, const struct who_row *r)
 	return false;
 }
 
-/* The rows shown, in order (a closed cgroup's subtree hidden), into OUT; how many. */
+/* Row R's value in column C (NaN: none). */
+static double who_pane_value(const struct who_row *r, enum view_who_col c)
+{
+	switch (c) {
+	case VIEW_WHO_IPC:
+		return who_row_ipc(r);
+	case VIEW_WHO_GHZ:
+		return who_row_ghz(r);
+	case VIEW_WHO_MPKI:
+		return who_row_mpki(r);
+	case VIEW_WHO_MEM:
+		return r->mbm_total;
+	case VIEW_WHO_L3:
+		return r->llc;
+	default:
+		return r->cpus;
+	}
+}
+
+struct who_pane_order {
+	const struct view *v;
+	const struct who_snap *w;
+};
+
+/* The view's sort: the largest first (r: the least), a row without the figure last, then by name. */
+static int who_pane_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct who_pane_order *o = ctx;
+	const struct who_row *x = &o->w->rows[*(const int *)a], *y = &o->w->rows[*(const int *)b];
+	double kx = who_pane_value(x, o->v->who_sort), ky = who_pane_value(y, o->v->who_sort);
+
+	if (isfinite(kx) != isfinite(ky))
+		return isfinite(kx) ? -1 : 1;
+	if (isfinite(kx) && kx != ky)
+		return (kx > ky) != o->v->who_sort_rev ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Whether row R passes the who filter: its name, cgroup path or PID holds the text. */
+static bool who_pane_match(const struct view *v, const struct who_row *r)
+{
+	char pid[16];
+
+	if (!v->who_filter[0])
+		return true;
+	snprintf(pid, sizeof(pid), "%d", r->pid);
+	return strcasestr(r->name, v->who_filter) || strcasestr(r->path, v->who_filter) ||
+	       (r->pid && !strcmp(pid, v->who_filter));
+}
+
+/*
+ * The rows shown, in order, into OUT; how many: the cgroups depth first,
+ * each one's children in the view's sort (a closed cgroup's hidden), then
+ * the processes in it; with a filter, the rows that pass it and the
+ * cgroups above them.
+ */
 static int who_pane_rows(const struct view *v, const struct who_snap *w, int *out)
 {
-	bool *shown = xcalloc((size_t)w->nrows + 1, sizeof(bool));
-	int n = 0;
+	struct who_pane_order o = { .v = v, .w = w };
+	int nc = w->ncgroups, n = 0, nstack = 0, nroots = 0, np = 0;
+	int *first = xcalloc((size_t)nc + 2, sizeof(int)), *kids = xcalloc((size_t)nc + 1, sizeof(int));
+	int *fill = xcalloc((size_t)nc + 1, sizeof(int)), *stack = xcalloc((size_t)nc + 1, sizeof(int));
+	int *roots = xcalloc((size_t)nc + 1, sizeof(int));
+	bool *keep = xcalloc((size_t)w->nrows + 1, sizeof(bool));
 
-	for (int i = 0; i < w->nrows; i++) {
-		const struct who_row *r = &w->rows[i];
-
-		shown[i] = r->pid || r->parent < 0 ||
-			   (shown[r->parent] && !who_pane_closed(v, &w->rows[r->parent]));
-		if (shown[i])
-			out[n++] = i;
+	/* parents come before their children: from the end, a kept row keeps its parent */
+	for (int i = nc - 1; i >= 0; i--) {
+		keep[i] |= who_pane_match(v, &w->rows[i]);
+		if (keep[i] && w->rows[i].parent >= 0)
+			keep[w->rows[i].parent] = true;
 	}
-	free(shown);
-	return n;
+	for (int i = 0; i < nc; i++)
+		if (w->rows[i].parent >= 0)
+			first[w->rows[i].parent + 1]++;
+	for (int i = 0; i < nc; i++)
+		first[i + 1] += first[i];
+	for (int i = 0; i < nc; i++) {
+		if (w->rows[i].parent < 0)
+			roots[nroots++] = i;
+		else
+			kids[first[w->rows[i].parent] + fill[w->rows[i].parent]++] = i;
+	}
+	for (int i = 0; i < nc; i++)
+		qsort_r(kids + first[i], (size_t)fill[i], sizeof(int), who_pane_cmp, &o);
+	qsort_r(roots, (size_t)nroots, sizeof(int), who_pane_cmp, &o);
+	for (int i = nroots - 1; i >= 0; i--)
+		stack[nstack++] = roots[i];
+	while (nstack) {
+		int c = stack[--nstack];
+
+		if (!keep[c])
+			continue;
+		out[n++] = c;
+		if (who_pane_closed(v, &w->rows[c]))
+			continue;
+		for (int k = fill[c] - 1; k >= 0; k--)
+			stack[nstack++] = kids[first[c] + k];
+	}
+	for (int i = nc; i < w->nrows; i++)
+		if (who_pane_match(v, &w->rows[i]))
+			out[n + np++] = i;
+	qsort_r(out + n, (size_t)np, sizeof(int), who_pane_cmp, &o);
+	free(first);
+	free(kids);
+	free(fill);
+	free(stack);
+	free(roots);
+	free(keep);
+	return n + np;
 }
 
 int who_pane_selected(const struct view *v, const struct sample *s)
@@ -83,9 +177,12 @@ static void who_pane_num(char *buf, size_t len, double v, int prec, const struct
 			 counter && r->age_s > 0 ? '~' : counter && r->scaled ? '*' : ' ');
 }
 
-static void who_pane_head(const struct who_snap *w, int y, struct grid *g)
+static void who_pane_head(const struct view *v, const struct who_snap *w, int y, struct grid *g)
 {
-	if (!w->available)
+	if (v->who_filter[0])
+		grid_put(g, y, 1, g->w - 2, GRID_BOLD, "filter '%s' (/ changes it, empty: all). %s",
+			 v->who_filter, w->counting ? w->note : "");
+	else if (!w->available)
 		grid_put(g, y, 1, g->w - 2, GRID_WARN, "who: n/a: %s", w->why);
 	else if (w->why[0])
 		grid_put(g, y, 1, g->w - 2, GRID_WARN, "%s", w->why);
@@ -96,8 +193,17 @@ static void who_pane_head(const struct who_snap *w, int y, struct grid *g)
 		grid_put(g, y, 1, g->w - 2, GRID_DIM, "%s. %s", w->note, w->rdt_note);
 }
 
+/* A heat style for VALUE against the largest shown, MAX: shades, red from three quarters. */
+static enum grid_style who_pane_heat(double value, double max)
+{
+	double f = isfinite(value) && max > 0 ? value / max : 0;
+
+	return f >= 0.75 ? GRID_HEAT4 : f >= 0.5 ? GRID_HEAT3 : f >= 0.25 ? GRID_HEAT2
+	       : f > 0 ? GRID_HEAT1 : GRID_NORMAL;
+}
+
 static void who_pane_row(const struct view *v, const struct who_snap *w, int i, int y, bool sel,
-			 struct grid *g)
+			 const double *max, struct grid *g)
 {
 	const struct who_row *r = &w->rows[i];
 	char c[6][16];
@@ -111,11 +217,14 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 	who_pane_num(c[3], sizeof(c[3]), who_row_mpki(r), 1, r, true);
 	who_pane_num(c[4], sizeof(c[4]), r->mbm_total / 1e6, 0, r, false);
 	who_pane_num(c[5], sizeof(c[5]), r->llc / 1048576.0, 1, r, false);
-	pane_cell(g, y, 1, 7, GRID_NORMAL, c[0], sel);
+	/* heat on the CPUs and the memory bandwidth, the whole machine's row aside */
+	pane_cell(g, y, 1, 7, r->path[0] || r->pid ? who_pane_heat(r->cpus, max[0]) : GRID_NORMAL,
+		  c[0], sel);
 	grid_put(g, y, 9, 6, GRID_NORMAL, "%6s", c[1]);
 	grid_put(g, y, 15, 6, GRID_NORMAL, "%6s", c[2]);
 	grid_put(g, y, 21, 7, GRID_NORMAL, "%7s", c[3]);
-	grid_put(g, y, 28, 8, GRID_NORMAL, "%8s", c[4]);
+	grid_put(g, y, 28, 8, r->path[0] && !r->pid ? who_pane_heat(r->mbm_total, max[1])
+						     : GRID_NORMAL, "%8s", c[4]);
 	grid_put(g, y, 36, 6, GRID_NORMAL, "%6s", c[5]);
 	if (r->pid)
 		grid_put(g, y, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, sel ? GRID_BOLD
@@ -131,6 +240,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 {
 	const struct who_snap *w = s->who;
 	int *rows, n, first;
+	double max[2] = { 0, 0 };
 
 	if (!w) {
 		grid_put(g, y, 1, g->w - 2, GRID_DIM, "who uses the machine: %s",
@@ -138,19 +248,38 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 			 "with --who)" : "read from the next sample on");
 		return 1;
 	}
-	who_pane_head(w, y, g);
+	who_pane_head(v, w, y, g);
 	if (!w->available || h < 3)
 		return 1;
-	grid_put(g, y + 1, 0, g->w, GRID_HEADER, " %6s %5s %5s %6s %8s %6s  %-*s", "CPUs", "IPC",
-		 "GHz", "MPKI", "mem MB/s", "L3 MB", g->w - WHO_PANE_VALUES - 3,
-		 "cgroup / PID process");
+	{
+		static const char *const names[VIEW_WHO_NCOLS] = { "CPUs", "IPC", "GHz", "MPKI",
+								   "mem MB/s", "L3 MB" };
+		static const int widths[VIEW_WHO_NCOLS] = { 6, 5, 5, 6, 8, 6 };
+		int x = 1;
+
+		grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
+		/* the sort column marked as the table's: ^ largest first, v least first */
+		for (int c = 0; c < VIEW_WHO_NCOLS; c++)
+			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", widths[c], names[c],
+				      (int)v->who_sort == c ? (v->who_sort_rev ? 'v' : '^') : ' ');
+		grid_put(g, y + 1, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, GRID_HEADER,
+			 "cgroup / PID process");
+	}
 	rows = xcalloc((size_t)w->nrows + 1, sizeof(int));
 	n = who_pane_rows(v, w, rows);
+	for (int k = 0; k < n; k++) {
+		const struct who_row *r = &w->rows[rows[k]];
+
+		if (r->path[0] || r->pid)
+			max[0] = fmax(max[0], isfinite(r->cpus) ? r->cpus : 0);
+		if (r->path[0] && !r->pid)
+			max[1] = fmax(max[1], isfinite(r->mbm_total) ? r->mbm_total : 0);
+	}
 	first = pane_scroll(v, VIEW_PANE_WHO, f, n, h - 2);
 	for (int k = first; k < n && k - first < h - 2; k++) {
 		bool sel = v->focus == VIEW_PANE_WHO && k == f->sel;
 
-		who_pane_row(v, w, rows[k], y + 2 + k - first, sel, g);
+		who_pane_row(v, w, rows[k], y + 2 + k - first, sel, max, g);
 		pane_hit(f, y + 2 + k - first, 0, g->w, VIEW_PANE_WHO, k, 0, VIEW_AGG_THREAD, -1);
 	}
 	if (v->focus == VIEW_PANE_WHO && f->sel >= 0 && f->sel < n) {

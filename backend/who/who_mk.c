@@ -1,0 +1,243 @@
+/*
+ * who_mk: resctrl monitoring groups pmutop makes when asked (--who-resctrl
+ * CGROUPS): one per cgroup, named pmutop-PID-K, holding the cgroup's
+ * processes of the moment (the tasks they start follow them, as resctrl's
+ * tasks do), so that the who pane shows its memory bandwidth and L3.  Made
+ * only where the RMIDs suffice (info/L3_MON/num_rmids against the groups
+ * that hold one: the default group, the control groups, every monitoring
+ * group), removed at exit and, when pmutop is killed, by a guard (guard.h)
+ * that holds the mon_groups directory open.  Every path walked without
+ * following links.  Main thread.
+ */
+#include "who_int.h"
+#include "guard.h"
+#include "xmalloc.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WHO_MK_MAX 64
+
+struct who_mk {
+	int mgfd;                 /* ROOT/sys/fs/resctrl/mon_groups */
+	/* every group's name, known before the guard's fork (it removes those there are) */
+	char names[WHO_MK_MAX][64];
+	int n;
+	int made;                 /* made so far */
+	struct guard guard;
+};
+
+/* The RMIDs in use under the resctrl directory RFD: the default group's, each group's. */
+static int who_mk_used(int rfd)
+{
+	int used = 1, fd;
+	DIR *d;
+	struct dirent *de;
+
+	if ((fd = openat(rfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return used;
+	}
+	while ((de = readdir(d))) {
+		int sub;
+		DIR *m;
+		struct dirent *me;
+
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR || !strcmp(de->d_name, "info") ||
+		    !strcmp(de->d_name, "mon_data"))
+			continue;
+		/* a control group holds an RMID; its mon_groups (and the top's) one each */
+		used += strcmp(de->d_name, "mon_groups") != 0;
+		sub = openat(rfd, !strcmp(de->d_name, "mon_groups") ? "mon_groups" : de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0 && strcmp(de->d_name, "mon_groups")) {
+			int mg = openat(sub, "mon_groups", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			close(sub);
+			sub = mg;
+		}
+		if (sub < 0 || !(m = fdopendir(sub))) {
+			if (sub >= 0)
+				close(sub);
+			continue;
+		}
+		while ((me = readdir(m)))
+			used += me->d_name[0] != '.' && me->d_type == DT_DIR;
+		closedir(m);
+	}
+	closedir(d);
+	return used;
+}
+
+/* Remove group NAME under MGFD: its tasks file where a plain tree has one, then the directory. */
+static int who_mk_rm(int mgfd, const char *name)
+{
+	char tasks[96];
+
+	snprintf(tasks, sizeof(tasks), "%s/tasks", name);
+	unlinkat(mgfd, tasks, 0); /* resctrl refuses (EPERM) and removes it with the group */
+	return unlinkat(mgfd, name, AT_REMOVEDIR) && errno != ENOENT ? -errno : 0;
+}
+
+/* In the guard, pmutop gone: remove its groups (their tasks go back to the default group). */
+static int who_mk_undo(void *ctx, pid_t parent)
+{
+	struct who_mk *m = ctx;
+	int failed = 0;
+
+	for (int i = 0; i < m->n; i++)
+		failed |= who_mk_rm(m->mgfd, m->names[i]) != 0;
+	if (dprintf(STDERR_FILENO, "pmutop: pid %d ended without removing its resctrl monitoring "
+		    "groups; its guard %s\n", (int)parent, failed ? "could not remove them all"
+		    : "removed them") < 0) {
+		/* no stderr left */
+	}
+	return failed;
+}
+
+/* Group K for cgroup PATH (its processes from its cgroup.procs); 0 or -errno with ERR. */
+static int who_mk_one(struct who_mk *m, int k, const char *root, const char *base,
+		      const char *path, char *err, size_t errlen)
+{
+	char rel[WHO_PATH_MAX + 64], *procs = xmalloc(1 << 20);
+	int cfd, gfd, tfd, n;
+	const char *name = m->names[k];
+
+	snprintf(rel, sizeof(rel), "%s/%s", base, path);
+	cfd = who_open_at(root, rel, O_RDONLY | O_DIRECTORY);
+	n = cfd < 0 ? cfd : who_readat(cfd, "cgroup.procs", procs, 1 << 20);
+	if (cfd >= 0)
+		close(cfd);
+	if (n < 0) {
+		snprintf(err, errlen, "--who-resctrl: no cgroup /%s (%s): give cgroup paths as the who "
+			 "pane shows them", path, strerror(-n));
+		free(procs);
+		return n;
+	}
+	if (mkdirat(m->mgfd, name, 0755)) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "--who-resctrl: cannot make mon_groups/%s: %s%s", name,
+			 strerror(-rc), rc == -ENOSPC ? " (no RMID left)" : "");
+		free(procs);
+		return rc;
+	}
+	m->made = k + 1;
+	gfd = openat(m->mgfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	tfd = gfd < 0 ? -1 : openat(gfd, "tasks", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (gfd >= 0)
+		close(gfd);
+	if (tfd < 0) {
+		snprintf(err, errlen, "--who-resctrl: cannot open mon_groups/%s/tasks: %s", name,
+			 strerror(errno));
+		free(procs);
+		return -EIO;
+	}
+	/* resctrl takes one PID a write */
+	for (char *line = procs; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+		char pid[24];
+		int len = snprintf(pid, sizeof(pid), "%d\n", atoi(line));
+
+		if (atoi(line) <= 0)
+			continue;
+		if (write(tfd, pid, (size_t)len) != len && errno != ESRCH) {
+			/* a process that ended meanwhile is no error; anything else is */
+			snprintf(err, errlen, "--who-resctrl: cannot move process %d into mon_groups/"
+				 "%s: %s", atoi(line), name, strerror(errno));
+			close(tfd);
+			free(procs);
+			return -EIO;
+		}
+	}
+	close(tfd);
+	free(procs);
+	return 0;
+}
+
+int who_mk_groups(const char *root, const char *list, struct who_mk **out, char *err,
+		  size_t errlen)
+{
+	struct who_mk *m = xcalloc(1, sizeof(*m));
+	char *copy = xstrdup(list), *save = NULL, buf[64];
+	const char *base = "sys/fs/cgroup";
+	int rfd, rmids, want = 0, used, rc = 0;
+
+	*out = NULL;
+	m->mgfd = -1;
+	m->guard = (struct guard)GUARD_NONE;
+	for (char *c = copy; *c; c++)
+		want += *c == ',';
+	want++;
+	rfd = who_open_at(root, "sys/fs/resctrl", O_RDONLY | O_DIRECTORY);
+	if (rfd < 0 || who_readat(rfd, "info/L3_MON/num_rmids", buf, sizeof(buf)) <= 0) {
+		snprintf(err, errlen, "--who-resctrl: %s (mount -t resctrl resctrl /sys/fs/resctrl on a "
+			 "CPU with RDT monitoring or AMD QoS)", rfd < 0 ? "resctrl is not mounted"
+			 : "resctrl has no L3 monitoring (no info/L3_MON/num_rmids)");
+		rc = -ENOENT;
+		goto out;
+	}
+	rmids = atoi(buf);
+	used = who_mk_used(rfd);
+	if (want > WHO_MK_MAX || used + want > rmids) {
+		snprintf(err, errlen, "--who-resctrl: %d groups asked for, and resctrl has %d RMIDs of "
+			 "which %d are in use: remove some groups (rmdir /sys/fs/resctrl/mon_groups/"
+			 "NAME) or ask for fewer (at most %d)", want, rmids, used,
+			 rmids - used < WHO_MK_MAX ? rmids - used : WHO_MK_MAX);
+		rc = -ENOSPC;
+		goto out;
+	}
+	m->mgfd = openat(rfd, "mon_groups", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (m->mgfd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "--who-resctrl: no mon_groups in resctrl: %s", strerror(-rc));
+		goto out;
+	}
+	{
+		int cg = who_open_at(root, "sys/fs/cgroup", O_RDONLY | O_DIRECTORY);
+
+		if (cg >= 0 && who_readat(cg, "cgroup.controllers", buf, sizeof(buf)) < 0)
+			base = "sys/fs/cgroup/unified"; /* systemd's hybrid layout */
+		if (cg >= 0)
+			close(cg);
+	}
+	m->n = want;
+	for (int k = 0; k < want; k++)
+		snprintf(m->names[k], sizeof(m->names[k]), "pmutop-%d-%d", (int)getpid(), k);
+	/* the guard first: whatever kills pmutop from now on, its groups go */
+	rc = guard_start(&m->guard, "pmutop-rdt", who_mk_undo, m, err, errlen);
+	{
+		int k = 0;
+
+		for (char *p = strtok_r(copy, ",", &save); !rc && p; p = strtok_r(NULL, ",", &save))
+			rc = who_mk_one(m, k++, root, base, *p == '/' ? p + 1 : p, err, errlen);
+	}
+out:
+	if (rfd >= 0)
+		close(rfd);
+	free(copy);
+	if (rc) {
+		who_mk_remove(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+void who_mk_remove(struct who_mk *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->made; i++)
+		who_mk_rm(m->mgfd, m->names[i]);
+	guard_release(&m->guard);
+	if (m->mgfd >= 0)
+		close(m->mgfd);
+	free(m);
+}
