@@ -145,9 +145,15 @@ port=$(free_port)
 "$PMUTOP" $SIM --who -d 0.5 --serve "127.0.0.1:$port" >"$tmp/serve.out" 2>"$tmp/serve.err" &
 pids="$pids $!"
 wait_http "http://127.0.0.1:$port/metrics"
-sleep 1.5
-curl -s "http://127.0.0.1:$port/metrics" >"$tmp/metrics.txt"
-ipc=$(sed -n 's/^pmutop_who_ipc{name="docker 3f2a9c1b7d4e".*} //p' "$tmp/metrics.txt")
+# until a sample with the container's counters is served (its first interval has none yet)
+i=0
+while [ $i -lt 200 ]; do
+	curl -s "http://127.0.0.1:$port/metrics" >"$tmp/metrics.txt"
+	ipc=$(sed -n 's/^pmutop_who_ipc{name="docker 3f2a9c1b7d4e".*} //p' "$tmp/metrics.txt")
+	[ -n "$ipc" ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
 near "Prometheus: the container's IPC, labelled by name and cgroup" "${ipc:-0}" 0.35 0.02
 n=$(grep -c '^pmutop_who_cpus{pid=' "$tmp/metrics.txt")
 expect_is "... the 10 busiest processes of 24, no more" "$n" 10

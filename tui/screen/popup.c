@@ -132,7 +132,7 @@ static char *popup_help_text(const struct view *v)
 		"Right Left in the tree pane: open / close the selected node; B follows the "
 		"bottleneck (<==); in the who pane: open / close a cgroup\n"
 		"W          the who pane: cgroups and processes (the selected one's CPUs @ on the "
-		"topology; pmutop --who counts them)\n"
+		"topology; pmutop --who counts them); there s < > r sort, / filters by name\n"
 		"m M        heatmap metric   a  aggregation thread/core/socket\n"
 		"s < >      sort column      r  reverse sort\n"
 		"space      pause / resume   + -  interval (" ENGINE_INTERVAL_RANGE_TEXT " s)\n"
