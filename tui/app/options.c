@@ -53,10 +53,6 @@ enum {
 	OPT_TLS_CA,
 	OPT_VIEWERS_GROUP,
 	OPT_NO_VIEWERS,
-	OPT_WHO,
-	OPT_WHO_TOP,
-	OPT_WHO_PROCS,
-	OPT_WHO_RESCTRL,
 };
 
 static const struct option options_long[] = {
@@ -80,10 +76,10 @@ static const struct option options_long[] = {
 	{ "list-metrics", no_argument, NULL, OPT_LIST_METRICS },
 	{ "list-pmus", no_argument, NULL, OPT_LIST_PMUS },
 	{ "write-sysfs", required_argument, NULL, OPT_WRITE_SYSFS },
-	{ "who", no_argument, NULL, OPT_WHO },
-	{ "who-top", required_argument, NULL, OPT_WHO_TOP },
-	{ "who-procs", required_argument, NULL, OPT_WHO_PROCS },
-	{ "who-resctrl", required_argument, NULL, OPT_WHO_RESCTRL },
+	{ "who", no_argument, NULL, OPTIONS_WHO },
+	{ "who-top", required_argument, NULL, OPTIONS_WHO_TOP },
+	{ "who-procs", required_argument, NULL, OPTIONS_WHO_PROCS },
+	{ "who-resctrl", required_argument, NULL, OPTIONS_WHO_RESCTRL },
 	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },
@@ -253,35 +249,6 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_COMMAND_ONLY:
 		opt->command_only = true;
 		return 0;
-	case OPT_WHO:
-		opt->who = true;
-		return 0;
-	case OPT_WHO_TOP:
-		if (options_number("--who-top", optarg, 1, WHO_TOP_MAX, &v, err, errlen) ||
-		    v != (int)v) {
-			snprintf(err, errlen, "--who-top takes how many cgroups are counted at once, "
-				 "1 to %d (default %d), got '%s'", WHO_TOP_MAX, WHO_TOP_DEFAULT, optarg);
-			return -EINVAL;
-		}
-		opt->who_top = (int)v;
-		return 0;
-	case OPT_WHO_PROCS:
-		if (options_number("--who-procs", optarg, 0, WHO_PROCS_MAX, &v, err, errlen) ||
-		    v != (int)v) {
-			snprintf(err, errlen, "--who-procs takes how many processes are listed, 0 to "
-				 "%d (default %d), got '%s'", WHO_PROCS_MAX, WHO_PROCS_DEFAULT, optarg);
-			return -EINVAL;
-		}
-		opt->who_procs = (int)v;
-		return 0;
-	case OPT_WHO_RESCTRL:
-		if (!*optarg || strspn(optarg, ",") == strlen(optarg)) {
-			snprintf(err, errlen, "--who-resctrl needs cgroup paths, comma-separated, as "
-				 "the who pane shows them: --who-resctrl system.slice/nginx.service");
-			return -EINVAL;
-		}
-		opt->who_resctrl = optarg;
-		return 0;
 	case OPT_LIST_METRICS:
 		opt->action = OPTIONS_ACTION_LIST_METRICS;
 		return 0;
@@ -393,7 +360,7 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->has_model = true;
 		return 0;
 	}
-	return -ENOENT;
+	return options_who(c, opt, optarg, err, errlen);
 }
 
 int options_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen)

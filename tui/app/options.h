@@ -90,4 +90,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 /* The --help text. */
 extern const char options_usage[];
 
+/*
+ * The who options (options_who.c): their getopt codes, and option C with
+ * ARG parsed into OPT: 0, -EINVAL with ERR, -ENOENT when C is none of them.
+ */
+enum { OPTIONS_WHO = 1000, OPTIONS_WHO_TOP, OPTIONS_WHO_PROCS, OPTIONS_WHO_RESCTRL };
+int options_who(int c, struct options *opt, const char *arg, char *err, size_t errlen);
+
 #endif

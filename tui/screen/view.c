@@ -457,27 +457,9 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 			return VIEW_CMD_REDRAW;
 		}
 	}
-	/* the who pane sorts and filters its own rows */
-	if (v->focus == VIEW_PANE_WHO) {
-		switch (key) {
-		case 's':
-		case '>':
-		case '<':
-			v->who_sort = (enum view_who_col)((v->who_sort + (key == '<' ? VIEW_WHO_NCOLS - 1 : 1)) %
-							  VIEW_WHO_NCOLS);
-			return VIEW_CMD_REDRAW;
-		case 'r':
-			v->who_sort_rev = !v->who_sort_rev;
-			return VIEW_CMD_REDRAW;
-		case VIEW_KEY_F4:
-		case '/':
-			v->prompt = VIEW_PROMPT_WHO;
-			snprintf(v->input, sizeof(v->input), "%s", v->who_filter);
-			return VIEW_CMD_REDRAW;
-		default:
-			break;
-		}
-	}
+	/* the who pane's own keys: sort, filter, open and close */
+	if (who_pane_key(v, f, key))
+		return VIEW_CMD_REDRAW;
 	switch (key) {
 	case 'q':
 	case VIEW_KEY_F10:
@@ -563,7 +545,7 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	default:
 		break;
 	}
-	if (tree_pane_key(v, f, key) || who_pane_key(v, f, key) || view_navigate(v, f, key))
+	if (tree_pane_key(v, f, key) || view_navigate(v, f, key))
 		return VIEW_CMD_REDRAW;
 	if ((key >= '1' && key <= '9') || (key >= 'a' && key <= 'z')) {
 		/* digits and the free lowercase letters are the layout's group keys */

@@ -46,7 +46,11 @@ extern const struct pane tree_pane, who_pane;
 uint64_t who_pane_id(const char *path, int pid);
 /* The who row selected (an index into s->who->rows) while the who pane shows, else -1. */
 int who_pane_selected(const struct view *v, const struct sample *s);
-/* Left closes the selected cgroup (or goes to its parent), Right or Enter opens it. */
+/*
+ * The who pane's keys while it has the focus: s < > r sort, / and F4 filter,
+ * Left closes the selected cgroup (or goes to its parent), Right or Enter
+ * opens it.  True when KEY was one.
+ */
 bool who_pane_key(struct view *v, const struct view_frame *f, int key);
 /* Explain's text for the selected row (the caller frees), or NULL. */
 char *who_pane_explain(const struct view *v, const struct sample *s);

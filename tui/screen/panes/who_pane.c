@@ -301,7 +301,27 @@ bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 {
 	int at = -1;
 
-	if (v->focus != VIEW_PANE_WHO || !f->who_sel)
+	if (v->focus != VIEW_PANE_WHO)
+		return false;
+	switch (key) {
+	case 's':
+	case '>':
+	case '<':
+		v->who_sort = (enum view_who_col)((v->who_sort + (key == '<' ? VIEW_WHO_NCOLS - 1 : 1)) %
+						  VIEW_WHO_NCOLS);
+		return true;
+	case 'r':
+		v->who_sort_rev = !v->who_sort_rev;
+		return true;
+	case VIEW_KEY_F4:
+	case '/':
+		v->prompt = VIEW_PROMPT_WHO;
+		snprintf(v->input, sizeof(v->input), "%s", v->who_filter);
+		return true;
+	default:
+		break;
+	}
+	if (!f->who_sel)
 		return false;
 	for (int i = 0; i < v->nwho_closed; i++)
 		if (v->who_closed[i] == f->who_sel)
