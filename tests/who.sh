@@ -193,10 +193,17 @@ touch "$tmp/advance"
 	done
 ) &
 pids="$pids $!"
-# the batch service and its process end after about 1.5 s
-(sleep 1.6; rm -rf "$cg/batch.service" "$root/proc/200") &
-pids="$pids $!"
-run "$PMUTOP" --root "$root" --who-procs 5 -b -n 12 -d 0.4 --format json
+# the batch service and its process end once pmutop has shown them twice (not after a fixed time)
+"$PMUTOP" --root "$root" --who-procs 5 -b -n 12 -d 0.4 --format json >"$tmp/root.out" \
+	2>"$tmp/root.err" &
+rp=$!
+i=0
+while [ $i -lt 300 ] && [ "$(wc -l <"$tmp/root.out")" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+rm -rf "$cg/batch.service" "$root/proc/200"
+wait $rp
+rc=$?
+out=$(cat "$tmp/root.out")
+err=$(cat "$tmp/root.err")
 rm -f "$tmp/advance"
 expect_rc "a --root tree: read without counters" 0
 # over the run (the loop's lateness under load cancels out but at the ends): CPU time and bandwidth

@@ -227,14 +227,6 @@ static void who_lay_procs(struct who *w, struct who_snap *s)
 	}
 }
 
-static int who_pr_cmp(const void *a, const void *b)
-{
-	const struct who_proc *pa = a, *pb = b;
-	double ka = isfinite(pa->cpus) ? pa->cpus : -1, kb = isfinite(pb->cpus) ? pb->cpus : -1;
-
-	return ka < kb ? 1 : ka > kb ? -1 : pa->pid - pb->pid;
-}
-
 static struct who_snap *who_snapshot(struct who *w)
 {
 	struct who_snap *s = xcalloc(1, sizeof(*s));
@@ -272,11 +264,8 @@ static struct who_snap *who_snapshot(struct who *w)
 		s->candidates += w->cg[i].path[0] && w->cg[i].nprocs > 0;
 		s->counted += w->cg[i].fig.have && w->cg[i].fig.t == w->t;
 	}
-	if (w->cfg.procs) {
-		if (!w->cfg.count)
-			qsort(w->pr, (size_t)w->npr, sizeof(*w->pr), who_pr_cmp);
+	if (w->cfg.procs)
 		who_lay_procs(w, s);
-	}
 	if (w->cfg.count) {
 		int turns = who_turn_places(w->top, s->candidates);
 		int fixed = s->candidates > w->top ? w->top - turns : s->candidates;

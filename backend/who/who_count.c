@@ -27,7 +27,7 @@ static const uint64_t who_generic[WHO_NEV] = {
 	[WHO_CACHE_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
 };
 
-void who_fig_close(struct who *w, struct who_fig *f)
+void who_fig_close(struct who_fig *f)
 {
 	for (int i = 0; i < f->ng; i++)
 		perf_group_close(&f->g[i]);
@@ -38,7 +38,6 @@ void who_fig_close(struct who *w, struct who_fig *f)
 		close(f->dirfd);
 	f->dirfd = -1;
 	f->counting = false;
-	(void)w;
 }
 
 /* The events of one group for core PMU type TYPE (0: the generic events' own). */
@@ -108,7 +107,7 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
 		if (rc) {
 			f->ng = i;
 			snprintf(f->why, sizeof(f->why), "%.199s", err);
-			who_fig_close(w, f);
+			who_fig_close(f);
 			f->dirfd = -1;
 			return rc;
 		}
@@ -163,14 +162,6 @@ static int who_cg_cmp(const void *a, const void *b, void *ctx)
 						  w->cg[*(const int *)b].path);
 }
 
-static int who_pr_cmp(const void *a, const void *b)
-{
-	const struct who_proc *pa = a, *pb = b;
-	double ka = isfinite(pa->cpus) ? pa->cpus : -1, kb = isfinite(pb->cpus) ? pb->cpus : -1;
-
-	return ka < kb ? 1 : ka > kb ? -1 : pa->pid - pb->pid;
-}
-
 int who_turn_places(int top, int candidates)
 {
 	if (candidates <= top || top < 2)
@@ -220,7 +211,7 @@ void who_count(struct who *w)
 		int dfd;
 
 		if (c->fig.counting && !want[i])
-			who_fig_close(w, &c->fig);
+			who_fig_close(&c->fig);
 		if (c->fig.counting || !want[i])
 			continue;
 		snprintf(what, sizeof(what), "%s/%s", w->cg_base, c->path);
@@ -235,14 +226,13 @@ void who_count(struct who *w)
 			close(dfd);
 	}
 	free(want);
-	/* the busiest processes shown are counted too (as many as cgroups at once, at most) */
-	qsort(w->pr, (size_t)w->npr, sizeof(*w->pr), who_pr_cmp);
+	/* the busiest processes shown (who_procs_scan's order) are counted too, as many as cgroups */
 	nprocs = w->cfg.procs < w->top ? w->cfg.procs : w->top;
 	for (int i = 0; i < w->npr; i++) {
 		struct who_proc *p = &w->pr[i];
 
 		if (p->fig.counting && i >= nprocs)
-			who_fig_close(w, &p->fig);
+			who_fig_close(&p->fig);
 		if (p->fig.counting || i >= nprocs)
 			continue;
 		snprintf(what, sizeof(what), "process %d (%s)", p->pid, p->comm);
@@ -253,7 +243,7 @@ void who_count(struct who *w)
 void who_count_close(struct who *w)
 {
 	for (int i = 0; i < w->ncg; i++)
-		who_fig_close(w, &w->cg[i].fig);
+		who_fig_close(&w->cg[i].fig);
 	for (int i = 0; i < w->npr; i++)
-		who_fig_close(w, &w->pr[i].fig);
+		who_fig_close(&w->pr[i].fig);
 }

@@ -32,6 +32,7 @@ struct who_cg {
 	char name[WHO_NAME_MAX];
 	int depth, parent;       /* parent: index into who.cg, -1 */
 	bool seen;               /* found at this look */
+	int visit, parent_visit; /* its place in this look's scan (the array's order), its parent's */
 	int nprocs;              /* processes in it alone */
 	double usage_s, prev_s;  /* cpu.stat's usage_usec in seconds, now and at the look before */
 	bool have_prev, looked;  /* usage read at the look before; read at all */
@@ -56,6 +57,7 @@ struct who_proc {
 struct who_mon {
 	char name[256];
 	char cgroup[WHO_PATH_MAX]; /* the cgroup holding all its tasks */
+	bool mapped, has_tasks;  /* CGROUP looked for; it had tasks to find it by */
 	double prev[WHO_MAX_DOMAINS][2];
 	bool have_prev[WHO_MAX_DOMAINS];
 	bool seen;
@@ -69,6 +71,7 @@ struct who {
 	struct who_cg *cg;
 	int ncg;
 	bool cut;                /* the tree had more than WHO_MAX_CGROUPS */
+	int hint, visits;        /* the scan: the cgroup expected next, how many seen so far */
 	bool v2;                 /* a cgroup v2 tree is there */
 	const char *cg_base;     /* where: sys/fs/cgroup, or systemd's hybrid sys/fs/cgroup/unified */
 	char why[240];
@@ -84,6 +87,7 @@ struct who {
 	struct who_mon *mon;
 	int nmon;
 	char rdt_note[240];
+	int rdt_looks;           /* resctrl read so many times */
 	double rdt_dflt[3];      /* the default group's (tasks in no monitoring group): B/s, B/s, bytes */
 };
 
@@ -91,7 +95,7 @@ struct who {
 
 /* Read the cgroup tree: W's cgroups marked seen (new ones added), CPU time, the vanished gone. */
 void who_tree_scan(struct who *w);
-/* Read the processes: W's processes marked seen with their CPU time, the gone removed. */
+/* Read the processes: their CPU time, the gone removed, the busiest first. */
 void who_procs_scan(struct who *w);
 /* The cgroup of PID (/proc/PID/cgroup's v2 line) into BUF ("" the root); 0 or -errno. */
 int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len);
@@ -114,7 +118,7 @@ int who_turn_places(int top, int candidates);
 /* Close every group of W. */
 void who_count_close(struct who *w);
 /* Close F's groups (kept: its figures). */
-void who_fig_close(struct who *w, struct who_fig *f);
+void who_fig_close(struct who_fig *f);
 
 /* ---- who_rdt.c ---- */
 

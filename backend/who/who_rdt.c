@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #define WHO_RDT_TASKS_LOOKED 64 /* a group's tasks looked at to find its cgroup */
+#define WHO_RDT_REMAP 10        /* looks between two of them (a group's tasks rarely move) */
 
 enum { WHO_MBM_TOTAL, WHO_MBM_LOCAL };
 
@@ -167,7 +168,7 @@ static void who_rdt_add(double *to, double v)
 
 void who_rdt_read(struct who *w)
 {
-	char rel[WHO_PATH_MAX + 64], why[160], cg[WHO_PATH_MAX];
+	char rel[WHO_PATH_MAX + 64], why[160];
 	int fd = who_open(w, "sys/fs/resctrl", O_RDONLY | O_DIRECTORY), k = 0, ngroups = 0;
 	double dflt[3];
 	DIR *d;
@@ -180,6 +181,7 @@ void who_rdt_read(struct who *w)
 	}
 	for (int i = 0; i < w->nmon; i++)
 		w->mon[i].seen = false;
+	w->rdt_looks++;
 	w->rdt_dflt[0] = w->rdt_dflt[1] = w->rdt_dflt[2] = NAN;
 	if (fd < 0) {
 		snprintf(w->rdt_note, sizeof(w->rdt_note), "resctrl is not mounted (%s): mount -t "
@@ -212,11 +214,16 @@ void who_rdt_read(struct who *w)
 
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(rel, sizeof(rel), "sys/fs/resctrl/mon_groups/%s/tasks", de->d_name);
-		if (!who_rdt_cgroup(w, rel, cg, sizeof(cg)) || (c = who_cg_find(w, cg)) < 0)
-			continue; /* no task, or none in a cgroup pmutop sees */
 		m = who_mon_get(w, de->d_name);
 		m->seen = true;
+		/* its cgroup from its tasks' (a look at up to 64 processes): again every few looks */
+		if (!m->mapped || w->rdt_looks % WHO_RDT_REMAP == 0) {
+			snprintf(rel, sizeof(rel), "sys/fs/resctrl/mon_groups/%s/tasks", de->d_name);
+			m->has_tasks = who_rdt_cgroup(w, rel, m->cgroup, sizeof(m->cgroup));
+			m->mapped = true;
+		}
+		if (!m->has_tasks || (c = who_cg_find(w, m->cgroup)) < 0)
+			continue; /* no task, or none in a cgroup pmutop sees */
 		ngroups++;
 		snprintf(rel, sizeof(rel), "sys/fs/resctrl/mon_groups/%s", de->d_name);
 		why[0] = '\0';

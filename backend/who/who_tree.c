@@ -165,19 +165,35 @@ static int who_cg_add(struct who *w, const char *path, int depth, int parent)
 	return w->ncg++;
 }
 
-static void who_tree_dir(struct who *w, int dfd, const char *path, int depth, int parent)
+/*
+ * Cgroup PATH's index: the array is kept in the order of the last scan, so
+ * the next one expected (W's hint) is the one almost every time; a new or
+ * moved one is looked for, a new one added.
+ */
+static int who_cg_at(struct who *w, const char *path, int depth, int parent)
+{
+	int i = w->hint < w->ncg && !strcmp(w->cg[w->hint].path, path) ? w->hint
+		: who_cg_find(w, path);
+
+	if (i < 0)
+		i = who_cg_add(w, path, depth, parent);
+	w->hint = i + 1;
+	return i;
+}
+
+/* Read cgroup PATH (open at DFD) and, depth first, the cgroups under it; its index. */
+static int who_tree_dir(struct who *w, int dfd, const char *path, int depth, int parent)
 {
 	char buf[8192];
-	int i = who_cg_find(w, path), n;
+	int i = who_cg_at(w, path, depth, parent), n;
 	struct who_cg *c;
 	DIR *d;
 	struct dirent *de;
 	int dup_fd;
 
-	if (i < 0)
-		i = who_cg_add(w, path, depth, parent);
 	c = &w->cg[i];
 	c->seen = true;
+	c->visit = w->visits++;
 	c->parent = parent;
 	c->depth = depth;
 	c->prev_s = c->usage_s;
@@ -193,11 +209,11 @@ static void who_tree_dir(struct who *w, int dfd, const char *path, int depth, in
 		snprintf(c->where, sizeof(c->where), "%.95s", buf);
 	}
 	if (depth >= WHO_MAX_DEPTH || (dup_fd = dup(dfd)) < 0)
-		return;
+		return i;
 	d = fdopendir(dup_fd);
 	if (!d) {
 		close(dup_fd);
-		return;
+		return i;
 	}
 	while ((de = readdir(d))) {
 		char sub[WHO_PATH_MAX];
@@ -215,10 +231,18 @@ static void who_tree_dir(struct who *w, int dfd, const char *path, int depth, in
 		sfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sfd < 0)
 			continue; /* vanished since, or not a directory: not a cgroup */
-		who_tree_dir(w, sfd, sub, depth + 1, who_cg_find(w, path));
+		who_tree_dir(w, sfd, sub, depth + 1, i);
 		close(sfd);
 	}
 	closedir(d);
+	return i;
+}
+
+static int who_visit_cmp(const void *a, const void *b)
+{
+	const struct who_cg *x = a, *y = b;
+
+	return (x->visit > y->visit) - (x->visit < y->visit);
 }
 
 void who_tree_scan(struct who *w)
@@ -229,6 +253,8 @@ void who_tree_scan(struct who *w)
 	for (int i = 0; i < w->ncg; i++)
 		w->cg[i].seen = false;
 	w->cut = false;
+	w->hint = 0;
+	w->visits = 0;
 	w->cg_base = "sys/fs/cgroup";
 	w->v2 = fd >= 0 && who_readat(fd, "cgroup.controllers", buf, sizeof(buf)) >= 0;
 	if (fd >= 0 && !w->v2) {
@@ -259,25 +285,21 @@ void who_tree_scan(struct who *w)
 	/* the vanished: their counters closed, their rows gone */
 	for (int i = 0; i < w->ncg; i++) {
 		if (!w->cg[i].seen) {
-			who_fig_close(w, &w->cg[i].fig);
+			who_fig_close(&w->cg[i].fig);
 			continue;
 		}
+		w->cg[i].parent_visit = w->cg[i].parent >= 0 ? w->cg[w->cg[i].parent].visit : -1;
 		w->cg[k++] = w->cg[i];
 	}
 	w->ncg = k;
-	/* parents by path again: indexes moved */
-	for (int i = 0; i < w->ncg; i++) {
-		char parent[WHO_PATH_MAX];
-		char *slash;
-
-		snprintf(parent, sizeof(parent), "%s", w->cg[i].path);
-		slash = strrchr(parent, '/');
-		if (slash)
-			*slash = '\0';
-		else
-			parent[0] = '\0';
-		w->cg[i].parent = w->cg[i].path[0] ? who_cg_find(w, parent) : -1;
-	}
+	/*
+	 * In the order of this scan (the next one's hints): every cgroup kept was
+	 * visited once, so its place is its visit, and its parent's place its
+	 * parent's visit.
+	 */
+	qsort(w->cg, (size_t)w->ncg, sizeof(*w->cg), who_visit_cmp);
+	for (int i = 0; i < w->ncg; i++)
+		w->cg[i].parent = w->cg[i].parent_visit;
 }
 
 int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len)
@@ -332,14 +354,32 @@ static int who_proc_stat(int pfd, char *comm, size_t len, double *ticks)
 	return 0;
 }
 
+static int who_pid_cmp(const void *a, const void *b)
+{
+	const struct who_proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The busiest first (by CPU time; without a figure last), then by PID. */
+static int who_busy_cmp(const void *a, const void *b)
+{
+	const struct who_proc *x = a, *y = b;
+	double kx = isfinite(x->cpus) ? x->cpus : -1, ky = isfinite(y->cpus) ? y->cpus : -1;
+
+	return kx < ky ? 1 : kx > ky ? -1 : who_pid_cmp(a, b);
+}
+
 void who_procs_scan(struct who *w)
 {
-	int fd = who_open(w, "proc", O_RDONLY | O_DIRECTORY), k = 0, dup_fd;
+	int fd = who_open(w, "proc", O_RDONLY | O_DIRECTORY), k = 0, dup_fd, known = w->npr;
 	DIR *d;
 	struct dirent *de;
 
 	for (int i = 0; i < w->npr; i++)
 		w->pr[i].seen = false;
+	/* the known processes by PID, found by bisection; the new ones added after them */
+	qsort(w->pr, (size_t)known, sizeof(*w->pr), who_pid_cmp);
 	if (fd >= 0 && (dup_fd = dup(fd)) >= 0) {
 		d = fdopendir(dup_fd);
 		if (!d)
@@ -360,8 +400,12 @@ void who_procs_scan(struct who *w)
 				continue; /* exited in between */
 			}
 			close(pfd);
-			for (i = 0; i < w->npr && w->pr[i].pid != pid; i++)
-				;
+			{
+				struct who_proc key = { .pid = pid }, *at = bsearch(&key, w->pr, (size_t)known,
+										  sizeof(*w->pr), who_pid_cmp);
+
+				i = at ? (int)(at - w->pr) : w->npr;
+			}
 			if (i == w->npr) {
 				w->pr = xrealloc(w->pr, (size_t)w->npr + 1, sizeof(*w->pr));
 				memset(&w->pr[i], 0, sizeof(w->pr[i]));
@@ -387,7 +431,7 @@ void who_procs_scan(struct who *w)
 		struct who_proc *p = &w->pr[i];
 
 		if (!p->seen) {
-			who_fig_close(w, &p->fig);
+			who_fig_close(&p->fig);
 			continue;
 		}
 		p->cpus = p->have_prev && w->dt > 0
@@ -395,4 +439,6 @@ void who_procs_scan(struct who *w)
 		w->pr[k++] = *p;
 	}
 	w->npr = k;
+	/* the busiest first: the rows shown and the processes counted */
+	qsort(w->pr, (size_t)w->npr, sizeof(*w->pr), who_busy_cmp);
 }
