@@ -297,7 +297,8 @@ void who_tree_scan(struct who *w)
 	 * visited once, so its place is its visit, and its parent's place its
 	 * parent's visit.
 	 */
-	qsort(w->cg, (size_t)w->ncg, sizeof(*w->cg), who_visit_cmp);
+	if (w->ncg)
+		qsort(w->cg, (size_t)w->ncg, sizeof(*w->cg), who_visit_cmp);
 	for (int i = 0; i < w->ncg; i++)
 		w->cg[i].parent = w->cg[i].parent_visit;
 }
@@ -379,7 +380,8 @@ void who_procs_scan(struct who *w)
 	for (int i = 0; i < w->npr; i++)
 		w->pr[i].seen = false;
 	/* the known processes by PID, found by bisection; the new ones added after them */
-	qsort(w->pr, (size_t)known, sizeof(*w->pr), who_pid_cmp);
+	if (known) /* (qsort and bsearch take no NULL array, even empty) */
+		qsort(w->pr, (size_t)known, sizeof(*w->pr), who_pid_cmp);
 	if (fd >= 0 && (dup_fd = dup(fd)) >= 0) {
 		d = fdopendir(dup_fd);
 		if (!d)
@@ -401,8 +403,8 @@ void who_procs_scan(struct who *w)
 			}
 			close(pfd);
 			{
-				struct who_proc key = { .pid = pid }, *at = bsearch(&key, w->pr, (size_t)known,
-										  sizeof(*w->pr), who_pid_cmp);
+				struct who_proc key = { .pid = pid }, *at = !known ? NULL
+					: bsearch(&key, w->pr, (size_t)known, sizeof(*w->pr), who_pid_cmp);
 
 				i = at ? (int)(at - w->pr) : w->npr;
 			}
@@ -440,5 +442,6 @@ void who_procs_scan(struct who *w)
 	}
 	w->npr = k;
 	/* the busiest first: the rows shown and the processes counted */
-	qsort(w->pr, (size_t)w->npr, sizeof(*w->pr), who_busy_cmp);
+	if (w->npr)
+		qsort(w->pr, (size_t)w->npr, sizeof(*w->pr), who_busy_cmp);
 }
