@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 72
+plan 80
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -111,6 +111,45 @@ run "$PMUTOP" $SIM --who --who-top 4 -b -n 3 -d 0.3 --format json
 expect_is "--who-top 4: four groups at once" "$(whole "$out" counted)" 4
 run "$PMUTOP" $SIM --who-top 0 -b -n 1
 expect_match "--who-top 0 is refused with the range" "$err" "--who-top takes how many cgroups are counted at once, 1 to 256"
+
+# the top-down level 1 per cgroup and process (--who-topdown): the vendor's level-1 metrics
+# over each one's own slots and topdown-* counts.  Truth from the scenario's words and the
+# documents': TOPDOWN.SLOTS counts 5 slots per unhalted cycle on Ice Lake, all of them the
+# thread's (its sibling idles); Retiring = ipc x uops_per_inst (default 1.1) / 5, front end
+# and bad speculation as the scenario's lines say, back end the rest.  Within 2 % or 0.4
+# points (the PERF_METRICS field's step, 100 / 255).  8 groups at once: 8 x 160 CPUs x 10
+# events fit the open-file limit.
+tdnear() { # WHAT JSON PATH|pid:N RET FE BS
+	got=$(printf '%s\n' "$2" | tail -1 | $PY -c '
+import json, sys
+w = json.loads(sys.stdin.read())["who"]
+want = sys.argv[1]
+rows = w["processes"] if want.startswith("pid:") else w["cgroups"]
+r = [r for r in rows if (str(r.get("pid")) == want[4:] if want.startswith("pid:") else r["path"] == want)][0]
+ret, fe, bs = map(float, sys.argv[2:5])
+t = dict(Retiring=ret, Frontend_Bound=fe, Bad_Speculation=bs, Backend_Bound=100 - ret - fe - bs)
+td = r.get("topdown") or {}
+bad = ["%s %s, truth %.2f" % (k, td.get(k), v) for k, v in t.items()
+       if td.get(k) is None or abs(td[k] - v) > max(0.02 * v, 100 / 255.0)]
+print(" ".join(bad) if bad else "ok")' "$3" "$4" "$5" "$6")
+	expect_is "$1" "$got" ok
+}
+run "$PMUTOP" $SIM --who-topdown --who-top 8 -b -n 3 -d 0.4 --format json
+expect_is "--who-topdown: level 1 by the vendor's names" "$(whole "$out" topdown_metrics)" "['Retiring', 'Frontend_Bound', 'Bad_Speculation', 'Backend_Bound']"
+tdnear "... the stream container: Retiring 8.4 (0.35 x 1.2 / 5), front end 4, bad speculation 1, back end 86.6" "$out" "$STREAM" 8.4 4 1
+tdnear "... PostgreSQL: Retiring 19.8 (0.9 x 1.1 / 5), front end 15, bad speculation 5" "$out" system.slice/postgresql.service 19.8 15 5
+tdnear "... the pod (a parent, its container's counts): Retiring 52.8 (2.4 x 1.1 / 5)" "$out" "$POD" 52.8 5 2
+tdnear "... cc1, counted per task: Retiring 24.2 (1.1 x 1.1 / 5), front end 30, bad speculation 8" "$out" pid:7002 24.2 30 8
+run "$PMUTOP" $SIM --who -b -n 2 -d 0.3 --format json
+expect_match "without it: none, and how to have it" "$(whole "$out" topdown_why)" "T in the who pane, or --who-topdown (7 events more per CPU per group)"
+run sh -c "ulimit -n 6000 && exec '$PMUTOP' $SIM --who-topdown --who-top 4 -b -n 2 -d 0.3 --format json"
+expect_match "past the open-file limit: not counted, and what would hold it" "$(whole "$out" topdown_why)" "top-down level 1 not counted: 4 groups with its 7 events more need 6440 open files, past the limit (6000)"
+# a hybrid laptop: its P- and E-cores' trees differ, so level 1 per cgroup is n/a, said why
+mkdir -p "$tmp/scn"
+cp "$top_srcdir"/backend/sources/sim/scenarios/*.scn "$tmp/scn/"
+printf 'pmutop-scenario 1\nname one-task\ndescription a service on four CPUs\nseed 1\nnoise 0\nphase run 0\ncpu all util=0.5 ipc=1\ntask 100 system.slice/a.service cpus=0-3 share=1 comm=a\n' >"$tmp/scn/one-task.scn"
+run env PMUTOP_SCENARIO_DIR="$tmp/scn" "$PMUTOP" --sim alderlake:one-task --source perf --who-topdown -b -n 2 -d 0.3 --format json
+expect_match "a hybrid: level 1 per cgroup n/a, and why" "$(whole "$out" topdown_why)" "a hybrid's P- and E-cores have trees of their own"
 
 # without --who: the CPU time and resctrl, the counters n/a with why
 run "$PMUTOP" $SIM --who-procs 5 -b -n 3 -d 0.3 --format json

@@ -23,6 +23,10 @@
 /* The events counted per group: cycles, instructions, cache misses (the kernel's generic ones). */
 enum who_ev { WHO_CYCLES, WHO_INSTRUCTIONS, WHO_CACHE_MISSES, WHO_NEV };
 
+/* The top-down level 1 per row: the layout's roots of the vendor's tree (at most so many) */
+#define WHO_TD_MAX 5
+#define WHO_TD_NAME_MAX 32
+
 struct who_row {
 	char path[WHO_PATH_MAX]; /* a cgroup's under the v2 root ("" the root); a process's cgroup */
 	char name[WHO_NAME_MAX]; /* "docker 3f2a9c1b7d4e", "pod 7c1f2a3b", "nginx.service", a command */
@@ -42,6 +46,7 @@ struct who_row {
 	char why[200];           /* the counters are n/a: why, and what to do */
 	char rdt_why[160];       /* the resctrl figures are n/a: why */
 	char where[96];          /* the CPUs it may run on (cpuset.cpus.effective), "" unknown */
+	double td[WHO_TD_MAX];   /* the top-down level 1 (who_snap.td_name's metrics, their unit); NaN */
 };
 
 struct who_snap {
@@ -56,6 +61,16 @@ struct who_snap {
 	bool counting;           /* --who: counters per cgroup and process */
 	char note[512];          /* how they were counted this interval, "" when not counting */
 	char rdt_note[240];      /* resctrl: what was read, or why nothing */
+	/*
+	 * The top-down level 1 per row (--who-topdown, or T in the who pane):
+	 * the vendor's level-1 metrics of the layout, by their names, counted
+	 * per cgroup and process beside the three events; NTD 0 when not, with
+	 * TD_WHY saying why (not asked for, or what the platform lacks).
+	 */
+	int ntd;
+	char td_name[WHO_TD_MAX][WHO_TD_NAME_MAX];
+	char td_unit[8];
+	char td_why[200];
 };
 
 /* Instructions per cycle of row R, NaN when it has no figures. */

@@ -79,6 +79,7 @@ struct session_config {
 	int who_top;              /* --who-top: groups counted at once, 0 the default */
 	int who_procs;            /* --who-procs: process rows, -1 the default */
 	const char *who_resctrl;  /* --who-resctrl: cgroups to make resctrl monitoring groups for */
+	bool who_topdown;         /* --who-topdown: the top-down level 1 per cgroup from the start */
 };
 
 /* A run: opaque to the front ends (session_int.h holds it for the backend). */
@@ -105,6 +106,8 @@ int session_start(struct session *s);
 
 /* Whether the who figures are wanted now (the who pane shows, a batch asks): the sampler reads them. */
 void session_set_who(struct session *s, bool on);
+/* Whether the top-down level 1 is counted per cgroup and process too (T in the who pane). */
+void session_set_who_topdown(struct session *s, bool on);
 
 /*
  * Whether the run counts the command alone (perf: --command-only, or a user

@@ -95,6 +95,8 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	if (s->src && s->src->perf) {
 		wc.perf = s->src->perf_sys;
 		wc.access = &s->src->perf_access;
+		wc.layout = s->layout;
+		wc.perf_cpu = &s->src->perf_cpu;
 		if (s->src->have_atom && s->src->cpu_kind) {
 			s->who_types = xcalloc((size_t)s->src->ncpu_kind + 1, sizeof(unsigned));
 			for (int i = 0; i < s->src->ncpu_kind; i++)
@@ -112,8 +114,10 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	if (c->who_resctrl && (rc = who_mk_groups(c->root, c->who_resctrl, &s->who_mk, err, errlen)))
 		return rc == -ENOENT || rc == -ENOSPC ? -EINVAL : rc;
 	rc = who_create(&wc, &s->who, err, errlen);
-	if (!rc)
+	if (!rc) {
 		who_set_wanted(s->who, c->who || c->who_wanted);
+		who_set_topdown(s->who, c->who_topdown);
+	}
 	return rc;
 }
 
@@ -141,4 +145,10 @@ void session_set_who(struct session *s, bool on)
 {
 	if (s->who)
 		who_set_wanted(s->who, on);
+}
+
+void session_set_who_topdown(struct session *s, bool on)
+{
+	if (s->who)
+		who_set_topdown(s->who, on);
 }

@@ -8,6 +8,7 @@
  * thread; who_create on the main thread.
  */
 #define _GNU_SOURCE
+#include "layout.h"
 #include "who_int.h"
 #include "xmalloc.h"
 
@@ -54,6 +55,7 @@ int who_create(const struct who_config *cfg, struct who **out, char *err, size_t
 				 cfg->top ? cfg->top : WHO_TOP_DEFAULT, w->access.fd_limit,
 				 (cfg->top ? cfg->top : WHO_TOP_DEFAULT) * per_group + procs + 256);
 	}
+	who_td_init(w);
 	*out = w;
 	return 0;
 }
@@ -63,6 +65,7 @@ void who_free(struct who *w)
 	if (!w)
 		return;
 	who_count_close(w);
+	who_td_free(w);
 	free(w->cg);
 	free(w->pr);
 	free(w->mon);
@@ -74,6 +77,8 @@ void who_free(struct who *w)
 struct who_lay {
 	struct who *w;
 	struct who_snap *s;
+	double (*raw)[PERF_GROUP_MAX]; /* per row: the top-down group's events per second */
+	bool *raw_ok;
 	int *row_of;              /* cgroup -> row */
 	int *kids, *nkids, *first; /* children by cgroup: first[c] into kids */
 };
@@ -112,8 +117,8 @@ static void who_lay_cg(struct who_lay *L, int c)
 	int r = L->s->nrows++;
 	struct who_row *row = &L->s->rows[r];
 	bool own = g->fig.have && g->fig.t == w->t, any_kid = false;
-	double sum[WHO_NEV] = { 0 }, rdt[3] = { 0 }, oncpu = 0;
-	bool rdt_any = false;
+	double sum[WHO_NEV] = { 0 }, rdt[3] = { 0 }, oncpu = 0, raw[PERF_GROUP_MAX] = { 0 };
+	bool rdt_any = false, raw_any = false;
 
 	L->row_of[c] = r;
 	memset(row, 0, sizeof(*row));
@@ -139,6 +144,11 @@ static void who_lay_cg(struct who_lay *L, int c)
 		row = &L->s->rows[r];
 		k = &L->s->rows[kr];
 		row->nprocs += k->nprocs;
+		if (k->nprocs && L->raw_ok[kr]) {
+			raw_any = true;
+			for (int e = 0; e < PERF_GROUP_MAX; e++)
+				raw[e] += L->raw[kr][e];
+		}
 		if (k->nprocs) {
 			any_kid = true;
 			row->partial |= !k->counted || k->partial;
@@ -155,6 +165,15 @@ static void who_lay_cg(struct who_lay *L, int c)
 		}
 	}
 	row = &L->s->rows[r];
+	/* the top-down group's events: its own as its other figures, else its children's sum */
+	if (g->fig.have && g->fig.td_have) {
+		memcpy(L->raw[r], g->fig.td_ev, sizeof(L->raw[r]));
+		L->raw_ok[r] = true;
+	}
+	if (!own && any_kid && !g->nprocs) {
+		memcpy(L->raw[r], raw, sizeof(raw));
+		L->raw_ok[r] = raw_any;
+	}
 	if (own) {
 		row->counted = true;
 		row->scaled = g->fig.scaled;
@@ -193,6 +212,11 @@ static void who_lay_cg(struct who_lay *L, int c)
 		row->llc = rdt[2];
 		row->rdt_why[0] = '\0';
 	}
+	if (L->raw_ok[r])
+		who_td_eval(w, row->ev, L->raw[r], row->td);
+	else
+		for (int k = 0; k < WHO_TD_MAX; k++)
+			row->td[k] = NAN;
 }
 
 static void who_lay_procs(struct who *w, struct who_snap *s)
@@ -224,6 +248,34 @@ static void who_lay_procs(struct who *w, struct who_snap *s)
 				 : p->fig.why[0] ? p->fig.why : "counted from this interval on");
 		if (w->no_misses && w->cfg.count)
 			row->ev[WHO_CACHE_MISSES] = NAN;
+		if (row->counted && p->fig.td_have)
+			who_td_eval(w, row->ev, p->fig.td_ev, row->td);
+		else
+			for (int k = 0; k < WHO_TD_MAX; k++)
+				row->td[k] = NAN;
+	}
+}
+
+/* The snapshot's top-down level 1: the metrics' names, or why there are none. */
+static void who_snap_td(const struct who *w, struct who_snap *s)
+{
+	if (w->td_on) {
+		s->ntd = w->td.n;
+		for (int k = 0; k < w->td.n; k++) {
+			const struct layout_metric *mt = &w->cfg.layout->metrics[w->td.metric[k]];
+
+			snprintf(s->td_name[k], sizeof(s->td_name[k]), "%s", mt->name);
+			if (k == 0)
+				snprintf(s->td_unit, sizeof(s->td_unit), "%s", mt->unit ? mt->unit : "");
+		}
+	} else if (w->td_note[0]) {
+		snprintf(s->td_why, sizeof(s->td_why), "%.199s", w->td_note);
+	} else if (!w->td.n) {
+		snprintf(s->td_why, sizeof(s->td_why), "top-down level 1 per cgroup: n/a: %.160s",
+			 w->td.why);
+	} else {
+		snprintf(s->td_why, sizeof(s->td_why), "top-down level 1 per cgroup: T in the who "
+			 "pane, or --who-topdown (%d events more per CPU per group)", w->td.nev);
 	}
 }
 
@@ -243,6 +295,8 @@ static struct who_snap *who_snapshot(struct who *w)
 	L.kids = xcalloc((size_t)w->ncg + 1, sizeof(int));
 	L.nkids = xcalloc((size_t)w->ncg + 1, sizeof(int));
 	L.first = xcalloc((size_t)w->ncg + 1, sizeof(int));
+	L.raw = xcalloc((size_t)w->ncg + 1, sizeof(*L.raw));
+	L.raw_ok = xcalloc((size_t)w->ncg + 1, sizeof(bool));
 	for (int i = 0; i < w->ncg; i++)
 		if (w->cg[i].parent >= 0)
 			L.nkids[w->cg[i].parent]++;
@@ -291,12 +345,20 @@ static struct who_snap *who_snapshot(struct who *w)
 	free(L.kids);
 	free(L.nkids);
 	free(L.first);
+	free(L.raw);
+	free(L.raw_ok);
+	who_snap_td(w, s);
 	return s;
 }
 
 void who_set_wanted(struct who *w, bool on)
 {
 	atomic_store(&w->wanted, on);
+}
+
+void who_set_topdown(struct who *w, bool on)
+{
+	atomic_store(&w->td_wanted, on);
 }
 
 struct who_snap *who_collect(struct who *w, double t)

@@ -30,6 +30,7 @@
 struct perf_sys;
 struct perf_pmu;
 struct perf_access;
+struct layout;
 
 struct who_config {
 	const char *root;                 /* the machine's root; NULL "/" */
@@ -49,6 +50,13 @@ struct who_config {
 	void *refresh_ctx;
 	bool simulated;
 	const char *unavailable;          /* no one to show here: why (an emulated machine's) */
+	/*
+	 * The top-down level 1 per cgroup and process (who_td.c): the run's
+	 * layout, whose roots of the vendor's tree are counted, and the core
+	 * PMU its events are encoded for (NULL: n/a, said why).
+	 */
+	const struct layout *layout;
+	const struct perf_pmu *perf_cpu;
 };
 
 struct who;
@@ -61,6 +69,9 @@ struct who_snap *who_collect(struct who *w, double t);
 
 /* Whether the figures are wanted (any thread): when not, who_collect reads nothing and closes its counters. */
 void who_set_wanted(struct who *w, bool on);
+
+/* Whether the top-down level 1 is counted too (any thread): from the next look on. */
+void who_set_topdown(struct who *w, bool on);
 
 void who_free(struct who *w);
 

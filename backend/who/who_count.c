@@ -27,8 +27,19 @@ static const uint64_t who_generic[WHO_NEV] = {
 	[WHO_CACHE_MISSES] = PERF_COUNT_HW_CACHE_MISSES,
 };
 
+/* Close F's top-down groups (its other figures stay). */
+static void who_td_close(struct who_fig *f)
+{
+	for (int i = 0; i < f->ntg; i++)
+		perf_group_close(&f->tg[i]);
+	free(f->tg);
+	f->tg = NULL;
+	f->ntg = 0;
+}
+
 void who_fig_close(struct who_fig *f)
 {
+	who_td_close(f);
 	for (int i = 0; i < f->ng; i++)
 		perf_group_close(&f->g[i]);
 	free(f->g);
@@ -119,6 +130,58 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
 	return 0;
 }
 
+/*
+ * Open F's top-down group beside its others (W->td's events: per CPU of a
+ * cgroup, once for a process).  Its figures come from the next read; a
+ * refusal leaves level 1 n/a with the kernel's reason in F.
+ */
+static void who_td_open(struct who *w, struct who_fig *f, int pid, const char *what)
+{
+	bool user_only = w->access.paranoid >= 2 && !w->access.cap_perfmon;
+	bool cg = f->dirfd >= 0;
+	int n = cg ? w->cfg.ncpus : 1;
+	char err[400];
+
+	f->tg = xcalloc((size_t)n, sizeof(*f->tg));
+	for (int i = 0; i < n; i++) {
+		int rc = perf_group_open_flags(&f->tg[i], w->cfg.perf, w->td.cfg, w->td.nev,
+					       cg ? f->dirfd : pid, cg ? w->cfg.cpus[i] : -1, true,
+					       cg || !user_only, cg ? PERF_FLAG_PID_CGROUP : 0, what,
+					       &w->access, err, sizeof(err));
+
+		if (!rc)
+			rc = perf_group_enable(&f->tg[i]);
+		if (rc) {
+			f->ntg = i;
+			who_td_close(f);
+			snprintf(f->why, sizeof(f->why), "top-down level 1: %.180s", err);
+			return;
+		}
+		f->ntg = i + 1;
+	}
+}
+
+/* Read F's top-down groups into f->td_ev (per second over the interval). */
+static void who_td_read(struct who *w, struct who_fig *f)
+{
+	double sum[PERF_GROUP_MAX] = { 0 };
+
+	f->td_have = false;
+	for (int i = 0; i < f->ntg; i++) {
+		struct perf_group_delta d;
+
+		if (perf_group_read(&f->tg[i], &d))
+			return;
+		for (int k = 0; k < w->td.nev && k < f->tg[i].n; k++)
+			if (d.running_ns)
+				sum[k] += perf_scale(d.count[k], d.enabled_ns, d.running_ns);
+		f->scaled |= d.scaled;
+	}
+	for (int k = 0; k < PERF_GROUP_MAX; k++)
+		f->td_ev[k] = k < w->td.nev && w->dt > 0 ? sum[k] / w->dt : NAN;
+	f->td_have = f->ntg > 0 && w->dt > 0;
+}
+
 /* Read F's groups: the figures of the interval that ends now. */
 static void who_fig_read(struct who *w, struct who_fig *f)
 {
@@ -146,6 +209,10 @@ static void who_fig_read(struct who *w, struct who_fig *f)
 	f->scaled = scaled;
 	f->have = true;
 	f->t = w->t;
+	if (f->ntg)
+		who_td_read(w, f);
+	else
+		f->td_have = false;
 }
 
 static double who_key(const struct who_cg *c)
@@ -190,6 +257,44 @@ static void who_choose(struct who *w, bool *want)
 	free(cand);
 }
 
+/*
+ * Follow the top-down wish (who_set_topdown): on where the layout has a
+ * level 1 and the open-file limit holds its groups too, off closes them.
+ */
+static void who_td_switch(struct who *w)
+{
+	bool want = atomic_load(&w->td_wanted) && w->td.n > 0;
+	char why[400];
+
+	if (want == w->td_on)
+		return;
+	w->td_note[0] = '\0';
+	if (want) {
+		long procs = (long)(w->cfg.procs < w->top ? w->cfg.procs : w->top);
+		long need = ((long)w->top * (w->cfg.ncpus > 0 ? w->cfg.ncpus : 1) + procs) *
+			    (WHO_NEV + w->td.nev);
+
+		if (perf_check_fd_limit(need, &w->access, why, sizeof(why))) {
+			snprintf(w->td_note, sizeof(w->td_note), "top-down level 1 not counted: %d groups "
+				 "with its %d events more need %ld open files, past the limit (%ld): "
+				 "ulimit -n %ld, or a smaller --who-top", w->top, w->td.nev, need,
+				 w->access.fd_limit, need + 256);
+			return;
+		}
+	}
+	w->td_on = want;
+	if (!want) {
+		for (int i = 0; i < w->ncg; i++) {
+			who_td_close(&w->cg[i].fig);
+			w->cg[i].fig.td_have = false;
+		}
+		for (int i = 0; i < w->npr; i++) {
+			who_td_close(&w->pr[i].fig);
+			w->pr[i].fig.td_have = false;
+		}
+	}
+}
+
 void who_count(struct who *w)
 {
 	bool *want;
@@ -198,6 +303,7 @@ void who_count(struct who *w)
 
 	if (!w->cfg.count)
 		return;
+	who_td_switch(w);
 	for (int i = 0; i < w->ncg; i++)
 		if (w->cg[i].fig.counting)
 			who_fig_read(w, &w->cg[i].fig);
@@ -225,6 +331,12 @@ void who_count(struct who *w)
 		if (who_fig_open(w, &c->fig, dfd, -1, what))
 			close(dfd);
 	}
+	/* the top-down groups where the others count (a group counted before T was pressed too) */
+	for (int i = 0; i < w->ncg && w->td_on; i++)
+		if (w->cg[i].fig.counting && !w->cg[i].fig.ntg) {
+			snprintf(what, sizeof(what), "cgroup %s", w->cg[i].path);
+			who_td_open(w, &w->cg[i].fig, -1, what);
+		}
 	free(want);
 	/* the busiest processes shown (who_procs_scan's order) are counted too, as many as cgroups */
 	nprocs = w->cfg.procs < w->top ? w->cfg.procs : w->top;
@@ -237,7 +349,14 @@ void who_count(struct who *w)
 			continue;
 		snprintf(what, sizeof(what), "process %d (%s)", p->pid, p->comm);
 		who_fig_open(w, &p->fig, -1, p->pid, what);
+		if (p->fig.counting && w->td_on)
+			who_td_open(w, &p->fig, p->pid, what);
 	}
+	for (int i = 0; i < nprocs && i < w->npr && w->td_on; i++)
+		if (w->pr[i].fig.counting && !w->pr[i].fig.ntg) {
+			snprintf(what, sizeof(what), "process %d (%s)", w->pr[i].pid, w->pr[i].comm);
+			who_td_open(w, &w->pr[i].fig, w->pr[i].pid, what);
+		}
 }
 
 void who_count_close(struct who *w)

@@ -25,6 +25,11 @@ struct who_fig {
 	double t;                /* when */
 	bool scaled;
 	char why[200];           /* n/a: why */
+	/* the top-down group (who_td.c): per CPU or per process, beside G */
+	struct perf_group *tg;
+	int ntg;
+	double td_ev[PERF_GROUP_MAX]; /* its events per second at the last figures; NaN */
+	bool td_have;            /* TD_EV are of the figures' interval */
 };
 
 struct who_cg {
@@ -63,9 +68,30 @@ struct who_mon {
 	bool seen;
 };
 
+/*
+ * The top-down level 1 as the layout defines it: its roots' formulas, over
+ * the built-ins (instructions and cycles from the three events' group;
+ * slots and the topdown-* fields) and core events, read per cgroup or
+ * process from one more group: "slots" leading the topdown-* fields where
+ * the formulas read them, then the events.
+ */
+struct who_td {
+	int n;                         /* roots counted (0: n/a, WHY) */
+	int metric[WHO_TD_MAX];        /* their indexes in the layout */
+	int nev;                       /* the group's events */
+	struct perf_pmu_config cfg[PERF_GROUP_MAX];
+	int var[PERF_GROUP_MAX];       /* each event's variable in the layout's space */
+	double *vars;                  /* the variables while evaluating (layout_nvars) */
+	bool *done;                    /* the metrics evaluated so far */
+	char why[200];
+};
+
 struct who {
 	struct who_config cfg;
 	atomic_bool wanted;
+	atomic_bool td_wanted;
+	bool td_on;              /* the top-down groups are open where the others are */
+	struct who_td td;
 	char root[4096];
 	struct perf_access access;
 	struct who_cg *cg;
@@ -83,6 +109,7 @@ struct who {
 	int rot;                 /* the rotation's place among the groups beyond the busiest */
 	int top;                 /* counted at once (the open-file limit may lower cfg.top) */
 	char count_note[240];
+	char td_note[240];       /* the top-down level 1 was asked for and is not counted: why */
 	bool no_misses;          /* the kernel has no cache-misses event: two events a group */
 	struct who_mon *mon;
 	int nmon;
@@ -108,6 +135,17 @@ int who_readat(int dfd, const char *name, char *buf, size_t len);
 int who_read(const struct who *w, const char *rel, char *buf, size_t len);
 /* The index of cgroup PATH, or -1. */
 int who_cg_find(const struct who *w, const char *path);
+
+/* ---- who_td.c ---- */
+
+/* Find the layout's level 1 and encode its events (W->td; n/a with why). */
+void who_td_init(struct who *w);
+void who_td_free(struct who *w);
+/*
+ * The level-1 figures into OUT[W->td.n] from the three events per second
+ * EV and the top-down group's per second TD_EV (NaN where any is missing).
+ */
+void who_td_eval(struct who *w, const double *ev, const double *td_ev, double *out);
 
 /* ---- who_count.c ---- */
 

@@ -80,7 +80,8 @@ static int live_screen(struct session *s, const struct options *opt, int sigfd,
 {
 	struct ui_config c = { .groups_given = opt->groups != NULL,
 			       .interval_given = opt->interval_given, .interval = opt->interval,
-			       .pane = opt->pane, .who_always = opt->who || opt->who_procs >= 0 };
+			       .pane = opt->pane, .who_always = opt->who || opt->who_procs >= 0,
+			       .who_topdown = opt->who_topdown };
 	char rc_path[PATH_MAX];
 
 	app_view_info(opt, s, doctor, &c.info);
@@ -149,7 +150,7 @@ int mode_live(const struct options *opt)
 		.command_only = opt->command_only,
 		.stepped = opt->dump && opt->sim,
 		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,
-		.who_resctrl = opt->who_resctrl,
+		.who_resctrl = opt->who_resctrl, .who_topdown = opt->who_topdown,
 		/* a batch or a server shows who only when asked; the screen when the pane shows */
 		.who_wanted = opt->who || opt->who_procs >= 0 || opt->pane == VIEW_PANE_WHO,
 	};

@@ -80,6 +80,7 @@ static const struct option options_long[] = {
 	{ "who-top", required_argument, NULL, OPTIONS_WHO_TOP },
 	{ "who-procs", required_argument, NULL, OPTIONS_WHO_PROCS },
 	{ "who-resctrl", required_argument, NULL, OPTIONS_WHO_RESCTRL },
+	{ "who-topdown", no_argument, NULL, OPTIONS_WHO_TOPDOWN },
 	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "dump", no_argument, NULL, OPT_DUMP },

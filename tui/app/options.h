@@ -79,6 +79,7 @@ struct options {
 	int who_top;          /* --who-top: cgroups counted at once, 0 the default */
 	int who_procs;        /* --who-procs: process rows, -1 the default */
 	const char *who_resctrl; /* --who-resctrl CGROUPS: make their resctrl monitoring groups */
+	bool who_topdown;     /* --who-topdown: the top-down level 1 per cgroup and process */
 };
 
 /*
@@ -94,7 +95,8 @@ extern const char options_usage[];
  * The who options (options_who.c): their getopt codes, and option C with
  * ARG parsed into OPT: 0, -EINVAL with ERR, -ENOENT when C is none of them.
  */
-enum { OPTIONS_WHO = 1000, OPTIONS_WHO_TOP, OPTIONS_WHO_PROCS, OPTIONS_WHO_RESCTRL };
+enum { OPTIONS_WHO = 1000, OPTIONS_WHO_TOP, OPTIONS_WHO_PROCS, OPTIONS_WHO_RESCTRL,
+       OPTIONS_WHO_TOPDOWN };
 int options_who(int c, struct options *opt, const char *arg, char *err, size_t errlen);
 
 #endif

@@ -93,6 +93,8 @@ const char options_usage[] =
 	"                         (the who pane, W; batch, --record, --serve)\n"
 	"      --who-top=N        with --who: cgroups counted at once, 1-256 (16)\n"
 	"      --who-procs=N      process rows, 0-200 (20); read who from the start\n"
+	"      --who-topdown      with --who: the top-down level 1 per cgroup and process\n"
+	"                         (T in the who pane), where the CPU's tree allows\n"
 	"      --who-resctrl=CGROUPS\n"
 	"                         make a resctrl monitoring group for each cgroup (its\n"
 	"                         processes), removed at exit (also if pmutop is killed)\n"

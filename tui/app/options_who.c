@@ -1,6 +1,6 @@
 /*
  * options_who: the who options (--who, --who-top, --who-procs,
- * --who-resctrl) for options.c.  Main thread.
+ * --who-resctrl, --who-topdown) for options.c.  Main thread.
  */
 #include "options.h"
 
@@ -30,6 +30,10 @@ int options_who(int c, struct options *opt, const char *arg, char *err, size_t e
 	switch (c) {
 	case OPTIONS_WHO:
 		opt->who = true;
+		return 0;
+	case OPTIONS_WHO_TOPDOWN:
+		/* counted beside the three events: it implies --who */
+		opt->who = opt->who_topdown = true;
 		return 0;
 	case OPTIONS_WHO_TOP:
 		return options_count("--who-top", "cgroups are counted at once", arg, 1, WHO_TOP_MAX,

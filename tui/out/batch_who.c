@@ -6,7 +6,10 @@
  * object.  n/a (text), an empty field (CSV) or null (JSON) where a figure
  * is not available, with the reason beside it; '~' (text) and "age_s" mark
  * figures from a cgroup's last turn, '*' and "scaled" the kernel's
- * multiplexing.  Main thread.
+ * multiplexing.  The top-down level 1 (--who-topdown): text, a "# who-td"
+ * table by the vendor's metric names; CSV, one who_topdown field of
+ * NAME=VALUE pairs (the names differ between CPUs); JSON, "topdown" per row
+ * and the names with their unit once.  Main thread.
  */
 #include "batch.h"
 #include "batch_int.h"
@@ -64,6 +67,28 @@ void batch_who_text(const struct sample *s, FILE *out)
 		fputs("# who ", out);
 		batch_who_text_row(&w->rows[i], out);
 	}
+	if (w->ntd) {
+		fprintf(out, "# who-td %8s", "pid");
+		for (int k = 0; k < w->ntd; k++)
+			fprintf(out, " %*s", (int)(strlen(w->td_name[k]) > 8 ? strlen(w->td_name[k]) : 8),
+				w->td_name[k]);
+		fprintf(out, "  name (%s)\n", w->td_unit);
+		for (int i = 0; i < w->nrows; i++) {
+			const struct who_row *r = &w->rows[i];
+
+			if (r->pid)
+				fprintf(out, "# who-td %8d", r->pid);
+			else
+				fprintf(out, "# who-td %8s", "cgroup");
+			for (int k = 0; k < w->ntd; k++)
+				batch_who_num(out, r->td[k], (int)(strlen(w->td_name[k]) > 8
+						 ? strlen(w->td_name[k]) : 8) - 1, 1,
+					      r->age_s > 0 || r->scaled, r->age_s > 0 ? '~' : '*');
+			fprintf(out, "  %s\n", r->pid ? r->name : r->path[0] ? r->path : "/");
+		}
+	} else if (w->td_why[0]) {
+		fprintf(out, "# who: %s\n", w->td_why);
+	}
 	/* the reasons, once each */
 	for (int i = 0; i < w->nrows; i++) {
 		const struct who_row *r = &w->rows[i];
@@ -80,13 +105,14 @@ void batch_who_csv_header(const struct sample *s, FILE *out)
 {
 	if (s->who)
 		fputs(",who_path,who_name,who_pid,who_cpus,who_ipc,who_ghz,who_mpki,"
-		      "who_mbm_total_Bps,who_mbm_local_Bps,who_llc_bytes,who_age_s,who_why", out);
+		      "who_mbm_total_Bps,who_mbm_local_Bps,who_llc_bytes,who_age_s,who_why,who_topdown",
+		      out);
 }
 
 void batch_who_csv_empty(const struct sample *s, FILE *out)
 {
 	if (s->who)
-		fputs(",,,,,,,,,,,,", out);
+		fputs(",,,,,,,,,,,,,", out);
 }
 
 static void batch_who_csv_num(FILE *out, double v)
@@ -133,6 +159,10 @@ void batch_who_csv_rows(const struct sample *s, const char *before, int metric_c
 		batch_who_csv_num(out, r->llc);
 		batch_who_csv_num(out, r->age_s);
 		batch_who_csv_text(out, r->why);
+		fputc(',', out);
+		for (int k = 0; k < w->ntd; k++)
+			if (isfinite(r->td[k]))
+				fprintf(out, "%s%s=%.6g", k ? ";" : "", w->td_name[k], r->td[k]);
 		fputc('\n', out);
 	}
 }
@@ -142,9 +172,17 @@ static json_t *batch_who_real(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *batch_who_row(const struct who_row *r)
+static json_t *batch_who_row(const struct who_snap *w, const struct who_row *r)
 {
 	json_t *o = json_object();
+
+	if (w->ntd) {
+		json_t *td = json_object();
+
+		for (int k = 0; k < w->ntd; k++)
+			json_object_set_new(td, w->td_name[k], batch_who_real(r->td[k]));
+		json_object_set_new(o, "topdown", td);
+	}
 
 	json_object_set_new(o, "path", json_string(r->path));
 	json_object_set_new(o, "name", json_string(r->name));
@@ -192,8 +230,17 @@ struct json_t *batch_who_json(const struct sample *s)
 	json_object_set_new(o, "candidates", json_integer(w->candidates));
 	json_object_set_new(o, "note", json_string(w->note));
 	json_object_set_new(o, "rdt_note", json_string(w->rdt_note));
+	if (w->ntd) {
+		json_t *names = json_array();
+
+		for (int k = 0; k < w->ntd; k++)
+			json_array_append_new(names, json_string(w->td_name[k]));
+		json_object_set_new(o, "topdown_metrics", names);
+		json_object_set_new(o, "topdown_unit", json_string(w->td_unit));
+	}
+	json_object_set_new(o, "topdown_why", w->td_why[0] ? json_string(w->td_why) : json_null());
 	for (int i = 0; i < w->nrows; i++)
-		json_array_append_new(w->rows[i].pid ? pr : cg, batch_who_row(&w->rows[i]));
+		json_array_append_new(w->rows[i].pid ? pr : cg, batch_who_row(w, &w->rows[i]));
 	json_object_set_new(o, "cgroups", cg);
 	json_object_set_new(o, "processes", pr);
 	return o;

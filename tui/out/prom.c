@@ -466,6 +466,23 @@ static void prom_who(struct prom_ctx *c)
 		    "monitoring group holds", NULL);
 	for (int i = 0; i < ncg; i++)
 		prom_who_series(c, "pmutop_who_llc_occupancy_bytes", cg[i], "", cg[i]->llc);
+	if (w->ntd) {
+		char help[160];
+
+		snprintf(help, sizeof(help), "The vendor's top-down level 1 of a cgroup or process, "
+			 "in %s, by the vendor's metric name (pmutop --who-topdown)", w->td_unit);
+		prom_family(c, "pmutop_who_topdown_level1", "gauge", help, NULL);
+		for (int k = 0; k < w->ntd; k++) {
+			char extra[WHO_TD_NAME_MAX + 16];
+
+			snprintf(extra, sizeof(extra), "metric=\"%s\",", w->td_name[k]);
+			for (int i = 0; i < ncg; i++)
+				prom_who_series(c, "pmutop_who_topdown_level1", cg[i], extra,
+						cg[i]->age_s > 0 ? NAN : cg[i]->td[k]);
+			for (int i = 0; i < npr; i++)
+				prom_who_series(c, "pmutop_who_topdown_level1", pr[i], extra, pr[i]->td[k]);
+		}
+	}
 	free(cg);
 	free(pr);
 }

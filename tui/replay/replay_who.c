@@ -30,8 +30,10 @@ static void replay_who_str(json_t *o, const char *key, char *buf, size_t len)
 }
 
 /* Row R from O (a cgroup, or a process when PROC); NULL, or what is wrong. */
-static const char *replay_who_row(json_t *o, bool proc, struct who_row *r)
+static const char *replay_who_row(json_t *o, bool proc, const struct who_snap *w, struct who_row *r)
 {
+	json_t *td = json_object_get(o, "topdown");
+
 	json_t *id = json_object_get(o, proc ? "pid" : "depth");
 
 	if (!json_is_object(o) || !json_is_string(json_object_get(o, "path")) ||
@@ -64,6 +66,8 @@ static const char *replay_who_row(json_t *o, bool proc, struct who_row *r)
 	r->llc = replay_who_num(o, "llc_bytes");
 	replay_who_str(o, "rdt_why", r->rdt_why, sizeof(r->rdt_why));
 	replay_who_str(o, "cpus_allowed", r->where, sizeof(r->where));
+	for (int k = 0; k < WHO_TD_MAX; k++)
+		r->td[k] = k < w->ntd ? replay_who_num(td, w->td_name[k]) : NAN;
 	return NULL;
 }
 
@@ -88,9 +92,25 @@ const char *replay_who(json_t *o, struct who_snap **out)
 	replay_who_str(o, "why", w->why, sizeof(w->why));
 	replay_who_str(o, "note", w->note, sizeof(w->note));
 	replay_who_str(o, "rdt_note", w->rdt_note, sizeof(w->rdt_note));
+	replay_who_str(o, "topdown_why", w->td_why, sizeof(w->td_why));
+	replay_who_str(o, "topdown_unit", w->td_unit, sizeof(w->td_unit));
+	v = json_object_get(o, "topdown_metrics");
+	if (v && (!json_is_array(v) || json_array_size(v) > WHO_TD_MAX)) {
+		who_snap_free(w);
+		return "a sample's who topdown_metrics is not a list of at most 5 metric names";
+	}
+	for (k = 0; v && k < json_array_size(v); k++) {
+		const char *name = json_string_value(json_array_get(v, k));
+
+		if (!name || !*name) {
+			who_snap_free(w);
+			return "a sample's who topdown_metrics holds something other than a name";
+		}
+		snprintf(w->td_name[w->ntd++], sizeof(w->td_name[0]), "%s", name);
+	}
 	json_array_foreach(cg, k, v) {
 		struct who_row *r = &w->rows[w->nrows];
-		const char *why = replay_who_row(v, false, r);
+		const char *why = replay_who_row(v, false, w, r);
 		int prev = w->nrows ? w->rows[w->nrows - 1].depth : -1;
 
 		if (!why && r->depth > prev + 1)
@@ -105,7 +125,7 @@ const char *replay_who(json_t *o, struct who_snap **out)
 	}
 	w->ncgroups = w->nrows;
 	json_array_foreach(pr, k, v) {
-		const char *why = replay_who_row(v, true, &w->rows[w->nrows]);
+		const char *why = replay_who_row(v, true, w, &w->rows[w->nrows]);
 
 		if (why) {
 			who_snap_free(w);

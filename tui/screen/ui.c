@@ -206,6 +206,10 @@ static void ui_keys(struct ui_state *u)
 			u->who_on = u->v.lower == VIEW_PANE_WHO;
 			session_set_who(u->s, u->who_on || u->c->who_always);
 		}
+		if (u->s && u->v.who_td != u->who_td_on) {
+			u->who_td_on = u->v.who_td;
+			session_set_who_topdown(u->s, u->who_td_on);
+		}
 		/*
 		 * Keys typed together (Down then e) each act on what the one before
 		 * left: the frame is brought up to date before the next key (drawn
@@ -342,6 +346,7 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 	u->who_on = u->v.lower == VIEW_PANE_WHO;
 	if (u->who_on && u->s)
 		session_set_who(u->s, true);
+	u->v.who_td = u->who_td_on = c->who_topdown;
 }
 
 int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, size_t errlen)

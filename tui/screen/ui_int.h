@@ -35,6 +35,7 @@ struct ui_state {
 	bool dirty, quit;
 	bool leave_cmd;        /* quit without stopping the command (l at the quit prompt) */
 	bool who_on;           /* the who pane shows: its figures are read */
+	bool who_td_on;        /* the sampler was told to count the top-down level 1 per cgroup */
 };
 
 /* Monotonic seconds. */

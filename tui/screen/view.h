@@ -133,6 +133,7 @@ struct view {
 	enum view_who_col who_sort; /* the who pane sorts each cgroup's children and the processes by it */
 	bool who_sort_rev;        /* least first */
 	char who_filter[64];      /* the who pane shows the rows whose name or path holds it ("": all) */
+	bool who_td;              /* the who pane shows the top-down level 1 (T), counted per cgroup */
 	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */
@@ -175,6 +176,7 @@ struct view_frame {
 	uint64_t who_sel;
 	bool who_kids;
 	int who_parent_pos;
+	int who_ntd;              /* the who sample's top-down columns (its level-1 metrics), 0 none */
 	int tree_npath;
 	struct view_hit *hits;
 	int nhits, hits_cap;

@@ -148,6 +148,9 @@ const char *emu_unknown_events(struct emu *e, int *count);
  * -ENXIO (no such CPU, offline), -ENOSPC (too many conditions watched).
  */
 #define EMU_WATCH_MPERF (1ull << 63)
+/* TOPDOWN.SLOTS (fixed counter 3), and the slots of PERF_METRICS field K (0-7), where the machine has them */
+#define EMU_WATCH_SLOTS (1ull << 62)
+#define EMU_WATCH_TD(k) (EMU_WATCH_SLOTS | (1ull + (uint64_t)(k)))
 int emu_watch(struct emu *e, int cpu, uint64_t sel, double *count);
 
 /*

@@ -74,6 +74,20 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		return 0;
 	if (key & EMU_KEY_MPERF) /* the P0 reference clock while unhalted */
 		return e->m->nominal_ghz * 1e9 * v[SK_util] * share;
+	if (key & EMU_KEY_SLOTS) {
+		/* fixed counter 3's slots and PERF_METRICS' fields, as emu_cpu_topdown_rates has them */
+		const struct emu_machine *cm = emu_cpu_m(e, c);
+		double frac[PERF_METRICS_FIELDS], slots;
+		unsigned field = (unsigned)(key & 0xF);
+
+		if (!cm->slots_width || !cm->perf_metrics || field > cm->perf_metrics)
+			return 0;
+		slots = emu_cycle_rate(e, priv, v) * cm->slots_width * v[SK_slot_share];
+		if (!field)
+			return slots;
+		emu_model_topdown(e->m, v, frac);
+		return slots * frac[field - 1];
+	}
 	if (!emu_model_core(emu_cpu_m(e, c), event, umask, offcore, v, &d)) {
 		emu_note_unknown(e, key);
 		return 0;
@@ -375,7 +389,8 @@ int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count)
 {
 	/* the reference clock while unhalted (MPERF), which no select names: the tasks' time */
 	uint64_t key = sel & EMU_KEY_MPERF ? EMU_KEY_MPERF | EVTSEL_USR | EVTSEL_OS
-					   : emu_core_key(sel | EVTSEL_USR | EVTSEL_OS, 0);
+		       : sel & EMU_KEY_SLOTS ? (sel & (EMU_KEY_SLOTS | 0xF)) | EVTSEL_USR | EVTSEL_OS
+		       : emu_core_key(sel | EVTSEL_USR | EVTSEL_OS, 0);
 	int w;
 
 	for (w = 0; w < c->nwatch && c->watch_key[w] != key; w++)

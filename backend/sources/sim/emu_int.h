@@ -17,7 +17,7 @@
 
 #define EMU_MAX_ACC     48  /* accumulators per CPU / socket */
 #define EMU_MAX_UNKNOWN 64
-#define EMU_MAX_WATCH   6   /* conditions per CPU the emulated kernel watches for cgroups and tasks */
+#define EMU_MAX_WATCH   16  /* conditions per CPU the emulated kernel watches for cgroups and tasks */
 #define EMU_PRIV_USR    1u
 #define EMU_PRIV_OS     2u
 
@@ -126,6 +126,8 @@ enum { EMU_FREE_IRPERF, EMU_FREE_APERF, EMU_FREE_MPERF };
 #define EMU_KEY_OFFCORE_SHIFT 32
 #define EMU_KEY_EVENT_HI_SHIFT 56
 #define EMU_KEY_MPERF (1ull << 63)
+/* the slots of fixed counter 3 (low bits 0) or a PERF_METRICS field's (1 + the field), which no select asks for */
+#define EMU_KEY_SLOTS (1ull << 62)
 
 /* The machine as CPU C's events see it: a hybrid's E-core's own, else the row. */
 static inline const struct emu_machine *emu_cpu_m(const struct emu *e, const struct emu_cpu *c)

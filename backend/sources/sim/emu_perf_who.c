@@ -30,11 +30,27 @@ static struct ek_who_ev *ek_who_of(struct emu_perf *k, int fd)
 	return slot >= 0 && slot < k->nwev && k->wev[slot].used ? &k->wev[slot] : NULL;
 }
 
-/* The condition ATTR asks for on this machine, or 0 (ENOENT). */
+/*
+ * The condition ATTR asks for on this machine, or 0 (ENOENT): a raw event's
+ * select (event, umask, edge, cmask; AMD's event bits 11:8), the cpu PMU's
+ * slots and topdown-* events (event 00H, umask 04H and 80H + field) where
+ * the machine has PERF_METRICS, the generic events as Linux maps them.  An
+ * inverted threshold is not counted for a cgroup here.
+ */
 static uint64_t ek_who_select(const struct emu_perf *k, const struct perf_event_attr *attr)
 {
-	if (attr->type == PERF_TYPE_RAW || (attr->type >= EK_ATOM_TYPE && attr->type < EK_UNCORE_TYPE))
-		return attr->config & 0xFFFF;
+	if (attr->type == PERF_TYPE_RAW || (attr->type >= EK_ATOM_TYPE && attr->type < EK_UNCORE_TYPE)) {
+		uint64_t c = attr->config;
+		unsigned umask = (unsigned)(c >> 8 & 0xFF);
+
+		if ((c & 0xFF) == 0 && attr->type == PERF_TYPE_RAW && k->perf_metrics &&
+		    (umask == 0x04 || (umask >= 0x80 && umask < 0x80 + k->perf_metrics)))
+			return umask == 0x04 ? EMU_WATCH_SLOTS : EMU_WATCH_TD(umask - 0x80);
+		if (c & EVTSEL_INV)
+			return 0;
+		return c & (EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_EDGE | EVTSEL_CMASK_MASK |
+			    (k->amd ? AMD_EVTSEL_EVENT_HI_MASK : 0));
+	}
 	if (attr->type != PERF_TYPE_HARDWARE)
 		return 0;
 	switch (attr->config & 0xFFFFFFFFu) {
@@ -96,6 +112,9 @@ int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int
 		    l->nmembers >= PERF_GROUP_MAX)
 			return -EINVAL;
 	}
+	/* Linux: a topdown-* event only in a group that "slots" leads */
+	if ((sel & EMU_WATCH_SLOTS) && (sel & 0xF) && (!l || l->sel != EMU_WATCH_SLOTS))
+		return -EINVAL;
 	k->wev = xrealloc(k->wev, (size_t)k->nwev + 1, sizeof(*k->wev));
 	slot = k->nwev++;
 	e = &k->wev[slot];

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #define WHO_PANE_VALUES 42 /* the figures' columns before the name */
+#define WHO_PANE_TD_W 9    /* a top-down column: the vendor's name cut to 8 */
 
 uint64_t who_pane_id(const char *path, int pid)
 {
@@ -41,9 +42,18 @@ static bool who_pane_closed(const struct view *v, const struct who_row *r)
 	return false;
 }
 
-/* Row R's value in column C (NaN: none). */
-static double who_pane_value(const struct who_row *r, enum view_who_col c)
+/* Whether the pane shows the top-down level 1 (T, and the sample has it). */
+static bool who_pane_td(const struct view *v, const struct who_snap *w)
 {
+	return v->who_td && w->ntd > 0;
+}
+
+/* Row R's value in column C (NaN: none); with the top-down level 1 shown, C's level-1 metric. */
+static double who_pane_value(const struct view *v, const struct who_snap *w, const struct who_row *r,
+			     enum view_who_col c)
+{
+	if (who_pane_td(v, w))
+		return c > 0 && (int)c <= w->ntd ? r->td[c - 1] : r->cpus;
 	switch (c) {
 	case VIEW_WHO_IPC:
 		return who_row_ipc(r);
@@ -70,7 +80,8 @@ static int who_pane_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct who_pane_order *o = ctx;
 	const struct who_row *x = &o->w->rows[*(const int *)a], *y = &o->w->rows[*(const int *)b];
-	double kx = who_pane_value(x, o->v->who_sort), ky = who_pane_value(y, o->v->who_sort);
+	double kx = who_pane_value(o->v, o->w, x, o->v->who_sort);
+	double ky = who_pane_value(o->v, o->w, y, o->v->who_sort);
 
 	if (isfinite(kx) != isfinite(ky))
 		return isfinite(kx) ? -1 : 1;
@@ -179,7 +190,10 @@ static void who_pane_num(char *buf, size_t len, double v, int prec, const struct
 
 static void who_pane_head(const struct view *v, const struct who_snap *w, int y, struct grid *g)
 {
-	if (v->who_filter[0])
+	if (v->who_td && !w->ntd && w->available)
+		grid_put(g, y, 1, g->w - 2, GRID_WARN, "%s", w->td_why[0] ? w->td_why
+			 : "top-down level 1: from the next sample on");
+	else if (v->who_filter[0])
 		grid_put(g, y, 1, g->w - 2, GRID_BOLD, "filter '%s' (/ changes it, empty: all). %s",
 			 v->who_filter, w->counting ? w->note : "");
 	else if (!w->available)
@@ -202,6 +216,17 @@ static enum grid_style who_pane_heat(double value, double max)
 	       : f > 0 ? GRID_HEAT1 : GRID_NORMAL;
 }
 
+/* Row R's name from column X: a process's PID and command, a cgroup's indented with its mark. */
+static void who_pane_name(struct grid *g, int y, int x, const struct who_row *r, bool sel, char mark)
+{
+	if (r->pid)
+		grid_put(g, y, x, g->w - x - 1, sel ? GRID_BOLD : GRID_NORMAL, "%7d %s", r->pid,
+			 r->name);
+	else
+		grid_put(g, y, x, g->w - x - 1, sel ? GRID_BOLD : GRID_NORMAL, "%*s%c %s",
+			 2 * (r->depth > 8 ? 8 : r->depth), "", mark, r->name);
+}
+
 static void who_pane_row(const struct view *v, const struct who_snap *w, int i, int y, bool sel,
 			 const double *max, struct grid *g)
 {
@@ -212,6 +237,21 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 	char mark = !kids ? ' ' : who_pane_closed(v, r) ? '+' : '-';
 
 	who_pane_num(c[0], sizeof(c[0]), r->cpus, 2, r, false);
+	if (who_pane_td(v, w)) {
+		int x = 9;
+
+		pane_cell(g, y, 1, 7, r->path[0] || r->pid ? who_pane_heat(r->cpus, max[0])
+			  : GRID_NORMAL, c[0], sel);
+		for (int k = 0; k < w->ntd; k++) {
+			char t[16];
+
+			who_pane_num(t, sizeof(t), r->td[k], 1, r, true);
+			grid_put(g, y, x, WHO_PANE_TD_W, GRID_NORMAL, "%*s", WHO_PANE_TD_W, t);
+			x += WHO_PANE_TD_W;
+		}
+		who_pane_name(g, y, x + 1, r, sel, mark);
+		return;
+	}
 	who_pane_num(c[1], sizeof(c[1]), who_row_ipc(r), 2, r, true);
 	who_pane_num(c[2], sizeof(c[2]), who_row_ghz(r), 2, r, true);
 	who_pane_num(c[3], sizeof(c[3]), who_row_mpki(r), 1, r, true);
@@ -226,13 +266,7 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 	grid_put(g, y, 28, 8, r->path[0] && !r->pid ? who_pane_heat(r->mbm_total, max[1])
 						     : GRID_NORMAL, "%8s", c[4]);
 	grid_put(g, y, 36, 6, GRID_NORMAL, "%6s", c[5]);
-	if (r->pid)
-		grid_put(g, y, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, sel ? GRID_BOLD
-			 : GRID_NORMAL, "%7d %s", r->pid, r->name);
-	else
-		grid_put(g, y, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, sel ? GRID_BOLD
-			 : GRID_NORMAL, "%*s%c %s", 2 * (r->depth > 8 ? 8 : r->depth), "", mark,
-			 r->name);
+	who_pane_name(g, y, WHO_PANE_VALUES + 1, r, sel, mark);
 }
 
 static int who_pane_draw(const struct view *v, const struct sample *s, int y, int h,
@@ -249,9 +283,31 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 		return 1;
 	}
 	who_pane_head(v, w, y, g);
+	f->who_ntd = w->ntd;
 	if (!w->available || h < 3)
 		return 1;
-	{
+	if (who_pane_td(v, w)) {
+		int x = 9;
+
+		grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
+		grid_put(g, y + 1, 1, 7, GRID_HEADER, "%6s%c", "CPUs",
+			 v->who_sort == 0 ? (v->who_sort_rev ? 'v' : '^') : ' ');
+		/* the vendor's names, cut to the column (explain has them whole) */
+		for (int k = 0; k < w->ntd; k++) {
+			char name[WHO_PANE_TD_W];
+			size_t len;
+
+			snprintf(name, sizeof(name), "%s", w->td_name[k]);
+			len = strlen(name);
+			while (len && name[len - 1] == '_')
+				name[--len] = '\0';
+			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", WHO_PANE_TD_W - 1,
+				      name, (int)v->who_sort == k + 1 ? (v->who_sort_rev ? 'v' : '^')
+				      : ' ');
+		}
+		grid_put(g, y + 1, x + 1, g->w - x - 2, GRID_HEADER, "cgroup / PID process (%s)",
+			 w->td_unit);
+	} else {
 		static const char *const names[VIEW_WHO_NCOLS] = { "CPUs", "IPC", "GHz", "MPKI",
 								   "mem MB/s", "L3 MB" };
 		static const int widths[VIEW_WHO_NCOLS] = { 6, 5, 5, 6, 8, 6 };
@@ -306,9 +362,16 @@ bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 	switch (key) {
 	case 's':
 	case '>':
-	case '<':
-		v->who_sort = (enum view_who_col)((v->who_sort + (key == '<' ? VIEW_WHO_NCOLS - 1 : 1)) %
-						  VIEW_WHO_NCOLS);
+	case '<': {
+		/* the columns shown: CPUs and the level-1 metrics with T, else the six */
+		int n = v->who_td && f->who_ntd ? 1 + f->who_ntd : VIEW_WHO_NCOLS;
+
+		v->who_sort = (enum view_who_col)(((int)v->who_sort % n + (key == '<' ? n - 1 : 1)) % n);
+		return true;
+	}
+	case 'T':
+		v->who_td = !v->who_td;
+		v->who_sort = VIEW_WHO_CPUS;
 		return true;
 	case 'r':
 		v->who_sort_rev = !v->who_sort_rev;
@@ -373,6 +436,18 @@ char *who_pane_explain(const struct view *v, const struct sample *s)
 		fprintf(f, "  ~: from its last turn, %.0f s ago (%s)\n", r->age_s, s->who->note);
 	if (r->scaled)
 		fprintf(f, "  *: the kernel multiplexed its counters; scaled to the interval\n");
+	if (s->who->ntd) {
+		fprintf(f, "Top-down level 1 (T), the vendor's metrics over its own counts (in %s):",
+			s->who->td_unit);
+		for (int k = 0; k < s->who->ntd; k++)
+			if (isfinite(r->td[k]))
+				fprintf(f, " %s %.1f", s->who->td_name[k], r->td[k]);
+			else
+				fprintf(f, " %s n/a", s->who->td_name[k]);
+		fprintf(f, "\n");
+	} else if (s->who->td_why[0]) {
+		fprintf(f, "Top-down level 1: %s\n", s->who->td_why);
+	}
 	fprintf(f, "mem MB/s, L3 MB: its resctrl monitoring group's mbm_total_bytes per second and "
 		"llc_occupancy, summed over the L3 domains%s%s\n", r->rdt_why[0] ? ": n/a, " : "",
 		r->rdt_why);
