@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 80
+plan 85
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -134,12 +134,15 @@ bad = ["%s %s, truth %.2f" % (k, td.get(k), v) for k, v in t.items()
 print(" ".join(bad) if bad else "ok")' "$3" "$4" "$5" "$6")
 	expect_is "$1" "$got" ok
 }
-run "$PMUTOP" $SIM --who-topdown --who-top 8 -b -n 3 -d 0.4 --format json
+run sh -c "ulimit -n 20000 2>/dev/null; exec '$PMUTOP' $SIM --who-topdown --who-top 8 -b -n 3 -d 0.4 --format json --record '$tmp/td.jsonl'"
 expect_is "--who-topdown: level 1 by the vendor's names" "$(whole "$out" topdown_metrics)" "['Retiring', 'Frontend_Bound', 'Bad_Speculation', 'Backend_Bound']"
 tdnear "... the stream container: Retiring 8.4 (0.35 x 1.2 / 5), front end 4, bad speculation 1, back end 86.6" "$out" "$STREAM" 8.4 4 1
 tdnear "... PostgreSQL: Retiring 19.8 (0.9 x 1.1 / 5), front end 15, bad speculation 5" "$out" system.slice/postgresql.service 19.8 15 5
 tdnear "... the pod (a parent, its container's counts): Retiring 52.8 (2.4 x 1.1 / 5)" "$out" "$POD" 52.8 5 2
 tdnear "... cc1, counted per task: Retiring 24.2 (1.1 x 1.1 / 5), front end 30, bad speculation 8" "$out" pid:7002 24.2 30 8
+live=$out
+run "$PMUTOP" --replay "$tmp/td.jsonl" -b --format json
+expect_is "... a recording keeps it: the replay's container's Backend_Bound" "$(who "$out" "$STREAM" topdown)" "$(who "$live" "$STREAM" topdown)"
 run "$PMUTOP" $SIM --who -b -n 2 -d 0.3 --format json
 expect_match "without it: none, and how to have it" "$(whole "$out" topdown_why)" "T in the who pane, or --who-topdown (7 events more per CPU per group)"
 run sh -c "ulimit -n 6000 && exec '$PMUTOP' $SIM --who-topdown --who-top 4 -b -n 2 -d 0.3 --format json"
@@ -181,19 +184,21 @@ expect_match "a recording whose who rows skip a level: said, with the line" "$er
 # Prometheus: a bounded number of series, the container's IPC
 . "$top_srcdir/tests/http_lib.sh"
 port=$(free_port)
-"$PMUTOP" $SIM --who -d 0.5 --serve "127.0.0.1:$port" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+sh -c "ulimit -n 20000 2>/dev/null; exec '$PMUTOP' $SIM --who-topdown --who-top 8 -d 0.5 --serve '127.0.0.1:$port'" >"$tmp/serve.out" 2>"$tmp/serve.err" &
 pids="$pids $!"
 wait_http "http://127.0.0.1:$port/metrics"
-# until a sample with the container's counters is served (its first interval has none yet)
+# until a sample with the container's counters and level 1 is served (its first interval has none)
 i=0
 while [ $i -lt 200 ]; do
 	curl -s "http://127.0.0.1:$port/metrics" >"$tmp/metrics.txt"
 	ipc=$(sed -n 's/^pmutop_who_ipc{name="docker 3f2a9c1b7d4e".*} //p' "$tmp/metrics.txt")
-	[ -n "$ipc" ] && break
+	ret=$(sed -n 's/^pmutop_who_topdown_level1{name="docker 3f2a9c1b7d4e",.*metric="Retiring".*} //p' "$tmp/metrics.txt")
+	[ -n "$ipc" ] && [ -n "$ret" ] && break
 	sleep 0.1
 	i=$((i + 1))
 done
 near "Prometheus: the container's IPC, labelled by name and cgroup" "${ipc:-0}" 0.35 0.02
+near "... its top-down level 1 by the vendor's metric name (Retiring 8.4)" "${ret:-0}" 8.4 0.02
 n=$(grep -c '^pmutop_who_cpus{pid=' "$tmp/metrics.txt")
 expect_is "... the 10 busiest processes of 24, no more" "$n" 10
 
@@ -353,6 +358,17 @@ if command -v tmux >/dev/null 2>&1; then
 	expect_match "... the pod's slice (IPC 2.4) first under the machine" "$(printf '%s\n' "$screen" | grep -A1 "(the whole machine)" | tail -1)" "- kubepods.slice"
 	tmux -S "$sock" send-keys q
 	tmux -S "$sock" kill-server 2>/dev/null
+	# T: the top-down level 1 in the who pane's columns, by the vendor's names; T again: back
+	sock="$tmp/tmux3"
+	tmux -S "$sock" new-session -d -x 80 -y 24 "ulimit -n 20000 2>/dev/null; XDG_CONFIG_HOME=$tmp $PMUTOP $SIM --who --who-top 8 --pane who"
+	wait_screen "$sock" "docker 3f2a9c1b7d4e"
+	tmux -S "$sock" send-keys T
+	if wait_screen "$sock" "Retiring Frontend Bad_Spec  Backend"; then pass "80x24: T shows the top-down level 1 in the who pane, the vendor's names"; else fail "80x24: T shows the top-down level 1" "$screen"; fi
+	wait_screen "$sock" "86.6" >/dev/null
+	expect_match "... the container: Retiring 8.4, front end 4, bad speculation 1, back end 86.6" "$(printf '%s\n' "$screen" | grep 'docker 3f2a9c1b7d4e' | tr -s ' ')" " 16.00 8.4 4.0 1.0 86.6 "
+	tmux -S "$sock" send-keys T
+	if wait_screen "$sock" "MPKI"; then pass "... T again: the counters' columns back"; else fail "... T again: the counters' columns back" "$screen"; fi
+	tmux -S "$sock" kill-server 2>/dev/null
 	sock="$tmp/tmux2"
 	tmux -S "$sock" new-session -d -x 160 -y 50 "XDG_CONFIG_HOME=$tmp $PMUTOP $SIM --pane who"
 	wait_screen "$sock" "docker 3f2a9c1b7d4e"
@@ -361,5 +377,5 @@ if command -v tmux >/dev/null 2>&1; then
 	case "$screen" in *"@ 16"*) fail "... and no other CPU" "$screen" ;; *) pass "... and no other CPU" ;; esac
 	tmux -S "$sock" kill-server 2>/dev/null
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do skip "the who pane on screen" "no tmux"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do skip "the who pane on screen" "no tmux"; done
 fi
