@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 85
+plan 93
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -67,6 +67,12 @@ near "the stream container keeps 16 CPUs busy" "$(who "$out" "$STREAM" cpus)" 16
 near "... at its CPUs' IPC" "$(who "$out" "$STREAM" ipc)" 0.35 0.02
 near "... 76.5 L3 misses a thousand instructions (0.09 x 0.85)" "$(who "$out" "$STREAM" mpki)" 76.5 0.02
 near "... at the nominal 2.3 GHz" "$(who "$out" "$STREAM" ghz)" 2.3 0.02
+near "... a quarter of its loads from DRAM remote (MEM_LOAD_L3_MISS_RETIRED: 1e7 of 4e7 a CPU)" "$(who "$out" "$STREAM" remote_share)" 0.25 0.02
+near "... PostgreSQL a tenth" "$(who "$out" system.slice/postgresql.service remote_share)" 0.1 0.02
+near "... the pod (a parent, its container's counts) a fifth" "$(who "$out" "$POD" remote_share)" 0.2 0.02
+near "... postgres, counted per task, a tenth" "$(who "$out" pid:1201 remote_share)" 0.1 0.02
+expect_is "... nginx loads nothing from DRAM: no share" "$(who "$out" system.slice/nginx.service remote_share)" missing
+expect_is "... by the vendor's event names" "$(whole "$out" remote_events)" "['MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM', 'MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM']"
 near "PostgreSQL: 8 CPUs 80 % busy, 90 % of it its own" "$(who "$out" system.slice/postgresql.service cpus)" 5.76 0.02
 near "... IPC 0.9" "$(who "$out" system.slice/postgresql.service ipc)" 0.9 0.02
 near "... 12 misses a thousand instructions (0.03 x 0.4)" "$(who "$out" system.slice/postgresql.service mpki)" 12 0.02
@@ -146,7 +152,7 @@ expect_is "... a recording keeps it: the replay's container's Backend_Bound" "$(
 run "$PMUTOP" $SIM --who -b -n 2 -d 0.3 --format json
 expect_match "without it: none, and how to have it" "$(whole "$out" topdown_why)" "T in the who pane, or --who-topdown (7 events more per CPU per group)"
 run sh -c "ulimit -n 6000 && exec '$PMUTOP' $SIM --who-topdown --who-top 4 -b -n 2 -d 0.3 --format json"
-expect_match "past the open-file limit: not counted, and what would hold it" "$(whole "$out" topdown_why)" "top-down level 1 not counted: 4 groups with its 7 events more need 6440 open files, past the limit (6000)"
+expect_match "past the open-file limit: not counted, and what would hold it" "$(whole "$out" topdown_why)" "top-down level 1 not counted: 4 groups with its 7 events more need 7728 open files, past the limit (6000)"
 # a hybrid laptop: its P- and E-cores' trees differ, so level 1 per cgroup is n/a, said why
 mkdir -p "$tmp/scn"
 cp "$top_srcdir"/backend/sources/sim/scenarios/*.scn "$tmp/scn/"
@@ -167,6 +173,7 @@ expect_match "an emulated machine running no tasks: n/a, and where to see some" 
 # CSV and text carry the same rows
 run "$PMUTOP" $SIM --who -b -n 2 -d 0.3 --format csv
 expect_match "CSV: the who columns" "$(printf '%s\n' "$out" | head -1)" ",who_path,who_name,who_pid,who_cpus,who_ipc,who_ghz,who_mpki,who_mbm_total_Bps"
+expect_match "... the remote share last" "$(printf '%s\n' "$out" | head -1)" ",who_topdown,who_remote_share"
 expect_match "... a cgroup row with its path" "$out" ",cgroup,,,,"
 run "$PMUTOP" $SIM --who -b -n 2 -d 0.3
 expect_match "text: a who table naming the container" "$out" "docker 3f2a9c1b7d4e  $STREAM"
@@ -343,6 +350,7 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -S "$sock" send-keys W
 	if wait_screen "$sock" "docker 3f2a9c1b7d4e"; then pass "80x24: W opens the who pane, the container in it"; else fail "80x24: W opens the who pane" "$screen"; fi
 	expect_match "... its row: 16 CPUs, IPC 0.35, 76.5 misses a kilo-instruction" "$screen" "16.00   0.35  2."
+	expect_match "... and a quarter of its DRAM loads remote (Rmt%)" "$(printf '%s\n' "$screen" | grep 'docker 3f2a9c1b7d4e' | tr -s ' ')" " 76.5 25 "
 	tmux -S "$sock" send-keys Down Left
 	if wait_screen "$sock" "+ system.slice"; then pass "Left closes system.slice"; else fail "Left closes system.slice" "$screen"; fi
 	case "$screen" in *"docker 3f2a9c1b7d4e"*) fail "... its children hidden" "$screen" ;; *) pass "... its children hidden" ;; esac

@@ -20,8 +20,14 @@
 #define WHO_PATH_MAX 512
 #define WHO_NAME_MAX 48
 
-/* The events counted per group: cycles, instructions, cache misses (the kernel's generic ones). */
-enum who_ev { WHO_CYCLES, WHO_INSTRUCTIONS, WHO_CACHE_MISSES, WHO_NEV };
+/*
+ * The events counted per group: cycles, instructions, cache misses (the
+ * kernel's generic ones) and, where the layout has the vendor's events for
+ * them, the loads (Intel) or fills (AMD) served by local and by remote
+ * memory (who_snap.rmt_events names them).
+ */
+enum who_ev { WHO_CYCLES, WHO_INSTRUCTIONS, WHO_CACHE_MISSES, WHO_LOCAL_MEM, WHO_REMOTE_MEM,
+	      WHO_NEV };
 
 /* The top-down level 1 per row: the layout's roots of the vendor's tree (at most so many) */
 #define WHO_TD_MAX 5
@@ -69,6 +75,9 @@ struct who_snap {
 	 */
 	int ntd;
 	char td_name[WHO_TD_MAX][WHO_TD_NAME_MAX];
+	/* the remote-memory share's events (the vendor's names; "" none, RMT_WHY says why) */
+	char rmt_events[2][64];
+	char rmt_why[160];
 	char td_unit[8];
 	char td_why[200];
 };
@@ -96,6 +105,14 @@ static inline double who_row_mpki(const struct who_row *r)
 {
 	return r->ev[WHO_INSTRUCTIONS] > 0 ? r->ev[WHO_CACHE_MISSES] / r->ev[WHO_INSTRUCTIONS] * 1e3
 					   : NAN;
+}
+
+/* The share of its memory accesses (loads or fills from DRAM) that went to a remote node, NaN. */
+static inline double who_row_remote(const struct who_row *r)
+{
+	double all = r->ev[WHO_LOCAL_MEM] + r->ev[WHO_REMOTE_MEM];
+
+	return all > 0 ? r->ev[WHO_REMOTE_MEM] / all : NAN;
 }
 
 /* Free S (NULL: nothing). */

@@ -40,11 +40,14 @@ int who_create(const struct who_config *cfg, struct who **out, char *err, size_t
 		perf_access_read(cfg->root, &w->access);
 	w->clk_tck = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
 	w->top = cfg->top ? cfg->top : WHO_TOP_DEFAULT;
+	who_td_init(w);
+	who_rmt_init(w);
 	/* one file per event per CPU per cgroup, two groups per process at most */
-	per_group = (long)(cfg->ncpus > 0 ? cfg->ncpus : 1) * WHO_NEV;
+	per_group = (long)(cfg->ncpus > 0 ? cfg->ncpus : 1) * who_group_events(w);
 	if (cfg->count) {
 		char why[400];
-		long procs = (long)(cfg->procs < w->top ? cfg->procs : w->top) * 2 * WHO_NEV;
+		long procs = (long)(cfg->procs < w->top ? cfg->procs : w->top) * 2 *
+			     who_group_events(w);
 
 		while (w->top > 1 && perf_check_fd_limit(w->top * per_group + procs, &w->access, why,
 							 sizeof(why)))
@@ -55,7 +58,6 @@ int who_create(const struct who_config *cfg, struct who **out, char *err, size_t
 				 cfg->top ? cfg->top : WHO_TOP_DEFAULT, w->access.fd_limit,
 				 (cfg->top ? cfg->top : WHO_TOP_DEFAULT) * per_group + procs + 256);
 	}
-	who_td_init(w);
 	*out = w;
 	return 0;
 }
@@ -97,7 +99,7 @@ static void who_cg_why(const struct who *w, const struct who_cg *c, char *buf, s
 {
 	if (!w->cfg.count)
 		snprintf(buf, len, "%s", w->cfg.count_why ? w->cfg.count_why
-				   : "counted per cgroup with --who (3 events per CPU per group)");
+				   : "counted per cgroup with --who (3 to 5 events per CPU per group)");
 	else if (c->fig.why[0])
 		snprintf(buf, len, "%s", c->fig.why);
 	else if (c->fig.counting)
@@ -259,6 +261,10 @@ static void who_lay_procs(struct who *w, struct who_snap *s)
 /* The snapshot's top-down level 1: the metrics' names, or why there are none. */
 static void who_snap_td(const struct who *w, struct who_snap *s)
 {
+	for (int k = 0; k < 2 && w->rmt.on; k++)
+		snprintf(s->rmt_events[k], sizeof(s->rmt_events[k]), "%s", w->rmt.name[k]);
+	if (!w->rmt.on)
+		snprintf(s->rmt_why, sizeof(s->rmt_why), "%s", w->rmt.why);
 	if (w->td_on) {
 		s->ntd = w->td.n;
 		for (int k = 0; k < w->td.n; k++) {

@@ -9,7 +9,7 @@
  * through perf_event_open(2): per cgroup and CPU with PERF_FLAG_PID_CGROUP
  * (CAP_PERFMON or perf_event_paranoid <= 0), per process on every CPU (a
  * user's own processes at paranoid <= 2).  At most TOP groups are counted
- * at once (one group of WHO_NEV events per CPU each): the busiest by CPU
+ * at once (one group of 3 to WHO_NEV events per CPU each): the busiest by CPU
  * time, the rest taking turns in the remaining quarter of the places, their
  * figures kept from their last turn and marked with its age.  Everything
  * is read, nothing is written (resctrl groups are never created).  Files

@@ -51,16 +51,46 @@ void who_fig_close(struct who_fig *f)
 	f->counting = false;
 }
 
+/*
+ * Each event's place in a group (AT[k], -1 when not counted): cycles,
+ * instructions, cache misses unless the kernel has none, the remote-memory
+ * pair where the layout has it.  How many.
+ */
+static int who_places(const struct who *w, int *at)
+{
+	int n = 0;
+
+	for (int k = 0; k < WHO_NEV; k++) {
+		bool on = k < WHO_LOCAL_MEM ? !(k == WHO_CACHE_MISSES && w->no_misses) : w->rmt.on;
+
+		at[k] = on ? n++ : -1;
+	}
+	return n;
+}
+
+int who_group_events(const struct who *w)
+{
+	int at[WHO_NEV];
+
+	return who_places(w, at);
+}
+
 /* The events of one group for core PMU type TYPE (0: the generic events' own). */
 static int who_configs(const struct who *w, unsigned type, struct perf_pmu_config *c)
 {
-	int n = w->no_misses ? WHO_CACHE_MISSES : WHO_NEV;
+	int at[WHO_NEV], n = who_places(w, at);
 
-	for (int k = 0; k < n; k++)
-		c[k] = (struct perf_pmu_config){
-			.type = PERF_TYPE_HARDWARE,
-			.config = { who_generic[k] | (uint64_t)type << 32 },
-		};
+	for (int k = 0; k < WHO_NEV; k++) {
+		if (at[k] < 0)
+			continue;
+		if (k < WHO_LOCAL_MEM)
+			c[at[k]] = (struct perf_pmu_config){
+				.type = PERF_TYPE_HARDWARE,
+				.config = { who_generic[k] | (uint64_t)type << 32 },
+			};
+		else
+			c[at[k]] = w->rmt.cfg[k - WHO_LOCAL_MEM];
+	}
 	return n;
 }
 
@@ -103,15 +133,33 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
 					   true, dirfd >= 0 || !user_only,
 					   dirfd >= 0 ? PERF_FLAG_PID_CGROUP : 0, what, &w->access, err,
 					   sizeof(err));
-		if (rc == -ENOENT && !w->no_misses) {
-			/* no cache-misses event here (AMD's generic one is not the L3's): the other two */
-			w->no_misses = true;
+		/*
+		 * An event the kernel has not (ENOENT): without cache misses (AMD's
+		 * generic one is not the L3's), else without the remote-memory pair,
+		 * else without both; what is dropped stays dropped
+		 */
+		for (int a = 0; rc == -ENOENT && a < 3 && (!w->no_misses || w->rmt.on); a++) {
+			bool rmt = w->rmt.on;
+
+			if (a == 0 && !w->no_misses) {
+				w->no_misses = true;
+			} else if (a == 1 && rmt) {
+				w->no_misses = false;
+				w->rmt.on = false;
+			} else if (a == 2 && !w->no_misses) {
+				w->no_misses = true;
+			} else {
+				continue;
+			}
 			ne = who_configs(w, type, c);
 			rc = perf_group_open_flags(&f->g[i], w->cfg.perf, c, ne,
 						   dirfd >= 0 ? dirfd : pid, cpu, true,
 						   dirfd >= 0 || !user_only,
 						   dirfd >= 0 ? PERF_FLAG_PID_CGROUP : 0, what, &w->access,
 						   err, sizeof(err));
+			if (!w->rmt.on && rmt)
+				snprintf(w->rmt.why, sizeof(w->rmt.why), "the kernel has no %.60s "
+					 "event (ENOENT)", w->rmt.name[1]);
 		}
 		if (!rc)
 			rc = perf_group_enable(&f->g[i]);
@@ -187,7 +235,7 @@ static void who_fig_read(struct who *w, struct who_fig *f)
 {
 	double sum[WHO_NEV] = { 0 }, run = 0;
 	bool scaled = false;
-	int ne = w->no_misses ? WHO_CACHE_MISSES : WHO_NEV;
+	int at[WHO_NEV], ne = who_places(w, at);
 
 	for (int i = 0; i < f->ng; i++) {
 		struct perf_group_delta d;
@@ -204,7 +252,7 @@ static void who_fig_read(struct who *w, struct who_fig *f)
 		scaled |= d.scaled;
 	}
 	for (int k = 0; k < WHO_NEV; k++)
-		f->ev[k] = k < ne && w->dt > 0 ? sum[k] / w->dt : NAN;
+		f->ev[k] = at[k] >= 0 && w->dt > 0 ? sum[at[k]] / w->dt : NAN;
 	f->oncpu = w->dt > 0 ? run / w->dt : NAN;
 	f->scaled = scaled;
 	f->have = true;
@@ -272,7 +320,7 @@ static void who_td_switch(struct who *w)
 	if (want) {
 		long procs = (long)(w->cfg.procs < w->top ? w->cfg.procs : w->top);
 		long need = ((long)w->top * (w->cfg.ncpus > 0 ? w->cfg.ncpus : 1) + procs) *
-			    (WHO_NEV + w->td.nev);
+			    (who_group_events(w) + w->td.nev);
 
 		if (perf_check_fd_limit(need, &w->access, why, sizeof(why))) {
 			snprintf(w->td_note, sizeof(w->td_note), "top-down level 1 not counted: %d groups "

@@ -86,8 +86,21 @@ struct who_td {
 	char why[200];
 };
 
+/*
+ * The remote-memory share: the vendor's events for the loads or fills from
+ * local and from remote memory, found by name in the layout, counted in each
+ * group beside the generic events (who_td.c's who_rmt_init).
+ */
+struct who_rmt {
+	bool on;
+	struct perf_pmu_config cfg[2];  /* local, remote */
+	char name[2][64];
+	char why[160];
+};
+
 struct who {
 	struct who_config cfg;
+	struct who_rmt rmt;
 	atomic_bool wanted;
 	atomic_bool td_wanted;
 	bool td_on;              /* the top-down groups are open where the others are */
@@ -147,7 +160,13 @@ void who_td_free(struct who *w);
  */
 void who_td_eval(struct who *w, const double *ev, const double *td_ev, double *out);
 
+/* Find the remote-memory events in the layout (W->rmt; none: why). */
+void who_rmt_init(struct who *w);
+
 /* ---- who_count.c ---- */
+
+/* Events in each group (the generic ones the kernel has, the remote-memory pair). */
+int who_group_events(const struct who *w);
 
 /* Read the open groups, choose the groups counted next, open and close to match. */
 void who_count(struct who *w);

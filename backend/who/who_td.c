@@ -245,3 +245,64 @@ void who_td_eval(struct who *w, const double *ev, const double *td_ev, double *o
 	for (int k = 0; k < w->td.n; k++)
 		out[k] = who_td_metric(w, w->td.metric[k], 0);
 }
+
+/*
+ * The vendor's events for the loads or fills served by local and by remote
+ * memory, by their names in Intel's and AMD's data: on Intel's servers the
+ * retired loads that missed the L3 (MEM_LOAD_L3_MISS_RETIRED, D3H), on AMD
+ * Zen 4 and 5 the demand fills of the data cache from DRAM or I/O of this
+ * node or another (ls_dmnd_fills_from_sys, 43H), on Zen 2 and 3 the
+ * refills from local or remote DRAM (ls_refills_from_sys).
+ */
+static const char *const who_rmt_pairs[][2] = {
+	{ "MEM_LOAD_L3_MISS_RETIRED.LOCAL_DRAM", "MEM_LOAD_L3_MISS_RETIRED.REMOTE_DRAM" },
+	{ "ls_dmnd_fills_from_sys.dram_io_near", "ls_dmnd_fills_from_sys.dram_io_far" },
+	{ "ls_refills_from_sys.ls_mabresp_lcl_dram", "ls_refills_from_sys.ls_mabresp_rmt_dram" },
+};
+
+/* The layout's core event NAME, or NULL. */
+static const struct layout_event *who_rmt_event(const struct layout *l, const char *name)
+{
+	for (int i = 0; i < l->nevents; i++)
+		if (!strcmp(l->events[i].name, name) && l->groups[l->events[i].group].pmu ==
+		    LAYOUT_PMU_CORE)
+			return &l->events[i];
+	return NULL;
+}
+
+void who_rmt_init(struct who *w)
+{
+	const struct layout *l = w->cfg.layout;
+	struct who_rmt *r = &w->rmt;
+	char why[200];
+
+	memset(r, 0, sizeof(*r));
+	if (!w->cfg.count) {
+		snprintf(r->why, sizeof(r->why), "counted per cgroup with --who");
+		return;
+	}
+	if (!l || !w->cfg.perf_cpu || w->cfg.cpu_type) {
+		snprintf(r->why, sizeof(r->why), "%s", w->cfg.cpu_type
+			 ? "a hybrid's core kinds have events of their own: not counted here"
+			 : "no layout naming this CPU's events");
+		return;
+	}
+	for (size_t p = 0; p < sizeof(who_rmt_pairs) / sizeof(who_rmt_pairs[0]); p++) {
+		const struct layout_event *ev[2] = { who_rmt_event(l, who_rmt_pairs[p][0]),
+						     who_rmt_event(l, who_rmt_pairs[p][1]) };
+
+		if (!ev[0] || !ev[1])
+			continue;
+		for (int k = 0; k < 2; k++) {
+			if (perf_pmu_encode(w->cfg.perf_cpu, ev[k], &r->cfg[k], why, sizeof(why))) {
+				snprintf(r->why, sizeof(r->why), "%.159s", why);
+				return;
+			}
+			snprintf(r->name[k], sizeof(r->name[k]), "%s", ev[k]->name);
+		}
+		r->on = true;
+		return;
+	}
+	snprintf(r->why, sizeof(r->why), "the layout (%s) has no events for loads from local and "
+		 "remote memory (a one-socket part, or the vendor publishes none)", l->name);
+}

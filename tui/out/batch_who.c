@@ -9,7 +9,9 @@
  * multiplexing.  The top-down level 1 (--who-topdown): text, a "# who-td"
  * table by the vendor's metric names; CSV, one who_topdown field of
  * NAME=VALUE pairs (the names differ between CPUs); JSON, "topdown" per row
- * and the names with their unit once.  Main thread.
+ * and the names with their unit once.  The remote-memory share (rmt%,
+ * who_remote_share, remote_share): the remote of the local and remote
+ * loads or fills the vendor's events count.  Main thread.
  */
 #include "batch.h"
 #include "batch_int.h"
@@ -39,6 +41,7 @@ static void batch_who_text_row(const struct who_row *r, FILE *out)
 	batch_who_num(out, who_row_ipc(r), 5, 2, old || scaled, mark);
 	batch_who_num(out, who_row_ghz(r), 5, 2, old || scaled, mark);
 	batch_who_num(out, who_row_mpki(r), 6, 1, old || scaled, mark);
+	batch_who_num(out, 100 * who_row_remote(r), 5, 1, old || scaled, mark);
 	batch_who_num(out, r->mbm_total / 1e6, 8, 1, false, ' ');
 	batch_who_num(out, r->llc / 1048576.0, 6, 1, false, ' ');
 	fprintf(out, "  %*s%s  %s\n", r->pid ? 0 : 2 * r->depth, "", r->name,
@@ -61,8 +64,8 @@ void batch_who_text(const struct sample *s, FILE *out)
 		fprintf(out, "# who: %s\n", w->note);
 	if (w->rdt_note[0])
 		fprintf(out, "# who: %s\n", w->rdt_note);
-	fprintf(out, "# who %8s %7s %6s %6s %7s %9s %7s  %s\n", "pid", "cpus", "ipc", "ghz", "mpki",
-		"mem_MB/s", "l3_MB", "name  path");
+	fprintf(out, "# who %8s %7s %6s %6s %7s %6s %9s %7s  %s\n", "pid", "cpus", "ipc", "ghz", "mpki",
+		"rmt%", "mem_MB/s", "l3_MB", "name  path");
 	for (int i = 0; i < w->nrows; i++) {
 		fputs("# who ", out);
 		batch_who_text_row(&w->rows[i], out);
@@ -105,14 +108,14 @@ void batch_who_csv_header(const struct sample *s, FILE *out)
 {
 	if (s->who)
 		fputs(",who_path,who_name,who_pid,who_cpus,who_ipc,who_ghz,who_mpki,"
-		      "who_mbm_total_Bps,who_mbm_local_Bps,who_llc_bytes,who_age_s,who_why,who_topdown",
-		      out);
+		      "who_mbm_total_Bps,who_mbm_local_Bps,who_llc_bytes,who_age_s,who_why,who_topdown,"
+		      "who_remote_share", out);
 }
 
 void batch_who_csv_empty(const struct sample *s, FILE *out)
 {
 	if (s->who)
-		fputs(",,,,,,,,,,,,,", out);
+		fputs(",,,,,,,,,,,,,,", out);
 }
 
 static void batch_who_csv_num(FILE *out, double v)
@@ -163,6 +166,7 @@ void batch_who_csv_rows(const struct sample *s, const char *before, int metric_c
 		for (int k = 0; k < w->ntd; k++)
 			if (isfinite(r->td[k]))
 				fprintf(out, "%s%s=%.6g", k ? ";" : "", w->td_name[k], r->td[k]);
+		batch_who_csv_num(out, who_row_remote(r));
 		fputc('\n', out);
 	}
 }
@@ -199,6 +203,9 @@ static json_t *batch_who_row(const struct who_snap *w, const struct who_row *r)
 	json_object_set_new(o, "ipc", batch_who_real(who_row_ipc(r)));
 	json_object_set_new(o, "ghz", batch_who_real(who_row_ghz(r)));
 	json_object_set_new(o, "mpki", batch_who_real(who_row_mpki(r)));
+	json_object_set_new(o, "local_mem_per_s", batch_who_real(r->ev[WHO_LOCAL_MEM]));
+	json_object_set_new(o, "remote_mem_per_s", batch_who_real(r->ev[WHO_REMOTE_MEM]));
+	json_object_set_new(o, "remote_share", batch_who_real(who_row_remote(r)));
 	json_object_set_new(o, "counted", json_boolean(r->counted));
 	json_object_set_new(o, "partial", json_boolean(r->partial));
 	json_object_set_new(o, "scaled", json_boolean(r->scaled));
@@ -239,6 +246,14 @@ struct json_t *batch_who_json(const struct sample *s)
 		json_object_set_new(o, "topdown_unit", json_string(w->td_unit));
 	}
 	json_object_set_new(o, "topdown_why", w->td_why[0] ? json_string(w->td_why) : json_null());
+	if (w->rmt_events[0][0]) {
+		json_t *names = json_array();
+
+		json_array_append_new(names, json_string(w->rmt_events[0]));
+		json_array_append_new(names, json_string(w->rmt_events[1]));
+		json_object_set_new(o, "remote_events", names);
+	}
+	json_object_set_new(o, "remote_why", w->rmt_why[0] ? json_string(w->rmt_why) : json_null());
 	for (int i = 0; i < w->nrows; i++)
 		json_array_append_new(w->rows[i].pid ? pr : cg, batch_who_row(w, &w->rows[i]));
 	json_object_set_new(o, "cgroups", cg);

@@ -409,6 +409,22 @@ static void prom_who_series(struct prom_ctx *c, const char *name, const struct w
 }
 
 /*
+ * A family of counted figures FN of the cgroups CG and processes PR: a
+ * cgroup's figure from an earlier turn is left out (its age is not a
+ * scrape's), as n/a is.
+ */
+static void prom_who_counted(struct prom_ctx *c, const char *name, const char *help,
+			     const struct who_row **cg, int ncg, const struct who_row **pr, int npr,
+			     double (*fn)(const struct who_row *r))
+{
+	prom_family(c, name, "gauge", help, NULL);
+	for (int i = 0; i < ncg; i++)
+		prom_who_series(c, name, cg[i], "", cg[i]->age_s > 0 ? NAN : fn(cg[i]));
+	for (int i = 0; i < npr; i++)
+		prom_who_series(c, name, pr[i], "", fn(pr[i]));
+}
+
+/*
  * Who uses the machine: per cgroup (the PROM_WHO_CGROUPS busiest holding
  * processes) and per process (the PROM_WHO_PROCS busiest), so that a scrape
  * holds a bounded number of series whatever the machine runs.
@@ -441,18 +457,15 @@ static void prom_who(struct prom_ctx *c)
 		prom_who_series(c, "pmutop_who_cpus", cg[i], "", cg[i]->cpus);
 	for (int i = 0; i < npr; i++)
 		prom_who_series(c, "pmutop_who_cpus", pr[i], "", pr[i]->cpus);
-	prom_family(c, "pmutop_who_ipc", "gauge", "Instructions per cycle of a cgroup or process "
-		    "(pmutop --who; absent where not counted this interval)", NULL);
-	for (int i = 0; i < ncg; i++)
-		prom_who_series(c, "pmutop_who_ipc", cg[i], "", cg[i]->age_s > 0 ? NAN
-				: who_row_ipc(cg[i]));
-	for (int i = 0; i < npr; i++)
-		prom_who_series(c, "pmutop_who_ipc", pr[i], "", who_row_ipc(pr[i]));
-	prom_family(c, "pmutop_who_llc_misses_per_kilo_instructions", "gauge", "Last-level cache "
-		    "misses per thousand instructions of a cgroup or process (pmutop --who)", NULL);
-	for (int i = 0; i < ncg; i++)
-		prom_who_series(c, "pmutop_who_llc_misses_per_kilo_instructions", cg[i], "",
-				cg[i]->age_s > 0 ? NAN : who_row_mpki(cg[i]));
+	prom_who_counted(c, "pmutop_who_ipc", "Instructions per cycle of a cgroup or process (pmutop "
+			 "--who; absent where not counted this interval)", cg, ncg, pr, npr, who_row_ipc);
+	prom_who_counted(c, "pmutop_who_llc_misses_per_kilo_instructions", "Last-level cache misses "
+			 "per thousand instructions of a cgroup or process (pmutop --who)", cg, ncg, pr,
+			 npr, who_row_mpki);
+	prom_who_counted(c, "pmutop_who_remote_memory_ratio", "Share of a cgroup's or process's "
+			 "loads (Intel) or data-cache fills (AMD) from memory that a remote node served "
+			 "(pmutop --who, where the vendor's events exist)", cg, ncg, pr, npr,
+			 who_row_remote);
 	prom_family(c, "pmutop_who_memory_bandwidth_bytes_per_second", "gauge", "A cgroup's "
 		    "resctrl monitoring group's memory bandwidth, all (kind total) and to local memory "
 		    "(kind local)", NULL);

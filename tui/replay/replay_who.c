@@ -54,6 +54,8 @@ static const char *replay_who_row(json_t *o, bool proc, const struct who_snap *w
 	r->ev[WHO_CYCLES] = replay_who_num(o, "cycles_per_s");
 	r->ev[WHO_INSTRUCTIONS] = replay_who_num(o, "instructions_per_s");
 	r->ev[WHO_CACHE_MISSES] = replay_who_num(o, "cache_misses_per_s");
+	r->ev[WHO_LOCAL_MEM] = replay_who_num(o, "local_mem_per_s");
+	r->ev[WHO_REMOTE_MEM] = replay_who_num(o, "remote_mem_per_s");
 	r->counted = json_is_true(json_object_get(o, "counted"));
 	r->partial = json_is_true(json_object_get(o, "partial"));
 	r->scaled = json_is_true(json_object_get(o, "scaled"));
@@ -93,6 +95,12 @@ const char *replay_who(json_t *o, struct who_snap **out)
 	replay_who_str(o, "note", w->note, sizeof(w->note));
 	replay_who_str(o, "rdt_note", w->rdt_note, sizeof(w->rdt_note));
 	replay_who_str(o, "topdown_why", w->td_why, sizeof(w->td_why));
+	replay_who_str(o, "remote_why", w->rmt_why, sizeof(w->rmt_why));
+	v = json_object_get(o, "remote_events");
+	for (k = 0; json_is_array(v) && json_array_size(v) == 2 && k < 2; k++)
+		snprintf(w->rmt_events[k], sizeof(w->rmt_events[k]), "%s",
+			 json_string_value(json_array_get(v, k)) ? json_string_value(json_array_get(v, k))
+			 : "");
 	replay_who_str(o, "topdown_unit", w->td_unit, sizeof(w->td_unit));
 	v = json_object_get(o, "topdown_metrics");
 	if (v && (!json_is_array(v) || json_array_size(v) > WHO_TD_MAX)) {

@@ -44,7 +44,7 @@ enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
 enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID, VIEW_PROMPT_FIND,
 		   VIEW_PROMPT_SORT, VIEW_PROMPT_GOTO, VIEW_PROMPT_QUIT, VIEW_PROMPT_WHO };
 /* The who pane's columns, which it sorts by (s < > in the pane; r reverses). */
-enum view_who_col { VIEW_WHO_CPUS, VIEW_WHO_IPC, VIEW_WHO_GHZ, VIEW_WHO_MPKI, VIEW_WHO_MEM,
+enum view_who_col { VIEW_WHO_CPUS, VIEW_WHO_IPC, VIEW_WHO_GHZ, VIEW_WHO_MPKI, VIEW_WHO_RMT, VIEW_WHO_MEM,
 		    VIEW_WHO_L3, VIEW_WHO_NCOLS };
 
 /* Keys that are not characters (the front end maps its own codes to these). */

@@ -387,6 +387,18 @@ static void emu_ev_mem_uncore_retired(const struct emu_core_ctx *c, struct emu_d
 	emu_ev_per_second(c, d, per_s);
 }
 
+/*
+ * MEM_LOAD_L3_MISS_RETIRED (D3H; Intel's data for the servers from
+ * Skylake-SP on): 01H LOCAL_DRAM, 02H REMOTE_DRAM, the retired loads that
+ * missed the L3 and were served by this socket's memory or another's; the
+ * truth has no remote cache hits (04H REMOTE_HITM, 08H REMOTE_FWD: none).
+ */
+static void emu_ev_l3_miss_retired(const struct emu_core_ctx *c, struct emu_dist *d)
+{
+	emu_ev_per_second(c, d, (c->umask & 0x01 ? c->v[SK_local_dram_loads_per_s] : 0) +
+				(c->umask & 0x02 ? c->v[SK_remote_dram_loads_per_s] : 0));
+}
+
 /* MEM_LOAD_RETIRED.LLC_UNSHARED_HIT (CBH/04H, seed 000): retired loads that hit the L3 unshared. */
 static void emu_ev_mem_load_retired(const struct emu_core_ctx *c, struct emu_dist *d)
 {
@@ -467,6 +479,7 @@ static const struct emu_core_row {
 	unsigned umask;      /* the umask bits this row answers for */
 	bool umask_exact;    /* umask must equal UMASK, else any non-empty subset */
 	unsigned uarchs;
+	bool server;         /* only on the servers (more than one socket's memory to tell apart) */
 	emu_core_fn *fn;
 } emu_core_rows[] = {
 	/* architectural events, seed 004 Table 19-1 */
@@ -502,6 +515,8 @@ static const struct emu_core_row {
 	{ .event = 0xA3, .umask = 0x05, .umask_exact = true, .uarchs = UARCH_SKL, .fn = emu_ev_skl_cycle_activity },
 	{ .event = 0xA1, .umask = 0xFF, .uarchs = UARCH_SKL, .fn = emu_ev_skl_ports },
 	{ .event = 0xA6, .umask = 0x5F, .uarchs = UARCH_SKL, .fn = emu_ev_skl_exe_activity },
+	/* the servers from Skylake-SP on: loads served by local and remote memory */
+	{ .event = 0xD3, .umask = 0x0F, .uarchs = UARCH_ALL, .server = true, .fn = emu_ev_l3_miss_retired },
 	/* Ice Lake and later: TOPDOWN.SLOTS, fixed counter 3's event (emu_model_tma.c) */
 	{ .event = 0x00, .umask = 0x04, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_tma_slots },
 	/* Core 2, seed 003 */
@@ -528,7 +543,8 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 	for (size_t i = 0; i < sizeof(emu_core_rows) / sizeof(emu_core_rows[0]); i++) {
 		const struct emu_core_row *r = &emu_core_rows[i];
 
-		if (r->event != event || !(r->uarchs & UARCH(ua)))
+		if (r->event != event || !(r->uarchs & UARCH(ua)) ||
+		    (r->server && !m->srv && m->model != 0x55 /* Skylake-SP */))
 			continue;
 		if (r->umask_exact ? umask != r->umask : (umask == 0 || (umask & ~r->umask)))
 			continue;

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WHO_PANE_VALUES 42 /* the figures' columns before the name */
+#define WHO_PANE_VALUES 48 /* the figures' columns before the name */
 #define WHO_PANE_TD_W 9    /* a top-down column: the vendor's name cut to 8 */
 
 uint64_t who_pane_id(const char *path, int pid)
@@ -61,6 +61,8 @@ static double who_pane_value(const struct view *v, const struct who_snap *w, con
 		return who_row_ghz(r);
 	case VIEW_WHO_MPKI:
 		return who_row_mpki(r);
+	case VIEW_WHO_RMT:
+		return who_row_remote(r);
 	case VIEW_WHO_MEM:
 		return r->mbm_total;
 	case VIEW_WHO_L3:
@@ -231,7 +233,7 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 			 const double *max, struct grid *g)
 {
 	const struct who_row *r = &w->rows[i];
-	char c[6][16];
+	char c[7][16];
 	bool kids = !r->pid && i + 1 < w->ncgroups && w->rows[i + 1].parent == i;
 	/* as the tree pane marks its nodes: + closed, - open */
 	char mark = !kids ? ' ' : who_pane_closed(v, r) ? '+' : '-';
@@ -257,15 +259,17 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 	who_pane_num(c[3], sizeof(c[3]), who_row_mpki(r), 1, r, true);
 	who_pane_num(c[4], sizeof(c[4]), r->mbm_total / 1e6, 0, r, false);
 	who_pane_num(c[5], sizeof(c[5]), r->llc / 1048576.0, 1, r, false);
+	who_pane_num(c[6], sizeof(c[6]), 100 * who_row_remote(r), 0, r, true);
 	/* heat on the CPUs and the memory bandwidth, the whole machine's row aside */
 	pane_cell(g, y, 1, 7, r->path[0] || r->pid ? who_pane_heat(r->cpus, max[0]) : GRID_NORMAL,
 		  c[0], sel);
 	grid_put(g, y, 9, 6, GRID_NORMAL, "%6s", c[1]);
 	grid_put(g, y, 15, 6, GRID_NORMAL, "%6s", c[2]);
 	grid_put(g, y, 21, 7, GRID_NORMAL, "%7s", c[3]);
-	grid_put(g, y, 28, 8, r->path[0] && !r->pid ? who_pane_heat(r->mbm_total, max[1])
+	grid_put(g, y, 28, 6, GRID_NORMAL, "%6s", c[6]);
+	grid_put(g, y, 34, 8, r->path[0] && !r->pid ? who_pane_heat(r->mbm_total, max[1])
 						     : GRID_NORMAL, "%8s", c[4]);
-	grid_put(g, y, 36, 6, GRID_NORMAL, "%6s", c[5]);
+	grid_put(g, y, 42, 6, GRID_NORMAL, "%6s", c[5]);
 	who_pane_name(g, y, WHO_PANE_VALUES + 1, r, sel, mark);
 }
 
@@ -309,8 +313,8 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 			 w->td_unit);
 	} else {
 		static const char *const names[VIEW_WHO_NCOLS] = { "CPUs", "IPC", "GHz", "MPKI",
-								   "mem MB/s", "L3 MB" };
-		static const int widths[VIEW_WHO_NCOLS] = { 6, 5, 5, 6, 8, 6 };
+								   "Rmt%", "mem MB/s", "L3 MB" };
+		static const int widths[VIEW_WHO_NCOLS] = { 6, 5, 5, 6, 5, 7, 5 };
 		int x = 1;
 
 		grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
@@ -448,6 +452,12 @@ char *who_pane_explain(const struct view *v, const struct sample *s)
 	} else if (s->who->td_why[0]) {
 		fprintf(f, "Top-down level 1: %s\n", s->who->td_why);
 	}
+	if (s->who->rmt_events[0][0])
+		fprintf(f, "Rmt%%: the share of its %s and %s that were remote (%s)\n",
+			s->who->rmt_events[0], s->who->rmt_events[1], isfinite(who_row_remote(r))
+			? "counted as IPC is" : "none counted");
+	else if (s->who->rmt_why[0])
+		fprintf(f, "Rmt%%: n/a: %s\n", s->who->rmt_why);
 	fprintf(f, "mem MB/s, L3 MB: its resctrl monitoring group's mbm_total_bytes per second and "
 		"llc_occupancy, summed over the L3 domains%s%s\n", r->rdt_why[0] ? ": n/a, " : "",
 		r->rdt_why);
