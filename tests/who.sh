@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 93
+plan 94
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -313,6 +313,11 @@ mk=$!
 pids="$pids $mk"
 if wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-1/tasks"; then pass "--who-resctrl makes a monitoring group per cgroup"; else fail "--who-resctrl makes a monitoring group per cgroup" "$(ls -R "$rr/sys/fs/resctrl")" "$(cat "$tmp/mk.err")"; fi
 expect_is "... holding the cgroup's processes, one written at a time" "$(cat "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0/tasks" 2>&1)" "$(printf '100\n101')"
+# a process that joins the cgroup later is moved at the next look, the others not again
+printf '100\n101\n102\n' >"$rr/sys/fs/cgroup/web.slice/api.service/cgroup.procs"
+i=0
+while [ $i -lt 100 ] && ! grep -qx 102 "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0/tasks"; do sleep 0.1; i=$((i + 1)); done
+expect_is "... a process that joins the cgroup later follows into its group" "$(cat "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0/tasks" 2>&1)" "$(printf '100\n101\n102')"
 kill -TERM $mk
 wait $mk 2>/dev/null
 if wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0" gone && [ ! -e "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-1" ]; then pass "... removed when pmutop ends"; else fail "... removed when pmutop ends" "$(ls "$rr/sys/fs/resctrl/mon_groups")"; fi

@@ -31,6 +31,12 @@ static void session_who_refresh(void *ctx)
 		snprintf(s->who_err, sizeof(s->who_err), "%s", err);
 }
 
+/* --who-resctrl's groups: the processes that joined their cgroups (the sampler, each look). */
+static void session_who_follow(void *ctx)
+{
+	who_mk_follow(ctx);
+}
+
 static int session_who_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
 	(void)st;
@@ -113,6 +119,10 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	}
 	if (c->who_resctrl && (rc = who_mk_groups(c->root, c->who_resctrl, &s->who_mk, err, errlen)))
 		return rc == -ENOENT || rc == -ENOSPC ? -EINVAL : rc;
+	if (s->who_mk) {
+		wc.follow = session_who_follow;
+		wc.follow_ctx = s->who_mk;
+	}
 	rc = who_create(&wc, &s->who, err, errlen);
 	if (!rc) {
 		who_set_wanted(s->who, c->who || c->who_wanted);

@@ -369,6 +369,8 @@ void who_set_topdown(struct who *w, bool on)
 
 struct who_snap *who_collect(struct who *w, double t)
 {
+	if (w->cfg.follow)
+		w->cfg.follow(w->cfg.follow_ctx);
 	if (!atomic_load(&w->wanted)) {
 		if (w->have_t) {
 			/* nobody looks: nothing open, and the next look starts afresh */

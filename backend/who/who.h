@@ -48,6 +48,9 @@ struct who_config {
 	/* before each look: an emulated machine brings its files up to date (else NULL) */
 	void (*refresh)(void *ctx);
 	void *refresh_ctx;
+	/* at every look, wanted or not: --who-resctrl's groups take the cgroups' new processes */
+	void (*follow)(void *ctx);
+	void *follow_ctx;
 	bool simulated;
 	const char *unavailable;          /* no one to show here: why (an emulated machine's) */
 	/*
@@ -86,5 +89,7 @@ struct who_mk;
 int who_mk_groups(const char *root, const char *list, struct who_mk **out, char *err,
 		  size_t errlen);
 void who_mk_remove(struct who_mk *m);
+/* Move the processes that joined the groups' cgroups since the last call into them (the sampler). */
+void who_mk_follow(struct who_mk *m);
 
 #endif

@@ -1,13 +1,14 @@
 /*
  * who_mk: resctrl monitoring groups pmutop makes when asked (--who-resctrl
  * CGROUPS): one per cgroup, named pmutop-PID-K, holding the cgroup's
- * processes of the moment (the tasks they start follow them, as resctrl's
- * tasks do), so that the who pane shows its memory bandwidth and L3.  Made
+ * processes (the tasks they start follow them, as resctrl's tasks do; the
+ * processes that join the cgroup later are moved at the next look,
+ * who_mk_follow), so that the who pane shows its memory bandwidth and L3.  Made
  * only where the RMIDs suffice (info/L3_MON/num_rmids against the groups
  * that hold one: the default group, the control groups, every monitoring
  * group), removed at exit and, when pmutop is killed, by a guard (guard.h)
  * that holds the mon_groups directory open.  Every path walked without
- * following links.  Main thread.
+ * following links.  Main thread; who_mk_follow on the sampler's.
  */
 #include "who_int.h"
 #include "guard.h"
@@ -26,6 +27,11 @@
 
 struct who_mk {
 	int mgfd;                 /* ROOT/sys/fs/resctrl/mon_groups */
+	char root[4096];
+	const char *base;         /* the cgroup v2 tree under ROOT */
+	char path[WHO_MK_MAX][WHO_PATH_MAX]; /* each group's cgroup */
+	int *known[WHO_MK_MAX];   /* the processes it holds (as last written), sorted */
+	int nknown[WHO_MK_MAX];
 	/* every group's name, known before the guard's fork (it removes those there are) */
 	char names[WHO_MK_MAX][64];
 	int n;
@@ -102,23 +108,97 @@ static int who_mk_undo(void *ctx, pid_t parent)
 	return failed;
 }
 
-/* Group K for cgroup PATH (its processes from its cgroup.procs); 0 or -errno with ERR. */
-static int who_mk_one(struct who_mk *m, int k, const char *root, const char *base,
-		      const char *path, char *err, size_t errlen)
+static int who_mk_pid_cmp(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* The processes of cgroup K's cgroup.procs, sorted, into *OUT: how many, or -errno. */
+static int who_mk_procs(const struct who_mk *m, int k, int **out)
 {
 	char rel[WHO_PATH_MAX + 64], *procs = xmalloc(1 << 20);
-	int cfd, gfd, tfd, n;
-	const char *name = m->names[k];
+	int cfd, n, np = 0;
 
-	snprintf(rel, sizeof(rel), "%s/%s", base, path);
-	cfd = who_open_at(root, rel, O_RDONLY | O_DIRECTORY);
+	*out = NULL;
+	snprintf(rel, sizeof(rel), "%s/%s", m->base, m->path[k]);
+	cfd = who_open_at(m->root, rel, O_RDONLY | O_DIRECTORY);
 	n = cfd < 0 ? cfd : who_readat(cfd, "cgroup.procs", procs, 1 << 20);
 	if (cfd >= 0)
 		close(cfd);
+	if (n >= 0) {
+		*out = xcalloc((size_t)n / 2 + 1, sizeof(int));
+		for (char *line = procs; *line; line += strcspn(line, "\n"), line += *line == '\n')
+			if (atoi(line) > 0)
+				(*out)[np++] = atoi(line);
+		qsort(*out, (size_t)np, sizeof(int), who_mk_pid_cmp);
+	}
+	free(procs);
+	return n < 0 ? n : np;
+}
+
+/*
+ * Write the processes of PIDS (N, sorted) that group K does not hold yet
+ * into its tasks, one a write as resctrl wants; then it holds PIDS.  A
+ * process that ended meanwhile is no error.  0, or -errno with ERR.
+ */
+static int who_mk_move(struct who_mk *m, int k, int *pids, int n, char *err, size_t errlen)
+{
+	int gfd, tfd, rc = 0;
+
+	gfd = openat(m->mgfd, m->names[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	tfd = gfd < 0 ? -1 : openat(gfd, "tasks", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (gfd >= 0)
+		close(gfd);
+	if (tfd < 0) {
+		snprintf(err, errlen, "--who-resctrl: cannot open mon_groups/%s/tasks: %s", m->names[k],
+			 strerror(errno));
+		free(pids);
+		return -EIO;
+	}
+	lseek(tfd, 0, SEEK_END); /* resctrl ignores the offset; a plain file keeps each line */
+	for (int i = 0; i < n && !rc; i++) {
+		char pid[24];
+		int len = snprintf(pid, sizeof(pid), "%d\n", pids[i]);
+
+		if (m->known[k] && bsearch(&pids[i], m->known[k], (size_t)m->nknown[k], sizeof(int),
+					   who_mk_pid_cmp))
+			continue;
+		if (write(tfd, pid, (size_t)len) != len && errno != ESRCH) {
+			snprintf(err, errlen, "--who-resctrl: cannot move process %d into mon_groups/"
+				 "%s: %s", pids[i], m->names[k], strerror(errno));
+			rc = -EIO;
+		}
+	}
+	close(tfd);
+	free(m->known[k]);
+	m->known[k] = pids;
+	m->nknown[k] = n;
+	return rc;
+}
+
+void who_mk_follow(struct who_mk *m)
+{
+	char err[256];
+
+	for (int k = 0; m && k < m->made; k++) {
+		int *pids, n = who_mk_procs(m, k, &pids);
+
+		if (n >= 0)
+			who_mk_move(m, k, pids, n, err, sizeof(err));
+	}
+}
+
+/* Group K for cgroup PATH (its processes from its cgroup.procs); 0 or -errno with ERR. */
+static int who_mk_one(struct who_mk *m, int k, const char *path, char *err, size_t errlen)
+{
+	int *pids, n;
+	const char *name = m->names[k];
+
+	snprintf(m->path[k], sizeof(m->path[k]), "%s", path);
+	n = who_mk_procs(m, k, &pids);
 	if (n < 0) {
 		snprintf(err, errlen, "--who-resctrl: no cgroup /%s (%s): give cgroup paths as the who "
 			 "pane shows them", path, strerror(-n));
-		free(procs);
 		return n;
 	}
 	if (mkdirat(m->mgfd, name, 0755)) {
@@ -126,39 +206,11 @@ static int who_mk_one(struct who_mk *m, int k, const char *root, const char *bas
 
 		snprintf(err, errlen, "--who-resctrl: cannot make mon_groups/%s: %s%s", name,
 			 strerror(-rc), rc == -ENOSPC ? " (no RMID left)" : "");
-		free(procs);
+		free(pids);
 		return rc;
 	}
 	m->made = k + 1;
-	gfd = openat(m->mgfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	tfd = gfd < 0 ? -1 : openat(gfd, "tasks", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (gfd >= 0)
-		close(gfd);
-	if (tfd < 0) {
-		snprintf(err, errlen, "--who-resctrl: cannot open mon_groups/%s/tasks: %s", name,
-			 strerror(errno));
-		free(procs);
-		return -EIO;
-	}
-	/* resctrl takes one PID a write */
-	for (char *line = procs; *line; line += strcspn(line, "\n"), line += *line == '\n') {
-		char pid[24];
-		int len = snprintf(pid, sizeof(pid), "%d\n", atoi(line));
-
-		if (atoi(line) <= 0)
-			continue;
-		if (write(tfd, pid, (size_t)len) != len && errno != ESRCH) {
-			/* a process that ended meanwhile is no error; anything else is */
-			snprintf(err, errlen, "--who-resctrl: cannot move process %d into mon_groups/"
-				 "%s: %s", atoi(line), name, strerror(errno));
-			close(tfd);
-			free(procs);
-			return -EIO;
-		}
-	}
-	close(tfd);
-	free(procs);
-	return 0;
+	return who_mk_move(m, k, pids, n, err, errlen);
 }
 
 int who_mk_groups(const char *root, const char *list, struct who_mk **out, char *err,
@@ -166,12 +218,13 @@ int who_mk_groups(const char *root, const char *list, struct who_mk **out, char 
 {
 	struct who_mk *m = xcalloc(1, sizeof(*m));
 	char *copy = xstrdup(list), *save = NULL, buf[64];
-	const char *base = "sys/fs/cgroup";
 	int rfd, rmids, want = 0, used, rc = 0;
 
 	*out = NULL;
 	m->mgfd = -1;
 	m->guard = (struct guard)GUARD_NONE;
+	m->base = "sys/fs/cgroup";
+	snprintf(m->root, sizeof(m->root), "%s", root && *root ? root : "/");
 	for (char *c = copy; *c; c++)
 		want += *c == ',';
 	want++;
@@ -203,7 +256,7 @@ int who_mk_groups(const char *root, const char *list, struct who_mk **out, char 
 		int cg = who_open_at(root, "sys/fs/cgroup", O_RDONLY | O_DIRECTORY);
 
 		if (cg >= 0 && who_readat(cg, "cgroup.controllers", buf, sizeof(buf)) < 0)
-			base = "sys/fs/cgroup/unified"; /* systemd's hybrid layout */
+			m->base = "sys/fs/cgroup/unified"; /* systemd's hybrid layout */
 		if (cg >= 0)
 			close(cg);
 	}
@@ -216,7 +269,7 @@ int who_mk_groups(const char *root, const char *list, struct who_mk **out, char 
 		int k = 0;
 
 		for (char *p = strtok_r(copy, ",", &save); !rc && p; p = strtok_r(NULL, ",", &save))
-			rc = who_mk_one(m, k++, root, base, *p == '/' ? p + 1 : p, err, errlen);
+			rc = who_mk_one(m, k++, *p == '/' ? p + 1 : p, err, errlen);
 	}
 out:
 	if (rfd >= 0)
@@ -239,5 +292,7 @@ void who_mk_remove(struct who_mk *m)
 	guard_release(&m->guard);
 	if (m->mgfd >= 0)
 		close(m->mgfd);
+	for (int k = 0; k < WHO_MK_MAX; k++)
+		free(m->known[k]);
 	free(m);
 }
