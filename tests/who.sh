@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 94
+plan 98
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -282,10 +282,24 @@ import json, sys
 w = json.loads(sys.stdin.read())["who"]
 print([r["path"] for r in w["cgroups"]], [r["pid"] for r in w["processes"]])')
 expect_is "... and gone (its process too) once its directory went: no crash" "$last" "['', 'web.slice', 'web.slice/api.service'] [100]"
-expect_match "no counters on the machine: why" "$(who "$out" web.slice/api.service why)" "no counters on this machine (see the header); CPU time and resctrl only"
+expect_match "no counters on the machine: why" "$(who "$out" web.slice/api.service why)" "no counters for the panes on this machine (see the header): CPU time and resctrl; pmutop --who counts what perf allows this user"
 rm -rf "$root/sys/fs/resctrl"
 run "$PMUTOP" --root "$root" --who-procs 5 -b -n 2 -d 0.3 --format json
 expect_match "resctrl not mounted: said, with how to mount it" "$(whole "$out" rdt_note)" "resctrl is not mounted (No such file or directory): mount -t resctrl resctrl /sys/fs/resctrl"
+# --who without a counter source: the kernel counts what this user may, on this machine only
+run "$PMUTOP" --root "$root" --who -b -n 2 -d 0.3 --format json
+expect_match "--who on a --root tree: not counted, its cgroups are not this machine's" "$(who "$out" web.slice/api.service why)" "the --root tree's cgroups and processes are not this machine's"
+expect_match "... nor its processes" "$(who "$out" pid:100 why)" "the --root tree's cgroups and processes are not this machine's"
+# a user at paranoid 2: a cgroup needs whole CPUs (and the fix is said); at 3 no process either
+mkdir -p "$root/proc/sys/kernel" "$tmp/u"
+echo 2 >"$root/proc/sys/kernel/perf_event_paranoid"
+cp "$PMUTOP" "$tmp/u/pmutop"
+chmod -R a+rX "$tmp"
+run setpriv --reuid=nobody --regid=nogroup --clear-groups env PMUTOP_LAYOUT_DIR="$top_srcdir/layouts" "$tmp/u/pmutop" --root "$root" --who -b -n 2 -d 0.3 --format json
+expect_match "a user at paranoid 2: a cgroup's counters n/a, what they need and the fix" "$(who "$out" web.slice/api.service why)" "a cgroup is counted on whole CPUs: kernel.perf_event_paranoid is 2: counting whole CPUs needs 0 or less (sysctl kernel.perf_event_paranoid=0) or CAP_PERFMON"
+echo 3 >"$root/proc/sys/kernel/perf_event_paranoid"
+run setpriv --reuid=nobody --regid=nogroup --clear-groups env PMUTOP_LAYOUT_DIR="$top_srcdir/layouts" "$tmp/u/pmutop" --root "$root" --who -b -n 2 -d 0.3 --format json
+expect_match "... at paranoid 3 not even the user's own processes, with the fix" "$(who "$out" pid:100 why)" "kernel.perf_event_paranoid is 3: no process may be counted without CAP_PERFMON (2 or less lets a user count their own"
 
 # ---- --who-resctrl: groups made for the chosen cgroups, gone at exit, after SIGKILL by the guard
 rr=$tmp/rroot

@@ -91,13 +91,18 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 			wc.refresh_ctx = s;
 		}
 	}
-	wc.count = c->who && s->src && s->src->perf;
-	if (!s->src)
-		wc.count_why = "no counters on this machine (see the header); CPU time and resctrl only";
+	/*
+	 * Without a counter source (no msr, perf refused whole CPUs) the kernel
+	 * may still count what this user is allowed: their own processes at
+	 * paranoid 1 and 2, cgroups with CAP_PERFMON (who_count says which)
+	 */
+	wc.count = c->who && (!s->src || s->src->perf);
+	if (!s->src && !c->who)
+		wc.count_why = "no counters for the panes on this machine (see the header): CPU time "
+			       "and resctrl; pmutop --who counts what perf allows this user";
 	else if (c->who && !wc.count)
-		wc.count_why = s->src ? "counted per cgroup through the kernel (--source perf): pmutop "
-					"holds the counters' registers itself here"
-				      : "no counters on this machine (see the header)";
+		wc.count_why = "counted per cgroup through the kernel (--source perf): pmutop holds the "
+			       "counters' registers itself here";
 	if (s->src && s->src->perf) {
 		wc.perf = s->src->perf_sys;
 		wc.access = &s->src->perf_access;

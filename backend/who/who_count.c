@@ -343,14 +343,49 @@ static void who_td_switch(struct who *w)
 	}
 }
 
+/*
+ * Whether this user may count cgroups (whole CPUs: CAP_PERFMON or paranoid
+ * <= 0) and processes (their own at paranoid <= 2), and whether the ones
+ * in the tree are this machine's (a --root tree's PIDs and cgroups are not,
+ * unless an emulated kernel counts them): the reasons into W's whys.
+ */
+static void who_may(struct who *w, bool *cgroups, bool *procs)
+{
+	char why[400], rule[300];
+	bool here = w->cfg.perf || !strcmp(w->root, "/");
+	bool wide = perf_access_system_wide(&w->access, rule, sizeof(rule));
+
+	const char *elsewhere = "the --root tree's cgroups and processes are not this machine's: "
+				"counted on the machine itself only";
+	bool own = w->access.cap_perfmon || (w->access.paranoid <= 2 && w->access.paranoid != -99);
+
+	*cgroups = wide && here;
+	if (!wide)
+		snprintf(why, sizeof(why), "a cgroup is counted on whole CPUs: %s", rule);
+	else
+		snprintf(why, sizeof(why), "%s", elsewhere);
+	for (int i = 0; i < w->ncg && !*cgroups; i++)
+		snprintf(w->cg[i].fig.why, sizeof(w->cg[i].fig.why), "%.199s", why);
+	*procs = here && own;
+	if (!own)
+		snprintf(why, sizeof(why), "kernel.perf_event_paranoid is %d: no process may be counted "
+			 "without CAP_PERFMON (2 or less lets a user count their own: sysctl "
+			 "kernel.perf_event_paranoid=2)", w->access.paranoid);
+	else
+		snprintf(why, sizeof(why), "%s", elsewhere);
+	for (int i = 0; i < w->npr && !*procs; i++)
+		snprintf(w->pr[i].fig.why, sizeof(w->pr[i].fig.why), "%.199s", why);
+}
+
 void who_count(struct who *w)
 {
-	bool *want;
+	bool *want, cgroups, procs;
 	char what[WHO_PATH_MAX + 64];
 	int nprocs;
 
 	if (!w->cfg.count)
 		return;
+	who_may(w, &cgroups, &procs);
 	who_td_switch(w);
 	for (int i = 0; i < w->ncg; i++)
 		if (w->cg[i].fig.counting)
@@ -359,7 +394,8 @@ void who_count(struct who *w)
 		if (w->pr[i].fig.counting)
 			who_fig_read(w, &w->pr[i].fig);
 	want = xcalloc((size_t)w->ncg + 1, sizeof(bool));
-	who_choose(w, want);
+	if (cgroups)
+		who_choose(w, want);
 	for (int i = 0; i < w->ncg; i++) {
 		struct who_cg *c = &w->cg[i];
 		int dfd;
@@ -387,7 +423,7 @@ void who_count(struct who *w)
 		}
 	free(want);
 	/* the busiest processes shown (who_procs_scan's order) are counted too, as many as cgroups */
-	nprocs = w->cfg.procs < w->top ? w->cfg.procs : w->top;
+	nprocs = !procs ? 0 : w->cfg.procs < w->top ? w->cfg.procs : w->top;
 	for (int i = 0; i < w->npr; i++) {
 		struct who_proc *p = &w->pr[i];
 
