@@ -139,6 +139,14 @@ static inline const struct emu_machine *emu_cpu_m(const struct emu *e, const str
 
 /* The emulator's clock now (real or manual). */
 double emu_clock_now(struct emu *e);
+/*
+ * Hold this thread's view of E's clock at T until emu_clock_release: the
+ * emulated kernel's operations read and write registers at the very time
+ * they keep for them (a thread preempted in the middle of a rotation would
+ * otherwise count more than the time it says ran).
+ */
+void emu_clock_hold(struct emu *e, double t);
+void emu_clock_release(struct emu *e);
 
 /* Remember an encoding the model does not know (counted as zero). */
 void emu_note_unknown(struct emu *e, uint64_t key);

@@ -37,6 +37,22 @@ static bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config)
 	return config == 0x20FF || config == 0x21FF; /* data_read, data_write */
 }
 
+/*
+ * The kernel's lock, and the emulated time held for the operation: every
+ * register it reads or writes, and the times it keeps, are of one instant.
+ */
+static void ek_lock(struct emu_perf *k)
+{
+	pthread_mutex_lock(&k->lock);
+	emu_clock_hold(k->emu, ek_now(k));
+}
+
+static void ek_unlock(struct emu_perf *k)
+{
+	emu_clock_release(k->emu);
+	pthread_mutex_unlock(&k->lock);
+}
+
 static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 		   unsigned long flags)
 {
@@ -46,7 +62,7 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 	bool task_ok;
 	uint32_t type = attr->type;
 
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	if ((flags & PERF_FLAG_PID_CGROUP) || (pid > 0 && emu_who_task(k->emu, pid) >= 0)) {
 		rc = ek_who_open(k, attr, pid, cpu, group_fd, flags);
 		goto out;
@@ -152,7 +168,7 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 	}
 	rc = EK_FD_BASE + slot;
 out:
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 	return rc;
 }
 
@@ -163,16 +179,16 @@ static ssize_t ek_read(void *ctx, int fd, void *buf, size_t len)
 	uint64_t *out = buf;
 	size_t need;
 
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	if (ek_who_fd(fd)) {
 		ssize_t got = ek_who_read(k, fd, buf, len);
 
-		pthread_mutex_unlock(&k->lock);
+		ek_unlock(k);
 		return got;
 	}
 	e = ek_event_of(k, fd);
 	if (!e) {
-		pthread_mutex_unlock(&k->lock);
+		ek_unlock(k);
 		return -EBADF;
 	}
 	l = &k->ev[e->leader];
@@ -182,7 +198,7 @@ static ssize_t ek_read(void *ctx, int fd, void *buf, size_t len)
 	    (e->read_format & (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)) !=
 	    (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING) || len < need) {
 		/* only the reads pmutop makes: a group leader's, with both times */
-		pthread_mutex_unlock(&k->lock);
+		ek_unlock(k);
 		return len < need ? -ENOSPC : -EINVAL;
 	}
 	out[0] = (uint64_t)l->nmembers;
@@ -190,7 +206,7 @@ static ssize_t ek_read(void *ctx, int fd, void *buf, size_t len)
 	out[2] = l->running_ns;
 	for (int m = 0; m < l->nmembers; m++)
 		out[3 + m] = k->ev[l->members[m]].count;
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 	return (ssize_t)need;
 }
 
@@ -201,7 +217,7 @@ static int ek_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
 	int rc = 0;
 
 	(void)arg;
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	e = ek_event_of(k, fd);
 	if (ek_who_fd(fd)) {
 		rc = ek_who_ioctl(k, fd, req);
@@ -216,7 +232,7 @@ static int ek_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
 	} else {
 		rc = -ENOTTY;
 	}
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 	return rc;
 }
 
@@ -225,7 +241,7 @@ static void ek_close(void *ctx, int fd)
 	struct emu_perf *k = ctx;
 	struct ek_event *e;
 
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	if (ek_who_fd(fd))
 		ek_who_close(k, fd);
 	e = ek_who_fd(fd) ? NULL : ek_event_of(k, fd);
@@ -259,7 +275,7 @@ static void ek_close(void *ctx, int fd)
 		e->used = false;
 		ek_schedule(k, cpu, pmu);
 	}
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 }
 
 /*
@@ -297,7 +313,7 @@ static double ek_tick_need(void *ctx)
 	struct emu_perf *k = ctx;
 	double need = 0;
 
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	for (int cpu = 0; cpu < k->ncpus && need != EMU_PERF_TICK_S; cpu++)
 		for (int p = 0; p < ek_npmus_on(k, cpu); p++) {
 			const struct ek_ctx *c = &k->cpus[cpu].ctx[p];
@@ -309,7 +325,7 @@ static double ek_tick_need(void *ctx)
 			if (c->norder && k->pmus[p].kind == EK_SKL_IMC)
 				need = EK_WRAP_TICK_S;
 		}
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 	return need;
 }
 
@@ -319,7 +335,7 @@ static void ek_tick(void *ctx)
 	struct emu_perf *k = ctx;
 	double t;
 
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	t = ek_now(k);
 	for (int cpu = 0; cpu < k->ncpus; cpu++)
 		for (int p = 0; p < ek_npmus_on(k, cpu); p++)
@@ -328,7 +344,7 @@ static void ek_tick(void *ctx)
 				ek_resched(k, cpu, p, t, true);
 			else if (k->cpus[cpu].ctx[p].norder && k->pmus[p].kind == EK_SKL_IMC)
 				ek_sync(k, cpu, p, t); /* 32-bit free-running counters wrap: keep up */
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 }
 
 static uint64_t ek_tsc(void *ctx)
@@ -503,12 +519,12 @@ void emu_perf_cpu_pmu(const struct emu_perf *k, struct perf_pmu *out)
 
 void emu_perf_set_watchdog(struct emu_perf *k, bool on)
 {
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	k->watchdog = on && k->fixed > 1;
 	for (int cpu = 0; cpu < k->ncpus; cpu++)
 		if (k->cpus[cpu].present)
 			ek_resched(k, cpu, 0, ek_now(k), false);
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 }
 
 int emu_perf_hide_pmu(struct emu_perf *k, const char *name)
@@ -527,10 +543,10 @@ int emu_perf_open_events(struct emu_perf *k)
 {
 	int n = 0;
 
-	pthread_mutex_lock(&k->lock);
+	ek_lock(k);
 	for (int i = 0; i < k->nev; i++)
 		n += k->ev[i].used;
-	pthread_mutex_unlock(&k->lock);
+	ek_unlock(k);
 	return n;
 }
 
