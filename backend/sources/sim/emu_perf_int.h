@@ -152,7 +152,7 @@ struct emu_perf {
 	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
 	bool amd;                 /* AMD's core PMU: 12-bit selects, generic events on counters */
 	struct ek_who_ev *wev;    /* cgroup and task events, EK_WHO_FD_BASE + slot */
-	int nwev;
+	int nwev, wev_cap;        /* in use (the last slot used), allocated */
 };
 
 /* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */

@@ -115,7 +115,11 @@ int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int
 	/* Linux: a topdown-* event only in a group that "slots" leads */
 	if ((sel & EMU_WATCH_SLOTS) && (sel & 0xF) && (!l || l->sel != EMU_WATCH_SLOTS))
 		return -EINVAL;
-	k->wev = xrealloc(k->wev, (size_t)k->nwev + 1, sizeof(*k->wev));
+	if (k->nwev == k->wev_cap) {
+		/* doubled: a who view opens thousands (groups x events x CPUs) one at a time */
+		k->wev_cap = k->wev_cap ? 2 * k->wev_cap : 256;
+		k->wev = xrealloc(k->wev, (size_t)k->wev_cap, sizeof(*k->wev));
+	}
 	slot = k->nwev++;
 	e = &k->wev[slot];
 	*e = (struct ek_who_ev){
