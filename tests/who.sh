@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 98
+plan 101
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -159,6 +159,13 @@ cp "$top_srcdir"/backend/sources/sim/scenarios/*.scn "$tmp/scn/"
 printf 'pmutop-scenario 1\nname one-task\ndescription a service on four CPUs\nseed 1\nnoise 0\nphase run 0\ncpu all util=0.5 ipc=1\ntask 100 system.slice/a.service cpus=0-3 share=1 comm=a\n' >"$tmp/scn/one-task.scn"
 run env PMUTOP_SCENARIO_DIR="$tmp/scn" "$PMUTOP" --sim alderlake:one-task --source perf --who-topdown -b -n 2 -d 0.3 --format json
 expect_match "a hybrid: level 1 per cgroup n/a, and why" "$(whole "$out" topdown_why)" "a hybrid's P- and E-cores have trees of their own"
+# AMD Zen 4 (genoa): its level 1 is AMD's pipeline utilisation, five metrics adding up to 100;
+# its remote share from the demand fills of DRAM or I/O near and far (3e6 and 1e6 lines a second)
+printf 'pmutop-scenario 1\nname amd-task\ndescription a service on four CPUs of a Genoa\nseed 1\nnoise 0\nphase run 0\ncpu all util=0.5 ipc=1\ncpu 0-3 util=1 ipc=1 local_dram_read_lines_per_s=3e6 remote_dram_read_lines_per_s=1e6\ntask 100 system.slice/a.service cpus=0-3 share=1 comm=a\n' >"$tmp/scn/amd-task.scn"
+run env PMUTOP_SCENARIO_DIR="$tmp/scn" "$PMUTOP" --sim genoa:amd-task --source perf --who-topdown --who-top 4 -b -n 2 -d 0.3 --format json
+expect_is "Zen 4: level 1 per cgroup by AMD's names" "$(whole "$out" topdown_metrics)" "['frontend_bound', 'bad_speculation', 'backend_bound', 'smt_contention', 'retiring']"
+near "... adding up to 100" "$(who "$out" system.slice/a.service topdown | $PY -c 'import ast, sys; print(sum(ast.literal_eval(sys.stdin.read()).values()))')" 100 0.005
+near "... a quarter of its fills from DRAM remote (ls_dmnd_fills_from_sys.dram_io_far)" "$(who "$out" system.slice/a.service remote_share)" 0.25 0.02
 
 # without --who: the CPU time and resctrl, the counters n/a with why
 run "$PMUTOP" $SIM --who-procs 5 -b -n 3 -d 0.3 --format json
