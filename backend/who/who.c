@@ -274,6 +274,7 @@ static void who_snap_td(const struct who *w, struct who_snap *s)
 			if (k == 0)
 				snprintf(s->td_unit, sizeof(s->td_unit), "%s", mt->unit ? mt->unit : "");
 		}
+		snprintf(s->td_why, sizeof(s->td_why), "%.199s", w->td_fail);
 	} else if (w->td_note[0]) {
 		snprintf(s->td_why, sizeof(s->td_why), "%.199s", w->td_note);
 	} else if (!w->td.n) {

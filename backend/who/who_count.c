@@ -202,7 +202,8 @@ static void who_td_open(struct who *w, struct who_fig *f, int pid, const char *w
 		if (rc) {
 			f->ntg = i;
 			who_td_close(f);
-			snprintf(f->why, sizeof(f->why), "top-down level 1: %.180s", err);
+			snprintf(w->td_fail, sizeof(w->td_fail), "top-down level 1 n/a for %.60s: %.140s",
+				 what, err);
 			return;
 		}
 		f->ntg = i + 1;
@@ -314,6 +315,8 @@ static void who_td_switch(struct who *w)
 	bool want = atomic_load(&w->td_wanted) && w->td.n > 0;
 	char why[400];
 
+	if (!want)
+		w->td_note[0] = w->td_fail[0] = '\0';
 	if (want == w->td_on)
 		return;
 	w->td_note[0] = '\0';

@@ -123,6 +123,7 @@ struct who {
 	int top;                 /* counted at once (the open-file limit may lower cfg.top) */
 	char count_note[240];
 	char td_note[240];       /* the top-down level 1 was asked for and is not counted: why */
+	char td_fail[240];       /* the kernel refused a group of it: whose, and why */
 	bool no_misses;          /* the kernel has no cache-misses event: two events a group */
 	struct who_mon *mon;
 	int nmon;

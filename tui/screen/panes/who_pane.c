@@ -449,6 +449,9 @@ char *who_pane_explain(const struct view *v, const struct sample *s)
 			else
 				fprintf(f, " %s n/a", s->who->td_name[k]);
 		fprintf(f, "\n");
+		if (!isfinite(r->td[0]))
+			fprintf(f, "  n/a: %s\n", s->who->td_why[0] ? s->who->td_why : r->why[0] ? r->why
+				: "counted from the interval after T on");
 	} else if (s->who->td_why[0]) {
 		fprintf(f, "Top-down level 1: %s\n", s->who->td_why);
 	}
