@@ -81,8 +81,8 @@ struct who_td {
 	int nev;                       /* the group's events */
 	struct perf_pmu_config cfg[PERF_GROUP_MAX];
 	int var[PERF_GROUP_MAX];       /* each event's variable in the layout's space */
+	uint64_t groups;               /* the layout's groups whose metrics level 1 reads */
 	double *vars;                  /* the variables while evaluating (layout_nvars) */
-	bool *done;                    /* the metrics evaluated so far */
 	char why[200];
 };
 

@@ -6,14 +6,15 @@
  * each a formula over built-ins, core events and other metrics.  The
  * events those formulas read, with "slots" and the topdown-* fields where
  * they read them, make one more perf group per counted CPU or process; the
- * formulas are evaluated on a cgroup's or a process's own counts, as the
- * engine evaluates them on a CPU's.  Where a formula needs what a cgroup
+ * formulas are evaluated on a cgroup's or a process's own counts by the
+ * layout's own evaluation (sample_eval_metrics), as a CPU's are.  Where a formula needs what a cgroup
  * cannot be counted with (the time stamp counter, an uncore box, an event
  * that counts the whole core), level 1 is n/a with that reason.  Sampler
  * thread; who_td_init on the main thread.
  */
 #include "expr.h"
 #include "layout.h"
+#include "sample.h"
 #include "who_int.h"
 #include "xmalloc.h"
 
@@ -93,6 +94,8 @@ static bool who_td_need(struct who *w, int m, int depth)
 		snprintf(w->td.why, sizeof(w->td.why), "%s is an uncore metric", mt->name);
 		return false;
 	}
+	if (mt->group >= 0)
+		w->td.groups |= LAYOUT_GROUP(mt->group);
 	expr_vars(mt->expr, &vars, &nvars);
 	for (int i = 0; i < nvars; i++) {
 		int v = vars[i];
@@ -190,33 +193,20 @@ void who_td_init(struct who *w)
 	}
 	who_td_order(td);
 	td->vars = xcalloc((size_t)layout_nvars(l), sizeof(double));
-	td->done = xcalloc((size_t)l->nmetrics + 1, sizeof(bool));
 }
 
 void who_td_free(struct who *w)
 {
 	free(w->td.vars);
-	free(w->td.done);
 	w->td.vars = NULL;
-	w->td.done = NULL;
 }
 
-/* Metric M's figure in W->td.vars, the metrics it reads first. */
-static double who_td_metric(struct who *w, int m, int depth)
+/* Whether group G's metrics are evaluated: those level 1 reads (CTX: W's who_td). */
+static bool who_td_counted(const void *ctx, int g)
 {
-	const struct layout *l = w->cfg.layout;
-	int metric0 = LAYOUT_NBUILTINS + l->nevents, nvars;
-	const int *vars;
+	const struct who_td *td = ctx;
 
-	if (w->td.done[m] || depth > WHO_TD_DEPTH)
-		return w->td.vars[metric0 + m];
-	expr_vars(l->metrics[m].expr, &vars, &nvars);
-	for (int i = 0; i < nvars; i++)
-		if (vars[i] >= metric0)
-			who_td_metric(w, vars[i] - metric0, depth + 1);
-	w->td.vars[metric0 + m] = expr_eval(l->metrics[m].expr, w->td.vars);
-	w->td.done[m] = true;
-	return w->td.vars[metric0 + m];
+	return td->groups & LAYOUT_GROUP(g);
 }
 
 void who_td_eval(struct who *w, const double *ev, const double *td_ev, double *out)
@@ -231,7 +221,6 @@ void who_td_eval(struct who *w, const double *ev, const double *td_ev, double *o
 	nvars = layout_nvars(l);
 	for (int i = 0; i < nvars; i++)
 		w->td.vars[i] = NAN;
-	memset(w->td.done, 0, (size_t)l->nmetrics * sizeof(bool));
 	/* per second: instructions and cycles from the three events, the rest from the group */
 	w->td.vars[LAYOUT_B_instructions] = ev[WHO_INSTRUCTIONS];
 	w->td.vars[LAYOUT_B_cycles] = ev[WHO_CYCLES];
@@ -242,8 +231,13 @@ void who_td_eval(struct who *w, const double *ev, const double *td_ev, double *o
 			return;
 		w->td.vars[w->td.var[i]] = td_ev[i];
 	}
+	/*
+	 * the layout's own evaluation, in its order (a metric reads earlier ones):
+	 * a cgroup's counts are summed over its CPUs, as a socket's are
+	 */
+	sample_eval_metrics(l, w->td.vars, LAYOUT_SOCKET, who_td_counted, &w->td);
 	for (int k = 0; k < w->td.n; k++)
-		out[k] = who_td_metric(w, w->td.metric[k], 0);
+		out[k] = w->td.vars[layout_metric_var(l, w->td.metric[k])];
 }
 
 /*
