@@ -11,6 +11,7 @@
  * following links.  Main thread; who_mk_follow on the sampler's.
  */
 #include "who_int.h"
+#include "cpulist.h"
 #include "guard.h"
 #include "xmalloc.h"
 
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #define WHO_MK_MAX 64
+#define WHO_MK_PROCS (1 << 20)
 
 struct who_mk {
 	int mgfd;                 /* ROOT/sys/fs/resctrl/mon_groups */
@@ -32,6 +34,7 @@ struct who_mk {
 	char path[WHO_MK_MAX][WHO_PATH_MAX]; /* each group's cgroup */
 	int *known[WHO_MK_MAX];   /* the processes it holds (as last written), sorted */
 	int nknown[WHO_MK_MAX];
+	char *procs;              /* a cgroup.procs read, WHO_MK_PROCS bytes (kept across looks) */
 	/* every group's name, known before the guard's fork (it removes those there are) */
 	char names[WHO_MK_MAX][64];
 	int n;
@@ -108,32 +111,33 @@ static int who_mk_undo(void *ctx, pid_t parent)
 	return failed;
 }
 
-static int who_mk_pid_cmp(const void *a, const void *b)
-{
-	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
-}
-
 /* The processes of cgroup K's cgroup.procs, sorted, into *OUT: how many, or -errno. */
-static int who_mk_procs(const struct who_mk *m, int k, int **out)
+static int who_mk_procs(struct who_mk *m, int k, int **out)
 {
-	char rel[WHO_PATH_MAX + 64], *procs = xmalloc(1 << 20);
+	char rel[WHO_PATH_MAX + 64];
 	int cfd, n, np = 0;
 
 	*out = NULL;
+	if (!m->procs)
+		m->procs = xmalloc(WHO_MK_PROCS);
 	snprintf(rel, sizeof(rel), "%s/%s", m->base, m->path[k]);
 	cfd = who_open_at(m->root, rel, O_RDONLY | O_DIRECTORY);
-	n = cfd < 0 ? cfd : who_readat(cfd, "cgroup.procs", procs, 1 << 20);
+	n = cfd < 0 ? cfd : who_readat(cfd, "cgroup.procs", m->procs, WHO_MK_PROCS);
 	if (cfd >= 0)
 		close(cfd);
-	if (n >= 0) {
-		*out = xcalloc((size_t)n / 2 + 1, sizeof(int));
-		for (char *line = procs; *line; line += strcspn(line, "\n"), line += *line == '\n')
-			if (atoi(line) > 0)
-				(*out)[np++] = atoi(line);
-		qsort(*out, (size_t)np, sizeof(int), who_mk_pid_cmp);
-	}
-	free(procs);
-	return n < 0 ? n : np;
+	if (n < 0)
+		return n;
+	*out = xcalloc((size_t)n / 2 + 1, sizeof(int));
+	for (char *line = m->procs; *line; line += strcspn(line, "\n"), line += *line == '\n')
+		if (atoi(line) > 0)
+			(*out)[np++] = atoi(line);
+	return cpulist_normalise(*out, np);
+}
+
+/* Whether group K holds process PID already (bsearch takes no NULL array, even empty). */
+static bool who_mk_holds(const struct who_mk *m, int k, int pid)
+{
+	return m->known[k] && cpulist_contains(m->known[k], m->nknown[k], pid);
 }
 
 /*
@@ -143,8 +147,17 @@ static int who_mk_procs(const struct who_mk *m, int k, int **out)
  */
 static int who_mk_move(struct who_mk *m, int k, int *pids, int n, char *err, size_t errlen)
 {
-	int gfd, tfd, rc = 0;
+	int gfd, tfd, rc = 0, fresh = 0;
 
+	for (int i = 0; i < n; i++)
+		fresh += !who_mk_holds(m, k, pids[i]);
+	if (!fresh && m->known[k]) {
+		/* nobody joined: nothing to write (the tasks file not even opened) */
+		free(m->known[k]);
+		m->known[k] = pids;
+		m->nknown[k] = n;
+		return 0;
+	}
 	gfd = openat(m->mgfd, m->names[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	tfd = gfd < 0 ? -1 : openat(gfd, "tasks", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (gfd >= 0)
@@ -160,8 +173,7 @@ static int who_mk_move(struct who_mk *m, int k, int *pids, int n, char *err, siz
 		char pid[24];
 		int len = snprintf(pid, sizeof(pid), "%d\n", pids[i]);
 
-		if (m->known[k] && bsearch(&pids[i], m->known[k], (size_t)m->nknown[k], sizeof(int),
-					   who_mk_pid_cmp))
+		if (who_mk_holds(m, k, pids[i]))
 			continue;
 		if (write(tfd, pid, (size_t)len) != len && errno != ESRCH) {
 			snprintf(err, errlen, "--who-resctrl: cannot move process %d into mon_groups/"
@@ -294,5 +306,6 @@ void who_mk_remove(struct who_mk *m)
 		close(m->mgfd);
 	for (int k = 0; k < WHO_MK_MAX; k++)
 		free(m->known[k]);
+	free(m->procs);
 	free(m);
 }
