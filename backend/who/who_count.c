@@ -100,12 +100,30 @@ static unsigned who_cpu_type(const struct who *w, int cpu)
 }
 
 /*
+ * Open and enable group G of the NE events C: cgroup directory DIRFD on CPU,
+ * or (DIRFD < 0) process PID wherever it runs (CPU -1), user mode only
+ * where paranoid 2 allows no more.  0, or -errno with ERR (nothing left open).
+ */
+static int who_group_open(struct who *w, struct perf_group *g, const struct perf_pmu_config *c,
+			  int ne, int dirfd, int pid, int cpu, const char *what, char *err,
+			  size_t errlen)
+{
+	bool user_only = w->access.paranoid >= 2 && !w->access.cap_perfmon, cg = dirfd >= 0;
+	int rc = perf_group_open_flags(g, w->cfg.perf, c, ne, cg ? dirfd : pid, cpu, true,
+				       cg || !user_only, cg ? PERF_FLAG_PID_CGROUP : 0, what,
+				       &w->access, err, errlen);
+
+	if (!rc && (rc = perf_group_enable(g)))
+		perf_group_close(g);
+	return rc;
+}
+
+/*
  * Open F's groups: cgroup directory DIRFD per CPU, or process PID once per
  * kind of core.  0, or -errno with the reason in F.
  */
 static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, const char *what)
 {
-	bool user_only = w->access.paranoid >= 2 && !w->access.cap_perfmon;
 	unsigned types[2] = { 0 };
 	int n = dirfd >= 0 ? w->cfg.ncpus : 1, rc = 0;
 	char err[400];
@@ -129,10 +147,7 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
 		unsigned type = dirfd >= 0 ? who_cpu_type(w, cpu) : types[i];
 		int ne = who_configs(w, type, c);
 
-		rc = perf_group_open_flags(&f->g[i], w->cfg.perf, c, ne, dirfd >= 0 ? dirfd : pid, cpu,
-					   true, dirfd >= 0 || !user_only,
-					   dirfd >= 0 ? PERF_FLAG_PID_CGROUP : 0, what, &w->access, err,
-					   sizeof(err));
+		rc = who_group_open(w, &f->g[i], c, ne, dirfd, pid, cpu, what, err, sizeof(err));
 		/*
 		 * An event the kernel has not (ENOENT): without cache misses (AMD's
 		 * generic one is not the L3's), else without the remote-memory pair,
@@ -152,17 +167,11 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
 				continue;
 			}
 			ne = who_configs(w, type, c);
-			rc = perf_group_open_flags(&f->g[i], w->cfg.perf, c, ne,
-						   dirfd >= 0 ? dirfd : pid, cpu, true,
-						   dirfd >= 0 || !user_only,
-						   dirfd >= 0 ? PERF_FLAG_PID_CGROUP : 0, what, &w->access,
-						   err, sizeof(err));
+			rc = who_group_open(w, &f->g[i], c, ne, dirfd, pid, cpu, what, err, sizeof(err));
 			if (!w->rmt.on && rmt)
 				snprintf(w->rmt.why, sizeof(w->rmt.why), "the kernel has no %.60s "
 					 "event (ENOENT)", w->rmt.name[1]);
 		}
-		if (!rc)
-			rc = perf_group_enable(&f->g[i]);
 		if (rc) {
 			f->ng = i;
 			snprintf(f->why, sizeof(f->why), "%.199s", err);
@@ -185,21 +194,14 @@ static int who_fig_open(struct who *w, struct who_fig *f, int dirfd, int pid, co
  */
 static void who_td_open(struct who *w, struct who_fig *f, int pid, const char *what)
 {
-	bool user_only = w->access.paranoid >= 2 && !w->access.cap_perfmon;
 	bool cg = f->dirfd >= 0;
 	int n = cg ? w->cfg.ncpus : 1;
 	char err[400];
 
 	f->tg = xcalloc((size_t)n, sizeof(*f->tg));
 	for (int i = 0; i < n; i++) {
-		int rc = perf_group_open_flags(&f->tg[i], w->cfg.perf, w->td.cfg, w->td.nev,
-					       cg ? f->dirfd : pid, cg ? w->cfg.cpus[i] : -1, true,
-					       cg || !user_only, cg ? PERF_FLAG_PID_CGROUP : 0, what,
-					       &w->access, err, sizeof(err));
-
-		if (!rc)
-			rc = perf_group_enable(&f->tg[i]);
-		if (rc) {
+		if (who_group_open(w, &f->tg[i], w->td.cfg, w->td.nev, f->dirfd, pid,
+				   cg ? w->cfg.cpus[i] : -1, what, err, sizeof(err))) {
 			f->ntg = i;
 			who_td_close(f);
 			snprintf(w->td_fail, sizeof(w->td_fail), "top-down level 1 n/a for %.60s: %.140s",
