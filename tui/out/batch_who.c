@@ -28,6 +28,12 @@ static void batch_who_num(FILE *out, double v, int width, int prec, bool mark, c
 		fprintf(out, " %*.*f%c", width, prec, v, mark ? mark_c : ' ');
 }
 
+/* A level-1 column's width in the text table: its metric's name, 8 at least. */
+static int batch_who_td_width(const char *name)
+{
+	return strlen(name) > 8 ? (int)strlen(name) : 8;
+}
+
 static void batch_who_text_row(const struct who_row *r, FILE *out)
 {
 	bool old = r->age_s > 0, scaled = r->scaled;
@@ -73,8 +79,7 @@ void batch_who_text(const struct sample *s, FILE *out)
 	if (w->ntd) {
 		fprintf(out, "# who-td %8s", "pid");
 		for (int k = 0; k < w->ntd; k++)
-			fprintf(out, " %*s", (int)(strlen(w->td_name[k]) > 8 ? strlen(w->td_name[k]) : 8),
-				w->td_name[k]);
+			fprintf(out, " %*s", batch_who_td_width(w->td_name[k]), w->td_name[k]);
 		fprintf(out, "  name (%s)\n", w->td_unit);
 		for (int i = 0; i < w->nrows; i++) {
 			const struct who_row *r = &w->rows[i];
@@ -84,8 +89,7 @@ void batch_who_text(const struct sample *s, FILE *out)
 			else
 				fprintf(out, "# who-td %8s", "cgroup");
 			for (int k = 0; k < w->ntd; k++)
-				batch_who_num(out, r->td[k], (int)(strlen(w->td_name[k]) > 8
-						 ? strlen(w->td_name[k]) : 8) - 1, 1,
+				batch_who_num(out, r->td[k], batch_who_td_width(w->td_name[k]) - 1, 1,
 					      r->age_s > 0 || r->scaled, r->age_s > 0 ? '~' : '*');
 			fprintf(out, "  %s\n", r->pid ? r->name : r->path[0] ? r->path : "/");
 		}
@@ -163,9 +167,9 @@ void batch_who_csv_rows(const struct sample *s, const char *before, int metric_c
 		batch_who_csv_num(out, r->age_s);
 		batch_who_csv_text(out, r->why);
 		fputc(',', out);
-		for (int k = 0; k < w->ntd; k++)
+		for (int k = 0, n = 0; k < w->ntd; k++)
 			if (isfinite(r->td[k]))
-				fprintf(out, "%s%s=%.6g", k ? ";" : "", w->td_name[k], r->td[k]);
+				fprintf(out, "%s%s=%.6g", n++ ? ";" : "", w->td_name[k], r->td[k]);
 		batch_who_csv_num(out, who_row_remote(r));
 		fputc('\n', out);
 	}
