@@ -53,6 +53,27 @@ static double emu_cycle_rate(const struct emu *e, unsigned priv, const double *v
 }
 
 /*
+ * Per second on CPU C with truth V under PRIV: fixed counter 3's slots
+ * (FIELD -1), or the slots of PERF_METRICS field FIELD; 0 on a machine
+ * (or a hybrid's E-core) without them.
+ */
+static double emu_topdown_rate(const struct emu *e, const struct emu_cpu *c, unsigned priv,
+			       const double *v, int field)
+{
+	const struct emu_machine *cm = emu_cpu_m(e, c);
+	double frac[PERF_METRICS_FIELDS], slots;
+
+	if (!cm->slots_width || !cm->perf_metrics || field >= (int)cm->perf_metrics ||
+	    field >= PERF_METRICS_FIELDS)
+		return 0;
+	slots = emu_cycle_rate(e, priv, v) * cm->slots_width * v[SK_slot_share];
+	if (field < 0)
+		return slots;
+	emu_model_topdown(e->m, v, frac);
+	return slots * frac[field];
+}
+
+/*
  * Rate per second of the accumulator KEY on CPU C at time T.  SIB holds
  * the truth of every thread of C's core (C's own first).
  */
@@ -74,20 +95,8 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		return 0;
 	if (key & EMU_KEY_MPERF) /* the P0 reference clock while unhalted */
 		return e->m->nominal_ghz * 1e9 * v[SK_util] * share;
-	if (key & EMU_KEY_SLOTS) {
-		/* fixed counter 3's slots and PERF_METRICS' fields, as emu_cpu_topdown_rates has them */
-		const struct emu_machine *cm = emu_cpu_m(e, c);
-		double frac[PERF_METRICS_FIELDS], slots;
-		unsigned field = (unsigned)(key & 0xF);
-
-		if (!cm->slots_width || !cm->perf_metrics || field > cm->perf_metrics)
-			return 0;
-		slots = emu_cycle_rate(e, priv, v) * cm->slots_width * v[SK_slot_share];
-		if (!field)
-			return slots;
-		emu_model_topdown(e->m, v, frac);
-		return slots * frac[field - 1];
-	}
+	if (key & EMU_KEY_SLOTS) /* the slots (low bits 0) or a field's (1 + the field) */
+		return emu_topdown_rate(e, c, priv, v, (int)(key & 0xF) - 1);
 	if (!emu_model_core(emu_cpu_m(e, c), event, umask, offcore, v, &d)) {
 		emu_note_unknown(e, key);
 		return 0;
@@ -217,17 +226,9 @@ static int emu_core_truth(struct emu *e, const struct emu_cpu *c, double t, doub
 /* The slots and PERF_METRICS fields per second of CPU C with truth V (machines that have them). */
 static void emu_cpu_topdown_rates(const struct emu *e, struct emu_cpu *c, const double *v)
 {
-	double frac[PERF_METRICS_FIELDS];
-
-	c->slots_rate = 0;
+	c->slots_rate = emu_topdown_rate(e, c, EMU_PRIV_USR | EMU_PRIV_OS, v, -1);
 	for (int k = 0; k < PERF_METRICS_FIELDS; k++)
-		c->td_rate[k] = 0;
-	if (!emu_cpu_m(e, c)->slots_width || !emu_cpu_m(e, c)->perf_metrics)
-		return;
-	emu_model_topdown(e->m, v, frac);
-	c->slots_rate = c->cyc_rate[3] * e->m->slots_width * v[SK_slot_share];
-	for (unsigned k = 0; k < e->m->perf_metrics && k < PERF_METRICS_FIELDS; k++)
-		c->td_rate[k] = c->slots_rate * frac[k];
+		c->td_rate[k] = emu_topdown_rate(e, c, EMU_PRIV_USR | EMU_PRIV_OS, v, k);
 }
 
 uint64_t emu_cpu_perf_metrics(const struct emu *e, const struct emu_cpu *c)

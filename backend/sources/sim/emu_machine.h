@@ -38,6 +38,8 @@ struct emu_machine {
 	 */
 	unsigned offcore_events[2];
 	bool pebs_frontend;
+	/* MEM_LOAD_L3_MISS_RETIRED (D3H): the servers' loads by the memory that served them */
+	bool l3_miss_sources;
 	const char *default_scenario;
 	/*
 	 * The microarchitecture whose core events the emulator models for a

@@ -479,7 +479,7 @@ static const struct emu_core_row {
 	unsigned umask;      /* the umask bits this row answers for */
 	bool umask_exact;    /* umask must equal UMASK, else any non-empty subset */
 	unsigned uarchs;
-	bool server;         /* only on the servers (more than one socket's memory to tell apart) */
+	bool l3_miss_sources; /* only where the machine has the event (emu_machine.l3_miss_sources) */
 	emu_core_fn *fn;
 } emu_core_rows[] = {
 	/* architectural events, seed 004 Table 19-1 */
@@ -516,7 +516,8 @@ static const struct emu_core_row {
 	{ .event = 0xA1, .umask = 0xFF, .uarchs = UARCH_SKL, .fn = emu_ev_skl_ports },
 	{ .event = 0xA6, .umask = 0x5F, .uarchs = UARCH_SKL, .fn = emu_ev_skl_exe_activity },
 	/* the servers from Skylake-SP on: loads served by local and remote memory */
-	{ .event = 0xD3, .umask = 0x0F, .uarchs = UARCH_ALL, .server = true, .fn = emu_ev_l3_miss_retired },
+	{ .event = 0xD3, .umask = 0x0F, .uarchs = UARCH_ALL, .l3_miss_sources = true,
+	  .fn = emu_ev_l3_miss_retired },
 	/* Ice Lake and later: TOPDOWN.SLOTS, fixed counter 3's event (emu_model_tma.c) */
 	{ .event = 0x00, .umask = 0x04, .umask_exact = true, .uarchs = UARCH_ALL, .fn = emu_ev_tma_slots },
 	/* Core 2, seed 003 */
@@ -544,7 +545,7 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 		const struct emu_core_row *r = &emu_core_rows[i];
 
 		if (r->event != event || !(r->uarchs & UARCH(ua)) ||
-		    (r->server && !m->srv && m->model != 0x55 /* Skylake-SP */))
+		    (r->l3_miss_sources && !m->l3_miss_sources))
 			continue;
 		if (r->umask_exact ? umask != r->umask : (umask == 0 || (umask & ~r->umask)))
 			continue;
