@@ -258,8 +258,8 @@ static void who_lay_procs(struct who *w, struct who_snap *s)
 	}
 }
 
-/* The snapshot's top-down level 1: the metrics' names, or why there are none. */
-static void who_snap_td(const struct who *w, struct who_snap *s)
+/* The snapshot's optional columns: the remote pair's events and level 1's metrics, or why none. */
+static void who_snap_columns(const struct who *w, struct who_snap *s)
 {
 	for (int k = 0; k < 2 && w->rmt.on; k++)
 		snprintf(s->rmt_events[k], sizeof(s->rmt_events[k]), "%s", w->rmt.name[k]);
@@ -354,7 +354,7 @@ static struct who_snap *who_snapshot(struct who *w)
 	free(L.first);
 	free(L.raw);
 	free(L.raw_ok);
-	who_snap_td(w, s);
+	who_snap_columns(w, s);
 	return s;
 }
 
