@@ -257,6 +257,28 @@ START_TEST(format_files_decide_the_bits)
 		ck_assert_str_eq(err, "event core_cycles: the kernel's PMU has no such format field "
 			"'any' (cpu/format)");
 	}
+	/*
+	 * Sapphire Rapids' CHA before Linux 6.9 (umask config:8-15,32-55): the
+	 * CXL filters' UMaskExt (bit 28 of it) does not fit, said with the value
+	 */
+	{
+		struct layout_event ev = { .name = "UNC_CHA_TOR_INSERTS.IA_MISS_CXL_ACC", .event = 0x35,
+					   .umask = 0x10C0018201ull };
+
+		put(PMU "cha_old/type", "40\n");
+		put(PMU "cha_old/format/event", "config:0-7\n");
+		put(PMU "cha_old/format/umask", "config:8-15,32-55\n");
+		ck_assert_msg(perf_pmu_load(root, "cha_old", &p, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(perf_pmu_encode(&p, &ev, &c, err, sizeof(err)), -EINVAL);
+		ck_assert_str_eq(err, "event UNC_CHA_TOR_INSERTS.IA_MISS_CXL_ACC: its umask "
+			"0x10C0018201 does not fit the kernel's format field 'umask' (cha_old/format): "
+			"a newer kernel describes more bits");
+		/* ... and the fixed kernel's 32-63 takes it, UMaskExt from bit 32 */
+		put(PMU "cha_old/format/umask", "config:8-15,32-63\n");
+		ck_assert_msg(perf_pmu_load(root, "cha_old", &p, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(perf_pmu_encode(&p, &ev, &c, err, sizeof(err)), 0);
+		ck_assert_uint_eq(c.config[0], 0x35ull | 0x01ull << 8 | 0x10C00182ull << 32);
+	}
 	/* bad format files: one message with the file */
 	put(PMU "bad/type", "7\n");
 	put(PMU "bad/format/event", "config:7-0\n");

@@ -20,9 +20,22 @@
 #    (remote_read_latency_ns), locally 4 % at 190 ns (l3_miss_latency_ns):
 #    llc_demand_data_read_miss_latency 0.04 x 190 + 0.96 x 100 = 103.6 ns.
 #    Nine CHA groups take turns: those figures are scaled (5 %).
+#  - each UPI link's use (pmutop's, from Intel's event descriptions): every
+#    flit slot a link sends is data, protocol/credit, null or idle, three
+#    slots a clock, and the clock "runs at 1/8th the GT/s speed" of the link
+#    (Sapphire Rapids: UPI 2.0 at 16 GT/s, 2e9 clocks, 6e9 slots a second a
+#    link).  Socket 1 sends 1.22e8 lines x 9 data slots over 4 links
+#    (2.745e8 a link) and a request header for each line coming back
+#    (9.6e8 / 64 / 4 = 3.75e6): (2.745e8 + 3.75e6) / 6e9 = 4.6375 %; socket 0
+#    sends 1.5e7 x 9 / 4 = 3.375e7 data and 1.22e8 / 4 = 3.05e7 headers:
+#    1.0708 %.  Each link's speed: 8 x its clock = 16 GT/s.
+#  - CXL memory (numa-remote.scn: socket 1's cores read a CXL memory
+#    expander 2e6 lines a second at 280 ns, 3e6 misses there in all):
+#    cxl_read_bandwidth 2e6 x 64 = 128 MB/s, cxl_miss_bandwidth 192 MB/s,
+#    cxl_read_latency 280 ns from the TOR's occupancy over its inserts.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 38
+plan 55
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -49,8 +62,8 @@ print("missing" if v is None else v)' "$@"
 run "$PMUTOP" --sim sapphire-rapids --list-pmus
 expect_match "Sapphire Rapids' emulated kernel: 56 CHAs a socket, on both sockets' CPUs" "$out" \
 	"uncore_cha: boxes 0-55 (56), type 21 ..., counts on CPUs 0,56 (sockets 0, 1)"
-expect_match "... the CHA's umask with the vendor's UMaskExt above bit 8, as Linux writes it" \
-	"$out" "umask=config:8-15,32-57"
+expect_match "... the CHA's umask with the vendor's UMaskExt above bit 8, as Linux 6.9 writes it" \
+	"$out" "umask=config:8-15,32-63"
 expect_match "... 8 memory channels, CAS counts scaled to MiB" "$out" \
 	"  event cas_count_read = event=0x05,umask=0xcf (x 6.103515625e-05 MiB)"
 expect_match "... 4 UPI links" "$out" "uncore_upi: boxes 0-3 (4)"
@@ -83,11 +96,14 @@ near "socket 0: the 8 channels summed" "$(field "$out" 0 memory_bandwidth_read)"
 near "socket 0: package power, watts" "$(field "$out" 0 package_watts)" 270 0.02
 near "socket 1: DRAM power, watts" "$(field "$out" 1 dram_watts)" 40 0.02
 
-run "$PMUTOP" --sim "granite-rapids:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9 \
+run "$PMUTOP" --sim "granite-rapids:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9,u \
 	--format json
 near "Granite Rapids channel 11: the two sub-channels' CAS counts summed" \
 	"$(field "$out" 0 11 memory_bandwidth_read)" 5312 0.02
 near "... against DDR5-6400" "$(field "$out" 0 11 dram_peak_pct)" 15.625 0.02
+near "... its 6 UPI links at 24 GT/s (UPI 2.0)" "$(field "$out" 0 upi_link_gts_link5)" 24 0.02
+expect_is "... idle on a one-socket machine: 0 % of their slots carry anything" \
+	"$(field "$out" 0 upi_tx_utilization)" 0.0
 
 # a client (Tiger Lake): the controllers' free-running counters, two LPDDR4x-4267 channels
 run "$PMUTOP" --sim "tigerlake:$tmp/memory-bound.scn" --source perf -b -n 2 -g 9,w --format json
@@ -120,6 +136,41 @@ import json, sys
 print(" ".join(json.loads(sys.stdin.read())["sockets"][0]["scaled"]))')
 expect_match "... marked scaled (the CHA groups take turns)" "$scaled" \
 	"llc_demand_data_read_miss_latency"
+
+# each link's use and speed (pmutop's own groups of key u)
+near "socket 1 sends: its links' use (data and protocol slots of all slots)" \
+	"$(field "$out" 1 upi_tx_utilization)" 4.6375 0.02
+near "... link 2 alone" "$(field "$out" 1 upi_tx_utilization_link2)" 4.6375 0.02
+near "... which socket 0 receives" "$(field "$out" 0 upi_rx_utilization)" 4.6375 0.02
+near "socket 0 sends its writes and the requests: 1.07 %" "$(field "$out" 0 upi_tx_utilization)" \
+	1.0708 0.02
+near "... link 3 of socket 1 receives them" "$(field "$out" 1 upi_rx_utilization_link3)" 1.0708 0.02
+near "each link's speed: 8 x its clock, 16 GT/s" "$(field "$out" 0 upi_link_gts_link1)" 16 0.02
+near "... and the socket's mean" "$(field "$out" 1 upi_link_gts)" 16 0.02
+# memory behind CXL, from the CHAs' TOR (pmutop's own group CXL, key l)
+near "socket 1: CXL memory read by its cores' demand reads (2e6 x 64 B)" \
+	"$(field "$out" 1 cxl_read_bandwidth)" 128 0.05
+near "... every miss there (3e6 x 64 B)" "$(field "$out" 1 cxl_miss_bandwidth)" 192 0.05
+near "... the reads' latency from the TOR" "$(field "$out" 1 cxl_read_latency)" 280 0.05
+expect_is "socket 0 reads no CXL memory: 0 MB/s" "$(field "$out" 0 cxl_read_bandwidth)" 0.0
+expect_is "... and its latency is n/a (no reads to time), not 0" \
+	"$(field "$out" 0 cxl_read_latency)" missing
+
+# a link cannot be used past its slots: a scenario sending more than 16 GT/s carries
+# is a full link, 100 %, its data bandwidth the most it holds (6e9 x 64 / 9 = 42667 MB/s)
+sed 's/upi_tx_bytes_per_s=7.808e9/upi_tx_bytes_per_s=4e11/' "$tmp/numa-remote.scn" >"$tmp/full.scn"
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/full.scn" --source perf -b -n 2 -g u --format json
+near "a link full past its speed: 100 %" "$(field "$out" 1 upi_tx_utilization_link0)" 100 0.001
+near "... carrying data in every slot but the request headers' flits (a header, two nulls)" \
+	"$(field "$out" 1 upi_data_transmit_bw_link0)" \
+	"$($PY -c 'd = 4e11 * 9 / 64 / 4; h = 9.6e8 / 64 / 4; print(6e9 * d / (d + 3 * h) * 64 / 9 / 1e6)')" \
+	0.05
+
+# the topology at 80x24: each socket's links with their use
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.scn" \
+	--source perf --dump -n 2 --pane uncore -g u,9
+expect_match "the sockets' lines show the links' traffic and use out and in" "$out" \
+	"links out 7.8G 5% in 960M 1%"
 
 # the msr source cannot reach these boxes
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" --source msr -b -n 1 -g 9

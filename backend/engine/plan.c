@@ -30,7 +30,7 @@ bool plan_arch_unavailable(const struct layout *l, int g, uint32_t absent, char 
 			    ev->umask == plan_arch_events[n].umask) {
 				snprintf(why, len, "%s (event %02XH umask %02XH) is not available on "
 					 "this CPU (CPUID.0AH:EBX bit %u)", plan_arch_events[n].name,
-					 ev->event, ev->umask, n);
+					 ev->event, plan_arch_events[n].umask, n);
 				return true;
 			}
 	}

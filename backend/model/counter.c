@@ -78,7 +78,7 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 	/* the format fields' names, as the kernel's sysfs gives them for these PMUs */
 	n = (size_t)snprintf(buf, len, "%s/event=0x%02x", pmu, ev->event);
 	if (ev->umask && n < len)
-		n += (size_t)snprintf(buf + n, len - n, ",umask=0x%02x", ev->umask);
+		n += (size_t)snprintf(buf + n, len - n, ",umask=0x%02llx", (unsigned long long)ev->umask);
 	if (ev->cmask && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",cmask=%u", ev->cmask);
 	if (ev->inv && n < len)

@@ -139,7 +139,8 @@ struct layout_event {
 	char *canonical;     /* libpfm4's full name, or NULL for a raw event */
 	int line;
 	int group;
-	unsigned event, umask, cmask;
+	unsigned event, cmask;
+	uint64_t umask;      /* a server CHA's carries the vendor's UMaskExt above bit 8 (40 bits) */
 	bool inv, edge, any;
 	bool per_core;       /* counts for the whole core (any=1 unless 'sum', or declared per-core) */
 	bool summed;         /* 'sum': summed over a core's threads like a thread's event, any=1 too */

@@ -39,11 +39,12 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 	 * uncore_imc_N, uncore_upi_N, each PMU one box number on every socket,
 	 * its cpumask one CPU per socket) and RAPL's power PMU.  Four 48-bit
 	 * counters per box; the CHA's umask carries the vendor's UMaskExt above
-	 * bit 8 (the kernel's format places it: config:8-15,32-57).
+	 * bit 8, 32 bits of it on Sapphire Rapids (the CXL filters: the kernel's
+	 * format places them, config:8-15,32-63).
 	 */
 	[LAYOUT_PMU_CHA] = { .name = "cha", .kernel = "uncore_cha_", .counters = 4, .width = 48,
 			     .per_socket = true, .summed_boxes = true, .box = "CHA",
-			     .cmask_max = 0xFF, .kernel_only = true, .umask_max = 0xFFFFFFFF },
+			     .cmask_max = 0xFF, .kernel_only = true, .umask_max = 0xFFFFFFFFFFull },
 	[LAYOUT_PMU_MC] = { .name = "mc", .kernel = "uncore_imc_", .counters = 4, .width = 48,
 			    .per_socket = true, .summed_boxes = true, .box = "channel",
 			    .cmask_max = 0xFF, .kernel_only = true, .box_channels = true },

@@ -77,7 +77,7 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 			return -EINVAL;
 		switch (k) {
 		case 0: ev->event = (unsigned)v; break;
-		case 1: ev->umask = (unsigned)v; break;
+		case 1: ev->umask = v; break;
 		case 2: ev->cmask = (unsigned)v; break;
 		case 3: ev->inv = v; break;
 		case 4: ev->edge = v; break;

@@ -238,7 +238,7 @@ bool perfmon_render_map(const struct perfmon *p, int m, bool threshold, perfmon_
 	while (t && *t) {
 		const char *s = t, *name = NULL;
 		enum perfmon_name_kind kind = PERFMON_NAME_EVENT;
-		char alias[64], mapped[160];
+		char alias[64], mapped[512]; /* a socket's sum of its links' events */
 		int n;
 
 		if (isdigit((unsigned char)*t) || *t == '.') {

@@ -1,8 +1,10 @@
 /*
  * perfmon_own: the uncore groups pmutop writes of its own beside the
  * vendor's metrics (perfmon_uncore): RAPL's power per domain, a client's
- * memory controllers' free-running counters, and on Zen 2 and 3 each
- * channel's DRAM bandwidth over the data fabric's beats.  Pure functions of
+ * memory controllers' free-running counters, on Zen 2 and 3 each
+ * channel's DRAM bandwidth over the data fabric's beats, on Intel's
+ * servers each UPI link's utilisation and speed and the cores' misses to
+ * CXL memory.  Pure functions of
  * their inputs; they print layout text to F.
  */
 #ifndef PMUTOP_PERFMON_OWN_H
@@ -24,5 +26,17 @@ void perfmon_own_client_memory(FILE *f);
 /* Zen 2/3: DRAM per channel over the fabric, ROOM groups at most; how many. */
 int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,
 				FILE *f, int room, bool write);
+
+/* Each UPI link's utilisation sent and received: 2 groups, or 0 (ROOM, the data). */
+int perfmon_own_upi(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,
+		    int room);
+
+/* Each UPI link's speed: events and metrics in the group being written (a counter a link). */
+void perfmon_own_upi_speed(const struct perfmon *p, const struct perfmon_layout_config *cfg,
+			   FILE *f);
+
+/* The cores' L3 misses to CXL memory: 1 group, or 0 (ROOM, the data). */
+int perfmon_own_cxl(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,
+		    int room);
 
 #endif

@@ -70,6 +70,7 @@ struct pu_gen {
 	int boxes;                         /* of the bucket rendered now */
 	int link;                          /* the box rendered now (a UPI link, a CCX), -1 none */
 	const char *word;                  /* its name: "link", "ccx" (the events' and metrics' suffix) */
+	int sum_links;                     /* > 0: a socket's event is its links' events summed */
 	char why[200];
 };
 
@@ -231,9 +232,22 @@ static const char *pu_map(void *ctx, enum perfmon_name_kind kind, const char *na
 		snprintf(buf, len, "(%s / %d)", base, g->boxes);
 		return buf;
 	}
-	perfmon_layout_name(name, buf, len);
-	if (g->link >= 0)
-		snprintf(buf + strlen(buf), len - strlen(buf), ".%s%d", g->word, g->link);
+	perfmon_layout_name(name, base, sizeof(base));
+	if (g->link >= 0) {
+		snprintf(buf, len, "%s.%s%d", base, g->word, g->link);
+	} else if (g->sum_links > 0) {
+		/* the socket's: the same events of its links (no second copy of them on each box) */
+		size_t n = (size_t)snprintf(buf, len, "(");
+
+		for (int k = 0; k < g->sum_links && n < len; k++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s.link%d", k ? " + " : "", base, k);
+		if (n + 1 >= len)
+			snprintf(g->why, sizeof(g->why), "its sum over %d links is too long", g->sum_links);
+		else
+			snprintf(buf + n, len - n, ")");
+	} else {
+		snprintf(buf, len, "%s", base);
+	}
 	return buf;
 }
 
@@ -262,7 +276,7 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
 		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name,
 			code & (layout_pmu_kinds[kind].event_max ? layout_pmu_kinds[kind].event_max : 0xFF),
-			(umask | ext << 8) & 0xFFFFFFFFull);
+			(umask | ext << 8) & 0xFFFFFFFFFFull);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
 		if (g->link >= 0)
@@ -371,7 +385,8 @@ static bool pu_link_metric(const struct perfmon *p, int m)
 /* Whether metric M is one of the vendor's I/O metrics (placed after the others: fewer groups fit) */
 static bool pu_io(const struct perfmon *p, int m)
 {
-	return !strncmp(p->metrics[m].name, "io_", 3) || !strncmp(p->metrics[m].name, "iio_", 4);
+	return !strncmp(p->metrics[m].name, "io_", 3) || !strncmp(p->metrics[m].name, "iio_", 4) ||
+	       !strncmp(p->metrics[m].name, "Info_System_IO_", 15);
 }
 
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
@@ -382,7 +397,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 	int npower = perfmon_own_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), false);
 	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
-	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_WIDE_EVENTS], nev;
+	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_WIDE_EVENTS], nev, cha_first = 0;
 	struct pu_gen g = { .p = p, .c = c, .link = -1 };
 	bool c0;
 
@@ -400,6 +415,14 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			else if (b >= 0)
 				taken[m] = true;
 		}
+	/* the CHA groups that hold more than the vendor's I/O metrics: granted before pmutop's own */
+	for (int b = 0; b < PU_NBUCKETS; b++)
+		for (int i = 0; pu_buckets[b].pmu == LAYOUT_PMU_CHA && i < ngroups[b]; i++)
+			for (int k = 0; k < groups[b][i].nmetrics; k++)
+				if (!pu_io(p, groups[b][i].metrics[k])) {
+					cha_first++;
+					break;
+				}
 	/* RAPL first (no counters), a client's memory controllers */
 	if (power)
 		room -= npower;
@@ -424,6 +447,9 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		bool mc = pu_channels(pu_buckets[b].pmu);
 
 		g.boxes = pu_boxes(c, pu_buckets[b].pmu);
+		/* pmutop's own: memory behind CXL before the CHAs' metrics (their I/O ones after) */
+		if (pu_buckets[b].pmu == LAYOUT_PMU_CHA)
+			room -= perfmon_own_cxl(p, c, f, room - cha_first);
 		for (int i = 0; i < ngroups[b]; i++) {
 			struct pu_group *gr = &groups[b][i];
 			const char *total = NULL; /* the channel's read + write bandwidth, MB/s */
@@ -447,7 +473,19 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 				pu_buckets[b].key, pu_buckets[b].title,
 				pu_buckets[b].key == '9' ? "on" : "off",
 				layout_pmu_kinds[pu_buckets[b].pmu].name);
-			for (int k = 0; k < gr->nevents; k++)
+			/*
+			 * the vendor resolves the links' metrics per UPI link: each link's
+			 * events (box=N), the socket's their sum, each link's own metrics
+			 * beside the socket's; pmutop's link speed where a box has room
+			 */
+			g.word = "link";
+			g.sum_links = pu_buckets[b].pmu == LAYOUT_PMU_UPI && c->upi_links > 1
+				      ? c->upi_links : 0;
+			for (g.link = 0; g.link < g.sum_links; g.link++)
+				for (int k = 0; k < gr->nevents; k++)
+					pu_event_line(&g, f, gr->event[k], 0);
+			g.link = -1;
+			for (int k = 0; !g.sum_links && k < gr->nevents; k++)
 				pu_event_line(&g, f, gr->event[k], mc ? pu_boxes(c, pu_buckets[b].pmu) : 0);
 			for (int k = 0; k < gr->nmetrics; k++) {
 				pu_metric(&g, f, gr->metrics[k], mc);
@@ -455,17 +493,14 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 				    !strcmp(p->metrics[gr->metrics[k]].name, "umc_mem_bandwidth"))
 					total = p->metrics[gr->metrics[k]].name;
 			}
-			/* the vendor resolves these per UPI link: each link's own, beside the sum */
-			g.word = "link";
-			for (g.link = 0; pu_buckets[b].pmu == LAYOUT_PMU_UPI && g.link < c->upi_links &&
-					 c->upi_links > 1; g.link++) {
-				for (int k = 0; k < gr->nevents; k++)
-					pu_event_line(&g, f, gr->event[k], 0);
+			for (g.link = 0; g.link < g.sum_links; g.link++)
 				for (int k = 0; k < gr->nmetrics; k++)
 					if (pu_link_metric(p, gr->metrics[k]))
 						pu_metric(&g, f, gr->metrics[k], false);
-			}
 			g.link = -1;
+			if (g.sum_links && !i && gr->nevents < layout_pmu_kinds[LAYOUT_PMU_UPI].counters)
+				perfmon_own_upi_speed(p, c, f);
+			g.sum_links = 0;
 			/*
 			 * AMD's L3: each CCX's own figures, in a group beside the socket's
 			 * sum (a CCX's 6 counters hold one set of its events, not two)
@@ -494,6 +529,13 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			fprintf(f, "end\n");
 			free(gr->metrics);
 		}
+		/*
+		 * pmutop's own: each link's utilisation and speed beside the vendor's
+		 * bandwidth, where room is left after the CHAs' groups of other than
+		 * I/O metrics (L3 miss latency, NUMA locality)
+		 */
+		if (pu_buckets[b].pmu == LAYOUT_PMU_UPI)
+			room -= perfmon_own_upi(p, c, f, room - cha_first);
 	}
 	if (power)
 		perfmon_own_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), true);

@@ -569,8 +569,8 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 			else if (ev->has_frontend)
 				snprintf(offc, sizeof(offc), "%03XH=0x%X", MSR_PEBS_FRONTEND,
 					 ev->frontend);
-			fprintf(out, "  %-20s  0x%02X  0x%02X %5u %3d %4d %3d %10llX %13s  PMC%-6s %s\n",
-				ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any,
+			fprintf(out, "  %-20s  0x%02X  0x%02llX %5u %3d %4d %3d %10llX %13s  PMC%-6s %s\n",
+				ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask, ev->inv, ev->edge, ev->any,
 				(unsigned long long)sel, offc, ctrs,
 				ev->canonical ? ev->canonical : ev->spec);
 			free(ctrs);

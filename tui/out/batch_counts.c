@@ -85,8 +85,8 @@ static void batch_counts_event(const struct layout_event *ev, char *buf, size_t 
 		snprintf(buf, len, "%s %s (free-running)", layout_pmu_kinds[ev->pmu].name, ev->name);
 		return;
 	}
-	snprintf(buf, len, "%s event=0x%02x,umask=0x%02x%s%.0u%s%s", layout_pmu_kinds[ev->pmu].name,
-		 ev->event, ev->umask, ev->cmask ? ",cmask=" : "", ev->cmask, ev->inv ? ",inv" : "",
+	snprintf(buf, len, "%s event=0x%02x,umask=0x%02llx%s%.0u%s%s", layout_pmu_kinds[ev->pmu].name,
+		 ev->event, (unsigned long long)ev->umask, ev->cmask ? ",cmask=" : "", ev->cmask, ev->inv ? ",inv" : "",
 		 ev->edge ? ",edge" : "");
 }
 

@@ -32,6 +32,8 @@ static const struct prom_unit prom_units[] = {
 	{ .unit = "W", .factor = 1, .strip = "_watts", .suffix = "_watts" },
 	{ .unit = "ns", .factor = 1e-9, .strip = "_ns", .suffix = "_seconds" },
 	{ .unit = "GHz", .factor = 1e9, .strip = "ghz", .suffix = "clock_hertz" },
+	/* a link's speed (pmutop's upi_link_gts): transfers a second */
+	{ .unit = "GT/s", .factor = 1e9, .strip = "_gts", .suffix = "_transfers_per_second" },
 	{ .unit = "uops/cycle", .factor = 1, .strip = "", .suffix = "_uops_per_cycle" },
 	{ .unit = "misses/kinst", .factor = 1, .strip = "_per_kinst",
 	  .suffix = "_per_thousand_instructions" },

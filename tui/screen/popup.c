@@ -273,8 +273,8 @@ static void popup_explain_group(FILE *f, const struct view *v, const struct samp
 		popup_event_register(v, ev, via_perf, reg, sizeof(reg));
 		panes_format(raw, rawtxt, sizeof(rawtxt));
 		panes_format(scaled, val, sizeof(val));
-		fprintf(f, "  %-20s 0x%02X 0x%02X %u %d %d %d  %s  read %s  scaled %s%s%s\n",
-			ev->name, ev->event, ev->umask, ev->cmask, ev->inv, ev->edge, ev->any, reg,
+		fprintf(f, "  %-20s 0x%02X 0x%02llX %u %d %d %d  %s  read %s  scaled %s%s%s\n",
+			ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask, ev->inv, ev->edge, ev->any, reg,
 			rawtxt, val, ev->channel >= 0 && !chan ? " (channel)" : "",
 			v->info.unmodelled && v->info.unmodelled[k]
 			? " (the emulated machine does not model this event: it counts 0)" : "");

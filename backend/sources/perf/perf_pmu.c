@@ -377,13 +377,16 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 			rc = perf_pmu_set(p, "rdwrmask", f[i].value, c);
 		if (rc == -ENOENT && !f[i].wanted)
 			continue;
-		if (rc) {
-			snprintf(err, errlen, "event %s: %s", ev->name, rc == -ENOENT
-				 ? "the kernel's PMU has no such format field" : "the value does not fit "
-				 "the kernel's format field");
-			snprintf(err + strlen(err), errlen - strlen(err), " '%s' (%s/format)", f[i].field,
-				 p->name);
-			return rc == -ENOENT ? -EOPNOTSUPP : -EINVAL;
+		if (rc == -ENOENT) {
+			snprintf(err, errlen, "event %s: the kernel's PMU has no such format field "
+				 "'%s' (%s/format)", ev->name, f[i].field, p->name);
+			return -EOPNOTSUPP;
+		}
+		if (rc) { /* e.g. Sapphire Rapids' CHA umask before Linux 6.9: 24 bits of UMaskExt */
+			snprintf(err, errlen, "event %s: its %s 0x%llX does not fit the kernel's format "
+				 "field '%s' (%s/format): a newer kernel describes more bits", ev->name,
+				 f[i].field, (unsigned long long)f[i].value, f[i].field, p->name);
+			return -EINVAL;
 		}
 	}
 	return 0;

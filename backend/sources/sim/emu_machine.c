@@ -86,6 +86,7 @@ const struct emu_machine emu_machines[] = {
 		.default_scenario = "topdown",
 		.dram_mts = 3200,
 		.srv = EMU_SRV_ICX, .chas = 40, .channels = 8, .upi_links = 3,
+		.upi_gts = 11.2, /* Xeon Platinum 8380: UPI at 11.2 GT/s */
 	},
 	{
 		.name = "sapphire-rapids",
@@ -103,6 +104,7 @@ const struct emu_machine emu_machines[] = {
 		.default_scenario = "topdown",
 		.dram_mts = 4800,
 		.srv = EMU_SRV_SPR, .chas = 56, .channels = 8, .upi_links = 4,
+		.upi_gts = 16, /* Xeon Platinum 8480+: UPI 2.0 at 16 GT/s */
 	},
 	{
 		.name = "granite-rapids",
@@ -120,6 +122,7 @@ const struct emu_machine emu_machines[] = {
 		.default_scenario = "topdown",
 		.dram_mts = 6400,
 		.srv = EMU_SRV_GNR, .chas = 128, .channels = 12, .upi_links = 6,
+		.upi_gts = 24, /* Xeon 6980P: UPI 2.0 at 24 GT/s */
 	},
 	{
 		.name = "tigerlake",

@@ -73,6 +73,7 @@ struct emu_machine {
 	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR,
 		       EMU_SRV_CLIENT /* Ice Lake / Tiger Lake client: free-running IMC */ } srv;
 	int chas, channels, upi_links;
+	double upi_gts;          /* the UPI links' speed, GT/s (their clock is an eighth of it) */
 	/*
 	 * A hybrid part (CPUID.07H:EDX[15]): its P-cores and E-cores (the
 	 * topology is then made from this, not TOPOLOGY), the E-cores' PMU;

@@ -19,6 +19,12 @@
  *                                   clock, half the transfer rate
  *   UPI  UNC_UPI_TxL_FLITS.ALL_DATA 02H umask 0FH, RxL 03H: data flits, the
  *                                   vendor's metric takes 64/9 bytes each
+ *        .NON_DATA umask 97H, .ALL_NULL 27H, .IDLE 47H: protocol and credit,
+ *                                   null and idle (LLCTRL) flit slots
+ *        UNC_UPI_CLOCKTICKS         01H umask 0: "1/8th the GT/s speed"
+ *   CHA  UNC_CHA_TOR_INSERTS.IA_MISS_CXL_ACC, _DRD_CXL_ACC 35H umask 01H,
+ *                                   UMaskExt 10C00182H, 10C81782H; the
+ *                                   latter's TOR_OCCUPANCY at 36H
  *   power energy-cores event 01H, energy-pkg 02H, energy-ram 03H: 2^-32
  *                                   J per count (the kernel's .scale)
  *   a client's uncore_imc_free_running: data_read event FFH umask 20H,
@@ -27,7 +33,13 @@
  *
  * A CHA counts its share of the socket's traffic (1 / the CHAs); a TOR
  * occupancy is its inserts times their latency in CHA cycles (Little's
- * law).  Pure functions; see emu_model.h.
+ * law).  A UPI link sends its flit slots as the vendor's descriptions
+ * have it: each clock one flit of three slots ("count can be 0-3"), every
+ * slot data, protocol/credit, null or idle ("every UPI cycle must be
+ * sending either data FLITs, protocol/credit FLITs or idle FLITs"): the
+ * data 9 slots a 64-byte line, one request header for each line the
+ * other way (a protocol flit whose two other slots are null), the rest
+ * idle.  Pure functions; see emu_model.h.
  */
 #include "emu_model.h"
 #include "emu_model_int.h"
@@ -74,6 +86,18 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 		*per_s /= nboxes;
 		return true;
 	}
+	/* the cores' misses to CXL memory: every one (inserts only), and the demand reads */
+	if ((event == 0x35 && umask == 0x10C0018201ull) ||
+	    ((event == 0x35 || event == 0x36) && umask == 0x10C8178201ull)) {
+		bool all = umask == 0x10C0018201ull;
+		double lines = sock[all ? SK_cxl_miss_lines_per_s : SK_cxl_read_lines_per_s];
+
+		if (all && lines < sock[SK_cxl_read_lines_per_s])
+			lines = sock[SK_cxl_read_lines_per_s];
+		*per_s = (event == 0x35 ? lines : lines * sock[SK_cxl_read_latency_ns] * 1e-9 * uclk) /
+			 nboxes;
+		return true;
+	}
 	if ((event != 0x35 && event != 0x36) || !emu_srv_tor(umask, &which))
 		return false;
 	drd = sock[SK_l3_miss_lines_per_s] * sock[SK_l3_miss_drd_share];
@@ -116,6 +140,49 @@ static bool emu_srv_mc(const struct emu_machine *m, unsigned event, uint64_t uma
 	return true;
 }
 
+/* A UPI link's clock and its flit slots sent (TxL, 02H) or received (RxL, 03H), per second. */
+static bool emu_srv_upi(const struct emu_machine *m, unsigned event, uint64_t umask,
+			const double *sock, int nboxes, double *per_s)
+{
+	double clk = m->upi_gts * 1e9 / 8, slots = 3 * clk, data, proto, null, idle;
+	bool tx = event == 0x02;
+
+	if (event == 0x01 && !umask) {
+		*per_s = clk; /* UNC_UPI_CLOCKTICKS: each link's own */
+		return true;
+	}
+	if (event != 0x02 && event != 0x03)
+		return false;
+	/* this direction's data lines, 9 slots each; a request header for each line coming back */
+	data = sock[tx ? SK_upi_tx_bytes_per_s : SK_upi_rx_bytes_per_s] * 9.0 / 64.0 / nboxes;
+	proto = sock[tx ? SK_upi_rx_bytes_per_s : SK_upi_tx_bytes_per_s] / 64.0 / nboxes;
+	null = 2 * proto;
+	if (data + proto + null > slots) { /* a scenario past the link's speed: the link is full */
+		double k = slots / (data + proto + null);
+
+		data *= k;
+		proto *= k;
+		null *= k;
+	}
+	idle = slots - data - proto - null;
+	switch (umask) {
+	case 0x0F: /* ALL_DATA */
+		*per_s = data;
+		return true;
+	case 0x97: /* NON_DATA: protocol headers and credits */
+		*per_s = proto;
+		return true;
+	case 0x27: /* ALL_NULL */
+		*per_s = null;
+		return true;
+	case 0x47: /* IDLE (LLCTRL) */
+		*per_s = idle;
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
 		   uint64_t umask, const double *sock, const double *chan, int nboxes, double *per_s)
 {
@@ -128,12 +195,7 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 	case EMU_UNIT_MC:
 		return chan && emu_srv_mc(m, event, umask, chan, per_s);
 	case EMU_UNIT_UPI:
-		if (umask != 0x0F || (event != 0x02 && event != 0x03))
-			return false;
-		/* data flits: 9 per 64 bytes, as the vendor's upi_data_*_bw reads them */
-		*per_s = sock[event == 0x02 ? SK_upi_tx_bytes_per_s : SK_upi_rx_bytes_per_s] * 9.0 /
-			 64.0 / nboxes;
-		return true;
+		return emu_srv_upi(m, event, umask, sock, nboxes, per_s);
 	case EMU_UNIT_POWER:
 		if (umask || event < 0x01 || event > 0x03)
 			return false;

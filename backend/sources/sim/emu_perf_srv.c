@@ -134,9 +134,11 @@ static void ek_add_amd(struct emu_perf *k, const char *cpumask)
  * A server's uncore as Linux's intel_uncore driver registers it: one PMU
  * per box number (uncore_cha_N, uncore_imc_N, uncore_upi_N), each on every
  * socket (its cpumask one CPU per socket), with the format files the driver
- * writes (Sapphire Rapids: umask config:8-15,32-57 on the CHA, the IMC's
- * named CAS counts scaled to MiB); and RAPL's power PMU (energy-pkg,
- * energy-ram in 2^-32 J).
+ * writes (the CHA's umask: Ice Lake-SP config:8-15,32-57 (umask_ext2);
+ * Sapphire and Granite Rapids config:8-15,32-63 (umask_ext5, Linux 6.9 and
+ * the stable kernels it was backported to: before, 32-55 was too narrow for
+ * the CXL filters' UMaskExt); the IMC's named CAS counts scaled to MiB);
+ * and RAPL's power PMU (energy-pkg, energy-ram in 2^-32 J).
  */
 void ek_add_server(struct emu_perf *k, const char *cpumask)
 {
@@ -152,7 +154,7 @@ void ek_add_server(struct emu_perf *k, const char *cpumask)
 		return;
 	for (int b = 0; b < m->chas && m->srv != EMU_SRV_CLIENT; b++)
 		ek_add_box(k, "uncore_cha_", EMU_UNIT_CHA, b, m->chas,
-			   icx ? "config:8-15,32-55" : "config:8-15,32-57", cpumask);
+			   icx ? "config:8-15,32-57" : "config:8-15,32-63", cpumask);
 	for (int b = 0; b < m->channels && m->srv != EMU_SRV_CLIENT; b++) {
 		p = ek_add_box(k, "uncore_imc_", EMU_UNIT_MC, b, m->channels, "config:8-15", cpumask);
 		perf_pmu_add_alias(&p->desc, "clockticks", icx ? "event=0x00,umask=0x00"

@@ -123,7 +123,10 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(l1d_fills_l2_per_s,         CPU, 0, 0, 1e12, "AMD: L1D fills from the core's own L2, lines per second (ls_*_fills_from_sys local_l2)") \
 	X(l1d_fills_ccx_per_s,        CPU, 0, 0, 1e12, "AMD: L1D fills from the L3 or another L2 of the same CCX, lines per second (local_ccx)") \
 	X(l1d_fills_near_cache_per_s, CPU, 0, 0, 1e12, "AMD: L1D fills from another CCX's cache on this NUMA node, lines per second (near_cache: cross-CCX sharing)") \
-	X(l1d_fills_far_cache_per_s,  CPU, 0, 0, 1e12, "AMD: L1D fills from a cache of another NUMA node or socket, lines per second (far_cache)")
+	X(l1d_fills_far_cache_per_s,  CPU, 0, 0, 1e12, "AMD: L1D fills from a cache of another NUMA node or socket, lines per second (far_cache)") \
+	X(cxl_read_lines_per_s, SOCKET, 0, 0, 1e12, "server CHA: demand data reads of this socket's cores that miss the L3 and go to CXL memory (a type 2/3 memory expander), lines per second (TOR inserts IA_MISS_DRD_CXL_ACC)") \
+	X(cxl_miss_lines_per_s, SOCKET, 0, 0, 1e12, "server CHA: every request of this socket's cores that misses the L3 and goes to CXL memory (reads, RFOs, prefetches), lines per second; at least cxl_read_lines_per_s (IA_MISS_CXL_ACC)") \
+	X(cxl_read_latency_ns, SOCKET, 250, 1, 100000, "server CHA: mean time a demand read to CXL memory stays in the TOR, ns")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

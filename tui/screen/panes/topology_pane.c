@@ -317,7 +317,7 @@ static void topology_pane_summary_line(const struct view *v, const struct sample
 {
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
-	char mn[48], mx[48], avg[48], thr[32], info[256], unc[160];
+	char mn[48], mx[48], avg[48], thr[32], info[256], unc[160], unc_brief[160];
 	double sum = 0, lo = INFINITY, hi = -INFINITY;
 	int n = 0, lo_cpu = -1, hi_cpu = -1;
 
@@ -354,10 +354,11 @@ static void topology_pane_summary_line(const struct view *v, const struct sample
 	}
 	snprintf(thr, sizeof(thr), "%d threads", so->nthreads);
 	topology_pane_socket_info(t, sk, w, info, sizeof(info));
-	topology_uncore_text(v, s, sk, unc, sizeof(unc));
+	topology_uncore_text(v, s, sk, false, unc, sizeof(unc));
+	topology_uncore_text(v, s, sk, true, unc_brief, sizeof(unc_brief));
 	{
 		const struct pane_part parts[] = {
-			{ avg, NULL, false }, { unc, NULL, false }, { mn, NULL, false },
+			{ avg, NULL, false }, { unc, unc_brief, false }, { mn, NULL, false },
 			{ mx, NULL, false }, { thr, NULL, false }, { info, NULL, false },
 		};
 

@@ -3,7 +3,8 @@
  * its memory channels as boxes with their heat (each channel's share of
  * its peak: dram_peak_pct, a block as high as the share, coloured at the
  * layout's thresholds), the socket's memory bandwidth, its links' traffic
- * out and in, its package power, from whichever of the layout's metrics
+ * out and in (with the links' use where pmutop's upi_*_utilization count:
+ * "out 955M 1%"), its package power, from whichever of the layout's metrics
  * say so (the vendor's memory_bandwidth_total, upi_data_*_bw; pmutop's own
  * read/write_bytes_per_s, qpi_data_*_bytes_per_s; package_watts).  What the
  * layout does not count, or a group that is off, is left out.  UI thread.
@@ -54,56 +55,82 @@ static double topology_uncore_memory(const struct layout *l, const struct sample
 	return isnan(v) ? topology_uncore_sum(l, s, sk, own, 1) : v;
 }
 
-/* Socket SK's figures: memory, links out and in (bytes/s), package watts; NaN what is not counted. */
+/* A socket's figures; NaN what is not counted. */
+struct topology_uncore_fig {
+	double mem, up, down;   /* memory, links out and in: bytes/s */
+	double up_use, down_use; /* the links' use out and in, % */
+	double pkg;             /* package watts */
+};
+
+/* Socket SK's figures. */
 static void topology_uncore_figures(const struct layout *l, const struct sample *s, int sk,
-				    double *mem, double *up, double *down, double *pkg)
+				    struct topology_uncore_fig *fig)
 {
 	static const char *const up_v[] = { "upi_data_transmit_bw", NULL };
 	static const char *const down_v[] = { "upi_data_receive_bw", NULL };
 	static const char *const up_own[] = { "qpi_data_to_remote_bytes_per_s", NULL };
 	static const char *const down_own[] = { "qpi_data_from_remote_bytes_per_s", NULL };
 	static const char *const watts[] = { "package_watts", NULL };
+	static const char *const up_use[] = { "upi_tx_utilization", NULL };
+	static const char *const down_use[] = { "upi_rx_utilization", NULL };
 
-	*mem = topology_uncore_memory(l, s, sk);
-	*up = topology_uncore_sum(l, s, sk, up_v, 1e6);
-	*down = topology_uncore_sum(l, s, sk, down_v, 1e6);
-	if (isnan(*up)) {
-		*up = topology_uncore_sum(l, s, sk, up_own, 1);
-		*down = topology_uncore_sum(l, s, sk, down_own, 1);
+	fig->mem = topology_uncore_memory(l, s, sk);
+	fig->up = topology_uncore_sum(l, s, sk, up_v, 1e6);
+	fig->down = topology_uncore_sum(l, s, sk, down_v, 1e6);
+	if (isnan(fig->up)) {
+		fig->up = topology_uncore_sum(l, s, sk, up_own, 1);
+		fig->down = topology_uncore_sum(l, s, sk, down_own, 1);
 	}
-	*pkg = topology_uncore_sum(l, s, sk, watts, 1);
+	fig->up_use = topology_uncore_sum(l, s, sk, up_use, 1);
+	fig->down_use = topology_uncore_sum(l, s, sk, down_use, 1);
+	fig->pkg = topology_uncore_sum(l, s, sk, watts, 1);
 }
 
-/* The links' and the package's parts after the channels: " links out 1.0G in 7.8G  270 W". */
-static void topology_uncore_rest(double up, double down, double pkg, char *buf, size_t len)
+/* " 1%" of the links' use, or "" where USE is not counted (or BRIEF). */
+static const char *topology_uncore_use(double use, bool brief, char *buf, size_t len)
 {
-	char a[16], b[16];
+	if (brief || isnan(use))
+		return "";
+	snprintf(buf, len, " %.0f%%", use);
+	return buf;
+}
+
+/*
+ * The links' and the package's parts after the channels: " links out 1.0G 4% in
+ * 7.8G 1%  270 W" (BRIEF: without the links' use).
+ */
+static void topology_uncore_rest(const struct topology_uncore_fig *fig, bool brief, char *buf,
+				 size_t len)
+{
+	char a[16], b[16], ua[16], ub[16];
 	size_t n = 0;
 
 	buf[0] = 0;
-	if (!isnan(up) && !isnan(down)) {
-		topology_uncore_bytes(up, a, sizeof(a));
-		topology_uncore_bytes(down, b, sizeof(b));
-		n += (size_t)snprintf(buf + n, len - n, " links out %s in %s ", a, b);
+	if (!isnan(fig->up) && !isnan(fig->down)) {
+		topology_uncore_bytes(fig->up, a, sizeof(a));
+		topology_uncore_bytes(fig->down, b, sizeof(b));
+		n += (size_t)snprintf(buf + n, len - n, " links out %s%s in %s%s ", a,
+				      topology_uncore_use(fig->up_use, brief, ua, sizeof(ua)), b,
+				      topology_uncore_use(fig->down_use, brief, ub, sizeof(ub)));
 	}
-	if (!isnan(pkg) && n < len)
-		snprintf(buf + n, len - n, " %.0f W ", pkg);
+	if (!isnan(fig->pkg) && n < len)
+		snprintf(buf + n, len - n, " %.0f W ", fig->pkg);
 }
 
-void topology_uncore_text(const struct view *v, const struct sample *s, int sk, char *buf,
-			  size_t len)
+void topology_uncore_text(const struct view *v, const struct sample *s, int sk, bool brief,
+			  char *buf, size_t len)
 {
-	double mem, up, down, pkg;
-	char a[16], rest[96];
+	struct topology_uncore_fig fig;
+	char a[16], rest[112];
 
 	buf[0] = 0;
 	if (!s || sk >= s->nsockets)
 		return;
-	topology_uncore_figures(v->info.layout, s, sk, &mem, &up, &down, &pkg);
-	topology_uncore_rest(up, down, pkg, rest, sizeof(rest));
-	topology_uncore_bytes(mem, a, sizeof(a));
-	snprintf(buf, len, "%s%s%s%s", isnan(mem) ? "" : "mem ", isnan(mem) ? "" : a,
-		 isnan(mem) ? "" : "/s ", rest);
+	topology_uncore_figures(v->info.layout, s, sk, &fig);
+	topology_uncore_rest(&fig, brief, rest, sizeof(rest));
+	topology_uncore_bytes(fig.mem, a, sizeof(a));
+	snprintf(buf, len, "%s%s%s%s", isnan(fig.mem) ? "" : "mem ", isnan(fig.mem) ? "" : a,
+		 isnan(fig.mem) ? "" : "/s ", rest);
 }
 
 int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, int y, int x,
@@ -111,15 +138,15 @@ int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, i
 {
 	const struct layout *l = v->info.layout;
 	int m = layout_metric_find(l, "dram_peak_pct"), x0 = x, end = x + w;
-	double mem, up, down, pkg;
-	char buf[64], rest[96], a[16];
+	struct topology_uncore_fig fig;
+	char buf[64], rest[112], a[16];
 
 	if (!s || sk >= s->nsockets)
 		return 0;
-	topology_uncore_figures(l, s, sk, &mem, &up, &down, &pkg);
-	if (isnan(mem) && isnan(up) && isnan(pkg))
+	topology_uncore_figures(l, s, sk, &fig);
+	if (isnan(fig.mem) && isnan(fig.up) && isnan(fig.pkg))
 		return 0;
-	if (!isnan(mem) && x + 6 < end) {
+	if (!isnan(fig.mem) && x + 6 < end) {
 		x += grid_put(g, y, x, end - x, GRID_DIM, " mem ");
 		/* the channels as boxes: a block as high as the share of the peak, in its heat */
 		for (int ch = 0; m >= 0 && l->metrics[m].scope == LAYOUT_CHANNEL &&
@@ -130,11 +157,14 @@ int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, i
 			grid_spark(g, y, x, &lv, 1, pane_heat(l, m, pct, 100));
 			x++;
 		}
-		topology_uncore_bytes(mem, a, sizeof(a));
+		topology_uncore_bytes(fig.mem, a, sizeof(a));
 		snprintf(buf, sizeof(buf), " %s/s ", a);
 		x += grid_put(g, y, x, end - x, GRID_DIM, "%s", buf);
 	}
-	topology_uncore_rest(up, down, pkg, rest, sizeof(rest));
+	/* the links' use where it fits, else without it */
+	topology_uncore_rest(&fig, false, rest, sizeof(rest));
+	if ((int)strlen(rest) > end - x)
+		topology_uncore_rest(&fig, true, rest, sizeof(rest));
 	if (rest[0] && (int)strlen(rest) <= end - x)
 		x += grid_put(g, y, x, end - x, GRID_DIM, "%s", rest);
 	return x - x0;

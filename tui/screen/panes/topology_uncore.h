@@ -12,8 +12,11 @@
 int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, int y, int x,
 			 int w, struct grid *g);
 
-/* The same as text for a socket's summary line ("mem 64.0G/s  links out 1.0G in 7.8G  270 W"). */
-void topology_uncore_text(const struct view *v, const struct sample *s, int sk, char *buf,
-			  size_t len);
+/*
+ * The same as text for a socket's summary line ("mem 64.0G/s  links out 1.0G 4% in 7.8G 1%
+ * 270 W"; BRIEF: without the links' use).
+ */
+void topology_uncore_text(const struct view *v, const struct sample *s, int sk, bool brief,
+			  char *buf, size_t len);
 
 #endif
