@@ -19,7 +19,8 @@
 #    socket 0 misses its L3 to remote memory 96 % of the time at 100 ns
 #    (remote_read_latency_ns), locally 4 % at 190 ns (l3_miss_latency_ns):
 #    llc_demand_data_read_miss_latency 0.04 x 190 + 0.96 x 100 = 103.6 ns.
-#    Nine CHA groups take turns: those figures are scaled (5 %).
+#    Seven CHA groups take turns (the vendor's six, pmutop's CXL): those figures are
+#    scaled (5 %).
 #  - each UPI link's use (pmutop's, from Intel's event descriptions): every
 #    flit slot a link sends is data, protocol/credit, null or idle, three
 #    slots a clock, and the clock "runs at 1/8th the GT/s speed" of the link
@@ -35,7 +36,7 @@
 #    cxl_read_latency 280 ns from the TOR's occupancy over its inserts.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 55
+plan 58
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -171,6 +172,16 @@ run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.sc
 	--source perf --dump -n 2 --pane uncore -g u,9
 expect_match "the sockets' lines show the links' traffic and use out and in" "$out" \
 	"links out 7.8G 5% in 960M 1%"
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.scn" \
+	--source perf --dump -n 2 --pane uncore -g u,l,9
+l3=$(printf '%s\n' "$out" | grep -o 'L3 miss [0-9]*ns' | sed 's/L3 miss \([0-9]*\)ns/\1/')
+near "160x50: each socket's box border carries its L3's miss latency (socket 0's, scaled)" \
+	"$(printf '%s\n' "$l3" | sed -n 1p)" 103.6 0.05
+near "... and socket 1's (its local misses at 80 ns)" "$(printf '%s\n' "$l3" | sed -n 2p)" 80 0.05
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "genoa:$tmp/memory-bound.scn" --source perf --dump \
+	-n 2 --pane uncore -g l,9
+expect_match "Genoa: the border's memory from AMD's channels (12 x 8000 MB/s) and its L3's in clocks" \
+	"$out" "96.0G/s  L3 miss 192clk"
 
 # the msr source cannot reach these boxes
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" --source msr -b -n 1 -g 9

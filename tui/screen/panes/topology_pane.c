@@ -354,15 +354,20 @@ static void topology_pane_summary_line(const struct view *v, const struct sample
 	}
 	snprintf(thr, sizeof(thr), "%d threads", so->nthreads);
 	topology_pane_socket_info(t, sk, w, info, sizeof(info));
-	topology_uncore_text(v, s, sk, false, unc, sizeof(unc));
-	topology_uncore_text(v, s, sk, true, unc_brief, sizeof(unc_brief));
-	{
-		const struct pane_part parts[] = {
-			{ avg, NULL, false }, { unc, unc_brief, false }, { mn, NULL, false },
-			{ mx, NULL, false }, { thr, NULL, false }, { info, NULL, false },
-		};
+	/* the links' use and the L3 where the line has room for them, else less */
+	for (int detail = 2; detail >= 1; detail--) {
+		topology_uncore_text(v, s, sk, detail, unc, sizeof(unc));
+		topology_uncore_text(v, s, sk, detail - 1, unc_brief, sizeof(unc_brief));
+		{
+			const struct pane_part parts[] = {
+				{ avg, NULL, false }, { unc, unc_brief, false }, { mn, NULL, false },
+				{ mx, NULL, false }, { thr, NULL, false }, { info, NULL, false },
+			};
 
-		pane_parts(parts, 6, w, line, len);
+			pane_parts(parts, 6, w, line, len);
+		}
+		if (strstr(line, unc) || !unc[0])
+			break;
 	}
 }
 

@@ -4,7 +4,8 @@
  * its peak: dram_peak_pct, a block as high as the share, coloured at the
  * layout's thresholds), the socket's memory bandwidth, its links' traffic
  * out and in (with the links' use where pmutop's upi_*_utilization count:
- * "out 955M 1%"), its package power, from whichever of the layout's metrics
+ * "out 955M 1%"), its L3's miss latency (the vendor's, of the socket's CHAs or
+ * CCXs), its package power, from whichever of the layout's metrics
  * say so (the vendor's memory_bandwidth_total, upi_data_*_bw; pmutop's own
  * read/write_bytes_per_s, qpi_data_*_bytes_per_s; package_watts).  What the
  * layout does not count, or a group that is off, is left out.  UI thread.
@@ -49,8 +50,12 @@ static void topology_uncore_bytes(double v, char *buf, size_t len)
 static double topology_uncore_memory(const struct layout *l, const struct sample *s, int sk)
 {
 	static const char *const vendor[] = { "memory_bandwidth_total", NULL };
+	static const char *const amd[] = { "umc_mem_bandwidth", NULL };
 	static const char *const own[] = { "read_bytes_per_s", "write_bytes_per_s", NULL };
 	double v = topology_uncore_sum(l, s, sk, vendor, 1e6);
+
+	if (isnan(v))
+		v = topology_uncore_sum(l, s, sk, amd, 1e6); /* AMD's channels summed, MB/s */
 
 	return isnan(v) ? topology_uncore_sum(l, s, sk, own, 1) : v;
 }
@@ -60,6 +65,8 @@ struct topology_uncore_fig {
 	double mem, up, down;   /* memory, links out and in: bytes/s */
 	double up_use, down_use; /* the links' use out and in, % */
 	double pkg;             /* package watts */
+	double l3_lat;          /* the socket's L3 miss latency (the vendor's), in L3_UNIT */
+	const char *l3_unit;    /* "ns", or "clk" (AMD's: core clocks) */
 };
 
 /* Socket SK's figures. */
@@ -73,6 +80,8 @@ static void topology_uncore_figures(const struct layout *l, const struct sample 
 	static const char *const watts[] = { "package_watts", NULL };
 	static const char *const up_use[] = { "upi_tx_utilization", NULL };
 	static const char *const down_use[] = { "upi_rx_utilization", NULL };
+	static const char *const intel_l3[] = { "llc_demand_data_read_miss_latency", NULL };
+	static const char *const amd_l3[] = { "l3_read_miss_latency", NULL };
 
 	fig->mem = topology_uncore_memory(l, s, sk);
 	fig->up = topology_uncore_sum(l, s, sk, up_v, 1e6);
@@ -84,6 +93,13 @@ static void topology_uncore_figures(const struct layout *l, const struct sample 
 	fig->up_use = topology_uncore_sum(l, s, sk, up_use, 1);
 	fig->down_use = topology_uncore_sum(l, s, sk, down_use, 1);
 	fig->pkg = topology_uncore_sum(l, s, sk, watts, 1);
+	/* the L3 where it lives: the socket's (Intel's CHAs, AMD's CCXs summed) */
+	fig->l3_lat = topology_uncore_sum(l, s, sk, intel_l3, 1);
+	fig->l3_unit = "ns";
+	if (isnan(fig->l3_lat)) {
+		fig->l3_lat = topology_uncore_sum(l, s, sk, amd_l3, 1);
+		fig->l3_unit = "clk";
+	}
 }
 
 /* " 1%" of the links' use, or "" where USE is not counted (or BRIEF). */
@@ -96,12 +112,15 @@ static const char *topology_uncore_use(double use, bool brief, char *buf, size_t
 }
 
 /*
- * The links' and the package's parts after the channels: " links out 1.0G 4% in
- * 7.8G 1%  270 W" (BRIEF: without the links' use).
+ * The links', the L3's and the package's parts after the channels: " links out
+ * 1.0G 4% in 7.8G 1%  L3 miss 104ns  270 W"; at DETAIL 1 without the L3, at 0
+ * without the links' use either.
  */
-static void topology_uncore_rest(const struct topology_uncore_fig *fig, bool brief, char *buf,
+static void topology_uncore_rest(const struct topology_uncore_fig *fig, int detail, char *buf,
 				 size_t len)
 {
+	bool brief = detail < 1;
+
 	char a[16], b[16], ua[16], ub[16];
 	size_t n = 0;
 
@@ -113,11 +132,13 @@ static void topology_uncore_rest(const struct topology_uncore_fig *fig, bool bri
 				      topology_uncore_use(fig->up_use, brief, ua, sizeof(ua)), b,
 				      topology_uncore_use(fig->down_use, brief, ub, sizeof(ub)));
 	}
+	if (detail > 1 && !isnan(fig->l3_lat) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " L3 miss %.0f%s ", fig->l3_lat, fig->l3_unit);
 	if (!isnan(fig->pkg) && n < len)
 		snprintf(buf + n, len - n, " %.0f W ", fig->pkg);
 }
 
-void topology_uncore_text(const struct view *v, const struct sample *s, int sk, bool brief,
+void topology_uncore_text(const struct view *v, const struct sample *s, int sk, int detail,
 			  char *buf, size_t len)
 {
 	struct topology_uncore_fig fig;
@@ -127,7 +148,7 @@ void topology_uncore_text(const struct view *v, const struct sample *s, int sk, 
 	if (!s || sk >= s->nsockets)
 		return;
 	topology_uncore_figures(v->info.layout, s, sk, &fig);
-	topology_uncore_rest(&fig, brief, rest, sizeof(rest));
+	topology_uncore_rest(&fig, detail, rest, sizeof(rest));
 	topology_uncore_bytes(fig.mem, a, sizeof(a));
 	snprintf(buf, len, "%s%s%s%s", isnan(fig.mem) ? "" : "mem ", isnan(fig.mem) ? "" : a,
 		 isnan(fig.mem) ? "" : "/s ", rest);
@@ -144,7 +165,7 @@ int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, i
 	if (!s || sk >= s->nsockets)
 		return 0;
 	topology_uncore_figures(l, s, sk, &fig);
-	if (isnan(fig.mem) && isnan(fig.up) && isnan(fig.pkg))
+	if (isnan(fig.mem) && isnan(fig.up) && isnan(fig.pkg) && isnan(fig.l3_lat))
 		return 0;
 	if (!isnan(fig.mem) && x + 6 < end) {
 		x += grid_put(g, y, x, end - x, GRID_DIM, " mem ");
@@ -161,10 +182,12 @@ int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, i
 		snprintf(buf, sizeof(buf), " %s/s ", a);
 		x += grid_put(g, y, x, end - x, GRID_DIM, "%s", buf);
 	}
-	/* the links' use where it fits, else without it */
-	topology_uncore_rest(&fig, false, rest, sizeof(rest));
-	if ((int)strlen(rest) > end - x)
-		topology_uncore_rest(&fig, true, rest, sizeof(rest));
+	/* the links' use and the L3 where they fit, else less */
+	for (int detail = 2; detail >= 0; detail--) {
+		topology_uncore_rest(&fig, detail, rest, sizeof(rest));
+		if ((int)strlen(rest) <= end - x)
+			break;
+	}
 	if (rest[0] && (int)strlen(rest) <= end - x)
 		x += grid_put(g, y, x, end - x, GRID_DIM, "%s", rest);
 	return x - x0;

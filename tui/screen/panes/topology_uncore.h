@@ -14,9 +14,9 @@ int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, i
 
 /*
  * The same as text for a socket's summary line ("mem 64.0G/s  links out 1.0G 4% in 7.8G 1%
- * 270 W"; BRIEF: without the links' use).
+ * L3 miss 104ns  270 W"; DETAIL 1: without the L3, 0: without the links' use either).
  */
-void topology_uncore_text(const struct view *v, const struct sample *s, int sk, bool brief,
+void topology_uncore_text(const struct view *v, const struct sample *s, int sk, int detail,
 			  char *buf, size_t len);
 
 #endif
