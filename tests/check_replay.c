@@ -243,6 +243,8 @@ START_TEST(bad_lines_are_named_with_line_and_byte)
 			{ "\"flags\":[", "[99,0,0,\"x\"]", "a flag names a socket" },
 			{ "\"threads\":[", "[0,0,0,0,0,[],[]]", "inputs or raw counts" },
 			{ "\"groups\":[[\"", "sideways-", "a group's state" },
+			/* CHAs that do not fit the sockets */
+			{ "{", "\"nboxes\":2,\"boxes\":[[0]]", "a sample's CHAs (nboxes, boxes) do not fit" },
 		};
 
 		for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {

@@ -36,11 +36,11 @@
 #    cxl_read_latency 280 ns from the TOR's occupancy over its inserts.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 58
+plan 67
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
-fakehw_cleanup='rm -rf "$tmp"'
-trap 'rm -rf "$tmp"' EXIT
+fakehw_cleanup='tmux -L "pmutop-uncore-$$" kill-server 2>/dev/null; rm -rf "$tmp"'
+trap 'tmux -L "pmutop-uncore-$$" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 for s in memory-bound numa-remote; do
 	sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/$s.scn" >"$tmp/$s.scn"
 done
@@ -182,6 +182,59 @@ run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "genoa:$tmp/memory-bound.scn" --sou
 	-n 2 --pane uncore -g l,9
 expect_match "Genoa: the border's memory from AMD's channels (12 x 8000 MB/s) and its L3's in clocks" \
 	"$out" "96.0G/s  L3 miss 192clk"
+
+# the CHAs one by one (the socket's figures sum them): socket 0's CHA 5 takes a fifth of its L3
+# traffic (hot_cha_share 0.2), the other 55 an even share of the rest; each CHA's latency is
+# the socket's (every miss waits as long), its bandwidth its share
+printf 'socket 0 hot_cha=5 hot_cha_share=0.2\n' | cat "$tmp/numa-remote.scn" - >"$tmp/hot.scn"
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" --source perf -b -n 2 -g l --format json
+chas=$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())["sockets"][0]
+c = s["chas"]
+bw = "llc_miss_local_memory_bandwidth_read"
+print(len(c), c[5]["metrics"][bw] / s["metrics"][bw], c[0]["metrics"][bw] / s["metrics"][bw],
+      sum(x["metrics"][bw] for x in c) / s["metrics"][bw],
+      c[5]["metrics"]["llc_demand_data_read_miss_latency"],
+      c[40]["metrics"]["llc_demand_data_read_miss_latency"])')
+expect_is "each socket's 56 CHAs one by one in the JSON" "${chas%% *}" 56
+set -- $chas
+near "the hot CHA 5: a fifth of the socket's local read bandwidth (L3 misses)" "$2" 0.2 0.05
+near "... CHA 0: an even share of the rest (0.8 / 55)" "$3" 0.014545 0.05
+near "... the CHAs add up to the socket" "$4" 1 0.02
+near "... CHA 5's miss latency is the socket's (0.04 x 190 + 0.96 x 100 ns)" "$5" 103.6 0.05
+near "... and CHA 40's" "$6" 103.6 0.05
+# recorded and replayed: the CHAs' figures computed again from their counts, the JSON the same
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" --source perf -b -n 2 -g l --format json \
+	--record "$tmp/hot.jsonl"
+printf '%s\n' "$out" >"$tmp/hot-live.json"
+run "$PMUTOP" --replay "$tmp/hot.jsonl" -b --format json
+printf '%s\n' "$out" >"$tmp/hot-replay.json"
+if cmp -s "$tmp/hot-live.json" "$tmp/hot-replay.json"; then
+	pass "a recording replays the CHAs one by one: the JSON byte for byte"
+else
+	fail "a recording replays the CHAs one by one" "$(diff "$tmp/hot-live.json" "$tmp/hot-replay.json" | head -c 600)"
+fi
+# on the screen: e on a CHA metric of the uncore pane lists it per CHA, the hot one the most
+T="tmux -L pmutop-uncore-$$"
+. "$top_srcdir/tests/tmux_lib.sh"
+$T kill-server 2>/dev/null
+$T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$tmp' '$PMUTOP' --sim 'sapphire-rapids:$tmp/hot.scn' \
+	--source perf --pane uncore -g l; sleep 30"
+wait_for "llc_miss_local_memory_bandwidth_read" 20
+$T send-keys Tab
+sleep 0.3
+$T send-keys BTab
+wait_for "[Uncore]" 10
+for k in 1 2 3 4 5; do $T send-keys Down; done
+$T send-keys e
+if wait_for "most 61.44* (CHA 5)" 10; then
+	pass "e on llc_miss_local_memory_bandwidth_read lists it per CHA, CHA 5 the most"
+else
+	fail "e on llc_miss_local_memory_bandwidth_read lists it per CHA" "$(screen)"
+fi
+expect_match "... every CHA's own, CHA 0 its even share of the rest" "$(screen)" "CHA   0    4.47*"
+$T kill-server 2>/dev/null
 
 # the msr source cannot reach these boxes
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" --source msr -b -n 1 -g 9

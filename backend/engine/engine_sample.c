@@ -346,6 +346,7 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		se->os_socket_id = t->sockets[k].os_id;
 	}
 	uncore_fill(e->unc, s);
+	uncore_fill_boxes(e->unc, s);
 	for (int k = 0; k < t->nsockets; k++) {
 		/* seconds and tsc_hz were averaged per core; threads is a plain sum */
 		if (!isnan(s->sockets[k].vars[LAYOUT_B_seconds]))

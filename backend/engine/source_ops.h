@@ -183,11 +183,22 @@ struct src_socket {
 	bool *moved;              /* per layout event: counted something since the start */
 	double t_start, t_last;   /* the interval's start, the last read */
 	int resets;
+	/*
+	 * The CHAs one by one where the transport reads them apart (perf:
+	 * uncore_cha_N, whose counts acc sums): NBOX boxes, and per box and CHA
+	 * event (BOX_EV maps a layout event to its column, -1: not a CHA's) its
+	 * count and seconds as acc and live have them; NBOX 0 elsewhere.
+	 */
+	int nbox, nbox_ev;
+	int *box_ev;
+	double *box_acc, *box_live;
 };
 
 /* Start S's interval at its last read with nothing counted (NEVENTS layout events). */
 static inline void src_socket_restart(struct src_socket *s, int nevents)
 {
+	for (int i = 0; i < s->nbox * s->nbox_ev; i++)
+		s->box_acc[i] = s->box_live[i] = 0;
 	for (int i = 0; i < nevents; i++)
 		s->acc[i] = s->live[i] = 0;
 	s->fixed_acc = 0;
@@ -195,6 +206,14 @@ static inline void src_socket_restart(struct src_socket *s, int nevents)
 	s->failed = false;
 	s->resets = 0;
 }
+
+/*
+ * Give each of the NSOCKS sockets per-box accumulators for the NBOX boxes
+ * of PMU's kind (the layout L's events on it); src_boxes_free lets them go.
+ */
+void src_boxes_alloc(struct src_socket *socks, int nsocks, const struct layout *l,
+		     enum layout_pmu pmu, int nbox);
+void src_boxes_free(struct src_socket *socks, int nsocks);
 
 /* What the uncore gives its transport. */
 struct src_uncore_env {

@@ -27,15 +27,8 @@ void uncore_fill(struct uncore *u, struct sample *s)
 		double *sv = s->sockets[i].vars;
 		double secs = us->t_last - us->t_start;
 
-		for (int c = 0; c < u->nchan; c++) {
-			struct sample_entity *ce = sample_channel(s, i, c);
-
-			ce->index = c;
-			ce->socket = i;
-			ce->core = -1;
-			ce->os_core_id = -1;
-			ce->os_socket_id = s->sockets[i].os_socket_id;
-		}
+		for (int c = 0; c < u->nchan; c++)
+			sample_entity_ids(sample_channel(s, i, c), c, i, s->sockets[i].os_socket_id);
 		s->resets += us->resets;
 		/* a failed read or a reset leaves nothing true to say about the interval */
 		if (!u->used || us->taken || us->reader < 0 || us->failed || us->resets || secs <= 0)

@@ -498,7 +498,8 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 					if (pu_link_metric(p, gr->metrics[k]))
 						pu_metric(&g, f, gr->metrics[k], false);
 			g.link = -1;
-			if (g.sum_links && !i && gr->nevents < layout_pmu_kinds[LAYOUT_PMU_UPI].counters)
+			if (pu_buckets[b].pmu == LAYOUT_PMU_UPI && !i &&
+			    gr->nevents < layout_pmu_kinds[LAYOUT_PMU_UPI].counters)
 				perfmon_own_upi_speed(p, c, f);
 			g.sum_links = 0;
 			/*

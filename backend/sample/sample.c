@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* N entities, each with NVARS values and NRAW raw counts after them, all NaN. */
 static void sample_entities(struct sample_entity **out, int n, int nvars, int nraw)
@@ -59,6 +60,30 @@ struct sample_entity *sample_channel(const struct sample *s, int socket, int ch)
 	if (!s->channels || socket < 0 || socket >= s->nsockets || ch < 0 || ch >= s->nchannels)
 		return NULL;
 	return &s->channels[socket * s->nchannels + ch];
+}
+
+void sample_entity_ids(struct sample_entity *e, int index, int socket, int os_socket_id)
+{
+	e->index = index;
+	e->socket = socket;
+	e->core = -1;
+	e->os_core_id = -1;
+	e->os_socket_id = os_socket_id;
+}
+
+void sample_add_boxes(struct sample *s, int nboxes)
+{
+	s->nboxes = nboxes;
+	sample_entities(&s->boxes, s->nsockets * nboxes, layout_nvars(s->layout), 0);
+	for (int i = 0; i < s->nsockets * nboxes; i++)
+		s->boxes[i].raw = NULL;
+}
+
+struct sample_entity *sample_box(const struct sample *s, int socket, int b)
+{
+	if (!s->boxes || socket < 0 || socket >= s->nsockets || b < 0 || b >= s->nboxes)
+		return NULL;
+	return &s->boxes[socket * s->nboxes + b];
 }
 
 void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, ...)
@@ -117,6 +142,10 @@ void sample_release(const struct sample *cs)
 		free(s->channels[0].vars);
 		free(s->channels);
 	}
+	if (s->boxes) {
+		free(s->boxes[0].vars);
+		free(s->boxes);
+	}
 	free(s->flags);
 	free(s->groups);
 	who_snap_free(s->who);
@@ -162,6 +191,48 @@ static void sample_eval(const struct sample *s, double *vars, enum layout_scope 
 	sample_eval_metrics(s->layout, vars, scope, sample_group_counted, s);
 }
 
+/* Whether metric M is a rate: its unit per second (MB/sec, B/s, /s). */
+static bool sample_rate(const struct layout_metric *m)
+{
+	return strstr(m->unit, "/s") != NULL;
+}
+
+bool sample_box_event(const struct layout *l, int k)
+{
+	return l->events[k].pmu == LAYOUT_PMU_CHA;
+}
+
+bool sample_box_metric(const struct layout *l, int m)
+{
+	return l->metrics[m].group >= 0 && l->groups[l->metrics[m].group].pmu == LAYOUT_PMU_CHA;
+}
+
+void sample_eval_boxes(struct sample *s)
+{
+	const struct layout *l = s->layout;
+
+	for (int i = 0; i < s->nsockets * s->nboxes; i++) {
+		double *vars = s->boxes[i].vars;
+
+		if (isnan(vars[LAYOUT_B_seconds]))
+			continue;
+		for (int m = 0; m < l->nmetrics; m++) {
+			const struct layout_metric *mt = &l->metrics[m];
+			double v;
+
+			if (!sample_box_metric(l, m) || mt->na ||
+			    !sample_group_counted(s, mt->group) ||
+			    !layout_scope_computed(mt->scope, LAYOUT_SOCKET))
+				continue;
+			/* the CHA's counts stand for the socket's (x the CHAs): a rate back to its share */
+			v = expr_eval(mt->expr, vars);
+			if (isfinite(v) && sample_rate(mt))
+				v /= s->nboxes;
+			vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
+		}
+	}
+}
+
 void sample_recompute(struct sample *s)
 {
 	for (int i = 0; i < s->nthreads; i++)
@@ -176,6 +247,7 @@ void sample_recompute(struct sample *s)
 		for (int c = 0; c < s->nchannels; c++)
 			sample_eval(s, sample_channel(s, i, c)->vars, LAYOUT_CHANNEL);
 	}
+	sample_eval_boxes(s);
 }
 
 void who_snap_free(struct who_snap *s)

@@ -76,6 +76,13 @@ struct sample {
 	struct sample_entity *threads, *cores, *sockets;
 	int nchannels;         /* memory channels per socket with figures (0: none) */
 	struct sample_entity *channels; /* nsockets x nchannels, socket-major */
+	/*
+	 * The CHAs one by one (a server's uncore_cha_N, whose counts the
+	 * socket's figures sum; 0: none): nsockets x nboxes, socket-major, each
+	 * with the CHA groups' metrics of that CHA alone (raw NULL).
+	 */
+	int nboxes;
+	struct sample_entity *boxes;
 	struct sample_flag *flags;
 	int nflags;
 	int unc_usable;        /* programmable uncore counters per socket (per box on Skylake), 0: none */
@@ -106,6 +113,18 @@ void sample_recompute(struct sample *s);
 void sample_eval_metrics(const struct layout *l, double *vars, enum layout_scope scope,
 			 bool (*counted)(const void *ctx, int g), const void *ctx);
 
+/*
+ * The CHA groups' metrics of each of S's CHAs (sample.boxes) from its
+ * inputs, whose counts stand for the socket's (x the CHAs): a rate (a unit
+ * per second) is then divided by the CHAs, the CHA's share; a latency or a
+ * ratio is its own.  For the sampler and a recording's replay.
+ */
+void sample_eval_boxes(struct sample *s);
+
+/* Whether layout L's event K, or metric M, is one of the boxes' (sample.boxes: the CHAs). */
+bool sample_box_event(const struct layout *l, int k);
+bool sample_box_metric(const struct layout *l, int m);
+
 /* A blank sample for LAYOUT with the given entity counts; refs = 1. */
 struct sample *sample_new(const struct layout *layout, int nthreads, int ncores, int nsockets);
 
@@ -114,6 +133,15 @@ void sample_add_channels(struct sample *s, int nchannels);
 
 /* Channel CH of socket SOCKET, or NULL. */
 struct sample_entity *sample_channel(const struct sample *s, int socket, int ch);
+
+/* A socket's part E (a channel, a CHA) numbered INDEX there: no core. */
+void sample_entity_ids(struct sample_entity *e, int index, int socket, int os_socket_id);
+
+/* Give S NBOXES CHA entities per socket (all n/a). */
+void sample_add_boxes(struct sample *s, int nboxes);
+
+/* CHA B of socket SOCKET, or NULL. */
+struct sample_entity *sample_box(const struct sample *s, int socket, int b);
 
 /* Record a flag on metric M (-1: all) of SOCKET's channel CH (-1: the socket). */
 void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, ...)

@@ -68,7 +68,7 @@ static void batch_text_value(FILE *out, double v, bool scaled, int width)
 }
 
 /* V to BATCH_DIGITS significant digits: what the counts support, no 100.000306. */
-static double batch_round(double v)
+double batch_round(double v)
 {
 	char buf[40];
 
@@ -349,6 +349,8 @@ static json_t *batch_json_entities(const struct sample *s, const struct sample_e
 				json_array_append_new(chans, batch_json_entity(s, sample_channel(s, i, c),
 									       LAYOUT_CHANNEL, counts));
 			json_object_set_new(o, "channels", chans);
+			if (s->nboxes)
+				json_object_set_new(o, "chas", batch_json_chas(s, i));
 		}
 		json_array_append_new(a, o);
 	}

@@ -1,6 +1,7 @@
 /*
  * batch_int: the batch formats' parts that live in their own files
- * (batch_who.c: who uses the machine), for batch.c alone.  Main thread.
+ * (batch_who.c: who uses the machine; batch_chas.c: the CHAs one by one),
+ * for batch.c alone.  Main thread.
  */
 #ifndef PMUTOP_BATCH_INT_H
 #define PMUTOP_BATCH_INT_H
@@ -19,5 +20,9 @@ void batch_who_csv_rows(const struct sample *s, const char *before, int metric_c
 /* {"available", "note", "cgroups": [...], "processes": [...]}, or NULL without who figures. */
 struct json_t;
 struct json_t *batch_who_json(const struct sample *s);
+/* Socket I's CHAs one by one: [{"cha": N, "metrics": {the CHA groups' figures}}, ...]. */
+struct json_t *batch_json_chas(const struct sample *s, int i);
+/* V to the batch formats' significant digits. */
+double batch_round(double v);
 
 #endif

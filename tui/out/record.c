@@ -341,9 +341,10 @@ int record_open(const char *path, const struct record_about *a, struct record **
  * the groups that counted (the others are n/a anyway; events of one name
  * on several channels share a variable), as var indices in increasing
  * order into WHICH; and those events, by index, into EVS for their raw
- * counts.  Returns the number of inputs; *NEVS the events.
+ * counts (EVS NULL: none).  BOXES: the boxes' events alone (sample.boxes).
+ * Returns the number of inputs; *NEVS the events.
  */
-static int record_inputs(const struct sample *s, int *which, int *evs, int *nevs)
+static int record_inputs(const struct sample *s, bool boxes, int *which, int *evs, int *nevs)
 {
 	const struct layout *l = s->layout;
 	int n = 0;
@@ -355,9 +356,11 @@ static int record_inputs(const struct sample *s, int *which, int *evs, int *nevs
 		enum sample_group_state st = s->groups[l->events[i].group].state;
 		int var = layout_event_var(l, i);
 
-		if (st != SAMPLE_GROUP_LIVE && st != SAMPLE_GROUP_ROTATING)
+		if ((st != SAMPLE_GROUP_LIVE && st != SAMPLE_GROUP_ROTATING) ||
+		    (boxes && !sample_box_event(l, i)))
 			continue;
-		evs[(*nevs)++] = i;
+		if (evs)
+			evs[(*nevs)++] = i;
 		if (var > which[n - 1])
 			which[n++] = var;
 	}
@@ -394,6 +397,23 @@ static json_t *record_entities(const struct sample_entity *es, int n, const int 
 	return a;
 }
 
+/*
+ * The CHAs one by one (sample.boxes): their inputs are the built-ins and the
+ * CHA groups' events that counted, in WHICH (room for them), no raw counts.
+ */
+static void record_boxes(const struct sample *s, json_t *o, int *which)
+{
+	json_t *in = json_array();
+	int nevs, n = record_inputs(s, true, which, NULL, &nevs);
+
+	for (int k = 0; k < n; k++)
+		json_array_append_new(in, json_integer(which[k]));
+	json_object_set_new(o, "nboxes", json_integer(s->nboxes));
+	json_object_set_new(o, "box_inputs", in);
+	json_object_set_new(o, "boxes", record_entities(s->boxes, s->nsockets * s->nboxes, which, n,
+							NULL, 0));
+}
+
 /* A sample line's object. */
 static json_t *record_sample_json(const struct sample *s)
 {
@@ -403,7 +423,7 @@ static json_t *record_sample_json(const struct sample *s)
 	int *which = xcalloc((size_t)(LAYOUT_NBUILTINS + l->nevents), sizeof(int)), nwhich;
 	int *evs = xcalloc((size_t)l->nevents + 1, sizeof(int)), nevs;
 
-	nwhich = record_inputs(s, which, evs, &nevs);
+	nwhich = record_inputs(s, false, which, evs, &nevs);
 	for (int k = 0; k < nwhich; k++)
 		json_array_append_new(inputs, json_integer(which[k]));
 	for (int k = 0; k < nevs; k++)
@@ -438,6 +458,8 @@ static json_t *record_sample_json(const struct sample *s)
 	json_object_set_new(o, "nchannels", json_integer(s->nchannels));
 	json_object_set_new(o, "channels", record_entities(s->channels, s->nsockets * s->nchannels,
 							   which, nwhich, evs, nevs));
+	if (s->nboxes)
+		record_boxes(s, o, which);
 	free(which);
 	free(evs);
 	for (int i = 0; i < s->nflags; i++) {

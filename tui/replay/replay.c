@@ -292,71 +292,54 @@ long replay_trailing(const struct replay *r)
 	return r->trailing;
 }
 
-/* A number or null (NaN); false for anything else. */
-static bool replay_num(json_t *v, double *out)
+/* IN, the inputs: the built-ins first, then event variables, increasing; into SH's which. */
+static const char *replay_inputs(const struct replay *r, json_t *in, struct replay_shape *sh)
 {
-	if (json_is_null(v)) {
-		*out = NAN;
-		return true;
-	}
-	if (!json_is_number(v))
-		return false;
-	*out = json_number_value(v);
-	return true;
-}
+	const char *bad = "a sample's inputs are not the built-ins and some of the layout's events";
+	int last = -1;
+	size_t k;
+	json_t *v;
 
-/* What the entities of a sample carry: the vars WHICH[0..N), the raw counts of events EVS[0..NEVS). */
-struct replay_shape {
-	int *which, n, *evs, nevs;
-};
+	if (!json_is_array(in) || (int)json_array_size(in) < r->nb ||
+	    (int)json_array_size(in) > r->nb + r->layout->nevents)
+		return bad;
+	sh->n = (int)json_array_size(in);
+	sh->which = xcalloc((size_t)sh->n, sizeof(int));
+	json_array_foreach(in, k, v) {
+		json_int_t x = json_integer_value(v);
+
+		if (!json_is_integer(v) || ((int)k < r->nb ? x != (json_int_t)k
+					    : x <= last || x >= r->nb + r->layout->nevents))
+			return bad;
+		last = (int)x;
+		/* a built-in by its name in the header; an event after this pmutop's built-ins */
+		sh->which[k] = (int)k < r->nb ? r->bmap[k] : (int)x - r->nb + LAYOUT_NBUILTINS;
+	}
+	return NULL;
+}
 
 /*
- * Entity E from [index, core, socket, os_core_id, os_socket_id, [inputs],
- * [raw]] of shape SH: what is wrong, or NULL.
+ * The CHAs one by one (O's optional nboxes, box_inputs, boxes: the CHA
+ * groups' inputs of each, no raw counts) into S: NULL, or what is wrong.
  */
-static const char *replay_entity(json_t *a, struct sample_entity *e, const struct replay_shape *sh)
+static const char *replay_boxes(const struct replay *r, json_t *o, struct sample *s)
 {
-	json_t *in, *raw;
-	int *ids[5] = { &e->index, &e->core, &e->socket, &e->os_core_id, &e->os_socket_id };
+	json_t *bx = json_object_get(o, "boxes");
+	json_int_t n = json_integer_value(json_object_get(o, "nboxes"));
+	struct replay_shape sh = { 0 };
+	const char *why;
 
-	if (!json_is_array(a) || json_array_size(a) != 7)
-		return "an entity is not [index, core, socket, os_core_id, os_socket_id, inputs, raw]";
-	for (int k = 0; k < 5; k++) {
-		json_t *v = json_array_get(a, (size_t)k);
-
-		if (!json_is_integer(v) || json_integer_value(v) < -1 ||
-		    json_integer_value(v) > 1 << 20)
-			return "an entity's ids are not whole numbers in range";
-		*ids[k] = (int)json_integer_value(v);
-	}
-	in = json_array_get(a, 5);
-	raw = json_array_get(a, 6);
-	if (!json_is_array(in) || (int)json_array_size(in) != sh->n || !json_is_array(raw) ||
-	    (int)json_array_size(raw) != sh->nevs)
-		return "an entity's inputs or raw counts do not match the sample's inputs";
-	for (int k = 0; k < sh->n; k++) {
-		double unused;
-
-		if (!replay_num(json_array_get(in, (size_t)k),
-				sh->which[k] >= 0 ? &e->vars[sh->which[k]] : &unused))
-			return "an entity's input is not a number";
-	}
-	for (int k = 0; k < sh->nevs; k++)
-		if (!replay_num(json_array_get(raw, (size_t)k), &e->raw[sh->evs[k]]))
-			return "an entity's raw count is not a number";
-	return NULL;
-}
-
-static const char *replay_entities(json_t *a, struct sample_entity *es, int n,
-				   const struct replay_shape *sh)
-{
-	for (int i = 0; i < n; i++) {
-		const char *why = replay_entity(json_array_get(a, (size_t)i), &es[i], sh);
-
-		if (why)
-			return why;
-	}
-	return NULL;
+	if (!json_object_get(o, "nboxes"))
+		return NULL;
+	if (n < 1 || n > 512 || !json_is_array(bx) ||
+	    json_array_size(bx) != (size_t)n * (size_t)s->nsockets)
+		return "a sample's CHAs (nboxes, boxes) do not fit its sockets";
+	sample_add_boxes(s, (int)n);
+	why = replay_inputs(r, json_object_get(o, "box_inputs"), &sh);
+	if (!why)
+		why = replay_entities(bx, s->boxes, s->nsockets * s->nboxes, &sh);
+	free(sh.which);
+	return why;
 }
 
 /* Sample S from line object O: what is wrong, or NULL. */
@@ -374,7 +357,6 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 	struct replay_shape sh = { 0 };
 	size_t k;
 	json_t *v;
-	int last = -1;
 
 	*out = NULL;
 	if (!json_is_integer(json_object_get(o, "seq")) || !json_is_array(th) ||
@@ -420,26 +402,11 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 		}
 		s->metric_scaled[json_integer_value(v)] = true;
 	}
-	/* the inputs: the built-ins first, then event variables, increasing; events each once */
-	if (!json_is_array(in) || (int)json_array_size(in) < r->nb ||
-	    (int)json_array_size(in) > r->nb + l->nevents || !json_is_array(rev) ||
-	    (int)json_array_size(rev) > l->nevents) {
-		why = "a sample's inputs are not the built-ins and some of the layout's events";
+	if ((why = replay_inputs(r, in, &sh)))
 		goto bad;
-	}
-	sh.n = (int)json_array_size(in);
-	sh.which = xcalloc((size_t)sh.n, sizeof(int));
-	json_array_foreach(in, k, v) {
-		json_int_t x = json_integer_value(v);
-
-		if (!json_is_integer(v) || ((int)k < r->nb ? x != (json_int_t)k
-					    : x <= last || x >= r->nb + l->nevents)) {
-			why = "a sample's inputs are not the built-ins and some of the layout's events";
-			goto bad;
-		}
-		last = (int)x;
-		/* a built-in by its name in the header; an event after this pmutop's built-ins */
-		sh.which[k] = (int)k < r->nb ? r->bmap[k] : (int)x - r->nb + LAYOUT_NBUILTINS;
+	if (!json_is_array(rev) || (int)json_array_size(rev) > l->nevents) {
+		why = "a sample's raw_events are not the layout's events, each once";
+		goto bad;
 	}
 	sh.nevs = (int)json_array_size(rev);
 	sh.evs = xcalloc((size_t)sh.nevs + 1, sizeof(int));
@@ -459,6 +426,8 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 		why = replay_entities(so, s->sockets, s->nsockets, &sh);
 	if (!why)
 		why = replay_entities(ch, s->channels, s->nsockets * s->nchannels, &sh);
+	if (!why)
+		why = replay_boxes(r, o, s);
 	if (why)
 		goto bad;
 	json_array_foreach(fl, k, v) {

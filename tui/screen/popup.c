@@ -314,6 +314,49 @@ static bool popup_explain_builtins(FILE *f, const struct layout *l, int m,
 	return head;
 }
 
+/*
+ * A CHA group's metric M on socket entity E: each CHA's own (sample.boxes),
+ * the least and the most and the CHAs that have them, then every CHA's.
+ */
+static void popup_explain_chas(FILE *f, const struct sample *s, const struct sample_entity *e,
+			       int m)
+{
+	const struct layout *l = s->layout;
+	int sk = (int)(e - s->sockets), lo = -1, hi = -1, n = 0;
+	double sum = 0;
+	char a[32];
+
+	if (!s->nboxes || e < s->sockets || sk >= s->nsockets || !sample_box_metric(l, m))
+		return;
+	for (int b = 0; b < s->nboxes; b++) {
+		double x = sample_metric(s, sample_box(s, sk, b), m);
+
+		if (isnan(x))
+			continue;
+		lo = lo < 0 || x < sample_metric(s, sample_box(s, sk, lo), m) ? b : lo;
+		hi = hi < 0 || x > sample_metric(s, sample_box(s, sk, hi), m) ? b : hi;
+		sum += x;
+		n++;
+	}
+	fprintf(f, "\nPer CHA (L3 slice) of socket %d: each CHA's counts alone (a rate its share "
+		"of the socket's, a latency or ratio its own)", e->os_socket_id);
+	if (!n) {
+		fprintf(f, ": n/a\n");
+		return;
+	}
+	pane_value(s, m, sample_metric(s, sample_box(s, sk, lo), m), a, sizeof(a));
+	fprintf(f, "\n  least %s (CHA %d)", a, lo);
+	pane_value(s, m, sum / n, a, sizeof(a));
+	fprintf(f, ", mean %s", a);
+	pane_value(s, m, sample_metric(s, sample_box(s, sk, hi), m), a, sizeof(a));
+	fprintf(f, ", most %s (CHA %d)\n", a, hi);
+	for (int b = 0; b < s->nboxes; b++) {
+		pane_value(s, m, sample_metric(s, sample_box(s, sk, b), m), a, sizeof(a));
+		fprintf(f, "%s CHA %3d %8s", b % 4 ? " " : "\n ", b, a);
+	}
+	fputc('\n', f);
+}
+
 static char *popup_explain_text(const struct view *v, const struct sample *s,
 				const struct view_frame *fr)
 {
@@ -368,6 +411,8 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 			fprintf(f, "Its events count in %d groups that take turns (more than the "
 				"counters hold at once): each is scaled by its own group's time.\n",
 				__builtin_popcountll(mt->uses));
+		if (s && e)
+			popup_explain_chas(f, s, e, m);
 	}
 	fclose(f);
 	return text;

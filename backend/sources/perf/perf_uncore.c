@@ -426,11 +426,17 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 			share += (double)d.running_ns / (double)d.enabled_ns;
 			boxes++;
 			for (int i = 0; i < pg->n && d.running_ns; i++) {
-				double *acc = &scaled[set->ev[i] - grp->first_event];
+				double *acc = &scaled[set->ev[i] - grp->first_event], v;
+				int j = s->nbox > b ? s->box_ev[set->ev[i]] : -1;
 
-				*acc = (isnan(*acc) ? 0 : *acc) +
-				       perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
+				v = perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
+				*acc = (isnan(*acc) ? 0 : *acc) + v;
 				s->moved[set->ev[i]] |= d.count[i] > 0;
+				if (j >= 0) { /* the CHA alone, as the socket's below */
+					s->box_acc[b * s->nbox_ev + j] += v * d.running_ns / d.enabled_ns;
+					s->box_live[b * s->nbox_ev + j] += secs * d.running_ns /
+									   d.enabled_ns;
+				}
 			}
 		}
 		if (!boxes)
@@ -500,6 +506,7 @@ static void perf_uncore_free(struct src_uncore *su)
 		free(up->boxsock[p]);
 		free(up->boxcpu[p]);
 	}
+	src_boxes_free(up->env.socks, up->env.nsocks);
 	free(up->pg);
 	free(up->set);
 	free(up->goff);
@@ -534,6 +541,8 @@ static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncor
 		if (layout_pmu_kinds[up->l->groups[g].pmu].per_socket)
 			up->nslots += up->nbox[up->l->groups[g].pmu];
 	}
+	/* the CHAs one by one, beside their sum */
+	src_boxes_alloc(env->socks, env->nsocks, up->l, LAYOUT_PMU_CHA, up->nbox[LAYOUT_PMU_CHA]);
 	up->set = xcalloc((size_t)up->nslots + 1, sizeof(*up->set));
 	up->pg = xcalloc((size_t)env->nsocks * (size_t)up->nslots + 1, sizeof(*up->pg));
 	if (up->cfg->perf_task)

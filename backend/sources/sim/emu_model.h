@@ -125,7 +125,7 @@ enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER, EMU
 
 /*
  * Event EVENT with UMASK (the vendor's UMaskExt above bit 8) per second on
- * one of NBOXES boxes of UNIT of a socket of M (SOCK its truth, CHAN the
+ * box BOX of NBOXES of UNIT of a socket of M (SOCK its truth, CHAN the
  * box's channel for EMU_UNIT_MC).  false when the model does not know it.
  */
 /*
@@ -136,6 +136,7 @@ bool emu_model_amd_df(const struct emu_machine *m, unsigned event, uint64_t umas
 		      const double *sock, const double *chan, int nchan, double *per_s);
 
 bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
-		   uint64_t umask, const double *sock, const double *chan, int nboxes, double *per_s);
+		   uint64_t umask, const double *sock, const double *chan, int box, int nboxes,
+		   double *per_s);
 
 #endif

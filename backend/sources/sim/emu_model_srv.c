@@ -31,7 +31,8 @@
  *                                   data_write 21H, 64-byte lines (Linux's
  *                                   names for the free-running counters)
  *
- * A CHA counts its share of the socket's traffic (1 / the CHAs); a TOR
+ * A CHA counts its share of the socket's traffic (1 / the CHAs, or the
+ * scenario's hot_cha_share on CHA hot_cha and the rest even); a TOR
  * occupancy is its inserts times their latency in CHA cycles (Little's
  * law).  A UPI link sends its flit slots as the vendor's descriptions
  * have it: each clock one flit of three slots ("count can be 0-3"), every
@@ -67,9 +68,21 @@ static bool emu_srv_tor(uint64_t umask, enum srv_tor *which)
 	}
 }
 
-static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t umask,
-			const double *sock, int nboxes, double *per_s)
+/* CHA BOX's share of the socket's traffic: even, or the scenario's hot CHA's and the rest even. */
+static double emu_srv_cha_share(const double *sock, int box, int nboxes)
 {
+	double hot = sock[SK_hot_cha_share];
+
+	if (!(hot > 0) || nboxes < 2 || (int)sock[SK_hot_cha] >= nboxes)
+		return 1.0 / nboxes;
+	return box == (int)sock[SK_hot_cha] ? hot : (1 - hot) / (nboxes - 1);
+}
+
+static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t umask,
+			const double *sock, int box, int nboxes, double *per_s)
+{
+	double share = emu_srv_cha_share(sock, box, nboxes);
+
 	double uclk = sock[SK_uncore_ghz] * 1e9, drd, remote = sock[SK_l3_miss_remote_share];
 	double ins[3], ns[3];
 	enum srv_tor which;
@@ -83,7 +96,7 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 			 ((umask & 2) ? sock[SK_remote_reads_per_s] : 0) +
 			 ((umask & 4) ? sock[SK_local_writes_per_s] : 0) +
 			 ((umask & 8) ? sock[SK_remote_writes_per_s] : 0);
-		*per_s /= nboxes;
+		*per_s *= share;
 		return true;
 	}
 	/* the cores' misses to CXL memory: every one (inserts only), and the demand reads */
@@ -94,8 +107,8 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 
 		if (all && lines < sock[SK_cxl_read_lines_per_s])
 			lines = sock[SK_cxl_read_lines_per_s];
-		*per_s = (event == 0x35 ? lines : lines * sock[SK_cxl_read_latency_ns] * 1e-9 * uclk) /
-			 nboxes;
+		*per_s = (event == 0x35 ? lines : lines * sock[SK_cxl_read_latency_ns] * 1e-9 * uclk) *
+			 share;
 		return true;
 	}
 	if ((event != 0x35 && event != 0x36) || !emu_srv_tor(umask, &which))
@@ -113,7 +126,7 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 		*per_s = (ins[TOR_LOCAL] * ns[TOR_LOCAL] + ins[TOR_REMOTE] * ns[TOR_REMOTE]) * 1e-9 * uclk;
 	else
 		*per_s = ins[which] * ns[which] * 1e-9 * uclk;
-	*per_s /= nboxes;
+	*per_s *= share;
 	return true;
 }
 
@@ -184,14 +197,15 @@ static bool emu_srv_upi(const struct emu_machine *m, unsigned event, uint64_t um
 }
 
 bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned event,
-		   uint64_t umask, const double *sock, const double *chan, int nboxes, double *per_s)
+		   uint64_t umask, const double *sock, const double *chan, int box, int nboxes,
+		   double *per_s)
 {
 	*per_s = 0;
 	if (nboxes < 1)
 		return false;
 	switch (unit) {
 	case EMU_UNIT_CHA:
-		return emu_srv_cha(m, event, umask, sock, nboxes, per_s);
+		return emu_srv_cha(m, event, umask, sock, box, nboxes, per_s);
 	case EMU_UNIT_MC:
 		return chan && emu_srv_mc(m, event, umask, chan, per_s);
 	case EMU_UNIT_UPI:

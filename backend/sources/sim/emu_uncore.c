@@ -371,7 +371,7 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 		known = unit == EMU_UNIT_AMD_DF
 			? emu_model_amd_df(e->m, event, umask, sock, (const double *)chan, nchan, &per_s)
 			: emu_model_srv(e->m, (enum emu_srv_unit)unit, event, umask, sock,
-					nchan ? chan[box] : NULL, nboxes, &per_s);
+					nchan ? chan[box] : NULL, box, nboxes, &per_s);
 		n += per_s * (step_end - t0);
 		t0 = step_end;
 	}

@@ -126,7 +126,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(l1d_fills_far_cache_per_s,  CPU, 0, 0, 1e12, "AMD: L1D fills from a cache of another NUMA node or socket, lines per second (far_cache)") \
 	X(cxl_read_lines_per_s, SOCKET, 0, 0, 1e12, "server CHA: demand data reads of this socket's cores that miss the L3 and go to CXL memory (a type 2/3 memory expander), lines per second (TOR inserts IA_MISS_DRD_CXL_ACC)") \
 	X(cxl_miss_lines_per_s, SOCKET, 0, 0, 1e12, "server CHA: every request of this socket's cores that misses the L3 and goes to CXL memory (reads, RFOs, prefetches), lines per second; at least cxl_read_lines_per_s (IA_MISS_CXL_ACC)") \
-	X(cxl_read_latency_ns, SOCKET, 250, 1, 100000, "server CHA: mean time a demand read to CXL memory stays in the TOR, ns")
+	X(cxl_read_latency_ns, SOCKET, 250, 1, 100000, "server CHA: mean time a demand read to CXL memory stays in the TOR, ns") \
+	X(hot_cha,           SOCKET, 0, 0, 255, "server CHA: the CHA (L3 slice) that takes hot_cha_share of the socket's L3 traffic (a hot line, an unlucky hash)") \
+	X(hot_cha_share,     SOCKET, 0, 0, 1,   "server CHA: the share of the socket's L3 traffic (TOR inserts and occupancy, requests) on CHA hot_cha; 0: every CHA an even share")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

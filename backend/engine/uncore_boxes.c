@@ -1,0 +1,95 @@
+/*
+ * uncore_boxes: the CHAs one by one.  A server's socket figures sum its
+ * CHAs (the kernel's uncore_cha_N, one perf group each); where the
+ * transport reads them apart it also keeps each box's counts
+ * (src_boxes_alloc), and the sample gets an entity per CHA with the CHA
+ * groups' metrics of that CHA alone: its counts taken as if every CHA of
+ * the socket counted like it (x the CHAs) for the vendor's socket formulas
+ * (sample_eval_boxes then divides a rate back by the CHAs: a latency or a
+ * ratio is the CHA's own, a bandwidth its share).  Sampler thread.  See
+ * uncore.h.
+ */
+#include "uncore.h"
+#include "uncore_int.h"
+#include "xmalloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void src_boxes_alloc(struct src_socket *socks, int nsocks, const struct layout *l,
+		     enum layout_pmu pmu, int nbox)
+{
+	for (int i = 0; i < nsocks; i++) {
+		struct src_socket *s = &socks[i];
+
+		s->box_ev = xmalloc(sizeof(int) * ((size_t)l->nevents + 1));
+		s->nbox_ev = 0;
+		for (int k = 0; k < l->nevents; k++)
+			/* an event of one box (box=N) is that box's already */
+			s->box_ev[k] = l->events[k].pmu == pmu && l->events[k].box < 0 ? s->nbox_ev++
+				       : -1;
+		s->nbox = s->nbox_ev && nbox > 1 ? nbox : 0;
+		s->box_acc = xcalloc((size_t)s->nbox * (size_t)s->nbox_ev + 1, sizeof(double));
+		s->box_live = xcalloc((size_t)s->nbox * (size_t)s->nbox_ev + 1, sizeof(double));
+	}
+}
+
+void src_boxes_free(struct src_socket *socks, int nsocks)
+{
+	for (int i = 0; i < nsocks; i++) {
+		free(socks[i].box_ev);
+		free(socks[i].box_acc);
+		free(socks[i].box_live);
+		socks[i].box_ev = NULL;
+		socks[i].box_acc = socks[i].box_live = NULL;
+		socks[i].nbox = socks[i].nbox_ev = 0;
+	}
+}
+
+/* Box B of socket US into entity E: its counts (x NBOX) and the socket's built-ins. */
+static void uncore_box_fill(const struct uncore *u, const struct src_socket *us,
+			    const double *sv, int b, int nbox, struct sample_entity *e)
+{
+	const struct layout *l = u->l;
+
+	e->vars[LAYOUT_B_seconds] = sv[LAYOUT_B_seconds];
+	e->vars[LAYOUT_B_uncore_clock] = sv[LAYOUT_B_uncore_clock];
+	for (int k = 0; k < l->nevents; k++) {
+		int j = us->box_ev[k];
+		double live = j >= 0 ? us->box_live[b * us->nbox_ev + j] : 0;
+
+		if (j < 0 || !uncore_group_live(u, l->events[k].group))
+			continue;
+		/* as if every CHA counted like this one: the socket formulas read a socket's sum */
+		e->vars[l->events[k].var] = live > 0 ? us->box_acc[b * us->nbox_ev + j] *
+			sv[LAYOUT_B_seconds] / live * nbox : NAN;
+	}
+}
+
+void uncore_fill_boxes(struct uncore *u, struct sample *s)
+{
+	int nbox = 0;
+
+	for (int i = 0; i < u->nsocks; i++)
+		if (u->socks[i].nbox > nbox)
+			nbox = u->socks[i].nbox;
+	if (!nbox || !u->used)
+		return;
+	sample_add_boxes(s, nbox);
+	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
+		const struct src_socket *us = &u->socks[i];
+		const double *sv = s->sockets[i].vars;
+
+		for (int b = 0; b < nbox; b++) {
+			struct sample_entity *e = sample_box(s, i, b);
+
+			sample_entity_ids(e, b, i, s->sockets[i].os_socket_id);
+			/* as the socket's: a failed read or a reset leaves it n/a */
+			if (b < us->nbox && !isnan(sv[LAYOUT_B_seconds]) && !us->taken &&
+			    us->reader >= 0 && !us->failed && !us->resets)
+				uncore_box_fill(u, us, sv, b, nbox, e);
+		}
+	}
+	sample_eval_boxes(s);
+}
