@@ -349,6 +349,9 @@ wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0/tasks"
 kill -KILL $mk
 wait $mk 2>/dev/null
 if wait_path "$rr/sys/fs/resctrl/mon_groups/pmutop-$mk-0" gone; then pass "... and by its guard after SIGKILL"; else fail "... and by its guard after SIGKILL" "$(ls "$rr/sys/fs/resctrl/mon_groups")"; fi
+# the guard says so after it removed them: wait for its line (a loaded machine delays it)
+i=0
+while [ $i -lt 100 ] && ! grep -q "its guard removed them" "$tmp/mk.err"; do sleep 0.1; i=$((i + 1)); done
 expect_match "... which says so" "$(cat "$tmp/mk.err")" "ended without removing its resctrl monitoring groups; its guard removed them"
 echo 2 >"$rr/sys/fs/resctrl/info/L3_MON/num_rmids"
 run "$PMUTOP" --root "$rr" --who-resctrl web.slice/api.service,batch.service -b -n 1

@@ -117,10 +117,20 @@ static void uncore_pane_elide(const char *name, int w, char *buf, size_t len)
 /* The description column of the uncore table (its whole help: e explains the line). */
 #define UNCORE_PANE_DESC_W 60
 
-/* HELP's first sentence in at most UNCORE_PANE_DESC_W columns, cut at a word ("..."). */
+/*
+ * HELP's first sentence in at most UNCORE_PANE_DESC_W columns, cut at a word
+ * ("..."): up to a '.', ':', ';' or an aside " (", not inside a word ("Intel(R)
+ * Ultra Path Interconnect"); without the "pmutop's: " that pmutop's own start with.
+ */
 static void uncore_pane_describe(const char *help, char *buf, size_t len)
 {
-	size_t n = help ? strcspn(help, ".:;(") : 0;
+	size_t n = 0;
+
+	if (help && !strncmp(help, "pmutop's: ", 10))
+		help += 10;
+	while (help && help[n] && !strchr(".:;", help[n]) &&
+	       !(help[n] == '(' && n && help[n - 1] == ' '))
+		n++;
 
 	while (n && help[n - 1] == ' ')
 		n--;
