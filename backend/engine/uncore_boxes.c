@@ -47,35 +47,41 @@ void src_boxes_free(struct src_socket *socks, int nsocks)
 	}
 }
 
-/* Box B of socket US into entity E: its counts (x NBOX) and the socket's built-ins. */
+/*
+ * Box B of socket US into entity E: the socket's built-ins and the counts of
+ * the NEV live box events EV (layout event indices) x NBOX.
+ */
 static void uncore_box_fill(const struct uncore *u, const struct src_socket *us,
-			    const double *sv, int b, int nbox, struct sample_entity *e)
+			    const double *sv, const int *ev, int nev, int b, int nbox,
+			    struct sample_entity *e)
 {
-	const struct layout *l = u->l;
-
 	e->vars[LAYOUT_B_seconds] = sv[LAYOUT_B_seconds];
 	e->vars[LAYOUT_B_uncore_clock] = sv[LAYOUT_B_uncore_clock];
-	for (int k = 0; k < l->nevents; k++) {
-		int j = us->box_ev[k];
-		double live = j >= 0 ? us->box_live[b * us->nbox_ev + j] : 0;
+	for (int i = 0; i < nev; i++) {
+		int j = b * us->nbox_ev + us->box_ev[ev[i]];
+		double live = us->box_live[j];
 
-		if (j < 0 || !uncore_group_live(u, l->events[k].group))
-			continue;
 		/* as if every CHA counted like this one: the socket formulas read a socket's sum */
-		e->vars[l->events[k].var] = live > 0 ? us->box_acc[b * us->nbox_ev + j] *
-			sv[LAYOUT_B_seconds] / live * nbox : NAN;
+		e->vars[u->l->events[ev[i]].var] = live > 0 ? us->box_acc[j] * sv[LAYOUT_B_seconds] /
+						   live * nbox : NAN;
 	}
 }
 
 void uncore_fill_boxes(struct uncore *u, struct sample *s)
 {
-	int nbox = 0;
+	const struct layout *l = u->l;
+	int nbox = 0, nev = 0, *ev;
 
 	for (int i = 0; i < u->nsocks; i++)
 		if (u->socks[i].nbox > nbox)
 			nbox = u->socks[i].nbox;
 	if (!nbox || !u->used)
 		return;
+	/* the box events of the groups that counted: the same on every socket */
+	ev = xmalloc(sizeof(int) * ((size_t)l->nevents + 1));
+	for (int k = 0; k < l->nevents; k++)
+		if (u->socks[0].box_ev[k] >= 0 && uncore_group_live(u, l->events[k].group))
+			ev[nev++] = k;
 	sample_add_boxes(s, nbox);
 	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
 		const struct src_socket *us = &u->socks[i];
@@ -86,10 +92,10 @@ void uncore_fill_boxes(struct uncore *u, struct sample *s)
 
 			sample_entity_ids(e, b, i, s->sockets[i].os_socket_id);
 			/* as the socket's: a failed read or a reset leaves it n/a */
-			if (b < us->nbox && !isnan(sv[LAYOUT_B_seconds]) && !us->taken &&
-			    us->reader >= 0 && !us->failed && !us->resets)
-				uncore_box_fill(u, us, sv, b, nbox, e);
+			if (b < us->nbox && !isnan(sv[LAYOUT_B_seconds]) && uncore_socket_counted(u, us))
+				uncore_box_fill(u, us, sv, ev, nev, b, nbox, e);
 		}
 	}
+	free(ev);
 	sample_eval_boxes(s);
 }

@@ -25,4 +25,14 @@ struct uncore {
 	struct src_uplan plan;
 };
 
+/*
+ * Whether socket US's interval says anything true: read, not another
+ * program's, no failed read and no reset, some time counted.
+ */
+static inline bool uncore_socket_counted(const struct uncore *u, const struct src_socket *us)
+{
+	return u->used && !us->taken && us->reader >= 0 && !us->failed && !us->resets &&
+	       us->t_last > us->t_start;
+}
+
 #endif

@@ -31,7 +31,7 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			sample_entity_ids(sample_channel(s, i, c), c, i, s->sockets[i].os_socket_id);
 		s->resets += us->resets;
 		/* a failed read or a reset leaves nothing true to say about the interval */
-		if (!u->used || us->taken || us->reader < 0 || us->failed || us->resets || secs <= 0)
+		if (!uncore_socket_counted(u, us))
 			continue; /* n/a */
 		if (isnan(sv[LAYOUT_B_seconds]))
 			sv[LAYOUT_B_seconds] = secs;

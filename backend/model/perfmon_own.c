@@ -6,6 +6,7 @@
 #include "perfmon_own.h"
 #include "layout.h"
 #include "perfmon_layout.h"
+#include "perfmon_uncore.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -152,15 +153,13 @@ static const struct perfmon_event *own_event(const struct perfmon *p, const char
 static void own_event_line(FILE *f, const struct perfmon_event *e, int box)
 {
 	char name[160];
-	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
-	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
 
 	perfmon_layout_name(e->name, name, sizeof(name));
 	fprintf(f, "  event %s", name);
 	if (box >= 0)
 		fprintf(f, ".link%d", box);
 	fprintf(f, " raw event=0x%02lX umask=0x%llX", strtoul(e->code ? e->code : "0", NULL, 0) & 0xFF,
-		(umask | ext << 8) & 0xFFFFFFFFFFull);
+		perfmon_uncore_umask(e));
 	if (box >= 0)
 		fprintf(f, " box=%d", box);
 	fputc('\n', f);

@@ -251,6 +251,14 @@ static const char *pu_map(void *ctx, enum perfmon_name_kind kind, const char *na
 	return buf;
 }
 
+unsigned long long perfmon_uncore_umask(const struct perfmon_event *e)
+{
+	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
+	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
+
+	return (umask | ext << 8) & 0xFFFFFFFFFFull;
+}
+
 /*
  * The event lines of perfmon event V (named by its base), once per channel
  * where CHANNELS; of box g->link alone (a link, a CCX) where one is rendered.
@@ -259,8 +267,7 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 {
 	const struct perfmon_event *e = &g->p->events[v];
 	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
-	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
-	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
+	unsigned long long umask = perfmon_uncore_umask(e);
 	int kind = pu_kind_of(e->unit) >= 0 ? pu_kind_of(e->unit) : LAYOUT_PMU_CHA;
 	char name[160];
 
@@ -276,7 +283,7 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
 		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name,
 			code & (layout_pmu_kinds[kind].event_max ? layout_pmu_kinds[kind].event_max : 0xFF),
-			(umask | ext << 8) & 0xFFFFFFFFFFull);
+			umask);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
 		if (g->link >= 0)

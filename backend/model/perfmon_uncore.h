@@ -36,6 +36,12 @@ struct perfmon_layout_config;
  * metric written (the others stay for the caller's "not counted" list,
  * with why in WHY[m] when it is an uncore metric left out here).
  */
+/*
+ * The layout's umask of Intel uncore event E: its UMask with the vendor's
+ * UMaskExt above bit 8 (up to 40 bits: Sapphire Rapids' CXL filters).
+ */
+unsigned long long perfmon_uncore_umask(const struct perfmon_event *e);
+
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
 			   int room, FILE *f, bool *taken, char (*why)[200]);
 

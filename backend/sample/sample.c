@@ -210,27 +210,28 @@ bool sample_box_metric(const struct layout *l, int m)
 void sample_eval_boxes(struct sample *s)
 {
 	const struct layout *l = s->layout;
+	int *ms = xmalloc(sizeof(int) * ((size_t)l->nmetrics + 1)), n = 0;
 
+	/* the boxes' metrics that counted, the same for every box */
+	for (int m = 0; m < l->nmetrics; m++)
+		if (sample_box_metric(l, m) && !l->metrics[m].na &&
+		    sample_group_counted(s, l->metrics[m].group) &&
+		    layout_scope_computed(l->metrics[m].scope, LAYOUT_SOCKET))
+			ms[n++] = m;
 	for (int i = 0; i < s->nsockets * s->nboxes; i++) {
 		double *vars = s->boxes[i].vars;
 
-		if (isnan(vars[LAYOUT_B_seconds]))
-			continue;
-		for (int m = 0; m < l->nmetrics; m++) {
-			const struct layout_metric *mt = &l->metrics[m];
-			double v;
-
-			if (!sample_box_metric(l, m) || mt->na ||
-			    !sample_group_counted(s, mt->group) ||
-			    !layout_scope_computed(mt->scope, LAYOUT_SOCKET))
-				continue;
+		for (int k = 0; k < n && !isnan(vars[LAYOUT_B_seconds]); k++) {
+			const struct layout_metric *mt = &l->metrics[ms[k]];
 			/* the CHA's counts stand for the socket's (x the CHAs): a rate back to its share */
-			v = expr_eval(mt->expr, vars);
+			double v = expr_eval(mt->expr, vars);
+
 			if (isfinite(v) && sample_rate(mt))
 				v /= s->nboxes;
-			vars[layout_metric_var(l, m)] = isfinite(v) ? v : NAN;
+			vars[layout_metric_var(l, ms[k])] = isfinite(v) ? v : NAN;
 		}
 	}
+	free(ms);
 }
 
 void sample_recompute(struct sample *s)

@@ -274,7 +274,8 @@ static void popup_explain_group(FILE *f, const struct view *v, const struct samp
 		panes_format(raw, rawtxt, sizeof(rawtxt));
 		panes_format(scaled, val, sizeof(val));
 		fprintf(f, "  %-20s 0x%02X 0x%02llX %u %d %d %d  %s  read %s  scaled %s%s%s\n",
-			ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask, ev->inv, ev->edge, ev->any, reg,
+			ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask, ev->inv,
+			ev->edge, ev->any, reg,
 			rawtxt, val, ev->channel >= 0 && !chan ? " (channel)" : "",
 			v->info.unmodelled && v->info.unmodelled[k]
 			? " (the emulated machine does not model this event: it counts 0)" : "");
@@ -323,7 +324,7 @@ static void popup_explain_chas(FILE *f, const struct sample *s, const struct sam
 {
 	const struct layout *l = s->layout;
 	int sk = (int)(e - s->sockets), lo = -1, hi = -1, n = 0;
-	double sum = 0;
+	double sum = 0, lov = NAN, hiv = NAN;
 	char a[32];
 
 	if (!s->nboxes || e < s->sockets || sk >= s->nsockets || !sample_box_metric(l, m))
@@ -333,8 +334,10 @@ static void popup_explain_chas(FILE *f, const struct sample *s, const struct sam
 
 		if (isnan(x))
 			continue;
-		lo = lo < 0 || x < sample_metric(s, sample_box(s, sk, lo), m) ? b : lo;
-		hi = hi < 0 || x > sample_metric(s, sample_box(s, sk, hi), m) ? b : hi;
+		if (lo < 0 || x < lov)
+			lo = b, lov = x;
+		if (hi < 0 || x > hiv)
+			hi = b, hiv = x;
 		sum += x;
 		n++;
 	}
@@ -344,11 +347,11 @@ static void popup_explain_chas(FILE *f, const struct sample *s, const struct sam
 		fprintf(f, ": n/a\n");
 		return;
 	}
-	pane_value(s, m, sample_metric(s, sample_box(s, sk, lo), m), a, sizeof(a));
+	pane_value(s, m, lov, a, sizeof(a));
 	fprintf(f, "\n  least %s (CHA %d)", a, lo);
 	pane_value(s, m, sum / n, a, sizeof(a));
 	fprintf(f, ", mean %s", a);
-	pane_value(s, m, sample_metric(s, sample_box(s, sk, hi), m), a, sizeof(a));
+	pane_value(s, m, hiv, a, sizeof(a));
 	fprintf(f, ", most %s (CHA %d)\n", a, hi);
 	for (int b = 0; b < s->nboxes; b++) {
 		pane_value(s, m, sample_metric(s, sample_box(s, sk, b), m), a, sizeof(a));

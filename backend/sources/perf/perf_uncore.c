@@ -432,8 +432,8 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 				v = perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
 				*acc = (isnan(*acc) ? 0 : *acc) + v;
 				s->moved[set->ev[i]] |= d.count[i] > 0;
-				if (j >= 0) { /* the CHA alone, as the socket's below */
-					s->box_acc[b * s->nbox_ev + j] += v * d.running_ns / d.enabled_ns;
+				if (j >= 0) { /* the CHA alone: its count over the time it counted */
+					s->box_acc[b * s->nbox_ev + j] += (double)d.count[i] * set->scale[i];
 					s->box_live[b * s->nbox_ev + j] += secs * d.running_ns /
 									   d.enabled_ns;
 				}
