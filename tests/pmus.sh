@@ -68,7 +68,7 @@ expect_match "an alias naming a term the format lacks: skipped" "$out" "skipped 
 expect_match "a scale that is not a number: skipped" "$out" "skipped bad_scale: $d/bad_scale/events/thing.scale: expected a positive number, got 'abc'"
 expect_match "no type file: skipped" "$out" "skipped no_type: the kernel has no perf PMU 'no_type'"
 expect_match "a cpumask that is not a CPU list: skipped" "$out" "skipped bad_mask: its cpumask is not a CPU list: 'zz'"
-expect_match "an empty type: skipped" "$out" "skipped empty_type: $d/empty_type/type: expected a number, got ''"
+expect_match "an empty type: skipped" "$out" "skipped empty_type: $d/empty_type/type: expected a number, got nothing"
 
 run "$PMUTOP" --root "$dir" --doctor
 expect_match "the doctor: every PMU kind, and the broken ones with why" "$out" \

@@ -83,25 +83,6 @@ const char *paths_scenario_dir(const char *exe_dir)
 			  exe_dir);
 }
 
-int paths_read_line(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[PATH_MAX + 64];
-	FILE *f;
-	int rc = 0;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%s", root && strcmp(root, "/") ? root : "", rel);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	else
-		rc = -EIO;
-	fclose(f);
-	return rc;
-}
-
 int paths_elevated(void)
 {
 	return geteuid() == 0 || getauxval(AT_SECURE) != 0;
@@ -320,6 +301,67 @@ int paths_check_trusted_path(const char *path, const char *what, char *why, size
 				 "every user and pmutop runs as root; move it", what, path, dir);
 			return -EPERM;
 		}
+	}
+	return 0;
+}
+
+/* Whether ST (of NAME, a step of a tree) may hold what root writes; else why. */
+static int paths_tree_step(const struct stat *st, const char *root, const char *name,
+			   const char *what, char *why, size_t len)
+{
+	const char *at = *name ? name : "its top";
+
+	if (S_ISLNK(st->st_mode)) {
+		snprintf(why, len, "refusing to write %s under --root %s: %s is a link, and pmutop "
+			 "runs with privileges; use a tree without links where pmutop writes", what,
+			 root, at);
+		return -EPERM;
+	}
+	if (!paths_own_user(st->st_uid)) {
+		snprintf(why, len, "refusing to write %s under --root %s: %s belongs to user %u, "
+			 "pmutop runs with privileges, and that user could swap what root writes "
+			 "for a link; use a tree owned by root or by you", what, root, at,
+			 (unsigned)st->st_uid);
+		return -EPERM;
+	}
+	if ((st->st_mode & (S_IWOTH | (st->st_gid ? S_IWGRP : 0))) &&
+	    !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))) {
+		snprintf(why, len, "refusing to write %s under --root %s: %s is writable by %s "
+			 "(mode %04o) and pmutop runs with privileges; chmod go-w it", what, root, at,
+			 st->st_mode & S_IWOTH ? "every user" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+int paths_check_tree(int rootfd, const char *root, const char *rel, const char *what, char *why,
+		     size_t len)
+{
+	char step[PATH_MAX];
+	struct stat st;
+	size_t at = 0;
+	int rc;
+
+	if (!paths_elevated())
+		return 0;
+	if (fstat(rootfd, &st))
+		return 0; /* the opens that follow say what is wrong */
+	if ((rc = paths_tree_step(&st, root, "", what, why, len)))
+		return rc;
+	while (rel[at]) {
+		size_t n = strcspn(rel + at, "/");
+
+		if (n && at + n < sizeof(step)) {
+			snprintf(step, sizeof(step), "%.*s", (int)(at + n), rel);
+			if (fstatat(rootfd, step, &st, AT_SYMLINK_NOFOLLOW))
+				return 0; /* not there (yet): nothing another user put there either */
+			if ((rc = paths_tree_step(&st, root, step, what, why, len)))
+				return rc;
+		}
+		at += n;
+		while (rel[at] == '/')
+			at++;
 	}
 	return 0;
 }

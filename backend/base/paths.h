@@ -6,8 +6,8 @@
  * needs to install); otherwise the installed $(pkgdatadir)/layouts.
  * Scenarios of the emulated machines likewise: $PMUTOP_SCENARIO_DIR, the
  * source tree's backend/sources/sim/scenarios/, $(pkgdatadir)/scenarios.
- * Also the one way settings files of the machine are read under the --root
- * prefix (paths_read_line).  Main thread, at start-up.
+ * (A machine's own files, under --root or not, are rootfs.h's.)  Main
+ * thread, at start-up.
  */
 #ifndef PMUTOP_PATHS_H
 #define PMUTOP_PATHS_H
@@ -30,13 +30,6 @@ const char *paths_perfmon_dir(const char *exe_dir);
 const char *paths_amd_dir(const char *exe_dir);
 /* The E-cores' metrics of Intel's hybrid CPUs (data/atom, from the kernel's perf tool): PMUTOP_ATOM_DIR, ... */
 const char *paths_atom_dir(const char *exe_dir);
-
-/*
- * The first line of ROOT/REL (ROOT NULL or "/": this machine's /REL) into
- * BUF without its newline: a sysfs or procfs setting.  0, or -errno with
- * BUF empty.
- */
-int paths_read_line(const char *root, const char *rel, char *buf, size_t len);
 
 /*
  * Whether pmutop runs with privileges a data file could abuse: as root
@@ -87,6 +80,19 @@ int paths_link_target(const char *path, char *out);
  * privileges.
  */
 int paths_check_trusted_path(const char *path, const char *what, char *why, size_t len);
+
+/*
+ * With elevated privileges, whether pmutop may write into REL under the
+ * tree open on ROOTFD (named ROOT, --root): the tree's top, every
+ * directory down to REL and REL itself (when it exists) are root's or the
+ * user's who started pmutop, no link, and writable by no other user (a
+ * directory with the sticky bit aside).  Else another user could swap a
+ * device or a resctrl file for a link or a FIFO between pmutop's steps and
+ * have root write where they choose.  0, or -EPERM with the reason and what
+ * to do in WHY.  Always 0 without privileges.
+ */
+int paths_check_tree(int rootfd, const char *root, const char *rel, const char *what, char *why,
+		     size_t len);
 
 /* Directory of the running executable into BUF; 0 or -errno. */
 int paths_exe_dir(char *buf, size_t len);

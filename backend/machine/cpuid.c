@@ -3,6 +3,8 @@
  * Main thread only.
  */
 #include "cpuid.h"
+#include "rootfs.h"
+#include "text.h"
 #include "cpumodel.h"
 
 #include <errno.h>
@@ -177,6 +179,9 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 
 		memmove(info->brand, info->brand + skip, strlen(info->brand + skip) + 1);
 	}
+	/* a --root tree's cpuid file says what it likes: its strings are shown as safe text */
+	text_clean_in_place(info->brand, sizeof(info->brand));
+	text_clean_in_place(info->vendor, sizeof(info->vendor));
 
 	info->uarch = cpuid_uarch_of(info);
 	info->uarch_name = cpuid_uarch_name(info->uarch);
@@ -213,10 +218,9 @@ int cpuid_identify_root(const char *root, struct cpuid_info *info, char *err, si
 	if (!root || strcmp(root, "/") == 0)
 		return cpuid_identify(cpuid_leaf_native, NULL, info, err, errlen);
 	snprintf(path, sizeof(path), "%s/dev/cpu/0/cpuid", root);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot open %s: %s%s", path, strerror(-rc),
+	rc = rootfs_open(root, "dev/cpu/0/cpuid", O_RDONLY, ROOTFS_DEVICE, &fd);
+	if (rc) {
+		snprintf(err, errlen, "cannot open %s: %s%s", path, rootfs_strerror(rc),
 			 rc == -ENOENT ? " (load the cpuid driver: modprobe cpuid)" : "");
 		return rc;
 	}

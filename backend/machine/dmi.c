@@ -2,6 +2,7 @@
  * dmi: the memory's speed from SMBIOS type 17; see dmi.h.
  */
 #include "dmi.h"
+#include "rootfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -52,31 +53,30 @@ static unsigned long dmi_module_mts(const unsigned char *b, size_t n)
 unsigned dmi_dram_mts(const char *root, char *why, size_t len)
 {
 	char dir[4096], path[4400];
+	const char *rel = "sys/firmware/dmi/entries";
 	unsigned char raw[DMI_MAX_RAW];
 	unsigned long best = 0;
 	int seen = 0, denied = 0;
 	struct dirent *de;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s/sys/firmware/dmi/entries",
-		 root && strcmp(root, "/") ? root : "");
-	d = opendir(dir);
+	snprintf(dir, sizeof(dir), "%s/%s", root && strcmp(root, "/") ? root : "", rel);
+	d = rootfs_opendir(root, rel);
 	if (!d) {
-		snprintf(why, len, "no SMBIOS tables in %s (%s)", dir, strerror(errno));
+		snprintf(why, len, "no SMBIOS tables in %s (%s)", dir, rootfs_strerror(-errno));
 		return 0;
 	}
 	while ((de = readdir(d))) {
 		unsigned long mts;
 		ssize_t n;
-		int fd;
+		int fd, rc;
 
 		if (strncmp(de->d_name, "17-", 3))
 			continue;
 		seen++;
-		snprintf(path, sizeof(path), "%.4000s/%.255s/raw", dir, de->d_name);
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			denied += errno == EACCES || errno == EPERM;
+		snprintf(path, sizeof(path), "%s/%.255s/raw", rel, de->d_name);
+		if ((rc = rootfs_open(root, path, O_RDONLY, ROOTFS_FILE, &fd))) {
+			denied += rc == -EACCES || rc == -EPERM;
 			continue;
 		}
 		n = read(fd, raw, sizeof(raw));

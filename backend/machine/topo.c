@@ -6,6 +6,9 @@
  * pmutop needs so that nothing else depends on hwloc.
  */
 #include "topo.h"
+#include "text.h"
+#include "topo_root.h"
+#include "rootfs.h"
 #include "topo_kinds.h"
 #include "cpulist.h"
 #include "xmalloc.h"
@@ -148,13 +151,13 @@ static void topo_add_offline(struct topo_build *b, hwloc_topology_t h)
 /* "Node N MemFree: X kB" from ROOT/sys/devices/system/node/nodeN/meminfo. */
 static uint64_t topo_meminfo_free(const char *root, int node)
 {
-	char path[PATH_MAX + 64], line[256];
+	char path[96], line[256];
 	unsigned long long kb;
 	uint64_t result = TOPO_BYTES_UNKNOWN;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/sys/devices/system/node/node%d/meminfo", root, node);
-	f = fopen(path, "re");
+	snprintf(path, sizeof(path), "sys/devices/system/node/node%d/meminfo", node);
+	f = rootfs_fopen(root, path);
 	if (!f)
 		return result;
 	while (fgets(line, sizeof(line), f)) {
@@ -243,12 +246,22 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 
 	if (!spec) {
 		t->kind = TOPO_KIND_SYSTEM;
-		t->source = xstrdup(strcmp(t->root, "/") ? t->root : "this machine");
-		/* hwloc reads /sys and /proc under HWLOC_FSROOT; process-wide, start-up only */
-		if (strcmp(t->root, "/"))
-			setenv("HWLOC_FSROOT", t->root, 1);
-		else
-			unsetenv("HWLOC_FSROOT");
+		t->source = text_clean_dup(strcmp(t->root, "/") ? t->root : "this machine");
+		if (strcmp(t->root, "/")) {
+			/* a tree's files are read apart from pmutop (topo_root.h), hwloc's XML kept */
+			int rc;
+
+			if (!t->xml_text && (rc = topo_root_xml(t->root, &t->xml_text, err, errlen)))
+				return rc;
+			if (hwloc_topology_set_xmlbuffer(h, t->xml_text,
+							 (int)strlen(t->xml_text) + 1) < 0) {
+				snprintf(err, errlen, "hwloc's reading of the tree under %s gave an XML "
+					 "it does not read back", t->source);
+				return -EINVAL;
+			}
+			return 0;
+		}
+		unsetenv("HWLOC_FSROOT");
 		/* pmutop watches the whole machine, also CPUs outside our cgroup. */
 		hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 		return 0;
@@ -318,7 +331,11 @@ static int topo_load_in(const char *spec, const char *root, struct topo **out, c
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	rc = topo_set_source(h, t, spec, err, errlen);
 	if (rc == 0 && hwloc_topology_load(h) < 0) {
-		if (t->kind == TOPO_KIND_SYSTEM) {
+		if (t->kind == TOPO_KIND_SYSTEM && t->xml_text) {
+			snprintf(err, errlen, "hwloc's reading of the tree under %s gave an XML it "
+				 "does not load back", t->source);
+			rc = -EINVAL;
+		} else if (t->kind == TOPO_KIND_SYSTEM) {
 			snprintf(err, errlen, "hwloc could not read the topology under %s (%s); "
 				 "check that %s/sys and %s/proc are there, or pass --topology",
 				 t->root, strerror(errno), strcmp(t->root, "/") ? t->root : "",
@@ -382,7 +399,7 @@ char *topo_export_xml(const struct topo *t)
 	hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
 	/* the same source again: this machine (under its root), the XML file, the synthetic text */
-	if (topo_set_source(h, &tmp, t->kind == TOPO_KIND_SYSTEM ? NULL
+	if (topo_set_source(h, &tmp, t->kind == TOPO_KIND_SYSTEM && !t->xml_text ? NULL
 				: t->xml_text ? t->xml_text : t->source, err,
 			    sizeof(err)) == 0 && hwloc_topology_load(h) == 0 &&
 	    hwloc_topology_export_xmlbuffer(h, &buf, &len, 0) == 0 && buf) {

@@ -95,7 +95,7 @@ struct topo_socket {
 struct topo {
 	enum topo_kind kind;
 	char *source;   /* human description: "this machine", the XML path, the synthetic string */
-	char *xml_text; /* a topology given as XML text (an emulated hybrid machine's), else NULL */
+	char *xml_text; /* the topology as XML text (an emulated hybrid machine's, a --root tree's), else NULL */
 	char *root;     /* TOPO_KIND_SYSTEM: the prefix of /sys and /proc ("/" for this machine) */
 	struct topo_socket *sockets;
 	int nsockets;

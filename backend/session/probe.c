@@ -3,6 +3,7 @@
  * probe.h.
  */
 #include "probe.h"
+#include "rootfs.h"
 #include "perf_pmus.h"
 #include "mmio.h"
 #include "msr.h"
@@ -32,15 +33,15 @@ void probe_msr_device(const char *root, struct probe_msr *out)
 	memset(out, 0, sizeof(*out));
 	snprintf(out->path, sizeof(out->path), "%s/dev/cpu/0/msr", probe_prefix(root));
 	snprintf(safe, sizeof(safe), "%s/dev/cpu/0/msr_safe", probe_prefix(root));
-	out->safe_exists = access(safe, F_OK) == 0;
-	fd = open(out->path, O_RDWR | O_CLOEXEC);
-	err = errno;
+	out->safe_exists = rootfs_exists(root, "dev/cpu/0/msr_safe");
+	err = -rootfs_open(root, "dev/cpu/0/msr", O_RDWR, ROOTFS_DEVICE, &fd);
 	if (fd < 0 && out->safe_exists) {
 		/* as pmutop does: msr-safe when the msr device is missing or closed to this user */
-		fd = open(safe, O_RDWR | O_CLOEXEC);
+		int serr = -rootfs_open(root, "dev/cpu/0/msr_safe", O_RDWR, ROOTFS_DEVICE, &fd);
+
 		if (fd >= 0 || err == ENOENT) {
 			snprintf(out->path, sizeof(out->path), "%s", safe);
-			err = errno;
+			err = serr;
 		}
 	}
 	if (fd < 0) {
@@ -66,7 +67,7 @@ void probe_msr_batch(const char *root, const struct cpuid_info *info, struct pro
 
 	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", probe_prefix(root));
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	rootfs_open(root, "dev/cpu/0/msr", O_RDWR, ROOTFS_DEVICE, &fd);
 	out->msr_opens = fd >= 0;
 	if (fd >= 0) {
 		struct msr_allowlist allow;

@@ -1,12 +1,13 @@
 /*
  * who_tree: the cgroup v2 tree and the processes as files show them (see
- * who.h).  Every file is opened relative to a directory already open, with
- * O_NOFOLLOW and O_NONBLOCK, and read only if it is a regular file: a link
- * or a FIFO planted in a tree (a --root copy, a container's bind mount) is
- * never followed into or waited on.  Sampler thread.
+ * who.h).  Every file is opened through rootfs (inside the root, without
+ * blocking, a regular file or a directory) and without a link at its last
+ * step: a link or a FIFO planted in a tree (a --root copy, a container's
+ * bind mount) is never followed out of it or waited on.  Sampler thread.
  */
 #define _GNU_SOURCE
 #include "who_int.h"
+#include "rootfs.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
@@ -27,45 +28,20 @@ int who_open(const struct who *w, const char *rel, int flags)
 
 int who_open_at(const char *root, const char *rel, int flags)
 {
-	char part[256];
-	int fd = open(root && *root ? root : "/", O_PATH | O_DIRECTORY | O_CLOEXEC), next;
+	int fd, rc = rootfs_open(root, rel, (flags & O_ACCMODE) | O_NOFOLLOW,
+				 flags & O_DIRECTORY ? ROOTFS_DIR : ROOTFS_FILE, &fd);
 
-	if (fd < 0)
-		return -errno;
-	while (*rel) {
-		size_t n = strcspn(rel, "/");
-
-		if (n == 0 || n >= sizeof(part)) {
-			rel += n ? n : 1;
-			continue;
-		}
-		memcpy(part, rel, n);
-		part[n] = '\0';
-		rel += n;
-		while (*rel == '/')
-			rel++;
-		next = openat(fd, part, (*rel ? O_PATH | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC);
-		close(fd);
-		if (next < 0)
-			return -errno;
-		fd = next;
-	}
-	return fd;
+	return rc ? rc : fd;
 }
 
 int who_readat(int dfd, const char *name, char *buf, size_t len)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
+	int fd, rc = rootfs_openat(dfd, name, O_RDONLY | O_NOFOLLOW, ROOTFS_FILE, &fd);
 	ssize_t n;
 
 	buf[0] = '\0';
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
+	if (rc)
+		return rc;
 	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n < 0)

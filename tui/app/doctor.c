@@ -21,6 +21,7 @@
 
 #include "cpuid.h"
 #include "paths.h"
+#include "rootfs.h"
 
 static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 {
@@ -206,8 +207,8 @@ static void doctor_filter(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "emulated registers");
 		return;
 	}
-	paths_read_line(c->in->root, "sys/module/msr/parameters/allow_writes", filter, sizeof(filter));
-	paths_read_line(c->in->root, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
+	rootfs_read_line(c->in->root, "sys/module/msr/parameters/allow_writes", filter, sizeof(filter));
+	rootfs_read_line(c->in->root, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
 	if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]")) {
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "kernel lockdown %s refuses MSR writes", lockdown);
@@ -276,7 +277,7 @@ static void doctor_nmi(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(l->found, sizeof(l->found), "emulated machine");
 		return;
 	}
-	paths_read_line(c->in->root, "proc/sys/kernel/nmi_watchdog", v, sizeof(v));
+	rootfs_read_line(c->in->root, "proc/sys/kernel/nmi_watchdog", v, sizeof(v));
 	if (!strcmp(v, "1")) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "the NMI watchdog holds a counter on every CPU");

@@ -6,6 +6,7 @@
  */
 #include "doctor_int.h"
 #include "paths.h"
+#include "rootfs.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,8 +22,8 @@ void doctor_who(struct doctor_ctx *c, struct doctor_line *l)
 			 "server's); counted per cgroup with --source perf --who");
 		return;
 	}
-	if (paths_read_line(c->in->root, "sys/fs/cgroup/cgroup.controllers", v, sizeof(v)) &&
-	    !paths_read_line(c->in->root, "sys/fs/cgroup/unified/cgroup.controllers", v, sizeof(v))) {
+	if (rootfs_read_line(c->in->root, "sys/fs/cgroup/cgroup.controllers", v, sizeof(v)) &&
+	    !rootfs_read_line(c->in->root, "sys/fs/cgroup/unified/cgroup.controllers", v, sizeof(v))) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "systemd's hybrid layout: the v2 tree at "
 			 "%s/sys/fs/cgroup/unified gives each group's CPU time; counting per cgroup "
@@ -31,7 +32,7 @@ void doctor_who(struct doctor_ctx *c, struct doctor_line *l)
 			 "(cgroup v2 alone) for per-cgroup counters");
 		return;
 	}
-	if (paths_read_line(c->in->root, "sys/fs/cgroup/cgroup.controllers", v, sizeof(v))) {
+	if (rootfs_read_line(c->in->root, "sys/fs/cgroup/cgroup.controllers", v, sizeof(v))) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "no cgroup v2 tree at %s/sys/fs/cgroup: the who "
 			 "pane has no groups (processes only)", c->root);
@@ -56,12 +57,10 @@ void doctor_who(struct doctor_ctx *c, struct doctor_line *l)
 /* Whether /proc/cpuinfo's flags (under the root) name FLAG. */
 static bool doctor_cpu_flag(const struct doctor_ctx *c, const char *flag)
 {
-	char path[4200], line[8192];
+	char line[8192];
 	bool found = false;
-	FILE *f;
+	FILE *f = rootfs_fopen(c->root, "proc/cpuinfo");
 
-	snprintf(path, sizeof(path), "%s/proc/cpuinfo", c->root);
-	f = fopen(path, "r");
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		char *at = strncmp(line, "flags", 5) ? NULL : strstr(line, flag);
 
@@ -82,9 +81,9 @@ void doctor_resctrl(struct doctor_ctx *c, struct doctor_line *l)
 			 "emulator's (a monitoring group per cgroup of the scenario)");
 		return;
 	}
-	if (!paths_read_line(c->in->root, "sys/fs/resctrl/info/L3_MON/mon_features", feat,
+	if (!rootfs_read_line(c->in->root, "sys/fs/resctrl/info/L3_MON/mon_features", feat,
 			     sizeof(feat))) {
-		paths_read_line(c->in->root, "sys/fs/resctrl/info/L3_MON/num_rmids", rmids,
+		rootfs_read_line(c->in->root, "sys/fs/resctrl/info/L3_MON/num_rmids", rmids,
 				sizeof(rmids));
 		snprintf(l->found, sizeof(l->found), "mounted, L3 monitoring (%s...; %s RMIDs): the "
 			 "who pane shows each monitoring group's memory bandwidth and L3 (pmutop reads "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "rootfs.h"
 
 struct pidcpus_task {
 	int tid;
@@ -17,7 +18,7 @@ struct pidcpus_task {
 };
 
 struct pidcpus {
-	char proc[512];           /* ROOT/proc */
+	char root[512];           /* the machine's root ("" this one) */
 	int pid;
 	bool tree;                /* its descendants too */
 	int ncpus;
@@ -35,11 +36,11 @@ int pidcpus_open(const char *root, int pid, bool tree, int ncpus, struct pidcpus
 
 	*out = NULL;
 	p = xcalloc(1, sizeof(*p));
-	snprintf(p->proc, sizeof(p->proc), "%s/proc", strcmp(root, "/") ? root : "");
+	snprintf(p->root, sizeof(p->root), "%s", strcmp(root, "/") ? root : "");
 	p->pid = pid;
 	p->tree = tree;
-	snprintf(dir, sizeof(dir), "%s/%d/task", p->proc, pid);
-	d = opendir(dir);
+	snprintf(dir, sizeof(dir), "proc/%d/task", pid);
+	d = rootfs_opendir(p->root, dir);
 	if (!d) {
 		int e = errno;
 
@@ -56,19 +57,15 @@ int pidcpus_open(const char *root, int pid, bool tree, int ncpus, struct pidcpus
 }
 
 /* Fields of one task's stat: state, CPU time, the CPU it last ran on; false when unreadable. */
-static bool pidcpus_stat(const char *path, char *state, unsigned long long *ticks, int *cpu)
+static bool pidcpus_stat(const char *root, const char *rel, char *state, unsigned long long *ticks,
+			 int *cpu)
 {
 	char buf[1024], *p;
 	unsigned long long ut = 0, st = 0;
-	FILE *f = fopen(path, "re");
-	size_t n;
 	int field = 3;
 
-	if (!f)
+	if (rootfs_read(root, rel, buf, sizeof(buf)) <= 0)
 		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	/* the command name may hold spaces and parentheses: fields start after the last ')' */
 	p = strrchr(buf, ')');
 	if (!p)
@@ -89,20 +86,14 @@ static bool pidcpus_stat(const char *path, char *state, unsigned long long *tick
 }
 
 /* PID's parent from ROOT/proc/PID/stat, or -1. */
-static int pidcpus_ppid(const char *proc, int pid)
+static int pidcpus_ppid(const char *root, int pid)
 {
-	char path[600], buf[1024], *p;
-	FILE *f;
-	size_t n;
+	char path[64], buf[1024], *p;
 	int ppid = -1;
 
-	snprintf(path, sizeof(path), "%s/%d/stat", proc, pid);
-	f = fopen(path, "re");
-	if (!f)
+	snprintf(path, sizeof(path), "proc/%d/stat", pid);
+	if (rootfs_read(root, path, buf, sizeof(buf)) <= 0)
 		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
 	p = strrchr(buf, ')');
 	if (p && sscanf(p + 1, " %*c %d", &ppid) != 1)
 		ppid = -1;
@@ -118,7 +109,7 @@ static int *pidcpus_pids(const struct pidcpus *p, int *n)
 
 	pids[0] = p->pid;
 	*n = 1;
-	if (!p->tree || !(d = opendir(p->proc)))
+	if (!p->tree || !(d = rootfs_opendir(p->root, "proc")))
 		return pids;
 	while ((de = readdir(d))) {
 		int pid = atoi(de->d_name);
@@ -131,7 +122,7 @@ static int *pidcpus_pids(const struct pidcpus *p, int *n)
 			par = xrealloc(par, (size_t)acap, sizeof(int));
 		}
 		all[nall] = pid;
-		par[nall++] = pidcpus_ppid(p->proc, pid);
+		par[nall++] = pidcpus_ppid(p->root, pid);
 	}
 	closedir(d);
 	/* breadth first from the process: each found pid's children join the list */
@@ -155,7 +146,7 @@ static void pidcpus_scan_dir(struct pidcpus *p, const char *dir, bool *ran,
 			     struct pidcpus_task **now, int *nnow, int *cap)
 {
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	DIR *d = rootfs_opendir(p->root, dir);
 
 	if (!d)
 		return; /* that process ended: it ran nowhere */
@@ -169,7 +160,7 @@ static void pidcpus_scan_dir(struct pidcpus *p, const char *dir, bool *ran,
 		if (tid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%d/stat", dir, tid);
-		if (!pidcpus_stat(path, &state, &ticks, &cpu))
+		if (!pidcpus_stat(p->root, path, &state, &ticks, &cpu))
 			continue;
 		for (int i = 0; i < p->ntasks && seen < 0; i++)
 			if (p->tasks[i].tid == tid)
@@ -204,7 +195,7 @@ bool *pidcpus_scan(struct pidcpus *p)
 	for (int k = 0; k < npids; k++) {
 		char dir[600];
 
-		snprintf(dir, sizeof(dir), "%s/%d/task", p->proc, pids[k]);
+		snprintf(dir, sizeof(dir), "proc/%d/task", pids[k]);
 		pidcpus_scan_dir(p, dir, ran, &now, &nnow, &cap);
 	}
 	free(pids);

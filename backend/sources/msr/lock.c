@@ -15,6 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rootfs.h"
+
 /* ROOT/dev/cpu/N/msr_safe */
 #define LOCK_PATH_MAX (PATH_MAX + 64)
 
@@ -38,7 +40,7 @@ static int lock_nodes(const char *root, char paths[LOCK_NODES][LOCK_PATH_MAX])
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "%s/dev/cpu", lock_prefix(root));
-	d = opendir(dir);
+	d = rootfs_opendir(root, "dev/cpu");
 	if (!d)
 		return -ENOENT;
 	while ((e = readdir(d))) {
@@ -132,11 +134,12 @@ int lock_acquire(const char *root, struct lock *l, char *err, size_t errlen)
 	}
 	for (int i = 0; i < LOCK_NODES; i++) {
 		/* a node this user may not open is not one it programs through */
-		int fd = open(paths[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		int fd, orc = rootfs_open(root, paths[i] + strlen(lock_prefix(root)) + 1,
+					  O_RDONLY | O_NOFOLLOW, ROOTFS_DEVICE, &fd);
 
-		if (fd < 0) {
-			if (errno != ENOENT && !first_err)
-				first_err = -errno;
+		if (orc) {
+			if (orc != -ENOENT && !first_err)
+				first_err = orc;
 			continue;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

@@ -3,6 +3,7 @@
  */
 #include "mmio.h"
 #include "paths.h"
+#include "rootfs.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
 
@@ -72,11 +73,11 @@ int mmio_open_files(const char *root, struct mmio **out, char *err, size_t errle
 	m->ops = &mmio_file_ops;
 	m->ctx = m;
 	mmio_root_path(root, MMIO_PCI_HOST_BRIDGE, cfgpath, sizeof(cfgpath));
-	fd = open(cfgpath, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, &cfg, sizeof(cfg), SKL_IMC_BAR_PCI_OFFSET) != (ssize_t)sizeof(cfg)) {
-		rc = fd < 0 ? -errno : -EIO;
+	rc = rootfs_open(root, MMIO_PCI_HOST_BRIDGE, O_RDONLY, ROOTFS_FILE, &fd);
+	if (rc || pread(fd, &cfg, sizeof(cfg), SKL_IMC_BAR_PCI_OFFSET) != (ssize_t)sizeof(cfg)) {
+		rc = rc ? rc : -EIO;
 		snprintf(err, errlen, "cannot read the host bridge's PCI config space %s: %s (run "
-			 "pmutop as root for IMC bandwidth)", cfgpath, strerror(-rc));
+			 "pmutop as root for IMC bandwidth)", cfgpath, rootfs_strerror(rc));
 		if (fd >= 0)
 			close(fd);
 		free(m);
@@ -88,10 +89,9 @@ int mmio_open_files(const char *root, struct mmio **out, char *err, size_t errle
 		return rc;
 	}
 	mmio_root_path(root, "dev/mem", m->path, sizeof(m->path));
-	m->fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (m->fd < 0) {
-		rc = -errno;
-		paths_read_line(root, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
+	rc = rootfs_open(root, "dev/mem", O_RDONLY, ROOTFS_DEVICE, &m->fd);
+	if (rc) {
+		rootfs_read_line(root, "sys/kernel/security/lockdown", lockdown, sizeof(lockdown));
 		if (rc == -EPERM && (strstr(lockdown, "[integrity]") ||
 				     strstr(lockdown, "[confidentiality]")))
 			snprintf(err, errlen, "kernel lockdown %s (Secure Boot) refuses %s, so the IMC "
@@ -99,7 +99,7 @@ int mmio_open_files(const char *root, struct mmio **out, char *err, size_t errle
 				 "Boot; everything else works", lockdown, m->path);
 		else
 			snprintf(err, errlen, "cannot open %s: %s (the IMC counters need root and a "
-				 "kernel that allows /dev/mem: CONFIG_DEVMEM)", m->path, strerror(-rc));
+				 "kernel that allows /dev/mem: CONFIG_DEVMEM)", m->path, rootfs_strerror(rc));
 		free(m);
 		return rc;
 	}

@@ -3,10 +3,12 @@
  * itself is msr_restore.c's.  See msr.h for the rules and which thread may
  * call what.
  */
+#define _GNU_SOURCE
 #include "msr.h"
 #include "msr_int.h"
 #include "fdlimit.h"
 #include "paths.h"
+#include "rootfs.h"
 #include "xmalloc.h"
 
 #include <assert.h>
@@ -67,9 +69,9 @@ void msr_explain(int err, const char *op, int cpu, uint32_t reg, const char *pat
 			return;
 		}
 		if (strcmp(op, "write") == 0) {
-			paths_read_line(root, "sys/module/msr/parameters/allow_writes", filter,
+			rootfs_read_line(root, "sys/module/msr/parameters/allow_writes", filter,
 					 sizeof(filter));
-			paths_read_line(root, "sys/kernel/security/lockdown", lockdown,
+			rootfs_read_line(root, "sys/kernel/security/lockdown", lockdown,
 					 sizeof(lockdown));
 			if (strstr(lockdown, "[integrity]") || strstr(lockdown, "[confidentiality]"))
 				snprintf(buf, len, "the kernel refused writing MSR %s on CPU %d: it is "
@@ -151,6 +153,7 @@ static struct msr_dev *msr_new(const int *cpus, int ncpus, const struct msr_allo
 	atomic_init(d->nsaved, 0);
 	pthread_mutex_init(&d->err_lock, NULL);
 	d->batch_fd = -1;
+	d->rootfd = -1;
 	snprintf(d->root, sizeof(d->root), "/");
 	return d;
 }
@@ -161,19 +164,17 @@ static void msr_cpu_path(const struct msr_dev *d, int cpu, const char *dev, char
 }
 
 /*
- * PATH of CPU's device of D's kind, built with async-signal-safe steps
- * only: a restore after a crash may open it.
+ * PATH of CPU's device of D's kind (under a --root tree, relative to it),
+ * built with async-signal-safe steps only: a restore after a crash may
+ * open it.
  */
 static void msr_demand_path(const struct msr_dev *d, int cpu, char *path)
 {
 	const char *name = d->kind == MSR_KIND_MSR_SAFE ? "/msr_safe" : "/msr";
-	const char *root = strcmp(d->root, "/") ? d->root : "";
 	char digits[12];
 	size_t n = 0, k = 0;
 
-	while (*root && n < MSR_PATH_MAX - 40)
-		path[n++] = *root++;
-	for (const char *p = "/dev/cpu/"; *p; p++)
+	for (const char *p = d->rootfd >= 0 ? "dev/cpu/" : "/dev/cpu/"; *p; p++)
 		path[n++] = *p;
 	do {
 		digits[k++] = (char)('0' + cpu % 10);
@@ -191,9 +192,49 @@ static void msr_demand_path(const struct msr_dev *d, int cpu, char *path)
  * opened at each access; the first of them is opened once here, so that a
  * device this user may not open is said now.  0 or -errno.
  */
+/*
+ * CPU's device of D's kind (async-signal-safe): this machine's by its
+ * path, a --root tree's inside the tree (checked at open: msr_check_tree).
+ * An fd, or -1 with errno.
+ */
+static int msr_dev_open(struct msr_dev *d, int cpu)
+{
+	char path[MSR_PATH_MAX];
+	int fd;
+
+	msr_demand_path(d, cpu, path);
+	if (d->rootfd < 0)
+		return open(path, O_RDWR | O_CLOEXEC);
+	fd = rootfs_open_device_at(d->rootfd, path, O_RDWR);
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * With privileges, whether CPU's device of D's kind in a --root tree may be
+ * written (paths_check_tree): 0, or -EPERM with the reason in ERR.
+ */
+static int msr_check_tree(struct msr_dev *d, int cpu, char *err, size_t errlen)
+{
+	static const char *const dev[] = { "msr", "msr_safe" };
+	char rel[MSR_PATH_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(dev) / sizeof(dev[0]) && !rc && d->rootfd >= 0; i++) {
+		snprintf(rel, sizeof(rel), "dev/cpu/%d/%s", cpu, dev[i]);
+		rc = paths_check_tree(d->rootfd, d->root, rel, "registers", err, errlen);
+	}
+	return rc;
+}
+
 static int msr_open_cpu(struct msr_dev *d, int cpu, const char *path, int *opened, long room)
 {
-	int fd = open(path, O_RDWR | O_CLOEXEC);
+	int fd = msr_dev_open(d, cpu);
+
+	(void)path;
 
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && room < 0)
 		room = 0;
@@ -222,7 +263,26 @@ int msr_open_files(const char *root, const int *cpus, int ncpus, const struct ms
 
 	*out = NULL;
 	snprintf(d->root, sizeof(d->root), "%s", root && *root ? root : "/");
+	if (!rootfs_is_host(root)) {
+		d->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (d->rootfd < 0) {
+			int rc = -errno;
+
+			snprintf(err, errlen, "--root %s: %s", root, strerror(-rc));
+			msr_close(d);
+			return rc;
+		}
+	}
 	d->kind = MSR_KIND_MSR;
+	/* another user's tree is never written as root (its devices could be swapped for links) */
+	for (int i = 0; i < ncpus; i++) {
+		int rc = msr_check_tree(d, cpus[i], err, errlen);
+
+		if (rc) {
+			msr_close(d);
+			return rc;
+		}
+	}
 	/* one device per CPU: the limit raised for them, else the rest opened at each access */
 	if (fdlimit_room(ncpus, why, sizeof(why))) {
 		room = fdlimit_soft() - fdlimit_open_now() - FDLIMIT_MARGIN;
@@ -324,6 +384,8 @@ void msr_close(struct msr_dev *d)
 	free(d->fd);
 	free(d->cpus);
 	free(d->cpu_socket);
+	if (d->rootfd >= 0)
+		close(d->rootfd);
 	munmap(d->shared, d->shared_len);
 	free(d);
 }
@@ -336,7 +398,6 @@ void msr_close(struct msr_dev *d)
  */
 static int msr_raw_io(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val, bool write)
 {
-	char path[MSR_PATH_MAX];
 	int fd, rc;
 	ssize_t n;
 
@@ -344,8 +405,7 @@ static int msr_raw_io(struct msr_dev *d, int cpu, uint32_t reg, uint64_t *val, b
 		return -ENXIO;
 	fd = d->fd[cpu];
 	if (fd == MSR_FD_ON_DEMAND) {
-		msr_demand_path(d, cpu, path);
-		fd = open(path, O_RDWR | O_CLOEXEC);
+		fd = msr_dev_open(d, cpu);
 		if (fd < 0)
 			return -errno;
 	}

@@ -36,6 +36,7 @@
  * Threads: the sampler thread only.
  */
 #include "msr.h"
+#include "rootfs.h"
 #include "msr_int.h"
 
 #include <errno.h>
@@ -76,21 +77,14 @@ _Static_assert(sizeof(struct msr_safe_array) == 16, "msr-safe's batch array is 1
 /* The module's version as msr-safe encodes it (major << 16 | minor << 8 | patch), or 0. */
 static uint32_t msr_batch_module_version(const char *root, char *text, size_t len)
 {
-	char path[MSR_PATH_MAX];
+	char line[64];
 	unsigned major = 0, minor = 0, patch = 0;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/sys/module/msr_safe/version", strcmp(root, "/") ? root : "");
 	snprintf(text, len, "unknown version");
-	f = fopen(path, "re");
-	if (!f)
+	if (rootfs_read_line(root, "sys/module/msr_safe/version", line, sizeof(line)) ||
+	    sscanf(line, "%u.%u.%u", &major, &minor, &patch) < 2 || major > 255 || minor > 255 ||
+	    patch > 255)
 		return 0;
-	if (fscanf(f, "%u.%u.%u", &major, &minor, &patch) < 2 || major > 255 || minor > 255 ||
-	    patch > 255) {
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
 	snprintf(text, len, "%u.%u.%u", major, minor, patch);
 	return major << 16 | minor << 8 | patch;
 }
@@ -98,6 +92,7 @@ static uint32_t msr_batch_module_version(const char *root, char *text, size_t le
 void msr_batch_open(struct msr_dev *d)
 {
 	char path[MSR_PATH_MAX], version[32];
+	int rc;
 
 	d->batch_fd = -1;
 	if (d->kind != MSR_KIND_MSR_SAFE) {
@@ -118,10 +113,10 @@ void msr_batch_open(struct msr_dev *d)
 		}
 	snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", strcmp(d->root, "/") ? d->root : "");
 	/* msr-safe wants the batch file open for reading (FMODE_READ), whatever the batch does */
-	d->batch_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (d->batch_fd < 0) {
+	rc = rootfs_open(d->root, "dev/cpu/msr_batch", O_RDONLY, ROOTFS_DEVICE, &d->batch_fd);
+	if (rc) {
 		snprintf(d->batch_why, sizeof(d->batch_why), "register by register (%s: %s)", path,
-			 strerror(errno));
+			 rootfs_strerror(rc));
 		return;
 	}
 	d->batch_version = msr_batch_module_version(d->root, version, sizeof(version));
@@ -257,10 +252,9 @@ int msr_batch_probe(const char *root, char *why, size_t len)
 
 	root = root && *root && strcmp(root, "/") ? root : "";
 	snprintf(path, sizeof(path), "%s/dev/cpu/msr_batch", root);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(-err));
+	err = rootfs_open(root, "dev/cpu/msr_batch", O_RDONLY, ROOTFS_DEVICE, &fd);
+	if (err) {
+		snprintf(why, len, "%s: %s", path, rootfs_strerror(err));
 		return err;
 	}
 	a.version = msr_batch_module_version(*root ? root : "/", version, sizeof(version));
@@ -287,7 +281,7 @@ bool msr_batch_preferred(const char *root, const struct msr_allowlist *allow)
 		return false;
 	root = root && *root && strcmp(root, "/") ? root : "";
 	snprintf(path, sizeof(path), "%s/dev/cpu/msr_allowlist", root);
-	f = fopen(path, "re");
+	f = rootfs_fopen_as(root, "dev/cpu/msr_allowlist", ROOTFS_DEVICE);
 	if (!f)
 		return false;
 	/* msr-safe's own listing: "0xADDR 0xWRITEMASK" per line */

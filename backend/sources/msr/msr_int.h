@@ -53,6 +53,7 @@ struct msr_saved {
 struct msr_dev {
 	enum msr_kind kind;
 	char root[PATH_MAX];
+	int rootfd;            /* a --root tree, held: its devices opened inside it; -1 this machine */
 	int *fd;               /* by OS CPU number; -1 when not open, or MSR_FD_ON_DEMAND */
 	char fd_note[700];     /* why some devices are opened at each access, "" when none are */
 	int fd_len;

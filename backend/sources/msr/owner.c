@@ -4,6 +4,8 @@
 #include "owner.h"
 #include "guardian.h"
 #include "paths.h"
+#include "rootfs.h"
+#include "text.h"
 #include "cpulist.h"
 #include "pmu_regs.h"
 #include "xmalloc.h"
@@ -20,7 +22,7 @@ static bool owner_nmi_watchdog(const char *root)
 {
 	char buf[16];
 
-	paths_read_line(root, "proc/sys/kernel/nmi_watchdog", buf, sizeof(buf));
+	rootfs_read_line(root, "proc/sys/kernel/nmi_watchdog", buf, sizeof(buf));
 	return atoi(buf) != 0;
 }
 
@@ -207,7 +209,8 @@ void owner_holders(const char *root, char *buf, size_t len)
 		if (!has[0] && !has[1])
 			continue;
 		snprintf(path, sizeof(path), "proc/%ld/comm", pid);
-		paths_read_line(NULL, path, comm, sizeof(comm));
+		rootfs_read_line(NULL, path, comm, sizeof(comm));
+		text_clean_in_place(comm, sizeof(comm)); /* a name any user chooses */
 		for (int k = 0; k < 2; k++) {
 			size_t n = strlen(named[k]);
 

@@ -2,6 +2,7 @@
  * ossample: utilisation and clock from /proc and sysfs; see ossample.h.
  */
 #include "ossample.h"
+#include "rootfs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -113,11 +114,9 @@ void ossample_set_paused(struct ossample *o, bool paused)
 /* Busy and total jiffies per OS CPU from /proc/stat into BUSY/TOTAL (by topo thread); false if unreadable. */
 static bool ossample_stat(struct ossample *o, unsigned long long *busy, unsigned long long *total)
 {
-	char path[600], line[512];
-	FILE *f;
+	char line[512];
+	FILE *f = rootfs_fopen(o->root, "proc/stat");
 
-	snprintf(path, sizeof(path), "%s/proc/stat", o->root);
-	f = fopen(path, "re");
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
@@ -141,19 +140,15 @@ static bool ossample_stat(struct ossample *o, unsigned long long *busy, unsigned
 
 static double ossample_ghz(const struct ossample *o, int os_cpu)
 {
-	char path[600];
-	double khz = NAN;
-	FILE *f;
+	char path[128], buf[64], *end;
+	double khz;
 
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
-		 o->root, os_cpu);
-	f = fopen(path, "re");
-	if (!f)
+	snprintf(path, sizeof(path), "sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+		 os_cpu);
+	if (rootfs_read(o->root, path, buf, sizeof(buf)) <= 0)
 		return NAN;
-	if (fscanf(f, "%lf", &khz) != 1)
-		khz = NAN;
-	fclose(f);
-	return khz / 1e6;
+	khz = strtod(buf, &end);
+	return end == buf ? NAN : khz / 1e6;
 }
 
 /* Cores and sockets get the mean of their threads' figures (n/a ones left out), in one pass. */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "paths.h"
+#include "rootfs.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -59,9 +60,9 @@ void perf_access_read(const char *root, struct perf_access *a)
 	struct rlimit rl;
 
 	memset(a, 0, sizeof(*a));
-	a->paranoid = paths_read_line(root, "proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf))
+	a->paranoid = rootfs_read_line(root, "proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf))
 		      ? -99 : atoi(buf);
-	a->nmi_watchdog = paths_read_line(root, "proc/sys/kernel/nmi_watchdog", buf, sizeof(buf))
+	a->nmi_watchdog = rootfs_read_line(root, "proc/sys/kernel/nmi_watchdog", buf, sizeof(buf))
 			  ? -1 : atoi(buf);
 	a->root = geteuid() == 0;
 	a->cap_perfmon = perf_has_cap(CAP_PERFMON) || perf_has_cap(PERF_CAP_SYS_ADMIN);

@@ -14,18 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "paths.h"
+#include "rootfs.h"
+#include "text.h"
 
 const char *const perf_topdown_events[PERF_METRICS_FIELDS] = {
 	"topdown-retiring", "topdown-bad-spec", "topdown-fe-bound", "topdown-be-bound",
 	"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
 };
 
-/* "ROOT/sys/bus/event_source/devices/NAME" into BUF. */
+#define PERF_PMU_DEVICES "sys/bus/event_source/devices"
+
+/* "ROOT/sys/bus/event_source/devices/NAME" into BUF, for messages. */
 static void perf_pmu_dir(const char *root, const char *name, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/sys/bus/event_source/devices/%s", root && strcmp(root, "/") ? root : "",
-		 name);
+	snprintf(buf, len, "%s/" PERF_PMU_DEVICES "/%s", rootfs_is_host(root) ? "" : root, name);
+}
+
+bool perf_pmu_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n && n < 64 && name[0] != '.' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n;
 }
 
 /* TEXT ("config1:0-7,32-35") into F.  0, or -EINVAL. */
@@ -85,21 +95,14 @@ int perf_pmu_add_field(struct perf_pmu *p, const char *name, const char *text)
 	return 0;
 }
 
-/* The first line of DIR/FILE into BUF (without its newline).  0 or -errno. */
-static int perf_pmu_read(const char *dir, const char *file, char *buf, size_t len)
+/* The first line of ROOT's REL/FILE into BUF (without its newline).  0 or -errno. */
+static int perf_pmu_read(const char *root, const char *rel, const char *file, char *buf,
+			 size_t len)
 {
 	char path[1024];
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = 0;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	snprintf(path, sizeof(path), "%s/%s", rel, file);
+	return rootfs_read_line(root, path, buf, len);
 }
 
 /* The terms perf takes besides a PMU's format fields (tools/perf's parse-events). */
@@ -137,40 +140,45 @@ static void perf_pmu_check_alias(struct perf_pmu *p, int k, const char *edir)
  * DIR/events/NAME files as P's aliases, with NAME.scale and NAME.unit
  * (the other suffixes, .per-pkg and .snapshot, say nothing pmutop uses).
  */
-static void perf_pmu_load_aliases(const char *dir, struct perf_pmu *p)
+static void perf_pmu_load_aliases(const char *root, const char *rel, const char *dir,
+				  struct perf_pmu *p)
 {
-	char edir[1000], buf[256], file[300];
+	char edir[1000], erel[300], buf[256], file[300], q[64];
 	struct dirent *de;
 	DIR *d;
 
 	snprintf(edir, sizeof(edir), "%s/events", dir);
-	d = opendir(edir);
+	snprintf(erel, sizeof(erel), "%s/events", rel);
+	d = rootfs_opendir(root, erel);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
 		int k = p->naliases;
 		char *end;
 
-		if (de->d_name[0] == '.' || strchr(de->d_name, '.') ||
-		    perf_pmu_read(edir, de->d_name, buf, sizeof(buf)) ||
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.') || !perf_pmu_name_ok(de->d_name) ||
+		    perf_pmu_read(root, erel, de->d_name, buf, sizeof(buf)) ||
 		    perf_pmu_add_alias(p, de->d_name, buf))
 			continue;
 		perf_pmu_check_alias(p, k, edir);
 		snprintf(file, sizeof(file), "%.255s.scale", de->d_name);
-		if (!perf_pmu_read(edir, file, buf, sizeof(buf))) {
+		if (!perf_pmu_read(root, erel, file, buf, sizeof(buf))) {
 			errno = 0;
 			p->alias[k].scale = strtod(buf, &end);
 			if (errno || end == buf || *end || !(p->alias[k].scale > 0) ||
 			    p->alias[k].scale > 1e30) {
 				if (!p->why_bad[0])
 					snprintf(p->why_bad, sizeof(p->why_bad), "%.80s/%.36s: expected "
-						 "a positive number, got '%.24s'", edir, file, buf);
+						 "a positive number, got %s", edir, file,
+						 rootfs_quote(buf, q, sizeof(q)));
 				p->alias[k].scale = 1;
 			}
 		}
 		snprintf(file, sizeof(file), "%.255s.unit", de->d_name);
-		if (!perf_pmu_read(edir, file, buf, sizeof(buf)))
+		if (!perf_pmu_read(root, erel, file, buf, sizeof(buf))) {
 			snprintf(p->alias[k].unit, sizeof(p->alias[k].unit), "%.15s", buf);
+			text_clean_in_place(p->alias[k].unit, sizeof(p->alias[k].unit));
+		}
 	}
 	closedir(d);
 }
@@ -178,33 +186,42 @@ static void perf_pmu_load_aliases(const char *dir, struct perf_pmu *p)
 int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char *err,
 		  size_t errlen)
 {
-	char dir[900], fdir[1000], buf[256];
+	char dir[900], fdir[1000], rel[200], frel[220], buf[256], q[64];
 	DIR *d;
 	struct dirent *de;
 	char *end;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (!perf_pmu_name_ok(name)) {
+		snprintf(err, errlen, "no kernel PMU has a name like that: letters, digits, _ . -");
+		return -EINVAL;
+	}
 	snprintf(out->name, sizeof(out->name), "%s", name);
 	perf_pmu_dir(root, name, dir, sizeof(dir));
-	rc = perf_pmu_read(dir, "type", buf, sizeof(buf));
+	snprintf(rel, sizeof(rel), PERF_PMU_DEVICES "/%s", name);
+	rc = perf_pmu_read(root, rel, "type", buf, sizeof(buf));
 	if (rc) {
 		snprintf(err, errlen, "the kernel has no perf PMU '%s' (%s/type: %s)", name, dir,
-			 strerror(-rc));
+			 rootfs_strerror(rc));
 		return -ENOENT;
 	}
 	errno = 0;
 	out->type = (uint32_t)strtoul(buf, &end, 10);
 	if (errno || end == buf || *end) {
-		snprintf(err, errlen, "%s/type: expected a number, got '%.40s'", dir, buf);
+		snprintf(err, errlen, "%s/type: expected a number, got %s", dir,
+			 rootfs_quote(buf, q, sizeof(q)));
 		return -EINVAL;
 	}
-	if (perf_pmu_read(dir, "cpumask", out->cpumask, sizeof(out->cpumask)))
+	if (perf_pmu_read(root, rel, "cpumask", out->cpumask, sizeof(out->cpumask)))
 		out->cpumask[0] = 0;
-	if (perf_pmu_read(dir, "cpus", out->cpus, sizeof(out->cpus)))
+	if (perf_pmu_read(root, rel, "cpus", out->cpus, sizeof(out->cpus)))
 		out->cpus[0] = 0;
+	text_clean_in_place(out->cpumask, sizeof(out->cpumask));
+	text_clean_in_place(out->cpus, sizeof(out->cpus));
 	snprintf(fdir, sizeof(fdir), "%s/format", dir);
-	d = opendir(fdir);
+	snprintf(frel, sizeof(frel), "%s/format", rel);
+	d = rootfs_opendir(root, frel);
 	if (!d)
 		return 0; /* a PMU without fields (software, tracepoint): raw configs only */
 	while ((de = readdir(d))) {
@@ -212,6 +229,13 @@ int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char
 
 		if (de->d_name[0] == '.')
 			continue;
+		if (!perf_pmu_name_ok(de->d_name)) {
+			text_clean(buf, sizeof(buf), de->d_name, strlen(de->d_name));
+			snprintf(err, errlen, "%s: a format field named %.60s: no kernel names one so",
+				 fdir, buf);
+			closedir(d);
+			return -EINVAL;
+		}
 		if (out->nfields == PERF_PMU_MAX_FIELDS) {
 			snprintf(err, errlen, "%s: more than %d format fields", fdir, PERF_PMU_MAX_FIELDS);
 			closedir(d);
@@ -219,17 +243,17 @@ int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char
 		}
 		f = &out->fields[out->nfields];
 		snprintf(f->name, sizeof(f->name), "%.31s", de->d_name);
-		if (perf_pmu_read(fdir, de->d_name, buf, sizeof(buf)) ||
+		if ((rc = perf_pmu_read(root, frel, de->d_name, buf, sizeof(buf))) ||
 		    perf_pmu_parse_field(buf, f)) {
-			snprintf(err, errlen, "%s/%s: expected configN:LO-HI[,LO-HI], got '%.60s'", fdir,
-				 de->d_name, buf);
+			snprintf(err, errlen, "%s/%s: expected configN:LO-HI[,LO-HI], got %s", fdir,
+				 de->d_name, rc ? rootfs_strerror(rc) : rootfs_quote(buf, q, sizeof(q)));
 			closedir(d);
 			return -EINVAL;
 		}
 		out->nfields++;
 	}
 	closedir(d);
-	perf_pmu_load_aliases(dir, out);
+	perf_pmu_load_aliases(root, rel, dir, out);
 	return 0;
 }
 
@@ -239,6 +263,7 @@ int perf_pmu_add_alias(struct perf_pmu *p, const char *name, const char *terms)
 		return -ENOSPC;
 	snprintf(p->alias[p->naliases].name, sizeof(p->alias[0].name), "%.31s", name);
 	snprintf(p->alias[p->naliases].terms, sizeof(p->alias[0].terms), "%.95s", terms);
+	text_clean_in_place(p->alias[p->naliases].terms, sizeof(p->alias[0].terms));
 	p->alias[p->naliases].scale = 1;
 	p->alias[p->naliases].unit[0] = 0;
 	p->naliases++;
@@ -307,19 +332,17 @@ static int perf_pmu_cmp(const void *a, const void *b)
 
 int perf_pmu_list(const char *root, const char *prefix, char (*names)[64], int max)
 {
-	char dir[900];
-	DIR *d;
+	DIR *d = rootfs_opendir(root, PERF_PMU_DEVICES);
 	struct dirent *de;
 	int n = 0;
 
-	perf_pmu_dir(root, "", dir, sizeof(dir));
-	d = opendir(dir);
 	if (!d)
 		return -errno;
+	/* a name no kernel gives a PMU (a --root tree's) comes out as safe text, never opened */
 	while ((de = readdir(d)) && n < max)
 		if (de->d_name[0] != '.' && !strncmp(de->d_name, prefix, strlen(prefix)) &&
-		    strlen(de->d_name) < 64)
-			snprintf(names[n++], 64, "%s", de->d_name);
+		    (perf_pmu_name_ok(de->d_name) || !*prefix))
+			text_clean(names[n++], 64, de->d_name, strlen(de->d_name));
 	closedir(d);
 	qsort(names, (size_t)n, 64, perf_pmu_cmp);
 	return n;

@@ -79,8 +79,13 @@ int perf_pmu_load(const char *root, const char *name, struct perf_pmu *out, char
  * The PMUs under ROOT whose names start with PREFIX ("uncore_imc_"), sorted
  * by name (numbers in order: _2 before _10), into NAMES (up to MAX of them,
  * each 64 bytes).  How many, or -errno when the directory cannot be read.
+ * With PREFIX "" every directory, a name no kernel PMU has (see
+ * perf_pmu_name_ok) as safe text for the listing's "skipped" lines.
  */
 int perf_pmu_list(const char *root, const char *prefix, char (*names)[64], int max);
+
+/* Whether NAME is one the kernel gives a PMU or a sysfs file of one (letters, digits, _ . -). */
+bool perf_pmu_name_ok(const char *name);
 
 /*
  * Add format field NAME of TEXT ("config:0-7") to P, as a format file would.

@@ -2,6 +2,7 @@
  * perf_pmus: every PMU the kernel describes.  See perf_pmus.h.
  */
 #include "perf_pmus.h"
+#include "rootfs.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
@@ -107,7 +108,7 @@ int perf_pmus_scan(const struct perf_sys *sys, const char *root, struct perf_pmu
 	if (n < 0) {
 		snprintf(err, errlen, "%s/sys/bus/event_source/devices: %s (a kernel without perf "
 			 "events, or a --root tree without it)", root && strcmp(root, "/") ? root : "",
-			 strerror(-n));
+			 rootfs_strerror(n));
 		free(names);
 		return n;
 	}
@@ -116,6 +117,11 @@ int perf_pmus_scan(const struct perf_sys *sys, const char *root, struct perf_pmu
 		struct perf_pmus_entry *e = &out->pmu[out->n];
 		char why[400];
 
+		if (!perf_pmu_name_ok(names[i])) {
+			perf_pmus_skip(out, names[i], "no kernel PMU has a name like that (letters, "
+				       "digits, _ . -): not opened");
+			continue;
+		}
 		if (perf_sys_pmu(sys, root, names[i], &e->pmu, why, sizeof(why))) {
 			perf_pmus_skip(out, names[i], why);
 			continue;
@@ -125,8 +131,10 @@ int perf_pmus_scan(const struct perf_sys *sys, const char *root, struct perf_pmu
 			continue;
 		}
 		if (perf_pmus_cpus(e->pmu.cpumask, e->cpus, 8)) {
-			snprintf(why, sizeof(why), "its cpumask is not a CPU list: '%.60s'",
-				 e->pmu.cpumask);
+			char q[80];
+
+			snprintf(why, sizeof(why), "its cpumask is not a CPU list: %s",
+				 rootfs_quote(e->pmu.cpumask, q, sizeof(q)));
 			perf_pmus_skip(out, names[i], why);
 			continue;
 		}
