@@ -2,6 +2,7 @@
  * parse: the shared error line of the parsers; see parse.h.
  */
 #include "parse.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@ int parse_vfail(char *err, size_t errlen, const char *file, int line, const char
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	snprintf(err, errlen, "%s:%d:%d: %s", file, line, (int)(at - bol) + 1, msg);
-	parse_printable(err);
+	parse_printable(err, errlen);
 	return -EINVAL;
 }
 
@@ -29,11 +30,9 @@ int parse_fail(char *err, size_t errlen, const char *file, int line, const char 
 	return rc;
 }
 
-void parse_printable(char *s)
+void parse_printable(char *s, size_t size)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7F)
-			*s = '?';
+	text_clean_in_place(s, size);
 }
 
 const char *parse_control_char(const char *s, const char *e)

@@ -18,8 +18,8 @@ int parse_vfail(char *err, size_t errlen, const char *file, int line, const char
 int parse_fail(char *err, size_t errlen, const char *file, int line, const char *bol,
 	       const char *at, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
-/* Replace control characters in S by '?': nothing from a file reaches a terminal raw. */
-void parse_printable(char *s);
+/* S (a buffer of SIZE bytes) as safe text (text.h): nothing from a file reaches a terminal raw. */
+void parse_printable(char *s, size_t size);
 
 /*
  * The first control character (other than a tab) in [S, E), or NULL.

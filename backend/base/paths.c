@@ -317,6 +317,9 @@ static int paths_tree_step(const struct stat *st, const char *root, const char *
 			 root, at);
 		return -EPERM;
 	}
+	/* a file itself cannot be swapped for a link without write access to its directory */
+	if (!S_ISDIR(st->st_mode))
+		return 0;
 	if (!paths_own_user(st->st_uid)) {
 		snprintf(why, len, "refusing to write %s under --root %s: %s belongs to user %u, "
 			 "pmutop runs with privileges, and that user could swap what root writes "
@@ -324,8 +327,7 @@ static int paths_tree_step(const struct stat *st, const char *root, const char *
 			 (unsigned)st->st_uid);
 		return -EPERM;
 	}
-	if ((st->st_mode & (S_IWOTH | (st->st_gid ? S_IWGRP : 0))) &&
-	    !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))) {
+	if ((st->st_mode & (S_IWOTH | (st->st_gid ? S_IWGRP : 0))) && !(st->st_mode & S_ISVTX)) {
 		snprintf(why, len, "refusing to write %s under --root %s: %s is writable by %s "
 			 "(mode %04o) and pmutop runs with privileges; chmod go-w it", what, root, at,
 			 st->st_mode & S_IWOTH ? "every user" : "its group",

@@ -83,12 +83,13 @@ int paths_check_trusted_path(const char *path, const char *what, char *why, size
 
 /*
  * With elevated privileges, whether pmutop may write into REL under the
- * tree open on ROOTFD (named ROOT, --root): the tree's top, every
- * directory down to REL and REL itself (when it exists) are root's or the
- * user's who started pmutop, no link, and writable by no other user (a
- * directory with the sticky bit aside).  Else another user could swap a
- * device or a resctrl file for a link or a FIFO between pmutop's steps and
- * have root write where they choose.  0, or -EPERM with the reason and what
+ * tree open on ROOTFD (named ROOT, --root): the tree's top and every
+ * directory down to REL are root's or the user's who started pmutop, no
+ * link, and writable by no other user (a directory with the sticky bit
+ * aside), and REL itself (when it exists) is no link.  Else another user
+ * could swap a device or a resctrl file for a link or a FIFO between
+ * pmutop's steps and have root write where they choose.  (A file others
+ * may write is theirs to change, never to replace: its directory decides.)  0, or -EPERM with the reason and what
  * to do in WHY.  Always 0 without privileges.
  */
 int paths_check_tree(int rootfd, const char *root, const char *rel, const char *what, char *why,

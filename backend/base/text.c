@@ -129,6 +129,21 @@ bool text_is_clean(const char *s, size_t n)
 	return true;
 }
 
+const char *text_bad_utf8(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n;) {
+		unsigned cp;
+		size_t len = text_utf8(u + i, n - i, &cp);
+
+		if (!len)
+			return s + i;
+		i += len;
+	}
+	return NULL;
+}
+
 void text_fputs(const char *s, FILE *out)
 {
 	char *c;

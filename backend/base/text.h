@@ -39,6 +39,9 @@ char *text_clean_dup(const char *s);
 /* Whether the N bytes at S are safe text already. */
 bool text_is_clean(const char *s, size_t n);
 
+/* The first byte of the N at S that is not part of valid UTF-8 (controls are), or NULL. */
+const char *text_bad_utf8(const char *s, size_t n);
+
 /* S cleaned onto OUT (for messages and text tables). */
 void text_fputs(const char *s, FILE *out);
 

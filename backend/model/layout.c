@@ -7,6 +7,7 @@
  * before curses.
  */
 #include "layout.h"
+#include "text.h"
 #include "layout_int.h"
 #include "parse.h"
 #include "cpulist.h"
@@ -70,6 +71,9 @@ static int layout_tokenize(struct layout_parser *p, const char *s, const char *e
 	if (bad && !(*bad == '\r' && bad + 1 == e))
 		return layout_fail(p, bad, "printable text, not control character 0x%02X",
 				   (unsigned char)*bad);
+	/* names and texts reach JSON, CSV and Prometheus: UTF-8, as every output is */
+	if ((bad = text_bad_utf8(s, (size_t)(e - s))))
+		return layout_fail(p, bad, "UTF-8 text, not byte 0x%02X", (unsigned char)*bad);
 	for (;;) {
 		char *out;
 		size_t n = 0;

@@ -3,6 +3,7 @@
  * compile every formula and threshold with expr, link the tree.
  */
 #include "perfmon.h"
+#include "text_json.h"
 #include "expr.h"
 #include "paths.h"
 #include "xmalloc.h"
@@ -339,6 +340,9 @@ static json_t *perfmon_parse(const char *text, size_t len, const char *path, cha
 		snprintf(err, errlen, "%s:%d:%d: %s (a damaged data file: reinstall, or run "
 			 "tools/perfmon-convert again)", path, je.line, je.column, je.text);
 	}
+	/* descriptions, names, the Info line: safe text, whoever wrote the file */
+	if (doc)
+		text_clean_json(doc, NULL);
 	return doc;
 }
 

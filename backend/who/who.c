@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "layout.h"
+#include "text.h"
 #include "who_int.h"
 #include "xmalloc.h"
 
@@ -286,6 +287,31 @@ static void who_snap_columns(const struct who *w, struct who_snap *s)
 	}
 }
 
+/*
+ * Every string of S as safe text (text.h): cgroup, process and resctrl
+ * names are any user's, and what a snapshot holds reaches root's terminal,
+ * CSV, JSON, recordings and Prometheus.
+ */
+static void who_snap_clean(struct who_snap *s)
+{
+#define WHO_CLEAN(f) text_clean_in_place((f), sizeof(f))
+	for (int i = 0; i < s->nrows; i++) {
+		struct who_row *r = &s->rows[i];
+
+		WHO_CLEAN(r->path);
+		WHO_CLEAN(r->name);
+		WHO_CLEAN(r->why);
+		WHO_CLEAN(r->rdt_why);
+		WHO_CLEAN(r->where);
+	}
+	WHO_CLEAN(s->why);
+	WHO_CLEAN(s->note);
+	WHO_CLEAN(s->rdt_note);
+	WHO_CLEAN(s->rmt_why);
+	WHO_CLEAN(s->td_why);
+#undef WHO_CLEAN
+}
+
 static struct who_snap *who_snapshot(struct who *w)
 {
 	struct who_snap *s = xcalloc(1, sizeof(*s));
@@ -355,6 +381,7 @@ static struct who_snap *who_snapshot(struct who *w)
 	free(L.raw);
 	free(L.raw_ok);
 	who_snap_columns(w, s);
+	who_snap_clean(s);
 	return s;
 }
 

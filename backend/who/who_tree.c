@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "who_int.h"
 #include "rootfs.h"
+#include "text.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
@@ -316,10 +317,7 @@ static int who_proc_stat(int pfd, char *comm, size_t len, double *ticks)
 	close_p = strrchr(buf, ')');
 	if (!open_p || !close_p || close_p < open_p)
 		return -EINVAL;
-	snprintf(comm, len, "%.*s", (int)(close_p - open_p - 1), open_p + 1);
-	for (char *c = comm; *c; c++)
-		if (!isprint((unsigned char)*c))
-			*c = '?';
+	text_clean(comm, len, open_p + 1, (size_t)(close_p - open_p - 1));
 	s = close_p + 1;
 	/* proc(5): utime is field 14, stime 15 (the state, field 3, follows the command) */
 	for (char *tok = strtok(s, " "); tok && got < 2; tok = strtok(NULL, " "), field++)

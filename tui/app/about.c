@@ -3,6 +3,7 @@
  * width, the screen's view of the run, a recording's header.  See app.h.
  */
 #include "app.h"
+#include "text.h"
 #include "ui.h"
 
 #include <langinfo.h>
@@ -17,6 +18,7 @@ const char *app_host(void)
 
 	if (gethostname(host, sizeof(host) - 1))
 		snprintf(host, sizeof(host), "?");
+	text_clean_in_place(host, sizeof(host)); /* the kernel takes any bytes for a name */
 	return host;
 }
 

@@ -14,6 +14,7 @@
  * loads or fills the vendor's events count.  Main thread.
  */
 #include "batch.h"
+#include "text.h"
 #include "batch_int.h"
 
 #include <jansson.h>
@@ -133,10 +134,8 @@ static void batch_who_csv_num(FILE *out, double v)
 /* TEXT as one CSV field: quoted, its quotes doubled. */
 static void batch_who_csv_text(FILE *out, const char *text)
 {
-	fputs(",\"", out);
-	for (; *text; text++)
-		fprintf(out, *text == '"' ? "\"\"" : "%c", *text);
-	fputc('"', out);
+	fputc(',', out);
+	text_csv_field(text, out);
 }
 
 void batch_who_csv_rows(const struct sample *s, const char *before, int metric_cols, FILE *out)

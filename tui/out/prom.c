@@ -8,6 +8,7 @@
  * without its _total and ends with "# EOF".
  */
 #include "prom.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -153,8 +154,12 @@ void prom_totals_free(struct prom_totals *t)
 }
 
 /* TEXT as a label value (\ " newline escaped). */
-static void prom_label_value(FILE *out, const char *text)
+static void prom_label_value(FILE *out, const char *raw)
 {
+	/* a label value is UTF-8 or the whole scrape is dropped: safe text, whatever came in */
+	char *clean = text_is_clean(raw, strlen(raw)) ? NULL : text_clean_dup(raw);
+	const char *text = clean ? clean : raw;
+
 	for (; *text; text++) {
 		if (*text == '\\' || *text == '"')
 			fputc('\\', out);
@@ -163,11 +168,15 @@ static void prom_label_value(FILE *out, const char *text)
 		else
 			fputc(*text, out);
 	}
+	free(clean);
 }
 
 /* HELP text (\ and newline escaped; OpenMetrics also escapes "). */
-static void prom_help_text(FILE *out, const char *text, bool om)
+static void prom_help_text(FILE *out, const char *raw, bool om)
 {
+	char *clean = text_is_clean(raw, strlen(raw)) ? NULL : text_clean_dup(raw);
+	const char *text = clean ? clean : raw;
+
 	for (; *text; text++) {
 		if (*text == '\n')
 			fputs("\\n", out);
@@ -176,6 +185,7 @@ static void prom_help_text(FILE *out, const char *text, bool om)
 		else
 			fputc(*text, out);
 	}
+	free(clean);
 }
 
 /* What every series carries: where it was measured, from what. */

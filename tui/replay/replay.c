@@ -2,6 +2,7 @@
  * replay: read a recording back.  See replay.h and record.h.
  */
 #include "replay.h"
+#include "text_json.h"
 #include "replay_int.h"
 #include "record.h"
 
@@ -91,6 +92,9 @@ static int replay_line(struct replay *r, size_t *len)
 	return 0;
 }
 
+/* A recording's strings but these: their own parsers check them (text_json.h) */
+static const char *const replay_keep[] = { "text", "hwloc_xml", NULL };
+
 static const char *replay_str(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -143,6 +147,7 @@ static int replay_header(struct replay *r, const char *text, size_t len, char *e
 				  "not its header)");
 	}
 	r->header = h;
+	text_clean_json(h, replay_keep);
 	if (json_integer_value(json_object_get(h, "pmutop_recording")) != RECORD_VERSION) {
 		char what[160];
 
@@ -478,6 +483,7 @@ static int replay_item(struct replay *r, const char *text, size_t len, long line
 		json_decref(o);
 		return replay_bad(r, line, at, err, errlen, what);
 	}
+	text_clean_json(o, replay_keep);
 	it->time = json_number_value(json_object_get(o, "time"));
 	if (json_object_get(o, "mark")) {
 		const char *t = json_string_value(json_object_get(o, "mark"));

@@ -155,7 +155,7 @@ static void rcfile_warn(char *warn, size_t len, int *more, int *first_more, cons
 
 	snprintf(msg, sizeof(msg), "%s%s:%d: %s; using the default", used ? "\n" : "", path, line,
 		 what);
-	parse_printable(msg + (used ? 1 : 0)); /* the file's bytes never reach the terminal raw */
+	parse_printable(msg + (used ? 1 : 0), sizeof(msg) - (used ? 1 : 0)); /* the file's bytes never reach the terminal raw */
 	if (!*more && used + strlen(msg) + 80 + strlen(path) < len)
 		memcpy(warn + used, msg, strlen(msg) + 1);
 	else if (!(*more)++)
@@ -175,7 +175,7 @@ int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
 		return 0;
 	if (rc) {
 		snprintf(warn, len, "%s; using the defaults", why);
-		parse_printable(warn);
+		parse_printable(warn, len);
 		return rc;
 	}
 	while (rcfile_next_line(buf, size, &pos, &line, &n)) {
@@ -186,7 +186,7 @@ int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
 	if (more) {
 		snprintf(warn + strlen(warn), len - strlen(warn), "\n%s:%d: %d more bad line%s "
 			 "from here on (fix these first)", path, first_more, more, more == 1 ? "" : "s");
-		parse_printable(strrchr(warn, '\n') + 1);
+		parse_printable(strrchr(warn, '\n') + 1, len - (size_t)(strrchr(warn, '\n') + 1 - warn));
 	}
 	free(buf);
 	return 0;

@@ -3,6 +3,7 @@
  * Main thread, before anything starts.
  */
 #include "scenario.h"
+#include "text.h"
 #include "scenario_int.h"
 #include "parse.h"
 #include "cpulist.h"
@@ -349,6 +350,11 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 					   "0x%02X", (unsigned char)*ctl);
 			break;
 		}
+		if ((ctl = text_bad_utf8(line, strlen(line)))) {
+			rc = scenario_fail(&p, ctl, "expected UTF-8 text, not byte 0x%02X",
+					   (unsigned char)*ctl);
+			break;
+		}
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -375,8 +381,7 @@ int scenario_parse(const char *text, const char *file, struct scenario **out, ch
 		return rc;
 	}
 	if (!sc->name) {
-		sc->name = xstrdup(file);
-		parse_printable(sc->name); /* a path may hold anything; the header shows the name */
+		sc->name = text_clean_dup(file); /* a path may hold anything; the header shows it */
 	}
 	if (!sc->description)
 		sc->description = xstrdup("");
