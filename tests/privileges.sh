@@ -10,7 +10,7 @@
 # user's settings as that user, and still restores every register.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 18
+plan 26
 
 fakehw_start westmere-ep:memory-bound
 t=$(mktemp -d)
@@ -58,6 +58,29 @@ chmod 755 "$t"
 chmod 666 "$t/m.scn"
 run "$PMUTOP" --sim "$sim" -b -n 1 -d 0.1
 expect_match "a scenario every user may write: refused" "$err" "pmutop: refusing scenario $t/m.scn: it is writable by every user (mode 0666)"
+
+# data directories named by the environment, and files by the command line: the same rule
+cp -r "$top_srcdir/data/intel" "$top_srcdir/data/amd" "$top_srcdir/data/atom" "$t/"
+chown -R nobody "$t/intel" "$t/amd" "$t/atom"
+run env PMUTOP_PERFMON_DIR="$t/intel" "$PMUTOP" --sim sapphire-rapids -b -n 1 -d 0.1 -g all
+expect_match "PMUTOP_PERFMON_DIR of another user: its data refused, saying why" "$err" "refusing vendor data model map $t/intel/models.csv: it belongs to user $(id -u nobody), pmutop runs with privileges"
+case "$out" in *Frontend_Bound*) fail "... none of its metrics counted (the architectural events instead)" "$(printf '%s\n' "$out" | head -3)" ;; *"# sample 1"*) pass "... none of its metrics counted (the architectural events instead)" ;; *) fail "... the run goes on" "$err" ;; esac
+run env PMUTOP_PERFMON_DIR="$t/intel" "$PMUTOP" --sim sapphire-rapids --list-metrics
+expect_match "... --list-metrics refuses it too" "$err" "refusing vendor data model map $t/intel/models.csv"
+run env PMUTOP_AMD_DIR="$t/amd" "$PMUTOP" --sim genoa --source perf -b -n 1 -d 0.1
+expect_match "PMUTOP_AMD_DIR of another user: refused" "$err" "refusing vendor data model map $t/amd/models.csv: it belongs to user $(id -u nobody)"
+run env PMUTOP_ATOM_DIR="$t/atom" "$PMUTOP" --sim alderlake -b -n 1 -d 0.1
+expect_match "PMUTOP_ATOM_DIR of another user: its E-core metrics refused" "$err" "refusing vendor data file $t/atom/adl.json: it belongs to user $(id -u nobody)"
+run env SUDO_UID="$(id -u nobody)" PMUTOP_PERFMON_DIR="$t/intel" "$PMUTOP" --sim sapphire-rapids -b -n 1 -d 0.1
+case "$err" in *refusing*) fail "... the same data when that user started pmutop through sudo: used" "$err" ;; *) pass "... the same data when that user started pmutop through sudo: used" ;; esac
+cp "$top_srcdir/tests/topology/westmere-ep-sparse.xml" "$t/topo.xml"
+chown nobody "$t/topo.xml"
+run "$PMUTOP" --topology-only --topology "$t/topo.xml"
+expect_match "--topology FILE of another user: refused" "$err" "refusing --topology $t/topo.xml: it belongs to user $(id -u nobody)"
+printf 'u:$6$salt$hash\n' >"$t/auth"
+chown nobody "$t/auth"
+run "$PMUTOP" --sim nehalem-ep -n 1 -d 0.1 --serve 127.0.0.1:0 --auth-file "$t/auth"
+expect_match "--auth-file of another user (it lets clients in): refused" "$err" "refusing --auth-file $t/auth: it belongs to user $(id -u nobody)"
 
 # without privileges nothing is steered: the user nobody may use any file it can read
 # (a copy of the program: the build tree may be closed to that user)

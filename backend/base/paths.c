@@ -214,6 +214,19 @@ FILE *paths_fopen(const char *path, const char *what, char *err, size_t errlen)
 	return f;
 }
 
+FILE *paths_fopen_trusted(const char *path, const char *what, char *err, size_t errlen)
+{
+	FILE *f = paths_fopen(path, what, err, errlen);
+	int rc;
+
+	if (f && (rc = paths_check_trusted(fileno(f), path, what, err, errlen))) {
+		fclose(f);
+		errno = -rc;
+		return NULL;
+	}
+	return f;
+}
+
 int paths_link_target(const char *path, char *out)
 {
 	struct stat st;

@@ -59,6 +59,15 @@ int paths_open_file(const char *path, const char *what, int *fd, char *err, size
 /* The same as a stdio stream ("re"); NULL with ERR and errno set. */
 FILE *paths_fopen(const char *path, const char *what, char *err, size_t errlen);
 
+/*
+ * paths_fopen, and with privileges paths_check_trusted on what it opened:
+ * for every file that steers what pmutop programs, evaluates or lets in
+ * (layouts, scenarios, vendor data, the server's users and keys), whoever
+ * named it (a variable of the environment, the command line).  NULL with
+ * ERR and errno set (EPERM: another user's file).
+ */
+FILE *paths_fopen_trusted(const char *path, const char *what, char *err, size_t errlen);
+
 /* What kind of file MODE is, for messages: "a FIFO", "a directory", ... */
 const char *paths_kind(unsigned mode);
 

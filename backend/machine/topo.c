@@ -6,6 +6,7 @@
  * pmutop needs so that nothing else depends on hwloc.
  */
 #include "topo.h"
+#include "paths.h"
 #include "text.h"
 #include "topo_root.h"
 #include "rootfs.h"
@@ -238,6 +239,40 @@ static int topo_bad_xml(const char *spec, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+#define TOPO_XML_MAX (64u << 20) /* the XML of the largest machine is a few MB */
+
+/* The XML file PATH (--topology) into *TEXT; 0, or -errno with ERR. */
+static int topo_read_xml(const char *path, char **text, char *err, size_t errlen)
+{
+	FILE *f = paths_fopen_trusted(path, "--topology", err, errlen);
+	size_t n = 0, cap = 1 << 16;
+	char *buf;
+
+	if (!f)
+		return -errno;
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (n < cap)
+			break;
+		if (cap >= TOPO_XML_MAX) {
+			fclose(f);
+			free(buf);
+			snprintf(err, errlen, "--topology %s: larger than %u MB: not a machine's "
+				 "topology", path, TOPO_XML_MAX >> 20);
+			return -EFBIG;
+		}
+		cap *= 2;
+		buf = xrealloc(buf, cap + 1, 1);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*text = buf;
+	return 0;
+}
+
 /* Point hwloc at the source SPEC names; decides XML vs synthetic. */
 static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 			   char *err, size_t errlen)
@@ -278,10 +313,15 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 		}
 		return 0;
 	}
-	t->source = xstrdup(spec);
+	t->source = text_clean_dup(spec);
 	if (stat(spec, &st) == 0) {
 		t->kind = TOPO_KIND_XML;
-		if (!S_ISREG(st.st_mode) || hwloc_topology_set_xml(h, spec) < 0)
+		if (!S_ISREG(st.st_mode))
+			return topo_bad_xml(spec, err, errlen);
+		/* read here (another user's file is refused as root), handed to hwloc as text */
+		if (!t->xml_text && topo_read_xml(spec, &t->xml_text, err, errlen))
+			return -EINVAL;
+		if (hwloc_topology_set_xmlbuffer(h, t->xml_text, (int)strlen(t->xml_text) + 1) < 0)
 			return topo_bad_xml(spec, err, errlen);
 		return 0;
 	}

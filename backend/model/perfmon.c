@@ -443,7 +443,9 @@ int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned 
 	int rc = -ENOENT;
 
 	snprintf(csv, sizeof(csv), "%s/models.csv", dir);
-	f = paths_fopen(csv, "vendor data model map", err, errlen);
+	f = paths_fopen_trusted(csv, "vendor data model map", err, errlen);
+	if (!f && errno == EPERM)
+		return -EPERM;
 	if (!f) {
 		size_t n = strlen(err);
 		bool amd = !strcmp(vendor, "AuthenticAMD");
@@ -513,7 +515,7 @@ static char *perfmon_read(const char *path, size_t *len, int *rc, char *err, siz
 	FILE *f;
 
 	*len = 0;
-	f = paths_fopen(path, "Intel perfmon data file", err, errlen);
+	f = paths_fopen_trusted(path, "vendor data file", err, errlen);
 	if (!f) {
 		*rc = -errno;
 		return NULL;
