@@ -7,9 +7,17 @@
  * only where the RMIDs suffice (info/L3_MON/num_rmids against the groups
  * that hold one: the default group, the control groups, every monitoring
  * group), removed at exit and, when pmutop is killed, by a guard (guard.h)
- * that holds the mon_groups directory open.  Every path walked without
- * following links.  Main thread; who_mk_follow on the sampler's.
+ * that holds the mon_groups directory open.  Only what pmutop made is
+ * removed: each group's directory is known by its device and inode, kept
+ * at mkdir in memory the guard shares, and found again by them, never by
+ * its name alone; its tasks file is opened without blocking, relative to
+ * the group's own directory held open, and refused unless a regular file.
+ * As root on a --root tree, the resctrl directories must be root's (or the
+ * starting user's) and closed to others (paths_check_tree).  Every path
+ * walked without following links.  Main thread; who_mk_follow on the
+ * sampler's.
  */
+#define _GNU_SOURCE
 #include "who_int.h"
 #include "cpulist.h"
 #include "guard.h"
@@ -21,8 +29,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "paths.h"
+#include "rootfs.h"
 
 #define WHO_MK_MAX 64
 #define WHO_MK_PROCS (1 << 20)
@@ -35,8 +47,15 @@ struct who_mk {
 	int *known[WHO_MK_MAX];   /* the processes it holds (as last written), sorted */
 	int nknown[WHO_MK_MAX];
 	char *procs;              /* a cgroup.procs read, WHO_MK_PROCS bytes (kept across looks) */
-	/* every group's name, known before the guard's fork (it removes those there are) */
+	/* every group's name, known before the guard's fork */
 	char names[WHO_MK_MAX][64];
+	int gfd[WHO_MK_MAX];      /* each group's directory, held open */
+	/* what pmutop made, shared with the guard (it was forked before the groups were) */
+	struct who_mk_made {
+		dev_t dev;
+		ino_t ino;
+		bool made;
+	} *ids;
 	int n;
 	int made;                 /* made so far */
 	struct guard guard;
@@ -85,27 +104,81 @@ static int who_mk_used(int rfd)
 	return used;
 }
 
-/* Remove group NAME under MGFD: its tasks file where a plain tree has one, then the directory. */
-static int who_mk_rm(int mgfd, const char *name)
+/*
+ * The entry of MGFD that is the directory ID (by device and inode: under its
+ * own name, or wherever it was renamed to in mon_groups) into NAME (64
+ * bytes).  0, or -ENOENT when it is not there: pmutop removes nothing else.
+ */
+static int who_mk_find(int mgfd, const struct who_mk_made *id, const char *made_as, char *name)
 {
-	char tasks[96];
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int fd, rc = -ENOENT;
 
-	snprintf(tasks, sizeof(tasks), "%s/tasks", name);
-	unlinkat(mgfd, tasks, 0); /* resctrl refuses (EPERM) and removes it with the group */
-	return unlinkat(mgfd, name, AT_REMOVEDIR) && errno != ENOENT ? -errno : 0;
+	if (!fstatat(mgfd, made_as, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+	    st.st_dev == id->dev && st.st_ino == id->ino) {
+		snprintf(name, 64, "%s", made_as);
+		return 0;
+	}
+	if ((fd = openat(mgfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	while (rc && (de = readdir(d)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < 64 &&
+		    !fstatat(mgfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode) &&
+		    st.st_dev == id->dev && st.st_ino == id->ino) {
+			snprintf(name, 64, "%s", de->d_name);
+			rc = 0;
+		}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * Remove group K if it is still the directory pmutop made: its tasks file
+ * where a plain tree has one (relative to the group itself, GFD), then the
+ * directory.  0 (also when it is gone), or -errno.
+ */
+static int who_mk_rm(struct who_mk *m, int k, int gfd)
+{
+	char name[64];
+
+	if (!m->ids[k].made || who_mk_find(m->mgfd, &m->ids[k], m->names[k], name))
+		return 0; /* never made, or gone: whatever has its name now is not pmutop's */
+	if (gfd >= 0)
+		unlinkat(gfd, "tasks", 0); /* resctrl refuses (EPERM) and removes it with the group */
+	if (unlinkat(m->mgfd, name, AT_REMOVEDIR) && errno != ENOENT)
+		return -errno;
+	m->ids[k].made = false;
+	return 0;
 }
 
 /* In the guard, pmutop gone: remove its groups (their tasks go back to the default group). */
 static int who_mk_undo(void *ctx, pid_t parent)
 {
 	struct who_mk *m = ctx;
-	int failed = 0;
+	int failed = 0, had = 0;
 
-	for (int i = 0; i < m->n; i++)
-		failed |= who_mk_rm(m->mgfd, m->names[i]) != 0;
-	if (dprintf(STDERR_FILENO, "pmutop: pid %d ended without removing its resctrl monitoring "
-		    "groups; its guard %s\n", (int)parent, failed ? "could not remove them all"
-		    : "removed them") < 0) {
+	for (int i = 0; i < m->n; i++) {
+		int gfd = -1;
+		char name[64];
+
+		if (!m->ids[i].made)
+			continue;
+		had++;
+		/* the group's own directory, found by its inode, to remove a plain tree's tasks in */
+		if (!who_mk_find(m->mgfd, &m->ids[i], m->names[i], name))
+			gfd = openat(m->mgfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		failed |= who_mk_rm(m, i, gfd) != 0;
+		if (gfd >= 0)
+			close(gfd);
+	}
+	if (had && dprintf(STDERR_FILENO, "pmutop: pid %d ended without removing its resctrl "
+			   "monitoring groups; its guard %s\n", (int)parent,
+			   failed ? "could not remove them all" : "removed them") < 0) {
 		/* no stderr left */
 	}
 	return failed;
@@ -158,13 +231,22 @@ static int who_mk_move(struct who_mk *m, int k, int *pids, int n, char *err, siz
 		m->nknown[k] = n;
 		return 0;
 	}
-	gfd = openat(m->mgfd, m->names[k], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	tfd = gfd < 0 ? -1 : openat(gfd, "tasks", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (gfd >= 0)
-		close(gfd);
+	/* in the group's own directory (held since mkdir); a FIFO or a link there is refused */
+	gfd = m->gfd[k];
+	tfd = openat(gfd, "tasks", O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (tfd >= 0) {
+		struct stat st;
+
+		if (fstat(tfd, &st) || !S_ISREG(st.st_mode)) {
+			close(tfd);
+			tfd = -1;
+			errno = EINVAL;
+		}
+	}
 	if (tfd < 0) {
 		snprintf(err, errlen, "--who-resctrl: cannot open mon_groups/%s/tasks: %s", m->names[k],
-			 strerror(errno));
+			 errno == EINVAL || errno == ENXIO ? "not a regular file (resctrl's is one)"
+			 : strerror(errno));
 		free(pids);
 		return -EIO;
 	}
@@ -222,6 +304,19 @@ static int who_mk_one(struct who_mk *m, int k, const char *path, char *err, size
 		return rc;
 	}
 	m->made = k + 1;
+	/* what was made, by its inode: only that is ever written into or removed */
+	{
+		struct stat st;
+
+		m->gfd[k] = openat(m->mgfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (m->gfd[k] < 0 || fstat(m->gfd[k], &st)) {
+			snprintf(err, errlen, "--who-resctrl: mon_groups/%s changed as it was made "
+				 "(another user in the tree?)", name);
+			free(pids);
+			return -EIO;
+		}
+		m->ids[k] = (struct who_mk_made){ .dev = st.st_dev, .ino = st.st_ino, .made = true };
+	}
 	return who_mk_move(m, k, pids, n, err, errlen);
 }
 
@@ -230,16 +325,30 @@ int who_mk_groups(const char *root, const char *list, struct who_mk **out, char 
 {
 	struct who_mk *m = xcalloc(1, sizeof(*m));
 	char *copy = xstrdup(list), *save = NULL, buf[64];
-	int rfd, rmids, want = 0, used, rc = 0;
+	int rfd, rmids, want = 0, used, rc = 0, top = -1;
 
 	*out = NULL;
 	m->mgfd = -1;
+	for (int k = 0; k < WHO_MK_MAX; k++)
+		m->gfd[k] = -1;
+	m->ids = mmap(NULL, sizeof(*m->ids) * WHO_MK_MAX, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m->ids == MAP_FAILED)
+		xmalloc_die(sizeof(*m->ids) * WHO_MK_MAX);
+	memset(m->ids, 0, sizeof(*m->ids) * WHO_MK_MAX);
 	m->guard = (struct guard)GUARD_NONE;
 	m->base = "sys/fs/cgroup";
 	snprintf(m->root, sizeof(m->root), "%s", root && *root ? root : "/");
 	for (char *c = copy; *c; c++)
 		want += *c == ',';
 	want++;
+	/* root never writes into a tree another user could change under it */
+	if (!rootfs_is_host(root) && (top = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0 &&
+	    (rc = paths_check_tree(top, root, "sys/fs/resctrl/mon_groups",
+				   "resctrl monitoring groups", err, errlen))) {
+		rfd = -1;
+		goto out;
+	}
 	rfd = who_open_at(root, "sys/fs/resctrl", O_RDONLY | O_DIRECTORY);
 	if (rfd < 0 || who_readat(rfd, "info/L3_MON/num_rmids", buf, sizeof(buf)) <= 0) {
 		snprintf(err, errlen, "--who-resctrl: %s (mount -t resctrl resctrl /sys/fs/resctrl on a "
@@ -286,6 +395,8 @@ int who_mk_groups(const char *root, const char *list, struct who_mk **out, char 
 out:
 	if (rfd >= 0)
 		close(rfd);
+	if (top >= 0)
+		close(top);
 	free(copy);
 	if (rc) {
 		who_mk_remove(m);
@@ -300,12 +411,16 @@ void who_mk_remove(struct who_mk *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->made; i++)
-		who_mk_rm(m->mgfd, m->names[i]);
+		who_mk_rm(m, i, m->gfd[i]);
 	guard_release(&m->guard);
 	if (m->mgfd >= 0)
 		close(m->mgfd);
-	for (int k = 0; k < WHO_MK_MAX; k++)
+	for (int k = 0; k < WHO_MK_MAX; k++) {
 		free(m->known[k]);
+		if (m->gfd[k] >= 0)
+			close(m->gfd[k]);
+	}
+	munmap(m->ids, sizeof(*m->ids) * WHO_MK_MAX);
 	free(m->procs);
 	free(m);
 }
