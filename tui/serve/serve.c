@@ -257,13 +257,8 @@ static void serve_log(void *cls, const char *fmt, va_list ap)
 	(void)ap;
 }
 
-/*
- * A daemon on FD; TCP (PER_ADDRESS) limits each client address to
- * SERVE_PER_ADDRESS_MAX connections (the local socket's peers all share one
- * address, and file permissions guard it).
- */
-static struct MHD_Daemon *serve_daemon(struct serve *srv, int fd, bool per_address,
-				       const char *cert, const char *key)
+/* A daemon on FD (its clients' limits are the guard's: serve_guard.h). */
+static struct MHD_Daemon *serve_daemon(struct serve *srv, int fd, const char *cert, const char *key)
 {
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
 			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
@@ -275,7 +270,8 @@ static struct MHD_Daemon *serve_daemon(struct serve *srv, int fd, bool per_addre
 		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS,
 		MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address ? (unsigned)SERVE_PER_ADDRESS_MAX : 0u,
+		/* per client (a local user, a remote address): serve_guard_admit, not per address */
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_HEADER_MAX,
 		MHD_OPTION_NOTIFY_COMPLETED, serve_completed, srv,
@@ -373,7 +369,7 @@ int serve_start(const struct serve_config *c, struct serve **out, char *err, siz
 			rc = srv->tcp_fd;
 			goto fail;
 		}
-		srv->tcp = serve_daemon(srv, srv->tcp_fd, true, cert, key);
+		srv->tcp = serve_daemon(srv, srv->tcp_fd, cert, key);
 		if (!srv->tcp) {
 			snprintf(err, errlen, "--serve %s: the HTTP server could not start%s",
 				 c->listen, cert ? " (is the key the certificate's, both PEM?)" : "");
@@ -393,7 +389,7 @@ int serve_start(const struct serve_config *c, struct serve **out, char *err, siz
 		}
 		if (srv->local_fd >= 0) {
 			snprintf(srv->local_path, sizeof(srv->local_path), "%s", c->local_path);
-			srv->local = serve_daemon(srv, srv->local_fd, false, NULL, NULL);
+			srv->local = serve_daemon(srv, srv->local_fd, NULL, NULL);
 			if (!srv->local)
 				snprintf(lerr, sizeof(lerr), "viewers cannot attach: the server on %s "
 					 "could not start", c->local_path);

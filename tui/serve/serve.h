@@ -26,10 +26,13 @@
  * never waits; the main thread publishes each sample with serve_publish.
  * Memory is bounded: one snapshot is current (older ones live while a
  * response still sends them), SERVE_MAX_CONNECTIONS connections,
- * SERVE_PER_ADDRESS_MAX of them from one TCP client address; idle clients
- * are dropped after SERVE_TIMEOUT_S, and slow ones when their request head
- * or their answer misses its deadline (serve_guard.h).  Wrong passwords
- * are throttled per address (serve_auth.h).
+ * SERVE_PER_ADDRESS_MAX of them from one remote client address and
+ * SERVE_PER_USER_MAX from one user of this machine (whichever loopback
+ * address or the local socket it comes through: serve_peer.h); idle
+ * clients are dropped after SERVE_TIMEOUT_S, slow ones when their request
+ * head or their answer misses its deadline, and past SERVE_ROOM the oldest
+ * half-sent request makes room for a new client (serve_guard.h).  Wrong
+ * passwords are throttled per address (serve_auth.h).
  *
  * Listening: a TCP address ([ADDR:]PORT, 127.0.0.1 unless another address
  * is given), optionally TLS (certificate and key files, libmicrohttpd's
@@ -53,7 +56,10 @@
 #define SERVE_TIMEOUT_S 10
 #define SERVE_HEADER_MAX (32 * 1024)
 #define SERVE_THREADS 2
-#define SERVE_PER_ADDRESS_MAX 64
+#define SERVE_PER_ADDRESS_MAX 64 /* connections of one remote client address at once */
+#define SERVE_PER_USER_MAX 32    /* of one user of this machine (loopback, the local socket) */
+/* connections past which the oldest half-sent request head makes room for a new client */
+#define SERVE_ROOM (SERVE_MAX_CONNECTIONS - SERVE_PER_ADDRESS_MAX)
 /* a viewer's wait for the next sample, and how many may wait at once */
 #define SERVE_POLL_S 15
 #define SERVE_MAX_WAITING (SERVE_MAX_CONNECTIONS / 4)

@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "frontend.h"
+#include "serve.h"
+#include "serve_peer.h"
 
 struct serve_conn {
 	struct serve_guard *g;
@@ -23,6 +26,8 @@ struct serve_conn {
 	bool in_head;        /* its request head has not arrived yet */
 	bool waiting;        /* suspended until a sample (no send deadline) */
 	bool shut;           /* shut down already */
+	bool counted;        /* held against its client's limit (refused ones are not) */
+	struct serve_peer peer; /* its client: a local user, or an address */
 };
 
 struct serve_guard {
@@ -31,6 +36,7 @@ struct serve_guard {
 	struct serve_conn *head;
 	pthread_t thread;
 	bool started, stop;
+	int live;            /* connections counted, not shut down */
 	void (*tick)(void *ctx);
 	void *ctx;
 };
@@ -52,6 +58,60 @@ static struct serve_conn *serve_guard_conn(struct MHD_Connection *conn)
 	return ci ? ci->socket_context : NULL;
 }
 
+/* Shut C down now (G's mutex held): libmicrohttpd closes it as if the client had. */
+static void serve_guard_shut(struct serve_guard *g, struct serve_conn *c)
+{
+	shutdown(c->fd, SHUT_RDWR);
+	if (c->counted && !c->shut)
+		g->live--;
+	c->shut = true;
+}
+
+/*
+ * The new connection C against its client's limit (G's mutex held): one
+ * local user (whatever loopback address it comes from) holds at most
+ * SERVE_PER_USER_MAX, one remote address SERVE_PER_ADDRESS_MAX.  A client
+ * at its limit loses its own oldest connection still sending its request
+ * head to the new one (a client that keeps half-sent requests open, a
+ * flood, only ever holds its share, and a complete request from the same
+ * place still gets in), and when all of them are past their heads the new
+ * one is shut at once.  When the server is nearly full, the oldest
+ * half-sent request of anyone makes room, so that a complete request
+ * always finds a place.
+ */
+static void serve_guard_admit(struct serve_guard *g, struct serve_conn *c)
+{
+	int same = 0, max = c->peer.local ? SERVE_PER_USER_MAX : SERVE_PER_ADDRESS_MAX;
+	struct serve_conn *oldest = NULL, *own = NULL;
+
+	if (!c->counted)
+		return;
+	for (struct serve_conn *o = g->head; o; o = o->next) {
+		bool mine;
+
+		if (o->shut || !o->counted)
+			continue;
+		mine = serve_peer_same(&o->peer, &c->peer);
+		same += mine;
+		if (!o->in_head || o->waiting)
+			continue;
+		if (!oldest || o->since < oldest->since)
+			oldest = o;
+		if (mine && (!own || o->since < own->since))
+			own = o;
+	}
+	if (same >= max && !own) {
+		shutdown(c->fd, SHUT_RDWR);
+		c->shut = true;
+		return;
+	}
+	if (same >= max)
+		serve_guard_shut(g, own);
+	g->live++;
+	if (g->live > SERVE_ROOM && oldest && oldest != own)
+		serve_guard_shut(g, oldest);
+}
+
 static void *serve_guard_watch(void *arg)
 {
 	struct serve_guard *g = arg;
@@ -66,8 +126,7 @@ static void *serve_guard_watch(void *arg)
 
 			if (c->shut || c->waiting || now - c->since < limit)
 				continue;
-			shutdown(c->fd, SHUT_RDWR);
-			c->shut = true;
+			serve_guard_shut(g, c);
 		}
 		if (g->tick) {
 			pthread_mutex_unlock(&g->mu);
@@ -116,7 +175,9 @@ void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_co
 		c->fd = fi->connect_fd;
 		c->since = serve_guard_now();
 		c->in_head = true;
+		c->counted = serve_peer_of(c->fd, &c->peer) == 0;
 		pthread_mutex_lock(&g->mu);
+		serve_guard_admit(g, c);
 		c->next = g->head;
 		if (g->head)
 			g->head->prev = c;
@@ -128,6 +189,8 @@ void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_co
 	if (!c)
 		return;
 	pthread_mutex_lock(&g->mu);
+	if (c->counted && !c->shut)
+		g->live--;
 	if (c->prev)
 		c->prev->next = c->next;
 	else

@@ -12,7 +12,12 @@
  *    head arrived (a viewer's wait for the next sample, suspended, is not
  *    counted: it has its own deadline in serve.c);
  * a connection past its deadline is shut down (shutdown(2) on its socket:
- * libmicrohttpd then closes it as if the client had).  A watchdog thread
+ * libmicrohttpd then closes it as if the client had).  And each client is
+ * held to its share when its connection starts: a user of this machine to
+ * SERVE_PER_USER_MAX connections at once through any loopback address or
+ * the local socket, a remote address (and root's, and the user's pmutop
+ * runs for, at each loopback address) to SERVE_PER_ADDRESS_MAX; past SERVE_ROOM connections the oldest
+ * one still in its request head is shut to make room (serve.h).  A watchdog thread
  * looks twice a second and also calls the owner's TICK (serve.c expires
  * viewers' waits there).  Connections are tracked from libmicrohttpd's
  * connection notifications (serve_guard_notify), in any of its threads.
