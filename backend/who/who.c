@@ -69,6 +69,7 @@ void who_free(struct who *w)
 		return;
 	who_count_close(w);
 	who_td_free(w);
+	who_scan_free(w);
 	free(w->cg);
 	free(w->pr);
 	free(w->mon);
@@ -371,9 +372,11 @@ static struct who_snap *who_snapshot(struct who *w)
 				 "other %d are not (no place to take turns: --who-top 2 or more)%s%s",
 				 w->top, s->candidates, s->candidates - w->top, more, w->count_note);
 	}
-	if (w->cut)
-		snprintf(s->why, sizeof(s->why), "the tree has more than %d cgroups: the rest are "
-			 "left out", WHO_MAX_CGROUPS);
+	if (w->left_out)
+		snprintf(s->why, sizeof(s->why), "%s%ld cgroups without processes left out: the tree "
+			 "has %s%ld, the %d shown are every one with processes (the busiest first), then "
+			 "the machine's own", w->counting ? "at least " : "", w->left_out,
+			 w->counting ? "at least " : "", w->left_out + w->ncg - 1, w->ncg);
 	free(L.row_of);
 	free(L.kids);
 	free(L.nkids);
@@ -421,14 +424,9 @@ struct who_snap *who_collect(struct who *w, double t)
 		w->cfg.refresh(w->cfg.refresh_ctx);
 	w->dt = w->have_t ? t - w->t : 0;
 	w->t = t;
+	/* the processes first: every cgroup holding one is kept, whatever the tree holds */
+	who_procs_scan(w);
 	who_tree_scan(w);
-	for (int i = 0; i < w->ncg; i++) {
-		struct who_cg *c = &w->cg[i];
-
-		c->cpus = c->have_prev && w->dt > 0 ? (c->usage_s - c->prev_s) / w->dt : NAN;
-	}
-	if (w->cfg.procs)
-		who_procs_scan(w);
 	who_count(w);
 	who_rdt_read(w);
 	w->have_t = true;

@@ -36,11 +36,12 @@ struct who_cg {
 	char path[WHO_PATH_MAX];
 	char name[WHO_NAME_MAX];
 	int depth, parent;       /* parent: index into who.cg, -1 */
-	bool seen;               /* found at this look */
-	int visit, parent_visit; /* its place in this look's scan (the array's order), its parent's */
 	int nprocs;              /* processes in it alone */
-	double usage_s, prev_s;  /* cpu.stat's usage_usec in seconds, now and at the look before */
+	double usage_s, prev_s;  /* cpu.stat's usage_usec in seconds, now and at the read before */
+	double t_read, t_prev;   /* when they were read (who_scan.c spreads the idle ones' reads) */
 	bool have_prev, looked;  /* usage read at the look before; read at all */
+	bool system;             /* its directory is root's (or the starting user's): the machine's own */
+	bool hot;                /* it or a cgroup under it holds processes: read at every look */
 	double cpus;             /* CPUs busy over the interval, NaN */
 	char where[96];
 	struct who_fig fig;
@@ -109,8 +110,14 @@ struct who {
 	struct perf_access access;
 	struct who_cg *cg;
 	int ncg;
-	bool cut;                /* the tree had more than WHO_MAX_CGROUPS */
-	int hint, visits;        /* the scan: the cgroup expected next, how many seen so far */
+	int *idx;                /* cg by path: an open-addressing table of WHO_INDEX slots, -1 empty */
+	long left_out;           /* cgroups found and not kept (WHO_MAX_CGROUPS): none with processes */
+	long found;              /* cgroups the last whole walk of the tree found, 0 before one ended */
+	bool counting;           /* a walk under way has found more: LEFT_OUT is a least */
+	struct who_walk *walk;   /* the walk of the tree in steps (who_scan.c) */
+	int refresh_at;          /* the idle cgroups read in turns from here */
+	long looks;
+	double scan_s;           /* the last look's scan, in seconds */
 	bool v2;                 /* a cgroup v2 tree is there */
 	const char *cg_base;     /* where: sys/fs/cgroup, or systemd's hybrid sys/fs/cgroup/unified */
 	char why[240];
@@ -132,12 +139,28 @@ struct who {
 	double rdt_dflt[3];      /* the default group's (tasks in no monitoring group): B/s, B/s, bytes */
 };
 
+/* ---- who_scan.c ---- */
+
+#define WHO_INDEX (4 * WHO_MAX_CGROUPS)
+#define WHO_CGROUP_REREAD 8 /* a known process's cgroup read again one look in so many */
+
+/*
+ * Read the cgroup tree: the cgroups that matter kept (every one with
+ * processes, the busiest first, then the machine's own, then the rest, to
+ * WHO_MAX_CGROUPS), their CPU time read, the vanished gone; the rest of
+ * the tree walked in steps within a time budget.  After who_procs_scan.
+ */
+void who_tree_scan(struct who *w);
+void who_scan_free(struct who *w);
+
 /* ---- who_tree.c ---- */
 
-/* Read the cgroup tree: W's cgroups marked seen (new ones added), CPU time, the vanished gone. */
-void who_tree_scan(struct who *w);
-/* Read the processes: their CPU time, the gone removed, the busiest first. */
+/* Read the processes: their CPU time and cgroup, the gone removed, the busiest first. */
 void who_procs_scan(struct who *w);
+/* What a cgroup directory NAME is, for a person ("docker 3f2a9c1b7d4e", "pod ...", NAME) into OUT. */
+void who_name(const char *name, char *out, size_t len);
+/* The CPU time in the cpu.stat under DFD, in seconds; NaN when unreadable. */
+double who_usage(int dfd);
 /* The cgroup of PID (/proc/PID/cgroup's v2 line) into BUF ("" the root); 0 or -errno. */
 int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len);
 /* Open REL under W's root (ROOT) without following a link at any step: an fd, or -errno. */

@@ -68,14 +68,6 @@ int who_read(const struct who *w, const char *rel, char *buf, size_t len)
 	return n;
 }
 
-int who_cg_find(const struct who *w, const char *path)
-{
-	for (int i = 0; i < w->ncg; i++)
-		if (!strcmp(w->cg[i].path, path))
-			return i;
-	return -1;
-}
-
 /* ID's first 12 characters after PREFIX in NAME (ending in SUFFIX), as "KIND id". */
 static bool who_name_id(const char *name, const char *prefix, const char *suffix, const char *kind,
 			char *out, size_t len)
@@ -88,8 +80,7 @@ static bool who_name_id(const char *name, const char *prefix, const char *suffix
 	return true;
 }
 
-/* What a cgroup directory NAME is, for a person: a container, a pod, a unit. */
-static void who_name(const char *name, char *out, size_t len)
+void who_name(const char *name, char *out, size_t len)
 {
 	const char *pod = strstr(name, "-pod");
 
@@ -110,8 +101,7 @@ static void who_name(const char *name, char *out, size_t len)
 	snprintf(out, len, "%s", name);
 }
 
-/* The CPU time in cpu.stat (usage_usec) in seconds, NaN when unreadable. */
-static double who_usage(int dfd)
+double who_usage(int dfd)
 {
 	char buf[1024];
 	const char *u;
@@ -121,174 +111,11 @@ static double who_usage(int dfd)
 	return strtod(u + 11, NULL) / 1e6;
 }
 
-static int who_cg_add(struct who *w, const char *path, int depth, int parent)
+/* The v2 line of a cgroup file TEXT ("0::/PATH") into BUF without its slash; 0 or -ENOENT. */
+static int who_cgroup_line(const char *text, char *buf, size_t len)
 {
-	struct who_cg *c;
-	const char *leaf = strrchr(path, '/');
-
-	w->cg = xrealloc(w->cg, (size_t)w->ncg + 1, sizeof(*w->cg));
-	c = &w->cg[w->ncg];
-	memset(c, 0, sizeof(*c));
-	snprintf(c->path, sizeof(c->path), "%s", path);
-	if (!*path)
-		snprintf(c->name, sizeof(c->name), "/ (the whole machine)");
-	else
-		who_name(leaf ? leaf + 1 : path, c->name, sizeof(c->name));
-	c->depth = depth;
-	c->parent = parent;
-	c->fig.dirfd = -1;
-	for (int k = 0; k < WHO_NEV; k++)
-		c->fig.ev[k] = NAN;
-	return w->ncg++;
-}
-
-/*
- * Cgroup PATH's index: the array is kept in the order of the last scan, so
- * the next one expected (W's hint) is the one almost every time; a new or
- * moved one is looked for, a new one added.
- */
-static int who_cg_at(struct who *w, const char *path, int depth, int parent)
-{
-	int i = w->hint < w->ncg && !strcmp(w->cg[w->hint].path, path) ? w->hint
-		: who_cg_find(w, path);
-
-	if (i < 0)
-		i = who_cg_add(w, path, depth, parent);
-	w->hint = i + 1;
-	return i;
-}
-
-/* Read cgroup PATH (open at DFD) and, depth first, the cgroups under it; its index. */
-static int who_tree_dir(struct who *w, int dfd, const char *path, int depth, int parent)
-{
-	char buf[8192];
-	int i = who_cg_at(w, path, depth, parent), n;
-	struct who_cg *c;
-	DIR *d;
-	struct dirent *de;
-	int dup_fd;
-
-	c = &w->cg[i];
-	c->seen = true;
-	c->visit = w->visits++;
-	c->parent = parent;
-	c->depth = depth;
-	c->prev_s = c->usage_s;
-	c->usage_s = who_usage(dfd);
-	c->have_prev = c->looked && isfinite(c->prev_s) && isfinite(c->usage_s);
-	c->looked = true;
-	c->nprocs = 0;
-	n = who_readat(dfd, "cgroup.procs", buf, sizeof(buf));
-	for (int k = 0; n > 0 && k < n; k++)
-		c->nprocs += buf[k] == '\n';
-	if (who_readat(dfd, "cpuset.cpus.effective", buf, sizeof(buf)) > 0) {
-		buf[strcspn(buf, "\n")] = '\0';
-		snprintf(c->where, sizeof(c->where), "%.95s", buf);
-	}
-	if (depth >= WHO_MAX_DEPTH || (dup_fd = dup(dfd)) < 0)
-		return i;
-	d = fdopendir(dup_fd);
-	if (!d) {
-		close(dup_fd);
-		return i;
-	}
-	while ((de = readdir(d))) {
-		char sub[WHO_PATH_MAX];
-		int sfd;
-
-		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
-			continue;
-		if (snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "/" : "", de->d_name) >=
-		    (int)sizeof(sub))
-			continue;
-		if (w->ncg >= WHO_MAX_CGROUPS && who_cg_find(w, sub) < 0) {
-			w->cut = true;
-			continue;
-		}
-		sfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sfd < 0)
-			continue; /* vanished since, or not a directory: not a cgroup */
-		who_tree_dir(w, sfd, sub, depth + 1, i);
-		close(sfd);
-	}
-	closedir(d);
-	return i;
-}
-
-static int who_visit_cmp(const void *a, const void *b)
-{
-	const struct who_cg *x = a, *y = b;
-
-	return (x->visit > y->visit) - (x->visit < y->visit);
-}
-
-void who_tree_scan(struct who *w)
-{
-	char buf[256];
-	int fd = who_open(w, "sys/fs/cgroup", O_RDONLY | O_DIRECTORY), k = 0;
-
-	for (int i = 0; i < w->ncg; i++)
-		w->cg[i].seen = false;
-	w->cut = false;
-	w->hint = 0;
-	w->visits = 0;
-	w->cg_base = "sys/fs/cgroup";
-	w->v2 = fd >= 0 && who_readat(fd, "cgroup.controllers", buf, sizeof(buf)) >= 0;
-	if (fd >= 0 && !w->v2) {
-		/* systemd's hybrid layout: v1 controllers, the v2 tree (every cpu.stat) beside */
-		int u = who_open(w, "sys/fs/cgroup/unified", O_RDONLY | O_DIRECTORY);
-
-		if (u >= 0 && who_readat(u, "cgroup.controllers", buf, sizeof(buf)) >= 0) {
-			close(fd);
-			fd = u;
-			w->v2 = true;
-			w->cg_base = "sys/fs/cgroup/unified";
-		} else if (u >= 0) {
-			close(u);
-		}
-	}
-	if (fd < 0)
-		snprintf(w->why, sizeof(w->why), "no cgroup tree at %.120s%ssys/fs/cgroup (%s): mount "
-			 "cgroup2 there", w->root, w->root[strlen(w->root) - 1] == '/' ? "" : "/",
-			 strerror(-fd));
-	else if (!w->v2)
-		snprintf(w->why, sizeof(w->why), "the cgroup tree is version 1 (no cgroup.controllers "
-			 "at its top, no systemd unified tree): pmutop reads cgroup v2 (boot with "
-			 "systemd.unified_cgroup_hierarchy=1)");
-	if (w->v2)
-		who_tree_dir(w, fd, "", 0, -1);
-	if (fd >= 0)
-		close(fd);
-	/* the vanished: their counters closed, their rows gone */
-	for (int i = 0; i < w->ncg; i++) {
-		if (!w->cg[i].seen) {
-			who_fig_close(&w->cg[i].fig);
-			continue;
-		}
-		w->cg[i].parent_visit = w->cg[i].parent >= 0 ? w->cg[w->cg[i].parent].visit : -1;
-		w->cg[k++] = w->cg[i];
-	}
-	w->ncg = k;
-	/*
-	 * In the order of this scan (the next one's hints): every cgroup kept was
-	 * visited once, so its place is its visit, and its parent's place its
-	 * parent's visit.
-	 */
-	if (w->ncg)
-		qsort(w->cg, (size_t)w->ncg, sizeof(*w->cg), who_visit_cmp);
-	for (int i = 0; i < w->ncg; i++)
-		w->cg[i].parent = w->cg[i].parent_visit;
-}
-
-int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len)
-{
-	char rel[64], text[4096];
 	const char *line;
-	int n;
 
-	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
-	if ((n = who_read(w, rel, text, sizeof(text))) < 0)
-		return n;
 	/* cgroup v2's line: "0::/PATH" */
 	if (!strncmp(text, "0::", 3)) {
 		line = text + 3;
@@ -302,6 +129,26 @@ int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len)
 		line++;
 	snprintf(buf, len, "%.*s", (int)strcspn(line, "\n"), line);
 	return 0;
+}
+
+int who_pid_cgroup(const struct who *w, int pid, char *buf, size_t len)
+{
+	char rel[64], text[4096];
+	int n;
+
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	if ((n = who_read(w, rel, text, sizeof(text))) < 0)
+		return n;
+	return who_cgroup_line(text, buf, len);
+}
+
+/* The cgroup of the process whose /proc directory is open on PFD into BUF ("" unknown). */
+static void who_cgroup_of(int pfd, char *buf, size_t len)
+{
+	char text[4096];
+
+	if (who_readat(pfd, "cgroup", text, sizeof(text)) < 0 || who_cgroup_line(text, buf, len))
+		buf[0] = '\0';
 }
 
 /* /proc/PID/stat's command and utime + stime in ticks; 0 or -errno. */
@@ -364,6 +211,7 @@ void who_procs_scan(struct who *w)
 			char comm[32];
 			double ticks;
 			int pid, pfd, i;
+			bool fresh;
 
 			if (!isdigit((unsigned char)de->d_name[0]))
 				continue;
@@ -375,14 +223,14 @@ void who_procs_scan(struct who *w)
 				close(pfd);
 				continue; /* exited in between */
 			}
-			close(pfd);
 			{
 				struct who_proc key = { .pid = pid }, *at = !known ? NULL
 					: bsearch(&key, w->pr, (size_t)known, sizeof(*w->pr), who_pid_cmp);
 
 				i = at ? (int)(at - w->pr) : w->npr;
 			}
-			if (i == w->npr) {
+			fresh = i == w->npr;
+			if (fresh) {
 				w->pr = xrealloc(w->pr, (size_t)w->npr + 1, sizeof(*w->pr));
 				memset(&w->pr[i], 0, sizeof(w->pr[i]));
 				w->pr[i].pid = pid;
@@ -394,6 +242,11 @@ void who_procs_scan(struct who *w)
 				w->pr[i].have_prev = w->have_t;
 			}
 			snprintf(w->pr[i].comm, sizeof(w->pr[i].comm), "%s", comm);
+			/* its cgroup (the scan keeps every cgroup with processes): read when new, then
+			 * again one look in WHO_CGROUP_REREAD (a process seldom moves) */
+			if (fresh || (pid + w->looks) % WHO_CGROUP_REREAD == 0)
+				who_cgroup_of(pfd, w->pr[i].cgroup, sizeof(w->pr[i].cgroup));
+			close(pfd);
 			w->pr[i].prev_ticks = w->pr[i].ticks;
 			w->pr[i].ticks = ticks;
 			w->pr[i].seen = true;
