@@ -22,20 +22,24 @@ echo "cpu memory" >"$cg/cgroup.controllers"
 echo 4242 >"$cg/system.slice/victim.service/cgroup.procs"
 echo "0::/system.slice/victim.service" >"$root/proc/4242/cgroup"
 chown nobody "$cg/user.slice/user-65534.slice"
-# the victim's process keeps a CPU busy: its cpu.stat and its ticks advance with the clock
-touch "$tmp/advance"
-(
-	t0=$(date +%s%N)
-	while [ -e "$tmp/advance" ]; do
-		us=$((($(date +%s%N) - t0) / 1000))
-		echo "usage_usec $us" >"$cg/system.slice/victim.service/cpu.stat.new"
-		mv "$cg/system.slice/victim.service/cpu.stat.new" "$cg/system.slice/victim.service/cpu.stat"
-		printf '4242 (victim) R 1 1 1 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 1 1 1\n' $((us / 10000)) >"$root/proc/4242/stat.new"
-		mv "$root/proc/4242/stat.new" "$root/proc/4242/stat"
-		sleep 0.02
-	done
-) &
-pids="$pids $!"
+# busy: the victim's process keeps a CPU busy (its cpu.stat and its ticks advance with the
+# clock) while $tmp/advance is there
+busy() {
+	touch "$tmp/advance"
+	(
+		t0=$(date +%s%N)
+		while [ -e "$tmp/advance" ]; do
+			us=$((($(date +%s%N) - t0) / 1000))
+			echo "usage_usec $us" >"$cg/system.slice/victim.service/cpu.stat.new"
+			mv "$cg/system.slice/victim.service/cpu.stat.new" "$cg/system.slice/victim.service/cpu.stat"
+			printf '4242 (victim) R 1 1 1 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 1 1 1\n' $((us / 10000)) >"$root/proc/4242/stat.new"
+			mv "$root/proc/4242/stat.new" "$root/proc/4242/stat"
+			sleep 0.02
+		done
+	) &
+	pids="$pids $!"
+}
+busy
 
 : >"$tmp/out"
 "$PMUTOP" --root "$root" --who-procs 5 -b -n 30 -d 0.2 --format json >"$tmp/out" 2>"$tmp/err" &
@@ -88,17 +92,7 @@ expect_match "... and says how many it left out, and why" "$res" "cgroups withou
 
 # started on the flooded tree: the first look already keeps the victim (a scan that kept the
 # first 4,096 directories it came to lost it when the flood came first in the directory's order)
-touch "$tmp/advance"
-(
-	t0=$(date +%s%N)
-	while [ -e "$tmp/advance" ]; do
-		us=$((($(date +%s%N) - t0) / 1000))
-		printf '4242 (victim) R 1 1 1 0 -1 0 0 0 0 0 %d 0 0 0 20 0 1 0 1 1 1\n' $((us / 10000)) >"$root/proc/4242/stat.new"
-		mv "$root/proc/4242/stat.new" "$root/proc/4242/stat"
-		sleep 0.02
-	done
-) &
-pids="$pids $!"
+busy
 run "$PMUTOP" --root "$root" --who-procs 5 -b -n 3 -d 0.2 --format json
 rm -f "$tmp/advance"
 got=$(printf '%s\n' "$out" | $PY -c '
