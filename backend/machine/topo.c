@@ -319,6 +319,7 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 		if (!S_ISREG(st.st_mode))
 			return topo_bad_xml(spec, err, errlen);
 		/* read here (another user's file is refused as root), handed to hwloc as text */
+		t->xml_file = true;
 		if (!t->xml_text && topo_read_xml(spec, &t->xml_text, err, errlen))
 			return -EINVAL;
 		if (hwloc_topology_set_xmlbuffer(h, t->xml_text, (int)strlen(t->xml_text) + 1) < 0)

@@ -96,6 +96,7 @@ struct topo {
 	enum topo_kind kind;
 	char *source;   /* human description: "this machine", the XML path, the synthetic string */
 	char *xml_text; /* the topology as XML text (an emulated hybrid machine's, a --root tree's), else NULL */
+	bool xml_file;  /* TOPO_KIND_XML read from a file (SOURCE), not given as text */
 	char *root;     /* TOPO_KIND_SYSTEM: the prefix of /sys and /proc ("/" for this machine) */
 	struct topo_socket *sockets;
 	int nsockets;

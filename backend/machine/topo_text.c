@@ -222,7 +222,7 @@ void topo_text_print(const struct topo *t, FILE *out, int width)
 			fputs("topology of this machine\n", out);
 		break;
 	case TOPO_KIND_XML:
-		if (t->xml_text)
+		if (t->xml_text && !t->xml_file)
 			fputs("topology from an emulated machine's hwloc XML\n", out);
 		else
 			fprintf(out, "topology from hwloc XML %s\n", t->source);
