@@ -9,7 +9,7 @@
 # (The swaps on a tree root may write are made here by root, standing in for
 # what the ownership rule keeps other users from doing.)
 . "$top_srcdir/tests/lib.sh"
-plan 12
+plan 13
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 pids=""
@@ -61,7 +61,7 @@ if [ ! -e "$mg/moved" ]; then pass "... and pmutop's own group, moved aside, is 
 rm -f "$mg/pmutop-$mk-0"
 
 # ---- a FIFO where the group's tasks file is: pmutop never waits on it
-"$PMUTOP" --root "$rr" --who-resctrl web.service -b -n 1000 -d 0.2 >/dev/null 2>"$tmp/b.err" &
+"$PMUTOP" --root "$rr" --who-resctrl web.service --who-procs 1 -b -n 1000 -d 0.2 --format json >"$tmp/b.out" 2>"$tmp/b.err" &
 mk=$!
 pids="$pids $mk"
 wait_for test -e "$mg/pmutop-$mk-0/tasks"
@@ -70,7 +70,7 @@ mkfifo "$mg/pmutop-$mk-0/tasks"
 # a new process joins the cgroup: pmutop moves it at its next look, opening the tasks file
 # (for writing, a FIFO nobody reads: a blocking open would wait for ever)
 printf '100\n101\n' >"$rr/sys/fs/cgroup/web.service/cgroup.procs"
-wait_for grep -q "not a regular file" "$tmp/b.err" || true
+if wait_for grep -q "cannot open mon_groups/pmutop-$mk-0/tasks: not a regular file" "$tmp/b.out"; then pass "a FIFO as the group's tasks: not written, and said (the who view's resctrl note)"; else fail "a FIFO as the group's tasks: not written, and said" "$(tail -c 600 "$tmp/b.out")"; fi
 kill -TERM $mk
 i=0
 while kill -0 $mk 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done

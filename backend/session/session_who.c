@@ -32,9 +32,9 @@ static void session_who_refresh(void *ctx)
 }
 
 /* --who-resctrl's groups: the processes that joined their cgroups (the sampler, each look). */
-static void session_who_follow(void *ctx)
+static const char *session_who_follow(void *ctx)
 {
-	who_mk_follow(ctx);
+	return who_mk_follow(ctx);
 }
 
 static int session_who_rm(const char *path, const struct stat *st, int flag, struct FTW *f)

@@ -400,8 +400,8 @@ void who_set_topdown(struct who *w, bool on)
 
 struct who_snap *who_collect(struct who *w, double t)
 {
-	if (w->cfg.follow)
-		w->cfg.follow(w->cfg.follow_ctx);
+	const char *moved = w->cfg.follow ? w->cfg.follow(w->cfg.follow_ctx) : NULL;
+
 	if (!atomic_load(&w->wanted)) {
 		if (w->have_t) {
 			/* nobody looks: nothing open, and the next look starts afresh */
@@ -429,6 +429,9 @@ struct who_snap *who_collect(struct who *w, double t)
 	who_tree_scan(w);
 	who_count(w);
 	who_rdt_read(w);
+	if (moved) /* --who-resctrl's groups could not take a cgroup's new process: said */
+		snprintf(w->rdt_note + strlen(w->rdt_note), sizeof(w->rdt_note) - strlen(w->rdt_note),
+			 "%s%s", w->rdt_note[0] ? "; " : "", moved);
 	w->have_t = true;
 	return who_snapshot(w);
 }

@@ -49,7 +49,8 @@ struct who_config {
 	void (*refresh)(void *ctx);
 	void *refresh_ctx;
 	/* at every look, wanted or not: --who-resctrl's groups take the cgroups' new processes */
-	void (*follow)(void *ctx);
+	/* (what could not be done, for the resctrl note: NULL when all went well) */
+	const char *(*follow)(void *ctx);
 	void *follow_ctx;
 	bool simulated;
 	const char *unavailable;          /* no one to show here: why (an emulated machine's) */
@@ -90,6 +91,7 @@ int who_mk_groups(const char *root, const char *list, struct who_mk **out, char 
 		  size_t errlen);
 void who_mk_remove(struct who_mk *m);
 /* Move the processes that joined the groups' cgroups since the last call into them (the sampler). */
-void who_mk_follow(struct who_mk *m);
+/* NULL, or what could not be done (a process not moved: the first reason), until the next call. */
+const char *who_mk_follow(struct who_mk *m);
 
 #endif

@@ -58,6 +58,7 @@ struct who_mk {
 	} *ids;
 	int n;
 	int made;                 /* made so far */
+	char follow_err[256];     /* the last look's first failure to move a process, "" none */
 	struct guard guard;
 };
 
@@ -270,16 +271,20 @@ static int who_mk_move(struct who_mk *m, int k, int *pids, int n, char *err, siz
 	return rc;
 }
 
-void who_mk_follow(struct who_mk *m)
+const char *who_mk_follow(struct who_mk *m)
 {
 	char err[256];
 
-	for (int k = 0; m && k < m->made; k++) {
+	if (!m)
+		return NULL;
+	m->follow_err[0] = '\0';
+	for (int k = 0; k < m->made; k++) {
 		int *pids, n = who_mk_procs(m, k, &pids);
 
-		if (n >= 0)
-			who_mk_move(m, k, pids, n, err, sizeof(err));
+		if (n >= 0 && who_mk_move(m, k, pids, n, err, sizeof(err)) && !m->follow_err[0])
+			snprintf(m->follow_err, sizeof(m->follow_err), "%s", err);
 	}
+	return m->follow_err[0] ? m->follow_err : NULL;
 }
 
 /* Group K for cgroup PATH (its processes from its cgroup.procs); 0 or -errno with ERR. */
