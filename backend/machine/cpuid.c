@@ -164,6 +164,10 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 			info->fixed_width = cpuid_bits(r[3], 5, 12);
 		}
 	}
+	if (info->perfmon_version >= 6 && max_leaf >= 0x23 && leaf(ctx, 0x23, 0, r) == 0) {
+		info->evtsel_umask2 = r[1] & 1;
+		info->evtsel_eq = (r[1] >> 1) & 1;
+	}
 	max_ext = leaf(ctx, 0x80000000u, 0, r) == 0 ? r[0] : 0;
 	if (info->vendor_id == CPUID_VENDOR_AMD)
 		cpuid_amd_counters(leaf, ctx, max_ext, info);

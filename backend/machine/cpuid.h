@@ -60,6 +60,12 @@ struct cpuid_info {
 	 */
 	uint32_t arch_events_absent;
 	unsigned arch_events_len;         /* CPUID.0AH:EAX[31:24] */
+	/*
+	 * Version 6's select extensions, CPUID.23H.0:EBX: bit 0 UMASK2 (a second
+	 * umask at 47:40), bit 1 EQ (pmu_regs.h).  Linux enumerates them so
+	 * (arch/x86/events/intel/core.c, update_pmu_cap).
+	 */
+	bool evtsel_umask2, evtsel_eq;
 	enum cpuid_uarch uarch;
 	const char *uarch_name;           /* "Nehalem", "Westmere", "Skylake client", ... */
 };

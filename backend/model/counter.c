@@ -29,7 +29,8 @@ static uint64_t counter_fields(const struct layout_event *ev)
 {
 	return ((uint64_t)(ev->event & 0xFF) << EVTSEL_EVENT_SHIFT) |
 	       ((uint64_t)(ev->event >> 8) << AMD_EVTSEL_EVENT_HI_SHIFT) |
-	       ((uint64_t)ev->umask << EVTSEL_UMASK_SHIFT) |
+	       ((uint64_t)(ev->umask & 0xFF) << EVTSEL_UMASK_SHIFT) |
+	       ((uint64_t)(ev->umask >> 8 & 0xFF) << EVTSEL_UMASK2_SHIFT) |
 	       ((uint64_t)ev->cmask << EVTSEL_CMASK_SHIFT) | (ev->inv ? EVTSEL_INV : 0) |
 	       (ev->edge ? EVTSEL_EDGE : 0) | EVTSEL_EN;
 }
@@ -37,8 +38,10 @@ static uint64_t counter_fields(const struct layout_event *ev)
 uint64_t counter_evtsel(const struct layout_event *ev, unsigned perfmon_version, bool user,
 			bool kernel)
 {
+	user = user && ev->ring != LAYOUT_RING_KERNEL;
+	kernel = kernel && ev->ring != LAYOUT_RING_USER;
 	return counter_fields(ev) | (ev->any && perfmon_version >= 3 ? EVTSEL_ANY : 0) |
-	       (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0);
+	       (ev->eq ? EVTSEL_EQ : 0) | (user ? EVTSEL_USR : 0) | (kernel ? EVTSEL_OS : 0);
 }
 
 /* The kernel's names of the IMC's free-running counters (its uncore_imc events/), by MCHBAR offset. */
@@ -92,13 +95,17 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 				      (unsigned long long)ev->offcore);
 	if (ev->has_frontend && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",frontend=0x%x", ev->frontend);
+	if (ev->eq && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ",eq=1");
+	/* perf's modifiers: k counts the kernel only, u user space only */
 	if (n < len)
-		snprintf(buf + n, len - n, "/");
+		snprintf(buf + n, len - n, "/%s", ev->ring == LAYOUT_RING_KERNEL ? "k"
+			 : ev->ring == LAYOUT_RING_USER ? "u" : "");
 }
 
 uint64_t counter_perf_config(const struct layout_event *ev)
 {
-	return (counter_fields(ev) & ~EVTSEL_EN) |
+	return (counter_fields(ev) & ~EVTSEL_EN) | (ev->eq ? EVTSEL_EQ : 0) |
 	       (ev->any && !layout_pmu_kinds[ev->pmu].per_socket ? EVTSEL_ANY : 0);
 }
 

@@ -133,6 +133,9 @@ extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];
 
 extern const char *const layout_scope_names[LAYOUT_NSCOPES];
 
+/* An event's own privilege levels (Intel's metrics: ":USER", ":SUP"), within the run's. */
+enum layout_ring { LAYOUT_RING_ALL, LAYOUT_RING_USER, LAYOUT_RING_KERNEL };
+
 struct layout_event {
 	char *name;
 	char *spec;          /* as written: libpfm4 name or "raw ..." */
@@ -142,6 +145,8 @@ struct layout_event {
 	unsigned event, cmask;
 	uint64_t umask;      /* a server CHA's carries the vendor's UMaskExt above bit 8 (40 bits) */
 	bool inv, edge, any;
+	bool eq;             /* counter mask compared for equality (EVTSEL_EQ, version 6) */
+	enum layout_ring ring; /* the privilege levels it counts, within the run's (user, kernel) */
 	bool per_core;       /* counts for the whole core (any=1 unless 'sum', or declared per-core) */
 	bool summed;         /* 'sum': summed over a core's threads like a thread's event, any=1 too */
 	bool has_offcore;

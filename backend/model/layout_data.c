@@ -21,7 +21,9 @@
 
 /* Counters and widths: pmu_regs.h (seed 000 for the Nehalem uncore, seed 001 for Skylake client). */
 const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
-	[LAYOUT_PMU_CORE] = { .name = "core", .kernel = "cpu", .box = "CPU", .cmask_max = 0xFF },
+	/* version 6's UMASK2: the vendor's UMaskExt of a core event above the umask's 8 bits */
+	[LAYOUT_PMU_CORE] = { .name = "core", .kernel = "cpu", .box = "CPU", .cmask_max = 0xFF,
+			      .umask_max = 0xFFFF },
 	[LAYOUT_PMU_UNCORE] = { .name = "uncore", .kernel = "uncore", .counters = NHM_UNC_COUNTERS,
 				.width = NHM_UNC_WIDTH, .per_socket = true, .box = "socket",
 				.cmask_max = 0xFF },

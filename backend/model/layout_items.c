@@ -50,15 +50,25 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		uint64_t max;
 	} keys[] = { { "event", 0xFF }, { "umask", 0xFF }, { "cmask", 0xFF }, { "inv", 1 },
 		     { "edge", 1 }, { "any", 1 }, { "offcore", ~0ull },
-		     { "frontend", PEBS_FRONTEND_MASK } };
+		     { "frontend", PEBS_FRONTEND_MASK }, { "eq", 1 } };
 	const char *eq = strchr(t->text, '=');
 	uint64_t v;
 	/* the fields each PMU's event select has: uncore selects have no ANY, no extra registers */
-	unsigned nkeys = layout_pmu_kinds[ev->pmu].per_socket ? 5 : 8;
+	unsigned nkeys = layout_pmu_kinds[ev->pmu].per_socket ? 5 : 9;
 
 	if (!eq)
 		return layout_fail(p, t->at, "FIELD=VALUE (event, umask, cmask, inv, edge, any, "
-				   "offcore, frontend), not '%s'", t->text);
+				   "offcore, frontend, eq, ring), not '%s'", t->text);
+	if (!strncmp(t->text, "ring=", 5) && !layout_pmu_kinds[ev->pmu].per_socket) {
+		/* the privilege levels of this event alone, within the run's */
+		if (!strcmp(eq + 1, "user"))
+			ev->ring = LAYOUT_RING_USER;
+		else if (!strcmp(eq + 1, "kernel"))
+			ev->ring = LAYOUT_RING_KERNEL;
+		else
+			return layout_fail(p, eq + 1, "ring=user or ring=kernel, not '%s'", eq + 1);
+		return 0;
+	}
 	for (size_t k = 0; k < nkeys; k++) {
 		if (strlen(keys[k].key) != (size_t)(eq - t->text) ||
 		    strncmp(keys[k].key, t->text, (size_t)(eq - t->text)))
@@ -83,12 +93,14 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		case 4: ev->edge = v; break;
 		case 5: ev->any = v; break;
 		case 6: ev->offcore = v; ev->has_offcore = true; break;
-		default: ev->frontend = (uint32_t)v; ev->has_frontend = true; break;
+		case 7: ev->frontend = (uint32_t)v; ev->has_frontend = true; break;
+		default: ev->eq = v; break;
 		}
 		return 0;
 	}
 	return layout_fail(p, t->at, "a raw field (event, umask, cmask, inv, edge%s), not '%.*s'",
-			   nkeys == 8 ? ", any, offcore, frontend" : "", (int)(eq - t->text), t->text);
+			   nkeys == 9 ? ", any, offcore, frontend, eq, ring" : "", (int)(eq - t->text),
+			   t->text);
 }
 
 /* Trailing words of an event line: per-core, counters=LIST, channel=N, box=N. */

@@ -54,6 +54,19 @@
  */
 #define OFFCORE_RSP_NHM_MASK       0xFFFFull
 #define OFFCORE_RSP_SKL_MASK       0x3FFFFFFFFFull
+/*
+ * Lion Cove (Lunar Lake 06_BD, Arrow Lake 06_C5/C6) uses bits up to 43:
+ * Linux widened its mask for the events Intel released (intel_lnc_extra_regs,
+ * "perf/x86/intel: Fix bitmask of OCR and FRONTEND events for LNC", 6.13).
+ */
+#define OFFCORE_RSP_LNC_MASK       0xFFFFFFFFFFFull
+
+/* The writable bits of MSR_OFFCORE_RSP_x on a core of Intel's data (family 6, MODEL). */
+static inline uint64_t pmu_offcore_mask(unsigned family, unsigned model)
+{
+	return family == 6 && (model == 0xBD || model == 0xC5 || model == 0xC6)
+	       ? OFFCORE_RSP_LNC_MASK : OFFCORE_RSP_SKL_MASK;
+}
 #define IA32_MISC_ENABLE           0x1A0u /* never written: the allowlist test's witness */
 /*
  * MSR_PEBS_FRONTEND [SDM; Intel's perfmon data: MSRIndex 0x3F7]: what
@@ -102,6 +115,16 @@
 #define EVTSEL_INV         (1ull << 23)
 #define EVTSEL_CMASK_SHIFT 24
 #define EVTSEL_CMASK_MASK  0xFF000000ull
+/*
+ * Architectural performance monitoring version 6 may add EQ, bit 36 (where
+ * CPUID.23H.0:EBX[1] says so): the counter-mask comparison is "equal to
+ * CMASK" instead of "at least" (Linux's cpu PMU format "eq=config:36",
+ * "v6 +", arch/x86/events/intel/core.c).  Intel's metrics write it ":eq1".
+ */
+#define EVTSEL_EQ          (1ull << 36)
+/* and UMASK2, bits 47:40 (CPUID.23H.0:EBX[0]): the vendor's UMaskExt, the umask's second byte */
+#define EVTSEL_UMASK2_SHIFT 40
+#define EVTSEL_UMASK2_MASK  (0xFFull << EVTSEL_UMASK2_SHIFT)
 /*
  * AMD's PerfEvtSel (AMD64 APM Vol. 2, 13.2.1) has the same low fields and
  * a 12-bit event select: EventSelect[11:8] in bits 35:32.

@@ -536,6 +536,10 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 		batch_list_perf(l, out);
 		return;
 	}
+	bool eq = false; /* a column for version 6's EQ only where an event sets it */
+
+	for (int k = 0; k < l->nevents; k++)
+		eq |= l->events[k].eq;
 	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
 	fprintf(out, "# PERFEVTSEL = event | umask<<8 | %s%sEN; INT is never set\n",
 		user ? "USR | " : "", kernel ? "OS | " : "");
@@ -552,9 +556,9 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 		fprintf(out, "\ngroup %s (key %c, %s): %s\n", grp->name, grp->key ? grp->key : '-',
 			grp->default_on ? "on by default" : "off by default",
 			grp->title ? grp->title : "");
-		fprintf(out, "  %-20s %5s %5s %5s %3s %4s %3s %10s %13s  %-9s %s\n", "event", "code",
-			"umask", "cmask", "inv", "edge", "any", "PERFEVTSEL", "extra MSR", "counters",
-			"name");
+		fprintf(out, "  %-20s %5s %5s %5s %3s %4s %3s%s %10s %13s  %-9s %s\n", "event",
+			"code", "umask", "cmask", "inv", "edge", "any", eq ? " eq" : "", "PERFEVTSEL",
+			"extra MSR", "counters", "name");
 		for (int i = 0; i < grp->nevents; i++) {
 			const struct layout_event *ev = &l->events[grp->first_event + i];
 			uint64_t sel = counter_evtsel(ev, perfmon_version, user, kernel);
@@ -571,8 +575,9 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 			else if (ev->has_frontend)
 				snprintf(offc, sizeof(offc), "%03XH=0x%X", MSR_PEBS_FRONTEND,
 					 ev->frontend);
-			fprintf(out, "  %-20s  0x%02X  0x%02llX %5u %3d %4d %3d %10llX %13s  PMC%-6s %s\n",
-				ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask, ev->inv, ev->edge, ev->any,
+			fprintf(out, "  %-20s  0x%02X  0x%02llX %5u %3d %4d %3d%s %10llX %13s  PMC%-6s "
+				"%s\n", ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask,
+				ev->inv, ev->edge, ev->any, !eq ? "" : ev->eq ? "  1" : "  0",
 				(unsigned long long)sel, offc, ctrs,
 				ev->canonical ? ev->canonical : ev->spec);
 			free(ctrs);

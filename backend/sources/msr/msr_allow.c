@@ -13,6 +13,10 @@
 /* Write masks computed from the CPU's counters (msr_allow_mask) [SDM 20.2]. */
 #define MASK_FIXED_CTRL  1ull
 #define MASK_GLOBAL_CTRL 2ull
+/* a general-purpose select's writable bits: 31:0, and EQ from version 6 (pmu_regs.h) */
+#define MASK_EVTSEL      3ull
+/* the offcore response matrix of a core of Intel's data: pmu_offcore_mask */
+#define MASK_OFFCORE     4ull
 #define UA_ARCH_ALL (UA(CPUID_UARCH_ARCH) | UA(CPUID_UARCH_CORE2) | UA(CPUID_UARCH_NEHALEM) | \
 		     UA(CPUID_UARCH_WESTMERE) | UA(CPUID_UARCH_SKYLAKE))
 #define UA_NHM_WSM (UA(CPUID_UARCH_NEHALEM) | UA(CPUID_UARCH_WESTMERE))
@@ -81,7 +85,7 @@ static const struct msr_allow_group {
 	  .control = IA32_PERFEVTSEL0 },
 	{ .name = "IA32_PERFEVTSEL", .base = IA32_PERFEVTSEL0, .stride = 1,
 	  .count_from = ALLOW_PER_GP, .uarchs = UA_ARCH_ALL, .min_version = 1,
-	  .write_mask = 0xFFFFFFFFull },
+	  .write_mask = MASK_EVTSEL },
 	{ .name = "IA32_FIXED_CTR", .base = IA32_FIXED_CTR0, .stride = 1,
 	  .count_from = ALLOW_PER_FIXED, .uarchs = UA_ARCH_ALL, .min_version = 2,
 	  .write_mask = ~0ull, .counter = true, .control = IA32_FIXED_CTR_CTRL,
@@ -94,7 +98,7 @@ static const struct msr_allow_group {
 	/* the Skylake-and-later cores of Intel's data: their offcore pair, MSR_PEBS_FRONTEND */
 	{ .name = "MSR_OFFCORE_RSP_", .base = MSR_OFFCORE_RSP_0, .stride = 1,
 	  .count_from = ALLOW_SKL_ON, .count = 2, .uarchs = UA(CPUID_UARCH_ARCH), .min_version = 1,
-	  .write_mask = OFFCORE_RSP_SKL_MASK },
+	  .write_mask = MASK_OFFCORE },
 	{ .name = "MSR_PEBS_FRONTEND", .base = MSR_PEBS_FRONTEND, .count_from = ALLOW_SKL_ON,
 	  .count = 1, .uarchs = UA(CPUID_UARCH_ARCH) | UA(CPUID_UARCH_SKYLAKE), .min_version = 1,
 	  .write_mask = PEBS_FRONTEND_MASK },
@@ -168,6 +172,11 @@ static uint64_t msr_allow_mask(const struct cpuid_info *info, uint64_t which)
 
 	if (fixed < 3)
 		fixed = 3; /* version 2 and later name three [SDM] */
+	if (which == MASK_OFFCORE)
+		return pmu_offcore_mask(info->family, info->model);
+	if (which == MASK_EVTSEL)
+		return 0xFFFFFFFFull | (info->evtsel_eq ? EVTSEL_EQ : 0) |
+		       (info->evtsel_umask2 ? EVTSEL_UMASK2_MASK : 0);
 	if (which == MASK_FIXED_CTRL)
 		return (1ull << (4 * fixed)) - 1;
 	return ((1ull << gp) - 1) | (((1ull << fixed) - 1) << 32) |
@@ -183,7 +192,8 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 		return;
 	e = &l->e[l->n++];
 	e->reg = reg;
-	e->write_mask = g->write_mask == MASK_FIXED_CTRL || g->write_mask == MASK_GLOBAL_CTRL
+	e->write_mask = g->write_mask == MASK_FIXED_CTRL || g->write_mask == MASK_GLOBAL_CTRL ||
+			g->write_mask == MASK_EVTSEL || g->write_mask == MASK_OFFCORE
 			? msr_allow_mask(info, g->write_mask) : g->write_mask;
 	e->uncore = g->uncore;
 	e->counter = g->counter;

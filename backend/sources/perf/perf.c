@@ -294,8 +294,10 @@ int perf_group_open_flags(struct perf_group *g, const struct perf_sys *sys,
 			.config1 = c[i].config[1], .config2 = c[i].config[2],
 			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
 				       PERF_FORMAT_TOTAL_TIME_RUNNING,
-			.disabled = i == 0, .exclude_user = !user, .exclude_kernel = !kernel,
-			.exclude_hv = !kernel,
+			.disabled = i == 0,
+			.exclude_user = !user || c[i].ring == LAYOUT_RING_KERNEL,
+			.exclude_kernel = !kernel || c[i].ring == LAYOUT_RING_USER,
+			.exclude_hv = !kernel || c[i].ring == LAYOUT_RING_USER,
 			/* a process: its threads and children from now on too */
 			.inherit = pid >= 0 && !cgroup,
 		};

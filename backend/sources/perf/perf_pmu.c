@@ -385,10 +385,12 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 		{ "any", ev->any, ev->any },
 		{ "offcore_rsp", ev->offcore, ev->has_offcore },
 		{ "frontend", ev->frontend, ev->has_frontend },
+		{ "eq", ev->eq, ev->eq },
 	};
 
 	memset(c, 0, sizeof(*c));
 	c->type = p->type;
+	c->ring = ev->ring;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		int rc = perf_pmu_set(p, f[i].field, f[i].value, c);
 

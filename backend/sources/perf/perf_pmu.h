@@ -65,6 +65,7 @@ extern const char *const perf_topdown_events[PERF_METRICS_FIELDS];
 struct perf_pmu_config {
 	uint32_t type;
 	uint64_t config[3];
+	enum layout_ring ring;   /* the event's own privilege levels, within the group's */
 };
 
 /*

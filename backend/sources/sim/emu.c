@@ -179,9 +179,11 @@ static int emu_is_offcore(const struct emu *e, uint32_t reg)
 /* Writing a reserved bit of the offcore matrix faults (#GP: EIO through the driver). */
 static uint64_t emu_offcore_valid(const struct emu *e)
 {
-	/* Skylake's fields; the later cores of Intel's data have them too (their values fit) */
-	return (e->model && e->model->p->uarch == CPUID_UARCH_SKYLAKE) || e->m->offcore_events[0]
-	       ? OFFCORE_RSP_SKL_MASK : OFFCORE_RSP_NHM_MASK;
+	/* Skylake's fields; the later cores of Intel's data have them too (Lion Cove's wider) */
+	if (e->m->offcore_events[0])
+		return pmu_offcore_mask(e->m->family, e->m->model);
+	return e->model && e->model->p->uarch == CPUID_UARCH_SKYLAKE ? OFFCORE_RSP_SKL_MASK
+	       : OFFCORE_RSP_NHM_MASK;
 }
 
 /* The core's numbered registers: counters, selects, fixed counters, offcore matrices. */
@@ -206,8 +208,13 @@ static int emu_core_numbered_reg(struct emu *e, struct emu_cpu *c, uint32_t reg,
 	if (reg >= IA32_PERFEVTSEL0 && reg < IA32_PERFEVTSEL0 + ngp) {
 		uint64_t *sel = &c->evtsel[reg - IA32_PERFEVTSEL0];
 
-		/* AMD's EventSelect[11:8] at 35:32; on Intel the high half is reserved */
-		uint64_t high = *val >> 32 & ~(e->m->amd ? AMD_EVTSEL_EVENT_HI_MASK >> 32 : 0);
+		/*
+		 * AMD's EventSelect[11:8] at 35:32; on Intel the high half is reserved
+		 * but, from version 6 (CPUID 23H, as emu_cpuid answers), EQ and UMASK2
+		 */
+		uint64_t high = *val >> 32 & ~(e->m->amd ? AMD_EVTSEL_EVENT_HI_MASK >> 32
+					      : e->m->perfmon_version >= 6
+					      ? (EVTSEL_EQ | 0xFF0000000000ull) >> 32 : 0);
 
 		if (write && (high || (!(e->m->perfmon_version >= 3) && !e->m->amd &&
 				      (*val & EVTSEL_ANY))))
@@ -453,7 +460,7 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 	memset(regs, 0, 16);
 	switch (leaf) {
 	case 0:
-		regs[0] = m->amd ? 0x10 : m->hybrid ? 0x20 : 0xB;
+		regs[0] = m->amd ? 0x10 : m->perfmon_version >= 6 ? 0x23 : m->hybrid ? 0x20 : 0xB;
 		memcpy(&regs[1], m->amd ? "Auth" : "Genu", 4);
 		memcpy(&regs[3], m->amd ? "enti" : "ineI", 4);
 		memcpy(&regs[2], m->amd ? "cAMD" : "ntel", 4);
@@ -498,6 +505,11 @@ int emu_cpuid(struct emu *e, int cpu, uint32_t leaf, uint32_t subleaf, uint32_t 
 		break;
 	case 0x80000000u:
 		regs[0] = m->amd && m->perfmon_v2 ? 0x80000022u : 0x80000008u;
+		break;
+	case 0x23:
+		/* version 6's select extensions: UMASK2 (bit 0) and EQ (bit 1) */
+		if (!m->amd && m->perfmon_version >= 6 && subleaf == 0)
+			regs[1] = 0x3;
 		break;
 	case 0x80000002u:
 	case 0x80000003u:

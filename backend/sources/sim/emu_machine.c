@@ -184,7 +184,8 @@ const struct emu_machine emu_machines[] = {
 		.topology = "hybrid: 4 P-cores, 1 E-core module x 4",
 		.brand = "Intel(R) Core(TM) Ultra 7 258V",
 		.family = 6, .model = 0xBD, .stepping = 1,
-		.perfmon_version = 5, .gp_counters = 8, .gp_width = 48,
+		/* Lion Cove and Skymont: version 6, with the select's UMASK2 and EQ (CPUID 23H) */
+		.perfmon_version = 6, .gp_counters = 8, .gp_width = 48,
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.20,
 		.slots_width = 8, .perf_metrics = 8,

@@ -12,15 +12,63 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * Linux's Intel core PMU formats and when the driver shows each
+ * (arch/x86/events/intel/core.c as of 6.12): intel_arch_formats_attr on
+ * version 1-2, intel_arch3_formats_attr from 3 with "any" only while
+ * CPUID.0AH:EDX[15] does not deprecate AnyThread (Ice Lake and later, version
+ * 5, deprecate it), ldlat and offcore_rsp (PEBS load latency, the offcore
+ * matrix), skl_format_attr's frontend on the big cores only (a hybrid's
+ * cpu_atom has none), and version 6's umask2 (the umask grown to 47:40) and
+ * eq (group_format_evtsel_ext, as CPUID.23H enumerates them).
+ */
+enum ek_when { EK_ALWAYS, EK_ANYTHREAD, EK_ARCH3, EK_FRONTEND, EK_UMASK1, EK_UMASK2, EK_EQ };
+
+static const struct ek_format {
+	const char *name, *bits;
+	enum ek_when when;
+} ek_intel_core[] = {
+	{ "event", "config:0-7", EK_ALWAYS },
+	{ "umask", "config:8-15", EK_UMASK1 },
+	{ "umask", "config:8-15,40-47", EK_UMASK2 },
+	{ "edge", "config:18", EK_ALWAYS },
+	{ "pc", "config:19", EK_ALWAYS },
+	{ "any", "config:21", EK_ANYTHREAD },
+	{ "inv", "config:23", EK_ALWAYS },
+	{ "cmask", "config:24-31", EK_ALWAYS },
+	{ "eq", "config:36", EK_EQ },
+	{ "offcore_rsp", "config1:0-63", EK_ARCH3 },
+	{ "ldlat", "config1:0-15", EK_ARCH3 },
+	{ "frontend", "config1:0-23", EK_FRONTEND },
+};
+
+/* Whether the driver shows a format of WHEN on core PMU NAME of machine M. */
+static bool ek_format_shown(const struct emu_machine *m, const char *name, enum ek_when when)
+{
+	bool v6 = m->perfmon_version >= 6; /* the emulated CPUs of version 6 enumerate both */
+
+	switch (when) {
+	case EK_ALWAYS:
+		return true;
+	case EK_ANYTHREAD:
+		return m->perfmon_version >= 3 && m->perfmon_version < 5;
+	case EK_ARCH3:
+		return m->perfmon_version >= 3;
+	case EK_FRONTEND:
+		return m->pebs_frontend && strcmp(name, "cpu_atom");
+	case EK_UMASK1:
+		return !v6;
+	case EK_UMASK2:
+	case EK_EQ:
+		return v6;
+	}
+	return false;
+}
+
 /* A PMU description: NAME, TYPE, the formats (NAME=TEXT pairs), the uncore CPUs in CPUMASK. */
 struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type,
 				 enum ek_kind kind, const char *cmask, const char *cpumask)
 {
-	static const char *const core[][2] = {
-		{ "event", "config:0-7" }, { "umask", "config:8-15" }, { "edge", "config:18" },
-		{ "pc", "config:19" }, { "any", "config:21" }, { "inv", "config:23" },
-		{ "cmask", "config:24-31" }, { "offcore_rsp", "config1:0-63" },
-	};
 	/* Linux's amd core PMU (arch/x86/events/amd/core.c): the 12-bit event select split */
 	static const char *const amd[][2] = {
 		{ "event", "config:0-7,32-35" }, { "umask", "config:8-15" }, { "edge", "config:18" },
@@ -51,10 +99,10 @@ struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type,
 		return p;
 	}
 	if (kind == EK_CORE) {
-		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
-			perf_pmu_add_field(&p->desc, core[i][0], core[i][1]);
-		if (emu_machine(k->emu)->pebs_frontend)
-			perf_pmu_add_field(&p->desc, "frontend", "config1:0-23");
+		for (size_t i = 0; i < sizeof(ek_intel_core) / sizeof(ek_intel_core[0]); i++)
+			if (ek_format_shown(emu_machine(k->emu), name, ek_intel_core[i].when))
+				perf_pmu_add_field(&p->desc, ek_intel_core[i].name,
+						   ek_intel_core[i].bits);
 		/* Linux's events/ on Ice Lake and later: slots (fixed counter 3), topdown-*; not cpu_atom's */
 		if (strcmp(name, "cpu_atom") && emu_machine(k->emu)->slots_width)
 			perf_pmu_add_alias(&p->desc, "slots", "event=0x00,umask=0x4");
