@@ -2,6 +2,7 @@
  * perfmon_layout: a layout from Intel's data; see perfmon_layout.h.
  */
 #include "perfmon_layout.h"
+#include "perfmon_fields.h"
 #include "expr.h"
 #include "layout.h"
 #include "perfmon_keys.h"
@@ -16,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #define PL_KEYS PERFMON_KEYS
 #define PL_FORMULA_MAX 16384
@@ -256,46 +256,16 @@ static const char *pl_scope(const struct pl_gen *g, const struct perfmon_metric 
 static void pl_event_line(struct pl_gen *g, int v)
 {
 	const struct perfmon_event *e = &g->p->events[v];
-	const char *mods = strchr(e->name, ':');
-	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
-	/* a core's UMaskExt (Lunar Lake on: version 6's UMASK2) is the umask's second byte */
-	unsigned long umask = strtoul(e->umask ? e->umask : "0", NULL, 0) |
-			      (g->amd ? 0 : strtoul(e->umask_ext ? e->umask_ext : "0", NULL, 0) << 8);
-	unsigned long cmask = strtoul(e->cmask ? e->cmask : "0", NULL, 0);
-	unsigned long inv = strtoul(e->inv ? e->inv : "0", NULL, 0);
-	unsigned long edge = strtoul(e->edge ? e->edge : "0", NULL, 0);
-	unsigned long any = strtoul(e->any ? e->any : "0", NULL, 0);
-	bool fixed = e->counter && !strncmp(e->counter, "Fixed counter ", 14), eq = false;
-	const char *ring = NULL;
+	struct perfmon_fields f;
 	const char *counters = g->c->ht_on || !e->counter_ht_off ? e->counter : e->counter_ht_off;
 	char name[160], buf[48];
 	const char *extra;
 	size_t np = (size_t)snprintf(name, sizeof(name), "%s", g->prefix);
+	unsigned long code;
+	bool fixed = e->counter && !strncmp(e->counter, "Fixed counter ", 14);
 
-	if (fixed) {
-		/* the architectural twins on a general-purpose counter (SDM Table 19-1) */
-		code = strstr(e->base, "INST_RETIRED") ? 0xC0 : 0x3C;
-		umask = 0;
-	}
-	/* the formula's modifiers over the event's own fields (perf's terms for Intel's metrics) */
-	for (const char *m = mods; m && *m; m = strchr(m + 1, ':')) {
-		size_t n = strcspn(m + 1, ":");
-
-		if (m[1] == 'c' && isdigit((unsigned char)m[2]))
-			cmask = strtoul(m + 2, NULL, 10);
-		else if (m[1] == 'e' && m[2] == 'q' && isdigit((unsigned char)m[3]))
-			eq = strtoul(m + 3, NULL, 10) != 0;
-		else if (m[1] == 'e' && isdigit((unsigned char)m[2]))
-			edge = strtoul(m + 2, NULL, 10);
-		else if (m[1] == 'i' && isdigit((unsigned char)m[2]))
-			inv = strtoul(m + 2, NULL, 10);
-		else if (m[1] == 'u' && m[2] == '0' && m[3] == 'x')
-			umask = strtoul(m + 2, NULL, 16); /* another umask of the same event */
-		else if ((n == 3 && !strncasecmp(m + 1, "sup", 3)))
-			ring = "kernel"; /* counted in the kernel only */
-		else if (n == 4 && !strncmp(m + 1, "USER", 4))
-			ring = "user";
-	}
+	perfmon_fields_of(e, g->amd, &f);
+	code = f.code;
 	perfmon_layout_name(e->name, name + np, sizeof(name) - np);
 	extra = perfmon_plan_extra(e, buf, sizeof(buf));
 	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE) {
@@ -309,22 +279,22 @@ static void pl_event_line(struct pl_gen *g, int v)
 	}
 	/* AMD's event selects are 12 bits wide (PERF_CTL[35:32] and [7:0]) */
 	fprintf(g->f, "  event %s raw event=0x%02lX umask=0x%02lX", name,
-		code & (g->amd ? AMD_EVENT_MAX : 0xFF), umask & (g->amd ? 0xFF : 0xFFFF));
+		code & (g->amd ? AMD_EVENT_MAX : 0xFF), f.umask & (g->amd ? 0xFF : 0xFFFF));
 	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE)
 		fprintf(g->f, " offcore=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
 	else if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_FRONTEND)
 		fprintf(g->f, " frontend=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
-	if (cmask)
-		fprintf(g->f, " cmask=%lu", cmask & 0xFF);
-	if (inv)
+	if (f.cmask)
+		fprintf(g->f, " cmask=%lu", f.cmask & 0xFF);
+	if (f.inv)
 		fprintf(g->f, " inv=1");
-	if (edge)
+	if (f.edge)
 		fprintf(g->f, " edge=1");
-	if (eq)
+	if (f.eq)
 		fprintf(g->f, " eq=1");
-	if (ring)
-		fprintf(g->f, " ring=%s", ring);
-	if (any)
+	if (f.ring)
+		fprintf(g->f, " ring=%s", f.ring);
+	if (f.any)
 		fprintf(g->f, " any=1 sum"); /* the vendor's formulas sum it over the core's threads */
 	if (!fixed && counters && isdigit((unsigned char)counters[0])) {
 		/* the vendor's list, within the counters a layout names here */

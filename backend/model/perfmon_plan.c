@@ -2,6 +2,7 @@
  * perfmon_plan: packing a platform's metrics into passes; see perfmon_plan.h.
  */
 #include "perfmon_plan.h"
+#include "perfmon_fields.h"
 #include "expr.h"
 #include "xmalloc.h"
 
@@ -55,41 +56,6 @@ static unsigned perfmon_plan_event_mask(const struct perfmon_event *e, bool ht_o
 	return perfmon_plan_mask(ht_off && e->counter_ht_off ? e->counter_ht_off : e->counter);
 }
 
-/*
- * Whether pmutop programs every modifier of a core event NAME as the
- * metrics mean it (":c4:i1:e1:eq1:u0x80:SUP:USER:ocr_msr_val=V", and
- * ":perf_metrics" and ":one_unit" which are read, not programmed); else
- * why (a modifier a newer file brings is never dropped silently).
- */
-static bool perfmon_plan_mods_known(const char *name, char *why, size_t len)
-{
-	static const char *const words[] = { "perf_metrics", "SUP", "sup", "USER", "one_unit",
-					     "retire_latency" };
-	const char *m = strchr(name, ':');
-
-	if (!strncmp(name, "UNC_", 4) || !strncmp(name, "FREERUN_", 8))
-		return true; /* the uncore's own modifiers: perfmon_uncore.c */
-	for (; m && *m; m = strchr(m + 1, ':')) {
-		size_t n = strcspn(m + 1, ":");
-		bool ok = (m[1] == 'c' || m[1] == 'e' || m[1] == 'i') &&
-			  n >= 2 && strspn(m + 2, "0123456789") == n - 1;
-
-		ok = ok || (n >= 3 && !strncmp(m + 1, "eq", 2) &&
-			    strspn(m + 3, "0123456789") == n - 2);
-		ok = ok || (n >= 4 && !strncmp(m + 1, "u0x", 3) &&
-			    strspn(m + 4, "0123456789abcdefABCDEF") == n - 3);
-		ok = ok || !strncmp(m + 1, "ocr_msr_val=", 12);
-		for (size_t k = 0; !ok && k < sizeof(words) / sizeof(words[0]); k++)
-			ok = strlen(words[k]) == n && !strncmp(m + 1, words[k], n);
-		if (!ok) {
-			snprintf(why, len, "%s: pmutop does not program the modifier :%.*s", name,
-				 (int)n, m + 1);
-			return false;
-		}
-	}
-	return true;
-}
-
 enum perfmon_need perfmon_plan_need(const struct perfmon *p, int v, int *fixed, char *why,
 				    size_t len)
 {
@@ -108,7 +74,7 @@ enum perfmon_need perfmon_plan_need(const struct perfmon *p, int v, int *fixed, 
 			 "does not do", e->name);
 		return PERFMON_NEED_NONE;
 	}
-	if (!perfmon_plan_mods_known(e->name, why, len))
+	if (!perfmon_fields_known(e->name, why, len))
 		return PERFMON_NEED_NONE;
 	if (!strncmp(e->base, "PERF_METRICS.", 13)) {
 		*fixed = 3; /* read beside fixed counter 3, TOPDOWN.SLOTS */

@@ -361,14 +361,28 @@ bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l
 			users[o]++;
 		}
 		hw[m] = EK_HW_NONE;
-		for (unsigned g = 0; g < ngp && hw[m] == EK_HW_NONE; g++)
-			if (!(gp & (1u << g)) && (g == 0 || !ek_counter0_only(p, e))) {
-				gp |= 1u << g;
-				hw[m] = (int)g;
-			}
-		if (hw[m] == EK_HW_NONE)
-			return false;
 	}
+	/*
+	 * The general counters, the most constrained events first, as Linux's
+	 * perf_assign_events places them by weight: an event that only counter 0
+	 * takes gets it whatever comes before it in the group (a CHA group led by
+	 * its clockticks holds a TOR occupancy)
+	 */
+	for (int pass = 0; pass < 2; pass++)
+		for (int m = 0; m < l->nmembers; m++) {
+			const struct ek_event *e = &k->ev[l->members[m]];
+			bool only0 = ek_counter0_only(p, e);
+
+			if (hw[m] != EK_HW_NONE || only0 != (pass == 0))
+				continue;
+			for (unsigned g = 0; g < ngp && hw[m] == EK_HW_NONE; g++)
+				if (!(gp & (1u << g)) && (g == 0 || !only0)) {
+					gp |= 1u << g;
+					hw[m] = (int)g;
+				}
+			if (hw[m] == EK_HW_NONE)
+				return false;
+		}
 	return true;
 }
 
