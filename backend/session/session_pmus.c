@@ -8,6 +8,7 @@
  * the kernel's sysfs has them, for discovery end to end on a fake root.
  */
 #include "session.h"
+#include "emu_perf.h"
 #include "perf_pmus.h"
 #include "source.h"
 #include "topo.h"
@@ -141,6 +142,9 @@ int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, 
 		fprintf(out, "# the kernel's PMUs%s%s%s: %d, %d skipped%s\n", sim ? " (emulated: " : "",
 			sim ? sim : "", sim ? ")" : "", p.n, p.nskipped,
 			t ? "" : " (no topology: CPUs not mapped to sockets)");
+		if (sim && src->perf_kernel && emu_perf_source(src->perf_kernel))
+			fprintf(out, "# its uncore and power PMUs as %s lays them out\n",
+				emu_perf_source(src->perf_kernel));
 		for (int i = 0; i < p.n;) {
 			int n = 1;
 

@@ -64,7 +64,7 @@ static void session_vendor_machine(const struct source *src, const char *root,
 	/* the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs under --root) */
 	if (src->perf_sys || !src->simulated) {
 		c->chas = perf_sys_boxes(src->perf_sys, root, "uncore_cha_");
-		c->channels = perf_sys_box_span(src->perf_sys, root, "uncore_imc_");
+		c->channels = perf_sys_channel_span(src->perf_sys, root);
 		c->upi_links = perf_sys_boxes(src->perf_sys, root, "uncore_upi_");
 		c->imc_free = perf_sys_boxes(src->perf_sys, root, "uncore_imc_free_running_");
 		c->rapl = session_vendor_rapl(src->perf_sys, root);

@@ -224,7 +224,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		if (s->uncore == CPUMODEL_UNCORE_NONE && !(s->model && s->model->p->uncore_why)) {
 			/* the kernel's uncore PMUs, whatever it describes; channels: its memory boxes */
 			s->uncore = CPUMODEL_UNCORE_KERNEL;
-			s->channels = perf_sys_box_span(s->perf_sys, root, "uncore_imc_");
+			s->channels = perf_sys_channel_span(s->perf_sys, root);
 			/* AMD's: amd_umc_N numbers the channels of every socket in turn */
 			if (!s->channels && s->topo->nsockets > 0)
 				s->channels = perf_sys_boxes(s->perf_sys, root, "amd_umc_") /

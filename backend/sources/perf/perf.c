@@ -247,6 +247,26 @@ int perf_sys_box_numbers(const struct perf_sys *sys, const char *root, const cha
 	return k;
 }
 
+int perf_sys_channel_span(const struct perf_sys *sys, const char *root)
+{
+	int nums[1024], n = perf_sys_box_numbers(sys, root, "uncore_imc_", nums, 1024), span = 0;
+	struct perf_pmu *p = xcalloc(1, sizeof(*p));
+	char name[64], err[300];
+
+	for (int i = 0; i < n; i++) {
+		bool controller = false;
+
+		snprintf(name, sizeof(name), "uncore_imc_%d", nums[i]);
+		if (!perf_sys_pmu(sys, root, name, p, err, sizeof(err)))
+			for (int f = 0; f < p->nfields; f++)
+				controller |= !strcmp(p->fields[f].name, "chmask");
+		if (!controller)
+			span = nums[i] + 1;
+	}
+	free(p);
+	return span;
+}
+
 int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix)
 {
 	int nums[1024];

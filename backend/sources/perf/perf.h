@@ -76,6 +76,12 @@ int perf_sys_box_numbers(const struct perf_sys *sys, const char *root, const cha
 			 int *nums, int max);
 /* How many boxes PREFIXN SYS has (perf_sys_box_numbers' count). */
 int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix);
+/*
+ * The memory channels' span: the highest uncore_imc_N + 1 that is a channel,
+ * not a client's controller (Alder Lake on: uncore_imc_0/1, whose format
+ * has a channel mask, chmask, beside the free-running counters), 0 none.
+ */
+int perf_sys_channel_span(const struct perf_sys *sys, const char *root);
 /* The highest box number + 1 (memory channels keep their numbers across a gap), 0 none. */
 int perf_sys_box_span(const struct perf_sys *sys, const char *root, const char *prefix);
 

@@ -138,7 +138,7 @@ const struct emu_machine emu_machines[] = {
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 		.dram_mts = 4267, /* LPDDR4x-4267, two 64-bit channels */
-		.srv = EMU_SRV_CLIENT, .channels = 2,
+		.srv = EMU_SRV_TGL, .channels = 2,
 	},
 	{
 		/*
@@ -162,7 +162,7 @@ const struct emu_machine emu_machines[] = {
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "hybrid-split",
 		.dram_mts = 4800,
-		.srv = EMU_SRV_CLIENT, .channels = 2,
+		.srv = EMU_SRV_ADL, .channels = 2,
 		.hybrid = &(const struct emu_hybrid){
 			.p_cores = 8, .p_threads = 2, .e_modules = 2, .e_per_module = 4,
 			.p_l2_mib = 1.25, .e_l2_mib = 2, .l3_mib = 30, .mem_gib = 32,

@@ -55,7 +55,8 @@ struct emu_machine {
 	 * take (Intel's data: Ice Lake-SP, Sapphire Rapids / Emerald Rapids,
 	 * Granite Rapids with two CAS counts per channel, one per
 	 * sub-channel); a client's free-running memory-controller counters
-	 * (EMU_SRV_CLIENT: uncore_imc_free_running_0); EMU_SRV_NONE: none.
+	 * (EMU_SRV_TGL, EMU_SRV_ADL: two uncore_imc_free_running boxes beside
+	 * the cbox, arb and clock PMUs); EMU_SRV_NONE: none.
 	 * RAPL's power PMU with it (servers: package and DRAM; clients:
 	 * package and cores).
 	 */
@@ -70,8 +71,9 @@ struct emu_machine {
 	unsigned zen;            /* its generation, 2 to 5 (the L3's latency events differ) */
 	unsigned dispatch_width;
 	bool perfmon_v2;
-	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR,
-		       EMU_SRV_CLIENT /* Ice Lake / Tiger Lake client: free-running IMC */ } srv;
+	/* the kernel's uncore driver tables it follows (emu_perf_linux.c); TGL, ADL: clients */
+	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR, EMU_SRV_TGL,
+		       EMU_SRV_ADL, EMU_SRV_AMD /* a key of the tables: AMD machines say amd */ } srv;
 	int chas, channels, upi_links;
 	double upi_gts;          /* the UPI links' speed, GT/s (their clock is an eighth of it) */
 	/*
@@ -90,6 +92,12 @@ extern const int emu_nmachines;
 const struct emu_machine *emu_machine_find(const char *name);
 
 /* M's microarchitecture, as its row in the CPU table says (or the architectural fallback). */
+/* Whether M is a client whose uncore is Linux's uncore_snb.c's (Tiger or Alder Lake). */
+static inline bool emu_machine_client(const struct emu_machine *m)
+{
+	return m->srv == EMU_SRV_TGL || m->srv == EMU_SRV_ADL;
+}
+
 enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m);
 
 /* The offcore response register (0, 1) event code EVENT reads on M (B7H/BBH or its own), or -1. */

@@ -119,9 +119,14 @@ bool emu_model_skl_arb(unsigned event, unsigned umask, unsigned thr, const doubl
 bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)[SK_COUNT],
 		       int nchan, double *per_s);
 
-/* The server uncore units the kernel's driver counts (emu_model_srv.c), and RAPL's power PMU. */
+/*
+ * The uncore units the kernel's drivers count (emu_model_srv.c), and RAPL's
+ * power PMU; EMU_UNIT_CLOCK a client's uncore clock box, EMU_UNIT_OTHER a
+ * box the model has no truth for (a client's cbox, arb, imc: zero).
+ */
 enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER, EMU_UNIT_IMC_FREE,
-		    EMU_UNIT_AMD_L3, EMU_UNIT_AMD_DF, EMU_UNIT_AMD_UMC };
+		    EMU_UNIT_AMD_L3, EMU_UNIT_AMD_DF, EMU_UNIT_AMD_UMC, EMU_UNIT_CLOCK,
+		    EMU_UNIT_OTHER };
 
 /*
  * Event EVENT with UMASK (the vendor's UMaskExt above bit 8) per second on

@@ -16,7 +16,8 @@
  *                                   Rapids counts each sub-channel apart:
  *                                   _SCH0 05H, _SCH1 06H, the same umasks
  *        UNC_M_CLOCKTICKS           00H/00H (Ice Lake-SP), 01H/01H: the DRAM
- *                                   clock, half the transfer rate
+ *                                   clock, half the transfer rate (Granite
+ *                                   Rapids: a quarter, Intel's description)
  *   UPI  UNC_UPI_TxL_FLITS.ALL_DATA 02H umask 0FH, RxL 03H: data flits, the
  *                                   vendor's metric takes 64/9 bytes each
  *        .NON_DATA umask 97H, .ALL_NULL 27H, .IDLE 47H: protocol and credit,
@@ -25,11 +26,12 @@
  *   CHA  UNC_CHA_TOR_INSERTS.IA_MISS_CXL_ACC, _DRD_CXL_ACC 35H umask 01H,
  *                                   UMaskExt 10C00182H, 10C81782H; the
  *                                   latter's TOR_OCCUPANCY at 36H
- *   power energy-cores event 01H, energy-pkg 02H, energy-ram 03H: 2^-32
- *                                   J per count (the kernel's .scale)
- *   a client's uncore_imc_free_running: data_read event FFH umask 20H,
- *                                   data_write 21H, 64-byte lines (Linux's
- *                                   names for the free-running counters)
+ *   power energy-cores event 01H, energy-pkg 02H, energy-ram 03H,
+ *                                   energy-gpu 04H: 2^-32 J per count (the
+ *                                   kernel's .scale)
+ *   uncore_imc_free_running         event FFH, the umasks of Linux's
+ *                                   free-running types (emu_srv_imc_free)
+ *   uncore_clock                    event FFH: the uncore clock
  *
  * A CHA counts its share of the socket's traffic (1 / the CHAs, or the
  * scenario's hot_cha_share on CHA hot_cha and the rest even); a TOR
@@ -130,6 +132,17 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 	return true;
 }
 
+/*
+ * A channel's DRAM clock (the vendor's UNC_M_CLOCKTICKS, Ice Lake-SP's fixed
+ * DCLK): half the transfer rate; Granite Rapids' "DCLK is 1/4 of DRAM data
+ * rate" (Intel's description).  Sapphire and Granite Rapids' HCLK (umask 00H,
+ * the kernel's clockticks) has no rate in the sources: not modelled.
+ */
+static double emu_srv_dclk(const struct emu_machine *m)
+{
+	return m->dram_mts * 1e6 / (m->srv == EMU_SRV_GNR ? 4 : 2);
+}
+
 static bool emu_srv_mc(const struct emu_machine *m, unsigned event, uint64_t umask,
 		       const double *chan, double *per_s)
 {
@@ -139,7 +152,7 @@ static bool emu_srv_mc(const struct emu_machine *m, unsigned event, uint64_t uma
 	double part = m->srv == EMU_SRV_GNR ? 0.5 : 1;
 
 	if (m->srv == EMU_SRV_ICX ? (event == 0x00 && !umask) : (event == 0x01 && umask == 0x01)) {
-		*per_s = m->dram_mts * 1e6 / 2; /* the DRAM clock: two transfers a cycle */
+		*per_s = emu_srv_dclk(m);
 		return true;
 	}
 	if (event != cas && !(m->srv == EMU_SRV_GNR && event == 0x06))
@@ -151,6 +164,33 @@ static bool emu_srv_mc(const struct emu_machine *m, unsigned event, uint64_t uma
 	else
 		return false;
 	return true;
+}
+
+/*
+ * A controller's free-running counters (CHAN: the socket's channels summed,
+ * the box's share of them): Tiger and Alder Lake's data_total, data_read,
+ * data_write (umask 10H, 20H, 30H); Ice Lake-SP's dclk, read, write (10H,
+ * 20H, 21H; no DDR-T here); Sapphire Rapids' dclk (10H; rpq_cycles and
+ * wpq_cycles, the queues' cycles, are not modelled).
+ */
+static bool emu_srv_imc_free(const struct emu_machine *m, uint64_t umask, const double *chan,
+			     int nboxes, double *per_s)
+{
+	double rd = chan[SK_read_lines_per_s] / nboxes, wr = chan[SK_write_lines_per_s] / nboxes;
+
+	if (umask == 0x10) {
+		*per_s = emu_machine_client(m) ? rd + wr : emu_srv_dclk(m);
+		return true;
+	}
+	if (umask == 0x20 && m->srv != EMU_SRV_SPR) {
+		*per_s = rd;
+		return true;
+	}
+	if (umask == (emu_machine_client(m) ? 0x30u : 0x21u) && m->srv != EMU_SRV_SPR) {
+		*per_s = wr;
+		return true;
+	}
+	return false;
 }
 
 /* A UPI link's clock and its flit slots sent (TxL, 02H) or received (RxL, 03H), per second. */
@@ -211,17 +251,22 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 	case EMU_UNIT_UPI:
 		return emu_srv_upi(m, event, umask, sock, nboxes, per_s);
 	case EMU_UNIT_POWER:
-		if (umask || event < 0x01 || event > 0x03)
+		/* cores, package, DRAM; the graphics (04H) idle; psys (05H): no platform here */
+		if (umask || event < 0x01 || event > 0x04)
 			return false;
-		*per_s = sock[event == 0x02 ? SK_package_watts : event == 0x03 ? SK_dram_watts
-			 : SK_cores_watts] * 4294967296.0;
+		*per_s = event == 0x04 ? 0 : sock[event == 0x02 ? SK_package_watts : event == 0x03
+			 ? SK_dram_watts : SK_cores_watts] * 4294967296.0;
 		return true;
 	case EMU_UNIT_IMC_FREE:
-		/* the controller's lines: CHAN is the socket's channels summed */
-		if (event != 0xFF || (umask != 0x20 && umask != 0x21) || !chan)
+		return event == 0xFF && chan && emu_srv_imc_free(m, umask, chan, nboxes, per_s);
+	case EMU_UNIT_CLOCK:
+		/* a client's uncore clock box (event FFH): the ring's clock */
+		if (event != 0xFF)
 			return false;
-		*per_s = chan[umask == 0x20 ? SK_read_lines_per_s : SK_write_lines_per_s] / nboxes;
+		*per_s = sock[SK_uncore_ghz] * 1e9;
 		return true;
+	case EMU_UNIT_OTHER:
+		return false;
 	case EMU_UNIT_AMD_L3:
 	case EMU_UNIT_AMD_DF:
 	case EMU_UNIT_AMD_UMC:

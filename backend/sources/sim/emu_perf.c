@@ -29,12 +29,24 @@ static int ek_pmu_of(const struct emu_perf *k, uint32_t type)
 	return -1;
 }
 
-/* A free-running PMU's config: a RAPL domain it has (event 01H-03H), or a named IMC count. */
+/* A free-running PMU's config: one of its events/ (a RAPL domain it has, a named IMC count). */
 static bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config)
 {
-	if (p->unit == EMU_UNIT_POWER)
-		return config < 32 && (p->configs & (1u << config));
-	return config == 0x20FF || config == 0x21FF; /* data_read, data_write */
+	for (int i = 0; i < p->nfree; i++)
+		if (p->free_configs[i] == config)
+			return true;
+	return false;
+}
+
+/* The bits of config word WORD that P's format fields place. */
+static uint64_t ek_format_mask(const struct perf_pmu *p, int word)
+{
+	uint64_t m = 0;
+
+	for (int i = 0; i < p->nfields; i++)
+		if (p->fields[i].word == word)
+			m |= p->fields[i].mask;
+	return m;
 }
 
 /*
@@ -141,6 +153,13 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		.exclude_user = attr->exclude_user, .exclude_kernel = attr->exclude_kernel,
 		.read_format = attr->read_format, .hw = EK_HW_NONE,
 	};
+	/*
+	 * a counted box keeps the bits its format names and drops the rest, as
+	 * uncore_pmu_event_init masks config with the type's event_mask: an
+	 * encoding the driver does not place counts another event
+	 */
+	if (k->pmus[pmu].kind == EK_SRV)
+		e->config &= ek_format_mask(&k->pmus[pmu].desc, 0);
 	if (!l) {
 		struct ek_ctx *c = ek_ctx_of(k, e);
 

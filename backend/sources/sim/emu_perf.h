@@ -57,4 +57,7 @@ int emu_perf_open_events(struct emu_perf *k);
 
 void emu_perf_free(struct emu_perf *k);
 
+/* What the emulated kernel's uncore follows: "arch/x86/events/... (Linux 6.12)", or NULL. */
+const char *emu_perf_source(const struct emu_perf *k);
+
 #endif

@@ -26,6 +26,7 @@
 #define EK_HW_METRIC 300     /* + k: PERF_METRICS field k, read beside its leader's fixed counter 3 */
 /* the core, and a Granite Rapids socket's 128 CHAs, 12 channels, 6 links and power */
 #define EK_MAX_PMUS 160
+#define EK_MAX_FREE 8        /* a free-running PMU's events */
 #define EK_UNCORE_TYPE 20    /* the uncore PMUs' types: 20, 21, ... as the kernel numbers them */
 #define EK_ATOM_TYPE 10      /* a hybrid's cpu_atom (Linux numbers it after the software PMUs) */
 #define EK_UNC_FIXED_EVENT 0xFF /* the kernel's uncore convention: event 0xff is the fixed clock */
@@ -58,9 +59,10 @@ struct ek_pmu {
 	uint64_t fixed_en;
 	unsigned fixed_width;
 	int unit, box, nboxes;    /* EK_SRV, EK_POWER: emu_srv_unit, which of how many boxes */
-	uint32_t configs;         /* EK_POWER of RAPL: bit c for each domain's config c it has */
 	bool per_cpu;             /* its events count on the CPU opened (msr, amd_l3), not the socket's leader */
 	unsigned core_gp, core_fixed; /* EK_CORE: its counters where not the machine's (cpu_atom's), 0 */
+	uint64_t free_configs[EK_MAX_FREE]; /* EK_POWER: the configs of its events/ (all it counts) */
+	int nfree;
 };
 
 /*
@@ -156,6 +158,58 @@ struct emu_perf {
 };
 
 /* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */
+
+/* ---- emu_perf_linux.c: the drivers' facts ------------------------------------ */
+
+/* A format field as the driver names it (format/NAME holds BITS). */
+struct ek_field {
+	const char *name, *bits;
+};
+
+/* An events/ alias: NAME's TERMS, with its .scale and .unit where the driver gives them. */
+struct ek_event_desc {
+	const char *name, *terms;
+	double scale;             /* 0: no .scale (1) */
+	const char *unit;
+};
+
+/* How many boxes of a type the driver registers on the emulated machine. */
+enum ek_boxes {
+	EK_BOXES_ONE, EK_BOXES_TWO,
+	EK_BOXES_CHAS,            /* the machine's CHAs */
+	EK_BOXES_CHANNELS,        /* its memory channels */
+	EK_BOXES_CONTROLLERS,     /* its controllers: two channels each */
+	EK_BOXES_LINKS,           /* its UPI links */
+	EK_BOXES_CBOS,            /* a client's L3 slices: one a core (P-core on a hybrid) */
+};
+
+/*
+ * One intel_uncore_type: Linux names its PMUs uncore_NAME, or uncore_NAME_N
+ * where it has more than one box; COUNTERS general counters a box (0: free
+ * running, its events the ALIASES only); FORMAT and ALIASES end with a zero row.
+ */
+struct ek_type {
+	const char *name;
+	int unit;                 /* enum emu_srv_unit: what the model counts for it */
+	enum ek_boxes boxes;
+	unsigned counters;
+	const struct ek_field *format;
+	const struct ek_event_desc *aliases;
+};
+
+/* A driver's PMUs on one platform, and rapl.c's power events there. */
+struct ek_driver {
+	int srv;                  /* enum emu_srv, EMU_SRV_AMD for AMD's */
+	const char *driver, *kernel;
+	const struct ek_type *types;
+	const struct ek_event_desc *rapl;
+};
+
+extern const struct ek_driver ek_drivers[];
+/* The table of platform SRV, or NULL. */
+const struct ek_driver *ek_driver_of(int srv);
+/* AMD's uncore formats for UNIT of a CPU of FAMILY (amd/uncore.c). */
+const struct ek_field *ek_amd_formats(int unit, unsigned family, bool perfmon_v2);
 
 /* ---- emu_perf_sched.c ------------------------------------------------------ */
 

@@ -394,7 +394,7 @@ int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, 
 {
 	/* 1/8 W, 1/2^14 J (61 uJ), 1/2^10 s: what Intel's parts report */
 	const uint64_t units = 3 | 14u << 8 | 10u << 16;
-	bool client = e->m->srv == EMU_SRV_CLIENT;
+	bool client = emu_machine_client(e->m);
 	struct emu_socket *s;
 	int dom;
 	double unit;
