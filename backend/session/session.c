@@ -18,71 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int session_scan_owners(const char *root, char *out, size_t len, char *err, size_t errlen)
-{
-	struct source *src;
-	struct owner_report r;
-	int rc = source_open(NULL, root, &src, err, errlen);
-
-	out[0] = 0;
-	if (rc)
-		return rc;
-	rc = owner_scan(src->dev, &src->info, src->uncore, src->topo, root, &r);
-	if (!owner_all_free(&r))
-		owner_describe(&r, src->topo, out, len);
-	owner_free(&r);
-	source_close(src);
-	return rc;
-}
-
-int session_parse_groups(const struct layout *l, const char *list, uint64_t *mask, char *err,
-			 size_t errlen)
-{
-	char *copy = xstrdup(list), *save = NULL;
-	size_t off = 0;
-	int rc = 0;
-
-	*mask = 0;
-	err[0] = 0;
-	for (char *w = strtok_r(copy, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-		int g = layout_group_find(l, w);
-
-		if (!strcmp(w, "all")) {
-			*mask |= (l->ngroups >= 64 ? 0 : LAYOUT_GROUP(l->ngroups)) - 1;
-			continue;
-		}
-		for (int k = 0; k < l->ngroups && g < 0; k++)
-			if (strlen(w) == 1 && l->groups[k].key == w[0])
-				g = k;
-		if (g >= 0) {
-			*mask |= layout_key_groups(l, g);
-			continue;
-		}
-		/* named but not in this layout: left out, so one -g serves related CPUs */
-		if (off < errlen)
-			off += (size_t)snprintf(err + off, errlen - off, "%s'%s'", off ? ", " : "", w);
-	}
-	free(copy);
-	if (err[0]) {
-		char names[160];
-
-		snprintf(names, sizeof(names), "%s", err);
-		off = (size_t)snprintf(err, errlen, "layout %s has no group %s; its groups are", l->name,
-				       names);
-		for (int k = 0; k < l->ngroups && off < errlen; k++)
-			off += (size_t)snprintf(err + off, errlen - off, "%s %s (key %c)",
-						k ? "," : "", l->groups[k].name,
-						l->groups[k].key ? l->groups[k].key : '-');
-		rc = 1;
-	}
-	if (!*mask) {
-		if (!err[0])
-			snprintf(err, errlen, "-g needs at least one group name or key");
-		rc = -EINVAL;
-	}
-	return rc;
-}
-
 static int session_load_layout(struct session *s, const struct session_config *c, char *err,
 			  size_t errlen)
 {
@@ -233,10 +168,11 @@ static double session_sim_clock(void *ctx)
 
 /*
  * One session of C counting through msr (PERF false) or perf; AUTO_WHY, when
- * not NULL, is why --source auto took perf (said in every sample).
+ * not NULL, is why --source auto took perf (said in every sample): msr is
+ * unusable, or (UNCORE) only the kernel's uncore drivers reach these groups.
  */
 static int session_open_one(const struct session_config *c, bool perf, const char *auto_why,
-			    struct session **out, char *err, size_t errlen)
+			    bool uncore, struct session **out, char *err, size_t errlen)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 	struct engine_config ec = { 0 };
@@ -249,7 +185,14 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	if (rc)
 		goto fail;
 	/* AMD: pmutop counts its PMU through the kernel only, so perf is nothing to warn of */
-	if (auto_why && s->src->info.vendor_id == CPUID_VENDOR_AMD) {
+	if (auto_why && uncore) {
+		snprintf(s->source_why, sizeof(s->source_why), "auto: perf, the source that counts "
+			 "every group here (%.200s: only the kernel's uncore drivers reach them); "
+			 "--source msr counts the cores through the registers", auto_why);
+		snprintf(s->notice, sizeof(s->notice), "counting through perf: only the kernel's "
+			 "uncore drivers reach %.200s (--source msr: the cores alone, through the "
+			 "registers)\n", auto_why);
+	} else if (auto_why && s->src->info.vendor_id == CPUID_VENDOR_AMD) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: AMD's PMU is counted through "
 			 "the kernel (perf)");
 	} else if (auto_why) {
@@ -326,16 +269,65 @@ static bool session_msr_unusable(int rc)
 	return rc == -ENOENT || rc == -ENODEV || rc == -EACCES || rc == -EPERM || rc == -ENOTSUP;
 }
 
+/*
+ * The groups of S's layout that only the kernel's uncore drivers reach (a
+ * server's CHAs, channels and links; a client's free-running counters),
+ * which the msr source leaves blocked: their names into NAMES (LEN), how many.
+ */
+static int session_kernel_only_groups(const struct session *s, char *names, size_t len)
+{
+	const struct layout *l = s->layout;
+	size_t n = 0;
+	int count = 0;
+
+	names[0] = 0;
+	if (!l || s->src->uncore == CPUMODEL_UNCORE_KERNEL)
+		return 0;
+	for (int g = 0; g < l->ngroups; g++) {
+		const struct layout_group *grp = &l->groups[g];
+		bool seen = false;
+
+		if (!layout_pmu_kinds[grp->pmu].kernel_only || grp->pmu == LAYOUT_PMU_POWER)
+			continue;
+		count++;
+		/* each name once (Memory, Memory.2, ... are one to the reader) */
+		for (int h = 0; h < g && !seen; h++)
+			seen = layout_pmu_kinds[l->groups[h].pmu].kernel_only &&
+			       l->groups[h].pmu != LAYOUT_PMU_POWER &&
+			       strcspn(l->groups[h].name, ".") == strcspn(grp->name, ".") &&
+			       !strncmp(l->groups[h].name, grp->name, strcspn(grp->name, "."));
+		if (!seen && n < len)
+			n += (size_t)snprintf(names + n, len - n, "%s%.*s", n ? ", " : "",
+					      (int)strcspn(grp->name, "."), grp->name);
+	}
+	return count;
+}
+
 int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
 {
-	char msr_why[1024], perf_why[1024];
+	char msr_why[1024], perf_why[1024], names[300];
+	struct session *p;
 	int rc;
 
 	if (c->source != SESSION_SOURCE_AUTO || c->command_only)
 		return session_open_one(c, c->source == SESSION_SOURCE_PERF || c->command_only, NULL,
-					out, err, errlen);
+					false, out, err, errlen);
 	/* auto: msr when it opens and its first writes are allowed, else perf, saying why */
-	rc = session_open_one(c, false, NULL, out, msr_why, sizeof(msr_why));
+	rc = session_open_one(c, false, NULL, false, out, msr_why, sizeof(msr_why));
+	if (!rc && session_kernel_only_groups(*out, names, sizeof(names))) {
+		/*
+		 * the registers reach the cores only, the kernel's drivers the rest of
+		 * this CPU (a server's uncore): perf counts it all, said on screen
+		 */
+		if (!session_open_one(c, true, names, true, &p, perf_why, sizeof(perf_why))) {
+			session_close(*out);
+			*out = p;
+			return 0;
+		}
+		snprintf((*out)->source_why, sizeof((*out)->source_why), "auto: msr; %.200s need "
+			 "the kernel's uncore drivers, and perf did not open (%.300s)", names, perf_why);
+		return 0;
+	}
 	if (!rc) {
 		snprintf((*out)->source_why, sizeof((*out)->source_why), "auto: the msr driver is "
 			 "usable");
@@ -345,7 +337,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 		snprintf(err, errlen, "%s", msr_why); /* bad input, a busy lock: perf would not help */
 		return rc;
 	}
-	rc = session_open_one(c, true, msr_why, out, perf_why, sizeof(perf_why));
+	rc = session_open_one(c, true, msr_why, false, out, perf_why, sizeof(perf_why));
 	if (rc) {
 		/* the same reason for both (a CPU pmutop does not know): said once */
 		if (strcmp(msr_why, perf_why))

@@ -193,13 +193,17 @@ int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, 
  * -errno with ERR (-EINVAL a bad SIM, -EEXIST DIR/sys exists).
  */
 /*
- * The kernel's server uncore PMUs (memory channels, CHAs, UPI links, RAPL's
- * power) on this machine under ROOT, or SIM's emulated kernel, into BUF:
- * each kind found with its boxes, then the ones missing.  How many kinds
- * were found (of SESSION_KERNEL_UNCORE_KINDS), -1 for a bad SIM.
+ * The kernel's uncore PMUs on this machine under ROOT, or SIM's emulated
+ * kernel, into BUF: each kind this kind of CPU has, found with its boxes as
+ * numbered, then the ones missing.  The kinds: AMD's (amd_l3, amd_df,
+ * amd_umc_N from Linux 6.7 with PerfMonV2), an Intel client's (the
+ * controllers' free-running counters, the L3 slices) or server's (memory
+ * channels, CHAs, UPI links), and RAPL's power; a client is an Intel CPU
+ * whose kernel shows client boxes and no CHA.  How many kinds were found,
+ * of *EXPECTED; -1 for a bad SIM.
  */
-#define SESSION_KERNEL_UNCORE_KINDS 4
-int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t len);
+int session_kernel_uncore(const char *sim, const char *root, bool amd, int *expected, char *buf,
+			  size_t len);
 
 /*
  * The DIMMs' speed in MT/s: SIM's emulated one, else the firmware's (SMBIOS

@@ -294,47 +294,107 @@ out:
 	return rc;
 }
 
-int session_kernel_uncore(const char *sim, const char *root, char *buf, size_t len)
+/* A kind of uncore PMU the doctor looks for: PREFIX and a number (BOXES), or one PMU. */
+struct ku_kind {
+	const char *prefix;
+	bool boxes;
+	const char *what;
+};
+
+static const struct ku_kind ku_server[] = {
+	{ "uncore_imc_", true, "memory channels" }, { "uncore_cha_", true, "L3 / CHAs" },
+	{ "uncore_upi_", true, "UPI links" }, { "power", false, "RAPL energy" }, { 0 },
+};
+static const struct ku_kind ku_client[] = {
+	{ "uncore_imc_free_running_", true, "memory controllers' free-running counters" },
+	{ "uncore_cbox_", true, "L3 slices" }, { "power", false, "RAPL energy" }, { 0 },
+};
+static const struct ku_kind ku_amd[] = {
+	{ "amd_l3", false, "the L3 of each CCX" }, { "amd_df", false, "data fabric" },
+	{ "amd_umc_", true, "memory channels: Linux 6.7 with PerfMonV2 (Zen 4 on)" },
+	{ "power", false, "RAPL energy" }, { 0 },
+};
+
+/* NUMS (N, sorted) as the kernel numbers them: "0..3,6..9", a gap where one is missing. */
+static size_t ku_ranges(const int *nums, int n, char *buf, size_t len)
 {
-	static const struct {
-		enum layout_pmu pmu;
-		const char *what;
-	} kinds[SESSION_KERNEL_UNCORE_KINDS] = {
-		{ LAYOUT_PMU_MC, "memory channels" }, { LAYOUT_PMU_CHA, "L3 / CHAs" },
-		{ LAYOUT_PMU_UPI, "UPI links" }, { LAYOUT_PMU_POWER, "RAPL energy" },
-	};
+	size_t k = 0;
+
+	for (int i = 0; i < n;) {
+		int j = i;
+
+		while (j + 1 < n && nums[j + 1] == nums[j] + 1)
+			j++;
+		k += (size_t)snprintf(buf + k, k < len ? len - k : 0, j > i ? "%s%d..%d" : "%s%d",
+				      i ? "," : "", nums[i], nums[j]);
+		i = j + 1;
+	}
+	return k;
+}
+
+int session_kernel_uncore(const char *sim, const char *root, bool amd, int *expected, char *buf,
+			  size_t len)
+{
+	const struct ku_kind *kinds = ku_server;
 	struct source *src = NULL;
 	const struct perf_sys *sys = NULL;
-	char missing[200] = "", err[300];
+	char missing[300] = "", err[300];
+	int *nums = xcalloc(1024, sizeof(int)), found = 0;
+	struct perf_pmu *p = xcalloc(1, sizeof(*p));
 	size_t n = 0, m = 0;
-	int found = 0;
+	bool v1 = false;
 
+	*expected = 0;
 	if (sim) {
-		if (source_open_perf(sim, NULL, NULL, false, &src, err, sizeof(err)))
+		if (source_open_perf(sim, NULL, NULL, false, &src, err, sizeof(err))) {
+			free(nums);
+			free(p);
 			return -1;
+		}
 		sys = src->perf_sys;
 		root = NULL;
 	}
+	/* an Intel client: its kernel shows the client's boxes and no CHA */
+	if (amd)
+		kinds = ku_amd;
+	else if (!perf_sys_boxes(sys, root, "uncore_cha_") &&
+		 (perf_sys_boxes(sys, root, "uncore_imc_free_running_") ||
+		  perf_sys_boxes(sys, root, "uncore_cbox_")))
+		kinds = ku_client;
 	buf[0] = 0;
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		const struct layout_pmu_kind *pk = &layout_pmu_kinds[kinds[k].pmu];
-		struct perf_pmu *p = xcalloc(1, sizeof(*p));
-		int boxes = pk->summed_boxes ? perf_sys_boxes(sys, root, pk->kernel)
-			    : !perf_sys_pmu(sys, root, pk->kernel, p, err, sizeof(err));
+	/* AMD before PerfMonV2 (Zen 2, 3) has no amd_umc: its data fabric's event is 12 bits there */
+	if (amd && !perf_sys_pmu(sys, root, "amd_df", p, err, sizeof(err)))
+		for (int f = 0; f < p->nfields; f++)
+			if (!strcmp(p->fields[f].name, "event") && p->fields[f].word == 0 &&
+			    !(p->fields[f].mask & 3ull << 36))
+				v1 = true;
+	for (const struct ku_kind *k = kinds; k->prefix; k++) {
+		int boxes;
 
-		free(p);
-		if (boxes > 0) {
-			found++;
-			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s%s%.0d (%s)",
-					      n ? ", " : "", pk->kernel, boxes > 1 ? "0.." : "",
-					      boxes > 1 ? boxes - 1 : 0, kinds[k].what);
-		} else {
+		if (v1 && !strcmp(k->prefix, "amd_umc_"))
+			continue;
+		/* a client's controller (chmask) is no channel: the channels alone */
+		boxes = !strcmp(k->prefix, "uncore_imc_") ? perf_sys_channel_numbers(sys, root, nums, 1024)
+			: k->boxes ? perf_sys_box_numbers(sys, root, k->prefix, nums, 1024)
+			: !perf_sys_pmu(sys, root, k->prefix, p, err, sizeof(err));
+		(*expected)++;
+		if (boxes <= 0) {
 			m += (size_t)snprintf(missing + m, m < sizeof(missing) ? sizeof(missing) - m : 0,
-					      "%s%s%s", m ? ", " : "", pk->kernel, pk->summed_boxes ? "N" : "");
+					      "%s%s%s (%s)", m ? ", " : "", k->prefix,
+					      k->boxes ? "N" : "", k->what);
+			continue;
 		}
+		found++;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", k->prefix);
+		if (k->boxes)
+			n += ku_ranges(nums, boxes, n < len ? buf + n : NULL, n < len ? len - n : 0);
+		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, " (%s)", k->what);
 	}
 	if (m)
-		snprintf(buf + n, n < len ? len - n : 0, "%smissing: %s", n ? "; " : "", missing);
+		snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%smissing: %s",
+			 n ? "; " : "", missing);
+	free(nums);
+	free(p);
 	source_close(src);
 	return found;
 }

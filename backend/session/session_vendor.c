@@ -10,6 +10,7 @@
 #include "perf.h"
 #include "session_int.h"
 #include "emu.h"
+#include "emu_perf.h"
 #include "paths.h"
 #include "xmalloc.h"
 
@@ -61,13 +62,21 @@ static void session_vendor_machine(const struct source *src, const char *root,
 	};
 	/* a hybrid CPU with its E-cores online: their groups beside the P-cores' */
 	c->e_cores = topo_has_atom(t) || src->have_atom; /* the kernel's word where hwloc has none */
-	/* the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs under --root) */
-	if (src->perf_sys || !src->simulated) {
-		c->chas = perf_sys_boxes(src->perf_sys, root, "uncore_cha_");
-		c->channels = perf_sys_channel_span(src->perf_sys, root);
-		c->upi_links = perf_sys_boxes(src->perf_sys, root, "uncore_upi_");
-		c->imc_free = perf_sys_boxes(src->perf_sys, root, "uncore_imc_free_running_");
-		c->rapl = session_vendor_rapl(src->perf_sys, root);
+	/*
+	 * the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs
+	 * under --root); an emulated machine's registers: its kernel's, as on a
+	 * real machine, whose groups the msr source then shows blocked
+	 */
+	if (src->perf_sys || !src->simulated || src->emu) {
+		struct emu_perf *k = !src->perf_sys && src->emu ? emu_perf_describe(src->emu) : NULL;
+		const struct perf_sys *sys = k ? emu_perf_sys(k) : src->perf_sys;
+
+		c->chas = perf_sys_boxes(sys, root, "uncore_cha_");
+		c->channels = perf_sys_channel_span(sys, root);
+		c->upi_links = perf_sys_boxes(sys, root, "uncore_upi_");
+		c->imc_free = perf_sys_boxes(sys, root, "uncore_imc_free_running_");
+		c->rapl = session_vendor_rapl(sys, root);
+		emu_perf_free(k);
 		if (src->info.vendor_id == CPUID_VENDOR_AMD) {
 			/* the source's: amd_umc_N's a socket, or an emulated Zen 2/3's; amd_l3 a CPU an L3 */
 			c->channels = src->channels;

@@ -322,22 +322,25 @@ static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 /* A CPU whose uncore only the kernel reaches: which of its PMUs are there, which missing. */
 static void doctor_kernel_uncore(struct doctor_ctx *c, struct doctor_line *l)
 {
-	char kinds[600];
-	int found = session_kernel_uncore(c->in->sim, c->in->root, kinds, sizeof(kinds));
+	char kinds[700];
+	bool amd = c->info.vendor_id == CPUID_VENDOR_AMD;
+	int expected, found = session_kernel_uncore(c->in->sim, c->in->root, amd, &expected, kinds,
+						    sizeof(kinds));
 
 	if (found < 0) {
 		snprintf(l->found, sizeof(l->found), "the emulated kernel cannot be made: see the CPU "
 			 "line");
 		return;
 	}
-	l->state = found == SESSION_KERNEL_UNCORE_KINDS ? DOCTOR_OK : found ? DOCTOR_WARN : DOCTOR_NA;
+	c->kernel_uncore = found > 0;
+	l->state = found == expected ? DOCTOR_OK : found ? DOCTOR_WARN : DOCTOR_NA;
 	snprintf(l->found, sizeof(l->found), "the kernel's uncore PMUs, counted with --source "
 		 "perf: %s", kinds);
-	if (found < SESSION_KERNEL_UNCORE_KINDS)
+	if (found < expected)
 		snprintf(l->fix, sizeof(l->fix), "%s", found ? "a PMU missing: its group is n/a (a "
-			 "kernel older than this CPU's uncore driver, or a client part without it)"
+			 "kernel older than this CPU's uncore driver)"
 			 : "a virtual machine (no uncore PMU is passed through) or a kernel without "
-			 "this CPU's uncore driver: the Memory, CHA, UPI and Power groups show n/a");
+			 "this CPU's uncore driver: the memory, L3, link and power groups show n/a");
 }
 
 static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
@@ -381,7 +384,8 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 	case CPUMODEL_UNCORE_KERNEL:
 	case CPUMODEL_UNCORE_RAPL:
 		l->state = DOCTOR_NA;
-		if (!model && c->info.vendor_id == CPUID_VENDOR_INTEL) {
+		if ((!model && c->info.vendor_id == CPUID_VENDOR_INTEL) ||
+		    c->info.vendor_id == CPUID_VENDOR_AMD) {
 			doctor_kernel_uncore(c, l);
 			return;
 		}
@@ -492,15 +496,27 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 /* Which source --source auto takes here, and why. */
 static void doctor_source(struct doctor_ctx *c, struct doctor_line *l)
 {
+	bool amd = c->info.vendor_id == CPUID_VENDOR_AMD;
+
 	if (c->in->sim) {
-		snprintf(l->found, sizeof(l->found), "auto: the emulated registers (msr); --source "
-			 "perf counts through an emulated kernel");
+		snprintf(l->found, sizeof(l->found), "%s", amd
+			 ? "auto: AMD's PMU through an emulated kernel (perf)"
+			 : c->kernel_uncore ? "auto: perf, an emulated kernel: only its uncore drivers "
+			 "reach this CPU's uncore (--source msr: the cores through the registers)"
+			 : "auto: the emulated registers (msr); --source perf counts through an "
+			 "emulated kernel");
 		return;
 	}
 	if (c->read_cpuid && !c->have_cpu) {
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "neither msr nor perf: see the CPU line; pmutop "
 			 "shows the OS's figures");
+		return;
+	}
+	if (c->msr_ok && c->kernel_uncore && c->perf_pmu && c->perf_allowed) {
+		snprintf(l->found, sizeof(l->found), "auto: perf: only the kernel's uncore drivers "
+			 "reach this CPU's uncore (the uncore line); --source msr counts the cores "
+			 "through the registers");
 		return;
 	}
 	if (c->msr_ok) {

@@ -27,6 +27,7 @@ struct doctor_ctx {
 	bool read_cpuid;             /* CPUID was read (vendor, hypervisor bit), whatever the CPU */
 	bool msr_ok;                 /* the msr device line: pmutop can count through it */
 	bool perf_pmu, perf_allowed; /* the kernel has a core PMU; it lets this user count every CPU */
+	bool kernel_uncore;          /* the uncore line found the kernel's uncore PMUs this CPU needs */
 	char perf_why[300];          /* why not, for the source line */
 	struct probe_perf perf;      /* what the kernel's perf offers (doctor_perf_access) */
 };

@@ -220,6 +220,28 @@ static void ui_keys(struct ui_state *u)
 	}
 }
 
+/*
+ * A group that became blocked (at the start, or turned on by a key) says why:
+ * on the message line for a while, and in the recent messages (L) for good.
+ */
+static void ui_log_blocked(struct ui_state *u, const struct sample *smp)
+{
+	const struct layout *l = u->v.info.layout;
+
+	for (int g = 0; l && smp->groups && g < l->ngroups; g++) {
+		char msg[sizeof(u->v.status)];
+
+		if (smp->groups[g].state != SAMPLE_GROUP_BLOCKED ||
+		    (u->smp && u->smp->groups && u->smp->groups[g].state == SAMPLE_GROUP_BLOCKED))
+			continue;
+		snprintf(msg, sizeof(msg), "group %.40s BLOCKED: %.190s", l->groups[g].name,
+			 smp->groups[g].why);
+		view_log(&u->v, msg);
+		snprintf(u->v.status, sizeof(u->v.status), "%s", msg);
+		u->v.status_until = view_now() + VIEW_STATUS_S;
+	}
+}
+
 static void ui_new_sample(struct ui_state *u)
 {
 	const struct sample *smp;
@@ -242,6 +264,7 @@ static void ui_new_sample(struct ui_state *u)
 		if (!smp)
 			return;
 	}
+	ui_log_blocked(u, smp);
 	if (u->smp)
 		sample_release(u->smp);
 	u->smp = smp;

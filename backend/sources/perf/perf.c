@@ -247,9 +247,9 @@ int perf_sys_box_numbers(const struct perf_sys *sys, const char *root, const cha
 	return k;
 }
 
-int perf_sys_channel_span(const struct perf_sys *sys, const char *root)
+int perf_sys_channel_numbers(const struct perf_sys *sys, const char *root, int *nums, int max)
 {
-	int nums[1024], n = perf_sys_box_numbers(sys, root, "uncore_imc_", nums, 1024), span = 0;
+	int n = perf_sys_box_numbers(sys, root, "uncore_imc_", nums, max), c = 0;
 	struct perf_pmu *p = xcalloc(1, sizeof(*p));
 	char name[64], err[300];
 
@@ -261,10 +261,17 @@ int perf_sys_channel_span(const struct perf_sys *sys, const char *root)
 			for (int f = 0; f < p->nfields; f++)
 				controller |= !strcmp(p->fields[f].name, "chmask");
 		if (!controller)
-			span = nums[i] + 1;
+			nums[c++] = nums[i];
 	}
 	free(p);
-	return span;
+	return c;
+}
+
+int perf_sys_channel_span(const struct perf_sys *sys, const char *root)
+{
+	int nums[1024], n = perf_sys_channel_numbers(sys, root, nums, 1024);
+
+	return n ? nums[n - 1] + 1 : 0;
 }
 
 int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *prefix)

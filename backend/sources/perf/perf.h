@@ -82,6 +82,8 @@ int perf_sys_boxes(const struct perf_sys *sys, const char *root, const char *pre
  * has a channel mask, chmask, beside the free-running counters), 0 none.
  */
 int perf_sys_channel_span(const struct perf_sys *sys, const char *root);
+/* The memory channels' box numbers (uncore_imc_N, no controller's), sorted, at most MAX. */
+int perf_sys_channel_numbers(const struct perf_sys *sys, const char *root, int *nums, int max);
 /* The highest box number + 1 (memory channels keep their numbers across a gap), 0 none. */
 int perf_sys_box_span(const struct perf_sys *sys, const char *root, const char *prefix);
 

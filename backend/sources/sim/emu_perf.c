@@ -453,7 +453,8 @@ static void ek_add_uncore(struct emu_perf *k, const char *cpumask)
 	ek_add_server(k, cpumask);
 }
 
-struct emu_perf *emu_perf_create(struct emu *emu)
+/* The emulated kernel of EMU; DESCRIBE: its PMUs' descriptions alone (no register written). */
+static struct emu_perf *ek_create(struct emu *emu, bool describe)
 {
 	const struct emu_machine *m = emu_machine(emu);
 	const struct topo *t = emu_topo(emu);
@@ -492,7 +493,7 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 	if (k->amd)
 		ek_add_pmu(k, "msr", EK_UNCORE_TYPE - 1, EK_MSR, "", ""); /* per CPU: no cpumask */
 	ek_add_uncore(k, cpumask);
-	for (int i = 0; i < t->nthreads; i++) {
+	for (int i = 0; i < t->nthreads && !describe; i++) {
 		int cpu = t->threads[i].os_cpu;
 		uint64_t global = 0;
 
@@ -524,6 +525,16 @@ struct emu_perf *emu_perf_create(struct emu *emu)
 		.ctx = k,
 	};
 	return k;
+}
+
+struct emu_perf *emu_perf_create(struct emu *emu)
+{
+	return ek_create(emu, false);
+}
+
+struct emu_perf *emu_perf_describe(struct emu *emu)
+{
+	return ek_create(emu, true);
 }
 
 const struct perf_sys *emu_perf_sys(struct emu_perf *k)

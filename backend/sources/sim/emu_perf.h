@@ -39,6 +39,13 @@ struct emu_perf *emu_perf_create(struct emu *emu);
 /* Its system calls (perf_sys.ctx is K). */
 const struct perf_sys *emu_perf_sys(struct emu_perf *k);
 
+/*
+ * The emulated kernel's PMU descriptions alone, for what a real machine's
+ * sysfs would tell (its registers untouched: nothing is counted through it);
+ * emu_perf_free frees it.
+ */
+struct emu_perf *emu_perf_describe(struct emu *emu);
+
 /* Its "cpu" PMU, as ROOT/sys/bus/event_source/devices/cpu would describe it. */
 void emu_perf_cpu_pmu(const struct emu_perf *k, struct perf_pmu *out);
 

@@ -69,6 +69,33 @@ static bool uncore_pane_idle(const struct view *v, const struct sample *s, bool 
 	return true;
 }
 
+/*
+ * The pane's groups that are blocked while others count, with the reason of
+ * each (one reason once), into BUF: "" when none.
+ */
+static void uncore_pane_blocked(const struct view *v, const struct sample *s, bool imc, char *buf,
+				size_t len)
+{
+	const struct layout *l = v->info.layout;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int g = 0; g < l->ngroups && s; g++) {
+		bool mine = false, said = false;
+
+		for (int m = 0; m < l->nmetrics && !mine; m++)
+			mine = l->metrics[m].group == g && uncore_pane_metric(l, m, imc);
+		if (!mine || s->groups[g].state != SAMPLE_GROUP_BLOCKED)
+			continue;
+		for (int h = 0; h < g && !said; h++)
+			said = s->groups[h].state == SAMPLE_GROUP_BLOCKED &&
+			       !strcmp(s->groups[h].why, s->groups[g].why) && strstr(buf, s->groups[h].why);
+		if (!said)
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s BLOCKED: %s",
+					      n ? "; " : "", l->groups[g].name, s->groups[g].why);
+	}
+}
+
 /* Columns of the uncore / IMC pane: live metrics of scope SCOPE. */
 static int uncore_pane_columns(const struct view *v, const struct sample *s, bool imc,
 			     enum layout_scope scope, int *cols)
@@ -430,6 +457,13 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 		grid_put(g, y + 2, 2, g->w - 4, s ? GRID_WARN : GRID_DIM, "%s",
 			 s ? why : "waiting for the first sample...");
 		goto out;
+	}
+	/* a group of the pane's that cannot count says why above what counts (L keeps it whole) */
+	uncore_pane_blocked(v, s, imc, why, sizeof(why));
+	if (why[0] && rows > 2) {
+		grid_put(g, y, 1, g->w - 2, GRID_CRIT, "! %s", why);
+		y++;
+		rows--;
 	}
 	ncols = uncore_pane_columns(v, s, imc, LAYOUT_SOCKET, cols);
 	nccols = imc ? uncore_pane_columns(v, s, imc, LAYOUT_CHANNEL, ccols) : 0;
