@@ -100,7 +100,9 @@ static const struct enc encodings[] = {
 	{ "skylake", "not_delivered", 0x9C, 0x01, 0, 0, 0, 0, 0 },   /* IDQ_UOPS_NOT_DELIVERED.CORE */
 	{ "skylake", "uops_issued", 0x0E, 0x01, 0, 0, 0, 0, 0 },     /* UOPS_ISSUED.ANY */
 	{ "skylake", "retire_slots", 0xC2, 0x02, 0, 0, 0, 0, 0 },    /* UOPS_RETIRED.RETIRE_SLOTS */
-	{ "skylake", "recovery_cycles", 0x0D, 0x01, 0, 0, 0, 0, 0 }, /* INT_MISC.RECOVERY_CYCLES */
+	/* Intel's skylake_core.json: INT_MISC.RECOVERY_CYCLES_ANY and CPU_CLK_UNHALTED.THREAD_P_ANY, AnyThread 1 */
+	{ "skylake", "recovery_any", 0x0D, 0x01, 0, 0, 0, 1, 0 },
+	{ "skylake", "cycles_any", 0x3C, 0x00, 0, 0, 0, 1, 0 },
 	{ "skylake", "stalls_total", 0xA3, 0x04, 4, 0, 0, 0, 0 },    /* CYCLE_ACTIVITY.STALLS_TOTAL */
 	{ "skylake", "stalls_mem", 0xA3, 0x14, 20, 0, 0, 0, 0 },     /* .STALLS_MEM_ANY */
 	{ "skylake", "stalls_l3_miss", 0xA3, 0x06, 6, 0, 0, 0, 0 },  /* .STALLS_L3_MISS */

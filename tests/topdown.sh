@@ -23,7 +23,7 @@
 # levels' metrics read their events at different times): level 1 to 100
 # within 0.5 points, each level-2 pair to its parent within 5 %.
 . "$top_srcdir/tests/lib.sh"
-plan 26
+plan 28
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
@@ -216,3 +216,26 @@ case "$cells" in
 *"[5"[45].[0-9]"*]"*) pass "heat Retiring: core 0's figure in its thread's cell, whole (55 % of socket 0's slots)" ;;
 *) fail "heat Retiring: core 0's figure in its thread's cell, whole" "$cells" ;;
 esac
+
+# The seed Skylake client layout (hand-written) under SMT, on a held-out
+# front-end-bound scenario: Intel's level 1 for Skylake (skylake_metrics.json)
+# gives a thread 4 x CPU_CLK_UNHALTED.THREAD_ANY / 2 slots with SMT on, so
+# with both threads of every core busy its front end leaves 41 % of them empty
+# (the scenario's frontend_bound, a share of the thread's slots) and it
+# retires 0.7 x 1.2 / 2 = 42 % of them; dividing by 4 x its own cycles read
+# half of each (20.5 and 21 %).
+cat >"$tmp/fe41.scn" <<'SCN'
+pmutop-scenario 1
+name fe41
+description held out: a front end starved 41 % of the time on every thread
+seed 9
+noise 0
+phase one 0
+cpu all util=1 ipc=0.7 uops_per_inst=1.2 issue_ratio=1.02 exec_ratio=1.02
+cpu all exec_stall=0.5 issue_stall=0.55 retire_stall=0.6 load_stall=0.02 rs_full_stall=0.01 store_stall=0.01 rob_full_stall=0.01
+cpu all frontend_bound=0.41 bad_speculation=0.03 mem_stall=0.05 l3_miss_stall=0.01
+SCN
+run "$PMUTOP" --sim "skylake:$tmp/fe41.scn" -b -n 3 -d 0.5 -g 1 --format json
+near "seed Skylake, SMT on: cpu 5's Frontend bound of Intel's slots (4 x THREAD_ANY / 2)" \
+	"$(field "$out" cpu 5 frontend_bound_pct)" 41 0.05
+near "... its retiring share" "$(field "$out" cpu 5 retiring_pct)" 42 0.05

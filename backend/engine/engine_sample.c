@@ -70,7 +70,7 @@ static void engine_add(const struct layout *l, double *dst, const double *src, b
 	for (int b = 0; b < LAYOUT_NBUILTINS; b++) {
 		double v = src[b];
 
-		if (b == LAYOUT_B_seconds || b == LAYOUT_B_tsc_hz)
+		if (b == LAYOUT_B_seconds || b == LAYOUT_B_tsc_hz || b == LAYOUT_B_core_threads)
 			v /= nthreads; /* averaged, not summed */
 		engine_sum(dst, b, v, first, kinds);
 	}
@@ -242,6 +242,7 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		v[LAYOUT_B_seconds] = secs;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
 		v[LAYOUT_B_threads] = 1;
+		v[LAYOUT_B_core_threads] = t->cores[th->core].nthreads;
 		for (int k = 0; k < l->nevents; k++) {
 			v[layout_event_var(l, k)] = c->ev_live[k] > 0
 						    ? c->ev_acc[k] * secs / c->ev_live[k] : NAN;

@@ -46,7 +46,8 @@
 	X(topdown_heavy_ops,     "retiring slots of heavy operations (PERF_METRICS.HEAVY_OPERATIONS; Sapphire Rapids and later)") \
 	X(topdown_br_mispredict, "slots lost to branch mispredicts (PERF_METRICS.BRANCH_MISPREDICTS; Sapphire Rapids and later)") \
 	X(topdown_fetch_lat,     "front-end slots lost to fetch latency (PERF_METRICS.FETCH_LATENCY; Sapphire Rapids and later)") \
-	X(topdown_mem_bound,     "back-end slots bound by memory (PERF_METRICS.MEMORY_BOUND; Sapphire Rapids and later)")
+	X(topdown_mem_bound,     "back-end slots bound by memory (PERF_METRICS.MEMORY_BOUND; Sapphire Rapids and later)") \
+	X(core_threads, "hardware threads of the thread's core (Intel's THREADS_PER_CORE: 2 with hyper-threading on; averaged over a scope)")
 
 enum layout_builtin {
 #define LAYOUT_BUILTIN_ENUM(n, h) LAYOUT_B_##n,

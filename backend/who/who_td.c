@@ -119,6 +119,7 @@ static bool who_td_need(struct who *w, int m, int depth)
 			snprintf(w->td.why, sizeof(w->td.why), "%s reads %s (%s), which a cgroup is not "
 				 "counted with", mt->name, layout_builtin_names[v],
 				 v == LAYOUT_B_tsc || v == LAYOUT_B_tsc_hz ? "the time stamp counter"
+				 : v == LAYOUT_B_core_threads ? "its core's other threads"
 				 : "an uncore figure");
 			return false;
 		}

@@ -85,9 +85,9 @@ static void batch_counts_event(const struct layout_event *ev, char *buf, size_t 
 		snprintf(buf, len, "%s %s (free-running)", layout_pmu_kinds[ev->pmu].name, ev->name);
 		return;
 	}
-	snprintf(buf, len, "%s event=0x%02x,umask=0x%02llx%s%.0u%s%s", layout_pmu_kinds[ev->pmu].name,
+	snprintf(buf, len, "%s event=0x%02x,umask=0x%02llx%s%.0u%s%s%s", layout_pmu_kinds[ev->pmu].name,
 		 ev->event, (unsigned long long)ev->umask, ev->cmask ? ",cmask=" : "", ev->cmask, ev->inv ? ",inv" : "",
-		 ev->edge ? ",edge" : "");
+		 ev->edge ? ",edge" : "", ev->any ? ",any" : "");
 }
 
 /*
