@@ -18,6 +18,8 @@
 
 #include "emu.h"
 #include "emu_machine.h"
+#include "emu_perf.h"
+#include "perf.h"
 #include "topo.h"
 
 void fakehw_mkdirs(const char *path)
@@ -193,6 +195,59 @@ static void fakehw_node_files(const char *root, const struct topo *t)
 		   (unsigned long long)total_kb, (unsigned long long)(total_kb * 3 / 4));
 }
 
+/* FIELD's bits as a format file says them: "config:0-7,32-35". */
+static void fakehw_field_text(const struct perf_pmu_field *f, char *buf, size_t len)
+{
+	size_t n = f->word ? (size_t)snprintf(buf, len, "config%d:", f->word)
+		   : (size_t)snprintf(buf, len, "config:");
+	bool first = true;
+
+	for (int b = 0; b < 64 && n < len; b++) {
+		int e = b;
+
+		if (!(f->mask >> b & 1))
+			continue;
+		while (e + 1 < 64 && (f->mask >> (e + 1) & 1))
+			e++;
+		n += (size_t)snprintf(buf + n, len - n, e > b ? "%s%d-%d" : "%s%d", first ? "" : ",",
+				      b, e);
+		first = false;
+		b = e;
+	}
+}
+
+/*
+ * A hybrid's core PMUs as the kernel's sysfs has them (arch/x86/events/
+ * intel/core.c: cpu_core, cpu_atom, each its type, the CPUs it counts in
+ * "cpus", its format fields): what tells a kind of core apart where hwloc
+ * gives no core type (hwloc 2.9 on a tree).  The emulated kernel's.
+ */
+static void fakehw_core_pmus(const char *root, struct emu *e)
+{
+	struct emu_perf *k = emu_perf_describe(e);
+	const struct perf_sys *sys = k ? emu_perf_sys(k) : NULL;
+	static const char *const names[] = { "cpu_core", "cpu_atom", "cpu_lowpower" };
+	struct perf_pmu *p = calloc(1, sizeof(*p));
+	char rel[PATH_MAX], bits[128];
+
+	for (size_t i = 0; sys && p && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (sys->pmu(sys->ctx, names[i], p))
+			continue;
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/type", p->name);
+		fakehw_put(root, rel, "%u\n", p->type);
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/cpus", p->name);
+		fakehw_put(root, rel, "%s\n", p->cpus);
+		for (int f = 0; f < p->nfields; f++) {
+			fakehw_field_text(&p->fields[f], bits, sizeof(bits));
+			snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/format/%s", p->name,
+				 p->fields[f].name);
+			fakehw_put(root, rel, "%s\n", bits);
+		}
+	}
+	free(p);
+	emu_perf_free(k);
+}
+
 void fakehw_tree(const char *root, struct emu *e, bool lockdown, const char *msr_safe_version)
 {
 	const struct topo *t = emu_topo(e);
@@ -201,6 +256,8 @@ void fakehw_tree(const char *root, struct emu *e, bool lockdown, const char *msr
 
 	fakehw_cpu_files(root, t, m);
 	fakehw_node_files(root, t);
+	if (m->hybrid)
+		fakehw_core_pmus(root, e);
 	fakehw_put(root, "sys/module/msr/parameters/allow_writes", "on\n");
 	fakehw_put(root, "sys/kernel/security/lockdown", lockdown
 		   ? "none [integrity] confidentiality\n" : "[none] integrity confidentiality\n");

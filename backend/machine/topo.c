@@ -232,10 +232,27 @@ static void topo_index_cpus(struct topo *t)
  * hwloc_topology_set_xml(), the minimal built-in one only in
  * hwloc_topology_load(): one message for both, whichever backend is built.
  */
-static int topo_bad_xml(const char *spec, char *err, size_t errlen)
+static int topo_bad_xml(const char *spec, const char *xml, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "--topology %s: not a readable hwloc XML topology; give "
-		 TOPO_ACCEPTED, spec);
+	char why[300] = "";
+
+	if (spec[0] == '<') {
+		/* the XML itself: a recording's topology, an emulated machine's */
+		topo_root_xml_why(spec, why, sizeof(why));
+		snprintf(err, errlen, "an XML topology hwloc does not read%s%s", why[0] ? ": " : "",
+			 why);
+		return -EINVAL;
+	}
+	if (xml)
+		topo_root_xml_why(xml, why, sizeof(why));
+	if (why[0])
+		/* hwloc 3's XML: its lstopo writes the 2.x format on request (XML_FLAG_V2) */
+		snprintf(err, errlen, "--topology %s: hwloc refuses it: %s; export it with the "
+			 "newer hwloc's 'lstopo --export-xml-flags 2' (the version 2 format)", spec,
+			 why);
+	else
+		snprintf(err, errlen, "--topology %s: not a readable hwloc XML topology; give "
+			 TOPO_ACCEPTED, spec);
 	return -EINVAL;
 }
 
@@ -307,23 +324,21 @@ static int topo_set_source(hwloc_topology_t h, struct topo *t, const char *spec,
 		t->source = xstrdup("an emulated machine's XML");
 		if (!t->xml_text)
 			t->xml_text = xstrdup(spec);
-		if (hwloc_topology_set_xmlbuffer(h, spec, (int)strlen(spec) + 1) < 0) {
-			snprintf(err, errlen, "an XML topology hwloc does not read");
-			return -EINVAL;
-		}
+		if (hwloc_topology_set_xmlbuffer(h, spec, (int)strlen(spec) + 1) < 0)
+			return topo_bad_xml(spec, NULL, err, errlen);
 		return 0;
 	}
 	t->source = text_clean_dup(spec);
 	if (stat(spec, &st) == 0) {
 		t->kind = TOPO_KIND_XML;
 		if (!S_ISREG(st.st_mode))
-			return topo_bad_xml(spec, err, errlen);
+			return topo_bad_xml(spec, NULL, err, errlen);
 		/* read here (another user's file is refused as root), handed to hwloc as text */
 		t->xml_file = true;
 		if (!t->xml_text && topo_read_xml(spec, &t->xml_text, err, errlen))
 			return -EINVAL;
 		if (hwloc_topology_set_xmlbuffer(h, t->xml_text, (int)strlen(t->xml_text) + 1) < 0)
-			return topo_bad_xml(spec, err, errlen);
+			return topo_bad_xml(spec, t->xml_text, err, errlen);
 		return 0;
 	}
 	if (strchr(spec, '/') || (strlen(spec) > 4 && !strcmp(spec + strlen(spec) - 4, ".xml"))) {
@@ -383,7 +398,7 @@ static int topo_load_in(const char *spec, const char *root, struct topo **out, c
 				 strcmp(t->root, "/") ? t->root : "");
 			rc = -EIO;
 		} else if (t->kind == TOPO_KIND_XML) {
-			rc = topo_bad_xml(spec, err, errlen);
+			rc = topo_bad_xml(spec, t->xml_text, err, errlen);
 		} else {
 			snprintf(err, errlen, "--topology %s: hwloc rejected it; give "
 				 TOPO_ACCEPTED, spec);
@@ -420,6 +435,9 @@ static int topo_load_in(const char *spec, const char *root, struct topo **out, c
 	topo_add_numa(t, h, socket_objs);
 	topo_index_cpus(t);
 	topo_kinds_read(t, h);
+	/* this machine's, or a --root tree's: the kernel's core PMUs say which kind counts where */
+	if (t->kind == TOPO_KIND_SYSTEM)
+		topo_kinds_from_pmus(t, t->root);
 
 	free(socket_objs);
 	free(b.l3_objs);

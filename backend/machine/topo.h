@@ -68,6 +68,7 @@ struct topo_corekind {
 	int ncores, nthreads;
 	int module_cores;    /* cores sharing an L2 (Intel's E-core modules: 4), 1 when none share */
 	uint64_t l2_bytes;   /* that L2's size, 0 unknown */
+	bool from_pmu;       /* CORE_TYPE from the kernel's core PMU's "cpus" file, not hwloc's */
 };
 
 struct topo_l3 {

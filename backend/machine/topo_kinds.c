@@ -6,8 +6,11 @@
  * E-cores of Meteor Lake and Arrow Lake's SoC tile).
  */
 #include "topo_kinds.h"
+#include "cpulist.h"
+#include "rootfs.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The CoreType info of kind K, or "". */
@@ -45,6 +48,8 @@ static void topo_kinds_name(struct topo *t)
 			       t->corekinds[o].efficiency > kd->efficiency;
 		if (!strcmp(kd->core_type, "IntelCore"))
 			snprintf(kd->name, sizeof(kd->name), "P");
+		else if (!strcmp(kd->core_type, "IntelLowPower"))
+			snprintf(kd->name, sizeof(kd->name), "LP-E");
 		else if (topo_kind_atom(t, k))
 			snprintf(kd->name, sizeof(kd->name), "%s", atoms > 1 && low ? "LP-E" : "E");
 		else
@@ -132,7 +137,106 @@ void topo_kinds_read(struct topo *t, hwloc_topology_t h)
 
 bool topo_kind_atom(const struct topo *t, int k)
 {
-	return k >= 0 && k < t->ncorekinds && !strcmp(t->corekinds[k].core_type, "IntelAtom");
+	return k >= 0 && k < t->ncorekinds && (!strcmp(t->corekinds[k].core_type, "IntelAtom") ||
+					     !strcmp(t->corekinds[k].core_type, "IntelLowPower"));
+}
+
+/*
+ * The kernel's core PMUs of a hybrid (arch/x86/events/intel/core.c's
+ * intel_hybrid_pmu_type_map) and the CoreType hwloc gives their kind.
+ */
+static const struct {
+	const char *pmu, *core_type;
+	int efficiency;           /* the order where hwloc gives none: P above E above LP-E */
+} topo_kind_pmus[] = {
+	{ "cpu_core", "IntelCore", 2 }, { "cpu_atom", "IntelAtom", 1 },
+	{ "cpu_lowpower", "IntelLowPower", 0 },
+};
+#define TOPO_KIND_PMUS ((int)(sizeof(topo_kind_pmus) / sizeof(topo_kind_pmus[0])))
+
+/* Which of topo_kind_pmus counts OS CPU CPU (IN[p][cpu]), -1 none. */
+static int topo_kinds_pmu_of(unsigned char (*in)[TOPO_KIND_MAX_CPU], int cpu)
+{
+	for (int p = 0; p < TOPO_KIND_PMUS && cpu >= 0 && cpu < TOPO_KIND_MAX_CPU; p++)
+		if (in[p][cpu])
+			return p;
+	return -1;
+}
+
+void topo_kinds_from_pmus(struct topo *t, const char *root)
+{
+	unsigned char (*in)[TOPO_KIND_MAX_CPU] = calloc(TOPO_KIND_PMUS, TOPO_KIND_MAX_CPU);
+	int found = 0, kind_of[TOPO_KIND_PMUS];
+	bool named = false;
+
+	if (!in)
+		return;
+	for (int p = 0; p < TOPO_KIND_PMUS; p++) {
+		char rel[96], line[4096];
+		int *cpus = NULL, n = 0;
+		size_t col;
+
+		snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/cpus", topo_kind_pmus[p].pmu);
+		if (rootfs_read_line(root, rel, line, sizeof(line)) || cpulist_parse(line, &cpus, &n, &col))
+			continue;
+		for (int i = 0; i < n; i++)
+			if (cpus[i] >= 0 && cpus[i] < TOPO_KIND_MAX_CPU)
+				in[p][cpus[i]] = 1;
+		found += n > 0;
+		free(cpus);
+	}
+	if (found < 2) {
+		free(in); /* one kind, or no hybrid PMUs: hwloc's kinds stand */
+		return;
+	}
+	if (!t->ncorekinds) {
+		/* hwloc knows no kinds (before 2.4, or a tree without them): the PMUs' */
+		for (int p = 0; p < TOPO_KIND_PMUS; p++) {
+			kind_of[p] = -1;
+			for (int c = 0; c < t->ncores && kind_of[p] < 0; c++)
+				if (t->cores[c].nthreads &&
+				    topo_kinds_pmu_of(in, t->threads[t->cores[c].thread_first].os_cpu) == p)
+					kind_of[p] = t->ncorekinds++;
+			if (kind_of[p] >= 0) {
+				memset(&t->corekinds[kind_of[p]], 0, sizeof(t->corekinds[0]));
+				t->corekinds[kind_of[p]].efficiency = -1;
+			}
+		}
+		for (int c = 0; c < t->ncores; c++) {
+			int p = t->cores[c].nthreads
+				? topo_kinds_pmu_of(in, t->threads[t->cores[c].thread_first].os_cpu) : -1;
+
+			t->cores[c].corekind = p >= 0 ? kind_of[p] : TOPO_NONE;
+			if (p >= 0) {
+				t->corekinds[kind_of[p]].ncores++;
+				t->corekinds[kind_of[p]].nthreads += t->cores[c].nthreads;
+			}
+		}
+	}
+	/* a kind without hwloc's CoreType: the PMU that counts its cores names it */
+	for (int k = 0; k < t->ncorekinds; k++) {
+		struct topo_corekind *kd = &t->corekinds[k];
+		int p = -2;
+
+		for (int c = 0; c < t->ncores; c++) {
+			int q;
+
+			if (t->cores[c].corekind != k || !t->cores[c].nthreads)
+				continue;
+			q = topo_kinds_pmu_of(in, t->threads[t->cores[c].thread_first].os_cpu);
+			p = p == -2 || p == q ? q : -1; /* the kind's cores under two PMUs: none */
+		}
+		if (kd->core_type[0] || p < 0)
+			continue;
+		snprintf(kd->core_type, sizeof(kd->core_type), "%s", topo_kind_pmus[p].core_type);
+		if (kd->efficiency < 0)
+			kd->efficiency = topo_kind_pmus[p].efficiency;
+		kd->from_pmu = true;
+		named = true;
+	}
+	if (named)
+		topo_kinds_name(t);
+	free(in);
 }
 
 bool topo_has_atom(const struct topo *t)

@@ -231,3 +231,19 @@ int topo_root_xml(const char *root, char **xml, char *err, size_t errlen)
 	*xml = buf;
 	return 0;
 }
+
+void topo_root_xml_why(const char *xml, char *why, size_t len)
+{
+	const char *top = strstr(xml, "<topology"), *v = top ? strstr(top, "version=\"") : NULL;
+	unsigned major = 0, minor = 0;
+
+	why[0] = 0;
+	/*
+	 * hwloc refuses XML of a major version above its own (topology-xml.c's
+	 * version check): hwloc 3's XML says 3.0
+	 */
+	if (v && v < strchr(top, '>') && sscanf(v + 9, "%u.%u", &major, &minor) >= 1 &&
+	    major > HWLOC_API_VERSION >> 16)
+		snprintf(why, len, "its XML is version %u.%u, hwloc %s reads version %u", major,
+			 minor, HWLOC_VERSION, HWLOC_API_VERSION >> 16);
+}

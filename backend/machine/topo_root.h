@@ -24,4 +24,11 @@
  */
 int topo_root_xml(const char *root, char **xml, char *err, size_t errlen);
 
+/*
+ * Why hwloc refuses XML as a topology where its reason is the XML's version
+ * (hwloc 2.x imports version 2 only: a newer hwloc's 3.0 is refused), into
+ * WHY; "" otherwise.
+ */
+void topo_root_xml_why(const char *xml, char *why, size_t len);
+
 #endif

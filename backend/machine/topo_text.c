@@ -178,12 +178,19 @@ static void topo_text_socket(const struct topo *t, int si, int width, FILE *out)
 		else
 			fprintf(out, " (%s, %s free)", total, freeb);
 	}
-	if (s->nl3 > 0) {
-		topo_text_bytes(t->l3s[s->l3_first].size_bytes, total, sizeof(total));
-		if (s->nl3 > 1)
-			fprintf(out, " | L3 %d x %s", s->nl3, total);
-		else
-			fprintf(out, " | L3 %s", total);
+	/* the L3s as they are: "2 x 16 MiB", or unequal ones apart (Strix Point: 16 MiB + 8 MiB) */
+	for (int i = 0; i < s->nl3;) {
+		uint64_t b = t->l3s[s->l3_first + i].size_bytes;
+		int same = 1;
+
+		while (i + same < s->nl3 && t->l3s[s->l3_first + i + same].size_bytes == b)
+			same++;
+		topo_text_bytes(b, total, sizeof(total));
+		fprintf(out, "%s", i ? " + " : " | L3 ");
+		if (same > 1)
+			fprintf(out, "%d x ", same);
+		fputs(total, out);
+		i += same;
 	}
 	fprintf(out, " | %d cores, %d threads", s->ncores, s->nthreads);
 	/* a hybrid CPU: the socket's cores of each kind */
@@ -241,9 +248,10 @@ void topo_text_print(const struct topo *t, FILE *out, int width)
 			const struct topo_corekind *kd = &t->corekinds[k];
 			char l2[32];
 
-			fprintf(out, "%s %s-cores (%s, hwloc efficiency %d): %d cores, %d threads",
+			fprintf(out, "%s %s-cores (%s%s, hwloc efficiency %d): %d cores, %d threads",
 				k ? ";" : "", kd->name, kd->core_type[0] ? kd->core_type : "no core type",
-				kd->efficiency, kd->ncores, kd->nthreads);
+				kd->from_pmu ? " by the kernel's core PMU" : "", kd->efficiency, kd->ncores,
+				kd->nthreads);
 			/* Intel's E-cores: modules of four sharing an L2 */
 			topo_text_bytes(kd->l2_bytes, l2, sizeof(l2));
 			if (kd->module_cores > 1)

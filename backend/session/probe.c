@@ -129,7 +129,14 @@ void probe_perf(const char *root, struct probe_perf *out)
 	memset(out, 0, sizeof(*out));
 	perf_access_read(root, &a);
 	out->system_wide = perf_access_system_wide(&a, out->why, sizeof(out->why));
-	out->cpu_pmu = perf_pmu_load(root, "cpu", &p, err, sizeof(err)) == 0;
+	/* a hybrid's kernel has no "cpu": cpu_core for the P-cores (or only cpu_atom's E-cores) */
+	for (size_t k = 0; k < 3 && !out->cpu_pmu; k++) {
+		static const char *const core[] = { "cpu", "cpu_core", "cpu_atom" };
+
+		out->cpu_pmu = perf_pmu_load(root, core[k], &p, err, sizeof(err)) == 0;
+		if (out->cpu_pmu)
+			snprintf(out->cpu_name, sizeof(out->cpu_name), "%s", core[k]);
+	}
 	if (out->cpu_pmu) {
 		out->cpu_type = p.type;
 		out->cpu_fields = p.nfields;

@@ -45,6 +45,7 @@ struct probe_perf {
 	bool system_wide;       /* it lets this user count every CPU */
 	char why[300];          /* the rule that decides */
 	bool cpu_pmu;           /* it has a core PMU */
+	char cpu_name[16];      /* its name: "cpu", or a hybrid's "cpu_core" (beside cpu_atom, cpu_lowpower) */
 	unsigned cpu_type;
 	int cpu_fields;         /* the core PMU's format fields */
 	bool any_thread;        /* it has the AnyThread field */

@@ -467,14 +467,14 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 		l->state = DOCTOR_WARN;
 		snprintf(c->perf_why, sizeof(c->perf_why), "no core PMU in %s/sys/bus/event_source/"
 			 "devices", c->root);
-		snprintf(l->found, sizeof(l->found), "no core PMU (cpu) in %s/sys/bus/event_source/"
+		snprintf(l->found, sizeof(l->found), "no core PMU (cpu, cpu_core) in %s/sys/bus/event_source/"
 			 "devices: --source perf cannot count here", c->root);
 		snprintf(l->fix, sizeof(l->fix), "a virtual machine: enable the guest PMU (KVM: -cpu "
 			 "host,pmu=on); else a kernel with perf support for this CPU");
 		return;
 	}
-	n = (size_t)snprintf(l->found, sizeof(l->found), "cpu (type %u, %d format fields%s)",
-			     c->perf.cpu_type, c->perf.cpu_fields,
+	n = (size_t)snprintf(l->found, sizeof(l->found), "%s (type %u, %d format fields%s)",
+			     c->perf.cpu_name, c->perf.cpu_type, c->perf.cpu_fields,
 			     c->perf.any_thread ? "" : ", no AnyThread: per-core events n/a");
 	for (size_t k = 0; k < sizeof(uncore) / sizeof(uncore[0]) && n < sizeof(l->found); k++)
 		if (uncore[k].n > 0)

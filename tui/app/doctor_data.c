@@ -205,14 +205,17 @@ void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
 	for (int k = 0; k < t->ncorekinds && n < sizeof(l->found); k++) {
 		const struct topo_corekind *kd = &t->corekinds[k];
 		bool atom = topo_kind_atom(t, k);
-		const char *pmu = !strcmp(kd->core_type, "IntelCore") ? "cpu_core" : atom ? "cpu_atom"
-				  : NULL;
+		const char *pmu = !strcmp(kd->core_type, "IntelCore") ? "cpu_core"
+				  : !strcmp(kd->core_type, "IntelLowPower") ? "cpu_lowpower"
+				  : atom ? "cpu_atom" : NULL;
 		bool have = pmu && doctor_has_pmu(c, pmu);
 
 		missing |= pmu && !have;
-		n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "%s%d %s-cores (%s, %d "
+		n += (size_t)snprintf(l->found + n, sizeof(l->found) - n, "%s%d %s-cores (%s%s, %d "
 				      "threads): %s%s%s", k ? "; " : "hybrid: ", kd->ncores, kd->name,
-				      kd->core_type[0] ? kd->core_type : "no core type", kd->nthreads,
+				      kd->core_type[0] ? kd->core_type : "no core type",
+				      kd->from_pmu ? ", from its PMU's cpus: hwloc gave none"
+				      : "", kd->nthreads,
 				      !pmu ? "no perf PMU of its own known" : have ? "perf PMU " : "perf PMU ",
 				      pmu ? pmu : "", !pmu ? "" : !have ? " missing: n/a"
 				      : atom ? ", Intel's E-core metrics and tree (the kernel's perf tool)"
