@@ -85,7 +85,7 @@ fi
 
 run "$PMUTOP" --msr-safe-allowlist --sim pentium4
 expect_rc "unknown emulated machine exits 2" 2
-expect_match "unknown machine lists the known ones" "$err" "emulated machines are nehalem-ep, westmere-ep, skylake, skylake-sp, icelake-sp, sapphire-rapids, granite-rapids, tigerlake, alderlake, lunarlake, genoa, vermeer, epyc-vm, core2, arch"
+expect_match "unknown machine lists the known ones" "$err" "emulated machines are nehalem-ep, westmere-ep, skylake, skylake-sp, icelake-sp, sapphire-rapids, granite-rapids, tigerlake, alderlake, lunarlake, arrowlake-h, genoa, vermeer, epyc-vm, core2, arch"
 
 run "$PMUTOP" --sim skylake --root /tmp
 expect_rc "--sim with --root exits 2" 2

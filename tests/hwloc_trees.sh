@@ -15,11 +15,10 @@
 # end leaves 25 % of their 5 slots a cycle empty, the P-cores' 10 % of 6).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 10
+plan 16
 
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
-fakehw_cleanup='rm -rf "$tmp"'
 $PY -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
 	"$top_srcdir/tests/hwloc/20em64t-hybrid-1p6c2t+2ca4co1t.tar.bz2" "$tmp"
 r="$tmp/20em64t-hybrid-1p6c2t+2ca4co1t"
@@ -58,3 +57,36 @@ expect_rc "an emulated Alder Lake's tree, through the register devices: runs" 0
 near "E-core CPU 16: its own tree's front-end bound (Intel's E-core metrics)" \
 	"$(field "$out" cpu 16 tma_frontend_bound)" 25 0.05
 near "P-core CPU 0: the P-cores' Frontend_Bound" "$(field "$out" cpu 0 Frontend_Bound)" 10 0.05
+fakehw_stop
+
+# Arrow Lake-H's low-power E-cores (emulated): hwloc's IntelLowPower kind, the kernel's third
+# core PMU cpu_lowpower (Linux's hybrid_tiny), counted through it; their events are
+# Crestmont's (Intel's data: arrowlake_crestmont_core.json, CoreRole LowPower_Atom), not the
+# Skymont E-cores', so the E-core tree stays off them. lp.scn: the LP-E cores run at ipc 0.6.
+cat >"$tmp/lp.scn" <<'SCN'
+pmutop-scenario 1
+name lp
+description LP-E cores busy, the rest light
+seed 3
+noise 0
+phase one 0
+cpu 0-13 util=0.5 ipc=1.5 uops_per_inst=1.1 issue_ratio=1.05 exec_ratio=1.0
+cpu 14-15 util=0.9 ipc=0.6 uops_per_inst=1.2 issue_ratio=1.1 exec_ratio=1.0
+SCN
+run "$PMUTOP" --sim arrowlake-h --topology-only
+expect_match "Arrow Lake-H: P, E and LP-E cores, each kind its own" "$out" \
+	"L3 24 MiB | 16 cores, 16 threads: 6 P + 8 E + 2 LP-E"
+run "$PMUTOP" --sim arrowlake-h --list-pmus
+expect_match "... the kernel's cpu_lowpower counts CPUs 14-15" "$out" \
+	"cpu_lowpower, type 11, counts on its kind's CPUs 14-15"
+run "$PMUTOP" --sim "arrowlake-h:$tmp/lp.scn" --source perf -b -n 3 -d 0.3 --format json
+near "LP-E CPU 14 through cpu_lowpower: its ipc" "$(field "$out" cpu 14 ipc)" 0.6 0.03
+expect_is "... no E-core tree there (another core's events)" \
+	"$(field "$out" cpu 14 tma_frontend_bound)" missing
+expect_match "... saying so" "$(printf '%s\n' "$out" | tail -1)" \
+	"the low-power E-cores (14-15, cpu_lowpower) count the built-in figures only"
+fakehw_cleanup='rm -rf "$tmp"' # with the last run's stop
+fakehw_start "arrowlake-h:$tmp/lp.scn"
+run "$PMUTOP" --root "$dir" -b -n 3 -d 0.3 --format json
+near "its tree under hwloc 2.9 (kinds from the PMUs' cpus), through the registers: LP-E ipc" \
+	"$(field "$out" cpu 14 ipc)" 0.6 0.03

@@ -168,6 +168,13 @@ struct engine_config {
 	 * group bound to a kind counts on its CPUs only, through its PMU.
 	 */
 	const struct perf_pmu *perf_atom;
+	/*
+	 * The low-power E-cores' PMU (cpu_lowpower), NULL none: its CPUs are of
+	 * kind E and count the built-in figures through it; their events are
+	 * another core's than the E-cores' (Crestmont beside Skymont), so the
+	 * layout's E-core groups leave them n/a
+	 */
+	const struct perf_pmu *perf_lowpower;
 	const unsigned char *cpu_kind;
 	int ncpu_kind;
 	const struct perf_sys *perf;

@@ -211,6 +211,13 @@ enum layout_coretype { LAYOUT_CORES_ANY, LAYOUT_CORES_P, LAYOUT_CORES_E, LAYOUT_
 
 extern const char *const layout_coretype_names[LAYOUT_NCORETYPES];
 
+/*
+ * A CPU's kind only (no group is bound to it): a low-power E-core (Arrow
+ * Lake-H's, the kernel's cpu_lowpower), whose events are another core's than
+ * the E-cores': groups of every core count there, E-core groups do not.
+ */
+#define LAYOUT_CPU_LPE ((unsigned)LAYOUT_NCORETYPES)
+
 /* Whether a group bound to GROUP counts on a CPU of kind CPU (ANY: every kind, or one kind). */
 static inline bool layout_coretype_on(enum layout_coretype group, unsigned cpu)
 {

@@ -274,20 +274,25 @@ static bool session_msr_unusable(int rc)
  * server's CHAs, channels and links; a client's free-running counters),
  * which the msr source leaves blocked: their names into NAMES (LEN), how many.
  */
-static int session_kernel_only_groups(const struct session *s, char *names, size_t len)
+static int session_kernel_only_groups(const struct session *s, const char *root, char *names,
+				      size_t len)
 {
 	const struct layout *l = s->layout;
+	uint32_t reach;
 	size_t n = 0;
 	int count = 0;
 
 	names[0] = 0;
 	if (!l || s->src->uncore == CPUMODEL_UNCORE_KERNEL)
 		return 0;
+	/* the kinds the kernel has boxes of: a group it lacks them for is blocked either way */
+	reach = session_kernel_kinds(s->src, root);
 	for (int g = 0; g < l->ngroups; g++) {
 		const struct layout_group *grp = &l->groups[g];
 		bool seen = false;
 
-		if (!layout_pmu_kinds[grp->pmu].kernel_only || grp->pmu == LAYOUT_PMU_POWER)
+		if (!layout_pmu_kinds[grp->pmu].kernel_only || grp->pmu == LAYOUT_PMU_POWER ||
+		    !(reach & (1u << grp->pmu)))
 			continue;
 		count++;
 		/* each name once (Memory, Memory.2, ... are one to the reader) */
@@ -314,7 +319,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 					false, out, err, errlen);
 	/* auto: msr when it opens and its first writes are allowed, else perf, saying why */
 	rc = session_open_one(c, false, NULL, false, out, msr_why, sizeof(msr_why));
-	if (!rc && session_kernel_only_groups(*out, names, sizeof(names))) {
+	if (!rc && session_kernel_only_groups(*out, c->root, names, sizeof(names))) {
 		/*
 		 * the registers reach the cores only, the kernel's drivers the rest of
 		 * this CPU (a server's uncore): perf counts it all, said on screen

@@ -57,4 +57,11 @@ struct who_snap *session_who_look(void *ctx, double t);
 /* An emulated machine: which of the layout's core events it does not model (s->unmodelled). */
 void session_find_unmodelled(struct session *s);
 
+/*
+ * The box kinds only the kernel's drivers reach (layout_pmu_kinds' kernel_only)
+ * that SRC's kernel has (sysfs under ROOT, or an emulated machine's kernel):
+ * bit k for LAYOUT_PMU k.
+ */
+uint32_t session_kernel_kinds(const struct source *src, const char *root);
+
 #endif

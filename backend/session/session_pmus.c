@@ -96,6 +96,9 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 					fprintf(out, "%s%d", c++ ? ", " : " ", sk);
 			fprintf(out, ")");
 		}
+	} else if (e->pmu.cpus[0]) {
+		/* a hybrid's core PMU: the CPUs of its kind of core (its "cpus" file) */
+		fprintf(out, ", counts on its kind's CPUs %s", e->pmu.cpus);
 	} else {
 		fprintf(out, ", every CPU");
 	}

@@ -42,6 +42,34 @@ static unsigned session_vendor_rapl(const struct perf_sys *sys, const char *root
 	return rapl;
 }
 
+uint32_t session_kernel_kinds(const struct source *src, const char *root)
+{
+	struct emu_perf *k = !src->perf_sys && src->emu ? emu_perf_describe(src->emu) : NULL;
+	const struct perf_sys *sys = k ? emu_perf_sys(k) : src->perf_sys;
+	struct perf_pmu *p = xcalloc(1, sizeof(*p));
+	uint32_t kinds = 0;
+	char err[300];
+
+	/* an emulated machine whose kernel is not made here (a CPU without core counters): none */
+	if (src->simulated && !sys) {
+		free(p);
+		return 0;
+	}
+	for (int i = 0; i < LAYOUT_NPMUS; i++) {
+		const struct layout_pmu_kind *pk = &layout_pmu_kinds[i];
+
+		if (!pk->kernel_only)
+			continue;
+		if (i == LAYOUT_PMU_MC ? perf_sys_channel_span(sys, root) > 0
+		    : pk->summed_boxes || pk->socket_boxes ? perf_sys_boxes(sys, root, pk->kernel) > 0
+		    : !perf_sys_pmu(sys, root, pk->kernel, p, err, sizeof(err)))
+			kinds |= 1u << i;
+	}
+	free(p);
+	emu_perf_free(k);
+	return kinds;
+}
+
 /* The machine as the vendor's constants see it. */
 static void session_vendor_machine(const struct source *src, const char *root,
 				   struct perfmon_layout_config *c)

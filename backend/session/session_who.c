@@ -111,7 +111,10 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 		if (s->src->have_atom && s->src->cpu_kind) {
 			s->who_types = xcalloc((size_t)s->src->ncpu_kind + 1, sizeof(unsigned));
 			for (int i = 0; i < s->src->ncpu_kind; i++)
-				s->who_types[i] = s->src->cpu_kind[i] == LAYOUT_CORES_E
+				s->who_types[i] = s->src->cpu_kind[i] == LAYOUT_CPU_LPE &&
+						  s->src->have_lowpower ? s->src->perf_lowpower.type
+						  : s->src->cpu_kind[i] == LAYOUT_CORES_E ||
+						  s->src->cpu_kind[i] == LAYOUT_CPU_LPE
 						  ? s->src->perf_atom.type : s->src->perf_cpu.type;
 			wc.cpu_type = s->who_types;
 			wc.ntypes = s->src->ncpu_kind;

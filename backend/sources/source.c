@@ -85,20 +85,25 @@ static void source_cpu_kinds(struct source *s)
 	s->cpu_kind = xcalloc((size_t)n + 1, 1);
 	s->ncpu_kind = n;
 	for (int i = 0; i < t->nonline; i++) {
-		bool e = topo_kind_atom(t, t->cores[t->threads[i].core].corekind);
+		int k = t->cores[t->threads[i].core].corekind;
+		bool e = topo_kind_atom(t, k);
 
 		if (t->threads[i].os_cpu < n)
-			s->cpu_kind[t->threads[i].os_cpu] = e ? LAYOUT_CORES_E : LAYOUT_CORES_P;
+			s->cpu_kind[t->threads[i].os_cpu] =
+				e && !strcmp(t->corekinds[k].core_type, "IntelLowPower") ? LAYOUT_CPU_LPE
+				: e ? LAYOUT_CORES_E : LAYOUT_CORES_P;
 	}
 	/* the kernel's word where it has one: the PMU that counts a CPU decides its events */
-	for (int k = 0; k < 2; k++) {
-		const char *list = k ? (s->have_atom ? s->perf_atom.cpus : "") : s->perf_cpu.cpus;
+	for (int k = 0; k < 3; k++) {
+		const char *list = k == 2 ? (s->have_lowpower ? s->perf_lowpower.cpus : "")
+				   : k ? (s->have_atom ? s->perf_atom.cpus : "") : s->perf_cpu.cpus;
 
 		if (!list[0] || cpulist_parse(list, &cpus, &ncpus, &col))
 			continue;
 		for (int i = 0; i < ncpus; i++)
 			if (cpus[i] >= 0 && cpus[i] < n)
-				s->cpu_kind[cpus[i]] = k ? LAYOUT_CORES_E : LAYOUT_CORES_P;
+				s->cpu_kind[cpus[i]] = k == 2 ? LAYOUT_CPU_LPE : k ? LAYOUT_CORES_E
+						       : LAYOUT_CORES_P;
 		free(cpus);
 		cpus = NULL;
 	}
@@ -129,6 +134,8 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 		source_find_msr_pmu(s, root);
 		s->have_atom = !perf_sys_pmu(s->perf_sys, root, "cpu_atom", &s->perf_atom, why,
 					     sizeof(why));
+		s->have_lowpower = !perf_sys_pmu(s->perf_sys, root, "cpu_lowpower", &s->perf_lowpower,
+						 why, sizeof(why));
 		/* the emulated kernel lets pmutop count everything, as root on a real one */
 		perf_access_read(NULL, &s->perf_access);
 		s->perf_access.paranoid = -1;
@@ -142,6 +149,8 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 		/* a hybrid kernel: cpu_core for the P-cores, cpu_atom (if it has one) for the E-cores */
 		rc = perf_pmu_load(root, "cpu_core", &s->perf_cpu, err, errlen);
 		s->have_atom = !perf_pmu_load(root, "cpu_atom", &s->perf_atom, why, sizeof(why));
+		s->have_lowpower = !perf_pmu_load(root, "cpu_lowpower", &s->perf_lowpower, why,
+						  sizeof(why));
 		if (rc == -ENOENT && s->have_atom) {
 			/* only the E-cores' PMU: they count, the P-cores are n/a */
 			s->perf_cpu = s->perf_atom;
@@ -296,6 +305,7 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 		ec->perf_cpu = &s->perf_cpu;
 		ec->perf_msr = s->have_msr ? &s->perf_msr : NULL;
 		ec->perf_atom = s->have_atom ? &s->perf_atom : NULL;
+		ec->perf_lowpower = s->have_lowpower ? &s->perf_lowpower : NULL;
 		ec->perf = s->perf_sys;
 		ec->perf_access = &s->perf_access;
 		ec->perf_task = s->perf_task;

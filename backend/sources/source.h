@@ -55,6 +55,9 @@ struct source {
 	/* a hybrid kernel's E-core PMU (cpu_atom; perf_cpu is then cpu_core) */
 	struct perf_pmu perf_atom;
 	bool have_atom;
+	/* its low-power E-cores' PMU (cpu_lowpower: Arrow Lake-H's SoC-tile cores) */
+	struct perf_pmu perf_lowpower;
+	bool have_lowpower;
 	/* each CPU's kind of core (LAYOUT_CORES_*, by OS CPU number), NULL on a CPU of one kind */
 	unsigned char *cpu_kind;
 	int ncpu_kind;

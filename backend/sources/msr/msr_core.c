@@ -400,7 +400,8 @@ static void msr_core_kinds(struct msr_core *m)
 			e_gp |= m->l->events[k].counters;
 	for (int i = 0; i < m->env.ncpus; i++) {
 		struct msr_cpu *mc = &m->mc[i];
-		bool e = m->env.cpus[i].kind == LAYOUT_CORES_E;
+		/* an E-core, or a low-power one (no fixed counter 3 on either) */
+		bool e = m->env.cpus[i].kind == LAYOUT_CORES_E || m->env.cpus[i].kind == LAYOUT_CPU_LPE;
 
 		mc->gp_mine = m->gp_usable & (e && e_gp ? e_gp : ~0u);
 		mc->fixed_mine = m->fixed_usable & (e ? ~(1u << 3) : ~0u);

@@ -17,6 +17,7 @@
  * TSC is read once per interval (it is the same on every CPU).
  */
 #include "counter.h"
+#include "cpulist.h"
 #include "perf.h"
 #include "perf_pmu.h"
 #include "perf_source.h"
@@ -64,6 +65,7 @@ struct perf_core {
 	uint64_t open;                   /* the core groups open */
 	uint32_t gp_usable;
 	double *tsc_prev;                /* per CPU: the TSC at its last read */
+	unsigned char *lowpower;         /* per CPU: a low-power E-core, counted through cpu_lowpower */
 	int pid;                         /* the task counted, -1 whole CPUs */
 	int rc;                          /* the kernel's last refusal (-errno), 0 none */
 	char note[400];                  /* fixed events the kernel refused, in every sample */
@@ -112,9 +114,31 @@ static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_
 
 	for (int i = 0; i < p->env.ncpus; i++) {
 		struct perf_group *pg = perf_core_pg(p, i, g);
-		const struct perf_pmu_config *c = p->env.cpus[i].kind == LAYOUT_CORES_E ? cfg_e : cfg;
+		unsigned kind = p->env.cpus[i].kind;
+		const struct perf_pmu_config *c = kind == LAYOUT_CORES_E || kind == LAYOUT_CPU_LPE
+						  ? cfg_e : cfg;
+		struct perf_pmu_config lp[PERF_GROUP_MAX];
 		char what[128];
 
+		/*
+		 * a low-power E-core: the fixed events through its own PMU (cpu_lowpower's
+		 * type); the layout's groups are another core's events: n/a there
+		 */
+		if (c && p->lowpower[i] && p->cfg->perf_lowpower) {
+			if (g < p->l->ngroups) {
+				c = NULL;
+			} else {
+				for (int k = 0; k < n && k < PERF_GROUP_MAX; k++) {
+					lp[k] = c[k];
+					if (lp[k].type == PERF_TYPE_HARDWARE)
+						lp[k].config[0] = (lp[k].config[0] & 0xFFFFFFFFull) |
+								  (uint64_t)p->cfg->perf_lowpower->type << 32;
+					else
+						lp[k].type = p->cfg->perf_lowpower->type;
+				}
+				c = lp;
+			}
+		}
 		if (!c) {
 			if (g >= p->l->ngroups) /* a fixed counter this kind has not */
 				p->env.cpus[i].fixed_na |= 1u << (g - p->l->ngroups);
@@ -220,6 +244,17 @@ static void perf_core_open_fixed(struct perf_core *p)
 		p->fixed_usable |= 1u << n;
 		p->fixed_files += nev;
 	}
+	for (int i = 0; i < p->env.ncpus && p->cfg->perf_lowpower; i++)
+		if (p->lowpower[i]) {
+			size_t k = strlen(p->note);
+
+			/* their events are another core's (Crestmont beside Skymont): not the E-cores' */
+			snprintf(p->note + k, sizeof(p->note) - k, "%sthe low-power E-cores (%s, "
+				 "cpu_lowpower) count the built-in figures only: the layout's E-core "
+				 "groups are another core's events", k ? "; " : "",
+				 p->cfg->perf_lowpower->cpus);
+			break;
+		}
 	for (int i = 0; i < p->env.ncpus && p->cfg->cpu_kind && !p->cfg->perf_atom; i++)
 		if (p->env.cpus[i].kind == LAYOUT_CORES_E) {
 			size_t k = strlen(p->note);
@@ -368,6 +403,7 @@ static void perf_core_free(struct src_core *sc)
 			perf_group_close(perf_core_pg(p, i, g));
 	free(p->pg);
 	free(p->tsc_prev);
+	free(p->lowpower);
 	free(p);
 }
 
@@ -386,6 +422,17 @@ static int perf_core_create(const struct src_env *env, struct src_core **out, ch
 	p->stride = p->l->ngroups + PMU_MAX_FIXED;
 	p->pg = xcalloc((size_t)env->ncpus * (size_t)p->stride + 1, sizeof(*p->pg));
 	p->tsc_prev = xcalloc((size_t)env->ncpus + 1, sizeof(double));
+	p->lowpower = xcalloc((size_t)env->ncpus + 1, 1);
+	if (cfg->perf_lowpower) {
+		int *cpus = NULL, n = 0;
+		size_t col;
+
+		if (!cpulist_parse(cfg->perf_lowpower->cpus, &cpus, &n, &col))
+			for (int i = 0; i < env->ncpus; i++)
+				for (int k = 0; k < n; k++)
+					p->lowpower[i] |= env->cpus[i].os_cpu == cpus[k];
+		free(cpus);
+	}
 	p->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
 	p->gp_usable &= (1u << PMU_MAX_GP) - 1;
 	if (!cfg->perf_task) {

@@ -67,7 +67,7 @@ static void eh_core(FILE *f, unsigned id, unsigned first, unsigned threads, unsi
 char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand)
 {
 	unsigned pcpus = h->p_cores * h->p_threads, ecpus = h->e_modules * h->e_per_module;
-	unsigned all = pcpus + ecpus, cpu = 0;
+	unsigned all = emu_hybrid_cpus(h), cpu = 0;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -84,8 +84,8 @@ char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand)
 		brand);
 	eh_sets(f, 0, all);
 	fprintf(f, " local_memory=\"%llu\"/>\n", (unsigned long long)h->mem_gib << 30);
-	eh_cache(f, 3, 0, h->e_beside_l3 ? pcpus : all, (unsigned long long)(h->l3_mib * 1048576.0),
-		 0);
+	eh_cache(f, 3, 0, h->e_beside_l3 ? pcpus : pcpus + ecpus,
+		 (unsigned long long)(h->l3_mib * 1048576.0), 0);
 	for (unsigned c = 0; c < h->p_cores; c++, cpu += h->p_threads) {
 		eh_cache(f, 2, cpu, h->p_threads, (unsigned long long)(h->p_l2_mib * 1048576.0), 0);
 		eh_core(f, 4 * c, cpu, h->p_threads, 48);
@@ -99,8 +99,22 @@ char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand)
 			eh_core(f, 4 * h->p_cores + m * h->e_per_module + c, cpu, 1, 32);
 		fputs("</object>\n", f);
 	}
-	fputs(h->e_beside_l3 ? "</object>\n</object>\n" : "</object>\n</object>\n</object>\n", f);
+	if (!h->e_beside_l3)
+		fputs("</object>\n", f); /* the L3 ends with the E-cores */
+	if (h->lp_cores) {
+		/* the low-power E-cores: outside the L3, one L2 */
+		eh_cache(f, 2, cpu, h->lp_cores, (unsigned long long)(h->lp_l2_mib * 1048576.0), 0);
+		for (unsigned c = 0; c < h->lp_cores; c++, cpu++)
+			eh_core(f, 4 * h->p_cores + h->e_modules * h->e_per_module + c, cpu, 1, 32);
+		fputs("</object>\n", f);
+	}
+	fputs("</object>\n</object>\n", f);
 	/* the kinds, the most efficient first (as hwloc orders them) */
+	if (h->lp_cores) {
+		eh_set(s, sizeof(s), pcpus + ecpus, h->lp_cores);
+		fprintf(f, "<cpukind cpuset=\"%s\">\n<info name=\"CoreType\" value=\"IntelLowPower\"/>\n"
+			"<info name=\"FrequencyMaxMHz\" value=\"%u\"/>\n</cpukind>\n", s, h->lp_mhz);
+	}
 	eh_set(s, sizeof(s), pcpus, ecpus);
 	fprintf(f, "<cpukind cpuset=\"%s\">\n<info name=\"CoreType\" value=\"IntelAtom\"/>\n"
 		"<info name=\"FrequencyMaxMHz\" value=\"%u\"/>\n</cpukind>\n", s, h->e_mhz);
@@ -114,10 +128,17 @@ char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand)
 
 unsigned emu_hybrid_cpus(const struct emu_hybrid *h)
 {
-	return h->p_cores * h->p_threads + h->e_modules * h->e_per_module;
+	return h->p_cores * h->p_threads + h->e_modules * h->e_per_module + h->lp_cores;
 }
 
 bool emu_hybrid_is_e(const struct emu_hybrid *h, int cpu)
 {
 	return h && cpu >= (int)(h->p_cores * h->p_threads) && cpu < (int)emu_hybrid_cpus(h);
+}
+
+bool emu_hybrid_is_lp(const struct emu_hybrid *h, int cpu)
+{
+	return h && h->lp_cores &&
+	       cpu >= (int)(h->p_cores * h->p_threads + h->e_modules * h->e_per_module) &&
+	       cpu < (int)emu_hybrid_cpus(h);
 }

@@ -28,15 +28,25 @@ struct emu_hybrid {
 	 */
 	bool e_skymont;
 	bool e_beside_l3;              /* the E-cores outside the L3 (Lunar Lake's low-power island) */
+	/*
+	 * Low-power E-cores after the E-cores (Arrow Lake-H's two Crestmont
+	 * cores on the SoC tile: outside the L3, sharing an L2), counted by the
+	 * kernel's third core PMU, cpu_lowpower; hwloc's kind IntelLowPower
+	 */
+	unsigned lp_cores, lp_mhz;
+	double lp_l2_mib;
 };
 
 /* The topology (malloc'd hwloc XML) of H, the package named BRAND. */
 char *emu_hybrid_xml(const struct emu_hybrid *h, const char *brand);
 
-/* H's CPUs, both kinds. */
+/* H's CPUs, every kind. */
 unsigned emu_hybrid_cpus(const struct emu_hybrid *h);
 
-/* Whether CPU is one of H's E-cores (false for any CPU when H is NULL). */
+/* Whether CPU is one of H's E-cores, low-power ones too (false for any CPU when H is NULL). */
 bool emu_hybrid_is_e(const struct emu_hybrid *h, int cpu);
+
+/* Whether CPU is one of H's low-power E-cores (cpu_lowpower's). */
+bool emu_hybrid_is_lp(const struct emu_hybrid *h, int cpu);
 
 #endif

@@ -201,6 +201,39 @@ const struct emu_machine emu_machines[] = {
 	},
 	{
 		/*
+		 * Core Ultra 9 285H (Arrow Lake-H, 06_C5): 6 Lion Cove P-cores
+		 * without hyper-threading (CPUs 0-5, 3 MiB L2 each), 8 Skymont
+		 * E-cores in two modules of four sharing a 4 MiB L2 (CPUs 6-13),
+		 * the 24 MiB L3 over both; and on the SoC tile two Crestmont
+		 * low-power E-cores sharing a 2 MiB L2 outside the L3 (CPUs 14-15),
+		 * which Linux counts with a third core PMU, cpu_lowpower (Linux
+		 * 6.12's hybrid_tiny; Intel's data: arrowlake_crestmont_core.json,
+		 * CoreRole LowPower_Atom).  No uncore emulated.
+		 */
+		.name = "arrowlake-h",
+		.description = "Core Ultra 9 285H (Arrow Lake-H, hybrid): 6 P-cores + 8 E-cores + 2 "
+			       "low-power E-cores (cpu_lowpower), 16 CPUs; Intel's data per core kind "
+			       "through perf",
+		.topology = "hybrid: 6 P-cores, 2 E-core modules x 4, 2 LP-E cores",
+		.brand = "Intel(R) Core(TM) Ultra 9 285H",
+		.family = 6, .model = 0xC5, .stepping = 2,
+		.perfmon_version = 6, .gp_counters = 8, .gp_width = 48,
+		.fixed_counters = 4, .fixed_width = 48,
+		.nominal_ghz = 2.90,
+		.slots_width = 8, .perf_metrics = 8,
+		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
+		.default_scenario = "topdown",
+		.hybrid = &(const struct emu_hybrid){
+			.p_cores = 6, .p_threads = 1, .e_modules = 2, .e_per_module = 4,
+			.p_l2_mib = 3, .e_l2_mib = 4, .l3_mib = 24, .mem_gib = 32,
+			.p_mhz = 5400, .e_mhz = 4500,
+			.e_gp_counters = 8, .e_fixed_counters = 3, .e_slots_width = 8,
+			.e_skymont = true,
+			.lp_cores = 2, .lp_mhz = 2500, .lp_l2_mib = 2,
+		},
+	},
+	{
+		/*
 		 * AMD EPYC 9654 (Genoa, family 19h model 11h): 96 cores in 12 CCDs of
 		 * one 8-core CCX each (32 MiB L3 per CCX), 12 DDR5-4800 channels per
 		 * socket; Linux numbers the first threads of all cores, then their
@@ -316,7 +349,7 @@ const struct emu_machine *emu_machine_find(const char *name)
 
 const char *emu_machine_names(void)
 {
-	static char names[256];
+	static char names[512];
 
 	if (!names[0])
 		for (int i = 0; i < emu_nmachines; i++)

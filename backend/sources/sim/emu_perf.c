@@ -304,7 +304,8 @@ static void ek_close(void *ctx, int fd)
  */
 static int ek_npmus_on(const struct emu_perf *k, int cpu)
 {
-	return k->cpus[cpu].uncore_cpu ? k->npmus : k->atom_pmu >= 0 ? k->atom_pmu + 1 : 1;
+	return k->cpus[cpu].uncore_cpu ? k->npmus : k->lowpower_pmu >= 0 ? k->lowpower_pmu + 1
+	       : k->atom_pmu >= 0 ? k->atom_pmu + 1 : 1;
 }
 
 /*

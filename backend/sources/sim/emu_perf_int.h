@@ -151,6 +151,7 @@ struct emu_perf {
 	unsigned gp, fixed, gp_width, fixed_width;
 	unsigned perf_metrics;    /* PERF_METRICS fields (topdown-* events), 0 none */
 	int atom_pmu;             /* a hybrid's cpu_atom (pmus[] index; cpu_core is 0), -1 none */
+	int lowpower_pmu;         /* its cpu_lowpower (the low-power E-cores'), -1 none */
 	bool watchdog;            /* the NMI watchdog's pinned cycles event holds fixed counter 1 */
 	bool amd;                 /* AMD's core PMU: 12-bit selects, generic events on counters */
 	struct ek_who_ev *wev;    /* cgroup and task events, EK_WHO_FD_BASE + slot */

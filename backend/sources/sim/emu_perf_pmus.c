@@ -42,6 +42,12 @@ static const struct ek_format {
 	{ "frontend", "config1:0-23", EK_FRONTEND },
 };
 
+/* Whether core PMU NAME is a big core's (cpu, cpu_core), not an E-core's (cpu_atom, cpu_lowpower). */
+static bool ek_big_core(const char *name)
+{
+	return !strcmp(name, "cpu") || !strcmp(name, "cpu_core");
+}
+
 /* Whether the driver shows a format of WHEN on core PMU NAME of machine M. */
 static bool ek_format_shown(const struct emu_machine *m, const char *name, enum ek_when when)
 {
@@ -55,7 +61,7 @@ static bool ek_format_shown(const struct emu_machine *m, const char *name, enum 
 	case EK_ARCH3:
 		return m->perfmon_version >= 3;
 	case EK_FRONTEND:
-		return m->pebs_frontend && strcmp(name, "cpu_atom");
+		return m->pebs_frontend && ek_big_core(name);
 	case EK_UMASK1:
 		return !v6;
 	case EK_UMASK2:
@@ -104,9 +110,9 @@ struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type,
 				perf_pmu_add_field(&p->desc, ek_intel_core[i].name,
 						   ek_intel_core[i].bits);
 		/* Linux's events/ on Ice Lake and later: slots (fixed counter 3), topdown-*; not cpu_atom's */
-		if (strcmp(name, "cpu_atom") && emu_machine(k->emu)->slots_width)
+		if (ek_big_core(name) && emu_machine(k->emu)->slots_width)
 			perf_pmu_add_alias(&p->desc, "slots", "event=0x00,umask=0x4");
-		for (unsigned f = 0; strcmp(name, "cpu_atom") && f < k->perf_metrics &&
+		for (unsigned f = 0; ek_big_core(name) && f < k->perf_metrics &&
 				     f < PERF_METRICS_FIELDS; f++) {
 			char terms[32];
 
@@ -132,12 +138,13 @@ struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type,
 	return p;
 }
 
-/* CPUs of M's kind E (E-cores, or P-cores) among the machine's as a list "16-23". */
-static void ek_kind_cpus(const struct emu_hybrid *h, bool e, char *buf, size_t len)
+/* CPUs of kind KIND (0 P-cores, 1 E-cores, 2 low-power E-cores) as a list "16-23". */
+static void ek_kind_cpus(const struct emu_hybrid *h, int kind, char *buf, size_t len)
 {
-	unsigned p = h->p_cores * h->p_threads, all = emu_hybrid_cpus(h);
+	unsigned p = h->p_cores * h->p_threads, e = p + h->e_modules * h->e_per_module;
 
-	snprintf(buf, len, "%u-%u", e ? p : 0, (e ? all : p) - 1);
+	snprintf(buf, len, "%u-%u", kind == 0 ? 0 : kind == 1 ? p : e,
+		 (kind == 0 ? p : kind == 1 ? e : emu_hybrid_cpus(h)) - 1);
 }
 
 void ek_add_core_pmus(struct emu_perf *k)
@@ -147,17 +154,26 @@ void ek_add_core_pmus(struct emu_perf *k)
 	struct ek_pmu *p;
 
 	k->atom_pmu = -1;
+	k->lowpower_pmu = -1;
 	if (!m->hybrid) {
 		ek_add_pmu(k, "cpu", PERF_TYPE_RAW, EK_CORE, "", "");
 		return;
 	}
-	/* Linux numbers cpu_core PERF_TYPE_RAW and cpu_atom after the software PMUs */
-	ek_kind_cpus(m->hybrid, false, cpus, sizeof(cpus));
+	/* Linux numbers cpu_core PERF_TYPE_RAW, cpu_atom and cpu_lowpower after the software PMUs */
+	ek_kind_cpus(m->hybrid, 0, cpus, sizeof(cpus));
 	p = ek_add_pmu(k, "cpu_core", PERF_TYPE_RAW, EK_CORE, "", "");
 	snprintf(p->desc.cpus, sizeof(p->desc.cpus), "%s", cpus);
-	ek_kind_cpus(m->hybrid, true, cpus, sizeof(cpus));
+	ek_kind_cpus(m->hybrid, 1, cpus, sizeof(cpus));
 	k->atom_pmu = k->npmus;
 	p = ek_add_pmu(k, "cpu_atom", EK_ATOM_TYPE, EK_CORE, "", "");
+	snprintf(p->desc.cpus, sizeof(p->desc.cpus), "%s", cpus);
+	p->core_gp = m->hybrid->e_gp_counters;
+	p->core_fixed = m->hybrid->e_fixed_counters;
+	if (!m->hybrid->lp_cores)
+		return;
+	ek_kind_cpus(m->hybrid, 2, cpus, sizeof(cpus));
+	k->lowpower_pmu = k->npmus;
+	p = ek_add_pmu(k, "cpu_lowpower", EK_ATOM_TYPE + 1, EK_CORE, "", "");
 	snprintf(p->desc.cpus, sizeof(p->desc.cpus), "%s", cpus);
 	p->core_gp = m->hybrid->e_gp_counters;
 	p->core_fixed = m->hybrid->e_fixed_counters;
@@ -165,6 +181,9 @@ void ek_add_core_pmus(struct emu_perf *k)
 
 int ek_core_pmu(const struct emu_perf *k, int cpu)
 {
-	return k->atom_pmu >= 0 && emu_hybrid_is_e(emu_machine(k->emu)->hybrid, cpu) ? k->atom_pmu
-	       : 0;
+	const struct emu_hybrid *h = emu_machine(k->emu)->hybrid;
+
+	if (k->lowpower_pmu >= 0 && emu_hybrid_is_lp(h, cpu))
+		return k->lowpower_pmu;
+	return k->atom_pmu >= 0 && emu_hybrid_is_e(h, cpu) ? k->atom_pmu : 0;
 }
