@@ -297,7 +297,7 @@ START_TEST(sim_spec_errors_name_what_exists)
 
 	ck_assert_int_eq(emu_create("pentium4:idle", SCENARIO_SRCDIR, &e, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "unknown machine 'pentium4'"));
-	ck_assert_ptr_nonnull(strstr(err, "nehalem-ep, westmere-ep, skylake, skylake-sp, icelake-sp, sapphire-rapids, granite-rapids, tigerlake, alderlake, lunarlake, genoa, vermeer, epyc-vm, core2, arch"));
+	ck_assert_ptr_nonnull(strstr(err, "nehalem-ep, westmere-ep, skylake, skylake-sp, icelake-sp, sapphire-rapids, granite-rapids, tigerlake, alderlake, lunarlake, arrowlake-h, genoa, vermeer, epyc-vm, core2, arch"));
 	/* a scenario is the user's input: every way it cannot be read is bad input (exit 2) */
 	ck_assert_int_eq(emu_create("skylake:busy", SCENARIO_SRCDIR, &e, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "no scenario 'busy'"));

@@ -210,11 +210,19 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 	const struct topo *t = e->cfg.topo;
 	double interval = 0;
 
+	/*
+	 * the sample's interval, the longest a thread counted: every count is
+	 * scaled to it from the time it was live, and every figure divides by it
+	 * (a figure is its formula over the printed counts and interval_s)
+	 */
+	for (int i = 0; i < e->ncpus; i++)
+		interval = fmax(interval, e->cpus[i].t_read - e->cpus[i].t_interval);
 	for (int i = 0; i < e->ncpus; i++) {
 		struct src_cpu *c = &e->cpus[i];
 		const struct topo_thread *th = &t->threads[c->thread];
 		struct sample_entity *te = &s->threads[i];
 		double *v = te->vars, secs = c->t_read - c->t_interval;
+		double to_interval = secs > 0 ? interval / secs : NAN;
 
 		te->index = c->os_cpu;
 		te->core = th->core;
@@ -222,7 +230,6 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		te->os_core_id = t->cores[th->core].core_id;
 		te->os_socket_id = t->sockets[th->socket].os_id;
 		s->resets += c->resets;
-		interval = fmax(interval, secs);
 		if ((c->offline || c->late) && !c->gone) {
 			size_t n = strlen(offline);
 
@@ -232,21 +239,26 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		/* a reset count says nothing about the interval: n/a, never a small number */
 		if (src_cpu_void(c))
 			continue; /* all n/a */
-		for (int n = 0; n < PMU_MAX_FIXED; n++)
-			v[LAYOUT_FIXED_VAR(n)] = e->plan.fixed & ~c->fixed_na & (1u << n)
-						 ? c->fixed_acc[n] : NAN;
+		te->window = secs;
+		for (int n = 0; n < PMU_MAX_FIXED; n++) {
+			te->fixed_raw[n] = e->plan.fixed & ~c->fixed_na & (1u << n) ? c->fixed_acc[n]
+					   : NAN;
+			v[LAYOUT_FIXED_VAR(n)] = te->fixed_raw[n] * to_interval;
+		}
 		for (int k = 0; k < PERF_METRICS_FIELDS; k++)
 			v[LAYOUT_TOPDOWN_VAR(k)] = e->plan.topdown & (1u << k) &&
-						   !(c->fixed_na & (1u << 3)) ? c->td_acc[k] : NAN;
-		v[LAYOUT_B_tsc] = c->tsc_acc;
-		v[LAYOUT_B_seconds] = secs;
+						   !(c->fixed_na & (1u << 3)) ? c->td_acc[k] * to_interval
+						   : NAN;
+		v[LAYOUT_B_tsc] = c->tsc_acc * to_interval;
+		v[LAYOUT_B_seconds] = interval;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
 		v[LAYOUT_B_threads] = 1;
 		v[LAYOUT_B_core_threads] = t->cores[th->core].nthreads;
 		for (int k = 0; k < l->nevents; k++) {
 			v[layout_event_var(l, k)] = c->ev_live[k] > 0
-						    ? c->ev_acc[k] * secs / c->ev_live[k] : NAN;
+						    ? c->ev_acc[k] * interval / c->ev_live[k] : NAN;
 			te->raw[k] = c->ev_live[k] > 0 ? c->ev_acc[k] : NAN;
+			te->live[k] = c->ev_live[k] > 0 ? c->ev_live[k] : NAN;
 		}
 		engine_eval(e, v, LAYOUT_THREAD);
 		core_n[th->core]++;

@@ -33,8 +33,9 @@ void uncore_fill(struct uncore *u, struct sample *s)
 		/* a failed read or a reset leaves nothing true to say about the interval */
 		if (!uncore_socket_counted(u, us))
 			continue; /* n/a */
+		/* the sample's interval: counts are scaled to it, figures divide by it */
 		if (isnan(sv[LAYOUT_B_seconds]))
-			sv[LAYOUT_B_seconds] = secs;
+			sv[LAYOUT_B_seconds] = s->interval_s > 0 ? s->interval_s : secs;
 		sv[LAYOUT_B_uncore_clock] = us->fixed_acc;
 		sv[LAYOUT_B_dram_peak] = u->cfg.channel_peak * (u->nchan ? u->nchan : u->cfg.channels);
 		sv[LAYOUT_B_channels] = u->nchan ? u->nchan : NAN;
@@ -53,9 +54,9 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			if (ev->pmu == LAYOUT_PMU_CORE || !uncore_group_live(u, ev->group))
 				continue;
 			/*
-			 * The count over the socket's seconds (its cores' interval, which
-			 * the formulas divide by), from the rate over the time counted:
-			 * the uncore's own reads need not span exactly the same time.
+			 * The count over the sample's interval (which the formulas divide
+			 * by), from the rate over the time counted: the uncore's own reads
+			 * need not span exactly the same time
 			 */
 			v = us->live[k] > 0 ? us->acc[k] * sv[LAYOUT_B_seconds] / us->live[k] : NAN;
 			if (ev->channel >= 0) {
@@ -63,11 +64,13 @@ void uncore_fill(struct uncore *u, struct sample *s)
 
 				ce->vars[ev->var] = v;
 				ce->raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
+				ce->live[k] = us->live[k] > 0 ? us->live[k] : NAN;
 				sv[ev->var] = isnan(sv[ev->var]) ? v : sv[ev->var] + v;
 			} else {
 				sv[ev->var] = v;
 			}
 			s->sockets[i].raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
+			s->sockets[i].live[k] = us->live[k] > 0 ? us->live[k] : NAN;
 		}
 	}
 }

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* N entities, each with NVARS values and NRAW raw counts after them, all NaN. */
+/* N entities, each with NVARS values and NRAW raw counts and live seconds after them, all NaN. */
 static void sample_entities(struct sample_entity **out, int n, int nvars, int nraw)
 {
 	struct sample_entity *e = xcalloc((size_t)(n ? n : 1), sizeof(*e));
-	size_t per = (size_t)nvars + (size_t)nraw;
+	size_t per = (size_t)nvars + 2 * (size_t)nraw;
 	double *vars = xmalloc(sizeof(double) * (size_t)(n ? n : 1) * per);
 
 	for (size_t i = 0; i < (size_t)(n ? n : 1) * per; i++)
@@ -26,6 +26,10 @@ static void sample_entities(struct sample_entity **out, int n, int nvars, int nr
 	for (int i = 0; i < (n ? n : 1); i++) {
 		e[i].vars = vars + (size_t)i * per;
 		e[i].raw = e[i].vars + nvars;
+		e[i].live = e[i].raw + nraw;
+		e[i].window = NAN;
+		for (int f = 0; f < 4; f++)
+			e[i].fixed_raw[f] = NAN;
 	}
 	*out = e;
 }
@@ -76,7 +80,7 @@ void sample_add_boxes(struct sample *s, int nboxes)
 	s->nboxes = nboxes;
 	sample_entities(&s->boxes, s->nsockets * nboxes, layout_nvars(s->layout), 0);
 	for (int i = 0; i < s->nsockets * nboxes; i++)
-		s->boxes[i].raw = NULL;
+		s->boxes[i].raw = s->boxes[i].live = NULL;
 }
 
 struct sample_entity *sample_box(const struct sample *s, int socket, int b)

@@ -33,6 +33,15 @@ struct sample_entity {
 	double *vars;   /* layout_nvars() values: built-ins, events, metrics */
 	double *raw;    /* per layout event: the count as read, before scaling to the interval
 			 * (NaN when not counted); vars holds the scaled counts */
+	/*
+	 * per layout event: the seconds its count was live, which vars scales
+	 * to the sample's interval_s (scaled = raw x interval_s / live); NaN
+	 * where the count sums several windows (a core's, a socket's threads)
+	 */
+	double *live;
+	/* the fixed counters as read (NaN not counted) over WINDOW, the thread's own seconds */
+	double fixed_raw[4];
+	double window;
 };
 
 enum sample_group_state {

@@ -375,8 +375,8 @@ static json_t *batch_json_flags(const struct sample *s)
 	return a;
 }
 
-/* S as one JSON object. */
-static json_t *batch_json_object(const struct sample *s, bool counts)
+/* S as one JSON object (FIRST with --counts: each metric's formula and the counts it reads). */
+static json_t *batch_json_object(const struct sample *s, bool counts, bool first)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object(), *groups = json_object();
@@ -392,6 +392,8 @@ static json_t *batch_json_object(const struct sample *s, bool counts)
 	json_object_set_new(o, "batched", json_boolean(s->batched));
 	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
 	json_object_set_new(o, "layout", json_string(l->name));
+	if (counts && first)
+		json_object_set_new(o, "formulas", batch_counts_formulas(l));
 	for (int g = 0; g < l->ngroups; g++) {
 		json_t *go = json_object();
 
@@ -430,7 +432,7 @@ static int batch_json_line(json_t *o, FILE *out)
 int batch_print(const struct sample *s, enum batch_format fmt, bool counts, bool first,
 		FILE *out)
 {
-	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, counts), out)
+	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, counts, first), out)
 		 : fmt == BATCH_CSV ? batch_csv(s, NULL, counts, first, out) : batch_text(s, out);
 
 	if (fflush(out) || ferror(out))
@@ -485,8 +487,8 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 		json_object_set_new(sum, "about", json_string(about));
 		json_object_set_new(sum, "samples", json_integer((json_int_t)mean->seq));
 		json_object_set_new(sum, "seconds", json_real(mean->interval_s));
-		json_object_set_new(sum, "mean", batch_json_object(mean, counts));
-		json_object_set_new(sum, "peak", batch_json_object(peak, counts));
+		json_object_set_new(sum, "mean", batch_json_object(mean, counts, false));
+		json_object_set_new(sum, "peak", batch_json_object(peak, counts, false));
 		json_object_set_new(o, "summary", sum);
 		rc = batch_json_line(o, out);
 	}

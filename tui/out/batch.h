@@ -49,6 +49,13 @@ struct json_t;
 struct json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 				 enum layout_scope scope);
 
+/*
+ * Each metric of L: its formula and the counts it reads, by the names
+ * --counts prints them (a name of several groups' counts: NAME@GROUP, the one
+ * the formula reads), so a figure can be recomputed from the printed counts.
+ */
+struct json_t *batch_counts_formulas(const struct layout *l);
+
 /* The CSV columns: "count.NAME,scaled.NAME" per event (the fixed counters first); how many. */
 int batch_counts_ncols(const struct layout *l);
 void batch_counts_csv_header(const struct layout *l, FILE *out);

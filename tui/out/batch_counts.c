@@ -6,9 +6,13 @@
  * group did not rotate).  Core events per thread and core (a core's is its
  * threads' sum, a per-core event's their mean); per-socket events per
  * socket; a channel's per channel.  The fixed counters come first.  A count
- * not taken is null (JSON) or empty (CSV), never 0.  Main thread.
+ * not taken is null (JSON) or empty (CSV), never 0.  JSON gives each
+ * count's window_s, the seconds it was live (a thread's own interval for the
+ * fixed counters): scaled = count x interval_s / window_s, and every figure
+ * is its formula over the scaled counts and interval_s.  Main thread.
  */
 #include "batch.h"
+#include "expr.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -50,6 +54,22 @@ static bool batch_fixed_shown(const struct layout *l, size_t f)
 	return (unsigned)(batch_fixed[f].var - LAYOUT_TOPDOWN_VAR(0)) < fields;
 }
 
+/*
+ * Fixed entry F's count as read on E: a thread's fixed counter (slots and the
+ * PERF_METRICS shares scale with fixed counter 3), else the scaled sum.
+ */
+static double batch_fixed_raw(const struct sample_entity *e, size_t f)
+{
+	enum layout_builtin v = batch_fixed[f].var;
+
+	if (isnan(e->window) || !(e->window > 0))
+		return e->vars[v];
+	if (v <= LAYOUT_B_ref_cycles)
+		return e->fixed_raw[v];
+	/* fixed counter 3 and the fields it splits: the thread's own window's share */
+	return isnan(e->fixed_raw[3]) ? NAN : e->vars[v] * e->fixed_raw[3] / e->vars[LAYOUT_B_slots];
+}
+
 bool batch_counts_at(const struct layout *l, int k, enum layout_scope scope)
 {
 	const struct layout_event *ev = &l->events[k];
@@ -64,9 +84,11 @@ static json_t *batch_counts_num(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
-static json_t *batch_counts_one(const char *event, double count, double scaled)
+static json_t *batch_counts_one(const char *event, double count, double scaled, double window)
 {
 	json_t *o = json_object();
+
+	json_object_set_new(o, "window_s", batch_counts_num(window));
 
 	json_object_set_new(o, "event", json_string(event));
 	json_object_set_new(o, "count", batch_counts_num(count));
@@ -117,20 +139,26 @@ json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 			if (batch_fixed_shown(l, f))
 				json_object_set_new(o, layout_builtin_names[batch_fixed[f].var],
 						    batch_counts_one(batch_fixed[f].event,
+								     batch_fixed_raw(e, f),
 								     e->vars[batch_fixed[f].var],
-								     e->vars[batch_fixed[f].var]));
+								     scope == LAYOUT_THREAD ? e->window
+								     : NAN));
 	for (int k = 0; k < l->nevents; k++) {
 		const struct layout_event *ev = &l->events[k];
 		char what[160];
 
 		if (!batch_counts_at(l, k, scope))
 			continue;
+		/* a channel's own event: the others' of one name are one variable, not its count */
+		if (scope == LAYOUT_CHANNEL && ev->channel >= 0 && ev->channel != e->index)
+			continue;
 		char name[200];
 
 		batch_counts_event(ev, what, sizeof(what));
 		json_object_set_new(o, batch_counts_name(l, k, name, sizeof(name)),
 				    batch_counts_one(what, e->raw ? e->raw[k] : NAN,
-						     e->vars[layout_event_var(l, k)]));
+						     e->vars[layout_event_var(l, k)],
+						     e->live ? e->live[k] : NAN));
 	}
 	return o;
 }
@@ -187,4 +215,37 @@ void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
 		batch_counts_field(at && e->raw ? e->raw[k] : NAN, out);
 		batch_counts_field(at ? e->vars[layout_event_var(l, k)] : NAN, out);
 	}
+}
+
+json_t *batch_counts_formulas(const struct layout *l)
+{
+	json_t *o = json_object();
+
+	for (int m = 0; m < l->nmetrics; m++) {
+		const struct layout_metric *mt = &l->metrics[m];
+		json_t *fo = json_object(), *reads = json_array();
+		const int *vars;
+		int nv;
+
+		expr_vars(mt->expr, &vars, &nv);
+		for (int i = 0; i < nv; i++) {
+			char name[200];
+			const char *what = NULL;
+
+			if (vars[i] < LAYOUT_NBUILTINS)
+				what = layout_builtin_names[vars[i]];
+			for (int k = 0; k < l->nevents && !what; k++)
+				if (layout_event_var(l, k) == vars[i])
+					what = batch_counts_name(l, k, name, sizeof(name));
+			for (int k = 0; k < l->nmetrics && !what; k++)
+				if (layout_metric_var(l, k) == vars[i])
+					what = l->metrics[k].name;
+			if (what)
+				json_array_append_new(reads, json_string(what));
+		}
+		json_object_set_new(fo, "formula", json_string(mt->formula));
+		json_object_set_new(fo, "reads", reads);
+		json_object_set_new(o, mt->name, fo);
+	}
+	return o;
 }
