@@ -269,4 +269,20 @@ int session_scan_owners(const char *root, char *out, size_t len, char *err, size
 int session_parse_groups(const struct layout *l, const char *list, uint64_t *mask, char *err,
 			 size_t errlen);
 
+/*
+ * The kernel's PMU descriptions for a listing: SIM's emulated kernel, else
+ * sysfs under ROOT (NULL: this machine's); NULL when SIM cannot be made.
+ */
+struct session_kernel;
+struct session_kernel *session_kernel_open(const char *sim, const char *root);
+void session_kernel_close(struct session_kernel *k);
+/*
+ * Event EV (of a group bound to CORETYPE) as perf stat -e takes it through
+ * K's PMUs into BUF: "amd_umc/event=0x0a,rdwrmask=1/", "uncore_cha/.../" for
+ * every box of a kind, "cpu/event=0xc0/k".  0, -ENOENT without that PMU,
+ * -EINVAL when its format cannot hold the event.
+ */
+int session_kernel_event(struct session_kernel *k, const struct layout_event *ev,
+			 enum layout_coretype coretype, char *buf, size_t len);
+
 #endif

@@ -48,8 +48,18 @@ int mode_list_events(const struct options *opt)
 		fprintf(stderr, "pmutop: %s\n", err);
 		return OPTIONS_EXIT_USAGE;
 	}
-	batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
-			  !opt->user_only, opt->source == SESSION_SOURCE_PERF, stdout);
+	{
+		/* the kernel's PMU descriptions (an emulated machine's, or sysfs) for perf's terms */
+		struct session_kernel *k = opt->has_model ? NULL : session_kernel_open(opt->sim,
+										       opt->root);
+		/* AMD's PMU is counted through the kernel only: its listing is perf's */
+		bool perf = opt->source == SESSION_SOURCE_PERF ||
+			    (info.vendor_id == CPUID_VENDOR_AMD && opt->source != SESSION_SOURCE_MSR);
+
+		batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
+				  !opt->user_only, perf, k, stdout);
+		session_kernel_close(k);
+	}
 	layout_free(l);
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -69,7 +69,8 @@ void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
  * of them exist).  PERF: instead, each event as perf stat -e names it
  * through the kernel's PMUs (what --source perf opens).
  */
+struct session_kernel;
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
-		       bool user, bool kernel, bool perf, FILE *out);
+		       bool user, bool kernel, bool perf, struct session_kernel *k, FILE *out);
 
 #endif

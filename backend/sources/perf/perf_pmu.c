@@ -392,7 +392,16 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 	c->type = p->type;
 	c->ring = ev->ring;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		int rc = perf_pmu_set(p, f[i].field, f[i].value, c);
+		int rc;
+
+		/*
+		 * a field the event does not use is left alone: config1's overlap
+		 * (frontend config1:0-23 over offcore_rsp's 0-63), and writing a zero
+		 * frontend cleared an offcore matrix's request bits
+		 */
+		if (!f[i].wanted)
+			continue;
+		rc = perf_pmu_set(p, f[i].field, f[i].value, c);
 
 		/* the servers' uncore boxes call the counter mask "thresh" (config:24-31) */
 		if (rc == -ENOENT && i == 2)

@@ -122,7 +122,9 @@ struct ek_pmu *ek_add_pmu(struct emu_perf *k, const char *name, uint32_t type,
 		return p;
 	}
 	perf_pmu_add_field(&p->desc, "event", "config:0-7");
-	perf_pmu_add_field(&p->desc, "umask", "config:8-15");
+	/* uncore_snb.c's snb_uncore_imc_formats_attr: the client IMC's format is its event alone */
+	if (kind != EK_SKL_IMC)
+		perf_pmu_add_field(&p->desc, "umask", "config:8-15");
 	if (kind == EK_SKL_IMC) {
 		for (size_t i = 0; i < (size_t)ek_nimc_events; i++) {
 			char terms[32];
