@@ -630,6 +630,8 @@ static const struct {
 	{ HEAD "group g\nevent e raw event=0x1FF\nend\n", "t.layout:6:13: expected a number from 0 to 0xff in 'event=0x1FF'" },
 	{ HEAD "group g\nevent e raw event=0x3C colour=2\nend\n",
 	  "t.layout:6:24: expected a raw field (event, umask, cmask, inv, edge, any, offcore, frontend, eq, ring), not 'colour'" },
+	{ HEAD "group g\nevent e raw event=0x3C ring=umask=0x41\nend\n",
+	  "t.layout:6:29: expected ring=user or ring=kernel, not 'umask=0x41'" },
 	{ HEAD "group g\nevent e raw event=0xB7 umask=1\nend\n",
 	  "t.layout:6:9: expected offcore=VALUE: event 0xB7 reads the offcore response register" },
 	{ HEAD "group g\nevent e raw event=0x3C offcore=1\nend\n",

@@ -72,16 +72,26 @@ kill -TERM $helper; wait $helper 2>/dev/null
 if mounted; then fail "SIGTERM unmounts" "still mounted"; else pass "SIGTERM unmounts"; fi
 
 start skylake
+# the watcher libfuse leaves behind (fusermount3 -o ...auto_unmount -- DIR/dev) unmounts once the
+# helper's end of its socket closes, then exits: wait for it rather than for a fixed time
+watcher=$(pgrep -P "$helper" -x fusermount3)
+if [ ! -f "$dir.ready" ] || [ -z "$watcher" ]; then
+    fail "SIGKILL still unmounts (auto_unmount)" \
+        "the helper did not come up within 20 s (ready file: $(ls "$dir.ready" 2>&1), watcher: '$watcher')"
+    kill -KILL $helper; wait $helper 2>/dev/null
+    fusermount3 -u -z "$dir/dev" 2>/dev/null || umount -l "$dir/dev" 2>/dev/null
+else
 kill -KILL $helper; wait $helper 2>/dev/null
 i=0
-# fusermount3 unmounts once it sees the server's end of the fuse fd close;
-# on a loaded 2-core machine that can take seconds, so wait up to 15 s
-while mounted && [ $i -lt 750 ]; do sleep 0.02; i=$((i + 1)); done
+running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }
+while mounted && running "$watcher" && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 if mounted; then
-    fail "SIGKILL still unmounts (auto_unmount)" "still mounted after 15 s"
+    fail "SIGKILL still unmounts (auto_unmount)" \
+        "still mounted $((i / 50)) s later (the watcher $watcher $(running "$watcher" && echo 'still runs' || echo 'exited'))"
     fusermount3 -u -z "$dir/dev" 2>/dev/null || umount -l "$dir/dev" 2>/dev/null
 else
     pass "SIGKILL still unmounts (auto_unmount)"
+fi
 fi
 
 run "$PMUTOP" --root "$dir" --msr-safe-allowlist

@@ -66,7 +66,8 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 		else if (!strcmp(eq + 1, "kernel"))
 			ev->ring = LAYOUT_RING_KERNEL;
 		else
-			return layout_fail(p, eq + 1, "ring=user or ring=kernel, not '%s'", eq + 1);
+			return layout_fail(p, t->at + (eq + 1 - t->text), /* the column in the line */
+					   "ring=user or ring=kernel, not '%s'", eq + 1);
 		return 0;
 	}
 	for (size_t k = 0; k < nkeys; k++) {

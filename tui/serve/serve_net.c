@@ -17,6 +17,8 @@
 
 #include "frontend.h"
 
+#define SERVE_BACKLOG 4096 /* connections the kernel queues before pmutop accepts them */
+
 /*
  * "[ADDR:]PORT" ("9464", "0.0.0.0:9464", "[::1]:9464") as a listening TCP
  * socket; 127.0.0.1 when no address is given.  The fd, or -errno with ERR.
@@ -65,7 +67,10 @@ int serve_listen_tcp(const char *spec, char *url, size_t urllen, bool tls, char 
 		return rc;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 256) < 0) {
+	/* A deep accept queue: a local user churning connections fills a short one between two
+	 * accepts, the kernel then drops a scrape's SYN and the client resends it a second later.
+	 * The kernel caps the depth at net.core.somaxconn. */
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, SERVE_BACKLOG) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "--serve %s: cannot listen there: %s%s", spec, strerror(-rc),
 			 rc == -EADDRINUSE ? " (another program uses that port: give another)"
@@ -117,7 +122,7 @@ int serve_listen_local(const char *path, const char *group, char *err, size_t er
 	if (fd < 0)
 		return -errno;
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0660) < 0 ||
-	    (gid != (gid_t)-1 && chown(path, (uid_t)-1, gid) < 0) || listen(fd, 64) < 0) {
+	    (gid != (gid_t)-1 && chown(path, (uid_t)-1, gid) < 0) || listen(fd, SERVE_BACKLOG) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "viewers cannot attach: cannot listen on %s: %s", path,
 			 strerror(-rc));
