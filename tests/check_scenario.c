@@ -55,7 +55,7 @@ static const struct {
 	{ "pmutop-scenario 1\nseed -3\nphase a 0\n",
 	  "t.scn:2:6: expected a whole number from 0 to 9007199254740992" },
 	{ "pmutop-scenario 1\nfrobnicate 1\n",
-	  "t.scn:2:1: expected one of name, description, seed, noise, noise_slot, min_sockets, "
+	  "t.scn:2:1: expected one of name, description, seed, noise, noise_slot, min_sockets, socket_channels, "
 	  "phase, cpu, socket, channel, task; got 'frobnicate'" },
 	/* tasks: the who pane's processes and cgroups */
 	{ "pmutop-scenario 1\nphase a 0\ntask 1 a.service cpus=0 share=1\n",
@@ -199,6 +199,56 @@ START_TEST(channels_read_what_the_home_logic_is_asked_for)
 }
 END_TEST
 
+/*
+ * socket_channels: the socket rates were written for a socket of 3 channels;
+ * on 8 they are 8/3 as large (the links' and CHAs' with them), each channel
+ * reads its scenario share of them and the channels carry the home's reads
+ * and writes (Sapphire Rapids' read 42.9 GB/s while its CHAs asked for 16.1).
+ */
+START_TEST(socket_rates_scale_to_the_channels)
+{
+	struct scenario *sc = parse("pmutop-scenario 1\n"
+				    "noise 0.02\n"
+				    "socket_channels 3\n"
+				    "phase p 0\n"
+				    "socket all local_reads_per_s=3e8 local_writes_per_s=1.5e8 "
+				    "upi_tx_bytes_per_s=6e9 package_watts=200 read_latency_ns=85\n"
+				    "channel all read_lines_per_s=1e8 write_lines_per_s=5e7\n"
+				    "channel *.0 read_lines_per_s=3e8\n");
+	double sock[SK_COUNT], chan[8][SK_COUNT], base[SK_COUNT];
+
+	ck_assert_int_eq(sc->socket_channels, 3);
+	for (int slot = 0; slot < 20; slot++) {
+		double t = slot * 0.5 + 0.25, rd = 0, wr = 0;
+
+		scenario_eval_socket(sc, t, slot % 2, 8, sock, chan);
+		scenario_eval_one(sc, t, SCENARIO_SOCKET, slot % 2, 0, base);
+		for (int c = 0; c < 8; c++) {
+			rd += chan[c][SK_read_lines_per_s];
+			wr += chan[c][SK_write_lines_per_s];
+		}
+		/* the rates scaled, the noise kept; clocks, latencies and watts as written */
+		ck_assert_double_eq_tol(sock[SK_local_reads_per_s], base[SK_local_reads_per_s] * 8 / 3, 1);
+		ck_assert_double_eq_tol(sock[SK_upi_tx_bytes_per_s], base[SK_upi_tx_bytes_per_s] * 8 / 3, 1);
+		ck_assert_double_eq(sock[SK_package_watts], base[SK_package_watts]);
+		ck_assert_double_eq(sock[SK_read_latency_ns], 85);
+		/* the written socket's channels summed 5e8 against its 3e8 reads: that ratio holds */
+		ck_assert_msg(fabs(rd - sock[SK_local_reads_per_s] * 5.0 / 3) < 1e-6 * rd, "%g %g", rd,
+			      sock[SK_local_reads_per_s]);
+		ck_assert_msg(fabs(wr - sock[SK_local_writes_per_s]) < 1e-6 * wr, "%g %g", wr,
+			      sock[SK_local_writes_per_s]);
+		/* channel 0 three times as busy as each of the 7 others */
+		ck_assert_msg(fabs(chan[0][SK_read_lines_per_s] / chan[3][SK_read_lines_per_s] - 3) < 0.2,
+			      "%g", chan[0][SK_read_lines_per_s] / chan[3][SK_read_lines_per_s]);
+	}
+	/* the socket's figures alone are the same */
+	scenario_eval_socket_only(sc, 1.25, 1, 8, base);
+	scenario_eval_socket(sc, 1.25, 1, 8, sock, chan);
+	ck_assert_double_eq(base[SK_local_reads_per_s], sock[SK_local_reads_per_s]);
+	scenario_free(sc);
+}
+END_TEST
+
 START_TEST(phases_inherit_and_repeat)
 {
 	struct scenario *sc = parse("pmutop-scenario 1\n"
@@ -319,6 +369,7 @@ static Suite *scenario_suite(void)
 	CHECK_ADD(s, huge_scenarios_are_refused_with_the_limit);
 	CHECK_ADD(s, phases_inherit_and_repeat);
 	CHECK_ADD(s, channels_read_what_the_home_logic_is_asked_for);
+	CHECK_ADD(s, socket_rates_scale_to_the_channels);
 	CHECK_ADD(s, noise_is_small_seeded_and_repeatable);
 	CHECK_ADD(s, shipped_scenarios_load_on_every_machine_where_they_make_sense);
 	CHECK_ADD(s, sim_spec_errors_name_what_exists);

@@ -176,7 +176,8 @@ const struct emu_machine emu_machines[] = {
 		 * hyper-threading (CPUs 0-3, 2.5 MiB L2 each, the 12 MiB L3; 8 issue
 		 * slots a cycle, PERF_METRICS with level 2) and 4 Skymont low-power
 		 * E-cores in one module sharing a 4 MiB L2 outside the L3 (CPUs 4-7;
-		 * 8 counters, 8 slots); memory on the package (no uncore emulated).
+		 * 8 counters, 8 slots); memory on the package (no uncore emulated; RAPL's
+		 * power PMU as rapl.c's model_skl).
 		 */
 		.name = "lunarlake",
 		.description = "Core Ultra 7 258V (Lunar Lake, hybrid, no SMT): 4 P-cores + 4 "
@@ -191,6 +192,7 @@ const struct emu_machine emu_machines[] = {
 		.slots_width = 8, .perf_metrics = 8,
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "hybrid-lowpower",
+		.srv = EMU_SRV_LNL, /* RAPL alone */
 		.hybrid = &(const struct emu_hybrid){
 			.p_cores = 4, .p_threads = 1, .e_modules = 1, .e_per_module = 4,
 			.p_l2_mib = 2.5, .e_l2_mib = 4, .l3_mib = 12, .mem_gib = 32,

@@ -73,7 +73,8 @@ struct emu_machine {
 	bool perfmon_v2;
 	/* the kernel's uncore driver tables it follows (emu_perf_linux.c); TGL, ADL: clients */
 	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR, EMU_SRV_TGL,
-		       EMU_SRV_ADL, EMU_SRV_AMD /* a key of the tables: AMD machines say amd */ } srv;
+		       EMU_SRV_ADL, EMU_SRV_AMD /* a key of the tables: AMD machines say amd */,
+		       EMU_SRV_LNL /* RAPL's power PMU alone (its uncore not emulated) */ } srv;
 	int chas, channels, upi_links;
 	double upi_gts;          /* the UPI links' speed, GT/s (their clock is an eighth of it) */
 	/*
@@ -95,7 +96,7 @@ const struct emu_machine *emu_machine_find(const char *name);
 /* Whether M is a client whose uncore is Linux's uncore_snb.c's (Tiger or Alder Lake). */
 static inline bool emu_machine_client(const struct emu_machine *m)
 {
-	return m->srv == EMU_SRV_TGL || m->srv == EMU_SRV_ADL;
+	return m->srv == EMU_SRV_TGL || m->srv == EMU_SRV_ADL || m->srv == EMU_SRV_LNL;
 }
 
 enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m);

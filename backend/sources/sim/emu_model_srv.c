@@ -119,7 +119,9 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 	ins[TOR_LOCAL] = drd * (1 - remote);
 	ins[TOR_REMOTE] = drd * remote;
 	ins[TOR_ALL] = drd;
-	ns[TOR_LOCAL] = sock[SK_l3_miss_latency_ns];
+	/* a local miss waits for the local DRAM's read (the scenario's read latency, which the
+	 * home measures); a remote one for the remote tracker's */
+	ns[TOR_LOCAL] = sock[SK_read_latency_ns];
 	ns[TOR_REMOTE] = sock[SK_remote_read_latency_ns];
 	/* occupancy: each insert stays its latency, counted every CHA cycle */
 	if (event == 0x35)

@@ -196,7 +196,7 @@ static const struct ek_event_desc rapl_hsx[] = { E_PKG, E_RAM, { 0 } };
  * PP0, which these parts leave at zero
  */
 static const struct ek_event_desc rapl_spr[] = { E_PKG, E_RAM, E_PSYS, { 0 } };
-/* model_skl (TIGERLAKE_L, ALDERLAKE): PP0, PKG, RAM, PP1, PSYS; a client's RAM domain reads zero */
+/* model_skl (TIGERLAKE_L, ALDERLAKE, LUNARLAKE_M): PP0, PKG, RAM, PP1, PSYS; a client's RAM domain reads zero */
 static const struct ek_event_desc rapl_skl[] = { E_CORES, E_PKG, E_GPU, E_PSYS, { 0 } };
 /* model_amd_hygon: PKG */
 static const struct ek_event_desc rapl_amd[] = { E_PKG, { 0 } };
@@ -212,6 +212,8 @@ const struct ek_driver ek_drivers[] = {
 	{ EMU_SRV_TGL, "arch/x86/events/intel/uncore_snb.c", "Linux 6.12", tgl_types, rapl_skl },
 	{ EMU_SRV_ADL, "arch/x86/events/intel/uncore_snb.c", "Linux 6.12", adl_types, rapl_skl },
 	{ EMU_SRV_AMD, "arch/x86/events/amd/uncore.c", "Linux 6.12", NULL, rapl_amd },
+	/* Lunar Lake: rapl.c's model_skl; its uncore (uncore_snb.c's lnl_uncores) is not emulated */
+	{ EMU_SRV_LNL, "arch/x86/events/rapl.c", "Linux 6.12", NULL, rapl_skl },
 	{ EMU_SRV_NONE, NULL, NULL, NULL, NULL },
 };
 

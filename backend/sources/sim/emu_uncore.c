@@ -88,8 +88,8 @@ void emu_socket_sync(struct emu *e, int si, double t)
 
 	while (s->t < t) {
 		double step_end = fmin(t, scenario_next_change(e->sc, s->t));
-		double dt = step_end - s->t, sock[SK_COUNT], chan[8][SK_COUNT];
-		int nchan = e->channels < 8 ? e->channels : 8;
+		double dt = step_end - s->t, sock[SK_COUNT], chan[SCENARIO_MAX_CHANNELS][SK_COUNT];
+		int nchan = e->channels;
 
 		scenario_eval_socket(e->sc, s->t, si, nchan, sock, chan);
 		for (int i = 0; i < EMU_MAX_ACC; i++)
@@ -359,7 +359,10 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 	while (t0 < t1 && known) {
 		double step_end = fmin(t1, scenario_next_change(e->sc, t0)), per_s;
 
-		scenario_eval_socket(e->sc, t0, si, nchan, sock, chan);
+		if (nchan)
+			scenario_eval_socket(e->sc, t0, si, nchan, sock, chan);
+		else /* a box that is no memory's: the socket's figures at the machine's channels */
+			scenario_eval_socket_only(e->sc, t0, si, e->channels, sock);
 		if (unit == EMU_UNIT_IMC_FREE) {
 			/* a controller's counters: every channel behind it (the box's share) */
 			for (int c = 1; c < nchan; c++)

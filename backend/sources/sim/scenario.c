@@ -249,7 +249,8 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 		return 0;
 	}
 	if (strcmp(word, "name") == 0 || strcmp(word, "seed") == 0 || strcmp(word, "noise") == 0 ||
-	    strcmp(word, "noise_slot") == 0 || strcmp(word, "min_sockets") == 0) {
+	    strcmp(word, "noise_slot") == 0 || strcmp(word, "min_sockets") == 0 ||
+	    strcmp(word, "socket_channels") == 0) {
 		const char *vat = scenario_skip_blank(s);
 
 		if (!scenario_word(&s, arg, sizeof(arg)))
@@ -272,6 +273,11 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 			if (v < 1 || v > 64 || v != floor(v))
 				return scenario_fail(p, vat, "expected a socket count from 1 to 64");
 			sc->min_sockets = (int)v;
+		} else if (strcmp(word, "socket_channels") == 0) {
+			if (v < 1 || v > SCENARIO_MAX_CHANNELS || v != floor(v))
+				return scenario_fail(p, vat, "expected the channels a socket has, 1 to %d",
+						     SCENARIO_MAX_CHANNELS);
+			sc->socket_channels = (int)v;
 		} else if (strcmp(word, "noise") == 0) {
 			if (v < 0 || v > 0.5)
 				return scenario_fail(p, vat, "expected noise between 0 and 0.5");
@@ -315,7 +321,7 @@ static int scenario_line(struct scenario_parser *p, struct scenario *sc, const c
 		return 0;
 	}
 	return scenario_fail(p, at, "expected one of name, description, seed, noise, "
-			     "noise_slot, min_sockets, phase, cpu, socket, channel, task; got '%s'", word);
+			     "noise_slot, min_sockets, socket_channels, phase, cpu, socket, channel, task; got '%s'", word);
 }
 
 int scenario_parse(const char *text, const char *file, struct scenario **out, char *err,

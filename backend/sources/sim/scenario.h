@@ -22,6 +22,7 @@
 #define SCENARIO_MAX_BYTES (1 << 20)
 #define SCENARIO_MAX_SETTINGS 4096
 #define SCENARIO_MAX_PHASES 1000
+#define SCENARIO_MAX_CHANNELS 16 /* a socket's memory channels (Granite Rapids: 12) */
 #define SCENARIO_MIN_PHASE_S 0.01
 #define SCENARIO_MAX_PHASE_S 86400.0
 #define SCENARIO_MAX_SEED 9007199254740992.0 /* 2^53: every whole number up to it is exact */
@@ -196,6 +197,9 @@ struct scenario {
 	struct scenario_phase *phases;
 	int nphases;
 	int min_sockets; /* the scenario needs this many sockets (numa-remote: 2) */
+	/* the memory channels of the socket its socket traffic rates were written for; a machine of
+	 * M channels a socket scales every socket rate (*_per_s) by M / this.  0: as written */
+	int socket_channels;
 	struct scenario_task *tasks;
 	int ntasks;
 };
@@ -221,7 +225,9 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 
 /*
  * The truth of socket SI (into SOCK) and of its NCHAN channels (into CHAN)
- * at time T, as one memory system.  Seed 000: the home logic's read
+ * at time T, as one memory system.  A scenario's socket_channels scales its
+ * socket rates to the machine's NCHAN channels (each channel's own rates
+ * are as written: a bigger socket has more channels doing the same).  Seed 000: the home logic's read
  * requests are the IMC's reads (the InvtoE of uncacheable writes aside).
  * Noise drawn for the socket and each channel alone would break that
  * identity by the noise's size, so the channels' read lines are scaled to
@@ -231,6 +237,13 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
  */
 void scenario_eval_socket(const struct scenario *sc, double t, int si, int nchan,
 			  double sock[SK_COUNT], double (*chan)[SK_COUNT]);
+
+/*
+ * The socket's truth alone (its channels unevaluated) on a machine of NCHAN
+ * channels a socket: the same socket figures scenario_eval_socket gives.
+ */
+void scenario_eval_socket_only(const struct scenario *sc, double t, int si, int nchan,
+			       double sock[SK_COUNT]);
 
 /* The first time after T at which the truth may change (phase end, noise slot end). */
 double scenario_next_change(const struct scenario *sc, double t);

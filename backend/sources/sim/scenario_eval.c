@@ -137,24 +137,93 @@ static double scenario_home_reads(const double sock[SK_COUNT])
 	return sock[SK_local_reads_per_s] + sock[SK_remote_reads_per_s] + sock[SK_ioh_reads_per_s];
 }
 
+/* A socket's rates written for the scenario's socket_channels, on a socket of NCHAN channels. */
+static void scenario_scale_socket(const struct scenario *sc, int nchan, double sock[SK_COUNT])
+{
+	double k;
+
+	if (sc->socket_channels <= 0 || nchan <= 0 || nchan == sc->socket_channels)
+		return;
+	k = (double)nchan / sc->socket_channels;
+	for (int i = 0; i < SK_COUNT; i++) {
+		size_t n = strlen(scenario_keys[i].name);
+
+		if (scenario_keys[i].scope == SCENARIO_SOCKET && n > 6 &&
+		    !strcmp(scenario_keys[i].name + n - 6, "_per_s"))
+			sock[i] *= k;
+	}
+}
+
+void scenario_eval_socket_only(const struct scenario *sc, double t, int si, int nchan,
+			       double sock[SK_COUNT])
+{
+	scenario_eval_one(sc, t, SCENARIO_SOCKET, si, 0, sock);
+	scenario_scale_socket(sc, nchan, sock);
+}
+
+/* A socket's writes at its home logic: local, remote and IOH requests. */
+static double scenario_home_writes(const double sock[SK_COUNT])
+{
+	return sock[SK_local_writes_per_s] + sock[SK_remote_writes_per_s] + sock[SK_ioh_writes_per_s];
+}
+
+/*
+ * Scale the NCHAN channels' KEY to sum to TOTAL in the shares their (noisy)
+ * values give; no share given: even.
+ */
+static void scenario_spread(double (*chan)[SK_COUNT], int nchan, enum scenario_key key, double total)
+{
+	double sum = 0;
+
+	for (int c = 0; c < nchan; c++)
+		sum += chan[c][key];
+	for (int c = 0; c < nchan; c++)
+		chan[c][key] = sum > 0 ? total * chan[c][key] / sum : total / nchan;
+}
+
 void scenario_eval_socket(const struct scenario *sc, double t, int si, int nchan,
 			  double sock[SK_COUNT], double (*chan)[SK_COUNT])
 {
 	double base[SK_COUNT], home, home_base, sum = 0, sum_base = 0;
 
-	scenario_eval_one(sc, t, SCENARIO_SOCKET, si, 0, sock);
+	scenario_eval_socket_only(sc, t, si, nchan, sock);
 	scenario_eval_base(sc, t, SCENARIO_SOCKET, si, 0, base);
+	for (int c = 0; c < nchan; c++)
+		scenario_eval_one(sc, t, SCENARIO_CHANNEL, si, c, chan[c]);
+	if (sc->socket_channels > 0 && nchan > 0) {
+		/*
+		 * The channels serve the socket's reads and writes in the ratio the scenario
+		 * gives on the socket it was written for (its first socket_channels channels
+		 * against its socket rates as written), spread as this machine's channels'
+		 * values say.
+		 */
+		double rd = 0, wr = 0;
+
+		for (int c = 0; c < sc->socket_channels; c++) {
+			double cb[SK_COUNT];
+
+			scenario_eval_base(sc, t, SCENARIO_CHANNEL, si, c, cb);
+			rd += cb[SK_read_lines_per_s];
+			wr += cb[SK_write_lines_per_s];
+		}
+		if (scenario_home_reads(base) > 0)
+			scenario_spread(chan, nchan, SK_read_lines_per_s,
+					scenario_home_reads(sock) * rd / scenario_home_reads(base));
+		if (scenario_home_writes(base) > 0)
+			scenario_spread(chan, nchan, SK_write_lines_per_s,
+					scenario_home_writes(sock) * wr / scenario_home_writes(base));
+		return;
+	}
+	/* as written: the channels' reads keep to the home's in the ratio the scenario gives */
 	home = scenario_home_reads(sock);
 	home_base = scenario_home_reads(base);
 	for (int c = 0; c < nchan; c++) {
 		double cb[SK_COUNT];
 
-		scenario_eval_one(sc, t, SCENARIO_CHANNEL, si, c, chan[c]);
 		scenario_eval_base(sc, t, SCENARIO_CHANNEL, si, c, cb);
 		sum += chan[c][SK_read_lines_per_s];
 		sum_base += cb[SK_read_lines_per_s];
 	}
-	/* the channels' reads keep to the home's in the ratio the scenario gives */
 	if (home > 0 && home_base > 0 && sum > 0)
 		for (int c = 0; c < nchan; c++)
 			chan[c][SK_read_lines_per_s] *= home / home_base * sum_base / sum;
