@@ -7,9 +7,12 @@
 #    every metric a share of the dispatch slots, 6 a cycle not in halt;
 #    retiring = ops retired / slots; smt_contention = "slots that remained
 #    unused because the other thread was selected": two always-busy threads
-#    of a core take turns, each loses half; the scenario's frontend_bound and
-#    bad_speculation are shares of the thread's own slots (all of them
-#    alone, half beside a busy sibling); backend_bound the rest;
+#    of a core take turns, and of the half of the slots the sibling takes a
+#    thread loses those in which it had ops to dispatch, as often as in its
+#    own half ((retiring + bad speculation) / its half); in the others it
+#    waited on its front or back end as in its own half; the scenario's
+#    frontend_bound and bad_speculation are shares of the thread's own slots
+#    (all of them alone, half beside a busy sibling); backend_bound the rest;
 #    frontend_bound_latency = whole cycles the front end gave nothing (the
 #    scenario's fetch_latency_share of its share); bad_speculation_mispredicts
 #    = the mispredicts' share of the restarts; retiring_microcode = the
@@ -35,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 63
+plan 64
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -101,11 +104,14 @@ near "... backend_bound, the rest" "$(field "$out" socket 1 backend_bound)" 50 0
 near "... smt_contention: the sibling idle, nothing lost to it" \
 	"$(field "$out" socket 1 smt_contention)" 0 0.02
 near "... IPC from the msr PMU's irperf / aperf" "$(field "$out" socket 1 ipc)" 1.2 0.02
-near "busy sibling: smt_contention, half the slots the other thread's" \
-	"$(field "$out" socket 0 smt_contention)" 50 0.02
+near "busy sibling: smt_contention, the sibling's half x the share it dispatched of its own (27.5 / 50)" \
+	"$(field "$out" socket 0 smt_contention)" 27.5 0.02
 near "... retiring, the same ops over all the slots" "$(field "$out" socket 0 retiring)" 25 0.02
-near "... frontend_bound, 20 % of its half" "$(field "$out" socket 0 frontend_bound)" 10 0.02
-near "... backend_bound, 50 - 25 - 10 - 2.5" "$(field "$out" socket 0 backend_bound)" 12.5 0.02
+near "... frontend_bound, 20 % of its half, and of the sibling's half the same share (10 + 10)" \
+	"$(field "$out" socket 0 frontend_bound)" 20 0.02
+near "... backend_bound, the rest of its half (50 - 25 - 10 - 2.5) twice" \
+	"$(field "$out" socket 0 backend_bound)" 25 0.02
+near "... bad_speculation, 5 % of its half" "$(field "$out" socket 0 bad_speculation)" 2.5 0.02
 expect_is "level 1 fills the six counters in one group, the built-ins none: not scaled" \
 	"$(scaled "$out" 1 retiring)" no
 run "$PMUTOP" --sim "genoa:$tmp/pipeline.scn" --source perf -b -n 3 -d 0.5 -g 2 --format json

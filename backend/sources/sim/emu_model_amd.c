@@ -8,8 +8,10 @@
  * AMD's pipeline-utilisation tree: used by an op that retires (ex_ret_ops
  * / W), used by one that does not (bad speculation), left empty because
  * the front end supplied nothing, because the back end stalled, or
- * because the other thread of the core was selected (SMT contention: the
- * slots the thread does not get while its sibling runs, 1 - slot_share).
+ * because the other thread of the core was selected (SMT contention: of
+ * the slots the thread does not get while its sibling runs, 1 - slot_share,
+ * those in which it had ops to dispatch; in the others it waited on its own
+ * front end or back end, counted there).
  * The scenario's frontend_bound and bad_speculation are shares of the
  * thread's own slots; a truth asking more than the slots keeps retiring.
  */
@@ -37,6 +39,22 @@ static void amd_slots_of(const struct emu_machine *m, const double *v, struct am
 		s->bs *= k;
 	}
 	s->be = fmax(0, own - s->ret - s->fe - s->bs);
+	/*
+	 * The sibling's slots: lost to SMT contention where this thread had ops to dispatch
+	 * (as often as in its own slots), else empty for its own reasons (front end, back
+	 * end) as in its own slots: a stalled thread loses nothing to a busy sibling.
+	 */
+	if (own > 0 && s->smt > 0) {
+		double r = emu_clamp01((s->ret + s->bs) / own), rest = s->smt * (1 - r);
+
+		s->smt *= r;
+		if (s->fe + s->be > 0) {
+			double fe = s->fe;
+
+			s->fe += rest * fe / (fe + s->be);
+			s->be += rest * s->be / (fe + s->be);
+		}
+	}
 }
 
 /*
