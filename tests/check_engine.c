@@ -2607,6 +2607,52 @@ START_TEST(perf_topdown_events_need_slots_leading_their_group)
 END_TEST
 
 /*
+ * A long run opens and closes groups every interval (the who view's turns)
+ * while other events stay open: the emulated kernel reuses a closed fd's
+ * slot, as a kernel hands out the lowest free fd, so its tables (and the
+ * process) stay flat; it grew by every turn while slots came back only from
+ * the end.  A member whose leader was closed keeps its fd (and slot) until
+ * it is closed itself: a new event never takes an fd pmutop still holds.
+ */
+START_TEST(perf_closed_slots_are_reused)
+{
+	struct run r;
+	const struct perf_sys *k;
+	struct perf_event_attr a = raw_attr();
+	int keep, lead, mem, fresh, most = 0;
+
+	run_source_perf(&r, "icelake-sp:compute-bound");
+	k = r.src->perf_sys;
+	a.config = 0x003C;
+	for (int turn = 0; turn < 2000; turn++) {
+		lead = k->open(k->ctx, &a, -1, turn % 4, -1, 0);
+		mem = k->open(k->ctx, &a, -1, turn % 4, lead, 0);
+		ck_assert_int_ge(lead, 0);
+		ck_assert_int_ge(mem, 0);
+		if (turn == 0)
+			keep = k->open(k->ctx, &a, -1, 1, -1, 0); /* open for the whole run */
+		most = mem > most ? mem : most;
+		most = lead > most ? lead : most;
+		if (turn % 2) {
+			k->close(k->ctx, mem);
+			k->close(k->ctx, lead);
+		} else {
+			/* the leader first: its member's fd is still pmutop's */
+			k->close(k->ctx, lead);
+			fresh = k->open(k->ctx, &a, -1, 0, -1, 0);
+			ck_assert_int_ne(fresh, mem);
+			k->close(k->ctx, fresh);
+			k->close(k->ctx, mem);
+		}
+	}
+	/* the fds of 2,000 turns came from a handful of slots */
+	ck_assert_int_lt(most - keep, 8);
+	k->close(k->ctx, keep);
+	source_close(r.src);
+}
+END_TEST
+
+/*
  * The NMI watchdog holds fixed counter 1 on every CPU (a pinned cycles
  * event): through perf pmutop's cycles event goes on a general counter, so
  * a group of four events and the cycles no longer fit together on a
@@ -2662,6 +2708,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, perf_file_limit_blocks_groups_with_the_fix);
 	tcase_add_test(tc, perf_nmi_watchdog_takes_a_counter);
 	tcase_add_test(tc, perf_topdown_events_need_slots_leading_their_group);
+	tcase_add_test(tc, perf_closed_slots_are_reused);
 	tcase_add_test(tc, perf_extra_registers_are_programmed_one_value_each);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, unmeasured_metrics_are_nan);

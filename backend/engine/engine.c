@@ -94,8 +94,9 @@ static void engine_publish(struct engine *e, struct sample *s)
 	uint64_t one = 1;
 	struct timespec ts;
 
+	/* the end of its window (the final sweep), not the end of building it (the who view) */
 	clock_gettime(CLOCK_REALTIME, &ts);
-	s->time = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	s->time = e->wall_sweep > 0 ? e->wall_sweep : (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 	pthread_mutex_lock(&e->lock);
 	old = e->latest;
 	e->latest = s;
@@ -235,6 +236,7 @@ int engine_step(struct engine *e)
 	assert(!e->running || engine_owner == e);
 	bool final, rotate;
 	double t_sweep;
+	struct timespec wall;
 
 	engine_apply_commands(e);
 	if (e->paused)
@@ -252,6 +254,8 @@ int engine_step(struct engine *e)
 	}
 	e->tick = 0;
 	t_sweep = src_real();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	e->wall_sweep = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
 	final = engine_final(e, t_sweep);
 	rotate = e->plan.nsets > 1 && e->ops->rotate;
 	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */

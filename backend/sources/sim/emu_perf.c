@@ -142,12 +142,15 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		}
 	}
 	lslot = l ? l->leader : -1;
-	k->ev = xrealloc(k->ev, (size_t)k->nev + 1, sizeof(*k->ev));
-	slot = k->nev++;
+	slot = ek_slots_take(&k->free_ev);
+	if (slot < 0) {
+		k->ev = xrealloc(k->ev, (size_t)k->nev + 1, sizeof(*k->ev));
+		slot = k->nev++;
+	}
 	l = lslot >= 0 ? &k->ev[lslot] : NULL; /* the array moved */
 	e = &k->ev[slot];
 	*e = (struct ek_event){
-		.used = true, .cpu = cpu, .pmu = pmu, .leader = l ? l->leader : slot, .type = type,
+		.used = true, .fd_open = true, .cpu = cpu, .pmu = pmu, .leader = l ? l->leader : slot, .type = type,
 		.config = type == PERF_TYPE_HARDWARE ? attr->config & 0xFFFFFFFFu : attr->config,
 		.config1 = attr->config1,
 		.exclude_user = attr->exclude_user, .exclude_kernel = attr->exclude_kernel,
@@ -178,7 +181,8 @@ static int ek_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu, 
 		if (!ek_fit(k, &empty, l, 0, 0, hw)) {
 			l->nmembers--;
 			e->used = false;
-			k->nev--;
+			e->fd_open = false;
+			ek_slots_put(&k->free_ev, slot);
 			rc = -EINVAL;
 			goto out;
 		}
@@ -264,6 +268,12 @@ static void ek_close(void *ctx, int fd)
 	if (ek_who_fd(fd))
 		ek_who_close(k, fd);
 	e = ek_who_fd(fd) ? NULL : ek_event_of(k, fd);
+	if (!ek_who_fd(fd) && fd - EK_FD_BASE >= 0 && fd - EK_FD_BASE < k->nev &&
+	    k->ev[fd - EK_FD_BASE].fd_open) {
+		/* the fd's slot is free once closed, counting or not (a member whose leader closed) */
+		k->ev[fd - EK_FD_BASE].fd_open = false;
+		ek_slots_put(&k->free_ev, fd - EK_FD_BASE);
+	}
 	if (e) {
 		int slot = fd - EK_FD_BASE, cpu = e->cpu, pmu = e->pmu;
 		struct ek_ctx *c = ek_ctx_of(k, e);
@@ -591,6 +601,8 @@ void emu_perf_free(struct emu_perf *k)
 	free(k->cpus);
 	free(k->ev);
 	free(k->wev);
+	free(k->free_ev.slot);
+	free(k->free_wev.slot);
 	pthread_mutex_destroy(&k->lock);
 	free(k);
 }

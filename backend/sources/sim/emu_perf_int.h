@@ -84,8 +84,22 @@ extern const int ek_nmsr_events;
 /* The msr PMU's event of CONFIG, or NULL (an event this CPU has not). */
 const struct ek_named_event *ek_msr_event(uint64_t config);
 
+/*
+ * Slots whose fds were closed, reused first: a who view's turns open and
+ * close groups every interval, and slots reused only from the end grew the
+ * tables (and the process) for as long as it ran.
+ */
+struct ek_slots {
+	int *slot;
+	int n, cap;
+};
+
+void ek_slots_put(struct ek_slots *f, int slot);
+int ek_slots_take(struct ek_slots *f); /* -1: none free */
+
 struct ek_event {
-	bool used;
+	bool used;                /* counting (a member whose leader closed: no longer) */
+	bool fd_open;             /* its fd not yet closed: the slot is not reused until it is */
 	int cpu;                  /* the CPU whose context holds it (an uncore PMU's: its socket's) */
 	int pmu;                  /* index into emu_perf.pmus */
 	int leader;               /* slot of the group's leader (itself for a leader) */
@@ -124,6 +138,7 @@ struct ek_cpu {
 /* A cgroup's or a scenario task's event (emu_perf_who.c): no counter, its share of the CPU's. */
 struct ek_who_ev {
 	bool used;
+	bool fd_open;             /* its fd not yet closed: the slot is not reused until it is */
 	int cpu;                  /* -1: a task on every CPU */
 	int cgroup, task;         /* emu_who's cgroup index, or the scenario's task index (-1 the other) */
 	uint64_t sel;             /* the condition (event select's event and umask) */
@@ -144,6 +159,7 @@ struct emu_perf {
 	pthread_mutex_t lock;
 	struct ek_event *ev;
 	int nev;
+	struct ek_slots free_ev;  /* closed slots of ev, reused first (a kernel's lowest free fd) */
 	struct ek_cpu *cpus;      /* by OS CPU number */
 	int ncpus;
 	struct ek_pmu pmus[EK_MAX_PMUS];
@@ -156,6 +172,7 @@ struct emu_perf {
 	bool amd;                 /* AMD's core PMU: 12-bit selects, generic events on counters */
 	struct ek_who_ev *wev;    /* cgroup and task events, EK_WHO_FD_BASE + slot */
 	int nwev, wev_cap;        /* in use (the last slot used), allocated */
+	struct ek_slots free_wev; /* closed slots of wev, reused first */
 };
 
 /* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */

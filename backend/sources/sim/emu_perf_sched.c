@@ -61,6 +61,20 @@ double ek_now(struct emu_perf *k)
 	return emu_clock_now(k->emu);
 }
 
+void ek_slots_put(struct ek_slots *f, int slot)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->slot = xrealloc(f->slot, (size_t)f->cap, sizeof(*f->slot));
+	}
+	f->slot[f->n++] = slot;
+}
+
+int ek_slots_take(struct ek_slots *f)
+{
+	return f->n ? f->slot[--f->n] : -1;
+}
+
 struct ek_event *ek_event_of(struct emu_perf *k, int fd)
 {
 	int slot = fd - EK_FD_BASE;

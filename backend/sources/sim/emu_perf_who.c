@@ -115,15 +115,18 @@ int ek_who_open(struct emu_perf *k, struct perf_event_attr *attr, pid_t pid, int
 	/* Linux: a topdown-* event only in a group that "slots" leads */
 	if ((sel & EMU_WATCH_SLOTS) && (sel & 0xF) && (!l || l->sel != EMU_WATCH_SLOTS))
 		return -EINVAL;
-	if (k->nwev == k->wev_cap) {
-		/* doubled: a who view opens thousands (groups x events x CPUs) one at a time */
-		k->wev_cap = k->wev_cap ? 2 * k->wev_cap : 256;
-		k->wev = xrealloc(k->wev, (size_t)k->wev_cap, sizeof(*k->wev));
+	slot = ek_slots_take(&k->free_wev);
+	if (slot < 0) {
+		if (k->nwev == k->wev_cap) {
+			/* doubled: a who view opens thousands (groups x events x CPUs) one at a time */
+			k->wev_cap = k->wev_cap ? 2 * k->wev_cap : 256;
+			k->wev = xrealloc(k->wev, (size_t)k->wev_cap, sizeof(*k->wev));
+		}
+		slot = k->nwev++;
 	}
-	slot = k->nwev++;
 	e = &k->wev[slot];
 	*e = (struct ek_who_ev){
-		.used = true, .cpu = cpu, .cgroup = cg ? target : -1, .task = cg ? -1 : target,
+		.used = true, .fd_open = true, .cpu = cpu, .cgroup = cg ? target : -1, .task = cg ? -1 : target,
 		.sel = sel, .leader = group_fd >= 0 ? group_fd - EK_WHO_FD_BASE : slot,
 		.read_format = attr->read_format,
 	};
@@ -192,14 +195,17 @@ int ek_who_ioctl(struct emu_perf *k, int fd, unsigned long req)
 void ek_who_close(struct emu_perf *k, int fd)
 {
 	struct ek_who_ev *e = ek_who_of(k, fd);
+	int slot = fd - EK_WHO_FD_BASE;
 
+	if (slot >= 0 && slot < k->nwev && k->wev[slot].fd_open) {
+		/* the slot is free once its fd is closed, counting or not (its leader closed first) */
+		k->wev[slot].fd_open = false;
+		ek_slots_put(&k->free_wev, slot);
+	}
 	if (!e)
 		return;
-	if (e->leader == fd - EK_WHO_FD_BASE)
+	if (e->leader == slot)
 		for (int m = 0; m < e->nmembers; m++)
 			k->wev[e->members[m]].used = false;
 	e->used = false;
-	/* slots are reused from the end only: a long run opens and closes groups as ranks change */
-	while (k->nwev && !k->wev[k->nwev - 1].used)
-		k->nwev--;
 }

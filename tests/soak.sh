@@ -1,0 +1,63 @@
+#!/bin/sh
+# Long runs stay flat (issue 46.6), as much of one as CI affords: every mode at
+# once on the emulated Ice Lake-SP's shared server through its kernel (the who
+# view with its turns, the server being scraped, a recording, the top-down
+# tree's levels 1 and 2 and the uncore's memory, link and CHA groups), 100
+# samples.  Between the 25th and the 90th
+# sample the process's resident memory grows by less than 1 MiB, it holds the
+# same open files, and a sample costs no more CPU time than early on (within
+# 2x: other processes on the machine share its caches).  The emulated
+# kernel's tables are held to their slots in check_engine
+# (perf_closed_slots_are_reused): they grew by every turn of the who view.
+. "$top_srcdir/tests/lib.sh"
+plan 4
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$PMUTOP" --sim icelake-sp:shared-server --source perf --who -d 0.1 -n 100 -b --format json \
+	-g 1,2,9,u,l --serve "127.0.0.1:$port" --record "$tmp/run.jsonl" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# look N: when the recording holds N samples (its header line first), the process's memory (kB), open files and CPU
+# time (clock ticks); the server scraped meanwhile
+look() {
+	i=0
+	while [ "$(wc -l <"$tmp/run.jsonl" 2>/dev/null || echo 0)" -le "$1" ] && [ $i -lt 1200 ] &&
+		kill -0 $pid 2>/dev/null; do
+		$PY -c 'import sys, urllib.request
+try: urllib.request.urlopen(sys.argv[1], timeout=2).read()
+except Exception: pass' "http://127.0.0.1:$port/metrics"
+		sleep 0.05
+		i=$((i + 1))
+	done
+	rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
+	cpu=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null)
+	echo "${rss:-gone} $fds ${cpu:-0}"
+}
+set -- $(look 25)
+rss1=$1 fds1=$2 cpu1=$3
+set -- $(look 90)
+rss2=$1 fds2=$2 cpu2=$3
+wait $pid
+rc=$?
+expect_is "the run ends after its 100 samples, all recorded" "$rc $(wc -l <"$tmp/run.jsonl")" "0 101"
+if [ "$rss1" != gone ] && [ "$rss2" != gone ] && [ $((rss2 - rss1)) -lt 1024 ]; then
+	pass "resident memory flat from sample 25 to 90 (${rss1} kB, ${rss2} kB)"
+else
+	fail "resident memory flat from sample 25 to 90" "${rss1} kB, then ${rss2} kB"
+fi
+# the same files, give or take the scrapes' connections the server is closing
+if [ $((fds2 - fds1)) -le 2 ] && [ $((fds1 - fds2)) -le 2 ]; then
+	pass "... the same open files ($fds1, $fds2)"
+else
+	fail "... the same open files" "$fds1 at sample 25, $fds2 at 90"
+fi
+# CPU per sample: samples 25-90 against 1-25 (which include starting up: a loose bound)
+if $PY -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(not ((b - a) / 65 <= 2 * max(a, 1) / 25))' \
+	"$cpu1" "$cpu2"; then
+	pass "... and a sample's CPU time as early on ($cpu1 ticks for 25, $cpu2 for 90)"
+else
+	fail "... and a sample's CPU time as early on" "$cpu1 ticks for 25 samples, $cpu2 for 90"
+fi
