@@ -72,22 +72,19 @@ kill -TERM $helper; wait $helper 2>/dev/null
 if mounted; then fail "SIGTERM unmounts" "still mounted"; else pass "SIGTERM unmounts"; fi
 
 start skylake
-# the watcher libfuse leaves behind (fusermount3 -o ...auto_unmount -- DIR/dev) unmounts once the
-# helper's end of its socket closes, then exits: wait for it rather than for a fixed time
-watcher=$(pgrep -P "$helper" -x fusermount3)
-if [ ! -f "$dir.ready" ] || [ -z "$watcher" ]; then
-    fail "SIGKILL still unmounts (auto_unmount)" \
-        "the helper did not come up within 20 s (ready file: $(ls "$dir.ready" 2>&1), watcher: '$watcher')"
+# libfuse's watcher (fusermount3 ... auto_unmount) unmounts once the helper's end of its socket
+# closes; on a loaded 2-core machine that can take seconds: wait for the mount to go (60 s at most)
+if [ ! -f "$dir.ready" ]; then
+    fail "SIGKILL still unmounts (auto_unmount)" "the helper did not come up within 20 s"
     kill -KILL $helper; wait $helper 2>/dev/null
     fusermount3 -u -z "$dir/dev" 2>/dev/null || umount -l "$dir/dev" 2>/dev/null
 else
 kill -KILL $helper; wait $helper 2>/dev/null
 i=0
-running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"; }
-while mounted && running "$watcher" && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+while mounted && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 if mounted; then
     fail "SIGKILL still unmounts (auto_unmount)" \
-        "still mounted $((i / 50)) s later (the watcher $watcher $(running "$watcher" && echo 'still runs' || echo 'exited'))"
+        "still mounted 60 s later (fusermount3: $(pgrep -a -x fusermount3 | tr '\n' ' '))"
     fusermount3 -u -z "$dir/dev" 2>/dev/null || umount -l "$dir/dev" 2>/dev/null
 else
     pass "SIGKILL still unmounts (auto_unmount)"

@@ -94,32 +94,42 @@ expect_match "... their group blocked with the reason" "$out" \
 	"an E-core group, and the kernel has no cpu_atom PMU to count the E-cores with"
 expect_match "... and every sample says so" "$out" "the E-cores are n/a: the kernel has no cpu_atom PMU"
 
+# screen_until TEXT: the pane's screen once it shows TEXT (10 s at most), in $screen
+screen_until() {
+	i=0
+	screen=$(tmux -S "$sock" capture-pane -p 2>/dev/null)
+	while [ $i -lt 200 ]; do
+		case "$screen" in *"$1"*) return 0 ;; esac
+		sleep 0.05
+		i=$((i + 1))
+		screen=$(tmux -S "$sock" capture-pane -p 2>/dev/null)
+	done
+	return 1
+}
+
 # the screen at 80x24: the E-cores alone (/ E), their tree
 if command -v tmux >/dev/null 2>&1; then
 	sock="$tmp/tmux"
-	tmux -S "$sock" new-session -d -x 80 -y 24 "$PMUTOP --sim alderlake"
-	sleep 2
+	tmux -S "$sock" new-session -d -x 80 -y 24 "XDG_CONFIG_HOME='$tmp' $PMUTOP --sim alderlake"
+	screen_until "sample 2"
 	tmux -S "$sock" send-keys / E Enter
-	sleep 1.5
-	screen=$(tmux -S "$sock" capture-pane -p)
+	screen_until "32E" 
 	expect_match "80x24, / E: the E-cores' rows, each core marked E" "$screen" "   16  32E    0"
 	case "$screen" in
 	*"   0    0    0 "*) fail "... no P-core row" "$screen" ;;
 	*) pass "... no P-core row" ;;
 	esac
 	tmux -S "$sock" send-keys Tab Tab Tab Tab Tab Tab
-	sleep 1.5
-	screen=$(tmux -S "$sock" capture-pane -p)
+	screen_until "tma_retiring" 
 	expect_match "the tree pane: the E-cores' tree" "$screen" "E-cores' tree (/ P: P-cores')"
 	expect_match "... their retiring node, 20 %" "$screen" "  tma_retiring                        20.00"
 	tmux -S "$sock" kill-server 2>/dev/null
 	# sorted by util, least first (the E-cores' 80 % would lead), then grouped by kind: a P-core leads
 	sock="$tmp/tmux2"
-	tmux -S "$sock" new-session -d -x 80 -y 24 "$PMUTOP --sim alderlake"
-	sleep 2
+	tmux -S "$sock" new-session -d -x 80 -y 24 "XDG_CONFIG_HOME='$tmp' $PMUTOP --sim alderlake"
+	screen_until "sample 2"
 	tmux -S "$sock" send-keys F6 u t i l Enter r F6 k i n d Enter
-	sleep 1.5
-	screen=$(tmux -S "$sock" capture-pane -p)
+	screen_until "util^" 
 	case "$screen" in
 	*"util^"*"P    0["*) pass "F6 kind: the rows by kind of core, each kind by the sort column" ;;
 	*) fail "F6 kind: the rows by kind of core, each kind by the sort column" "$screen" ;;
@@ -152,12 +162,11 @@ near "Lion Cove alone on its core: Retiring = 2.0 x 1.1 uops / 8 slots" \
 near "... Frontend_Bound" "$(field "$out" cpu 3 Frontend_Bound)" 15 0.02
 if command -v tmux >/dev/null 2>&1; then
 	sock="$tmp/tmux3"
-	tmux -S "$sock" new-session -d -x 100 -y 40 "$PMUTOP --sim lunarlake"
-	sleep 2
+	tmux -S "$sock" new-session -d -x 100 -y 40 "XDG_CONFIG_HOME='$tmp' $PMUTOP --sim lunarlake"
+	screen_until "sample 2"
 	tmux -S "$sock" send-keys Tab
 	tmux -S "$sock" send-keys Down Down Down Down Right Right Right e
-	sleep 1.5
-	screen=$(tmux -S "$sock" capture-pane -p)
+	screen_until "n/a on this CPU" 
 	expect_match "explain on an E-core's P-core metric: n/a and why" "$screen" \
 		"n/a on this CPU: a metric of the P-cores, whose PMU (cpu_core) and events this E-core has"
 	tmux -S "$sock" kill-server 2>/dev/null

@@ -34,7 +34,8 @@ expect_match "the IMC pane names the blocked group and why, above its n/a" "$out
 T="tmux -L pmutop-oob-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
 $T kill-server 2>/dev/null
-$T new-session -d -x 120 -y 30 "'$PMUTOP' --sim sapphire-rapids:memory-bound --source msr -d 0.5; sleep 30"
+oobcfg=$(mktemp -d) # settings of its own, not the user's
+$T new-session -d -x 120 -y 30 "XDG_CONFIG_HOME='$oobcfg' '$PMUTOP' --sim sapphire-rapids:memory-bound --source msr -d 0.5; sleep 30"
 if wait_for "group Memory BLOCKED: pmu mc" 20; then
 	pass "the message line says why the group is blocked when it starts"
 else
@@ -48,6 +49,7 @@ else
 	fail "L keeps it: group Memory BLOCKED with the reason" "$(screen)"
 fi
 $T kill-server 2>/dev/null
+rm -rf "$oobcfg"
 
 # the doctor: which source auto takes, and the uncore a kind of CPU has
 run "$PMUTOP" --sim sapphire-rapids --doctor

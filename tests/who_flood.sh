@@ -71,7 +71,9 @@ victim = [[r for r in s["who"]["cgroups"] if r["path"] == "system.slice/victim.s
 print("samples %d, after the flood %d" % (len(rows), len(after)))
 print("victim in every sample: %s" % all(victim))
 busy = [v[0]["cpus"] for v in victim[len(rows) - len(after):] if v and v[0]["cpus"] is not None]
-print("victim busy after the flood: %s" % (len(busy) > len(after) // 2 and all(abs(b - 1) < 0.2 for b in busy)))
+# its cpu.stat follows the clock in steps of a loop a loaded machine slows: the mean over the
+# samples is the busy CPU, a single window may catch one step more or less
+print("victim busy after the flood: %s" % (len(busy) > len(after) // 2 and abs(sum(busy) / len(busy) - 1) < 0.15))
 gaps = [t(b) - t(a) for a, b in zip(rows, rows[1:])]
 print("median gap %.3f s, largest %.3f s" % (statistics.median(gaps), max(gaps)))
 # each sample's window as long as the time since the one before (within 25 %, or 50 ms)

@@ -2,6 +2,7 @@
  * perfmon_layout: a layout from Intel's data; see perfmon_layout.h.
  */
 #include "perfmon_layout.h"
+#include "perfmon_own.h"
 #include "perfmon_fields.h"
 #include "expr.h"
 #include "layout.h"
@@ -519,7 +520,7 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 {
 	struct pl_gen g, e = { 0 };
 	size_t len = 0;
-	int rc = 0;
+	int rc = 0, nports = 0;
 	bool *taken;
 	char (*uwhy)[200];
 
@@ -548,6 +549,13 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 		}
 	}
 	if (!rc) {
+		/*
+		 * pmutop's group of every execution port, where the layout's 64 groups leave it
+		 * room after the uncore's (a dry run of the uncore counts what it takes)
+		 */
+		nports = perfmon_uncore_count(p, c, LAYOUT_MAX_GROUPS - g.ngroups) <
+			 LAYOUT_MAX_GROUPS - g.ngroups ? perfmon_own_ports(p, c->atom != NULL, g.budget, NULL)
+			 : 0;
 		g.f = e.f = open_memstream(text, &len);
 		perfmon_layout_header(g.f, p, c, g.amd, g.ocr);
 		memcpy(e.ocr, g.ocr, sizeof(e.ocr));
@@ -556,8 +564,15 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			pl_groups(&g, k);
 			if (c->atom && e.budget > 0)
 				pl_groups(&e, k);
+			/* pmutop's own beside the vendor's level 6: every execution port of the (P-)cores */
+			if (k == 6 && nports)
+				perfmon_own_ports(p, c->atom != NULL, g.budget, g.f);
 		}
-		perfmon_uncore_groups(p, c, LAYOUT_MAX_GROUPS - g.ngroups, g.f, taken, uwhy);
+		perfmon_uncore_groups(p, c, LAYOUT_MAX_GROUPS - g.ngroups - nports, g.f, taken, uwhy);
+		if (!nports && perfmon_own_ports(p, c->atom != NULL, g.budget, NULL))
+			fprintf(g.f, "\n# not counted: pmutop's group Ports (every execution port): the "
+				"layout's %d groups are taken by the vendor's and the uncore's\n",
+				LAYOUT_MAX_GROUPS);
 		fputc('\n', g.f);
 		pl_metrics_in(&g, PL_UNAVAILABLE);
 		if (c->atom)

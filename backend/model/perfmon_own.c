@@ -7,6 +7,8 @@
 #include "layout.h"
 #include "perfmon_layout.h"
 #include "perfmon_uncore.h"
+#include "perfmon_fields.h"
+#include "pmu_regs.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -303,5 +305,84 @@ int perfmon_own_cxl(const struct perfmon *p, const struct perfmon_layout_config 
 		"  help \"pmutop's: the mean time a demand read to CXL memory stays in the CHAs' TOR "
 		"(occupancy over inserts, in CHA cycles), as the vendor's LLC miss latency reads the "
 		"TOR\"\nend\n", d, drd->name, a, all->name, o, d, c, cfg->chas);
+	return 1;
+}
+
+/* A port set's event: "UOPS_DISPATCHED.PORT_2_3_10" -> "2_3_10" and its 3 ports, or NULL. */
+static const char *perfmon_own_port_set(const char *name, int *nports)
+{
+	static const char base[] = "UOPS_DISPATCHED.PORT_";
+	const char *set = name + sizeof(base) - 1;
+
+	if (strncmp(name, base, sizeof(base) - 1) || !*set)
+		return NULL;
+	*nports = 1;
+	for (const char *c = set; *c; c++) {
+		if (*c == '_' && c[1] >= '0' && c[1] <= '9')
+			(*nports)++;
+		else if (*c < '0' || *c > '9')
+			return NULL; /* PORT_0_1_5_6 and the like are sets too; anything else is not */
+	}
+	return set;
+}
+
+int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f)
+{
+	int ports[PMU_MAX_GP], n = 0, clk = -1, np;
+	struct perfmon_fields fl;
+
+	if (strcmp(p->vendor, "GenuineIntel"))
+		return 0;
+	for (int v = 0; v < p->nevents; v++) {
+		if (!strcmp(p->events[v].name, "CPU_CLK_UNHALTED.DISTRIBUTED"))
+			clk = v;
+		else if (perfmon_own_port_set(p->events[v].name, &np) && n < PMU_MAX_GP)
+			ports[n++] = v;
+	}
+	if (clk < 0 || !n || n + 1 > budget)
+		return 0;
+	if (!f)
+		return 1;
+	fprintf(f, "\ngroup Ports\n  key 6\n  title \"Execution ports: uops dispatched on each port "
+		"(pmutop's, over Intel's UOPS_DISPATCHED events)\"\n  default off\n");
+	if (hybrid)
+		fprintf(f, "  coretype %s\n", layout_coretype_names[LAYOUT_CORES_P]);
+	fprintf(f, "  help \"Every port of the core, a column each event of the vendor's: the share "
+		"of the core's cycles each port of the set dispatched a uop (the set's uops over its "
+		"ports and CPU_CLK_UNHALTED.DISTRIBUTED, the core's cycles shared between its active "
+		"threads)\"\n");
+	for (int i = 0; i <= n; i++) {
+		const struct perfmon_event *e = &p->events[i < n ? ports[i] : clk];
+		char name[160];
+
+		perfmon_fields_of(e, false, &fl);
+		perfmon_layout_name(e->name, name, sizeof(name));
+		fprintf(f, "  event %s raw event=0x%02lX umask=0x%02lX\n", name, fl.code & 0xFF,
+			fl.umask & 0xFF);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct perfmon_event *e = &p->events[ports[i]];
+		const char *set = perfmon_own_port_set(e->name, &np);
+		char name[160], clkname[160];
+
+		perfmon_layout_name(e->name, name, sizeof(name));
+		perfmon_layout_name(p->events[clk].name, clkname, sizeof(clkname));
+		fprintf(f, "  metric port_%s core %% = 100 * %s / (%d * %s)\n  help ", set, name, np,
+			clkname);
+		{
+			char help[400];
+
+			snprintf(help, sizeof(help), "Share of the core's cycles %s %s dispatched a uop%s: "
+				 "%s (\"%s\") over %d x CPU_CLK_UNHALTED.DISTRIBUTED", np > 1 ? "each of ports"
+				 : "port", set, np > 1 ? " (the vendor counts them together: their mean)" : "",
+				 e->name, e->desc ? e->desc : "", np);
+			for (char *c = help; *c; c++)
+				if (*c == '_' && np > 1 && c > help && c[-1] >= '0' && c[-1] <= '9')
+					*c = ',';
+			perfmon_layout_quoted(f, help);
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "end\n");
 	return 1;
 }

@@ -4,7 +4,7 @@
  * memory controllers' free-running counters, on Zen 2 and 3 each
  * channel's DRAM bandwidth over the data fabric's beats, on Intel's
  * servers each UPI link's utilisation and speed and the cores' misses to
- * CXL memory.  Pure functions of
+ * CXL memory; and every execution port of the cores.  Pure functions of
  * their inputs; they print layout text to F.
  */
 #ifndef PMUTOP_PERFMON_OWN_H
@@ -34,6 +34,14 @@ int perfmon_own_upi(const struct perfmon *p, const struct perfmon_layout_config 
 /* Each UPI link's speed: events and metrics in the group being written (a counter a link). */
 void perfmon_own_upi_speed(const struct perfmon *p, const struct perfmon_layout_config *cfg,
 			   FILE *f);
+
+/*
+ * Every execution port of the (P-)cores: the vendor's UOPS_DISPATCHED.PORT_*
+ * events (a port or a set of ports each) over CPU_CLK_UNHALTED.DISTRIBUTED,
+ * one group of key 6 on BUDGET counters (HYBRID: the P-cores'); 1 when the
+ * data has them (written when F is not NULL), else 0.
+ */
+int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f);
 
 /* The cores' L3 misses to CXL memory: 1 group, or 0 (ROOM, the data). */
 int perfmon_own_cxl(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,

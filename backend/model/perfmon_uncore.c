@@ -549,3 +549,21 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		perfmon_own_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), true);
 	free(groups);
 }
+
+int perfmon_uncore_count(const struct perfmon *p, const struct perfmon_layout_config *c, int room)
+{
+	char *text = NULL, (*why)[200] = xcalloc((size_t)p->nmetrics + 1, sizeof(*why));
+	size_t len = 0;
+	bool *taken = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
+	FILE *f = open_memstream(&text, &len);
+	int n = 0;
+
+	perfmon_uncore_groups(p, c, room, f, taken, why);
+	fclose(f);
+	for (const char *q = text; q && (q = strstr(q, "\ngroup ")); q++)
+		n++;
+	free(text);
+	free(taken);
+	free(why);
+	return n;
+}

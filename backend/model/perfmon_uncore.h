@@ -45,4 +45,7 @@ unsigned long long perfmon_uncore_umask(const struct perfmon_event *e);
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
 			   int room, FILE *f, bool *taken, char (*why)[200]);
 
+/* How many groups perfmon_uncore_groups writes in ROOM (a dry run). */
+int perfmon_uncore_count(const struct perfmon *p, const struct perfmon_layout_config *c, int room);
+
 #endif

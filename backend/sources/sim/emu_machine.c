@@ -82,6 +82,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.30,
 		.slots_width = 5, .perf_metrics = 4,
+		.ports = EMU_PORTS_SUNNY_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true, .l3_miss_sources = true,
 		.default_scenario = "topdown",
 		.dram_mts = 3200,
@@ -100,6 +101,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.00,
 		.slots_width = 6, .perf_metrics = 8,
+		.ports = EMU_PORTS_GOLDEN_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true, .l3_miss_sources = true,
 		.default_scenario = "topdown",
 		.dram_mts = 4800,
@@ -118,6 +120,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.00,
 		.slots_width = 6, .perf_metrics = 8,
+		.ports = EMU_PORTS_GOLDEN_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true, .l3_miss_sources = true,
 		.default_scenario = "topdown",
 		.dram_mts = 6400,
@@ -135,6 +138,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 3.00,
 		.slots_width = 5, .perf_metrics = 4,
+		.ports = EMU_PORTS_SUNNY_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 		.dram_mts = 4267, /* LPDDR4x-4267, two 64-bit channels */
@@ -159,6 +163,7 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 3.20,
 		.slots_width = 6, .perf_metrics = 8,
+		.ports = EMU_PORTS_GOLDEN_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "hybrid-split",
 		.dram_mts = 4800,

@@ -49,6 +49,13 @@ struct emu_machine {
 	 */
 	enum cpuid_uarch core_uarch;
 	/*
+	 * The vendor's UOPS_DISPATCHED.PORT_* events of the core (Intel's data):
+	 * Sunny and Willow Cove's A1H (ports 0, 1, 2_3, 4_9, 5, 6, 7_8), Golden
+	 * and Redwood Cove's B2H (0, 1, 2_3_10, 4_9, 5_11, 6, 7_8), with
+	 * CPU_CLK_UNHALTED.DISTRIBUTED (ECH/02H); 0: none modelled.
+	 */
+	enum emu_ports { EMU_PORTS_NONE, EMU_PORTS_SUNNY_COVE, EMU_PORTS_GOLDEN_COVE } ports;
+	/*
 	 * A server's uncore as the kernel's uncore driver shows it (perf only:
 	 * its boxes are in PCI space, MMIO and discovery tables): CHAs, memory
 	 * channels and UPI links per socket, and whose event encodings they

@@ -541,6 +541,8 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 		return emu_model_amd_core(m, event, umask, v, d);
 	if (m->e_core && emu_model_atom_core(m, event, umask, v, d))
 		return true;
+	if (!m->e_core && emu_model_ports(m, event, umask, v, d))
+		return true;
 	for (size_t i = 0; i < sizeof(emu_core_rows) / sizeof(emu_core_rows[0]); i++) {
 		const struct emu_core_row *r = &emu_core_rows[i];
 

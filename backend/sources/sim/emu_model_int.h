@@ -63,6 +63,9 @@ bool emu_model_amd_uncore(const struct emu_machine *m, enum emu_srv_unit unit, u
  * A hybrid's E-core's own events (emu_model_atom.c): its top-down slots by
  * reason; false for the rest (the architectural events answer for them).
  */
+/* UOPS_DISPATCHED.PORT_* and CPU_CLK_UNHALTED.DISTRIBUTED of Ice Lake and later (emu_model_ports.c) */
+bool emu_model_ports(const struct emu_machine *m, unsigned event, unsigned umask, const double *v,
+		     struct emu_dist *d);
 bool emu_model_atom_core(const struct emu_machine *m, unsigned event, unsigned umask,
 			 const double *v, struct emu_dist *d);
 

@@ -20,35 +20,6 @@
 
 /* ---- the system calls ----------------------------------------------------- */
 
-/* The PMU of TYPE, or -1. */
-static int ek_pmu_of(const struct emu_perf *k, uint32_t type)
-{
-	for (int i = 0; i < k->npmus; i++)
-		if (k->pmus[i].desc.type == type)
-			return i;
-	return -1;
-}
-
-/* A free-running PMU's config: one of its events/ (a RAPL domain it has, a named IMC count). */
-static bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config)
-{
-	for (int i = 0; i < p->nfree; i++)
-		if (p->free_configs[i] == config)
-			return true;
-	return false;
-}
-
-/* The bits of config word WORD that P's format fields place. */
-static uint64_t ek_format_mask(const struct perf_pmu *p, int word)
-{
-	uint64_t m = 0;
-
-	for (int i = 0; i < p->nfields; i++)
-		if (p->fields[i].word == word)
-			m |= p->fields[i].mask;
-	return m;
-}
-
 /*
  * The kernel's lock, and the emulated time held for the operation: every
  * register it reads or writes, and the times it keeps, are of one instant.

@@ -232,6 +232,11 @@ const struct ek_field *ek_amd_formats(int unit, unsigned family, bool perfmon_v2
 /* ---- emu_perf_sched.c ------------------------------------------------------ */
 
 double ek_now(struct emu_perf *k);
+/* emu_perf_pmus.c: the PMU of TYPE (-1: none); a free-running PMU's config is one of its
+ * events; the bits of config word WORD that P's format fields place */
+int ek_pmu_of(const struct emu_perf *k, uint32_t type);
+bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config);
+uint64_t ek_format_mask(const struct perf_pmu *p, int word);
 struct ek_event *ek_event_of(struct emu_perf *k, int fd);
 struct ek_ctx *ek_ctx_of(struct emu_perf *k, const struct ek_event *e);
 int ek_fixed_of(const struct ek_event *e);

@@ -189,3 +189,32 @@ int ek_core_pmu(const struct emu_perf *k, int cpu)
 		return k->lowpower_pmu;
 	return k->atom_pmu >= 0 && emu_hybrid_is_e(h, cpu) ? k->atom_pmu : 0;
 }
+
+/* The PMU of TYPE, or -1. */
+int ek_pmu_of(const struct emu_perf *k, uint32_t type)
+{
+	for (int i = 0; i < k->npmus; i++)
+		if (k->pmus[i].desc.type == type)
+			return i;
+	return -1;
+}
+
+/* A free-running PMU's config: one of its events/ (a RAPL domain it has, a named IMC count). */
+bool ek_free_config_ok(const struct ek_pmu *p, uint64_t config)
+{
+	for (int i = 0; i < p->nfree; i++)
+		if (p->free_configs[i] == config)
+			return true;
+	return false;
+}
+
+/* The bits of config word WORD that P's format fields place. */
+uint64_t ek_format_mask(const struct perf_pmu *p, int word)
+{
+	uint64_t m = 0;
+
+	for (int i = 0; i < p->nfields; i++)
+		if (p->fields[i].word == word)
+			m |= p->fields[i].mask;
+	return m;
+}

@@ -64,10 +64,31 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	const struct topo *t = v->info.topo;
 	int ports[PORTS_MAX], np = 0, waste = layout_metric_find(l, "wasted_work_pct"), per, bar;
 	int row = 0, num[PORTS_MAX];
-	bool any = false, per_core[PORTS_MAX], vendor = false;
+	bool any = false, per_core[PORTS_MAX], vendor = false, sets;
 	char buf[32], keys[256];
 
-	for (int p = 0; p < PORTS_MAX; p++) {
+	/* pmutop's over the vendor's port sets (port_0 .. port_7_8: every port of the core), in order */
+	for (int m = 0; m < l->nmetrics && np < PORTS_MAX; m++) {
+		const char *name = l->metrics[m].name;
+
+		if (strncmp(name, "port_", 5) || name[5] < '0' || name[5] > '9')
+			continue;
+		num[np] = atoi(name + 5);
+		ports[np] = m;
+		per_core[np] = true;
+		for (int q = np++; q > 0 && num[q - 1] > num[q]; q--) {
+			int swap = num[q];
+
+			num[q] = num[q - 1];
+			num[q - 1] = swap;
+			swap = ports[q];
+			ports[q] = ports[q - 1];
+			ports[q - 1] = swap;
+		}
+	}
+	sets = np > 0;
+	vendor = sets;
+	for (int p = 0; p < PORTS_MAX && !sets; p++) {
 		int thr;
 
 		snprintf(buf, sizeof(buf), "core_port%d", p);
@@ -112,7 +133,15 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 	}
 	for (int p = 0; p < np; p++) {
 		/* as much of "p0 /core cyc" as the column holds, never into the next one */
-		if (vendor)
+		if (sets) {
+			/* "port_2_3_10": ports 2, 3 and 10, as "p2,3,10" */
+			char head[32];
+
+			snprintf(head, sizeof(head), "p%s", l->metrics[ports[p]].name + 5);
+			for (char *c = head; *c; c++)
+				*c = *c == '_' ? ',' : *c;
+			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "%s", head);
+		} else if (vendor)
 			grid_put(g, y, 16 + p * per, per - 1, GRID_HEADER, "%s",
 				 l->metrics[ports[p]].name);
 		else if (per > 15)
@@ -172,7 +201,7 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 			 "scroll)", nshown - scroll - row);
 	free(shown);
 	if (!any) {
-		pane_group_keys(l, vendor ? "Port_" : "port", keys, sizeof(keys));
+		pane_group_keys(l, sets ? "port_" : vendor ? "Port_" : "port", keys, sizeof(keys));
 		grid_put(g, y + h - 1, 2, g->w - 4, GRID_WARN, "Port counts are off: press %s", keys);
 	} else {
 		ports_pane_missing(v, s, ports, np, waste, y + h - 1, g);
