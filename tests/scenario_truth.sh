@@ -7,7 +7,8 @@
 # descriptions), and on two sockets what one socket's links send (data flits)
 # is what the other's receive and what was read from this socket's memory for
 # the other plus what this socket wrote to the other's.  Each figure is held
-# to the others (3 %: the scenario's 1 % noise on each), never to a constant:
+# to the others (5 %: the CHA and link groups take turns, each sees its slice
+# of the scenario's 1 % noise), never to a constant:
 # before, Sapphire Rapids' channels read 42.9 GB/s a socket of memory-bound
 # while its CHAs asked for 16.1 (the socket rates were written for 3
 # channels and each of its 8 channels read the scenario's per-channel rate).
@@ -53,7 +54,7 @@ check() {
 	tab=$(printf '\t')
 	while IFS="$tab" read -r name got want; do
 		[ -n "$name" ] || continue
-		near "$name" "$got" "$want" 0.03
+		near "$name" "$got" "$want" 0.05
 		n=$((n + 1))
 	done <<EOF
 $rels
