@@ -34,7 +34,8 @@ struct ossample {
 	const struct topo *t;
 	struct layout *l;
 	int tfd;
-	double interval;
+	double interval;           /* seconds asked */
+	double last;               /* the monotonic clock at the last sample taken, 0 none yet */
 	bool paused;
 	uint64_t seq;
 	char reason[512];
@@ -192,7 +193,16 @@ struct sample *ossample_take(struct ossample *o)
 	s->seq = ++o->seq;
 	clock_gettime(CLOCK_REALTIME, &now);
 	s->time = (double)now.tv_sec + now.tv_nsec * 1e-9;
-	s->interval_s = o->interval;
+	{
+		/* the window the counts cover: a timer that fires late (a loaded machine) stretches it */
+		struct timespec m;
+		double t_now;
+
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		t_now = (double)m.tv_sec + m.tv_nsec * 1e-9;
+		s->interval_s = o->last > 0 ? t_now - o->last : o->interval;
+		o->last = t_now;
+	}
 	s->skew_us = NAN;
 	s->source = "OS (no counters)";
 	if (o->who) {
