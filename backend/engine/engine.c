@@ -94,7 +94,7 @@ static void engine_publish(struct engine *e, struct sample *s)
 	uint64_t one = 1;
 	struct timespec ts;
 
-	/* the end of its window (the final sweep), not the end of building it (the who view) */
+	/* the end of its window (its counts read), not the end of building it (the who view) */
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s->time = e->wall_sweep > 0 ? e->wall_sweep : (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 	pthread_mutex_lock(&e->lock);
@@ -254,8 +254,6 @@ int engine_step(struct engine *e)
 	}
 	e->tick = 0;
 	t_sweep = src_real();
-	clock_gettime(CLOCK_REALTIME, &wall);
-	e->wall_sweep = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
 	final = engine_final(e, t_sweep);
 	rotate = e->plan.nsets > 1 && e->ops->rotate;
 	/* every CPU read first, then reprogrammed: the reads stay close together (skew) */
@@ -264,6 +262,9 @@ int engine_step(struct engine *e)
 	if (rotate)
 		e->ops->rotate(e->src);
 	uncore_read(e->unc, final);
+	/* the sample's time: its counts all read (a slow device's sweep included), not yet built */
+	clock_gettime(CLOCK_REALTIME, &wall);
+	e->wall_sweep = (double)wall.tv_sec + wall.tv_nsec * 1e-9;
 	uncore_rotate(e->unc);
 	if (rotate || uncore_nsets(e->unc) > 1) {
 		e->rot_sum += src_real() - t_sweep;

@@ -32,7 +32,7 @@ struct engine {
 	double rot_sum;                  /* this interval's sweeps: seconds, how many */
 	int rot_n;
 	double t_start;                  /* real clock at the start of the interval */
-	double wall_sweep;               /* the wall clock at the last sweep: the sample's time */
+	double wall_sweep;               /* the wall clock when the last sweep's counts were read */
 	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
 	uint64_t groups;                 /* selected */
 	char (*blocked)[SAMPLE_WHY_MAX]; /* per group: why it cannot be programmed, "" if it can */
