@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 63
+plan 66
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -215,6 +215,25 @@ key q
 wait_for "EXIT=0" 10
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "q restores every register"; else fail "q restores every register" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# the terminal hangs up under a pmutop not of its session (setsid: no SIGHUP
+# comes): it puts every register back and ends, instead of spinning on the
+# dead terminal's endless reads of nothing (51 % of a CPU, for ever, before)
+$T kill-server 2>/dev/null
+rm -f "$cfg/hup.rc"
+wait_until 10 $T new-session -d -x 80 -y 24 \
+	"cd '$cfg' && XDG_CONFIG_HOME='$cfg' setsid -w sh -c '\"$PMUTOP\" --root \"$dir\" -g all; echo \$? >hup.rc'; sleep 60"
+check "a pmutop of its own session is live" wait_for "sample 1" 10
+$T kill-server
+if wait_until 20 test -s "$cfg/hup.rc"; then
+	expect_is "the terminal hung up: pmutop ends with status 1" "$(cat "$cfg/hup.rc")" 1
+else
+	fail "the terminal hung up: pmutop ends with status 1" "still running 20 s after the hang-up"
+	pkill -TERM -f -- "--root $dir -g all" # a signal still ends it the normal way
+	wait_until 20 test -s "$cfg/hup.rc"
+fi
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "... with every register put back"; else fail "... with every register put back" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
 
 # no usable counters (this kind of machine: no msr device): the topology with
 # the OS's figures and the reason, instead of a refusal

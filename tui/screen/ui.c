@@ -483,7 +483,13 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP))
 			ui_keys(&u);
-		if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN)) {
+		/*
+		 * A terminal that hung up polls readable for ever (POLLIN with
+		 * POLLHUP and POLLERR, reads of 0): the keys it still had are taken
+		 * above, then pmutop ends the normal way.  No SIGHUP comes when
+		 * pmutop is not of the terminal's session (setsid, a daemon's pty).
+		 */
+		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
 			status = EXIT_FAILURE;
 			snprintf(err, errlen, "the terminal went away");
 			break;
