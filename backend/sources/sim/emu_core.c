@@ -323,16 +323,29 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 			 int live)
 {
 	uint64_t key;
+	unsigned priv;
+	int inv;
 
-	ctr->acc = -1;
-	if (!live || !sel)
+	if (!live || !sel) {
+		ctr->acc = -1;
 		return;
+	}
 	key = emu_core_key(sel, emu_offcore_for(e, c, sel));
+	priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
+	inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE);
+	/*
+	 * Bound as before: nothing to do (the CPU was synced before the write,
+	 * so its last F is now's).  A rebind follows every register write, and
+	 * the emulated kernel writes a dozen per CPU each time it rotates.
+	 */
+	if (ctr->acc >= 0 && c->acc[ctr->acc].in_use && c->acc[ctr->acc].key == key &&
+	    ctr->priv == priv && ctr->inv == inv)
+		return;
 	ctr->acc = emu_acc_find(c->acc, key);
 	if (ctr->acc < 0)
 		return; /* more distinct conditions than slots: this one stays at zero */
-	ctr->priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
-	ctr->inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE);
+	ctr->priv = priv;
+	ctr->inv = inv;
 	ctr->last_f = emu_ctr_f(ctr, c->acc, c->cyc);
 }
 
@@ -369,20 +382,20 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 	for (int i = 0; e->m->amd && i < 3; i++)
 		emu_free_bind(c, &c->free[i], emu_free_sel[i]);
 	/* drop accumulators no counter uses any more */
-	for (int a = 0; a < EMU_MAX_ACC; a++) {
-		int used = 0;
+	uint64_t used = 0;
 
-		for (int i = 0; i < (int)e->m->gp_counters; i++)
-			used |= c->gp[i].acc == a;
-		for (int i = 0; i < (int)e->m->fixed_counters; i++)
-			used |= c->fixed[i].acc == a;
-		for (int i = 0; e->m->amd && i < 3; i++)
-			used |= c->free[i].acc == a;
-		for (int w = 0; w < c->nwatch; w++)
-			used |= c->watch_acc[w] == a;
-		if (!used)
+	_Static_assert(EMU_MAX_ACC <= 64, "one bit an accumulator");
+	for (int i = 0; i < (int)e->m->gp_counters; i++)
+		used |= c->gp[i].acc >= 0 ? 1ull << c->gp[i].acc : 0;
+	for (int i = 0; i < (int)e->m->fixed_counters; i++)
+		used |= c->fixed[i].acc >= 0 ? 1ull << c->fixed[i].acc : 0;
+	for (int i = 0; e->m->amd && i < 3; i++)
+		used |= c->free[i].acc >= 0 ? 1ull << c->free[i].acc : 0;
+	for (int w = 0; w < c->nwatch; w++)
+		used |= c->watch_acc[w] >= 0 ? 1ull << c->watch_acc[w] : 0;
+	for (int a = 0; a < EMU_MAX_ACC; a++)
+		if (!(used >> a & 1))
 			c->acc[a].in_use = 0;
-	}
 }
 
 

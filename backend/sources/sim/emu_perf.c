@@ -24,13 +24,13 @@
  * The kernel's lock, and the emulated time held for the operation: every
  * register it reads or writes, and the times it keeps, are of one instant.
  */
-static void ek_lock(struct emu_perf *k)
+void ek_lock(struct emu_perf *k)
 {
 	pthread_mutex_lock(&k->lock);
 	emu_clock_hold(k->emu, ek_now(k));
 }
 
-static void ek_unlock(struct emu_perf *k)
+void ek_unlock(struct emu_perf *k)
 {
 	emu_clock_release(k->emu);
 	pthread_mutex_unlock(&k->lock);
@@ -275,76 +275,6 @@ static void ek_close(void *ctx, int fd)
 		e->used = false;
 		ek_schedule(k, cpu, pmu);
 	}
-	ek_unlock(k);
-}
-
-/*
- * The PMUs whose contexts CPU may hold: all on a socket's leader or an L3's
- * CPU (amd_l3), else the core's alone (a server has a hundred uncore PMUs;
- * the msr PMU's counters run free and never rotate).
- */
-static int ek_npmus_on(const struct emu_perf *k, int cpu)
-{
-	return k->cpus[cpu].uncore_cpu ? k->npmus : k->lowpower_pmu >= 0 ? k->lowpower_pmu + 1
-	       : k->atom_pmu >= 0 ? k->atom_pmu + 1 : 1;
-}
-
-/*
- * Whether context C has an enabled group that is not on the counters: only
- * then does rotating it change anything (Linux's rotate_necessary).
- */
-static bool ek_rotate_necessary(const struct emu_perf *k, const struct ek_ctx *c)
-{
-	for (int i = 0; i < c->norder; i++) {
-		const struct ek_event *l = &k->ev[c->order[i]];
-
-		if (l->enabled && !l->scheduled)
-			return true;
-	}
-	return false;
-}
-
-/*
- * How often the timer is needed: the multiplexing period while some
- * context rotates; a second while the IMC's 32-bit free-running counters
- * are open (so they never wrap twice unseen); else never.
- */
-static double ek_tick_need(void *ctx)
-{
-	struct emu_perf *k = ctx;
-	double need = 0;
-
-	ek_lock(k);
-	for (int cpu = 0; cpu < k->ncpus && need != EMU_PERF_TICK_S; cpu++)
-		for (int p = 0; p < ek_npmus_on(k, cpu); p++) {
-			const struct ek_ctx *c = &k->cpus[cpu].ctx[p];
-
-			if (c->norder > 1 && ek_rotate_necessary(k, c)) {
-				need = EMU_PERF_TICK_S;
-				break;
-			}
-			if (c->norder && k->pmus[p].kind == EK_SKL_IMC)
-				need = EK_WRAP_TICK_S;
-		}
-	ek_unlock(k);
-	return need;
-}
-
-/* The timer: every context whose groups do not all fit rotates by one, at the emulated time. */
-static void ek_tick(void *ctx)
-{
-	struct emu_perf *k = ctx;
-	double t;
-
-	ek_lock(k);
-	t = ek_now(k);
-	for (int cpu = 0; cpu < k->ncpus; cpu++)
-		for (int p = 0; p < ek_npmus_on(k, cpu); p++)
-			if (k->cpus[cpu].ctx[p].norder > 1 &&
-			    ek_rotate_necessary(k, &k->cpus[cpu].ctx[p]))
-				ek_resched(k, cpu, p, t, true);
-			else if (k->cpus[cpu].ctx[p].norder && k->pmus[p].kind == EK_SKL_IMC)
-				ek_sync(k, cpu, p, t); /* 32-bit free-running counters wrap: keep up */
 	ek_unlock(k);
 }
 

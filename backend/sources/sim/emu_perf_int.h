@@ -173,7 +173,23 @@ struct emu_perf {
 	struct ek_who_ev *wev;    /* cgroup and task events, EK_WHO_FD_BASE + slot */
 	int nwev, wev_cap;        /* in use (the last slot used), allocated */
 	struct ek_slots free_wev; /* closed slots of wev, reused first */
+	double t_rot;             /* the emulated time of the timer's last rotation, s (0: none yet) */
 };
+
+/* Rotations one late call of the timer makes up for at most (1 s of periods). */
+#define EK_TICK_CATCHUP 250
+
+/* ---- emu_perf.c: the system calls ------------------------------------------- */
+
+/* The kernel's lock, and the emulated time held while it is taken. */
+void ek_lock(struct emu_perf *k);
+void ek_unlock(struct emu_perf *k);
+
+/* ---- emu_perf_tick.c: the multiplexing timer -------------------------------- */
+
+/* How often the timer is needed, s (0: never); the timer itself (struct perf_sys's). */
+double ek_tick_need(void *ctx);
+void ek_tick(void *ctx);
 
 /* The architectural encodings of the generic hardware events, for a general counter [SDM 18.2.1.2]. */
 
