@@ -126,6 +126,13 @@ struct engine_config {
 	bool count_user, count_kernel;
 	double interval_s;
 	double mux_s;            /* rotation slice asked for, seconds; 0: ENGINE_MUX_DEFAULT_S, adaptive */
+	/*
+	 * --no-realtime: the sampler thread stays at normal priority.  Otherwise,
+	 * with a source that rotates groups itself (the registers) on the real
+	 * clock, it asks for SCHED_FIFO 1, as the kernel's timer multiplexes perf
+	 * groups on time whatever the load (engine_thread.c).
+	 */
+	bool normal_priority;
 	uint64_t groups;         /* selected groups, bit g = layout group g */
 	const char *source;
 	const char *root;        /* the machine's root ("/" or a --root tree), to name other programs */
@@ -228,6 +235,9 @@ double engine_slice_s(const struct engine *e);
 
 /* Seconds between two switches of set now, 0 when nothing rotates. */
 double engine_rotation_s(const struct engine *e);
+
+/* Whether the sampler thread got SCHED_FIFO 1 (see engine_config.normal_priority). */
+bool engine_realtime(const struct engine *e);
 
 int engine_start(struct engine *e);
 /*

@@ -60,6 +60,7 @@ struct engine {
 	int efd;
 	pthread_t thread;
 	bool running;
+	bool realtime;                   /* the sampler thread runs at SCHED_FIFO 1 (engine_thread.c) */
 	atomic_bool stop;                /* engine_stop asked: abandon the sweep */
 	bool sampling;                   /* set up: slow CPUs are now skipped, not waited for */
 	bool stuck;                      /* the thread did not end in time: never freed */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,33 @@ void engine_use_readers(struct engine *e, bool on)
 	engine_helpers(e, on);
 }
 
+/*
+ * Where pmutop rotates the groups itself (the register source), the turns
+ * are only as regular as the sampler's wake-ups: beside busy loops a thread
+ * of normal priority waits for a CPU now and then, a set's slice stretches
+ * over part of a phase and a phased run's interval read 11.5 % off.  The
+ * kernel multiplexes perf groups from its timer whatever the load; the
+ * nearest a program gets is the lowest real-time priority, for a thread that
+ * sleeps between slices and whose sweeps the slice's pacing keeps to a tenth
+ * of it (and the kernel's real-time throttling to 95 % of a CPU at worst).
+ * The per-socket readers it starts after this inherit it (a command run
+ * under pmutop is forked by the main thread, which keeps its normal
+ * priority).  Without the privilege it stays as it was.
+ */
+static void engine_priority(struct engine *e)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (!e->ops->rotate || e->cfg.normal_priority || e->cfg.clock)
+		return;
+	e->realtime = sched_setscheduler(0, SCHED_FIFO, &sp) == 0;
+}
+
+bool engine_realtime(const struct engine *e)
+{
+	return e->realtime;
+}
+
 static void *engine_thread(void *arg)
 {
 	struct engine *e = arg;
@@ -39,6 +67,7 @@ static void *engine_thread(void *arg)
 	double next;
 
 	engine_owner = e;
+	engine_priority(e);
 	engine_helpers(e, true);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	next = (double)now.tv_sec + now.tv_nsec * 1e-9 + engine_slice_s(e);

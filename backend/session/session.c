@@ -227,6 +227,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	ec.count_kernel = !c->user_only;
 	ec.interval_s = c->interval;
 	ec.mux_s = c->mux_s;
+	ec.normal_priority = c->normal_priority;
 	ec.groups = s->groups;
 	ec.root = c->root;
 	ec.warning = s->notice[0] ? s->notice : NULL;

@@ -64,6 +64,7 @@ struct session_config {
 	bool force_layout;        /* --force-layout: a layout that does not name this CPU */
 	unsigned dram_mts;        /* --dram-mts: DIMM speed for the bandwidth peak, 0 unknown */
 	double mux_s;             /* --mux-ms: the rotation slice, 0 the engine's default */
+	bool normal_priority;     /* --no-realtime: the sampler at normal priority */
 	/*
 	 * With SIM: no sampler thread and no wall clock; session_step() moves the
 	 * emulator and the engine on by one slice of emulated time, so the

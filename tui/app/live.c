@@ -146,7 +146,7 @@ int mode_live(const struct options *opt)
 		.interval = opt->interval, .user_only = opt->user_only,
 		.kernel_only = opt->kernel_only, .force = opt->force, .dram_mts = opt->dram_mts,
 		.force_layout = opt->force_layout,
-		.mux_s = opt->mux_s, .source = opt->source, .command = opt->command != NULL,
+		.mux_s = opt->mux_s, .normal_priority = opt->no_realtime, .source = opt->source, .command = opt->command != NULL,
 		.command_only = opt->command_only,
 		.stepped = opt->dump && opt->sim,
 		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,

@@ -53,6 +53,7 @@ enum {
 	OPT_TLS_CA,
 	OPT_VIEWERS_GROUP,
 	OPT_NO_VIEWERS,
+	OPT_NO_REALTIME,
 };
 
 static const struct option options_long[] = {
@@ -104,6 +105,7 @@ static const struct option options_long[] = {
 	{ "tls-ca", required_argument, NULL, OPT_TLS_CA },
 	{ "viewers-group", required_argument, NULL, OPT_VIEWERS_GROUP },
 	{ "no-viewers", no_argument, NULL, OPT_NO_VIEWERS },
+	{ "no-realtime", no_argument, NULL, OPT_NO_REALTIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -344,6 +346,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	}
 	case OPT_TUI:
 		opt->tui = true;
+		return 0;
+	case OPT_NO_REALTIME:
+		opt->no_realtime = true;
 		return 0;
 	case OPT_NO_VIEWERS:
 		opt->no_viewers = true;

@@ -75,6 +75,7 @@ struct options {
 	const char *tls_ca;   /* --tls-ca FILE: the CA of --connect's https server */
 	const char *viewers_group; /* --viewers-group: the local socket's group */
 	bool no_viewers;      /* --no-viewers: no local socket for viewers */
+	bool no_realtime;     /* --no-realtime: the sampler thread at normal priority */
 	bool who;             /* --who: count per cgroup and process */
 	int who_top;          /* --who-top: cgroups counted at once, 0 the default */
 	int who_procs;        /* --who-procs: process rows, -1 the default */
