@@ -483,10 +483,12 @@ void session_set_paused(struct session *s, bool paused)
 int session_close(struct session *s)
 {
 	int failed = 0;
+	bool stuck;
 
 	if (!s)
 		return 0;
-	engine_stop(s->eng);
+	/* a sampler thread that did not end in time may still be in the source: it stays */
+	stuck = engine_stop(s->eng) == -ETIMEDOUT;
 	/* registers first, then the lock that guards them */
 	if (s->src && s->src->dev) {
 		msr_restore_all(s->src->dev);
@@ -498,8 +500,10 @@ int session_close(struct session *s)
 	/* the who collector's counters too: through the same kernel (the OS sampler is stopped) */
 	if (s->os)
 		ossample_set_who(s->os, NULL);
-	session_who_close(s);
-	source_close(s->src);
+	if (!stuck) {
+		session_who_close(s);
+		source_close(s->src);
+	}
 	/* restored: the guardian goes without touching anything */
 	guardian_release();
 	layout_free(s->own_layout);

@@ -178,6 +178,8 @@ struct emu_perf {
 
 /* Rotations one late call of the timer makes up for at most (1 s of periods). */
 #define EK_TICK_CATCHUP 250
+/* CPU time one call of the timer may spend catching up, s. */
+#define EK_TICK_BUDGET_S 0.05
 
 /* ---- emu_perf.c: the system calls ------------------------------------------- */
 

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <time.h>
 
 /*
  * The PMUs whose contexts CPU may hold: all on a socket's leader or an L3's
@@ -63,6 +64,15 @@ double ek_tick_need(void *ctx)
 	return need;
 }
 
+/* The calling thread's CPU time, s: what catching up costs (a preempted step costs nothing). */
+static double ek_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* Rotate every context that needs it by one at emulated time T; false when none did. */
 static bool ek_rotate_all(struct emu_perf *k, double t)
 {
@@ -87,12 +97,15 @@ static bool ek_rotate_all(struct emu_perf *k, double t)
  * its own emulated time, however late the sampler calls (a loaded machine
  * runs it every 20-50 ms: rotating once a call gave groups of a 0.5 s
  * interval no turn at all).  A backlog past EK_TICK_CATCHUP periods (the
- * process stopped) is dropped, not replayed.
+ * process stopped), or what is left when catching up has taken
+ * EK_TICK_BUDGET_S of CPU time (a sanitizer build's 384 CPUs: each step
+ * costs milliseconds, and a sampler that cannot stop in time is left
+ * behind), is dropped, not replayed.
  */
 void ek_tick(void *ctx)
 {
 	struct emu_perf *k = ctx;
-	double t;
+	double t, t0 = ek_cpu_s();
 	int n = 0;
 
 	ek_lock(k);
@@ -103,8 +116,9 @@ void ek_tick(void *ctx)
 		k->t_rot += EMU_PERF_TICK_S;
 		/* the registers as they were then: each group counts its own periods */
 		emu_clock_hold(k->emu, k->t_rot);
-		if (!ek_rotate_all(k, k->t_rot)) {
-			k->t_rot = t; /* nothing rotates: the timer is off until something must */
+		if (!ek_rotate_all(k, k->t_rot) || ek_cpu_s() - t0 > EK_TICK_BUDGET_S) {
+			/* nothing rotates (the timer is off until something must), or no time left */
+			k->t_rot = t;
 			break;
 		}
 	}
