@@ -16,7 +16,7 @@
 # 0.1): compute 2.0 uops a cycle x 0.55 = 1.1 on those ports, so the stated
 # 10 % binds; memory 0.3 x 0.55 = 0.165, 1 - 0.165 = 83.5 % < 85 %, so 85 %
 # binds.  Every interval: (10 + 85) / 2 = 47.5 % execution stall cycles.
-# Held to 8 % per interval and 3 % over the run, with every group on (13
+# Held to 8 % per interval and 3 % over the run (ten intervals), with every group on (13
 # groups on 4 counters take turns), both sources, two busy loops beside.
 . "$top_srcdir/tests/lib.sh"
 plan 9
@@ -71,7 +71,7 @@ PYEOF
 }
 
 for src in msr perf; do
-	run "$PMUTOP" --sim "nehalem-ep:$tmp/phased.scn" --source $src -b -n 7 -d 0.8 -g all --format json
+	run "$PMUTOP" --sim "nehalem-ep:$tmp/phased.scn" --source $src -b -n 11 -d 0.8 -g all --format json
 	printf '%s\n' "$out" >"$tmp/$src.json"
 	res=$(check "$tmp/$src.json" 2>&1)
 	printf '%s\n' "$res" | sed -n 's/^largest/# '$src': largest/p'

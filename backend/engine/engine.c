@@ -9,6 +9,7 @@
  */
 #include "engine.h"
 #include "engine_int.h"
+#include "pilock.h"
 #include "xmalloc.h"
 
 #include <assert.h>
@@ -363,7 +364,7 @@ static int engine_init(struct engine *e, const struct engine_config *cfg, char *
 	e->groups = cfg->groups;
 	e->blocked = xcalloc((size_t)e->l->ngroups + 1, sizeof(*e->blocked));
 	engine_cpus(e);
-	pthread_mutex_init(&e->lock, NULL);
+	pilock_init(&e->lock);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->wake, &ca);

@@ -10,6 +10,7 @@
 #include "emu_hybrid.h"
 #include "emu_model.h"
 #include "pmu_regs.h"
+#include "pilock.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -65,7 +66,8 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 	char err[256], *xml;
 	int rc;
 
-	pthread_mutex_init(&e->lock, NULL);
+	pilock_init(&e->lock);
+	pilock_init(&e->srv_lock);
 	e->m = m;
 	e->model = cpumodel_find(m->amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL, m->family,
 				 m->model);
@@ -212,6 +214,8 @@ void emu_free(struct emu *e)
 	scenario_free(e->sc);
 	free(e->cpus);
 	free(e->sockets);
+	free(e->srv_truth);
+	pthread_mutex_destroy(&e->srv_lock);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

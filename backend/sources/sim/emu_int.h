@@ -113,6 +113,21 @@ struct emu {
 	uint64_t unknown[EMU_MAX_UNKNOWN];
 	int nunknown;
 	char unknown_text[EMU_MAX_UNKNOWN * 40];
+	/*
+	 * Each socket's truth over its current segment of the scenario (the
+	 * phase and noise slot: constant until scenario_next_change), two per
+	 * socket (with the memory channels, without), under srv_lock: every
+	 * uncore box's every event asks for it at every sync (emu_srv_count).
+	 */
+	pthread_mutex_t srv_lock;
+	struct emu_srv_truth *srv_truth; /* 2 x nsockets */
+};
+
+struct emu_srv_truth {
+	double lo, hi;           /* valid for lo <= t < hi; hi 0: empty */
+	int nchan;
+	double sock[SK_COUNT];
+	double chan[EMU_MAX_SRV_CHANNELS][SK_COUNT];
 };
 
 /* AMD's free-running counters of a CPU (emu_cpu.free) */

@@ -7,6 +7,7 @@
 #include "emu_int.h"
 #include "emu_machine.h"
 #include "pmu_regs.h"
+#include "pilock.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -198,8 +199,10 @@ static ssize_t ek_read(void *ctx, int fd, void *buf, size_t len)
 	out[0] = (uint64_t)l->nmembers;
 	out[1] = l->enabled_ns;
 	out[2] = l->running_ns;
-	for (int m = 0; m < l->nmembers; m++)
+	for (int m = 0; m < l->nmembers; m++) {
+		ek_flush(k, &k->ev[l->members[m]]);
 		out[3 + m] = k->ev[l->members[m]].count;
+	}
 	ek_unlock(k);
 	return (ssize_t)need;
 }
@@ -384,7 +387,7 @@ static struct emu_perf *ek_create(struct emu *emu, bool describe)
 	k->fixed_width = m->fixed_width;
 	k->perf_metrics = m->slots_width ? m->perf_metrics : 0;
 	k->amd = m->amd;
-	pthread_mutex_init(&k->lock, NULL);
+	pilock_init(&k->lock);
 	k->ncpus = t->cpu_thread_len;
 	k->cpus = xcalloc((size_t)k->ncpus + 1, sizeof(*k->cpus));
 	/* each socket's uncore is reached through its first CPU: the PMUs' cpumask */

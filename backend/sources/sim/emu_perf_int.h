@@ -116,6 +116,13 @@ struct ek_event {
 	int hw;
 	uint64_t prev, count;
 	double frac;              /* EK_SRV, EK_POWER: the part of a count not yet whole */
+	/*
+	 * EK_SRV, EK_POWER: time on the counters not yet counted, all within one
+	 * segment of the scenario's truth (constant until pend_end), from
+	 * pend_t0: counted at once when read or when the truth moves on, as
+	 * the model is linear within a segment (ek_sync).
+	 */
+	double pend_t0, pend_s, pend_end;
 };
 
 /* One CPU's context of one PMU: its groups in scheduling order, rotated at each tick. */
@@ -125,6 +132,10 @@ struct ek_ctx {
 	double t;                 /* times and counts are up to here */
 	uint64_t offcore[EK_EXTRA_REGS]; /* MSR_OFFCORE_RSP_0/1, MSR_PEBS_FRONTEND while in use */
 	int offcore_users[EK_EXTRA_REGS];
+	bool rotates;             /* an enabled group is off the counters (Linux's rotate_necessary) */
+	/* a counted box's rotations not yet applied: LAZY_N, every period from LAZY_T0 (ek_lazy_apply) */
+	int lazy_n;
+	double lazy_t0;
 };
 
 struct ek_cpu {
@@ -173,11 +184,19 @@ struct emu_perf {
 	struct ek_who_ev *wev;    /* cgroup and task events, EK_WHO_FD_BASE + slot */
 	int nwev, wev_cap;        /* in use (the last slot used), allocated */
 	struct ek_slots free_wev; /* closed slots of wev, reused first */
-	double t_rot;             /* the emulated time of the timer's last rotation, s (0: none yet) */
+	/*
+	 * The multiplexing timer: armed when a context first has a group off the
+	 * counters (at that emulated time, as Linux starts its hrtimer then), off
+	 * when a tick finds nothing to rotate; the time of its last expiry.
+	 */
+	bool timer_on;
+	double t_rot;
 };
 
 /* Rotations one late call of the timer makes up for at most (1 s of periods). */
 #define EK_TICK_CATCHUP 250
+/* How often the sampler calls the timer while groups rotate, s (a multiple of the period). */
+#define EK_TICK_CALL_S (10 * EMU_PERF_TICK_S)
 /* CPU time one call of the timer may spend catching up, s. */
 #define EK_TICK_BUDGET_S 0.05
 
@@ -268,6 +287,12 @@ void ek_add_server(struct emu_perf *k, const char *cpumask);
 /* Whether P's boxes are the kernel's own (EK_SRV, EK_POWER): counted by the model, no registers. */
 bool ek_counted(const struct ek_pmu *p);
 void ek_sync(struct emu_perf *k, int cpu, int pmu, double t);
+/* Count what a counted box's event E was on its counters for and not yet counted (before a read). */
+void ek_flush(struct emu_perf *k, struct ek_event *e);
+/* Counted box event E was on its counters from T0 to T: count it now or with the rest of its segment. */
+void ek_defer(struct emu_perf *k, struct ek_event *e, double t0, double t);
+/* Apply a counted context's pending rotations (emu_perf_tick.c): before anything else touches it. */
+void ek_lazy_apply(struct emu_perf *k, int cpu, int pmu);
 void ek_unschedule(struct emu_perf *k, int cpu, int pmu);
 bool ek_fit(struct emu_perf *k, const struct ek_ctx *c, const struct ek_event *l,
 		   uint32_t gp, uint32_t fixed, int *hw);

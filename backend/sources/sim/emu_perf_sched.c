@@ -127,11 +127,13 @@ int ek_fixed_of(const struct ek_event *e)
  */
 static int ek_offcore_of(const struct emu_perf *k, const struct ek_event *e)
 {
-	const struct emu_machine *m = emu_machine(k->emu);
-	int r = emu_machine_offcore_reg(m, (unsigned)(e->config & EVTSEL_EVENT_MASK));
+	const struct emu_machine *m;
+	int r;
 
 	if (e->type != PERF_TYPE_RAW || k->pmus[e->pmu].kind != EK_CORE)
 		return -1;
+	m = emu_machine(k->emu);
+	r = emu_machine_offcore_reg(m, (unsigned)(e->config & EVTSEL_EVENT_MASK));
 	if (r >= 0)
 		return r;
 	return m->pebs_frontend && e->config1 ? EK_EXTRA_FRONTEND : -1;
@@ -245,7 +247,7 @@ static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event
 	unsigned event = (unsigned)(c & 0xFF);
 	double v;
 
-	if (e->hw == EK_HW_NONE || t <= t0)
+	if (t <= t0)
 		return;
 	/* AMD's formats (emu_perf_srv.c): the event's and umask's high bits elsewhere */
 	if (p->unit == EMU_UNIT_AMD_L3 || p->unit == EMU_UNIT_AMD_UMC) {
@@ -264,12 +266,49 @@ static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event
 	e->frac = v - floor(v);
 }
 
+/* Count E's pending time on the counters (ek_defer). */
+void ek_flush(struct emu_perf *k, struct ek_event *e)
+{
+	if (e->pend_s > 0)
+		ek_count_model(k, e->cpu, e->pmu, e, e->pend_t0, e->pend_t0 + e->pend_s);
+	e->pend_s = 0;
+}
+
+/*
+ * Event E of a counted box was on its counters from T0 to T: the model's
+ * count of it, at once or later.  The emulated kernel's timer moves a
+ * server's CHA groups every 4 ms, and each move counted every event of
+ * every box (100 k model evaluations a second on 112 CHAs); within one
+ * segment of the truth the count is the rate times the time, so the times
+ * are summed and counted when the event is read or the truth moves on.
+ */
+void ek_defer(struct emu_perf *k, struct ek_event *e, double t0, double t)
+{
+	const struct scenario *sc = emu_scenario(k->emu);
+
+	if (t <= t0)
+		return;
+	if (e->pend_s > 0 && t > e->pend_end)
+		ek_flush(k, e);
+	if (e->pend_s <= 0) {
+		e->pend_t0 = t0;
+		e->pend_end = sc ? scenario_next_change(sc, t0) : t0;
+	}
+	if (t <= e->pend_end)
+		e->pend_s += t - t0;
+	else /* the truth changes within: counted now */
+		ek_count_model(k, e->cpu, e->pmu, e, t0, t);
+}
+
 /* Times and counts of context PMU of CPU up to T. */
 void ek_sync(struct emu_perf *k, int cpu, int pmu, double t)
 {
 	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
-	uint64_t dt = t > c->t ? (uint64_t)((t - c->t) * 1e9 + 0.5) : 0;
+	uint64_t dt;
 
+	if (c->lazy_n)
+		ek_lazy_apply(k, cpu, pmu);
+	dt = t > c->t ? (uint64_t)((t - c->t) * 1e9 + 0.5) : 0;
 	for (int i = 0; i < c->norder; i++) {
 		struct ek_event *l = &k->ev[c->order[i]];
 
@@ -280,8 +319,8 @@ void ek_sync(struct emu_perf *k, int cpu, int pmu, double t)
 			continue;
 		l->running_ns += dt;
 		for (int m = 0; m < l->nmembers; m++)
-			if (ek_counted(&k->pmus[pmu]))
-				ek_count_model(k, cpu, pmu, &k->ev[l->members[m]], c->t, t);
+			if (ek_counted(&k->pmus[pmu]) && k->ev[l->members[m]].hw != EK_HW_NONE)
+				ek_defer(k, &k->ev[l->members[m]], c->t, t);
 			else
 				ek_read_counter(k, &k->ev[l->members[m]]);
 		if (l->hw == EK_HW_FIXED + 3 && k->pmus[pmu].kind == EK_CORE)
@@ -482,6 +521,13 @@ void ek_schedule(struct emu_perf *k, int cpu, int pmu)
 	}
 	if (k->pmus[pmu].kind == EK_CORE && k->fixed)
 		emu_msr_write(k->emu, cpu, IA32_FIXED_CTR_CTRL, fixed_ctrl);
+	c->rotates = false;
+	for (int i = 0; i < c->norder; i++)
+		c->rotates |= k->ev[c->order[i]].enabled && !k->ev[c->order[i]].scheduled;
+	if (c->rotates && !k->timer_on) {
+		k->timer_on = true;
+		k->t_rot = ek_now(k); /* the hold of the call that scheduled it */
+	}
 }
 
 /* The context's groups again from scratch at T (after a change); ROTATE: the list moves on by one. */

@@ -6,6 +6,7 @@
  * channel truth through the programmed encodings only.  See emu_int.h.
  */
 #include "emu_int.h"
+#include "xmalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -343,6 +344,38 @@ int emu_mem_read(struct emu *e, uint64_t addr, void *buf, size_t len)
 }
 
 
+/*
+ * Socket SI's truth at T (with NCHAN channels; 0: the socket's alone, at
+ * the machine's channels) into SOCK and CHAN, and when it next changes:
+ * from the socket's cached segment when T is in it.
+ */
+static double emu_srv_truth_at(struct emu *e, int si, int nchan, double t, double *sock,
+			       double (*chan)[SK_COUNT])
+{
+	struct emu_srv_truth *c;
+	double hi;
+
+	pthread_mutex_lock(&e->srv_lock);
+	if (!e->srv_truth)
+		e->srv_truth = xcalloc((size_t)e->nsockets * 2, sizeof(*e->srv_truth));
+	c = &e->srv_truth[si * 2 + (nchan > 0)];
+	if (!(c->hi > 0 && t >= c->lo && t < c->hi && c->nchan == nchan)) {
+		c->lo = t;
+		c->hi = scenario_next_change(e->sc, t);
+		c->nchan = nchan;
+		if (nchan)
+			scenario_eval_socket(e->sc, t, si, nchan, c->sock, c->chan);
+		else /* a box that is no memory's: the socket's figures at the machine's channels */
+			scenario_eval_socket_only(e->sc, t, si, e->channels, c->sock);
+	}
+	memcpy(sock, c->sock, sizeof(c->sock));
+	if (nchan)
+		memcpy(chan, c->chan, (size_t)nchan * sizeof(c->chan[0]));
+	hi = c->hi;
+	pthread_mutex_unlock(&e->srv_lock);
+	return hi;
+}
+
 double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsigned event,
 		     uint64_t umask, double t0, double t1)
 {
@@ -357,12 +390,8 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 	    ((unit == EMU_UNIT_MC || unit == EMU_UNIT_AMD_UMC) && box >= nchan))
 		return 0;
 	while (t0 < t1 && known) {
-		double step_end = fmin(t1, scenario_next_change(e->sc, t0)), per_s;
+		double step_end = fmin(t1, emu_srv_truth_at(e, si, nchan, t0, sock, chan)), per_s;
 
-		if (nchan)
-			scenario_eval_socket(e->sc, t0, si, nchan, sock, chan);
-		else /* a box that is no memory's: the socket's figures at the machine's channels */
-			scenario_eval_socket_only(e->sc, t0, si, e->channels, sock);
 		if (unit == EMU_UNIT_IMC_FREE) {
 			/* a controller's counters: every channel behind it (the box's share) */
 			for (int c = 1; c < nchan; c++)

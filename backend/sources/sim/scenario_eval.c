@@ -7,6 +7,8 @@
 #include "cpulist.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -137,6 +139,20 @@ static double scenario_home_reads(const double sock[SK_COUNT])
 	return sock[SK_local_reads_per_s] + sock[SK_remote_reads_per_s] + sock[SK_ioh_reads_per_s];
 }
 
+/* The socket keys that are rates (named *_per_s), found once: the uncore asks thousands of times a second. */
+static bool scenario_socket_rate[SK_COUNT];
+static pthread_once_t scenario_socket_rate_once = PTHREAD_ONCE_INIT;
+
+static void scenario_socket_rate_init(void)
+{
+	for (int i = 0; i < SK_COUNT; i++) {
+		size_t n = strlen(scenario_keys[i].name);
+
+		scenario_socket_rate[i] = scenario_keys[i].scope == SCENARIO_SOCKET && n > 6 &&
+					  !strcmp(scenario_keys[i].name + n - 6, "_per_s");
+	}
+}
+
 /* A socket's rates written for the scenario's socket_channels, on a socket of NCHAN channels. */
 static void scenario_scale_socket(const struct scenario *sc, int nchan, double sock[SK_COUNT])
 {
@@ -144,14 +160,11 @@ static void scenario_scale_socket(const struct scenario *sc, int nchan, double s
 
 	if (sc->socket_channels <= 0 || nchan <= 0 || nchan == sc->socket_channels)
 		return;
+	pthread_once(&scenario_socket_rate_once, scenario_socket_rate_init);
 	k = (double)nchan / sc->socket_channels;
-	for (int i = 0; i < SK_COUNT; i++) {
-		size_t n = strlen(scenario_keys[i].name);
-
-		if (scenario_keys[i].scope == SCENARIO_SOCKET && n > 6 &&
-		    !strcmp(scenario_keys[i].name + n - 6, "_per_s"))
+	for (int i = 0; i < SK_COUNT; i++)
+		if (scenario_socket_rate[i])
 			sock[i] *= k;
-	}
 }
 
 void scenario_eval_socket_only(const struct scenario *sc, double t, int si, int nchan,
