@@ -530,18 +530,30 @@ void ek_schedule(struct emu_perf *k, int cpu, int pmu)
 	}
 }
 
-/* The context's groups again from scratch at T (after a change); ROTATE: the list moves on by one. */
+/*
+ * The context's groups again from scratch at T (after a change); ROTATE:
+ * the first group on the counters goes to the end of the list (the first
+ * of the list when none is), as Linux's ctx_event_to_rotate and rotate_ctx
+ * do.  With every group enabled that is the list's first.
+ */
 void ek_resched(struct emu_perf *k, int cpu, int pmu, double t, bool rotate)
 {
 	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
+	int at = 0;
 
 	ek_sync(k, cpu, pmu, t);
+	if (rotate)
+		for (int i = 0; i < c->norder; i++)
+			if (k->ev[c->order[i]].enabled && k->ev[c->order[i]].scheduled) {
+				at = i;
+				break;
+			}
 	ek_unschedule(k, cpu, pmu);
 	if (rotate && c->norder > 1) {
-		int first = c->order[0];
+		int moved = c->order[at];
 
-		memmove(c->order, c->order + 1, (size_t)(c->norder - 1) * sizeof(int));
-		c->order[c->norder - 1] = first;
+		memmove(c->order + at, c->order + at + 1, (size_t)(c->norder - at - 1) * sizeof(int));
+		c->order[c->norder - 1] = moved;
 	}
 	ek_schedule(k, cpu, pmu);
 }

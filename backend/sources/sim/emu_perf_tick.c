@@ -158,6 +158,15 @@ void ek_lazy_apply(struct emu_perf *k, int cpu, int pmu)
 	ek_schedule(k, cpu, pmu);
 }
 
+/* Every group of C enabled: each rotation then moves the list's first (a cyclic shift). */
+static bool ek_all_enabled(const struct emu_perf *k, const struct ek_ctx *c)
+{
+	for (int i = 0; i < c->norder; i++)
+		if (!k->ev[c->order[i]].enabled)
+			return false;
+	return true;
+}
+
 /* A counted context's rotation at T: noted, applied by ek_lazy_apply (at once if off its grid). */
 static void ek_lazy_tick(struct emu_perf *k, int cpu, int pmu, double t)
 {
@@ -181,7 +190,7 @@ static bool ek_rotate_all(struct emu_perf *k, double t)
 
 			if (c->norder > 1 && ek_rotate_necessary(k, c)) {
 				/* a read may have synced the context a little after T */
-				if (ek_counted(&k->pmus[p]))
+				if (ek_counted(&k->pmus[p]) && ek_all_enabled(k, c))
 					ek_lazy_tick(k, cpu, p, fmax(t, c->t));
 				else
 					ek_resched(k, cpu, p, fmax(t, c->t), true);
