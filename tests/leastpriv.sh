@@ -9,7 +9,7 @@
 # root's pmutop and a user's share the one lock.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 19
+plan 21
 
 fakehw_start westmere-ep:memory-bound --msr-safe
 u=$(mktemp -d)
@@ -34,6 +34,10 @@ as_nobody "$u/pmutop" -b -n 1 -d 0.2 --root "$dir"
 expect_match "root's devices: the OS's figures, with the reason" "$err" "permission denied opening $dir/dev/cpu/0/msr"
 as_nobody "$u/pmutop" --doctor --root "$dir"
 expect_match "the doctor names the way made for users, msr-safe being there" "$out" "msr-safe is loaded: as root, give this user's group read and write access to /dev/cpu/*/msr_safe"
+expect_match "... that a user's sampler keeps normal priority, and what that costs" "$out" \
+	"warn  sampler          normal priority only (Operation not permitted): on a busy machine the register source's rotated figures lean"
+expect_match "... and the way out" "$(printf '%s\n' "$out" | grep -A1 '^warn  sampler')" \
+	"fix: run pmutop as root, or give it CAP_SYS_NICE"
 
 # ---- the msr devices open to the user's group, without the capability
 chgrp nogroup "$dir"/dev/cpu/*/msr

@@ -19,7 +19,7 @@
 # Held to 8 % per interval and 3 % over the run (ten intervals), with every group on (13
 # groups on 4 counters take turns), both sources, two busy loops beside.
 . "$top_srcdir/tests/lib.sh"
-plan 9
+plan 10
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 spinners=
@@ -94,8 +94,11 @@ classes() {
 }
 if chrt -f 1 true 2>/dev/null; then
 	expect_match "the register source's sampler runs at SCHED_FIFO (ps: FF)" "$(classes --source msr)" "FF"
+	run "$PMUTOP" --doctor --sim nehalem-ep
+	expect_match "... and root's doctor says it can" "$out" "ok    sampler          SCHED_FIFO 1 available"
 else
 	fail "the register source's sampler runs at SCHED_FIFO (ps: FF)" "root here cannot use SCHED_FIFO (chrt -f 1 fails)"
+	fail "... and root's doctor says it can" "root here cannot use SCHED_FIFO (chrt -f 1 fails)"
 fi
 expect_is "... not with --no-realtime" "$(classes --source msr --no-realtime)" "TS "
 expect_is "... nor through perf (the kernel rotates)" "$(classes --source perf)" "TS "

@@ -557,6 +557,7 @@ static const struct {
 	{ "perf access", doctor_perf_access },
 	{ "perf PMUs", doctor_perf_pmus },
 	{ "source", doctor_source },
+	{ "sampler", doctor_sampler },
 	{ "who (cgroups)", doctor_who },
 	{ "resctrl", doctor_resctrl },
 };

@@ -47,5 +47,7 @@ void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l);
 /* Who uses the machine (doctor_who.c): the cgroup v2 tree and counting per cgroup; resctrl. */
 void doctor_who(struct doctor_ctx *c, struct doctor_line *l);
 void doctor_resctrl(struct doctor_ctx *c, struct doctor_line *l);
+/* The sampler's real-time priority (doctor_sched.c). */
+void doctor_sampler(struct doctor_ctx *c, struct doctor_line *l);
 
 #endif
