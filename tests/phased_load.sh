@@ -70,12 +70,25 @@ print("mean ok" if abs(mean - truth) <= 0.03 * truth else "mean off")
 PYEOF
 }
 
+# A sanitizer build (ASan instruments every access: the in-process emulator is ten times
+# slower) is not the machine this claims anything about: there the register source's slice
+# lengthens to keep its sweeps to a tenth of it (18-24 ms measured, so a 0.2 s phase is seen a
+# few times), and the emulated kernel's catching up is cut at its CPU budget.  The figures are
+# still counted and marked scaled there; their precision is checked in the normal build.
+sanitized=
+if grep -q __asan_init "$PMUTOP" 2>/dev/null; then sanitized=1; fi
 for src in msr perf; do
 	run "$PMUTOP" --sim "nehalem-ep:$tmp/phased.scn" --source $src -b -n 11 -d 0.8 -g all --format json
 	printf '%s\n' "$out" >"$tmp/$src.json"
 	res=$(check "$tmp/$src.json" 2>&1)
 	printf '%s\n' "$res" | sed -n 's/^largest/# '$src': largest/p'
 	expect_match "$src, every group on, two busy loops beside: the phased run counts" "$res" "largest"
+	if [ -n "$sanitized" ]; then
+		skip "... each 0.8 s interval's execution stalls within 8 % of 47.5 %" \
+			"a sanitizer build: $(printf '%s\n' "$res" | head -1) (checked in the normal build)"
+		skip "... and their mean within 3 %" "a sanitizer build (checked in the normal build)"
+		continue
+	fi
 	expect_match "... each 0.8 s interval's execution stalls within 8 % of 47.5 %" "$res" "interval ok"
 	expect_match "... and their mean within 3 %" "$res" "mean ok"
 done
