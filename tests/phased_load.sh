@@ -17,7 +17,7 @@
 # 10 % binds; memory 0.3 x 0.55 = 0.165, 1 - 0.165 = 83.5 % < 85 %, so 85 %
 # binds.  Every interval: (10 + 85) / 2 = 47.5 % execution stall cycles.
 # Held to 8 % per interval and 3 % over the run (ten intervals), with every group on (13
-# groups on 4 counters take turns), both sources, two busy loops beside.
+# groups on 4 counters take turns), both sources, a busy loop beside.
 . "$top_srcdir/tests/lib.sh"
 plan 10
 PY=${PYTHON:-python3}
@@ -38,8 +38,9 @@ phase memory 0.2
 cpu 0-7 ipc=0.3 exec_stall=0.85 issue_stall=0.80 retire_stall=0.82
 EOF
 
-# two busy loops: as many as this machine's CI has cores, the rest of make check beside them
-for i in 1 2; do
+# a busy loop on one of the two cores, the issue's condition (33.0-57.5 % read there before),
+# with the rest of make check beside it
+for i in 1; do
 	sh -c 'while :; do :; done' &
 	spinners="$spinners $!"
 done
@@ -82,7 +83,7 @@ for src in msr perf; do
 	printf '%s\n' "$out" >"$tmp/$src.json"
 	res=$(check "$tmp/$src.json" 2>&1)
 	printf '%s\n' "$res" | sed -n 's/^largest/# '$src': largest/p'
-	expect_match "$src, every group on, two busy loops beside: the phased run counts" "$res" "largest"
+	expect_match "$src, every group on, a busy loop beside: the phased run counts" "$res" "largest"
 	if [ -n "$sanitized" ]; then
 		skip "... each 0.8 s interval's execution stalls within 8 % of 47.5 %" \
 			"a sanitizer build: $(printf '%s\n' "$res" | head -1) (checked in the normal build)"

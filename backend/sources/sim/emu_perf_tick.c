@@ -99,6 +99,9 @@ static void ek_lazy_sets(struct emu_perf *k, const struct ek_ctx *c, int r, bool
 	}
 }
 
+/* Groups of a context whose rotations ek_lazy_apply works out without allocating. */
+#define EK_LAZY_FEW 32
+
 /*
  * A counted box's context (a server's CHA, link or fabric groups: the
  * model counts them, no register is written) rotates on paper: the timer
@@ -112,13 +115,15 @@ void ek_lazy_apply(struct emu_perf *k, int cpu, int pmu)
 {
 	struct ek_ctx *c = &k->cpus[cpu].ctx[pmu];
 	int n = c->lazy_n, no = c->norder;
-	bool *on;
+	/* on the stack for the usual few groups: this runs at every read of every box */
+	bool few[EK_LAZY_FEW * EK_LAZY_FEW], *on = few;
 	double a = c->t;
 
 	c->lazy_n = 0;
 	if (n <= 0 || no < 1)
 		return;
-	on = xcalloc((size_t)no * (size_t)no, sizeof(*on));
+	if (no > EK_LAZY_FEW)
+		on = xcalloc((size_t)no * (size_t)no, sizeof(*on));
 	for (int r = 0; r < no; r++)
 		ek_lazy_sets(k, c, r, on + (size_t)r * (size_t)no);
 	/* before the J-th period's tick the order had turned J - 1 times */
@@ -144,7 +149,8 @@ void ek_lazy_apply(struct emu_perf *k, int cpu, int pmu)
 		}
 		a = b;
 	}
-	free(on);
+	if (on != few)
+		free(on);
 	/* the order as the N rotations left it, its groups on the counters from the last tick */
 	for (int r = 0; r < n % no; r++) {
 		int first = c->order[0];
@@ -189,11 +195,18 @@ static bool ek_rotate_all(struct emu_perf *k, double t)
 			struct ek_ctx *c = &k->cpus[cpu].ctx[p];
 
 			if (c->norder > 1 && ek_rotate_necessary(k, c)) {
-				/* a read may have synced the context a little after T */
+				/*
+				 * a read may have synced the context a little after T, and
+				 * something else the CPU's counters (they count to then)
+				 */
+				double at = fmax(t, c->t);
+
+				if (!ek_counted(&k->pmus[p]) && cpu < k->emu->ncpus)
+					at = fmax(at, k->emu->cpus[cpu].t);
 				if (ek_counted(&k->pmus[p]) && ek_all_enabled(k, c))
-					ek_lazy_tick(k, cpu, p, fmax(t, c->t));
+					ek_lazy_tick(k, cpu, p, at);
 				else
-					ek_resched(k, cpu, p, fmax(t, c->t), true);
+					ek_resched(k, cpu, p, at, true);
 				any = true;
 			}
 		}
