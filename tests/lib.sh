@@ -82,3 +82,17 @@ if len(sys.argv) == 5:
 v = e["metrics"].get(m)
 print("missing" if v is None else v)' "$@"
 }
+
+# wait_until SECONDS CMD...: until CMD succeeds (a readiness check, not a fixed sleep); 1 when
+# it never does
+wait_until() {
+	_s=$1
+	shift
+	_j=0
+	while [ $_j -lt $((_s * 20)) ]; do
+		"$@" && return 0
+		sleep 0.05
+		_j=$((_j + 1))
+	done
+	return 1
+}

@@ -100,8 +100,7 @@ classes() {
 	: >"$tmp/cls.out"
 	"$PMUTOP" "$@" --sim nehalem-ep -b -n 100 -d 0.1 -g all >"$tmp/cls.out" 2>&1 &
 	p=$!
-	i=0
-	while [ ! -s "$tmp/cls.out" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+	wait_until 20 test -s "$tmp/cls.out"
 	ps -L -o cls= -p $p 2>/dev/null | tr -d ' ' | sort -u | tr '\n' ' '
 	kill $p 2>/dev/null
 	wait $p 2>/dev/null

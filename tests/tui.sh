@@ -222,7 +222,7 @@ if [ "$after" = "$before" ]; then pass "q restores every register"; else fail "q
 $T kill-server 2>/dev/null
 rm -f "$cfg/hup.rc"
 wait_until 10 $T new-session -d -x 80 -y 24 \
-	"cd '$cfg' && XDG_CONFIG_HOME='$cfg' setsid -w sh -c '\"$PMUTOP\" --root \"$dir\" -g all; echo \$? >hup.rc'; sleep 60"
+	"cd '$cfg' && XDG_CONFIG_HOME='$cfg' setsid -w sh -c '\"$PMUTOP\" --root \"$dir\" -g all; echo \$? >hup.rc'"
 check "a pmutop of its own session is live" wait_for "sample 1" 10
 $T kill-server
 if wait_until 20 test -s "$cfg/hup.rc"; then

@@ -255,15 +255,14 @@ pids="$pids $!"
 "$PMUTOP" --root "$root" --who-procs 5 -b -n 12 -d 0.4 --format json >"$tmp/root.out" \
 	2>"$tmp/root.err" &
 rp=$!
-i=0
 # (the who scan walks the tree in steps within its budget: on a loaded machine a new group may
 # take a sample or two to appear)
 # (and its monitoring group's figures, read in the same steps, with it at least once)
-while [ $i -lt 300 ] && { [ "$(grep -c '"batch.service"' "$tmp/root.out")" -lt 2 ] ||
-	! grep -q 'the kernel says Unavailable' "$tmp/root.out"; }; do
-	sleep 0.1
-	i=$((i + 1))
-done
+batch_shown() {
+	[ "$(grep -c '"batch.service"' "$tmp/root.out")" -ge 2 ] &&
+		grep -q 'the kernel says Unavailable' "$tmp/root.out"
+}
+wait_until 30 batch_shown
 rm -rf "$cg/batch.service" "$root/proc/200"
 wait $rp
 rc=$?
@@ -401,25 +400,20 @@ if command -v tmux >/dev/null 2>&1; then
 	# Escape alone, then the filter once the explanation has gone: sent together, a loaded
 	# machine delivered ESC and / as one Alt-/ and the letters of "postgres" as keys (e explains)
 	tmux -S "$sock" send-keys Escape
-	i=0
-	while [ $i -lt 200 ] && tmux -S "$sock" capture-pane -p | grep -q 'Esc closes'; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	no_popup() { ! tmux -S "$sock" capture-pane -p | grep -q 'Esc closes'; }
+	wait_until 10 no_popup
 	tmux -S "$sock" send-keys / p o s t g r e s Enter
 	if wait_screen "$sock" "filter 'postgres'"; then pass "/ filters the who rows by name or path"; else fail "/ filters the who rows" "$screen"; fi
 	case "$screen" in *"docker 3f2a9c1b7d4e"*) fail "... the container left out" "$screen" ;; *"postgresql.service"*) pass "... the container left out, PostgreSQL and its slice kept" ;; *) fail "... PostgreSQL kept" "$screen" ;; esac
 	tmux -S "$sock" send-keys / BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter s
 	if wait_screen "$sock" "IPC^"; then pass "s sorts the who rows by the next column (IPC, marked ^)"; else fail "s sorts by IPC" "$screen"; fi
 	# the row order follows the figures as they come: wait for a sample with the slices' IPC
-	i=0
-	first=""
-	while [ $i -lt 100 ]; do
+	first_row() {
 		first=$(tmux -S "$sock" capture-pane -p 2>/dev/null | grep -A1 "(the whole machine)" | tail -1)
-		case "$first" in *"- kubepods.slice"*) break ;; esac
-		sleep 0.1
-		i=$((i + 1))
-	done
+		case "$first" in *"- kubepods.slice"*) return 0 ;; esac
+		return 1
+	}
+	wait_until 10 first_row
 	expect_match "... the pod's slice (IPC 2.4) first under the machine" "$first" "- kubepods.slice"
 	tmux -S "$sock" send-keys q
 	tmux -S "$sock" kill-server 2>/dev/null

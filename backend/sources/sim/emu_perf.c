@@ -284,7 +284,6 @@ static void ek_close(void *ctx, int fd)
 static uint64_t ek_tsc(void *ctx)
 {
 	struct emu_perf *k = ctx;
-	uint64_t v = 0;
 
 	/*
 	 * The TSC is the emulated clock at the nominal rate (as emu.c answers
@@ -294,7 +293,6 @@ static uint64_t ek_tsc(void *ctx)
 	 * group leaving the counters counts beyond its running time (CPU 0's
 	 * figures of a rotated group 17 % off in a sanitizer build).
 	 */
-	(void)v;
 	return (uint64_t)(emu_clock_now(k->emu) * emu_machine(k->emu)->nominal_ghz * 1e9);
 }
 
