@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "check_main.h"
 #include "emu.h"
+#include "emu_model.h"
 #include "pmu_regs.h"
 
 #define EN_USR_OS (EVTSEL_EN | EVTSEL_USR | EVTSEL_OS)
@@ -618,6 +621,105 @@ START_TEST(core2_bus_snoop_l1i_and_itlb_events)
 }
 END_TEST
 
+/*
+ * Every row of the deeper tree's event table (emu_model_events.c) is the
+ * vendor's event as Intel's perfmon data (data/intel/, which keeps the
+ * events the metrics read) encodes it on each platform of its cores that
+ * has it, and on one at least: the name, event code, umask and cmask; a
+ * family's members (NAME.*) all within its umask; "NAME:u0xNN" the
+ * vendor's event NAME asked with umask NN, as the vendor's metrics do.
+ */
+static json_t *vendor_events(const char *platform)
+{
+	char path[512];
+	json_error_t err;
+	json_t *root;
+
+	snprintf(path, sizeof(path), "%s/%s.json", PERFMON_SRCDIR, platform);
+	root = json_load_file(path, 0, &err);
+	ck_assert_msg(root, "%s: %s", path, err.text);
+	return root;
+}
+
+static unsigned vendor_hex(const json_t *ev, const char *field)
+{
+	const char *t = json_string_value(json_object_get(ev, field));
+
+	return t ? (unsigned)strtoul(t, NULL, 0) : 0;
+}
+
+START_TEST(event_table_rows_are_the_vendors_encodings)
+{
+	static const struct {
+		const char *platform;
+		bool sunny_cove, server;
+	} platforms[] = {
+		{ "icx", true, true }, { "tgl", true, false }, { "spr", false, true },
+		{ "gnr", false, true }, { "adl", false, false },
+	};
+	size_t nrows = 0;
+	unsigned found[128] = { 0 };
+
+	for (size_t p = 0; p < sizeof(platforms) / sizeof(platforms[0]); p++) {
+		json_t *root = vendor_events(platforms[p].platform);
+		json_t *events = json_object_get(root, "Events");
+		const char *name;
+		unsigned event, umask, cmask;
+		bool bits, snc, glc, srv;
+
+		for (size_t i = 0; emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &snc,
+						       &glc, &srv); i++) {
+			char base[128];
+			const char *u = strstr(name, ":u0x");
+			const json_t *ev;
+
+			nrows = i + 1;
+			if (!(platforms[p].sunny_cove ? snc : glc) || (srv && !platforms[p].server))
+				continue;
+			snprintf(base, sizeof(base), "%.*s", u ? (int)(u - name) : (int)strlen(name), name);
+			if (bits) {
+				const char *key;
+				json_t *v;
+				int members = 0;
+
+				json_object_foreach(events, key, v)
+					if (!strncmp(key, base, strlen(base)) && key[strlen(base)] == '.' &&
+					    vendor_hex(v, "EventCode") == event) {
+						members++;
+						ck_assert_msg(!(vendor_hex(v, "UMask") & ~umask),
+							      "%s: %s umask 0x%x outside the row's 0x%x",
+							      platforms[p].platform, key,
+							      vendor_hex(v, "UMask"), umask);
+					}
+				found[i] += members > 0;
+				continue;
+			}
+			ev = json_object_get(events, base);
+			if (!ev)
+				continue;
+			found[i]++;
+			ck_assert_msg(vendor_hex(ev, "EventCode") == event, "%s: %s event code 0x%x, row 0x%x",
+				      platforms[p].platform, name, vendor_hex(ev, "EventCode"), event);
+			ck_assert_msg((u ? (unsigned)strtoul(u + 2, NULL, 16) : vendor_hex(ev, "UMask")) == umask,
+				      "%s: %s umask, row 0x%x", platforms[p].platform, name, umask);
+			ck_assert_msg(vendor_hex(ev, "CounterMask") == cmask, "%s: %s cmask %u, row %u",
+				      platforms[p].platform, name, vendor_hex(ev, "CounterMask"), cmask);
+		}
+		json_decref(root);
+	}
+	ck_assert_uint_gt(nrows, 40);
+	ck_assert_uint_le(nrows, sizeof(found) / sizeof(found[0]));
+	for (size_t i = 0; i < nrows; i++) {
+		const char *name;
+		unsigned event, umask, cmask;
+		bool bits, snc, glc, srv;
+
+		emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &snc, &glc, &srv);
+		ck_assert_msg(found[i] > 0, "no platform of its cores has %s", name);
+	}
+}
+END_TEST
+
 static Suite *emu_suite(void)
 {
 	Suite *s = suite_create("emu");
@@ -639,6 +741,7 @@ static Suite *emu_suite(void)
 	CHECK_ADD(s, perf_metrics_give_the_slot_shares_since_the_last_clear);
 	CHECK_ADD(s, skylake_ports_0_to_7_add_up_to_dispatched_uops);
 	CHECK_ADD(s, core2_bus_snoop_l1i_and_itlb_events);
+	CHECK_ADD(s, event_table_rows_are_the_vendors_encodings);
 	return s;
 }
 

@@ -40,6 +40,8 @@ bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cm
 		v[k] = scenario_keys[k].def;
 	if (!emu_model_core(e->m, event, umask, offcore, v, &d))
 		return false;
+	if (d.cond_cmask)
+		return cmask == d.cond_cmask;
 	return !d.cmask_is_umask || cmask == umask;
 }
 

@@ -543,6 +543,8 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 		return true;
 	if (!m->e_core && emu_model_ports(m, event, umask, v, d))
 		return true;
+	if (emu_model_events(&c, d))
+		return true;
 	for (size_t i = 0; i < sizeof(emu_core_rows) / sizeof(emu_core_rows[0]); i++) {
 		const struct emu_core_row *r = &emu_core_rows[i];
 

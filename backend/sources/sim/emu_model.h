@@ -16,6 +16,7 @@
 #define PMUTOP_EMU_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "emu_machine.h"
@@ -43,6 +44,13 @@ struct emu_dist {
 	 * over 0/1, "all selected conditions hold", and cmask 1 stands for it.
 	 */
 	bool cmask_is_umask;
+	/*
+	 * Non-zero: H is over 0/1, a condition the vendor asks for with this
+	 * cmask (Ice Lake's CYCLE_ACTIVITY.STALLS_L2_MISS: umask 05H, cmask 5;
+	 * Sapphire Rapids' EXE_ACTIVITY.BOUND_ON_LOADS: umask 21H, cmask 5):
+	 * only that cmask counts it, and stands for cmask 1.
+	 */
+	unsigned cond_cmask;
 	/*
 	 * A condition of the cycle (0 or 1) that siblings may hold at once:
 	 * with AnyThread the core counts the cycles where any thread holds it
@@ -90,6 +98,15 @@ void emu_model_smt(const struct emu_machine *m, double (*v)[SK_COUNT], int n);
  * EXE_ACTIVITY count them).
  */
 void emu_model_topdown(const struct emu_machine *m, const double *v, double *frac);
+
+/*
+ * The table of emu_model_events.c, for tests: row I's vendor name, encoding
+ * (BITS: the umask a set of bits, NAME the family's) and the cores it is
+ * for (SERVER: only the servers' of them); false past the end.
+ */
+bool emu_model_event_row(size_t i, const char **name, unsigned *event, unsigned *umask,
+			 unsigned *cmask, bool *bits, bool *sunny_cove, bool *golden_cove,
+			 bool *server);
 
 /* Mean of a distribution. */
 double emu_dist_mean(const struct emu_dist *d);

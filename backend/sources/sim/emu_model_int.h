@@ -69,6 +69,15 @@ bool emu_model_ports(const struct emu_machine *m, unsigned event, unsigned umask
 bool emu_model_atom_core(const struct emu_machine *m, unsigned event, unsigned umask,
 			 const double *v, struct emu_dist *d);
 
+/*
+ * Ice Lake and later P-cores: the events of the tree's deeper levels, a
+ * table of truth quantities (emu_model_events.c); false when not a row.
+ */
+bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d);
+/* Mispredicted branches and machine clears retired per unhalted cycle of truth V. */
+double emu_mispredicts(const double *v);
+double emu_machine_clears(const double *v);
+
 /* Ice Lake and later: TOPDOWN.SLOTS (emu_model_tma.c) */
 emu_core_fn emu_ev_tma_slots;
 

@@ -50,6 +50,19 @@ void emu_model_topdown(const struct emu_machine *m, const double *v, double *fra
 		bs *= k;
 	}
 	be = fmax(0, 1 - ret - fe - bs);
+	/*
+	 * Ice Lake and Tiger Lake (4 fields): the register keeps the slots of
+	 * the clears' recovery in bad speculation, which Intel's formulas move
+	 * to the back end (Backend_Bound adds, and Bad_Speculation leaves out,
+	 * 5 x INT_MISC.CLEARS_COUNT / TOPDOWN.SLOTS: a machine-width of slots
+	 * per clear), so the fields hold them there for the nodes to be the truth.
+	 */
+	if (m->perf_metrics == 4 && slots > 0) {
+		double rec = fmin(be, (emu_mispredicts(v) + emu_machine_clears(v)) * m->slots_width / slots);
+
+		be -= rec;
+		bs += rec;
+	}
 	/* memory-bound share of the back end: stalls with a load outstanding or stores full */
 	exec = emu_uops_retired(v) * v[SK_exec_ratio];
 	stall = fmax(v[SK_exec_stall], 1 - exec);

@@ -129,7 +129,31 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(cxl_miss_lines_per_s, SOCKET, 0, 0, 1e12, "server CHA: every request of this socket's cores that misses the L3 and goes to CXL memory (reads, RFOs, prefetches), lines per second; at least cxl_read_lines_per_s (IA_MISS_CXL_ACC)") \
 	X(cxl_read_latency_ns, SOCKET, 250, 1, 100000, "server CHA: mean time a demand read to CXL memory stays in the TOR, ns") \
 	X(hot_cha,           SOCKET, 0, 0, 255, "server CHA: the CHA (L3 slice) that takes hot_cha_share of the socket's L3 traffic (a hot line, an unlucky hash)") \
-	X(hot_cha_share,     SOCKET, 0, 0, 1,   "server CHA: the share of the socket's L3 traffic (TOR inserts and occupancy, requests) on CHA hot_cha; 0: every CHA an even share")
+	X(hot_cha_share,     SOCKET, 0, 0, 1,   "server CHA: the share of the socket's L3 traffic (TOR inserts and occupancy, requests) on CHA hot_cha; 0: every CHA an even share") \
+	/* the deeper tree (emu_model_events.c): what the vendors' level 3-4 events name */ \
+	X(fe_icache_share,   CPU, 0.25, 0, 1,     "top-down: share of the fetch-latency cycles the fetch waits on an L1 instruction cache miss (ICACHE_DATA.STALLS)") \
+	X(fe_itlb_share,     CPU, 0.05, 0, 1,     "share of the fetch-latency cycles the fetch waits on an instruction TLB miss (ICACHE_TAG.STALLS)") \
+	X(fe_resteer_share,  CPU, 0.35, 0, 1,     "share of the fetch-latency cycles spent resteering the front end (after a clear, or an unknown branch)") \
+	X(fe_unknown_branch_share, CPU, 0.15, 0, 1, "share of those resteer cycles that are for branches the predictor did not know (BAClears); the rest follow clears") \
+	X(fe_lcp_share,      CPU, 0.02, 0, 1,     "share of the fetch-latency cycles the decoders stall on length-changing prefixes (DECODE.LCP)") \
+	X(fe_dsb_switch_share, CPU, 0.13, 0, 1,   "share of the fetch-latency cycles lost switching from the uop cache (DSB) to the legacy decoders") \
+	X(fe_ms_switch_share, CPU, 0.10, 0, 1,    "share of the fetch-latency cycles lost switching to the microcode sequencer (3 cycles a switch)") \
+	X(ms_heavy_share,    CPU, 0.30, 0, 1,     "share of the heavy-operation slots whose uops the microcode sequencer delivers (the rest: instructions of a few uops)") \
+	X(serialize_stall,   CPU, 0.0,  0, 1,     "fraction of cycles the pipeline waits on a serializing operation (RESOURCE_STALLS.SCOREBOARD)") \
+	X(x87_share,         CPU, 0.0,  0, 1,     "share of the executed uops that are x87 floating point") \
+	X(fp_scalar_per_inst, CPU, 0.0, 0, 1,     "scalar SSE/AVX floating-point instructions retired per instruction") \
+	X(fp_vector_per_inst, CPU, 0.0, 0, 1,     "packed SSE/AVX floating-point instructions retired per instruction") \
+	X(fp_single_share,   CPU, 0.0,  0, 1,     "share of those that are single precision (the rest: double)") \
+	X(fp_256_share,      CPU, 0.0,  0, 1,     "share of the packed ones that are 256 bits wide") \
+	X(fp_512_share,      CPU, 0.0,  0, 1,     "share of the packed ones that are 512 bits wide (the rest: 128)") \
+	X(mem_uops_share,    CPU, 0.35, 0, 1,     "share of the retired uops that are loads or stores (each instruction of memory one uop)") \
+	X(macro_fused_per_inst, CPU, 0.05, 0, 1,  "macro-fused instructions (compare and branch) retired per instruction") \
+	X(mo_clear_share,    CPU, 0.0,  0, 1,     "share of the machine clears that are memory-ordering clears (the rest: other nukes)") \
+	X(l1_hit_loads_per_inst, CPU, 0.3, 0, 4,  "retired loads that hit the L1D, per instruction") \
+	X(l2_hit_loads_per_inst, CPU, 0.005, 0, 1, "retired loads that missed the L1D and hit the L2, per instruction") \
+	X(fb_hit_loads_per_inst, CPU, 0.002, 0, 1, "retired loads that missed the L1D but hit a fill buffer another load had allocated, per instruction") \
+	X(fb_full_stall,     CPU, 0.0,  0, 1,     "fraction of cycles a demand load waits for an L1D fill buffer (all taken: L1D_PEND_MISS.FB_FULL); one wait lasts stall_len cycles") \
+	X(dsb_coverage,      CPU, 0.75, 0, 1,     "share of the issued uops the uop cache (DSB) delivers; the rest come from the legacy decoders (MITE) and the microcode sequencer")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

@@ -1,0 +1,171 @@
+#!/bin/sh
+# Ice Lake and later P-cores: every node of the vendor's tree to level 3 that
+# the emulated events model, against the truth of five scenarios this test
+# writes (no noise), on Ice Lake-SP, Tiger Lake, Sapphire and Granite Rapids
+# and Alder Lake's P-cores, levels 1 to 4 on (-g 1,2,3,4: groups take turns,
+# so 5 %, or 0.1 points).  Ice Lake's and Tiger Lake's L2_Bound and
+# L3_Miss_Bound (DRAM_Bound) are not counted: their 6 events cannot share
+# the counters in one pass (--plan says so, as this test checks).
+#
+# The truth, from the event descriptions' words (Intel's perfmon data) and
+# the scenario: each node is the share of the thread's cycles (or slots) its
+# events describe, worked out here from the scenario's quantities alone:
+#   L1_Bound        stalls with a load outstanding but no L1D miss: mem - l1d
+#   L2_Bound        with an L1D miss but no L2 miss: l1d - l2
+#   L3_Bound        with an L2 miss but no L3 miss: l2 - l3
+#   L3_Miss_Bound   (Tiger Lake: DRAM_Bound) with an L3 miss: l3
+#   Store_Bound     the store buffer full, no load: store_stall
+#   Divider         the divider busy: div_busy
+#   Serializing_Operation  waiting on a serializing operation
+#   ICache_Misses, ITLB_Misses, Branch_Resteers, LCP, DSB_Switches,
+#   MS_Switches     the fetch-latency cycles (frontend_bound x
+#                   fetch_latency_share: the thread loses its slots in
+#                   them) by cause, as the scenario splits them
+#   Machine_Clears  bad speculation x (1 - mispredict_share); Other_Nukes
+#                   those not of memory ordering
+#   Microcode_Sequencer  retiring x heavy_ops_share x ms_heavy_share;
+#                   Few_Uops_Instructions the rest of the heavy operations
+#   FP_Scalar, FP_Vector  FP instructions a retired uop (1 uop each)
+#   Memory_Operations  light operations x mem_uops_share (Golden Cove)
+# Retiring = uops retired / (width x 1/2): both threads of a core busy,
+# each with half the slots; the scenarios keep each core's summed demand
+# on issue, every port and the divider within what it has, so no thread
+# slows (smt-contended asks more: there the nodes checked are those no
+# slowdown moves: the stalls a load or store holds, the front end's).
+. "$top_srcdir/tests/lib.sh"
+plan 27
+PY=${PYTHON:-python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# scenario NAME KEY=VALUE...: a one-phase scenario, every CPU alike, the
+# keys every checked node reads written out
+scenario() {
+	n=$1
+	shift
+	{
+		printf 'pmutop-scenario 1\nname %s\nseed 1\nnoise 0\nphase run 0\n' "$n"
+		printf 'cpu all util=1 port0=0.25 port1=0.2 port2=0.25 port3=0.1 port4=0.1 port5=0.1 port6=0 port7=0\n'
+		printf 'cpu all fetch_latency_share=0.6 fe_icache_share=0.3 fe_itlb_share=0.1 fe_resteer_share=0.25\n'
+		printf 'cpu all fe_unknown_branch_share=0.2 fe_lcp_share=0.05 fe_dsb_switch_share=0.1 fe_ms_switch_share=0.1\n'
+		printf 'cpu all heavy_ops_share=0.15 ms_heavy_share=0.4 mispredict_share=0.75 mo_clear_share=0.3\n'
+		printf 'cpu all mem_uops_share=0.35 fb_full_stall=0 serialize_stall=0 div_busy=0 x87_share=0\n'
+		printf 'cpu all fp_scalar_per_inst=0 fp_vector_per_inst=0 l1d_miss_stall=0 l2_miss_stall=0\n'
+		printf 'cpu all branch_per_inst=0.15 branch_miss_ratio=0.01\n'
+		printf 'cpu all %s\n' "$*"
+	} >"$tmp/$n.scn"
+}
+scenario compute ipc=1.5 uops_per_inst=1.0 issue_ratio=1.0 exec_ratio=1.0 issue_stall=0.5 \
+	exec_stall=0.1 retire_stall=0.3 frontend_bound=0.05 bad_speculation=0.03 mem_stall=0.03 \
+	l1d_miss_stall=0.01 l2_miss_stall=0.005 l3_miss_stall=0.002 store_stall=0.01 div_busy=0.08 \
+	serialize_stall=0.02 fp_scalar_per_inst=0.1 fp_vector_per_inst=0.2 fp_256_share=0.5
+scenario bandwidth ipc=0.35 uops_per_inst=1.2 issue_ratio=1.03 exec_ratio=1.03 issue_stall=0.62 \
+	exec_stall=0.82 retire_stall=0.68 frontend_bound=0.04 bad_speculation=0.01 mem_stall=0.7 \
+	l1d_miss_stall=0.66 l2_miss_stall=0.64 l3_miss_stall=0.6 store_stall=0.05
+scenario latency ipc=0.5 uops_per_inst=1.1 issue_ratio=1.05 exec_ratio=1.05 issue_stall=0.55 \
+	exec_stall=0.6 retire_stall=0.6 frontend_bound=0.08 bad_speculation=0.04 mem_stall=0.5 \
+	l1d_miss_stall=0.45 l2_miss_stall=0.35 l3_miss_stall=0.25 store_stall=0.03 serialize_stall=0.02
+scenario frontend ipc=0.6 uops_per_inst=1.15 issue_ratio=1.1 exec_ratio=1.1 issue_stall=0.6 \
+	exec_stall=0.44 retire_stall=0.55 frontend_bound=0.45 fetch_latency_share=0.7 \
+	bad_speculation=0.12 mem_stall=0.05 l1d_miss_stall=0.02 l2_miss_stall=0.015 l3_miss_stall=0.01 \
+	store_stall=0.01 branch_per_inst=0.22
+scenario smt ipc=1.45 uops_per_inst=1.1 issue_ratio=1.03 exec_ratio=1.03 issue_stall=0.15 \
+	exec_stall=0.15 retire_stall=0.2 frontend_bound=0.12 bad_speculation=0.04 mem_stall=0.08 \
+	l1d_miss_stall=0.06 l2_miss_stall=0.04 l3_miss_stall=0.02 store_stall=0.01
+
+# check SCENARIO WIDTH KIND SOURCE: stdin the JSON samples (the last is checked); prints ok or what is wrong
+check() {
+	$PY -c '
+import re, sys, json
+scn, W, kind, src = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+v = {}
+for line in open(scn):
+    if line.startswith("cpu all "):
+        for kv in line.split()[2:]:
+            k, x = kv.split("=")
+            v[k] = float(x)
+name = re.sub(r".*/|\.scn$", "", scn)
+s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+t = next(x for x in s["threads"] if x["cpu"] == 0)["metrics"]
+uops = v["ipc"] * v["uops_per_inst"]
+ret = uops / (W * 0.5)
+fe, bs = v["frontend_bound"], v["bad_speculation"]
+lat = fe * v["fetch_latency_share"]
+mem, l1d, l2, l3 = v["mem_stall"], v["l1d_miss_stall"], v["l2_miss_stall"], v["l3_miss_stall"]
+heavy = ret * v["heavy_ops_share"]
+want = {
+    "L1_Bound": mem - l1d, "L3_Bound": l2 - l3, "Store_Bound": v["store_stall"],
+    "ICache_Misses": lat * v["fe_icache_share"], "ITLB_Misses": lat * v["fe_itlb_share"],
+    "Branch_Resteers": lat * v["fe_resteer_share"], "LCP": lat * v["fe_lcp_share"],
+    "DSB_Switches": lat * v["fe_dsb_switch_share"], "MS_Switches": lat * v["fe_ms_switch_share"],
+    "Fetch_Latency": lat, "Frontend_Bound": fe, "Bad_Speculation": bs,
+    "Machine_Clears": bs * (1 - v["mispredict_share"]),
+    "Branch_Mispredicts": bs * v["mispredict_share"],
+    "Other_Nukes": bs * (1 - v["mispredict_share"]) * (1 - v["mo_clear_share"]),
+}
+if name != "smt":
+    want.update({
+        "Retiring": ret, "Heavy_Operations": heavy, "Light_Operations": ret - heavy,
+        "Microcode_Sequencer": heavy * v["ms_heavy_share"],
+        "Few_Uops_Instructions": heavy * (1 - v["ms_heavy_share"]),
+        "Divider": v["div_busy"], "Serializing_Operation": v["serialize_stall"],
+    })
+    if src == "msr":  # through perf, FP_Scalar and FP_Vector read n/a on Golden Cove (the note of issue 46)
+        want.update({"FP_Scalar": v["fp_scalar_per_inst"] / v["uops_per_inst"],
+                     "FP_Vector": v["fp_vector_per_inst"] / v["uops_per_inst"]})
+    if kind in ("glc", "adl"):
+        want["Memory_Operations"] = (ret - heavy) * v["mem_uops_share"]
+if kind in ("glc", "adl"):
+    want.update({"L2_Bound": l1d - l2, "L3_Miss_Bound" if kind == "glc" else "DRAM_Bound": l3})
+# the nodes PERF_METRICS gives: each field a share in 255ths, one step 100 / 255 points
+fields = ("Retiring", "Heavy_Operations", "Light_Operations", "Frontend_Bound", "Bad_Speculation",
+          "Machine_Clears", "Branch_Mispredicts", "Other_Nukes", "Few_Uops_Instructions",
+          "Memory_Operations", "Fetch_Latency")
+bad = []
+for n, w in sorted(want.items()):
+    got = t.get(n)
+    w *= 100
+    if got is None or abs(got - w) > max(0.05 * w, 100 / 255.0 if n in fields else 0.1):
+        bad.append("%s %s, truth %.2f" % (n, None if got is None else round(got, 2), w))
+print("ok (%d nodes)" % len(want) if not bad else "; ".join(bad[:8]))
+' "$@" 2>&1
+}
+
+for m in sapphire-rapids:6:glc granite-rapids:6:glc alderlake:6:adl icelake-sp:5:icx tigerlake:5:tgl; do
+	machine=${m%%:*}
+	rest=${m#*:}
+	width=${rest%%:*}
+	kind=${rest#*:}
+	for scn in compute bandwidth latency frontend smt; do
+		# the register source on three, the emulated kernel on two, for each core
+		src=msr
+		case $machine:$scn in
+		sapphire-rapids:latency | icelake-sp:frontend | granite-rapids:smt | alderlake:bandwidth | \
+			tigerlake:compute) src=perf ;;
+		esac
+		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d 0.5 --format json -g 1,2,3,4
+		case $scn in
+		compute | bandwidth | latency | frontend | smt)
+			expect_match "$machine $scn ($src): the tree's nodes to level 3 are the truth" \
+				"$(printf '%s\n' "$out" | check "$tmp/$scn.scn" "$width" "$kind" "$src")" "ok" ;;
+		esac
+	done
+done
+
+run "$PMUTOP" --sim icelake-sp --list-metrics --plan L2_Bound
+expect_match "Ice Lake's L2_Bound: the plan says why it is not counted" "$out" \
+	"not counted: L2_Bound: its 6 events cannot share the counters"
+
+# a node the emulator does not model says so in the about popup's list, not
+# with a figure: the table's rows leave fewer unmodelled events than before
+run "$PMUTOP" --sim sapphire-rapids:"$tmp/compute.scn" -b -n 1 -d 0.3 --format json --counts -g 3
+expect_match "the counts of level 3 on Sapphire Rapids are not zero where the truth is not" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+c = next(x for x in s["threads"] if x["cpu"] == 0)["counts"]
+need = ["MEMORY_ACTIVITY.STALLS_L1D_MISS", "EXE_ACTIVITY.BOUND_ON_LOADS", "ARITH.DIV_ACTIVE",
+        "UOPS_RETIRED.MS", "FP_ARITH_INST_RETIRED.SCALAR", "ICACHE_DATA.STALLS"]
+zero = [n for n in need if not (c.get(n) or {}).get("count")]
+print("ok" if not zero else "zero or absent: %s" % zero)
+')" "ok"
