@@ -626,7 +626,7 @@ END_TEST
  * vendor's event as Intel's perfmon data (data/intel/, which keeps the
  * events the metrics read) encodes it on each platform of its cores that
  * has it, and on one at least: the name, event code, umask and cmask; a
- * family's members (NAME.*) all within its umask; "NAME:u0xNN" the
+ * family's members (NAME, NAME.*, NAME_*) all within its umask; "NAME:u0xNN" the
  * vendor's event NAME asked with umask NN, as the vendor's metrics do.
  */
 static json_t *vendor_events(const char *platform)
@@ -683,7 +683,8 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 				int members = 0;
 
 				json_object_foreach(events, key, v)
-					if (!strncmp(key, base, strlen(base)) && key[strlen(base)] == '.' &&
+					if (!strncmp(key, base, strlen(base)) &&
+					    strchr("._", key[strlen(base)]) &&
 					    vendor_hex(v, "EventCode") == event) {
 						members++;
 						ck_assert_msg(!(vendor_hex(v, "UMask") & ~umask),

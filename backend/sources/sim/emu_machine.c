@@ -83,6 +83,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 2.30,
 		.slots_width = 5, .perf_metrics = 4,
 		.ports = EMU_PORTS_SUNNY_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
+		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true, .l3_miss_sources = true,
 		.default_scenario = "topdown",
 		.dram_mts = 3200,
@@ -102,6 +103,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 2.00,
 		.slots_width = 6, .perf_metrics = 8,
 		.ports = EMU_PORTS_GOLDEN_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
+		.bw_reads = 12, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true, .l3_miss_sources = true,
 		.default_scenario = "topdown",
 		.dram_mts = 4800,
@@ -121,6 +123,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 2.00,
 		.slots_width = 6, .perf_metrics = 8,
 		.ports = EMU_PORTS_GOLDEN_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
+		.bw_reads = 12, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true, .l3_miss_sources = true,
 		.default_scenario = "topdown",
 		.dram_mts = 6400,
@@ -139,6 +142,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 3.00,
 		.slots_width = 5, .perf_metrics = 4,
 		.ports = EMU_PORTS_SUNNY_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
+		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 		.dram_mts = 4267, /* LPDDR4x-4267, two 64-bit channels */
@@ -164,6 +168,7 @@ const struct emu_machine emu_machines[] = {
 		.nominal_ghz = 3.20,
 		.slots_width = 6, .perf_metrics = 8,
 		.ports = EMU_PORTS_GOLDEN_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
+		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "hybrid-split",
 		.dram_mts = 4800,

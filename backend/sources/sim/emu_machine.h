@@ -56,6 +56,13 @@ struct emu_machine {
 	 */
 	enum emu_ports { EMU_PORTS_NONE, EMU_PORTS_SUNNY_COVE, EMU_PORTS_GOLDEN_COVE } ports;
 	/*
+	 * The data reads outstanding from which the vendor's MEM_Bandwidth
+	 * counts a cycle as bandwidth-bound (OFFCORE_REQUESTS_OUTSTANDING's
+	 * cmask in Intel's metrics: 12 on Sapphire and Granite Rapids, 4 on
+	 * Ice Lake-SP, Tiger Lake and Alder Lake); 0 where not modelled.
+	 */
+	unsigned bw_reads;
+	/*
 	 * A server's uncore as the kernel's uncore driver shows it (perf only:
 	 * its boxes are in PCI space, MMIO and discovery tables): CHAs, memory
 	 * channels and UPI links per socket, and whose event encodings they

@@ -40,57 +40,16 @@
  * What the scenarios never do counts 0 by description (AMX, FP16, integer
  * vector code, C0.2 waits, dropped uops).  Pure functions.
  */
-#include "emu_model_int.h"
-#include "pmu_regs.h"
+#include "emu_model_events_int.h"
 
 #include <math.h>
-
-enum emu_q {
-	Q_ZERO,
-	Q_STALLS, Q_STALLS_MEM, Q_STALLS_L1D, Q_STALLS_L2, Q_STALLS_L3, Q_STALLS_STORES,
-	Q_STALLS_SERIAL, Q_STALLS_CORE,
-	Q_EXE_PORTS,     /* ARG: bit k = cycles with k uops executed (bit 4: 4 or more) */
-	Q_DIV,
-	Q_FE_ICACHE, Q_FE_ITLB, Q_FE_CLEAR_RESTEER, Q_FE_UNKNOWN_BRANCH, Q_FE_BACLEARS,
-	Q_FE_LCP, Q_FE_DSB_SWITCH, Q_FE_0_UOPS,
-	Q_CLEARS, Q_MACHINE_CLEARS, Q_MO_CLEARS,
-	Q_UOPS_RETIRED, Q_UOPS_ISSUED, Q_UOPS_EXECUTED, Q_UOPS_X87,
-	Q_MS_RETIRED, Q_MS_ISSUED, Q_MITE_UOPS, Q_DEC0,
-	Q_FP,            /* ARG: FP_ARITH_INST_RETIRED's umask bits */
-	Q_MEM_UOPS, Q_MACRO_FUSED,
-	Q_LOADS,         /* MEM_LOAD_RETIRED's umask bits */
-	Q_FB_FULL, Q_ALL_LOADS, Q_ALL_STORES,
-};
-
-/* How a quantity shows per unhalted cycle. */
-enum emu_shape {
-	SH_COND,  /* a condition of the cycle: Bernoulli; the row's cmask (if any) asks for it */
-	SH_RATE,  /* events a cycle, at most one a cycle */
-	SH_EDGES, /* events a cycle counted as the edges of a condition (cmask 1, edge) */
-	SH_UOPS,  /* uops a cycle, up to the machine's width, none in the stall cycles */
-	SH_MS,    /* microcode uops: 4 a cycle in runs, a run per switch */
-	SH_DEC0,  /* decoder 0's uops: 1 on its cycles, 2 on a few-uop instruction's */
-};
 
 #define SNC (1u << EMU_PORTS_SUNNY_COVE)  /* Ice Lake, Tiger Lake */
 #define GLC (1u << EMU_PORTS_GOLDEN_COVE) /* Sapphire and Granite Rapids, Alder Lake's P-cores */
 #define SRV (1u << 8)                     /* only the servers' cores (AMX, FP16) */
 #define GLC_SRV (GLC | SRV)
 
-static const struct emu_ev_row {
-	unsigned cores;
-	const char *name; /* the vendor's EventName */
-	unsigned event, umask, cmask;
-	enum emu_shape shape;
-	enum emu_q q;
-	unsigned arg;
-	/*
-	 * The umask is a set of bits (FP_ARITH_INST_RETIRED: one per width and
-	 * precision; MEM_LOAD_RETIRED: one per source): the row answers every
-	 * non-empty subset, and NAME is the family's (each member NAME.*).
-	 */
-	bool bits;
-} emu_ev_rows[] = {
+static const struct emu_ev_row emu_ev_rows[] = {
 	/* the back end's stalls */
 	{ SNC | GLC, "CYCLE_ACTIVITY.STALLS_TOTAL", 0xA3, 0x04, 4, SH_COND, Q_STALLS, 0, false },
 	{ SNC, "CYCLE_ACTIVITY.STALLS_MEM_ANY", 0xA3, 0x14, 20, SH_COND, Q_STALLS_MEM, 0, false },
@@ -132,6 +91,60 @@ static const struct emu_ev_row {
 	  false },
 	{ SNC, "INT_MISC.UOP_DROPPING", 0x0D, 0x10, 0, SH_RATE, Q_ZERO, 0, false },
 	{ GLC, "INT_MISC.UOP_DROPPING", 0xAD, 0x10, 0, SH_RATE, Q_ZERO, 0, false },
+	/* the memory's bandwidth and latency (Little's law over the scenario's lines and latencies) */
+	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD", 0x20, 0x08, 0, SH_OCC, Q_OCC_DATA_RD, 0, false },
+	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD", 0x60, 0x08, 0, SH_OCC, Q_OCC_DATA_RD, 0, false },
+	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, 0, SH_OCC, Q_OCC_DEMAND_RD, 0, false },
+	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x60, 0x01, 0, SH_OCC, Q_OCC_DEMAND_RD, 0, false },
+	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.L3_MISS_DEMAND_DATA_RD", 0x20, 0x10, 0, SH_OCC,
+	  Q_OCC_L3_MISS_DEMAND_RD, 0, false },
+	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO", 0x20, 0x04, 1, SH_COND, Q_CYCLES_RFO, 0,
+	  false },
+	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO", 0x60, 0x04, 1, SH_COND, Q_CYCLES_RFO, 0,
+	  false },
+	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x20, 0x02, 1, SH_COND,
+	  Q_CYCLES_CODE_RD, 0, false },
+	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x60, 0x02, 1, SH_COND,
+	  Q_CYCLES_CODE_RD, 0, false },
+	{ GLC, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, 0, SH_RATE, Q_REQ_DEMAND_RD, 0, false },
+	{ SNC, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0xB0, 0x01, 0, SH_RATE, Q_REQ_DEMAND_RD, 0, false },
+	{ GLC, "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD", 0x21, 0x10, 0, SH_RATE, Q_REQ_L3_MISS_DEMAND_RD, 0,
+	  false },
+	{ SNC, "OFFCORE_REQUESTS.ALL_DATA_RD", 0xB0, 0x08, 0, SH_RATE, Q_REQ_DATA_RD, 0, false },
+	{ GLC, "OFFCORE_REQUESTS.ALL_REQUESTS", 0x21, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
+	{ SNC, "OFFCORE_REQUESTS.ALL_REQUESTS", 0xB0, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
+	{ SNC | GLC, "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
+	{ SNC | GLC, "CYCLE_ACTIVITY.CYCLES_MEM_ANY", 0xA3, 0x10, 16, SH_COND, Q_CYCLES_MEM_ANY, 0, false },
+	{ SNC, "CYCLE_ACTIVITY.CYCLES_L1D_MISS", 0xA3, 0x08, 8, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
+	{ GLC, "MEMORY_ACTIVITY.CYCLES_L1D_MISS", 0x47, 0x02, 2, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
+	{ GLC, "XQ.FULL_CYCLES", 0x2D, 0x01, 1, SH_COND, Q_SQ_FULL, 0, false },
+	{ GLC, "L1D_PEND_MISS.L2_STALLS", 0x48, 0x04, 0, SH_COND, Q_ZERO, 0, false },
+	{ SNC, "L1D_PEND_MISS.L2_STALL", 0x48, 0x04, 0, SH_COND, Q_SQ_FULL, 0, false },
+	{ GLC_SRV, "INT_MISC.MBA_STALLS", 0xAD, 0x20, 0, SH_COND, Q_ZERO, 0, false },
+	/*
+	 * the TLBs: STLB hits, the walker (one walk at a time: pending = active),
+	 * the walks by page size (bits 02H 4K, 04H 2M/4M, 08H 1G)
+	 */
+	{ SNC, "DTLB_LOAD_MISSES.STLB_HIT", 0x08, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_LOAD, false },
+	{ SNC, "DTLB_LOAD_MISSES.WALK_PENDING", 0x08, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_LOAD, false },
+	{ SNC, "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0E, 0, SH_RATE, Q_WALKS, TLB_LOAD, true },
+	{ GLC, "DTLB_LOAD_MISSES.STLB_HIT", 0x12, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_LOAD, false },
+	{ GLC, "DTLB_LOAD_MISSES.WALK_PENDING", 0x12, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_LOAD, false },
+	{ GLC, "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x12, 0x0E, 0, SH_RATE, Q_WALKS, TLB_LOAD, true },
+	{ SNC, "DTLB_STORE_MISSES.STLB_HIT", 0x49, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_STORE, false },
+	{ SNC, "DTLB_STORE_MISSES.WALK_PENDING", 0x49, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_STORE, false },
+	{ SNC, "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0E, 0, SH_RATE, Q_WALKS, TLB_STORE, true },
+	{ GLC, "DTLB_STORE_MISSES.STLB_HIT", 0x13, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_STORE, false },
+	{ GLC, "DTLB_STORE_MISSES.WALK_PENDING", 0x13, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_STORE, false },
+	{ GLC, "DTLB_STORE_MISSES.WALK_COMPLETED", 0x13, 0x0E, 0, SH_RATE, Q_WALKS, TLB_STORE, true },
+	{ SNC, "ITLB_MISSES.WALK_PENDING", 0x85, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_CODE, false },
+	{ SNC, "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0E, 0, SH_RATE, Q_WALKS, TLB_CODE, true },
+	{ GLC, "ITLB_MISSES.WALK_PENDING", 0x11, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_CODE, false },
+	{ GLC, "ITLB_MISSES.WALK_COMPLETED", 0x11, 0x0E, 0, SH_RATE, Q_WALKS, TLB_CODE, true },
+	/* branches by kind, retired and mispredicted */
+	{ SNC | GLC, "BR_INST_RETIRED", 0xC4, 0x7B, 0, SH_RATE, Q_BRANCHES, 0, true },
+	{ SNC | GLC, "BR_MISP_RETIRED", 0xC5, 0xFF, 0, SH_RATE, Q_MISPREDICTS, 0, true },
+	{ SNC | GLC, "INST_RETIRED.NOP", 0xC0, 0x02, 0, SH_RATE, Q_NOPS, 0, false },
 	/* clears */
 	{ SNC, "INT_MISC.CLEARS_COUNT", 0x0D, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
 	{ GLC, "INT_MISC.CLEARS_COUNT", 0xAD, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
@@ -163,195 +176,6 @@ static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsig
 	if (r->event != event)
 		return false;
 	return r->bits ? umask && !(umask & ~r->umask) : umask == r->umask;
-}
-
-/* The stall cycles, nested as the descriptions nest them (see emu_ev_skl_cycle_activity). */
-struct emu_stalls {
-	double all, mem, l1d, l2, l3, stores, serial, core;
-};
-
-static void emu_stalls(const double *v, struct emu_stalls *s)
-{
-	s->all = fmax(v[SK_exec_stall], 1 - emu_uops_retired(v) * v[SK_exec_ratio]);
-	s->all = emu_clamp01(s->all);
-	s->mem = fmin(v[SK_mem_stall], s->all);
-	s->l3 = fmin(v[SK_l3_miss_stall], s->mem);
-	s->l1d = fmin(fmax(v[SK_l1d_miss_stall], s->l3), s->mem);
-	s->l2 = fmin(fmax(v[SK_l2_miss_stall], s->l3), s->l1d);
-	s->stores = fmin(v[SK_store_stall], s->all - s->mem);
-	s->serial = fmin(v[SK_serialize_stall], s->all - s->mem - s->stores);
-	s->core = fmax(0, s->all - s->mem - s->stores - s->serial);
-}
-
-/* Cycles with k uops executed, for each bit k of BITS (4: four or more), as EXE_ACTIVITY counts. */
-static double emu_exe_ports(const double *v, unsigned bits)
-{
-	struct emu_stalls s;
-	double exec = emu_uops_retired(v) * v[SK_exec_ratio], q, p = 0;
-
-	emu_stalls(v, &s);
-	q = s.all < 1 ? emu_clamp01((exec / (1 - s.all) - 1) / 3) : 0;
-	for (unsigned k = 1; k <= 4; k++)
-		if (bits & (1u << k)) {
-			double comb = k == 1 || k == 4 ? 1 : 3; /* 3 over k - 1 */
-
-			p += (1 - s.all) * comb * pow(q, k - 1) * pow(1 - q, 4 - k);
-		}
-	return p;
-}
-
-/*
- * The thread's fetch-latency cycles per unhalted cycle: the front end
- * delivers it nothing, and it loses its slots of the cycle, so the cycles'
- * share is Fetch_Latency's share of its slots, and each cause's cycles
- * (ICACHE_DATA.STALLS, ...) add up to that node.  The core-wide count of
- * cycles with no uop delivered (CYCLES_0_UOPS_DELIV.CORE, which Ice Lake's
- * Fetch_Latency multiplies by the machine's width and divides by the
- * thread's slots) is the thread's turn of those: x slot_share.
- */
-static double emu_fe_latency(const double *v)
-{
-	return emu_clamp01(v[SK_frontend_bound]) * emu_clamp01(v[SK_fetch_latency_share]);
-}
-
-double emu_mispredicts(const double *v)
-{
-	return v[SK_ipc] * v[SK_branch_per_inst] * v[SK_branch_miss_ratio];
-}
-
-double emu_machine_clears(const double *v)
-{
-	double ms = v[SK_mispredict_share];
-
-	return ms > 0 ? emu_mispredicts(v) * (1 - ms) / ms : 0;
-}
-
-/* The microcode sequencer's uops retired per cycle. */
-static double emu_ms_uops(const struct emu_machine *m, const double *v)
-{
-	double slots = m->slots_width * emu_clamp01(v[SK_slot_share]);
-	double frac[8];
-
-	emu_model_topdown(m, v, frac);
-	return frac[0] * slots * emu_clamp01(v[SK_heavy_ops_share]) * emu_clamp01(v[SK_ms_heavy_share]);
-}
-
-/*
- * FP_ARITH_INST_RETIRED umask bits: 01H scalar double, 02H scalar single,
- * 04H/08H 128-bit double/single, 10H/20H 256, 40H/80H 512.
- */
-static double emu_fp(const double *v, unsigned bits)
-{
-	double single = emu_clamp01(v[SK_fp_single_share]), w256 = emu_clamp01(v[SK_fp_256_share]);
-	double w512 = fmin(emu_clamp01(v[SK_fp_512_share]), 1 - w256), w128 = 1 - w256 - w512;
-	double sc = v[SK_fp_scalar_per_inst], vec = v[SK_fp_vector_per_inst];
-	const double share[8] = { sc * (1 - single), sc * single, vec * w128 * (1 - single),
-				  vec * w128 * single, vec * w256 * (1 - single), vec * w256 * single,
-				  vec * w512 * (1 - single), vec * w512 * single };
-	double per_inst = 0;
-
-	for (unsigned b = 0; b < 8; b++)
-		if (bits & (1u << b))
-			per_inst += share[b];
-	return v[SK_ipc] * per_inst;
-}
-
-/*
- * MEM_LOAD_RETIRED umask bits: 01H L1_HIT, 02H L2_HIT, 04H L3_HIT, 08H
- * L1_MISS, 10H L2_MISS, 20H L3_MISS, 40H FB_HIT; per cycle.  Each retired
- * load has one source: the L1D, a fill buffer, the L2, the L3, memory.
- */
-static double emu_loads(const struct emu_core_ctx *c, unsigned bits)
-{
-	const double *v = c->v;
-	double per_s = c->cycles_per_s > 0 ? 1 / c->cycles_per_s : 0;
-	double l1 = v[SK_ipc] * v[SK_l1_hit_loads_per_inst], fb = v[SK_ipc] * v[SK_fb_hit_loads_per_inst];
-	double l2 = v[SK_ipc] * v[SK_l2_hit_loads_per_inst], l3 = v[SK_l3_hit_loads_per_s] * per_s;
-	double dram = (v[SK_local_dram_loads_per_s] + v[SK_remote_dram_loads_per_s]) * per_s;
-	double n = 0;
-
-	n += bits & 0x01 ? l1 : 0;
-	n += bits & 0x02 ? l2 : 0;
-	n += bits & 0x04 ? l3 : 0;
-	n += bits & 0x08 ? l2 + l3 + dram : 0;
-	n += bits & 0x10 ? l3 + dram : 0;
-	n += bits & 0x20 ? dram : 0;
-	n += bits & 0x40 ? fb : 0;
-	return n;
-}
-
-static double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
-{
-	const double *v = c->v;
-	struct emu_stalls s;
-	double fe = emu_fe_latency(v), issued = emu_uops_retired(v) * v[SK_issue_ratio];
-
-	emu_stalls(v, &s);
-	switch (r->q) {
-	case Q_ZERO: return 0;
-	case Q_STALLS: return s.all;
-	case Q_STALLS_MEM: return s.mem;
-	case Q_STALLS_L1D: return s.l1d;
-	case Q_STALLS_L2: return s.l2;
-	case Q_STALLS_L3: return s.l3;
-	case Q_STALLS_STORES: return s.stores;
-	case Q_STALLS_SERIAL: return s.serial;
-	case Q_STALLS_CORE: return s.core;
-	case Q_EXE_PORTS: return emu_exe_ports(v, r->arg);
-	case Q_DIV: return v[SK_div_busy];
-	case Q_FE_ICACHE: return fe * v[SK_fe_icache_share];
-	case Q_FE_ITLB: return fe * v[SK_fe_itlb_share];
-	case Q_FE_CLEAR_RESTEER: return fe * v[SK_fe_resteer_share] * (1 - v[SK_fe_unknown_branch_share]);
-	case Q_FE_UNKNOWN_BRANCH: return fe * v[SK_fe_resteer_share] * v[SK_fe_unknown_branch_share];
-	case Q_FE_BACLEARS: return fe * v[SK_fe_resteer_share] * v[SK_fe_unknown_branch_share] / 10;
-	case Q_FE_LCP: return fe * v[SK_fe_lcp_share];
-	case Q_FE_DSB_SWITCH: return fe * v[SK_fe_dsb_switch_share];
-	case Q_FE_0_UOPS: return fe * emu_clamp01(v[SK_slot_share]);
-	case Q_CLEARS: return emu_mispredicts(v) + emu_machine_clears(v);
-	case Q_MACHINE_CLEARS: return emu_machine_clears(v);
-	case Q_MO_CLEARS: return emu_machine_clears(v) * v[SK_mo_clear_share];
-	case Q_UOPS_RETIRED: return emu_uops_retired(v);
-	case Q_UOPS_ISSUED: return issued;
-	case Q_UOPS_EXECUTED: return emu_uops_retired(v) * v[SK_exec_ratio];
-	case Q_UOPS_X87: return emu_uops_retired(v) * v[SK_exec_ratio] * v[SK_x87_share];
-	case Q_MS_RETIRED: return emu_ms_uops(c->m, v);
-	case Q_MS_ISSUED: return emu_ms_uops(c->m, v) * v[SK_issue_ratio];
-	case Q_MITE_UOPS: return fmax(0, issued * (1 - v[SK_dsb_coverage]) -
-				      emu_ms_uops(c->m, v) * v[SK_issue_ratio]);
-	case Q_DEC0: return 0; /* SH_DEC0 works it out */
-	case Q_FP: return emu_fp(v, c->umask);
-	case Q_MEM_UOPS: return emu_uops_retired(v) * v[SK_mem_uops_share];
-	case Q_MACRO_FUSED: return v[SK_ipc] * v[SK_macro_fused_per_inst];
-	case Q_LOADS: return emu_loads(c, c->umask);
-	case Q_FB_FULL: return emu_clamp01(v[SK_fb_full_stall]);
-	/* the retired loads are those of MEM_LOAD_RETIRED's sources; the other memory uops store */
-	case Q_ALL_LOADS: return fmin(emu_loads(c, 0x01 | 0x08 | 0x40), emu_uops_retired(v));
-	case Q_ALL_STORES: return fmax(0, emu_uops_retired(v) * v[SK_mem_uops_share] -
-				       emu_loads(c, 0x01 | 0x08 | 0x40));
-	}
-	return 0;
-}
-
-/*
- * UOPS_DECODED.DEC0: the uops decoder 0 decodes a cycle.  It takes every
- * instruction of more than one uop, and Ice Lake's Heavy_Operations counts
- * the uops beyond one a cycle (DEC0 - DEC0:c1) as the few-uop share of the
- * MITE uops: those are the heavy non-microcode slots' share of MITE's.
- */
-static void emu_ev_dec0(const struct emu_core_ctx *c, struct emu_dist *d)
-{
-	const double *v = c->v;
-	struct emu_ev_row mite = { .q = Q_MITE_UOPS };
-	double frac[8], mite_uops = emu_ev_q(c, &mite), few;
-
-	emu_model_topdown(c->m, v, frac);
-	few = frac[0] > 0 ? emu_clamp01(v[SK_heavy_ops_share]) * (1 - emu_clamp01(v[SK_ms_heavy_share]))
-			  : 0;
-	/* extra uops (value 2 over 1) a cycle = few x MITE's uops; decoder-0 cycles a quarter of MITE's */
-	emu_dist_zero(d);
-	d->h[2] = emu_clamp01(few * mite_uops);
-	d->h[1] = emu_clamp01(fmax(0, mite_uops / 4 - d->h[2]));
-	d->h[0] = 1 - d->h[1] - d->h[2];
 }
 
 bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
@@ -411,6 +235,9 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 		}
 		case SH_DEC0:
 			emu_ev_dec0(c, d);
+			break;
+		case SH_OCC:
+			emu_ev_occupancy(c, r, d);
 			break;
 		}
 		return true;

@@ -153,7 +153,30 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(l2_hit_loads_per_inst, CPU, 0.005, 0, 1, "retired loads that missed the L1D and hit the L2, per instruction") \
 	X(fb_hit_loads_per_inst, CPU, 0.002, 0, 1, "retired loads that missed the L1D but hit a fill buffer another load had allocated, per instruction") \
 	X(fb_full_stall,     CPU, 0.0,  0, 1,     "fraction of cycles a demand load waits for an L1D fill buffer (all taken: L1D_PEND_MISS.FB_FULL); one wait lasts stall_len cycles") \
-	X(dsb_coverage,      CPU, 0.75, 0, 1,     "share of the issued uops the uop cache (DSB) delivers; the rest come from the legacy decoders (MITE) and the microcode sequencer")
+	X(dsb_coverage,      CPU, 0.75, 0, 1,     "share of the issued uops the uop cache (DSB) delivers; the rest come from the legacy decoders (MITE) and the microcode sequencer") \
+	X(data_rd_cycles,    CPU, 0.0,  0, 1,     "fraction of cycles with a data read (demand or prefetch) outstanding beyond the L2, to the L3 or memory (at least l3_miss_stall)") \
+	X(mem_bw_cycles,     CPU, 0.0,  0, 1,     "fraction of cycles with so many data reads outstanding that memory bandwidth bounds them (the vendor's MEM_Bandwidth: 12 or more on Golden Cove, 4 on Sunny Cove)") \
+	X(mem_latency_ns,    CPU, 80,   1, 10000, "mean time a data read that misses the L3 waits for memory, as the core sees it, ns") \
+	X(l3_latency_ns,     CPU, 15,   1, 10000, "mean time a data read that hits the L3 waits, as the core sees it, ns") \
+	X(load_active,       CPU, 0.0,  0, 1,     "fraction of cycles with a load outstanding, stalled or not (at least mem_stall)") \
+	X(l1d_miss_active,   CPU, 0.0,  0, 1,     "fraction of cycles with an L1D miss outstanding, stalled or not (at least l1d_miss_stall)") \
+	X(sq_full_stall,     CPU, 0.0,  0, 1,     "fraction of cycles the L2's queue to the uncore is full (XQ.FULL_CYCLES)") \
+	X(code_l2_miss_share, CPU, 0.3, 0, 1,     "share of the instruction-cache stall cycles with a code read outstanding beyond the L2") \
+	X(dtlb_load_stlb_hits_per_inst, CPU, 0.001, 0, 1, "loads that miss the first-level DTLB and hit the STLB, per instruction") \
+	X(dtlb_load_walks_per_inst, CPU, 0.0001, 0, 1, "page walks of loads (missed the STLB), completed, per instruction") \
+	X(dtlb_store_stlb_hits_per_inst, CPU, 0.0005, 0, 1, "stores that miss the first-level DTLB and hit the STLB, per instruction") \
+	X(dtlb_store_walks_per_inst, CPU, 0.00005, 0, 1, "page walks of stores, completed, per instruction") \
+	X(walk_cycles,       CPU, 30,   1, 10000, "cycles one page walk keeps the walker busy (one walk at a time)") \
+	X(walk_2m_share,     CPU, 0.0,  0, 1,     "share of the data page walks that end on a 2M/4M page") \
+	X(walk_1g_share,     CPU, 0.0,  0, 1,     "share of the data page walks that end on a 1G page (the rest: 4K)") \
+	X(br_cond_share,     CPU, 0.75, 0, 1,     "share of the retired branches that are conditional") \
+	X(br_cond_taken_share, CPU, 0.5, 0, 1,    "share of the conditional branches that are taken") \
+	X(br_call_share,     CPU, 0.05, 0, 0.5,   "share of the retired branches that are near calls (as many are returns)") \
+	X(br_jump_share,     CPU, 0.08, 0, 1,     "share of the retired branches that are other taken near jumps (direct or indirect)") \
+	X(misp_cond_share,   CPU, 0.85, 0, 1,     "share of the mispredicted branches that are conditional") \
+	X(misp_ret_share,    CPU, 0.03, 0, 1,     "share of the mispredicted branches that are returns") \
+	X(misp_indirect_share, CPU, 0.1, 0, 1,    "share of the mispredicted branches that are indirect jumps or calls") \
+	X(nop_per_inst,      CPU, 0.01, 0, 1,     "NOP instructions retired per instruction")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

@@ -1,0 +1,71 @@
+/*
+ * emu_model_events_int: what the deeper tree's event table
+ * (emu_model_events.c) and its truth quantities (emu_model_quantity.c)
+ * share.  Not for other modules.
+ */
+#ifndef PMUTOP_EMU_MODEL_EVENTS_INT_H
+#define PMUTOP_EMU_MODEL_EVENTS_INT_H
+
+#include "emu_model_int.h"
+
+enum emu_q {
+	Q_ZERO,
+	Q_STALLS, Q_STALLS_MEM, Q_STALLS_L1D, Q_STALLS_L2, Q_STALLS_L3, Q_STALLS_STORES,
+	Q_STALLS_SERIAL, Q_STALLS_CORE,
+	Q_EXE_PORTS,     /* ARG: bit k = cycles with k uops executed (bit 4: 4 or more) */
+	Q_DIV,
+	Q_FE_ICACHE, Q_FE_ITLB, Q_FE_CLEAR_RESTEER, Q_FE_UNKNOWN_BRANCH, Q_FE_BACLEARS,
+	Q_FE_LCP, Q_FE_DSB_SWITCH, Q_FE_0_UOPS,
+	Q_CLEARS, Q_MACHINE_CLEARS, Q_MO_CLEARS,
+	Q_UOPS_RETIRED, Q_UOPS_ISSUED, Q_UOPS_EXECUTED, Q_UOPS_X87,
+	Q_MS_RETIRED, Q_MS_ISSUED, Q_MITE_UOPS, Q_DEC0,
+	Q_FP,            /* ARG: FP_ARITH_INST_RETIRED's umask bits */
+	Q_MEM_UOPS, Q_MACRO_FUSED,
+	Q_LOADS,         /* MEM_LOAD_RETIRED's umask bits */
+	Q_FB_FULL, Q_ALL_LOADS, Q_ALL_STORES,
+	/* offcore reads (the machine's bw_reads: the threshold of the vendor's MEM_Bandwidth) */
+	Q_OCC_DATA_RD, Q_OCC_DEMAND_RD, Q_OCC_L3_MISS_DEMAND_RD, Q_OCC_L1D_MISS,
+	Q_REQ_DEMAND_RD, Q_REQ_L3_MISS_DEMAND_RD, Q_REQ_DATA_RD, Q_REQ_ALL,
+	Q_CYCLES_RFO, Q_CYCLES_CODE_RD, Q_CYCLES_MEM_ANY, Q_CYCLES_L1D_MISS, Q_SQ_FULL,
+	/* TLBs: ARG which (TLB_*) */
+	Q_STLB_HITS, Q_WALK_ACTIVE, Q_WALKS,
+	Q_BRANCHES, Q_MISPREDICTS, Q_NOPS,
+};
+
+enum { TLB_LOAD, TLB_STORE, TLB_CODE };
+
+/* How a quantity shows per unhalted cycle. */
+enum emu_shape {
+	SH_COND,  /* a condition of the cycle: Bernoulli; the row's cmask (if any) asks for it */
+	SH_RATE,  /* events a cycle, at most one a cycle */
+	SH_EDGES, /* events a cycle counted as the edges of a condition (cmask 1, edge) */
+	SH_UOPS,  /* uops a cycle, up to the machine's width, none in the stall cycles */
+	SH_MS,    /* microcode uops: 4 a cycle in runs, a run per switch */
+	SH_DEC0,  /* decoder 0's uops: 1 on its cycles, 2 on a few-uop instruction's */
+	SH_OCC,   /* requests outstanding a cycle (an occupancy): its mean, cycles >= 1, >= bw_reads */
+};
+
+struct emu_ev_row {
+	unsigned cores;
+	const char *name; /* the vendor's EventName */
+	unsigned event, umask, cmask;
+	enum emu_shape shape;
+	enum emu_q q;
+	unsigned arg;
+	/*
+	 * The umask is a set of bits (FP_ARITH_INST_RETIRED: one per width and
+	 * precision; MEM_LOAD_RETIRED: one per source): the row answers every
+	 * non-empty subset, and NAME is the family's (each member NAME.*).
+	 */
+	bool bits;
+};
+
+/* The quantity of row R for the event in C, per unhalted cycle of its thread. */
+double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r);
+/* The thread's fetch-latency cycles per unhalted cycle. */
+double emu_fe_latency(const double *v);
+/* SH_DEC0 and SH_OCC: the distributions those shapes need. */
+void emu_ev_dec0(const struct emu_core_ctx *c, struct emu_dist *d);
+void emu_ev_occupancy(const struct emu_core_ctx *c, const struct emu_ev_row *r, struct emu_dist *d);
+
+#endif
