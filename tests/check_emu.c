@@ -12,6 +12,7 @@
 
 #include "check_main.h"
 #include "emu.h"
+#include "emu_machine.h"
 #include "emu_model.h"
 #include "pmu_regs.h"
 
@@ -652,10 +653,13 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 {
 	static const struct {
 		const char *platform;
-		bool sunny_cove, server;
+		enum emu_ports core;
+		bool server;
 	} platforms[] = {
-		{ "icx", true, true }, { "tgl", true, false }, { "spr", false, true },
-		{ "gnr", false, true }, { "adl", false, false },
+		{ "icx", EMU_PORTS_SUNNY_COVE, true }, { "tgl", EMU_PORTS_SUNNY_COVE, false },
+		{ "spr", EMU_PORTS_GOLDEN_COVE, true }, { "gnr", EMU_PORTS_GOLDEN_COVE, true },
+		{ "adl", EMU_PORTS_GOLDEN_COVE, false }, { "lnl", EMU_PORTS_LION_COVE, false },
+		{ "arl", EMU_PORTS_LION_COVE, false },
 	};
 	size_t nrows = 0;
 	unsigned found[128] = { 0 };
@@ -664,17 +668,17 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 		json_t *root = vendor_events(platforms[p].platform);
 		json_t *events = json_object_get(root, "Events");
 		const char *name;
-		unsigned event, umask, cmask;
-		bool bits, snc, glc, srv;
+		unsigned event, umask, cmask, cores;
+		bool bits, srv;
 
-		for (size_t i = 0; emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &snc,
-						       &glc, &srv); i++) {
+		for (size_t i = 0; emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &cores,
+						       &srv); i++) {
 			char base[128];
 			const char *u = strstr(name, ":u0x");
 			const json_t *ev;
 
 			nrows = i + 1;
-			if (!(platforms[p].sunny_cove ? snc : glc) || (srv && !platforms[p].server))
+			if (!(cores & (1u << platforms[p].core)) || (srv && !platforms[p].server))
 				continue;
 			snprintf(base, sizeof(base), "%.*s", u ? (int)(u - name) : (int)strlen(name), name);
 			if (bits) {
@@ -706,16 +710,52 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 			ck_assert_msg(vendor_hex(ev, "CounterMask") == cmask, "%s: %s cmask %u, row %u",
 				      platforms[p].platform, name, vendor_hex(ev, "CounterMask"), cmask);
 		}
+		/*
+		 * and the other way: every event of the platform the table answers
+		 * (at the row's cmask: other cmasks ask the same distribution) is
+		 * answered by the row of that very event, never by another's
+		 */
+		{
+			const char *key;
+			json_t *v;
+
+			json_object_foreach(events, key, v) {
+				int i;
+
+				if (json_object_get(v, "Unit") || json_object_get(v, "Deprecated"))
+					continue;
+				i = emu_model_event_find(platforms[p].core, platforms[p].server,
+							 vendor_hex(v, "EventCode"), vendor_hex(v, "UMask"));
+				if (i < 0)
+					continue;
+				emu_model_event_row((size_t)i, &name, &event, &umask, &cmask, &bits, &cores,
+						    &srv);
+				if (vendor_hex(v, "CounterMask") != cmask)
+					continue;
+				/* the vendor's alias of the row's event (Ice Lake's ICACHE_16B.IFDATA_STALL) */
+				if (!bits && json_object_get(events, name) &&
+				    vendor_hex(json_object_get(events, name), "EventCode") == event &&
+				    vendor_hex(json_object_get(events, name), "UMask") == umask &&
+				    vendor_hex(json_object_get(events, name), "CounterMask") == cmask)
+					continue;
+				ck_assert_msg(bits ? !strncmp(key, name, strlen(name)) &&
+						     strchr("._", key[strlen(name)])
+						   : !strcmp(key, name) || (strstr(name, ":u0x") &&
+						     !strncmp(key, name, (size_t)(strstr(name, ":u0x") - name))),
+					      "%s: %s is answered by the row of %s", platforms[p].platform,
+					      key, name);
+			}
+		}
 		json_decref(root);
 	}
 	ck_assert_uint_gt(nrows, 40);
 	ck_assert_uint_le(nrows, sizeof(found) / sizeof(found[0]));
 	for (size_t i = 0; i < nrows; i++) {
 		const char *name;
-		unsigned event, umask, cmask;
-		bool bits, snc, glc, srv;
+		unsigned event, umask, cmask, cores;
+		bool bits, srv;
 
-		emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &snc, &glc, &srv);
+		emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &cores, &srv);
 		ck_assert_msg(found[i] > 0, "no platform of its cores has %s", name);
 	}
 }

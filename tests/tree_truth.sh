@@ -2,7 +2,7 @@
 # Ice Lake and later P-cores: every node of the vendor's tree to level 3 that
 # the emulated events model, against the truth of five scenarios this test
 # writes (no noise), on Ice Lake-SP, Tiger Lake, Sapphire and Granite Rapids
-# and Alder Lake's P-cores, levels 1 to 4 on (-g 1,2,3,4: groups take turns,
+# Alder, Lunar and Arrow Lake's P-cores, levels 1 to 4 on (-g 1,2,3,4: groups take turns,
 # so 5 %, or 0.1 points).  Ice Lake's and Tiger Lake's L2_Bound and
 # L3_Miss_Bound (DRAM_Bound) are not counted: their 6 events cannot share
 # the counters in one pass (--plan says so, as this test checks).
@@ -27,13 +27,14 @@
 #                   Few_Uops_Instructions the rest of the heavy operations
 #   FP_Scalar, FP_Vector  FP instructions a retired uop (1 uop each)
 #   Memory_Operations  light operations x mem_uops_share (Golden Cove)
-# Retiring = uops retired / (width x 1/2): both threads of a core busy,
-# each with half the slots; the scenarios keep each core's summed demand
+# Retiring = uops retired / the thread's slots (the width; half of it where
+# both threads of a core are busy, Lunar and Arrow Lake's P-cores have one
+# thread each: all of it); the scenarios keep each core's summed demand
 # on issue, every port and the divider within what it has, so no thread
 # slows (smt-contended asks more: there the nodes checked are those no
 # slowdown moves: the stalls a load or store holds, the front end's).
 . "$top_srcdir/tests/lib.sh"
-plan 37
+plan 51
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -82,7 +83,7 @@ scenario smt ipc=1.45 uops_per_inst=1.1 issue_ratio=1.03 exec_ratio=1.03 issue_s
 	exec_stall=0.15 retire_stall=0.2 frontend_bound=0.12 bad_speculation=0.04 mem_stall=0.08 \
 	l1d_miss_stall=0.06 l2_miss_stall=0.04 l3_miss_stall=0.02 store_stall=0.01
 
-# check SCENARIO WIDTH KIND SOURCE: stdin the JSON samples (the last is checked); prints ok or what is wrong
+# check SCENARIO SLOTS KIND SOURCE: stdin the JSON samples (the last is checked); prints ok or what is wrong
 check() {
 	$PY -c '
 import re, sys, json
@@ -97,7 +98,7 @@ name = re.sub(r".*/|\.scn$", "", scn)
 s = json.loads(sys.stdin.read().strip().splitlines()[-1])
 t = next(x for x in s["threads"] if x["cpu"] == 0)["metrics"]
 uops = v["ipc"] * v["uops_per_inst"]
-ret = uops / (W * 0.5)
+ret = uops / W
 fe, bs = v["frontend_bound"], v["bad_speculation"]
 lat = fe * v["fetch_latency_share"]
 mem, l1d, l2, l3 = v["mem_stall"], v["l1d_miss_stall"], v["l2_miss_stall"], v["l3_miss_stall"]
@@ -122,9 +123,9 @@ if name != "smt":
     if src == "msr":  # through perf, FP_Scalar and FP_Vector read n/a on Golden Cove (the note of issue 46)
         want.update({"FP_Scalar": v["fp_scalar_per_inst"] / v["uops_per_inst"],
                      "FP_Vector": v["fp_vector_per_inst"] / v["uops_per_inst"]})
-    if kind in ("glc", "adl"):
+    if kind in ("glc", "adl", "lnc"):
         want["Memory_Operations"] = (ret - heavy) * v["mem_uops_share"]
-if kind in ("glc", "adl"):
+if kind in ("glc", "adl", "lnc"):
     want.update({"L2_Bound": l1d - l2, "L3_Miss_Bound" if kind == "glc" else "DRAM_Bound": l3})
 # the nodes PERF_METRICS gives: each field a share in 255ths, one step 100 / 255 points
 fields = ("Retiring", "Heavy_Operations", "Light_Operations", "Frontend_Bound", "Bad_Speculation",
@@ -176,17 +177,20 @@ pct = {
     "DTLB_Load": dtlb, "Load_STLB_Hit": dtlb - walk, "Load_STLB_Miss": walk,
     "Load_STLB_Miss_2M": walk * v["walk_2m_share"], "Load_STLB_Miss_4K": walk * (1 - v["walk_2m_share"]),
 }
-if kind == "gnr":  # the 64-group limit leaves these two out there (the note of issue 46)
+# Granite Rapids: the 64-group limit leaves these two out; Lion Cove reads them from
+# MEM_INST_RETIRED.STLB_HIT_LOADS with PEBS retire latency, not modelled (the note of issue 46)
+if kind in ("gnr", "lnc"):
     del pct["DTLB_Load"], pct["Load_STLB_Hit"]
 want = dict((n, 100 * x) for n, x in pct.items())
-want.update({
-    "Info_Inst_Mix_IpCall": 1 / (bpi * v["br_call_share"]), "Info_Inst_Mix_IpTB": 1 / (bpi * taken),
-    "Info_Branches_Jump": v["br_jump_share"], "Info_Branches_CallRet": 2 * v["br_call_share"],
-    "Info_Branches_Cond_TK": v["br_cond_share"] * v["br_cond_taken_share"],
-    "Info_Bad_Spec_IpMisp_Ret": 1 / (misp * v["misp_ret_share"]),
-    "Info_Bad_Spec_IpMisp_Indirect": 1 / (misp * v["misp_indirect_share"]),
-})
-if kind in ("glc", "gnr", "adl") and v["mem_bw_cycles"] < 0.1:
+if kind != "lnc":  # on Lion Cove the taken conditionals are forward and backward: not modelled
+    want.update({
+        "Info_Inst_Mix_IpCall": 1 / (bpi * v["br_call_share"]), "Info_Inst_Mix_IpTB": 1 / (bpi * taken),
+        "Info_Branches_Jump": v["br_jump_share"], "Info_Branches_CallRet": 2 * v["br_call_share"],
+        "Info_Branches_Cond_TK": v["br_cond_share"] * v["br_cond_taken_share"],
+        "Info_Bad_Spec_IpMisp_Ret": 1 / (misp * v["misp_ret_share"]),
+        "Info_Bad_Spec_IpMisp_Indirect": 1 / (misp * v["misp_indirect_share"]),
+    })
+if kind in ("glc", "gnr", "adl", "lnc") and v["mem_bw_cycles"] < 0.1:
     want["Info_Memory_Latency_Load_L3_Miss_Latency"] = v["mem_latency_ns"] * t["ghz"]
 bad = []
 for n, w in sorted(want.items()):
@@ -197,7 +201,8 @@ print("ok (%d figures)" % len(want) if not bad else "; ".join(bad[:8]))
 ' "$@" 2>&1
 }
 
-for m in sapphire-rapids:6:glc granite-rapids:6:glc alderlake:6:adl icelake-sp:5:icx tigerlake:5:tgl; do
+for m in sapphire-rapids:3:glc granite-rapids:3:glc alderlake:3:adl icelake-sp:2.5:icx tigerlake:2.5:tgl \
+	lunarlake:8:lnc arrowlake-h:8:lnc; do
 	machine=${m%%:*}
 	rest=${m#*:}
 	width=${rest%%:*}
@@ -207,9 +212,9 @@ for m in sapphire-rapids:6:glc granite-rapids:6:glc alderlake:6:adl icelake-sp:5
 		src=msr
 		case $machine:$scn in
 		sapphire-rapids:latency | icelake-sp:frontend | granite-rapids:smt | alderlake:bandwidth | \
-			tigerlake:compute) src=perf ;;
+			tigerlake:compute | lunarlake:latency | arrowlake-h:frontend) src=perf ;;
 		esac
-		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d 0.5 --format json -g 1,2,3,4
+		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d 0.3 --format json -g 1,2,3,4
 		case $scn in
 		compute | bandwidth | latency | frontend | smt)
 			expect_match "$machine $scn ($src): the tree's nodes to level 3 are the truth" \
@@ -219,7 +224,7 @@ for m in sapphire-rapids:6:glc granite-rapids:6:glc alderlake:6:adl icelake-sp:5
 	dk=$kind
 	[ "$machine" = granite-rapids ] && dk=gnr
 	for scn in bandwidth latency; do
-		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 0.5 --format json -g 4,5,6,7
+		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 0.3 --format json -g 4,5,6,7
 		expect_match "$machine $scn: levels 4-5 (bandwidth, latency, the DTLB) and the Info branch and memory figures are the truth" \
 			"$(printf '%s\n' "$out" | deep "$tmp/$scn.scn" "$dk")" "ok"
 	done

@@ -200,6 +200,8 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.20,
 		.slots_width = 8, .perf_metrics = 8,
+		.ports = EMU_PORTS_LION_COVE, /* UOPS_DISPATCHED.ALU/LOAD/STA/STD (emu_model_ports.c) */
+		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "hybrid-lowpower",
 		.srv = EMU_SRV_LNL, /* RAPL alone */
@@ -233,6 +235,8 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 4, .fixed_width = 48,
 		.nominal_ghz = 2.90,
 		.slots_width = 8, .perf_metrics = 8,
+		.ports = EMU_PORTS_LION_COVE, /* UOPS_DISPATCHED.ALU/LOAD/STA/STD (emu_model_ports.c) */
+		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0x2A, 0x2B }, .pebs_frontend = true,
 		.default_scenario = "topdown",
 		.hybrid = &(const struct emu_hybrid){

@@ -52,9 +52,12 @@ struct emu_machine {
 	 * The vendor's UOPS_DISPATCHED.PORT_* events of the core (Intel's data):
 	 * Sunny and Willow Cove's A1H (ports 0, 1, 2_3, 4_9, 5, 6, 7_8), Golden
 	 * and Redwood Cove's B2H (0, 1, 2_3_10, 4_9, 5_11, 6, 7_8), with
-	 * CPU_CLK_UNHALTED.DISTRIBUTED (ECH/02H); 0: none modelled.
+	 * CPU_CLK_UNHALTED.DISTRIBUTED (ECH/02H), Lion Cove's B2H by kind (ALU,
+	 * LOAD, STA, STD); 0: none modelled.  The deeper tree's events
+	 * (emu_model_events.c) are chosen by the same generation.
 	 */
-	enum emu_ports { EMU_PORTS_NONE, EMU_PORTS_SUNNY_COVE, EMU_PORTS_GOLDEN_COVE } ports;
+	enum emu_ports { EMU_PORTS_NONE, EMU_PORTS_SUNNY_COVE, EMU_PORTS_GOLDEN_COVE,
+			 EMU_PORTS_LION_COVE } ports;
 	/*
 	 * The data reads outstanding from which the vendor's MEM_Bandwidth
 	 * counts a cycle as bandwidth-bound (OFFCORE_REQUESTS_OUTSTANDING's

@@ -102,11 +102,17 @@ void emu_model_topdown(const struct emu_machine *m, const double *v, double *fra
 /*
  * The table of emu_model_events.c, for tests: row I's vendor name, encoding
  * (BITS: the umask a set of bits, NAME the family's) and the cores it is
- * for (SERVER: only the servers' of them); false past the end.
+ * for (CORES: bit 1 << enum emu_ports of each; SERVER: only the servers'
+ * of them); false past the end.
  */
 bool emu_model_event_row(size_t i, const char **name, unsigned *event, unsigned *umask,
-			 unsigned *cmask, bool *bits, bool *sunny_cove, bool *golden_cove,
-			 bool *server);
+			 unsigned *cmask, bool *bits, unsigned *cores, bool *server);
+
+/*
+ * The row of that table answering EVENT and UMASK on a core of generation
+ * CORE (enum emu_ports; SERVER: a server's), or -1.
+ */
+int emu_model_event_find(unsigned core, bool server, unsigned event, unsigned umask);
 
 /* Mean of a distribution. */
 double emu_dist_mean(const struct emu_dist *d);

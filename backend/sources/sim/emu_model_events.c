@@ -45,9 +45,12 @@
 #include <math.h>
 
 #define SNC (1u << EMU_PORTS_SUNNY_COVE)  /* Ice Lake, Tiger Lake */
-#define GLC (1u << EMU_PORTS_GOLDEN_COVE) /* Sapphire and Granite Rapids, Alder Lake's P-cores */
-#define SRV (1u << 8)                     /* only the servers' cores (AMX, FP16) */
-#define GLC_SRV (GLC | SRV)
+#define GLC_ (1u << EMU_PORTS_GOLDEN_COVE) /* Sapphire and Granite Rapids, Alder Lake's P-cores */
+#define LNC (1u << EMU_PORTS_LION_COVE)   /* Lunar and Arrow Lake's P-cores */
+/* Golden Cove's encodings, Lion Cove's the same where its data has the event */
+#define GLC (GLC_ | LNC)
+#define SRV (1u << 8) /* only the servers' cores (AMX, FP16) */
+#define GLC_SRV (GLC_ | SRV)
 
 static const struct emu_ev_row emu_ev_rows[] = {
 	/* the back end's stalls */
@@ -66,13 +69,22 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ SNC, "EXE_ACTIVITY.3_PORTS_UTIL:u0x80", 0xA6, 0x80, 0, SH_COND, Q_STALLS_CORE, 0, false },
 	/* (the first of two rows of one encoding answers: both are the same quantity) */
 	{ SNC | GLC, "L1D_PEND_MISS.FB_FULL", 0x48, 0x02, 0, SH_COND, Q_FB_FULL, 0, false },
-	{ SNC | GLC, "RESOURCE_STALLS.SCOREBOARD", 0xA2, 0x02, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
+	{ SNC | GLC_, "RESOURCE_STALLS.SCOREBOARD", 0xA2, 0x02, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
+	{ LNC, "BE_STALLS.SCOREBOARD", 0xA2, 0x02, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
 	{ GLC, "RS.EMPTY_RESOURCE", 0xA5, 0x01, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
 	{ SNC | GLC, "EXE_ACTIVITY.1_PORTS_UTIL", 0xA6, 0x02, 0, SH_COND, Q_EXE_PORTS, 1u << 1, false },
 	{ SNC | GLC, "EXE_ACTIVITY.2_PORTS_UTIL", 0xA6, 0x04, 0, SH_COND, Q_EXE_PORTS, 1u << 2, false },
 	{ SNC | GLC, "EXE_ACTIVITY.3_PORTS_UTIL", 0xA6, 0x08, 0, SH_COND, Q_EXE_PORTS, 1u << 3, false },
 	{ GLC, "EXE_ACTIVITY.2_3_PORTS_UTIL", 0xA6, 0x0C, 0, SH_COND, Q_EXE_PORTS, 3u << 2, false },
 	{ SNC, "ARITH.DIVIDER_ACTIVE", 0x14, 0x09, 1, SH_COND, Q_DIV, 0, false },
+	{ SNC, "ARITH.FP_DIVIDER_ACTIVE", 0x14, 0x01, 1, SH_COND, Q_FP_DIV, 0, false },
+	{ GLC, "ARITH.FPDIV_ACTIVE", 0xB0, 0x01, 1, SH_COND, Q_FP_DIV, 0, false },
+	{ LNC, "MEMORY_STALLS.L1", 0x46, 0x01, 0, SH_COND, Q_BOUND_L1, 0, false },
+	{ LNC, "MEMORY_STALLS.L2", 0x46, 0x02, 0, SH_COND, Q_BOUND_L2, 0, false },
+	{ LNC, "MEMORY_STALLS.L3", 0x46, 0x04, 0, SH_COND, Q_BOUND_L3, 0, false },
+	{ LNC, "MEMORY_STALLS.MEM", 0x46, 0x08, 0, SH_COND, Q_STALLS_L3, 0, false },
+	{ LNC, "L1D_MISS.FB_FULL", 0x49, 0x02, 0, SH_COND, Q_FB_FULL, 0, false },
+	{ LNC, "L1D_MISS.L2_STALLS", 0x49, 0x04, 0, SH_COND, Q_ZERO, 0, false },
 	{ GLC, "ARITH.DIV_ACTIVE", 0xB0, 0x09, 1, SH_COND, Q_DIV, 0, false },
 	{ GLC, "CPU_CLK_UNHALTED.C02", 0xEC, 0x20, 0, SH_COND, Q_ZERO, 0, false },
 	{ GLC_SRV, "EXE.AMX_BUSY", 0xB7, 0x02, 0, SH_COND, Q_ZERO, 0, false },
@@ -113,11 +125,13 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ SNC, "OFFCORE_REQUESTS.ALL_DATA_RD", 0xB0, 0x08, 0, SH_RATE, Q_REQ_DATA_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS.ALL_REQUESTS", 0x21, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
 	{ SNC, "OFFCORE_REQUESTS.ALL_REQUESTS", 0xB0, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
-	{ SNC | GLC, "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
+	{ SNC | GLC_, "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
+	{ LNC, "L1D_PENDING.LOAD", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
 	{ SNC | GLC, "CYCLE_ACTIVITY.CYCLES_MEM_ANY", 0xA3, 0x10, 16, SH_COND, Q_CYCLES_MEM_ANY, 0, false },
 	{ SNC, "CYCLE_ACTIVITY.CYCLES_L1D_MISS", 0xA3, 0x08, 8, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
 	{ GLC, "MEMORY_ACTIVITY.CYCLES_L1D_MISS", 0x47, 0x02, 2, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
-	{ GLC, "XQ.FULL_CYCLES", 0x2D, 0x01, 1, SH_COND, Q_SQ_FULL, 0, false },
+	{ GLC_, "XQ.FULL_CYCLES", 0x2D, 0x01, 1, SH_COND, Q_SQ_FULL, 0, false },
+	{ LNC, "XQ.FULL", 0x2D, 0x01, 1, SH_COND, Q_SQ_FULL, 0, false },
 	{ GLC, "L1D_PEND_MISS.L2_STALLS", 0x48, 0x04, 0, SH_COND, Q_ZERO, 0, false },
 	{ SNC, "L1D_PEND_MISS.L2_STALL", 0x48, 0x04, 0, SH_COND, Q_SQ_FULL, 0, false },
 	{ GLC_SRV, "INT_MISC.MBA_STALLS", 0xAD, 0x20, 0, SH_COND, Q_ZERO, 0, false },
@@ -142,8 +156,9 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ GLC, "ITLB_MISSES.WALK_PENDING", 0x11, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_CODE, false },
 	{ GLC, "ITLB_MISSES.WALK_COMPLETED", 0x11, 0x0E, 0, SH_RATE, Q_WALKS, TLB_CODE, true },
 	/* branches by kind, retired and mispredicted */
-	{ SNC | GLC, "BR_INST_RETIRED", 0xC4, 0x7B, 0, SH_RATE, Q_BRANCHES, 0, true },
-	{ SNC | GLC, "BR_MISP_RETIRED", 0xC5, 0xFF, 0, SH_RATE, Q_MISPREDICTS, 0, true },
+	/* (Lion Cove splits the taken conditionals into forward and backward: not modelled) */
+	{ SNC | GLC_, "BR_INST_RETIRED", 0xC4, 0x7B, 0, SH_RATE, Q_BRANCHES, 0, true },
+	{ SNC | GLC_, "BR_MISP_RETIRED", 0xC5, 0xFF, 0, SH_RATE, Q_MISPREDICTS, 0, true },
 	{ SNC | GLC, "INST_RETIRED.NOP", 0xC0, 0x02, 0, SH_RATE, Q_NOPS, 0, false },
 	/* clears */
 	{ SNC, "INT_MISC.CLEARS_COUNT", 0x0D, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
@@ -158,16 +173,22 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ SNC | GLC, "UOPS_EXECUTED.X87", 0xB1, 0x10, 0, SH_RATE, Q_UOPS_X87, 0, false },
 	{ GLC, "UOPS_RETIRED.MS", 0xC2, 0x04, 0, SH_MS, Q_MS_RETIRED, 0, false },
 	{ SNC, "IDQ.MS_UOPS", 0x79, 0x30, 0, SH_MS, Q_MS_ISSUED, 0, false },
+	{ GLC, "IDQ.MS_UOPS", 0x79, 0x20, 0, SH_MS, Q_MS_ISSUED, 0, false },
 	{ SNC, "IDQ.MITE_UOPS", 0x79, 0x04, 0, SH_RATE, Q_MITE_UOPS, 0, false },
 	{ SNC, "UOPS_DECODED.DEC0", 0x56, 0x01, 0, SH_DEC0, Q_DEC0, 0, false },
-	{ SNC | GLC, "FP_ARITH_INST_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
+	{ SNC | GLC_, "FP_ARITH_INST_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
+	{ LNC, "FP_ARITH_OPS_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
 	{ GLC_SRV, "FP_ARITH_INST_RETIRED2", 0xCF, 0x1F, 0, SH_RATE, Q_ZERO, 0, true },
 	{ GLC, "INT_VEC_RETIRED", 0xE7, 0xFF, 0, SH_RATE, Q_ZERO, 0, true },
 	{ SNC, "MEM_INST_RETIRED.ANY", 0xD0, 0x83, 0, SH_RATE, Q_MEM_UOPS, 0, false },
 	{ SNC | GLC, "MEM_INST_RETIRED.ALL_LOADS", 0xD0, 0x81, 0, SH_RATE, Q_ALL_LOADS, 0, false },
 	{ SNC | GLC, "MEM_INST_RETIRED.ALL_STORES", 0xD0, 0x82, 0, SH_RATE, Q_ALL_STORES, 0, false },
-	{ GLC, "MEM_UOP_RETIRED.ANY", 0xE5, 0x03, 0, SH_RATE, Q_MEM_UOPS, 0, false },
-	{ GLC, "INST_RETIRED.MACRO_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
+	{ GLC_, "MEM_UOP_RETIRED.ANY", 0xE5, 0x03, 0, SH_RATE, Q_MEM_UOPS, 0, false },
+	{ LNC, "MEM_UOP_RETIRED.ANY", 0xE5, 0x0F, 0, SH_RATE, Q_MEM_UOPS, 0, false },
+	{ GLC_, "INST_RETIRED.MACRO_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
+	{ LNC, "INST_RETIRED.MACRO_FUSED", 0xC0, 0x30, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
+	/* the scenarios' macro-fused pairs are all compare-and-branch */
+	{ LNC, "INST_RETIRED.BR_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
 	{ SNC | GLC, "MEM_LOAD_RETIRED", 0xD1, 0x7F, 0, SH_RATE, Q_LOADS, 0, true },
 };
 
@@ -178,76 +199,86 @@ static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsig
 	return r->bits ? umask && !(umask & ~r->umask) : umask == r->umask;
 }
 
+int emu_model_event_find(unsigned core, bool server, unsigned event, unsigned umask)
+{
+	for (size_t i = 0; i < sizeof(emu_ev_rows) / sizeof(emu_ev_rows[0]); i++) {
+		const struct emu_ev_row *r = &emu_ev_rows[i];
+
+		if ((r->cores & (1u << core)) && (!(r->cores & SRV) || server) &&
+		    emu_ev_row_matches(r, event, umask))
+			return (int)i;
+	}
+	return -1;
+}
+
 bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	const struct emu_machine *m = c->m;
+	const struct emu_ev_row *r;
+	double q;
+	int i;
 
 	if (m->ports == EMU_PORTS_NONE || m->e_core)
 		return false;
-	for (size_t i = 0; i < sizeof(emu_ev_rows) / sizeof(emu_ev_rows[0]); i++) {
-		const struct emu_ev_row *r = &emu_ev_rows[i];
-		double q;
-
-		if (!(r->cores & (1u << m->ports)) || ((r->cores & SRV) && !m->l3_miss_sources) ||
-		    !emu_ev_row_matches(r, c->event, c->umask))
-			continue;
-		q = emu_ev_q(c, r);
-		emu_dist_zero(d);
-		switch (r->shape) {
-		case SH_COND:
-			emu_dist_bernoulli(d, q);
-			d->cond_cmask = r->cmask;
-			emu_ev_stall_runs(c, d);
-			if (r->q == Q_DIV) { /* busy runs of one divide each */
-				d->run_len = c->v[SK_div_latency];
-				d->run_side = EMU_RUN_GE;
-			}
-			if (r->q == Q_FB_FULL) /* a wait for a fill buffer lasts stall_len */
-				d->run_side = EMU_RUN_GE;
-			break;
-		case SH_RATE:
-			emu_dist_bernoulli(d, q);
-			break;
-		case SH_EDGES:
-			/* each event a run of one cycle: cmask 1 with edge counts the events */
-			emu_dist_bernoulli(d, q);
-			d->run_len = 1;
+	i = emu_model_event_find(m->ports, m->l3_miss_sources, c->event, c->umask);
+	if (i < 0)
+		return false;
+	r = &emu_ev_rows[i];
+	q = emu_ev_q(c, r);
+	emu_dist_zero(d);
+	switch (r->shape) {
+	case SH_COND:
+		emu_dist_bernoulli(d, q);
+		d->cond_cmask = r->cmask;
+		emu_ev_stall_runs(c, d);
+		if (r->q == Q_DIV) { /* busy runs of one divide each */
+			d->run_len = c->v[SK_div_latency];
 			d->run_side = EMU_RUN_GE;
-			break;
-		case SH_UOPS:
-			emu_dist_binomial(d, fmin(1, fmax(q / m->slots_width, 1 - (r->q == Q_UOPS_RETIRED
-					? c->v[SK_retire_stall] : r->q == Q_UOPS_ISSUED
-					? c->v[SK_issue_stall] : c->v[SK_exec_stall]))),
-					  q, m->slots_width);
-			break;
-		case SH_MS: {
-			/* 4 uops a cycle while it delivers; a run per switch (fe_ms_switch_share / 3) */
-			double switches = emu_fe_latency(c->v) * c->v[SK_fe_ms_switch_share] / 3;
-			double cyc = emu_clamp01(q / 4);
-
-			if (r->q == Q_MS_RETIRED)
-				switches /= c->v[SK_issue_ratio]; /* retired: the issued runs, fewer */
-			d->h[0] = 1 - cyc;
-			d->h[4] = cyc;
-			d->run_len = switches > 0 ? fmax(1, cyc / switches) : 1;
+		}
+		if (r->q == Q_FB_FULL) /* a wait for a fill buffer lasts stall_len */
 			d->run_side = EMU_RUN_GE;
-			break;
-		}
-		case SH_DEC0:
-			emu_ev_dec0(c, d);
-			break;
-		case SH_OCC:
-			emu_ev_occupancy(c, r, d);
-			break;
-		}
-		return true;
+		break;
+	case SH_RATE:
+		emu_dist_bernoulli(d, q);
+		break;
+	case SH_EDGES:
+		/* each event a run of one cycle: cmask 1 with edge counts the events */
+		emu_dist_bernoulli(d, q);
+		d->run_len = 1;
+		d->run_side = EMU_RUN_GE;
+		break;
+	case SH_UOPS:
+		emu_dist_binomial(d, fmin(1, fmax(q / m->slots_width, 1 - (r->q == Q_UOPS_RETIRED
+				? c->v[SK_retire_stall] : r->q == Q_UOPS_ISSUED
+				? c->v[SK_issue_stall] : c->v[SK_exec_stall]))),
+				  q, m->slots_width);
+		break;
+	case SH_MS: {
+		/* 4 uops a cycle while it delivers; a run per switch (fe_ms_switch_share / 3) */
+		double switches = emu_fe_latency(c->v) * c->v[SK_fe_ms_switch_share] / 3;
+		double cyc = emu_clamp01(q / 4);
+
+		if (r->q == Q_MS_RETIRED)
+			switches /= c->v[SK_issue_ratio]; /* retired: the issued runs, fewer */
+		d->h[0] = 1 - cyc;
+		d->h[4] = cyc;
+		d->run_len = switches > 0 ? fmax(1, cyc / switches) : 1;
+		d->run_side = EMU_RUN_GE;
+		break;
 	}
-	return false;
+	case SH_DEC0:
+		emu_ev_dec0(c, d);
+		break;
+	case SH_OCC:
+		emu_ev_occupancy(c, r, d);
+		break;
+	}
+	return true;
 }
 
 /* The table, for tests: row I's name, encoding and cores (false past the end). */
 bool emu_model_event_row(size_t i, const char **name, unsigned *event, unsigned *umask,
-			 unsigned *cmask, bool *bits, bool *sunny_cove, bool *golden_cove, bool *server)
+			 unsigned *cmask, bool *bits, unsigned *cores, bool *server)
 {
 	if (i >= sizeof(emu_ev_rows) / sizeof(emu_ev_rows[0]))
 		return false;
@@ -256,8 +287,7 @@ bool emu_model_event_row(size_t i, const char **name, unsigned *event, unsigned 
 	*umask = emu_ev_rows[i].umask;
 	*cmask = emu_ev_rows[i].cmask;
 	*bits = emu_ev_rows[i].bits;
-	*sunny_cove = emu_ev_rows[i].cores & SNC;
-	*golden_cove = emu_ev_rows[i].cores & GLC;
+	*cores = emu_ev_rows[i].cores & ~SRV;
 	*server = emu_ev_rows[i].cores & SRV;
 	return true;
 }

@@ -30,6 +30,8 @@ enum emu_q {
 	/* TLBs: ARG which (TLB_*) */
 	Q_STLB_HITS, Q_WALK_ACTIVE, Q_WALKS,
 	Q_BRANCHES, Q_MISPREDICTS, Q_NOPS,
+	/* Lion Cove's MEMORY_STALLS: the stall cycles each level of the hierarchy holds */
+	Q_BOUND_L1, Q_BOUND_L2, Q_BOUND_L3, Q_FP_DIV,
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

@@ -8,7 +8,9 @@
  *                        PORT_7_8 80H ("Number of uops executed on port(s)")
  *   Golden / Redwood     the same at B2H, with PORT_2_3_10 04H and
  *   Cove                 PORT_5_11 20H ("Uops executed on ports ...")
- *   both                 CPU_CLK_UNHALTED.DISTRIBUTED ECH 02H: "Cycle counts
+ *   Lion Cove            UOPS_DISPATCHED.ALU B2H 02H, LOAD 04H, STD 10H,
+ *                        STA 80H ("Uops executed on ... ports")
+ *   Sunny to Redwood     CPU_CLK_UNHALTED.DISTRIBUTED ECH 02H: "Cycle counts
  *                        are evenly distributed between active threads in the
  *                        Core"
  *
@@ -44,6 +46,11 @@ static const struct {
 	{ EMU_PORTS_GOLDEN_COVE, 0xB2, 0x20, 1u << 5 },
 	{ EMU_PORTS_GOLDEN_COVE, 0xB2, 0x40, 1u << 6 },
 	{ EMU_PORTS_GOLDEN_COVE, 0xB2, 0x80, 1u << 7 },
+	/* Lion Cove: by kind, ALU 02H, LOAD 04H, STD 10H, STA 80H */
+	{ EMU_PORTS_LION_COVE, 0xB2, 0x02, 1u << 0 | 1u << 1 | 1u << 5 | 1u << 6 },
+	{ EMU_PORTS_LION_COVE, 0xB2, 0x04, 1u << 2 | 1u << 3 },
+	{ EMU_PORTS_LION_COVE, 0xB2, 0x10, 1u << 4 },
+	{ EMU_PORTS_LION_COVE, 0xB2, 0x80, 1u << 7 },
 };
 
 bool emu_model_ports(const struct emu_machine *m, unsigned event, unsigned umask, const double *v,
@@ -54,7 +61,8 @@ bool emu_model_ports(const struct emu_machine *m, unsigned event, unsigned umask
 
 	if (m->ports == EMU_PORTS_NONE)
 		return false;
-	if (event == 0xEC && umask == 0x02) { /* CPU_CLK_UNHALTED.DISTRIBUTED */
+	if (event == 0xEC && umask == 0x02 && m->ports != EMU_PORTS_LION_COVE) {
+		/* CPU_CLK_UNHALTED.DISTRIBUTED */
 		emu_dist_bernoulli(d, v[SK_slot_share]);
 		return true;
 	}

@@ -357,6 +357,10 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_BRANCHES: return emu_branches(c, false);
 	case Q_MISPREDICTS: return emu_branches(c, true);
 	case Q_NOPS: return v[SK_ipc] * v[SK_nop_per_inst];
+	case Q_BOUND_L1: return s.mem - s.l1d;
+	case Q_BOUND_L2: return s.l1d - s.l2;
+	case Q_BOUND_L3: return s.l2 - s.l3;
+	case Q_FP_DIV: return v[SK_div_busy] * v[SK_fp_div_share];
 	}
 	return 0;
 }

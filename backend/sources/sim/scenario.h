@@ -176,6 +176,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(misp_cond_share,   CPU, 0.85, 0, 1,     "share of the mispredicted branches that are conditional") \
 	X(misp_ret_share,    CPU, 0.03, 0, 1,     "share of the mispredicted branches that are returns") \
 	X(misp_indirect_share, CPU, 0.1, 0, 1,    "share of the mispredicted branches that are indirect jumps or calls") \
+	X(fp_div_share,      CPU, 0.0,  0, 1,     "share of the divider's busy cycles that are floating-point divides or square roots") \
 	X(nop_per_inst,      CPU, 0.01, 0, 1,     "NOP instructions retired per instruction")
 
 enum scenario_key {
