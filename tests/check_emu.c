@@ -659,7 +659,8 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 		{ "icx", EMU_PORTS_SUNNY_COVE, true }, { "tgl", EMU_PORTS_SUNNY_COVE, false },
 		{ "spr", EMU_PORTS_GOLDEN_COVE, true }, { "gnr", EMU_PORTS_GOLDEN_COVE, true },
 		{ "adl", EMU_PORTS_GOLDEN_COVE, false }, { "lnl", EMU_PORTS_LION_COVE, false },
-		{ "arl", EMU_PORTS_LION_COVE, false },
+		{ "arl", EMU_PORTS_LION_COVE, false }, { "skx", EMU_PORTS_SKYLAKE, true },
+		{ "skl", EMU_PORTS_SKYLAKE, false },
 	};
 	size_t nrows = 0;
 	unsigned found[128] = { 0 };

@@ -54,6 +54,9 @@ const struct emu_machine emu_machines[] = {
 		.cbo = 4, .dram_mts = 2133,
 		.pebs_frontend = true,
 		.default_scenario = "memory-bound",
+		.ports = EMU_PORTS_SKYLAKE, /* UOPS_DISPATCHED_PORT (emu_model_skl.c) */
+		.baclear_cycles = 9, .ms_switch_cycles = 2, /* Intel's Skylake metrics */
+		.bw_reads = 4,
 	},
 	{
 		.name = "skylake-sp",
@@ -67,6 +70,9 @@ const struct emu_machine emu_machines[] = {
 		.fixed_counters = 3, .fixed_width = 48,
 		.nominal_ghz = 2.50,
 		.default_scenario = "topdown",
+		.ports = EMU_PORTS_SKYLAKE, /* UOPS_DISPATCHED_PORT (emu_model_skl.c) */
+		.baclear_cycles = 9, .ms_switch_cycles = 2, /* Intel's Skylake metrics */
+		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.core_uarch = CPUID_UARCH_SKYLAKE,
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true, .l3_miss_sources = true,
 	},

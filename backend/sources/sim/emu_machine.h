@@ -53,11 +53,18 @@ struct emu_machine {
 	 * Sunny and Willow Cove's A1H (ports 0, 1, 2_3, 4_9, 5, 6, 7_8), Golden
 	 * and Redwood Cove's B2H (0, 1, 2_3_10, 4_9, 5_11, 6, 7_8), with
 	 * CPU_CLK_UNHALTED.DISTRIBUTED (ECH/02H), Lion Cove's B2H by kind (ALU,
-	 * LOAD, STA, STD); 0: none modelled.  The deeper tree's events
-	 * (emu_model_events.c) are chosen by the same generation.
+	 * LOAD, STA, STD); Skylake's are emu_model_skl.c's; 0: none modelled.
+	 * The deeper tree's events (emu_model_events.c) are chosen by the
+	 * same generation.
 	 */
 	enum emu_ports { EMU_PORTS_NONE, EMU_PORTS_SUNNY_COVE, EMU_PORTS_GOLDEN_COVE,
-			 EMU_PORTS_LION_COVE } ports;
+			 EMU_PORTS_LION_COVE, EMU_PORTS_SKYLAKE } ports;
+	/*
+	 * The cycles Intel's metrics charge for a BAClear (Branch_Resteers) and
+	 * a switch to the microcode sequencer (MS_Switches) on this core: 9
+	 * and 2 on Skylake, 10 and 3 later (0: those).
+	 */
+	unsigned baclear_cycles, ms_switch_cycles;
 	/*
 	 * The data reads outstanding from which the vendor's MEM_Bandwidth
 	 * counts a cycle as bandwidth-bound (OFFCORE_REQUESTS_OUTSTANDING's

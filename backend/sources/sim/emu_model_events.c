@@ -47,6 +47,7 @@
 #define SNC (1u << EMU_PORTS_SUNNY_COVE)  /* Ice Lake, Tiger Lake */
 #define GLC_ (1u << EMU_PORTS_GOLDEN_COVE) /* Sapphire and Granite Rapids, Alder Lake's P-cores */
 #define LNC (1u << EMU_PORTS_LION_COVE)   /* Lunar and Arrow Lake's P-cores */
+#define SKL (1u << EMU_PORTS_SKYLAKE)     /* Skylake client and server (with emu_model_skl.c) */
 /* Golden Cove's encodings, Lion Cove's the same where its data has the event */
 #define GLC (GLC_ | LNC)
 #define SRV (1u << 8) /* only the servers' cores (AMX, FP16) */
@@ -68,7 +69,7 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	/* Ice Lake's metrics ask for the same cycles as EXE_ACTIVITY.3_PORTS_UTIL with umask 80H */
 	{ SNC, "EXE_ACTIVITY.3_PORTS_UTIL:u0x80", 0xA6, 0x80, 0, SH_COND, Q_STALLS_CORE, 0, false },
 	/* (the first of two rows of one encoding answers: both are the same quantity) */
-	{ SNC | GLC, "L1D_PEND_MISS.FB_FULL", 0x48, 0x02, 0, SH_COND, Q_FB_FULL, 0, false },
+	{ SNC | GLC | SKL, "L1D_PEND_MISS.FB_FULL", 0x48, 0x02, 0, SH_COND, Q_FB_FULL, 0, false },
 	{ SNC | GLC_, "RESOURCE_STALLS.SCOREBOARD", 0xA2, 0x02, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
 	{ LNC, "BE_STALLS.SCOREBOARD", 0xA2, 0x02, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
 	{ GLC, "RS.EMPTY_RESOURCE", 0xA5, 0x01, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
@@ -78,6 +79,9 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ GLC, "EXE_ACTIVITY.2_3_PORTS_UTIL", 0xA6, 0x0C, 0, SH_COND, Q_EXE_PORTS, 3u << 2, false },
 	{ SNC, "ARITH.DIVIDER_ACTIVE", 0x14, 0x09, 1, SH_COND, Q_DIV, 0, false },
 	{ SNC, "ARITH.FP_DIVIDER_ACTIVE", 0x14, 0x01, 1, SH_COND, Q_FP_DIV, 0, false },
+	{ SKL, "ARITH.DIVIDER_ACTIVE", 0x14, 0x01, 1, SH_COND, Q_DIV, 0, false },
+	{ SKL, "PARTIAL_RAT_STALLS.SCOREBOARD", 0x59, 0x01, 0, SH_COND, Q_STALLS_SERIAL, 0, false },
+	{ SKL, "UOPS_RETIRED.MACRO_FUSED", 0xC2, 0x04, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
 	{ GLC, "ARITH.FPDIV_ACTIVE", 0xB0, 0x01, 1, SH_COND, Q_FP_DIV, 0, false },
 	{ LNC, "MEMORY_STALLS.L1", 0x46, 0x01, 0, SH_COND, Q_BOUND_L1, 0, false },
 	{ LNC, "MEMORY_STALLS.L2", 0x46, 0x02, 0, SH_COND, Q_BOUND_L2, 0, false },
@@ -90,14 +94,19 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ GLC_SRV, "EXE.AMX_BUSY", 0xB7, 0x02, 0, SH_COND, Q_ZERO, 0, false },
 	/* the front end's latency */
 	{ SNC | GLC, "ICACHE_DATA.STALLS", 0x80, 0x04, 0, SH_COND, Q_FE_ICACHE, 0, false },
-	{ SNC | GLC, "ICACHE_TAG.STALLS", 0x83, 0x04, 0, SH_COND, Q_FE_ITLB, 0, false },
-	{ SNC, "INT_MISC.CLEAR_RESTEER_CYCLES", 0x0D, 0x80, 0, SH_COND, Q_FE_CLEAR_RESTEER, 0, false },
+	/*
+	 * Skylake's ICache_Misses adds 2 cycles a miss to the stall cycles it
+	 * counts: the stalls are the rest, in runs of stall_len (a run a miss)
+	 */
+	{ SKL, "ICACHE_16B.IFDATA_STALL", 0x80, 0x04, 0, SH_COND, Q_FE_ICACHE_SKL, 0, false },
+	{ SNC | GLC | SKL, "ICACHE_TAG.STALLS", 0x83, 0x04, 0, SH_COND, Q_FE_ITLB, 0, false },
+	{ SNC | SKL, "INT_MISC.CLEAR_RESTEER_CYCLES", 0x0D, 0x80, 0, SH_COND, Q_FE_CLEAR_RESTEER, 0, false },
 	{ GLC, "INT_MISC.CLEAR_RESTEER_CYCLES", 0xAD, 0x80, 0, SH_COND, Q_FE_CLEAR_RESTEER, 0, false },
 	{ GLC, "INT_MISC.UNKNOWN_BRANCH_CYCLES", 0xAD, 0x40, 0, SH_COND, Q_FE_UNKNOWN_BRANCH, 0, false },
-	{ SNC, "BACLEARS.ANY", 0xE6, 0x01, 0, SH_RATE, Q_FE_BACLEARS, 0, false },
+	{ SNC | SKL, "BACLEARS.ANY", 0xE6, 0x01, 0, SH_RATE, Q_FE_BACLEARS, 0, false },
 	{ GLC, "BACLEARS.ANY", 0x60, 0x01, 0, SH_RATE, Q_FE_BACLEARS, 0, false },
-	{ SNC | GLC, "DECODE.LCP", 0x87, 0x01, 0, SH_COND, Q_FE_LCP, 0, false },
-	{ SNC, "DSB2MITE_SWITCHES.PENALTY_CYCLES", 0xAB, 0x02, 0, SH_COND, Q_FE_DSB_SWITCH, 0, false },
+	{ SNC | GLC | SKL, "DECODE.LCP", 0x87, 0x01, 0, SH_COND, Q_FE_LCP, 0, false },
+	{ SNC | SKL, "DSB2MITE_SWITCHES.PENALTY_CYCLES", 0xAB, 0x02, 0, SH_COND, Q_FE_DSB_SWITCH, 0, false },
 	{ GLC, "DSB2MITE_SWITCHES.PENALTY_CYCLES", 0x61, 0x02, 0, SH_COND, Q_FE_DSB_SWITCH, 0, false },
 	{ SNC, "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", 0x9C, 0x01, 5, SH_COND, Q_FE_0_UOPS, 0,
 	  false },
@@ -105,30 +114,30 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ GLC, "INT_MISC.UOP_DROPPING", 0xAD, 0x10, 0, SH_RATE, Q_ZERO, 0, false },
 	/* the memory's bandwidth and latency (Little's law over the scenario's lines and latencies) */
 	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.DATA_RD", 0x20, 0x08, 0, SH_OCC, Q_OCC_DATA_RD, 0, false },
-	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD", 0x60, 0x08, 0, SH_OCC, Q_OCC_DATA_RD, 0, false },
+	{ SNC | SKL, "OFFCORE_REQUESTS_OUTSTANDING.ALL_DATA_RD", 0x60, 0x08, 0, SH_OCC, Q_OCC_DATA_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x20, 0x01, 0, SH_OCC, Q_OCC_DEMAND_RD, 0, false },
-	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x60, 0x01, 0, SH_OCC, Q_OCC_DEMAND_RD, 0, false },
+	{ SNC | SKL, "OFFCORE_REQUESTS_OUTSTANDING.DEMAND_DATA_RD", 0x60, 0x01, 0, SH_OCC, Q_OCC_DEMAND_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.L3_MISS_DEMAND_DATA_RD", 0x20, 0x10, 0, SH_OCC,
 	  Q_OCC_L3_MISS_DEMAND_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO", 0x20, 0x04, 1, SH_COND, Q_CYCLES_RFO, 0,
 	  false },
-	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO", 0x60, 0x04, 1, SH_COND, Q_CYCLES_RFO, 0,
+	{ SNC | SKL, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_RFO", 0x60, 0x04, 1, SH_COND, Q_CYCLES_RFO, 0,
 	  false },
 	{ GLC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x20, 0x02, 1, SH_COND,
 	  Q_CYCLES_CODE_RD, 0, false },
-	{ SNC, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x60, 0x02, 1, SH_COND,
+	{ SNC | SKL, "OFFCORE_REQUESTS_OUTSTANDING.CYCLES_WITH_DEMAND_CODE_RD", 0x60, 0x02, 1, SH_COND,
 	  Q_CYCLES_CODE_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0x21, 0x01, 0, SH_RATE, Q_REQ_DEMAND_RD, 0, false },
-	{ SNC, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0xB0, 0x01, 0, SH_RATE, Q_REQ_DEMAND_RD, 0, false },
+	{ SNC | SKL, "OFFCORE_REQUESTS.DEMAND_DATA_RD", 0xB0, 0x01, 0, SH_RATE, Q_REQ_DEMAND_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS.L3_MISS_DEMAND_DATA_RD", 0x21, 0x10, 0, SH_RATE, Q_REQ_L3_MISS_DEMAND_RD, 0,
 	  false },
-	{ SNC, "OFFCORE_REQUESTS.ALL_DATA_RD", 0xB0, 0x08, 0, SH_RATE, Q_REQ_DATA_RD, 0, false },
+	{ SNC | SKL, "OFFCORE_REQUESTS.ALL_DATA_RD", 0xB0, 0x08, 0, SH_RATE, Q_REQ_DATA_RD, 0, false },
 	{ GLC, "OFFCORE_REQUESTS.ALL_REQUESTS", 0x21, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
-	{ SNC, "OFFCORE_REQUESTS.ALL_REQUESTS", 0xB0, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
-	{ SNC | GLC_, "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
+	{ SNC | SKL, "OFFCORE_REQUESTS.ALL_REQUESTS", 0xB0, 0x80, 0, SH_RATE, Q_REQ_ALL, 0, false },
+	{ SNC | GLC_ | SKL, "L1D_PEND_MISS.PENDING", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
 	{ LNC, "L1D_PENDING.LOAD", 0x48, 0x01, 0, SH_OCC, Q_OCC_L1D_MISS, 0, false },
-	{ SNC | GLC, "CYCLE_ACTIVITY.CYCLES_MEM_ANY", 0xA3, 0x10, 16, SH_COND, Q_CYCLES_MEM_ANY, 0, false },
-	{ SNC, "CYCLE_ACTIVITY.CYCLES_L1D_MISS", 0xA3, 0x08, 8, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
+	{ SNC | GLC | SKL, "CYCLE_ACTIVITY.CYCLES_MEM_ANY", 0xA3, 0x10, 16, SH_COND, Q_CYCLES_MEM_ANY, 0, false },
+	{ SNC | SKL, "CYCLE_ACTIVITY.CYCLES_L1D_MISS", 0xA3, 0x08, 8, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
 	{ GLC, "MEMORY_ACTIVITY.CYCLES_L1D_MISS", 0x47, 0x02, 2, SH_COND, Q_CYCLES_L1D_MISS, 0, false },
 	{ GLC_, "XQ.FULL_CYCLES", 0x2D, 0x01, 1, SH_COND, Q_SQ_FULL, 0, false },
 	{ LNC, "XQ.FULL", 0x2D, 0x01, 1, SH_COND, Q_SQ_FULL, 0, false },
@@ -139,57 +148,59 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	 * the TLBs: STLB hits, the walker (one walk at a time: pending = active),
 	 * the walks by page size (bits 02H 4K, 04H 2M/4M, 08H 1G)
 	 */
-	{ SNC, "DTLB_LOAD_MISSES.STLB_HIT", 0x08, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_LOAD, false },
-	{ SNC, "DTLB_LOAD_MISSES.WALK_PENDING", 0x08, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_LOAD, false },
-	{ SNC, "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0E, 0, SH_RATE, Q_WALKS, TLB_LOAD, true },
+	{ SNC | SKL, "DTLB_LOAD_MISSES.STLB_HIT", 0x08, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_LOAD, false },
+	{ SNC | SKL, "DTLB_LOAD_MISSES.WALK_PENDING", 0x08, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_LOAD, false },
+	{ SNC | SKL, "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0E, 0, SH_RATE, Q_WALKS, TLB_LOAD, true },
 	{ GLC, "DTLB_LOAD_MISSES.STLB_HIT", 0x12, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_LOAD, false },
 	{ GLC, "DTLB_LOAD_MISSES.WALK_PENDING", 0x12, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_LOAD, false },
 	{ GLC, "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x12, 0x0E, 0, SH_RATE, Q_WALKS, TLB_LOAD, true },
-	{ SNC, "DTLB_STORE_MISSES.STLB_HIT", 0x49, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_STORE, false },
-	{ SNC, "DTLB_STORE_MISSES.WALK_PENDING", 0x49, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_STORE, false },
-	{ SNC, "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0E, 0, SH_RATE, Q_WALKS, TLB_STORE, true },
+	{ SNC | SKL, "DTLB_STORE_MISSES.STLB_HIT", 0x49, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_STORE, false },
+	{ SNC | SKL, "DTLB_STORE_MISSES.WALK_PENDING", 0x49, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_STORE, false },
+	{ SNC | SKL, "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0E, 0, SH_RATE, Q_WALKS, TLB_STORE, true },
 	{ GLC, "DTLB_STORE_MISSES.STLB_HIT", 0x13, 0x20, 0, SH_RATE, Q_STLB_HITS, TLB_STORE, false },
 	{ GLC, "DTLB_STORE_MISSES.WALK_PENDING", 0x13, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_STORE, false },
 	{ GLC, "DTLB_STORE_MISSES.WALK_COMPLETED", 0x13, 0x0E, 0, SH_RATE, Q_WALKS, TLB_STORE, true },
-	{ SNC, "ITLB_MISSES.WALK_PENDING", 0x85, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_CODE, false },
-	{ SNC, "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0E, 0, SH_RATE, Q_WALKS, TLB_CODE, true },
+	{ SNC | SKL, "ITLB_MISSES.WALK_PENDING", 0x85, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_CODE, false },
+	{ SNC | SKL, "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0E, 0, SH_RATE, Q_WALKS, TLB_CODE, true },
 	{ GLC, "ITLB_MISSES.WALK_PENDING", 0x11, 0x10, 0, SH_RATE, Q_WALK_ACTIVE, TLB_CODE, false },
 	{ GLC, "ITLB_MISSES.WALK_COMPLETED", 0x11, 0x0E, 0, SH_RATE, Q_WALKS, TLB_CODE, true },
 	/* branches by kind, retired and mispredicted */
 	/* (Lion Cove splits the taken conditionals into forward and backward: not modelled) */
 	{ SNC | GLC_, "BR_INST_RETIRED", 0xC4, 0x7B, 0, SH_RATE, Q_BRANCHES, 0, true },
 	{ SNC | GLC_, "BR_MISP_RETIRED", 0xC5, 0xFF, 0, SH_RATE, Q_MISPREDICTS, 0, true },
-	{ SNC | GLC, "INST_RETIRED.NOP", 0xC0, 0x02, 0, SH_RATE, Q_NOPS, 0, false },
+	/* Skylake's: 01H COND (taken or not), 10H NOT_TAKEN */
+	{ SKL, "BR_INST_RETIRED", 0xC4, 0x7B, 0, SH_RATE, Q_BRANCHES_SKL, 0, true },
+	{ SNC | GLC | SKL, "INST_RETIRED.NOP", 0xC0, 0x02, 0, SH_RATE, Q_NOPS, 0, false },
 	/* clears */
 	{ SNC, "INT_MISC.CLEARS_COUNT", 0x0D, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
 	{ GLC, "INT_MISC.CLEARS_COUNT", 0xAD, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
-	{ SNC | GLC, "MACHINE_CLEARS.COUNT", 0xC3, 0x01, 1, SH_EDGES, Q_MACHINE_CLEARS, 0, false },
-	{ SNC | GLC, "MACHINE_CLEARS.MEMORY_ORDERING", 0xC3, 0x02, 0, SH_RATE, Q_MO_CLEARS, 0, false },
+	{ SNC | GLC | SKL, "MACHINE_CLEARS.COUNT", 0xC3, 0x01, 1, SH_EDGES, Q_MACHINE_CLEARS, 0, false },
+	{ SNC | GLC | SKL, "MACHINE_CLEARS.MEMORY_ORDERING", 0xC3, 0x02, 0, SH_RATE, Q_MO_CLEARS, 0, false },
 	/* retiring */
 	{ SNC | GLC, "UOPS_RETIRED.SLOTS", 0xC2, 0x02, 0, SH_UOPS, Q_UOPS_RETIRED, 0, false },
 	{ SNC, "UOPS_ISSUED.ANY", 0x0E, 0x01, 0, SH_UOPS, Q_UOPS_ISSUED, 0, false },
 	{ GLC, "UOPS_ISSUED.ANY", 0xAE, 0x01, 0, SH_UOPS, Q_UOPS_ISSUED, 0, false },
-	{ SNC | GLC, "UOPS_EXECUTED.THREAD", 0xB1, 0x01, 0, SH_UOPS, Q_UOPS_EXECUTED, 0, false },
-	{ SNC | GLC, "UOPS_EXECUTED.X87", 0xB1, 0x10, 0, SH_RATE, Q_UOPS_X87, 0, false },
+	{ SNC | GLC | SKL, "UOPS_EXECUTED.THREAD", 0xB1, 0x01, 0, SH_UOPS, Q_UOPS_EXECUTED, 0, false },
+	{ SNC | GLC | SKL, "UOPS_EXECUTED.X87", 0xB1, 0x10, 0, SH_RATE, Q_UOPS_X87, 0, false },
 	{ GLC, "UOPS_RETIRED.MS", 0xC2, 0x04, 0, SH_MS, Q_MS_RETIRED, 0, false },
-	{ SNC, "IDQ.MS_UOPS", 0x79, 0x30, 0, SH_MS, Q_MS_ISSUED, 0, false },
+	{ SNC | SKL, "IDQ.MS_UOPS", 0x79, 0x30, 0, SH_MS, Q_MS_ISSUED, 0, false },
 	{ GLC, "IDQ.MS_UOPS", 0x79, 0x20, 0, SH_MS, Q_MS_ISSUED, 0, false },
-	{ SNC, "IDQ.MITE_UOPS", 0x79, 0x04, 0, SH_RATE, Q_MITE_UOPS, 0, false },
+	{ SNC | SKL, "IDQ.MITE_UOPS", 0x79, 0x04, 0, SH_RATE, Q_MITE_UOPS, 0, false },
 	{ SNC, "UOPS_DECODED.DEC0", 0x56, 0x01, 0, SH_DEC0, Q_DEC0, 0, false },
-	{ SNC | GLC_, "FP_ARITH_INST_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
+	{ SNC | GLC_ | SKL, "FP_ARITH_INST_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
 	{ LNC, "FP_ARITH_OPS_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
 	{ GLC_SRV, "FP_ARITH_INST_RETIRED2", 0xCF, 0x1F, 0, SH_RATE, Q_ZERO, 0, true },
 	{ GLC, "INT_VEC_RETIRED", 0xE7, 0xFF, 0, SH_RATE, Q_ZERO, 0, true },
-	{ SNC, "MEM_INST_RETIRED.ANY", 0xD0, 0x83, 0, SH_RATE, Q_MEM_UOPS, 0, false },
-	{ SNC | GLC, "MEM_INST_RETIRED.ALL_LOADS", 0xD0, 0x81, 0, SH_RATE, Q_ALL_LOADS, 0, false },
-	{ SNC | GLC, "MEM_INST_RETIRED.ALL_STORES", 0xD0, 0x82, 0, SH_RATE, Q_ALL_STORES, 0, false },
+	{ SNC | SKL, "MEM_INST_RETIRED.ANY", 0xD0, 0x83, 0, SH_RATE, Q_MEM_UOPS, 0, false },
+	{ SNC | GLC | SKL, "MEM_INST_RETIRED.ALL_LOADS", 0xD0, 0x81, 0, SH_RATE, Q_ALL_LOADS, 0, false },
+	{ SNC | GLC | SKL, "MEM_INST_RETIRED.ALL_STORES", 0xD0, 0x82, 0, SH_RATE, Q_ALL_STORES, 0, false },
 	{ GLC_, "MEM_UOP_RETIRED.ANY", 0xE5, 0x03, 0, SH_RATE, Q_MEM_UOPS, 0, false },
 	{ LNC, "MEM_UOP_RETIRED.ANY", 0xE5, 0x0F, 0, SH_RATE, Q_MEM_UOPS, 0, false },
 	{ GLC_, "INST_RETIRED.MACRO_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
 	{ LNC, "INST_RETIRED.MACRO_FUSED", 0xC0, 0x30, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
 	/* the scenarios' macro-fused pairs are all compare-and-branch */
 	{ LNC, "INST_RETIRED.BR_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
-	{ SNC | GLC, "MEM_LOAD_RETIRED", 0xD1, 0x7F, 0, SH_RATE, Q_LOADS, 0, true },
+	{ SNC | GLC | SKL, "MEM_LOAD_RETIRED", 0xD1, 0x7F, 0, SH_RATE, Q_LOADS, 0, true },
 };
 
 static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsigned umask)
@@ -228,15 +239,11 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 	emu_dist_zero(d);
 	switch (r->shape) {
 	case SH_COND:
+		/* the condition holds in runs (its edges count them): a stall's stall_len, a divide's latency */
 		emu_dist_bernoulli(d, q);
 		d->cond_cmask = r->cmask;
-		emu_ev_stall_runs(c, d);
-		if (r->q == Q_DIV) { /* busy runs of one divide each */
-			d->run_len = c->v[SK_div_latency];
-			d->run_side = EMU_RUN_GE;
-		}
-		if (r->q == Q_FB_FULL) /* a wait for a fill buffer lasts stall_len */
-			d->run_side = EMU_RUN_GE;
+		d->run_len = r->q == Q_DIV ? c->v[SK_div_latency] : c->v[SK_stall_len];
+		d->run_side = EMU_RUN_GE;
 		break;
 	case SH_RATE:
 		emu_dist_bernoulli(d, q);
@@ -254,14 +261,24 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 				  q, m->slots_width);
 		break;
 	case SH_MS: {
-		/* 4 uops a cycle while it delivers; a run per switch (fe_ms_switch_share / 3) */
-		double switches = emu_fe_latency(c->v) * c->v[SK_fe_ms_switch_share] / 3;
-		double cyc = emu_clamp01(q / 4);
+		/* 4 uops a cycle while it delivers; a run per switch (the vendor's cycles a switch) */
+		double switches = emu_fe_latency(c->v) * c->v[SK_fe_ms_switch_share] /
+				  (m->ms_switch_cycles ? m->ms_switch_cycles : 3);
+		double cyc, per;
 
 		if (r->q == Q_MS_RETIRED)
 			switches /= c->v[SK_issue_ratio]; /* retired: the issued runs, fewer */
+		/* up to 4 a cycle, in at least a cycle a switch: fewer a cycle when switches are many */
+		cyc = emu_clamp01(fmax(q / 4, fmin(switches, q)));
+		per = cyc > 0 ? fmin(4, fmax(1, q / cyc)) : 0;
 		d->h[0] = 1 - cyc;
-		d->h[4] = cyc;
+		if (cyc > 0) {
+			unsigned lo = (unsigned)floor(per);
+
+			d->h[lo] += cyc * (1 - (per - lo));
+			if (lo < 4)
+				d->h[lo + 1] += cyc * (per - lo);
+		}
 		d->run_len = switches > 0 ? fmax(1, cyc / switches) : 1;
 		d->run_side = EMU_RUN_GE;
 		break;

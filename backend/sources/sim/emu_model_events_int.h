@@ -31,7 +31,7 @@ enum emu_q {
 	Q_STLB_HITS, Q_WALK_ACTIVE, Q_WALKS,
 	Q_BRANCHES, Q_MISPREDICTS, Q_NOPS,
 	/* Lion Cove's MEMORY_STALLS: the stall cycles each level of the hierarchy holds */
-	Q_BOUND_L1, Q_BOUND_L2, Q_BOUND_L3, Q_FP_DIV,
+	Q_BOUND_L1, Q_BOUND_L2, Q_BOUND_L3, Q_FP_DIV, Q_FE_ICACHE_SKL, Q_BRANCHES_SKL,
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

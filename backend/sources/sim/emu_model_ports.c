@@ -61,7 +61,8 @@ bool emu_model_ports(const struct emu_machine *m, unsigned event, unsigned umask
 
 	if (m->ports == EMU_PORTS_NONE)
 		return false;
-	if (event == 0xEC && umask == 0x02 && m->ports != EMU_PORTS_LION_COVE) {
+	if (event == 0xEC && umask == 0x02 &&
+	    (m->ports == EMU_PORTS_SUNNY_COVE || m->ports == EMU_PORTS_GOLDEN_COVE)) {
 		/* CPU_CLK_UNHALTED.DISTRIBUTED */
 		emu_dist_bernoulli(d, v[SK_slot_share]);
 		return true;

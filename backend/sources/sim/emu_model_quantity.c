@@ -69,14 +69,11 @@ double emu_machine_clears(const double *v)
 	return ms > 0 ? emu_mispredicts(v) * (1 - ms) / ms : 0;
 }
 
-/* The microcode sequencer's uops retired per cycle. */
-static double emu_ms_uops(const struct emu_machine *m, const double *v)
+/* The microcode sequencer's uops retired per cycle: its share of the heavy operations' uops. */
+static double emu_ms_uops(const double *v)
 {
-	double slots = m->slots_width * emu_clamp01(v[SK_slot_share]);
-	double frac[8];
-
-	emu_model_topdown(m, v, frac);
-	return frac[0] * slots * emu_clamp01(v[SK_heavy_ops_share]) * emu_clamp01(v[SK_ms_heavy_share]);
+	return emu_uops_retired(v) * emu_clamp01(v[SK_heavy_ops_share]) *
+	       emu_clamp01(v[SK_ms_heavy_share]);
 }
 
 /*
@@ -311,7 +308,11 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_FE_ITLB: return fe * v[SK_fe_itlb_share];
 	case Q_FE_CLEAR_RESTEER: return fe * v[SK_fe_resteer_share] * (1 - v[SK_fe_unknown_branch_share]);
 	case Q_FE_UNKNOWN_BRANCH: return fe * v[SK_fe_resteer_share] * v[SK_fe_unknown_branch_share];
-	case Q_FE_BACLEARS: return fe * v[SK_fe_resteer_share] * v[SK_fe_unknown_branch_share] / 10;
+	case Q_FE_BACLEARS:
+		return fe * v[SK_fe_resteer_share] * v[SK_fe_unknown_branch_share] /
+		       (c->m->baclear_cycles ? c->m->baclear_cycles : 10);
+	case Q_FE_ICACHE_SKL: /* stalls + 2 a miss, a miss per run of stall_len: stalls x (1 + 2 / len) */
+		return fe * v[SK_fe_icache_share] * v[SK_stall_len] / (v[SK_stall_len] + 2);
 	case Q_FE_LCP: return fe * v[SK_fe_lcp_share];
 	case Q_FE_DSB_SWITCH: return fe * v[SK_fe_dsb_switch_share];
 	case Q_FE_0_UOPS: return fe * emu_clamp01(v[SK_slot_share]);
@@ -322,10 +323,10 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_UOPS_ISSUED: return issued;
 	case Q_UOPS_EXECUTED: return emu_uops_retired(v) * v[SK_exec_ratio];
 	case Q_UOPS_X87: return emu_uops_retired(v) * v[SK_exec_ratio] * v[SK_x87_share];
-	case Q_MS_RETIRED: return emu_ms_uops(c->m, v);
-	case Q_MS_ISSUED: return emu_ms_uops(c->m, v) * v[SK_issue_ratio];
+	case Q_MS_RETIRED: return emu_ms_uops(v);
+	case Q_MS_ISSUED: return emu_ms_uops(v) * v[SK_issue_ratio];
 	case Q_MITE_UOPS: return fmax(0, issued * (1 - v[SK_dsb_coverage]) -
-				      emu_ms_uops(c->m, v) * v[SK_issue_ratio]);
+				      emu_ms_uops(v) * v[SK_issue_ratio]);
 	case Q_DEC0: return 0; /* SH_DEC0 works it out */
 	case Q_FP: return emu_fp(v, c->umask);
 	case Q_MEM_UOPS: return emu_uops_retired(v) * v[SK_mem_uops_share];
@@ -355,6 +356,14 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_SQ_FULL: return emu_clamp01(v[SK_sq_full_stall]);
 	case Q_STLB_HITS: case Q_WALK_ACTIVE: case Q_WALKS: return emu_tlb(c, r);
 	case Q_BRANCHES: return emu_branches(c, false);
+	case Q_BRANCHES_SKL: { /* 01H COND: every conditional; 10H NOT_TAKEN: the conditionals not taken */
+		double cond = v[SK_br_cond_share], tk = v[SK_br_cond_taken_share], call = v[SK_br_call_share];
+		double n = (c->umask & 0x01 ? cond : 0) + (c->umask & 0x02 ? call : 0) +
+			   (c->umask & 0x08 ? call : 0) + (c->umask & 0x10 ? cond * (1 - tk) : 0) +
+			   (c->umask & 0x20 ? cond * tk + 2 * call + v[SK_br_jump_share] : 0);
+
+		return v[SK_ipc] * v[SK_branch_per_inst] * n;
+	}
 	case Q_MISPREDICTS: return emu_branches(c, true);
 	case Q_NOPS: return v[SK_ipc] * v[SK_nop_per_inst];
 	case Q_BOUND_L1: return s.mem - s.l1d;
