@@ -34,7 +34,7 @@
 # slows (smt-contended asks more: there the nodes checked are those no
 # slowdown moves: the stalls a load or store holds, the front end's).
 . "$top_srcdir/tests/lib.sh"
-plan 58
+plan 60
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -56,6 +56,8 @@ scenario() {
 		printf 'cpu all br_call_share=0.06 br_jump_share=0.1 misp_cond_share=0.8 misp_ret_share=0.05 misp_indirect_share=0.12\n'
 		printf 'cpu all load_active=0.3 l1d_miss_active=0.05 data_rd_cycles=0 mem_bw_cycles=0 walk_cycles=30\n'
 		printf 'cpu all dtlb_load_stlb_hits_per_inst=0.002 dtlb_load_walks_per_inst=0.0002 walk_2m_share=0 walk_1g_share=0\n'
+		printf 'cpu all dtlb_store_stlb_hits_per_inst=0.0005 dtlb_store_walks_per_inst=0.00005 dsb_coverage=0.7\n'
+		printf 'cpu all l1i_miss_per_inst=0.002 ic_fetches_per_inst=0.3 itlb_stlb_hits_per_inst=0.0005 itlb_miss_per_inst=0.0001\n'
 		printf 'cpu all %s\n' "$*"
 	} >"$tmp/$n.scn"
 }
@@ -236,6 +238,45 @@ for m in sapphire-rapids:3:glc granite-rapids:3:glc alderlake:3:adl icelake-sp:2
 		expect_match "$machine $scn: levels 4-5 (bandwidth, latency, the DTLB) and the Info branch and memory figures are the truth" \
 			"$(printf '%s\n' "$out" | deep "$tmp/$scn.scn" "$dk")" "ok"
 	done
+done
+
+# AMD Zen 4 (Genoa) and Zen 3 (Vermeer): the op cache's and instruction
+# cache's miss ratios (the op cache misses what it does not deliver,
+# 1 - dsb_coverage; the instruction cache l1i_miss_per_inst of its
+# ic_fetches_per_inst lookups), the TLBs' misses a second (the L1 DTLB's:
+# the loads' and stores' STLB hits and walks; the L2's: the walks; the L1
+# ITLB's: its L2 hits and walks), the ops dispatched (issued) a second
+amd() {
+	$PY -c '
+import sys, json
+scn, m = sys.argv[1], sys.argv[2]
+v = {}
+for line in open(scn):
+    if line.startswith("cpu all "):
+        for kv in line.split()[2:]:
+            k, x = kv.split("=")
+            v[k] = float(x)
+s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+t = next(x for x in s["threads"] if x["cpu"] == 0)["metrics"]
+ips = v["ipc"] * t["ghz"] * 1e9
+want = {"op_cache_fetch_miss_ratio": (1 - v["dsb_coverage"]) * (100 if m == "genoa" else 1),
+        "ic_fetch_miss_ratio": 100 * v["l1i_miss_per_inst"] / v["ic_fetches_per_inst"],
+        "l1_itlb_misses": ips * (v["itlb_stlb_hits_per_inst"] + v["itlb_miss_per_inst"])}
+if m == "genoa":
+    want["l1_dtlb_misses"] = ips * (v["dtlb_load_stlb_hits_per_inst"] + v["dtlb_load_walks_per_inst"] +
+                                    v["dtlb_store_stlb_hits_per_inst"] + v["dtlb_store_walks_per_inst"])
+    want["l2_dtlb_misses"] = ips * (v["dtlb_load_walks_per_inst"] + v["dtlb_store_walks_per_inst"])
+else:
+    want["macro_ops_dispatched"] = ips * v["uops_per_inst"] * v["issue_ratio"]
+bad = ["%s %s, truth %.4g" % (n, t.get(n), w) for n, w in sorted(want.items())
+       if t.get(n) is None or abs(t[n] - w) > 0.05 * w]
+print("ok (%d figures)" % len(want) if not bad else "; ".join(bad))
+' "$@" 2>&1
+}
+for m in genoa vermeer; do
+	run "$PMUTOP" --sim "$m:$tmp/bandwidth.scn" -b -n 2 -d 0.3 --format json -g 7,8
+	expect_match "$m: the op cache, instruction cache, TLBs and dispatched ops are the truth" \
+		"$(printf '%s\n' "$out" | amd "$tmp/bandwidth.scn" "$m")" "ok"
 done
 
 run "$PMUTOP" --sim icelake-sp --list-metrics --plan L2_Bound

@@ -538,7 +538,7 @@ bool emu_model_core(const struct emu_machine *m, unsigned event, unsigned umask,
 	};
 
 	if (m->amd)
-		return emu_model_amd_core(m, event, umask, v, d);
+		return emu_model_amd_core(m, event, umask, v, d) || emu_model_events(&c, d);
 	if (m->e_core && emu_model_atom_core(m, event, umask, v, d))
 		return true;
 	if (!m->e_core && emu_model_ports(m, event, umask, v, d))

@@ -48,6 +48,7 @@
 #define GLC_ (1u << EMU_PORTS_GOLDEN_COVE) /* Sapphire and Granite Rapids, Alder Lake's P-cores */
 #define LNC (1u << EMU_PORTS_LION_COVE)   /* Lunar and Arrow Lake's P-cores */
 #define SKL (1u << EMU_PORTS_SKYLAKE)     /* Skylake client and server (with emu_model_skl.c) */
+#define ZEN (1u << EMU_PORTS_ZEN)         /* AMD Zen 2 to 5 (with emu_model_amd.c) */
 /* Golden Cove's encodings, Lion Cove's the same where its data has the event */
 #define GLC (GLC_ | LNC)
 #define SRV (1u << 8) /* only the servers' cores (AMX, FP16) */
@@ -171,6 +172,31 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	/* Skylake's: 01H COND (taken or not), 10H NOT_TAKEN */
 	{ SKL, "BR_INST_RETIRED", 0xC4, 0x7B, 0, SH_RATE, Q_BRANCHES_SKL, 0, true },
 	{ SNC | GLC | SKL, "INST_RETIRED.NOP", 0xC0, 0x02, 0, SH_RATE, Q_NOPS, 0, false },
+	/* AMD Zen (12-bit event selects): what emu_model_amd.c does not count */
+	{ ZEN, "ls_l1_d_tlb_miss.all", 0x45, 0xFF, 0, SH_RATE, Q_DTLB_MISSES, 0, false },
+	{ ZEN, "ls_l1_d_tlb_miss.all_l2_miss", 0x45, 0xF0, 0, SH_RATE, Q_DTLB_WALKS, 0, false },
+	{ ZEN, "l2_dtlb_misses", 0x45, 0xF0, 0, SH_RATE, Q_DTLB_WALKS, 0, false }, /* Zen 2's name */
+	{ ZEN, "bp_l1_tlb_miss_l2_tlb_hit", 0x84, 0x00, 0, SH_RATE, Q_ITLB_L2_HITS, 0, false },
+	{ ZEN, "bp_l1_tlb_miss_l2_hit", 0x84, 0x00, 0, SH_RATE, Q_ITLB_L2_HITS, 0, false }, /* Zen 2's name */
+	{ ZEN, "ic_tag_hit_miss.all_instruction_cache_accesses", 0x18E, 0x1F, 0, SH_RATE, Q_IC_FETCHES, 0,
+	  false },
+	{ ZEN, "ic_tag_hit_miss.instruction_cache_miss", 0x18E, 0x18, 0, SH_RATE, Q_IC_MISSES, 0, false },
+	{ ZEN, "op_cache_hit_miss.all_op_cache_accesses", 0x28F, 0x07, 0, SH_RATE, Q_IC_FETCHES, 0, false },
+	{ ZEN, "op_cache_hit_miss.op_cache_miss", 0x28F, 0x04, 0, SH_RATE, Q_OC_MISSES, 0, false },
+	/* no TLB flushes in the scenarios, by any of the generations' names and umasks */
+	{ ZEN, "ls_tlb_flush", 0x78, 0xFF, 0, SH_RATE, Q_ZERO, 0, true },
+	{ ZEN, "all_tlbs_flushed", 0x78, 0xFF, 0, SH_RATE, Q_ZERO, 0, true },
+	{ ZEN, "fp_disp_faults.sse_avx_all", 0x0E, 0x0E, 0, SH_RATE, Q_ZERO, 0, false },
+	{ ZEN, "sse_avx_stalls", 0x0E, 0x0E, 0, SH_RATE, Q_ZERO, 0, false }, /* Zen 2: no SSE/AVX mixing */
+	{ ZEN, "de_dis_cops_from_decoder.disp_op_type.any_fp_dispatch", 0xAB, 0x04, 0, SH_RATE, Q_FP_OPS, 0,
+	  false },
+	{ ZEN, "de_dis_cops_from_decoder.disp_op_type.any_integer_dispatch", 0xAB, 0x08, 0, SH_UOPS,
+	  Q_INT_OPS, 0, false },
+	/* Zen 4's and Zen 5's names of the same */
+	{ ZEN, "de_dis_ops_from_decoder.any_fp_dispatch", 0xAB, 0x04, 0, SH_RATE, Q_FP_OPS, 0, false },
+	{ ZEN, "de_dis_ops_from_decoder.disp_op_type.any_integer_dispatch", 0xAB, 0x08, 0, SH_UOPS,
+	  Q_INT_OPS, 0, false },
+	{ ZEN, "de_dis_ops_from_decoder.any_integer_dispatch", 0xAB, 0x08, 0, SH_UOPS, Q_INT_OPS, 0, false },
 	/* clears */
 	{ SNC, "INT_MISC.CLEARS_COUNT", 0x0D, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
 	{ GLC, "INT_MISC.CLEARS_COUNT", 0xAD, 0x01, 1, SH_EDGES, Q_CLEARS, 0, false },
@@ -229,9 +255,10 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 	double q;
 	int i;
 
-	if (m->ports == EMU_PORTS_NONE || m->e_core)
+	if ((m->ports == EMU_PORTS_NONE && !m->amd) || m->e_core)
 		return false;
-	i = emu_model_event_find(m->ports, m->l3_miss_sources, c->event, c->umask);
+	i = emu_model_event_find(m->amd ? EMU_PORTS_ZEN : m->ports, m->l3_miss_sources, c->event,
+				 c->umask);
 	if (i < 0)
 		return false;
 	r = &emu_ev_rows[i];
@@ -254,12 +281,15 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 		d->run_len = 1;
 		d->run_side = EMU_RUN_GE;
 		break;
-	case SH_UOPS:
-		emu_dist_binomial(d, fmin(1, fmax(q / m->slots_width, 1 - (r->q == Q_UOPS_RETIRED
-				? c->v[SK_retire_stall] : r->q == Q_UOPS_ISSUED
-				? c->v[SK_issue_stall] : c->v[SK_exec_stall]))),
-				  q, m->slots_width);
+	case SH_UOPS: {
+		unsigned w = m->slots_width ? m->slots_width : m->dispatch_width ? m->dispatch_width : 4;
+
+		emu_dist_binomial(d, fmin(1, fmax(q / w, 1 - (r->q == Q_UOPS_RETIRED
+				? c->v[SK_retire_stall] : r->q == Q_UOPS_EXECUTED
+				? c->v[SK_exec_stall] : c->v[SK_issue_stall]))),
+				  q, w);
 		break;
+	}
 	case SH_MS: {
 		/* 4 uops a cycle while it delivers; a run per switch (the vendor's cycles a switch) */
 		double switches = emu_fe_latency(c->v) * c->v[SK_fe_ms_switch_share] /

@@ -32,6 +32,9 @@ enum emu_q {
 	Q_BRANCHES, Q_MISPREDICTS, Q_NOPS,
 	/* Lion Cove's MEMORY_STALLS: the stall cycles each level of the hierarchy holds */
 	Q_BOUND_L1, Q_BOUND_L2, Q_BOUND_L3, Q_FP_DIV, Q_FE_ICACHE_SKL, Q_BRANCHES_SKL,
+	/* AMD's: data TLB misses and walks, instruction TLB and cache, op cache, ops by type */
+	Q_DTLB_MISSES, Q_DTLB_WALKS, Q_ITLB_L2_HITS, Q_IC_FETCHES, Q_IC_MISSES, Q_OC_MISSES,
+	Q_FP_OPS, Q_INT_OPS,
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

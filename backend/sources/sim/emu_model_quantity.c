@@ -355,6 +355,22 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_CYCLES_L1D_MISS: return fmax(v[SK_l1d_miss_active], s.l1d);
 	case Q_SQ_FULL: return emu_clamp01(v[SK_sq_full_stall]);
 	case Q_STLB_HITS: case Q_WALK_ACTIVE: case Q_WALKS: return emu_tlb(c, r);
+	case Q_DTLB_MISSES:
+		return v[SK_ipc] * (v[SK_dtlb_load_stlb_hits_per_inst] + v[SK_dtlb_load_walks_per_inst] +
+				    v[SK_dtlb_store_stlb_hits_per_inst] + v[SK_dtlb_store_walks_per_inst]);
+	case Q_DTLB_WALKS:
+		return v[SK_ipc] * (v[SK_dtlb_load_walks_per_inst] + v[SK_dtlb_store_walks_per_inst]);
+	case Q_ITLB_L2_HITS: return v[SK_ipc] * v[SK_itlb_stlb_hits_per_inst];
+	case Q_IC_FETCHES: return v[SK_ipc] * v[SK_ic_fetches_per_inst];
+	case Q_IC_MISSES: return v[SK_ipc] * v[SK_l1i_miss_per_inst];
+	/* the op cache misses what it does not deliver */
+	case Q_OC_MISSES: return v[SK_ipc] * v[SK_ic_fetches_per_inst] * (1 - v[SK_dsb_coverage]);
+	/* ops by type: FP instructions (one op each) and x87 ops; integer the rest */
+	case Q_FP_OPS: return fmin(issued, v[SK_ipc] * (v[SK_fp_scalar_per_inst] + v[SK_fp_vector_per_inst]) +
+					    emu_uops_retired(v) * v[SK_x87_share]);
+	case Q_INT_OPS:
+		return fmax(0, issued - v[SK_ipc] * (v[SK_fp_scalar_per_inst] + v[SK_fp_vector_per_inst]) -
+				       emu_uops_retired(v) * v[SK_x87_share]);
 	case Q_BRANCHES: return emu_branches(c, false);
 	case Q_BRANCHES_SKL: { /* 01H COND: every conditional; 10H NOT_TAKEN: the conditionals not taken */
 		double cond = v[SK_br_cond_share], tk = v[SK_br_cond_taken_share], call = v[SK_br_call_share];

@@ -177,6 +177,8 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(misp_ret_share,    CPU, 0.03, 0, 1,     "share of the mispredicted branches that are returns") \
 	X(misp_indirect_share, CPU, 0.1, 0, 1,    "share of the mispredicted branches that are indirect jumps or calls") \
 	X(fp_div_share,      CPU, 0.0,  0, 1,     "share of the divider's busy cycles that are floating-point divides or square roots") \
+	X(itlb_stlb_hits_per_inst, CPU, 0.0005, 0, 1, "instruction fetches that miss the first-level ITLB and hit the second level, per instruction") \
+	X(ic_fetches_per_inst, CPU, 0.3, 0, 4,   "instruction-cache (and op-cache) lookups, fetch windows per instruction (AMD's ic_tag_hit_miss, op_cache_hit_miss)") \
 	X(nop_per_inst,      CPU, 0.01, 0, 1,     "NOP instructions retired per instruction")
 
 enum scenario_key {
