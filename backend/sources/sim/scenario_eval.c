@@ -90,6 +90,25 @@ static uint64_t scenario_noise_entity(enum scenario_scope scope, int a, int b)
 	return 0x20000u + (uint64_t)a * 64u + (uint64_t)b;
 }
 
+/*
+ * Found once (the emulator asks for every CPU's truth at each segment):
+ * every key's default, and per scope the keys that move with the noise.
+ */
+static double scenario_defaults[SK_COUNT];
+static int scenario_noisy[3][SK_COUNT], scenario_nnoisy[3];
+static pthread_once_t scenario_tables_once = PTHREAD_ONCE_INIT;
+
+static void scenario_tables_init(void)
+{
+	for (int k = 0; k < SK_COUNT; k++) {
+		int sc = (int)scenario_keys[k].scope;
+
+		scenario_defaults[k] = scenario_keys[k].def;
+		if (scenario_keys[k].noisy && sc >= 0 && sc < 3)
+			scenario_noisy[sc][scenario_nnoisy[sc]++] = k;
+	}
+}
+
 /* The phases' values of one entity at time T, before noise. */
 static void scenario_eval_base(const struct scenario *sc, double t, enum scenario_scope scope,
 			       int a, int b, double out[SK_COUNT])
@@ -97,8 +116,8 @@ static void scenario_eval_base(const struct scenario *sc, double t, enum scenari
 	double start;
 	int phase = scenario_phase_at(sc, t, &start);
 
-	for (int k = 0; k < SK_COUNT; k++)
-		out[k] = scenario_keys[k].def;
+	pthread_once(&scenario_tables_once, scenario_tables_init);
+	memcpy(out, scenario_defaults, sizeof(scenario_defaults));
 	/* phases inherit: apply every phase up to the current one, in order */
 	for (int ph = 0; ph <= phase; ph++)
 		for (int j = 0; j < sc->phases[ph].nsets; j++) {
@@ -118,10 +137,11 @@ void scenario_eval_one(const struct scenario *sc, double t, enum scenario_scope 
 	if (sc->noise <= 0)
 		return;
 	slot = (uint64_t)floor(t / sc->noise_slot);
-	for (int k = 0; k < SK_COUNT; k++) {
+	for (int i = 0; i < scenario_nnoisy[scope]; i++) {
+		int k = scenario_noisy[scope][i];
 		double x;
 
-		if (scenario_keys[k].scope != scope || out[k] == 0 || !scenario_keys[k].noisy)
+		if (out[k] == 0)
 			continue;
 		x = out[k] * (1.0 + sc->noise * scenario_gauss(sc->seed,
 			scenario_noise_entity(scope, a, b), (uint64_t)k, slot));
