@@ -73,6 +73,7 @@ scenario() {
 		printf 'cpu all heavy_ops_share=0.15 ms_heavy_share=0.4 mispredict_share=0.75 mo_clear_share=0.3\n'
 		printf 'cpu all mem_uops_share=0.35 fb_full_stall=0 serialize_stall=0 div_busy=0 x87_share=0 macro_fused_per_inst=0.05\n'
 		printf 'cpu all rs_full_stall=0.05 rob_full_stall=0.03\n'
+		printf 'cpu all store_fwd_blocks_per_inst=0.002 assists_per_inst=0.0005 lock_cycles=0.01\n'
 		printf 'cpu all fp_scalar_per_inst=0 fp_vector_per_inst=0 l1d_miss_stall=0 l2_miss_stall=0\n'
 		printf 'cpu all branch_per_inst=0.15 branch_miss_ratio=0.01 br_cond_share=0.7 br_cond_taken_share=0.4\n'
 		printf 'cpu all br_call_share=0.06 br_jump_share=0.1 misp_cond_share=0.8 misp_ret_share=0.05 misp_indirect_share=0.12\n'
@@ -107,12 +108,12 @@ scenario smt ipc=1.45 uops_per_inst=1.1 issue_ratio=1.03 exec_ratio=1.03 issue_s
 	exec_stall=0.15 retire_stall=0.2 frontend_bound=0.12 bad_speculation=0.04 mem_stall=0.08 \
 	l1d_miss_stall=0.06 l2_miss_stall=0.04 l3_miss_stall=0.02 store_stall=0.01
 
-# check SCENARIO SLOTS KIND SOURCE: stdin the JSON samples (the last is checked); prints ok or what is wrong
+# check SCENARIO SLOTS KIND SOURCE MACHINE: stdin the JSON samples (the last is checked); prints ok or what is wrong
 check() {
 	$PY -c '
 import re, sys
 from truth import scenario, last_sample
-scn, W, kind, src = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+scn, W, kind, src, machine = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 v = scenario(scn)
 name = re.sub(r".*/|\.scn$", "", scn)
 s = last_sample()
@@ -153,6 +154,17 @@ if name != "smt":
         want["Memory_Operations"] = (ret - heavy) * v["mem_uops_share"]
 if kind in ("glc", "adl", "lnc", "skx"):
     want.update({"L2_Bound": l1d - l2, "L3_Miss_Bound" if kind == "glc" else "DRAM_Bound": l3})
+# level 4: a blocked store forward costs the 13 cycles Intel charges, an assist its
+# 78 slots (34 on Ice and Tiger Lake); a locked line its cycles (Sapphire and Granite Rapids)
+# (through perf, level 4 of a server needs more open files than this machine allows:
+# those groups say so and read n/a; beside a busy sibling a thread retires fewer
+# instructions; Granite Rapids reads Lock_Latency from PEBS retire latencies, not modelled)
+if src == "msr" and name != "smt":
+    want["Store_Fwd_Blk"] = 13 * v["ipc"] * v["store_fwd_blocks_per_inst"]
+    if kind != "skx":
+        want["Assists"] = (34 if kind in ("icx", "tgl") else 78) * v["ipc"] * v["assists_per_inst"] / W
+    if machine == "sapphire-rapids":
+        want["Lock_Latency"] = v["lock_cycles"]
 # the nodes PERF_METRICS gives: each field a share in 255ths, one step 100 / 255 points
 fields = ("Retiring", "Heavy_Operations", "Light_Operations", "Frontend_Bound", "Bad_Speculation",
           "Machine_Clears", "Branch_Mispredicts", "Other_Nukes", "Few_Uops_Instructions",
@@ -301,11 +313,14 @@ for m in $machines; do
 		sapphire-rapids:latency | icelake-sp:frontend | granite-rapids:smt | alderlake:bandwidth | \
 			tigerlake:compute | lunarlake:latency | arrowlake-h:frontend | skylake-sp:bandwidth) src=perf ;;
 		esac
-		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d 0.3 --format json -g 1,2,3,4
+		# (the emulated kernel's timer on a server beside a busy machine: a longer interval)
+		d=0.3
+		[ $src = perf ] && d=0.6
+		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d $d --format json -g 1,2,3,4
 		case $scn in
 		compute | bandwidth | latency | frontend | smt)
 			expect_match "$machine $scn ($src): the tree's nodes to level 3 are the truth" \
-				"$(printf '%s\n' "$out" | check "$tmp/$scn.scn" "$width" "$kind" "$src")" "ok" ;;
+				"$(printf '%s\n' "$out" | check "$tmp/$scn.scn" "$width" "$kind" "$src" "$machine")" "ok" ;;
 		esac
 		case $machine in # the E-cores: Gracemont (5 slots), Skymont (8)
 		alderlake) ecpu="16 5" ;;

@@ -35,6 +35,8 @@ enum emu_q {
 	/* AMD's: data TLB misses and walks, instruction TLB and cache, op cache, ops by type */
 	Q_DTLB_MISSES, Q_DTLB_WALKS, Q_ITLB_L2_HITS, Q_IC_FETCHES, Q_IC_MISSES, Q_OC_MISSES,
 	Q_FP_OPS, Q_INT_OPS,
+	/* a scenario key's events an instruction (ARG: the key), or its share of the cycles */
+	Q_PER_INST, Q_KEY_CYCLES,
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

@@ -371,6 +371,8 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_INT_OPS:
 		return fmax(0, issued - v[SK_ipc] * (v[SK_fp_scalar_per_inst] + v[SK_fp_vector_per_inst]) -
 				       emu_uops_retired(v) * v[SK_x87_share]);
+	case Q_PER_INST: return v[SK_ipc] * v[r->arg];
+	case Q_KEY_CYCLES: return emu_clamp01(v[r->arg]);
 	case Q_BRANCHES: return emu_branches(c, false);
 	case Q_BRANCHES_SKL: { /* 01H COND: every conditional; 10H NOT_TAKEN: the conditionals not taken */
 		double cond = v[SK_br_cond_share], tk = v[SK_br_cond_taken_share], call = v[SK_br_call_share];

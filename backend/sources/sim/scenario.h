@@ -179,6 +179,14 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(fp_div_share,      CPU, 0.0,  0, 1,     "share of the divider's busy cycles that are floating-point divides or square roots") \
 	X(itlb_stlb_hits_per_inst, CPU, 0.0005, 0, 1, "instruction fetches that miss the first-level ITLB and hit the second level, per instruction") \
 	X(ic_fetches_per_inst, CPU, 0.3, 0, 4,   "instruction-cache (and op-cache) lookups, fetch windows per instruction (AMD's ic_tag_hit_miss, op_cache_hit_miss)") \
+	X(lock_loads_per_inst, CPU, 0.0, 0, 1,   "retired locked loads (atomic read-modify-writes), per instruction") \
+	X(split_loads_per_inst, CPU, 0.0, 0, 1,  "retired loads that cross a cache line, per instruction") \
+	X(split_stores_per_inst, CPU, 0.0, 0, 1, "retired stores that cross a cache line, per instruction") \
+	X(store_fwd_blocks_per_inst, CPU, 0.0, 0, 1, "loads blocked by an older store they cannot forward from, per instruction") \
+	X(assists_per_inst,  CPU, 0.0,  0, 1,     "microcode assists (FP denormals, page-table A/D bits, SSE/AVX mixes), per instruction") \
+	X(lock_cycles,       CPU, 0.0,  0, 1,     "fraction of cycles a cache line is locked for an atomic operation (LOCK_CYCLES.CACHE_LOCK_DURATION)") \
+	X(lfence_per_inst,   CPU, 0.0,  0, 1,     "LFENCE instructions retired, per instruction") \
+	X(pause_cycles,      CPU, 0.0,  0, 1,     "fraction of cycles spent in PAUSE (spin-wait loops)") \
 	X(nop_per_inst,      CPU, 0.01, 0, 1,     "NOP instructions retired per instruction")
 
 enum scenario_key {
