@@ -101,8 +101,8 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		emu_note_unknown(e, key);
 		return 0;
 	}
-	if (d.cmask_is_umask || d.cond_cmask) {
-		if (cmask != (d.cond_cmask ? d.cond_cmask : umask)) {
+	if (d.cond_cmask) {
+		if (cmask != d.cond_cmask) {
 			emu_note_unknown(e, key);
 			return 0;
 		}

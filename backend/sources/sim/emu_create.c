@@ -40,9 +40,7 @@ bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cm
 		v[k] = scenario_keys[k].def;
 	if (!emu_model_core(e->m, event, umask, offcore, v, &d))
 		return false;
-	if (d.cond_cmask)
-		return cmask == d.cond_cmask;
-	return !d.cmask_is_umask || cmask == umask;
+	return !d.cond_cmask || cmask == d.cond_cmask;
 }
 
 const char *emu_unknown_events(struct emu *e, int *count)

@@ -39,16 +39,11 @@ struct emu_dist {
 	 */
 	bool exclusive;
 	/*
-	 * The event's cmask must equal its umask (Skylake CYCLE_ACTIVITY: the
-	 * umask selects conditions, the cmask asks for all of them): H is then
-	 * over 0/1, "all selected conditions hold", and cmask 1 stands for it.
-	 */
-	bool cmask_is_umask;
-	/*
 	 * Non-zero: H is over 0/1, a condition the vendor asks for with this
-	 * cmask (Ice Lake's CYCLE_ACTIVITY.STALLS_L2_MISS: umask 05H, cmask 5;
-	 * Sapphire Rapids' EXE_ACTIVITY.BOUND_ON_LOADS: umask 21H, cmask 5):
-	 * only that cmask counts it, and stands for cmask 1.
+	 * cmask (Skylake's CYCLE_ACTIVITY: the umask selects conditions, the
+	 * cmask equal to it asks for all of them; Sapphire Rapids'
+	 * EXE_ACTIVITY.BOUND_ON_LOADS: umask 21H, cmask 5): only that cmask
+	 * counts it, and stands for cmask 1.
 	 */
 	unsigned cond_cmask;
 	/*

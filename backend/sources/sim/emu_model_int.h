@@ -43,6 +43,25 @@ void emu_ev_per_inst(const struct emu_core_ctx *c, struct emu_dist *d, double pe
 /* An event PER_S times a second of the thread, at most once per unhalted cycle. */
 void emu_ev_per_second(const struct emu_core_ctx *c, struct emu_dist *d, double per_s);
 
+/*
+ * A thread's stall cycles (no uop executed), nested as the events'
+ * descriptions nest them: with a load outstanding (MEM), an L1D, L2, L3
+ * miss outstanding (L3 <= L2 <= L1D <= MEM <= ALL), the store buffer full
+ * and no load (STORES), a serializing operation (SERIAL), the rest (CORE).
+ * A truth asking for fewer stalls than its uop rate allows gets the least
+ * that is possible (emu_model_quantity.c).
+ */
+struct emu_stalls {
+	double all, mem, l1d, l2, l3, stores, serial, core;
+};
+void emu_stalls(const double *v, struct emu_stalls *s);
+/*
+ * The cycles with k uops executed, for each bit k of BITS (4: four or
+ * more), as EXE_ACTIVITY counts them: 1 + Binomial(3) uops on the cycles
+ * that are not stalls, with the thread's executed-uop rate as their mean.
+ */
+double emu_exe_ports(const double *v, unsigned bits);
+
 /* The Skylake core's events (emu_model_skl.c) */
 emu_core_fn emu_ev_skl_uops_issued, emu_ev_skl_recovery, emu_ev_skl_not_delivered,
 	emu_ev_skl_cycle_activity, emu_ev_skl_ports, emu_ev_skl_exe_activity;

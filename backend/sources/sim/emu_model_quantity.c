@@ -8,15 +8,10 @@
 
 #include <math.h>
 
-/* The stall cycles, nested as the descriptions nest them (see emu_ev_skl_cycle_activity). */
-struct emu_stalls {
-	double all, mem, l1d, l2, l3, stores, serial, core;
-};
-
-static void emu_stalls(const double *v, struct emu_stalls *s)
+void emu_stalls(const double *v, struct emu_stalls *s)
 {
+	/* a cycle that executes a uop executes at least one: stalls >= 1 - uops per cycle */
 	s->all = fmax(v[SK_exec_stall], 1 - emu_uops_retired(v) * v[SK_exec_ratio]);
-	s->all = emu_clamp01(s->all);
 	s->mem = fmin(v[SK_mem_stall], s->all);
 	s->l3 = fmin(v[SK_l3_miss_stall], s->mem);
 	s->l1d = fmin(fmax(v[SK_l1d_miss_stall], s->l3), s->mem);
@@ -26,8 +21,7 @@ static void emu_stalls(const double *v, struct emu_stalls *s)
 	s->core = fmax(0, s->all - s->mem - s->stores - s->serial);
 }
 
-/* Cycles with k uops executed, for each bit k of BITS (4: four or more), as EXE_ACTIVITY counts. */
-static double emu_exe_ports(const double *v, unsigned bits)
+double emu_exe_ports(const double *v, unsigned bits)
 {
 	struct emu_stalls s;
 	double exec = emu_uops_retired(v) * v[SK_exec_ratio], q, p = 0;
@@ -96,6 +90,12 @@ static double emu_fp(const double *v, unsigned bits)
 	return v[SK_ipc] * per_inst;
 }
 
+/* Events a cycle from a rate a second of the thread. */
+static double emu_per_cycle(const struct emu_core_ctx *c, double per_s)
+{
+	return c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0;
+}
+
 /*
  * MEM_LOAD_RETIRED umask bits: 01H L1_HIT, 02H L2_HIT, 04H L3_HIT, 08H
  * L1_MISS, 10H L2_MISS, 20H L3_MISS, 40H FB_HIT; per cycle.  Each retired
@@ -104,10 +104,10 @@ static double emu_fp(const double *v, unsigned bits)
 static double emu_loads(const struct emu_core_ctx *c, unsigned bits)
 {
 	const double *v = c->v;
-	double per_s = c->cycles_per_s > 0 ? 1 / c->cycles_per_s : 0;
 	double l1 = v[SK_ipc] * v[SK_l1_hit_loads_per_inst], fb = v[SK_ipc] * v[SK_fb_hit_loads_per_inst];
-	double l2 = v[SK_ipc] * v[SK_l2_hit_loads_per_inst], l3 = v[SK_l3_hit_loads_per_s] * per_s;
-	double dram = (v[SK_local_dram_loads_per_s] + v[SK_remote_dram_loads_per_s]) * per_s;
+	double l2 = v[SK_ipc] * v[SK_l2_hit_loads_per_inst];
+	double l3 = emu_per_cycle(c, v[SK_l3_hit_loads_per_s]);
+	double dram = emu_per_cycle(c, v[SK_local_dram_loads_per_s] + v[SK_remote_dram_loads_per_s]);
 	double n = 0;
 
 	n += bits & 0x01 ? l1 : 0;
@@ -122,11 +122,7 @@ static double emu_loads(const struct emu_core_ctx *c, unsigned bits)
 
 /* ---- offcore reads, TLBs, branches ------------------------------------- */
 
-/* Lines a cycle from a rate a second of the thread; nanoseconds in its cycles. */
-static double emu_per_cycle(const struct emu_core_ctx *c, double per_s)
-{
-	return c->cycles_per_s > 0 ? per_s / c->cycles_per_s : 0;
-}
+/* Nanoseconds in the thread's cycles. */
 
 static double emu_ns_cycles(const struct emu_core_ctx *c, double ns)
 {
@@ -402,11 +398,9 @@ void emu_ev_dec0(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	const double *v = c->v;
 	struct emu_ev_row mite = { .q = Q_MITE_UOPS };
-	double frac[8], mite_uops = emu_ev_q(c, &mite), few;
+	double mite_uops = emu_ev_q(c, &mite);
+	double few = emu_clamp01(v[SK_heavy_ops_share]) * (1 - emu_clamp01(v[SK_ms_heavy_share]));
 
-	emu_model_topdown(c->m, v, frac);
-	few = frac[0] > 0 ? emu_clamp01(v[SK_heavy_ops_share]) * (1 - emu_clamp01(v[SK_ms_heavy_share]))
-			  : 0;
 	/* extra uops (value 2 over 1) a cycle = few x MITE's uops; decoder-0 cycles a quarter of MITE's */
 	emu_dist_zero(d);
 	d->h[2] = emu_clamp01(few * mite_uops);

@@ -89,23 +89,14 @@ void emu_ev_skl_not_delivered(const struct emu_core_ctx *c, struct emu_dist *d)
  */
 void emu_ev_skl_exe_activity(const struct emu_core_ctx *c, struct emu_dist *d)
 {
-	const double *v = c->v;
-	double exec = emu_uops_retired(v) * v[SK_exec_ratio];
-	double stall = fmax(v[SK_exec_stall], 1 - exec);
-	double mem = fmin(v[SK_mem_stall], stall);
-	double stores = fmin(v[SK_store_stall], stall - mem);
-	double q = stall < 1 ? emu_clamp01((exec / (1 - stall) - 1) / 3) : 0, p = 0;
+	struct emu_stalls s;
+	double p = emu_exe_ports(c->v, c->umask & 0x1E);
 
-	for (unsigned k = 1; k <= 4; k++)
-		if (c->umask & BIT(k)) {
-			double comb = k == 1 || k == 4 ? 1 : 3; /* 3 over k - 1 */
-
-			p += (1 - stall) * comb * pow(q, k - 1) * pow(1 - q, 4 - k);
-		}
+	emu_stalls(c->v, &s);
 	if (c->umask & 0x40)
-		p += stores;
+		p += s.stores;
 	if (c->umask & 0x01)
-		p += stall - mem - stores;
+		p += s.all - s.mem - s.stores;
 	emu_dist_bernoulli(d, p);
 	emu_ev_stall_runs(c, d);
 }
@@ -121,15 +112,12 @@ void emu_ev_skl_exe_activity(const struct emu_core_ctx *c, struct emu_dist *d)
  */
 void emu_ev_skl_cycle_activity(const struct emu_core_ctx *c, struct emu_dist *d)
 {
-	const double *v = c->v;
-	/* a cycle that executes a uop executes at least one: stalls >= 1 - uops per cycle */
-	double stall = fmax(v[SK_exec_stall], 1 - emu_uops_retired(v) * v[SK_exec_ratio]);
-	double mem = fmin(v[SK_mem_stall], stall), l3 = fmin(v[SK_l3_miss_stall], mem);
-	double l1d = fmin(fmax(v[SK_l1d_miss_stall], l3), mem), l2 = fmin(fmax(v[SK_l2_miss_stall], l3), l1d);
+	struct emu_stalls s;
 
-	emu_dist_bernoulli(d, c->umask == 0x04 ? stall : c->umask == 0x14 ? mem
-			   : c->umask == 0x0C ? l1d : c->umask == 0x05 ? l2 : l3);
-	d->cmask_is_umask = true;
+	emu_stalls(c->v, &s);
+	emu_dist_bernoulli(d, c->umask == 0x04 ? s.all : c->umask == 0x14 ? s.mem
+			   : c->umask == 0x0C ? s.l1d : c->umask == 0x05 ? s.l2 : s.l3);
+	d->cond_cmask = c->umask;
 	emu_ev_stall_runs(c, d);
 }
 

@@ -40,7 +40,8 @@ void emu_model_topdown(const struct emu_machine *m, const double *v, double *fra
 	double slots = m->slots_width * emu_clamp01(v[SK_slot_share]);
 	double ret = slots > 0 ? emu_clamp01(emu_uops_retired(v) / slots) : 0;
 	double fe = emu_clamp01(v[SK_frontend_bound]), bs = emu_clamp01(v[SK_bad_speculation]);
-	double be, exec, stall, mem, stores;
+	struct emu_stalls s;
+	double be;
 
 	/* a truth asking for more than all slots keeps retiring and shrinks the rest to fit */
 	if (ret + fe + bs > 1) {
@@ -64,10 +65,7 @@ void emu_model_topdown(const struct emu_machine *m, const double *v, double *fra
 		bs += rec;
 	}
 	/* memory-bound share of the back end: stalls with a load outstanding or stores full */
-	exec = emu_uops_retired(v) * v[SK_exec_ratio];
-	stall = fmax(v[SK_exec_stall], 1 - exec);
-	mem = fmin(v[SK_mem_stall], stall);
-	stores = fmin(v[SK_store_stall], stall - mem);
+	emu_stalls(v, &s);
 	frac[0] = ret;
 	frac[1] = bs;
 	frac[2] = fe;
@@ -75,5 +73,5 @@ void emu_model_topdown(const struct emu_machine *m, const double *v, double *fra
 	frac[4] = ret * emu_clamp01(v[SK_heavy_ops_share]);
 	frac[5] = bs * emu_clamp01(v[SK_mispredict_share]);
 	frac[6] = fe * emu_clamp01(v[SK_fetch_latency_share]);
-	frac[7] = be * (stall > 0 ? emu_clamp01((mem + stores) / stall) : 0);
+	frac[7] = be * (s.all > 0 ? emu_clamp01((s.mem + s.stores) / s.all) : 0);
 }
