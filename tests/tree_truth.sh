@@ -21,6 +21,10 @@
 #   MS_Switches     the fetch-latency cycles (frontend_bound x
 #                   fetch_latency_share: the thread loses its slots in
 #                   them) by cause, as the scenario splits them
+#   MITE, DSB       the fetch-bandwidth slots (the rest of frontend_bound)
+#                   lost to the legacy decoders and the uop cache, as the
+#                   scenario splits them; Decoder0_Alone MITE's share with
+#                   decoder 0 alone; MITE_4wide its cycles of 4 uops
 #   Machine_Clears  bad speculation x (1 - mispredict_share); Other_Nukes
 #                   those not of memory ordering
 #   Microcode_Sequencer  retiring x heavy_ops_share x ms_heavy_share;
@@ -84,6 +88,7 @@ scenario() {
 		printf 'cpu all dtlb_load_stlb_hits_per_inst=0.002 dtlb_load_walks_per_inst=0.0002 walk_2m_share=0 walk_1g_share=0\n'
 		printf 'cpu all dtlb_store_stlb_hits_per_inst=0.0005 dtlb_store_walks_per_inst=0.00005 dsb_coverage=0.7\n'
 		printf 'cpu all l1i_miss_per_inst=0.002 ic_fetches_per_inst=0.3 itlb_stlb_hits_per_inst=0.0005 itlb_miss_per_inst=0.0001\n'
+		printf 'cpu all fb_mite_share=0.4 fb_dsb_share=0.35 mite_dec0_alone_share=0.25 mite_4wide_share=0.3\n'
 		printf 'cpu all %s\n' "$*"
 	} >"$tmp/$n.scn"
 }
@@ -137,7 +142,20 @@ want = {
     "Machine_Clears": bs * (1 - v["mispredict_share"]),
     "Branch_Mispredicts": bs * v["mispredict_share"],
     "Other_Nukes": bs * (1 - v["mispredict_share"]) * (1 - v["mo_clear_share"]),
+    "Fetch_Bandwidth": fe - lat,
 }
+# the fetch bandwidth by path (Lion Cove: not modelled): the slots the legacy decoders and
+# the uop cache lose, decoder 0 alone; MITE_4wide counts the cycles of 4 uops of the thread,
+# each lost cycle 2 slot shares of its thread (half a cycle), the thread half of the
+# cycles of its core (both threads of every core run)
+if kind != "lnc":
+    mite = (fe - lat) * v["fb_mite_share"]
+    want.update({"MITE": mite, "DSB": (fe - lat) * v["fb_dsb_share"]})
+    # (level 4: through perf on a server, not all its groups get the open files they need)
+    if src == "msr" or machine in ("alderlake", "tigerlake"):
+        want["Decoder0_Alone"] = mite * v["mite_dec0_alone_share"]
+        if kind in ("icx", "tgl"):
+            want["MITE_4wide"] = 2 * 0.5 * mite * v["mite_4wide_share"]
 if name != "smt":
     want.update({
         "Retiring": ret, "Heavy_Operations": heavy, "Light_Operations": ret - heavy,
@@ -171,7 +189,7 @@ if src == "msr" and name != "smt":
 # the nodes PERF_METRICS gives: each field a share in 255ths, one step 100 / 255 points
 fields = ("Retiring", "Heavy_Operations", "Light_Operations", "Frontend_Bound", "Bad_Speculation",
           "Machine_Clears", "Branch_Mispredicts", "Other_Nukes", "Few_Uops_Instructions",
-          "Memory_Operations", "Fetch_Latency")
+          "Memory_Operations", "Fetch_Latency", "Fetch_Bandwidth")
 bad = []
 for n, w in sorted(want.items()):
     got = t.get(n)

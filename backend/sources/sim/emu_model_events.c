@@ -29,7 +29,9 @@
  *               costs the 10 cycles the vendor's Branch_Resteers charges),
  *               length-changing prefixes, DSB-to-MITE switches, switches
  *               to the microcode sequencer (3 cycles each, the vendor's
- *               MS_Switches);
+ *               MS_Switches); its bandwidth: the cycles the legacy
+ *               decoders (MITE) and the uop cache (DSB) deliver fewer
+ *               uops than their width, decoder 0 alone (emu_ev_idq);
  *   clears      the mispredicted branches retired, and as many machine
  *               clears as make them the scenario's mispredict_share of all
  *               clears (the share Ice Lake's Branch_Mispredicts takes);
@@ -231,7 +233,14 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	{ GLC, "UOPS_RETIRED.MS", 0xC2, 0x04, 0, SH_MS, Q_MS_RETIRED, 0, false },
 	{ SNC | SKL, "IDQ.MS_UOPS", 0x79, 0x30, 0, SH_MS, Q_MS_ISSUED, 0, false },
 	{ GLC, "IDQ.MS_UOPS", 0x79, 0x20, 0, SH_MS, Q_MS_ISSUED, 0, false },
-	{ SNC | SKL, "IDQ.MITE_UOPS", 0x79, 0x04, 0, SH_RATE, Q_MITE_UOPS, 0, false },
+	/* the front end's bandwidth: the legacy decoders, the uop cache (no loop stream detector) */
+	{ SNC | GLC_ | SKL, "IDQ.MITE_UOPS", 0x79, 0x04, 0, SH_IDQ, Q_IDQ_MITE, 0, false },
+	{ SNC | GLC_ | SKL, "IDQ.DSB_UOPS", 0x79, 0x08, 0, SH_IDQ, Q_IDQ_DSB, 0, false },
+	{ SKL, "IDQ.ALL_MITE_CYCLES_ANY_UOPS", 0x79, 0x24, 1, SH_IDQ, Q_IDQ_MITE, 0, false },
+	{ SKL, "IDQ.DSB_CYCLES_ANY", 0x79, 0x18, 1, SH_IDQ, Q_IDQ_DSB, 0, false },
+	{ SNC | SKL, "INST_DECODED.DECODERS", 0x55, 0x01, 0, SH_IDQ, Q_DECODERS, 0, false },
+	{ GLC_, "INST_DECODED.DECODERS", 0x75, 0x01, 0, SH_IDQ, Q_DECODERS, 0, false },
+	{ SNC | GLC, "LSD.UOPS", 0xA8, 0x01, 0, SH_RATE, Q_ZERO, 0, false },
 	{ SNC, "UOPS_DECODED.DEC0", 0x56, 0x01, 0, SH_DEC0, Q_DEC0, 0, false },
 	{ SNC | GLC_ | SKL, "FP_ARITH_INST_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
 	{ LNC, "FP_ARITH_OPS_RETIRED", 0xC7, 0xFF, 0, SH_RATE, Q_FP, 0, true },
@@ -247,6 +256,9 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	/* the scenarios' macro-fused pairs are all compare-and-branch */
 	{ LNC, "INST_RETIRED.BR_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
 	{ SNC | GLC | SKL, "MEM_LOAD_RETIRED", 0xD1, 0x7F, 0, SH_RATE, Q_LOADS, 0, true },
+	{ GLC_, "MEM_LOAD_COMPLETED.L1_MISS_ANY", 0x43, 0xFD, 0, SH_RATE, Q_L1_MISS_LOADS, 0, false },
+	{ GLC, "MEM_STORE_RETIRED.L2_HIT", 0x44, 0x01, 0, SH_RATE, Q_PER_INST, SK_l2_hit_stores_per_inst,
+	  false },
 };
 
 static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsigned umask)
@@ -338,6 +350,9 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 		break;
 	case SH_OCC:
 		emu_ev_occupancy(c, r, d);
+		break;
+	case SH_IDQ:
+		emu_ev_idq(c, r, d);
 		break;
 	}
 	return true;

@@ -37,6 +37,9 @@ enum emu_q {
 	Q_FP_OPS, Q_INT_OPS,
 	/* a scenario key's events an instruction (ARG: the key), or its share of the cycles */
 	Q_PER_INST, Q_KEY_CYCLES,
+	/* the front end's bandwidth: uops a cycle from the legacy decoders, the uop cache; decoders busy */
+	Q_IDQ_MITE, Q_IDQ_DSB, Q_DECODERS,
+	Q_L1_MISS_LOADS, /* loads that missed the L1D, completed (fill-buffer hits apart) */
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };
@@ -50,6 +53,7 @@ enum emu_shape {
 	SH_MS,    /* microcode uops: 4 a cycle in runs, a run per switch */
 	SH_DEC0,  /* decoder 0's uops: 1 on its cycles, 2 on a few-uop instruction's */
 	SH_OCC,   /* requests outstanding a cycle (an occupancy): its mean, cycles >= 1, >= bw_reads */
+	SH_IDQ,   /* uops (or decoders) a cycle: cycles below the width, at it, none (emu_ev_idq) */
 };
 
 struct emu_ev_row {
@@ -73,6 +77,7 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r);
 double emu_fe_latency(const double *v);
 /* SH_DEC0 and SH_OCC: the distributions those shapes need. */
 void emu_ev_dec0(const struct emu_core_ctx *c, struct emu_dist *d);
+void emu_ev_idq(const struct emu_core_ctx *c, const struct emu_ev_row *r, struct emu_dist *d);
 void emu_ev_occupancy(const struct emu_core_ctx *c, const struct emu_ev_row *r, struct emu_dist *d);
 
 #endif

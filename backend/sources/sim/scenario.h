@@ -187,7 +187,12 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(lock_cycles,       CPU, 0.0,  0, 1,     "fraction of cycles a cache line is locked for an atomic operation (LOCK_CYCLES.CACHE_LOCK_DURATION)") \
 	X(lfence_per_inst,   CPU, 0.0,  0, 1,     "LFENCE instructions retired, per instruction") \
 	X(pause_cycles,      CPU, 0.0,  0, 1,     "fraction of cycles spent in PAUSE (spin-wait loops)") \
-	X(nop_per_inst,      CPU, 0.01, 0, 1,     "NOP instructions retired per instruction")
+	X(nop_per_inst,      CPU, 0.01, 0, 1,     "NOP instructions retired per instruction") \
+	X(fb_mite_share,     CPU, 0.35, 0, 1,     "share of the fetch-bandwidth slots lost to the legacy decoders (MITE) delivering below their width") \
+	X(fb_dsb_share,      CPU, 0.45, 0, 1,     "share of the fetch-bandwidth slots lost to the uop cache (DSB) delivering below its width") \
+	X(mite_dec0_alone_share, CPU, 0.2, 0, 1,  "share of MITE's lost slots in cycles only decoder 0 decodes (an instruction of several uops)") \
+	X(mite_4wide_share,  CPU, 0.3,  0, 1,     "share of the cycles MITE delivers below its width in which it delivers 4 uops (Ice and Tiger Lake's MITE_4wide)") \
+	X(l2_hit_stores_per_inst, CPU, 0.004, 0, 1, "retired stores whose line the L2 held (MEM_STORE_RETIRED.L2_HIT), per instruction")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
