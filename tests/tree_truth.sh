@@ -89,6 +89,7 @@ scenario() {
 		printf 'cpu all dtlb_store_stlb_hits_per_inst=0.0005 dtlb_store_walks_per_inst=0.00005 dsb_coverage=0.7\n'
 		printf 'cpu all l1i_miss_per_inst=0.002 ic_fetches_per_inst=0.3 itlb_stlb_hits_per_inst=0.0005 itlb_miss_per_inst=0.0001\n'
 		printf 'cpu all fb_mite_share=0.4 fb_dsb_share=0.35 mite_dec0_alone_share=0.25 mite_4wide_share=0.3\n'
+		printf 'cpu all l2_hit_loads_per_inst=0.02 l2_hit_stores_per_inst=0.004 code_l2_miss_share=0.3\n'
 		printf 'cpu all %s\n' "$*"
 	} >"$tmp/$n.scn"
 }
@@ -101,12 +102,14 @@ scenario bandwidth ipc=0.35 uops_per_inst=1.2 issue_ratio=1.03 exec_ratio=1.03 i
 	l1d_miss_stall=0.66 l2_miss_stall=0.64 l3_miss_stall=0.6 store_stall=0.05 load_active=0.85 \
 	l1d_miss_active=0.8 data_rd_cycles=0.8 mem_bw_cycles=0.5 local_dram_read_lines_per_s=4.5e7 \
 	local_dram_pf_read_lines_per_s=1.5e7 l3_hit_loads_per_s=1e6 mem_latency_ns=150 \
+	local_dram_loads_per_s=3e7 local_dram_rfo_lines_per_s=5e6 \
 	dtlb_load_walks_per_inst=0.0005 walk_2m_share=0.25
 scenario latency ipc=0.5 uops_per_inst=1.1 issue_ratio=1.05 exec_ratio=1.05 issue_stall=0.55 \
 	exec_stall=0.6 retire_stall=0.6 frontend_bound=0.08 bad_speculation=0.04 mem_stall=0.5 \
 	l1d_miss_stall=0.45 l2_miss_stall=0.35 l3_miss_stall=0.25 store_stall=0.03 serialize_stall=0.02 \
 	load_active=0.6 l1d_miss_active=0.5 data_rd_cycles=0.3 mem_bw_cycles=0.01 \
 	local_dram_read_lines_per_s=1e7 l3_hit_loads_per_s=5e6 mem_latency_ns=90 l3_latency_ns=15 \
+	local_dram_loads_per_s=8e6 local_dram_rfo_lines_per_s=1e6 local_dram_pf_read_lines_per_s=0 \
 	dtlb_load_stlb_hits_per_inst=0.006 dtlb_load_walks_per_inst=0.001 walk_cycles=35
 scenario frontend ipc=0.6 uops_per_inst=1.15 issue_ratio=1.1 exec_ratio=1.1 issue_stall=0.6 \
 	exec_stall=0.44 retire_stall=0.55 frontend_bound=0.45 fetch_latency_share=0.7 \
@@ -258,6 +261,10 @@ print("ok (%d nodes)" % len(want) if not bad else "; ".join(bad[:8]))
 #   Info_Inst_Mix_IpCall, _IpTB, Info_Branches_*, Info_Bad_Spec_IpMisp_*
 #                   instructions per call / taken branch / mispredicted
 #                   return or indirect branch; branch kinds' shares
+#   Info_Memory_L1MPKI_Load, _L2MPKI_*, _L2HPKI_*, Info_Frontend_L2MPKI_Code_All,
+#   Info_Memory_L1D_Cache_Fill_BW, _L2_Cache_Fill_BW  the L2's requests by
+#                   type and outcome a thousand instructions, the lines the
+#                   L1D and the L2 fill a second (64 bytes each)
 #   Info_Memory_Latency_Load_L3_Miss_Latency  the scenario's memory latency
 #                   in core cycles (its GHz as measured), where the reads'
 #                   occupancy can be what Little's law says (latency)
@@ -292,6 +299,25 @@ if kind != "lnc":  # on Lion Cove the taken conditionals are forward and backwar
         "Info_Bad_Spec_IpMisp_Ret": 1 / (misp * v["misp_ret_share"]),
         "Info_Bad_Spec_IpMisp_Indirect": 1 / (misp * v["misp_indirect_share"]),
     })
+# the L1D and L2 by instruction (PKI) and fill bandwidth (GB/s): demand data reads
+# reach the L2 from the loads that missed the L1D (the L2, L3 and memory loads), RFOs
+# from the stores whose line the L2 held or memory gave, code reads from the
+# instruction-cache misses; the L2 misses are those beyond it and the prefetches
+ips = ipc * t["ghz"] * 1e9
+l2h, beyond = v["l2_hit_loads_per_inst"], (v["l3_hit_loads_per_s"] + v["local_dram_loads_per_s"]) / ips
+rfo_h, rfo_m = v["l2_hit_stores_per_inst"], v["local_dram_rfo_lines_per_s"] / ips
+code, cm = v["l1i_miss_per_inst"], v["code_l2_miss_share"]
+miss = beyond + rfo_m + code * cm + v["local_dram_pf_read_lines_per_s"] / ips
+want.update({
+    "Info_Memory_L1MPKI_Load": 1000 * (l2h + beyond), "Info_Memory_L2MPKI_Load": 1000 * beyond,
+    "Info_Memory_L2HPKI_Load": 1000 * l2h, "Info_Memory_L2MPKI_RFO": 1000 * rfo_m,
+    "Info_Frontend_L2MPKI_Code_All": 1000 * code * cm, "Info_Memory_L2MPKI_All": 1000 * miss,
+    "Info_Memory_L2_Cache_Fill_BW": 64 * miss * ips / 1e9,
+})
+if kind != "icx":
+    want["Info_Memory_L2HPKI_All"] = 1000 * (l2h + rfo_h + code * (1 - cm))
+if kind != "lnc":  # (Lion Cove fills its L0 and L1: not modelled)
+    want["Info_Memory_L1D_Cache_Fill_BW"] = 64 * (l2h + beyond + rfo_h + rfo_m) * ips / 1e9
 if kind == "skx":  # the Skylake-SP layout has no group of the Info figures (the note of issue 46)
     want = dict((n, w) for n, w in want.items() if not n.startswith("Info_"))
 if kind in ("glc", "gnr", "adl", "lnc") and v["mem_bw_cycles"] < 0.1:

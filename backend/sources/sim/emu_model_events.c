@@ -256,6 +256,18 @@ static const struct emu_ev_row emu_ev_rows[] = {
 	/* the scenarios' macro-fused pairs are all compare-and-branch */
 	{ LNC, "INST_RETIRED.BR_FUSED", 0xC0, 0x10, 0, SH_RATE, Q_MACRO_FUSED, 0, false },
 	{ SNC | GLC | SKL, "MEM_LOAD_RETIRED", 0xD1, 0x7F, 0, SH_RATE, Q_LOADS, 0, true },
+	/* the L2's requests, fills and evictions; no software prefetches */
+	{ SNC | GLC | SKL, "L2_RQSTS", 0x24, 0xFF, 0, SH_RATE, Q_L2_RQSTS, 0, true },
+	{ SNC | GLC_ | SKL, "L1D.REPLACEMENT", 0x51, 0x01, 0, SH_RATE, Q_L1D_REPLACEMENT, 0, false },
+	{ SNC | SKL, "L2_LINES_IN.ALL", 0xF1, 0x1F, 0, SH_RATE, Q_L2_LINES_IN, 0, false },
+	{ GLC, "L2_LINES_IN.ALL", 0x25, 0x1F, 0, SH_RATE, Q_L2_LINES_IN, 0, false },
+	{ SNC | SKL, "L2_LINES_OUT", 0xF2, 0x07, 0, SH_RATE, Q_L2_LINES_OUT, 0, true },
+	{ GLC, "L2_LINES_OUT", 0x26, 0x07, 0, SH_RATE, Q_L2_LINES_OUT, 0, true },
+	{ SNC | SKL, "SW_PREFETCH_ACCESS", 0x32, 0x0F, 0, SH_RATE, Q_ZERO, 0, true },
+	{ GLC_, "SW_PREFETCH_ACCESS", 0x40, 0x0F, 0, SH_RATE, Q_ZERO, 0, true },
+	{ GLC, "MEM_INST_RETIRED.ALL_SWPF", 0xD0, 0x84, 0, SH_RATE, Q_ZERO, 0, false },
+	/* the uops the whole core executes (both threads'): its cycles with 1, 2, 3 or more */
+	{ SNC | GLC | SKL, "UOPS_EXECUTED.CORE_CYCLES_GE_1", 0xB1, 0x02, 1, SH_UOPS, Q_UOPS_EXECUTED, 1, false },
 	{ GLC_, "MEM_LOAD_COMPLETED.L1_MISS_ANY", 0x43, 0xFD, 0, SH_RATE, Q_L1_MISS_LOADS, 0, false },
 	{ GLC, "MEM_STORE_RETIRED.L2_HIT", 0x44, 0x01, 0, SH_RATE, Q_PER_INST, SK_l2_hit_stores_per_inst,
 	  false },
@@ -320,6 +332,7 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 				? c->v[SK_retire_stall] : r->q == Q_UOPS_EXECUTED
 				? c->v[SK_exec_stall] : c->v[SK_issue_stall]))),
 				  q, w);
+		d->core_wide = r->arg == 1; /* the core's: the threads' summed */
 		break;
 	}
 	case SH_MS: {

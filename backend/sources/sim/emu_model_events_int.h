@@ -40,6 +40,8 @@ enum emu_q {
 	/* the front end's bandwidth: uops a cycle from the legacy decoders, the uop cache; decoders busy */
 	Q_IDQ_MITE, Q_IDQ_DSB, Q_DECODERS,
 	Q_L1_MISS_LOADS, /* loads that missed the L1D, completed (fill-buffer hits apart) */
+	/* the L2: its requests by type and outcome (L2_RQSTS' umask bits), lines in, lines out */
+	Q_L2_RQSTS, Q_L1D_REPLACEMENT, Q_L2_LINES_IN, Q_L2_LINES_OUT,
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

@@ -281,6 +281,53 @@ static double emu_branches(const struct emu_core_ctx *c, bool mispredicted)
 	return v[SK_ipc] * per_inst * n;
 }
 
+/*
+ * The L2's requests a cycle by type (L2_RQSTS' umask bits 01H demand data
+ * reads, 02H RFOs, 04H code reads, 08H software prefetches, 10H hardware
+ * prefetches) and outcome (20H miss; 40H or C0H hit): the loads that missed
+ * the L1D by where they hit (MEM_LOAD_RETIRED), the stores whose line the
+ * L2 held (l2_hit_stores_per_inst) or memory gave (the demand RFO lines),
+ * the instruction-cache misses (code_l2_miss_share of them beyond the L2),
+ * the L2 prefetcher's reads and RFOs from memory (all misses); no software
+ * prefetches.  The L1D fills a line per demand read and RFO
+ * (L1D.REPLACEMENT); the L2 one per miss (L2_LINES_IN.ALL), and evicts as
+ * many (L2_LINES_OUT: 02H NON_SILENT the lines stores wrote, 01H SILENT
+ * the rest, 04H USELESS_HWPF none: the prefetched lines are all used).
+ */
+static void emu_l2_requests(const struct emu_core_ctx *c, double hit[5], double miss[5])
+{
+	const double *v = c->v;
+	double code = v[SK_ipc] * v[SK_l1i_miss_per_inst], cm = emu_clamp01(v[SK_code_l2_miss_share]);
+
+	hit[0] = emu_loads(c, 0x02);
+	miss[0] = emu_loads(c, 0x10);
+	hit[1] = v[SK_ipc] * v[SK_l2_hit_stores_per_inst];
+	miss[1] = emu_per_cycle(c, v[SK_local_dram_rfo_lines_per_s] + v[SK_remote_dram_rfo_lines_per_s]);
+	hit[2] = code * (1 - cm);
+	miss[2] = code * cm;
+	hit[3] = miss[3] = hit[4] = 0;
+	miss[4] = emu_per_cycle(c, v[SK_local_dram_pf_read_lines_per_s] + v[SK_remote_dram_pf_read_lines_per_s] +
+				       v[SK_local_dram_pf_rfo_lines_per_s] + v[SK_remote_dram_pf_rfo_lines_per_s]);
+}
+
+static double emu_l2(const struct emu_core_ctx *c, enum emu_q q)
+{
+	double hit[5], miss[5], n = 0;
+
+	emu_l2_requests(c, hit, miss);
+	switch (q) {
+	case Q_L1D_REPLACEMENT: return hit[0] + miss[0] + hit[1] + miss[1];
+	case Q_L2_LINES_IN: return miss[0] + miss[1] + miss[2] + miss[4];
+	case Q_L2_LINES_OUT:
+		return (c->umask & 0x01 ? miss[0] + miss[2] + miss[4] : 0) + (c->umask & 0x02 ? miss[1] : 0);
+	default:
+		for (unsigned t = 0; t < 5; t++)
+			if (c->umask & (1u << t))
+				n += (c->umask & 0xC0 ? hit[t] : 0) + (c->umask & 0x20 ? miss[t] : 0);
+		return n;
+	}
+}
+
 double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 {
 	const double *v = c->v;
@@ -368,6 +415,7 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 		return fmax(0, issued - v[SK_ipc] * (v[SK_fp_scalar_per_inst] + v[SK_fp_vector_per_inst]) -
 				       emu_uops_retired(v) * v[SK_x87_share]);
 	case Q_L1_MISS_LOADS: return emu_loads(c, 0x08);
+	case Q_L2_RQSTS: case Q_L1D_REPLACEMENT: case Q_L2_LINES_IN: case Q_L2_LINES_OUT: return emu_l2(c, r->q);
 	case Q_IDQ_MITE: case Q_IDQ_DSB: case Q_DECODERS: return 0; /* SH_IDQ works them out */
 	case Q_PER_INST: return v[SK_ipc] * v[r->arg];
 	case Q_KEY_CYCLES: return emu_clamp01(v[r->arg]);
