@@ -90,6 +90,7 @@ scenario() {
 		printf 'cpu all l1i_miss_per_inst=0.002 ic_fetches_per_inst=0.3 itlb_stlb_hits_per_inst=0.0005 itlb_miss_per_inst=0.0001\n'
 		printf 'cpu all fb_mite_share=0.4 fb_dsb_share=0.35 mite_dec0_alone_share=0.25 mite_4wide_share=0.3\n'
 		printf 'cpu all l2_hit_loads_per_inst=0.02 l2_hit_stores_per_inst=0.004 code_l2_miss_share=0.3\n'
+		printf 'cpu all pause_cycles=0.01 alias_blocks_per_inst=0.002\n'
 		printf 'cpu all %s\n' "$*"
 	} >"$tmp/$n.scn"
 }
@@ -110,6 +111,7 @@ scenario latency ipc=0.5 uops_per_inst=1.1 issue_ratio=1.05 exec_ratio=1.05 issu
 	load_active=0.6 l1d_miss_active=0.5 data_rd_cycles=0.3 mem_bw_cycles=0.01 \
 	local_dram_read_lines_per_s=1e7 l3_hit_loads_per_s=5e6 mem_latency_ns=90 l3_latency_ns=15 \
 	local_dram_loads_per_s=8e6 local_dram_rfo_lines_per_s=1e6 local_dram_pf_read_lines_per_s=0 \
+	fp_scalar_per_inst=0.05 fp_vector_per_inst=0.1 \
 	dtlb_load_stlb_hits_per_inst=0.006 dtlb_load_walks_per_inst=0.001 walk_cycles=35
 scenario frontend ipc=0.6 uops_per_inst=1.15 issue_ratio=1.1 exec_ratio=1.1 issue_stall=0.6 \
 	exec_stall=0.44 retire_stall=0.55 frontend_bound=0.45 fetch_latency_share=0.7 \
@@ -189,6 +191,11 @@ if src == "msr" and name != "smt":
         want["Assists"] = (34 if kind in ("icx", "tgl") else 78) * v["ipc"] * v["assists_per_inst"] / W
     if machine == "sapphire-rapids":
         want["Lock_Latency"] = v["lock_cycles"]
+    # a PAUSE costs its cycles (Skylake-SP has no Slow_Pause), a load 4 KB from a store one
+    if kind != "skx":
+        want["Slow_Pause"] = v["pause_cycles"]
+    if kind in ("icx", "tgl", "skx"):
+        want["_4K_Aliasing"] = v["ipc"] * v["alias_blocks_per_inst"]  # (a JSON name starts with a letter)
 # the nodes PERF_METRICS gives: each field a share in 255ths, one step 100 / 255 points
 fields = ("Retiring", "Heavy_Operations", "Light_Operations", "Frontend_Bound", "Bad_Speculation",
           "Machine_Clears", "Branch_Mispredicts", "Other_Nukes", "Few_Uops_Instructions",
@@ -265,6 +272,8 @@ print("ok (%d nodes)" % len(want) if not bad else "; ".join(bad[:8]))
 #   Info_Memory_L1D_Cache_Fill_BW, _L2_Cache_Fill_BW  the L2's requests by
 #                   type and outcome a thousand instructions, the lines the
 #                   L1D and the L2 fill a second (64 bytes each)
+#   FP_Assists      an FP assist the slots Intel charges; Info_Core_FP_Arith_Utilization
+#                   the FP instructions a cycle over the FP ports
 #   Info_Memory_Latency_Load_L3_Miss_Latency  the scenario's memory latency
 #                   in core cycles (its GHz as measured), where the reads'
 #                   occupancy can be what Little's law says (latency)
@@ -318,6 +327,14 @@ if kind != "icx":
     want["Info_Memory_L2HPKI_All"] = 1000 * (l2h + rfo_h + code * (1 - cm))
 if kind != "lnc":  # (Lion Cove fills its L0 and L1: not modelled)
     want["Info_Memory_L1D_Cache_Fill_BW"] = 64 * (l2h + beyond + rfo_h + rfo_m) * ips / 1e9
+# an FP assist costs the 30 slots Intel charges (34 on Ice and Tiger Lake; Skylake counts
+# assist cycles, not modelled); the FP units of Lion Cove busy: the FP instructions (one uop
+# each) a cycle over its 4 FP ports
+if kind != "skx":
+    W = {"icx": 2.5, "tgl": 2.5, "lnc": 8}.get(kind, 3)
+    want["FP_Assists"] = 100 * (34 if kind in ("icx", "tgl") else 30) * ipc * v["assists_per_inst"] / W
+    if kind == "lnc":  # (the other layouts leave this figure out)
+        want["Info_Core_FP_Arith_Utilization"] = ipc * (v["fp_scalar_per_inst"] + v["fp_vector_per_inst"]) / 4
 if kind == "skx":  # the Skylake-SP layout has no group of the Info figures (the note of issue 46)
     want = dict((n, w) for n, w in want.items() if not n.startswith("Info_"))
 if kind in ("glc", "gnr", "adl", "lnc") and v["mem_bw_cycles"] < 0.1:

@@ -91,7 +91,7 @@ const struct emu_machine emu_machines[] = {
 		.ports = EMU_PORTS_SUNNY_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true, .l3_miss_sources = true,
-		.default_scenario = "topdown",
+		.default_scenario = "topdown", .pause_cycles = 37, /* Intel's Slow_Pause */
 		.dram_mts = 3200,
 		.srv = EMU_SRV_ICX, .chas = 40, .channels = 8, .upi_links = 3,
 		.upi_gts = 11.2, /* Xeon Platinum 8380: UPI at 11.2 GT/s */
@@ -150,7 +150,7 @@ const struct emu_machine emu_machines[] = {
 		.ports = EMU_PORTS_SUNNY_COVE, /* UOPS_DISPATCHED.PORT_* (emu_model_ports.c) */
 		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true,
-		.default_scenario = "topdown",
+		.default_scenario = "topdown", .pause_cycles = 140, /* Intel's Slow_Pause */
 		.dram_mts = 4267, /* LPDDR4x-4267, two 64-bit channels */
 		.srv = EMU_SRV_TGL, .channels = 2,
 	},

@@ -66,6 +66,8 @@ struct emu_machine {
 	 * and 2 on Skylake, 10 and 3 later (0: those).
 	 */
 	unsigned baclear_cycles, ms_switch_cycles;
+	/* The cycles a PAUSE instruction takes, as Intel's Slow_Pause charges (37 Ice Lake-SP, 140 Tiger Lake). */
+	unsigned pause_cycles;
 	/*
 	 * The data reads outstanding from which the vendor's MEM_Bandwidth
 	 * counts a cycle as bandwidth-bound (OFFCORE_REQUESTS_OUTSTANDING's

@@ -42,6 +42,9 @@ enum emu_q {
 	Q_L1_MISS_LOADS, /* loads that missed the L1D, completed (fill-buffer hits apart) */
 	/* the L2: its requests by type and outcome (L2_RQSTS' umask bits), lines in, lines out */
 	Q_L2_RQSTS, Q_L1D_REPLACEMENT, Q_L2_LINES_IN, Q_L2_LINES_OUT,
+	Q_ASSISTS,       /* by kind (ASSISTS' umask bits): the scenarios' assists are FP assists */
+	Q_FP_DISPATCHED, /* FP uops by port (ARG: 0 Golden Cove's ports 0, 1, 5; 1 Lion Cove's V0-V3) */
+	Q_PAUSE_INST,
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

@@ -417,6 +417,19 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_L1_MISS_LOADS: return emu_loads(c, 0x08);
 	case Q_L2_RQSTS: case Q_L1D_REPLACEMENT: case Q_L2_LINES_IN: case Q_L2_LINES_OUT: return emu_l2(c, r->q);
 	case Q_IDQ_MITE: case Q_IDQ_DSB: case Q_DECODERS: return 0; /* SH_IDQ works them out */
+	case Q_ASSISTS: return c->umask & 0x02 ? v[SK_ipc] * v[SK_assists_per_inst] : 0;
+	case Q_FP_DISPATCHED: {
+		/* one uop an FP instruction; Golden Cove's ports by the scenario's port shares, Lion Cove's V0-V3 alike */
+		double fp = emu_fp(v, 0xFF), p0 = v[SK_port0], p1 = v[SK_port1], p5 = v[SK_port5];
+		double sum = p0 + p1 + p5;
+
+		if (r->arg == 1)
+			return fp * __builtin_popcount(c->umask & 0x0F) / 4;
+		return sum > 0 ? fp * ((c->umask & 0x01 ? p0 : 0) + (c->umask & 0x02 ? p1 : 0) +
+				       (c->umask & 0x04 ? p5 : 0)) / sum : 0;
+	}
+	/* PAUSE instructions: the pause cycles at the cycles each takes (Slow_Pause's) */
+	case Q_PAUSE_INST: return emu_clamp01(v[SK_pause_cycles]) / (c->m->pause_cycles ? c->m->pause_cycles : 140);
 	case Q_PER_INST: return v[SK_ipc] * v[r->arg];
 	case Q_KEY_CYCLES: return emu_clamp01(v[r->arg]);
 	case Q_BRANCHES: return emu_branches(c, false);

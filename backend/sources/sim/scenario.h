@@ -192,7 +192,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(fb_dsb_share,      CPU, 0.45, 0, 1,     "share of the fetch-bandwidth slots lost to the uop cache (DSB) delivering below its width") \
 	X(mite_dec0_alone_share, CPU, 0.2, 0, 1,  "share of MITE's lost slots in cycles only decoder 0 decodes (an instruction of several uops)") \
 	X(mite_4wide_share,  CPU, 0.3,  0, 1,     "share of the cycles MITE delivers below its width in which it delivers 4 uops (Ice and Tiger Lake's MITE_4wide)") \
-	X(l2_hit_stores_per_inst, CPU, 0.004, 0, 1, "retired stores whose line the L2 held (MEM_STORE_RETIRED.L2_HIT), per instruction")
+	X(l2_hit_stores_per_inst, CPU, 0.004, 0, 1, "retired stores whose line the L2 held (MEM_STORE_RETIRED.L2_HIT), per instruction") \
+	X(no_sr_blocks_per_inst, CPU, 0.0, 0, 1,  "split loads blocked for want of a split register (LD_BLOCKS.NO_SR), per instruction") \
+	X(alias_blocks_per_inst, CPU, 0.0005, 0, 1, "loads blocked by a store 4 KB apart (LD_BLOCKS_PARTIAL.ADDRESS_ALIAS), per instruction")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
