@@ -573,6 +573,12 @@ int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *ou
 	return source_print_msr_safe_allowlist(sim, root, out, err, errlen);
 }
 
+int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
+			   size_t errlen)
+{
+	return source_sim_unmodelled(sim, l, out, err, errlen);
+}
+
 int session_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen)
 {
 	return source_print_sim_topology(sim, out, width, err, errlen);

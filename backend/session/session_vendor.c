@@ -218,12 +218,5 @@ void session_find_unmodelled(struct session *s)
 
 	if (!s->src || !s->src->emu || !l)
 		return;
-	s->unmodelled = xcalloc((size_t)l->nevents + 1, sizeof(bool));
-	for (int k = 0; k < l->nevents; k++) {
-		const struct layout_event *ev = &l->events[k];
-
-		s->unmodelled[k] = ev->pmu == LAYOUT_PMU_CORE &&
-				   !emu_models(s->src->emu, ev->event, ev->umask, ev->cmask,
-					       ev->has_offcore ? ev->offcore : 0);
-	}
+	s->unmodelled = source_emu_unmodelled(s->src->emu, l);
 }

@@ -378,6 +378,34 @@ int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out
 	return 0;
 }
 
+int source_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
+			  size_t errlen)
+{
+	struct emu *e;
+	int rc = emu_create(sim, paths_scenario_dir(NULL), &e, err, errlen);
+
+	if (rc)
+		return rc;
+	*out = source_emu_unmodelled(e, l);
+	emu_free(e);
+	return 0;
+}
+
+bool *source_emu_unmodelled(const struct emu *e, const struct layout *l)
+{
+	bool *out = xcalloc((size_t)l->nevents + 1, sizeof(bool));
+
+	for (int k = 0; k < l->nevents; k++) {
+		const struct layout_event *ev = &l->events[k];
+
+		out[k] = ev->pmu == LAYOUT_PMU_CORE &&
+			 !emu_models(e, l->groups[ev->group].coretype == LAYOUT_CORES_E, ev->event,
+				     (unsigned)ev->umask, ev->cmask,
+				     ev->has_offcore ? ev->offcore : 0);
+	}
+	return out;
+}
+
 int source_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen)
 {
 	struct emu *e;

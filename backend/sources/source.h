@@ -117,5 +117,13 @@ int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out
 
 /* Print the emulated machine SIM's topology, headed SIMULATED, WIDTH columns wide. */
 int source_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen);
+/*
+ * The core events of layout L the emulated machine SIM does not model (they
+ * count 0): *OUT, one flag per layout event (free it), or an error.
+ */
+int source_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
+			  size_t errlen);
+/* The same for the emulated machine E: the flags (free them). */
+bool *source_emu_unmodelled(const struct emu *e, const struct layout *l);
 
 #endif

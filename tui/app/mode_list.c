@@ -56,8 +56,15 @@ int mode_list_events(const struct options *opt)
 		bool perf = opt->source == SESSION_SOURCE_PERF ||
 			    (info.vendor_id == CPUID_VENDOR_AMD && opt->source != SESSION_SOURCE_MSR);
 
+		bool *unmodelled = NULL;
+
+		/* an emulated machine (not --cpu): the events it does not model are marked */
+		if (opt->sim && !opt->has_model &&
+		    session_sim_unmodelled(opt->sim, l, &unmodelled, err, sizeof(err)))
+			fprintf(stderr, "pmutop: %s\n", err);
 		batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
-				  !opt->user_only, perf, k, stdout);
+				  !opt->user_only, perf, k, unmodelled, stdout);
+		free(unmodelled);
 		session_kernel_close(k);
 	}
 	layout_free(l);

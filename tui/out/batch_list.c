@@ -18,6 +18,9 @@
  * Event EV of group GRP as perf stat -e takes it: through the kernel's PMUs
  * (K: its own names and format fields), else from the layout's fields.
  */
+/* The mark on an event the emulated machine does not model. */
+#define BATCH_UNMODELLED "  (SIMULATED: not modelled, counts 0)"
+
 static void batch_list_perf_event(struct session_kernel *k, const struct layout_group *grp,
 				  const struct layout_event *ev, char *text, size_t len)
 {
@@ -34,7 +37,8 @@ static void batch_list_perf_event(struct session_kernel *k, const struct layout_
 }
 
 /* --list-events --source perf: each event as perf stat -e names it through the kernel's PMUs. */
-static void batch_list_perf(const struct layout *l, struct session_kernel *k, FILE *out)
+static void batch_list_perf(const struct layout *l, struct session_kernel *k, const bool *unmodelled,
+			    FILE *out)
 {
 	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
 	fprintf(out, "# as pmutop --source perf opens them: %s (perf stat -e takes each as written; "
@@ -57,16 +61,43 @@ static void batch_list_perf(const struct layout *l, struct session_kernel *k, FI
 			char text[200];
 
 			batch_list_perf_event(k, grp, ev, text, sizeof(text));
-			fprintf(out, "  %-20s %s\n", ev->name, text);
+			fprintf(out, "  %-20s %s%s\n", ev->name, text,
+				unmodelled && unmodelled[grp->first_event + i] ? BATCH_UNMODELLED : "");
 		}
 	}
 }
 
+/* An emulated machine: how many of the core events it models, and the names of those it does not. */
+static void batch_list_unmodelled(const struct layout *l, const bool *unmodelled, FILE *out)
+{
+	int core = 0, n = 0;
+
+	for (int k = 0; k < l->nevents; k++) {
+		core += l->events[k].pmu == LAYOUT_PMU_CORE;
+		n += unmodelled[k];
+	}
+	fprintf(out, "\n# SIMULATED: the emulated machine models %d of the layout's %d core events%s",
+		core - n, core, n ? "; these count 0:" : "\n");
+	for (int k = 0, shown = 0; k < l->nevents && n; k++) {
+		bool again = false;
+
+		for (int j = 0; j < k && unmodelled[k]; j++)
+			again |= unmodelled[j] && !strcmp(l->events[j].name, l->events[k].name);
+		if (unmodelled[k] && !again)
+			fprintf(out, "%s %s", shown++ ? "," : "", l->events[k].name);
+	}
+	if (n)
+		fputc('\n', out);
+}
+
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
-		       bool user, bool kernel, bool perf, struct session_kernel *kern, FILE *out)
+		       bool user, bool kernel, bool perf, struct session_kernel *kern,
+		       const bool *unmodelled, FILE *out)
 {
 	if (perf) {
-		batch_list_perf(l, kern, out);
+		batch_list_perf(l, kern, unmodelled, out);
+		if (unmodelled)
+			batch_list_unmodelled(l, unmodelled, out);
 		return;
 	}
 	bool eq = false; /* a column for version 6's EQ only where an event sets it */
@@ -131,11 +162,14 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 				continue;
 			}
 			fprintf(out, "  %-20s  0x%02X  0x%02llX %5u %3d %4d %3d%s %10llX %13s  PMC%-6s "
-				"%s\n", ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask,
+				"%s%s\n", ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask,
 				ev->inv, ev->edge, ev->any, !eq ? "" : ev->eq ? "  1" : "  0",
 				(unsigned long long)sel, offc, ctrs,
-				ev->canonical ? ev->canonical : ev->spec);
+				ev->canonical ? ev->canonical : ev->spec,
+				unmodelled && unmodelled[grp->first_event + i] ? BATCH_UNMODELLED : "");
 			free(ctrs);
 		}
 	}
+	if (unmodelled)
+		batch_list_unmodelled(l, unmodelled, out);
 }

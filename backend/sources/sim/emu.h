@@ -130,11 +130,11 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 int emu_set_online(struct emu *e, int cpu, int online);
 
 /*
- * Whether the machine of E models the core event EVENT/UMASK/CMASK (with
- * offcore matrix OFFCORE); an encoding it does not model counts zero.
+ * Whether the machine of E (a hybrid's E-cores with E_CORE) models the core
+ * event EVENT/UMASK/CMASK (with offcore matrix OFFCORE); an encoding it does not model counts zero.
  * Pure: a property of the machine's model, whatever the scenario.
  */
-bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cmask,
+bool emu_models(const struct emu *e, bool e_core, unsigned event, unsigned umask, unsigned cmask,
 		uint64_t offcore);
 
 /* Unknown encodings programmed so far, "evtsel 0x..." lines joined by '\n' (static buffer). */

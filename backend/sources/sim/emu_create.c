@@ -30,7 +30,7 @@ int emu_set_online(struct emu *e, int cpu, int online)
 	return 0;
 }
 
-bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cmask,
+bool emu_models(const struct emu *e, bool e_core, unsigned event, unsigned umask, unsigned cmask,
 		uint64_t offcore)
 {
 	double v[SK_COUNT];
@@ -38,7 +38,7 @@ bool emu_models(const struct emu *e, unsigned event, unsigned umask, unsigned cm
 
 	for (int k = 0; k < SK_COUNT; k++)
 		v[k] = scenario_keys[k].def;
-	if (!emu_model_core(e->m, event, umask, offcore, v, &d))
+	if (!emu_model_core(e_core && e->m->hybrid ? &e->e_m : e->m, event, umask, offcore, v, &d))
 		return false;
 	return !d.cond_cmask || cmask == d.cond_cmask;
 }
