@@ -44,7 +44,9 @@
  * A plain file could not do this: adjacent MSR addresses overlap by 7 bytes.
  * Creates FILE once the mount is up.  SIGINT/SIGTERM/SIGHUP unmount and
  * exit; if fakehw is killed outright, the auto_unmount option has fusermount3
- * unmount it.  Test tool: not installed.  This file serves the tree and
+ * unmount it, and so does fakehw's own watchdog (a child that unmounts the
+ * mount named for its parent when the parent is gone: fusermount3's watcher
+ * was once seen to keep the mount 60 s on a loaded machine).  Test tool: not installed.  This file serves the tree and
  * runs the tool; dev/faults is fakehw_faults.c's, msr-safe's allowlist and
  * batch call fakehw_safe.c's.
  */
@@ -62,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <fcntl.h>
@@ -484,12 +487,56 @@ static const struct fuse_operations fakehw_ops = {
 	.ioctl = fakehw_ioctl,
 };
 
+/*
+ * The watchdog: a child that waits for its parent to be gone (the pipe's
+ * other end closes with the parent, however it ends), then lazily unmounts
+ * DEVDIR if the mount there is still FSNAME's (the parent's own: a new
+ * fakehw may have mounted there since).  Forked before any thread or the
+ * FUSE device exists, so it holds nothing the kernel waits for.
+ */
+static void fakehw_watchdog(const char *devdir, const char *fsname)
+{
+	int fd[2];
+	pid_t pid;
+
+	/* close-on-exec: fusermount3, which libfuse runs later, must not hold the write end */
+	if (pipe2(fd, O_CLOEXEC) != 0)
+		return;
+	pid = fork();
+	if (pid != 0) {
+		close(fd[0]);
+		return; /* the parent keeps the write end open until it is gone */
+	}
+	for (int i = 0; i < 1024; i++)
+		if (i != fd[0] && i != STDERR_FILENO)
+			close(i);
+	{
+		char c, line[PATH_MAX + 512], want[PATH_MAX + 8], source[80];
+		FILE *mi;
+		bool ours = false;
+
+		while (read(fd[0], &c, 1) < 0 && errno == EINTR)
+			;
+		snprintf(want, sizeof(want), " %s ", devdir);
+		snprintf(source, sizeof(source), " %s ", fsname);
+		mi = fopen("/proc/self/mountinfo", "r");
+		while (mi && fgets(line, sizeof(line), mi))
+			ours |= strstr(line, want) && strstr(line, source);
+		if (mi)
+			fclose(mi);
+		if (ours)
+			umount2(devdir, MNT_DETACH);
+	}
+	_exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *ready = NULL, *spec, *root, *scenarios;
 	char err[512], devdir[PATH_MAX];
 	/* other users reach the tree, with the nodes' permissions checked by the kernel */
-	char *fuse_argv[] = { argv[0], "-o", "auto_unmount", "-o", "fsname=pmutop-fakehw",
+	char fsname_opt[64], fsname[48];
+	char *fuse_argv[] = { argv[0], "-o", "auto_unmount", "-o", fsname_opt,
 			      "-o", "allow_other", "-o", "default_permissions", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(9, fuse_argv);
 	struct fuse *fuse;
@@ -536,6 +583,11 @@ int main(int argc, char **argv)
 	}
 	spec = argv[1];
 	root = argv[2];
+	/* the mount named for this process (the watchdog unmounts only its parent's) */
+	snprintf(fsname, sizeof(fsname), "pmutop-fakehw-%ld", (long)getpid());
+	snprintf(fsname_opt, sizeof(fsname_opt), "fsname=%s", fsname);
+	snprintf(devdir, sizeof(devdir), "%s/dev", root);
+	fakehw_watchdog(devdir, fsname);
 	scenarios = getenv("PMUTOP_SCENARIO_DIR") ? getenv("PMUTOP_SCENARIO_DIR")
 						  : PMUTOP_SRC_SCENARIODIR;
 	if (emu_create(spec, scenarios, &fakehw_emu, err, sizeof(err))) {
@@ -543,7 +595,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fakehw_tree(root, fakehw_emu, fakehw_lockdown, fakehw_msr_safe ? fakehw_safe_version : NULL);
-	snprintf(devdir, sizeof(devdir), "%s/dev", root);
 	fakehw_mkdirs(devdir);
 	fuse = fuse_new(&args, &fakehw_ops, sizeof(fakehw_ops), NULL);
 	if (!fuse || fuse_mount(fuse, devdir) != 0) {
