@@ -649,6 +649,21 @@ static unsigned vendor_hex(const json_t *ev, const char *field)
 	return t ? (unsigned)strtoul(t, NULL, 0) : 0;
 }
 
+/*
+ * An event's extra MSR value: an offcore response matrix (MSRIndex 1A6H) or
+ * FRONTEND_RETIRED's MSR_PEBS_FRONTEND (3F7H), its MSRValue; else 0.
+ */
+static uint64_t vendor_offcore(const json_t *ev)
+{
+	const char *idx = json_string_value(json_object_get(ev, "MSRIndex"));
+	const char *val = json_string_value(json_object_get(ev, "MSRValue"));
+	unsigned long msr = idx ? strtoul(idx, NULL, 0) : 0;
+
+	/* (the emulator keys FRONTEND_RETIRED by it; others that name 3F7H count without it) */
+	return val && (msr == 0x1A6 || (msr == 0x3F7 && vendor_hex(ev, "EventCode") == 0xC6))
+	       ? strtoull(val, NULL, 0) : 0;
+}
+
 START_TEST(event_table_rows_are_the_vendors_encodings)
 {
 	static const struct {
@@ -672,18 +687,22 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 		json_t *events = json_object_get(root, "Events");
 		const char *name;
 		unsigned event, umask, cmask, cores;
+		uint64_t off;
 		bool bits, srv;
 
 		for (size_t i = 0; emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &cores,
-						       &srv); i++) {
+						       &srv, &off); i++) {
 			char base[128];
 			const char *u = strstr(name, ":u0x");
+			/* a metric's own matrix for a vendor event (ICX's OCR.DEMAND_RFO.L3_MISS:ocr_msr_val=) */
+			const char *o = strstr(name, ":ocr_msr_val=");
 			const json_t *ev;
 
 			nrows = i + 1;
 			if (!(cores & (1u << platforms[p].core)) || (srv && !platforms[p].server))
 				continue;
-			snprintf(base, sizeof(base), "%.*s", u ? (int)(u - name) : (int)strlen(name), name);
+			snprintf(base, sizeof(base), "%.*s", u ? (int)(u - name) : o ? (int)(o - name)
+							  : (int)strlen(name), name);
 			if (bits) {
 				const char *key;
 				json_t *v;
@@ -712,6 +731,9 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 				      "%s: %s umask, row 0x%x", platforms[p].platform, name, umask);
 			ck_assert_msg(vendor_hex(ev, "CounterMask") == cmask, "%s: %s cmask %u, row %u",
 				      platforms[p].platform, name, vendor_hex(ev, "CounterMask"), cmask);
+			ck_assert_msg((o ? strtoull(o + 13, NULL, 0) : vendor_offcore(ev)) == off,
+				      "%s: %s offcore matrix 0x%llx, row 0x%llx", platforms[p].platform, name,
+				      (unsigned long long)vendor_offcore(ev), (unsigned long long)off);
 		}
 		/*
 		 * and the other way: every event of the platform the table answers
@@ -728,20 +750,23 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 				if (json_object_get(v, "Unit") || json_object_get(v, "Deprecated"))
 					continue;
 				i = emu_model_event_find(platforms[p].core, platforms[p].server,
-							 vendor_hex(v, "EventCode"), vendor_hex(v, "UMask"));
+							 vendor_hex(v, "EventCode"), vendor_hex(v, "UMask"),
+							 vendor_offcore(v));
 				if (i < 0)
 					continue;
 				emu_model_event_row((size_t)i, &name, &event, &umask, &cmask, &bits, &cores,
-						    &srv);
+						    &srv, &off);
 				if (vendor_hex(v, "CounterMask") != cmask)
 					continue;
 				/* a row of its own further on, for this name on these cores (Zen 2's names) */
 				{
 					const char *n2;
 					unsigned e2, u2, c2, k2;
+					uint64_t o2;
 					bool b2, s2, own = false;
 
-					for (size_t j = 0; emu_model_event_row(j, &n2, &e2, &u2, &c2, &b2, &k2, &s2); j++)
+					for (size_t j = 0; emu_model_event_row(j, &n2, &e2, &u2, &c2, &b2, &k2, &s2, &o2);
+					     j++)
 						own |= !strcmp(n2, key) && e2 == event && u2 == umask &&
 						       (k2 & (1u << platforms[p].core));
 					if (own)
@@ -768,9 +793,10 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 	for (size_t i = 0; i < nrows; i++) {
 		const char *name;
 		unsigned event, umask, cmask, cores;
+		uint64_t off;
 		bool bits, srv;
 
-		emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &cores, &srv);
+		emu_model_event_row(i, &name, &event, &umask, &cmask, &bits, &cores, &srv, &off);
 		ck_assert_msg(found[i] > 0, "no platform of its cores has %s", name);
 	}
 }

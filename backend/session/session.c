@@ -573,9 +573,12 @@ int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *ou
 	return source_print_msr_safe_allowlist(sim, root, out, err, errlen);
 }
 
-int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
-			   size_t errlen)
+int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, int *core_events,
+			   char *err, size_t errlen)
 {
+	*core_events = 0;
+	for (int k = 0; k < l->nevents; k++)
+		*core_events += l->events[k].pmu == LAYOUT_PMU_CORE;
 	return source_sim_unmodelled(sim, l, out, err, errlen);
 }
 

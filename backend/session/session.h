@@ -218,9 +218,12 @@ int session_write_sysfs(const char *sim, const char *dir, FILE *out, char *err, 
 int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
 				     size_t errlen);
 
-/* --list-events with --sim: which of L's core events the emulated machine counts 0 (source.h). */
-int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
-			   size_t errlen);
+/*
+ * --list-events with --sim: which of L's core events the emulated machine
+ * counts 0 (source.h), and in *CORE_EVENTS how many core events L has.
+ */
+int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, int *core_events,
+			   char *err, size_t errlen);
 
 /* --topology-only with --sim: the emulated machine's topology as text, WIDTH wide. */
 int session_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen);

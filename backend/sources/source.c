@@ -401,7 +401,7 @@ bool *source_emu_unmodelled(const struct emu *e, const struct layout *l)
 		out[k] = ev->pmu == LAYOUT_PMU_CORE &&
 			 !emu_models(e, l->groups[ev->group].coretype == LAYOUT_CORES_E, ev->event,
 				     (unsigned)ev->umask, ev->cmask,
-				     ev->has_offcore ? ev->offcore : 0);
+				     ev->has_offcore ? ev->offcore : ev->has_frontend ? ev->frontend : 0);
 	}
 	return out;
 }

@@ -57,13 +57,14 @@ int mode_list_events(const struct options *opt)
 			    (info.vendor_id == CPUID_VENDOR_AMD && opt->source != SESSION_SOURCE_MSR);
 
 		bool *unmodelled = NULL;
+		int core_events = 0;
 
 		/* an emulated machine (not --cpu): the events it does not model are marked */
 		if (opt->sim && !opt->has_model &&
-		    session_sim_unmodelled(opt->sim, l, &unmodelled, err, sizeof(err)))
+		    session_sim_unmodelled(opt->sim, l, &unmodelled, &core_events, err, sizeof(err)))
 			fprintf(stderr, "pmutop: %s\n", err);
 		batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
-				  !opt->user_only, perf, k, unmodelled, stdout);
+				  !opt->user_only, perf, k, unmodelled, core_events, stdout);
 		free(unmodelled);
 		session_kernel_close(k);
 	}

@@ -70,9 +70,12 @@ void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
  * through the kernel's PMUs (what --source perf opens).
  */
 struct session_kernel;
-/* UNMODELLED (or NULL): per layout event, an emulated machine counts it 0 (marked, and summed up). */
+/*
+ * UNMODELLED (or NULL): per layout event, an emulated machine counts it 0
+ * (marked, and summed up against the layout's CORE_EVENTS).
+ */
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
 		       bool user, bool kernel, bool perf, struct session_kernel *k,
-		       const bool *unmodelled, FILE *out);
+		       const bool *unmodelled, int core_events, FILE *out);
 
 #endif

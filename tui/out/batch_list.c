@@ -68,14 +68,12 @@ static void batch_list_perf(const struct layout *l, struct session_kernel *k, co
 }
 
 /* An emulated machine: how many of the core events it models, and the names of those it does not. */
-static void batch_list_unmodelled(const struct layout *l, const bool *unmodelled, FILE *out)
+static void batch_list_unmodelled(const struct layout *l, const bool *unmodelled, int core, FILE *out)
 {
-	int core = 0, n = 0;
+	int n = 0;
 
-	for (int k = 0; k < l->nevents; k++) {
-		core += l->events[k].pmu == LAYOUT_PMU_CORE;
+	for (int k = 0; k < l->nevents; k++)
 		n += unmodelled[k];
-	}
 	fprintf(out, "\n# SIMULATED: the emulated machine models %d of the layout's %d core events%s",
 		core - n, core, n ? "; these count 0:" : "\n");
 	for (int k = 0, shown = 0; k < l->nevents && n; k++) {
@@ -92,12 +90,12 @@ static void batch_list_unmodelled(const struct layout *l, const bool *unmodelled
 
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
 		       bool user, bool kernel, bool perf, struct session_kernel *kern,
-		       const bool *unmodelled, FILE *out)
+		       const bool *unmodelled, int core_events, FILE *out)
 {
 	if (perf) {
 		batch_list_perf(l, kern, unmodelled, out);
 		if (unmodelled)
-			batch_list_unmodelled(l, unmodelled, out);
+			batch_list_unmodelled(l, unmodelled, core_events, out);
 		return;
 	}
 	bool eq = false; /* a column for version 6's EQ only where an event sets it */
@@ -171,5 +169,5 @@ void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned pe
 		}
 	}
 	if (unmodelled)
-		batch_list_unmodelled(l, unmodelled, out);
+		batch_list_unmodelled(l, unmodelled, core_events, out);
 }

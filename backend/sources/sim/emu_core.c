@@ -13,23 +13,67 @@
 
 /* ---- core: counting --------------------------------------------------------- */
 
-/* Accumulator key for a core event select (emu_int.h: EMU_KEY_*). */
-static uint64_t emu_core_key(uint64_t evtsel, uint64_t offcore)
+/* The index + 1 of offcore value V in E's registry (added if new; 0: none, or the registry full). */
+static uint64_t emu_offcore_index(struct emu *e, uint64_t v)
+{
+	int i;
+
+	if (!v)
+		return 0;
+	pthread_mutex_lock(&e->offcore_lock);
+	for (i = 0; i < e->noffcore_vals && e->offcore_vals[i] != v; i++)
+		;
+	if (i == e->noffcore_vals && i < EMU_MAX_OFFCORE_VALS)
+		e->offcore_vals[e->noffcore_vals++] = v;
+	pthread_mutex_unlock(&e->offcore_lock);
+	return i < EMU_MAX_OFFCORE_VALS ? (uint64_t)i + 1 : 0;
+}
+
+/* The offcore value of index + 1 IDX (0: none). */
+static uint64_t emu_offcore_value(struct emu *e, uint64_t idx)
+{
+	uint64_t v;
+
+	if (!idx)
+		return 0;
+	pthread_mutex_lock(&e->offcore_lock);
+	v = idx <= (uint64_t)e->noffcore_vals ? e->offcore_vals[idx - 1] : 0;
+	pthread_mutex_unlock(&e->offcore_lock);
+	return v;
+}
+
+/* Accumulator key for a core event select (emu_int.h: EMU_KEY_*), its offcore value's index inside. */
+static uint64_t emu_core_key(struct emu *e, uint64_t evtsel, uint64_t offcore)
 {
 	uint64_t sel = evtsel & (EVTSEL_EVENT_MASK | EVTSEL_UMASK_MASK | EVTSEL_USR | EVTSEL_OS |
 				 EVTSEL_EDGE | EVTSEL_ANY | EVTSEL_CMASK_MASK);
 
-	return sel | (offcore & 0xFFFFFFull) << EMU_KEY_OFFCORE_SHIFT |
+	return sel | emu_offcore_index(e, offcore) << EMU_KEY_OFFCORE_SHIFT |
+	       ((evtsel & EVTSEL_UMASK2_MASK) >> EVTSEL_UMASK2_SHIFT) << EMU_KEY_UMASK2_SHIFT |
+	       (evtsel & EVTSEL_EQ ? EMU_KEY_EQ : 0) |
 	       ((evtsel & AMD_EVTSEL_EVENT_HI_MASK) >> AMD_EVTSEL_EVENT_HI_SHIFT)
 		       << EMU_KEY_EVENT_HI_SHIFT;
 }
 
-/* The offcore value event select EVTSEL reads: B7H/BBH, or the machine's own pair (2AH/2BH). */
+/*
+ * The extra MSR value event select EVTSEL reads: the offcore matrix of
+ * B7H/BBH or the machine's own pair (2AH/2BH), MSR_PEBS_FRONTEND's for
+ * FRONTEND_RETIRED (C6H).
+ */
 static uint64_t emu_offcore_for(const struct emu *e, const struct emu_cpu *c, uint64_t evtsel)
 {
-	int r = emu_machine_offcore_reg(e->m, (unsigned)(evtsel & EVTSEL_EVENT_MASK));
+	unsigned event = (unsigned)(evtsel & EVTSEL_EVENT_MASK);
+	int r = e->m->amd ? -1 : emu_machine_offcore_reg(e->m, event);
 
+	if (event == 0xC6 && e->m->pebs_frontend)
+		return c->pebs_frontend;
 	return r >= 0 ? c->offcore[r] : 0;
+}
+
+/* P(value >= C), or with EQ P(value == C) (version 6's EQ bit). */
+static double emu_dist_at(const struct emu_dist *d, unsigned c, bool eq)
+{
+	return eq ? emu_dist_ge(d, c) - emu_dist_ge(d, c + 1) : emu_dist_ge(d, c);
 }
 
 static double emu_ghz(const struct emu *e, const double *v)
@@ -82,10 +126,13 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 {
 	unsigned event = (unsigned)(key & EVTSEL_EVENT_MASK) |
 			 (unsigned)(key >> EMU_KEY_EVENT_HI_SHIFT & 0xF) << 8;
-	unsigned umask = (unsigned)((key & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT);
+	/* with version 6's UMASK2 as the umask's second byte (Lion Cove's 9-bit umasks) */
+	unsigned umask = (unsigned)((key & EVTSEL_UMASK_MASK) >> EVTSEL_UMASK_SHIFT) |
+			 (unsigned)(key >> EMU_KEY_UMASK2_SHIFT & 0xFF) << 8;
 	unsigned cmask = (unsigned)((key & EVTSEL_CMASK_MASK) >> EVTSEL_CMASK_SHIFT);
 	unsigned priv = (key & EVTSEL_USR ? EMU_PRIV_USR : 0) | (key & EVTSEL_OS ? EMU_PRIV_OS : 0);
-	uint64_t offcore = key >> EMU_KEY_OFFCORE_SHIFT & 0xFFFFFFull;
+	uint64_t offcore = emu_offcore_value(e, key >> EMU_KEY_OFFCORE_SHIFT & EMU_KEY_OFFCORE_MASK);
+	bool eq = key & EMU_KEY_EQ; /* the cycles the value equals cmask, not those at or above it */
 	int edge = (key & EVTSEL_EDGE) != 0, any = (key & EVTSEL_ANY) != 0;
 	const double *v = sib[0];
 	double r = emu_ghz(e, v) * 1e9, share = emu_priv_share(priv, v), rate, all_halted;
@@ -113,7 +160,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 	if (any && d.condition && cmask == 0)
 		cmask = 1; /* the cycles any thread has it: the union below */
 	if (!any && !d.core_wide) {
-		double p_ge = emu_dist_ge(&d, cmask ? cmask : 1);
+		double p_ge = emu_dist_at(&d, cmask ? cmask : 1, eq);
 
 		if (edge) {
 			double p_side = d.run_side == EMU_RUN_GE ? p_ge : 1 - p_ge;
@@ -140,7 +187,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 			struct emu_dist di;
 
 			emu_model_core(emu_cpu_m(e, c), event, umask, offcore, sib[i], &di);
-			rate += sib[i][SK_util] * emu_dist_ge(&di, cmask);
+			rate += sib[i][SK_util] * emu_dist_at(&di, cmask, eq);
 		}
 		return fmin(r * share * rate, emu_cycle_rate(e, priv, v));
 	}
@@ -158,7 +205,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		emu_dist_convolve(&core, &di, &core);
 	}
 	{
-		double p_ge = emu_dist_ge(&core, cmask);
+		double p_ge = emu_dist_at(&core, cmask, eq);
 
 		if (edge) {
 			/* runs happen while the core runs: halted time is one long run, not many */
@@ -330,7 +377,7 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 		ctr->acc = -1;
 		return;
 	}
-	key = emu_core_key(sel, emu_offcore_for(e, c, sel));
+	key = emu_core_key(e, sel, emu_offcore_for(e, c, sel));
 	priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
 	inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE);
 	/*
@@ -404,7 +451,7 @@ int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count)
 	/* the reference clock while unhalted (MPERF), which no select names: the tasks' time */
 	uint64_t key = sel & EMU_KEY_MPERF ? EMU_KEY_MPERF | EVTSEL_USR | EVTSEL_OS
 		       : sel & EMU_KEY_SLOTS ? (sel & (EMU_KEY_SLOTS | 0xF)) | EVTSEL_USR | EVTSEL_OS
-		       : emu_core_key(sel | EVTSEL_USR | EVTSEL_OS, 0);
+		       : emu_core_key(e, sel | EVTSEL_USR | EVTSEL_OS, 0);
 	int w;
 
 	for (w = 0; w < c->nwatch && c->watch_key[w] != key; w++)

@@ -68,6 +68,7 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 
 	pilock_init(&e->lock);
 	pilock_init(&e->srv_lock);
+	pilock_init(&e->offcore_lock);
 	e->m = m;
 	e->model = cpumodel_find(m->amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL, m->family,
 				 m->model);
@@ -216,6 +217,7 @@ void emu_free(struct emu *e)
 	free(e->sockets);
 	free(e->srv_truth);
 	pthread_mutex_destroy(&e->srv_lock);
+	pthread_mutex_destroy(&e->offcore_lock);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

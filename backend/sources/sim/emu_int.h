@@ -22,8 +22,10 @@
 #define EMU_PRIV_OS     2u
 
 /* A counting condition and its integral since it was first programmed. */
+#define EMU_MAX_OFFCORE_VALS 256
+
 struct emu_acc {
-	uint64_t key;    /* evtsel bits that select the condition + offcore value */
+	uint64_t key;    /* evtsel bits that select the condition + offcore value's index (EMU_KEY_*) */
 	double g;        /* integral of the condition (values, cycles >= cmask, or edges) */
 	int in_use;
 	double rate;     /* per second over the CPU's current truth segment (rate_ok) */
@@ -121,6 +123,14 @@ struct emu {
 	 */
 	pthread_mutex_t srv_lock;
 	struct emu_srv_truth *srv_truth; /* 2 x nsockets */
+	/*
+	 * The offcore response values counters have read, whole (Sapphire
+	 * Rapids' OCR matrices reach bit 40): an accumulator's key holds the
+	 * index + 1 of its value here (0: none), under offcore_lock.
+	 */
+	pthread_mutex_t offcore_lock;
+	uint64_t offcore_vals[EMU_MAX_OFFCORE_VALS];
+	int noffcore_vals;
 };
 
 struct emu_srv_truth {
@@ -134,11 +144,15 @@ struct emu_srv_truth {
 enum { EMU_FREE_IRPERF, EMU_FREE_APERF, EMU_FREE_MPERF };
 
 /*
- * An accumulator's key: the select's condition bits, the offcore value at
- * 32-55, AMD's EventSelect[11:8] at 56-59; EMU_KEY_MPERF the reference
+ * An accumulator's key: the select's condition bits, the index + 1 of its
+ * offcore value in struct emu's registry at 32-43 (0: none), version 6's
+ * UMASK2 at 44-51 and EQ at 52, AMD's EventSelect[11:8] at 56-59; EMU_KEY_MPERF the reference
  * clock while unhalted (MPERF), which no select can ask for.
  */
 #define EMU_KEY_OFFCORE_SHIFT 32
+#define EMU_KEY_OFFCORE_MASK 0xFFFull
+#define EMU_KEY_UMASK2_SHIFT 44
+#define EMU_KEY_EQ (1ull << 52)
 #define EMU_KEY_EVENT_HI_SHIFT 56
 #define EMU_KEY_MPERF (1ull << 63)
 /* the slots of fixed counter 3 (low bits 0) or a PERF_METRICS field's (1 + the field), which no select asks for */

@@ -98,16 +98,18 @@ void emu_model_topdown(const struct emu_machine *m, const double *v, double *fra
  * The table of emu_model_events.c, for tests: row I's vendor name, encoding
  * (BITS: the umask a set of bits, NAME the family's) and the cores it is
  * for (CORES: bit 1 << enum emu_ports of each; SERVER: only the servers'
- * of them); false past the end.
+ * of them), the offcore response matrix it answers (OFFCORE, 0: none);
+ * false past the end.
  */
 bool emu_model_event_row(size_t i, const char **name, unsigned *event, unsigned *umask,
-			 unsigned *cmask, bool *bits, unsigned *cores, bool *server);
+			 unsigned *cmask, bool *bits, unsigned *cores, bool *server, uint64_t *offcore);
 
 /*
- * The row of that table answering EVENT and UMASK on a core of generation
- * CORE (enum emu_ports; SERVER: a server's), or -1.
+ * The row of that table answering EVENT and UMASK (with offcore matrix
+ * OFFCORE, 0: none) on a core of generation CORE (enum emu_ports; SERVER:
+ * a server's), or -1.
  */
-int emu_model_event_find(unsigned core, bool server, unsigned event, unsigned umask);
+int emu_model_event_find(unsigned core, bool server, unsigned event, unsigned umask, uint64_t offcore);
 
 /* Mean of a distribution. */
 double emu_dist_mean(const struct emu_dist *d);

@@ -45,9 +45,20 @@ enum emu_q {
 	Q_ASSISTS,       /* by kind (ASSISTS' umask bits): the scenarios' assists are FP assists */
 	Q_FP_DISPATCHED, /* FP uops by port (ARG: 0 Golden Cove's ports 0, 1, 5; 1 Lion Cove's V0-V3) */
 	Q_PAUSE_INST,
+	/* the reference clock's ticks with the sibling halted, and shared between the busy threads */
+	Q_REF_ONE_THREAD, Q_REF_DISTRIBUTED,
+	Q_OCR,           /* an offcore response matrix (ARG: OCR_*), the row's offcore value */
+	Q_XSNP,          /* Skylake's L3-hit loads by snoop outcome (MEM_LOAD_L3_HIT_RETIRED's bits) */
+	Q_FE_RETIRED,    /* instructions retired after a front-end event (ARG: FE_RETIRED_*) */
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };
+enum { FE_RETIRED_DSB_MISS, FE_RETIRED_L2_MISS };
+/* the offcore responses the vendor's metrics read */
+enum {
+	OCR_NONE, OCR_DRD_L3_HITM, OCR_DRD_L3_FWD, OCR_RFO_L3_HITM, OCR_RFO_L3_MISS, OCR_READS_ANY,
+	OCR_READS_L3_MISS, OCR_READS_LOCAL, OCR_READS_REMOTE, OCR_MODIFIED_WRITE, OCR_STREAMING_WR,
+};
 
 /* How a quantity shows per unhalted cycle. */
 enum emu_shape {
@@ -59,6 +70,7 @@ enum emu_shape {
 	SH_DEC0,  /* decoder 0's uops: 1 on its cycles, 2 on a few-uop instruction's */
 	SH_OCC,   /* requests outstanding a cycle (an occupancy): its mean, cycles >= 1, >= bw_reads */
 	SH_IDQ,   /* uops (or decoders) a cycle: cycles below the width, at it, none (emu_ev_idq) */
+	SH_REF,   /* reference-clock ticks a cycle (nominal / actual GHz), the quantity's share of them */
 };
 
 struct emu_ev_row {
@@ -74,7 +86,19 @@ struct emu_ev_row {
 	 * non-empty subset, and NAME is the family's (each member NAME.*).
 	 */
 	bool bits;
+	/*
+	 * The extra MSR value of an offcore response event (MSR_OFFCORE_RSP_x's
+	 * matrix) or of FRONTEND_RETIRED (MSR_PEBS_FRONTEND's): the row answers
+	 * that value only.
+	 */
+	uint64_t offcore;
 };
+
+/* The table (emu_model_event_rows.c) and its length. */
+extern const struct emu_ev_row emu_ev_rows[];
+extern const size_t emu_ev_nrows;
+/* the cores a row is for: bit 1 << enum emu_ports of each, and only the servers' */
+#define EMU_EV_SERVERS_ONLY (1u << 8)
 
 /* The quantity of row R for the event in C, per unhalted cycle of its thread. */
 double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r);

@@ -328,6 +328,39 @@ static double emu_l2(const struct emu_core_ctx *c, enum emu_q q)
 	}
 }
 
+/*
+ * The offcore responses (OCR.*, Skylake's OFFCORE_RESPONSE.*) a cycle: the
+ * demand reads that hit the L3 with another core's modified or forwarded
+ * line; the RFOs that hit a modified line there, or missed it (memory's
+ * RFO lines); every read that left the L2 (the L2's lines in), those that
+ * missed the L3 (memory's read and RFO lines, demand and prefetch), the
+ * local and the remote ones; the modified lines written back (as many as
+ * stores filled); the streaming stores.
+ */
+static double emu_ocr(const struct emu_core_ctx *c, unsigned kind)
+{
+	const double *v = c->v;
+	double local = v[SK_local_dram_read_lines_per_s] + v[SK_local_dram_pf_read_lines_per_s] +
+		       v[SK_local_dram_rfo_lines_per_s] + v[SK_local_dram_pf_rfo_lines_per_s];
+	double remote = v[SK_remote_dram_read_lines_per_s] + v[SK_remote_dram_pf_read_lines_per_s] +
+			v[SK_remote_dram_rfo_lines_per_s] + v[SK_remote_dram_pf_rfo_lines_per_s];
+	double hit[5], miss[5];
+
+	emu_l2_requests(c, hit, miss);
+	switch (kind) {
+	case OCR_DRD_L3_HITM: return emu_l3_hits(c) * v[SK_l3_hit_hitm_share];
+	case OCR_DRD_L3_FWD: return emu_l3_hits(c) * v[SK_l3_hit_fwd_share];
+	case OCR_RFO_L3_HITM: return v[SK_ipc] * v[SK_rfo_hitm_per_inst];
+	case OCR_RFO_L3_MISS: case OCR_MODIFIED_WRITE: return miss[1];
+	case OCR_READS_ANY: return miss[0] + miss[1] + miss[2] + miss[4];
+	case OCR_READS_L3_MISS: return emu_per_cycle(c, local + remote);
+	case OCR_READS_LOCAL: return emu_per_cycle(c, local);
+	case OCR_READS_REMOTE: return emu_per_cycle(c, remote);
+	case OCR_STREAMING_WR: return v[SK_ipc] * v[SK_streaming_stores_per_inst];
+	default: return 0;
+	}
+}
+
 double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 {
 	const double *v = c->v;
@@ -430,6 +463,22 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	}
 	/* PAUSE instructions: the pause cycles at the cycles each takes (Slow_Pause's) */
 	case Q_PAUSE_INST: return emu_clamp01(v[SK_pause_cycles]) / (c->m->pause_cycles ? c->m->pause_cycles : 140);
+	/*
+	 * the sibling's share of this thread's cycles: slot_share is 1 - u / 2
+	 * beside a sibling busy u of the time (two threads a core; 1 alone)
+	 */
+	case Q_REF_ONE_THREAD: return emu_clamp01(1 - 2 * (1 - emu_clamp01(v[SK_slot_share])));
+	case Q_REF_DISTRIBUTED: return emu_clamp01(v[SK_slot_share]);
+	case Q_OCR: return emu_ocr(c, r->arg);
+	/* instructions whose uops the uop cache did not deliver; whose code read missed the L2 */
+	case Q_FE_RETIRED:
+		return v[SK_ipc] * (r->arg == FE_RETIRED_DSB_MISS ? 1 - emu_clamp01(v[SK_dsb_coverage])
+				    : v[SK_l1i_miss_per_inst] * emu_clamp01(v[SK_code_l2_miss_share]));
+	case Q_XSNP: /* 01H XSNP_MISS (none), 02H XSNP_HIT, 04H XSNP_HITM, 08H XSNP_NONE: the rest */
+		return emu_l3_hits(c) * ((c->umask & 0x02 ? v[SK_l3_hit_fwd_share] : 0) +
+					 (c->umask & 0x04 ? v[SK_l3_hit_hitm_share] : 0) +
+					 (c->umask & 0x08 ? fmax(0, 1 - v[SK_l3_hit_fwd_share] -
+								       v[SK_l3_hit_hitm_share]) : 0));
 	case Q_PER_INST: return v[SK_ipc] * v[r->arg];
 	case Q_KEY_CYCLES: return emu_clamp01(v[r->arg]);
 	case Q_BRANCHES: return emu_branches(c, false);

@@ -194,7 +194,11 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(mite_4wide_share,  CPU, 0.3,  0, 1,     "share of the cycles MITE delivers below its width in which it delivers 4 uops (Ice and Tiger Lake's MITE_4wide)") \
 	X(l2_hit_stores_per_inst, CPU, 0.004, 0, 1, "retired stores whose line the L2 held (MEM_STORE_RETIRED.L2_HIT), per instruction") \
 	X(no_sr_blocks_per_inst, CPU, 0.0, 0, 1,  "split loads blocked for want of a split register (LD_BLOCKS.NO_SR), per instruction") \
-	X(alias_blocks_per_inst, CPU, 0.0005, 0, 1, "loads blocked by a store 4 KB apart (LD_BLOCKS_PARTIAL.ADDRESS_ALIAS), per instruction")
+	X(alias_blocks_per_inst, CPU, 0.0005, 0, 1, "loads blocked by a store 4 KB apart (LD_BLOCKS_PARTIAL.ADDRESS_ALIAS), per instruction") \
+	X(l3_hit_hitm_share, CPU, 0.0,  0, 1,     "share of the L3-hit loads whose line another core held modified (a snoop HITM)") \
+	X(l3_hit_fwd_share,  CPU, 0.0,  0, 1,     "share of the L3-hit loads whose line another core forwarded clean (a snoop hit with forward)") \
+	X(rfo_hitm_per_inst, CPU, 0.0,  0, 1,     "demand RFOs that hit the L3 with the line modified in another core (false or true sharing), per instruction") \
+	X(streaming_stores_per_inst, CPU, 0.0, 0, 1, "streaming (non-temporal) stores to memory, per instruction")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
