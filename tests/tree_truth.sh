@@ -38,7 +38,7 @@
 # slows (smt-contended asks more: there the nodes checked are those no
 # slowdown moves: the stalls a load or store holds, the front end's).
 . "$top_srcdir/tests/lib.sh"
-plan 89
+plan 91
 # its many runs of 224- to 384-CPU machines yield the CPU to the suite's timing tests
 # (phased_load.sh holds intervals to 8 % beside one busy loop, not beside this)
 NICE="nice -n 10"
@@ -91,6 +91,7 @@ scenario() {
 		printf 'cpu all fb_mite_share=0.4 fb_dsb_share=0.35 mite_dec0_alone_share=0.25 mite_4wide_share=0.3\n'
 		printf 'cpu all l2_hit_loads_per_inst=0.02 l2_hit_stores_per_inst=0.004 code_l2_miss_share=0.3\n'
 		printf 'cpu all pause_cycles=0.01 alias_blocks_per_inst=0.002 streaming_stores_per_inst=0.001\n'
+		printf 'cpu all avx2_license_cycles=0.2 avx512_license_cycles=0.1\n'
 		printf 'cpu all %s\n' "$*"
 	} >"$tmp/$n.scn"
 }
@@ -486,14 +487,35 @@ zero = [n for n in need if not (c.get(n) or {}).get("count")]
 print("ok" if not zero else "zero or absent: %s" % zero)
 ')" "ok"
 
+# Tiger Lake's turbo licences (the layout has no metric of them: their counts)
+# and the reference clock distributed between the threads: each a share of
+# CPU_CLK_UNHALTED.DISTRIBUTED counted in the same group, the reference
+# clock at the TSC rate (3.0 GHz) over the measured core clock
+run $NICE "$PMUTOP" --sim tigerlake:"$tmp/latency.scn" --source msr -b -n 2 -d 0.3 --format json --counts -g 7
+expect_match "Tiger Lake: the cycles at each turbo licence and the distributed reference clock are the truth" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import sys
+from truth import scenario, last_sample
+v = scenario(sys.argv[1])
+s = last_sample()
+th = next(x for x in s["threads"] if x["cpu"] == 0)
+c = th["counts"]
+def share(n):
+    return c[n]["scaled"] / c["CPU_CLK_UNHALTED.DISTRIBUTED@TmaInfo.3"]["scaled"]
+l1, l2 = v["avx2_license_cycles"], v["avx512_license_cycles"]
+want = {"CORE_POWER.LVL0_TURBO_LICENSE": 1 - l1 - l2, "CORE_POWER.LVL1_TURBO_LICENSE": l1,
+        "CORE_POWER.LVL2_TURBO_LICENSE": l2, "CPU_CLK_UNHALTED.REF_DISTRIBUTED": 3.0 / th["metrics"]["ghz"]}
+bad = ["%s %.3f, truth %.3f" % (n, share(n), w) for n, w in sorted(want.items()) if abs(share(n) - w) > 0.05 * w]
+print("ok" if not bad else "; ".join(bad))
+' "$tmp/latency.scn")" "ok"
+
 # --list-events with --sim marks each event the emulated machine does not
-# model (it counts 0) and sums them up.  What is left, and why: Tiger Lake's
-# turbo licences and Skylake's SQ-full cycles (counted for the whole core)
-# want a model of their own, Lion Cove its branches by direction (9-bit
+# model (it counts 0) and sums them up.  What is left, and why: Skylake's
+# SQ-full cycles (counted for the whole core) want a model of their own, Lion Cove its branches by direction (9-bit
 # umasks), its IDQ bubbles, dependent loads, early store blocks and its
 # second-level (L1) data cache; the E-cores (atom_) are listed apart.
-# Nothing else may be missing: Sapphire and Granite Rapids and Ice Lake-SP
-# have nothing left.
+# Nothing else may be missing: Sapphire and Granite Rapids, Ice Lake-SP and
+# Tiger Lake have nothing left.
 inventory() {
 	$PY -c '
 import re, sys
@@ -504,7 +526,7 @@ if not summary:
     print("no summary line"); sys.exit()
 names = [n.strip() for n in (summary.group(3) or "").split(",") if n.strip()]
 marked = [l.split()[0] for l in text.splitlines() if l.endswith("(SIMULATED: not modelled, counts 0)")]
-left = re.compile(r"CORE_POWER\.LVL._TURBO_LICENSE$|OFFCORE_REQUESTS_BUFFER\.SQ_FULL$|atom_")
+left = re.compile(r"OFFCORE_REQUESTS_BUFFER\.SQ_FULL$|atom_")
 if m in ("lunarlake", "arrowlake-h"):
     left = re.compile(left.pattern + r"|(BR_INST_RETIRED|BR_MISP_RETIRED|IDQ_BUBBLES)\.|L1D\.L1_REPLACEMENT$|"
                       r"MEM_LOAD_RETIRED\.L1_HIT_L1$|DEPENDENT_LOADS\.|LD_BLOCKS\.STORE_EARLY")
@@ -522,7 +544,7 @@ for m in sapphire-rapids granite-rapids icelake-sp tigerlake skylake-sp alderlak
 	expect_match "$m: --list-events marks what the emulator leaves out, and it is only the known remainder" \
 		"$(printf '%s\n' "$out" | inventory "$m")" "ok ("
 done
-for m in nehalem-ep genoa vermeer sapphire-rapids granite-rapids icelake-sp; do
+for m in nehalem-ep genoa vermeer sapphire-rapids granite-rapids icelake-sp tigerlake; do
 	run "$PMUTOP" --sim "$m" --list-events
 	expect_match "$m: the emulator models every core event of the layout" \
 		"$(printf '%s\n' "$out" | inventory "$m")" "; 0 names left)"

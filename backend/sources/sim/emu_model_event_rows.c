@@ -408,6 +408,13 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .umask = 0x01, .shape = SH_RATE, .q = Q_OCR, .arg = OCR_NONE, .offcore = 0x10003C0020 },
 	{ .cores = SKL, .name = "OFFCORE_RESPONSE.PF_L2_RFO.L3_MISS.REMOTE_HITM", .event = 0xB7,
 	  .umask = 0x01, .shape = SH_RATE, .q = Q_OCR, .arg = OCR_NONE, .offcore = 0x103FC00020 },
+	/* Tiger Lake's turbo licences */
+	{ .cores = SNC, .name = "CORE_POWER.LVL0_TURBO_LICENSE", .event = 0x28, .umask = 0x07, .shape = SH_COND,
+	  .q = Q_LICENSE, .arg = 0 },
+	{ .cores = SNC, .name = "CORE_POWER.LVL1_TURBO_LICENSE", .event = 0x28, .umask = 0x18, .shape = SH_COND,
+	  .q = Q_LICENSE, .arg = 1 },
+	{ .cores = SNC, .name = "CORE_POWER.LVL2_TURBO_LICENSE", .event = 0x28, .umask = 0x20, .shape = SH_COND,
+	  .q = Q_LICENSE, .arg = 2 },
 	/* instructions retired after a front-end event, by MSR_PEBS_FRONTEND's value (Intel's data's) */
 	{ .cores = SNC, .name = "FRONTEND_RETIRED.ANY_DSB_MISS", .event = 0xC6, .umask = 0x01,
 	  .shape = SH_RATE, .q = Q_FE_RETIRED, .arg = FE_RETIRED_DSB_MISS, .offcore = 0x1 },

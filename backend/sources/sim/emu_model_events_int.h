@@ -50,6 +50,7 @@ enum emu_q {
 	Q_OCR,           /* an offcore response matrix (ARG: OCR_*), the row's offcore value */
 	Q_XSNP,          /* Skylake's L3-hit loads by snoop outcome (MEM_LOAD_L3_HIT_RETIRED's bits) */
 	Q_FE_RETIRED,    /* instructions retired after a front-end event (ARG: FE_RETIRED_*) */
+	Q_LICENSE,       /* the core's cycles at turbo licence ARG (0 none, 1 AVX2, 2 AVX-512), distributed */
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

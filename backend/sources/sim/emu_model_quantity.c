@@ -470,6 +470,13 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_REF_ONE_THREAD: return emu_clamp01(1 - 2 * (1 - emu_clamp01(v[SK_slot_share])));
 	case Q_REF_DISTRIBUTED: return emu_clamp01(v[SK_slot_share]);
 	case Q_OCR: return emu_ocr(c, r->arg);
+	case Q_LICENSE: {
+		/* the core's cycles, shared between its busy threads as CPU_CLK_UNHALTED.DISTRIBUTED */
+		double l1 = emu_clamp01(v[SK_avx2_license_cycles]), l2 = emu_clamp01(v[SK_avx512_license_cycles]);
+		double share = r->arg == 2 ? l2 : r->arg == 1 ? fmin(l1, 1 - l2) : fmax(0, 1 - l1 - l2);
+
+		return share * emu_clamp01(v[SK_slot_share]);
+	}
 	/* instructions whose uops the uop cache did not deliver; whose code read missed the L2 */
 	case Q_FE_RETIRED:
 		return v[SK_ipc] * (r->arg == FE_RETIRED_DSB_MISS ? 1 - emu_clamp01(v[SK_dsb_coverage])

@@ -198,7 +198,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(l3_hit_hitm_share, CPU, 0.0,  0, 1,     "share of the L3-hit loads whose line another core held modified (a snoop HITM)") \
 	X(l3_hit_fwd_share,  CPU, 0.0,  0, 1,     "share of the L3-hit loads whose line another core forwarded clean (a snoop hit with forward)") \
 	X(rfo_hitm_per_inst, CPU, 0.0,  0, 1,     "demand RFOs that hit the L3 with the line modified in another core (false or true sharing), per instruction") \
-	X(streaming_stores_per_inst, CPU, 0.0, 0, 1, "streaming (non-temporal) stores to memory, per instruction")
+	X(streaming_stores_per_inst, CPU, 0.0, 0, 1, "streaming (non-temporal) stores to memory, per instruction") \
+	X(avx2_license_cycles, CPU, 0.0, 0, 1,    "share of the cycles the core runs at the AVX2 turbo licence (level 1)") \
+	X(avx512_license_cycles, CPU, 0.0, 0, 1,  "share of the cycles the core runs at the AVX-512 turbo licence (level 2)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
