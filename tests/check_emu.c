@@ -649,6 +649,12 @@ static unsigned vendor_hex(const json_t *ev, const char *field)
 	return t ? (unsigned)strtoul(t, NULL, 0) : 0;
 }
 
+/* A core event's umask with its UMaskExt as the second byte (version 6's UMASK2: Lion Cove). */
+static unsigned vendor_umask(const json_t *ev)
+{
+	return vendor_hex(ev, "UMask") | vendor_hex(ev, "UMaskExt") << 8;
+}
+
 /*
  * An event's extra MSR value: an offcore response matrix (MSRIndex 1A6H) or
  * FRONTEND_RETIRED's MSR_PEBS_FRONTEND (3F7H), its MSRValue; else 0.
@@ -713,10 +719,10 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 					    strchr("._", key[strlen(base)]) &&
 					    vendor_hex(v, "EventCode") == event) {
 						members++;
-						ck_assert_msg(!(vendor_hex(v, "UMask") & ~umask),
+						ck_assert_msg(!(vendor_umask(v) & ~umask),
 							      "%s: %s umask 0x%x outside the row's 0x%x",
 							      platforms[p].platform, key,
-							      vendor_hex(v, "UMask"), umask);
+							      vendor_umask(v), umask);
 					}
 				found[i] += members > 0;
 				continue;
@@ -727,7 +733,7 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 			found[i]++;
 			ck_assert_msg(vendor_hex(ev, "EventCode") == event, "%s: %s event code 0x%x, row 0x%x",
 				      platforms[p].platform, name, vendor_hex(ev, "EventCode"), event);
-			ck_assert_msg((u ? (unsigned)strtoul(u + 2, NULL, 16) : vendor_hex(ev, "UMask")) == umask,
+			ck_assert_msg((u ? (unsigned)strtoul(u + 2, NULL, 16) : vendor_umask(ev)) == umask,
 				      "%s: %s umask, row 0x%x", platforms[p].platform, name, umask);
 			ck_assert_msg(vendor_hex(ev, "CounterMask") == cmask, "%s: %s cmask %u, row %u",
 				      platforms[p].platform, name, vendor_hex(ev, "CounterMask"), cmask);
@@ -750,7 +756,7 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 				if (json_object_get(v, "Unit") || json_object_get(v, "Deprecated"))
 					continue;
 				i = emu_model_event_find(platforms[p].core, platforms[p].server,
-							 vendor_hex(v, "EventCode"), vendor_hex(v, "UMask"),
+							 vendor_hex(v, "EventCode"), vendor_umask(v),
 							 vendor_offcore(v));
 				if (i < 0)
 					continue;
@@ -775,7 +781,7 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 				/* the vendor's alias of the row's event (Ice Lake's ICACHE_16B.IFDATA_STALL) */
 				if (!bits && json_object_get(events, name) &&
 				    vendor_hex(json_object_get(events, name), "EventCode") == event &&
-				    vendor_hex(json_object_get(events, name), "UMask") == umask &&
+				    vendor_umask(json_object_get(events, name)) == umask &&
 				    vendor_hex(json_object_get(events, name), "CounterMask") == cmask)
 					continue;
 				ck_assert_msg(bits ? !strncmp(key, name, strlen(name)) &&

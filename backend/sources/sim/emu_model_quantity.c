@@ -498,6 +498,17 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 		return v[SK_ipc] * v[SK_branch_per_inst] * n;
 	}
 	case Q_MISPREDICTS: return emu_branches(c, true);
+	case Q_BRANCHES_LNC: case Q_MISPREDICTS_LNC: {
+		/* Lion Cove: 01H the taken conditionals backward, 100H forward; the rest as Golden Cove's */
+		struct emu_core_ctx g = *c;
+		double bwd = emu_clamp01(v[SK_br_taken_bwd_share]), taken;
+
+		g.umask = 0x01;
+		taken = emu_branches(&g, r->q == Q_MISPREDICTS_LNC);
+		g.umask = c->umask & 0xFE;
+		return (g.umask ? emu_branches(&g, r->q == Q_MISPREDICTS_LNC) : 0) +
+		       (c->umask & 0x01 ? taken * bwd : 0) + (c->umask & 0x100 ? taken * (1 - bwd) : 0);
+	}
 	case Q_NOPS: return v[SK_ipc] * v[SK_nop_per_inst];
 	case Q_BOUND_L1: return s.mem - s.l1d;
 	case Q_BOUND_L2: return s.l1d - s.l2;

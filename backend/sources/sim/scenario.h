@@ -200,7 +200,8 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(rfo_hitm_per_inst, CPU, 0.0,  0, 1,     "demand RFOs that hit the L3 with the line modified in another core (false or true sharing), per instruction") \
 	X(streaming_stores_per_inst, CPU, 0.0, 0, 1, "streaming (non-temporal) stores to memory, per instruction") \
 	X(avx2_license_cycles, CPU, 0.0, 0, 1,    "share of the cycles the core runs at the AVX2 turbo licence (level 1)") \
-	X(avx512_license_cycles, CPU, 0.0, 0, 1,  "share of the cycles the core runs at the AVX-512 turbo licence (level 2)")
+	X(avx512_license_cycles, CPU, 0.0, 0, 1,  "share of the cycles the core runs at the AVX-512 turbo licence (level 2)") \
+	X(br_taken_bwd_share, CPU, 0.6, 0, 1,     "share of the taken conditional branches that jump backward (loops); Lion Cove counts them apart")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
