@@ -630,16 +630,25 @@ END_TEST
  * family's members (NAME, NAME.*, NAME_*) all within its umask; "NAME:u0xNN" the
  * vendor's event NAME asked with umask NN, as the vendor's metrics do.
  */
+/* PLATFORM's file; "adl:atom": its E-cores' events (OtherCoreTypes), under "Events" as the P-cores'. */
 static json_t *vendor_events(const char *platform)
 {
 	char path[512];
 	json_error_t err;
-	json_t *root;
+	json_t *root, *atom;
+	const char *colon = strchr(platform, ':');
 
-	snprintf(path, sizeof(path), "%s/%s.json", PERFMON_SRCDIR, platform);
+	snprintf(path, sizeof(path), "%s/%.*s.json", PERFMON_SRCDIR,
+		 colon ? (int)(colon - platform) : (int)strlen(platform), platform);
 	root = json_load_file(path, 0, &err);
 	ck_assert_msg(root, "%s: %s", path, err.text);
-	return root;
+	if (!colon)
+		return root;
+	atom = json_object_get(json_object_get(json_object_get(root, "OtherCoreTypes"), "0x20"), "Events");
+	ck_assert_msg(atom, "%s: no E-core events", path);
+	atom = json_pack("{sO}", "Events", atom);
+	json_decref(root);
+	return atom;
 }
 
 static unsigned vendor_hex(const json_t *ev, const char *field)
@@ -683,7 +692,8 @@ START_TEST(event_table_rows_are_the_vendors_encodings)
 		{ "arl", EMU_PORTS_LION_COVE, false }, { "skx", EMU_PORTS_SKYLAKE, true },
 		{ "skl", EMU_PORTS_SKYLAKE, false }, { "../amd/zen2", EMU_PORTS_ZEN, true },
 		{ "../amd/zen3", EMU_PORTS_ZEN, true }, { "../amd/zen4", EMU_PORTS_ZEN, true },
-		{ "../amd/zen5", EMU_PORTS_ZEN, true },
+		{ "../amd/zen5", EMU_PORTS_ZEN, true }, { "adl:atom", EMU_PORTS_GRACEMONT, false },
+		{ "lnl:atom", EMU_PORTS_SKYMONT, false }, { "arl:atom", EMU_PORTS_SKYMONT, false },
 	};
 	size_t nrows = 0;
 	unsigned found[512] = { 0 };

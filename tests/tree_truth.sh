@@ -38,7 +38,7 @@
 # slows (smt-contended asks more: there the nodes checked are those no
 # slowdown moves: the stalls a load or store holds, the front end's).
 . "$top_srcdir/tests/lib.sh"
-plan 91
+plan 93
 # its many runs of 224- to 384-CPU machines yield the CPU to the suite's timing tests
 # (phased_load.sh holds intervals to 8 % beside one busy loop, not beside this)
 NICE="nice -n 10"
@@ -92,6 +92,7 @@ scenario() {
 		printf 'cpu all l2_hit_loads_per_inst=0.02 l2_hit_stores_per_inst=0.004 code_l2_miss_share=0.3\n'
 		printf 'cpu all pause_cycles=0.01 alias_blocks_per_inst=0.002 streaming_stores_per_inst=0.001\n'
 		printf 'cpu all avx2_license_cycles=0.2 avx512_license_cycles=0.1 br_taken_bwd_share=0.6\n'
+		printf 'cpu all l1_hit_loads_per_inst=0.25 fb_hit_loads_per_inst=0.01\n'
 		printf 'cpu all %s\n' "$*"
 	} >"$tmp/$n.scn"
 }
@@ -512,11 +513,40 @@ bad = ["%s %.3f, truth %.3f" % (n, share(n), w) for n, w in sorted(want.items())
 print("ok" if not bad else "; ".join(bad))
 ' "$tmp/latency.scn")" "ok"
 
+# a hybrid's E-core (Gracemont, Skymont): its Info figures of branches and
+# memory uops, instructions per branch, per mispredict (all, indirect,
+# return, taken conditional), per load (the loads by source) and per store
+# (the other memory uops)
+for m in alderlake:16 lunarlake:4; do
+	run $NICE "$PMUTOP" --sim "${m%%:*}:$tmp/latency.scn" --source msr -b -n 2 -d 0.3 --format json -g 7
+	expect_match "${m%%:*}: an E-core's Info figures of branches and memory uops are the truth" \
+		"$(printf '%s\n' "$out" | $PY -c '
+import sys
+from truth import scenario, last_sample
+v = scenario(sys.argv[1])
+t = next(x for x in last_sample()["threads"] if x["cpu"] == int(sys.argv[2]))["metrics"]
+bpi, misp = v["branch_per_inst"], v["branch_per_inst"] * v["branch_miss_ratio"]
+loads = v["l1_hit_loads_per_inst"] + v["fb_hit_loads_per_inst"] + v["l2_hit_loads_per_inst"] + \
+        (v["l3_hit_loads_per_s"] + v["local_dram_loads_per_s"]) / (v["ipc"] * t["ghz"] * 1e9)
+want = {"tma_info_br_inst_mix_ipbranch": 1 / bpi, "tma_info_br_inst_mix_ipmispredict": 1 / misp,
+        "tma_info_br_inst_mix_ipmisp_indirect": 1 / (misp * v["misp_indirect_share"]),
+        "tma_info_br_inst_mix_ipmisp_ret": 1 / (misp * v["misp_ret_share"]),
+        "tma_info_br_inst_mix_ipmisp_cond_taken": 1 / (misp * v["misp_cond_share"] * v["br_cond_taken_share"]),
+        "tma_info_mem_mix_ipload": 1 / loads,
+        "tma_info_mem_mix_ipstore": 1 / (v["uops_per_inst"] * v["mem_uops_share"] - loads)}
+bad = ["%s %s, truth %.4g" % (n, t.get(n), w) for n, w in sorted(want.items())
+       if t.get(n) is None or abs(t[n] - w) > 0.05 * w]
+print("ok (%d figures)" % len(want) if not bad else "; ".join(bad))
+' "$tmp/latency.scn" "${m#*:}")" "ok"
+done
+
 # --list-events with --sim marks each event the emulated machine does not
 # model (it counts 0) and sums them up.  What is left, and why: Skylake's
 # SQ-full cycles (counted for the whole core) want a model of their own,
 # Lion Cove its IDQ bubbles, dependent loads, early store blocks and its
-# second-level (L1) data cache's fills; the E-cores (atom_) are listed apart.
+# second-level (L1) data cache's fills, the E-cores (atom_) their memory
+# scheduler, load-head and memory-bound stall cycles and the kinds of
+# machine clear other than memory ordering (the scenarios name none).
 # Nothing else may be missing: Sapphire and Granite Rapids, Ice Lake-SP and
 # Tiger Lake have nothing left.
 inventory() {
@@ -529,7 +559,8 @@ if not summary:
     print("no summary line"); sys.exit()
 names = [n.strip() for n in (summary.group(3) or "").split(",") if n.strip()]
 marked = [l.split()[0] for l in text.splitlines() if l.endswith("(SIMULATED: not modelled, counts 0)")]
-left = re.compile(r"OFFCORE_REQUESTS_BUFFER\.SQ_FULL$|atom_")
+left = re.compile(r"OFFCORE_REQUESTS_BUFFER\.SQ_FULL$|"
+                  r"atom_(MEM_SCHEDULER_BLOCK|LD_HEAD|MEM_BOUND_STALLS|MEM_BOUND_STALLS_LOAD|MACHINE_CLEARS)\.")
 if m in ("lunarlake", "arrowlake-h"):
     left = re.compile(left.pattern + r"|IDQ_BUBBLES\.|L1D\.L1_REPLACEMENT$|DEPENDENT_LOADS\.|"
                       r"LD_BLOCKS\.STORE_EARLY")

@@ -59,7 +59,9 @@ struct emu_machine {
 	 */
 	enum emu_ports { EMU_PORTS_NONE, EMU_PORTS_SUNNY_COVE, EMU_PORTS_GOLDEN_COVE,
 			 EMU_PORTS_LION_COVE, EMU_PORTS_SKYLAKE,
-			 EMU_PORTS_ZEN /* AMD's cores, for the table of emu_model_events.c */ } ports;
+			 EMU_PORTS_ZEN /* AMD's cores, for the table of emu_model_events.c */,
+			 /* a hybrid's E-cores, for that table: Alder Lake's, Lunar and Arrow Lake's */
+			 EMU_PORTS_GRACEMONT, EMU_PORTS_SKYMONT } ports;
 	/*
 	 * The cycles Intel's metrics charge for a BAClear (Branch_Resteers) and
 	 * a switch to the microcode sequencer (MS_Switches) on this core: 9

@@ -54,6 +54,9 @@
 #define ZEN (1u << EMU_PORTS_ZEN)         /* AMD Zen 2 to 5 (with emu_model_amd.c) */
 /* Golden Cove's encodings, Lion Cove's the same where its data has the event */
 #define GLC (GLC_ | LNC)
+#define GRM (1u << EMU_PORTS_GRACEMONT) /* Alder Lake's E-cores */
+#define SKM (1u << EMU_PORTS_SKYMONT)   /* Lunar and Arrow Lake's E-cores */
+#define ATOM (GRM | SKM)
 #define SRV EMU_EV_SERVERS_ONLY /* only the servers' cores (AMX, FP16) */
 #define GLC_SRV (GLC_ | SRV)
 
@@ -579,6 +582,43 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .shape = SH_RATE, .q = Q_L1_MISS_LOADS },
 	{ .cores = GLC, .name = "MEM_STORE_RETIRED.L2_HIT", .event = 0x44, .umask = 0x01, .shape = SH_RATE,
 	  .q = Q_PER_INST, .arg = SK_l2_hit_stores_per_inst },
+	/* a hybrid's E-cores (Intel's data's other core type): memory uops, branches, divides, FP */
+	{ .cores = ATOM, .name = "MEM_UOPS_RETIRED.ALL_LOADS", .event = 0xD0, .umask = 0x81, .shape = SH_RATE,
+	  .q = Q_ALL_LOADS },
+	{ .cores = ATOM, .name = "MEM_UOPS_RETIRED.ALL_STORES", .event = 0xD0, .umask = 0x82, .shape = SH_RATE,
+	  .q = Q_ALL_STORES },
+	{ .cores = ATOM, .name = "MEM_UOPS_RETIRED.LOCK_LOADS", .event = 0xD0, .umask = 0x21, .shape = SH_RATE,
+	  .q = Q_PER_INST, .arg = SK_lock_loads_per_inst },
+	{ .cores = ATOM, .name = "MEM_UOPS_RETIRED.SPLIT_LOADS", .event = 0xD0, .umask = 0x41, .shape = SH_RATE,
+	  .q = Q_PER_INST, .arg = SK_split_loads_per_inst },
+	{ .cores = ATOM, .name = "BR_INST_RETIRED.NEAR_CALL", .event = 0xC4, .umask = 0xF9, .shape = SH_RATE,
+	  .q = Q_BR_ATOM, .arg = BR_ATOM_CALLS },
+	{ .cores = ATOM, .name = "BR_MISP_RETIRED.COND", .event = 0xC5, .umask = 0x7E, .shape = SH_RATE,
+	  .q = Q_BR_ATOM, .arg = BR_ATOM_MISP_COND },
+	{ .cores = ATOM, .name = "BR_MISP_RETIRED.COND_TAKEN", .event = 0xC5, .umask = 0xFE, .shape = SH_RATE,
+	  .q = Q_BR_ATOM, .arg = BR_ATOM_MISP_COND_TAKEN },
+	{ .cores = ATOM, .name = "BR_MISP_RETIRED.INDIRECT", .event = 0xC5, .umask = 0xEB, .shape = SH_RATE,
+	  .q = Q_BR_ATOM, .arg = BR_ATOM_MISP_INDIRECT },
+	{ .cores = ATOM, .name = "BR_MISP_RETIRED.RETURN", .event = 0xC5, .umask = 0xF7, .shape = SH_RATE,
+	  .q = Q_BR_ATOM, .arg = BR_ATOM_MISP_RETURN },
+	{ .cores = ATOM, .name = "MACHINE_CLEARS.MEMORY_ORDERING", .event = 0xC3, .umask = 0x02, .shape = SH_RATE,
+	  .q = Q_MO_CLEARS },
+	{ .cores = ATOM, .name = "BACLEARS.ANY", .event = 0xE6, .umask = 0x01, .shape = SH_RATE,
+	  .q = Q_FE_BACLEARS },
+	{ .cores = ATOM, .name = "UOPS_RETIRED.MS", .event = 0xC2, .umask = 0x01, .shape = SH_RATE,
+	  .q = Q_MS_RETIRED },
+	{ .cores = GRM, .name = "UOPS_RETIRED.X87", .event = 0xC2, .umask = 0x02, .shape = SH_RATE,
+	  .q = Q_UOPS_X87 },
+	{ .cores = SKM, .name = "UOPS_RETIRED.X87", .event = 0xC2, .umask = 0x20, .shape = SH_RATE,
+	  .q = Q_UOPS_X87 },
+	{ .cores = ATOM, .name = "UOPS_RETIRED.FPDIV", .event = 0xC2, .umask = 0x08, .shape = SH_RATE,
+	  .q = Q_DIV_UOPS, .arg = 1 },
+	{ .cores = ATOM, .name = "UOPS_RETIRED.IDIV", .event = 0xC2, .umask = 0x10, .shape = SH_RATE,
+	  .q = Q_DIV_UOPS, .arg = 0 },
+	{ .cores = SKM, .name = "FP_INST_RETIRED", .event = 0xC7, .umask = 0x3F, .shape = SH_RATE,
+	  .q = Q_FP_ATOM, .bits = true },
+	{ .cores = SKM, .name = "FP_FLOPS_RETIRED", .event = 0xC8, .umask = 0x03, .shape = SH_RATE,
+	  .q = Q_FLOPS_ATOM, .bits = true },
 };
 
 const size_t emu_ev_nrows = sizeof(emu_ev_rows) / sizeof(emu_ev_rows[0]);

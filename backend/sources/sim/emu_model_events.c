@@ -36,14 +36,16 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 	bool ocr;
 	int i;
 
-	if ((m->ports == EMU_PORTS_NONE && !m->amd) || m->e_core)
+	if (m->ports == EMU_PORTS_NONE && !m->amd)
 		return false;
 	/*
 	 * an offcore response event: by the matrix it reads, through either
 	 * register of the pair; FRONTEND_RETIRED by MSR_PEBS_FRONTEND's value
 	 */
 	ocr = !m->amd && emu_machine_offcore_reg(m, c->event) >= 0;
-	i = emu_model_event_find(m->amd ? EMU_PORTS_ZEN : m->ports, m->l3_miss_sources,
+	i = emu_model_event_find(m->amd ? EMU_PORTS_ZEN : !m->e_core ? m->ports
+				 : m->hybrid && m->hybrid->e_skymont ? EMU_PORTS_SKYMONT : EMU_PORTS_GRACEMONT,
+				 m->l3_miss_sources,
 				 ocr ? (m->offcore_events[0] ? m->offcore_events[0] : 0xB7u) : c->event,
 				 c->umask, ocr || (c->event == 0xC6 && m->pebs_frontend) ? c->offcore : 0);
 	if (i < 0)

@@ -52,10 +52,14 @@ enum emu_q {
 	Q_FE_RETIRED,    /* instructions retired after a front-end event (ARG: FE_RETIRED_*) */
 	Q_LICENSE,       /* the core's cycles at turbo licence ARG (0 none, 1 AVX2, 2 AVX-512), distributed */
 	Q_BRANCHES_LNC, Q_MISPREDICTS_LNC, /* Lion Cove's: taken conditionals backward (01H) and forward (100H) */
+	Q_BR_ATOM,       /* an E-core's branch events (ARG: BR_ATOM_*) */
+	Q_DIV_UOPS,      /* divide uops retired (ARG 1: FP, 0: integer): one a divide */
+	Q_FP_ATOM, Q_FLOPS_ATOM, /* Skymont's FP_INST_RETIRED (its umask bits), FP_FLOPS_RETIRED (01H FP64, 02H FP32) */
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };
 enum { FE_RETIRED_DSB_MISS, FE_RETIRED_L2_MISS };
+enum { BR_ATOM_CALLS, BR_ATOM_MISP_COND, BR_ATOM_MISP_COND_TAKEN, BR_ATOM_MISP_INDIRECT, BR_ATOM_MISP_RETURN };
 /* the offcore responses the vendor's metrics read */
 enum {
 	OCR_NONE, OCR_DRD_L3_HITM, OCR_DRD_L3_FWD, OCR_RFO_L3_HITM, OCR_RFO_L3_MISS, OCR_READS_ANY,

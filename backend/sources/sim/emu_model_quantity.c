@@ -470,6 +470,29 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_REF_ONE_THREAD: return emu_clamp01(1 - 2 * (1 - emu_clamp01(v[SK_slot_share])));
 	case Q_REF_DISTRIBUTED: return emu_clamp01(v[SK_slot_share]);
 	case Q_OCR: return emu_ocr(c, r->arg);
+	case Q_BR_ATOM: {
+		double misp = v[SK_ipc] * v[SK_branch_per_inst] * v[SK_branch_miss_ratio];
+
+		switch (r->arg) {
+		case BR_ATOM_CALLS: return v[SK_ipc] * v[SK_branch_per_inst] * v[SK_br_call_share];
+		case BR_ATOM_MISP_COND: return misp * v[SK_misp_cond_share];
+		case BR_ATOM_MISP_COND_TAKEN: return misp * v[SK_misp_cond_share] * v[SK_br_cond_taken_share];
+		case BR_ATOM_MISP_INDIRECT: return misp * v[SK_misp_indirect_share];
+		default: return misp * v[SK_misp_ret_share];
+		}
+	}
+	/* a divide a div_latency run of the divider's busy cycles, FP ones fp_div_share of them */
+	case Q_DIV_UOPS:
+		return v[SK_div_busy] / fmax(1, v[SK_div_latency]) *
+		       (r->arg ? v[SK_fp_div_share] : 1 - v[SK_fp_div_share]);
+	/* Skymont: 01H scalar single, 02H scalar double, 04H/08H 128-bit single/double, 10H/20H 256 */
+	case Q_FP_ATOM:
+		return emu_fp(v, (c->umask & 0x01 ? 0x02u : 0) | (c->umask & 0x02 ? 0x01u : 0) |
+				 (c->umask & 0x04 ? 0x08u : 0) | (c->umask & 0x08 ? 0x04u : 0) |
+				 (c->umask & 0x10 ? 0x20u : 0) | (c->umask & 0x20 ? 0x10u : 0));
+	case Q_FLOPS_ATOM: /* the FP instructions' lanes: 1 scalar, 2 or 4 in 128 bits, 4 or 8 in 256 */
+		return (c->umask & 0x01 ? emu_fp(v, 0x01) + 2 * emu_fp(v, 0x04) + 4 * emu_fp(v, 0x10) : 0) +
+		       (c->umask & 0x02 ? emu_fp(v, 0x02) + 4 * emu_fp(v, 0x08) + 8 * emu_fp(v, 0x20) : 0);
 	case Q_LICENSE: {
 		/* the core's cycles, shared between its busy threads as CPU_CLK_UNHALTED.DISTRIBUTED */
 		double l1 = emu_clamp01(v[SK_avx2_license_cycles]), l2 = emu_clamp01(v[SK_avx512_license_cycles]);
