@@ -8,6 +8,15 @@
 
 #include <math.h>
 
+/* Row I of the whole table (the P-cores' rows, then the others'), or NULL past its end. */
+static const struct emu_ev_row *emu_ev_row_at(size_t i)
+{
+	if (i < emu_ev_nrows)
+		return &emu_ev_rows[i];
+	i -= emu_ev_nrows;
+	return i < emu_ev_nrows_other ? &emu_ev_rows_other[i] : NULL;
+}
+
 static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsigned umask,
 			       uint64_t offcore)
 {
@@ -18,9 +27,9 @@ static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsig
 
 int emu_model_event_find(unsigned core, bool server, unsigned event, unsigned umask, uint64_t offcore)
 {
-	for (size_t i = 0; i < emu_ev_nrows; i++) {
-		const struct emu_ev_row *r = &emu_ev_rows[i];
+	const struct emu_ev_row *r;
 
+	for (size_t i = 0; (r = emu_ev_row_at(i)); i++) {
 		if ((r->cores & (1u << core)) && (!(r->cores & EMU_EV_SERVERS_ONLY) || server) &&
 		    emu_ev_row_matches(r, event, umask, offcore))
 			return (int)i;
@@ -50,7 +59,7 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 				 c->umask, ocr || (c->event == 0xC6 && m->pebs_frontend) ? c->offcore : 0);
 	if (i < 0)
 		return false;
-	r = &emu_ev_rows[i];
+	r = emu_ev_row_at((size_t)i);
 	q = emu_ev_q(c, r);
 	emu_dist_zero(d);
 	switch (r->shape) {
@@ -126,15 +135,17 @@ bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
 bool emu_model_event_row(size_t i, const char **name, unsigned *event, unsigned *umask,
 			 unsigned *cmask, bool *bits, unsigned *cores, bool *server, uint64_t *offcore)
 {
-	if (i >= emu_ev_nrows)
+	const struct emu_ev_row *r = emu_ev_row_at(i);
+
+	if (!r)
 		return false;
-	*offcore = emu_ev_rows[i].offcore;
-	*name = emu_ev_rows[i].name;
-	*event = emu_ev_rows[i].event;
-	*umask = emu_ev_rows[i].umask;
-	*cmask = emu_ev_rows[i].cmask;
-	*bits = emu_ev_rows[i].bits;
-	*cores = emu_ev_rows[i].cores & ~EMU_EV_SERVERS_ONLY;
-	*server = emu_ev_rows[i].cores & EMU_EV_SERVERS_ONLY;
+	*offcore = r->offcore;
+	*name = r->name;
+	*event = r->event;
+	*umask = r->umask;
+	*cmask = r->cmask;
+	*bits = r->bits;
+	*cores = r->cores & ~EMU_EV_SERVERS_ONLY;
+	*server = r->cores & EMU_EV_SERVERS_ONLY;
 	return true;
 }

@@ -100,9 +100,9 @@ struct emu_ev_row {
 	uint64_t offcore;
 };
 
-/* The table (emu_model_event_rows.c) and its length. */
-extern const struct emu_ev_row emu_ev_rows[];
-extern const size_t emu_ev_nrows;
+/* The table: Intel's P-cores' rows (emu_model_event_rows.c), the others' (_other.c). */
+extern const struct emu_ev_row emu_ev_rows[], emu_ev_rows_other[];
+extern const size_t emu_ev_nrows, emu_ev_nrows_other;
 /* the cores a row is for: bit 1 << enum emu_ports of each, and only the servers' */
 #define EMU_EV_SERVERS_ONLY (1u << 8)
 
