@@ -195,6 +195,9 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .cmask = 8, .shape = SH_COND, .q = Q_CYCLES_L1D_MISS },
 	{ .cores = GLC, .name = "MEMORY_ACTIVITY.CYCLES_L1D_MISS", .event = 0x47, .umask = 0x02, .cmask = 2,
 	  .shape = SH_COND, .q = Q_CYCLES_L1D_MISS },
+	/* Skylake: the super queue full, counted for the whole core (each thread sees the core's cycles) */
+	{ .cores = SKL, .name = "OFFCORE_REQUESTS_BUFFER.SQ_FULL", .event = 0xB2, .umask = 0x01, .shape = SH_COND,
+	  .q = Q_SQ_FULL },
 	{ .cores = GLC_, .name = "XQ.FULL_CYCLES", .event = 0x2D, .umask = 0x01, .cmask = 1,
 	  .shape = SH_COND, .q = Q_SQ_FULL },
 	{ .cores = LNC, .name = "XQ.FULL", .event = 0x2D, .umask = 0x01, .cmask = 1, .shape = SH_COND,
