@@ -97,11 +97,12 @@ expect_match "... their group blocked with the reason" "$out" \
 	"an E-core group, and the kernel has no cpu_atom PMU to count the E-cores with"
 expect_match "... and every sample says so" "$out" "the E-cores are n/a: the kernel has no cpu_atom PMU"
 
-# screen_until TEXT: the pane's screen once it shows TEXT (10 s at most), in $screen
+# screen_until TEXT: the pane's screen once it shows TEXT (60 s at most: a sanitizer build
+# beside a loaded machine once took over 10 s to draw a pane), in $screen
 screen_until() {
 	i=0
 	screen=$(tmux -S "$sock" capture-pane -p 2>/dev/null)
-	while [ $i -lt 200 ]; do
+	while [ $i -lt 1200 ]; do
 		case "$screen" in *"$1"*) return 0 ;; esac
 		sleep 0.05
 		i=$((i + 1))
@@ -123,7 +124,8 @@ if command -v tmux >/dev/null 2>&1; then
 	*) pass "... no P-core row" ;;
 	esac
 	tmux -S "$sock" send-keys Tab Tab Tab Tab Tab Tab
-	screen_until "tma_retiring" 
+	# (the node's figure once its groups have counted: wait for it, not for its name)
+	screen_until "  tma_retiring                        20.00"
 	expect_match "the tree pane: the E-cores' tree" "$screen" "E-cores' tree (/ P: P-cores')"
 	expect_match "... their retiring node, 20 %" "$screen" "  tma_retiring                        20.00"
 	tmux -S "$sock" kill-server 2>/dev/null
