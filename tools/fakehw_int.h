@@ -83,4 +83,11 @@ struct fakehw_batch_array {
 /* The batch ioctl on a node opened as FI, its array in DATA: 0 or the first error. */
 int fakehw_batch(struct fuse_file_info *fi, void *data);
 
+/*
+ * Fork a child that lazily unmounts DEVDIR once this process is gone, if
+ * the mount there is still the one named FSNAME (fakehw_watchdog.c).  Call
+ * before any thread or the FUSE device exists.
+ */
+void fakehw_watchdog(const char *devdir, const char *fsname);
+
 #endif
