@@ -654,6 +654,18 @@ static const struct {
 	  "t.layout:14:5: expected a free key: 1 already toggles group 'g' (groups that share a key follow each other)" },
 	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 2\nevent f raw event=0x3C\nmetric m thread % = e\n",
 	  "t.layout:12:21: expected event 'e' belongs to group 'g': a metric uses only its own group's events" },
+	/* "reads": groups of other keys, named before, core groups of the same kind, before metrics */
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 2\nreads x\n",
+	  "t.layout:11:7: expected a group defined before this one, not 'x'" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\nreads g\n",
+	  "t.layout:11:7: expected a group of another key: 'g' is this key's own" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 2\nreads\n",
+	  "t.layout:11:6: expected the groups of other keys whose events this key's metrics read after 'reads'" },
+	{ HEAD "group g\nkey 1\npmu uncore\nevent e raw event=0x07 channel=0\nend\ngroup h\nkey 2\nreads g\n",
+	  "t.layout:12:7: expected a core group of the same kind of core, not 'g'" },
+	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 2\nevent f raw event=0x3C\n"
+	  "metric m thread % = f\nreads g\n",
+	  "t.layout:13:1: expected 'reads' in a core group, before its metrics" },
 	{ HEAD "group g\nkey 1\nevent e raw event=0x3C\nend\ngroup h\nkey 1\nevent e raw event=0x3C umask=1\n",
 	  "t.layout:11:7: expected the encoding of 'e' in group 'g': an event of one name counts one thing" },
 	/* a channel of a name in another group of its key: another encoding allowed, one channel once */
@@ -934,6 +946,40 @@ START_TEST(groups_of_one_key_and_the_tree)
 }
 END_TEST
 
+/*
+ * A key whose metrics read another key's events says so ("reads"): its
+ * metrics read them there, and selecting it counts those groups too.
+ */
+START_TEST(a_key_reads_another_keys_groups)
+{
+	struct layout *l;
+	char err[512];
+
+	ck_assert_msg(layout_parse(HEAD "group a\nkey 3\nevent x raw event=0x0E umask=1\nend\n"
+				   "group a.2\nkey 3\nevent y raw event=0x9C umask=1\nend\n"
+				   "group b\nkey 7\nreads a.2\nevent z raw event=0xC2 umask=2\n"
+				   "metric wide thread % = 100 * (y + z) / cycles\nend\n"
+				   "group c\nkey 8\nevent w raw event=0xC2 umask=4\nend\n",
+				   "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l->groups[2].reads, LAYOUT_GROUP(1));
+	/* wide reads a.2's y and its own z; selecting key 7 counts a.2, not a, nor key 8 */
+	ck_assert_int_eq(l->metrics[layout_metric_find(l, "wide")].uses, LAYOUT_GROUP(1) | LAYOUT_GROUP(2));
+	ck_assert_int_eq(layout_groups_counted(l, LAYOUT_GROUP(2)), LAYOUT_GROUP(1) | LAYOUT_GROUP(2));
+	ck_assert_int_eq(layout_groups_counted(l, LAYOUT_GROUP(0) | LAYOUT_GROUP(3)),
+			 LAYOUT_GROUP(0) | LAYOUT_GROUP(3));
+	/* the toggles stay the key's own groups */
+	ck_assert_int_eq(layout_key_groups(l, 2), LAYOUT_GROUP(2));
+	layout_free(l);
+	/* without the line, another key's event is refused */
+	ck_assert_int_ne(layout_parse(HEAD "group a\nkey 3\nevent y raw event=0x9C umask=1\nend\n"
+				      "group b\nkey 7\nevent z raw event=0xC2 umask=2\n"
+				      "metric wide thread % = y + z\nend\n", "t.layout", &l, err,
+				      sizeof(err)), 0);
+	ck_assert_str_eq(err, "t.layout:12:24: expected event 'y' belongs to group 'a': a metric "
+			 "uses only its own group's events");
+}
+END_TEST
+
 static Suite *layout_suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -956,6 +1002,7 @@ static Suite *layout_suite(void)
 	suite_add_tcase(s, b);
 	CHECK_ADD(s, metrics_may_use_earlier_metrics_and_builtins);
 	CHECK_ADD(s, channels_of_one_name_span_a_keys_groups);
+	CHECK_ADD(s, a_key_reads_another_keys_groups);
 	CHECK_ADD(s, unreadable_files_say_so);
 	CHECK_ADD(s, at_most_64_groups);
 	CHECK_ADD(s, groups_of_one_key_and_the_tree);

@@ -206,8 +206,17 @@ during=$(regs dump "$orig4")
 kill -TERM "$pid"
 wait_end "$pid"
 after=$(regs dump "$orig4")
-expect_match "OCR.DEMAND_RFO.L3_HIT.SNOOP_HITM: MSR_OFFCORE_RSP_0 holds the data's value" "$during" "cpu 0 1A6 10003c0002"
-expect_match "OCR.STREAMING_WR.ANY_RESPONSE: MSR_OFFCORE_RSP_1 holds its own" "$during" "cpu 7 1A7 10800"
+# (keys 4 and 7 count several OCR events in turns: RSP_0 holds the value of the one counting)
+case "$during" in
+*"cpu 0 1A6 10003c0002"* | *"cpu 0 1A6 10003c0001"* | *"cpu 0 1A6 8003c0001"* | *"cpu 0 1A6 103b800002"*)
+	pass "OCR events: MSR_OFFCORE_RSP_0 holds the data's value (DEMAND_RFO.L3_HIT.SNOOP_HITM, DEMAND_DATA_RD.L3_HIT.SNOOP_HITM or _HIT_WITH_FWD, DEMAND_RFO.L3_MISS as the metrics write it)" ;;
+*) fail "OCR events: MSR_OFFCORE_RSP_0 holds the data's value" "$during" ;;
+esac
+case "$during" in
+*"cpu 7 1A7 10800"* | *"cpu 7 1A7 10003c0001"* | *"cpu 7 1A7 8003c0001"* | *"cpu 7 1A7 10003c0002"* | *"cpu 7 1A7 103b800002"*)
+	pass "... and MSR_OFFCORE_RSP_1 the other's (STREAMING_WR.ANY_RESPONSE or a snoop outcome)" ;;
+*) fail "... and MSR_OFFCORE_RSP_1 the other's" "$during" ;;
+esac
 case "$during" in
 *"cpu 0 3F7 13"* | *"cpu 0 3F7 1
 "*) pass "FRONTEND_RETIRED: MSR_PEBS_FRONTEND holds the data's value (0x13 L2_MISS or 0x1 ANY_DSB_MISS)" ;;

@@ -154,7 +154,8 @@ static void engine_apply_commands(struct engine *e)
 
 	pthread_mutex_lock(&e->lock);
 	pid = e->want_pid;
-	groups = e->want_groups;
+	/* a key counts the groups its metrics read too ("reads") */
+	groups = layout_groups_counted(e->l, e->want_groups);
 	interval = e->want_interval;
 	paused = e->want_paused;
 	dirty = e->dirty;
@@ -361,7 +362,7 @@ static int engine_init(struct engine *e, const struct engine_config *cfg, char *
 	}
 	e->mux_s = cfg->mux_s > 0 ? fmin(fmax(cfg->mux_s, ENGINE_MUX_MIN_S), ENGINE_MUX_MAX_S)
 				  : ENGINE_MUX_DEFAULT_S;
-	e->groups = cfg->groups;
+	e->groups = layout_groups_counted(e->l, cfg->groups);
 	e->blocked = xcalloc((size_t)e->l->ngroups + 1, sizeof(*e->blocked));
 	engine_cpus(e);
 	pilock_init(&e->lock);
@@ -370,7 +371,7 @@ static int engine_init(struct engine *e, const struct engine_config *cfg, char *
 	pthread_cond_init(&e->wake, &ca);
 	pthread_cond_init(&e->applied, &ca);
 	pthread_condattr_destroy(&ca);
-	e->want_groups = e->groups;
+	e->want_groups = cfg->groups;
 	e->want_interval = cfg->interval_s;
 	e->pid = e->want_pid = e->attached = -1;
 	e->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

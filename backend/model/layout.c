@@ -293,6 +293,8 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		return layout_metric(p, eol);
 	if (!strcmp(kw, "title"))
 		return layout_set_string(p, &g->title, "a title");
+	if (!strcmp(kw, "reads"))
+		return layout_group_reads(p);
 	if (!strcmp(kw, "thresholds"))
 		return layout_thresholds(p);
 	if (!strcmp(kw, "tree") || !strcmp(kw, "threshold"))
@@ -374,7 +376,7 @@ static int layout_group_line(struct layout_parser *p, const char *eol)
 		return 0;
 	}
 	return layout_fail(p, p->tok[0].at, "event, metric, help, thresholds, tree, threshold, "
-			   "title, key, default, pmu, coretype or end inside group '%s', not '%s'", g->name, kw);
+			   "title, key, default, pmu, coretype, reads or end inside group '%s', not '%s'", g->name, kw);
 }
 
 /* The header lines an included layout's includer gives instead (layout_include.c). */

@@ -234,6 +234,12 @@ struct layout_group {
 	bool default_on;
 	int first_event, nevents;
 	int line;
+	/*
+	 * "reads GROUP...": groups of other keys whose events this key's
+	 * metrics read too (Intel's Bottleneck metrics read the tree's); its
+	 * key counts them with its own (layout_groups_counted)
+	 */
+	uint64_t reads;
 };
 
 struct layout {
@@ -337,6 +343,12 @@ int layout_metric_var(const struct layout *l, int m);
  * has no key or the only one.
  */
 uint64_t layout_key_groups(const struct layout *l, int g);
+
+/*
+ * The groups that count when GROUPS are selected: those, and the groups
+ * their "reads" lines name (a key counts what its metrics read).
+ */
+uint64_t layout_groups_counted(const struct layout *l, uint64_t groups);
 
 /* Does metric M's formula read layout event E? */
 bool layout_metric_reads(const struct layout *l, int m, int e);

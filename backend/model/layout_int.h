@@ -75,6 +75,8 @@ int layout_set_string(struct layout_parser *p, char **field, const char *what);
 int layout_lines(struct layout_parser *p, const char *text, bool one_group);
 /* What every file must have by its end (the version line, its groups closed). */
 int layout_end_of_file(struct layout_parser *p, const char *text);
+/* A group's "reads GROUP..." line (layout_tree.c). */
+int layout_group_reads(struct layout_parser *p);
 /* The text of the layout file PATH (trusted, regular, at most 1 MiB, no NUL). */
 int layout_read_text(const char *path, char **out, char *err, size_t errlen);
 

@@ -341,7 +341,8 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 	const struct layout *l = p->l;
 
 	uint64_t key = p->group >= 0 ? layout_key_groups(l, p->group) : 0;
-	int other = -1;
+	uint64_t reads = layout_groups_counted(l, key) & ~key;
+	int other = -1, read = -1;
 
 	p->why = NULL;
 	for (int i = 0; i < LAYOUT_NBUILTINS; i++)
@@ -361,10 +362,15 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 		}
 		if (other < 0 && (key & LAYOUT_GROUP(l->events[i].group)))
 			other = i;
+		/* else one of a group the key reads ("reads") */
+		if (read < 0 && (reads & LAYOUT_GROUP(l->events[i].group)))
+			read = i;
 	}
-	if (other >= 0) {
-		p->uses |= LAYOUT_GROUP(l->events[other].group);
-		return l->events[other].var;
+	if (other >= 0 || read >= 0) {
+		int e = other >= 0 ? other : read;
+
+		p->uses |= LAYOUT_GROUP(l->events[e].group);
+		return l->events[e].var;
 	}
 	for (int i = 0; i < l->nevents; i++) {
 		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))

@@ -32,6 +32,44 @@ uint64_t layout_key_groups(const struct layout *l, int g)
 	return mask;
 }
 
+uint64_t layout_groups_counted(const struct layout *l, uint64_t groups)
+{
+	uint64_t counted = groups;
+
+	for (int g = 0; g < l->ngroups; g++)
+		if (groups & LAYOUT_GROUP(g))
+			counted |= l->groups[g].reads;
+	return counted;
+}
+
+int layout_group_reads(struct layout_parser *p)
+{
+	struct layout *l = p->l;
+	struct layout_group *g = &l->groups[p->group];
+	int rc = layout_want_args(p, 1, -1, "the groups of other keys whose events this key's "
+				  "metrics read");
+
+	if (rc)
+		return rc;
+	if (p->last_metric >= 0 || g->pmu != LAYOUT_PMU_CORE)
+		return layout_fail(p, p->tok[0].at, "'reads' in a core group, before its metrics");
+	for (int i = 1; i < p->ntok; i++) {
+		int r = layout_group_find(l, p->tok[i].text);
+
+		if (r < 0 || r == p->group)
+			return layout_fail(p, p->tok[i].at, "a group defined before this one, not '%s'",
+					   p->tok[i].text);
+		if (l->groups[r].pmu != LAYOUT_PMU_CORE || l->groups[r].coretype != g->coretype)
+			return layout_fail(p, p->tok[i].at, "a core group of the same kind of core, "
+					   "not '%s'", p->tok[i].text);
+		if (g->key && l->groups[r].key == g->key)
+			return layout_fail(p, p->tok[i].at, "a group of another key: '%s' is this "
+					   "key's own", p->tok[i].text);
+		g->reads |= LAYOUT_GROUP(r);
+	}
+	return 0;
+}
+
 bool layout_metric_reads(const struct layout *l, int m, int e)
 {
 	const int *vars;

@@ -2,6 +2,7 @@
  * perfmon_layout: a layout from Intel's data; see perfmon_layout.h.
  */
 #include "perfmon_layout.h"
+#include "perfmon_layout_int.h"
 #include "perfmon_own.h"
 #include "perfmon_fields.h"
 #include "expr.h"
@@ -19,50 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PL_KEYS PERFMON_KEYS
-#define PL_FORMULA_MAX 16384
-
-/* What becomes of a vendor metric in the layout. */
-enum pl_state { PL_ABSENT, PL_TOP, PL_GROUP, PL_SPLIT, PL_UNAVAILABLE };
-
-struct pl_metric {
-	enum pl_state state;
-	int key;             /* 1..PL_KEYS */
-	int pass;            /* its group within the key's (PL_GROUP, PL_SPLIT) */
-	char why[200];       /* PL_UNAVAILABLE, or a comment for one left out */
-};
-
-struct pl_key {
-	struct perfmon_plan *plan;
-	int first_group;     /* the layout's group index of its pass 0, -1 none */
-};
-
-struct pl_gen {
-	const struct perfmon *p;
-	int budget;          /* the general-purpose counters a layout may name (at most PMU_MAX_GP) */
-	const struct perfmon_layout_config *c;
-	unsigned flags;      /* PERFMON_PLAN_LAYOUT, and PERFMON_PLAN_SLOTS where the machine has them */
-	bool tma;            /* the metric rendered now is one of the vendor's TMA metrics */
-	bool amd;            /* AMD's data (data/amd): 12-bit event selects */
-	struct perfmon_keyset keyset; /* the keys' names and titles, which key a metric goes to */
-	unsigned ocr[2];     /* the events reading MSR_OFFCORE_RSP_0 and _1 (offcore line) */
-	uint64_t ocr_value[2]; /* in the group written now: the value each one holds */
-	bool ocr_used[2];
-	FILE *f;
-	double *known;       /* per perfmon variable: the constants of this machine, else NaN */
-	bool *needed;        /* per perfmon variable: read by the metric rendered now */
-	struct pl_metric *pm;
-	struct pl_key keys[PL_KEYS + 1];
-	int ngroups;
-	char why[200];       /* what stopped the metric rendered now, "" none */
-	/*
-	 * A hybrid CPU: the kind of core these metrics are of (coretype core or
-	 * atom; ANY on a CPU of one kind), the E-cores' event names prefixed so
-	 * that they never meet the P-cores' of the same name.
-	 */
-	enum layout_coretype coretype;
-	const char *prefix;
-};
 
 /* The built-ins that stand for the fixed counters and the TSC. */
 static const struct {
@@ -344,15 +301,18 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 {
 	const struct perfmon *p = g->p;
 	int *list = xcalloc((size_t)p->nmetrics + 1, sizeof(int)), n = 0, rc;
+	int *foreign = xcalloc((size_t)p->nevents + 1, sizeof(int));
 	struct perfmon_plan *pl;
-	char buf[PL_FORMULA_MAX];
+	char *buf = g->buf;
 
 	for (int m = 0; m < p->nmetrics; m++)
 		if (pl_key_of(g, &p->metrics[m]) == k)
 			list[n++] = m;
 	g->keys[k].first_group = -1;
-	rc = perfmon_plan_flags(p, list, n, g->budget, !g->c->ht_on, g->flags,
+	perfmon_layout_foreign(g, k, foreign);
+	rc = perfmon_plan_flags(p, list, n, g->budget, !g->c->ht_on, g->flags, foreign,
 				&pl, err, errlen);
+	free(foreign);
 	if (rc) {
 		free(list);
 		return rc;
@@ -367,7 +327,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 
 		s->key = k;
 		s->pass = pl->pass[i];
-		if (!pl_render(g, list[i], false, buf, sizeof(buf)))
+		if (!pl_render(g, list[i], false, buf, PL_FORMULA_MAX))
 			snprintf(s->why, sizeof(s->why), "%s", g->why);
 		else if (pl->pass[i] < 0 && pl->why[i][0])
 			snprintf(s->why, sizeof(s->why), "%s", pl->why[i]);
@@ -390,7 +350,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 static void pl_metric(struct pl_gen *g, int m, const char *indent)
 {
 	const struct perfmon_metric *pm = &g->p->metrics[m];
-	char name[160], buf[PL_FORMULA_MAX];
+	char name[160], *buf = g->buf;
 
 	perfmon_layout_name(pm->name, name, sizeof(name));
 	if (g->pm[m].state == PL_UNAVAILABLE) {
@@ -400,7 +360,7 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 		perfmon_layout_quoted(g->f, g->pm[m].why);
 		fputc('\n', g->f);
 	} else {
-		pl_render(g, m, false, buf, sizeof(buf));
+		pl_render(g, m, false, buf, PL_FORMULA_MAX);
 		fprintf(g->f, "%smetric %s %s ", indent, name, pl_scope(g, pm));
 		perfmon_layout_quoted(g->f, pl_unit(pm));
 		fprintf(g->f, " = %s\n", buf);
@@ -420,7 +380,7 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 		char *end;
 		double over;
 
-		if (pl_render(g, m, true, buf, sizeof(buf))) {
+		if (pl_render(g, m, true, buf, PL_FORMULA_MAX)) {
 			fprintf(g->f, "%sthreshold %s\n", indent, buf);
 			/*
 			 * "NAME > N [& the parent's ...]": figures from N on in the alarm
@@ -454,6 +414,8 @@ static void pl_groups(struct pl_gen *g, int k)
 			pl_title(g, k), k == 1 ? "on" : "off");
 		if (g->coretype)
 			fprintf(g->f, "  coretype %s\n", layout_coretype_names[g->coretype]);
+		if (!s)
+			perfmon_layout_reads_line(g, pl);
 		if (!s) {
 			fprintf(g->f, "  help \"The vendor's metrics of %s, counted in %d group%s that "
 				"take turns%s\"\n", pl_name(g, k), pl->npasses, pl->npasses > 1 ? "s" : "",
@@ -487,6 +449,7 @@ static void pl_init(struct pl_gen *g, const struct perfmon *p, const struct perf
 	g->known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(double));
 	g->needed = xcalloc((size_t)PERFMON_NVARS(p), sizeof(bool));
 	g->pm = xcalloc((size_t)p->nmetrics + 1, sizeof(*g->pm));
+	g->buf = xmalloc(PL_FORMULA_MAX);
 	for (int v = 0; v < PERFMON_NVARS(p); v++)
 		g->known[v] = NAN;
 	/* an E-core has no SMT (Gracemont, Crestmont, Skymont) */
@@ -505,6 +468,7 @@ static void pl_release(struct pl_gen *g)
 	free(g->known);
 	free(g->needed);
 	free(g->pm);
+	free(g->buf);
 }
 
 /* The metrics of G in state STATE, at the top level (outside groups). */

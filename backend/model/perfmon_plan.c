@@ -199,7 +199,7 @@ static bool perfmon_plan_match(const struct perfmon *p, const int *ev, int n, un
 
 /* What one metric needs: its general-purpose events and its fixed counters. */
 struct perfmon_req {
-	int gp[PERFMON_PLAN_MAX_GP];
+	int gp[PERFMON_PLAN_METRIC_GP];
 	int ngp;
 	int fixed[PERFMON_PLAN_FIXED];
 	bool wide;                         /* more events than counters: spread over passes */
@@ -239,15 +239,15 @@ static void perfmon_plan_req(const struct perfmon *p, int m, int gp_counters, bo
 			      ((1u << gp_counters) - 1)))
 				snprintf(r->why, sizeof(r->why), "%s may use counters %s, none of the %d "
 					 "here", p->events[v].name, p->events[v].counter, gp_counters);
-			else if (r->ngp < PERFMON_PLAN_MAX_GP)
+			else if (r->ngp < PERFMON_PLAN_METRIC_GP)
 				r->gp[r->ngp++] = v;
 			else
 				big++;
 		}
 	}
 	if (!r->why[0] && big)
-		snprintf(r->why, sizeof(r->why), "needs %d general-purpose counters, more than %d",
-			 r->ngp + big, PERFMON_PLAN_MAX_GP);
+		snprintf(r->why, sizeof(r->why), "reads %d general-purpose events, more than %d",
+			 r->ngp + big, PERFMON_PLAN_METRIC_GP);
 	else if (!r->why[0] && r->ngp > gp_counters && (flags & PERFMON_PLAN_LAYOUT))
 		r->wide = true;
 	else if (!r->why[0] && r->ngp > gp_counters)
@@ -362,7 +362,7 @@ static bool perfmon_plan_join(const struct perfmon *p, struct perfmon_plan *pl, 
  * mixes the passes' times (split[i]).  Its pass is its first event's.
  */
 static void perfmon_plan_spread(const struct perfmon *p, struct perfmon_plan *pl, int i,
-				const struct perfmon_req *r, bool ht_off)
+				const struct perfmon_req *r, bool ht_off, const int *foreign)
 {
 	pl->split[i] = true;
 	for (int k = 0; k < r->ngp; k++) {
@@ -371,6 +371,11 @@ static void perfmon_plan_spread(const struct perfmon *p, struct perfmon_plan *pl
 		for (int s = 0; s < pl->npasses && at < 0; s++)
 			if (perfmon_plan_has(&pl->passes[s], r->gp[k]))
 				at = s;
+		/* counted by another plan's group already: read there (where this one has a pass) */
+		if (at < 0 && foreign && foreign[r->gp[k]] >= 0 && pl->npasses) {
+			pl->reads[i] |= UINT64_C(1) << foreign[r->gp[k]];
+			continue;
+		}
 		for (int s = 0; s < pl->npasses && at < 0; s++)
 			if (perfmon_plan_join(p, pl, s, r->gp[k], ht_off))
 				at = s;
@@ -378,22 +383,26 @@ static void perfmon_plan_spread(const struct perfmon *p, struct perfmon_plan *pl
 			at = perfmon_plan_new_pass(pl);
 			perfmon_plan_join(p, pl, at, r->gp[k], ht_off);
 		}
-		if (k == 0) {
+		if (pl->pass[i] < 0) {
 			pl->pass[i] = at;
 			pl->passes[at].nmetrics++;
 		}
+	}
+	if (pl->pass[i] < 0) { /* every event read elsewhere: written with the last pass */
+		pl->pass[i] = pl->npasses - 1;
+		pl->passes[pl->pass[i]].nmetrics++;
 	}
 }
 
 int perfmon_plan(const struct perfmon *p, const int *metrics, int n, int gp_counters, bool ht_off,
 		 struct perfmon_plan **out, char *err, size_t errlen)
 {
-	return perfmon_plan_flags(p, metrics, n, gp_counters, ht_off, 0, out, err, errlen);
+	return perfmon_plan_flags(p, metrics, n, gp_counters, ht_off, 0, NULL, out, err, errlen);
 }
 
 int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int gp_counters,
-		       bool ht_off, unsigned flags, struct perfmon_plan **out, char *err,
-		       size_t errlen)
+		       bool ht_off, unsigned flags, const int *foreign, struct perfmon_plan **out,
+		       char *err, size_t errlen)
 {
 	struct perfmon_plan *pl;
 	struct perfmon_req *req;
@@ -414,6 +423,7 @@ int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int g
 	pl->pass = xcalloc((size_t)n + 1, sizeof(*pl->pass));
 	pl->why = xcalloc((size_t)n + 1, sizeof(*pl->why));
 	pl->split = xcalloc((size_t)n + 1, sizeof(*pl->split));
+	pl->reads = xcalloc((size_t)n + 1, sizeof(*pl->reads));
 	req = xcalloc((size_t)n + 1, sizeof(*req));
 	order = xcalloc((size_t)n + 1, sizeof(*order));
 	known = xcalloc((size_t)PERFMON_NVARS(p), sizeof(*known));
@@ -477,7 +487,7 @@ int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int g
 	}
 	for (int oi = 0; oi < n; oi++)
 		if (req[order[oi]].wide)
-			perfmon_plan_spread(p, pl, order[oi], &req[order[oi]], ht_off);
+			perfmon_plan_spread(p, pl, order[oi], &req[order[oi]], ht_off, foreign);
 	free(req);
 	free(order);
 	*out = pl;
@@ -559,5 +569,6 @@ void perfmon_plan_free(struct perfmon_plan *pl)
 	free(pl->pass);
 	free(pl->why);
 	free(pl->split);
+	free(pl->reads);
 	free(pl);
 }

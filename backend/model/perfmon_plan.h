@@ -16,11 +16,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perfmon.h"
 
 #define PERFMON_PLAN_FIXED 4    /* fixed counters 0-3: instructions, cycles, reference, slots */
 #define PERFMON_PLAN_MAX_GP 16
+/*
+ * The general-purpose events one metric may read (its events spread over
+ * passes in a layout): Intel's widest, Sapphire Rapids'
+ * Bottleneck_Other_Bottlenecks, reads 76.
+ */
+#define PERFMON_PLAN_METRIC_GP 128
 
 /* What an event needs, as the plan reads the vendor's row. */
 enum perfmon_need {
@@ -46,6 +53,7 @@ struct perfmon_plan {
 	int nmetrics;
 	int *pass;                         /* per metric asked for: its pass, or -1 */
 	bool *split;                       /* per metric asked for: its events in several passes */
+	uint64_t *reads;                   /* per metric asked for: the foreign groups it reads */
 	char (*why)[200];                  /* per metric asked for, pass -1: why */
 };
 
@@ -104,10 +112,15 @@ bool perfmon_plan_has_slots(const struct perfmon *p);
 enum perfmon_need perfmon_plan_need_for(const struct perfmon *p, int v, unsigned flags,
 					int *fixed, char *why, size_t len);
 
-/* perfmon_plan with FLAGS (PERFMON_PLAN_*). */
+/*
+ * perfmon_plan with FLAGS (PERFMON_PLAN_*).  FOREIGN (NULL: none), per
+ * event variable of P: the group of another plan (a layout's earlier keys)
+ * that counts it, else -1.  A metric spread over passes reads an event
+ * there rather than count it again (reads[i]: those groups, bit g).
+ */
 int perfmon_plan_flags(const struct perfmon *p, const int *metrics, int n, int gp_counters,
-		       bool ht_off, unsigned flags, struct perfmon_plan **out, char *err,
-		       size_t errlen);
+		       bool ht_off, unsigned flags, const int *foreign, struct perfmon_plan **out,
+		       char *err, size_t errlen);
 
 /*
  * The metrics of P that the words of LIST (comma-separated) name: the

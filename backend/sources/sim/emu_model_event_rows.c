@@ -414,6 +414,11 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .shape = SH_RATE, .q = Q_FE_RETIRED, .arg = FE_RETIRED_L2_MISS, .offcore = 0x13 },
 	{ .cores = SKL, .name = "MEM_LOAD_L3_HIT_RETIRED", .event = 0xD2, .umask = 0x0F, .shape = SH_RATE,
 	  .q = Q_XSNP, .bits = true },
+	{ .cores = SNC | GLC_, .name = "MEM_LOAD_L3_HIT_RETIRED", .event = 0xD2, .umask = 0x0F,
+	  .shape = SH_RATE, .q = Q_XSNP_FWD, .bits = true },
+	/* the RS empties while a serializing operation drains it (the front end's bubbles leave it uops) */
+	{ .cores = SNC, .name = "RS_EVENTS.EMPTY_CYCLES", .event = 0x5E, .umask = 0x01, .shape = SH_COND,
+	  .q = Q_STALLS_SERIAL },
 	{ .cores = SNC | GLC_, .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .event = 0x3C, .umask = 0x02,
 	  .shape = SH_REF, .q = Q_REF_ONE_THREAD },
 	{ .cores = SNC | GLC_, .name = "CPU_CLK_UNHALTED.REF_DISTRIBUTED", .event = 0x3C, .umask = 0x08,

@@ -49,6 +49,7 @@ enum emu_q {
 	Q_REF_ONE_THREAD, Q_REF_DISTRIBUTED,
 	Q_OCR,           /* an offcore response matrix (ARG: OCR_*), the row's offcore value */
 	Q_XSNP,          /* Skylake's L3-hit loads by snoop outcome (MEM_LOAD_L3_HIT_RETIRED's bits) */
+	Q_XSNP_FWD,      /* Sunny and Golden Cove's: 04H the forwarded (modified or clean), no others */
 	Q_FE_RETIRED,    /* instructions retired after a front-end event (ARG: FE_RETIRED_*) */
 	Q_LICENSE,       /* the core's cycles at turbo licence ARG (0 none, 1 AVX2, 2 AVX-512), distributed */
 	Q_BRANCHES_LNC, Q_MISPREDICTS_LNC, /* Lion Cove's: taken conditionals backward (01H) and forward (100H) */

@@ -509,6 +509,15 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 					 (c->umask & 0x04 ? v[SK_l3_hit_hitm_share] : 0) +
 					 (c->umask & 0x08 ? fmax(0, 1 - v[SK_l3_hit_fwd_share] -
 								       v[SK_l3_hit_hitm_share]) : 0));
+	/*
+	 * Sunny Cove on: 01H XSNP_MISS and 02H XSNP_NO_FWD (a snoop hit whose data the L3 gave:
+	 * none), 04H XSNP_FWD (a modified or clean line another core forwarded), 08H XSNP_NONE
+	 */
+	case Q_XSNP_FWD: {
+		double fwd = fmin(1, v[SK_l3_hit_fwd_share] + v[SK_l3_hit_hitm_share]);
+
+		return emu_l3_hits(c) * ((c->umask & 0x04 ? fwd : 0) + (c->umask & 0x08 ? 1 - fwd : 0));
+	}
 	case Q_PER_INST: return v[SK_ipc] * v[r->arg];
 	case Q_KEY_CYCLES: return emu_clamp01(v[r->arg]);
 	case Q_BRANCHES: return emu_branches(c, false);
