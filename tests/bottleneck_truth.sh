@@ -288,9 +288,21 @@ for m in d["Metrics"]:
         bad.append("%s %s, truth %.2f" % (name, None if g is None else round(g, 2), w))
     else:
         worst = max(worst, abs(g - w))
+# the core's figures (both threads summed) of what these runs keep the same: both threads
+# busy all the time (SMT_2T), FP instructions one uop each on 2 FP units a cycle
+core = s["cores"][0]["metrics"]
+fp = v["ipc"] * (v["fp_scalar_per_inst"] + v["fp_vector_per_inst"])
+for name, w in (("Info_System_SMT_2T_Utilization", 1.0), ("Info_Core_FP_Arith_Utilization", fp)):
+    if W >= width or (name.startswith("Info_Core_FP") and plat.endswith("lnl.json")):
+        continue  # (no sibling; Lion Cove divides by its 4 FP units, not 2)
+    g = core.get(name)
+    n += 1
+    show.append("%s %s truth %.3f" % (name, g, w))
+    if g is None or abs(g - w) > max(0.05 * w, 0.01):
+        bad.append("core %s %s, truth %.3f" % (name, None if g is None else round(g, 3), w))
 if len(sys.argv) > 7:
     print(show)
-print("ok (%d metrics: %d figures, %d n/a as the truth; worst %.2f points off)" % (n, n - na, na, worst)
+print("ok (%d checked: %d figures, %d n/a as the truth; worst Bottleneck %.2f points off)" % (n, n - na, na, worst)
       if not bad and n else
       "; ".join(bad[:6]) or "no Bottleneck metric in %s" % plat)
 PY

@@ -77,13 +77,14 @@ want = {
     "Other_Nukes": bs * (1 - v["mispredict_share"]) * (1 - v["mo_clear_share"]),
     "Fetch_Bandwidth": fe - lat,
 }
-# the fetch bandwidth by path (Lion Cove: not modelled): the slots the legacy decoders and
+# the fetch bandwidth by path: the slots the legacy decoders and
 # the uop cache lose, decoder 0 alone; MITE_4wide counts the cycles of 4 uops of the thread,
 # each lost cycle 2 slot shares of its thread (half a cycle), the thread half of the
 # cycles of its core (both threads of every core run)
+# (Lion Cove: its IDQ bubbles, whole cycles starved of uops, are the fetch latency cycles alone)
+mite = (fe - lat) * v["fb_mite_share"]
+want.update({"MITE": mite, "DSB": (fe - lat) * v["fb_dsb_share"]})
 if kind != "lnc":
-    mite = (fe - lat) * v["fb_mite_share"]
-    want.update({"MITE": mite, "DSB": (fe - lat) * v["fb_dsb_share"]})
     # (level 4: through the register source; the emulated kernel runs levels 1 to 3)
     if src == "msr":
         want["Decoder0_Alone"] = mite * v["mite_dec0_alone_share"]
@@ -471,11 +472,9 @@ print("ok (%d figures)" % len(want) if not bad else "; ".join(bad))
 done
 
 # --list-events with --sim marks each event the emulated machine does not
-# model (it counts 0) and sums them up.  What is left, and why: Lion Cove's
-# IDQ bubbles, dependent loads, early store blocks and its
-# second-level (L1) data cache's fills, the E-cores (atom_) their memory
-# scheduler, load-head and memory-bound stall cycles and the kinds of
-# machine clear other than memory ordering (the scenarios name none).
+# model (it counts 0) and sums them up.  What is left, and why: the E-cores'
+# (atom_) memory scheduler, load-head and memory-bound stall cycles and the
+# kinds of machine clear other than memory ordering (the scenarios name none).
 # Nothing else may be missing: Sapphire and Granite Rapids, Ice Lake-SP,
 # Tiger Lake and Skylake-SP have nothing left.
 inventory() {
@@ -489,9 +488,6 @@ if not summary:
 names = [n.strip() for n in (summary.group(3) or "").split(",") if n.strip()]
 marked = [l.split()[0] for l in text.splitlines() if l.endswith("(SIMULATED: not modelled, counts 0)")]
 left = re.compile(r"atom_(MEM_SCHEDULER_BLOCK|LD_HEAD|MEM_BOUND_STALLS|MEM_BOUND_STALLS_LOAD|MACHINE_CLEARS)\.")
-if m in ("lunarlake", "arrowlake-h"):
-    left = re.compile(left.pattern + r"|IDQ_BUBBLES\.|L1D\.L1_REPLACEMENT$|DEPENDENT_LOADS\.|"
-                      r"LD_BLOCKS\.STORE_EARLY")
 bad = [n for n in names if not left.match(n)]
 if sorted(set(marked)) != sorted(names) or int(summary.group(2)) - int(summary.group(1)) != len(marked):
     print("the marks (%d) and the summary (%s) disagree" % (len(marked), summary.group(0)[:80]))

@@ -51,6 +51,8 @@ static uint64_t emu_core_key(struct emu *e, uint64_t evtsel, uint64_t offcore)
 	return sel | emu_offcore_index(e, offcore) << EMU_KEY_OFFCORE_SHIFT |
 	       ((evtsel & EVTSEL_UMASK2_MASK) >> EVTSEL_UMASK2_SHIFT) << EMU_KEY_UMASK2_SHIFT |
 	       (evtsel & EVTSEL_EQ ? EMU_KEY_EQ : 0) |
+	       ((evtsel & EVTSEL_EQ) && (evtsel & EVTSEL_INV) && (evtsel & EVTSEL_CMASK_MASK) &&
+			!(evtsel & EVTSEL_EDGE) ? EMU_KEY_NE : 0) |
 	       ((evtsel & AMD_EVTSEL_EVENT_HI_MASK) >> AMD_EVTSEL_EVENT_HI_SHIFT)
 		       << EMU_KEY_EVENT_HI_SHIFT;
 }
@@ -70,9 +72,11 @@ static uint64_t emu_offcore_for(const struct emu *e, const struct emu_cpu *c, ui
 	return r >= 0 ? c->offcore[r] : 0;
 }
 
-/* P(value >= C), or with EQ P(value == C) (version 6's EQ bit). */
-static double emu_dist_at(const struct emu_dist *d, unsigned c, bool eq)
+/* P(value >= C), or with EQ P(value == C) (version 6's EQ bit), with NE P(0 < value != C). */
+static double emu_dist_at(const struct emu_dist *d, unsigned c, bool eq, bool ne)
 {
+	if (ne)
+		return emu_dist_ge(d, 1) - (emu_dist_ge(d, c) - emu_dist_ge(d, c + 1));
 	return eq ? emu_dist_ge(d, c) - emu_dist_ge(d, c + 1) : emu_dist_ge(d, c);
 }
 
@@ -133,6 +137,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 	unsigned priv = (key & EVTSEL_USR ? EMU_PRIV_USR : 0) | (key & EVTSEL_OS ? EMU_PRIV_OS : 0);
 	uint64_t offcore = emu_offcore_value(e, key >> EMU_KEY_OFFCORE_SHIFT & EMU_KEY_OFFCORE_MASK);
 	bool eq = key & EMU_KEY_EQ; /* the cycles the value equals cmask, not those at or above it */
+	bool ne = key & EMU_KEY_NE; /* with INV: neither cmask nor 0 (emu_int.h) */
 	int edge = (key & EVTSEL_EDGE) != 0, any = (key & EVTSEL_ANY) != 0;
 	const double *v = sib[0];
 	double r = emu_ghz(e, v) * 1e9, share = emu_priv_share(priv, v), rate, all_halted;
@@ -160,7 +165,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 	if (any && d.condition && cmask == 0)
 		cmask = 1; /* the cycles any thread has it: the union below */
 	if (!any && !d.core_wide) {
-		double p_ge = emu_dist_at(&d, cmask ? cmask : 1, eq);
+		double p_ge = emu_dist_at(&d, cmask ? cmask : 1, eq, ne);
 
 		if (edge) {
 			double p_side = d.run_side == EMU_RUN_GE ? p_ge : 1 - p_ge;
@@ -187,7 +192,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 			struct emu_dist di;
 
 			emu_model_core(emu_cpu_m(e, c), event, umask, offcore, sib[i], &di);
-			rate += sib[i][SK_util] * emu_dist_at(&di, cmask, eq);
+			rate += sib[i][SK_util] * emu_dist_at(&di, cmask, eq, ne);
 		}
 		return fmin(r * share * rate, emu_cycle_rate(e, priv, v));
 	}
@@ -205,7 +210,7 @@ static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key
 		emu_dist_convolve(&core, &di, &core);
 	}
 	{
-		double p_ge = emu_dist_at(&core, cmask, eq);
+		double p_ge = emu_dist_at(&core, cmask, eq, ne);
 
 		if (edge) {
 			/* runs happen while the core runs: halted time is one long run, not many */
@@ -379,7 +384,8 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 	}
 	key = emu_core_key(e, sel, emu_offcore_for(e, c, sel));
 	priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
-	inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE);
+	inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE) &&
+	      !(key & EMU_KEY_NE); /* (EQ with INV: counted as such, not inverted) */
 	/*
 	 * Bound as before: nothing to do (the CPU was synced before the write,
 	 * so its last F is now's).  A rebind follows every register write, and

@@ -153,6 +153,14 @@ enum { EMU_FREE_IRPERF, EMU_FREE_APERF, EMU_FREE_MPERF };
 #define EMU_KEY_OFFCORE_MASK 0xFFFull
 #define EMU_KEY_UMASK2_SHIFT 44
 #define EMU_KEY_EQ (1ull << 52)
+/*
+ * EQ with INV (and a CMASK): the cycles the value is neither CMASK nor 0.
+ * Intel's Lion Cove MITE and DSB nodes count IDQ.*_UOPS:c8:i1:eq1 as the
+ * cycles a path delivers some uops but fewer than the width (what the
+ * older CYCLES_ANY - CYCLES_OK count); read as not equal alone, the cycles
+ * the path is idle would make every node near 50 %.
+ */
+#define EMU_KEY_NE (1ull << 53)
 #define EMU_KEY_EVENT_HI_SHIFT 56
 #define EMU_KEY_MPERF (1ull << 63)
 /* the slots of fixed counter 3 (low bits 0) or a PERF_METRICS field's (1 + the field), which no select asks for */

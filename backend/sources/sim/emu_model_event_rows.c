@@ -150,6 +150,15 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .shape = SH_COND, .q = Q_FE_DSB_SWITCH },
 	{ .cores = SNC, .name = "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE", .event = 0x9C,
 	  .umask = 0x01, .cmask = 5, .shape = SH_COND, .q = Q_FE_0_UOPS },
+	/*
+	 * Lion Cove's bubbles: the fetch-latency cycles deliver nothing, in runs of 2 or more
+	 * cycles; the fetch bandwidth loses parts of cycles, never a whole one, so the cycles
+	 * starved of uops are those (STARVATION - FETCH_LATENCY, MITE's and DSB's share: none)
+	 */
+	{ .cores = LNC, .name = "IDQ_BUBBLES.STARVATION_CYCLES", .event = 0x9C, .umask = 0x01, .cmask = 8,
+	  .shape = SH_COND, .q = Q_FE_0_UOPS },
+	{ .cores = LNC, .name = "IDQ_BUBBLES.FETCH_LATENCY", .event = 0x9C, .umask = 0x04, .shape = SH_COND,
+	  .q = Q_FE_0_UOPS },
 	{ .cores = SNC, .name = "INT_MISC.UOP_DROPPING", .event = 0x0D, .umask = 0x10, .shape = SH_RATE,
 	  .q = Q_ZERO },
 	{ .cores = GLC, .name = "INT_MISC.UOP_DROPPING", .event = 0xAD, .umask = 0x10, .shape = SH_RATE,
@@ -534,6 +543,14 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .q = Q_L1_MISS_LOADS },
 	{ .cores = LNC, .name = "L1D.L0_REPLACEMENT", .event = 0x51, .umask = 0x01, .shape = SH_RATE,
 	  .q = Q_L1D_REPLACEMENT },
+	/* its second-level (L1) cache fills the same lines: the scenarios' loads all hit the L0 or miss both */
+	{ .cores = LNC, .name = "L1D.L1_REPLACEMENT", .event = 0x51, .umask = 0x04, .shape = SH_RATE,
+	  .q = Q_L1D_REPLACEMENT },
+	/* no load waits on the load before it, none is blocked early by a store (the scenarios name none) */
+	{ .cores = LNC, .name = "DEPENDENT_LOADS.ANY", .event = 0x02, .umask = 0x07, .shape = SH_RATE,
+	  .q = Q_ZERO },
+	{ .cores = LNC, .name = "LD_BLOCKS.STORE_EARLY", .event = 0x03, .umask = 0xA1, .shape = SH_RATE,
+	  .q = Q_ZERO },
 	{ .cores = GLC_, .name = "MEM_LOAD_COMPLETED.L1_MISS_ANY", .event = 0x43, .umask = 0xFD,
 	  .shape = SH_RATE, .q = Q_L1_MISS_LOADS },
 	{ .cores = GLC, .name = "MEM_STORE_RETIRED.L2_HIT", .event = 0x44, .umask = 0x01, .shape = SH_RATE,

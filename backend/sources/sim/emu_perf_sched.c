@@ -448,8 +448,10 @@ static void ek_program(struct emu_perf *k, struct ek_ctx *c, struct ek_event *l,
 	for (int m = 0; m < l->nmembers; m++) {
 		struct ek_event *e = &k->ev[l->members[m]];
 		uint64_t priv = (e->exclude_user ? 0 : EVTSEL_USR) | (e->exclude_kernel ? 0 : EVTSEL_OS);
+		/* (Intel's version 6: the format's eq and umask's second byte, config:36 and 40-47) */
 		uint64_t sel = e->type == PERF_TYPE_HARDWARE ? ek_hw_arch_select(k, e)
-			       : e->config & (0xFFFFFFFFull | (k->amd ? AMD_EVTSEL_EVENT_HI_MASK : 0)) &
+			       : e->config & (0xFFFFFFFFull | (k->amd ? AMD_EVTSEL_EVENT_HI_MASK
+								     : EVTSEL_EQ | EVTSEL_UMASK2_MASK)) &
 				 ~(EVTSEL_USR | EVTSEL_OS | EVTSEL_INT);
 		int o = ek_offcore_of(k, e);
 		unsigned width;
