@@ -70,6 +70,32 @@ const struct emu_ev_row emu_ev_rows_other[] = {
 	  .q = Q_BR_ATOM, .arg = BR_ATOM_MISP_RETURN },
 	{ .cores = ATOM, .name = "MACHINE_CLEARS.MEMORY_ORDERING", .event = 0xC3, .umask = 0x02, .shape = SH_RATE,
 	  .q = Q_MO_CLEARS },
+	/* the other clears by kind: FP assists', the rest memory disambiguation; no renaming, page or SMC clears */
+	{ .cores = ATOM, .name = "MACHINE_CLEARS.FP_ASSIST", .event = 0xC3, .umask = 0x04, .shape = SH_RATE,
+	  .q = Q_FP_ASSIST_CLEARS },
+	{ .cores = ATOM, .name = "MACHINE_CLEARS.DISAMBIGUATION", .event = 0xC3, .umask = 0x08, .shape = SH_RATE,
+	  .q = Q_DISAMB_CLEARS },
+	{ .cores = GRM, .name = "MACHINE_CLEARS.MRN_NUKE", .event = 0xC3, .umask = 0x80, .shape = SH_RATE,
+	  .q = Q_ZERO },
+	{ .cores = SKM, .name = "MACHINE_CLEARS.MRN_NUKE", .event = 0xC3, .umask = 0x10, .shape = SH_RATE,
+	  .q = Q_ZERO },
+	{ .cores = ATOM, .name = "MACHINE_CLEARS.PAGE_FAULT", .event = 0xC3, .umask = 0x20, .shape = SH_RATE,
+	  .q = Q_ZERO },
+	{ .cores = GRM, .name = "MACHINE_CLEARS.SMC", .event = 0xC3, .umask = 0x01, .shape = SH_RATE,
+	  .q = Q_ZERO },
+	/*
+	 * the memory scheduler blocked: the store buffer full, the loads waiting (the stalls with
+	 * a load outstanding), no RSV full (the RS full is the non-memory scheduler's); the load
+	 * at the head stalled on an L1 hit, the stalls with a demand load's L1 miss
+	 */
+	{ .cores = ATOM, .name = "MEM_SCHEDULER_BLOCK", .event = 0x04, .umask = 0x07, .shape = SH_COND,
+	  .q = Q_MEM_SCHED, .bits = true },
+	{ .cores = ATOM, .name = "LD_HEAD.L1_BOUND_AT_RET", .event = 0x05, .umask = 0xF4, .shape = SH_COND,
+	  .q = Q_BOUND_L1 },
+	{ .cores = GRM, .name = "MEM_BOUND_STALLS.LOAD", .event = 0x34, .umask = 0x07, .shape = SH_COND,
+	  .q = Q_STALLS_L1D },
+	{ .cores = SKM, .name = "MEM_BOUND_STALLS_LOAD.ALL", .event = 0x34, .umask = 0x7F, .shape = SH_COND,
+	  .q = Q_STALLS_L1D },
 	{ .cores = ATOM, .name = "BACLEARS.ANY", .event = 0xE6, .umask = 0x01, .shape = SH_RATE,
 	  .q = Q_FE_BACLEARS },
 	{ .cores = ATOM, .name = "UOPS_RETIRED.MS", .event = 0xC2, .umask = 0x01, .shape = SH_RATE,

@@ -17,6 +17,8 @@ enum emu_q {
 	Q_FE_ICACHE, Q_FE_ITLB, Q_FE_CLEAR_RESTEER, Q_FE_UNKNOWN_BRANCH, Q_FE_BACLEARS,
 	Q_FE_LCP, Q_FE_DSB_SWITCH, Q_FE_0_UOPS,
 	Q_CLEARS, Q_MACHINE_CLEARS, Q_MO_CLEARS,
+	Q_FP_ASSIST_CLEARS, Q_DISAMB_CLEARS, /* the E-cores' other clears: FP assists', the rest disambiguation */
+	Q_MEM_SCHED,     /* E-cores' MEM_SCHEDULER_BLOCK bits: 01H the store buffer full, 02H loads, 04H none */
 	Q_UOPS_RETIRED, Q_UOPS_ISSUED, Q_UOPS_EXECUTED, Q_UOPS_X87,
 	Q_MS_RETIRED, Q_MS_ISSUED, Q_MITE_UOPS, Q_DEC0,
 	Q_FP,            /* ARG: FP_ARITH_INST_RETIRED's umask bits */

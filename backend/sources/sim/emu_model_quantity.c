@@ -395,6 +395,14 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 	case Q_CLEARS: return emu_mispredicts(v) + emu_machine_clears(v);
 	case Q_MACHINE_CLEARS: return emu_machine_clears(v);
 	case Q_MO_CLEARS: return emu_machine_clears(v) * v[SK_mo_clear_share];
+	/* an E-core's clears not of memory ordering: an FP assist's (each one), the rest a load passing a store */
+	case Q_FP_ASSIST_CLEARS: case Q_DISAMB_CLEARS: {
+		double other = emu_machine_clears(v) * (1 - emu_clamp01(v[SK_mo_clear_share]));
+		double fp = fmin(other, v[SK_ipc] * v[SK_assists_per_inst]);
+
+		return r->q == Q_FP_ASSIST_CLEARS ? fp : other - fp;
+	}
+	case Q_MEM_SCHED: return (c->umask & 0x01 ? s.stores : 0) + (c->umask & 0x02 ? s.mem : 0);
 	case Q_UOPS_RETIRED: return emu_uops_retired(v);
 	case Q_UOPS_ISSUED: return issued;
 	case Q_UOPS_EXECUTED: return emu_uops_retired(v) * v[SK_exec_ratio];
