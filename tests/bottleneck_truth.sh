@@ -59,7 +59,7 @@
 #   none            AMX, C0.2, REP iterations, dropped uops, L2 stalls,
 #                   remote cache hits, RFOs missing the L3 to a modified line
 . "$top_srcdir/tests/lib.sh"
-plan 30
+plan 32
 NICE="nice -n 10"
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
@@ -328,3 +328,16 @@ for m in sapphire-rapids:spr:3:6:8 granite-rapids:gnr:3:6:8 alderlake:adl:3:6:8 
 		pass "$machine $scn: every Bottleneck metric is the truth"
 	done
 done
+
+# the footer: key 7 alone counts the tree's groups its metrics read, which say
+# so ("read"), not ROT as if their key were on; with key 3 asked for too, ROT
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "sapphire-rapids:$tmp/bandwidth.scn" --source msr -g 7 --dump -n 2 -d 0.3
+case $out in
+*"3 TmaL3:"*" read |"*"7 TmaInfo:"*" ROT"*) pass "key 7 alone: the tree's groups it reads say read, its own ROT" ;;
+*) fail "key 7 alone: the tree's groups it reads say read, its own ROT" "$(printf '%s\n' "$out" | tail -3)" ;;
+esac
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "sapphire-rapids:$tmp/bandwidth.scn" --source msr -g 3,7 --dump -n 2 -d 0.3
+case $out in
+*"3 TmaL3:"*" ROT |"*"7 TmaInfo:"*" ROT"*) pass "... keys 3 and 7: both ROT" ;;
+*) fail "... keys 3 and 7: both ROT" "$(printf '%s\n' "$out" | tail -3)" ;;
+esac

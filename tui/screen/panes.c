@@ -396,11 +396,13 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 			continue;
 		for (uint64_t u = set; u; u &= u - 1)
 			nev += l->groups[__builtin_ctzll(u)].nevents;
-		/* free-running IMC counters take no programmable counter */
+		/* free-running IMC counters take no programmable counter; a key not asked for whose
+		 * groups count for another key's metrics (its "reads": the Bottleneck metrics) says so */
 		len = snprintf(item, sizeof(item), "%c %s:%d%s%.0d %s",
 			       l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name,
 			       layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : nev,
-			       passes > 1 ? "/" : "", passes > 1 ? passes : 0, names[st]);
+			       passes > 1 ? "/" : "", passes > 1 ? passes : 0,
+			       s && st != SAMPLE_GROUP_OFF && !(v->groups & set) ? "read" : names[st]);
 		panes_footer_item(g, &x, &y, &rows, item, len, style, draw);
 	}
 	if (off) {
