@@ -357,9 +357,11 @@ static bool perfmon_plan_join(const struct perfmon *p, struct perfmon_plan *pl, 
 
 /*
  * Metric I of PL, wider than the counters (R): each of its events in a pass
- * that counts it already, else in the first with room, else in a new one
- * (the fewest passes: each takes a larger share of the time).  Its figure
- * mixes the passes' times (split[i]).  Its pass is its first event's.
+ * that counts it already, else read in the FOREIGN group that counts it
+ * (reads[i]), else in the first pass with room, else in a new one (the
+ * fewest passes: each takes a larger share of the time).  Its figure mixes
+ * the passes' times (split[i]).  Its pass is the first of its own that
+ * counts one of its events (the last pass when the others count them all).
  */
 static void perfmon_plan_spread(const struct perfmon *p, struct perfmon_plan *pl, int i,
 				const struct perfmon_req *r, bool ht_off, const int *foreign)
