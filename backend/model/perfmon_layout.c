@@ -402,13 +402,13 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 static void pl_groups(struct pl_gen *g, int k)
 {
 	const struct perfmon_plan *pl = g->keys[k].plan;
+	char name[64];
 
 	for (int s = 0; g->keys[k].first_group >= 0 && s < pl->npasses; s++) {
 		const struct perfmon_pass *ps = &pl->passes[s];
 
-		fprintf(g->f, "\ngroup %s%s", g->coretype == LAYOUT_CORES_E ? "E_" : "", pl_name(g, k));
-		if (s)
-			fprintf(g->f, ".%d", s + 1);
+		perfmon_layout_group_name(g, k, s, name, sizeof(name));
+		fprintf(g->f, "\ngroup %s", name);
 		fprintf(g->f, "\n  key %d\n  title \"%s%s\"\n  default %s\n", k,
 			g->coretype == LAYOUT_CORES_E ? "E-cores: " : g->coretype ? "P-cores: " : "",
 			pl_title(g, k), k == 1 ? "on" : "off");

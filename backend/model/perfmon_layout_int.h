@@ -71,6 +71,9 @@ struct pl_gen {
  */
 void perfmon_layout_foreign(const struct pl_gen *g, int k, int *foreign);
 
+/* The name of pass S of key K's group in G's layout ("TmaL3.2", an E-core's "E_TmaL3.2") into BUF. */
+void perfmon_layout_group_name(const struct pl_gen *g, int k, int s, char *buf, size_t len);
+
 /* Key PL's "reads" line: the groups of other keys its wide metrics read; none when they read none. */
 void perfmon_layout_reads_line(struct pl_gen *g, const struct perfmon_plan *pl);
 

@@ -28,17 +28,22 @@ void perfmon_layout_foreign(const struct pl_gen *g, int k, int *foreign)
 	}
 }
 
-/* The layout's name of group ordinal ORD (pl_foreign) into BUF. */
+void perfmon_layout_group_name(const struct pl_gen *g, int k, int s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", g->coretype == LAYOUT_CORES_E ? "E_" : "",
+		 perfmon_key_name(&g->keyset, k));
+	if (s)
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%d", s + 1);
+}
+
+/* The layout's name of group ordinal ORD (perfmon_layout_foreign) into BUF. */
 static void pl_group_name(const struct pl_gen *g, int ord, char *buf, size_t len)
 {
 	for (int j = 1; j <= PL_KEYS; j++) {
 		int s = ord - g->keys[j].first_group;
 
 		if (g->keys[j].first_group >= 0 && s >= 0 && s < g->keys[j].plan->npasses) {
-			snprintf(buf, len, "%s%s", g->coretype == LAYOUT_CORES_E ? "E_" : "",
-				 perfmon_key_name(&g->keyset, j));
-			if (s)
-				snprintf(buf + strlen(buf), len - strlen(buf), ".%d", s + 1);
+			perfmon_layout_group_name(g, j, s, buf, len);
 			return;
 		}
 	}
