@@ -307,6 +307,25 @@ void emu_cpu_clear_metrics(struct emu_cpu *c, uint64_t v)
 		c->td_base[k] = c->td_g[k];
 }
 
+/* The rate of condition KEY already found in this segment, if it was. */
+static bool emu_rate_seen(const struct emu_cpu *c, uint64_t key, double *rate)
+{
+	for (int i = 0; i < c->nseen; i++)
+		if (c->seen_key[i] == key) {
+			*rate = c->seen_rate[i];
+			return true;
+		}
+	return false;
+}
+
+static void emu_rate_keep(struct emu_cpu *c, uint64_t key, double rate)
+{
+	if (c->nseen < EMU_RATE_SEEN) {
+		c->seen_key[c->nseen] = key;
+		c->seen_rate[c->nseen++] = rate;
+	}
+}
+
 /*
  * Integrate CPU C from c->t to T and bring its live counters up to date.
  * Rates are computed once per truth segment (and for an accumulator bound
@@ -324,6 +343,7 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 			c->seg_end = scenario_next_change(e->sc, c->t);
 			for (int i = 0; i < EMU_MAX_ACC; i++)
 				c->acc[i].rate_ok = 0;
+			c->nseen = 0;
 			nsib = emu_core_truth(e, c, c->t, sib);
 			for (unsigned p = 1; p <= 3; p++)
 				c->cyc_rate[p] = emu_cycle_rate(e, p, sib[0]);
@@ -345,9 +365,12 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 			if (!a->in_use)
 				continue;
 			if (!a->rate_ok) {
-				if (!nsib)
-					nsib = emu_core_truth(e, c, c->t, sib);
-				a->rate = emu_core_rate(e, c, a->key, sib, nsib);
+				if (!emu_rate_seen(c, a->key, &a->rate)) {
+					if (!nsib)
+						nsib = emu_core_truth(e, c, c->t, sib);
+					a->rate = emu_core_rate(e, c, a->key, sib, nsib);
+					emu_rate_keep(c, a->key, a->rate);
+				}
 				a->rate_ok = 1;
 			}
 			a->g += a->rate * dt;

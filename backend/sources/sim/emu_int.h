@@ -17,6 +17,7 @@
 
 #define EMU_MAX_ACC     48  /* accumulators per CPU / socket */
 #define EMU_MAX_UNKNOWN 64
+#define EMU_RATE_SEEN   64  /* condition rates per CPU kept over a segment */
 #define EMU_MAX_WATCH   16  /* conditions per CPU the emulated kernel watches for cgroups and tasks */
 #define EMU_PRIV_USR    1u
 #define EMU_PRIV_OS     2u
@@ -67,6 +68,15 @@ struct emu_cpu {
 	double seg_end;  /* the current segment ends here; <= t: none */
 	double cyc_rate[4];
 	/*
+	 * The rates of the conditions counted in this segment, kept when their
+	 * counters are given to another group: the rotation binds the same
+	 * conditions again every round, and a rate (a distribution's tail, a
+	 * convolution) costs more than the sweep's register accesses.
+	 */
+	uint64_t seen_key[EMU_RATE_SEEN];
+	double seen_rate[EMU_RATE_SEEN];
+	int nseen;
+	/*
 	 * MSR_PERF_METRICS: the slots and each field's slots integrated (all
 	 * privilege levels: the shares are the same in each), their values at
 	 * the register's last clear, and their rates over the segment.
@@ -85,6 +95,8 @@ struct emu_socket {
 	struct emu_ctr fixed;
 	struct emu_acc acc[EMU_MAX_ACC];
 	double imc[5];   /* Skylake IMC free-running integrals, by emu_imc_offsets */
+	/* as a CPU's: the rates found once per segment of the truth (acc[].rate) */
+	double seg_end, imc_rate[5];
 	double energy_t; /* RAPL: the energy (J) of cores, package, DRAM up to energy_t */
 	double energy[3];
 };

@@ -88,23 +88,38 @@ void emu_socket_sync(struct emu *e, int si, double t)
 	int wrapped;
 
 	while (s->t < t) {
-		double step_end = fmin(t, scenario_next_change(e->sc, s->t));
-		double dt = step_end - s->t, sock[SK_COUNT], chan[SCENARIO_MAX_CHANNELS][SK_COUNT];
-		int nchan = e->channels;
+		double step_end, dt, sock[SK_COUNT], chan[SCENARIO_MAX_CHANNELS][SK_COUNT];
+		int nchan = e->channels, have = 0;
 
-		scenario_eval_socket(e->sc, s->t, si, nchan, sock, chan);
-		for (int i = 0; i < EMU_MAX_ACC; i++)
-			if (s->acc[i].in_use)
-				s->acc[i].g += emu_uncore_rate(e, s->acc[i].key, sock,
-							       (const double (*)[SK_COUNT])chan) * dt;
-		if (e->uncore == CPUMODEL_UNCORE_SKL)
-			for (int i = 0; i < 5; i++) {
-				double per_s;
-
+		/* the truth is found at a segment's start and for an accumulator bound in it */
+		if (s->t >= s->seg_end) {
+			s->seg_end = scenario_next_change(e->sc, s->t);
+			for (int i = 0; i < EMU_MAX_ACC; i++)
+				s->acc[i].rate_ok = 0;
+			scenario_eval_socket(e->sc, s->t, si, nchan, sock, chan);
+			have = 1;
+			for (int i = 0; e->uncore == CPUMODEL_UNCORE_SKL && i < 5; i++)
 				emu_model_skl_imc(emu_imc_offsets[i], sock, (const double (*)[SK_COUNT])chan,
-						  nchan, &per_s);
-				s->imc[i] += per_s * dt;
+						  nchan, &s->imc_rate[i]);
+		}
+		step_end = fmin(t, s->seg_end);
+		dt = step_end - s->t;
+		for (int i = 0; i < EMU_MAX_ACC; i++) {
+			struct emu_acc *a = &s->acc[i];
+
+			if (!a->in_use)
+				continue;
+			if (!a->rate_ok) {
+				if (!have)
+					scenario_eval_socket(e->sc, s->t, si, nchan, sock, chan);
+				have = 1;
+				a->rate = emu_uncore_rate(e, a->key, sock, (const double (*)[SK_COUNT])chan);
+				a->rate_ok = 1;
 			}
+			a->g += a->rate * dt;
+		}
+		for (int i = 0; e->uncore == CPUMODEL_UNCORE_SKL && i < 5; i++)
+			s->imc[i] += s->imc_rate[i] * dt;
 		s->t = step_end;
 	}
 	for (int i = 0; i < emu_unc_nctr(e); i++) {
