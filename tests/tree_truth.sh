@@ -52,7 +52,7 @@ trap 'rm -rf "$tmp"' EXIT
 # check SCENARIO SLOTS KIND SOURCE MACHINE: stdin the JSON samples (the last is checked); prints ok or what is wrong
 check() {
 	$PY -c '
-import re, sys
+import os, re, sys
 from truth import scenario, last_sample
 scn, W, kind, src, machine = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 v = scenario(scn)
@@ -129,6 +129,8 @@ if src == "msr" and name != "smt":
     want["SQ_Full"] = v["sq_full_stall"]
     if kind != "skx":  # a streaming store costs the 9 cycles Intel charges
         want["Streaming_Stores"] = 9 * v["ipc"] * v["streaming_stores_per_inst"]
+# a node of less than a few points: within 0.1 of one (TRUTH_FLOOR under the sanitizer)
+FLOOR = float(os.environ.get("TRUTH_FLOOR", "0.1"))
 # the nodes PERF_METRICS gives: each field a share in 255ths, one step 100 / 255 points
 fields = ("Retiring", "Heavy_Operations", "Light_Operations", "Frontend_Bound", "Bad_Speculation",
           "Machine_Clears", "Branch_Mispredicts", "Other_Nukes", "Few_Uops_Instructions",
@@ -137,7 +139,7 @@ bad, pts, rel = [], 0, 0
 for n, w in sorted(want.items()):
     got = t.get(n)
     w *= 100
-    if got is None or abs(got - w) > max(0.05 * w, 100 / 255.0 if n in fields else 0.1):
+    if got is None or abs(got - w) > max(0.05 * w, 100 / 255.0 if n in fields else FLOOR):
         bad.append("%s %s, truth %.2f" % (n, None if got is None else round(got, 2), w))
     elif n not in fields:  # (the PERF_METRICS nodes: within a 255th, as above)
         pts, rel = max(pts, abs(got - w)), max(rel, abs(got - w) / w if w >= 1 else 0)
@@ -309,6 +311,11 @@ machines="sapphire-rapids:3:glc granite-rapids:3:glc alderlake:3:adl icelake-sp:
 	lunarlake:8:lnc arrowlake-h:8:lnc skylake-sp:2:skx"
 if grep -q __asan_init "$PMUTOP" 2>/dev/null; then
 	machines="alderlake:3:adl tigerlake:2.5:tgl lunarlake:8:lnc"
+	# Each register access takes tens of microseconds there, and a node that is the
+	# difference of two near counts (Tiger Lake's MITE_4wide: 0.58 points of about 2)
+	# carries their live times' error: it read 0.75 once in CI.  Within 0.25 of a point
+	# there; the normal build holds it to 0.1.
+	export TRUTH_FLOOR=0.25
 	for m in sapphire-rapids granite-rapids icelake-sp arrowlake-h skylake-sp; do
 		n=7
 		[ $m = arrowlake-h ] && n=12 # and its E-cores'

@@ -163,6 +163,7 @@ static void msr_core_program(struct msr_core *m, int i, const struct counter_set
 					      cfg->count_kernel));
 		/* written last: the counter's live time starts here */
 		msr_core_access(m, i, IA32_PMC0 + ctr, &(uint64_t){ 0 }, true, &mc->gp_t[ctr]);
+		mc->gp_u[ctr] = mc->spread;
 		mc->gp_prev[ctr] = 0;
 	}
 }

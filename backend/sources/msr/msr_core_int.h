@@ -18,10 +18,24 @@
 #include "source_ops.h"
 
 /* What the source keeps per CPU beside the accumulators it shares with the engine. */
+/*
+ * A slice whose start or end is unsure by more than this share of it (half
+ * the length of the access that read or zeroed the counter) is left out of
+ * its event's count and live time: 2 %, where an access takes microseconds
+ * and a slice milliseconds.
+ */
+#define MSR_UNSURE 0.02
+
 struct msr_cpu {
 	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
 	/* per programmable counter: when it was last zeroed or read (its live time starts there) */
 	double gp_t[PMU_MAX_GP];
+	/*
+	 * How unsure each of those times is (half the access's length), and the
+	 * last access's: an access that waited (the thread preempted, a slow
+	 * device) leaves its counter's slice out (msr_sweep_read_set)
+	 */
+	double gp_u[PMU_MAX_GP], spread;
 	uint32_t taken;                  /* PMCs another program took here while pmutop ran */
 	bool was_offline;                /* offline at its last interval: programmed afresh */
 	bool returning;                  /* programming afresh: its registers are not ours now */

@@ -39,7 +39,7 @@ int msr_core_access(struct msr_core *m, int i, uint32_t reg, uint64_t *v, bool w
 		    double *when)
 {
 	struct src_cpu *c = &m->env.cpus[i];
-	const struct msr_cpu *mc = &m->mc[i];
+	struct msr_cpu *mc = &m->mc[i];
 	double t0, w0 = when ? src_now(m->cfg) : 0;
 	int rc;
 
@@ -53,15 +53,20 @@ int msr_core_access(struct msr_core *m, int i, uint32_t reg, uint64_t *v, bool w
 			if (m->batch[k].reg == reg) {
 				*v = m->batch[k].val;
 				rc = m->batch[k].err;
+				/* each CPU at the same place in every batch: its slices as long as the batches' */
 				if (when)
-					*when = m->batch_mid;
+					*when = m->batch_mid, mc->spread = 0;
 				goto done;
 			}
 	}
 	t0 = msr_sweep_mono();
 	rc = write ? msr_write(m->dev, c->os_cpu, reg, *v) : msr_read(m->dev, c->os_cpu, reg, v);
-	if (when)
-		*when = (w0 + src_now(m->cfg)) / 2;
+	if (when) {
+		double w1 = src_now(m->cfg);
+
+		*when = (w0 + w1) / 2;
+		mc->spread = (w1 - w0) / 2;
+	}
 	/*
 	 * A CPU is late only on a real clock behind a real device: an emulated
 	 * CPU (--sim) answers when the emulator runs, and on the emulator's
@@ -89,7 +94,7 @@ static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_s
 
 	for (int k = 0; s && k < s->nev; k++) {
 		uint32_t ctr = (uint32_t)s->ctr[k];
-		double when, live;
+		double when, live, inc;
 		uint64_t v;
 
 		if (mc->taken & (1u << ctr) || !msr_core_here(m, i, s->ev[k]))
@@ -98,11 +103,19 @@ static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_s
 			continue;
 		atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
 		live = when - mc->gp_t[ctr];
-		c->ev_acc[s->ev[k]] += counter_widen(mc->gp_prev[ctr], v, m->cfg->gp_width, live,
-						     &c->resets);
-		c->ev_live[s->ev[k]] += live;
+		inc = counter_widen(mc->gp_prev[ctr], v, m->cfg->gp_width, live, &c->resets);
+		/*
+		 * Its start or its end unsure by more than MSR_UNSURE of the slice (an
+		 * access that waited for the CPU or the device): the count is not
+		 * weighed by a wrong length; the group's other slices make the figure.
+		 */
+		if (!(mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live)) {
+			c->ev_acc[s->ev[k]] += inc;
+			c->ev_live[s->ev[k]] += live;
+		}
 		mc->gp_prev[ctr] = v & ((1ull << m->cfg->gp_width) - 1);
 		mc->gp_t[ctr] = when;
+		mc->gp_u[ctr] = mc->spread;
 	}
 }
 
