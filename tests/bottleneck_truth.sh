@@ -59,7 +59,7 @@
 #   none            AMX, C0.2, REP iterations, dropped uops, L2 stalls,
 #                   remote cache hits, RFOs missing the L3 to a modified line
 . "$top_srcdir/tests/lib.sh"
-plan 32
+plan 42
 NICE="nice -n 10"
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
@@ -251,8 +251,49 @@ if fields == 4:
     ev["PERF_METRICS.BAD_SPECULATION"] = (bs + rec) * W
 
 # ---- Intel's formulas, over the events a second -------------------------------------
+# 0 / 0 is a share of nothing: n/a by itself, but a finite number whatever it is, so
+# that nothing times it is nothing (a count of 0 weighed by the share of two counts of
+# 0 adds nothing to the metric); any other division by 0 makes the metric n/a
+class Z:
+    def _z(self, o):
+        return self
+    __add__ = __radd__ = __sub__ = __rsub__ = __truediv__ = __rtruediv__ = _z
+    def __mul__(self, o):
+        return N(0) if o == 0 else self
+    __rmul__ = __mul__
+    def __neg__(self):
+        return self
+    def __bool__(self):
+        raise ZeroDivisionError("a condition over a share of nothing")
+    __lt__ = __gt__ = __le__ = __ge__ = __bool__
+class N(float):
+    def __add__(a, b): return b if isinstance(b, Z) else N(float(a) + float(b))
+    __radd__ = __add__
+    def __sub__(a, b): return b if isinstance(b, Z) else N(float(a) - float(b))
+    def __rsub__(a, b): return N(float(b) - float(a))
+    def __mul__(a, b): return b * float(a) if isinstance(b, Z) else N(float(a) * float(b))
+    __rmul__ = __mul__
+    def __neg__(a): return N(-float(a))
+    def __truediv__(a, b):
+        if isinstance(b, Z):
+            return b
+        if float(b) == 0:
+            if float(a) == 0:
+                return Z()
+            raise ZeroDivisionError
+        return N(float(a) / float(b))
+    def __rtruediv__(a, b):
+        return N(float(b)).__truediv__(a)
+def pick(f):
+    def g(*x):
+        for v in x:
+            if isinstance(v, Z):
+                return v
+        return N(f(float(v) for v in x))
+    return g
 d = json.load(open(plat))
 bad, n, worst, show, na = [], 0, 0.0, [], 0
+truth = {}                                # each Bottleneck metric's truth (the pane's check)
 for m in d["Metrics"]:
     name = m["MetricName"]
     if not name.startswith("Bottleneck"):
@@ -270,16 +311,19 @@ for m in d["Metrics"]:
         bad.append("%s: no truth for %s" % (name, ", ".join(missing)))
         continue
     for k, e in m.get("Events", {}).items():
-        env[k] = ev[e] * G
+        env[k] = N(ev[e] * G)
     for k, c in m.get("Constants", {}).items():
-        env[k] = const[c]
+        env[k] = N(const[c])
     try:
-        w = eval(m["Formula"], {"__builtins__": {}, "min": min, "max": max}, env)
+        w = eval(m["Formula"], {"__builtins__": {}, "min": pick(min), "max": pick(max)}, env)
+        w = float("nan") if isinstance(w, Z) else float(w)
     except ZeroDivisionError:
         w = float("nan")
     g = got.get(name)
     show.append("%s %s truth %.3f" % (name, g, w))
     n += 1
+    if not math.isnan(w):
+        truth[name] = w
     if math.isnan(w):
         na += 1
         if g is not None:
@@ -302,6 +346,13 @@ for name, w in (("Info_System_SMT_2T_Utilization", 1.0), ("Info_Core_FP_Arith_Ut
         bad.append("core %s %s, truth %.3f" % (name, None if g is None else round(g, 3), w))
 if len(sys.argv) > 7:
     print(show)
+# for the pane: the largest bottleneck (Useful_Work is none), the next one, and each
+# one's share of their sum (the bar), as "truth NAME=VALUE:SHARE ..." largest first
+if truth:
+    tot = sum(max(0, x) for x in truth.values())
+    order = sorted((x for x in truth if x != "Bottleneck_Useful_Work"), key=lambda x: -truth[x])
+    print("truth " + " ".join("%s=%.3f:%.4f" % (x[len("Bottleneck_"):], truth[x], max(0, truth[x]) / tot)
+                              for x in order + ["Bottleneck_Useful_Work"] if x in truth))
 print("ok (%d checked: %d figures, %d n/a as the truth; worst Bottleneck %.2f points off)" % (n, n - na, na, worst)
       if not bad and n else
       "; ".join(bad[:6]) or "no Bottleneck metric in %s" % plat)
@@ -334,6 +385,9 @@ for m in $machines; do
 		run $NICE "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 1.5 --format json -g 7
 		r=$(printf '%s\n' "$out" | $PY "$tmp/bneck.py" "$top_srcdir/data/intel/$plat.json" "$tmp/$scn.scn" "$W" "$width" \
 			"$top_srcdir/backend/sources/sim/scenario.h" "$fields" 2>&1)
+		# the truth's order of the bottlenecks, for the pane below
+		printf '%s\n' "$r" | sed -n 's/^truth //p' >"$tmp/truth.$machine.$scn"
+		r=$(printf '%s\n' "$r" | grep -v '^truth ')
 		echo "# $machine $scn: $r"
 		case $r in
 		ok*) ;;
@@ -346,9 +400,21 @@ done
 # the footer: key 7 alone counts the tree's groups its metrics read, which say
 # so ("read"), not ROT as if their key were on; with key 3 asked for too, ROT
 # (Sapphire Rapids: in the normal build)
+# the bottleneck pane where there is nothing to show: a CPU without the vendor's
+# Bottleneck metrics, and key 7 off (cheap: in every build)
+run env COLUMNS=100 LINES=30 "$PMUTOP" --sim nehalem-ep --pane bottleneck --dump -n 1 -d 0.2
+expect_match "the bottleneck pane on Nehalem: no Bottleneck metrics, and where to look instead" "$out" \
+	"Layout nehalem has no Bottleneck metrics: Intel publishes them"
+run env COLUMNS=100 LINES=30 "$PMUTOP" --sim lunarlake --pane bottleneck -g 1 --dump -n 1 -d 0.2
+expect_match "... key 7 off: the pane says which key counts them" "$out" \
+	"Intel's Bottleneck metrics are off: press 7 (TmaInfo)"
 if [ -n "$sanitized" ]; then
 	skip "key 7 alone: the tree's groups it reads say read, its own ROT" "a sanitizer build"
 	skip "... keys 3 and 7: both ROT" "a sanitizer build"
+	for i in 1 2 3 4 5 6 7 8; do
+		skip "the bottleneck pane on Sapphire Rapids, Granite Rapids and Skylake-SP (check $i)" \
+			"a sanitizer build (checked in the normal build)"
+	done
 	exit 0
 fi
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "sapphire-rapids:$tmp/bandwidth.scn" --source msr -g 7 --dump -n 2 -d 0.3
@@ -361,3 +427,88 @@ case $out in
 *"3 TmaL3:"*" ROT |"*"7 TmaInfo:"*" ROT"*) pass "... keys 3 and 7: both ROT" ;;
 *) fail "... keys 3 and 7: both ROT" "$(printf '%s\n' "$out" | tail -3)" ;;
 esac
+
+# expect_re NAME TEXT REGEX: a line of TEXT matches the extended regular expression REGEX
+expect_re() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then pass "$1"; else fail "$1" "want a line matching: $3" "got: $2"; fi
+}
+
+# pane_row FILE CPU TRUTH: thread CPU's row of the bottleneck pane (--dump) against the
+# truth's order: the largest named with its value (5 %, or 0.4 points), and each letter's
+# cells in the bar its share of their sum (within 2 cells; the bar from column 16 to the
+# header's "largest bottleneck")
+pane_row() {
+	$PY - "$@" <<'PYEOF'
+import re, sys
+screen, cpu, truth = open(sys.argv[1]).read().splitlines(), int(sys.argv[2]), sys.argv[3]
+head = next((l for l in screen if "largest bottleneck" in l), "")
+barw = head.find("largest bottleneck") - 17
+t = {}
+for part in open(truth).read().split():
+    name, rest = part.split("=")
+    val, share = rest.split(":")
+    t[name] = (float(val), float(share))
+top = next(iter(t))                       # the truth's largest (Useful_Work is last)
+legend = {}
+for line in screen:
+    for mark, name in re.findall(r"(?:^|\s)([A-Z=]) ([A-Z][A-Za-z_]+)(?=\s|$)", line):
+        if name in t:
+            legend[name] = mark
+row = next((l for l in screen if re.match(r"\s+%d\s+\d+\s+\d+ " % cpu, l)), None)
+if row is None or len(legend) != len(t):
+    print("no row for cpu %d, or a legend of %d names for %d: %s" % (cpu, len(legend), len(t), legend))
+    sys.exit()
+bar, named = row[16:16 + barw], row[16 + barw + 1:].split()
+bad = []
+if len(named) < 3 or named[1] != top or named[0] != legend[top]:
+    bad.append("named %s, truth %s %.2f" % (named, top, t[top][0]))
+else:
+    got = float(named[2].rstrip("*~"))
+    if abs(got - t[top][0]) > max(0.05 * t[top][0], 0.4):
+        bad.append("%s %.2f, truth %.2f" % (top, got, t[top][0]))
+for name, (val, share) in t.items():
+    cells = bar.count(legend[name])
+    if abs(cells - share * barw) > 2:
+        bad.append("%s %d cells, truth %.1f" % (name, cells, share * barw))
+print("ok: %s %s" % (top, named[2] if len(named) > 2 else "") if not bad else "; ".join(bad))
+PYEOF
+}
+# Sapphire Rapids' threads at 160 columns: on the bandwidth- and the front-end-bound scenarios,
+# thread 0 and thread 1 (a core's two threads)
+for scn in bandwidth frontend; do
+	env COLUMNS=160 LINES=50 $NICE "$PMUTOP" --sim "sapphire-rapids:$tmp/$scn.scn" --source msr -g 7 \
+		--pane bottleneck --dump -n 2 -d 1.5 >"$tmp/pane.$scn" 2>&1
+	for cpu in 0 1; do
+		r=$(pane_row "$tmp/pane.$scn" $cpu "$tmp/truth.sapphire-rapids.$scn" 2>&1)
+		echo "# bottleneck pane, $scn, cpu $cpu: $r"
+		expect_match "the bottleneck pane, Sapphire Rapids $scn, cpu $cpu: the largest named as the truth's, each bar its share" "$r" "ok: "
+	done
+done
+# per socket (a, twice: threads, cores, sockets) in tmux at 80x24: the legend wraps, the rows'
+# names stay whole
+. "$top_srcdir/tests/tmux_lib.sh"
+T="tmux -L pmutop-bn-$$"
+trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+$T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp/cfg' LANG=C.UTF-8 '$PMUTOP' --sim 'sapphire-rapids:$tmp/bandwidth.scn' --source msr -g 7 -d 1 --pane bottleneck; sleep 60"
+wait_for "largest bottleneck" 20 >/dev/null
+$T send-keys -t 0 a a
+top=$(sed 's/=.*//' "$tmp/truth.sapphire-rapids.bandwidth")
+wait_for " socket " 10 >/dev/null
+wait_until 20 sh -c "$T capture-pane -p -t 0 | grep -Eq '^ +1 .* $top '"
+case $(screen) in
+*" socket "*"largest bottleneck"*"      0 "*" $top "*"      1 "*" $top "*) pass "... per socket at 80x24: both sockets name $top" ;;
+*) fail "... per socket at 80x24: both sockets name $top" "$(screen)" ;;
+esac
+$T kill-server 2>/dev/null
+# what the layout cannot count is listed with its reason: Granite Rapids' PEBS retire
+# latencies, Skylake-SP's key 7 (no room in 64 groups)
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "granite-rapids:$tmp/bandwidth.scn" --source msr -g 7 \
+	--pane bottleneck --dump -n 1 -d 0.5
+expect_re "Granite Rapids: the Bottleneck metrics that read a PEBS retire latency are n/a, saying so" \
+	"$(printf '%s\n' "$out" | tr -s '\n ' '  ')" \
+	"n/a here: .*Data_Cache_Memory_Bandwidth.*: .*PEBS retire latency"
+expect_re "... the others counted: a row names its largest" "$out" "^ +0 +0 +0 .* [A-Z] [A-Z][A-Za-z_]+ [0-9.]+[*~]"
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim skylake-sp --pane bottleneck --dump -n 1 -d 0.5
+expect_re "Skylake-SP: every Bottleneck metric n/a with the layout's reason" \
+	"$(printf '%s\n' "$out" | tr -s '\n ' '  ')" \
+	"n/a here: Mispredictions, Big_Code.*: its group is left out: TmaInfo needs"

@@ -120,6 +120,36 @@ START_TEST(na_keeps_its_cause)
 }
 END_TEST
 
+/*
+ * 0 / 0 is a share of nothing: n/a alone, but nothing times it is nothing
+ * (Intel's forwarded L3 hits weighed by the share of them that hit a
+ * modified line, with no such hits); a count divided by 0, an n/a count, or
+ * a share of nothing times something stay n/a.
+ */
+START_TEST(nothing_times_a_share_of_nothing_is_nothing)
+{
+	const double v[5] = { 0, NAN, 4, 0, 5 };
+	struct expr *x;
+	char err[200];
+	int col, why;
+
+	ck_assert(isnan(eval("a / x.y", v)));
+	ck_assert_double_eq(eval("a * ( a / x.y )", v), 0);
+	ck_assert_double_eq(eval("( x.y / a ) * a + c", v), 4);
+	ck_assert_double_eq(eval("100 * ( c + a * ( 1 + a / x.y ) ) / a[0]", v), 80);
+	ck_assert_double_eq(eval("a * max( a / x.y , 1 )", v), 0);
+	ck_assert(isnan(eval("c * ( a / x.y )", v)));
+	ck_assert(isnan(eval("a * ( c / a )", v)));
+	ck_assert(isnan(eval("a * ( a / x.y + b )", v)));
+	ck_assert(isnan(eval("a * ( b + a / x.y )", v)));
+	/* n/a alone, it is still a division by zero to explain */
+	ck_assert_int_eq(expr_parse("c + a / x.y", lookup, NULL, &x, &col, err, sizeof(err)), 0);
+	ck_assert(isnan(expr_eval_why(x, v, &why)));
+	ck_assert_int_eq(why, EXPR_WHY_DIV0);
+	expr_free(x);
+}
+END_TEST
+
 /* Which variables a value needs when some are known constants: the branch not taken is out. */
 START_TEST(needed_variables_follow_the_branch_taken)
 {
@@ -263,6 +293,7 @@ static Suite *expr_suite(void)
 	CHECK_ADD(s, arithmetic_follows_precedence);
 	CHECK_ADD(s, the_vendors_language_conditions_and_logic);
 	CHECK_ADD(s, na_keeps_its_cause);
+	CHECK_ADD(s, nothing_times_a_share_of_nothing_is_nothing);
 	CHECK_ADD(s, needed_variables_follow_the_branch_taken);
 	CHECK_ADD(s, nan_and_division_by_zero);
 	CHECK_ADD(s, variables_are_listed_once);

@@ -23,7 +23,7 @@
 # levels' metrics read their events at different times): level 1 to 100
 # within 0.5 points, each level-2 pair to its parent within 5 %.
 . "$top_srcdir/tests/lib.sh"
-plan 28
+plan 29
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
@@ -201,6 +201,13 @@ wait_for "over it: flagged" 10 >/dev/null
 expect_match "... the threshold and whether it fired" "$(screen)" "over it: flagged"
 key Escape
 sleep 0.3
+# the level under Fetch_Latency is key 3's, which is off: its nodes say so
+key Right
+wait_for "ICache_Misses" 10 >/dev/null
+expect_match "a node whose key is off reads the key that counts it, not n/a" \
+	"$(screen | grep ICache_Misses)" "key 3"
+key Left
+wait_until 10 sh -c "! $T capture-pane -p -t 0 | grep -q ICache_Misses"
 key Up Left
 wait_for "+ Frontend_Bound" 10 >/dev/null
 expect_match "Left closes the node" "$(screen)" "+ Frontend_Bound"

@@ -57,6 +57,16 @@ static bool pl_is_tree(const struct perfmon_metric *m)
 	return perfmon_in_tree(m);
 }
 
+/*
+ * A metric a pane shows even where it cannot be counted (n/a with the
+ * reason: an "unavailable" line): a node of the tree (the tree pane), one of
+ * Intel's Bottleneck metrics (the bottleneck pane).
+ */
+static bool pl_shown_na(const struct perfmon_metric *m)
+{
+	return pl_is_tree(m) || !strncmp(m->name, "Bottleneck_", strlen("Bottleneck_"));
+}
+
 static int pl_key_of(const struct pl_gen *g, const struct perfmon_metric *m)
 {
 	return perfmon_key_of(&g->keyset, m);
@@ -339,7 +349,7 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 				 pl->npasses, LAYOUT_MAX_GROUPS, g->ngroups);
 		else
 			s->state = pl->split[i] ? PL_SPLIT : PL_GROUP;
-		if (s->state == PL_ABSENT && pl_is_tree(&p->metrics[list[i]]))
+		if (s->state == PL_ABSENT && pl_shown_na(&p->metrics[list[i]]))
 			s->state = PL_UNAVAILABLE;
 	}
 	free(list);

@@ -96,6 +96,35 @@ int grid_put(struct grid *g, int y, int x, int maxw, enum grid_style st, const c
 	return n;
 }
 
+int grid_put_wrap(struct grid *g, int y, int x, int maxw, int maxlines, enum grid_style st,
+		  const char *fmt, ...)
+{
+	char buf[1024];
+	const char *p = buf;
+	int lines = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	while (*p && lines < maxlines && maxw > 0) {
+		int len = (int)strlen(p), cut = len;
+
+		if (len > maxw) {
+			/* the last space that ends a line of at most MAXW; none: the word is cut */
+			for (cut = maxw; cut > 0 && p[cut] != ' '; cut--)
+				;
+			if (cut == 0)
+				cut = maxw;
+		}
+		grid_put(g, y + lines++, x, cut, st, "%.*s", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
+}
+
 void grid_put_right(struct grid *g, int y, int x, int w, enum grid_style st, const char *text)
 {
 	int len = (int)strlen(text);

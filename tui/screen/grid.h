@@ -91,6 +91,14 @@ int grid_put(struct grid *g, int y, int x, int maxw, enum grid_style st, const c
 int grid_vput(struct grid *g, int y, int x, int maxw, enum grid_style st, const char *fmt,
 	      va_list ap) __attribute__((format(printf, 6, 0)));
 
+/*
+ * Text from (Y, X) wrapped at spaces into lines of at most MAXW columns, at
+ * most MAXLINES of them (a word longer than a line is cut; text past the
+ * last line is left out); returns the lines written.
+ */
+int grid_put_wrap(struct grid *g, int y, int x, int maxw, int maxlines, enum grid_style st,
+		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
 /* Text right-aligned so that it ends before column X + W. */
 void grid_put_right(struct grid *g, int y, int x, int w, enum grid_style st, const char *text);
 

@@ -7,7 +7,8 @@
  * down through the flagged child with the largest share, is red and marked
  * "<==" for the first column (on the closed node it lies under, until that
  * is opened).  Right or Enter opens the selected node, Left
- * closes it, B follows the bottleneck of the first column.  A node that
+ * closes it, B follows the bottleneck of the first column.  A node whose
+ * key is off reads "key N" (the key that counts it), not n/a; one that
  * cannot be counted here says why in explain.  UI thread.
  */
 #include "pane.h"
@@ -339,6 +340,10 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 			for (int k = 0; c == 0 && k < npath; k++)
 				on_path |= path[k] == m;
 			pane_value(s, m, val, buf, sizeof(buf));
+			/* not counted because its key is off: the key that counts it, not a bare n/a */
+			if (isnan(val) && !mt->na && mt->group >= 0 &&
+			    s->groups[mt->group].state == SAMPLE_GROUP_OFF)
+				snprintf(buf, sizeof(buf), "key %c", l->groups[mt->group].key);
 			grid_put_right(g, y + row, label + c * TREE_VALUE_W, TREE_VALUE_W,
 				       isnan(val) ? GRID_DIM : on_path ? GRID_CRIT
 				       : flag == 1 ? GRID_WARN : GRID_NORMAL, buf);
