@@ -323,6 +323,8 @@ static void engine_cpus(struct engine *e)
 			  : LAYOUT_CORES_ANY;
 		c->ev_acc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
 		c->ev_live = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
+		c->ev_uacc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
+		c->ev_ulive = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
 	}
 }
 
@@ -431,6 +433,8 @@ void engine_free(struct engine *e)
 	for (int i = 0; i < e->ncpus; i++) {
 		free(e->cpus[i].ev_acc);
 		free(e->cpus[i].ev_live);
+		free(e->cpus[i].ev_uacc);
+		free(e->cpus[i].ev_ulive);
 	}
 	free(e->cpus);
 	uncore_free(e->unc);

@@ -255,8 +255,12 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		v[LAYOUT_B_threads] = 1;
 		v[LAYOUT_B_core_threads] = t->cores[th->core].nthreads;
 		for (int k = 0; k < l->nevents; k++) {
-			v[layout_event_var(l, k)] = c->ev_live[k] > 0
-						    ? c->ev_acc[k] * interval / c->ev_live[k] : NAN;
+			/* the sure slices where there are any, else every one (ev_uacc) */
+			double sure = c->ev_live[k] - c->ev_ulive[k];
+
+			v[layout_event_var(l, k)] = sure > 0 ? (c->ev_acc[k] - c->ev_uacc[k]) * interval / sure
+						    : c->ev_live[k] > 0 ? c->ev_acc[k] * interval / c->ev_live[k]
+						    : NAN;
 			te->raw[k] = c->ev_live[k] > 0 ? c->ev_acc[k] : NAN;
 			te->live[k] = c->ev_live[k] > 0 ? c->ev_live[k] : NAN;
 		}

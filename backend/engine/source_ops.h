@@ -55,6 +55,12 @@ struct src_cpu {
 	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
 	double td_acc[PERF_METRICS_FIELDS];  /* slots per MSR_PERF_METRICS field (fixed_acc[3]'s shares) */
 	double *ev_acc, *ev_live;        /* per layout event: its count, the seconds it counted */
+	/*
+	 * Of those, the slices whose start or end is unsure (an access that
+	 * waited: msr_sweep_read_set): the figure leaves them out when the
+	 * event has other slices in the interval
+	 */
+	double *ev_uacc, *ev_ulive;
 	int resets;                      /* counters found reset by someone else */
 	int failed;                      /* an access failed this interval: its figures n/a */
 	bool offline;                    /* the CPU went offline */
@@ -69,7 +75,7 @@ static inline void src_cpu_restart(struct src_cpu *c, int nevents, double t)
 	memset(c->td_acc, 0, sizeof(c->td_acc));
 	c->tsc_acc = 0;
 	for (int i = 0; i < nevents; i++)
-		c->ev_acc[i] = c->ev_live[i] = 0;
+		c->ev_acc[i] = c->ev_live[i] = c->ev_uacc[i] = c->ev_ulive[i] = 0;
 	c->t_interval = c->t_read = t;
 	c->resets = 0;
 	c->failed = 0;

@@ -21,8 +21,9 @@
 /*
  * A slice whose start or end is unsure by more than this share of it (half
  * the length of the access that read or zeroed the counter) is left out of
- * its event's count and live time: 2 %, where an access takes microseconds
- * and a slice milliseconds.
+ * its event's figure where the event has other slices in the interval (the
+ * counts as read keep it): 2 %, where an access takes microseconds and a
+ * slice milliseconds.
  */
 #define MSR_UNSURE 0.02
 

@@ -104,14 +104,16 @@ static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_s
 		atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
 		live = when - mc->gp_t[ctr];
 		inc = counter_widen(mc->gp_prev[ctr], v, m->cfg->gp_width, live, &c->resets);
+		c->ev_acc[s->ev[k]] += inc;
+		c->ev_live[s->ev[k]] += live;
 		/*
 		 * Its start or its end unsure by more than MSR_UNSURE of the slice (an
-		 * access that waited for the CPU or the device): the count is not
-		 * weighed by a wrong length; the group's other slices make the figure.
+		 * access that waited for the CPU or the device): the figure is made of
+		 * the event's other slices, where it has some (engine_sample).
 		 */
-		if (!(mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live)) {
-			c->ev_acc[s->ev[k]] += inc;
-			c->ev_live[s->ev[k]] += live;
+		if (mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live) {
+			c->ev_uacc[s->ev[k]] += inc;
+			c->ev_ulive[s->ev[k]] += live;
 		}
 		mc->gp_prev[ctr] = v & ((1ull << m->cfg->gp_width) - 1);
 		mc->gp_t[ctr] = when;

@@ -84,7 +84,7 @@ static int bn_segments(const struct layout *l, struct bn_seg *seg, int *na, int 
 	}
 	if (useful >= 0)
 		seg[n++] = (struct bn_seg){ .m = useful, .mark = '=', .style = GRID_DIM,
-					    .name = BN_USEFUL + strlen(BN_PREFIX) };
+					    .name = l->metrics[useful].name + strlen(BN_PREFIX) };
 	return n;
 }
 
