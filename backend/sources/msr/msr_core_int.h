@@ -17,7 +17,6 @@
 #include "pmu_regs.h"
 #include "source_ops.h"
 
-/* What the source keeps per CPU beside the accumulators it shares with the engine. */
 /*
  * A slice whose start or end is unsure by more than this share of it (half
  * the length of the access that read or zeroed the counter) is left out of
@@ -27,6 +26,7 @@
  */
 #define MSR_UNSURE 0.02
 
+/* What the source keeps per CPU beside the accumulators it shares with the engine. */
 struct msr_cpu {
 	uint64_t fixed_prev[PMU_MAX_FIXED], tsc_prev, gp_prev[PMU_MAX_GP];
 	/* per programmable counter: when it was last zeroed or read (its live time starts there) */

@@ -88,27 +88,6 @@ static int bn_segments(const struct layout *l, struct bn_seg *seg, int *na, int 
 	return n;
 }
 
-/* The entities of the aggregation shown (filtered, zoomed), into ROWS; returns how many. */
-static int bn_rows(const struct view *v, const struct sample *s, const struct sample_entity **ents,
-		   int *rows)
-{
-	int n = v->agg == VIEW_AGG_THREAD ? s->nthreads : v->agg == VIEW_AGG_CORE ? s->ncores
-										: s->nsockets, k = 0;
-
-	*ents = v->agg == VIEW_AGG_THREAD ? s->threads : v->agg == VIEW_AGG_CORE ? s->cores
-										: s->sockets;
-	for (int i = 0; i < n; i++) {
-		const struct sample_entity *e = &(*ents)[i];
-
-		if (v->agg == VIEW_AGG_THREAD && !pane_cpu_shown(v, e->index))
-			continue;
-		if (v->zoom_socket >= 0 && e->socket != v->zoom_socket)
-			continue;
-		rows[k++] = i;
-	}
-	return k;
-}
-
 /* One entity's bar from X, W wide: the segments' shares of their sum, so the bar is whole. */
 static void bn_bar(const struct bn_seg *seg, const double *val, int nsegs, int y, int x, int w,
 		   struct grid *g)
@@ -156,6 +135,77 @@ static int bn_na_lines(const struct layout *l, const int *na, int nna, int y, in
 				       "n/a here: %s: %s", names, l->metrics[na[i]].na);
 	}
 	return lines;
+}
+
+/* The table from row Y to MAXY: a header, then a row per entity with its bar and largest one. */
+static void bn_table(const struct view *v, const struct sample *s, const struct bn_seg *seg,
+		     int nsegs, int y, int maxy, struct grid *g, struct view_frame *f)
+{
+	const struct layout *l = v->info.layout;
+	static const char *const heads[] = { "  cpu core sock", " core sock", " socket" };
+	int agg = v->agg == VIEW_AGG_CHANNEL ? VIEW_AGG_SOCKET : v->agg;
+	int namew = 0, barw, shown, first, row = 0, rows;
+	int *list;
+	const struct sample_entity *ents;
+
+	/* the largest's letter, name and figure whole: the longest name and 8 more */
+	for (int k = 0; k < nsegs; k++)
+		if ((int)strlen(seg[k].name) > namew)
+			namew = (int)strlen(seg[k].name);
+	namew += 10;
+	barw = g->w - BN_LABEL - namew - 1;
+	if (barw < 10) {
+		barw = 10;
+		namew = g->w - BN_LABEL - barw - 1;
+	}
+	grid_blank(g, y, 0, g->w, GRID_HEADER);
+	grid_put(g, y, 0, BN_LABEL, GRID_HEADER, "%s", heads[agg]);
+	grid_put(g, y, BN_LABEL, barw, GRID_HEADER, barw >= 34 ? "the slots, by bottleneck "
+		 "(their sum)" : "the slots");
+	grid_put(g, y, BN_LABEL + barw + 1, namew, GRID_HEADER, "largest bottleneck, %%");
+	shown = pane_entity_rows(v, s, &list, &ents);
+	rows = maxy - y - 2;
+	first = pane_scroll(v, VIEW_PANE_BOTTLENECK, f, shown, rows);
+	for (int r = first; r < shown && row < rows; r++) {
+		const struct sample_entity *e = &ents[list[r]];
+		double val[BN_MAX_SEGS];
+		int big = -1;
+		char buf[32];
+
+		if (agg == VIEW_AGG_THREAD)
+			grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %4d %4d %4d", e->index,
+				 e->os_core_id, e->os_socket_id);
+		else if (agg == VIEW_AGG_CORE)
+			grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %4d %4d", e->os_core_id,
+				 e->os_socket_id);
+		else
+			grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %6d", e->os_socket_id);
+		for (int k = 0; k < nsegs; k++) {
+			val[k] = sample_metric(s, e, seg[k].m);
+			if (seg[k].mark != '=' && !isnan(val[k]) && (big < 0 || val[k] > val[big]))
+				big = k;
+		}
+		bn_bar(seg, val, nsegs, y + 1 + row, BN_LABEL, barw, g);
+		if (big >= 0) {
+			int flag = layout_metric_flagged(l, seg[big].m, e->vars);
+
+			pane_value(s, seg[big].m, val[big], buf, sizeof(buf));
+			grid_put(g, y + 1 + row, BN_LABEL + barw + 1, namew,
+				 flag == 1 ? GRID_CRIT : GRID_NORMAL, "%c %s %s", seg[big].mark,
+				 seg[big].name, buf);
+		} else {
+			grid_put(g, y + 1 + row, BN_LABEL + barw + 1, namew, GRID_DIM, "n/a");
+		}
+		pane_hit(f, y + 1 + row, 0, g->w, VIEW_PANE_BOTTLENECK, r, e->socket,
+			 (enum view_agg)agg, list[r]);
+		/* explain (e) on a row: its largest bottleneck, the vendor's formula and threshold */
+		f->hits[f->nhits - 1].metric = big >= 0 ? seg[big].m : seg[0].m;
+		row++;
+	}
+	if (shown > first + row)
+		grid_put(g, y + 1 + row, 1, g->w - 2, GRID_DIM, "+%d more (Tab here, then Up and "
+			 "Down scroll; a: threads, cores, sockets)", shown - first - row);
+	free(list);
 }
 
 static int bottleneck_pane_draw(const struct view *v, const struct sample *s, int y, int h,
@@ -209,72 +259,7 @@ static int bottleneck_pane_draw(const struct view *v, const struct sample *s, in
 	y += legend;
 	if (!nsegs)
 		return h;
-	{
-		static const char *const heads[] = { "  cpu core sock", " core sock", " socket" };
-		int agg = v->agg == VIEW_AGG_CHANNEL ? VIEW_AGG_SOCKET : v->agg;
-		int namew = 0, barw, shown, first, row = 0, rows;
-		int *list = xcalloc((size_t)s->nthreads + 1, sizeof(int));
-		const struct sample_entity *ents;
-
-		/* the largest's letter, name and figure whole: the longest name and 8 more */
-		for (int k = 0; k < nsegs; k++)
-			if ((int)strlen(seg[k].name) > namew)
-				namew = (int)strlen(seg[k].name);
-		namew += 10;
-		barw = g->w - BN_LABEL - namew - 1;
-		if (barw < 10) {
-			barw = 10;
-			namew = g->w - BN_LABEL - barw - 1;
-		}
-		grid_blank(g, y, 0, g->w, GRID_HEADER);
-		grid_put(g, y, 0, BN_LABEL, GRID_HEADER, "%s", heads[agg]);
-		grid_put(g, y, BN_LABEL, barw, GRID_HEADER, barw >= 34 ? "the slots, by bottleneck "
-			 "(their sum)" : "the slots");
-		grid_put(g, y, BN_LABEL + barw + 1, namew, GRID_HEADER, "largest bottleneck, %%");
-		shown = bn_rows(v, s, &ents, list);
-		rows = maxy - y - 2;
-		first = pane_scroll(v, VIEW_PANE_BOTTLENECK, f, shown, rows);
-		for (int r = first; r < shown && row < rows; r++) {
-			const struct sample_entity *e = &ents[list[r]];
-			double val[BN_MAX_SEGS];
-			int big = -1;
-			char buf[32];
-
-			if (agg == VIEW_AGG_THREAD)
-				grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %4d %4d %4d", e->index,
-					 e->os_core_id, e->os_socket_id);
-			else if (agg == VIEW_AGG_CORE)
-				grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %4d %4d", e->os_core_id,
-					 e->os_socket_id);
-			else
-				grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %6d", e->os_socket_id);
-			for (int k = 0; k < nsegs; k++) {
-				val[k] = sample_metric(s, e, seg[k].m);
-				if (seg[k].mark != '=' && !isnan(val[k]) && (big < 0 || val[k] > val[big]))
-					big = k;
-			}
-			bn_bar(seg, val, nsegs, y + 1 + row, BN_LABEL, barw, g);
-			if (big >= 0) {
-				int flag = layout_metric_flagged(l, seg[big].m, e->vars);
-
-				pane_value(s, seg[big].m, val[big], buf, sizeof(buf));
-				grid_put(g, y + 1 + row, BN_LABEL + barw + 1, namew,
-					 flag == 1 ? GRID_CRIT : GRID_NORMAL, "%c %s %s", seg[big].mark,
-					 seg[big].name, buf);
-			} else {
-				grid_put(g, y + 1 + row, BN_LABEL + barw + 1, namew, GRID_DIM, "n/a");
-			}
-			pane_hit(f, y + 1 + row, 0, g->w, VIEW_PANE_BOTTLENECK, r, e->socket,
-				 (enum view_agg)agg, list[r]);
-			/* explain (e) on a row: its largest bottleneck, the vendor's formula and threshold */
-			f->hits[f->nhits - 1].metric = big >= 0 ? seg[big].m : seg[0].m;
-			row++;
-		}
-		if (shown > first + row)
-			grid_put(g, y + 1 + row, 1, g->w - 2, GRID_DIM, "+%d more (Tab here, then Up and "
-				 "Down scroll; a: threads, cores, sockets)", shown - first - row);
-		free(list);
-	}
+	bn_table(v, s, seg, nsegs, y, maxy, g, f);
 	return h;
 }
 

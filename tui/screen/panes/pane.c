@@ -278,3 +278,35 @@ void pane_parts(const struct pane_part *p, int n, int width, char *line, size_t 
 		used += (size_t)snprintf(line + used, len - used, "%s%s", used ? "  " : "", pick);
 	}
 }
+
+int pane_entity_rows(const struct view *v, const struct sample *s, int **out,
+		     const struct sample_entity **ents)
+{
+	const struct topo *t = v->info.topo;
+	int n = v->agg == VIEW_AGG_THREAD ? s->nthreads : v->agg == VIEW_AGG_CORE ? s->ncores
+										  : s->nsockets;
+	int *rows = xcalloc((size_t)n + 1, sizeof(int)), k = 0;
+
+	*ents = v->agg == VIEW_AGG_THREAD ? s->threads : v->agg == VIEW_AGG_CORE ? s->cores
+										: s->sockets;
+	for (int i = 0; i < n; i++) {
+		const struct sample_entity *e = &(*ents)[i];
+
+		if (v->agg == VIEW_AGG_THREAD && !pane_cpu_shown(v, e->index))
+			continue;
+		if (v->agg == VIEW_AGG_CORE && v->cpu_shown) {
+			const struct topo_core *c = &t->cores[e->index];
+			bool any = false;
+
+			for (int j = 0; j < c->nthreads; j++)
+				any |= pane_cpu_shown(v, t->threads[c->thread_first + j].os_cpu);
+			if (!any)
+				continue;
+		}
+		if (v->zoom_socket >= 0 && e->socket != v->zoom_socket)
+			continue;
+		rows[k++] = i;
+	}
+	*out = rows;
+	return k;
+}

@@ -158,6 +158,14 @@ bool pane_pid_ran(const struct view *v, int os_cpu);
 /* The CPUs the who pane's selected row may run on (by OS CPU number; caller frees), or NULL. */
 bool *pane_who_cpus(const struct view *v, const struct sample *s);
 
+/*
+ * The entities of the aggregation (threads, cores or sockets) that the CPU
+ * filter and the zoom leave, as indices into *ENTS, into *OUT (caller frees);
+ * returns how many.
+ */
+int pane_entity_rows(const struct view *v, const struct sample *s, int **out,
+		     const struct sample_entity **ents);
+
 /* Sample thread index of every topo thread (-1: offline or no sample).  Caller frees. */
 int *pane_thread_map(const struct sample *s, const struct topo *t);
 

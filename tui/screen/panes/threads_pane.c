@@ -11,38 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int threads_pane_rows(const struct view *v, const struct sample *s, int **out,
-		      struct sample_entity **ents)
-{
-	const struct topo *t = v->info.topo;
-	int n = v->agg == VIEW_AGG_THREAD ? s->nthreads : v->agg == VIEW_AGG_CORE ? s->ncores
-										  : s->nsockets;
-	int *rows = xcalloc((size_t)n + 1, sizeof(int)), k = 0;
-
-	*ents = v->agg == VIEW_AGG_THREAD ? s->threads : v->agg == VIEW_AGG_CORE ? s->cores
-										: s->sockets;
-	for (int i = 0; i < n; i++) {
-		const struct sample_entity *e = &(*ents)[i];
-
-		if (v->agg == VIEW_AGG_THREAD && !pane_cpu_shown(v, e->index))
-			continue;
-		if (v->agg == VIEW_AGG_CORE && v->cpu_shown) {
-			const struct topo_core *c = &t->cores[e->index];
-			bool any = false;
-
-			for (int j = 0; j < c->nthreads; j++)
-				any |= pane_cpu_shown(v, t->threads[c->thread_first + j].os_cpu);
-			if (!any)
-				continue;
-		}
-		if (v->zoom_socket >= 0 && e->socket != v->zoom_socket)
-			continue;
-		rows[k++] = i;
-	}
-	*out = rows;
-	return k;
-}
-
 struct threads_pane_sort {
 	const struct view *v;
 	const struct sample *s;
@@ -266,7 +234,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	const struct layout *l = v->info.layout;
 	static const char *const heads[] = { "  cpu core sock", " core sock cpus     ",
 					     " sock cpus          " };
-	struct sample_entity *ents;
+	const struct sample_entity *ents;
 	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x, first, shown;
 	int sw, cur = -1, body;
 	bool focus = v->focus == VIEW_PANE_TABLE;
@@ -274,7 +242,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	char buf[64];
 
 	ncols = threads_pane_columns(v, s, cols);
-	nrows = threads_pane_rows(v, s, &rows, &ents);
+	nrows = pane_entity_rows(v, s, &rows, &ents);
 	if (v->sort_metric >= 0 || (v->sort_kind && v->agg != VIEW_AGG_SOCKET)) {
 		struct threads_pane_sort ctx = { .v = v, .s = s, .ents = ents };
 
