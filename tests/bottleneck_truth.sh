@@ -8,7 +8,8 @@
 # P-cores, against truth, on the five scenarios tree_truth.sh checks the
 # tree with (their keys: truth_scenarios.sh).  Granite Rapids' metrics that
 # read a PEBS retire latency must read n/a (pmutop does not sample it), as
-# must a formula that divides 0 by 0 in the scenario (Intel's too).
+# must a formula that divides by 0 in the scenario; a 0 / 0 times 0 is 0
+# (a share of nothing: expr_eval.c, and the truth below by the same rule).
 # Skylake-SP's count both threads of a core (AnyThread): not checked here.
 #
 # Each metric reads 4 to 76 events, more than the counters hold: key 7
@@ -74,7 +75,8 @@ for s in compute bandwidth latency frontend smt; do
 	printf 'cpu all lock_loads_per_inst=0.001 split_loads_per_inst=0.001 split_stores_per_inst=0.0005 kernel=0.05\n' >>"$tmp/$s.scn"
 	printf 'cpu all remote_dram_loads_per_s=0 remote_dram_read_lines_per_s=0 remote_dram_rfo_lines_per_s=0\n' >>"$tmp/$s.scn"
 done
-# and L3 hits where the scenario names none (without them the snoop shares divide 0 by 0: n/a)
+# and L3 hits where the scenario names none (without them the snoop shares are 0 / 0, their
+# terms 0: the shares would go unchecked)
 for s in compute frontend smt; do
 	printf 'cpu all l3_hit_loads_per_s=2e6\n' >>"$tmp/$s.scn"
 done
