@@ -95,6 +95,9 @@ before=$(regs dump)
 start_json -g stalls,dram_demand --mux-ms 2
 other_holds 7 189=5300C0 0C4=4242
 wait_samples $((n + 4)) '^{'
+# found, pmutop plans again at the next interval: the group blocked from then on (a slow
+# sanitizer build once needed more than 4 samples)
+wait_until 60 sh -c "tail -n 1 '$dir.out' | grep -q '\"stalls\":{\"state\":\"blocked\"'"
 sel=$(reg 7 189)
 cnt=$(reg 7 0C4)
 kill -TERM $pid
