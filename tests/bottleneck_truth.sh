@@ -384,7 +384,7 @@ for m in $machines; do
 	W=${rest%%:*} rest=${rest#*:}
 	width=${rest%%:*} fields=${rest#*:}
 	for scn in compute bandwidth latency frontend smt; do
-		run $NICE "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 1.5 --format json -g 7
+		run $NICE "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 0.4 --format json -g 7
 		r=$(printf '%s\n' "$out" | $PY "$tmp/bneck.py" "$top_srcdir/data/intel/$plat.json" "$tmp/$scn.scn" "$W" "$width" \
 			"$top_srcdir/backend/sources/sim/scenario.h" "$fields" 2>&1)
 		# the truth's order of the bottlenecks, for the pane below

@@ -891,6 +891,44 @@ START_TEST(offcore_events_and_the_frontend_register)
 }
 END_TEST
 
+/*
+ * A set the events cannot share is refused (by a matching: the search would
+ * try 8! orders of nine events on eight counters first); one
+ * that fits only one way (an event on counter 0 alone, another on 0 or 1)
+ * is found, each event on a counter it may use.
+ */
+START_TEST(counters_that_cannot_fit_are_refused_at_once)
+{
+	char text[2048] = "pmutop-layout 1\nlayout t\nmodels 06_8F\n"
+			  "metric util thread % = 100 * ref_cycles / tsc\ngroup a\n";
+	struct layout *l;
+	int ev[9], ctr[9];
+	char err[512];
+
+	for (int i = 0; i < 9; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "event e%d raw event=0x%X umask=1%s\n", i, 0x10 + i,
+			 i == 7 ? " counters=0,1" : i == 8 ? " counters=0" : "");
+	strcat(text, "end\n");
+	ck_assert_msg(layout_parse(text, "t.layout", &l, err, sizeof(err)) == 0, "%s", err);
+	for (int i = 0; i < 9; i++)
+		ev[i] = i, ctr[i] = -1;
+	ck_assert(!layout_assign_counters(l, ev, 9, 0xFF, ctr));
+	/* eight of them fit: e8 takes counter 0, e7 counter 1, the rest 2-7 */
+	ck_assert(layout_assign_counters(l, ev + 1, 8, 0xFF, ctr));
+	ck_assert_int_eq(ctr[7], 0);
+	ck_assert_int_eq(ctr[6], 1);
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < i; j++)
+			ck_assert_int_ne(ctr[i], ctr[j]);
+	/* and not on counters 1-7 only */
+	for (int i = 0; i < 9; i++)
+		ctr[i] = -1;
+	ck_assert(!layout_assign_counters(l, ev + 1, 8, 0xFE, ctr));
+	layout_free(l);
+}
+END_TEST
+
 START_TEST(groups_of_one_key_and_the_tree)
 {
 	struct layout *l;
@@ -1007,6 +1045,7 @@ static Suite *layout_suite(void)
 	CHECK_ADD(s, at_most_64_groups);
 	CHECK_ADD(s, groups_of_one_key_and_the_tree);
 	CHECK_ADD(s, offcore_events_and_the_frontend_register);
+	CHECK_ADD(s, counters_that_cannot_fit_are_refused_at_once);
 	CHECK_ADD(s, cpu_table_names_the_layouts);
 	CHECK_ADD(s, own_layouts_cover_what_their_models_line_names);
 	CHECK_ADD(s, amd_layouts_take_twelve_bit_event_selects);

@@ -262,13 +262,45 @@ bool layout_scope_computed(enum layout_scope m, enum layout_scope at)
 	return at != LAYOUT_CHANNEL && m <= at;
 }
 
-bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
+/* Kuhn's augmenting path from event I: a counter for it, moving others along. */
+static bool counters_augment(const struct layout *l, const int *ev, int i, uint32_t usable, int *owner,
+			     uint32_t *seen)
+{
+	for (int k = 0; k < PMU_MAX_GP; k++) {
+		if (!(l->events[ev[i]].counters & usable & (1u << k)) || (*seen & (1u << k)))
+			continue;
+		*seen |= 1u << k;
+		if (owner[k] < 0 || counters_augment(l, ev, owner[k], usable, owner, seen)) {
+			owner[k] = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Can the N events have distinct counters? (a maximum matching: N x counters steps) */
+static bool counters_fit(const struct layout *l, const int *ev, int n, uint32_t usable)
+{
+	int owner[PMU_MAX_GP];
+
+	if (n > PMU_MAX_GP)
+		return false;
+	for (int k = 0; k < PMU_MAX_GP; k++)
+		owner[k] = -1;
+	for (int i = 0; i < n; i++) {
+		uint32_t seen = 0;
+
+		if (!counters_augment(l, ev, i, usable, owner, &seen))
+			return false;
+	}
+	return true;
+}
+
+/* The search: the most constrained event first, then the rest (it succeeds: they fit). */
+static bool counters_assign(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
 {
 	int best = -1, bestn = PMU_MAX_GP + 1;
 
-	if (n == 0)
-		return true;
-	/* the most constrained event first keeps the search tiny */
 	for (int i = 0; i < n; i++) {
 		int c = __builtin_popcount(l->events[ev[i]].counters & usable);
 
@@ -283,11 +315,26 @@ bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32
 		if (!(l->events[ev[best]].counters & usable & (1u << k)))
 			continue;
 		ctr[best] = k;
-		if (layout_assign_counters(l, ev, n, usable & ~(1u << k), ctr))
+		if (counters_assign(l, ev, n, usable & ~(1u << k), ctr))
 			return true;
 		ctr[best] = -1;
 	}
 	return false;
+}
+
+/*
+ * A set that does not fit is found by a matching, not by the search: the
+ * search tries every order of the counters before it gives up (8! for nine
+ * events on eight counters), and the planner asks of every group whether it
+ * fits a set (a layout of 150 events started in 0.2 s, most of it here).
+ */
+bool layout_assign_counters(const struct layout *l, const int *ev, int n, uint32_t usable, int *ctr)
+{
+	if (n == 0)
+		return true;
+	if (!counters_fit(l, ev, n, usable))
+		return false;
+	return counters_assign(l, ev, n, usable, ctr);
 }
 
 bool layout_has_uncore(const struct layout *l)

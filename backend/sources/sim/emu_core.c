@@ -126,7 +126,7 @@ static double emu_topdown_rate(const struct emu *e, const struct emu_cpu *c, uns
  * the truth of every thread of C's core (C's own first).
  */
 static double emu_core_rate(struct emu *e, const struct emu_cpu *c, uint64_t key,
-			    double (*sib)[SK_COUNT], int nsib)
+			    const double (*sib)[SK_COUNT], int nsib)
 {
 	unsigned event = (unsigned)(key & EVTSEL_EVENT_MASK) |
 			 (unsigned)(key >> EMU_KEY_EVENT_HI_SHIFT & 0xF) << 8;
@@ -265,7 +265,7 @@ static int emu_core_truth(struct emu *e, const struct emu_cpu *c, double t, doub
 	int n = 1;
 
 	scenario_eval_one(e->sc, t, SCENARIO_CPU, c->os_cpu, c->socket, sib[0]);
-	for (int k = 0; k < core->nthreads && n < 8; k++) {
+	for (int k = 0; k < core->nthreads && n < EMU_CORE_THREADS; k++) {
 		int other = e->topo->threads[core->thread_first + k].os_cpu;
 
 		if (other != c->os_cpu)
@@ -336,18 +336,17 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 	int wrapped;
 
 	while (c->t < t) {
-		double step_end, dt, sib[8][SK_COUNT];
-		int nsib = 0;
+		double step_end, dt;
 
 		if (c->t >= c->seg_end) {
 			c->seg_end = scenario_next_change(e->sc, c->t);
 			for (int i = 0; i < EMU_MAX_ACC; i++)
 				c->acc[i].rate_ok = 0;
 			c->nseen = 0;
-			nsib = emu_core_truth(e, c, c->t, sib);
+			c->seg_nsib = emu_core_truth(e, c, c->t, c->seg_truth);
 			for (unsigned p = 1; p <= 3; p++)
-				c->cyc_rate[p] = emu_cycle_rate(e, p, sib[0]);
-			emu_cpu_topdown_rates(e, c, sib[0]);
+				c->cyc_rate[p] = emu_cycle_rate(e, p, c->seg_truth[0]);
+			emu_cpu_topdown_rates(e, c, c->seg_truth[0]);
 		}
 		step_end = fmin(t, c->seg_end);
 		dt = step_end - c->t;
@@ -366,9 +365,7 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 				continue;
 			if (!a->rate_ok) {
 				if (!emu_rate_seen(c, a->key, &a->rate)) {
-					if (!nsib)
-						nsib = emu_core_truth(e, c, c->t, sib);
-					a->rate = emu_core_rate(e, c, a->key, sib, nsib);
+					a->rate = emu_core_rate(e, c, a->key, c->seg_truth, c->seg_nsib);
 					emu_rate_keep(c, a->key, a->rate);
 				}
 				a->rate_ok = 1;

@@ -105,6 +105,7 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 		c->core = th->core;
 		c->online = 1;
 		c->e_core = emu_hybrid_is_e(m->hybrid, th->os_cpu);
+		c->seg_truth = xcalloc(EMU_CORE_THREADS, sizeof(*c->seg_truth));
 		for (int k = 0; k < PMU_MAX_GP; k++)
 			c->gp[k].acc = -1;
 		for (int k = 0; k < PMU_MAX_FIXED; k++)
@@ -213,6 +214,8 @@ void emu_free(struct emu *e)
 	topo_free(e->topo);
 	emu_who_free(e->who);
 	scenario_free(e->sc);
+	for (int i = 0; e->cpus && i < e->ncpus; i++)
+		free(e->cpus[i].seg_truth);
 	free(e->cpus);
 	free(e->sockets);
 	free(e->srv_truth);

@@ -18,6 +18,7 @@
 #define EMU_MAX_ACC     48  /* accumulators per CPU / socket */
 #define EMU_MAX_UNKNOWN 64
 #define EMU_RATE_SEEN   64  /* condition rates per CPU kept over a segment */
+#define EMU_CORE_THREADS 8  /* threads of a core whose truth a CPU keeps (itself first) */
 #define EMU_MAX_WATCH   16  /* conditions per CPU the emulated kernel watches for cgroups and tasks */
 #define EMU_PRIV_USR    1u
 #define EMU_PRIV_OS     2u
@@ -76,6 +77,14 @@ struct emu_cpu {
 	uint64_t seen_key[EMU_RATE_SEEN];
 	double seen_rate[EMU_RATE_SEEN];
 	int nseen;
+	/*
+	 * The truth of the core's threads over the segment (this CPU's first),
+	 * for the conditions first bound in it: a layout of many groups (Intel's
+	 * Bottleneck metrics read 150 events) binds each once a segment, and the
+	 * truth of a thread costs more than a rate.  nsib 0: not found yet.
+	 */
+	double (*seg_truth)[SK_COUNT];
+	int seg_nsib;
 	/*
 	 * MSR_PERF_METRICS: the slots and each field's slots integrated (all
 	 * privilege levels: the shares are the same in each), their values at
