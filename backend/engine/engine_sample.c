@@ -255,14 +255,17 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		v[LAYOUT_B_threads] = 1;
 		v[LAYOUT_B_core_threads] = t->cores[th->core].nthreads;
 		for (int k = 0; k < l->nevents; k++) {
-			/* the sure slices where there are any, else every one (ev_uacc) */
+			/*
+			 * the sure slices where there are any, else every one (ev_uacc); the raw
+			 * count and window given with the figure are those it is scaled from
+			 */
 			double sure = c->ev_live[k] - c->ev_ulive[k];
+			double raw = sure > 0 ? c->ev_acc[k] - c->ev_uacc[k] : c->ev_acc[k];
+			double live = sure > 0 ? sure : c->ev_live[k];
 
-			v[layout_event_var(l, k)] = sure > 0 ? (c->ev_acc[k] - c->ev_uacc[k]) * interval / sure
-						    : c->ev_live[k] > 0 ? c->ev_acc[k] * interval / c->ev_live[k]
-						    : NAN;
-			te->raw[k] = c->ev_live[k] > 0 ? c->ev_acc[k] : NAN;
-			te->live[k] = c->ev_live[k] > 0 ? c->ev_live[k] : NAN;
+			v[layout_event_var(l, k)] = live > 0 ? raw * interval / live : NAN;
+			te->raw[k] = live > 0 ? raw : NAN;
+			te->live[k] = live > 0 ? live : NAN;
 		}
 		engine_eval(e, v, LAYOUT_THREAD);
 		core_n[th->core]++;
