@@ -4,6 +4,7 @@
 # take turns: within 5 % of the truth written here from the scenario's
 # numbers and the seed's definitions, for a steady workload and for one
 # whose phases (0.2 s) are shorter than the interval.
+ALONE=1 # accuracy on the real clock beside its own load: no other script beside (lib.sh)
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
 plan 6

@@ -18,6 +18,7 @@
 # binds.  Every interval: (10 + 85) / 2 = 47.5 % execution stall cycles.
 # Held to 8 % per interval and 3 % over the run (ten intervals), with every group on (13
 # groups on 4 counters take turns), both sources, a busy loop beside.
+ALONE=1 # accuracy on the real clock beside its own load: no other script beside (lib.sh)
 . "$top_srcdir/tests/lib.sh"
 plan 10
 PY=${PYTHON:-python3}

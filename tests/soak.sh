@@ -37,8 +37,9 @@ except Exception: pass' "http://127.0.0.1:$port/metrics"
 	done
 	rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
 	# open files: the who view's cgroup directories apart (it holds those of the groups it
-	# counts, at most --who-top: 16 by default; a slow build's time-budgeted walk finds more
-	# of them as the run goes on) from every other file
+	# counts, at most --who-top: 16 by default, the tree's top and its walk's stack of
+	# directories, one a level: 4 deep here; a slow build's time-budgeted walk finds more
+	# groups as the run goes on) from every other file
 	links=$(ls -l "/proc/$pid/fd" 2>/dev/null | sed -n 's/.* -> //p')
 	cg=$(printf '%s\n' "$links" | grep -c '/sys/fs/cgroup')
 	fds=$(($(printf '%s\n' "$links" | grep -c .) - cg))
@@ -79,11 +80,11 @@ else
 fi
 # no more files than early on: the least of samples 70-95 against the least of 20-45, give or
 # take a scrape's connection the server is still closing; the cgroups held never more than the
-# groups counted at once
-if [ $((fds2 - fds1)) -le 2 ] && [ "$cgmax" -le 16 ]; then
+# groups counted at once, the top and the walk's stack (16 + 1 + 4)
+if [ $((fds2 - fds1)) -le 2 ] && [ "$cgmax" -le 21 ]; then
 	pass "... no more open files (the least of samples 20-45 and of 70-95: $fds1, $fds2; cgroups held at most $cgmax)"
 else
-	fail "... no more open files" "the least of samples 20-45 $fds1, of 70-95 $fds2; cgroups held at most $cgmax (--who-top 16)"
+	fail "... no more open files" "the least of samples 20-45 $fds1, of 70-95 $fds2; cgroups held at most $cgmax (--who-top 16, the top, a walk 4 deep: 21)"
 fi
 # CPU per sample: samples 25-90 against 1-25 (which include starting up: a loose bound)
 if $PY -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(not ((b - a) / 65 <= 2 * max(a, 1) / 25))' \
