@@ -72,7 +72,10 @@ pid=$!
 i=0
 while [ "$(wc -l <"$dir.out" 2>/dev/null)" -lt 2 ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
 echo "0 eio-read" >"$dir/dev/faults"
-sleep 1
+# the error lasts two samples
+n=$(wc -l <"$dir.out")
+more_samples() { [ "$(wc -l <"$dir.out")" -ge "$1" ]; }
+wait_until 20 more_samples $((n + 2))
 echo "0 clear" >"$dir/dev/faults"
 wait $pid
 rc=$?

@@ -127,7 +127,9 @@ wait_samples 2
 other_takes_pmc3
 guardian_of $pid
 kill -KILL $pid
-sleep 1
+# the guardian restores, then leaves
+guardian_gone() { [ -n "$g" ] && ! kill -0 "$g" 2>/dev/null; }
+wait_until 10 guardian_gone
 after=$(regs dump)
 wait $pid
 no_guardian_left "SIGKILL with another program's counter"

@@ -131,11 +131,14 @@ $T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' LANG=C.UTF-8
 if wait_for "REC $tmp/screen.jsonl" 10; then pass "screen: the header shows the recording"; else fail "screen: the header shows the recording" "$(screen | head -3)"; fi
 wait_for "sample 3 " 10
 $T send-keys -t 0 2
-sleep 0.8
+# two samples with the toggled group, then R
+wait_for "sample 5 " 10 >/dev/null
 $T send-keys -t 0 R
 if wait_for "recorded " 10; then pass "screen: R stops it, saying how many samples"; else fail "screen: R stops it, saying how many samples" "$(screen | sed -n 3p)"; fi
 $T send-keys -t 0 q
-sleep 0.5
+# pmutop has quit (the pane's shell sleeps on)
+quit_screen() { ! pgrep -f "record $tmp/screen.jsonl" >/dev/null; }
+wait_until 10 quit_screen
 res=$($PY - "$tmp/screen.jsonl" 2>&1 <<'PYEOF'
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
@@ -158,7 +161,8 @@ expect_rc "the user nobody converts a recording" 0
 
 # ---- the replay screen: the recorded machine, its samples at their pace; pause, step, speed, go to
 run "$PMUTOP" $SIM -b -n 12 -d 0.3 -g stalls,imc --record "$tmp/play.jsonl" -- sh -c 'sleep 1; echo "phase P" > "$PMUTOP_MARK_FIFO"; sleep 10'
-sleep 0.3
+no_server() { ! $T has-session 2>/dev/null; }
+wait_until 10 no_server
 $T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' LANG=C.UTF-8 '$PMUTOP' --replay '$tmp/play.jsonl'; echo EXIT=\$?; sleep 30"
 # the position in the header: "REPLAY play.jsonl I/N ..."
 pos() { screen | sed -n 2p | sed -n 's/.*REPLAY play.jsonl \([0-9]*\)\/.*/\1/p'; }

@@ -74,9 +74,11 @@ print("ok")')
 expect_match "CSV: rows of seq mean and peak for threads, cores, sockets and channels" "$res" "ok"
 
 # ---- stops: passed on to the command, which ends first; pmutop's status is the command's
+# samples_in FILE N PATTERN: FILE holds N lines matching PATTERN (a sample each)
+samples_in() { [ "$(grep -c "$3" "$1" 2>/dev/null)" -ge "$2" ]; }
 "$PMUTOP" $SIM -b -d 0.3 -g stalls --format json -- sleep 30 >"$tmp/int.json" 2>"$tmp/int.err" &
 pid=$!
-sleep 1
+wait_until 30 samples_in "$tmp/int.json" 1 '"seq"'
 t0=$(date +%s.%N)
 kill -INT $pid
 wait $pid
@@ -87,12 +89,13 @@ expect_match "... at once" "$($PY -c "print($t1 - $t0 < 3)")" "True"
 expect_match "... and says how the command ended" "$(cat "$tmp/int.err")" "finished (killed by INT)"
 expect_match "... after the summary of what ran" "$(tail -1 "$tmp/int.json")" '{"summary":'
 
-"$PMUTOP" $SIM -b -d 0.3 -g stalls -- sh -c 'trap "" TERM; sleep 30' >/dev/null 2>"$tmp/term.err" &
+"$PMUTOP" $SIM -b -d 0.3 -g stalls -- sh -c 'trap "" TERM; sleep 30' >"$tmp/term.out" 2>"$tmp/term.err" &
 pid=$!
-sleep 1
+wait_until 30 samples_in "$tmp/term.out" 1 '^# sample '
 kill -TERM $pid
-sleep 1
-if kill -0 $pid 2>/dev/null; then pass "a command that ignores SIGTERM keeps pmutop sampling while it gets time to end"; else fail "a command that ignores SIGTERM keeps pmutop sampling while it gets time to end" "$(cat "$tmp/term.err")"; fi
+# two more samples after the stop: it samples on while the command has its time
+n=$(grep -c '^# sample ' "$tmp/term.out")
+if wait_until 30 samples_in "$tmp/term.out" $((n + 2)) '^# sample ' && kill -0 $pid 2>/dev/null; then pass "a command that ignores SIGTERM keeps pmutop sampling while it gets time to end"; else fail "a command that ignores SIGTERM keeps pmutop sampling while it gets time to end" "$(cat "$tmp/term.err")"; fi
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -103,18 +106,22 @@ expect_rc "-n ends the run, and the command with it (SIGTERM)" 143
 expect_match "... after -n samples and the summary" "$(printf '%s\n' "$out" | grep -c '^# sample ')" "3"
 
 # ---- marks: from the command (its FIFO) and from another shell
-"$PMUTOP" $SIM -b -d 0.3 -g stalls --format json -- sh -c 'sleep 0.7; echo "warm-up done" > "$PMUTOP_MARK_FIFO"; sleep 1.2' >"$tmp/marks.json" 2>"$tmp/marks.err" &
+"$PMUTOP" $SIM -b -d 0.3 -g stalls --format json -- sh -c 'sleep 0.7; echo "warm-up done" > "$PMUTOP_MARK_FIFO"; sleep 30' >"$tmp/marks.json" 2>"$tmp/marks.err" &
 pid=$!
-sleep 1.2
+# the second mark once the first is in the output
+wait_until 30 samples_in "$tmp/marks.json" 1 '"warm-up done"'
 run "$PMUTOP" --mark "phase 2: copy"
 expect_rc "pmutop --mark reaches the running pmutop" 0
+wait_until 30 samples_in "$tmp/marks.json" 1 '"phase 2: copy"'
+kill -INT $pid
 wait $pid
 res=$($PY - "$tmp/marks.json" <<'PYEOF'
 import json, sys
 marks = [json.loads(l) for l in open(sys.argv[1]) if '"mark"' in l]
 texts = [m["mark"] for m in marks]
 assert texts == ["warm-up done", "phase 2: copy"], texts
-assert 0.5 < marks[0]["elapsed_s"] < 1.1 and 1.0 < marks[1]["elapsed_s"] < 1.6, [m["elapsed_s"] for m in marks]
+# the command slept 0.7 s before its mark; the other came after it
+assert 0.7 <= marks[0]["elapsed_s"] < marks[1]["elapsed_s"], [m["elapsed_s"] for m in marks]
 print("ok")
 PYEOF
 )
@@ -214,7 +221,9 @@ $T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_
 . "$top_srcdir/tests/tmux_lib.sh"
 if wait_for "running 0:0"; then pass "live: the header shows the command running, with its pid"; else fail "live: the header shows the command running, with its pid" "$(screen | head -3)"; fi
 if wait_for "finished (exit 4) after 1." 6; then pass "live: its end is shown: finished (exit 4) after T"; else fail "live: its end is shown: finished (exit 4) after T" "$(screen | head -3)"; fi
-sleep 1.2
+# two samples later it is still there
+seq0=$(screen | sed -n 's/.* sample \([0-9]*\) .*/\1/p' | head -1)
+wait_for "sample $((${seq0:-0} + 2)) " 10 >/dev/null
 expect_match "live: the screen stays after it ended" "$(screen | head -3)" "finished (exit 4)"
 expect_match "live: and says where its output went" "$(screen | sed -n 3p)" "its output: $tmp/pmutop-sh-"
 $T send-keys -t 0 q
@@ -222,7 +231,8 @@ if wait_for "EXIT=4"; then pass "live: q quits, with the command's exit status a
 $T kill-server 2>/dev/null
 
 # ---- q while the command runs: the popups take q for themselves; quitting asks first
-sleep 0.3
+no_server() { ! $T has-session 2>/dev/null; }
+wait_until 10 no_server
 $T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 300; echo EXIT=\$?; sleep 30"
 wait_for "running 0:0" 10 >/dev/null
 cmd=$(pgrep -f -n '^sleep 300$')

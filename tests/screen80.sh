@@ -44,15 +44,16 @@ if wait_for "lines 1-20 of" 10; then pass "... Home goes back to the top"; else 
 key 4
 sleep 0.3
 expect_match "... a group key in the help toggles nothing" "$(screen)" "─ Help ─"
+help_gone() { ! screen | grep -q "─ Help ─"; }
 key q
-sleep 0.3
+wait_until 10 help_gone
 if ! screen | grep -q "─ Help ─" && ! screen | grep -q "EXIT="; then pass "... q closes the help, pmutop goes on"; else fail "... q closes the help only" "$(screen | tail -3)"; fi
 if ! screen | grep -q "ports:4"; then pass "... and the group of key 4 is still off"; else fail "... the group of key 4 is still off" "$(screen | tail -3)"; fi
 for k in Escape F10; do
 	key h
 	wait_for "─ Help ─" 10 >/dev/null
 	key $k
-	sleep 0.3
+	wait_until 10 help_gone
 	if ! screen | grep -q "─ Help ─" && ! screen | grep -q "EXIT="; then pass "... $k closes it too"; else fail "... $k closes it" "$(screen | tail -3)"; fi
 done
 # explain: the formula's help wrapped, all of it in the window
@@ -73,8 +74,8 @@ sleep 0.2
 start "" --sim skylake:memory-bound --pane imc
 if wait_for "sample 1" 10 && screen | grep "read_bytes_per_s" | grep -q '>$'; then pass "--pane imc opens the live screen on the IMC pane; its header says columns are out of sight"; else fail "--pane imc opens the IMC pane" "$(screen | sed -n 8,14p)"; fi
 key Right Right Right
-sleep 0.3
-if screen | grep -q "dram_peak_pct" && screen | grep " sock" | grep -q '<'; then pass "... Right scrolls it: dram_peak_pct whole, '<' says what is left of it"; else fail "... Right scrolls the IMC pane" "$(screen | sed -n 8,14p)"; fi
+imc_scrolled() { screen | grep -q "dram_peak_pct" && screen | grep " sock" | grep -q '<'; }
+if wait_until 10 imc_scrolled; then pass "... Right scrolls it: dram_peak_pct whole, '<' says what is left of it"; else fail "... Right scrolls the IMC pane" "$(screen | sed -n 8,14p)"; fi
 
 # ---- the header: the SIMULATED label and the source are the last words dropped
 start "" --sim skylake:unbalanced-channels --source perf
@@ -89,7 +90,8 @@ wait_for "sample 2" 10 >/dev/null
 cells=$(screen | grep -c '\[ *[0-9.]*\]')
 expect_is "NO_COLOR, every cell crit: exactly one cell carries the cursor's brackets" "$cells" 1
 key Right
-sleep 0.3
+cursor_on_1() { screen | grep -q '  1\['; }
+wait_until 10 cursor_on_1
 expect_match "... Right moves it to cpu 1's cell" "$(screen | grep '  1\[' | head -1)" "1["
 esc=$(printf '\033')
 if $T capture-pane -p -e -t 0 | grep -q "1$esc\[1;7m\["; then pass "... drawn bold and reversed (crit cells are reversed only), beside the brackets"; else fail "... its own attribute" "$($T capture-pane -p -e -t 0 | sed -n 7p | od -c | head -5)"; fi

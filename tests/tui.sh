@@ -99,8 +99,7 @@ key Down Space
 check "Space hides the column under the cursor" wait_for "[ ] ghz" 10
 key Escape
 nghz() { ! screen | grep "cpu core sock" | grep -q " ghz"; }
-sleep 0.3
-check "the hidden column is gone from the table" nghz
+check "the hidden column is gone from the table" wait_until 10 nghz
 key F2 Space Escape
 # F3 finds a CPU: the explain overlay is about it
 key F3 1 3 Enter e
@@ -179,12 +178,10 @@ expect_match "80x24: quit stays on the key bar" "$s" "qQuit"
 # the table is wider than 80 columns: it says how many are out of sight, Right reaches them
 key Tab
 head_more() { screen | grep "cpu core sock" | grep -q '[0-9]>'; }
-sleep 0.3
-check "80x24: the table's header says columns are out of sight" head_more
+check "80x24: the table's header says columns are out of sight" wait_until 10 head_more
 key Right Right Right Right Right Right
 table_left() { screen | grep "cpu core sock" | grep -q '<[0-9]'; }
-sleep 0.3
-check "80x24: the column cursor moving right scrolls the table sideways" table_left
+check "80x24: the column cursor moving right scrolls the table sideways" wait_until 10 table_left
 # the IMC pane's channel columns scroll the same way (with the queue latencies: wider than 80)
 i=0
 while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do key Tab; sleep 0.05; i=$((i + 1)); done
@@ -193,8 +190,7 @@ imc_more() { screen | grep "sock chan" | grep -q '>$'; }
 check "80x24: the IMC pane says channel columns are out of sight" wait_until 10 imc_more
 key Right
 imc_left() { screen | grep "sock chan" | grep -q 'chan *<'; }
-sleep 0.3
-check "80x24: Right scrolls the IMC pane sideways" imc_left
+check "80x24: Right scrolls the IMC pane sideways" wait_until 10 imc_left
 key C-c
 check "Ctrl-C ends it with 128+SIGINT" wait_for "EXIT=130" 10
 
