@@ -164,19 +164,18 @@ rot=$($PY -c 'import json,sys; print(max(json.loads(l)["rotation_s"] for l in li
 # condition this claim excludes.  The claim is checked in the normal build.
 sanitized=
 if grep -q __asan_init "$PMUTOP" 2>/dev/null; then sanitized=1; fi
-if [ -z "$sanitized" ] && [ "$($PY -c "print($rot <= 0.003)")" = True ]; then
+if [ -z "$sanitized" ]; then
 	res=$(check "$scn/phased.out" compute memory 2>&1 | sed 's/^/# /')
 	printf '%s\n' "$res" | sed -n 's/^# ok .*largest/# 0.2 s phases, real clock: largest/p'
 	expect_match "0.2 s phases, groups rotating every 2 ms: every figure within 5 % of the interval's truth" "$res" "# ok "
 	expect_match "the rotation period is reported: 2 ms asked, as the intervals had it (2-3 ms)" \
 		"$($PY -c "print(0.0019 <= $rot <= 0.003)")" "True"
 else
-	# sweeps slower than the slice (a sanitizer build is ten times slower): longer slices,
-	# which pmutop reports, and phases of 0.2 s are then seen unevenly: not the claim tested
+	# (the normal build holds both, whatever the machine: a slower slice fails them)
 	skip "0.2 s phases, groups rotating every 2 ms: every figure within 5 % of the interval's truth" \
-		"${sanitized:+a sanitizer build; }pmutop reports a ${rot} s slice here (checked in the normal build)"
+		"a sanitizer build: pmutop reports a ${rot} s slice there (checked in the normal build)"
 	skip "the rotation period is reported: 2 ms asked, as the intervals had it (2-3 ms)" \
-		"it is ${rot} s here, and reported so"
+		"a sanitizer build: it is ${rot} s there, and reported so"
 fi
 out=$("$PMUTOP" --sim "nehalem-ep:$scn/phased.scn" -b -n 3 -d 0.8 -g all --mux-ms 40 --format json 2>&1)
 printf '%s\n' "$out" >"$scn/phased.out"
