@@ -81,7 +81,7 @@ static int live_screen(struct session *s, const struct options *opt, int sigfd,
 	struct ui_config c = { .groups_given = opt->groups != NULL,
 			       .interval_given = opt->interval_given, .interval = opt->interval,
 			       .pane = opt->pane, .who_always = opt->who || opt->who_procs >= 0,
-			       .who_topdown = opt->who_topdown };
+			       .who_topdown = opt->who_topdown, .drill = opt->drill };
 	char rc_path[PATH_MAX];
 
 	app_view_info(opt, s, doctor, &c.info);

@@ -36,6 +36,7 @@ enum {
 	OPT_DOCTOR,
 	OPT_DRAM_MTS,
 	OPT_PANE,
+	OPT_DRILL,
 	OPT_MUX_MS,
 	OPT_SOURCE,
 	OPT_COMMAND_ONLY,
@@ -88,6 +89,7 @@ static const struct option options_long[] = {
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
 	{ "dram-mts", required_argument, NULL, OPT_DRAM_MTS },
 	{ "pane", required_argument, NULL, OPT_PANE },
+	{ "drill", no_argument, NULL, OPT_DRILL },
 	{ "mux-ms", required_argument, NULL, OPT_MUX_MS },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "command-only", no_argument, NULL, OPT_COMMAND_ONLY },
@@ -214,6 +216,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->pane = i; /* the lower pane, an enum view_pane */
 		return 0;
 	}
+	case OPT_DRILL:
+		opt->drill = true;
+		return 0;
 	case OPT_DRAM_MTS: {
 		char *end;
 		unsigned long mts = strtoul(optarg, &end, 10);
@@ -501,6 +506,12 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	}
 	if (opt->pane && opt->batch) {
 		snprintf(err, errlen, "--pane opens the screen on a pane; -b prints samples: give one");
+		return -EINVAL;
+	}
+	if (opt->drill && (opt->batch || opt->replay)) {
+		snprintf(err, errlen, "--drill turns keys on the screen of a live run; %s",
+			 opt->batch ? "-b prints samples with the groups -g gives" : "a recording's groups "
+			 "are those it was made with");
 		return -EINVAL;
 	}
 	if (opt->user_only && opt->kernel_only) {

@@ -61,6 +61,7 @@ struct options {
 	bool source_given;
 	bool command_only;    /* --command-only: the command alone, through perf */
 	int pane;             /* --pane: a lower enum view_pane, 0 the default */
+	bool drill;           /* --drill: the screen turns on the level under the bottleneck (D) */
 	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
 	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */
 	const char *mark;     /* --mark TEXT */

@@ -214,6 +214,21 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 }
 
 
+/* Below this many rows the bottleneck line shares the message line (80x24 keeps its panes' rows). */
+#define PANES_BNECK_ROW_H 30
+
+/* Bottleneck line LINE at row Y: its label bold, the path red (yellow while settling), then TAIL. */
+static void panes_bneck_draw(struct grid *g, int y, const char *line, const char *tail)
+{
+	int x = (int)strcspn(line, ":"), w;
+
+	grid_put(g, y, 1, x, GRID_BOLD, "%.*s", x, line);
+	w = grid_put(g, y, 1 + x, g->w - 2 - x, strstr(line, "settling") ? GRID_WARN : GRID_CRIT,
+		     "%s", line + x);
+	if (tail[0] && 1 + x + w + (int)strlen(tail) <= g->w - 1)
+		grid_put(g, y, 1 + x + w, g->w - 1 - x - w, GRID_WARN, "%s", tail);
+}
+
 /*
  * TEXT on the message line; its first line only, and longer than the line,
  * its start and where the whole of it is (L: the recent messages).
@@ -242,6 +257,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		[VIEW_PROMPT_WHO] = "Who filter (part of a name or cgroup path; empty: all), Enter: ",
 	};
 	int rotating = 0;
+	char bline[1024];
 
 	if (v->prompt == VIEW_PROMPT_QUIT) {
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", prompts[v->prompt]);
@@ -292,6 +308,9 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s%s (figures marked ! cannot be true; "
 			 "Tab to the uncore/IMC pane)", where, s->flags[0].why,
 			 other ? "; more flags on that pane" : "");
+	} else if (s && g->h < PANES_BNECK_ROW_H && bneck_line(v, s, bline, sizeof(bline))) {
+		/* a small screen: the bottleneck on the message line, the rotation's note after it */
+		panes_bneck_draw(g, 2, bline, rotating ? "  (* scaled: groups take turns)" : "");
 	} else if (rotating) {
 		char text[200];
 		bool mixed = false;
@@ -311,123 +330,19 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		grid_put(g, 2, 1, g->w - 2, GRID_DIM, "waiting for the first sample...");
 }
 
-/* The counter budget: free counters, then each group with its key, size and state. */
-/* One "| item" of the footer at *X of row *Y, on the next row when it does not fit. */
-static void panes_footer_item(struct grid *g, int *x, int *y, int *rows, const char *item, int len,
-			      enum grid_style style, bool draw)
-{
-	if (*x + len + 2 > g->w - 1) {
-		(*rows)++;
-		(*y)++;
-		*x = 1;
-	}
-	if (draw) {
-		grid_put(g, *y, *x, g->w - 1 - *x, GRID_DIM, "|");
-		grid_put(g, *y, *x + 2, g->w - 3 - *x, style, "%s", item);
-	}
-	*x += len + 3;
-}
-
-static int panes_footer_rows(const struct view *v, const struct sample *s, struct grid *g, int y,
-			     bool draw, bool only_on, bool summary)
-{
-	const struct layout *l = v->info.layout;
-	int x = 1, rows = 1;
-
-	{
-		char head[96], rot[32] = "";
-
-		if (s && s->rotation_s > 0)
-			snprintf(rot, sizeof(rot), ", rotation %.2g ms", 1e3 * s->rotation_s);
-		/* used by pmutop, free, and taken by another program: never "free" for what is in use */
-		if (s && s->unc_usable)
-			snprintf(head, sizeof(head), "Counters/thread: %d used %d free %u taken%s; %d/uncore ",
-				 s->gp_used, s->gp_usable - s->gp_used,
-				 v->info.gp_counters - (unsigned)s->gp_usable, rot, s->unc_usable);
-		else if (s)
-			snprintf(head, sizeof(head), "Counters/thread: %d used %d free %u taken%s ",
-				 s->gp_used, s->gp_usable - s->gp_used,
-				 v->info.gp_counters - (unsigned)s->gp_usable, rot);
-		else
-			snprintf(head, sizeof(head), "Counters/thread: %u ", v->info.gp_counters);
-		if (draw)
-			x += grid_put(g, y, x, g->w - 2, GRID_BOLD, "%s", head);
-		else
-			x += (int)strlen(head);
-	}
-	int off = 0, count[4] = { 0 };
-
-	/* still too many: one item, the groups counted by state */
-	if (summary) {
-		char item[96];
-		int len;
-
-		for (int i = 0; i < l->ngroups; i++)
-			count[s ? s->groups[i].state : SAMPLE_GROUP_OFF]++;
-		len = snprintf(item, sizeof(item), "groups: %d LIVE, %d ROT, %d BLOCKED, %d off (F1 "
-			       "lists them)", count[SAMPLE_GROUP_LIVE], count[SAMPLE_GROUP_ROTATING],
-			       count[SAMPLE_GROUP_BLOCKED], count[SAMPLE_GROUP_OFF]);
-		panes_footer_item(g, &x, &y, &rows, item, len, count[SAMPLE_GROUP_BLOCKED] ? GRID_CRIT
-				  : count[SAMPLE_GROUP_ROTATING] ? GRID_WARN : GRID_OK, draw);
-		return rows;
-	}
-	for (int i = 0; i < l->ngroups; i++) {
-		static const char *const names[] = { "off", "LIVE", "ROT", "BLOCKED" };
-		enum sample_group_state st = s ? s->groups[i].state : SAMPLE_GROUP_OFF;
-		enum grid_style style = st == SAMPLE_GROUP_LIVE	    ? GRID_OK
-					: st == SAMPLE_GROUP_ROTATING ? GRID_WARN
-					: st == SAMPLE_GROUP_BLOCKED  ? GRID_CRIT
-								      : GRID_DIM;
-		char item[96];
-		int len;
-
-		if (!s && (v->groups & LAYOUT_GROUP(i)))
-			style = GRID_NORMAL;
-		/* a narrow screen: the groups that are off are counted (a key's as one), not listed */
-		if (only_on && st == SAMPLE_GROUP_OFF && !(!s && (v->groups & LAYOUT_GROUP(i)))) {
-			off += !(layout_key_groups(l, i) & (LAYOUT_GROUP(i) - 1));
-			continue;
-		}
-		/* the groups of one key (passes of one set of metrics) are one item */
-		uint64_t set = layout_key_groups(l, i);
-		int nev = 0, passes = __builtin_popcountll(set);
-
-		if (set & (LAYOUT_GROUP(i) - 1))
-			continue;
-		for (uint64_t u = set; u; u &= u - 1)
-			nev += l->groups[__builtin_ctzll(u)].nevents;
-		/* free-running IMC counters take no programmable counter; a key not asked for whose
-		 * groups count for another key's metrics (its "reads": the Bottleneck metrics) says so */
-		len = snprintf(item, sizeof(item), "%c %s:%d%s%.0d %s",
-			       l->groups[i].key ? l->groups[i].key : ' ', l->groups[i].name,
-			       layout_pmu_kinds[l->groups[i].pmu].free_running ? 0 : nev,
-			       passes > 1 ? "/" : "", passes > 1 ? passes : 0,
-			       s && st != SAMPLE_GROUP_OFF && !(v->groups & set) ? "read" : names[st]);
-		panes_footer_item(g, &x, &y, &rows, item, len, style, draw);
-	}
-	if (off) {
-		char item[64];
-		int len = snprintf(item, sizeof(item), "%d more off (F1 lists them)", off);
-
-		panes_footer_item(g, &x, &y, &rows, item, len, GRID_DIM, draw);
-	}
-	return rows;
-}
-
 /*
- * The counter budget: free counters, then each group with its key, size
- * and state; when that takes more than a few rows (two on a short screen,
- * three otherwise), the groups that are off are only counted, so the panes
- * keep their room.  Returns the rows used.
+ * The bottleneck line, where the layout has a top-down tree: each socket's
+ * path to its deepest flagged node (tree_path.c), on a row of its own under
+ * the message line from PANES_BNECK_ROW_H rows; true when it took that row.
  */
-static int panes_footer(const struct view *v, const struct sample *s, struct grid *g, int y,
-			bool draw)
+static bool panes_bottleneck(const struct view *v, const struct sample *s, struct grid *g)
 {
-	int most = g->h < 40 ? 2 : 3;
-	bool only_on = panes_footer_rows(v, s, g, y, false, false, false) > most;
-	bool summary = only_on && panes_footer_rows(v, s, g, y, false, true, false) > most;
+	char line[1024];
 
-	return panes_footer_rows(v, s, g, y, draw, only_on, summary);
+	if (g->h < PANES_BNECK_ROW_H || !bneck_line(v, s, line, sizeof(line)))
+		return false;
+	panes_bneck_draw(g, 3, line, "");
+	return true;
 }
 
 /*
@@ -583,6 +498,8 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	panes_message(v, s, g);
 	footer = panes_footer(v, s, g, 0, false);
 	y = 3;
+	if (panes_bottleneck(v, s, g))
+		y++;
 	topo_h = g->h - y - footer - 1 - PANES_TOPO_MIN_LOWER;
 	topo_h = topology_pane.draw(v, s, y, topo_h, g, f);
 	y += topo_h;

@@ -9,6 +9,7 @@
 #ifndef PMUTOP_PANES_H
 #define PMUTOP_PANES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "frontend.h"
@@ -19,5 +20,11 @@
  * T) from 10000 up, more decimals for small numbers.
  */
 void panes_format(double value, char *buf, size_t len);
+
+/*
+ * The counter footer at row Y of G (panes_footer.c), drawn when DRAW; the
+ * rows it takes either way.
+ */
+int panes_footer(const struct view *v, const struct sample *s, struct grid *g, int y, bool draw);
 
 #endif

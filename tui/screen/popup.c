@@ -131,6 +131,8 @@ static char *popup_help_text(const struct view *v)
 		"Enter      zoom the topology to the selected socket (Esc: all)\n"
 		"Right Left in the tree pane: open / close the selected node; B follows the "
 		"bottleneck (<==); in the who pane: open / close a cgroup\n"
+		"D          drill: the bottleneck line's next level counted by itself (the groups "
+		"the flagged node's children read), and what the path no longer needs off\n"
 		"W          the who pane: cgroups and processes (the selected one's CPUs @ on the "
 		"topology; pmutop --who counts them); there s < > r sort, / filters by name, T "
 		"shows the top-down level 1 per row\n"

@@ -274,6 +274,7 @@ static void ui_new_sample(struct ui_state *u)
 	view_log(&u->v, smp->warning);
 	sinks_sample(&u->sinks, smp);
 	ui_rec_line(u);
+	ui_apply(u, view_drill(&u->v, smp));
 	if (u->pid) {
 		/* where the process ran during the interval that just ended */
 		free(u->v.pid_cpus);
@@ -396,6 +397,7 @@ int ui_run(struct session *s, const struct ui_config *c, int sigfd, char *err, s
 	if (c->player) /* the groups that counted in the recording's first sample */
 		u.s_groups = ui_groups_counted(player_sample(c->player));
 	view_init(&u.v, &c->info, u.s_groups, c->interval);
+	u.v.drill = c->drill;
 	u.hist = history_new();
 	u.v.hist = u.hist;
 	if (!c->player) {

@@ -46,6 +46,7 @@ struct ui_config {
 	struct serve *srv;     /* each sample goes to the server too (serve.h), or NULL */
 	bool who_always;       /* the who figures are read whatever pane shows (--who, --who-procs) */
 	bool who_topdown;      /* --who-topdown: the top-down level 1 per cgroup from the start */
+	bool drill;            /* --drill: the level under the bottleneck counted (D) from the start */
 };
 
 /*

@@ -485,6 +485,12 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	case 'L':
 		v->overlay = VIEW_OVERLAY_MESSAGES;
 		return VIEW_CMD_REDRAW;
+	case 'D': /* drill: the level under the bottleneck turned on at the next sample */
+		v->drill = !v->drill;
+		snprintf(v->status, sizeof(v->status), v->drill ? "drill: pmutop turns on the key "
+			 "of the level under the bottleneck (D stops)" : "drill off: the keys stay as "
+			 "they are");
+		return VIEW_CMD_REDRAW;
 	case ' ':
 		v->paused = !v->paused;
 		return VIEW_CMD_PAUSE;

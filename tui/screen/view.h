@@ -119,6 +119,8 @@ struct view {
 	bool paused;
 	double interval;
 	uint64_t groups;
+	bool drill;               /* D, --drill: the level under the bottleneck counted by itself */
+	uint64_t drilled;         /* the groups drill turned on (it turns them off again) */
 	enum view_overlay overlay;
 	enum view_prompt prompt;
 	char input[64];           /* the prompt's text */
@@ -213,6 +215,13 @@ bool view_column_choosable(const struct view *v, int m);
 double view_now(void);
 
 enum view_cmd view_key(struct view *v, const struct view_frame *f, int key);
+
+/*
+ * Drill (D, --drill) after sample S: the key of the level under each
+ * socket's bottleneck turned on, the ones drill turned on that the path no
+ * longer needs off.  VIEW_CMD_GROUPS when v->groups changed.
+ */
+enum view_cmd view_drill(struct view *v, const struct sample *s);
 
 /* Select the table row or topology cell at screen (Y, X) of frame F; true when it did. */
 bool view_click(struct view *v, const struct view_frame *f, int y, int x);

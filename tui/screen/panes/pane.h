@@ -62,6 +62,37 @@ char *who_pane_explain(const struct view *v, const struct sample *s);
  */
 bool tree_pane_key(struct view *v, const struct view_frame *f, int key);
 
+/* ---- the top-down tree as the tree pane and the bottleneck line read it (tree_path.c) ---- */
+/* The vendor's name of a node (a layout name cannot start with a digit: "_4K_Aliasing"). */
+const char *tree_node_name(const char *name);
+/*
+ * The kind of core whose tree is shown: on a hybrid, that of the first CPU
+ * shown (the CPU filter, / E, picks the E-cores'); else every kind.
+ */
+unsigned tree_shown_kind(const struct view *v);
+/* Whether metric M is a node of the tree of KIND's cores. */
+bool tree_node_of(const struct layout *l, int m, unsigned kind);
+/* The children of node M (-1: the roots), in the vendor's order, into OUT; their count. */
+int tree_children(const struct layout *l, int m, int *out, unsigned kind);
+/*
+ * The bottleneck of a tree in VARS (an entity's), as toplev follows it: from
+ * the roots down, the flagged node with the largest value at each level;
+ * the path into PATH (at most MAX), its length.
+ */
+int tree_bottleneck(const struct layout *l, const double *vars, int *path, int max, unsigned kind);
+/*
+ * The bottleneck line of sample S (NULL: none yet) into BUF: each socket's
+ * path (the sockets with one path together), the figure of its deepest
+ * node, and what the level under it needs.  false: no tree here, no line.
+ */
+bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t len);
+/*
+ * Drill: the groups to count after sample S, the level under each socket's
+ * bottleneck on, the levels drill turned on (*DRILLED, updated) that the
+ * path no longer needs off; the user's own groups stay as they are.
+ */
+uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *drilled);
+
 /*
  * The per-socket figures, shared by the uncore pane and the IMC pane (IMC:
  * the memory controllers' groups, else the rest of the uncore's): the width

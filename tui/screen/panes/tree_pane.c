@@ -35,65 +35,6 @@ static const struct {
 	{ "Backend", 'B', GRID_HEAT3 },
 };
 
-/* The vendor's name of a node: a layout name cannot start with a digit ("_4K_Aliasing"). */
-static const char *tree_name(const char *name)
-{
-	return name[0] == '_' && name[1] >= '0' && name[1] <= '9' ? name + 1 : name;
-}
-
-/*
- * The kind of core whose tree the pane shows: on a hybrid, that of the first
- * CPU shown (the CPU filter, / E, picks the E-cores'); else every kind.
- */
-static unsigned tree_kind(const struct view *v)
-{
-	const struct layout *l = v->info.layout;
-	const struct topo *t = v->info.topo;
-	bool hybrid = false;
-
-	for (int g = 0; g < l->ngroups && !hybrid; g++)
-		hybrid = l->groups[g].coretype != LAYOUT_CORES_ANY;
-	for (int i = 0; hybrid && i < t->nonline; i++)
-		if (pane_cpu_shown(v, t->threads[i].os_cpu) &&
-		    (v->zoom_socket < 0 || t->threads[i].socket == v->zoom_socket))
-			return pane_core_kind(t, t->threads[i].core);
-	return LAYOUT_CORES_ANY;
-}
-
-/* A node of the tree the pane shows (KIND's, tree_kind). */
-static bool tree_node_of(const struct layout *l, int m, unsigned kind)
-{
-	return l->metrics[m].level > 0 && layout_coretype_on(layout_metric_coretype(l, m), kind);
-}
-
-
-/* Whether B comes before A among siblings (the tree line's place, then layout order). */
-static bool tree_before(const struct layout *l, int a, int b)
-{
-	int pa = l->metrics[a].tree_pos, pb = l->metrics[b].tree_pos;
-
-	return pb < pa || (pb == pa && b < a);
-}
-
-/* The children of M (-1: the roots), in order, into OUT; their count. */
-static int tree_children(const struct layout *l, int m, int *out, unsigned kind)
-{
-	int n = 0;
-
-	for (int k = 0; k < l->nmetrics; k++) {
-		if (!tree_node_of(l, k, kind) || l->metrics[k].parent != m)
-			continue;
-		int at = n++;
-
-		while (at > 0 && tree_before(l, out[at - 1], k)) {
-			out[at] = out[at - 1];
-			at--;
-		}
-		out[at] = k;
-	}
-	return n;
-}
-
 /* The rows of KIND's tree shown, depth first through the open nodes, into ROWS; their count. */
 static int tree_rows(const struct view *v, unsigned kind, int m, int *rows, int n)
 {
@@ -111,38 +52,8 @@ static int tree_rows(const struct view *v, unsigned kind, int m, int *rows, int 
 }
 
 /*
- * The bottleneck of a tree in VARS (an entity's), as toplev follows it: from
- * the roots down, the flagged node with the largest value at each level;
- * the path into PATH (at most MAX), its length.
- */
-static int tree_pane_bottleneck(const struct layout *l, const double *vars, int *path, int max,
-				unsigned kind)
-{
-	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = 0, at = -1;
-
-	for (;;) {
-		int nk = tree_children(l, at, kids, kind), best = -1;
-		double top = -INFINITY;
-
-		for (int i = 0; i < nk; i++) {
-			double val = vars[layout_metric_var(l, kids[i])];
-
-			if (layout_metric_flagged(l, kids[i], vars) == 1 && val > top) {
-				top = val;
-				best = kids[i];
-			}
-		}
-		if (best < 0 || n >= max)
-			break;
-		path[n++] = at = best;
-	}
-	free(kids);
-	return n;
-}
-
-/*
  * The entities of the aggregation the columns (and bars) show, of the cores
- * of kind CORES (tree_kind), into E; their count (all).
+ * of kind CORES (tree_shown_kind), into E; their count (all).
  */
 static int tree_entities(const struct view *v, const struct sample *s, unsigned cores,
 			 const struct sample_entity **e, int max, enum view_agg *kind, int *index)
@@ -252,7 +163,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	const struct sample_entity *ents[TREE_MAX_COLS];
 	int idx[TREE_MAX_COLS], segs[TREE_BAR_SEGS], ncols, all, label, row = 0, nrows, first;
 	int path[16], npath = 0, *rows;
-	unsigned cores = tree_kind(v); /* whose tree: a hybrid's P-cores' or E-cores' */
+	unsigned cores = tree_shown_kind(v); /* whose tree: a hybrid's P-cores' or E-cores' */
 	enum view_agg kind;
 	char buf[64];
 
@@ -312,7 +223,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	}
 	row++;
 	if (ncols)
-		npath = tree_pane_bottleneck(l, ents[0]->vars, path, 16, cores);
+		npath = tree_bottleneck(l, ents[0]->vars, path, 16, cores);
 	memcpy(f->tree_path, path, sizeof(int) * (size_t)npath);
 	f->tree_npath = npath;
 	first = pane_scroll(v, VIEW_PANE_TREE, f, nrows, h - row - (all > ncols));
@@ -331,7 +242,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 			has_kids = tree_node_of(l, k, cores) && l->metrics[k].parent == m;
 		grid_put(g, y + row, 0, label, sel ? GRID_SELECT : mt->na ? GRID_DIM : GRID_NORMAL,
 			 "%*s%c %s%s", 2 * (mt->level - 1), "", has_kids ? (open ? '-' : '+') : ' ',
-			 tree_name(mt->name), bottleneck ? " <==" : "");
+			 tree_node_name(mt->name), bottleneck ? " <==" : "");
 		for (int c = 0; c < ncols; c++) {
 			double val = sample_metric(s, ents[c], m);
 			int flag = layout_metric_flagged(l, m, ents[c]->vars);
@@ -365,7 +276,7 @@ static int tree_pane_row_metric(const struct view *v, int row)
 {
 	const struct layout *l = v->info.layout;
 	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
-	int n = tree_rows(v, tree_kind(v), -1, rows, 0);
+	int n = tree_rows(v, tree_shown_kind(v), -1, rows, 0);
 	int m = row >= 0 && row < n ? rows[row] : -1;
 
 	free(rows);
@@ -377,7 +288,7 @@ static int tree_pane_row_of(const struct view *v, int m)
 {
 	const struct layout *l = v->info.layout;
 	int *rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
-	int n = tree_rows(v, tree_kind(v), -1, rows, 0);
+	int n = tree_rows(v, tree_shown_kind(v), -1, rows, 0);
 	int at = -1;
 
 	for (int r = 0; r < n && at < 0; r++)

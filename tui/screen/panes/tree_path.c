@@ -1,0 +1,358 @@
+/*
+ * tree_path: the vendor's top-down tree as the tree pane and the bottleneck
+ * line read it (pane.h): which nodes a kind of core has, their children in
+ * the vendor's order, and the bottleneck as toplev follows it, from level 1
+ * down through the flagged child with the largest share.
+ *
+ * The bottleneck line (row 3, under the message line) says that path for
+ * each socket shown, the sockets with one path together, and what the next
+ * level needs: the key that counts it while it is off, "settling" while it
+ * is on and not yet counted.  With D (drill, --drill) pmutop counts that
+ * level itself, a level under the flagged node at a time: the groups the
+ * flagged node's children read (their formulas and thresholds), not the
+ * level's whole key, and those of the path's nodes and their siblings
+ * (which of them is largest is the path); and turns off again what it
+ * turned on that the path no longer needs, so the counters hold the path
+ * and little else.  UI thread.
+ */
+#include "pane.h"
+#include "expr.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define BNECK_MAX_PATH 16
+
+const char *tree_node_name(const char *name)
+{
+	/* a layout name cannot start with a digit ("_4K_Aliasing") */
+	return name[0] == '_' && name[1] >= '0' && name[1] <= '9' ? name + 1 : name;
+}
+
+unsigned tree_shown_kind(const struct view *v)
+{
+	const struct layout *l = v->info.layout;
+	const struct topo *t = v->info.topo;
+	bool hybrid = false;
+
+	for (int g = 0; g < l->ngroups && !hybrid; g++)
+		hybrid = l->groups[g].coretype != LAYOUT_CORES_ANY;
+	for (int i = 0; hybrid && i < t->nonline; i++)
+		if (pane_cpu_shown(v, t->threads[i].os_cpu) &&
+		    (v->zoom_socket < 0 || t->threads[i].socket == v->zoom_socket))
+			return pane_core_kind(t, t->threads[i].core);
+	return LAYOUT_CORES_ANY;
+}
+
+bool tree_node_of(const struct layout *l, int m, unsigned kind)
+{
+	return l->metrics[m].level > 0 && layout_coretype_on(layout_metric_coretype(l, m), kind);
+}
+
+/* Whether B comes before A among siblings (the tree line's place, then layout order). */
+static bool tree_before(const struct layout *l, int a, int b)
+{
+	int pa = l->metrics[a].tree_pos, pb = l->metrics[b].tree_pos;
+
+	return pb < pa || (pb == pa && b < a);
+}
+
+int tree_children(const struct layout *l, int m, int *out, unsigned kind)
+{
+	int n = 0;
+
+	for (int k = 0; k < l->nmetrics; k++) {
+		if (!tree_node_of(l, k, kind) || l->metrics[k].parent != m)
+			continue;
+		int at = n++;
+
+		while (at > 0 && tree_before(l, out[at - 1], k)) {
+			out[at] = out[at - 1];
+			at--;
+		}
+		out[at] = k;
+	}
+	return n;
+}
+
+int tree_bottleneck(const struct layout *l, const double *vars, int *path, int max, unsigned kind)
+{
+	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), n = 0, at = -1;
+
+	for (;;) {
+		int nk = tree_children(l, at, kids, kind), best = -1;
+		double top = -INFINITY;
+
+		for (int i = 0; i < nk; i++) {
+			double val = vars[layout_metric_var(l, kids[i])];
+
+			if (layout_metric_flagged(l, kids[i], vars) == 1 && val > top) {
+				top = val;
+				best = kids[i];
+			}
+		}
+		if (best < 0 || n >= max)
+			break;
+		path[n++] = at = best;
+	}
+	free(kids);
+	return n;
+}
+
+/* The groups of the key that counts metric M (0: none, or always live). */
+static uint64_t bneck_key_set(const struct layout *l, int m)
+{
+	return l->metrics[m].group >= 0 ? layout_key_groups(l, l->metrics[m].group) : 0;
+}
+
+/*
+ * The groups node M needs to be counted and judged: those its formula reads,
+ * and those of what its threshold reads (the vendor's thresholds read the
+ * parent's and other nodes' figures).  Drill turns on these alone, not the
+ * whole level's key.
+ */
+static uint64_t bneck_groups(const struct layout *l, int m)
+{
+	uint64_t g = l->metrics[m].uses;
+	const int *vars;
+	int n;
+
+	if (!l->metrics[m].threshold)
+		return g;
+	expr_vars(l->metrics[m].threshold, &vars, &n);
+	for (int i = 0; i < n; i++) {
+		int at = vars[i] - LAYOUT_NBUILTINS;
+
+		if (at >= l->nevents && at - l->nevents < l->nmetrics)
+			g |= l->metrics[at - l->nevents].uses;
+		else if (at >= 0 && at < l->nevents && l->events[at].group >= 0)
+			g |= LAYOUT_GROUP(l->events[at].group);
+	}
+	return g;
+}
+
+/*
+ * What the level under the end of PATH (N nodes; 0: the roots) needs in
+ * sample S: the groups of its nodes into *NEED, those off into *OFF, and
+ * whether every node of it is n/a (not counted yet) into *PENDING.  false
+ * when there is no level under it (the deepest node of the tree).
+ */
+static bool bneck_next(const struct layout *l, const struct sample *s, const struct sample_entity *e,
+		       const int *path, int n, unsigned kind, uint64_t *need, uint64_t *off,
+		       bool *pending)
+{
+	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+	int nk = tree_children(l, n ? path[n - 1] : -1, kids, kind);
+
+	*need = *off = 0;
+	*pending = nk > 0;
+	for (int i = 0; i < nk; i++) {
+		int g = l->metrics[kids[i]].group;
+
+		if (l->metrics[kids[i]].na)
+			continue; /* the layout says it cannot be counted here */
+		*need |= bneck_groups(l, kids[i]);
+		if (g >= 0 && s->groups[g].state == SAMPLE_GROUP_OFF)
+			*off |= bneck_key_set(l, kids[i]);
+		if (!isnan(sample_metric(s, e, kids[i])))
+			*pending = false;
+	}
+	free(kids);
+	return nk > 0;
+}
+
+/* printf to BUF at *AT (LEN bytes in all), *AT kept within it */
+static void bneck_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void bneck_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*at >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, len - *at, fmt, ap);
+	va_end(ap);
+	*at = n < 0 ? len : *at + (size_t)n;
+}
+
+/* The sockets the line is about: the zoomed one, else all; their count. */
+static int bneck_sockets(const struct view *v, const struct sample *s, int *idx)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nsockets; i++)
+		if (v->zoom_socket < 0 || s->sockets[i].socket == v->zoom_socket)
+			idx[n++] = i;
+	return n;
+}
+
+/* A node's name on the path: the vendor's, without "_Bound" and the E-cores' "tma_". */
+static void bneck_short(const char *name, char *buf, size_t len)
+{
+	size_t n;
+
+	name = tree_node_name(name);
+	if (!strncasecmp(name, "tma_", 4))
+		name += 4;
+	n = strlen(name);
+	if (n > 6 && !strcasecmp(name + n - 6, "_bound"))
+		n -= 6;
+	snprintf(buf, len, "%.*s", (int)n, name);
+}
+
+/* Socket entity E's path as text (names only) into BUF; the path into PATH, its length. */
+static int bneck_path_text(const struct layout *l, const struct sample_entity *e, unsigned kind,
+			   int *path, char *buf, size_t len)
+{
+	int n = tree_bottleneck(l, e->vars, path, BNECK_MAX_PATH, kind);
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < n && at < len; k++) {
+		char name[64];
+
+		if (k < n - 1)
+			bneck_short(l->metrics[path[k]].name, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s", tree_node_name(l->metrics[path[k]].name));
+		bneck_add(buf, len, &at, "%s%s", k ? " > " : "", name);
+	}
+	return n;
+}
+
+bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t len)
+{
+	const struct layout *l = v->info.layout;
+	unsigned kind = tree_shown_kind(v);
+	int idx[64], n = s ? bneck_sockets(v, s, idx) : 0, *roots, nroots;
+	bool done[64] = { false };
+	size_t at;
+
+	/* a layout with no tree for these cores: no line */
+	roots = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+	nroots = tree_children(l, -1, roots, kind);
+	free(roots);
+	if (!nroots)
+		return false;
+	if (n > 64)
+		n = 64;
+	at = 0;
+	bneck_add(buf, len, &at, "bottleneck%s", v->drill ? " (drill)" : "");
+	if (!s) {
+		bneck_add(buf, len, &at, ": waiting for the first sample");
+		return true;
+	}
+	for (int i = 0; i < n && at < len; i++) {
+		int path[BNECK_MAX_PATH], np;
+		char text[512], other[512], name[32];
+		const struct sample_entity *e = &s->sockets[idx[i]];
+		uint64_t need, off;
+		bool pending, deeper;
+		double val;
+
+		if (done[i])
+			continue;
+		np = bneck_path_text(l, e, kind, path, text, sizeof(text));
+		/* the sockets with the same path, together */
+		snprintf(name, sizeof(name), "S%d", e->os_socket_id);
+		bneck_add(buf, len, &at, "%s%s%s", i ? " |" : "", n > 1 ? " " : "", n > 1 ? name : "");
+		for (int j = i + 1; j < n; j++) {
+			int p2[BNECK_MAX_PATH];
+
+			bneck_path_text(l, &s->sockets[idx[j]], kind, p2, other, sizeof(other));
+			if (!strcmp(other, text)) {
+				done[j] = true;
+				bneck_add(buf, len, &at, ",S%d", s->sockets[idx[j]].os_socket_id);
+			}
+		}
+		if (at >= len)
+			break;
+		deeper = bneck_next(l, s, e, path, np, kind, &need, &off, &pending);
+		if (!np) {
+			/* nothing over the vendor's thresholds, or level 1 not counted */
+			int g = -1;
+
+			for (int m = 0; m < l->nmetrics && g < 0 && off; m++)
+				if (tree_node_of(l, m, kind) && l->metrics[m].level == 1)
+					g = l->metrics[m].group;
+			if (off && g >= 0)
+				bneck_add(buf, len, &at, ": n/a (key %c counts the tree)", l->groups[g].key);
+			else if (pending)
+				bneck_add(buf, len, &at, ": settling");
+			else
+				bneck_add(buf, len, &at, ": no node over the vendor's threshold");
+			continue;
+		}
+		val = sample_metric(s, e, path[np - 1]);
+		bneck_add(buf, len, &at, ": %s %.0f%s%s", text, val,
+			  l->metrics[path[np - 1]].unit && !strcmp(l->metrics[path[np - 1]].unit, "%")
+			  ? " %" : "", s->metric_scaled[path[np - 1]] ? "*" : "");
+		if (at >= len || !deeper)
+			continue;
+		if (off) {
+			int g = -1;
+
+			for (int k = 0; k < l->ngroups && g < 0; k++)
+				if (off & LAYOUT_GROUP(k))
+					g = k;
+			bneck_add(buf, len, &at, v->drill ? " (settling: key %c on)"
+				  : " (key %c goes deeper)", l->groups[g].key);
+		} else if (pending) {
+			bneck_add(buf, len, &at, " (settling)");
+		}
+	}
+	if (at >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+	return true;
+}
+
+uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *drilled)
+{
+	const struct layout *l = v->info.layout;
+	unsigned kind = tree_shown_kind(v);
+	int idx[64], n = bneck_sockets(v, s, idx);
+	uint64_t need = 0, want = 0, groups;
+
+	if (n > 64)
+		n = 64;
+	for (int i = 0; i < n; i++) {
+		const struct sample_entity *e = &s->sockets[idx[i]];
+		int path[BNECK_MAX_PATH], np = tree_bottleneck(l, e->vars, path, BNECK_MAX_PATH, kind);
+		uint64_t nx, off;
+		bool pending;
+
+		/*
+		 * each level of the path with its siblings (which of them is the largest
+		 * flagged is the path), and the level under its end
+		 */
+		for (int k = 0; k <= np; k++)
+			if (bneck_next(l, s, e, path, k, kind, &nx, &off, &pending)) {
+				need |= nx;
+				want |= nx & ~v->groups;
+			}
+	}
+	/* on: the next level's; off again: what drill turned on that the path no longer needs */
+	groups = (v->groups | want) & ~(*drilled & ~need & ~want);
+	*drilled = (*drilled | (want & ~v->groups)) & groups;
+	return groups;
+}
+
+/* (view.h) */
+enum view_cmd view_drill(struct view *v, const struct sample *s)
+{
+	uint64_t groups;
+
+	if (!v->drill || !s || v->info.replay || v->info.viewer)
+		return VIEW_CMD_NONE;
+	groups = bneck_drill(v, s, &v->drilled);
+	if (groups == v->groups)
+		return VIEW_CMD_NONE;
+	v->groups = groups;
+	return VIEW_CMD_GROUPS;
+}
