@@ -23,7 +23,7 @@
 # levels' metrics read their events at different times): level 1 to 100
 # within 0.5 points, each level-2 pair to its parent within 5 %.
 . "$top_srcdir/tests/lib.sh"
-plan 29
+plan 31
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
@@ -114,17 +114,32 @@ expect_match "... core 0's ports 0 and 1 are the scenario's (57.75 %, 46.2 %; sc
 # L3_Bound 26 - 20 = 6, Store_Bound 3; the bar adds up to the slots (no overflow mark)
 COLUMNS=120 LINES=30 run "$PMUTOP" --sim "skylake-sp:$tmp/td.scn" --pane cycles -g 1,2,3 --dump -n 3 -d 0.5
 row=$(printf '%s\n' "$out" | grep '^    0  ')
-expect_match "cycles pane: Intel's tree in the vendor's names" "$out" "= Retiring  S Bad_Speculation  F Frontend_Bound  C Core_Bound  1 L1_Bound"
+expect_match "cycles pane: Intel's tree in the vendor's names" "$out" "= Retiring  S Bad_Speculation  F Frontend_Bound  C Core_Bound  M Memory_Bound  1 L1_Bound"
 check=$(printf '%s\n' "$row" | $PY -c '
 import re, sys
 row = sys.stdin.read()
 v = re.findall(r"(n/a|-?[0-9.]+)[*~]?(?=\s|$)", row.split(None, 2)[2] if len(row.split()) > 2 else "")
-v = v[-9:]
+v = v[-10:]
 f = lambda x: None if x == "n/a" else float(x)
-ok = len(v) == 9 and abs(f(v[4]) - 5) < 0.25 and abs(f(v[6]) - 6) < 0.3 and abs(f(v[8]) - 3) < 0.15 and ">" not in row
+ok = len(v) == 10 and abs(f(v[5]) - 5) < 0.25 and abs(f(v[7]) - 6) < 0.3 and abs(f(v[9]) - 3) < 0.15 and ">" not in row
 print("ok" if ok else "cpu 0: %s %r" % (v, row))
 ' 2>&1)
 expect_match "... L1_Bound 5, L3_Bound 6, Store_Bound 3 % of cycles; the bar within 100 %" "$check" "ok"
+# level 1 alone (the memory levels not counted): Memory_Bound whole (M), the row adds up to
+# the slots (Retiring + Bad_Speculation + Frontend + Core + Memory = 100) and the bar is full;
+# at 80 columns the scale reads whole
+COLUMNS=120 LINES=30 run "$PMUTOP" --sim "skylake-sp:$tmp/td.scn" --pane cycles -g 1,2 --dump -n 3 -d 0.5
+check=$(printf '%s\n' "$out" | grep '^    0  ' | $PY -c '
+import re, sys
+row = sys.stdin.read()
+bar = re.match(r"\s+0\s+([=SFCM]+)", row)
+v = [float(x) for x in re.findall(r"(-?[0-9.]+)[*~]?(?=\s|$)", row)[1:6]]
+ok = bar and len(bar.group(1)) >= 34 and len(v) == 5 and abs(sum(v) - 100) < 1
+print("ok" if ok else "cpu 0: %r %s" % (row, v))
+' 2>&1)
+expect_match "... level 1 alone: Memory_Bound whole, the row adds up to 100 % and the bar is full" "$check" "ok"
+COLUMNS=80 LINES=24 run "$PMUTOP" --sim "skylake-sp:$tmp/td.scn" --pane cycles -g 1,2 --dump -n 2 -d 0.5
+expect_match "... at 80 columns the bar's scale reads whole" "$out" "0 % ... 100 % of slots"
 
 # the groups of a key take turns: one key toggles them all, --groups by name too
 run "$PMUTOP" --sim skylake-sp -b -n 1 -d 0.2 --format json -g TmaL2

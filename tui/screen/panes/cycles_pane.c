@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CYCLES_MAX_SEGS 9
+#define CYCLES_MAX_SEGS 12
 #define CYCLES_REST "cyc_unaccounted_pct"
 
 struct cycles_look {
@@ -31,30 +31,53 @@ struct cycles_look {
 static const struct cycles_look cycles_pane_look[CYCLES_MAX_SEGS] = {
 	{ '=', GRID_HEAT2 }, { 'l', GRID_HEAT1 }, { 'L', GRID_HEAT3 }, { 'R', GRID_HEAT4 },
 	{ 'x', GRID_HEAT1 }, { 'y', GRID_HEAT2 }, { 'z', GRID_HEAT3 }, { 'w', GRID_HEAT4 },
-	{ '.', GRID_DIM },
-};
-
-/* The vendor's tree as segments: level 1's letters as the tree pane's, the back end split. */
-static const struct {
-	const char *name;
-	struct cycles_look look;
-} cycles_pane_tree[CYCLES_MAX_SEGS] = {
-	{ "Retiring", { '=', GRID_HEAT2 } }, { "Bad_Speculation", { 'S', GRID_HEAT4 } },
-	{ "Frontend_Bound", { 'F', GRID_HEAT1 } }, { "Core_Bound", { 'C', GRID_HEAT3 } },
-	{ "L1_Bound", { '1', GRID_HEAT2 } }, { "L2_Bound", { '2', GRID_HEAT1 } },
-	{ "L3_Bound", { '3', GRID_HEAT4 } }, { "DRAM_Bound", { 'D', GRID_HEAT3 } },
-	{ "Store_Bound", { 'W', GRID_HEAT1 } },
+	{ 'u', GRID_HEAT1 }, { 'v', GRID_HEAT2 }, { 't', GRID_HEAT3 }, { '.', GRID_DIM },
 };
 
 /*
+ * The vendor's tree as segments: level 1's letters as the tree pane's, the
+ * back end split into Core_Bound and Memory_Bound, which is split in turn
+ * into its children (whatever the vendor calls them: DRAM_Bound,
+ * L3_Miss_Bound, PMM_Bound) when they are counted.
+ */
+static const struct {
+	const char *name;
+	struct cycles_look look;
+} cycles_pane_tree[] = {
+	{ "Retiring", { '=', GRID_HEAT2 } }, { "Bad_Speculation", { 'S', GRID_HEAT4 } },
+	{ "Frontend_Bound", { 'F', GRID_HEAT1 } }, { "Core_Bound", { 'C', GRID_HEAT3 } },
+	{ "Memory_Bound", { 'M', GRID_HEAT4 } },
+};
+
+/* Memory_Bound's child NAME's letter and colour: its level of the hierarchy, else its initial. */
+static struct cycles_look cycles_pane_mem_look(const char *name, int k)
+{
+	static const struct {
+		const char *part;
+		char mark;
+	} by[] = { { "L1", '1' }, { "L2", '2' }, { "L3_Bound", '3' }, { "DRAM", 'D' },
+		   { "L3_Miss", 'D' }, { "MEM", 'D' }, { "PMM", 'P' }, { "Store", 'W' } };
+	static const enum grid_style st[] = { GRID_HEAT2, GRID_HEAT1, GRID_HEAT4, GRID_HEAT3 };
+	struct cycles_look look = { name[0], st[k % 4] };
+
+	for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++)
+		if (strstr(name, by[i].part)) {
+			look.mark = by[i].mark;
+			break;
+		}
+	return look;
+}
+
+/*
  * The segments: the layout's cyc_*_pct metrics, the unaccounted rest last;
- * else the vendor's tree nodes above (those the layout counts).  Their
- * count; LOOK[k] each one's letter and colour; *TREE which it is.
+ * else the vendor's tree nodes above (those the layout counts) and
+ * Memory_Bound's children.  Their count; LOOK[k] each one's letter and
+ * colour; *TREE which it is.
  */
 static int cycles_pane_segments(const struct layout *l, int *segs, struct cycles_look *look,
 				bool *tree)
 {
-	int n = 0, rest = layout_metric_find(l, CYCLES_REST);
+	int n = 0, rest = layout_metric_find(l, CYCLES_REST), mem = -1;
 
 	for (int m = 0; m < l->nmetrics && n < CYCLES_MAX_SEGS - 1; m++)
 		if (!strncmp(l->metrics[m].name, "cyc_", 4) && m != rest &&
@@ -67,12 +90,26 @@ static int cycles_pane_segments(const struct layout *l, int *segs, struct cycles
 		segs[n++] = rest;
 	}
 	*tree = !n;
-	for (int k = 0; *tree && k < CYCLES_MAX_SEGS; k++) {
+	for (size_t k = 0; *tree && k < sizeof(cycles_pane_tree) / sizeof(cycles_pane_tree[0]); k++) {
 		int m = layout_metric_find(l, cycles_pane_tree[k].name);
 
 		/* a node of the vendor's tree the layout counts (not a metric of that name) */
-		if (m >= 0 && !l->metrics[m].na && l->metrics[m].level)
+		if (m >= 0 && !l->metrics[m].na && l->metrics[m].level) {
 			look[n] = cycles_pane_tree[k].look, segs[n++] = m;
+			if (!strcmp(cycles_pane_tree[k].name, "Memory_Bound"))
+				mem = m;
+		}
+	}
+	if (mem >= 0) {
+		int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+		int nk = tree_children(l, mem, kids, layout_metric_coretype(l, mem));
+
+		for (int i = 0; i < nk && n < CYCLES_MAX_SEGS; i++)
+			if (!l->metrics[kids[i]].na) {
+				look[n] = cycles_pane_mem_look(tree_node_name(l->metrics[kids[i]].name), i);
+				segs[n++] = kids[i];
+			}
+		free(kids);
 	}
 	return n;
 }
@@ -116,6 +153,10 @@ static void cycles_pane_shares(const struct sample *s, int i, const int *segs, i
 	for (int k = first; k >= 0 && k < nsegs; k++)
 		if (s->layout->metrics[segs[k]].parent == mem)
 			w[k] = sum > 0 && !isnan(membound) ? fmax(0, membound) * w[k] / sum : 0;
+	/* Memory_Bound whole (M) where its levels are not counted, so the bar adds up to the slots */
+	for (int k = 0; tree && k < nsegs; k++)
+		if (segs[k] == mem && sum > 0)
+			w[k] = 0;
 }
 
 /* One thread's bar from column X, W wide: each segment's share rounded so the bar adds up. */
@@ -142,7 +183,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			    struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
-	int segs[CYCLES_MAX_SEGS], row = 0, shown = 0, x, off = -1;
+	int segs[CYCLES_MAX_SEGS], row = 0, shown = 0, x, off = -1, ncol;
 	int label = 12, numw = 7, barw, legend = 1, nsegs, len, mem = layout_metric_find(l, "Memory_Bound");
 	struct cycles_look look[CYCLES_MAX_SEGS];
 	char buf[32];
@@ -193,9 +234,13 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 	}
 	if (off >= 0) {
 		legend++;
-		grid_put(g, y + legend, 2, g->w - 4, GRID_WARN, "%s is off: press %c (%s) for the "
-			 "rest of the bar", l->groups[off].name, l->groups[off].key,
-			 l->groups[off].name);
+		if (tree)
+			grid_put(g, y + legend, 2, g->w - 4, GRID_WARN, "%s is off: press %c to split "
+				 "Memory_Bound (M) by its levels", l->groups[off].name, l->groups[off].key);
+		else
+			grid_put(g, y + legend, 2, g->w - 4, GRID_WARN, "%s is off: press %c (%s) for "
+				 "the rest of the bar", l->groups[off].name, l->groups[off].key,
+				 l->groups[off].name);
 	}
 	legend++;
 	/* a column per segment: its whole name where the width allows, else its letter */
@@ -204,16 +249,18 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 		if (len + 2 > numw)
 			numw = len + 2;
 	}
-	if (g->w - label - nsegs * numw - 2 < 20)
+	if (g->w - label - nsegs * numw - 2 < 22)
 		numw = 7; /* narrow: the legend's letters head the columns */
-	barw = g->w - label - nsegs * numw - 2;
-	if (barw < 10)
-		barw = 10;
+	/* the bar keeps its scale whole ("0 % ... 100 % of slots"): the last columns go first */
+	ncol = nsegs;
+	while (ncol > 0 && g->w - label - ncol * numw - 2 < 22)
+		ncol--;
+	barw = g->w - label - ncol * numw - 2;
 	grid_blank(g, y + legend, 0, g->w, GRID_HEADER);
 	grid_put(g, y + legend, 0, label, GRID_HEADER, " cpu");
 	grid_put(g, y + legend, label, barw, GRID_HEADER, "0 %% ... 100 %% of %s",
 		 tree ? "slots" : "cycles");
-	for (int k = 0; k < nsegs; k++) {
+	for (int k = 0; k < ncol; k++) {
 		const char *name = cycles_pane_name(l, segs[k], &len);
 
 		if (numw > 7)
@@ -240,7 +287,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 
 			cycles_pane_shares(s, list[r], segs, nsegs, tree, mem, share);
 			cycles_pane_bar(share, look, nsegs, y + 2 + row, label, barw - 1, g);
-			for (int k = 0; k < nsegs; k++) {
+			for (int k = 0; k < ncol; k++) {
 				double val = pane_thread_value(s, list[r], segs[k]);
 
 				pane_value(s, segs[k], val, buf, sizeof(buf));
