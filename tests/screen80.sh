@@ -12,7 +12,7 @@
 # the doctor of a viewer says where to run it; a zoomed Genoa keeps its
 # cursor in sight across the CCXs' rows.
 . "$top_srcdir/tests/lib.sh"
-plan 30
+plan 31
 PY=${PYTHON:-python3}
 T="tmux -L pmutop-80-$$"
 tmp=$(mktemp -d)
@@ -158,3 +158,9 @@ print(("%d lines past %d columns " % (long, w) if long else "") +
 	done
 done
 expect_is "7 machines x 5 panes x 2 sizes: every screen fits, labelled, without (null)" "$bad" ""
+
+# a pane's hint wraps at 80 columns instead of being cut: the who pane on a scenario without
+# tasks names the one to use, whole, over two lines
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim nehalem-ep --pane who --dump -n 1 -d 0.2
+hint=$(printf '%s\n' "$out" | grep -A1 "who: n/a" | tr '\n' ' ' | tr -s ' ')
+expect_match "80x24: the who pane's hint wraps, the scenario to use whole" "$hint" "--sim icelake-sp:shared-server has a shared server"

@@ -190,23 +190,27 @@ static void who_pane_num(char *buf, size_t len, double v, int prec, const struct
 			 counter && r->age_s > 0 ? '~' : counter && r->scaled ? '*' : ' ');
 }
 
-static void who_pane_head(const struct view *v, const struct who_snap *w, int y, struct grid *g)
+/*
+ * The pane's first line, wrapped at spaces on a narrow screen (a hint is never
+ * cut mid-word): at most MAXL lines; returns the lines it took.
+ */
+static int who_pane_head(const struct view *v, const struct who_snap *w, int y, int maxl,
+			 struct grid *g)
 {
 	if (v->who_td && !w->ntd && w->available)
-		grid_put(g, y, 1, g->w - 2, GRID_WARN, "%s", w->td_why[0] ? w->td_why
-			 : "top-down level 1: from the next sample on");
-	else if (v->who_filter[0])
-		grid_put(g, y, 1, g->w - 2, GRID_BOLD, "filter '%s' (/ changes it, empty: all). %s",
-			 v->who_filter, w->counting ? w->note : "");
-	else if (!w->available)
-		grid_put(g, y, 1, g->w - 2, GRID_WARN, "who: n/a: %s", w->why);
-	else if (w->why[0])
-		grid_put(g, y, 1, g->w - 2, GRID_WARN, "%s", w->why);
-	else if (!w->counting)
-		grid_put(g, y, 1, g->w - 2, GRID_DIM, "CPU time and resctrl; counters per cgroup "
-			 "with pmutop --who. %s", w->rdt_note);
-	else
-		grid_put(g, y, 1, g->w - 2, GRID_DIM, "%s. %s", w->note, w->rdt_note);
+		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_WARN, "%s", w->td_why[0]
+				     ? w->td_why : "top-down level 1: from the next sample on");
+	if (v->who_filter[0])
+		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_BOLD, "filter '%s' (/ changes it, "
+				     "empty: all). %s", v->who_filter, w->counting ? w->note : "");
+	if (!w->available)
+		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_WARN, "who: n/a: %s", w->why);
+	if (w->why[0])
+		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_WARN, "%s", w->why);
+	if (!w->counting)
+		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_DIM, "CPU time and resctrl; "
+				     "counters per cgroup with pmutop --who. %s", w->rdt_note);
+	return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_DIM, "%s. %s", w->note, w->rdt_note);
 }
 
 /* A heat style for VALUE against the largest shown, MAX: shades, red from three quarters. */
@@ -286,10 +290,17 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 			 "with --who)" : "read from the next sample on");
 		return 1;
 	}
-	who_pane_head(v, w, y, g);
-	f->who_ntd = w->ntd;
-	if (!w->available || h < 3)
-		return 1;
+	{
+		/* the hint whole: all the pane when there is nothing else, else two lines at most */
+		int hl = who_pane_head(v, w, y, !w->available ? h : h > 8 ? 2 : 1, g);
+
+		f->who_ntd = w->ntd;
+		if (!w->available || h < 3)
+			return hl > 0 ? hl : 1;
+		hl = hl > 0 ? hl : 1;
+		y += hl - 1; /* the header and the rows under it */
+		h -= hl - 1;
+	}
 	if (who_pane_td(v, w)) {
 		int x = 9;
 
