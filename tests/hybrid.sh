@@ -134,9 +134,9 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -S "$sock" new-session -d -x 80 -y 24 "XDG_CONFIG_HOME='$tmp' $PMUTOP --sim alderlake"
 	screen_until "sample 2"
 	tmux -S "$sock" send-keys F6 u t i l Enter r F6 k i n d Enter
-	screen_until "util^" 
+	screen_until "util %^"
 	case "$screen" in
-	*"util^"*"P    0["*) pass "F6 kind: the rows by kind of core, each kind by the sort column" ;;
+	*"util %^"*"P    0["*) pass "F6 kind: the rows by kind of core, each kind by the sort column" ;;
 	*) fail "F6 kind: the rows by kind of core, each kind by the sort column" "$screen" ;;
 	esac
 	tmux -S "$sock" kill-server 2>/dev/null

@@ -30,6 +30,7 @@ void view_init(struct view *v, const struct view_info *info, uint64_t groups, do
 	v->find_cpu = v->find_core = -1;
 	v->col_metric = -1;
 	v->col_hidden = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
+	view_hide_same(v);
 	v->tree_open = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
 	v->groups = groups;
 	v->interval = interval;

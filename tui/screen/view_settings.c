@@ -4,6 +4,7 @@
  * UI thread.
  */
 #include "view.h"
+#include "view_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -178,4 +179,23 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
 		 "sort, reverse, pane, hide)", key);
 	return -EINVAL;
+}
+
+/* Intel's metrics that are figures pmutop computes under its own names: {the vendor's, pmutop's} */
+static const char *const view_same[][2] = {
+	{ "cpu_utilization", "util" }, { "cpu_operating_frequency", "ghz" },
+	{ "Info_Thread_IPC", "ipc" }, { "Info_Thread_CPI", "cpi" },
+};
+
+void view_hide_same(struct view *v)
+{
+	const struct layout *l = v->info.layout;
+
+	/* the vendor's name for a figure pmutop has a column of its own for: hidden (F2 shows it) */
+	for (size_t i = 0; i < sizeof(view_same) / sizeof(view_same[0]); i++) {
+		int dup = layout_metric_find(l, view_same[i][0]);
+
+		if (dup >= 0 && layout_metric_find(l, view_same[i][1]) >= 0)
+			v->col_hidden[dup] = true;
+	}
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct threads_pane_sort {
 	const struct view *v;
@@ -80,9 +81,25 @@ static int threads_pane_columns(const struct view *v, const struct sample *s, in
 #define THREADS_PANE_MORE_W 8
 
 /* Width of metric M's column (its name, at least 8). */
+/*
+ * Metric M's unit as its column header says it after the name ("" where the
+ * name says it already, ghz; or there is none, a ratio); short units only.
+ */
+static const char *threads_pane_unit(const struct layout *l, int m)
+{
+	const char *u = l->metrics[m].unit, *name = l->metrics[m].name;
+	size_t nu = u ? strlen(u) : 0, nn = strlen(name);
+
+	if (!nu || nu > 6 || !strcmp(u, "ratio") || (nn >= nu && !strcasecmp(name + nn - nu, u)) ||
+	    (!strcmp(u, "%") && nn > 3 && !strcasecmp(name + nn - 3, "pct")))
+		return "";
+	return u;
+}
+
 static int threads_pane_col_w(const struct layout *l, int m)
 {
-	int n = (int)strlen(l->metrics[m].name);
+	const char *u = threads_pane_unit(l, m);
+	int n = (int)strlen(l->metrics[m].name) + (u[0] ? 1 + (int)strlen(u) : 0);
 
 	return n > 8 ? n + 1 : 9;
 }
@@ -282,7 +299,9 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 		const char *name = l->metrics[cols[c]].name;
 		int w = threads_pane_col_w(l, cols[c]);
 
-		snprintf(buf, sizeof(buf), "%s%s", name,
+		const char *unit = threads_pane_unit(l, cols[c]);
+
+		snprintf(buf, sizeof(buf), "%s%s%s%s", name, unit[0] ? " " : "", unit,
 			 cols[c] == v->sort_metric ? (v->sort_rev ? "^" : "v") : "");
 		grid_put_right(g, y, x, w, focus && c == cur ? GRID_CURSOR : GRID_HEADER, buf);
 		pane_hit_header(f, y, x, w + 1, cols[c]);
