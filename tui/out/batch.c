@@ -304,7 +304,8 @@ static json_t *batch_json_metrics(const struct sample *s, const struct sample_en
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v;
 
-		if (!batch_metric_at(l, m, scope))
+		/* only what was counted: a group that is off writes nothing (its state says off) */
+		if (!batch_metric_at(l, m, scope) || !batch_metric_shown(s, m))
 			continue;
 		v = sample_metric(s, e, m);
 		json_object_set_new(o, l->metrics[m].name, isnan(v) ? json_null()
