@@ -84,6 +84,14 @@ static json_t *batch_counts_num(double v)
 	return isnan(v) ? json_null() : json_real(v);
 }
 
+/* A count as read: an integer (a per-core event's core count, its threads' mean, may not be one). */
+static json_t *batch_counts_int(double v)
+{
+	if (!isnan(v) && fabs(v) < 9007199254740992.0 && v == floor(v))
+		return json_integer((json_int_t)v);
+	return batch_counts_num(v);
+}
+
 static json_t *batch_counts_one(const char *event, double count, double scaled, double window)
 {
 	json_t *o = json_object();
@@ -91,7 +99,7 @@ static json_t *batch_counts_one(const char *event, double count, double scaled, 
 	json_object_set_new(o, "window_s", batch_counts_num(window));
 
 	json_object_set_new(o, "event", json_string(event));
-	json_object_set_new(o, "count", batch_counts_num(count));
+	json_object_set_new(o, "count", batch_counts_int(count));
 	json_object_set_new(o, "scaled", batch_counts_num(scaled));
 	return o;
 }
