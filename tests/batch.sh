@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 42
+plan 43
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -207,3 +207,12 @@ rm -f "$bad"
 { "$PMUTOP" -b -d 0.1 --sim nehalem-ep 2>"$top_builddir/tests/batch.epipe"; echo $? >"$top_builddir/tests/batch.eprc"; } | head -2 >/dev/null
 if [ "$(cat "$top_builddir/tests/batch.eprc")" = 0 ] && [ ! -s "$top_builddir/tests/batch.epipe" ]; then pass "a closed pipe ends quietly with 0"; else fail "a closed pipe ends quietly with 0" "exit $(cat "$top_builddir/tests/batch.eprc")" "$(cat "$top_builddir/tests/batch.epipe")"; fi
 rm -f "$top_builddir/tests/batch.epipe" "$top_builddir/tests/batch.eprc"
+
+# every metric's unit, once: in the first JSON line (a script reads them with the figures)
+run "$PMUTOP" -b -n 2 -d 0.2 --format json --sim nehalem-ep:memory-bound -g stalls
+check=$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+L = [json.loads(l) for l in sys.stdin if l.strip()]
+u = L[0].get("units", {})
+print(u.get("exec_stall_pct"), u.get("util"), u.get("local_dram_read_bytes_per_s"), "units" in L[1])')
+expect_is "JSON: the first line gives every metric's unit (exec_stall_pct %, util %, DRAM bytes B/s), the next ones not again" "$check" "% % B/s False"

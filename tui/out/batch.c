@@ -395,6 +395,15 @@ static json_t *batch_json_object(const struct sample *s, bool counts, bool first
 	json_object_set_new(o, "layout", json_string(l->name));
 	if (counts && first)
 		json_object_set_new(o, "formulas", batch_counts_formulas(l));
+	if (first) {
+		/* every metric's unit once, in the first line ("" where it has none: a ratio, a count) */
+		json_t *units = json_object();
+
+		for (int m = 0; m < l->nmetrics; m++)
+			json_object_set_new(units, l->metrics[m].name,
+					    json_string(l->metrics[m].unit ? l->metrics[m].unit : ""));
+		json_object_set_new(o, "units", units);
+	}
 	for (int g = 0; g < l->ngroups; g++) {
 		json_t *go = json_object();
 
