@@ -11,7 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The counter budget: free counters, then each group with its key, size and state. */
+/* A group's state in its colour: LIVE green, ROT yellow, BLOCKED red, off dim. */
+static enum grid_style panes_footer_style(enum sample_group_state st)
+{
+	return st == SAMPLE_GROUP_LIVE ? GRID_OK : st == SAMPLE_GROUP_ROTATING ? GRID_WARN
+	       : st == SAMPLE_GROUP_BLOCKED ? GRID_CRIT : GRID_DIM;
+}
+
 /* One "| item" of the footer at *X of row *Y, on the next row when it does not fit. */
 static void panes_footer_item(struct grid *g, int *x, int *y, int *rows, const char *item, int len,
 			      enum grid_style style, bool draw)
@@ -28,6 +34,7 @@ static void panes_footer_item(struct grid *g, int *x, int *y, int *rows, const c
 	*x += len + 3;
 }
 
+/* The counter budget: free counters, then each group with its key, size and state. */
 static int panes_footer_rows(const struct view *v, const struct sample *s, struct grid *g, int y,
 			     bool draw, bool only_on, bool summary)
 {
@@ -74,10 +81,7 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 	for (int i = 0; i < l->ngroups; i++) {
 		static const char *const names[] = { "off", "LIVE", "ROT", "BLOCKED" };
 		enum sample_group_state st = s ? s->groups[i].state : SAMPLE_GROUP_OFF;
-		enum grid_style style = st == SAMPLE_GROUP_LIVE	    ? GRID_OK
-					: st == SAMPLE_GROUP_ROTATING ? GRID_WARN
-					: st == SAMPLE_GROUP_BLOCKED  ? GRID_CRIT
-								      : GRID_DIM;
+		enum grid_style style = panes_footer_style(st);
 		char item[96];
 		int len;
 
@@ -101,8 +105,7 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 
 		if (s && on && on < passes) {
 			st = s->groups[__builtin_ctzll(v->groups & set)].state;
-			style = st == SAMPLE_GROUP_LIVE ? GRID_OK : st == SAMPLE_GROUP_ROTATING ? GRID_WARN
-				: st == SAMPLE_GROUP_BLOCKED ? GRID_CRIT : GRID_DIM;
+			style = panes_footer_style(st);
 		}
 		/* free-running IMC counters take no programmable counter; a key not asked for whose
 		 * groups count for another key's metrics (its "reads": the Bottleneck metrics) says so */

@@ -105,7 +105,10 @@ struct emu *emu_create_from(const struct emu_machine *m, struct scenario *sc)
 		c->core = th->core;
 		c->online = 1;
 		c->e_core = emu_hybrid_is_e(m->hybrid, th->os_cpu);
-		c->seg_truth = xcalloc(EMU_CORE_THREADS, sizeof(*c->seg_truth));
+		/* (the core's threads, at most EMU_CORE_THREADS: emu_core_truth fills no more) */
+		c->seg_truth = xcalloc((size_t)(e->topo->cores[th->core].nthreads < EMU_CORE_THREADS
+					       ? e->topo->cores[th->core].nthreads : EMU_CORE_THREADS),
+				       sizeof(*c->seg_truth));
 		for (int k = 0; k < PMU_MAX_GP; k++)
 			c->gp[k].acc = -1;
 		for (int k = 0; k < PMU_MAX_FIXED; k++)

@@ -86,12 +86,7 @@ int tree_bottleneck(const struct layout *l, const double *vars, int *path, int m
  * node, and what the level under it needs.  false: no tree here, no line.
  */
 bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t len);
-/*
- * Drill: the groups to count after sample S, the level under each socket's
- * bottleneck on, the levels drill turned on (*DRILLED, updated) that the
- * path no longer needs off; the user's own groups stay as they are.
- */
-uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *drilled);
+/* (drill, D: view_drill in view.h, beside bneck_line in tree_path.c) */
 
 /*
  * The per-socket figures, shared by the uncore pane and the IMC pane (IMC:

@@ -181,12 +181,14 @@ static void bneck_add(char *buf, size_t len, size_t *at, const char *fmt, ...)
 	*at = n < 0 ? len : *at + (size_t)n;
 }
 
-/* The sockets the line is about: the zoomed one, else all; their count. */
+#define BNECK_MAX_SOCKETS 64
+
+/* The sockets the line is about (at most BNECK_MAX_SOCKETS): the zoomed one, else all; their count. */
 static int bneck_sockets(const struct view *v, const struct sample *s, int *idx)
 {
 	int n = 0;
 
-	for (int i = 0; i < s->nsockets; i++)
+	for (int i = 0; i < s->nsockets && n < BNECK_MAX_SOCKETS; i++)
 		if (v->zoom_socket < 0 || s->sockets[i].socket == v->zoom_socket)
 			idx[n++] = i;
 	return n;
@@ -230,9 +232,11 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 {
 	const struct layout *l = v->info.layout;
 	unsigned kind = tree_shown_kind(v);
-	int idx[64], n = s ? bneck_sockets(v, s, idx) : 0, *roots, nroots;
-	bool done[64] = { false };
-	size_t at;
+	int idx[BNECK_MAX_SOCKETS], n = s ? bneck_sockets(v, s, idx) : 0, *roots, nroots;
+	int path[BNECK_MAX_SOCKETS][BNECK_MAX_PATH], np[BNECK_MAX_SOCKETS];
+	char (*text)[512];
+	bool done[BNECK_MAX_SOCKETS] = { false };
+	size_t at = 0;
 
 	/* a layout with no tree for these cores: no line */
 	roots = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
@@ -240,87 +244,70 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 	free(roots);
 	if (!nroots)
 		return false;
-	if (n > 64)
-		n = 64;
-	at = 0;
 	bneck_add(buf, len, &at, "bottleneck%s", v->drill ? " (drill)" : "");
 	if (!s) {
 		bneck_add(buf, len, &at, ": waiting for the first sample");
 		return true;
 	}
+	text = xcalloc((size_t)n + 1, sizeof(*text));
+	for (int i = 0; i < n; i++)
+		np[i] = bneck_path_text(l, &s->sockets[idx[i]], kind, path[i], text[i], sizeof(text[i]));
 	for (int i = 0; i < n && at < len; i++) {
-		int path[BNECK_MAX_PATH], np;
-		char text[512], other[512], name[32];
 		const struct sample_entity *e = &s->sockets[idx[i]];
+		int last = np[i] ? path[i][np[i] - 1] : -1;
 		uint64_t need, off;
 		bool pending, deeper;
-		double val;
 
 		if (done[i])
 			continue;
-		np = bneck_path_text(l, e, kind, path, text, sizeof(text));
 		/* the sockets with the same path, together */
-		snprintf(name, sizeof(name), "S%d", e->os_socket_id);
-		bneck_add(buf, len, &at, "%s%s%s", i ? " |" : "", n > 1 ? " " : "", n > 1 ? name : "");
-		for (int j = i + 1; j < n; j++) {
-			int p2[BNECK_MAX_PATH];
-
-			bneck_path_text(l, &s->sockets[idx[j]], kind, p2, other, sizeof(other));
-			if (!strcmp(other, text)) {
+		bneck_add(buf, len, &at, "%s", i ? " |" : "");
+		if (n > 1)
+			bneck_add(buf, len, &at, " S%d", e->os_socket_id);
+		for (int j = i + 1; j < n; j++)
+			if (!strcmp(text[j], text[i])) {
 				done[j] = true;
 				bneck_add(buf, len, &at, ",S%d", s->sockets[idx[j]].os_socket_id);
 			}
-		}
-		if (at >= len)
-			break;
-		deeper = bneck_next(l, s, e, path, np, kind, &need, &off, &pending);
-		if (!np) {
-			/* nothing over the vendor's thresholds, or level 1 not counted */
-			int g = -1;
-
-			for (int m = 0; m < l->nmetrics && g < 0 && off; m++)
-				if (tree_node_of(l, m, kind) && l->metrics[m].level == 1)
-					g = l->metrics[m].group;
-			if (off && g >= 0)
-				bneck_add(buf, len, &at, ": n/a (key %c counts the tree)", l->groups[g].key);
+		deeper = bneck_next(l, s, e, path[i], np[i], kind, &need, &off, &pending);
+		if (last < 0) {
+			/* nothing over the vendor's thresholds, or level 1 not counted (OFF: its key's) */
+			if (off)
+				bneck_add(buf, len, &at, ": n/a (key %c counts the tree)",
+					  l->groups[__builtin_ctzll(off)].key);
 			else if (pending)
 				bneck_add(buf, len, &at, ": settling");
 			else
 				bneck_add(buf, len, &at, ": no node over the vendor's threshold");
 			continue;
 		}
-		val = sample_metric(s, e, path[np - 1]);
-		bneck_add(buf, len, &at, ": %s %.0f%s%s", text, val,
-			  l->metrics[path[np - 1]].unit && !strcmp(l->metrics[path[np - 1]].unit, "%")
-			  ? " %" : "", s->metric_scaled[path[np - 1]] ? "*" : "");
-		if (at >= len || !deeper)
-			continue;
-		if (off) {
-			int g = -1;
-
-			for (int k = 0; k < l->ngroups && g < 0; k++)
-				if (off & LAYOUT_GROUP(k))
-					g = k;
+		bneck_add(buf, len, &at, ": %s %.0f%s%s", text[i], sample_metric(s, e, last),
+			  l->metrics[last].unit && !strcmp(l->metrics[last].unit, "%") ? " %" : "",
+			  s->metric_scaled[last] ? "*" : "");
+		if (deeper && off)
 			bneck_add(buf, len, &at, v->drill ? " (settling: key %c on)"
-				  : " (key %c goes deeper)", l->groups[g].key);
-		} else if (pending) {
+				  : " (key %c goes deeper)", l->groups[__builtin_ctzll(off)].key);
+		else if (deeper && pending)
 			bneck_add(buf, len, &at, " (settling)");
-		}
 	}
+	free(text);
 	if (at >= len && len > 4)
 		memcpy(buf + len - 4, "...", 4);
 	return true;
 }
 
-uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *drilled)
+/*
+ * Drill: the groups to count after sample S, the level under each socket's
+ * bottleneck on, the levels drill turned on (*DRILLED, updated) that the
+ * path no longer needs off; the user's own groups stay as they are.
+ */
+static uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *drilled)
 {
 	const struct layout *l = v->info.layout;
 	unsigned kind = tree_shown_kind(v);
-	int idx[64], n = bneck_sockets(v, s, idx);
+	int idx[BNECK_MAX_SOCKETS], n = bneck_sockets(v, s, idx);
 	uint64_t need = 0, want = 0, groups;
 
-	if (n > 64)
-		n = 64;
 	for (int i = 0; i < n; i++) {
 		const struct sample_entity *e = &s->sockets[idx[i]];
 		int path[BNECK_MAX_PATH], np = tree_bottleneck(l, e->vars, path, BNECK_MAX_PATH, kind);
@@ -343,7 +330,7 @@ uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *dri
 	return groups;
 }
 
-/* (view.h) */
+/* (view.h: with the tree's walk it drives) */
 enum view_cmd view_drill(struct view *v, const struct sample *s)
 {
 	uint64_t groups;
