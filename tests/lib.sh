@@ -8,22 +8,7 @@ tap_n=0
 # run through sudo or not, pmutop under test is started as root itself (tests set these)
 unset SUDO_UID SUDO_GID SUDO_USER
 
-# The suite's lock.  make check runs twice as many scripts as there are CPUs (most of their
-# time is the emulated machines' intervals on the real clock), so each runs beside others'
-# load.  A script that holds pmutop to an accuracy on the real clock beside a load it makes
-# itself (phased_load.sh, accuracy_files.sh) sets ALONE=1 before it sources this file and
-# runs with no other script: the others hold the lock shared, it exclusive.  The waits are
-# bounded (a process a script left behind keeps its lock): past them the script runs and says so.
-suite_lock=${top_builddir:-.}/tests/.suite.lock
-if command -v flock >/dev/null 2>&1 &&
-	{ [ -f "$suite_lock" ] && [ -w "$suite_lock" ] || { [ ! -e "$suite_lock" ] && [ -w "${suite_lock%/*}" ]; }; }; then
-	exec 8>>"$suite_lock"
-	if [ -n "${ALONE:-}" ]; then
-		flock -x -w 600 8 || echo "# the suite's lock was not free in 600 s: run beside other scripts"
-	else
-		flock -s -w 600 8 || echo "# the suite's lock was not free in 600 s: run beside a script that wanted to be alone"
-	fi
-fi
+. "$top_srcdir/tests/suite_lock.sh"
 
 plan() { echo "1..$1"; }
 
