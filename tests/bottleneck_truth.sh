@@ -4,13 +4,13 @@
 # Memory_Data_TLBs, Memory_Synchronization, Compute_Bound_Est,
 # Irregular_Overhead, Branching_Overhead, Useful_Work and
 # Other_Bottlenecks; Lunar Lake's 8) on the emulated Sapphire Rapids,
-# Granite Rapids, Ice Lake-SP, Tiger Lake, and Alder and Lunar Lake's
-# P-cores, against truth, on the five scenarios tree_truth.sh checks the
+# Granite Rapids, Ice Lake-SP, Skylake-SP, Tiger Lake, and Alder and Lunar
+# Lake's P-cores, against truth, on the five scenarios tree_truth.sh checks the
 # tree with (their keys: truth_scenarios.sh).  Granite Rapids' metrics that
 # read a PEBS retire latency must read n/a (pmutop does not sample it), as
 # must a formula that divides by 0 in the scenario; a 0 / 0 times 0 is 0
 # (a share of nothing: expr_eval.c, and the truth below by the same rule).
-# Skylake-SP's count both threads of a core (AnyThread): not checked here.
+# Skylake-SP's count both threads of a core (AnyThread): its cores' figures.
 #
 # Each metric reads 4 to 76 events, more than the counters hold: key 7
 # counts them in its own groups and in the tree's that its "reads" line
@@ -57,10 +57,19 @@
 #                   cycle and two of each few-uops instruction
 #   SMT             both threads busy: each runs at capacity / the demand of
 #                   the core's most asked resource (the scenarios' README)
+#   Skylake         one thread's counter of each event (an AnyThread one counts the
+#                   core's: both threads busy here, the vendor's halves of the
+#                   threads' sums cancel), against the core's figures; the
+#                   core's cycles either thread runs; the recovery cycles the
+#                   slots bad speculation holds beyond the wasted uops (4 a
+#                   cycle, the siblings' summed), one run a clear; the core's
+#                   cycles with k or more uops executed of the threads'
+#                   independent counts; a BAClear 9 cycles, an MS switch 2, an
+#                   instruction-cache miss 2 beyond its stall run
 #   none            AMX, C0.2, REP iterations, dropped uops, L2 stalls,
 #                   remote cache hits, RFOs missing the L3 to a modified line
 . "$top_srcdir/tests/lib.sh"
-plan 42
+plan 47
 NICE="nice -n 10"
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
@@ -94,7 +103,10 @@ for k, x in re.findall(r"^\s*X\((\w+),\s*\w+,\s*([-0-9.e]+),", open(keys).read()
 v.update(scenario(scn))
 s = last_sample()
 th = next(x for x in s["threads"] if x["cpu"] == 0)
-got = th["metrics"]
+skx = plat.endswith("skx.json")
+# Skylake-SP counts its metrics per core (AnyThread events, both threads alike here): the
+# core's figures, over one thread's counts (the vendor's halves of the AnyThread sums cancel)
+got = s["cores"][0]["metrics"] if skx else th["metrics"]
 G = th["metrics"]["ghz"] * 1e9          # the thread's cycles a second (its clock as measured)
 T = 2.0e9                                 # the TSC a second: its value cancels
 
@@ -133,7 +145,7 @@ q = min(1, max(0, (executed / (1 - stall) - 1) / 3)) if stall < 1 else 0
 ports = [(1 - stall) * c * q ** (k - 1) * (1 - q) ** (4 - k) for k, c in ((1, 1), (2, 3), (3, 3), (4, 1))]
 # the microcode sequencer: its uops, up to 4 a cycle, at least a cycle a switch
 ms = uops * v["heavy_ops_share"] * v["ms_heavy_share"]
-switches = lat * v["fe_ms_switch_share"] / 3
+switches = lat * v["fe_ms_switch_share"] / (2 if skx else 3)  # an MS switch: Intel's 2 or 3 cycles
 def ms_cycles(n, sw):
     return min(1, max(n / 4, min(sw, n)))
 ms_iss_cyc = ms_cycles(ms * v["issue_ratio"], switches)
@@ -243,6 +255,39 @@ ev = {
 # (L1D_PEND_MISS.PENDING / MEM_LOAD_COMPLETED.L1_MISS_ANY); a split load costs it at most
 lat_l1 = got.get("Info_Memory_Load_Miss_Real_Latency")
 ev["L1D_PEND_MISS.PENDING"] = (lat_l1 if lat_l1 is not None else 0) * ev["MEM_LOAD_COMPLETED.L1_MISS_ANY"]
+# Skylake's own events (one thread's counter; the AnyThread ones count the whole core): the
+# core's cycles (either thread), the slots the front end did not deliver (of the thread's
+# W), the allocator's recovery cycles (the slots bad speculation holds beyond the wasted
+# uops; the threads' never coincide: the core's their sum), the core's cycles with k or
+# more uops executed (the two threads' independent counts added), a BAClear 9 cycles, an
+# instruction-cache miss 2 cycles more than its stall run (stall_len), the snoop outcomes
+if skx:
+    rec = W / 4 * bs - (issued - uops) / 4
+    dist = [stall] + ports                # the thread's uops executed a cycle: 0 to 4
+    both = [sum(dist[i] * dist[k - i] for i in range(5) if 0 <= k - i < 5) for k in range(9)]
+    ic = lat * v["fe_icache_share"]
+    ev.update({
+        "CPU_CLK_UNHALTED.THREAD_ANY": 1, "IDQ_UOPS_NOT_DELIVERED.CORE": fe * W,
+        "INT_MISC.RECOVERY_CYCLES": rec, "INT_MISC.RECOVERY_CYCLES_ANY": 2 * rec,
+        "UOPS_EXECUTED.CORE_CYCLES_GE_1": sum(both[1:]), "UOPS_EXECUTED.CORE_CYCLES_GE_2": sum(both[2:]),
+        "UOPS_EXECUTED.CORE_CYCLES_GE_3": sum(both[3:]),
+        "UOPS_RETIRED.RETIRE_SLOTS": uops, "UOPS_RETIRED.MACRO_FUSED": v["ipc"] * v["macro_fused_per_inst"],
+        "BACLEARS.ANY": lat * rs * unk / 9,
+        "ICACHE_16B.IFDATA_STALL": ic * v["stall_len"] / (v["stall_len"] + 2),
+        "ICACHE_16B.IFDATA_STALL:c1:e1": ic / (v["stall_len"] + 2),
+        "FP_ASSIST.ANY": v["ipc"] * v["assists_per_inst"], "OTHER_ASSISTS.ANY": 0,
+        "PARTIAL_RAT_STALLS.SCOREBOARD": serial, "L1D_PEND_MISS.FB_FULL:c1": v["fb_full_stall"],
+        "OFFCORE_REQUESTS_BUFFER.SQ_FULL": v["sq_full_stall"],
+        "MEM_LOAD_L3_HIT_RETIRED.XSNP_HIT": l3 * v["l3_hit_fwd_share"],
+        "MEM_LOAD_L3_HIT_RETIRED.XSNP_HITM": l3 * v["l3_hit_hitm_share"],
+        "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.HITM_OTHER_CORE": l3 * v["l3_hit_hitm_share"],
+        "OFFCORE_RESPONSE.DEMAND_DATA_RD.L3_HIT.SNOOP_HIT_WITH_FWD": l3 * v["l3_hit_fwd_share"],
+        "OFFCORE_RESPONSE.DEMAND_RFO.L3_HIT.HITM_OTHER_CORE": v["ipc"] * v["rfo_hitm_per_inst"],
+        "OFFCORE_RESPONSE.DEMAND_RFO.L3_MISS.REMOTE_HITM": 0,
+        "OFFCORE_RESPONSE.PF_L2_RFO.L3_HIT.HITM_OTHER_CORE": 0,
+        "OFFCORE_RESPONSE.PF_L2_RFO.L3_MISS.REMOTE_HITM": 0,
+        "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE": lat * W / width,
+    })
 const = {"SYSTEM_TSC_FREQ": T, "DURATIONTIMEINMILLISECONDS": 1000, "HYPERTHREADING_ON": int(W < width),
          "THREADS_PER_CORE": round(width / W)}
 # Ice and Tiger Lake's PERF_METRICS (4 fields) keep the clears' recovery slots (a machine
@@ -364,7 +409,7 @@ export PYTHONPATH="$tmp"
 # MACHINE:PLATFORM-FILE:SLOTS-A-THREAD:WIDTH:PERF_METRICS-FIELDS: every scenario through
 # the registers, key 7 (Lunar Lake's P-cores have no SMT: all 8 slots)
 machines="sapphire-rapids:spr:3:6:8 granite-rapids:gnr:3:6:8 alderlake:adl:3:6:8 icelake-sp:icx:2.5:5:4
-	tigerlake:tgl:2.5:5:4 lunarlake:lnl:8:8:8"
+	tigerlake:tgl:2.5:5:4 lunarlake:lnl:8:8:8 skylake-sp:skx:2:4:0"
 # A sanitizer build (ASan: the emulator ten times slower, CI's half hour) checks one machine,
 # Lunar Lake's hybrid (its P-cores' metrics read the tree's groups of their own kind); the
 # others' figures are checked in the normal build.
@@ -372,7 +417,7 @@ sanitized=
 if grep -q __asan_init "$PMUTOP" 2>/dev/null; then
 	sanitized=1
 	machines="lunarlake:lnl:8:8:8"
-	for m in sapphire-rapids granite-rapids alderlake icelake-sp tigerlake; do
+	for m in sapphire-rapids granite-rapids alderlake icelake-sp tigerlake skylake-sp; do
 		for scn in compute bandwidth latency frontend smt; do
 			skip "$m $scn: every Bottleneck metric is the truth" "a sanitizer build (checked in the normal build)"
 		done
@@ -503,14 +548,17 @@ case $(screen) in
 esac
 $T kill-server 2>/dev/null
 # what the layout cannot count is listed with its reason: Granite Rapids' PEBS retire
-# latencies, Skylake-SP's key 7 (no room in 64 groups)
+# latencies
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "granite-rapids:$tmp/bandwidth.scn" --source msr -g 7 \
 	--pane bottleneck --dump -n 1 -d 0.5
 expect_re "Granite Rapids: the Bottleneck metrics that read a PEBS retire latency are n/a, saying so" \
 	"$(printf '%s\n' "$out" | tr -s '\n ' '  ')" \
 	"n/a here: .*Data_Cache_Memory_Bandwidth.*: .*PEBS retire latency"
 expect_re "... the others counted: a row names its largest" "$out" "^ +0 +0 +0 .* [A-Z] [A-Z][A-Za-z_]+ [0-9.]+[*~]"
-run env COLUMNS=160 LINES=50 "$PMUTOP" --sim skylake-sp --pane bottleneck --dump -n 1 -d 0.5
-expect_re "Skylake-SP: every Bottleneck metric n/a with the layout's reason" \
-	"$(printf '%s\n' "$out" | tr -s '\n ' '  ')" \
-	"n/a here: Mispredictions, Big_Code.*: its group is left out: TmaInfo needs"
+# Skylake-SP counts them per core (key 7 had no room in a layout of 64 groups): a thread's row
+# shows its core's figures, the largest as the truth's
+env COLUMNS=160 LINES=50 $NICE "$PMUTOP" --sim "skylake-sp:$tmp/bandwidth.scn" --source msr -g 7 \
+	--pane bottleneck --dump -n 2 -d 1.5 >"$tmp/pane.skx" 2>&1
+r=$(pane_row "$tmp/pane.skx" 56 "$tmp/truth.skylake-sp.bandwidth" 2>&1)
+echo "# bottleneck pane, Skylake-SP bandwidth, cpu 56: $r"
+expect_match "Skylake-SP: a thread's row shows its core's Bottleneck figures, the largest as the truth's" "$r" "ok: "

@@ -140,7 +140,7 @@ START_TEST(uncore_groups_pack_by_box_kind)
 	struct layout *l;
 	struct counter_set sets[8];
 	char blocked[8][SAMPLE_WHY_MAX] = { { 0 } }, err[512];
-	uint64_t free;
+	layout_groups free;
 	const char *text =
 		"pmutop-layout 1\nlayout t\nmodels 06_5E\n"
 		"metric ipc thread ratio = instructions / cycles\n"

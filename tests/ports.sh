@@ -5,10 +5,11 @@
 # PORT_6, PORT_7_8: "Uops executed on port(s) ..."), which pmutop's group
 # Ports (key 6) reads over CPU_CLK_UNHALTED.DISTRIBUTED ("cycle counts are
 # evenly distributed between active threads in the Core"): each set the share
-# of the core's cycles each of its ports dispatched a uop, where the layout's
-# 64 groups leave it room (Tiger and Alder Lake here; on the emulated servers
-# the vendor's TMA groups and the uncore's take all 64, and the vendor's own
-# Port_N and Load/Store/ALU_Op_Utilization read the same events).  Before, the ports pane
+# of the core's cycles each of its ports dispatched a uop: on the clients
+# (Tiger and Alder Lake) and the servers (Ice Lake-SP, Sapphire Rapids: their
+# vendor TMA and uncore groups took all of a layout's 64 groups, and Ports was
+# left out until a layout had 128), where the vendor's own Port_N and
+# Load/Store/ALU_Op_Utilization read the same events.  Before, the ports pane
 # showed the ports Intel's metrics name singly (3 of Golden Cove's 12), and
 # "Port counts are off" with key 6 on (the emulator counted neither event).
 #
@@ -25,7 +26,7 @@
 # 3 = 16.67 %, port_4_9 5 %, port_5_11 15 %, port_7_8 5 %; Sunny Cove's
 # port_2_3 25 %, port_5 30 %.
 . "$top_srcdir/tests/lib.sh"
-plan 41
+plan 71
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -68,6 +69,11 @@ for src in msr perf; do
 	# Willow Cove (Tiger Lake): loads on 2 and 3, port 5 alone
 	check tigerlake "$tmp/ports.scn" 2 $src port_0:50 port_1:40 port_2_3:25 port_4_9:5 \
 		port_5:30 port_6:10 port_7_8:5
+	# the servers' cores: Golden Cove (Sapphire Rapids), Sunny Cove (Ice Lake-SP)
+	check sapphire-rapids "$tmp/ports.scn" 3 $src port_0:50 port_1:40 port_2_3_10:16.667 \
+		port_4_9:5 port_5_11:15 port_6:10 port_7_8:5
+	check icelake-sp "$tmp/ports.scn" 1 $src port_0:50 port_1:40 port_2_3:25 port_4_9:5 \
+		port_5:30 port_6:10 port_7_8:5
 done
 
 # key 6: the vendor's level 6 and pmutop's ports take turns (scaled); Intel's own Port_0 over
@@ -103,6 +109,17 @@ case "$out" in
 *"Port counts are off"*) fail "... and no 'off' message with its key on" "the pane says its counts are off" ;;
 *) pass "... and no 'off' message with its key on" ;;
 esac
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "sapphire-rapids:$tmp/ports.scn" --source msr --dump \
+	-n 2 -d 0.3 --pane ports -g 6
+expect_match "Sapphire Rapids' ports pane, key 6: Golden Cove's 12 ports in Intel's 7 sets" \
+	"$(printf '%s\n' "$out" | grep '% of core cyc' | head -1 | tr -s ' ')" \
+	"p0 p1 p2,3,10 p4,9 p5,11 p6 p7,8"
+row=$(printf '%s\n' "$out" | grep '^ *0 (0,112)')
+if printf '%s\n' "$row" | grep -Eq ' (49\.[5-9]|50\.[0-4])[0-9]*\*'; then
+	pass "... with figures, marked scaled (core 0's port 0 near 50, taking turns with level 6)"
+else
+	fail "... with figures, marked scaled (core 0's port 0 near 50, taking turns with level 6)" "$row"
+fi
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "tigerlake:$tmp/ports.scn" --dump -n 2 -d 0.3 \
 	--pane ports -g Ports
 expect_match "Tiger Lake at 80x24: its 10 ports in 7 sets" \

@@ -33,6 +33,7 @@ scenario() {
 		printf 'cpu all util=1 port0=0.25 port1=0.2 port2=0.25 port3=0.1 port4=0.1 port5=0.1 port6=0 port7=0\n'
 		printf 'cpu all fetch_latency_share=0.6 fe_icache_share=0.3 fe_itlb_share=0.1 fe_resteer_share=0.25\n'
 		printf 'cpu all fe_unknown_branch_share=0.2 fe_lcp_share=0.05 fe_dsb_switch_share=0.1 fe_ms_switch_share=0.1\n'
+		printf 'cpu all dsb_switch_cycles=3\n'
 		printf 'cpu all heavy_ops_share=0.15 ms_heavy_share=0.4 mispredict_share=0.75 mo_clear_share=0.3\n'
 		printf 'cpu all mem_uops_share=0.35 fb_full_stall=0 serialize_stall=0 div_busy=0 x87_share=0 macro_fused_per_inst=0.05\n'
 		printf 'cpu all rs_full_stall=0.05 rob_full_stall=0.03\n'

@@ -147,7 +147,7 @@ static void engine_apply_interval(struct engine *e, double interval)
 
 static void engine_apply_commands(struct engine *e)
 {
-	uint64_t groups;
+	layout_groups groups;
 	double interval;
 	bool paused, dirty;
 	int pid;

@@ -133,7 +133,7 @@ struct engine_config {
 	 * groups on time whatever the load (engine_thread.c).
 	 */
 	bool normal_priority;
-	uint64_t groups;         /* selected groups, bit g = layout group g */
+	layout_groups groups;         /* selected groups, bit g = layout group g */
 	const char *source;
 	const char *root;        /* the machine's root ("/" or a --root tree), to name other programs */
 	bool simulated;
@@ -257,7 +257,7 @@ int engine_fd(const struct engine *e);
 void engine_ack(struct engine *e);
 
 /* Commands, applied at the next slice. */
-void engine_set_groups(struct engine *e, uint64_t groups);
+void engine_set_groups(struct engine *e, layout_groups groups);
 void engine_set_interval(struct engine *e, double seconds);
 void engine_set_paused(struct engine *e, bool paused);
 /*

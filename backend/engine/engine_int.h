@@ -34,7 +34,7 @@ struct engine {
 	double t_start;                  /* real clock at the start of the interval */
 	double wall_sweep;               /* the wall clock when the last sweep's counts were read */
 	int ticks, tick;                 /* steps per slice (uncore polls between), this one */
-	uint64_t groups;                 /* selected */
+	layout_groups groups;                 /* selected */
 	char (*blocked)[SAMPLE_WHY_MAX]; /* per group: why it cannot be programmed, "" if it can */
 	double interval;
 	double interval_after_first;     /* > 0: the first interval is short, then this one */
@@ -46,7 +46,7 @@ struct engine {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	struct sample *latest;
-	uint64_t want_groups;
+	layout_groups want_groups;
 	double want_interval;
 	bool want_paused, quit, dirty;
 	bool want_flush;                 /* engine_flush asked (under lock) */

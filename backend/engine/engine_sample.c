@@ -189,8 +189,8 @@ static void engine_build_groups(const struct engine *e, struct sample *s)
 	}
 	for (int m = 0; m < l->nmetrics; m++) {
 		s->metric_scaled[m] = false;
-		for (uint64_t u = l->metrics[m].uses; u; u &= u - 1) {
-			int g = __builtin_ctzll(u);
+		for (layout_groups u = l->metrics[m].uses; u; u &= u - 1) {
+			int g = layout_groups_first(u);
 
 			s->metric_scaled[m] |= s->groups[g].state == SAMPLE_GROUP_ROTATING &&
 					       engine_group_live(e, g);

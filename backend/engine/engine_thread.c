@@ -162,7 +162,7 @@ void engine_ack(struct engine *e)
 	}
 }
 
-static void engine_command(struct engine *e, uint64_t groups, double interval, bool paused)
+static void engine_command(struct engine *e, layout_groups groups, double interval, bool paused)
 {
 	pthread_mutex_lock(&e->lock);
 	e->want_groups = groups;
@@ -173,7 +173,7 @@ static void engine_command(struct engine *e, uint64_t groups, double interval, b
 	pthread_mutex_unlock(&e->lock);
 }
 
-void engine_set_groups(struct engine *e, uint64_t groups)
+void engine_set_groups(struct engine *e, layout_groups groups)
 {
 	engine_command(e, groups, e->want_interval, e->want_paused);
 }

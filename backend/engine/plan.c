@@ -48,8 +48,8 @@ static void plan_place(const struct layout *l, struct counter_set *sets, int *n,
 }
 
 /* Pack the selected core groups of kind KIND (every kind: LAYOUT_NCORETYPES) into SETS. */
-static int plan_core_kind(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
-			  uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX],
+static int plan_core_kind(const struct layout *l, layout_groups groups, uint32_t usable,
+			  uint32_t lost, uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX],
 			  unsigned kind)
 {
 	int n = 0;
@@ -77,7 +77,7 @@ static int plan_core_kind(const struct layout *l, uint64_t groups, uint32_t usab
 	return n;
 }
 
-int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
+int plan_core(const struct layout *l, layout_groups groups, uint32_t usable, uint32_t lost,
 	      uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX])
 {
 	bool any = false, e = false;
@@ -117,8 +117,8 @@ int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t
 	return n > ne ? n : ne;
 }
 
-int plan_uncore(const struct layout *l, uint64_t groups, struct counter_set *sets, uint64_t *free,
-		char (*blocked)[SAMPLE_WHY_MAX])
+int plan_uncore(const struct layout *l, layout_groups groups, struct counter_set *sets,
+		layout_groups *free, char (*blocked)[SAMPLE_WHY_MAX])
 {
 	int n = 0;
 
@@ -145,9 +145,9 @@ int plan_uncore(const struct layout *l, uint64_t groups, struct counter_set *set
 	return n;
 }
 
-uint64_t plan_groups(const struct counter_set *sets, int n)
+layout_groups plan_groups(const struct counter_set *sets, int n)
 {
-	uint64_t g = 0;
+	layout_groups g = 0;
 
 	for (int s = 0; s < n; s++)
 		g |= sets[s].groups;

@@ -32,7 +32,7 @@ bool plan_arch_unavailable(const struct layout *l, int g, uint32_t absent, char 
  * naming LOST, counters given up while running; every other core group's
  * BLOCKED[g] is "".  SETS has room for l->ngroups.  Returns the sets.
  */
-int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t lost,
+int plan_core(const struct layout *l, layout_groups groups, uint32_t usable, uint32_t lost,
 	      uint32_t absent, struct counter_set *sets, char (*blocked)[SAMPLE_WHY_MAX]);
 
 /*
@@ -42,10 +42,10 @@ int plan_core(const struct layout *l, uint64_t groups, uint32_t usable, uint32_t
  * fits no set alone is blocked with the reason.  SETS has room for
  * l->ngroups.  Returns the sets.
  */
-int plan_uncore(const struct layout *l, uint64_t groups, struct counter_set *sets, uint64_t *free,
-		char (*blocked)[SAMPLE_WHY_MAX]);
+int plan_uncore(const struct layout *l, layout_groups groups, struct counter_set *sets,
+		layout_groups *free, char (*blocked)[SAMPLE_WHY_MAX]);
 
 /* The groups of SETS[0 .. N), bit g. */
-uint64_t plan_groups(const struct counter_set *sets, int n);
+layout_groups plan_groups(const struct counter_set *sets, int n);
 
 #endif

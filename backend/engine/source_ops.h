@@ -121,7 +121,7 @@ struct src_plan {
 	int gp_usable;           /* programmable counters pmutop may use */
 	uint32_t fixed;          /* fixed counters with figures, bit n */
 	uint32_t topdown;        /* MSR_PERF_METRICS fields with figures, bit k (beside fixed counter 3) */
-	uint64_t live;           /* groups that count, bit g */
+	layout_groups live;           /* groups that count, bit g */
 	long files;              /* open files its events take (the uncore's are counted beside) */
 };
 
@@ -144,7 +144,7 @@ struct src_core_ops {
 	/* Take the CPUs (saved, enabled, opened).  0, or -errno with one line in ERR. */
 	int (*create)(const struct src_env *env, struct src_core **out, char *err, size_t errlen);
 	/* Plan GROUPS: BLOCKED[g] says why a core group cannot count ("" when it can). */
-	void (*plan)(struct src_core *s, uint64_t groups, char (*blocked)[SAMPLE_WHY_MAX],
+	void (*plan)(struct src_core *s, layout_groups groups, char (*blocked)[SAMPLE_WHY_MAX],
 		     struct src_plan *out);
 	/* Most seconds between steps its own timer needs (the emulated kernel), 0 none; NULL none. */
 	double (*tick_s)(const struct src_core *s);
@@ -231,7 +231,7 @@ struct src_uncore_env {
 /* A transport's plan. */
 struct src_uplan {
 	int nsets;                /* sets that take turns on the boxes' counters */
-	uint64_t live;            /* groups that count, bit g */
+	layout_groups live;            /* groups that count, bit g */
 	double poll_s;            /* most seconds between reads (a counter that wraps fast), INFINITY */
 };
 
@@ -246,7 +246,7 @@ struct src_uncore_ops {
 	 * (BLOCKED[g] ""), beside CORE_FILES open files of the core's; block
 	 * the rest with the reason.
 	 */
-	void (*plan)(struct src_uncore *u, uint64_t groups, long core_files,
+	void (*plan)(struct src_uncore *u, layout_groups groups, long core_files,
 		     char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out);
 	/* Start socket S's interval: the live set programmed, baselines taken. */
 	void (*baseline)(struct src_uncore *u, struct src_socket *s);

@@ -69,7 +69,7 @@ static bool uncore_unavailable(const struct uncore *u, const struct layout_group
 	return false;
 }
 
-void uncore_plan(struct uncore *u, uint64_t groups, long core_files)
+void uncore_plan(struct uncore *u, layout_groups groups, long core_files)
 {
 	const struct layout *l = u->l;
 

@@ -104,7 +104,7 @@ void uncore_free(struct uncore *u);
  * Plan the selected uncore groups (bit g = layout group g) beside
  * CORE_FILES open files of the core's; blocks what cannot count.
  */
-void uncore_plan(struct uncore *u, uint64_t groups, long core_files);
+void uncore_plan(struct uncore *u, layout_groups groups, long core_files);
 int uncore_nsets(const struct uncore *u);
 bool uncore_group_live(const struct uncore *u, int g);
 /* Why selected group G cannot count, or "" */

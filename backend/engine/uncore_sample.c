@@ -75,7 +75,8 @@ void uncore_fill(struct uncore *u, struct sample *s)
 	}
 }
 
-static void uncore_flag_group(struct sample *s, int sock, int ch, uint64_t groups, const char *why)
+static void uncore_flag_group(struct sample *s, int sock, int ch, layout_groups groups,
+			      const char *why)
 {
 	const struct layout *l = s->layout;
 
@@ -167,7 +168,7 @@ static void uncore_check_qhl(struct uncore *u, struct sample *s, int sock)
 	double tol = u->plan.nsets > 1 ? UNCORE_QHL_TOLERANCE_SCALED : UNCORE_QHL_TOLERANCE;
 	double slack = UNCORE_SLACK_LINES_PER_S * secs;
 	unsigned mr = 0, mw = 0, mq = 0;
-	uint64_t groups = 0;
+	layout_groups groups = 0;
 	char why[200];
 
 	for (int k = 0; k < l->nevents; k++) {

@@ -62,7 +62,7 @@ uint64_t counter_uncore_evtsel(const struct layout_event *ev);
  * their groups into sets the same way.
  */
 struct counter_set {
-	uint64_t groups;           /* bit g: layout group g */
+	layout_groups groups;          /* bit g: layout group g */
 	int nev;
 	int ev[COUNTER_SET_MAX];   /* layout event indexes */
 	int ctr[COUNTER_SET_MAX];  /* the counter each one is programmed on, in its bank */

@@ -125,9 +125,31 @@ extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];
 
 /* Memory channels per socket a layout may name (channel=N). */
 #define LAYOUT_MAX_CHANNELS 16
-/* group masks are 64 bits wide (engine, session, settings): bit g is LAYOUT_GROUP(g) */
-#define LAYOUT_GROUP(g) (UINT64_C(1) << (g))
-#define LAYOUT_MAX_GROUPS 64
+/*
+ * A set of a layout's groups (engine, session, settings, panes): bit g is
+ * LAYOUT_GROUP(g).  128 wide: a two-socket server's vendor tree, its Info
+ * metrics and the uncore's groups take more than 64 (Sapphire Rapids 64
+ * without pmutop's Ports group; Skylake-SP's key 7 had no room).
+ */
+typedef unsigned __int128 layout_groups;
+#define LAYOUT_GROUP(g) ((layout_groups)1 << (g))
+#define LAYOUT_MAX_GROUPS 128
+/* the groups below G (all of them at LAYOUT_MAX_GROUPS) */
+#define LAYOUT_GROUPS_BELOW(g) ((g) >= LAYOUT_MAX_GROUPS ? ~(layout_groups)0 : LAYOUT_GROUP(g) - 1)
+
+/* the lowest group of a set that is not empty */
+static inline int layout_groups_first(layout_groups set)
+{
+	uint64_t lo = (uint64_t)set;
+
+	return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(set >> 64));
+}
+
+/* the groups in a set */
+static inline int layout_groups_count(layout_groups set)
+{
+	return __builtin_popcountll((uint64_t)set) + __builtin_popcountll((uint64_t)(set >> 64));
+}
 
 /* Keys the TUI keeps for itself; a group key is 1-9 or another lowercase letter. */
 #define LAYOUT_RESERVED_KEYS "adehmpqrs"
@@ -182,7 +204,7 @@ struct layout_metric {
 	 * outside any group.  Its figure is scaled when one of them took turns;
 	 * n/a when its own group did not count, or an event it reads was not.
 	 */
-	uint64_t uses;
+	layout_groups uses;
 	char *na;            /* "unavailable" line: never counted here, and why; NULL otherwise */
 	/*
 	 * A node of a tree of metrics ("tree" and "threshold" lines; the
@@ -239,7 +261,7 @@ struct layout_group {
 	 * metrics read too (Intel's Bottleneck metrics read the tree's); its
 	 * key counts them with its own (layout_groups_counted)
 	 */
-	uint64_t reads;
+	layout_groups reads;
 };
 
 struct layout {
@@ -342,13 +364,13 @@ int layout_metric_var(const struct layout *l, int m);
  * of metrics counted in several groups that take turns; G alone when it
  * has no key or the only one.
  */
-uint64_t layout_key_groups(const struct layout *l, int g);
+layout_groups layout_key_groups(const struct layout *l, int g);
 
 /*
  * The groups that count when GROUPS are selected: those, and the groups
  * their "reads" lines name (a key counts what its metrics read).
  */
-uint64_t layout_groups_counted(const struct layout *l, uint64_t groups);
+layout_groups layout_groups_counted(const struct layout *l, layout_groups groups);
 
 /* Does metric M's formula read layout event E? */
 bool layout_metric_reads(const struct layout *l, int m, int e);

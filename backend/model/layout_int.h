@@ -49,7 +49,7 @@ struct layout_parser {
 	const char *why;
 	char whybuf[200];
 	enum layout_scope scope;
-	uint64_t uses;            /* groups a formula read so far (layout_lookup) */
+	layout_groups uses;            /* groups a formula read so far (layout_lookup) */
 };
 
 /* FILE:LINE:COL: expected FMT... (every message says what was expected there).  -EINVAL. */

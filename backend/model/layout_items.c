@@ -340,8 +340,8 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 	struct layout_parser *p = ctx;
 	const struct layout *l = p->l;
 
-	uint64_t key = p->group >= 0 ? layout_key_groups(l, p->group) : 0;
-	uint64_t reads = layout_groups_counted(l, key) & ~key;
+	layout_groups key = p->group >= 0 ? layout_key_groups(l, p->group) : 0;
+	layout_groups reads = layout_groups_counted(l, key) & ~key;
 	int other = -1, read = -1;
 
 	p->why = NULL;

@@ -20,9 +20,9 @@
 
 #define LAYOUT_MAX_LEVEL 9
 
-uint64_t layout_key_groups(const struct layout *l, int g)
+layout_groups layout_key_groups(const struct layout *l, int g)
 {
-	uint64_t mask = 0;
+	layout_groups mask = 0;
 
 	if (!l->groups[g].key)
 		return LAYOUT_GROUP(g);
@@ -32,9 +32,9 @@ uint64_t layout_key_groups(const struct layout *l, int g)
 	return mask;
 }
 
-uint64_t layout_groups_counted(const struct layout *l, uint64_t groups)
+layout_groups layout_groups_counted(const struct layout *l, layout_groups groups)
 {
-	uint64_t counted = groups;
+	layout_groups counted = groups;
 
 	for (int g = 0; g < l->ngroups; g++)
 		if (groups & LAYOUT_GROUP(g))

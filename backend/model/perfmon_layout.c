@@ -524,7 +524,7 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 	}
 	if (!rc) {
 		/*
-		 * pmutop's group of every execution port, where the layout's 64 groups leave it
+		 * pmutop's group of every execution port, where the layout's 128 groups leave it
 		 * room after the uncore's (a dry run of the uncore counts what it takes)
 		 */
 		nports = perfmon_uncore_count(p, c, LAYOUT_MAX_GROUPS - g.ngroups) <

@@ -1,6 +1,6 @@
 /*
  * perfmon_layout_reads: the groups of other keys a key's wide metrics read
- * (Intel's Bottleneck metrics read the tree's events: a layout's 64 groups
+ * (Intel's Bottleneck metrics read the tree's events: a layout's 128 groups
  * would not hold them twice); see perfmon_layout_int.h.
  */
 #include "perfmon_layout_int.h"
@@ -11,7 +11,7 @@
  * The groups of the keys before K (their ordinals in the layout's groups):
  * per event variable, the first that counts it, else -1 (FOREIGN).  A wide
  * metric of key K reads its events there rather than in passes of its own
- * (Intel's Bottleneck metrics read the tree's events: the 64 groups a layout
+ * (Intel's Bottleneck metrics read the tree's events: the 128 groups a layout
  * holds would not hold them twice).
  */
 void perfmon_layout_foreign(const struct pl_gen *g, int k, int *foreign)
@@ -53,7 +53,7 @@ static void pl_group_name(const struct pl_gen *g, int ord, char *buf, size_t len
 /* The groups of other keys whose events the wide metrics of plan PL read ("reads"). */
 void perfmon_layout_reads_line(struct pl_gen *g, const struct perfmon_plan *pl)
 {
-	uint64_t reads = 0;
+	layout_groups reads = 0;
 	char name[64];
 
 	for (int i = 0; i < pl->nmetrics; i++)
@@ -63,7 +63,7 @@ void perfmon_layout_reads_line(struct pl_gen *g, const struct perfmon_plan *pl)
 		return;
 	fprintf(g->f, "  reads");
 	for (; reads; reads &= reads - 1) {
-		pl_group_name(g, __builtin_ctzll(reads), name, sizeof(name));
+		pl_group_name(g, layout_groups_first(reads), name, sizeof(name));
 		fprintf(g->f, " %s", name);
 	}
 	fputc('\n', g->f);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "layout.h"
 #include "perfmon.h"
 
 #define PERFMON_PLAN_FIXED 4    /* fixed counters 0-3: instructions, cycles, reference, slots */
@@ -53,7 +54,7 @@ struct perfmon_plan {
 	int nmetrics;
 	int *pass;                         /* per metric asked for: its pass, or -1 */
 	bool *split;                       /* per metric asked for: its events in several passes */
-	uint64_t *reads;                   /* per metric asked for: the foreign groups it reads */
+	layout_groups *reads;              /* per metric asked for: the foreign groups it reads */
 	char (*why)[200];                  /* per metric asked for, pass -1: why */
 };
 

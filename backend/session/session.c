@@ -451,7 +451,7 @@ void session_ack(struct session *s)
 		engine_ack(s->eng); /* the OS sampler's timer is read by ossample_take */
 }
 
-void session_set_groups(struct session *s, uint64_t groups)
+void session_set_groups(struct session *s, layout_groups groups)
 {
 	if (!s->os)
 		engine_set_groups(s->eng, groups); /* the OS's figures have no groups */
@@ -531,7 +531,7 @@ const struct layout *session_layout(const struct session *s)
 	return s->layout;
 }
 
-uint64_t session_groups(const struct session *s)
+layout_groups session_groups(const struct session *s)
 {
 	return s->groups;
 }

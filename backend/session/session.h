@@ -146,7 +146,7 @@ void session_about(const struct session *s, struct session_about *out);
 const struct layout *session_layout(const struct session *s);
 
 /* The groups the run started with (a mask of its layout's groups). */
-uint64_t session_groups(const struct session *s);
+layout_groups session_groups(const struct session *s);
 
 /*
  * What the front ends say about the run before its first sample: counters
@@ -247,7 +247,7 @@ pid_t session_lock_holder(const char *root);
 const struct sample *session_latest(struct session *s);
 int session_fd(const struct session *s);
 void session_ack(struct session *s);
-void session_set_groups(struct session *s, uint64_t groups);
+void session_set_groups(struct session *s, layout_groups groups);
 void session_set_interval(struct session *s, double seconds);
 void session_set_paused(struct session *s, bool paused);
 /* End the interval now (engine_flush): a sample follows within a slice. */
@@ -274,7 +274,7 @@ int session_scan_owners(const char *root, char *out, size_t len, char *err, size
  * the known ones in ERR: a warning); -EINVAL when no group is left (ERR says
  * why).
  */
-int session_parse_groups(const struct layout *l, const char *list, uint64_t *mask, char *err,
+int session_parse_groups(const struct layout *l, const char *list, layout_groups *mask, char *err,
 			 size_t errlen);
 
 /*

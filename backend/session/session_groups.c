@@ -29,7 +29,7 @@ int session_scan_owners(const char *root, char *out, size_t len, char *err, size
 	return rc;
 }
 
-int session_parse_groups(const struct layout *l, const char *list, uint64_t *mask, char *err,
+int session_parse_groups(const struct layout *l, const char *list, layout_groups *mask, char *err,
 			 size_t errlen)
 {
 	char *copy = xstrdup(list), *save = NULL;
@@ -42,7 +42,7 @@ int session_parse_groups(const struct layout *l, const char *list, uint64_t *mas
 		int g = layout_group_find(l, w);
 
 		if (!strcmp(w, "all")) {
-			*mask |= (l->ngroups >= 64 ? 0 : LAYOUT_GROUP(l->ngroups)) - 1;
+			*mask |= LAYOUT_GROUPS_BELOW(l->ngroups);
 			continue;
 		}
 		for (int k = 0; k < l->ngroups && g < 0; k++)

@@ -22,7 +22,7 @@ struct session {
 	struct layout *own_layout;    /* the loaded one (layout points at it), or NULL */
 	struct engine *eng;
 	struct lock lock;             /* the counters' single-instance lock (lock.h) */
-	uint64_t groups;
+	layout_groups groups;
 	bool stepped;             /* session_config.stepped, and an emulator to step */
 	double sim_t;             /* emulated seconds since the start (stepped) */
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */

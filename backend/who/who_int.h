@@ -82,7 +82,7 @@ struct who_td {
 	int nev;                       /* the group's events */
 	struct perf_pmu_config cfg[PERF_GROUP_MAX];
 	int var[PERF_GROUP_MAX];       /* each event's variable in the layout's space */
-	uint64_t groups;               /* the layout's groups whose metrics level 1 reads */
+	layout_groups groups;               /* the layout's groups whose metrics level 1 reads */
 	double *vars;                  /* the variables while evaluating (layout_nvars) */
 	char why[200];
 };

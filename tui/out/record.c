@@ -507,7 +507,7 @@ int record_mark(struct record *r, double time, const char *text)
 	return record_line(r, o);
 }
 
-int record_groups(struct record *r, double time, uint64_t groups)
+int record_groups(struct record *r, double time, layout_groups groups)
 {
 	json_t *o = json_object(), *on = json_array();
 

@@ -76,7 +76,7 @@ int record_sample(struct record *r, const struct sample *s);
 
 /* A phase mark, a change of the groups counted (a mask of layout groups), of the interval. */
 int record_mark(struct record *r, double time, const char *text);
-int record_groups(struct record *r, double time, uint64_t groups);
+int record_groups(struct record *r, double time, layout_groups groups);
 int record_interval(struct record *r, double time, double seconds);
 
 const char *record_path(const struct record *r);

@@ -51,7 +51,7 @@ int sinks_mark(struct sinks *ks, const struct mark *mk)
 	return rc;
 }
 
-int sinks_groups(struct sinks *ks, double time, uint64_t groups)
+int sinks_groups(struct sinks *ks, double time, layout_groups groups)
 {
 	int rc = 0;
 

@@ -29,7 +29,7 @@ struct sink_ops {
 	int (*sample)(struct sink *k, const struct sample *s);
 	int (*mark)(struct sink *k, const struct mark *mk);           /* NULL: none */
 	/* The user changed the groups counted, or the interval (the screen), at TIME.  NULL: none. */
-	int (*groups)(struct sink *k, double time, uint64_t groups);
+	int (*groups)(struct sink *k, double time, layout_groups groups);
 	int (*interval)(struct sink *k, double time, double seconds);
 	/* The run is over; FED samples went by. */
 	int (*end)(struct sink *k, long fed);                         /* NULL: nothing */
@@ -86,7 +86,7 @@ void sinks_build(const struct sink_ctx *c, struct sinks *out);
 /* Feed every sink; the first non-zero status (every sink is fed regardless). */
 int sinks_sample(struct sinks *ks, const struct sample *s);
 int sinks_mark(struct sinks *ks, const struct mark *mk);
-int sinks_groups(struct sinks *ks, double time, uint64_t groups);
+int sinks_groups(struct sinks *ks, double time, layout_groups groups);
 int sinks_interval(struct sinks *ks, double time, double seconds);
 int sinks_end(struct sinks *ks);
 void sinks_free(struct sinks *ks);

@@ -56,7 +56,7 @@ static int sink_record_mark(struct sink *k, const struct mark *mk)
 	return rec ? sink_record_said(r, record_mark(rec, mk->time, mk->text)) : 0;
 }
 
-static int sink_record_groups(struct sink *k, double time, uint64_t groups)
+static int sink_record_groups(struct sink *k, double time, layout_groups groups)
 {
 	struct sink_rec *r = (struct sink_rec *)k;
 	struct record *rec = sink_record_live(r);

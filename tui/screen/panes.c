@@ -317,7 +317,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 
 		/* a metric over several groups: its events counted at different times */
 		for (int m = 0; m < s->layout->nmetrics && !mixed; m++)
-			mixed = s->metric_scaled[m] && __builtin_popcountll(s->layout->metrics[m].uses) > 1;
+			mixed = s->metric_scaled[m] && layout_groups_count(s->layout->metrics[m].uses) > 1;
 		snprintf(text, sizeof(text), "%d groups take turns on the counters: * marks a figure "
 			 "scaled from the time its counter counted%s", rotating,
 			 mixed ? ", ~ one from several groups' times" : "");

@@ -93,18 +93,18 @@ static int panes_footer_rows(const struct view *v, const struct sample *s, struc
 			continue;
 		}
 		/* the groups of one key (passes of one set of metrics) are one item */
-		uint64_t set = layout_key_groups(l, i);
-		int nev = 0, passes = __builtin_popcountll(set);
+		layout_groups set = layout_key_groups(l, i);
+		int nev = 0, passes = layout_groups_count(set);
 
 		if (set & (LAYOUT_GROUP(i) - 1))
 			continue;
-		for (uint64_t u = set; u; u &= u - 1)
-			nev += l->groups[__builtin_ctzll(u)].nevents;
+		for (layout_groups u = set; u; u &= u - 1)
+			nev += l->groups[layout_groups_first(u)].nevents;
 		/* some of its groups on (drill counts those a node reads): their state, and how many */
-		int on = __builtin_popcountll(v->groups & set);
+		int on = layout_groups_count(v->groups & set);
 
 		if (s && on && on < passes) {
-			st = s->groups[__builtin_ctzll(v->groups & set)].state;
+			st = s->groups[layout_groups_first(v->groups & set)].state;
 			style = panes_footer_style(st);
 		}
 		/* free-running IMC counters take no programmable counter; a key not asked for whose

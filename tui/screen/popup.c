@@ -234,7 +234,7 @@ static void popup_event_register(const struct view *v, const struct layout_event
 /* Whether metric M's explain lists event K: all of a one-group metric's, else those it reads. */
 static bool popup_reads(const struct layout *l, int m, int k)
 {
-	return __builtin_popcountll(l->metrics[m].uses) < 2 || layout_metric_reads(l, m, k);
+	return layout_groups_count(l->metrics[m].uses) < 2 || layout_metric_reads(l, m, k);
 }
 
 /* Group G of metric M's explain: its state and each event it counts. */
@@ -408,14 +408,14 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 	} else if (mt->group < 0) {
 		fprintf(f, "\nFrom the fixed counters and the TSC: always counted, never scaled.\n");
 	} else {
-		for (uint64_t u = mt->uses; u; u &= u - 1)
-			popup_explain_group(f, v, s, e, m, __builtin_ctzll(u), via_perf);
+		for (layout_groups u = mt->uses; u; u &= u - 1)
+			popup_explain_group(f, v, s, e, m, layout_groups_first(u), via_perf);
 		fprintf(f, "\nread: the counts while the group was live; scaled: over the whole "
 			"interval (equal when it counted all of it)\n");
-		if (__builtin_popcountll(mt->uses) > 1)
+		if (layout_groups_count(mt->uses) > 1)
 			fprintf(f, "Its events count in %d groups that take turns (more than the "
 				"counters hold at once): each is scaled by its own group's time.\n",
-				__builtin_popcountll(mt->uses));
+				layout_groups_count(mt->uses));
 		if (s && e)
 			popup_explain_chas(f, s, e, m);
 	}

@@ -27,8 +27,8 @@ struct ui_state {
 	struct pidcpus *pid;
 	struct history *hist;
 	struct sinks sinks;    /* where a live or viewed run's samples go: server, history, recording */
-	uint64_t s_groups;     /* the groups the run started with (a replay keeps them) */
-	uint64_t rc_groups;    /* the settings' groups and interval, kept in a replay or a */
+	layout_groups s_groups;     /* the groups the run started with (a replay keeps them) */
+	layout_groups rc_groups;    /* the settings' groups and interval, kept in a replay or a */
 	double rc_interval;    /* viewer, which show another run's (saved as they were) */
 	const struct ui_config *c;
 	bool cmd_ended;        /* seen ended: the last interval was asked for */
@@ -52,7 +52,7 @@ bool ui_apply_viewer(struct ui_state *u, enum view_cmd cmd);
 /* The player's sample on the screen: after the one before (NEXT), or after a jump. */
 void ui_show_player(struct ui_state *u, bool next);
 /* The groups sample S counted or tried to (not off): a replay's or an owner's choice. */
-uint64_t ui_groups_counted(const struct sample *s);
+layout_groups ui_groups_counted(const struct sample *s);
 
 /* Start curses on the terminal (its modes saved first); -1 with why in ERR. */
 int ui_term_begin(char *err, size_t errlen);

@@ -15,9 +15,9 @@
 #include "viewer.h"
 
 /* The groups sample S counted or tried to (not off): a replay's or an owner's choice. */
-uint64_t ui_groups_counted(const struct sample *s)
+layout_groups ui_groups_counted(const struct sample *s)
 {
-	uint64_t mask = 0;
+	layout_groups mask = 0;
 
 	for (int g = 0; g < s->layout->ngroups; g++)
 		if (s->groups[g].state != SAMPLE_GROUP_OFF)

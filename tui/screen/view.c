@@ -16,7 +16,7 @@
 #include "pane.h"
 #include "view_int.h"
 
-void view_init(struct view *v, const struct view_info *info, uint64_t groups, double interval)
+void view_init(struct view *v, const struct view_info *info, layout_groups groups, double interval)
 {
 	memset(v, 0, sizeof(*v));
 	v->info = *info;
@@ -98,7 +98,7 @@ void view_frame_free(struct view_frame *f)
  * per core (a core's figure colours its threads) whose group is on
  * (GROUPS), or M.
  */
-static int view_next_thread_metric(const struct layout *l, uint64_t groups, int m, int dir)
+static int view_next_thread_metric(const struct layout *l, layout_groups groups, int m, int dir)
 {
 	for (int i = 1; i <= l->nmetrics; i++) {
 		int k = ((m + dir * i) % l->nmetrics + l->nmetrics) % l->nmetrics;
@@ -169,7 +169,7 @@ static bool view_toggle_group(struct view *v, int key)
 	for (int g = 0; g < l->ngroups; g++)
 		if (l->groups[g].key == key) {
 			/* the groups of one key take turns counting one set of metrics: all or none */
-			uint64_t set = layout_key_groups(l, g);
+			layout_groups set = layout_key_groups(l, g);
 
 			v->groups = (v->groups & set) ? v->groups & ~set : v->groups | set;
 			return true;

@@ -118,9 +118,9 @@ struct view {
 	int zoom_socket;          /* topo socket index, or -1 for the whole machine */
 	bool paused;
 	double interval;
-	uint64_t groups;
+	layout_groups groups;
 	bool drill;               /* D, --drill: the level under the bottleneck counted by itself */
-	uint64_t drilled;         /* the groups drill turned on (it turns them off again) */
+	layout_groups drilled;         /* the groups drill turned on (it turns them off again) */
 	enum view_overlay overlay;
 	enum view_prompt prompt;
 	char input[64];           /* the prompt's text */
@@ -198,7 +198,7 @@ struct view_hit {
 	int entity;               /* -1: none */
 };
 
-void view_init(struct view *v, const struct view_info *info, uint64_t groups, double interval);
+void view_init(struct view *v, const struct view_info *info, layout_groups groups, double interval);
 
 /*
  * MSG goes to the recent messages (L shows them in full) unless it is

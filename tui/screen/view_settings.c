@@ -100,7 +100,7 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 		return 0;
 	}
 	if (!strcmp(key, "groups")) {
-		uint64_t mask = 0;
+		layout_groups mask = 0;
 		char list[256], *save = NULL;
 
 		snprintf(list, sizeof(list), "%s", value);

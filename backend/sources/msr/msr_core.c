@@ -446,8 +446,8 @@ static int msr_core_create(const struct src_env *env, struct src_core **out, cha
 }
 
 /* The current set's counters stopped on every CPU, then the groups packed again. */
-static void msr_core_plan(struct src_core *sc, uint64_t groups, char (*blocked)[SAMPLE_WHY_MAX],
-			  struct src_plan *out)
+static void msr_core_plan(struct src_core *sc, layout_groups groups,
+			  char (*blocked)[SAMPLE_WHY_MAX], struct src_plan *out)
 {
 	struct msr_core *m = msr_core_of(sc);
 	const struct counter_set *old = msr_core_cur(m);

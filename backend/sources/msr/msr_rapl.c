@@ -42,7 +42,7 @@ struct msr_rapl {
 	double unit[RAPL_DOMAINS];     /* joules a count */
 	bool readable[RAPL_DOMAINS];   /* read on the first socket at start */
 	int *domain;                   /* per layout event: its domain, -1 none */
-	uint64_t live;
+	layout_groups live;
 	uint32_t *prev;                /* [socket][domain] */
 	char error[200];
 };
@@ -101,7 +101,7 @@ static void msr_rapl_read_socket(struct msr_rapl *r, struct src_socket *s, bool 
 	s->t_last = t;
 }
 
-static void msr_rapl_plan(struct src_uncore *su, uint64_t groups, long core_files,
+static void msr_rapl_plan(struct src_uncore *su, layout_groups groups, long core_files,
 			  char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out)
 {
 	struct msr_rapl *r = msr_rapl_of(su);

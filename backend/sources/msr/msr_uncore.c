@@ -75,7 +75,7 @@ struct msr_uncore {
 	struct msr_usock *us;     /* per socket */
 	struct counter_set *sets;
 	int nsets, cur;
-	uint64_t imc_groups;      /* selected IMC groups with a window to read */
+	layout_groups imc_groups;      /* selected IMC groups with a window to read */
 	char note[1100];
 	char taken_note[1024];    /* sockets another program took while pmutop ran */
 	char error[512];
@@ -370,7 +370,7 @@ static void msr_uncore_read_socket(struct msr_uncore *m, struct src_socket *s, b
 
 /* ---- the operations -------------------------------------------------------- */
 
-static void msr_uncore_plan(struct src_uncore *su, uint64_t groups, long core_files,
+static void msr_uncore_plan(struct src_uncore *su, layout_groups groups, long core_files,
 			    char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out)
 {
 	struct msr_uncore *m = msr_uncore_of(su);

@@ -62,7 +62,7 @@ struct perf_core {
 	uint32_t topdown;                /* fields counted in the slots group, bit k */
 	int td_field[PERF_GROUP_MAX];    /* the slots group's member m (from 1): its field */
 	long fixed_files;                /* open files of the fixed events per CPU */
-	uint64_t open;                   /* the core groups open */
+	layout_groups open;                   /* the core groups open */
 	uint32_t gp_usable;
 	double *tsc_prev;                /* per CPU: the TSC at its last read */
 	unsigned char *lowpower;         /* per CPU: a low-power E-core, counted through cpu_lowpower */
@@ -316,8 +316,8 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 	return rc;
 }
 
-static void perf_core_plan(struct src_core *sc, uint64_t groups, char (*blocked)[SAMPLE_WHY_MAX],
-			   struct src_plan *out)
+static void perf_core_plan(struct src_core *sc, layout_groups groups,
+			   char (*blocked)[SAMPLE_WHY_MAX], struct src_plan *out)
 {
 	struct perf_core *p = perf_core_of(sc);
 	const struct layout *l = p->l;

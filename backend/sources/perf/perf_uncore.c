@@ -59,7 +59,7 @@ struct perf_uncore {
 	char missing[LAYOUT_NPMUS][224];  /* why a layout PMU has no kernel PMU */
 	struct perf_pmu clock;
 	bool has_clock;
-	uint64_t open;                    /* uncore groups open */
+	layout_groups open;                    /* uncore groups open */
 	int *cpu;                         /* per socket: the CPU its events are opened on */
 	int *goff;                        /* per group: its first (group, box) slot */
 	int nslots;                       /* (group, box) slots in all */
@@ -365,7 +365,7 @@ static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, cha
 	return 0;
 }
 
-static void perf_uncore_plan(struct src_uncore *su, uint64_t groups, long core_files,
+static void perf_uncore_plan(struct src_uncore *su, layout_groups groups, long core_files,
 			     char (*blocked)[SAMPLE_WHY_MAX], struct src_uplan *out)
 {
 	struct perf_uncore *up = perf_uncore_of(su);

@@ -396,17 +396,17 @@ const struct emu_ev_row emu_ev_rows[] = {
 	  .umask = 0x01, .shape = SH_RATE, .q = Q_OCR, .arg = OCR_NONE, .offcore = 0x10003C0020 },
 	{ .cores = SKL, .name = "OFFCORE_RESPONSE.PF_L2_RFO.L3_MISS.REMOTE_HITM", .event = 0xB7,
 	  .umask = 0x01, .shape = SH_RATE, .q = Q_OCR, .arg = OCR_NONE, .offcore = 0x103FC00020 },
-	/* Tiger Lake's turbo licences */
-	{ .cores = SNC, .name = "CORE_POWER.LVL0_TURBO_LICENSE", .event = 0x28, .umask = 0x07, .shape = SH_COND,
+	/* Tiger Lake's and Skylake's turbo licences */
+	{ .cores = SNC | SKL, .name = "CORE_POWER.LVL0_TURBO_LICENSE", .event = 0x28, .umask = 0x07, .shape = SH_COND,
 	  .q = Q_LICENSE, .arg = 0 },
-	{ .cores = SNC, .name = "CORE_POWER.LVL1_TURBO_LICENSE", .event = 0x28, .umask = 0x18, .shape = SH_COND,
+	{ .cores = SNC | SKL, .name = "CORE_POWER.LVL1_TURBO_LICENSE", .event = 0x28, .umask = 0x18, .shape = SH_COND,
 	  .q = Q_LICENSE, .arg = 1 },
-	{ .cores = SNC, .name = "CORE_POWER.LVL2_TURBO_LICENSE", .event = 0x28, .umask = 0x20, .shape = SH_COND,
+	{ .cores = SNC | SKL, .name = "CORE_POWER.LVL2_TURBO_LICENSE", .event = 0x28, .umask = 0x20, .shape = SH_COND,
 	  .q = Q_LICENSE, .arg = 2 },
 	/* instructions retired after a front-end event, by MSR_PEBS_FRONTEND's value (Intel's data's) */
-	{ .cores = SNC, .name = "FRONTEND_RETIRED.ANY_DSB_MISS", .event = 0xC6, .umask = 0x01,
+	{ .cores = SNC | SKL, .name = "FRONTEND_RETIRED.ANY_DSB_MISS", .event = 0xC6, .umask = 0x01,
 	  .shape = SH_RATE, .q = Q_FE_RETIRED, .arg = FE_RETIRED_DSB_MISS, .offcore = 0x1 },
-	{ .cores = SNC, .name = "FRONTEND_RETIRED.L2_MISS", .event = 0xC6, .umask = 0x01,
+	{ .cores = SNC | SKL, .name = "FRONTEND_RETIRED.L2_MISS", .event = 0xC6, .umask = 0x01,
 	  .shape = SH_RATE, .q = Q_FE_RETIRED, .arg = FE_RETIRED_L2_MISS, .offcore = 0x13 },
 	/* Sapphire Rapids' and Alder Lake's umask 01H, Granite Rapids' and Lion Cove's 03H */
 	{ .cores = GLC_, .name = "FRONTEND_RETIRED.ANY_DSB_MISS:u0x01", .event = 0xC6, .umask = 0x01,
@@ -426,12 +426,27 @@ const struct emu_ev_row emu_ev_rows[] = {
 	{ .cores = SNC | GLC_, .name = "MEM_LOAD_L3_HIT_RETIRED", .event = 0xD2, .umask = 0x0F,
 	  .shape = SH_RATE, .q = Q_XSNP_FWD, .bits = true },
 	/* the RS empties while a serializing operation drains it (the front end's bubbles leave it uops) */
-	{ .cores = SNC, .name = "RS_EVENTS.EMPTY_CYCLES", .event = 0x5E, .umask = 0x01, .shape = SH_COND,
-	  .q = Q_STALLS_SERIAL },
-	{ .cores = SNC | GLC_, .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .event = 0x3C, .umask = 0x02,
+	{ .cores = SNC | SKL, .name = "RS_EVENTS.EMPTY_CYCLES", .event = 0x5E, .umask = 0x01,
+	  .shape = SH_COND,
+.q = Q_STALLS_SERIAL },
+	{ .cores = SNC | GLC_ | SKL, .name = "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE", .event = 0x3C, .umask = 0x02,
 	  .shape = SH_REF, .q = Q_REF_ONE_THREAD },
 	{ .cores = SNC | GLC_, .name = "CPU_CLK_UNHALTED.REF_DISTRIBUTED", .event = 0x3C, .umask = 0x08,
 	  .shape = SH_REF, .q = Q_REF_DISTRIBUTED },
+	/*
+	 * Skylake's: the indirect branches mispredicted as executed (the retired ones over the
+	 * retired uops' share of the issued, as Intel's IpMisp_Indirect scales them back); the
+	 * switches from the uop cache to the legacy decoders (their penalty cycles, each
+	 * dsb_switch_cycles); the demand RFOs the L2 sends on; no walks of a guest's pages
+	 */
+	{ .cores = SKL, .name = "BR_MISP_EXEC.INDIRECT", .event = 0x89, .umask = 0xE4, .shape = SH_RATE,
+	  .q = Q_MISP_INDIRECT_EXEC },
+	{ .cores = SKL, .name = "DSB2MITE_SWITCHES.COUNT", .event = 0xAB, .umask = 0x01, .shape = SH_RATE,
+	  .q = Q_FE_DSB_SWITCHES },
+	{ .cores = SKL, .name = "OFFCORE_REQUESTS.DEMAND_RFO", .event = 0xB0, .umask = 0x04,
+	  .shape = SH_RATE, .q = Q_REQ_DEMAND_RFO },
+	{ .cores = SKL, .name = "EPT.WALK_PENDING", .event = 0x4F, .umask = 0x10, .shape = SH_RATE,
+	  .q = Q_ZERO },
 	/* Skylake: the scenarios' assists are FP assists (FP_ASSIST.ANY's cmask 1: one cycle each) */
 	{ .cores = SKL, .name = "FP_ASSIST.ANY", .event = 0xCA, .umask = 0x1E, .cmask = 1, .shape = SH_RATE,
 	  .q = Q_PER_INST, .arg = SK_assists_per_inst },

@@ -58,6 +58,7 @@ enum emu_q {
 	Q_BR_ATOM,       /* an E-core's branch events (ARG: BR_ATOM_*) */
 	Q_DIV_UOPS,      /* divide uops retired (ARG 1: FP, 0: integer): one a divide */
 	Q_FP_ATOM, Q_FLOPS_ATOM, /* Skymont's FP_INST_RETIRED (its umask bits), FP_FLOPS_RETIRED (01H FP64, 02H FP32) */
+	Q_MISP_INDIRECT_EXEC, Q_FE_DSB_SWITCHES, Q_REQ_DEMAND_RFO, /* Skylake's */
 };
 
 enum { TLB_LOAD, TLB_STORE, TLB_CODE };

@@ -391,6 +391,7 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 		return fe * v[SK_fe_icache_share] * v[SK_stall_len] / (v[SK_stall_len] + 2);
 	case Q_FE_LCP: return fe * v[SK_fe_lcp_share];
 	case Q_FE_DSB_SWITCH: return fe * v[SK_fe_dsb_switch_share];
+	case Q_FE_DSB_SWITCHES: return fe * v[SK_fe_dsb_switch_share] / fmax(1, v[SK_dsb_switch_cycles]);
 	case Q_FE_0_UOPS: return fe * emu_clamp01(v[SK_slot_share]);
 	case Q_CLEARS: return emu_mispredicts(v) + emu_machine_clears(v);
 	case Q_MACHINE_CLEARS: return emu_machine_clears(v);
@@ -425,6 +426,10 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 		return 0; /* SH_OCC works them out */
 	case Q_REQ_DEMAND_RD: return emu_dram_demand(c) + emu_l3_hits(c);
 	case Q_REQ_L3_MISS_DEMAND_RD: return emu_dram_demand(c);
+	/* the demand RFOs that left the L2: memory's lines, and those another core's L3 line held */
+	case Q_REQ_DEMAND_RFO:
+		return emu_per_cycle(c, v[SK_local_dram_rfo_lines_per_s] + v[SK_remote_dram_rfo_lines_per_s]) +
+		       v[SK_ipc] * v[SK_rfo_hitm_per_inst];
 	case Q_REQ_DATA_RD: return emu_dram_reads(c) + emu_l3_hits(c);
 	case Q_REQ_ALL:
 		return emu_dram_reads(c) + emu_l3_hits(c) +
@@ -538,6 +543,9 @@ double emu_ev_q(const struct emu_core_ctx *c, const struct emu_ev_row *r)
 		return v[SK_ipc] * v[SK_branch_per_inst] * n;
 	}
 	case Q_MISPREDICTS: return emu_branches(c, true);
+	case Q_MISP_INDIRECT_EXEC:
+		return v[SK_ipc] * v[SK_branch_per_inst] * v[SK_branch_miss_ratio] * v[SK_misp_indirect_share] *
+		       v[SK_issue_ratio];
 	case Q_BRANCHES_LNC: case Q_MISPREDICTS_LNC: {
 		/* Lion Cove: 01H the taken conditionals backward, 100H forward; the rest as Golden Cove's */
 		struct emu_core_ctx g = *c;

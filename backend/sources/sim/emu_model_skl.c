@@ -41,15 +41,21 @@ void emu_ev_skl_uops_issued(const struct emu_core_ctx *c, struct emu_dist *d)
  * INT_MISC.RECOVERY_CYCLES (0DH/01H): cycles the allocator waits after a
  * clear.  The allocator serves one thread a cycle: the siblings' recovery
  * cycles never coincide, so with AnyThread (RECOVERY_CYCLES_ANY) the core's
- * count is their sum.
+ * count is their sum.  Each clear (a mispredict or a machine clear) starts
+ * one recovery: its edges (cmask 1, edge: INT_MISC.CLEARS_COUNT, "clears
+ * speculative count") are the clears.
  */
 void emu_ev_skl_recovery(const struct emu_core_ctx *c, struct emu_dist *d)
 {
 	const double *v = c->v;
 	double wasted = (emu_skl_issued(v) - emu_uops_retired(v)) / SKL_SLOTS;
+	double p = emu_clamp01(v[SK_slot_share] * v[SK_bad_speculation] - wasted);
+	double clears = emu_mispredicts(v) + emu_machine_clears(v);
 
-	emu_dist_bernoulli(d, v[SK_slot_share] * v[SK_bad_speculation] - wasted);
+	emu_dist_bernoulli(d, p);
 	d->exclusive = true;
+	d->run_side = EMU_RUN_GE;
+	d->run_len = clears > 0 && p > 0 ? fmax(1, p / clears) : 1;
 }
 
 /*

@@ -137,6 +137,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(fe_unknown_branch_share, CPU, 0.15, 0, 1, "share of those resteer cycles that are for branches the predictor did not know (BAClears); the rest follow clears") \
 	X(fe_lcp_share,      CPU, 0.02, 0, 1,     "share of the fetch-latency cycles the decoders stall on length-changing prefixes (DECODE.LCP)") \
 	X(fe_dsb_switch_share, CPU, 0.13, 0, 1,   "share of the fetch-latency cycles lost switching from the uop cache (DSB) to the legacy decoders") \
+	X(dsb_switch_cycles, CPU, 2,    1, 100,   "cycles one switch from the uop cache (DSB) to the legacy decoders costs (DSB2MITE_SWITCHES: the scenario's; Intel's data names none)") \
 	X(fe_ms_switch_share, CPU, 0.10, 0, 1,    "share of the fetch-latency cycles lost switching to the microcode sequencer (3 cycles a switch)") \
 	X(ms_heavy_share,    CPU, 0.30, 0, 1,     "share of the heavy-operation slots whose uops the microcode sequencer delivers (the rest: instructions of a few uops)") \
 	X(serialize_stall,   CPU, 0.0,  0, 1,     "fraction of cycles the pipeline waits on a serializing operation (RESOURCE_STALLS.SCOREBOARD)") \

@@ -181,7 +181,10 @@ static void bn_table(const struct view *v, const struct sample *s, const struct 
 		else
 			grid_put(g, y + 1 + row, 0, BN_LABEL, GRID_NORMAL, " %6d", e->os_socket_id);
 		for (int k = 0; k < nsegs; k++) {
-			val[k] = sample_metric(s, e, seg[k].m);
+			/* a thread's row shows its core's figure where the vendor counts per core
+			 * (Skylake-SP's AnyThread metrics with hyper-threading on) */
+			val[k] = agg == VIEW_AGG_THREAD ? pane_thread_value(s, list[r], seg[k].m)
+							 : sample_metric(s, e, seg[k].m);
 			if (seg[k].mark != '=' && !isnan(val[k]) && (big < 0 || val[k] > val[big]))
 				big = k;
 		}

@@ -16,7 +16,7 @@ void pane_value(const struct sample *s, int m, double value, char *buf, size_t l
 	panes_format(value, buf, len - 1);
 	/* '~': scaled, and its events counted in several groups (at different times) */
 	if (!isnan(value) && s && s->metric_scaled[m])
-		strcat(buf, __builtin_popcountll(s->layout->metrics[m].uses) > 1 ? "~" : "*");
+		strcat(buf, layout_groups_count(s->layout->metrics[m].uses) > 1 ? "~" : "*");
 }
 
 void pane_value_fit(const struct sample *s, int m, double value, int width, char *buf, size_t len)
@@ -225,7 +225,7 @@ void pane_flag_where(const struct sample *s, const struct sample_flag *f, char *
 /* Keys of the groups that hold any of the metrics whose names start with PREFIX. */
 void pane_group_keys(const struct layout *l, const char *prefix, char *buf, size_t len)
 {
-	uint64_t seen = 0;
+	layout_groups seen = 0;
 	size_t n = 0;
 
 	buf[0] = 0;

@@ -104,7 +104,7 @@ int tree_bottleneck(const struct layout *l, const double *vars, int *path, int m
 }
 
 /* The groups of the key that counts metric M (0: none, or always live). */
-static uint64_t bneck_key_set(const struct layout *l, int m)
+static layout_groups bneck_key_set(const struct layout *l, int m)
 {
 	return l->metrics[m].group >= 0 ? layout_key_groups(l, l->metrics[m].group) : 0;
 }
@@ -115,9 +115,9 @@ static uint64_t bneck_key_set(const struct layout *l, int m)
  * parent's and other nodes' figures).  Drill turns on these alone, not the
  * whole level's key.
  */
-static uint64_t bneck_groups(const struct layout *l, int m)
+static layout_groups bneck_groups(const struct layout *l, int m)
 {
-	uint64_t g = l->metrics[m].uses;
+	layout_groups g = l->metrics[m].uses;
 	const int *vars;
 	int n;
 
@@ -142,7 +142,7 @@ static uint64_t bneck_groups(const struct layout *l, int m)
  * when there is no level under it (the deepest node of the tree).
  */
 static bool bneck_next(const struct layout *l, const struct sample *s, const struct sample_entity *e,
-		       const int *path, int n, unsigned kind, uint64_t *need, uint64_t *off,
+		       const int *path, int n, unsigned kind, layout_groups *need, layout_groups *off,
 		       bool *pending)
 {
 	int *kids = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
@@ -255,7 +255,7 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 	for (int i = 0; i < n && at < len; i++) {
 		const struct sample_entity *e = &s->sockets[idx[i]];
 		int last = np[i] ? path[i][np[i] - 1] : -1;
-		uint64_t need, off;
+		layout_groups need, off;
 		bool pending, deeper;
 
 		if (done[i])
@@ -274,7 +274,7 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 			/* nothing over the vendor's thresholds, or level 1 not counted (OFF: its key's) */
 			if (off)
 				bneck_add(buf, len, &at, ": n/a (key %c counts the tree)",
-					  l->groups[__builtin_ctzll(off)].key);
+					  l->groups[layout_groups_first(off)].key);
 			else if (pending)
 				bneck_add(buf, len, &at, ": settling");
 			else
@@ -286,7 +286,7 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 			  s->metric_scaled[last] ? "*" : "");
 		if (deeper && off)
 			bneck_add(buf, len, &at, v->drill ? " (settling: key %c on)"
-				  : " (key %c goes deeper)", l->groups[__builtin_ctzll(off)].key);
+				  : " (key %c goes deeper)", l->groups[layout_groups_first(off)].key);
 		else if (deeper && pending)
 			bneck_add(buf, len, &at, " (settling)");
 	}
@@ -301,17 +301,18 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
  * bottleneck on, the levels drill turned on (*DRILLED, updated) that the
  * path no longer needs off; the user's own groups stay as they are.
  */
-static uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64_t *drilled)
+static layout_groups bneck_drill(const struct view *v, const struct sample *s,
+				 layout_groups *drilled)
 {
 	const struct layout *l = v->info.layout;
 	unsigned kind = tree_shown_kind(v);
 	int idx[BNECK_MAX_SOCKETS], n = bneck_sockets(v, s, idx);
-	uint64_t need = 0, want = 0, groups;
+	layout_groups need = 0, want = 0, groups;
 
 	for (int i = 0; i < n; i++) {
 		const struct sample_entity *e = &s->sockets[idx[i]];
 		int path[BNECK_MAX_PATH], np = tree_bottleneck(l, e->vars, path, BNECK_MAX_PATH, kind);
-		uint64_t nx, off;
+		layout_groups nx, off;
 		bool pending;
 
 		/*
@@ -333,7 +334,7 @@ static uint64_t bneck_drill(const struct view *v, const struct sample *s, uint64
 /* (view.h: with the tree's walk it drives) */
 enum view_cmd view_drill(struct view *v, const struct sample *s)
 {
-	uint64_t groups;
+	layout_groups groups;
 
 	if (!v->drill || !s || v->info.replay || v->info.viewer)
 		return VIEW_CMD_NONE;
