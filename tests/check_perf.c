@@ -279,6 +279,44 @@ START_TEST(format_files_decide_the_bits)
 		ck_assert_int_eq(perf_pmu_encode(&p, &ev, &c, err, sizeof(err)), 0);
 		ck_assert_uint_eq(c.config[0], 0x35ull | 0x01ull << 8 | 0x10C00182ull << 32);
 	}
+	/*
+	 * Skylake-SP's CHA: the TOR's FILTER1 (Intel's FILTER_VALUE 40433H: opcode
+	 * 202H DRd, local and remote, any memory type) goes where the kernel's
+	 * format files put each filter_* field, config1's high half
+	 * (uncore_snbep.c: filter_rem config1:32 ... filter_opc0 config1:41-50)
+	 */
+	{
+		struct layout_event ev = { .name = "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", .event = 0x35,
+					   .umask = 0x21, .has_filter1 = true, .filter1 = 0x40433 };
+		static const char *const fields[][2] = {
+			{ "event", "config:0-7" }, { "umask", "config:8-15" },
+			{ "filter_rem", "config1:32" }, { "filter_loc", "config1:33" },
+			{ "filter_all_op", "config1:35" }, { "filter_nm", "config1:36" },
+			{ "filter_not_nm", "config1:37" }, { "filter_opc0", "config1:41-50" },
+			{ "filter_opc1", "config1:51-60" }, { "filter_nc", "config1:62" },
+			{ "filter_isoc", "config1:63" },
+		};
+		char path[256], text[64];
+
+		put(PMU "skx_cha/type", "41\n");
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			snprintf(path, sizeof(path), PMU "skx_cha/format/%s", fields[i][0]);
+			snprintf(text, sizeof(text), "%s\n", fields[i][1]);
+			put(path, text);
+		}
+		ck_assert_msg(perf_pmu_load(root, "skx_cha", &p, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_msg(perf_pmu_encode(&p, &ev, &c, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_uint_eq(c.config[0], 0x2135ull);
+		ck_assert_uint_eq(c.config[1], 0x40433ull << 32);
+		/* a kernel without one of the fields FILTER1 sets: said, not dropped */
+		snprintf(path, sizeof(path), "%s/" PMU "skx_cha/format/filter_opc0", root);
+		ck_assert_int_eq(unlink(path), 0);
+		ck_assert_msg(perf_pmu_load(root, "skx_cha", &p, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(perf_pmu_encode(&p, &ev, &c, err, sizeof(err)), -EOPNOTSUPP);
+		ck_assert_str_eq(err, "event UNC_CHA_TOR_INSERTS.IA_MISS_DRD: its FILTER1 0x40433 "
+			"needs the kernel's format field 'filter_opc0' (skx_cha/format), which this "
+			"kernel does not describe");
+	}
 	/* bad format files: one message with the file */
 	put(PMU "bad/type", "7\n");
 	put(PMU "bad/format/event", "config:7-0\n");

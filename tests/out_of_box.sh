@@ -18,7 +18,7 @@ near "... channel 3's read bandwidth is counted (the kernel's uncore_imc_3)" \
 	"$(field "$out" socket 0 3 memory_bandwidth_read)" 5312 0.05
 run "$PMUTOP" --sim sapphire-rapids:memory-bound -b -n 1 -d 0.3
 expect_match "... every sample says it counts through perf, and why" "$out" \
-	"# warning: counting through perf: only the kernel's uncore drivers reach Memory, UPI, CXL, CHA (--source msr: the cores alone, through the registers)"
+	"# warning: counting through perf: only the kernel's uncore drivers reach Memory, UPI, CXL, CHA, MemOther (--source msr: the cores alone, through the registers)"
 run "$PMUTOP" --sim granite-rapids:memory-bound -b -n 2 -d 0.3 --format json
 near "Granite Rapids, no --source: channel 11 counted (its schedulers summed)" \
 	"$(field "$out" socket 0 11 memory_bandwidth_read)" 5312 0.05

@@ -15,6 +15,38 @@
 
 /* ---- into the sample ------------------------------------------------------ */
 
+/*
+ * Socket I's figure of each channel event: its channels' summed, each
+ * channel once, however many of the layout's groups count the event (the
+ * memory groups of keys 9 and o both read UNC_M_CAS_COUNT: summing every
+ * copy read twice the channels' traffic).
+ */
+static void uncore_channels_summed(const struct uncore *u, struct sample *s, int i)
+{
+	const struct layout *l = u->l;
+	double *sv = s->sockets[i].vars;
+
+	for (int k = 0; k < l->nevents; k++) {
+		const struct layout_event *ev = &l->events[k];
+		double sum = NAN;
+		bool seen = false;
+
+		if (ev->pmu == LAYOUT_PMU_CORE || ev->channel < 0)
+			continue;
+		for (int j = 0; j < k && !seen; j++) /* each variable once */
+			seen = l->events[j].channel >= 0 && l->events[j].var == ev->var;
+		if (seen)
+			continue;
+		for (int c = 0; c < u->nchan; c++) {
+			double v = sample_channel(s, i, c)->vars[ev->var];
+
+			if (!isnan(v))
+				sum = isnan(sum) ? v : sum + v;
+		}
+		sv[ev->var] = sum;
+	}
+}
+
 void uncore_fill(struct uncore *u, struct sample *s)
 {
 	const struct layout *l = u->l;
@@ -62,16 +94,18 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			if (ev->channel >= 0) {
 				struct sample_entity *ce = sample_channel(s, i, ev->channel);
 
-				ce->vars[ev->var] = v;
+				/* an event two groups count (Memory's, MemOther's): one figure */
+				if (!isnan(v) || isnan(ce->vars[ev->var]))
+					ce->vars[ev->var] = v;
 				ce->raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
 				ce->live[k] = us->live[k] > 0 ? us->live[k] : NAN;
-				sv[ev->var] = isnan(sv[ev->var]) ? v : sv[ev->var] + v;
 			} else {
 				sv[ev->var] = v;
 			}
 			s->sockets[i].raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
 			s->sockets[i].live[k] = us->live[k] > 0 ? us->live[k] : NAN;
 		}
+		uncore_channels_summed(u, s, i);
 	}
 }
 

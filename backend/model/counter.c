@@ -64,6 +64,24 @@ const char *counter_perf_imc_name(uint32_t mmio)
 	return NULL;
 }
 
+const struct counter_filter1_field counter_filter1_fields[] = {
+	{ "filter_rem", 0, 1 }, { "filter_loc", 1, 1 }, { "filter_all_op", 3, 1 },
+	{ "filter_nm", 4, 1 }, { "filter_not_nm", 5, 1 }, { "filter_opc0", 9, 10 },
+	{ "filter_opc1", 19, 10 }, { "filter_nc", 30, 1 }, { "filter_isoc", 31, 1 },
+};
+
+const size_t counter_filter1_nfields = sizeof(counter_filter1_fields) / sizeof(counter_filter1_fields[0]);
+
+uint32_t counter_filter1_reserved(void)
+{
+	uint32_t covered = 0;
+
+	for (size_t i = 0; i < counter_filter1_nfields; i++)
+		covered |= (uint32_t)((UINT64_C(1) << counter_filter1_fields[i].width) - 1)
+			   << counter_filter1_fields[i].shift;
+	return ~covered;
+}
+
 void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 {
 	const struct layout_pmu_kind *k = &layout_pmu_kinds[ev->pmu];
@@ -97,6 +115,13 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ",frontend=0x%x", ev->frontend);
 	if (ev->eq && n < len)
 		n += (size_t)snprintf(buf + n, len - n, ",eq=1");
+	for (size_t i = 0; ev->has_filter1 && i < counter_filter1_nfields && n < len; i++) {
+		const struct counter_filter1_field *f = &counter_filter1_fields[i];
+		uint32_t v = (uint32_t)((ev->filter1 >> f->shift) & ((UINT64_C(1) << f->width) - 1));
+
+		if (v)
+			n += (size_t)snprintf(buf + n, len - n, ",%s=0x%x", f->name, v);
+	}
 	/* perf's modifiers: k counts the kernel only, u user space only */
 	if (n < len)
 		snprintf(buf + n, len - n, "/%s", ev->ring == LAYOUT_RING_KERNEL ? "k"

@@ -50,6 +50,23 @@ void counter_perf_event(const struct layout_event *ev, char *buf, size_t len);
 /* The kernel's uncore_imc event name of the free-running counter at MCHBAR offset MMIO, or NULL. */
 const char *counter_perf_imc_name(uint32_t mmio);
 
+/*
+ * Skylake-SP's CHA FILTER1 register by the fields the kernel's uncore
+ * driver names in its format (uncore_snbep.c: the filter bits of config1's
+ * high half): each field's name, its first bit in the register and width;
+ * the bits no field covers are reserved.
+ */
+struct counter_filter1_field {
+	const char *name;
+	unsigned shift, width;
+};
+
+extern const struct counter_filter1_field counter_filter1_fields[];
+extern const size_t counter_filter1_nfields;
+
+/* FILTER1's bits no field of counter_filter1_fields covers. */
+uint32_t counter_filter1_reserved(void);
+
 /* The uncore event select for EV: event, umask, threshold, inv, edge, EN (no USR/OS/ANY). */
 uint64_t counter_uncore_evtsel(const struct layout_event *ev);
 

@@ -177,6 +177,8 @@ struct layout_event {
 	uint32_t offcore_msr; /* MSR_OFFCORE_RSP_0 or _1 */
 	bool has_frontend;
 	uint32_t frontend;   /* MSR_PEBS_FRONTEND value (FRONTEND_RETIRED's kind), when has_frontend */
+	bool has_filter1;
+	uint32_t filter1;    /* Skylake-SP's CHA: its FILTER1 register's value (filter1=), when has_filter1 */
 	uint32_t counters;   /* general-purpose counters it may use (bit n = PMCn) */
 	enum layout_pmu pmu; /* its group's */
 	int channel;         /* memory channel it counts (channel=N), -1 for none */

@@ -6,6 +6,7 @@
  */
 #include "layout.h"
 #include "layout_int.h"
+#include "counter.h"
 #include "cpulist.h"
 #include "expr.h"
 #include "pfmenc.h"
@@ -59,6 +60,21 @@ static int layout_raw_field(struct layout_parser *p, const struct layout_token *
 	if (!eq)
 		return layout_fail(p, t->at, "FIELD=VALUE (event, umask, cmask, inv, edge, any, "
 				   "offcore, frontend, eq, ring), not '%s'", t->text);
+	if (!strncmp(t->text, "filter1=", 8)) {
+		/* Skylake-SP's CHA: the FILTER1 register the event needs (the kernel's filter_* fields) */
+		if (ev->pmu != LAYOUT_PMU_CHA)
+			return layout_fail(p, t->at, "no filter1= here: the CHA's FILTER1 register "
+					   "belongs to an event of 'pmu cha'");
+		if (layout_number(p, t, eq + 1, 0xFFFFFFFFull, &v))
+			return -EINVAL;
+		if (v & counter_filter1_reserved())
+			return layout_fail(p, t->at + 8, "a FILTER1 value with no reserved bit set (its "
+					   "fields: remote, local, all opcodes, memory types, two opcodes, "
+					   "non-coherent, isochronous), not '%s'", eq + 1);
+		ev->filter1 = (uint32_t)v;
+		ev->has_filter1 = true;
+		return 0;
+	}
 	if (!strncmp(t->text, "ring=", 5) && !layout_pmu_kinds[ev->pmu].per_socket) {
 		/* the privilege levels of this event alone, within the run's */
 		if (!strcmp(eq + 1, "user"))

@@ -71,6 +71,8 @@ static int perfmon_event_var(struct perfmon *p, json_t *table, const char *name)
 		e->umask = perfmon_str(row, "UMask");
 		e->umask_ext = perfmon_str(row, "UMaskExt");
 		e->rdwrmask = perfmon_str(row, "RdWrMask");
+		if (perfmon_str(row, "Filter") && !strcmp(perfmon_str(row, "Filter"), "Filter1"))
+			e->filter1 = perfmon_str(row, "FILTER_VALUE");
 		e->cmask = perfmon_str(row, "CounterMask");
 		e->inv = perfmon_str(row, "Invert");
 		e->edge = perfmon_str(row, "EdgeDetect");

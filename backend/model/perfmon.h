@@ -47,6 +47,12 @@ struct perfmon_event {
 	const char *code, *umask;   /* "0x3C", "0x00" (EventCode may be "0x2A,0x2B") */
 	const char *umask_ext;      /* an uncore box's UMaskExt ("0x00c817fe"), the umask's bits above 8 */
 	const char *rdwrmask;       /* AMD's memory channel: RdWrMask, reads 1, writes 2 */
+	/*
+	 * Skylake-SP's and Cascade Lake's CHA: the box's FILTER1 register the
+	 * event needs (FILTER_VALUE where its Filter is "Filter1": the TOR's
+	 * opcode, locality and memory-type match), else NULL
+	 */
+	const char *filter1;
 	const char *cmask, *inv, *edge, *any;
 	const char *msr_index, *msr_value;
 	const char *counter;        /* "0,1,2,3", "Fixed counter 1" */

@@ -284,6 +284,8 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name,
 			code & (layout_pmu_kinds[kind].event_max ? layout_pmu_kinds[kind].event_max : 0xFF),
 			umask);
+		if (e->filter1 && strtoull(e->filter1, NULL, 0))
+			fprintf(f, " filter1=0x%llX", strtoull(e->filter1, NULL, 0) & 0xFFFFFFFFull);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
 		if (g->link >= 0)

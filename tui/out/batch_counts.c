@@ -123,12 +123,14 @@ static void batch_counts_event(const struct layout_event *ev, char *buf, size_t 
 /*
  * Event K's name in the output: its own, or NAME@GROUP when an earlier event
  * has that name (the same event counted in several groups of a layout made
- * from the vendor's data: each group's count is its own).
+ * from the vendor's data: each group's count is its own), on its channel
+ * (a channel's CAS counts in the groups of keys 9 and o).
  */
 static const char *batch_counts_name(const struct layout *l, int k, char *buf, size_t len)
 {
 	for (int i = 0; i < k; i++)
-		if (!strcmp(l->events[i].name, l->events[k].name) && l->events[i].channel < 0) {
+		if (!strcmp(l->events[i].name, l->events[k].name) &&
+		    (l->events[i].channel < 0 || l->events[i].channel == l->events[k].channel)) {
 			snprintf(buf, len, "%s@%s", l->events[k].name,
 				 l->groups[l->events[k].group].name);
 			return buf;
@@ -156,6 +158,9 @@ json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 		char what[160];
 
 		if (!batch_counts_at(l, k, scope))
+			continue;
+		/* a group that is off writes nothing (its state says off) */
+		if (ev->group >= 0 && s->groups[ev->group].state == SAMPLE_GROUP_OFF)
 			continue;
 		/* a channel's own event: the others' of one name are one variable, not its count */
 		if (scope == LAYOUT_CHANNEL && ev->channel >= 0 && ev->channel != e->index)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter.h"
 #include "rootfs.h"
 #include "text.h"
 
@@ -421,6 +422,18 @@ int perf_pmu_encode(const struct perf_pmu *p, const struct layout_event *ev,
 				 "field '%s' (%s/format): a newer kernel describes more bits", ev->name,
 				 f[i].field, (unsigned long long)f[i].value, f[i].field, p->name);
 			return -EINVAL;
+		}
+	}
+	/* Skylake-SP's CHA: FILTER1 by the kernel's filter_* fields (config1's high half) */
+	for (size_t i = 0; ev->has_filter1 && i < counter_filter1_nfields; i++) {
+		const struct counter_filter1_field *ff = &counter_filter1_fields[i];
+		uint64_t v = (ev->filter1 >> ff->shift) & ((UINT64_C(1) << ff->width) - 1);
+
+		if (v && perf_pmu_set(p, ff->name, v, c)) {
+			snprintf(err, errlen, "event %s: its FILTER1 0x%X needs the kernel's format field "
+				 "'%s' (%s/format), which this kernel does not describe", ev->name,
+				 ev->filter1, ff->name, p->name);
+			return -EOPNOTSUPP;
 		}
 	}
 	return 0;

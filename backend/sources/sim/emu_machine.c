@@ -61,7 +61,8 @@ const struct emu_machine emu_machines[] = {
 	{
 		.name = "skylake-sp",
 		.description = "2 x Xeon Platinum 8180 (Skylake-SP): 2 sockets x 28 cores x 2 threads; "
-			       "Intel's perfmon data (no uncore programmed yet)",
+			       "Intel's perfmon data; the kernel's uncore (28 CHAs, 6 channels, "
+			       "3 UPI links) and RAPL",
 		.topology = "pack:2 [numa(memory=192GiB)] l3:1(size=38MiB) core:28 "
 			    "pu:2(indexes=2*56:1*2)",
 		.brand = "Intel(R) Xeon(R) Platinum 8180 CPU @ 2.50GHz",
@@ -75,6 +76,9 @@ const struct emu_machine emu_machines[] = {
 		.bw_reads = 4, /* MEM_Bandwidth's OFFCORE_REQUESTS_OUTSTANDING cmask (Intel's metrics) */
 		.core_uarch = CPUID_UARCH_SKYLAKE,
 		.offcore_events = { 0xB7, 0xBB }, .pebs_frontend = true, .l3_miss_sources = true,
+		/* the Platinum 8180: DDR4-2666 on 6 channels, 3 UPI links at 10.4 GT/s */
+		.dram_mts = 2666,
+		.srv = EMU_SRV_SKX, .chas = 28, .channels = 6, .upi_links = 3, .upi_gts = 10.4,
 	},
 	{
 		.name = "icelake-sp",

@@ -81,7 +81,7 @@ struct emu_machine {
 	 * A server's uncore as the kernel's uncore driver shows it (perf only:
 	 * its boxes are in PCI space, MMIO and discovery tables): CHAs, memory
 	 * channels and UPI links per socket, and whose event encodings they
-	 * take (Intel's data: Ice Lake-SP, Sapphire Rapids / Emerald Rapids,
+	 * take (Intel's data: Skylake-SP, Ice Lake-SP, Sapphire Rapids / Emerald Rapids,
 	 * Granite Rapids with two CAS counts per channel, one per
 	 * sub-channel); a client's free-running memory-controller counters
 	 * (EMU_SRV_TGL, EMU_SRV_ADL: two uncore_imc_free_running boxes beside
@@ -103,7 +103,8 @@ struct emu_machine {
 	/* the kernel's uncore driver tables it follows (emu_perf_linux.c); TGL, ADL: clients */
 	enum emu_srv { EMU_SRV_NONE, EMU_SRV_ICX, EMU_SRV_SPR, EMU_SRV_GNR, EMU_SRV_TGL,
 		       EMU_SRV_ADL, EMU_SRV_AMD /* a key of the tables: AMD machines say amd */,
-		       EMU_SRV_LNL /* RAPL's power PMU alone (its uncore not emulated) */ } srv;
+		       EMU_SRV_LNL /* RAPL's power PMU alone (its uncore not emulated) */,
+		       EMU_SRV_SKX /* Skylake-SP: its CHA's TOR filtered by FILTER1 */ } srv;
 	int chas, channels, upi_links;
 	double upi_gts;          /* the UPI links' speed, GT/s (their clock is an eighth of it) */
 	/*

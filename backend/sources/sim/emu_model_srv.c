@@ -5,17 +5,25 @@
  * encodings of Intel's data (perfmon's icelakex, sapphirerapids /
  * emeraldrapids and graniterapids uncore event files):
  *
- *   CHA  UNC_CHA_CLOCKTICKS         00H (Ice Lake-SP) or 01H, umask 0
+ *   CHA  UNC_CHA_CLOCKTICKS         00H (Skylake-SP, Ice Lake-SP) or 01H, umask 0
  *        UNC_CHA_TOR_INSERTS.IA_MISS_DRD{,_LOCAL,_REMOTE,_DDR}
  *                                   35H umask 01H, UMaskExt C817FEH, C816FEH,
  *                                   C8177EH, C81786H; TOR_OCCUPANCY the same at 36H
  *        UNC_CHA_REQUESTS.READS_LOCAL/_REMOTE, WRITES_LOCAL/_REMOTE
  *                                   50H umask 01H, 02H, 04H, 08H
- *   IMC  UNC_M_CAS_COUNT.RD / .WR   04H umask 0FH / 30H (Ice Lake-SP), 05H
+ *        Skylake-SP's TOR_INSERTS / _OCCUPANCY.IA_MISS_DRD: 35H / 36H umask
+ *                                   21H (the cores' misses), FILTER1 40433H
+ *                                   (opcode 202H, DRd; local and remote; any
+ *                                   memory): FILTER1 in the key above the
+ *                                   umask (emu_perf_sched.c); without local
+ *                                   or remote the box matches no request
+ *   IMC  UNC_M_CAS_COUNT.RD / .WR   04H umask 03H / 0CH (Skylake-SP), 0FH / 30H (Ice Lake-SP), 05H
  *                                   CFH / F0H (Sapphire Rapids); Granite
  *                                   Rapids counts each sub-channel apart:
  *                                   _SCH0 05H, _SCH1 06H, the same umasks
- *        UNC_M_CLOCKTICKS           00H/00H (Ice Lake-SP), 01H/01H: the DRAM
+ *        UNC_M_RPQ_INSERTS / _OCCUPANCY  10H / 80H umask 0 (Skylake-SP): a read
+ *                                   each, for its imc_read_latency_ns in DRAM clocks
+ *        UNC_M_CLOCKTICKS           00H/00H (Skylake-SP, Ice Lake-SP), 01H/01H: the DRAM
  *                                   clock, half the transfer rate (Granite
  *                                   Rapids: a quarter, Intel's description)
  *   UPI  UNC_UPI_TxL_FLITS.ALL_DATA 02H umask 0FH, RxL 03H: data flits, the
@@ -50,10 +58,20 @@
 #include <math.h>
 
 /* TOR filters of Intel's data (UMaskExt above the umask's 8 bits), and which misses they count. */
-enum srv_tor { TOR_ALL, TOR_LOCAL, TOR_REMOTE };
+enum srv_tor { TOR_ALL, TOR_LOCAL, TOR_REMOTE, TOR_NONE };
 
-static bool emu_srv_tor(uint64_t umask, enum srv_tor *which)
+static bool emu_srv_tor(const struct emu_machine *m, uint64_t umask, enum srv_tor *which)
 {
+	if (m->srv == EMU_SRV_SKX) {
+		/* the cores' misses (21H) by FILTER1: opcode 0 (202H, DRd), local (bit 1), remote (0) */
+		uint64_t f = umask >> 8, opc = f >> 9 & 0x3FF, nm = f >> 4 & 3;
+		bool loc = f & 2, rem = f & 1;
+
+		if ((umask & 0xFF) != 0x21 || (f & ~0x7FE33ull) || (f && (opc != 0x202 || nm != 3)))
+			return false;
+		*which = loc && rem ? TOR_ALL : loc ? TOR_LOCAL : rem ? TOR_REMOTE : TOR_NONE;
+		return true;
+	}
 	switch (umask) {
 	case 0xC817FE01: /* IA_MISS_DRD */
 	case 0xC8178601: /* IA_MISS_DRD_DDR: every emulated memory is DDR */
@@ -86,10 +104,10 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 	double share = emu_srv_cha_share(sock, box, nboxes);
 
 	double uclk = sock[SK_uncore_ghz] * 1e9, drd, remote = sock[SK_l3_miss_remote_share];
-	double ins[3], ns[3];
+	double ins[4], ns[4];
 	enum srv_tor which;
 
-	if (event == (m->srv == EMU_SRV_ICX ? 0x00u : 0x01u) && !umask) {
+	if (event == (m->srv == EMU_SRV_ICX || m->srv == EMU_SRV_SKX ? 0x00u : 0x01u) && !umask) {
 		*per_s = uclk; /* UNC_CHA_CLOCKTICKS: each CHA's own */
 		return true;
 	}
@@ -113,16 +131,18 @@ static bool emu_srv_cha(const struct emu_machine *m, unsigned event, uint64_t um
 			 share;
 		return true;
 	}
-	if ((event != 0x35 && event != 0x36) || !emu_srv_tor(umask, &which))
+	if ((event != 0x35 && event != 0x36) || !emu_srv_tor(m, umask, &which))
 		return false;
 	drd = sock[SK_l3_miss_lines_per_s] * sock[SK_l3_miss_drd_share];
 	ins[TOR_LOCAL] = drd * (1 - remote);
 	ins[TOR_REMOTE] = drd * remote;
 	ins[TOR_ALL] = drd;
+	ins[TOR_NONE] = 0;
 	/* a local miss waits for the local DRAM's read (the scenario's read latency, which the
 	 * home measures); a remote one for the remote tracker's */
 	ns[TOR_LOCAL] = sock[SK_read_latency_ns];
 	ns[TOR_REMOTE] = sock[SK_remote_read_latency_ns];
+	ns[TOR_NONE] = 0;
 	/* occupancy: each insert stays its latency, counted every CHA cycle */
 	if (event == 0x35)
 		*per_s = ins[which];
@@ -148,13 +168,20 @@ static double emu_srv_dclk(const struct emu_machine *m)
 static bool emu_srv_mc(const struct emu_machine *m, unsigned event, uint64_t umask,
 		       const double *chan, double *per_s)
 {
-	unsigned cas = m->srv == EMU_SRV_ICX ? 0x04 : 0x05;
-	uint64_t rd = m->srv == EMU_SRV_ICX ? 0x0F : 0xCF, wr = m->srv == EMU_SRV_ICX ? 0x30 : 0xF0;
+	bool skx = m->srv == EMU_SRV_SKX, old = skx || m->srv == EMU_SRV_ICX;
+	unsigned cas = old ? 0x04 : 0x05;
+	uint64_t rd = skx ? 0x03 : old ? 0x0F : 0xCF, wr = skx ? 0x0C : old ? 0x30 : 0xF0;
 	/* Granite Rapids: 05H and 06H each count one sub-channel, half the channel's lines */
 	double part = m->srv == EMU_SRV_GNR ? 0.5 : 1;
 
-	if (m->srv == EMU_SRV_ICX ? (event == 0x00 && !umask) : (event == 0x01 && umask == 0x01)) {
+	if (old ? (event == 0x00 && !umask) : (event == 0x01 && umask == 0x01)) {
 		*per_s = emu_srv_dclk(m);
+		return true;
+	}
+	/* Skylake-SP's read pending queue: a read each, waiting its latency in the IMC (Little's law) */
+	if (skx && (event == 0x10 || event == 0x80) && !umask) {
+		*per_s = chan[SK_read_lines_per_s] *
+			 (event == 0x10 ? 1 : chan[SK_imc_read_latency_ns] * 1e-9 * emu_srv_dclk(m));
 		return true;
 	}
 	if (event != cas && !(m->srv == EMU_SRV_GNR && event == 0x06))

@@ -32,7 +32,25 @@
 #define F_INV { "inv", "config:23" }
 #define F_THRESH8 { "thresh", "config:24-31" }
 #define F_FILTER_TID5 { "filter_tid", "config1:0-9" }
+#define F_UMASK_EXT { "umask", "config:8-15,32-43,45-55" }
 
+/*
+ * skx_uncore_cha_formats_attr: filter_tid4, filter_state5 and FILTER1's
+ * fields (config1's high half: filter_rem, _loc, _all_op, _nm, _not_nm,
+ * _opc0, _opc1, _nc, _isoc)
+ */
+static const struct ek_field skx_cha_formats[] = {
+	F_EVENT, F_UMASK, F_EDGE, F_TID_EN, F_INV, F_THRESH8, { "filter_tid", "config1:0-8" },
+	{ "filter_state", "config1:17-26" }, { "filter_rem", "config1:32" },
+	{ "filter_loc", "config1:33" }, { "filter_nm", "config1:36" },
+	{ "filter_all_op", "config1:35" }, { "filter_not_nm", "config1:37" },
+	{ "filter_opc0", "config1:41-50" }, { "filter_opc1", "config1:51-60" },
+	{ "filter_nc", "config1:62" }, { "filter_isoc", "config1:63" }, { 0 },
+};
+/* skx_upi_uncore_formats_attr */
+static const struct ek_field skx_upi_formats[] = {
+	F_EVENT, F_UMASK_EXT, F_EDGE, F_INV, F_THRESH8, { 0 },
+};
 /* snr_uncore_cha_formats_attr (Ice Lake-SP's CHA: icx_uncore_chabox) */
 static const struct ek_field snr_cha_formats[] = {
 	F_EVENT, F_UMASK_EXT2, F_EDGE, F_TID_EN, F_INV, F_THRESH8, F_FILTER_TID5, { 0 },
@@ -56,6 +74,13 @@ static const struct ek_field spr_raw_formats[] = {
 /* skx_uncore_iio_freerunning_formats_attr; uncore_snb.c's tgl_uncore_imc_formats_attr alike */
 static const struct ek_field freerunning_formats[] = { F_EVENT, F_UMASK, { 0 } };
 
+/* hswep_uncore_imc_events (skx_uncore_imc) */
+static const struct ek_event_desc hswep_imc_events[] = {
+	{ "clockticks", "event=0x00,umask=0x00", 0, NULL },
+	{ "cas_count_read", "event=0x04,umask=0x03", MIB_PER_LINE, "MiB" },
+	{ "cas_count_write", "event=0x04,umask=0x0c", MIB_PER_LINE, "MiB" },
+	{ 0 },
+};
 /* snr_uncore_imc_events (icx_uncore_imc) */
 static const struct ek_event_desc snr_imc_events[] = {
 	{ "clockticks", "event=0x00,umask=0x00", 0, NULL },
@@ -101,6 +126,16 @@ static const struct ek_event_desc gnr_imc_events[] = {
 	{ 0 },
 };
 
+/*
+ * Skylake-SP: skx_msr_uncores (cha, its count from CAPID6), skx_pci_uncores (imc:
+ * 6 boxes, a channel each; upi: 3)
+ */
+static const struct ek_type skx_types[] = {
+	{ "cha", EMU_UNIT_CHA, EK_BOXES_CHAS, 4, skx_cha_formats, NULL },
+	{ "imc", EMU_UNIT_MC, EK_BOXES_CHANNELS, 4, skx_formats, hswep_imc_events },
+	{ "upi", EMU_UNIT_UPI, EK_BOXES_LINKS, 4, skx_upi_formats, NULL },
+	{ 0 },
+};
 /*
  * Ice Lake-SP: icx_msr_uncores (cha, its count from CAPID6/7), icx_mmio_uncores
  * (imc: 12 boxes, three a controller; imc_free_running: 4), icx_pci_uncores (upi: 3)
@@ -188,7 +223,7 @@ static const struct ek_type adl_types[] = {
 #define E_GPU { "energy-gpu", "event=0x04", RAPL_SCALE, "Joules" }
 #define E_PSYS { "energy-psys", "event=0x05", RAPL_SCALE, "Joules" }
 
-/* model_hsx (ICELAKE_X): PKG, RAM */
+/* model_hsx (SKYLAKE_X, ICELAKE_X): PKG, RAM */
 static const struct ek_event_desc rapl_hsx[] = { E_PKG, E_RAM, { 0 } };
 /*
  * model_spr (SAPPHIRERAPIDS_X, EMERALDRAPIDS_X, GRANITERAPIDS_X): PP0, PKG,
@@ -204,6 +239,8 @@ static const struct ek_event_desc rapl_amd[] = { E_PKG, { 0 } };
 /* ---- the drivers' tables, by platform ---------------------------------------- */
 
 const struct ek_driver ek_drivers[] = {
+	/* rapl.c: Skylake-SP's model_hsx, as Ice Lake-SP's */
+	{ EMU_SRV_SKX, "arch/x86/events/intel/uncore_snbep.c", "Linux 6.12", skx_types, rapl_hsx },
 	{ EMU_SRV_ICX, "arch/x86/events/intel/uncore_snbep.c", "Linux 6.12", icx_types, rapl_hsx },
 	{ EMU_SRV_SPR, "arch/x86/events/intel/uncore_snbep.c", "Linux 6.12 (the CHA's umask_ext5 "
 	  "from 6.9)", spr_types, rapl_spr },

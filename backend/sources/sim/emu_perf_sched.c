@@ -253,6 +253,9 @@ static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event
 	if (p->unit == EMU_UNIT_AMD_L3 || p->unit == EMU_UNIT_AMD_UMC) {
 		event |= (unsigned)(c >> 32 & 0xF) << 8;
 		umask = c >> 8 & (p->unit == EMU_UNIT_AMD_UMC ? 0x3 : 0xFF);
+	} else if (p->unit == EMU_UNIT_CHA && emu_machine(k->emu)->srv == EMU_SRV_SKX) {
+		/* Skylake-SP's TOR: its FILTER1 (config1's high half) above the 8-bit umask */
+		umask = (c >> 8 & 0xFF) | (e->config1 >> 32) << 8;
 	} else if (p->unit == EMU_UNIT_AMD_DF) {
 		bool v2 = emu_machine(k->emu)->perfmon_v2;
 
