@@ -152,7 +152,7 @@ int mode_live(const struct options *opt)
 		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,
 		.who_resctrl = opt->who_resctrl, .who_topdown = opt->who_topdown,
 		/* a batch or a server shows who only when asked; the screen when the pane shows */
-		.who_wanted = opt->who || opt->who_procs >= 0 || opt->pane == VIEW_PANE_WHO,
+		.who_wanted = opt->who || opt->who_procs >= 0 || view_pane_who(opt->pane),
 	};
 	/* --serve without --tui or -b is a service: no screen */
 	bool headless = opt->serve && !opt->tui && !opt->batch;

@@ -519,7 +519,7 @@ void popup_render(const struct view *v, const struct sample *s, struct view_fram
 		title = "Help";
 		break;
 	case VIEW_OVERLAY_EXPLAIN:
-		text = v->focus == VIEW_PANE_WHO ? who_pane_explain(v, s) : NULL;
+		text = panes_registry[v->focus]->explain ? panes_registry[v->focus]->explain(v, s) : NULL;
 		if (!text)
 			text = popup_explain_text(v, s, f);
 		title = "Explain";

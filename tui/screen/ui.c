@@ -202,8 +202,8 @@ static void ui_keys(struct ui_state *u)
 		if (u->quit)
 			return;
 		/* the who figures are read while their pane shows (or always, when asked for) */
-		if (u->s && (u->v.lower == VIEW_PANE_WHO) != u->who_on) {
-			u->who_on = u->v.lower == VIEW_PANE_WHO;
+		if (u->s && view_pane_who(u->v.lower) != u->who_on) {
+			u->who_on = view_pane_who(u->v.lower);
 			session_set_who(u->s, u->who_on || u->c->who_always);
 		}
 		if (u->s && u->v.who_td != u->who_td_on) {
@@ -367,7 +367,7 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 		ui_apply(u, VIEW_CMD_INTERVAL);
 	if (c->pane) /* --pane wins over the settings' pane */
 		u->v.focus = u->v.lower = (enum view_pane)c->pane;
-	u->who_on = u->v.lower == VIEW_PANE_WHO;
+	u->who_on = view_pane_who(u->v.lower);
 	if (u->who_on && u->s)
 		session_set_who(u->s, true);
 	u->v.who_td = u->who_td_on = c->who_topdown;

@@ -111,54 +111,13 @@ static int view_next_thread_metric(const struct layout *l, layout_groups groups,
 	return m;
 }
 
-static void view_move(struct view *v, const struct view_frame *f, int delta)
+void view_move(struct view *v, const struct view_frame *f, int delta)
 {
 	v->sel += delta;
 	if (v->sel >= f->nrows)
 		v->sel = f->nrows - 1;
 	if (v->sel < 0)
 		v->sel = 0;
-}
-
-/*
- * Arrows on the topology move on the screen as drawn: to the nearest cell
- * in direction (DX, DY), first on the same line (or column of lines), then
- * the closest.  Nothing that way: the selection stays.
- */
-static void view_move_on_screen(struct view *v, const struct view_frame *f, int dx, int dy)
-{
-	const struct view_hit *cur = NULL, *best = NULL;
-	long best_score = 0;
-
-	for (int i = 0; i < f->nhits; i++)
-		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].what == VIEW_HIT_CELL &&
-		    f->hits[i].pos == f->sel)
-			cur = &f->hits[i];
-	if (!cur) {
-		view_move(v, f, dx + dy);
-		return;
-	}
-	for (int i = 0; i < f->nhits; i++) {
-		const struct view_hit *h = &f->hits[i];
-		long ddx = (long)(2 * h->x + h->w) - (2 * cur->x + cur->w), ddy = h->y - cur->y, score;
-
-		if (h->pane != VIEW_PANE_TOPO || h->what != VIEW_HIT_CELL || h == cur)
-			continue;
-		if ((dx > 0 && ddx <= 0) || (dx < 0 && ddx >= 0) || (dy > 0 && ddy <= 0) ||
-		    (dy < 0 && ddy >= 0))
-			continue;
-		/* along the direction as little as possible, across it far less still */
-		score = dx ? labs(ddy) * 100000 + labs(ddx) : labs(ddy) * 1000 + labs(ddx);
-		if (!best || score < best_score) {
-			best = h;
-			best_score = score;
-		}
-	}
-	if (best)
-		v->sel = best->pos;
-	else if (f->topo_scrolled)
-		/* past the rows on screen: the next row (or cell), which scrolls into sight */
-		view_move(v, f, dy ? dy * f->page : dx);
 }
 
 /* Toggle the group bound to KEY; false when no group has that key. */
@@ -224,34 +183,10 @@ static void view_sort_step(struct view *v, int dir)
 /* Columns a key scrolls a pane wider than the screen by. */
 #define VIEW_HSTEP 10
 
-/*
- * Left and Right: in the table, the column cursor moves (the table scrolls
- * to show it); a pane wider than the screen scrolls sideways.  False when
- * neither applies.
- */
+/* Left and Right: a pane wider than the screen scrolls sideways.  False when it is not. */
 static bool view_hscroll(struct view *v, const struct view_frame *f, int dir)
 {
-	if (v->focus == VIEW_PANE_TABLE && f->ncols > 0) {
-		int ci = -1;
-
-		/* where the cursor is: the view's column, else where the last render put it */
-		for (int c = 0; c < f->ncols; c++)
-			if (f->col_ids[c] == v->col_metric)
-				ci = c;
-		for (int c = 0; c < f->ncols && ci < 0; c++)
-			if (f->col_ids[c] == f->col_metric)
-				ci = c;
-		if (ci < 0)
-			ci = 0;
-		ci += dir;
-		if (ci < 0)
-			ci = 0;
-		if (ci >= f->ncols)
-			ci = f->ncols - 1;
-		v->col_metric = f->col_ids[ci];
-		return true;
-	}
-	if (v->focus == VIEW_PANE_TOPO || f->hmax <= 0)
+	if (f->hmax <= 0)
 		return false;
 	v->hoff = f->hoff + dir * VIEW_HSTEP;
 	if (v->hoff < 0)
@@ -279,22 +214,15 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 	}
 	case VIEW_KEY_UP:
 	case VIEW_KEY_DOWN:
-		if (v->focus == VIEW_PANE_TOPO)
-			view_move_on_screen(v, f, 0, key == VIEW_KEY_UP ? -1 : 1);
-		else
-			view_move(v, f, key == VIEW_KEY_UP ? -1 : 1);
+		view_move(v, f, key == VIEW_KEY_UP ? -1 : 1);
 		return true;
 	case VIEW_KEY_LEFT:
-		/* a table wider than the screen scrolls sideways */
-		if (v->focus == VIEW_PANE_TOPO)
-			view_move_on_screen(v, f, -1, 0);
-		else if (!view_hscroll(v, f, -1))
+		/* a pane wider than the screen scrolls sideways */
+		if (!view_hscroll(v, f, -1))
 			view_move(v, f, -f->page);
 		return true;
 	case VIEW_KEY_RIGHT:
-		if (v->focus == VIEW_PANE_TOPO)
-			view_move_on_screen(v, f, 1, 0);
-		else if (!view_hscroll(v, f, 1))
+		if (!view_hscroll(v, f, 1))
 			view_move(v, f, f->page);
 		return true;
 	case VIEW_KEY_PGUP:
@@ -308,11 +236,6 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 		return true;
 	case VIEW_KEY_END:
 		v->sel = f->nrows > 0 ? f->nrows - 1 : 0;
-		return true;
-	case VIEW_KEY_ENTER:
-	case '\n':
-	case '\r':
-		topology_pane_zoom(v, f);
 		return true;
 	case VIEW_KEY_ESC:
 		v->zoom_socket = -1;
@@ -458,9 +381,17 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 			return VIEW_CMD_REDRAW;
 		}
 	}
-	/* the who pane's own keys: sort, filter, open and close */
-	if (who_pane_key(v, f, key))
+	/* the pane with the focus takes its own keys first (the who pane's sort and filter) */
+	if (panes_registry[v->focus]->key && panes_registry[v->focus]->key(v, f, key))
 		return VIEW_CMD_REDRAW;
+	/* a pane's key that brings it to the front (W: who) */
+	for (int p = 0; p < VIEW_NPANES; p++)
+		if (panes_registry[p]->hotkey && key == panes_registry[p]->hotkey) {
+			v->focus = v->lower = (enum view_pane)p;
+			v->sel = v->scroll = 0;
+			v->hoff = 0;
+			return VIEW_CMD_REDRAW;
+		}
 	switch (key) {
 	case 'q':
 	case VIEW_KEY_F10:
@@ -534,11 +465,6 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 		v->prompt = VIEW_PROMPT_FILTER;
 		snprintf(v->input, sizeof(v->input), "%s", v->filter);
 		return VIEW_CMD_REDRAW;
-	case 'W': /* uppercase: a layout's groups may take any lowercase letter but adehmpqrs */
-		v->focus = v->lower = VIEW_PANE_WHO;
-		v->sel = v->scroll = 0;
-		v->hoff = 0;
-		return VIEW_CMD_REDRAW;
 	case 'p':
 		/* this host's processes do not run on an emulated machine's CPUs */
 		if (v->info.simulated) {
@@ -552,7 +478,7 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	default:
 		break;
 	}
-	if (tree_pane_key(v, f, key) || view_navigate(v, f, key))
+	if (view_navigate(v, f, key))
 		return VIEW_CMD_REDRAW;
 	if ((key >= '1' && key <= '9') || (key >= 'a' && key <= 'z')) {
 		/* digits and the free lowercase letters are the layout's group keys */

@@ -37,6 +37,9 @@ enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET, VIEW_AGG_CHANNE
  */
 int view_pane_find(const char *name);
 
+/* Whether pane P shows who uses the machine (the who collector runs while it is the lower pane). */
+bool view_pane_who(int p);
+
 /* "threads, ports, uncore, imc or cycles": the panes that can be shown under the topology. */
 const char *view_lower_pane_list(void);
 enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
@@ -225,6 +228,9 @@ enum view_cmd view_drill(struct view *v, const struct sample *s);
 
 /* Select the table row or topology cell at screen (Y, X) of frame F; true when it did. */
 bool view_click(struct view *v, const struct view_frame *f, int y, int x);
+
+/* The selection moved by DELTA rows, kept within the frame's rows (the panes' own keys use it). */
+void view_move(struct view *v, const struct view_frame *f, int delta);
 
 void view_frame_free(struct view_frame *f);
 

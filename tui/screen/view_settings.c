@@ -30,6 +30,11 @@ int view_pane_find(const char *name)
 	return -1;
 }
 
+bool view_pane_who(int p)
+{
+	return p >= 0 && p < VIEW_NPANES && panes_registry[p]->who;
+}
+
 const char *view_lower_pane_list(void)
 {
 	static char list[128];

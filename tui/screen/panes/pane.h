@@ -3,7 +3,10 @@
  *
  * A pane is a const struct pane in its own file under tui/panes/: its name
  * (the one --pane, the settings file, the help screen and the man page use),
- * its tab title, its help line, and its draw function.  The registry
+ * its tab title, its help line, its draw function, and what it owns beside
+ * them (htop's MeterClass is the model): its keys while it has the focus
+ * (the screen offers it every key first), its explain text, a key that
+ * brings it to the front, whether it needs the who collector.  The registry
  * (panes_registry in panes.c, by enum view_pane) is the only list of
  * panes; adding one is a file with its struct, a line in the registry and an
  * enum value.  Drawing takes the view, a sample (never NULL: the frame says
@@ -37,6 +40,17 @@ struct pane {
 	 * a window of the rest that Left and Right move.
 	 */
 	int (*width)(const struct view *v, const struct sample *s, int *fixed);
+	/*
+	 * Its own keys while it has the focus, before the screen's (NULL:
+	 * none): true when KEY was one of them (the screen changed).
+	 */
+	bool (*key)(struct view *v, const struct view_frame *f, int key);
+	/* Explain's text (e) for its selected row while it has the focus (the caller frees), or NULL. */
+	char *(*explain)(const struct view *v, const struct sample *s);
+	/* A key of the screen that brings it to the front from anywhere (0: none). */
+	int hotkey;
+	/* It shows who uses the machine: the who collector runs while it is the lower pane. */
+	bool who;
 };
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
@@ -46,21 +60,6 @@ extern const struct pane tree_pane, bottleneck_pane, who_pane;
 uint64_t who_pane_id(const char *path, int pid);
 /* The who row selected (an index into s->who->rows) while the who pane shows, else -1. */
 int who_pane_selected(const struct view *v, const struct sample *s);
-/*
- * The who pane's keys while it has the focus: s < > r sort, / and F4 filter,
- * Left closes the selected cgroup (or goes to its parent), Right or Enter
- * opens it.  True when KEY was one.
- */
-bool who_pane_key(struct view *v, const struct view_frame *f, int key);
-/* Explain's text for the selected row (the caller frees), or NULL. */
-char *who_pane_explain(const struct view *v, const struct sample *s);
-
-/*
- * The tree pane's keys when it has the focus: Right or Enter opens the
- * selected node, Left closes it (or goes to its parent), B opens the way to
- * the bottleneck of the first column and selects it.  True when KEY was one.
- */
-bool tree_pane_key(struct view *v, const struct view_frame *f, int key);
 
 /* ---- the top-down tree as the tree pane and the bottleneck line read it (tree_path.c) ---- */
 /* The vendor's name of a node (a layout name cannot start with a digit: "_4K_Aliasing"). */
@@ -96,9 +95,6 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc, int *fixed);
 int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
 			 struct grid *g, struct view_frame *f, bool imc);
-
-/* Zoom the topology to the socket of the selected cell of frame F, or back out. */
-void topology_pane_zoom(struct view *v, const struct view_frame *f);
 
 /* Every pane, by enum view_pane. */
 extern const struct pane *const panes_registry[VIEW_NPANES];

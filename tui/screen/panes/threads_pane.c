@@ -380,8 +380,31 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	return h;
 }
 
+/* Left and Right: the column cursor moves (the table scrolls to show it). */
+static bool threads_pane_key(struct view *v, const struct view_frame *f, int key)
+{
+	int ci = -1;
+
+	if ((key != VIEW_KEY_LEFT && key != VIEW_KEY_RIGHT) || f->ncols <= 0)
+		return false;
+	/* where the cursor is: the view's column, else where the last render put it */
+	for (int c = 0; c < f->ncols; c++)
+		if (f->col_ids[c] == v->col_metric)
+			ci = c;
+	for (int c = 0; c < f->ncols && ci < 0; c++)
+		if (f->col_ids[c] == f->col_metric)
+			ci = c;
+	ci = (ci < 0 ? 0 : ci) + (key == VIEW_KEY_LEFT ? -1 : 1);
+	if (ci < 0)
+		ci = 0;
+	if (ci >= f->ncols)
+		ci = f->ncols - 1;
+	v->col_metric = f->col_ids[ci];
+	return true;
+}
+
 const struct pane threads_pane = {
 	.name = "threads", .title = "Threads",
 	.help = "every live metric per thread, core or socket (a): sort s < > r, filter /",
-	.draw = threads_pane_draw,
+	.draw = threads_pane_draw, .key = threads_pane_key,
 };

@@ -463,25 +463,76 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 	return rows > h ? h : rows;
 }
 
-void topology_pane_zoom(struct view *v, const struct view_frame *f)
+/*
+ * Arrows on the topology move on the screen as drawn: to the nearest cell
+ * in direction (DX, DY), first on the same line (or column of lines), then
+ * the closest.  Nothing that way: the selection stays.
+ */
+static void topology_pane_move(struct view *v, const struct view_frame *f, int dx, int dy)
 {
-	if (v->focus != VIEW_PANE_TOPO)
+	const struct view_hit *cur = NULL, *best = NULL;
+	long best_score = 0;
+
+	for (int i = 0; i < f->nhits; i++)
+		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].what == VIEW_HIT_CELL &&
+		    f->hits[i].pos == f->sel)
+			cur = &f->hits[i];
+	if (!cur) {
+		view_move(v, f, dx + dy);
 		return;
+	}
+	for (int i = 0; i < f->nhits; i++) {
+		const struct view_hit *h = &f->hits[i];
+		long ddx = (long)(2 * h->x + h->w) - (2 * cur->x + cur->w), ddy = h->y - cur->y, score;
+
+		if (h->pane != VIEW_PANE_TOPO || h->what != VIEW_HIT_CELL || h == cur)
+			continue;
+		if ((dx > 0 && ddx <= 0) || (dx < 0 && ddx >= 0) || (dy > 0 && ddy <= 0) ||
+		    (dy < 0 && ddy >= 0))
+			continue;
+		/* along the direction as little as possible, across it far less still */
+		score = dx ? labs(ddy) * 100000 + labs(ddx) : labs(ddy) * 1000 + labs(ddx);
+		if (!best || score < best_score) {
+			best = h;
+			best_score = score;
+		}
+	}
+	if (best)
+		v->sel = best->pos;
+	else if (f->topo_scrolled)
+		/* past the rows on screen: the next row (or cell), which scrolls into sight */
+		view_move(v, f, dy ? dy * f->page : dx);
+}
+
+/*
+ * The arrows move on the screen as drawn (topology_pane_move); Enter zooms
+ * the topology to the socket of the selected cell, or back out.
+ */
+static bool topology_pane_key(struct view *v, const struct view_frame *f, int key)
+{
+	if (key == VIEW_KEY_UP || key == VIEW_KEY_DOWN || key == VIEW_KEY_LEFT || key == VIEW_KEY_RIGHT) {
+		topology_pane_move(v, f, key == VIEW_KEY_LEFT ? -1 : key == VIEW_KEY_RIGHT ? 1 : 0,
+				   key == VIEW_KEY_UP ? -1 : key == VIEW_KEY_DOWN ? 1 : 0);
+		return true;
+	}
+	if (key != VIEW_KEY_ENTER && key != '\n' && key != '\r')
+		return false;
 	if (v->zoom_socket >= 0) {
 		v->zoom_socket = -1;
 		v->sel = 0;
-		return;
+		return true;
 	}
 	for (int i = 0; i < f->nhits; i++)
 		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].pos == v->sel) {
 			v->zoom_socket = f->hits[i].socket;
 			v->sel = 0;
-			return;
+			return true;
 		}
+	return true;
 }
 
 const struct pane topology_pane = {
 	.name = "topology", .title = "Topology",
 	.help = "sockets, cores and threads coloured by the heat metric (m); Enter zooms",
-	.draw = topology_pane_draw,
+	.draw = topology_pane_draw, .key = topology_pane_key,
 };

@@ -303,13 +303,11 @@ static int tree_pane_row_of(const struct view *v, int m)
  * it (or goes to its parent), B opens the way to the first column's
  * bottleneck and selects it.  True when KEY was one of them.
  */
-bool tree_pane_key(struct view *v, const struct view_frame *f, int key)
+static bool tree_pane_key(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
 	int m = tree_pane_row_metric(v, f->sel);
 
-	if (v->focus != VIEW_PANE_TREE)
-		return false;
 	if (key == 'B') {
 		int n = f->tree_npath;
 
@@ -343,5 +341,5 @@ const struct pane tree_pane = {
 	.name = "tree", .title = "Tree",
 	.help = "the vendor's top-down tree: level 1 as a bar per socket, core or thread, the nodes "
 		"flagged over the vendor's thresholds, the bottleneck marked, opened with Right",
-	.draw = tree_pane_draw,
+	.draw = tree_pane_draw, .key = tree_pane_key,
 };

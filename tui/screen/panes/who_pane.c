@@ -368,12 +368,10 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 	return h;
 }
 
-bool who_pane_key(struct view *v, const struct view_frame *f, int key)
+static bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 {
 	int at = -1;
 
-	if (v->focus != VIEW_PANE_WHO)
-		return false;
 	switch (key) {
 	case 's':
 	case '>':
@@ -422,7 +420,7 @@ bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 	return false;
 }
 
-char *who_pane_explain(const struct view *v, const struct sample *s)
+static char *who_pane_explain(const struct view *v, const struct sample *s)
 {
 	int i = who_pane_selected(v, s);
 	const struct who_row *r;
@@ -487,5 +485,6 @@ const struct pane who_pane = {
 	.name = "who", .title = "Who",
 	.help = "who uses the machine: the cgroup tree (services, containers, pods) and the busiest "
 		"processes, their CPUs, IPC, clock, cache misses and resctrl memory bandwidth",
-	.draw = who_pane_draw,
+	.draw = who_pane_draw, .key = who_pane_key, .explain = who_pane_explain, .hotkey = 'W',
+	.who = true,
 };
