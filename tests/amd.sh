@@ -38,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 64
+plan 65
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -193,6 +193,7 @@ expect_match "the doctor names the generation" "$out" "(Zen 4, EPYC 9004 (Genoa)
 expect_match "... says what pmutop would show with a PMU" "$out" \
 	"With a PMU it would show AMD's pipeline-utilisation tree"
 expect_match "... and how to enable the guest PMU" "$out" "QEMU/KVM -cpu host,pmu=on"
+expect_match "... and the emulated machine of its platform meanwhile" "$out" "meanwhile pmutop --sim genoa"
 run "$PMUTOP" --root "$dir" -b -n 1 -d 0.2
 expect_rc "... while the OS's figures stay" 0
 expect_match "... said as such" "$out" "OS (no counters)"

@@ -44,6 +44,18 @@ enum {
 	CPUMODEL_SKL_CLIENT, CPUMODEL_ZEN2, CPUMODEL_ZEN3, CPUMODEL_ZEN4, CPUMODEL_ZEN5,
 };
 
+/* What pmutop counts on AMD's Zen, by whether AMD publishes its pipeline-utilisation tree */
+#define ZEN_TREE_COUNTS \
+	"AMD's pipeline-utilisation tree (front end, bad speculation, back end, SMT contention, " \
+	"retiring; level 2 below), L1D fills by source, L2, TLB and branch metrics, each memory " \
+	"channel's bandwidth (amd_umc), the L3 of each CCX (amd_l3) and package power"
+#define ZEN_EARLY_COUNTS \
+	"IPC, dispatch and stall shares (AMD defines the pipeline tree from Zen 4 on), L2, TLB " \
+	"and branch metrics, the L3 of each CCX (amd_l3), the data fabric (amd_df) and package power"
+#define ZEN_EARLY_NO_TREE \
+	"No pipeline-utilisation tree: AMD defines one from Zen 4 on. Key 1 counts dispatch and " \
+	"stall shares here instead (threads pane), with IPC."
+
 const struct cpumodel_platform cpumodel_platforms[] = {
 	[CPUMODEL_CORE2] = { .name = "Core 2", .uarch = CPUID_UARCH_CORE2, .layout = "core2",
 			     .uncore = CPUMODEL_UNCORE_NONE },
@@ -63,10 +75,14 @@ const struct cpumodel_platform cpumodel_platforms[] = {
 				  .layout = "skylake", .uncore = CPUMODEL_UNCORE_SKL, .channels = 2,
 				  .offcore = 2 },
 	/* AMD: counted through perf only; the kernel's uncore PMUs are whatever it describes */
-	[CPUMODEL_ZEN2] = { .name = "Zen 2", .uarch = CPUID_UARCH_ZEN2 },
-	[CPUMODEL_ZEN3] = { .name = "Zen 3", .uarch = CPUID_UARCH_ZEN3 },
-	[CPUMODEL_ZEN4] = { .name = "Zen 4", .uarch = CPUID_UARCH_ZEN4 },
-	[CPUMODEL_ZEN5] = { .name = "Zen 5", .uarch = CPUID_UARCH_ZEN5 },
+	[CPUMODEL_ZEN2] = { .name = "Zen 2", .uarch = CPUID_UARCH_ZEN2, .counts = ZEN_EARLY_COUNTS,
+			    .sim = "vermeer", .no_tree = ZEN_EARLY_NO_TREE },
+	[CPUMODEL_ZEN3] = { .name = "Zen 3", .uarch = CPUID_UARCH_ZEN3, .counts = ZEN_EARLY_COUNTS,
+			    .sim = "vermeer", .no_tree = ZEN_EARLY_NO_TREE },
+	[CPUMODEL_ZEN4] = { .name = "Zen 4", .uarch = CPUID_UARCH_ZEN4, .counts = ZEN_TREE_COUNTS,
+			    .sim = "genoa" },
+	[CPUMODEL_ZEN5] = { .name = "Zen 5", .uarch = CPUID_UARCH_ZEN5, .counts = ZEN_TREE_COUNTS,
+			    .sim = "genoa" },
 };
 
 const int cpumodel_platform_count =

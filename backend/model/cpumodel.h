@@ -60,6 +60,16 @@ struct cpumodel_platform {
 	const char *uncore_why;      /* CPUMODEL_UNCORE_NONE on a part that has one: why */
 	int channels;                /* memory channels per socket the uncore counts */
 	int offcore;                 /* MSR_OFFCORE_RSP_x registers: 0, 1 or 2 */
+	/*
+	 * What the front ends say about it, so that they ask the platform and
+	 * never its generation: what pmutop counts on it (a line; NULL: the
+	 * layout says), the emulated machine that shows it without a PMU
+	 * (--sim; NULL: none), and why it has no top-down tree where its
+	 * vendor publishes none (NULL: the layout's tree, or the usual words)
+	 */
+	const char *counts;
+	const char *sim;
+	const char *no_tree;
 };
 
 extern const struct cpumodel_platform cpumodel_platforms[];

@@ -432,6 +432,7 @@ void session_about(const struct session *s, struct session_about *out)
 		.simulated = s->src->simulated, .topo = s->src->topo,
 		.gp_counters = s->src->info.gp_counters,
 		.perfmon_version = s->src->info.perfmon_version, .unmodelled = s->unmodelled,
+		.no_tree = s->src->model ? s->src->model->p->no_tree : NULL,
 	};
 }
 

@@ -138,6 +138,8 @@ struct session_about {
 	unsigned gp_counters, perfmon_version;
 	/* per layout event: an emulated machine does not model its encoding (it counts 0); NULL */
 	const bool *unmodelled;
+	/* why the CPU's platform has no top-down tree where its vendor publishes none, or NULL */
+	const char *no_tree;
 };
 
 void session_about(const struct session *s, struct session_about *out);

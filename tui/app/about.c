@@ -45,6 +45,7 @@ void app_view_info(const struct options *opt, const struct session *s, const cha
 		.gp_counters = a.gp_counters, .perfmon_version = a.perfmon_version,
 		.count_user = !opt->kernel_only, .count_kernel = !opt->user_only, .doctor = doctor,
 		.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8"), .unmodelled = a.unmodelled,
+		.no_tree = a.no_tree,
 	};
 }
 

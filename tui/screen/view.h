@@ -91,6 +91,7 @@ struct view_info {
 	bool replay;              /* a recording is shown: , . [ ] g move in time, groups are as recorded */
 	bool viewer;              /* another pmutop's run is shown (viewer.h): read-only */
 	const bool *unmodelled;   /* per layout event: the emulated machine counts it 0; NULL */
+	const char *no_tree;      /* why the platform has no top-down tree (its vendor's), or NULL */
 };
 
 struct view_hit;

@@ -170,12 +170,8 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	rows = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
 	nrows = tree_rows(v, cores, -1, rows, 0);
 	if (!nrows) {
-		if (l->vendor == CPUID_VENDOR_AMD) {
-			/* Zen 2 and 3: their core PMU has no dispatch-slot events */
-			grid_put(g, y, 2, g->w - 4, GRID_DIM, "No pipeline-utilisation tree: AMD "
-				 "defines one from Zen 4 on.");
-			grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "Key 1 counts dispatch and stall "
-				 "shares here instead (threads pane), with IPC.");
+		if (v->info.no_tree) { /* the platform says why (AMD's Zen 2 and 3) */
+			grid_put_wrap(g, y, 2, g->w - 4, h, GRID_DIM, "%s", v->info.no_tree);
 		} else {
 			grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no top-down tree: the "
 				 "vendor's data gives one on the CPUs it covers (pmutop --list-metrics).",
