@@ -779,7 +779,7 @@ START_TEST(pane_names_are_one_list)
 	struct fixture f;
 	FILE *fp;
 
-	ck_assert_str_eq(view_lower_pane_list(), "threads, ports, uncore, imc, cycles, tree, bottleneck or who");
+	ck_assert_str_eq(view_lower_pane_list(), "threads, ports, uncore, imc, memory, cycles, tree, bottleneck or who");
 	ck_assert_int_eq(options_parse(4, argv, &o, err, sizeof(err)), 0);
 	ck_assert_int_eq(o.pane, VIEW_PANE_TABLE);
 	fixture_open(&f, 160, 50);
@@ -790,7 +790,7 @@ START_TEST(pane_names_are_one_list)
 	ck_assert_int_eq(view_settings_format(&f.v, text, sizeof(text)), 0);
 	ck_assert_ptr_nonnull(strstr(text, "pane threads\n"));
 	ck_assert_int_eq(view_setting_apply(&f.v, "pane", "topology", err, sizeof(err)), -EINVAL);
-	ck_assert_str_eq(err, "pane 'topology': expected threads, ports, uncore, imc, cycles, tree, bottleneck or who");
+	ck_assert_str_eq(err, "pane 'topology': expected threads, ports, uncore, imc, memory, cycles, tree, bottleneck or who");
 	fixture_close(&f);
 	fp = fopen(TEST_DATADIR "/../man/pmutop.1", "r");
 	ck_assert_ptr_nonnull(fp);

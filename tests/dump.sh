@@ -7,7 +7,7 @@
 # emulated machine, not this host).
 # PMUTOP_GOLDEN_UPDATE=1 rewrites the files (review the diff before committing).
 . "$top_srcdir/tests/lib.sh"
-plan 37
+plan 41
 
 normalise() {
 	sed -E -e 's/ +$//'
@@ -50,7 +50,7 @@ golden nehalem-ep-uncore-numa-remote 160 50 C.UTF-8 -n 1 -d 0.2 -g qhl,l3 --pane
 golden skylake-imc-totals 160 50 C.UTF-8 -n 1 -d 0.2 -g imc --pane imc --sim skylake:memory-bound
 golden nehalem-ep-cycles-numa-remote 160 34 C.UTF-8 -n 1 -d 0.5 -g cycles --pane cycles --sim nehalem-ep:numa-remote
 # every pane with every group on, at the smallest screen and a common one
-for pane in threads ports uncore imc cycles; do
+for pane in threads ports uncore imc memory cycles; do
 	golden "nehalem-ep-all-$pane-80x24" 80 24 C.UTF-8 -n 1 -d 0.2 -g all --pane "$pane" --sim nehalem-ep:memory-bound
 	golden "nehalem-ep-all-$pane-160x50" 160 50 C.UTF-8 -n 1 -d 0.2 -g all --pane "$pane" --sim nehalem-ep:numa-remote
 done

@@ -142,7 +142,7 @@ case "$out" in *"(null)"*) fail "the doctor names the uncore of Westmere-EP" "$o
 # screen's width, the SIMULATED label in the header, no "(null)"
 bad=""
 for m in nehalem-ep westmere-ep skylake core2 arch arch-256 arch-1024; do
-	for p in threads ports uncore imc cycles; do
+	for p in threads ports uncore imc memory cycles; do
 		for size in 80x24 200x60; do
 			w=${size%x*}
 			out=$(COLUMNS=$w LINES=${size#*x} "$PMUTOP" --sim "$m" -g all --pane "$p" --dump -n 1 2>&1)

@@ -36,7 +36,7 @@ const char options_usage[] =
 	"                         (default 1) at $COLUMNS x $LINES (default 160x50), no\n"
 	"                         terminal needed\n"
 	"      --pane=NAME        the pane the screen (or --dump) opens on: threads, ports,\n"
-	"                         uncore, imc, cycles, tree, bottleneck or who (default:\n"
+	"                         uncore, imc, memory, cycles, tree, bottleneck or who (default:\n"
 	"                         the settings', threads)\n"
 	"      --drill            the screen turns on the key of the top-down level under\n"
 	"                         each socket's bottleneck, and off the ones it no longer\n"

@@ -389,7 +389,8 @@ static void panes_keybar(struct grid *g)
 const struct pane *const panes_registry[VIEW_NPANES] = {
 	[VIEW_PANE_TOPO] = &topology_pane, [VIEW_PANE_TABLE] = &threads_pane,
 	[VIEW_PANE_PORTS] = &ports_pane,   [VIEW_PANE_UNCORE] = &uncore_pane,
-	[VIEW_PANE_IMC] = &imc_pane,       [VIEW_PANE_CYCLES] = &cycles_pane,
+	[VIEW_PANE_IMC] = &imc_pane,       [VIEW_PANE_MEMORY] = &memory_pane,
+	[VIEW_PANE_CYCLES] = &cycles_pane,
 	[VIEW_PANE_TREE] = &tree_pane,     [VIEW_PANE_BOTTLENECK] = &bottleneck_pane,
 	[VIEW_PANE_WHO] = &who_pane,
 };

@@ -129,6 +129,8 @@ static char *popup_help_text(const struct view *v)
 		"F2         choose the table's columns (saved)\n"
 		"F3 F4 F6   find a CPU (12) or core (c3); filter CPUs; sort by a named column\n"
 		"Enter      zoom the topology to the selected socket (Esc: all)\n"
+		"O          fold the topology to a line per socket, the pane under it taller (O "
+		"again unfolds)\n"
 		"Right Left in the tree pane: open / close the selected node; B follows the "
 		"bottleneck (<==); in the who pane: open / close a cgroup\n"
 		"D          drill: the bottleneck line's next level counted by itself (the groups "

@@ -414,6 +414,11 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	case 'd':
 		v->overlay = VIEW_OVERLAY_DOCTOR;
 		return VIEW_CMD_REDRAW;
+	case 'O': /* fold the topology to a line per socket: the pane under it gets the rows */
+		v->topo_fold = !v->topo_fold;
+		snprintf(v->status, sizeof(v->status), v->topo_fold ? "O: the topology folded to a "
+			 "line per socket (O unfolds)" : "O: the topology unfolded");
+		return VIEW_CMD_REDRAW;
 	case 'L':
 		v->overlay = VIEW_OVERLAY_MESSAGES;
 		return VIEW_CMD_REDRAW;

@@ -25,7 +25,7 @@
 #define VIEW_MIN_H 24
 
 enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
-		 VIEW_PANE_CYCLES, VIEW_PANE_TREE, VIEW_PANE_BOTTLENECK, VIEW_PANE_WHO, VIEW_NPANES };
+		 VIEW_PANE_MEMORY, VIEW_PANE_CYCLES, VIEW_PANE_TREE, VIEW_PANE_BOTTLENECK, VIEW_PANE_WHO, VIEW_NPANES };
 /* Aggregation of the table (the first three); a hit's entity can also be a memory channel. */
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET, VIEW_AGG_CHANNEL };
 
@@ -120,6 +120,7 @@ struct view {
 	int col_metric;           /* the table's column cursor (a layout metric), -1: the first */
 	int hoff;                 /* a pane wider than the screen: the first column shown */
 	int zoom_socket;          /* topo socket index, or -1 for the whole machine */
+	bool topo_fold;           /* the topology folded to a line per socket (O), the pane under it taller */
 	bool paused;
 	double interval;
 	layout_groups groups;

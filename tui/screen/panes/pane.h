@@ -54,7 +54,7 @@ struct pane {
 };
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
-extern const struct pane tree_pane, bottleneck_pane, who_pane;
+extern const struct pane tree_pane, bottleneck_pane, who_pane, memory_pane;
 
 /* The who pane (who_pane.c): a row's id for the view's closed set (its cgroup path, or PID). */
 uint64_t who_pane_id(const char *path, int pid);

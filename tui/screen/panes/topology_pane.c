@@ -441,7 +441,11 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 		if (!isnan(val))
 			max = fmax(max, val);
 	}
-	f = topology_pane_fit_boxes(t, socks, nsocks, g->w, h);
+	if (v->topo_fold) /* a line per socket (O): the pane under it takes the rows */
+		f = (struct topology_pane_fit){ .mode = TOPOLOGY_PANE_SUMMARY, .per_row = 1,
+						.box_w = g->w, .box_h = h };
+	else
+		f = topology_pane_fit_boxes(t, socks, nsocks, g->w, h);
 	if (f.mode == TOPOLOGY_PANE_SUMMARY) {
 		rows = topology_pane_summary(v, s, tmap, socks, nsocks, y, h, g, frame);
 	} else {
