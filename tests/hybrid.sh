@@ -123,7 +123,7 @@ if command -v tmux >/dev/null 2>&1; then
 	*"   0    0    0 "*) fail "... no P-core row" "$screen" ;;
 	*) pass "... no P-core row" ;;
 	esac
-	tmux -S "$sock" send-keys Tab Tab Tab Tab Tab Tab
+	tmux -S "$sock" send-keys Tab Tab Tab Tab Tab Tab Tab
 	# (the node's figure once its groups have counted: wait for it, not for its name)
 	screen_until "  tma_retiring                        20.00"
 	expect_match "the tree pane: the E-cores' tree" "$screen" "E-cores' tree (/ P: P-cores')"
