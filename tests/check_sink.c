@@ -90,9 +90,9 @@ START_TEST(printing_goes_through_the_sink_as_batch_prints)
 	ck_assert_int_eq(sinks_sample(&ks, smp[1]), 0);
 	ck_assert_int_eq(ks.fed, 2);
 	sinks_free(&ks);
-	ck_assert_int_eq(batch_print(smp[0], BATCH_JSON, false, true, w), 0);
+	ck_assert_int_eq(batch_print(smp[0], BATCH_JSON, &(struct batch_opts){ 0 }, true, w), 0);
 	ck_assert_int_eq(batch_print_mark(&mk, smp[0]->time - 1, BATCH_JSON, w), 0);
-	ck_assert_int_eq(batch_print(smp[1], BATCH_JSON, false, false, w), 0);
+	ck_assert_int_eq(batch_print(smp[1], BATCH_JSON, &(struct batch_opts){ 0 }, false, w), 0);
 	fclose(g);
 	fclose(w);
 	ck_assert_str_eq(got, want);

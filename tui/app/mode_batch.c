@@ -146,6 +146,14 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 	struct extra x;
 	int rc;
 
+	if (opt->metrics) {
+		char err[512];
+
+		if (batch_metrics_check(session_layout(s), opt->metrics, err, sizeof(err))) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return EXIT_FAILURE;
+		}
+	}
 	/* the command's output goes to stderr: stdout carries the samples */
 	rc = extra_start(opt, s, STDERR_FILENO, &x);
 	if (rc) {
@@ -156,7 +164,8 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 	sinks_build(&(struct sink_ctx){
 			    .mode = opt->serve && !opt->batch ? SINK_SERVE_ONLY : SINK_PRINT,
 			    .format = opt->format,
-			    .counts = opt->counts, .out = stdout, .t0 = x.t0, .srv = srv,
+			    .counts = opt->counts, .metrics = opt->metrics, .out = stdout,
+			    .t0 = x.t0, .srv = srv,
 			    .rec = x.rec ? &x.rec : NULL, .cmd = x.cmd,
 		    }, &ks);
 	startsig_end();

@@ -67,7 +67,8 @@ static int mode_replay_screen(const struct options *opt)
 int mode_replay(const struct options *opt)
 {
 	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format,
-			       .counts = opt->counts, .out = stdout, .t0 = NAN };
+			       .counts = opt->counts, .metrics = opt->metrics, .out = stdout,
+			       .t0 = NAN };
 	struct sinks sinks;
 	struct replay *r;
 	struct replay_item it;
@@ -85,6 +86,14 @@ int mode_replay(const struct options *opt)
 		int prc = 0;
 
 		if (it.kind == REPLAY_SAMPLE) {
+			/* --metrics against the recording's layout, before its first sample prints */
+			if (opt->metrics && sinks.fed == 0 &&
+			    batch_metrics_check(it.sample->layout, opt->metrics, err, sizeof(err))) {
+				fprintf(stderr, "pmutop: %s\n", err);
+				sample_release(it.sample);
+				status = OPTIONS_EXIT_USAGE;
+				break;
+			}
 			prc = sinks_sample(&sinks, it.sample);
 			sample_release(it.sample);
 		} else if (it.kind == REPLAY_MARK) {

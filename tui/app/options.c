@@ -21,6 +21,7 @@ enum {
 	OPT_MSR_SAFE_ALLOWLIST,
 	OPT_FORMAT,
 	OPT_COUNTS,
+	OPT_METRICS,
 	OPT_LAYOUT,
 	OPT_USER,
 	OPT_KERNEL,
@@ -68,6 +69,7 @@ static const struct option options_long[] = {
 	{ "delay", required_argument, NULL, 'd' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "counts", no_argument, NULL, OPT_COUNTS },
+	{ "metrics", required_argument, NULL, OPT_METRICS },
 	{ "groups", required_argument, NULL, 'g' },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "user", no_argument, NULL, OPT_USER },
@@ -169,6 +171,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 				      &opt->interval, err, errlen);
 	case OPT_DUMP:
 		opt->dump = true;
+		return 0;
+	case OPT_METRICS:
+		opt->metrics = optarg;
 		return 0;
 	case OPT_COUNTS:
 		opt->counts = true;
@@ -494,6 +499,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	if (opt->counts && (!opt->batch || opt->format == BATCH_TEXT)) {
 		snprintf(err, errlen, "--counts adds every event's count to -b's --format csv or "
 			 "json: pmutop -b --format json --counts");
+		return -EINVAL;
+	}
+	if (opt->metrics && !opt->batch) {
+		snprintf(err, errlen, "--metrics picks what -b prints: pmutop -b --metrics "
+			 "'ipc,Frontend_Bound,Memory'");
 		return -EINVAL;
 	}
 	if (opt->dump && opt->batch) {

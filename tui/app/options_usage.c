@@ -48,6 +48,8 @@ const char options_usage[] =
 	"      --counts           with -b and --format csv or json: every event's count\n"
 	"                         (as read, and scaled to the interval) beside the\n"
 	"                         metrics, to compare with perf stat\n"
+	"      --metrics=LIST     with -b: the metrics printed, comma-separated: names,\n"
+	"                         globs ('Info_Memory_*'), group names or keys ('9')\n"
 	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
 	"                         or 'all' (default: the layout's default groups)\n"
 	"      --layout=FILE      use this layout file instead of the one for the CPU\n"

@@ -34,12 +34,18 @@ static bool batch_uncore_on(const struct sample *s)
 	return false;
 }
 
-/* Is metric M worth a column: always-live, or its group was selected. */
-static bool batch_metric_shown(const struct sample *s, int m)
+/* What one print writes beyond its format: batch_opts resolved for the sample's layout. */
+struct batch_run {
+	bool counts;
+	const bool *listed;   /* per metric: among --metrics (NULL: every one) */
+};
+
+/* Is metric M written: among --metrics, and always-live or its group was selected. */
+static bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)
 {
 	int g = s->layout->metrics[m].group;
 
-	return g < 0 || s->groups[g].state != SAMPLE_GROUP_OFF;
+	return (!r->listed || r->listed[m]) && (g < 0 || s->groups[g].state != SAMPLE_GROUP_OFF);
 }
 
 static void batch_iso_time(double t, char *buf, size_t len)
@@ -79,15 +85,15 @@ double batch_round(double v)
 }
 
 /* " name=value" for every shown metric computed at SCOPE; * scaled, ! flagged. */
-static void batch_text_pairs(const struct sample *s, const struct sample_entity *e, int ch,
-			     enum layout_scope scope, FILE *out)
+static void batch_text_pairs(const struct sample *s, const struct batch_run *r,
+			     const struct sample_entity *e, int ch, enum layout_scope scope, FILE *out)
 {
 	const struct layout *l = s->layout;
 
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v = sample_metric(s, e, m);
 
-		if (!batch_metric_shown(s, m) || !batch_metric_at(l, m, scope))
+		if (!batch_metric_shown(s, r, m) || !batch_metric_at(l, m, scope))
 			continue;
 		char num[32];
 
@@ -100,9 +106,9 @@ static void batch_text_pairs(const struct sample *s, const struct sample_entity 
 	fputc('\n', out);
 }
 
-static int batch_text_body(const struct sample *s, FILE *out);
+static int batch_text_body(const struct sample *s, const struct batch_run *r, FILE *out);
 
-static int batch_text(const struct sample *s, FILE *out)
+static int batch_text(const struct sample *s, const struct batch_run *r, FILE *out)
 {
 	char when[40], skew[32] = "n/a";
 
@@ -112,11 +118,11 @@ static int batch_text(const struct sample *s, FILE *out)
 	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %s  %s%s\n",
 		(unsigned long long)s->seq, when, s->interval_s, skew, s->source,
 		s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
-	return batch_text_body(s, out);
+	return batch_text_body(s, r, out);
 }
 
 /* What follows a sample's header line: its notes, the thread table, sockets, channels. */
-static int batch_text_body(const struct sample *s, FILE *out)
+static int batch_text_body(const struct sample *s, const struct batch_run *r, FILE *out)
 {
 	const struct layout *l = s->layout;
 	bool any_scaled = false;
@@ -132,7 +138,7 @@ static int batch_text_body(const struct sample *s, FILE *out)
 		fprintf(out, "# error: %s\n", s->error);
 	fprintf(out, "%5s %5s %6s", "cpu", "core", "socket");
 	for (int m = 0; m < l->nmetrics; m++)
-		if (batch_metric_shown(s, m) && batch_metric_at(l, m, LAYOUT_THREAD))
+		if (batch_metric_shown(s, r, m) && batch_metric_at(l, m, LAYOUT_THREAD))
 			fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
 						   ? strlen(l->metrics[m].name) : 10),
 				l->metrics[m].name);
@@ -142,7 +148,7 @@ static int batch_text_body(const struct sample *s, FILE *out)
 
 		fprintf(out, "%5d %5d %6d", t->index, t->os_core_id, t->os_socket_id);
 		for (int m = 0; m < l->nmetrics; m++) {
-			if (!batch_metric_shown(s, m) || !batch_metric_at(l, m, LAYOUT_THREAD))
+			if (!batch_metric_shown(s, r, m) || !batch_metric_at(l, m, LAYOUT_THREAD))
 				continue;
 			any_scaled |= s->metric_scaled[m];
 			batch_text_value(out, sample_metric(s, t, m), s->metric_scaled[m],
@@ -154,10 +160,10 @@ static int batch_text_body(const struct sample *s, FILE *out)
 	/* per-socket totals of every metric, core metrics included; then each channel */
 	for (int k = 0; k < s->nsockets; k++) {
 		fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
-		batch_text_pairs(s, &s->sockets[k], -1, LAYOUT_SOCKET, out);
+		batch_text_pairs(s, r, &s->sockets[k], -1, LAYOUT_SOCKET, out);
 		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++) {
 			fprintf(out, "# socket %d channel %d:", s->sockets[k].os_socket_id, c);
-			batch_text_pairs(s, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
+			batch_text_pairs(s, r, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
 		}
 	}
 	for (int i = 0; i < s->nflags; i++) {
@@ -187,9 +193,9 @@ static const char *const batch_scope_names[] = {
 };
 
 /* One CSV row: the entity's ids (-1 prints empty), its metrics, the scaled and flagged lists. */
-static void batch_csv_row(const struct sample *s, const char *label, const char *when,
-			  const struct sample_entity *e, int cpu, int core, int ch,
-			  enum layout_scope scope, bool counts, FILE *out)
+static void batch_csv_row(const struct sample *s, const struct batch_run *r, const char *label,
+			  const char *when, const struct sample_entity *e, int cpu, int core, int ch,
+			  enum layout_scope scope, FILE *out)
 {
 	const struct layout *l = s->layout;
 	bool sep = false;
@@ -214,6 +220,8 @@ static void batch_csv_row(const struct sample *s, const char *label, const char 
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v;
 
+		if (!batch_metric_shown(s, r, m))
+			continue;
 		v = batch_metric_at(l, m, scope) ? sample_metric(s, e, m) : NAN;
 		if (isnan(v))
 			fputc(',', out);
@@ -222,18 +230,18 @@ static void batch_csv_row(const struct sample *s, const char *label, const char 
 	}
 	fputc(',', out);
 	for (int m = 0; m < l->nmetrics; m++)
-		if (s->metric_scaled[m] && batch_metric_at(l, m, scope)) {
+		if (s->metric_scaled[m] && batch_metric_at(l, m, scope) && batch_metric_shown(s, r, m)) {
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
 		}
 	fputc(',', out);
 	sep = false;
 	for (int m = 0; m < l->nmetrics && scope != LAYOUT_THREAD; m++)
-		if (sample_flag_find(s, e->socket, ch, m)) {
+		if (batch_metric_shown(s, r, m) && sample_flag_find(s, e->socket, ch, m)) {
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
 		}
-	if (counts)
+	if (r->counts)
 		batch_counts_csv_row(s, e, scope, out);
 	batch_who_csv_empty(s, out);
 	fputc('\n', out);
@@ -244,36 +252,43 @@ static void batch_csv_row(const struct sample *s, const char *label, const char 
  * counts) memory channel, the scope column saying which; ids that do not
  * apply are empty (a core row has no cpu, a socket row no core).
  */
-static int batch_csv(const struct sample *s, const char *label, bool counts, bool first,
-		     FILE *out)
+static int batch_csv(const struct sample *s, const struct batch_run *r, const char *label,
+		     bool first, FILE *out)
 {
 	const struct layout *l = s->layout;
 	char when[40];
+	int ncols = 0;
 
+	for (int m = 0; m < l->nmetrics; m++)
+		ncols += batch_metric_shown(s, r, m);
 	if (first) {
 		fputs("seq,time,interval_s,source,simulated,skew_us,scope,cpu,core,socket,channel", out);
-		/* every metric is a column; a row leaves empty the ones not defined at its scope */
+		/*
+		 * every metric written is a column, its unit in the name ("util (%)"); a row
+		 * leaves empty the ones not defined at its scope
+		 */
 		for (int m = 0; m < l->nmetrics; m++)
-			fprintf(out, ",%s", l->metrics[m].name);
+			if (batch_metric_shown(s, r, m))
+				fprintf(out, l->metrics[m].unit && l->metrics[m].unit[0] ? ",%s (%s)"
+					: ",%s", l->metrics[m].name, l->metrics[m].unit);
 		fputs(",scaled,flagged", out);
-		if (counts)
+		if (r->counts)
 			batch_counts_csv_header(l, out);
 		batch_who_csv_header(s, out);
 		fputc('\n', out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
 	for (int i = 0; i < s->nthreads; i++)
-		batch_csv_row(s, label, when, &s->threads[i], s->threads[i].index,
-			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, counts, out);
+		batch_csv_row(s, r, label, when, &s->threads[i], s->threads[i].index,
+			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
 	for (int k = 0; k < s->ncores; k++)
-		batch_csv_row(s, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
-			      LAYOUT_CORE, counts, out);
+		batch_csv_row(s, r, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
+			      LAYOUT_CORE, out);
 	for (int k = 0; k < s->nsockets; k++) {
-		batch_csv_row(s, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, counts,
-			      out);
+		batch_csv_row(s, r, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
 		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++)
-			batch_csv_row(s, label, when, sample_channel(s, k, c), -1, -1, c,
-				      LAYOUT_CHANNEL, counts, out);
+			batch_csv_row(s, r, label, when, sample_channel(s, k, c), -1, -1, c,
+				      LAYOUT_CHANNEL, out);
 	}
 	if (s->who) {
 		char prefix[400], seq[32];
@@ -287,15 +302,15 @@ static int batch_csv(const struct sample *s, const char *label, bool counts, boo
 		else
 			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%s,%d,",
 				 label ? label : seq, when, s->interval_s, s->source, s->simulated);
-		batch_who_csv_rows(s, prefix, l->nmetrics + (counts ? batch_counts_ncols(l) : 0), out);
+		batch_who_csv_rows(s, prefix, ncols + (r->counts ? batch_counts_ncols(l) : 0), out);
 	}
 	return 0;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static json_t *batch_json_metrics(const struct sample *s, const struct sample_entity *e,
-				  enum layout_scope scope, json_t **scaled)
+static json_t *batch_json_metrics(const struct sample *s, const struct batch_run *r,
+				  const struct sample_entity *e, enum layout_scope scope, json_t **scaled)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object();
@@ -305,7 +320,7 @@ static json_t *batch_json_metrics(const struct sample *s, const struct sample_en
 		double v;
 
 		/* only what was counted: a group that is off writes nothing (its state says off) */
-		if (!batch_metric_at(l, m, scope) || !batch_metric_shown(s, m))
+		if (!batch_metric_at(l, m, scope) || !batch_metric_shown(s, r, m))
 			continue;
 		v = sample_metric(s, e, m);
 		json_object_set_new(o, l->metrics[m].name, isnan(v) ? json_null()
@@ -316,8 +331,8 @@ static json_t *batch_json_metrics(const struct sample *s, const struct sample_en
 	return o;
 }
 
-static json_t *batch_json_entity(const struct sample *s, const struct sample_entity *e,
-				 enum layout_scope scope, bool counts)
+static json_t *batch_json_entity(const struct sample *s, const struct batch_run *r,
+				 const struct sample_entity *e, enum layout_scope scope)
 {
 	json_t *o = json_object(), *scaled;
 
@@ -328,27 +343,27 @@ static json_t *batch_json_entity(const struct sample *s, const struct sample_ent
 	json_object_set_new(o, "socket", json_integer(e->os_socket_id));
 	if (scope == LAYOUT_CHANNEL)
 		json_object_set_new(o, "channel", json_integer(e->index));
-	json_object_set_new(o, "metrics", batch_json_metrics(s, e, scope, &scaled));
+	json_object_set_new(o, "metrics", batch_json_metrics(s, r, e, scope, &scaled));
 	json_object_set_new(o, "scaled", scaled);
-	if (counts)
+	if (r->counts)
 		json_object_set_new(o, "counts", batch_counts_json(s, e, scope));
 	return o;
 }
 
-static json_t *batch_json_entities(const struct sample *s, const struct sample_entity *es, int n,
-				   enum layout_scope scope, bool counts)
+static json_t *batch_json_entities(const struct sample *s, const struct batch_run *r,
+				   const struct sample_entity *es, int n, enum layout_scope scope)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; i < n; i++) {
-		json_t *o = batch_json_entity(s, &es[i], scope, counts);
+		json_t *o = batch_json_entity(s, r, &es[i], scope);
 
 		if (scope == LAYOUT_SOCKET) {
 			json_t *chans = json_array();
 
 			for (int c = 0; c < s->nchannels; c++)
-				json_array_append_new(chans, batch_json_entity(s, sample_channel(s, i, c),
-									       LAYOUT_CHANNEL, counts));
+				json_array_append_new(chans, batch_json_entity(s, r, sample_channel(s, i, c),
+									       LAYOUT_CHANNEL));
 			json_object_set_new(o, "channels", chans);
 			if (s->nboxes)
 				json_object_set_new(o, "chas", batch_json_chas(s, i));
@@ -377,7 +392,7 @@ static json_t *batch_json_flags(const struct sample *s)
 }
 
 /* S as one JSON object (FIRST with --counts: each metric's formula and the counts it reads). */
-static json_t *batch_json_object(const struct sample *s, bool counts, bool first)
+static json_t *batch_json_object(const struct sample *s, const struct batch_run *r, bool first)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object(), *groups = json_object();
@@ -393,15 +408,16 @@ static json_t *batch_json_object(const struct sample *s, bool counts, bool first
 	json_object_set_new(o, "batched", json_boolean(s->batched));
 	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
 	json_object_set_new(o, "layout", json_string(l->name));
-	if (counts && first)
+	if (r->counts && first)
 		json_object_set_new(o, "formulas", batch_counts_formulas(l));
 	if (first) {
 		/* every metric's unit once, in the first line ("" where it has none: a ratio, a count) */
 		json_t *units = json_object();
 
 		for (int m = 0; m < l->nmetrics; m++)
-			json_object_set_new(units, l->metrics[m].name,
-					    json_string(l->metrics[m].unit ? l->metrics[m].unit : ""));
+			if (!r->listed || r->listed[m])
+				json_object_set_new(units, l->metrics[m].name,
+						    json_string(l->metrics[m].unit ? l->metrics[m].unit : ""));
 		json_object_set_new(o, "units", units);
 	}
 	for (int g = 0; g < l->ngroups; g++) {
@@ -415,12 +431,11 @@ static json_t *batch_json_object(const struct sample *s, bool counts, bool first
 		json_object_set_new(groups, l->groups[g].name, go);
 	}
 	json_object_set_new(o, "groups", groups);
-	json_object_set_new(o, "threads", batch_json_entities(s, s->threads, s->nthreads,
-							      LAYOUT_THREAD, counts));
-	json_object_set_new(o, "cores", batch_json_entities(s, s->cores, s->ncores, LAYOUT_CORE,
-							    counts));
-	json_object_set_new(o, "sockets", batch_json_entities(s, s->sockets, s->nsockets,
-							      LAYOUT_SOCKET, counts));
+	json_object_set_new(o, "threads", batch_json_entities(s, r, s->threads, s->nthreads,
+							      LAYOUT_THREAD));
+	json_object_set_new(o, "cores", batch_json_entities(s, r, s->cores, s->ncores, LAYOUT_CORE));
+	json_object_set_new(o, "sockets", batch_json_entities(s, r, s->sockets, s->nsockets,
+							      LAYOUT_SOCKET));
 	json_object_set_new(o, "flags", batch_json_flags(s));
 	if (s->who)
 		json_object_set_new(o, "who", batch_who_json(s));
@@ -439,12 +454,15 @@ static int batch_json_line(json_t *o, FILE *out)
 	return rc ? -EIO : 0;
 }
 
-int batch_print(const struct sample *s, enum batch_format fmt, bool counts, bool first,
-		FILE *out)
+int batch_print(const struct sample *s, enum batch_format fmt, const struct batch_opts *o,
+		bool first, FILE *out)
 {
-	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, counts, first), out)
-		 : fmt == BATCH_CSV ? batch_csv(s, NULL, counts, first, out) : batch_text(s, out);
+	bool *listed = o->metrics ? batch_metrics_listed(s->layout, o->metrics) : NULL;
+	struct batch_run r = { .counts = o->counts, .listed = listed };
+	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
+		 : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out) : batch_text(s, &r, out);
 
+	free(listed);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
 	return rc;
@@ -475,8 +493,10 @@ int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FI
 }
 
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
-			enum batch_format fmt, bool counts, bool first, FILE *out)
+			enum batch_format fmt, const struct batch_opts *bo, bool first, FILE *out)
 {
+	bool *listed = bo->metrics ? batch_metrics_listed(mean->layout, bo->metrics) : NULL;
+	struct batch_run r = { .counts = bo->counts, .listed = listed };
 	int rc = 0;
 
 	if (fmt == BATCH_TEXT) {
@@ -484,24 +504,25 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 			(unsigned long long)mean->seq, mean->interval_s, mean->source,
 			mean->simulated && !strstr(mean->source, "SIMULATED") ? ", SIMULATED" : "");
 		fputs("# mean over the run (each sample weighted by its interval):\n", out);
-		batch_text_body(mean, out);
+		batch_text_body(mean, &r, out);
 		fputs("# peak (the highest sample):\n", out);
-		batch_text_body(peak, out);
+		batch_text_body(peak, &r, out);
 	} else if (fmt == BATCH_CSV) {
 		/* the samples' columns; seq says mean or peak, interval_s the whole run */
-		batch_csv(mean, "mean", counts, first, out);
-		batch_csv(peak, "peak", counts, false, out);
+		batch_csv(mean, &r, "mean", first, out);
+		batch_csv(peak, &r, "peak", false, out);
 	} else {
 		json_t *o = json_object(), *sum = json_object();
 
 		json_object_set_new(sum, "about", json_string(about));
 		json_object_set_new(sum, "samples", json_integer((json_int_t)mean->seq));
 		json_object_set_new(sum, "seconds", json_real(mean->interval_s));
-		json_object_set_new(sum, "mean", batch_json_object(mean, counts, false));
-		json_object_set_new(sum, "peak", batch_json_object(peak, counts, false));
+		json_object_set_new(sum, "mean", batch_json_object(mean, &r, false));
+		json_object_set_new(sum, "peak", batch_json_object(peak, &r, false));
 		json_object_set_new(o, "summary", sum);
 		rc = batch_json_line(o, out);
 	}
+	free(listed);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
 	return rc;

@@ -18,13 +18,31 @@
 
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
 
+/* What a run's printed samples carry beyond the format. */
+struct batch_opts {
+	bool counts;          /* --counts (CSV, JSON): every event's count beside the metrics */
+	/*
+	 * --metrics: the metrics written (NULL: every one counted), a comma list
+	 * of names, shell globs ("Info_Memory_*"), group names or keys ("9", "Memory")
+	 */
+	const char *metrics;
+};
+
 /*
- * Print S; FIRST is true for the first sample of the run (CSV header).  With
- * COUNTS (CSV, JSON), every event's count beside the metrics (batch_counts.c).
- * 0 or -errno.
+ * Print S; FIRST is true for the first sample of the run (CSV header).  What
+ * is written: the metrics of the groups that are not off (among O->metrics);
+ * the CSV header gives each one's unit ("util (%)").  0 or -errno.
  */
-int batch_print(const struct sample *s, enum batch_format fmt, bool counts, bool first,
-		FILE *out);
+int batch_print(const struct sample *s, enum batch_format fmt, const struct batch_opts *o,
+		bool first, FILE *out);
+
+/* ---- batch_select.c: --metrics ---- */
+
+/* Per metric of L: whether a pattern of LIST names it, its group or its key (the caller frees). */
+bool *batch_metrics_listed(const struct layout *l, const char *list);
+
+/* Whether every pattern of LIST names something of L: 0, or -EINVAL with the one that does not. */
+int batch_metrics_check(const struct layout *l, const char *list, char *err, size_t len);
 
 /* A phase mark (T0: the run's start, wall clock): "# mark" in text, {"mark": ...} in JSON, none in CSV. */
 int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FILE *out);
@@ -37,7 +55,7 @@ int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FI
  * {"summary": {about, samples, seconds, mean, peak}} line.  0 or -errno.
  */
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
-			enum batch_format fmt, bool counts, bool first, FILE *out);
+			enum batch_format fmt, const struct batch_opts *o, bool first, FILE *out);
 
 /* ---- batch_counts.c: the events' counts (--counts) ---- */
 

@@ -53,6 +53,7 @@ struct sink_ctx {
 	enum sink_mode mode;
 	enum batch_format format;      /* --format */
 	bool counts;                   /* --counts: every event's count beside the metrics */
+	const char *metrics;           /* --metrics: the metrics printed (NULL: every one counted) */
 	FILE *out;                     /* where printing goes (stdout) */
 	double t0;                     /* wall clock at the start: the marks' offsets */
 	struct serve *srv;             /* the owner's server */

@@ -12,7 +12,7 @@
 struct sink_printer {
 	struct sink k;
 	enum batch_format format;
-	bool counts;
+	struct batch_opts opts;
 	FILE *out;
 	double t0;
 	long printed;
@@ -24,7 +24,7 @@ static int sink_print_sample(struct sink *k, const struct sample *s)
 
 	if (isnan(p->t0))
 		p->t0 = s->time - s->interval_s;
-	return batch_print(s, p->format, p->counts, p->printed++ == 0, p->out);
+	return batch_print(s, p->format, &p->opts, p->printed++ == 0, p->out);
 }
 
 static int sink_print_mark(struct sink *k, const struct mark *mk)
@@ -51,7 +51,8 @@ static struct sink *sink_print_make(const struct sink_ctx *c)
 		return NULL;
 	p = xcalloc(1, sizeof(*p));
 	*p = (struct sink_printer){ .k.ops = &sink_print_ops, .format = c->format,
-				    .counts = c->counts, .out = c->out, .t0 = c->t0 };
+				    .opts = { .counts = c->counts, .metrics = c->metrics },
+				    .out = c->out, .t0 = c->t0 };
 	return &p->k;
 }
 

@@ -13,7 +13,7 @@ struct sink_sum {
 	struct sink k;
 	struct summary *sum;
 	enum batch_format format;
-	bool counts;
+	struct batch_opts opts;
 	FILE *out;
 	struct run_cmd *cmd;
 };
@@ -36,7 +36,7 @@ static int sink_summary_end(struct sink *k, long fed)
 	mean = summary_mean(m->sum);
 	peak = summary_peak(m->sum);
 	run_describe(m->cmd, about, sizeof(about));
-	rc = batch_print_summary(mean, peak, about, m->format, m->counts, fed == 0, m->out);
+	rc = batch_print_summary(mean, peak, about, m->format, &m->opts, fed == 0, m->out);
 	sample_release(mean);
 	sample_release(peak);
 	return rc;
@@ -60,7 +60,8 @@ static struct sink *sink_summary_make(const struct sink_ctx *c)
 		return NULL;
 	m = xcalloc(1, sizeof(*m));
 	*m = (struct sink_sum){ .k.ops = &sink_summary_ops, .sum = summary_new(),
-				.format = c->format, .counts = c->counts, .out = c->out, .cmd = c->cmd };
+				.format = c->format, .opts = { .counts = c->counts, .metrics = c->metrics },
+				.out = c->out, .cmd = c->cmd };
 	return &m->k;
 }
 

@@ -117,7 +117,7 @@ const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struc
 			if (!f)
 				break;
 			if (k == SERVE_JSON)
-				batch_print(sn->s, BATCH_JSON, false, true, f);
+				batch_print(sn->s, BATCH_JSON, &(struct batch_opts){ .counts = false }, true, f);
 			else
 				prom_write(sn->s, sn->t, about, k == SERVE_OPENMETRICS, f);
 			if (fclose(f)) {
