@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 51
+plan 53
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -108,7 +108,7 @@ expect_is "... the default keys' columns, not every metric's (was 300)" "$([ "$n
 run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim sapphire-rapids --source perf -g 1,9 \
 	--metrics 'ipc,Frontend_Bound,9'
 expect_is "--metrics NAME,NAME,KEY: those columns alone, with units" \
-	"$(printf '%s\n' "$out" | head -1 | cut -d, -f12-)" \
+	"$(printf '%s\n' "$out" | head -1 | cut -d, -f13-)" \
 	"ipc (ratio),Frontend_Bound (%),memory_bandwidth_read (MB/sec),memory_bandwidth_write (MB/sec),memory_bandwidth_total (MB/sec),dram_peak_pct (%),scaled,flagged"
 run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim sapphire-rapids --source msr -g 1,7 \
 	--metrics 'Info_Memory_*,TmaL1'
@@ -130,6 +130,17 @@ expect_match "... with the name and where the names are" "$err" \
 	"--metrics: 'Frontend_Bnd' is no metric, group or key of layout intel_spr (pmutop --list-metrics lists its metrics"
 run "$PMUTOP" --sim nehalem-ep --dump -n 1 --metrics ipc
 expect_match "--metrics without -b: what it is for" "$err" "--metrics picks what -b prints"
+# the first sample's short interval (figures at once) says it is a warm-up, in every format
+run "$PMUTOP" -b -n 2 -d 0.5 --format json --sim nehalem-ep
+expect_is "JSON: sample 1 a warm-up of 0.1 s, sample 2 the 0.5 s asked, not one" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+print(" ".join("%d:%s:%.1f" % (d["seq"], d["warmup"], d["interval_s"]) for d in map(json.loads, sys.stdin)))')" \
+	"1:True:0.1 2:False:0.5"
+run "$PMUTOP" -b -n 2 -d 0.5 --format csv --sim nehalem-ep
+expect_is "... CSV's warmup column: 1, then 0" "$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+print(" ".join(sorted({r["seq"] + ":" + r["warmup"] for r in csv.DictReader(sys.stdin)})))')" "1:1 2:0"
 
 run "$PMUTOP" -b -n 1 -d 0.2 --sim arch:compute-bound --user --format json
 check=$(printf '%s\n' "$out" | $PY -c '

@@ -29,7 +29,7 @@ run "$PMUTOP" --replay "$tmp/run2.jsonl" -b
 printf '%s\n' "$out" >"$tmp/replay.txt"
 if cmp -s "$tmp/live.txt" "$tmp/replay.txt"; then pass "replayed text is the live text"; else fail "replayed text is the live text" "$(diff "$tmp/live.txt" "$tmp/replay.txt" | head -c 600)"; fi
 run "$PMUTOP" --replay "$tmp/run2.jsonl" -b --format csv
-expect_match "and it converts to CSV" "$(printf '%s\n' "$out" | head -1)" "seq,time,interval_s,source,simulated"
+expect_match "and it converts to CSV" "$(printf '%s\n' "$out" | head -1)" "seq,time,interval_s,warmup,source,simulated"
 expect_match "... SIMULATED kept" "$(printf '%s\n' "$out" | sed -n 2p)" "SIMULATED nehalem-ep:memory-bound,1,"
 run "$PMUTOP" --replay "$tmp/run.jsonl" -b -n 2 --format json
 expect_match "-n limits the samples replayed" "$(printf '%s\n' "$out" | wc -l)" "2"

@@ -399,6 +399,7 @@ struct sample *engine_build(struct engine *e)
 	s->simulated = e->cfg.simulated;
 	s->skew_us = e->sweep.skew * 1e6;
 	s->batched = e->sweep.batched;
+	s->warmup = e->interval_after_first > 0;
 	s->gp_usable = e->plan.gp_usable;
 	s->gp_used = e->plan.gp_used;
 	s->rotation_s = engine_rotation_s(e);

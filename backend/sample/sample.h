@@ -77,6 +77,11 @@ struct sample {
 	double interval_s;     /* measured length of the interval */
 	double skew_us;        /* latest minus earliest CPU read of the final sweep; batched: the call's length */
 	bool batched;          /* the final sweep read every CPU in one batch call (msr_read_batch) */
+	/*
+	 * The first sample's short interval (ENGINE_FIRST_S: figures at once),
+	 * shorter than the one asked for: its figures are a warm-up's
+	 */
+	bool warmup;
 	double rotation_s;     /* groups take turns in slices this long; 0: no rotation */
 	const char *source;    /* "msr", "msr_safe", "sim nehalem-ep:memory-bound", ... */
 	bool simulated;

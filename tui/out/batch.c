@@ -115,9 +115,10 @@ static int batch_text(const struct sample *s, const struct batch_run *r, FILE *o
 	batch_iso_time(s->time, when, sizeof(when));
 	if (!isnan(s->skew_us))
 		snprintf(skew, sizeof(skew), "%.0f us%s", s->skew_us, s->batched ? " (one batch call)" : "");
-	fprintf(out, "# sample %llu  %s  interval %.3f s  skew %s  %s%s\n",
-		(unsigned long long)s->seq, when, s->interval_s, skew, s->source,
-		s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
+	fprintf(out, "# sample %llu  %s  interval %.3f s%s  skew %s  %s%s\n",
+		(unsigned long long)s->seq, when, s->interval_s,
+		s->warmup ? " (warm-up: a short first interval, figures at once)" : "", skew,
+		s->source, s->simulated && !strstr(s->source, "SIMULATED") ? " (SIMULATED)" : "");
 	return batch_text_body(s, r, out);
 }
 
@@ -205,7 +206,7 @@ static void batch_csv_row(const struct sample *s, const struct batch_run *r, con
 		fprintf(out, "%s,", label);
 	else
 		fprintf(out, "%llu,", (unsigned long long)s->seq);
-	fprintf(out, "%s,%.6f,%s,%d,", when, s->interval_s, s->source, s->simulated);
+	fprintf(out, "%s,%.6f,%d,%s,%d,", when, s->interval_s, s->warmup, s->source, s->simulated);
 	if (!isnan(s->skew_us))
 		fprintf(out, "%.1f", s->skew_us);
 	fprintf(out, ",%s,", batch_scope_names[scope]);
@@ -262,7 +263,8 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 	for (int m = 0; m < l->nmetrics; m++)
 		ncols += batch_metric_shown(s, r, m);
 	if (first) {
-		fputs("seq,time,interval_s,source,simulated,skew_us,scope,cpu,core,socket,channel", out);
+		fputs("seq,time,interval_s,warmup,source,simulated,skew_us,scope,cpu,core,socket,channel",
+		      out);
 		/*
 		 * every metric written is a column, its unit in the name ("util (%)"); a row
 		 * leaves empty the ones not defined at its scope
@@ -296,12 +298,13 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 		/* seq..skew as every row has them */
 		snprintf(seq, sizeof(seq), "%llu", (unsigned long long)s->seq);
 		if (!isnan(s->skew_us))
-			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%s,%d,%.1f",
-				 label ? label : seq, when, s->interval_s, s->source, s->simulated,
-				 s->skew_us);
+			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%d,%s,%d,%.1f",
+				 label ? label : seq, when, s->interval_s, s->warmup, s->source,
+				 s->simulated, s->skew_us);
 		else
-			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%s,%d,",
-				 label ? label : seq, when, s->interval_s, s->source, s->simulated);
+			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%d,%s,%d,",
+				 label ? label : seq, when, s->interval_s, s->warmup, s->source,
+				 s->simulated);
 		batch_who_csv_rows(s, prefix, ncols + (r->counts ? batch_counts_ncols(l) : 0), out);
 	}
 	return 0;
@@ -406,6 +409,8 @@ static json_t *batch_json_object(const struct sample *s, const struct batch_run 
 	json_object_set_new(o, "simulated", json_boolean(s->simulated));
 	json_object_set_new(o, "skew_us", json_real(s->skew_us));
 	json_object_set_new(o, "batched", json_boolean(s->batched));
+	/* the first sample's short interval (figures at once): a warm-up, not the interval asked */
+	json_object_set_new(o, "warmup", json_boolean(s->warmup));
 	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
 	json_object_set_new(o, "layout", json_string(l->name));
 	if (r->counts && first)

@@ -435,6 +435,7 @@ static json_t *record_sample_json(const struct sample *s)
 	json_object_set_new(o, "interval_s", json_real(s->interval_s));
 	json_object_set_new(o, "skew_us", record_num(s->skew_us));
 	json_object_set_new(o, "batched", json_boolean(s->batched));
+	json_object_set_new(o, "warmup", json_boolean(s->warmup));
 	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
 	for (int g = 0; g < l->ngroups; g++) {
 		json_t *ga = json_array();

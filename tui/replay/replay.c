@@ -382,6 +382,7 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 	s->interval_s = json_number_value(json_object_get(o, "interval_s"));
 	replay_num(json_object_get(o, "skew_us"), &s->skew_us);
 	s->batched = json_is_true(json_object_get(o, "batched"));
+	s->warmup = json_is_true(json_object_get(o, "warmup"));
 	s->rotation_s = json_number_value(json_object_get(o, "rotation_s"));
 	s->source = r->source;
 	s->simulated = r->about.simulated;
