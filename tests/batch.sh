@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 53
+plan 56
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -130,6 +130,45 @@ expect_match "... with the name and where the names are" "$err" \
 	"--metrics: 'Frontend_Bnd' is no metric, group or key of layout intel_spr (pmutop --list-metrics lists its metrics"
 run "$PMUTOP" --sim nehalem-ep --dump -n 1 --metrics ipc
 expect_match "--metrics without -b: what it is for" "$err" "--metrics picks what -b prints"
+# perf stat's shapes (issue 49.4): -I -A -x, records and -j objects, the same figures; a long
+# CSV, one figure a row
+run "$PMUTOP" -b -n 2 -d 0.3 --format perf-csv --sim nehalem-ep:memory-bound -g stalls
+expect_match "perf-csv: perf stat -I -A -x, records, a count's and a metric's, one sample's agreeing" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import sys
+recs = [l.split(",") for l in sys.stdin.read().splitlines()]
+assert all(len(r) == 9 for r in recs), [r for r in recs if len(r) != 9][:2]
+times = sorted({float(r[0]) for r in recs})
+assert len(times) == 2 and 0.05 < times[0] < 0.2 and 0.35 < times[1] < 0.6, times
+last = [r for r in recs if float(r[0]) == times[1] and r[1] == "CPU0"]
+cnt = {r[4]: float(r[2]) for r in last if r[2]}
+met = {r[8].split()[-1]: float(r[7]) for r in last if r[7]}
+ipc = cnt["instructions"] / cnt["cycles"]
+assert abs(met["ipc"] - ipc) < 1e-4 * ipc + 1e-6, (met["ipc"], ipc)
+run = [r for r in last if r[2] and r[4] == "exec_active"][0]
+assert 0.25e9 < float(run[5]) < 0.4e9 and float(run[6]) > 99, run  # one group: all the interval
+assert {r[1] for r in recs} >= {"CPU0", "CPU15", "S0", "S1"}, {r[1] for r in recs}
+print("ok")' 2>&1)" "ok"
+run "$PMUTOP" -b -n 1 -d 0.3 --format perf-json --sim nehalem-ep:memory-bound -g all
+expect_match "perf-json: perf stat -j objects; groups taking turns run part of the time" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin.read().splitlines()]
+cnt = [r for r in recs if r.get("event")]
+assert all(set(r) == {"interval", "cpu", "counter-value", "unit", "event", "event-runtime",
+                      "pcnt-running", "metric-value", "metric-unit"} for r in cnt if "cpu" in r)
+assert any(r["pcnt-running"] < 90 for r in cnt if r["event"] not in ("instructions", "cycles", "ref_cycles")), "none rotated"
+assert any(r.get("metric-unit") == "ratio ipc" for r in recs)
+print("ok")' 2>&1)" "ok"
+run "$PMUTOP" -b -n 1 -d 0.3 --format long --sim nehalem-ep:memory-bound -g stalls --metrics ipc,util
+expect_match "long: one figure a row with its unit, the --metrics chosen" "$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert {r["name"] for r in rows} == {"ipc", "util"}, {r["name"] for r in rows}
+assert {r["scope"] for r in rows} == {"thread", "core", "socket"}, {r["scope"] for r in rows}
+t0 = [r for r in rows if r["scope"] == "thread" and r["cpu"] == "0" and r["name"] == "util"][0]
+assert t0["unit"] == "%" and abs(float(t0["value"]) - 100) < 2, t0
+print("ok %d" % len(rows))' 2>&1)" "ok "
 # the first sample's short interval (figures at once) says it is a warm-up, in every format
 run "$PMUTOP" -b -n 2 -d 0.5 --format json --sim nehalem-ep
 expect_is "JSON: sample 1 a warm-up of 0.1 s, sample 2 the 0.5 s asked, not one" \
@@ -176,7 +215,7 @@ run "$PMUTOP" -b -d 0.01 --sim nehalem-ep
 expect_rc "-d out of range exits 2" 2
 expect_match "-d range is named" "$err" "-d needs a number from 0.1 to 60, got '0.01'"
 run "$PMUTOP" -b --format xml --sim nehalem-ep
-expect_match "unknown format is named" "$err" "--format is text, csv or json, not 'xml'"
+expect_match "unknown format is named" "$err" "--format is text, csv, json, long, perf-csv or perf-json, not 'xml'"
 run "$PMUTOP" -b -n 1 -g nosuch --sim nehalem-ep
 expect_rc "unknown group exits 2" 2
 expect_match "unknown group lists the known ones" "$err" "layout nehalem has no group 'nosuch'; its groups are stalls (key 1), resources (key 2)"

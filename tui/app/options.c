@@ -148,7 +148,8 @@ static int options_number(const char *what, const char *arg, double lo, double h
 static int options_more(int c, struct options *opt, char *err, size_t errlen)
 {
 	static const char *const formats[] = {
-		[BATCH_TEXT] = "text", [BATCH_CSV] = "csv", [BATCH_JSON] = "json",
+		[BATCH_TEXT] = "text", [BATCH_CSV] = "csv", [BATCH_JSON] = "json", [BATCH_LONG] = "long",
+		[BATCH_PERF_CSV] = "perf-csv", [BATCH_PERF_JSON] = "perf-json",
 	};
 	double v;
 	char tail;
@@ -182,12 +183,13 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->action = OPTIONS_ACTION_DOCTOR;
 		return 0;
 	case OPT_FORMAT:
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < BATCH_NFORMATS; i++)
 			if (!strcmp(optarg, formats[i])) {
 				opt->format = (enum batch_format)i;
 				return 0;
 			}
-		snprintf(err, errlen, "--format is text, csv or json, not '%s'", optarg);
+		snprintf(err, errlen, "--format is text, csv, json, long, perf-csv or perf-json, not '%s'",
+			 optarg);
 		return -EINVAL;
 	case 'g':
 		if (!*optarg) {

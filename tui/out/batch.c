@@ -34,21 +34,9 @@ static bool batch_uncore_on(const struct sample *s)
 	return false;
 }
 
-/* What one print writes beyond its format: batch_opts resolved for the sample's layout. */
-struct batch_run {
-	bool counts;
-	const bool *listed;   /* per metric: among --metrics (NULL: every one) */
-};
 
-/* Is metric M written: among --metrics, and always-live or its group was selected. */
-static bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)
-{
-	int g = s->layout->metrics[m].group;
 
-	return (!r->listed || r->listed[m]) && (g < 0 || s->groups[g].state != SAMPLE_GROUP_OFF);
-}
-
-static void batch_iso_time(double t, char *buf, size_t len)
+void batch_iso_time(double t, char *buf, size_t len)
 {
 	time_t secs = (time_t)t;
 	struct tm tm;
@@ -463,9 +451,10 @@ int batch_print(const struct sample *s, enum batch_format fmt, const struct batc
 		bool first, FILE *out)
 {
 	bool *listed = o->metrics ? batch_metrics_listed(s->layout, o->metrics) : NULL;
-	struct batch_run r = { .counts = o->counts, .listed = listed };
+	struct batch_run r = { .counts = o->counts, .listed = listed, .t0 = o->t0 };
 	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
-		 : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out) : batch_text(s, &r, out);
+		 : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out)
+		 : fmt == BATCH_TEXT ? batch_text(s, &r, out) : batch_perf_print(s, &r, fmt, first, out);
 
 	free(listed);
 	if (fflush(out) || ferror(out))
@@ -516,7 +505,8 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 		/* the samples' columns; seq says mean or peak, interval_s the whole run */
 		batch_csv(mean, &r, "mean", first, out);
 		batch_csv(peak, &r, "peak", false, out);
-	} else {
+	} else if (fmt == BATCH_JSON) {
+		/* (perf's shapes and the long CSV are the samples' records alone, as perf stat -I's) */
 		json_t *o = json_object(), *sum = json_object();
 
 		json_object_set_new(sum, "about", json_string(about));

@@ -16,7 +16,15 @@
 #include "frontend.h"
 #include "marks.h"
 
-enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON };
+/*
+ * text, csv (a row per thread, core, socket, channel), json (an object a
+ * line); long (CSV, one figure a row: time, scope, ids, name, value, unit,
+ * scaled); perf-csv and perf-json: perf stat -I -A -x, and -j's records
+ * (interval, CPU or socket, counter value, unit, event, event runtime,
+ * running share, metric value, metric unit)
+ */
+enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON, BATCH_LONG, BATCH_PERF_CSV, BATCH_PERF_JSON,
+		    BATCH_NFORMATS };
 
 /* What a run's printed samples carry beyond the format. */
 struct batch_opts {
@@ -26,6 +34,7 @@ struct batch_opts {
 	 * of names, shell globs ("Info_Memory_*"), group names or keys ("9", "Memory")
 	 */
 	const char *metrics;
+	double t0;            /* the run's start (wall clock; NaN: unknown): perf's shapes' times */
 };
 
 /*
@@ -61,6 +70,17 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 
 /* Whether event K of L is reported at SCOPE: core events per thread and core, the rest where they count. */
 bool batch_counts_at(const struct layout *l, int k, enum layout_scope scope);
+
+/*
+ * Each count of E at SCOPE, as --counts names them (the fixed counters
+ * first; none of a group that is off): FN's NAME, EVENT (what it is, as
+ * perf stat would name it), COUNT as read, SCALED to the interval, WINDOW
+ * the seconds it counted (NaN: not counted).
+ */
+typedef void (*batch_count_fn)(const char *name, const char *event, double count, double scaled,
+			       double window, void *ctx);
+void batch_counts_each(const struct sample *s, const struct sample_entity *e,
+		       enum layout_scope scope, batch_count_fn fn, void *ctx);
 
 /* {"NAME": {"count": as read, "scaled": to the interval}} of E's events at SCOPE (null: not counted). */
 struct json_t;

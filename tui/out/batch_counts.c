@@ -138,21 +138,17 @@ static const char *batch_counts_name(const struct layout *l, int k, char *buf, s
 	return l->events[k].name;
 }
 
-json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
-			  enum layout_scope scope)
+void batch_counts_each(const struct sample *s, const struct sample_entity *e,
+		       enum layout_scope scope, batch_count_fn fn, void *ctx)
 {
 	const struct layout *l = s->layout;
-	json_t *o = json_object();
 
 	if (scope == LAYOUT_THREAD || scope == LAYOUT_CORE)
 		for (size_t f = 0; f < BATCH_NFIXED; f++)
 			if (batch_fixed_shown(l, f))
-				json_object_set_new(o, layout_builtin_names[batch_fixed[f].var],
-						    batch_counts_one(batch_fixed[f].event,
-								     batch_fixed_raw(e, f),
-								     e->vars[batch_fixed[f].var],
-								     scope == LAYOUT_THREAD ? e->window
-								     : NAN));
+				fn(layout_builtin_names[batch_fixed[f].var], batch_fixed[f].event,
+				   batch_fixed_raw(e, f), e->vars[batch_fixed[f].var],
+				   scope == LAYOUT_THREAD ? e->window : NAN, ctx);
 	for (int k = 0; k < l->nevents; k++) {
 		const struct layout_event *ev = &l->events[k];
 		char what[160];
@@ -168,11 +164,23 @@ json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
 		char name[200];
 
 		batch_counts_event(ev, what, sizeof(what));
-		json_object_set_new(o, batch_counts_name(l, k, name, sizeof(name)),
-				    batch_counts_one(what, e->raw ? e->raw[k] : NAN,
-						     e->vars[layout_event_var(l, k)],
-						     e->live ? e->live[k] : NAN));
+		fn(batch_counts_name(l, k, name, sizeof(name)), what, e->raw ? e->raw[k] : NAN,
+		   e->vars[layout_event_var(l, k)], e->live ? e->live[k] : NAN, ctx);
 	}
+}
+
+static void batch_counts_json_one(const char *name, const char *event, double count, double scaled,
+				  double window, void *ctx)
+{
+	json_object_set_new(ctx, name, batch_counts_one(event, count, scaled, window));
+}
+
+json_t *batch_counts_json(const struct sample *s, const struct sample_entity *e,
+			  enum layout_scope scope)
+{
+	json_t *o = json_object();
+
+	batch_counts_each(s, e, scope, batch_counts_json_one, o);
 	return o;
 }
 

@@ -6,8 +6,10 @@
 #ifndef PMUTOP_BATCH_INT_H
 #define PMUTOP_BATCH_INT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "batch.h"
 #include "frontend.h"
 
 /* The "# who" lines of S (none when S has no who figures). */
@@ -22,7 +24,32 @@ struct json_t;
 struct json_t *batch_who_json(const struct sample *s);
 /* Socket I's CHAs one by one: [{"cha": N, "metrics": {the CHA groups' figures}}, ...]. */
 struct json_t *batch_json_chas(const struct sample *s, int i);
+/* Wall-clock time T as ISO 8601 in UTC, to the millisecond ("2026-11-29T06:42:16.499Z"). */
+void batch_iso_time(double t, char *buf, size_t len);
 /* V to the batch formats' significant digits. */
 double batch_round(double v);
+
+/* What one print writes beyond its format: batch_opts resolved for the sample's layout. */
+struct batch_run {
+	bool counts;
+	const bool *listed;   /* per metric: among --metrics (NULL: every one) */
+	double t0;            /* the run's start (wall clock), NaN unknown: perf's shapes' times */
+};
+
+/* Is metric M written: among --metrics, and always-live or its group was selected. */
+static inline bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)
+{
+	int g = s->layout->metrics[m].group;
+
+	return (!r->listed || r->listed[m]) && (g < 0 || s->groups[g].state != SAMPLE_GROUP_OFF);
+}
+
+/*
+ * batch_perf.c: S in the shapes scripts already parse (enum batch_format):
+ * a long CSV, one figure a row; perf stat -I -A's -x, CSV and -j JSON.
+ * FIRST: the first sample (the long CSV's header).  0 or -errno.
+ */
+int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
+		     bool first, FILE *out);
 
 #endif

@@ -24,6 +24,7 @@ static int sink_print_sample(struct sink *k, const struct sample *s)
 
 	if (isnan(p->t0))
 		p->t0 = s->time - s->interval_s;
+	p->opts.t0 = p->t0;
 	return batch_print(s, p->format, &p->opts, p->printed++ == 0, p->out);
 }
 

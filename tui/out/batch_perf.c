@@ -1,0 +1,199 @@
+/*
+ * batch_perf: a sample in the shapes scripts already parse.
+ *
+ *   long       CSV, one figure a row: time (ISO), interval_s, seq, scope,
+ *              cpu, core, socket, channel, name, value, unit, scaled (1
+ *              when its groups took turns); a header line first; n/a is no
+ *              row (a figure that could not be had is not one)
+ *   perf-csv   perf stat -I -A -x, records: time since the run's start,
+ *              the CPU ("CPU3"; a socket's uncore counts "S0", a channel's
+ *              "S0-CH2"), counter value as read, unit, event, its runtime
+ *              in ns, the running share in %, metric value, metric unit;
+ *              the counts first, then a line per metric (the count fields
+ *              empty, the metric's name and unit its unit: "% Retiring")
+ *   perf-json  the same records as perf stat -j writes them, a JSON object
+ *              a line: interval, cpu (or socket), counter-value, unit,
+ *              event, event-runtime, pcnt-running, metric-value, metric-unit
+ *
+ * What a not counted event reads: perf's "<not counted>".  Main thread.
+ */
+#include "batch_int.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct batch_perf_line {
+	const struct sample *s;
+	const struct batch_run *r;
+	enum batch_format fmt;
+	const char *who;       /* "CPU3", "S0", "S0-CH2" */
+	double t;              /* seconds since the run's start (perf's interval) */
+	FILE *out;
+};
+
+/* O with the record's interval and CPU (or socket) first, on a line; let go of it. */
+static void batch_perf_json(const struct batch_perf_line *p, json_t *fields)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "interval", json_real(p->t));
+	json_object_set_new(o, p->who[0] == 'C' ? "cpu" : "socket",
+			    json_string(p->who + (p->who[0] == 'C' ? 3 : 1)));
+	json_object_update(o, fields);
+	json_decref(fields);
+	json_dumpf(o, p->out, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	fputc('\n', p->out);
+	json_decref(o);
+}
+
+/* One counter record: perf stat's fields for a count as read over WINDOW seconds. */
+static void batch_perf_count(const char *name, const char *event, double count, double scaled,
+			     double window, void *ctx)
+{
+	struct batch_perf_line *p = ctx;
+	double share = window > 0 && p->s->interval_s > 0 ? 100 * window / p->s->interval_s : NAN;
+
+	(void)event;
+	(void)scaled;
+	if (p->fmt == BATCH_PERF_CSV) {
+		if (isnan(count))
+			fprintf(p->out, "%.9f,%s,<not counted>,,%s,0,0.00,,\n", p->t, p->who, name);
+		else
+			fprintf(p->out, "%.9f,%s,%.0f,,%s,%.0f,%.2f,,\n", p->t, p->who, count, name,
+				window * 1e9, fmin(share, 100));
+		return;
+	}
+	json_t *o = json_object();
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.6f", count);
+	json_object_set_new(o, "counter-value", json_string(isnan(count) ? "<not counted>" : num));
+	json_object_set_new(o, "unit", json_string(""));
+	json_object_set_new(o, "event", json_string(name));
+	json_object_set_new(o, "event-runtime", json_integer(isnan(window) ? 0
+							  : (json_int_t)llround(window * 1e9)));
+	json_object_set_new(o, "pcnt-running", json_real(isnan(share) ? 0 : fmin(share, 100)));
+	json_object_set_new(o, "metric-value", json_string(""));
+	json_object_set_new(o, "metric-unit", json_string(""));
+	batch_perf_json(p, o);
+}
+
+/* One metric record: the count fields empty, the figure and "UNIT NAME" (perf's metric unit). */
+static void batch_perf_metric(const struct batch_perf_line *p, int m, double v)
+{
+	const struct layout_metric *mt = &p->s->layout->metrics[m];
+	char unit[200];
+
+	snprintf(unit, sizeof(unit), "%s%s%s", mt->unit && mt->unit[0] ? mt->unit : "",
+		 mt->unit && mt->unit[0] ? " " : "", mt->name);
+	if (p->fmt == BATCH_PERF_CSV) {
+		fprintf(p->out, "%.9f,%s,,,,,,%.*g,%s\n", p->t, p->who, 6, v, unit);
+		return;
+	}
+	json_t *o = json_object();
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.6f", v);
+	json_object_set_new(o, "metric-value", json_string(num));
+	json_object_set_new(o, "metric-unit", json_string(unit));
+	batch_perf_json(p, o);
+}
+
+/* Entity E's records at SCOPE: its counts, then its metrics (n/a ones left out). */
+static void batch_perf_entity(struct batch_perf_line *p, const struct sample_entity *e,
+			      enum layout_scope scope)
+{
+	const struct layout *l = p->s->layout;
+
+	batch_counts_each(p->s, e, scope, batch_perf_count, p);
+	for (int m = 0; m < l->nmetrics; m++) {
+		double v;
+
+		if (!batch_metric_shown(p->s, p->r, m) || !layout_scope_computed(l->metrics[m].scope,
+										    scope))
+			continue;
+		v = sample_metric(p->s, e, m);
+		if (!isnan(v))
+			batch_perf_metric(p, m, v);
+	}
+}
+
+/* The long CSV's rows of entity E at SCOPE (ids -1: empty). */
+static void batch_long_entity(const struct sample *s, const struct batch_run *r,
+			      const struct sample_entity *e, enum layout_scope scope, int cpu,
+			      int core, int ch, const char *when, FILE *out)
+{
+	static const char *const scopes[] = { [LAYOUT_THREAD] = "thread", [LAYOUT_CORE] = "core",
+					      [LAYOUT_SOCKET] = "socket", [LAYOUT_CHANNEL] = "channel" };
+	const struct layout *l = s->layout;
+	char ids[64];
+
+	snprintf(ids, sizeof(ids), "%s,", scopes[scope]);
+	if (cpu >= 0)
+		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%d", cpu);
+	snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), ",");
+	if (core >= 0)
+		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%d", core);
+	snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), ",%d,", e->os_socket_id);
+	if (ch >= 0)
+		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%d", ch);
+	for (int m = 0; m < l->nmetrics; m++) {
+		double v;
+
+		if (!batch_metric_shown(s, r, m) || !layout_scope_computed(l->metrics[m].scope, scope))
+			continue;
+		v = sample_metric(s, e, m);
+		if (isnan(v))
+			continue;
+		fprintf(out, "%s,%.6f,%llu,%s,%s,%.6g,%s,%d\n", when, s->interval_s,
+			(unsigned long long)s->seq, ids, l->metrics[m].name, v,
+			l->metrics[m].unit ? l->metrics[m].unit : "", s->metric_scaled[m]);
+	}
+}
+
+int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
+		     bool first, FILE *out)
+{
+	struct batch_perf_line p = { .s = s, .r = r, .fmt = fmt, .out = out,
+				     .t = isnan(r->t0) ? s->time : s->time - r->t0 };
+	char who[48];
+
+	if (fmt == BATCH_LONG) {
+		char when[40];
+
+		batch_iso_time(s->time, when, sizeof(when));
+		if (first)
+			fputs("time,interval_s,seq,scope,cpu,core,socket,channel,name,value,unit,scaled\n",
+			      out);
+		for (int i = 0; i < s->nthreads; i++)
+			batch_long_entity(s, r, &s->threads[i], LAYOUT_THREAD, s->threads[i].index,
+					  s->threads[i].os_core_id, -1, when, out);
+		for (int k = 0; k < s->ncores; k++)
+			batch_long_entity(s, r, &s->cores[k], LAYOUT_CORE, -1, s->cores[k].os_core_id,
+					  -1, when, out);
+		for (int k = 0; k < s->nsockets; k++) {
+			batch_long_entity(s, r, &s->sockets[k], LAYOUT_SOCKET, -1, -1, -1, when, out);
+			for (int c = 0; c < s->nchannels; c++)
+				batch_long_entity(s, r, sample_channel(s, k, c), LAYOUT_CHANNEL, -1, -1, c,
+						  when, out);
+		}
+		return 0;
+	}
+	p.who = who;
+	for (int i = 0; i < s->nthreads; i++) {
+		snprintf(who, sizeof(who), "CPU%d", s->threads[i].index);
+		batch_perf_entity(&p, &s->threads[i], LAYOUT_THREAD);
+	}
+	for (int k = 0; k < s->nsockets; k++) {
+		snprintf(who, sizeof(who), "S%d", s->sockets[k].os_socket_id);
+		batch_perf_entity(&p, &s->sockets[k], LAYOUT_SOCKET);
+		for (int c = 0; c < s->nchannels; c++) {
+			snprintf(who, sizeof(who), "S%d-CH%d", s->sockets[k].os_socket_id, c);
+			batch_perf_entity(&p, sample_channel(s, k, c), LAYOUT_CHANNEL);
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
