@@ -395,15 +395,19 @@ static json_t *batch_json_object(const struct sample *s, const struct batch_run 
 	json_object_set_new(o, "interval_s", json_real(s->interval_s));
 	json_object_set_new(o, "source", json_string(s->source));
 	json_object_set_new(o, "simulated", json_boolean(s->simulated));
-	json_object_set_new(o, "skew_us", json_real(s->skew_us));
+	/* NaN (no skew: one CPU, a summary) is null: jansson has no NaN, and the key stays */
+	json_object_set_new(o, "skew_us", isfinite(s->skew_us) ? json_real(s->skew_us) : json_null());
 	json_object_set_new(o, "batched", json_boolean(s->batched));
 	/* the first sample's short interval (figures at once): a warm-up, not the interval asked */
 	json_object_set_new(o, "warmup", json_boolean(s->warmup));
-	json_object_set_new(o, "rotation_s", json_real(s->rotation_s));
+	json_object_set_new(o, "rotation_s", isfinite(s->rotation_s) ? json_real(s->rotation_s)
+								      : json_null());
 	json_object_set_new(o, "layout", json_string(l->name));
 	if (r->counts && first)
 		json_object_set_new(o, "formulas", batch_counts_formulas(l));
 	if (first) {
+		/* the schema its lines follow (data/schema/pmutop-batch-1.schema.json's $id) */
+		json_object_set_new(o, "schema", json_string(BATCH_SCHEMA));
 		/* every metric's unit once, in the first line ("" where it has none: a ratio, a count) */
 		json_t *units = json_object();
 
@@ -420,7 +424,8 @@ static json_t *batch_json_object(const struct sample *s, const struct batch_run 
 		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
 			json_object_set_new(go, "why", json_string(s->groups[g].why));
 		if (s->groups[g].state == SAMPLE_GROUP_ROTATING)
-			json_object_set_new(go, "live_share", json_real(s->groups[g].live_share));
+			json_object_set_new(go, "live_share", isfinite(s->groups[g].live_share)
+					    ? json_real(s->groups[g].live_share) : json_null());
 		json_object_set_new(groups, l->groups[g].name, go);
 	}
 	json_object_set_new(o, "groups", groups);

@@ -26,6 +26,12 @@
 enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON, BATCH_LONG, BATCH_PERF_CSV, BATCH_PERF_JSON,
 		    BATCH_NFORMATS };
 
+/*
+ * The JSON lines' schema and its version: data/schema/pmutop-batch-1.schema.json
+ * (installed beside the layouts), its $id; the first sample says it
+ */
+#define BATCH_SCHEMA "pmutop-batch/1"
+
 /* What a run's printed samples carry beyond the format. */
 struct batch_opts {
 	bool counts;          /* --counts (CSV, JSON): every event's count beside the metrics */
