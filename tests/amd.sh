@@ -38,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 65
+plan 66
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -185,6 +185,15 @@ expect_match "the topology: each CCX with its L3, its cores a block of rows" "$o
 expect_match "... the second CCX's first core starts a row" "$out" "│ core 8      core 9 "
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim genoa --source perf --pane tree --dump -n 2
 expect_match "Genoa at 80x24: SMT contention a level-1 node of its own" "$out" "  smt_contention   "
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim genoa:smt-contended --source perf --pane tree --dump -n 2 -d 0.3
+expect_match "... drawn in the level-1 bar with its letter: cpu 0's T cells its share" "$(printf '%s\n' "$out" | $PY -c '
+import re, sys
+lines = sys.stdin.read().splitlines()
+bar = next(l for l in lines if re.match(r" cpu 0 +[=SFBT]", l)).split()[2]
+smt = float(next(l for l in lines if "smt_contention" in l and re.search(r"[0-9]\.[0-9]", l)).split()[1])
+share = 100.0 * bar.count("T") / len(bar)
+print("ok" if "T smt_contention" in "\n".join(lines) and abs(share - smt) <= 100.0 / len(bar) + 0.5
+      else "T %.1f %% of the bar, smt_contention %.2f" % (share, smt))' 2>&1)" "ok"
 
 # this very kind of machine: an AMD guest without a PMU (the fake tree, as pmutop --root sees it)
 fakehw_start epyc-vm

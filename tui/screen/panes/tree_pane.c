@@ -21,9 +21,13 @@
 
 #define TREE_VALUE_W 9
 #define TREE_MAX_COLS 8
-#define TREE_BAR_SEGS 4
+#define TREE_BAR_SEGS 5
 
-/* Level 1 in the order of the bar: retiring, bad speculation, front end, back end. */
+/*
+ * Level 1 in the order of the bar: retiring, bad speculation, front end, back
+ * end, and AMD's SMT contention (the slots the sibling took: Zen 4 and 5's
+ * level 1 has five nodes, which add up to the slots)
+ */
 static const struct {
 	const char *part;  /* in the node's name */
 	char mark;
@@ -33,6 +37,7 @@ static const struct {
 	{ "Bad_Spec", 'S', GRID_HEAT4 },
 	{ "Frontend", 'F', GRID_HEAT1 },
 	{ "Backend", 'B', GRID_HEAT3 },
+	{ "Contention", 'T', GRID_SEG5 },
 };
 
 /* The rows of KIND's tree shown, depth first through the open nodes, into ROWS; their count. */
