@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 56
+plan 59
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -169,6 +169,20 @@ assert {r["scope"] for r in rows} == {"thread", "core", "socket"}, {r["scope"] f
 t0 = [r for r in rows if r["scope"] == "thread" and r["cpu"] == "0" and r["name"] == "util"][0]
 assert t0["unit"] == "%" and abs(float(t0["value"]) - 100) < 2, t0
 print("ok %d" % len(rows))' 2>&1)" "ok "
+# the rows chosen, as perf stat's --per-core and --per-socket (issue 49.3); several add up
+run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim nehalem-ep -g imc --per-socket --per-channel
+expect_is "--per-socket --per-channel: the sockets' and channels' rows alone (2 + 6)" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+print(" ".join("%s:%d" % (k, n) for k, n in sorted(__import__("collections").Counter(r["scope"] for r in csv.DictReader(sys.stdin)).items())))')" \
+	"channel:6 socket:2"
+run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim nehalem-ep --per-core
+expect_is "--per-core in JSON: the cores, no thread and no socket" "$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+d = json.loads(sys.stdin.read().splitlines()[-1])
+print(len(d["threads"]), len(d["cores"]), len(d["sockets"]))')" "0 8 0"
+run "$PMUTOP" --sim nehalem-ep --dump -n 1 --per-socket
+expect_match "--per-socket without -b: what it is for" "$err" "pick the rows -b prints"
 # the first sample's short interval (figures at once) says it is a warm-up, in every format
 run "$PMUTOP" -b -n 2 -d 0.5 --format json --sim nehalem-ep
 expect_is "JSON: sample 1 a warm-up of 0.1 s, sample 2 the 0.5 s asked, not one" \

@@ -164,7 +164,8 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 	sinks_build(&(struct sink_ctx){
 			    .mode = opt->serve && !opt->batch ? SINK_SERVE_ONLY : SINK_PRINT,
 			    .format = opt->format,
-			    .counts = opt->counts, .metrics = opt->metrics, .out = stdout,
+			    .counts = opt->counts, .metrics = opt->metrics, .scopes = opt->scopes,
+			    .out = stdout,
 			    .t0 = x.t0, .srv = srv,
 			    .rec = x.rec ? &x.rec : NULL, .cmd = x.cmd,
 		    }, &ks);

@@ -67,7 +67,8 @@ static int mode_replay_screen(const struct options *opt)
 int mode_replay(const struct options *opt)
 {
 	struct sink_ctx sc = { .mode = SINK_PRINT, .format = opt->format,
-			       .counts = opt->counts, .metrics = opt->metrics, .out = stdout,
+			       .counts = opt->counts, .metrics = opt->metrics, .scopes = opt->scopes,
+			       .out = stdout,
 			       .t0 = NAN };
 	struct sinks sinks;
 	struct replay *r;

@@ -22,6 +22,10 @@ enum {
 	OPT_FORMAT,
 	OPT_COUNTS,
 	OPT_METRICS,
+	OPT_PER_THREAD,
+	OPT_PER_CORE,
+	OPT_PER_SOCKET,
+	OPT_PER_CHANNEL,
 	OPT_LAYOUT,
 	OPT_USER,
 	OPT_KERNEL,
@@ -70,6 +74,10 @@ static const struct option options_long[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "counts", no_argument, NULL, OPT_COUNTS },
 	{ "metrics", required_argument, NULL, OPT_METRICS },
+	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "per-core", no_argument, NULL, OPT_PER_CORE },
+	{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+	{ "per-channel", no_argument, NULL, OPT_PER_CHANNEL },
 	{ "groups", required_argument, NULL, 'g' },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "user", no_argument, NULL, OPT_USER },
@@ -175,6 +183,14 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		return 0;
 	case OPT_METRICS:
 		opt->metrics = optarg;
+		return 0;
+	case OPT_PER_THREAD:
+	case OPT_PER_CORE:
+	case OPT_PER_SOCKET:
+	case OPT_PER_CHANNEL:
+		/* the rows -b prints, as perf stat's --per-core and --per-socket (several add up) */
+		opt->scopes |= 1u << (c == OPT_PER_THREAD ? LAYOUT_THREAD : c == OPT_PER_CORE ? LAYOUT_CORE
+				      : c == OPT_PER_SOCKET ? LAYOUT_SOCKET : LAYOUT_CHANNEL);
 		return 0;
 	case OPT_COUNTS:
 		opt->counts = true;
@@ -501,6 +517,11 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	if (opt->counts && (!opt->batch || opt->format == BATCH_TEXT)) {
 		snprintf(err, errlen, "--counts adds every event's count to -b's --format csv or "
 			 "json: pmutop -b --format json --counts");
+		return -EINVAL;
+	}
+	if (opt->scopes && !opt->batch) {
+		snprintf(err, errlen, "--per-thread, --per-core, --per-socket and --per-channel pick the "
+			 "rows -b prints: pmutop -b --per-socket");
 		return -EINVAL;
 	}
 	if (opt->metrics && !opt->batch) {

@@ -47,6 +47,7 @@ struct options {
 	enum batch_format format;
 	bool counts;          /* --counts: every event's count beside the metrics */
 	const char *metrics;  /* --metrics LIST: the metrics -b prints (names, globs, groups, keys) */
+	unsigned scopes;      /* --per-thread/-core/-socket/-channel: bit 1 << enum layout_scope; 0 all */
 	const char *plan;     /* --plan LIST: with --list-metrics, how those metrics pack */
 	const char *write_sysfs; /* --write-sysfs DIR: where the --sim machine's PMU tree goes */
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */

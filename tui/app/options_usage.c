@@ -51,6 +51,8 @@ const char options_usage[] =
 	"                         metrics, to compare with perf stat\n"
 	"      --metrics=LIST     with -b: the metrics printed, comma-separated: names,\n"
 	"                         globs ('Info_Memory_*'), group names or keys ('9')\n"
+	"      --per-thread, --per-core, --per-socket, --per-channel\n"
+	"                         with -b: only those rows (several add up; default all)\n"
 	"  -g, --groups=LIST      event groups to count: names or keys, comma-separated,\n"
 	"                         or 'all' (default: the layout's default groups)\n"
 	"      --layout=FILE      use this layout file instead of the one for the CPU\n"

@@ -110,6 +110,20 @@ static int batch_text(const struct sample *s, const struct batch_run *r, FILE *o
 	return batch_text_body(s, r, out);
 }
 
+/* Under the thread table's names, each one's unit ("" where it has none). */
+static void batch_text_units(const struct sample *s, const struct batch_run *r, FILE *out)
+{
+	const struct layout *l = s->layout;
+
+	fprintf(out, "%5s %5s %6s", "", "", "");
+	for (int m = 0; m < l->nmetrics; m++)
+		if (batch_metric_shown(s, r, m) && batch_metric_at(l, m, LAYOUT_THREAD))
+			fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
+						   ? strlen(l->metrics[m].name) : 10),
+				l->metrics[m].unit && l->metrics[m].unit[0] ? l->metrics[m].unit : "");
+	fputc('\n', out);
+}
+
 /* What follows a sample's header line: its notes, the thread table, sockets, channels. */
 static int batch_text_body(const struct sample *s, const struct batch_run *r, FILE *out)
 {
@@ -125,14 +139,17 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 		fprintf(out, "# warning: %s\n", s->warning);
 	if (s->error[0])
 		fprintf(out, "# error: %s\n", s->error);
-	fprintf(out, "%5s %5s %6s", "cpu", "core", "socket");
-	for (int m = 0; m < l->nmetrics; m++)
-		if (batch_metric_shown(s, r, m) && batch_metric_at(l, m, LAYOUT_THREAD))
-			fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
-						   ? strlen(l->metrics[m].name) : 10),
-				l->metrics[m].name);
-	fputc('\n', out);
-	for (int i = 0; i < s->nthreads; i++) {
+	if (batch_scope_on(r, LAYOUT_THREAD)) {
+		fprintf(out, "%5s %5s %6s", "cpu", "core", "socket");
+		for (int m = 0; m < l->nmetrics; m++)
+			if (batch_metric_shown(s, r, m) && batch_metric_at(l, m, LAYOUT_THREAD))
+				fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
+							   ? strlen(l->metrics[m].name) : 10),
+					l->metrics[m].name);
+		fputc('\n', out);
+		batch_text_units(s, r, out);
+	}
+	for (int i = 0; i < s->nthreads && batch_scope_on(r, LAYOUT_THREAD); i++) {
 		const struct sample_entity *t = &s->threads[i];
 
 		fprintf(out, "%5d %5d %6d", t->index, t->os_core_id, t->os_socket_id);
@@ -148,9 +165,12 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 	}
 	/* per-socket totals of every metric, core metrics included; then each channel */
 	for (int k = 0; k < s->nsockets; k++) {
-		fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
-		batch_text_pairs(s, r, &s->sockets[k], -1, LAYOUT_SOCKET, out);
-		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++) {
+		if (batch_scope_on(r, LAYOUT_SOCKET)) {
+			fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
+			batch_text_pairs(s, r, &s->sockets[k], -1, LAYOUT_SOCKET, out);
+		}
+		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_scope_on(r, LAYOUT_CHANNEL);
+		     c++) {
 			fprintf(out, "# socket %d channel %d:", s->sockets[k].os_socket_id, c);
 			batch_text_pairs(s, r, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
 		}
@@ -268,15 +288,17 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 		fputc('\n', out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
-	for (int i = 0; i < s->nthreads; i++)
+	for (int i = 0; i < s->nthreads && batch_scope_on(r, LAYOUT_THREAD); i++)
 		batch_csv_row(s, r, label, when, &s->threads[i], s->threads[i].index,
 			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
-	for (int k = 0; k < s->ncores; k++)
+	for (int k = 0; k < s->ncores && batch_scope_on(r, LAYOUT_CORE); k++)
 		batch_csv_row(s, r, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
 			      LAYOUT_CORE, out);
 	for (int k = 0; k < s->nsockets; k++) {
-		batch_csv_row(s, r, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
-		for (int c = 0; c < s->nchannels && batch_uncore_on(s); c++)
+		if (batch_scope_on(r, LAYOUT_SOCKET))
+			batch_csv_row(s, r, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
+		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_scope_on(r, LAYOUT_CHANNEL);
+		     c++)
 			batch_csv_row(s, r, label, when, sample_channel(s, k, c), -1, -1, c,
 				      LAYOUT_CHANNEL, out);
 	}
@@ -346,13 +368,16 @@ static json_t *batch_json_entities(const struct sample *s, const struct batch_ru
 {
 	json_t *a = json_array();
 
+	/* a socket's entry holds its channels: written for either */
+	if (!batch_scope_on(r, scope) && !(scope == LAYOUT_SOCKET && batch_scope_on(r, LAYOUT_CHANNEL)))
+		return a;
 	for (int i = 0; i < n; i++) {
 		json_t *o = batch_json_entity(s, r, &es[i], scope);
 
 		if (scope == LAYOUT_SOCKET) {
 			json_t *chans = json_array();
 
-			for (int c = 0; c < s->nchannels; c++)
+			for (int c = 0; c < s->nchannels && batch_scope_on(r, LAYOUT_CHANNEL); c++)
 				json_array_append_new(chans, batch_json_entity(s, r, sample_channel(s, i, c),
 									       LAYOUT_CHANNEL));
 			json_object_set_new(o, "channels", chans);
@@ -456,7 +481,7 @@ int batch_print(const struct sample *s, enum batch_format fmt, const struct batc
 		bool first, FILE *out)
 {
 	bool *listed = o->metrics ? batch_metrics_listed(s->layout, o->metrics) : NULL;
-	struct batch_run r = { .counts = o->counts, .listed = listed, .t0 = o->t0 };
+	struct batch_run r = { .counts = o->counts, .listed = listed, .t0 = o->t0, .scopes = o->scopes };
 	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
 		 : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out)
 		 : fmt == BATCH_TEXT ? batch_text(s, &r, out) : batch_perf_print(s, &r, fmt, first, out);
@@ -495,7 +520,7 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 			enum batch_format fmt, const struct batch_opts *bo, bool first, FILE *out)
 {
 	bool *listed = bo->metrics ? batch_metrics_listed(mean->layout, bo->metrics) : NULL;
-	struct batch_run r = { .counts = bo->counts, .listed = listed };
+	struct batch_run r = { .counts = bo->counts, .listed = listed, .scopes = bo->scopes };
 	int rc = 0;
 
 	if (fmt == BATCH_TEXT) {

@@ -41,6 +41,8 @@ struct batch_opts {
 	 */
 	const char *metrics;
 	double t0;            /* the run's start (wall clock; NaN: unknown): perf's shapes' times */
+	/* --per-thread, --per-core, --per-socket, --per-channel: bit 1 << enum layout_scope (0: all) */
+	unsigned scopes;
 };
 
 /*

@@ -34,7 +34,14 @@ struct batch_run {
 	bool counts;
 	const bool *listed;   /* per metric: among --metrics (NULL: every one) */
 	double t0;            /* the run's start (wall clock), NaN unknown: perf's shapes' times */
+	unsigned scopes;      /* the rows written, bit 1 << enum layout_scope (0: every kind) */
 };
+
+/* Whether rows of SCOPE are written (--per-thread, --per-core, --per-socket, --per-channel). */
+static inline bool batch_scope_on(const struct batch_run *r, enum layout_scope scope)
+{
+	return !r->scopes || (r->scopes & 1u << scope);
+}
 
 /* Is metric M written: among --metrics, and always-live or its group was selected. */
 static inline bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)

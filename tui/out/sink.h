@@ -54,6 +54,7 @@ struct sink_ctx {
 	enum batch_format format;      /* --format */
 	bool counts;                   /* --counts: every event's count beside the metrics */
 	const char *metrics;           /* --metrics: the metrics printed (NULL: every one counted) */
+	unsigned scopes;               /* --per-*: the rows printed (bit 1 << enum layout_scope; 0 all) */
 	FILE *out;                     /* where printing goes (stdout) */
 	double t0;                     /* wall clock at the start: the marks' offsets */
 	struct serve *srv;             /* the owner's server */
