@@ -14,7 +14,7 @@
 # for 1.48e8 + 2.3e7 lines a second, 10.944 GB/s, what the channels carried.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/tmux_lib.sh"
-plan 15
+plan 16
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-mem-$$"
@@ -44,10 +44,14 @@ run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "nehalem-ep:$tmp/unb.scn" -g 1 --pa
 expect_match "... the channels' group off: the key that counts them" "$out" \
 	"Memory bandwidth is off: press i (imc)"
 
-# Sapphire Rapids at 160x50: its 8 channels a socket do not fit under the topology; the totals
-# stay and O folds the topology to a line per socket, then every channel shows
-$T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$tmp/cfg' LANG=C.UTF-8 '$PMUTOP' --sim 'sapphire-rapids:$tmp/mem.scn' -g 1,9,l -d 0.5 --pane memory; sleep 60"
-if wait_for "system: read" 30; then pass "Sapphire Rapids at 160x50: the system's totals"; else fail "Sapphire Rapids at 160x50: the system's totals" "$(screen)"; fi
+# Sapphire Rapids: at 160x50 the pane's rows (12) leave the topology its boxes and show every
+# channel of both sockets; at 160x34 the channels that do not fit are counted, the totals stay,
+# and O folds the topology to a line per socket, then every channel shows
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "sapphire-rapids:$tmp/mem.scn" -g 1,9,l --pane memory --dump -n 2 -d 0.3
+expect_match "Sapphire Rapids at 160x50: every channel of both sockets (CH7) under the topology's boxes" \
+	"$(printf '%s\n' "$out" | grep -c ' CH7 \|─ Socket 1 ─')" "2"
+$T new-session -d -x 160 -y 34 "XDG_CONFIG_HOME='$tmp/cfg' LANG=C.UTF-8 '$PMUTOP' --sim 'sapphire-rapids:$tmp/mem.scn' -g 1,9,l -d 0.5 --pane memory; sleep 60"
+if wait_for "system: read" 30; then pass "... at 160x34: the system's totals"; else fail "... at 160x34: the system's totals" "$(screen)"; fi
 expect_match "... the channels that do not fit are counted, and O named" "$(screen)" \
 	"more channels: O folds the topology to a line per socket"
 $T send-keys -t 0 O

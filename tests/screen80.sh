@@ -12,7 +12,7 @@
 # the doctor of a viewer says where to run it; a zoomed Genoa keeps its
 # cursor in sight across the CCXs' rows.
 . "$top_srcdir/tests/lib.sh"
-plan 31
+plan 34
 PY=${PYTHON:-python3}
 T="tmux -L pmutop-80-$$"
 tmp=$(mktemp -d)
@@ -164,3 +164,12 @@ expect_is "7 machines x 5 panes x 2 sizes: every screen fits, labelled, without 
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim nehalem-ep --pane who --dump -n 1 -d 0.2
 hint=$(printf '%s\n' "$out" | grep -A1 "who: n/a" | tr '\n' ' ' | tr -s ' ')
 expect_match "80x24: the who pane's hint wraps, the scenario to use whole" "$hint" "--sim icelake-sp:shared-server has a shared server"
+# the who pane wants rows (12): at 80x24 the topology folds to a line per socket, the list
+# shows more than five rows, and its head (the turns, resctrl) is whole
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim icelake-sp:shared-server --source perf --who --pane who \
+	--dump -n 3 -d 0.3
+expect_match "80x24, the who pane: the topology a line per socket" "$out" "Sockets: one line each"
+rows=$(printf '%s\n' "$out" | sed -n '/cgroup \/ PID process/,/Counters\/thread/p' | grep -c '\.service\|\.slice\|docker\|whole machine')
+expect_is "... more than five rows of cgroups ($rows)" "$([ "$rows" -ge 8 ] && echo yes)" yes
+expect_match "... its head whole, resctrl's note to its end" "$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')" \
+	"tasks in none (the default group):"

@@ -388,6 +388,8 @@ if command -v tmux >/dev/null 2>&1; then
 	wait_screen "$sock" "sample 1"
 	tmux -S "$sock" send-keys W
 	if wait_screen "$sock" "docker 3f2a9c1b7d4e"; then pass "80x24: W opens the who pane, the container in it"; else fail "80x24: W opens the who pane" "$screen"; fi
+	# (its figures once its group has had a turn: waited for, not read at the first frame)
+	wait_screen "$sock" "16.00   0.35  2."
 	expect_match "... its row: 16 CPUs, IPC 0.35, 76.5 misses a kilo-instruction" "$screen" "16.00   0.35  2."
 	expect_match "... and a quarter of its DRAM loads remote (Rmt%)" "$(printf '%s\n' "$screen" | grep 'docker 3f2a9c1b7d4e' | tr -s ' ')" " 76.5 25 "
 	tmux -S "$sock" send-keys Down Left

@@ -501,7 +501,9 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	y = 3;
 	if (panes_bottleneck(v, s, g))
 		y++;
-	topo_h = g->h - y - footer - 1 - PANES_TOPO_MIN_LOWER;
+	/* the lower pane's rows first: its own wish (who, tree, memory), else the least */
+	topo_h = g->h - y - footer - 1 - (panes_registry[v->lower]->rows > PANES_TOPO_MIN_LOWER
+					  ? panes_registry[v->lower]->rows : PANES_TOPO_MIN_LOWER);
 	topo_h = topology_pane.draw(v, s, y, topo_h, g, f);
 	y += topo_h;
 	lower_h = g->h - y - footer - 1;

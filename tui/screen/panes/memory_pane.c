@@ -274,5 +274,5 @@ const struct pane memory_pane = {
 	.help = "the memory in one table, as pcm-memory: the sockets side by side, each channel's "
 		"read, write and total GB/s and share of its peak, the socket's and system's totals, "
 		"and what the CHAs were asked against what the channels read",
-	.draw = memory_pane_draw,
+	.draw = memory_pane_draw, .rows = 12,
 };

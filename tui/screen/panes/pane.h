@@ -51,6 +51,13 @@ struct pane {
 	int hotkey;
 	/* It shows who uses the machine: the who collector runs while it is the lower pane. */
 	bool who;
+	/*
+	 * The rows it wants under the topology while it is the lower pane (0:
+	 * the screen's least, 8): the topology draws in what is left, folding
+	 * to a line per socket on a small screen (the who pane's list, the
+	 * tree's nodes, the memory table's channels).
+	 */
+	int rows;
 };
 
 extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;

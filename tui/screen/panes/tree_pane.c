@@ -342,5 +342,5 @@ const struct pane tree_pane = {
 	.name = "tree", .title = "Tree",
 	.help = "the vendor's top-down tree: level 1 as a bar per socket, core or thread, the nodes "
 		"flagged over the vendor's thresholds, the bottleneck marked, opened with Right",
-	.draw = tree_pane_draw, .key = tree_pane_key,
+	.draw = tree_pane_draw, .key = tree_pane_key, .rows = 12,
 };

@@ -292,7 +292,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 	}
 	{
 		/* the hint whole: all the pane when there is nothing else, else two lines at most */
-		int hl = who_pane_head(v, w, y, !w->available ? h : h > 8 ? 2 : 1, g);
+		int hl = who_pane_head(v, w, y, !w->available ? h : h > 12 ? 3 : h > 8 ? 2 : 1, g);
 
 		f->who_ntd = w->ntd;
 		if (!w->available || h < 3)
@@ -486,5 +486,5 @@ const struct pane who_pane = {
 	.help = "who uses the machine: the cgroup tree (services, containers, pods) and the busiest "
 		"processes, their CPUs, IPC, clock, cache misses and resctrl memory bandwidth",
 	.draw = who_pane_draw, .key = who_pane_key, .explain = who_pane_explain, .hotkey = 'W',
-	.who = true,
+	.who = true, .rows = 12,
 };
