@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 59
+plan 62
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -108,7 +108,7 @@ expect_is "... the default keys' columns, not every metric's (was 300)" "$([ "$n
 run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim sapphire-rapids --source perf -g 1,9 \
 	--metrics 'ipc,Frontend_Bound,9'
 expect_is "--metrics NAME,NAME,KEY: those columns alone, with units" \
-	"$(printf '%s\n' "$out" | head -1 | cut -d, -f13-)" \
+	"$(printf '%s\n' "$out" | head -1 | cut -d, -f14-)" \
 	"ipc (ratio),Frontend_Bound (%),memory_bandwidth_read (MB/sec),memory_bandwidth_write (MB/sec),memory_bandwidth_total (MB/sec),dram_peak_pct (%),scaled,flagged"
 run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim sapphire-rapids --source msr -g 1,7 \
 	--metrics 'Info_Memory_*,TmaL1'
@@ -181,6 +181,23 @@ expect_is "--per-core in JSON: the cores, no thread and no socket" "$(printf '%s
 import json, sys
 d = json.loads(sys.stdin.read().splitlines()[-1])
 print(len(d["threads"]), len(d["cores"]), len(d["sockets"]))')" "0 8 0"
+# a hybrid's kind of core on every thread and core row (issue 49.2): Alder Lake's 8 P-cores
+# with two threads each are CPUs 0-15, its 8 E-cores 16-23 (the i9-12900K's numbering)
+run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim alderlake --source msr
+expect_is "JSON on Alder Lake: threads 0-15 P, 16-23 E; cores 8 P, 8 E" "$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+d = json.loads(sys.stdin.read().splitlines()[-1])
+t = "".join(x.get("kind", "?") for x in d["threads"])
+c = "".join(x.get("kind", "?") for x in d["cores"])
+print(t, c)')" "PPPPPPPPPPPPPPPPEEEEEEEE PPPPPPPPEEEEEEEE"
+run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim alderlake --source msr --per-thread
+expect_is "... CSV's kind column: 16 P rows and 8 E rows" "$(printf '%s\n' "$out" | $PY -c '
+import csv, sys, collections
+print(sorted(collections.Counter(r["kind"] for r in csv.DictReader(sys.stdin)).items()))')" \
+	"[('E', 8), ('P', 16)]"
+run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim nehalem-ep
+expect_is "... and no kind where every core is one kind (Nehalem-EP)" \
+	"$(printf '%s\n' "$out" | grep -c '"kind"')" "0"
 run "$PMUTOP" --sim nehalem-ep --dump -n 1 --per-socket
 expect_match "--per-socket without -b: what it is for" "$err" "pick the rows -b prints"
 # the first sample's short interval (figures at once) says it is a warm-up, in every format

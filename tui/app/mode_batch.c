@@ -142,6 +142,7 @@ static void mode_batch_loop(struct session *s, const struct options *opt, int si
 int mode_batch(struct session *s, const struct options *opt, int sigfd, struct serve *srv)
 {
 	struct mode_batch_state b = { .status = -1 };
+	struct session_about sa;
 	struct sinks ks;
 	struct extra x;
 	int rc;
@@ -160,12 +161,13 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 		extra_stop(&x);
 		return rc;
 	}
+	session_about(s, &sa);
 	/* --serve alone is headless: the samples go to the server only */
 	sinks_build(&(struct sink_ctx){
 			    .mode = opt->serve && !opt->batch ? SINK_SERVE_ONLY : SINK_PRINT,
 			    .format = opt->format,
 			    .counts = opt->counts, .metrics = opt->metrics, .scopes = opt->scopes,
-			    .out = stdout,
+			    .topo = sa.topo, .out = stdout,
 			    .t0 = x.t0, .srv = srv,
 			    .rec = x.rec ? &x.rec : NULL, .cmd = x.cmd,
 		    }, &ks);

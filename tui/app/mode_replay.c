@@ -73,6 +73,7 @@ int mode_replay(const struct options *opt)
 	struct sinks sinks;
 	struct replay *r;
 	struct replay_item it;
+	struct topo *topo = NULL;
 	char err[1024];
 	int rc, status = EXIT_SUCCESS;
 
@@ -82,6 +83,10 @@ int mode_replay(const struct options *opt)
 		fprintf(stderr, "pmutop: %s\n", err);
 		return OPTIONS_EXIT_USAGE;
 	}
+	/* the recorded machine: a hybrid's kinds of core in the output (none if it cannot be read) */
+	if (replay_topo(replay_about(r), opt->replay, &topo, err, sizeof(err)))
+		topo = NULL;
+	sc.topo = topo;
 	sinks_build(&sc, &sinks);
 	while ((rc = replay_next(r, &it, err, sizeof(err))) == 0 && it.kind != REPLAY_END) {
 		int prc = 0;
@@ -120,5 +125,7 @@ int mode_replay(const struct options *opt)
 	}
 	sinks_free(&sinks);
 	replay_close(r);
+	if (topo)
+		topo_free(topo);
 	return status;
 }

@@ -19,13 +19,6 @@ enum {
 	OPT_SIM,
 	OPT_ROOT,
 	OPT_MSR_SAFE_ALLOWLIST,
-	OPT_FORMAT,
-	OPT_COUNTS,
-	OPT_METRICS,
-	OPT_PER_THREAD,
-	OPT_PER_CORE,
-	OPT_PER_SOCKET,
-	OPT_PER_CHANNEL,
 	OPT_LAYOUT,
 	OPT_USER,
 	OPT_KERNEL,
@@ -71,13 +64,13 @@ static const struct option options_long[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "delay", required_argument, NULL, 'd' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "counts", no_argument, NULL, OPT_COUNTS },
-	{ "metrics", required_argument, NULL, OPT_METRICS },
-	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-	{ "per-core", no_argument, NULL, OPT_PER_CORE },
-	{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
-	{ "per-channel", no_argument, NULL, OPT_PER_CHANNEL },
+	{ "format", required_argument, NULL, OPTIONS_FORMAT },
+	{ "counts", no_argument, NULL, OPTIONS_COUNTS },
+	{ "metrics", required_argument, NULL, OPTIONS_METRICS },
+	{ "per-thread", no_argument, NULL, OPTIONS_PER_THREAD },
+	{ "per-core", no_argument, NULL, OPTIONS_PER_CORE },
+	{ "per-socket", no_argument, NULL, OPTIONS_PER_SOCKET },
+	{ "per-channel", no_argument, NULL, OPTIONS_PER_CHANNEL },
 	{ "groups", required_argument, NULL, 'g' },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "user", no_argument, NULL, OPT_USER },
@@ -155,12 +148,9 @@ static int options_number(const char *what, const char *arg, double lo, double h
 
 static int options_more(int c, struct options *opt, char *err, size_t errlen)
 {
-	static const char *const formats[] = {
-		[BATCH_TEXT] = "text", [BATCH_CSV] = "csv", [BATCH_JSON] = "json", [BATCH_LONG] = "long",
-		[BATCH_PERF_CSV] = "perf-csv", [BATCH_PERF_JSON] = "perf-json",
-	};
 	double v;
 	char tail;
+	int rc;
 
 	switch (c) {
 	case 'b':
@@ -181,32 +171,9 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 	case OPT_DUMP:
 		opt->dump = true;
 		return 0;
-	case OPT_METRICS:
-		opt->metrics = optarg;
-		return 0;
-	case OPT_PER_THREAD:
-	case OPT_PER_CORE:
-	case OPT_PER_SOCKET:
-	case OPT_PER_CHANNEL:
-		/* the rows -b prints, as perf stat's --per-core and --per-socket (several add up) */
-		opt->scopes |= 1u << (c == OPT_PER_THREAD ? LAYOUT_THREAD : c == OPT_PER_CORE ? LAYOUT_CORE
-				      : c == OPT_PER_SOCKET ? LAYOUT_SOCKET : LAYOUT_CHANNEL);
-		return 0;
-	case OPT_COUNTS:
-		opt->counts = true;
-		return 0;
 	case OPT_DOCTOR:
 		opt->action = OPTIONS_ACTION_DOCTOR;
 		return 0;
-	case OPT_FORMAT:
-		for (int i = 0; i < BATCH_NFORMATS; i++)
-			if (!strcmp(optarg, formats[i])) {
-				opt->format = (enum batch_format)i;
-				return 0;
-			}
-		snprintf(err, errlen, "--format is text, csv, json, long, perf-csv or perf-json, not '%s'",
-			 optarg);
-		return -EINVAL;
 	case 'g':
 		if (!*optarg) {
 			snprintf(err, errlen, "-g needs group names or keys, e.g. -g stalls,ports or -g all");
@@ -394,7 +361,8 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->has_model = true;
 		return 0;
 	}
-	return options_who(c, opt, optarg, err, errlen);
+	rc = options_batch(c, opt, optarg, err, errlen);
+	return rc == -ENOENT ? options_who(c, opt, optarg, err, errlen) : rc;
 }
 
 int options_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen)

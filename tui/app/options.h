@@ -103,4 +103,13 @@ enum { OPTIONS_WHO = 1000, OPTIONS_WHO_TOP, OPTIONS_WHO_PROCS, OPTIONS_WHO_RESCT
        OPTIONS_WHO_TOPDOWN };
 int options_who(int c, struct options *opt, const char *arg, char *err, size_t errlen);
 
+/*
+ * The batch output's options (options_batch.c: --format, --counts,
+ * --metrics, --per-*): their getopt codes, and option C with ARG parsed
+ * into OPT: 0, -EINVAL with ERR, -ENOENT when C is none of them.
+ */
+enum { OPTIONS_FORMAT = 1100, OPTIONS_COUNTS, OPTIONS_METRICS, OPTIONS_PER_THREAD,
+       OPTIONS_PER_CORE, OPTIONS_PER_SOCKET, OPTIONS_PER_CHANNEL };
+int options_batch(int c, struct options *opt, const char *arg, char *err, size_t errlen);
+
 #endif

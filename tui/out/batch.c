@@ -24,6 +24,16 @@ static bool batch_metric_at(const struct layout *l, int m, enum layout_scope sco
 	return layout_scope_computed(l->metrics[m].scope, scope);
 }
 
+const char *batch_core_kind(const struct batch_run *r, const struct sample_entity *e)
+{
+	const struct topo *t = r->topo;
+
+	if (!t || t->ncorekinds < 2 || e->core < 0 || e->core >= t->ncores ||
+	    t->cores[e->core].corekind < 0 || t->cores[e->core].corekind >= t->ncorekinds)
+		return NULL;
+	return t->corekinds[t->cores[e->core].corekind].name;
+}
+
 /* Did any uncore group count (socket and channel rows are worth printing)? */
 static bool batch_uncore_on(const struct sample *s)
 {
@@ -116,6 +126,8 @@ static void batch_text_units(const struct sample *s, const struct batch_run *r, 
 	const struct layout *l = s->layout;
 
 	fprintf(out, "%5s %5s %6s", "", "", "");
+	if (s->nthreads && batch_core_kind(r, &s->threads[0]))
+		fprintf(out, " %4s", "");
 	for (int m = 0; m < l->nmetrics; m++)
 		if (batch_metric_shown(s, r, m) && batch_metric_at(l, m, LAYOUT_THREAD))
 			fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
@@ -141,6 +153,8 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 		fprintf(out, "# error: %s\n", s->error);
 	if (batch_scope_on(r, LAYOUT_THREAD)) {
 		fprintf(out, "%5s %5s %6s", "cpu", "core", "socket");
+		if (s->nthreads && batch_core_kind(r, &s->threads[0]))
+			fprintf(out, " %4s", "kind");
 		for (int m = 0; m < l->nmetrics; m++)
 			if (batch_metric_shown(s, r, m) && batch_metric_at(l, m, LAYOUT_THREAD))
 				fprintf(out, " %*s ", (int)(strlen(l->metrics[m].name) > 10
@@ -153,6 +167,8 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 		const struct sample_entity *t = &s->threads[i];
 
 		fprintf(out, "%5d %5d %6d", t->index, t->os_core_id, t->os_socket_id);
+		if (batch_core_kind(r, t))
+			fprintf(out, " %4s", batch_core_kind(r, t));
 		for (int m = 0; m < l->nmetrics; m++) {
 			if (!batch_metric_shown(s, r, m) || !batch_metric_at(l, m, LAYOUT_THREAD))
 				continue;
@@ -226,6 +242,8 @@ static void batch_csv_row(const struct sample *s, const struct batch_run *r, con
 	fprintf(out, ",%d,", e->os_socket_id);
 	if (ch >= 0)
 		fprintf(out, "%d", ch);
+	/* a hybrid's kind of core (P, E, LP-E), empty elsewhere */
+	fprintf(out, ",%s", scope <= LAYOUT_CORE && batch_core_kind(r, e) ? batch_core_kind(r, e) : "");
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v;
 
@@ -271,8 +289,8 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 	for (int m = 0; m < l->nmetrics; m++)
 		ncols += batch_metric_shown(s, r, m);
 	if (first) {
-		fputs("seq,time,interval_s,warmup,source,simulated,skew_us,scope,cpu,core,socket,channel",
-		      out);
+		fputs("seq,time,interval_s,warmup,source,simulated,skew_us,scope,cpu,core,socket,channel,"
+		      "kind", out);
 		/*
 		 * every metric written is a column, its unit in the name ("util (%)"); a row
 		 * leaves empty the ones not defined at its scope
@@ -353,6 +371,8 @@ static json_t *batch_json_entity(const struct sample *s, const struct batch_run 
 		json_object_set_new(o, "cpu", json_integer(e->index));
 	if (scope <= LAYOUT_CORE)
 		json_object_set_new(o, "core", json_integer(e->os_core_id));
+	if (scope <= LAYOUT_CORE && batch_core_kind(r, e))
+		json_object_set_new(o, "kind", json_string(batch_core_kind(r, e)));
 	json_object_set_new(o, "socket", json_integer(e->os_socket_id));
 	if (scope == LAYOUT_CHANNEL)
 		json_object_set_new(o, "channel", json_integer(e->index));
@@ -481,7 +501,8 @@ int batch_print(const struct sample *s, enum batch_format fmt, const struct batc
 		bool first, FILE *out)
 {
 	bool *listed = o->metrics ? batch_metrics_listed(s->layout, o->metrics) : NULL;
-	struct batch_run r = { .counts = o->counts, .listed = listed, .t0 = o->t0, .scopes = o->scopes };
+	struct batch_run r = { .counts = o->counts, .listed = listed, .t0 = o->t0, .scopes = o->scopes,
+			       .topo = o->topo };
 	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
 		 : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out)
 		 : fmt == BATCH_TEXT ? batch_text(s, &r, out) : batch_perf_print(s, &r, fmt, first, out);
@@ -520,7 +541,8 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 			enum batch_format fmt, const struct batch_opts *bo, bool first, FILE *out)
 {
 	bool *listed = bo->metrics ? batch_metrics_listed(mean->layout, bo->metrics) : NULL;
-	struct batch_run r = { .counts = bo->counts, .listed = listed, .scopes = bo->scopes };
+	struct batch_run r = { .counts = bo->counts, .listed = listed, .scopes = bo->scopes,
+			       .topo = bo->topo };
 	int rc = 0;
 
 	if (fmt == BATCH_TEXT) {

@@ -43,6 +43,8 @@ struct batch_opts {
 	double t0;            /* the run's start (wall clock; NaN: unknown): perf's shapes' times */
 	/* --per-thread, --per-core, --per-socket, --per-channel: bit 1 << enum layout_scope (0: all) */
 	unsigned scopes;
+	/* the machine (a hybrid's kind of core per thread and core: P, E, LP-E), or NULL */
+	const struct topo *topo;
 };
 
 /*

@@ -35,7 +35,11 @@ struct batch_run {
 	const bool *listed;   /* per metric: among --metrics (NULL: every one) */
 	double t0;            /* the run's start (wall clock), NaN unknown: perf's shapes' times */
 	unsigned scopes;      /* the rows written, bit 1 << enum layout_scope (0: every kind) */
+	const struct topo *topo; /* the machine, or NULL */
 };
+
+/* A hybrid's kind of core of thread or core entity E ("P", "E", "LP-E"), or NULL (one kind). */
+const char *batch_core_kind(const struct batch_run *r, const struct sample_entity *e);
 
 /* Whether rows of SCOPE are written (--per-thread, --per-core, --per-socket, --per-channel). */
 static inline bool batch_scope_on(const struct batch_run *r, enum layout_scope scope)

@@ -55,6 +55,7 @@ struct sink_ctx {
 	bool counts;                   /* --counts: every event's count beside the metrics */
 	const char *metrics;           /* --metrics: the metrics printed (NULL: every one counted) */
 	unsigned scopes;               /* --per-*: the rows printed (bit 1 << enum layout_scope; 0 all) */
+	const struct topo *topo;       /* the machine (a hybrid's kinds of core in the output), or NULL */
 	FILE *out;                     /* where printing goes (stdout) */
 	double t0;                     /* wall clock at the start: the marks' offsets */
 	struct serve *srv;             /* the owner's server */
