@@ -95,6 +95,11 @@ double truth_uncore(const struct run *r, const char *name, const double *sk,
 		return sk[SK_package_watts];
 	if (!strcmp(name, "dram_watts"))
 		return sk[SK_dram_watts];
+	/* the residency counters count TSC ticks in the state: the share of the time, in % */
+	if (!strcmp(name, "core_c6_pct"))
+		return 100 * sk[SK_core_c6_share];
+	if (!strcmp(name, "pkg_c6_pct"))
+		return 100 * sk[SK_pkg_c6_share];
 	if (!strcmp(name, "upi_tx_bytes_per_s"))
 		return sk[SK_upi_tx_bytes_per_s];
 	if (!strcmp(name, "upi_rx_bytes_per_s"))

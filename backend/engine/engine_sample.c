@@ -254,6 +254,8 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;
 		v[LAYOUT_B_threads] = 1;
 		v[LAYOUT_B_core_threads] = t->cores[th->core].nthreads;
+		v[LAYOUT_B_cores] = 1.0 / (t->cores[th->core].nthreads > 0 ? t->cores[th->core].nthreads
+					     : 1);
 		for (int k = 0; k < l->nevents; k++) {
 			/*
 			 * the sure slices where there are any, else every one (ev_uacc); the raw

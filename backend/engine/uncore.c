@@ -41,9 +41,17 @@ static bool uncore_unavailable(const struct uncore *u, const struct layout_group
 	char names[64];
 	int taken = 0;
 
+	/* counted beside the cores through perf: the kernel has the PMU or says it has not */
+	if (layout_pmu_kinds[grp->pmu].beside && u->cfg.perf_access)
+		return false;
 	if (layout_pmu_kinds[grp->pmu].kernel_only && u->cfg.kind != CPUMODEL_UNCORE_KERNEL) {
-		snprintf(buf, len, "pmu %s: only the kernel's uncore drivers reach these boxes "
-			 "(PCI, MMIO, RAPL); --source perf counts them", layout_pmu_kinds[grp->pmu].name);
+		if (grp->pmu == LAYOUT_PMU_CSTATE_CORE || grp->pmu == LAYOUT_PMU_CSTATE_PKG)
+			snprintf(buf, len, "pmu %s: the kernel's cstate driver reads these residency "
+				 "MSRs; --source perf counts them", layout_pmu_kinds[grp->pmu].name);
+		else
+			snprintf(buf, len, "pmu %s: only the kernel's uncore drivers reach these boxes "
+				 "(PCI, MMIO, RAPL); --source perf counts them",
+				 layout_pmu_kinds[grp->pmu].name);
 		return true;
 	}
 	if (u->cfg.kind == CPUMODEL_UNCORE_NONE) {

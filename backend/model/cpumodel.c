@@ -26,7 +26,8 @@ const struct cpumodel_uncore_kind cpumodel_uncore_kinds[] = {
 				     .pmus = 1u << LAYOUT_PMU_CHA | 1u << LAYOUT_PMU_MC |
 					     1u << LAYOUT_PMU_UPI | 1u << LAYOUT_PMU_POWER |
 					     1u << LAYOUT_PMU_IMC_FREE | 1u << LAYOUT_PMU_AMD_L3 |
-					     1u << LAYOUT_PMU_AMD_DF | 1u << LAYOUT_PMU_AMD_UMC },
+					     1u << LAYOUT_PMU_AMD_DF | 1u << LAYOUT_PMU_AMD_UMC |
+					     1u << LAYOUT_PMU_CSTATE_CORE | 1u << LAYOUT_PMU_CSTATE_PKG },
 	[CPUMODEL_UNCORE_RAPL] = { .name = "RAPL's energy MSRs", .pmus = 1u << LAYOUT_PMU_POWER },
 };
 

@@ -47,7 +47,8 @@
 	X(topdown_br_mispredict, "slots lost to branch mispredicts (PERF_METRICS.BRANCH_MISPREDICTS; Sapphire Rapids and later)") \
 	X(topdown_fetch_lat,     "front-end slots lost to fetch latency (PERF_METRICS.FETCH_LATENCY; Sapphire Rapids and later)") \
 	X(topdown_mem_bound,     "back-end slots bound by memory (PERF_METRICS.MEMORY_BOUND; Sapphire Rapids and later)") \
-	X(core_threads, "hardware threads of the thread's core (Intel's THREADS_PER_CORE: 2 with hyper-threading on; averaged over a scope)")
+	X(core_threads, "hardware threads of the thread's core (Intel's THREADS_PER_CORE: 2 with hyper-threading on; averaged over a scope)") \
+	X(cores,        "cores in the scope (a thread: its share of its core, 1 / the core's threads)")
 
 enum layout_builtin {
 #define LAYOUT_BUILTIN_ENUM(n, h) LAYOUT_B_##n,
@@ -80,7 +81,7 @@ enum layout_scope { LAYOUT_THREAD, LAYOUT_CORE, LAYOUT_SOCKET, LAYOUT_CHANNEL, L
 enum layout_pmu { LAYOUT_PMU_CORE, LAYOUT_PMU_UNCORE, LAYOUT_PMU_CBO, LAYOUT_PMU_ARB,
 		  LAYOUT_PMU_IMC, LAYOUT_PMU_CHA, LAYOUT_PMU_MC, LAYOUT_PMU_UPI, LAYOUT_PMU_POWER,
 		  LAYOUT_PMU_IMC_FREE, LAYOUT_PMU_AMD_L3, LAYOUT_PMU_AMD_DF, LAYOUT_PMU_AMD_UMC,
-		  LAYOUT_NPMUS };
+		  LAYOUT_PMU_CSTATE_CORE, LAYOUT_PMU_CSTATE_PKG, LAYOUT_NPMUS };
 
 /*
  * Each box kind as data, so that nothing else tests a kind by name: its
@@ -119,6 +120,11 @@ struct layout_pmu_kind {
 	 */
 	bool socket_boxes;
 	bool cpu_boxes;
+	/*
+	 * Counted beside the source's own counters (RAPL's energy, the C-state
+	 * residencies): never a reason to choose one source over the other.
+	 */
+	bool beside;
 };
 
 extern const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS];

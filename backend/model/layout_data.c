@@ -55,7 +55,7 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 			     .cmask_max = 0xFF, .kernel_only = true, .umask_max = 0xFFFFFFFF },
 	/* RAPL: the kernel's power PMU, or its energy MSRs read through msr (msr_rapl) */
 	[LAYOUT_PMU_POWER] = { .name = "power", .kernel = "power", .width = 64, .per_socket = true,
-			       .free_running = true, .box = "socket", .aliases = true },
+			       .free_running = true, .box = "socket", .aliases = true, .beside = true },
 	/*
 	 * The clients' memory controllers from Ice Lake and Tiger Lake on: the
 	 * kernel's free-running counters (uncore_imc_free_running_N, one per
@@ -85,6 +85,19 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 				 .per_socket = true, .summed_boxes = true, .box = "channel",
 				 .kernel_only = true, .box_channels = true, .umask_max = 0x3,
 				 .socket_boxes = true },
+	/*
+	 * The kernel's C-state residency counters (arch/x86/events/intel/
+	 * cstate.c): cstate_core counts on one CPU of each core (its cpumask),
+	 * summed per socket; cstate_pkg on one CPU of each package.  Free-running
+	 * MSRs at the TSC's rate, named events (c6-residency), nothing to program.
+	 */
+	[LAYOUT_PMU_CSTATE_CORE] = { .name = "cstate_core", .kernel = "cstate_core", .width = 64,
+				     .per_socket = true, .summed_boxes = true, .free_running = true,
+				     .box = "core", .kernel_only = true, .aliases = true,
+				     .cpu_boxes = true, .beside = true },
+	[LAYOUT_PMU_CSTATE_PKG] = { .name = "cstate_pkg", .kernel = "cstate_pkg", .width = 64,
+				    .per_socket = true, .free_running = true, .box = "socket",
+				    .kernel_only = true, .aliases = true, .beside = true },
 };
 
 #define LAYOUT_SUFFIX ".layout"

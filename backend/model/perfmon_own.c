@@ -54,6 +54,35 @@ int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write)
 	return n;
 }
 
+/*
+ * The kernel's C-state residencies (its cstate_core and cstate_pkg PMUs):
+ * core C6 and package C6, which every model its cstate driver lists has;
+ * key z, off until asked (the msr source leaves them to perf).  None on AMD
+ * (Linux has no cstate PMU there).  How many groups.
+ */
+int perfmon_own_cstate(FILE *f, bool amd, bool write)
+{
+	if (amd)
+		return 0;
+	if (!write)
+		return 2;
+	fprintf(f, "\ngroup CStates\n  key z\n  title \"C-states: the share of the time in core "
+		"and package C6 (the kernel's cstate PMUs)\"\n  default off\n  pmu cstate_core\n"
+		"  event core_c6_ticks c6-residency\n"
+		"  metric core_c6_pct socket %% = 100 * core_c6_ticks / (tsc_hz * seconds * cores)\n"
+		"  help \"Core C6: the share of the time the socket's cores slept in C6, averaged over "
+		"its cores (CORE_C6_RESIDENCY through the cstate_core PMU's c6-residency: TSC ticks "
+		"in the state)\"\nend\n");
+	fprintf(f, "\ngroup CStates.pkg\n  key z\n  title \"C-states: the share of the time in core "
+		"and package C6 (the kernel's cstate PMUs)\"\n  default off\n  pmu cstate_pkg\n"
+		"  event pkg_c6_ticks c6-residency\n"
+		"  metric pkg_c6_pct socket %% = 100 * pkg_c6_ticks / (tsc_hz * seconds)\n"
+		"  help \"Package C6: the share of the time the whole package slept in C6, every core "
+		"in C6 and the uncore off (PKG_C6_RESIDENCY through the cstate_pkg PMU's "
+		"c6-residency)\"\nend\n");
+	return 2;
+}
+
 /* A client's memory controllers (free-running counters): the socket's read and write bandwidth. */
 void perfmon_own_client_memory(FILE *f)
 {

@@ -19,6 +19,8 @@ struct perfmon_layout_config;
 
 /* RAPL's groups, a domain each the power PMU has (RAPL: PERFMON_RAPL_* bits); how many. */
 int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write);
+/* The C-state groups (cstate_core, cstate_pkg; none on AMD) into F if WRITE: how many. */
+int perfmon_own_cstate(FILE *f, bool amd, bool write);
 
 /* A client's memory controllers: the socket's read and write bandwidth. */
 void perfmon_own_client_memory(FILE *f);

@@ -403,7 +403,8 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 {
 	/* the buckets in the order groups are granted: memory, links, CHAs / L3, the rest */
 	static const int order[PU_NBUCKETS] = { 0, 4, 3, 7, 2, 6, 1, 5, 8 };
-	int npower = perfmon_own_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), false);
+	bool amd = !strcmp(p->vendor, "AuthenticAMD");
+	int npower = perfmon_own_power(f, c->rapl, amd, false) + perfmon_own_cstate(f, amd, false);
 	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
 	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_WIDE_EVENTS], nev, cha_first = 0;
@@ -547,8 +548,10 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		if (pu_buckets[b].pmu == LAYOUT_PMU_UPI)
 			room -= perfmon_own_upi(p, c, f, room - cha_first);
 	}
-	if (power)
-		perfmon_own_power(f, c->rapl, !strcmp(p->vendor, "AuthenticAMD"), true);
+	if (power) {
+		perfmon_own_power(f, c->rapl, amd, true);
+		perfmon_own_cstate(f, amd, true);
+	}
 	free(groups);
 }
 

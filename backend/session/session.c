@@ -292,14 +292,14 @@ static int session_kernel_only_groups(const struct session *s, const char *root,
 		const struct layout_group *grp = &l->groups[g];
 		bool seen = false;
 
-		if (!layout_pmu_kinds[grp->pmu].kernel_only || grp->pmu == LAYOUT_PMU_POWER ||
+		if (!layout_pmu_kinds[grp->pmu].kernel_only || layout_pmu_kinds[grp->pmu].beside ||
 		    !(reach & (1u << grp->pmu)))
 			continue;
 		count++;
 		/* each name once (Memory, Memory.2, ... are one to the reader) */
 		for (int h = 0; h < g && !seen; h++)
 			seen = layout_pmu_kinds[l->groups[h].pmu].kernel_only &&
-			       l->groups[h].pmu != LAYOUT_PMU_POWER &&
+			       !layout_pmu_kinds[l->groups[h].pmu].beside &&
 			       strcspn(l->groups[h].name, ".") == strcspn(grp->name, ".") &&
 			       !strncmp(l->groups[h].name, grp->name, strcspn(grp->name, "."));
 		if (!seen && n < len)

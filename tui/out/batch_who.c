@@ -145,8 +145,8 @@ void batch_who_csv_rows(const struct sample *s, const char *before, int metric_c
 	for (int i = 0; w && i < w->nrows; i++) {
 		const struct who_row *r = &w->rows[i];
 
-		/* the scope, then no cpu, core, socket, channel */
-		fprintf(out, "%s,%s,,,,", before, r->pid ? "process" : "cgroup");
+		/* the scope, then no cpu, core, socket, channel, kind */
+		fprintf(out, "%s,%s,,,,,", before, r->pid ? "process" : "cgroup");
 		for (int m = 0; m < metric_cols; m++)
 			fputc(',', out);
 		fputs(",,", out); /* scaled, flagged */

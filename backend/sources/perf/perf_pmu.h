@@ -37,7 +37,8 @@ struct perf_pmu {
 	uint32_t type;         /* perf_event_attr.type */
 	struct perf_pmu_field fields[PERF_PMU_MAX_FIELDS];
 	int nfields;
-	char cpumask[256];     /* the CPUs to open it on ("" when the PMU has no cpumask: every CPU) */
+	char cpumask[4096];    /* the CPUs to open it on ("" when the PMU has no cpumask: every CPU;
+				cstate_core: one per core, "0,2,4,..." on a big machine) */
 	char cpus[256];        /* a hybrid's core PMU's CPUs (cpu_core, cpu_atom: its "cpus" file), "" */
 	struct {               /* events/NAME: the kernel's names ("data_reads" = "event=0x01") */
 		char name[32];

@@ -170,7 +170,10 @@ static void perf_uncore_discover(struct perf_uncore *up)
 			snprintf(up->missing[p], sizeof(up->missing[p]), "the kernel has no %s PMU in "
 				 "sysfs (pmutop --doctor lists its PMUs)%s",
 				 perf_uncore_name((enum layout_pmu)p, 0, name, sizeof(name)),
-				 layout_pmu_kinds[p].kernel_only ? ": a virtual machine, or a kernel "
+				 p == LAYOUT_PMU_CSTATE_CORE || p == LAYOUT_PMU_CSTATE_PKG
+				 ? ": a virtual machine (the cstate driver stays off under a "
+				 "hypervisor), or a CPU the kernel's cstate driver does not list"
+				 : layout_pmu_kinds[p].kernel_only ? ": a virtual machine, or a kernel "
 				 "without this CPU's uncore driver" : "; --source msr counts it");
 	}
 	free(pmu);

@@ -146,7 +146,7 @@ bool emu_model_skl_imc(uint32_t offset, const double *sock, const double (*chan)
  */
 enum emu_srv_unit { EMU_UNIT_CHA, EMU_UNIT_MC, EMU_UNIT_UPI, EMU_UNIT_POWER, EMU_UNIT_IMC_FREE,
 		    EMU_UNIT_AMD_L3, EMU_UNIT_AMD_DF, EMU_UNIT_AMD_UMC, EMU_UNIT_CLOCK,
-		    EMU_UNIT_OTHER };
+		    EMU_UNIT_OTHER, EMU_UNIT_CSTATE_CORE, EMU_UNIT_CSTATE_PKG };
 
 /*
  * Event EVENT with UMASK (the vendor's UMaskExt above bit 8) per second on

@@ -296,6 +296,19 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 		return true;
 	case EMU_UNIT_OTHER:
 		return false;
+	case EMU_UNIT_CSTATE_CORE:
+	case EMU_UNIT_CSTATE_PKG:
+		/*
+		 * The residency MSRs count at the TSC's rate while in the state
+		 * (SDM Vol. 4); c6-residency is event 02H in both PMUs (cstate.c).
+		 * A core box counts its core's share (the socket's mean here); the
+		 * other states are not modelled (listed as such).
+		 */
+		if (umask || event != 0x02)
+			return false;
+		*per_s = sock[unit == EMU_UNIT_CSTATE_CORE ? SK_core_c6_share : SK_pkg_c6_share] *
+			 m->nominal_ghz * 1e9;
+		return true;
 	case EMU_UNIT_AMD_L3:
 	case EMU_UNIT_AMD_DF:
 	case EMU_UNIT_AMD_UMC:

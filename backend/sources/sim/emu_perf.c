@@ -370,6 +370,7 @@ static void ek_add_uncore(struct emu_perf *k, const char *cpumask)
 		break;
 	}
 	ek_add_server(k, cpumask);
+	ek_add_cstate(k, cpumask);
 }
 
 /* The emulated kernel of EMU; DESCRIBE: its PMUs' descriptions alone (no register written). */

@@ -283,6 +283,11 @@ uint32_t ek_imc_offset(const struct ek_event *e);
 
 /* Add the server uncore's PMUs and RAPL's (of a machine with emu_machine.srv), on CPUMASK. */
 void ek_add_server(struct emu_perf *k, const char *cpumask);
+/*
+ * The cstate driver's cstate_core (on each core's first CPU) and cstate_pkg
+ * (PKGMASK: one CPU per socket) where its table has the model (emu_perf_srv.c).
+ */
+void ek_add_cstate(struct emu_perf *k, const char *pkgmask);
 
 /* Whether P's boxes are the kernel's own (EK_SRV, EK_POWER): counted by the model, no registers. */
 bool ek_counted(const struct ek_pmu *p);

@@ -11,8 +11,11 @@
 #include "emu_perf_int.h"
 #include "emu_int.h"
 #include "emu_machine.h"
+#include "cpulist.h"
+#include "xmalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A kernel-counted box (EK_SRV, EK_POWER): UNIT, box BOX of NBOXES, 48-bit counters. */
@@ -183,6 +186,95 @@ void ek_add_server(struct emu_perf *k, const char *cpumask)
 		}
 	}
 	ek_add_power(k, d->rapl, cpumask);
+}
+
+/*
+ * The cstate driver's PMUs (arch/x86/events/intel/cstate.c): which
+ * residency counters each model has, its intel_cstates_match table (model
+ * -> core and package event bits: c1 c3 c6 c7; c2 c3 c6 c7 c8 c9 c10).
+ * A model it does not list (Lunar Lake and Arrow Lake at this kernel, AMD,
+ * any CPU under a hypervisor) has neither PMU.
+ */
+#define CS_NHM 0x06, 0x0E                 /* core c3 c6; package c3 c6 c7 */
+#define CS_SNB 0x0E, 0x0F                 /* core c3 c6 c7; package c2 c3 c6 c7 */
+#define CS_HSWULT 0x0E, 0x7F              /* core c3 c6 c7; package c2 to c10 */
+#define CS_ICL 0x0C, 0x7F                 /* core c6 c7; package c2 to c10 */
+#define CS_ICX 0x05, 0x05                 /* core c1 c6; package c2 c6 */
+#define CS_ADL 0x0D, 0x7F                 /* core c1 c6 c7; package c2 to c10 */
+static const struct {
+	unsigned model, core, pkg;
+} ek_cstate_models[] = {
+	{ 0x1A, CS_NHM }, { 0x1E, CS_NHM }, { 0x1F, CS_NHM }, { 0x2E, CS_NHM }, { 0x25, CS_NHM },
+	{ 0x2C, CS_NHM }, { 0x2F, CS_NHM }, { 0x2A, CS_SNB }, { 0x2D, CS_SNB }, { 0x3A, CS_SNB },
+	{ 0x3E, CS_SNB }, { 0x3C, CS_SNB }, { 0x3F, CS_SNB }, { 0x46, CS_SNB }, { 0x45, CS_HSWULT },
+	{ 0x3D, CS_SNB }, { 0x47, CS_SNB }, { 0x56, CS_SNB }, { 0x4F, CS_SNB }, { 0x4E, CS_SNB },
+	{ 0x5E, CS_SNB }, { 0x55, CS_SNB }, { 0x8E, CS_HSWULT }, { 0x9E, CS_HSWULT },
+	{ 0xA5, CS_HSWULT }, { 0xA6, CS_HSWULT }, { 0x7E, CS_ICL }, { 0x7D, CS_ICL },
+	{ 0x6A, CS_ICX }, { 0x6C, CS_ICX }, { 0x8F, CS_ICX }, { 0xCF, CS_ICX }, { 0xAD, CS_ICX },
+	{ 0xAE, CS_ICX }, { 0x8C, CS_ICL }, { 0x8D, CS_ICL }, { 0xA7, CS_ICL }, { 0x97, CS_ADL },
+	{ 0x9A, CS_ADL }, { 0xB7, CS_ADL }, { 0xBA, CS_ADL }, { 0xBF, CS_ADL }, { 0xAA, CS_ADL },
+	{ 0xAC, CS_ADL }, { 0xBE, CS_ADL },
+};
+
+/* One cstate PMU: NAME's events of BITS among STATES (c1-residency ... as event=N), on CPUMASK. */
+static void ek_add_cstate_pmu(struct emu_perf *k, const char *name, int unit, unsigned bits,
+			      const char *const *states, int nboxes, const char *cpumask)
+{
+	static const struct ek_field format[] = { { "event", "config:0-63" }, { 0 } };
+	struct ek_event_desc ev[8] = { { 0 } };
+	char names[7][24], terms[7][16];
+	struct ek_pmu *p = ek_add_counted(k, name, EK_POWER, unit, 0, nboxes, cpumask);
+	int n = 0;
+
+	for (int i = 0; i < 7 && states[i]; i++)
+		if (bits & (1u << i)) {
+			snprintf(names[n], sizeof(names[n]), "%s-residency", states[i]);
+			snprintf(terms[n], sizeof(terms[n]), "event=0x%02x", i);
+			ev[n] = (struct ek_event_desc){ .name = names[n], .terms = terms[n] };
+			n++;
+		}
+	p->width = 64;
+	p->per_cpu = unit == EMU_UNIT_CSTATE_CORE;
+	ek_describe(p, format, ev);
+}
+
+void ek_add_cstate(struct emu_perf *k, const char *pkgmask)
+{
+	static const char *const core_states[] = { "c1", "c3", "c6", "c7", NULL };
+	static const char *const pkg_states[] = { "c2", "c3", "c6", "c7", "c8", "c9", "c10" };
+	const struct emu_machine *m = emu_machine(k->emu);
+	const struct topo *t = emu_topo(k->emu);
+	int *readers, n = 0;
+	char *coremask;
+	size_t i;
+
+	if (m->amd || m->family != 6 || k->npmus + 2 > EK_MAX_PMUS)
+		return;
+	for (i = 0; i < sizeof(ek_cstate_models) / sizeof(ek_cstate_models[0]); i++)
+		if (ek_cstate_models[i].model == m->model)
+			break;
+	if (i == sizeof(ek_cstate_models) / sizeof(ek_cstate_models[0]))
+		return;
+	/* the core PMU's readers: each core's first thread (cstate_cpu_init), as a CPU list */
+	readers = xcalloc((size_t)t->ncores + 1, sizeof(int));
+	for (int c = 0; c < t->ncores; c++)
+		for (int j = 0; j < t->nthreads; j++) {
+			int cpu = t->threads[j].os_cpu;
+
+			if (t->threads[j].core != c || cpu >= k->ncpus)
+				continue;
+			readers[n++] = cpu;
+			k->cpus[cpu].uncore_cpu = true;
+			break;
+		}
+	n = cpulist_normalise(readers, n);
+	coremask = cpulist_format(readers, n);
+	ek_add_cstate_pmu(k, "cstate_core", EMU_UNIT_CSTATE_CORE, ek_cstate_models[i].core,
+			  core_states, t->nsockets > 0 ? t->ncores / t->nsockets : 1, coremask);
+	free(coremask);
+	free(readers);
+	ek_add_cstate_pmu(k, "cstate_pkg", EMU_UNIT_CSTATE_PKG, ek_cstate_models[i].pkg, pkg_states,
+			  1, pkgmask);
 }
 
 const char *emu_perf_source(const struct emu_perf *k)

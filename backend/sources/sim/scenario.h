@@ -202,7 +202,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(streaming_stores_per_inst, CPU, 0.0, 0, 1, "streaming (non-temporal) stores to memory, per instruction") \
 	X(avx2_license_cycles, CPU, 0.0, 0, 1,    "share of the cycles the core runs at the AVX2 turbo licence (level 1)") \
 	X(avx512_license_cycles, CPU, 0.0, 0, 1,  "share of the cycles the core runs at the AVX-512 turbo licence (level 2)") \
-	X(br_taken_bwd_share, CPU, 0.6, 0, 1,     "share of the taken conditional branches that jump backward (loops); Lion Cove counts them apart")
+	X(br_taken_bwd_share, CPU, 0.6, 0, 1,     "share of the taken conditional branches that jump backward (loops); Lion Cove counts them apart") \
+	X(core_c6_share,     SOCKET, 0, 0, 1,     "share of the time the socket's cores spend in core C6, averaged over its cores (each core's CORE_C6_RESIDENCY, the cstate driver's c6-residency, over TSC ticks); at most its idle share") \
+	X(pkg_c6_share,      SOCKET, 0, 0, 1,     "share of the time the package spends in package C6 (PKG_C6_RESIDENCY: every core in C6 and the uncore asleep); at most core_c6_share")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
