@@ -40,7 +40,7 @@ static char *expose(const struct sample *s, const struct prom_totals *t,
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 
-	ck_assert_int_eq(prom_write(s, t, a, om, f), 0);
+	ck_assert_int_eq(prom_write(s, t, a, om, false, f), 0);
 	fclose(f);
 	return buf;
 }

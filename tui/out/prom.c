@@ -8,6 +8,7 @@
  * without its _total and ends with "# EOF".
  */
 #include "prom.h"
+#include "prom_int.h"
 #include "text.h"
 
 #include <ctype.h>
@@ -154,7 +155,7 @@ void prom_totals_free(struct prom_totals *t)
 }
 
 /* TEXT as a label value (\ " newline escaped). */
-static void prom_label_value(FILE *out, const char *raw)
+void prom_label_value(FILE *out, const char *raw)
 {
 	/* a label value is UTF-8 or the whole scrape is dropped: safe text, whatever came in */
 	char *clean = text_is_clean(raw, strlen(raw)) ? NULL : text_clean_dup(raw);
@@ -188,16 +189,9 @@ static void prom_help_text(FILE *out, const char *raw, bool om)
 	free(clean);
 }
 
-/* What every series carries: where it was measured, from what. */
-struct prom_ctx {
-	FILE *out;
-	const struct sample *s;
-	bool om;
-	char source[32];
-};
 
-static void prom_family(struct prom_ctx *c, const char *name, const char *type, const char *help,
-			const char *unit_note)
+void prom_family(struct prom_ctx *c, const char *name, const char *type, const char *help,
+		 const char *unit_note)
 {
 	size_t n = strlen(name);
 
@@ -239,6 +233,7 @@ static void prom_series(struct prom_ctx *c, const char *name, enum layout_scope 
 	}
 	fprintf(c->out, "source=\"%s\"%s} %.17g\n", c->source,
 		c->s->simulated ? ",simulated=\"true\"" : "", v);
+	c->series++;
 }
 
 /* The scope an event is counted at: a thread's, its core's, its socket's or a channel's. */
@@ -356,6 +351,7 @@ static void prom_run(struct prom_ctx *c, const struct prom_about *a)
 	const struct sample *s = c->s;
 	const struct layout *l = s->layout;
 
+	c->series += 4 + l->ngroups; /* info, samples, interval, end time; each group's share */
 	prom_family(c, "pmutop_info", "gauge", "What pmutop measures: the machine, the counter "
 		    "source, the layout; always 1", NULL);
 	fputs("pmutop_info{host=\"", c->out);
@@ -418,6 +414,7 @@ static void prom_who_series(struct prom_ctx *c, const char *name, const struct w
 	prom_label_value(c->out, r->path);
 	fprintf(c->out, "\",%ssource=\"%s\"%s} %.17g\n", extra, c->source,
 		c->s->simulated ? ",simulated=\"true\"" : "", v);
+	c->series++;
 }
 
 /*
@@ -513,7 +510,7 @@ static void prom_who(struct prom_ctx *c)
 }
 
 int prom_write(const struct sample *s, const struct prom_totals *t, const struct prom_about *a,
-	       bool openmetrics, FILE *out)
+	       bool openmetrics, bool stable_only, FILE *out)
 {
 	struct prom_ctx c = { .out = out, .s = s, .om = openmetrics };
 	size_t n;
@@ -528,10 +525,20 @@ int prom_write(const struct sample *s, const struct prom_totals *t, const struct
 		prom_clean(c.source);
 	}
 	prom_run(&c, a);
-	prom_metrics(&c);
-	if (t)
-		prom_events(&c, t);
+	prom_figures(&c);
+	if (!stable_only) {
+		prom_metrics(&c);
+		if (t)
+			prom_events(&c, t);
+	}
 	prom_who(&c);
+	prom_family(&c, "pmutop_scrape_series", "gauge", stable_only ? "Series of this scrape "
+		    "before this one: the stable families and who (?detail=stable: bounded by the "
+		    "sockets, channels and links, 32 cgroups and 10 processes)" : "Series of this "
+		    "scrape before this one (every layout metric per thread, core, socket and "
+		    "channel, and every event's total: ?detail=stable keeps the stable families "
+		    "and who)", NULL);
+	fprintf(out, "pmutop_scrape_series %ld\n", c.series);
 	if (openmetrics)
 		fputs("# EOF\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -43,10 +43,14 @@ struct prom_about {
 
 /*
  * Sample S (with totals T, NULL for none) as exposition text on OUT:
- * OpenMetrics when OPENMETRICS (then ending in "# EOF").  0 or -errno.
+ * OpenMetrics when OPENMETRICS (then ending in "# EOF").  First the stable
+ * families (figure.h: pmutop_topdown_ratio, pmutop_memory_bandwidth_bytes_
+ * per_second, ... the same on every platform, per socket), then every layout
+ * metric and event total (left out when STABLE_ONLY), who, and the count of
+ * series written (pmutop_scrape_series).  0 or -errno.
  */
 int prom_write(const struct sample *s, const struct prom_totals *t, const struct prom_about *a,
-	       bool openmetrics, FILE *out);
+	       bool openmetrics, bool stable_only, FILE *out);
 
 /* The family name of metric M of layout L into BUF (pmutop_..._ratio); its factor. */
 double prom_metric_name(const struct layout *l, int m, char *buf, size_t len);

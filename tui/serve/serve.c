@@ -165,7 +165,8 @@ static enum MHD_Result serve_next(struct serve *srv, struct MHD_Connection *conn
 
 static const char serve_index[] =
 	"pmutop serves:\n"
-	"  /metrics              Prometheus exposition (OpenMetrics when asked)\n"
+	"  /metrics              Prometheus exposition (OpenMetrics when asked; ?detail=stable:\n"
+	"                        the stable families and who alone)\n"
 	"  /api/v1/sample        the latest sample (JSON, as pmutop -b --format json prints it)\n"
 	"  /api/v1/topology      sockets, cores, threads, NUMA nodes (JSON)\n"
 	"  /api/v1/layout        event groups, events and metrics (JSON)\n"
@@ -231,9 +232,20 @@ static enum MHD_Result serve_answer(void *cls, struct MHD_Connection *conn, cons
 								 MHD_HTTP_HEADER_ACCEPT);
 		const char *enc = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 							      MHD_HTTP_HEADER_ACCEPT_ENCODING);
+		const char *detail = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND,
+								 "detail");
 		bool om = accept && strstr(accept, "application/openmetrics-text");
 		bool gz = serve_reply_gzip_ok(enc);
 
+		if (detail && strcmp(detail, "stable") && strcmp(detail, "all")) {
+			serve_snap_unref(sn);
+			return serve_reply_plain(conn, MHD_HTTP_BAD_REQUEST, "detail is stable (the "
+						 "stable families and who: bounded series) or all\n",
+						 NULL);
+		}
+		if (detail && !strcmp(detail, "stable"))
+			return serve_reply_snap(conn, sn, om ? (gz ? SERVE_OPENSTABLE_GZ : SERVE_OPENSTABLE)
+						      : (gz ? SERVE_STABLE_GZ : SERVE_STABLE), srv->prom);
 		return serve_reply_snap(conn, sn, om ? (gz ? SERVE_OPENMETRICS_GZ : SERVE_OPENMETRICS)
 					      : (gz ? SERVE_METRICS_GZ : SERVE_METRICS), srv->prom);
 	}

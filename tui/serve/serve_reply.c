@@ -44,6 +44,10 @@ enum MHD_Result serve_reply_snap(struct MHD_Connection *conn, struct serve_snap 
 		[SERVE_JSON] = "application/json", [SERVE_RECORD] = "application/x-ndjson",
 		[SERVE_METRICS_GZ] = "text/plain; version=0.0.4; charset=utf-8",
 		[SERVE_OPENMETRICS_GZ] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
+		[SERVE_STABLE] = "text/plain; version=0.0.4; charset=utf-8",
+		[SERVE_OPENSTABLE] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
+		[SERVE_STABLE_GZ] = "text/plain; version=0.0.4; charset=utf-8",
+		[SERVE_OPENSTABLE_GZ] = "application/openmetrics-text; version=1.0.0; charset=utf-8",
 	};
 	size_t len;
 	const char *text = serve_snap_get(sn, k, about, &len);
@@ -62,7 +66,7 @@ enum MHD_Result serve_reply_snap(struct MHD_Connection *conn, struct serve_snap 
 	}
 	snprintf(seq, sizeof(seq), "%llu", (unsigned long long)serve_snap_sample(sn)->seq);
 	MHD_add_response_header(r, "X-Pmutop-Seq", seq);
-	if (k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ)
+	if (serve_kind_gz(k))
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	if (k != SERVE_JSON && k != SERVE_RECORD)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");

@@ -91,9 +91,8 @@ const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struc
 	size_t plain_len = 0;
 
 	/* a compressed text compresses the plain one, made first (outside this one's making) */
-	if (k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ) {
-		plain = serve_snap_get(sn, k == SERVE_METRICS_GZ ? SERVE_METRICS : SERVE_OPENMETRICS,
-				       about, &plain_len);
+	if (serve_kind_gz(k)) {
+		plain = serve_snap_get(sn, serve_kind_plain(k), about, &plain_len);
 		if (!plain)
 			return NULL;
 	}
@@ -106,6 +105,8 @@ const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struc
 		switch (k) {
 		case SERVE_METRICS_GZ:
 		case SERVE_OPENMETRICS_GZ:
+		case SERVE_STABLE_GZ:
+		case SERVE_OPENSTABLE_GZ:
 			buf = serve_snap_gzip(plain, plain_len, &n);
 			break;
 		case SERVE_RECORD:
@@ -119,7 +120,9 @@ const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struc
 			if (k == SERVE_JSON)
 				batch_print(sn->s, BATCH_JSON, &(struct batch_opts){ .counts = false }, true, f);
 			else
-				prom_write(sn->s, sn->t, about, k == SERVE_OPENMETRICS, f);
+				prom_write(sn->s, sn->t, about,
+					   k == SERVE_OPENMETRICS || k == SERVE_OPENSTABLE,
+					   k == SERVE_STABLE || k == SERVE_OPENSTABLE, f);
 			if (fclose(f)) {
 				free(buf);
 				buf = NULL;
@@ -132,4 +135,21 @@ const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struc
 	pthread_mutex_unlock(&sn->mu);
 	*len = sn->len[k];
 	return sn->text[k];
+}
+
+bool serve_kind_gz(enum serve_kind k)
+{
+	return k == SERVE_METRICS_GZ || k == SERVE_OPENMETRICS_GZ || k == SERVE_STABLE_GZ ||
+	       k == SERVE_OPENSTABLE_GZ;
+}
+
+enum serve_kind serve_kind_plain(enum serve_kind k)
+{
+	switch (k) {
+	case SERVE_METRICS_GZ: return SERVE_METRICS;
+	case SERVE_OPENMETRICS_GZ: return SERVE_OPENMETRICS;
+	case SERVE_STABLE_GZ: return SERVE_STABLE;
+	case SERVE_OPENSTABLE_GZ: return SERVE_OPENSTABLE;
+	default: return k;
+	}
 }

@@ -10,6 +10,7 @@
 #ifndef PMUTOP_SERVE_SNAP_H
 #define PMUTOP_SERVE_SNAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "frontend.h"
@@ -18,6 +19,8 @@
 enum serve_kind {
 	SERVE_METRICS, SERVE_OPENMETRICS, SERVE_JSON, SERVE_RECORD,
 	SERVE_METRICS_GZ, SERVE_OPENMETRICS_GZ, /* the same, gzip-compressed (Accept-Encoding) */
+	/* /metrics?detail=stable: the stable families and who alone, in the same four shapes */
+	SERVE_STABLE, SERVE_OPENSTABLE, SERVE_STABLE_GZ, SERVE_OPENSTABLE_GZ,
 	SERVE_NKINDS
 };
 
@@ -36,5 +39,9 @@ const struct sample *serve_snap_sample(const struct serve_snap *sn);
 /* Text K (its length in *LEN), made on first demand with ABOUT; NULL when it cannot be made. */
 const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struct prom_about *about,
 			   size_t *len);
+
+/* Whether K is gzip-compressed; the kind it compresses. */
+bool serve_kind_gz(enum serve_kind k);
+enum serve_kind serve_kind_plain(enum serve_kind k);
 
 #endif

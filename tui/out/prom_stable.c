@@ -1,0 +1,86 @@
+/*
+ * prom_stable: the stable families of the exposition (figure.h): the
+ * figures every platform has under one name, per socket (a memory
+ * channel's and a link's too), the vendor's name of each in the metric
+ * label, in base units.  A dashboard asks for these.  See prom.h.
+ */
+#include "figure.h"
+#include "prom_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One stable series: pmutop_FAMILY{socket[,channel][,link],fixed labels,metric=VENDOR} V. */
+static void prom_figure_series(struct prom_ctx *c, const char *family, const struct figure *f,
+			       int sock, int chan, int link, const char *metric, double v)
+{
+	fprintf(c->out, "pmutop_%s{socket=\"%d\",", family, sock);
+	if (chan >= -1 && !strncmp(f->family, "memory_", 7))
+		chan < 0 ? fputs("channel=\"all\",", c->out) : fprintf(c->out, "channel=\"%d\",", chan);
+	if (link >= 0)
+		fprintf(c->out, "link=\"%d\",", link);
+	if (f->labels[0])
+		fprintf(c->out, "%s,", f->labels);
+	fputs("metric=\"", c->out);
+	prom_label_value(c->out, metric);
+	fprintf(c->out, "\",source=\"%s\"%s} %.17g\n", c->source,
+		c->s->simulated ? ",simulated=\"true\"" : "", v);
+	c->series++;
+}
+
+void prom_figures(struct prom_ctx *c)
+{
+	const struct sample *s = c->s;
+	const struct layout *l = s->layout;
+
+	for (int i = 0; i < nfigures; i++) {
+		const struct figure *f = &figures[i];
+		bool first = true;
+
+		/* a family is written whole, each row of it in turn, its HELP once */
+		for (int j = 0; j < i && first; j++)
+			first = strcmp(figures[j].family, f->family) != 0;
+		if (!first)
+			continue;
+		for (int j = i; j < nfigures; j++) {
+			int ms[16], link[16], n;
+
+			if (strcmp(figures[j].family, f->family))
+				continue;
+			n = figure_metrics(l, &figures[j], ms, link, 16);
+			for (int k = 0; k < n; k++) {
+				const struct layout_metric *mt = &l->metrics[ms[k]];
+				double fac = figure_factor(mt->unit);
+
+				if (mt->group >= 0 && s->groups[mt->group].state == SAMPLE_GROUP_OFF)
+					continue;
+				for (int sk = 0; sk < s->nsockets; sk++) {
+					double v = sample_metric(s, &s->sockets[sk], ms[k]);
+
+					if (!isfinite(v))
+						continue;
+					if (first) {
+						char name[96];
+
+						snprintf(name, sizeof(name), "pmutop_%s", f->family);
+						prom_family(c, name, "gauge", f->help, "stable: the same "
+							    "name on every platform");
+						first = false;
+					}
+					prom_figure_series(c, f->family, &figures[j], sk, -1, link[k],
+							   mt->name, v * fac);
+					for (int ch = 0; mt->scope == LAYOUT_CHANNEL && ch < s->nchannels;
+					     ch++) {
+						const struct sample_entity *e = sample_channel(s, sk, ch);
+						double cv = e ? sample_metric(s, e, ms[k]) : NAN;
+
+						if (isfinite(cv))
+							prom_figure_series(c, f->family, &figures[j], sk, ch,
+									   link[k], mt->name, cv * fac);
+					}
+				}
+			}
+		}
+	}
+}
