@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 62
+plan 64
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -108,6 +108,14 @@ case ",$head," in
 esac
 ncols=$(printf '%s\n' "$head" | tr ',' '\n' | wc -l)
 expect_is "... the default keys' columns, not every metric's (was 300)" "$([ "$ncols" -lt 80 ] && echo yes)" yes
+# JSON on the same machine through perf (its CHAs reachable, their group off): no CHA writes
+# its nulls (was 68 kB a socket), and a sample stays within 260 kB (was 2.25 MB, then 360 kB)
+run "$PMUTOP" -b -n 2 -d 0.2 --format json --sim sapphire-rapids --source perf
+expect_is "JSON with the CHA groups off: no socket has chas" "$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+print(sum("chas" in k for k in json.loads(sys.stdin.read())["sockets"]))')" 0
+expect_is "... a sample of 224 threads in under 260 kB" \
+	"$([ "$(printf '%s\n' "$out" | tail -1 | wc -c)" -lt 266240 ] && echo yes)" yes
 run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim sapphire-rapids --source perf -g 1,9 \
 	--metrics 'ipc,Frontend_Bound,9'
 expect_is "--metrics NAME,NAME,KEY: those columns alone, with units" \
@@ -282,11 +290,12 @@ for t in s["threads"]:
     r = 100 * c["retire_slots"]["scaled"] / (4 * c["cycles_any"]["scaled"] / tpc)
     assert abs(m["retiring_pct"] - r) < 1e-4 * r, (m["retiring_pct"], r)
     # a thread scales the events of a group by the time each counted, the same slices: one
-    # ratio within 5 % (each counter is read at its own instant of a sweep: 0.24 % seen, more
-    # where sweeps are slow, as in the sanitizer builds: 3.9 % seen there)
+    # ratio within 10 % (each counter is read at its own instant of a sweep: 0.24 % seen, more
+    # where sweeps are slow or preempted between two counters: 3.9 % in the sanitizer builds,
+    # 5.7 % beside a second suite of tests)
     ratio = c["retire_slots"]["scaled"] / c["retire_slots"]["count"]
     other = c["not_delivered"]["scaled"] / c["not_delivered"]["count"]
-    assert abs(ratio - other) < 0.05 * ratio, (ratio, other)
+    assert abs(ratio - other) < 0.10 * ratio, (ratio, other)
     # that time is this thread own, the group share the threads mean: close, not equal
     # (2.7 % apart in a sanitizer build, where sweeps are slow)
     assert abs(ratio * share - 1) < 0.10, (ratio, share)

@@ -8,10 +8,18 @@
 #include <jansson.h>
 #include <math.h>
 
-json_t *batch_json_chas(const struct sample *s, int i)
+json_t *batch_json_chas(const struct sample *s, const struct batch_run *r, int i)
 {
 	const struct layout *l = s->layout;
-	json_t *a = json_array();
+	json_t *a;
+	bool any = false;
+
+	/* only what was counted: no CHA group on (or none asked for), no "chas" */
+	for (int k = 0; k < l->nmetrics && !any; k++)
+		any = sample_box_metric(l, k) && batch_metric_shown(s, r, k);
+	if (!any)
+		return NULL;
+	a = json_array();
 
 	for (int b = 0; b < s->nboxes; b++) {
 		json_t *o = json_object(), *m = json_object();
@@ -19,8 +27,8 @@ json_t *batch_json_chas(const struct sample *s, int i)
 		for (int k = 0; k < l->nmetrics; k++) {
 			double v = sample_metric(s, sample_box(s, i, b), k);
 
-			if (sample_box_metric(l, k))
-				json_object_set_new(m, l->metrics[k].name,
+			if (sample_box_metric(l, k) && batch_metric_shown(s, r, k))
+				json_object_set_new_nocheck(m, l->metrics[k].name,
 						    isnan(v) ? json_null() : json_real(batch_round(v)));
 		}
 		json_object_set_new(o, "cha", json_integer(b));

@@ -21,9 +21,13 @@ void batch_who_csv_empty(const struct sample *s, FILE *out);
 void batch_who_csv_rows(const struct sample *s, const char *before, int metric_cols, FILE *out);
 /* {"available", "note", "cgroups": [...], "processes": [...]}, or NULL without who figures. */
 struct json_t;
+struct batch_run;
 struct json_t *batch_who_json(const struct sample *s);
-/* Socket I's CHAs one by one: [{"cha": N, "metrics": {the CHA groups' figures}}, ...]. */
-struct json_t *batch_json_chas(const struct sample *s, int i);
+/*
+ * Socket I's CHAs one by one: [{"cha": N, "metrics": {the figures of the
+ * CHA groups counted}}, ...], NULL when none is.
+ */
+struct json_t *batch_json_chas(const struct sample *s, const struct batch_run *r, int i);
 /* Wall-clock time T as ISO 8601 in UTC, to the millisecond ("2026-11-29T06:42:16.499Z"). */
 void batch_iso_time(double t, char *buf, size_t len);
 /* V to the batch formats' significant digits. */
