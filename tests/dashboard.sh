@@ -13,7 +13,7 @@
 # shares add up to one on each socket, and ?detail=stable keeps a scrape
 # bounded while saying how many series it holds.
 . "$top_srcdir/tests/lib.sh"
-plan 9
+plan 10
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -142,5 +142,7 @@ if [ "$n_stable" -lt 400 ] && [ "$n_all" -gt $((n_stable * 10)) ]; then
 else
 	fail "... the stable scrape is bounded" "stable $n_stable, all $n_all"
 fi
+expect_is "... the full scrape declares each family once (a layout metric named as a stable family yields)" \
+	"$(grep '^# TYPE' "$tmp/all.txt" | awk '{print $3}' | sort | uniq -d | tr '\n' ' ')" ""
 run promtool check metrics <"$tmp/stable.txt"
 if [ "$rc" = 0 ] && [ -z "$out$err" ]; then pass "promtool accepts the stable scrape"; else fail "promtool accepts the stable scrape" "$out" "$err"; fi

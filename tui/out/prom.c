@@ -8,6 +8,7 @@
  * without its _total and ends with "# EOF".
  */
 #include "prom.h"
+#include "figure.h"
 #include "prom_int.h"
 #include "text.h"
 
@@ -102,6 +103,16 @@ double prom_metric_name(const struct layout *l, int m, char *buf, size_t len)
 	snprintf(buf, len, "pmutop_%s%s%s", base,
 		 u && base[0] && u->suffix[0] != '_' && base[strlen(base) - 1] != '_' ? "_" : "",
 		 u ? u->suffix : "");
+	/*
+	 * a stable family's name is the stable figure's: a layout metric that would
+	 * take it (Intel's cpu_utilization) is pmutop_layout_...
+	 */
+	for (int i = 0; i < nfigures; i++)
+		if (!strncmp(buf, "pmutop_", 7) && !strcmp(buf + 7, figures[i].family)) {
+			snprintf(base, sizeof(base), "%s", buf + 7);
+			snprintf(buf, len, "pmutop_layout_%s", base);
+			break;
+		}
 	return u ? u->factor : 1;
 }
 
