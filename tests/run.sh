@@ -11,7 +11,7 @@ plan 57
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-run-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 # this test's own marks directory: other tests' pmutops (in /tmp) do not get its marks
 export XDG_RUNTIME_DIR="$tmp" TMPDIR="$tmp"
 SIM="--sim nehalem-ep:memory-bound"
@@ -228,7 +228,7 @@ expect_match "live: the screen stays after it ended" "$(screen | head -3)" "fini
 expect_match "live: and says where its output went" "$(screen | sed -n 3p)" "its output: $tmp/pmutop-sh-"
 $T send-keys -t 0 q
 if wait_for "EXIT=4"; then pass "live: q quits, with the command's exit status as in batch mode"; else fail "live: q quits with the command's status" "$(screen | tail -3)"; fi
-$T kill-server 2>/dev/null
+tmux_end
 
 # ---- q while the command runs: the popups take q for themselves; quitting asks first
 no_server() { ! $T has-session 2>/dev/null; }
@@ -250,7 +250,7 @@ $T send-keys -t 0 q
 wait_for "The command still runs" 10 >/dev/null
 $T send-keys -t 0 y
 if wait_for "EXIT=143" 10; then pass "... y stops it (SIGTERM): pmutop's status is the command's (143)"; else fail "... y stops it with the command's status" "$(screen | tail -4)"; fi
-$T kill-server 2>/dev/null
+tmux_end
 sleep 0.3
 $T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 301; echo EXIT=\$?; sleep 30"
 wait_for "running 0:0" 10 >/dev/null
@@ -261,7 +261,7 @@ $T send-keys -t 0 l
 if wait_for "EXIT=0" 10 && [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null; then pass "... l quits and leaves it running"; else fail "... l leaves it running" "$(screen | tail -4)"; fi
 expect_match "... saying so" "$(screen)" "left the command running (pid $cmd)"
 kill "$cmd" 2>/dev/null
-$T kill-server 2>/dev/null
+tmux_end
 
 # ---- history on screen: the table's history column grows sample by sample; the IMC pane's
 # history lines and the time axis with a phase mark
@@ -293,4 +293,4 @@ expect_match "live: the IMC pane has a history line per channel, read and write"
 expect_match "live: the time axis shows the mark where it came" "$(printf '%s\n' "$h" | grep ' history -')" "|"
 expect_match "... and its text" "$(printf '%s\n' "$h" | grep ' history -')" "phase X"
 $T send-keys -t 0 q
-$T kill-server 2>/dev/null
+tmux_end

@@ -15,3 +15,26 @@ wait_for() {
 	return 1
 }
 
+
+# tmux_end: end the tmux server once the pmutops in its panes have ended (after a q: up to
+# 10 s, then TERM and 10 s more), so that none outlives its terminal: a sanitizer build's
+# leak check at exit, its terminal gone under it, waits for ever on a CPU
+tmux_end() {
+	_left=""
+	for _p in $($T list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+		_left="$_left $(pgrep -P "$_p" pmutop 2>/dev/null)"
+		case "$(ps -o comm= -p "$_p" 2>/dev/null)" in pmutop*) _left="$_left $_p" ;; esac
+	done
+	for _sig in 0 TERM; do
+		[ "$_sig" = TERM ] && for _p in $_left; do kill -TERM "$_p" 2>/dev/null; done
+		_i=0
+		while [ $_i -lt 200 ]; do
+			_alive=""
+			for _p in $_left; do kill -0 "$_p" 2>/dev/null && _alive="$_alive $_p"; done
+			[ -z "$_alive" ] && break 2
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+	done
+	$T kill-server 2>/dev/null
+}
