@@ -43,7 +43,7 @@ EOF
 # check FILE PHASES...: every sample's figures against the time average of the phases' truths
 check() {
 	$PY - "$@" <<'PYEOF'
-import json, os, sys
+import pmutop_json, json, os, sys
 path, phases = sys.argv[1], sys.argv[2:]
 # The phases' truths from the scenario numbers (seed 000 Table 1 definitions).
 # Every thread of the emulated Xeon 5500 runs the same numbers beside its busy
@@ -69,7 +69,7 @@ T = {
     "memory": phase(0.3, 1.1, 1.04, 1.05, 0.88, 0.74, 0.81, 0.67, 0.33, 0.0, 3.5e8, 8e7),
 }
 want = {k: sum(T[p][k] for p in phases) / len(phases) for k in T[phases[0]]}
-samples = [json.loads(l) for l in open(path)][1:]  # the first interval includes start-up
+samples = [pmutop_json.loads(l) for l in open(path)][1:]  # the first interval includes start-up
 assert samples, "no samples"
 # Each interval within 5 %.  With phases on the real clock a loaded machine (a parallel
 # make check) delays sweeps and makes the slices uneven: there each interval is held to
@@ -157,7 +157,7 @@ rc=$?; err=$(cat "$scn/err")
 expect_rc "phased workload on the real clock runs" 0
 printf '%s\n' "$out" >"$scn/phased.out"
 # the slice each interval had, as pmutop reports it (after the short first interval)
-rot=$($PY -c 'import json,sys; print(max(json.loads(l)["rotation_s"] for l in list(open(sys.argv[1]))[1:]))' "$scn/phased.out")
+rot=$($PY -c 'import pmutop_json, json,sys; print(max(pmutop_json.loads(l)["rotation_s"] for l in list(open(sys.argv[1]))[1:]))' "$scn/phased.out")
 # A sanitizer build (ASan instruments every access; the binary carries its
 # runtime) runs the sampler several times slower beside the rest of make -j2
 # check: slices overrun unevenly and 0.2 s phases are weighted unevenly, the
@@ -180,4 +180,4 @@ fi
 out=$("$PMUTOP" --sim "nehalem-ep:$scn/phased.scn" -b -n 3 -d 0.8 -g all --mux-ms 40 --format json 2>&1)
 printf '%s\n' "$out" >"$scn/phased.out"
 # (after the short first interval)
-expect_match "a rotation asked for with --mux-ms is kept (40 ms)" "$($PY -c 'import json,sys; print(set(round(json.loads(l)["rotation_s"], 2) for l in list(open(sys.argv[1]))[1:]))' "$scn/phased.out")" "{0.04}"
+expect_match "a rotation asked for with --mux-ms is kept (40 ms)" "$($PY -c 'import pmutop_json, json,sys; print(set(round(pmutop_json.loads(l)["rotation_s"], 2) for l in list(open(sys.argv[1]))[1:]))' "$scn/phased.out")" "{0.04}"

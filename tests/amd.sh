@@ -67,8 +67,8 @@ sed -e 's/^noise .*/noise 0/' -e '$a cpu 16-31 util=0' \
 # scaled JSON socket N METRIC: "yes" when the last sample marks it scaled
 scaled() {
 	printf '%s\n' "$1" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 print("yes" if sys.argv[2] in s["sockets"][int(sys.argv[1])].get("scaled", []) else "no")' "$2" "$3"
 }
 

@@ -23,9 +23,9 @@ restored() {
 # samples FILE: "batched source ipc-mean n/a-threads warning" per sample after the short first one
 samples() {
 	$PY - "$1" <<'PYEOF'
-import json, sys
+import pmutop_json, json, sys
 for line in list(open(sys.argv[1]))[1:]:
-    s = json.loads(line)
+    s = pmutop_json.loads(line)
     ipc = [t["metrics"]["ipc"] for t in s["threads"] if t["metrics"]["ipc"] is not None]
     na = [str(t["cpu"]) for t in s["threads"] if t["metrics"]["ipc"] is None]
     print("%s %s %.4f na=%s %s" % (s["batched"], s["source"], sum(ipc) / max(len(ipc), 1),

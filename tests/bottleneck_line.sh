@@ -15,7 +15,7 @@ plan 13
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-bneck-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$top_srcdir/tests/truth_scenarios.sh"
 
 # ---- without drill: the path as far as the keys on count it, and the key that goes deeper
@@ -27,8 +27,8 @@ expect_match "... the key of the level under it, which is off" "$line" "(key 3 g
 # its figure is socket 0's Memory_Bound as batch output gives it (a noise-free scenario: every
 # interval alike)
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/bandwidth.scn" --source msr -g 1 -b -n 2 -d 0.3 --format json
-want=$(printf '%s\n' "$out" | tail -1 | $PY -c 'import json, sys
-print(round(json.loads(sys.stdin.read())["sockets"][0]["metrics"]["Memory_Bound"]))' 2>&1)
+want=$(printf '%s\n' "$out" | tail -1 | $PY -c 'import pmutop_json, json, sys
+print(round(pmutop_json.loads(sys.stdin.read())["sockets"][0]["metrics"]["Memory_Bound"]))' 2>&1)
 got=$(printf '%s\n' "$line" | sed -n 's/.*Memory_Bound \([0-9]*\) %.*/\1/p')
 expect_is "... with the node's figure, rounded, as batch output gives it" "$got" "$want"
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim nehalem-ep --dump -n 1 -d 0.2
@@ -44,7 +44,7 @@ expect_match "... saying why" "$err" "--drill turns keys on the screen of a live
 no_server() { ! $T has-session 2>/dev/null; }
 # drill SCENARIO NODE: the line ends at NODE with nothing settling; prints the seconds it took
 drill() {
-	$T kill-server 2>/dev/null
+	tmux_end
 	wait_until 10 no_server
 	t0=$(date +%s.%N)
 	$T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp/cfg' LANG=C.UTF-8 '$PMUTOP' --sim 'sapphire-rapids:$tmp/$1.scn' --source msr -g 1 -d 0.3 --drill; sleep 60"

@@ -91,7 +91,7 @@ for s in compute frontend smt; do
 done
 
 cat >"$tmp/bneck.py" <<'PY'
-import json, math, re, sys
+import pmutop_json, json, math, re, sys
 from truth import scenario, last_sample
 
 plat, scn, W, width, keys = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
@@ -338,7 +338,7 @@ def pick(f):
                 return v
         return N(f(float(v) for v in x))
     return g
-d = json.load(open(plat))
+d = pmutop_json.load(open(plat))
 bad, n, worst, show, na = [], 0, 0.0, [], 0
 truth = {}                                # each Bottleneck metric's truth (the pane's check)
 for m in d["Metrics"]:
@@ -404,7 +404,7 @@ print("ok (%d checked: %d figures, %d n/a as the truth; worst Bottleneck %.2f po
       if not bad and n else
       "; ".join(bad[:6]) or "no Bottleneck metric in %s" % plat)
 PY
-export PYTHONPATH="$tmp"
+export PYTHONPATH="$tmp:$PYTHONPATH"
 
 # MACHINE:PLATFORM-FILE:SLOTS-A-THREAD:WIDTH:PERF_METRICS-FIELDS: every scenario through
 # the registers, key 7 (Lunar Lake's P-cores have no SMT: all 8 slots)
@@ -535,7 +535,7 @@ done
 # names stay whole
 . "$top_srcdir/tests/tmux_lib.sh"
 T="tmux -L pmutop-bn-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 $T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp/cfg' LANG=C.UTF-8 '$PMUTOP' --sim 'sapphire-rapids:$tmp/bandwidth.scn' --source msr -g 7 -d 1 --pane bottleneck; sleep 60"
 wait_for "largest bottleneck" 20 >/dev/null
 $T send-keys -t 0 a a
@@ -546,7 +546,7 @@ case $(screen) in
 *" socket "*"largest bottleneck"*"      0 "*" $top "*"      1 "*" $top "*) pass "... per socket at 80x24: both sockets name $top" ;;
 *) fail "... per socket at 80x24: both sockets name $top" "$(screen)" ;;
 esac
-$T kill-server 2>/dev/null
+tmux_end
 # what the layout cannot count is listed with its reason: Granite Rapids' PEBS retire
 # latencies
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "granite-rapids:$tmp/bandwidth.scn" --source msr -g 7 \

@@ -60,13 +60,13 @@ prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
 pids="$pids $!"
 
 res=$($PY - "$top_srcdir/contrib/grafana/pmutop.json" "$pport" "$tmp/targets" 2>&1 <<'PYEOF'
-import json, sys, time, urllib.parse, urllib.request
-dash, pport = json.load(open(sys.argv[1])), sys.argv[2]
+import pmutop_json, json, sys, time, urllib.parse, urllib.request
+dash, pport = pmutop_json.load(open(sys.argv[1])), sys.argv[2]
 machine = {addr: name for name, addr in (l.split() for l in open(sys.argv[3]))}
 def query(q):
     url = "http://127.0.0.1:%s/api/v1/query?%s" % (pport, urllib.parse.urlencode({"query": q}))
     with urllib.request.urlopen(url, timeout=5) as r:
-        return json.load(r)["data"]["result"]
+        return pmutop_json.load(r)["data"]["result"]
 def machines(q):
     return set(machine.get(r["metric"].get("instance"), "?") for r in query(q))
 # every machine scraped, its samples there

@@ -29,8 +29,8 @@ wait $pid
 rc=$?
 expect_rc "a slow CPU does not stop pmutop" 0
 check=$($PY - "$dir.out" "$n_a" "$c_a" "$n_b" "$c_b" 2>&1 <<'PYEOF'
-import json, sys
-samples = [json.loads(l) for l in open(sys.argv[1])]
+import pmutop_json, json, sys
+samples = [pmutop_json.loads(l) for l in open(sys.argv[1])]
 n_a, c_a, n_b, c_b = (int(x) for x in sys.argv[2:])
 assert len(samples) == 7, len(samples)
 # the intervals that ended between the two counts, and the one running at each
@@ -81,8 +81,8 @@ wait $pid
 rc=$?
 expect_rc "a transient I/O error does not stop pmutop" 0
 check=$($PY - "$dir.out" 2>&1 <<'PYEOF'
-import json, sys
-samples = [json.loads(l) for l in open(sys.argv[1])]
+import pmutop_json, json, sys
+samples = [pmutop_json.loads(l) for l in open(sys.argv[1])]
 truth = 64 * 8.3e7 * 3   # memory-bound: 8.3e7 read lines/s on each of 3 channels
 # on the real clock through the fake devices: each published figure within 10 % (a busy
 # machine delays a read by a few ms of a 0.4 s interval), their mean within 3 %
@@ -154,8 +154,8 @@ wait_samples $((back + 4)) '^{'
 kill -TERM $pid
 wait_end $pid
 check=$($PY - "$dir.out" "$away" "$back" <<'PYEOF'
-import json, sys
-S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+import pmutop_json, json, sys
+S = [pmutop_json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 away, back = int(sys.argv[2]), int(sys.argv[3])
 def cpu(s, n):
     return next(t for t in s["threads"] if t["cpu"] == n)["metrics"]

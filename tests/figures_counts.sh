@@ -10,7 +10,7 @@
 # through the registers (Skylake).  Exact relations: they hold on a busy
 # machine too.
 . "$top_srcdir/tests/lib.sh"
-plan 8
+plan 11
 
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
@@ -20,8 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 # figure that does not follow
 check() {
 	$PY - "$1" <<'PYEOF'
-import json, re, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
+import pmutop_json, json, re, sys
+lines = [pmutop_json.loads(l) for l in open(sys.argv[1])]
 formulas, s = lines[0]["formulas"], lines[-1]
 iv = s["interval_s"]
 ents = s["threads"] + s["sockets"] + [c for so in s["sockets"] for c in so.get("channels", [])]
@@ -71,8 +71,8 @@ expect_match "Granite Rapids: every channel's MB/s is its CAS counts x 64 / inte
 n=${res#ok }
 expect_is "... every channel's four figures checked (12 channels x 4)" "$([ "${n:-0}" -ge 48 ] && echo yes)" yes
 ch=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 c = s["sockets"][0]["channels"][5]
 rd = sum(c["counts"][k]["count"] * s["interval_s"] / c["counts"][k]["window_s"]
          for k in ("UNC_M_CAS_COUNT_SCH0.RD", "UNC_M_CAS_COUNT_SCH1.RD"))
@@ -87,9 +87,45 @@ expect_match "Tiger Lake through perf, groups taking turns: every figure from th
 expect_is "... hundreds of them" "$([ "${res#ok }" -ge 200 ] 2>/dev/null && echo yes)" yes
 expect_is "... a count of several groups named with the one read (Fetch_Latency: its own group's)" \
 	"$(head -1 "$tmp/tgl.json" | $PY -c '
-import json, sys
-print(json.loads(sys.stdin.read())["formulas"]["Fetch_Latency"]["reads"][1])')" \
+import pmutop_json, json, sys
+print(pmutop_json.loads(sys.stdin.read())["formulas"]["Fetch_Latency"]["reads"][1])')" \
 	"INT_MISC.UOP_DROPPING@TmaL2"
+
+# counts are whole (issue 49.5): every event and fixed counter of every thread, core, socket and
+# channel, as perf stat prints them, PERF_METRICS' topdown-* too (the kernel's slots x field /
+# 0xff), through perf with the fixed counters shared out by the kernel (their count as read over
+# the seconds they ran, not scaled by the kernel's enabled/running) and through the registers;
+# only the free-running energy counters are joules
+whole() {
+	$PY - "$1" <<'PYEOF'
+import pmutop_json, sys
+lines = [pmutop_json.loads(l) for l in open(sys.argv[1])]
+n, bad, shared = 0, [], 0
+for s in lines:
+    if "seq" not in s:
+        continue
+    for kind in ("threads", "cores", "sockets", "channels"):
+        for e in s[kind]:
+            for name, c in (e.get("counts") or {}).items():
+                if c["count"] is None or "(free-running)" in c["event"] and "joules" in name:
+                    continue
+                n += 1
+                if not isinstance(c["count"], int):
+                    bad.append("%s %s %r" % (kind, name, c["count"]))
+                if kind == "threads" and "fixed counter" in c["event"] and c["window_s"] < 0.9 * s["interval_s"]:
+                    shared += 1
+print("ok %d %d" % (n, shared) if not bad and n else bad[:3])
+PYEOF
+}
+res=$(whole "$tmp/tgl.json")
+expect_match "Tiger Lake through perf: every count a whole number, topdown-* and cores included" "$res" "ok "
+sh=${res##* }
+expect_is "... the fixed counters shared out by the kernel there, each over the seconds it ran" \
+	"$([ "${sh:-0}" -gt 0 ] 2>/dev/null && echo yes)" yes
+run "$PMUTOP" --sim sapphire-rapids:topdown --source msr -b -n 2 -d 0.3 --format json --counts -g 1,2
+printf '%s\n' "$out" >"$tmp/spr.json"
+expect_match "Sapphire Rapids through the registers: PERF_METRICS' topdown-* counts whole" \
+	"$(whole "$tmp/spr.json")" "ok "
 
 run "$PMUTOP" --sim skylake:memory-bound -b -n 3 -d 0.5 --format json --counts -g all
 printf '%s\n' "$out" >"$tmp/skl.json"

@@ -80,8 +80,8 @@ expect_is "... every row as wide as the header; the names as fields" "$got" "Tru
 expect_is "JSON: no control byte, valid UTF-8" "$(safe "$tmp/json")" ok
 rows() {
 	$PY - "$1" <<'PYEOF'
-import json, sys
-s = [json.loads(l) for l in open(sys.argv[1], encoding='utf-8') if l.strip()][-1]
+import pmutop_json, json, sys
+s = [pmutop_json.loads(l) for l in open(sys.argv[1], encoding='utf-8') if l.strip()][-1]
 w = s['who']
 print(all('path' in r and 'name' in r for r in w['cgroups'] + w['processes']),
       sorted(r['path'] for r in w['cgroups']))
@@ -101,9 +101,9 @@ printf '%s\n' "$out" >"$tmp/replay.json"
 expect_is "... and in JSON the same rows" "$(rows "$tmp/replay.json")" "$(rows "$tmp/json")"
 # a recording written by someone else, with \u escapes in its strings: made safe on reading
 $PY - "$tmp/rec.jsonl" "$tmp/forged.jsonl" <<'PYEOF'
-import json, sys
+import pmutop_json, json, sys
 lines = open(sys.argv[1], encoding='utf-8').read().splitlines()
-s = json.loads(lines[-1])
+s = pmutop_json.loads(lines[-1])
 s['who']['cgroups'][1]['name'] = 'forged\x1b[2J\x07'
 s['warning'] = 'beware\x1b]0;pwned\x07'
 lines[-1] = json.dumps(s)
@@ -134,8 +134,8 @@ expect_match "... the invalid UTF-8 name as a label value" "$(cat "$tmp/metrics"
 # ---- the vendor's data: an Info line and a metric name with escapes (a copy root owns)
 cp -r "$top_srcdir/data/intel" "$tmp/intel"
 $PY - "$tmp/intel/spr.json" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
+import pmutop_json, json, sys
+d = pmutop_json.load(open(sys.argv[1]))
 d['Info'] = 'Sapphire Rapids\x1b]0;pwned\x07\x1b[2J'
 d['Metrics'][0]['BriefDescription'] = 'x\x1b[31m'
 json.dump(d, open(sys.argv[1], 'w'))

@@ -9,6 +9,9 @@ tap_n=0
 unset SUDO_UID SUDO_GID SUDO_USER
 
 . "$top_srcdir/tests/suite_lock.sh"
+# the tests' reader of the batch JSON (tests/pmutop_json.py: its tables as rows of objects)
+PYTHONPATH="$top_srcdir/tests${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 plan() { echo "1..$1"; }
 
@@ -75,8 +78,8 @@ field() {
 	f_json=$1
 	shift
 	printf '%s\n' "$f_json" | tail -1 | ${PYTHON:-python3} -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 kind, k, m = sys.argv[1], int(sys.argv[2]), sys.argv[-1]
 e = s["sockets"][k] if kind == "socket" else [t for t in s["threads"] if t["cpu"] == k][0]
 if len(sys.argv) == 5:

@@ -98,7 +98,7 @@ wait_for "exit-0" 10 >/dev/null
 expect_is "... and writes nothing through that user's link at quit" "$(cat "$victim")" "root file"
 rm -f "$home/.config/pmutop/pmutoprc"
 as_nobody cp "$u/nobody-rc" "$home/.config/pmutop/pmutoprc"
-$T kill-server 2>/dev/null
+tmux_end
 T="tmux -L pmutop-attack-$$-2" # a server of its own: the last one may still be going
 $T new-session -d -x 160 -y 50 "env -u XDG_CONFIG_HOME HOME='$home' '$PMUTOP' --root '$dir' -g stalls; echo exit-\$?; sleep 30"
 wait_for "sample 2" 10 >/dev/null
@@ -106,7 +106,7 @@ expect_match "a settings file of that user's is not read by root" "$(screen)" "i
 $T send-keys q
 wait_for "exit-0" 10 >/dev/null
 expect_is "... nor rewritten" "$(cat "$home/.config/pmutop/pmutoprc") $(stat -c %U "$home/.config/pmutop/pmutoprc")" "interval 5 nobody"
-$T kill-server 2>/dev/null
+tmux_end
 
 # ---- 5. --record: no link, no other user's file or FIFO, also while a racer swaps them
 spot="$u/spot"
@@ -162,7 +162,7 @@ $T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$u/fifocfg' '$PMUTOP' --sim neh
 if wait_for "is a FIFO (named pipe), not a regular file" 10 && wait_for "LIVE" 10; then pass "a settings FIFO: said, and the screen runs"; else fail "a settings FIFO: said, and the screen runs" "$(screen | tail -4)"; fi
 $T send-keys q
 wait_for "exit-0" 10 >/dev/null
-$T kill-server 2>/dev/null
+tmux_end
 # a socket that accepts and never answers: start-up waits on it, and SIGTERM still ends pmutop
 cat >"$u/mute.py" <<'PYEOF'
 import os, socket, sys, time

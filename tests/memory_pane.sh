@@ -18,7 +18,7 @@ plan 16
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-mem-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/unbalanced-channels.scn" >"$tmp/unb.scn"
 sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/memory-bound.scn" >"$tmp/mem.scn"
 
@@ -70,7 +70,7 @@ tot = [r for r in rows if r[0] == "socket"][-1]
 got, want = float(tot[1]), sum(float(r[1]) for r in ch)
 print("ok" if abs(got - want) <= 0.01 * len(ch) + 0.01 else "socket %s, channels %s" % (got, want))' 2>&1)
 expect_match "... socket 0's read is its channels' summed" "$sum" "ok"
-$T kill-server 2>/dev/null
+tmux_end
 
 # AMD's names (Genoa): the channels' umc_mem_*_bandwidth, the data fabric's requests
 run env COLUMNS=160 LINES=50 "$PMUTOP" --sim genoa:memory-bound -g 1,9,u --pane memory --dump -n 2 -d 0.3

@@ -33,7 +33,7 @@ expect_match "the IMC pane names the blocked group and why, above its n/a" "$out
 	"! Memory BLOCKED: pmu mc: only the kernel's uncore drivers reach these boxes"
 T="tmux -L pmutop-oob-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
-$T kill-server 2>/dev/null
+tmux_end
 oobcfg=$(mktemp -d) # settings of its own, not the user's
 $T new-session -d -x 120 -y 30 "XDG_CONFIG_HOME='$oobcfg' '$PMUTOP' --sim sapphire-rapids:memory-bound --source msr -d 0.5; sleep 30"
 if wait_for "group Memory BLOCKED: pmu mc" 20; then
@@ -48,7 +48,7 @@ if wait_for "Recent messages" 10 && wait_for "group Memory BLOCKED: pmu mc: only
 else
 	fail "L keeps it: group Memory BLOCKED with the reason" "$(screen)"
 fi
-$T kill-server 2>/dev/null
+tmux_end
 rm -rf "$oobcfg"
 
 # the doctor: which source auto takes, and the uncore a kind of CPU has

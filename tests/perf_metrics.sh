@@ -26,16 +26,16 @@ plan 37
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-pm-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/topdown.scn" >"$tmp/td.scn"
 
 # check WIDTH FIELDS: stdin the JSON samples (the last is checked); prints ok or what is wrong
 check() {
 	$PY -c '
-import json, sys
+import pmutop_json, json, sys
 W, fields = float(sys.argv[1]), int(sys.argv[2])
-s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+s = pmutop_json.loads(sys.stdin.read().strip().splitlines()[-1])
 
 def truth(sock):
     if sock == 0:
@@ -110,8 +110,8 @@ expect_match "granite-rapids (128 cores) through perf: levels 1 and 2 are the tr
 # the raw counts: slots and each field's slots, as perf stat names them; the fields add up to slots
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/td.scn" -b -n 2 -d 1 --format json --counts -g 1
 check=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read().strip().splitlines()[-1])
 c = s["threads"][0]["counts"]
 slots = c["slots"]["count"]
 l1 = sum(c[n]["count"] for n in ("topdown_retiring", "topdown_bad_spec", "topdown_fe_bound", "topdown_be_bound"))
@@ -121,8 +121,8 @@ print("ok" if ok else "slots %s cycles %s level-1 fields %s" % (slots, cyc, l1))
 ' 2>&1)
 expect_match "--counts: slots = 6 x cycles / 2 threads, the level-1 fields add up to the slots" "$check" "ok"
 check=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read().strip().splitlines()[-1])
 u = [s["threads"][0]["metrics"]["Info_System_CPU_Utilization"], s["sockets"][1]["metrics"]["Info_System_CPU_Utilization"]]
 print("ok" if all(abs(x - 1) < 0.01 for x in u) else "thread 0, socket 1: %s" % u)
 ' 2>&1)
@@ -178,7 +178,7 @@ key q
 
 # through the fake device files: fixed counter 3 and PERF_METRICS are written (cleared at
 # each read) and put back as they were, with the controls, when pmutop ends
-$T kill-server 2>/dev/null
+tmux_end
 . "$top_srcdir/tests/fakehw_lib.sh"
 fakehw_start "tigerlake:$tmp/td.scn"
 fakehw_cleanup='rm -rf "$tmp"'

@@ -37,8 +37,8 @@ case "$ch" in
 esac
 run "$PMUTOP" --sim nehalem-ep:memory-bound --source perf -b -n 2 -g all --format json
 shares=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 for name, g in s["groups"].items():
     print(name, g["state"], "%.3f" % g.get("live_share", 1))')
 # the C-state groups are free-running counters the kernel never multiplexes: live all along
@@ -60,7 +60,7 @@ while ! screen | grep -q '\[IMC\]' && [ $i -lt 6 ]; do $T send-keys -t 0 Tab; sl
 $T send-keys -t 0 Down e
 if wait_for "perf raw" 10; then pass "explain shows the raw config the kernel is given"; else fail "explain shows the raw config the kernel is given" "$(screen)"; fi
 expect_match "and the share the kernel gave the group" "$(screen)" "of the interval, counts scaled by"
-$T kill-server 2>/dev/null
+tmux_end
 
 # ---- one command counted alone ----
 run "$PMUTOP" --sim nehalem-ep:memory-bound --command-only -b -d 0.3 -- sleep 1

@@ -49,9 +49,9 @@ done
 # check FILE: every interval after the first (which includes the start) and the run's mean
 check() {
 	$PY - "$1" <<'PYEOF'
-import json, sys
+import pmutop_json, json, sys
 truth = 47.5
-samples = [json.loads(l) for l in open(sys.argv[1])][1:]
+samples = [pmutop_json.loads(l) for l in open(sys.argv[1])][1:]
 assert len(samples) >= 5, "only %d samples" % len(samples)
 worst, every = 0.0, []
 for s in samples:

@@ -47,8 +47,8 @@ sed 's/^cpu 0-3 /cpu 0,2,4,6 /' "$tmp/ports.scn" >"$tmp/ports-adl.scn"
 # core JSON CORE METRIC: the last sample's figure of the core (or "missing")
 core() {
 	printf '%s\n' "$1" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 v = [c for c in s["cores"] if c["core"] == int(sys.argv[1])][0]["metrics"].get(sys.argv[2])
 print("missing" if v is None else v)' "$2" "$3"
 }

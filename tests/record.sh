@@ -6,11 +6,11 @@
 # never written over; bad recordings give one message and exit 2; on the
 # screen --record shows REC, records group toggles, R stops it.
 . "$top_srcdir/tests/lib.sh"
-plan 50
+plan 51
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-rec-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 export XDG_RUNTIME_DIR="$tmp" TMPDIR="$tmp"
 SIM="--sim nehalem-ep:memory-bound"
 
@@ -34,8 +34,8 @@ expect_match "... SIMULATED kept" "$(printf '%s\n' "$out" | sed -n 2p)" "SIMULAT
 run "$PMUTOP" --replay "$tmp/run.jsonl" -b -n 2 --format json
 expect_match "-n limits the samples replayed" "$(printf '%s\n' "$out" | wc -l)" "2"
 res=$($PY - "$tmp/run.jsonl" 2>&1 <<'PYEOF'
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
+import pmutop_json, json, sys
+lines = [pmutop_json.loads(l) for l in open(sys.argv[1])]
 h = lines[0]
 assert h["pmutop_recording"] == 1 and h["simulated"] is True and "SIMULATED" in h["source"]
 assert h["layout"]["name"] == "nehalem" and "group stalls" in h["layout"]["text"]
@@ -56,8 +56,8 @@ expect_match "the file: a self-describing header (version, source, layout text, 
 
 # the recorded machine as hwloc XML: it loads back as the same topology
 $PY -c '
-import json, sys
-h = json.loads(open(sys.argv[1]).readline())
+import pmutop_json, json, sys
+h = pmutop_json.loads(open(sys.argv[1]).readline())
 open(sys.argv[2], "w").write(h["topology"]["hwloc_xml"])' "$tmp/run.jsonl" "$tmp/machine.xml"
 run "$PMUTOP" --topology-only -T "$tmp/machine.xml"
 expect_match "the header carries the machine as hwloc XML, which loads back as the same topology" "$out" "2 sockets, 2 NUMA nodes, 8 cores, 16 threads online"
@@ -85,8 +85,8 @@ expect_match "damaged compressed data: exit 2, saying so" "$rc: $err" "2: pmutop
 "$PMUTOP" $SIM -b -d 0.3 -g stalls --format json --record "$tmp/marks.jsonl" -- sh -c 'sleep 0.5; echo "phase B" > "$PMUTOP_MARK_FIFO"; sleep 0.5' >"$tmp/marks.live" 2>/dev/null
 run "$PMUTOP" --replay "$tmp/marks.jsonl" -b --format json
 res=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-items = [json.loads(l) for l in sys.stdin]
+import pmutop_json, json, sys
+items = [pmutop_json.loads(l) for l in sys.stdin]
 kinds = ["mark" if "mark" in i else "summary" if "summary" in i else "sample" for i in items]
 assert "mark" in kinds and kinds.index("mark") > 0, kinds
 assert [i["mark"] for i in items if "mark" in i] == ["phase B"]
@@ -140,8 +140,8 @@ $T send-keys -t 0 q
 quit_screen() { ! pgrep -f "record $tmp/screen.jsonl" >/dev/null; }
 wait_until 10 quit_screen
 res=$($PY - "$tmp/screen.jsonl" 2>&1 <<'PYEOF'
-import json, sys
-lines = [json.loads(l) for l in open(sys.argv[1])]
+import pmutop_json, json, sys
+lines = [pmutop_json.loads(l) for l in open(sys.argv[1])]
 toggles = [l for l in lines if "groups_on" in l]
 assert toggles and "resources" in toggles[-1]["groups_on"] or any(len(t["groups_on"]) > 2 for t in toggles), toggles
 assert sum(1 for l in lines if "seq" in l) >= 3
@@ -149,7 +149,7 @@ print("ok")
 PYEOF
 )
 expect_match "screen: a group toggled (key 2) is recorded where it happened" "$res" "ok"
-$T kill-server 2>/dev/null
+tmux_end
 run "$PMUTOP" --replay "$tmp/screen.jsonl"
 expect_rc "the replay screen without a terminal: 2, saying how to convert" 2
 expect_match "... with -b" "$err" "pmutop --replay $tmp/screen.jsonl -b"
@@ -209,11 +209,14 @@ wait_for " history -" 10
 expect_match "replay screen: the IMC history shows the recorded mark" "$(screen | grep ' history -')" "phase P"
 $T send-keys -t 0 q
 if wait_for "EXIT=0" 10; then pass "replay screen: q quits"; else fail "replay screen: q quits" "$(screen | tail -2)"; fi
-$T kill-server 2>/dev/null
+tmux_end
 
 # a recording made before pmutop had the built-ins of fixed counter 3 and PERF_METRICS (its
 # header lists 10): replayed by the built-ins' names, its figures as they were recorded
 run "$PMUTOP" --replay "$top_srcdir/tests/corpus/replay/core2.jsonl" -b --format json
 expect_rc "an older recording (10 built-ins) replays" 0
-expect_match "... with its figures: core 2's IPC from its instructions and cycles" \
-	"$(printf '%s\n' "$out" | head -1)" '"metrics":{"util":99.6806,"ghz":3.0,"ipc":2.61013,'
+expect_match "... its threads table, the columns named once" \
+	"$(printf '%s\n' "$out" | head -1)" \
+	'"threads":{"columns":["cpu","core","socket","util","ghz","ipc",'
+expect_match "... cpu 0's row: its util, clock and IPC as recorded" \
+	"$(printf '%s\n' "$out" | head -1)" '"data":[[0,0,0,99.6806,3.0,2.61013,'

@@ -30,10 +30,10 @@ run "$PMUTOP" $SIM -b -d 1 -g stalls --format json -- sleep 1.45
 expect_rc "a command that ends well: 0" 0
 printf '%s\n' "$out" >"$tmp/run.json"
 res=$($PY - "$tmp/run.json" <<'PYEOF'
-import json, sys
+import pmutop_json, json, sys
 S, summ = [], None
 for line in open(sys.argv[1]):
-    o = json.loads(line)
+    o = pmutop_json.loads(line)
     if "summary" in o:
         summ = o["summary"]
     else:
@@ -116,8 +116,8 @@ wait_until 30 samples_in "$tmp/marks.json" 1 '"phase 2: copy"'
 kill -INT $pid
 wait $pid
 res=$($PY - "$tmp/marks.json" <<'PYEOF'
-import json, sys
-marks = [json.loads(l) for l in open(sys.argv[1]) if '"mark"' in l]
+import pmutop_json, json, sys
+marks = [pmutop_json.loads(l) for l in open(sys.argv[1]) if '"mark"' in l]
 texts = [m["mark"] for m in marks]
 assert texts == ["warm-up done", "phase 2: copy"], texts
 # the command slept 0.7 s before its mark; the other came after it
@@ -147,10 +147,10 @@ expect_match "text output: '# mark TIME (+S s): TEXT'" "$(grep '^# mark' "$tmp/m
 	echo "after the flood" > "$PMUTOP_MARK_FIFO"
 	sleep 1' >"$tmp/flood.json" 2>/dev/null
 res=$($PY - "$tmp/flood.json" 2>&1 <<'PYEOF'
-import json, sys
+import pmutop_json, json, sys
 samples, marks = [], []
 for l in open(sys.argv[1]):
-    o = json.loads(l)   # every line parses: the marks were made printable
+    o = pmutop_json.loads(l)   # every line parses: the marks were made printable
     if "mark" in o:
         marks.append(o["mark"])
     elif "seq" in o:

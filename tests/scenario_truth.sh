@@ -34,8 +34,8 @@ done
 # check MACHINE SCENARIO: one line per relation, "NAME<TAB>GOT<TAB>WANT"
 relations() {
 	printf '%s\n' "$1" | $PY -c '
-import json, sys
-samples = [json.loads(l) for l in sys.stdin.read().splitlines() if l.strip()]
+import pmutop_json, json, sys
+samples = [pmutop_json.loads(l) for l in sys.stdin.read().splitlines() if l.strip()]
 name = sys.argv[1]
 need = ("memory_bandwidth_read", "llc_miss_local_memory_bandwidth_read", "upi_data_transmit_bw")
 # the last sample in which the CHA and link groups, taking turns, have all had theirs (a slow
@@ -99,8 +99,8 @@ done
 # on a loaded machine once read 80: its occupancy and inserts read at different moments)
 run "$PMUTOP" --sim sapphire-rapids:memory-bound --source perf -b -n 4 -d 0.3 --format json -g l
 lat=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-v = [json.loads(l)["sockets"][0]["metrics"].get("llc_demand_data_read_miss_latency")
+import pmutop_json, json, sys
+v = [pmutop_json.loads(l)["sockets"][0]["metrics"].get("llc_demand_data_read_miss_latency")
      for l in sys.stdin.read().splitlines() if l.strip()][1:]
 v = sorted(x for x in v if x is not None)
 print(v[len(v) // 2] if v else "missing")')
@@ -109,8 +109,8 @@ near "Sapphire Rapids memory-bound: the CHAs' L3 miss latency is the scenario's 
 # reaches the kernel as its filter_* fields (without it the CHA matches no request: n/a)
 run "$PMUTOP" --sim skylake-sp:memory-bound --source perf -b -n 4 -d 0.3 --format json -g l
 lat=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-v = [json.loads(l)["sockets"][0]["metrics"].get("Info_System_MEM_Read_Latency")
+import pmutop_json, json, sys
+v = [pmutop_json.loads(l)["sockets"][0]["metrics"].get("Info_System_MEM_Read_Latency")
      for l in sys.stdin.read().splitlines() if l.strip()][1:]
 v = sorted(x for x in v if x is not None)
 print(v[len(v) // 2] if v else "missing")')

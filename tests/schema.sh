@@ -1,5 +1,5 @@
 #!/bin/sh
-# The batch JSON's schema (issue 49.6): data/schema/pmutop-batch-1.schema.json,
+# The batch JSON's schema (issue 49.6): data/schema/pmutop-batch-2.schema.json,
 # versioned by its $id, which the first sample names; real output of several
 # kinds of run validated against it with a JSON Schema validator (python3's
 # jsonschema, Debian's python3-jsonschema): samples of a server with its
@@ -9,7 +9,7 @@
 plan 8
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-schema="$top_srcdir/data/schema/pmutop-batch-1.schema.json"
+schema="$top_srcdir/data/schema/pmutop-batch-2.schema.json"
 # a python with jsonschema: $PYTHON, python3, the system's
 PY=
 for p in ${PYTHON:-python3} python3 /usr/bin/python3; do
@@ -20,7 +20,9 @@ if [ -z "$PY" ]; then
 	exit 0
 fi
 
-# validate NAME: every line of $out against the schema; the first sample names it
+# validate NAME: every line of $out against the schema; the first sample names it; every
+# table's row as long as its columns, its ids whole numbers, its metrics named once (what
+# a JSON Schema cannot say)
 validate() {
 	printf '%s\n' "$out" | "$PY" -c '
 import json, sys, jsonschema
@@ -31,6 +33,21 @@ bad = []
 for i, o in enumerate(lines):
     for e in v.iter_errors(o):
         bad.append("line %d: %s at %s" % (i + 1, e.message[:200], "/".join(map(str, e.absolute_path))))
+    for smp in [o] + [o["summary"][k] for k in ("mean", "peak") if "summary" in o]:
+        for name in ("threads", "cores", "sockets", "channels", "chas"):
+            t = smp.get(name)
+            if not isinstance(t, dict):
+                continue
+            cols = t["columns"]
+            if len(set(cols)) != len(cols) or set(cols) & set(t["na"]) or not all(t["na"].values()):
+                bad.append("line %d: %s names a column twice" % (i + 1, name))
+            for r in t["data"]:
+                if len(r) != len(cols):
+                    bad.append("line %d: a row of %s has %d values, %d columns" % (i + 1, name, len(r), len(cols)))
+                    break
+                for c, x in zip(cols, r):
+                    if c in ("cpu", "core", "socket", "channel", "cha") and type(x) is not int:
+                        bad.append("line %d: %s %s is %r" % (i + 1, name, c, x))
 first = next((o for o in lines if "seq" in o), {})
 if first.get("schema") != schema["$id"]:
     bad.append("the first sample names schema %r, not %r" % (first.get("schema"), schema["$id"]))

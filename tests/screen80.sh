@@ -16,13 +16,13 @@ plan 34
 PY=${PYTHON:-python3}
 T="tmux -L pmutop-80-$$"
 tmp=$(mktemp -d)
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # start ENV ARGS...: pmutop at 80x24 with the environment ENV ("" for none)
 start() {
 	env=$1
 	shift
-	$T kill-server 2>/dev/null
+	tmux_end
 	T="tmux -L pmutop-80-$$-$((n = ${n:-0} + 1))" # a server of its own: the last may be going
 	$T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp/cfg' LANG=C.UTF-8 $env '$PMUTOP' $*; echo EXIT=\$?; sleep 60"
 }

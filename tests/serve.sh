@@ -58,7 +58,7 @@ prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
 	--web.listen-address="127.0.0.1:$pport" >"$tmp/prom.log" 2>&1 &
 pids="$pids $!"
 res=$($PY - "$pport" "$tmp/run.jsonl" "$port" 2>&1 <<'PYEOF'
-import json, sys, time, urllib.parse, urllib.request
+import pmutop_json, json, sys, time, urllib.parse, urllib.request
 pport, rec, port = sys.argv[1], sys.argv[2], sys.argv[3]
 def query(q, t=None):
     args = {"query": q}
@@ -66,7 +66,7 @@ def query(q, t=None):
         args["time"] = "%.3f" % t
     url = "http://127.0.0.1:%s/api/v1/query?%s" % (pport, urllib.parse.urlencode(args))
     with urllib.request.urlopen(url, timeout=5) as r:
-        return json.load(r)["data"]["result"]
+        return pmutop_json.load(r)["data"]["result"]
 # two scrapes of pmutop at least
 deadline = time.time() + 40
 while True:
@@ -92,7 +92,7 @@ assert seq == seq2
 import subprocess, os
 out = subprocess.run([os.environ["PMUTOP"], "--replay", rec, "-b", "--format", "json"],
                      capture_output=True, text=True).stdout
-js = {o["seq"]: o for o in map(json.loads, out.splitlines()) if "seq" in o}
+js = {o["seq"]: o for o in map(pmutop_json.loads, out.splitlines()) if "seq" in o}
 assert seq in js, "sample %d not in the recording (%s)" % (seq, sorted(js)[-3:])
 o = js[seq]
 worst = 0
@@ -187,11 +187,11 @@ expect_match "a request body: 413" "$(code --data-binary 'x=1' -X GET "http://12
 big=$(head -c 40000 /dev/zero | tr '\0' a)
 expect_match "headers over 32 KiB: 431" "$(code -H "X-Big: $big" "http://127.0.0.1:$port/metrics")" 431
 expect_match "HEAD is answered" "$(code -I "http://127.0.0.1:$port/metrics")" 200
-res=$(curl -s "http://127.0.0.1:$port/api/v1/sample" | $PY -c 'import json,sys; o=json.load(sys.stdin); print(o["simulated"], o["source"], len(o["threads"]))')
+res=$(curl -s "http://127.0.0.1:$port/api/v1/sample" | $PY -c 'import pmutop_json, json,sys; o=pmutop_json.load(sys.stdin); print(o["simulated"], o["source"], len(o["threads"]))')
 expect_match "/api/v1/sample: the batch JSON of the latest sample" "$res" "True SIMULATED nehalem-ep:memory-bound 16"
-res=$(curl -s "http://127.0.0.1:$port/api/v1/topology" | $PY -c 'import json,sys; o=json.load(sys.stdin); print(len(o["sockets"]), sum(len(c["threads"]) for s in o["sockets"] for c in s["cores"]), o["numa"][1]["node"])')
+res=$(curl -s "http://127.0.0.1:$port/api/v1/topology" | $PY -c 'import pmutop_json, json,sys; o=pmutop_json.load(sys.stdin); print(len(o["sockets"]), sum(len(c["threads"]) for s in o["sockets"] for c in s["cores"]), o["numa"][1]["node"])')
 expect_match "/api/v1/topology: 2 sockets, 16 threads, NUMA nodes" "$res" "2 16 1"
-res=$(curl -s "http://127.0.0.1:$port/api/v1/layout" | $PY -c 'import json,sys; o=json.load(sys.stdin); m={x["name"]: x for x in o["metrics"]}; print(o["name"], m["read_bytes_per_s"]["prometheus"], m["util"]["prometheus_factor"])')
+res=$(curl -s "http://127.0.0.1:$port/api/v1/layout" | $PY -c 'import pmutop_json, json,sys; o=pmutop_json.load(sys.stdin); m={x["name"]: x for x in o["metrics"]}; print(o["name"], m["read_bytes_per_s"]["prometheus"], m["util"]["prometheus_factor"])')
 expect_match "/api/v1/layout: metrics with their exported names" "$res" "nehalem pmutop_read_bytes_per_second 0.01"
 
 # ---- a viewer over HTTP, and the owner quitting

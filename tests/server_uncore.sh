@@ -54,8 +54,8 @@ field() {
 	f_json=$1
 	shift
 	printf '%s\n' "$f_json" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 k, m = int(sys.argv[1]), sys.argv[-1]
 e = s["sockets"][k]
 if len(sys.argv) == 4:
@@ -119,8 +119,8 @@ near "... of the two channels' peak (4267 MT/s x 8 B x 2)" "$(field "$out" 0 dra
 	23.435 0.02
 expect_is "... RAPL's domains as the client's power PMU has them: no DRAM group" \
 	"$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-print(" ".join(sorted(g for g in json.loads(sys.stdin.read())["groups"] if g.startswith("Power"))))')" \
+import pmutop_json, json, sys
+print(" ".join(sorted(g for g in pmutop_json.loads(sys.stdin.read())["groups"] if g.startswith("Power"))))')" \
 	"Power Power.cores"
 
 # links and the CHAs' latency and locality
@@ -137,8 +137,8 @@ near "socket 0: L3 miss latency from the TOR (scaled)" \
 near "... its remote share of the reads" "$(field "$out" 0 numa_reads_addressed_to_remote_dram)" \
 	96 0.05
 scaled=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-print(" ".join(json.loads(sys.stdin.read())["sockets"][0]["scaled"]))')
+import pmutop_json, json, sys
+print(" ".join(pmutop_json.loads(sys.stdin.read())["sockets"][0]["scaled"]))')
 expect_match "... marked scaled (the CHA groups take turns)" "$scaled" \
 	"llc_demand_data_read_miss_latency"
 
@@ -193,8 +193,8 @@ expect_match "Genoa: the border's memory from AMD's channels (12 x 8000 MB/s) an
 printf 'socket 0 hot_cha=5 hot_cha_share=0.2\n' | cat "$tmp/numa-remote.scn" - >"$tmp/hot.scn"
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" --source perf -b -n 2 -g l --format json
 chas=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())["sockets"][0]
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())["sockets"][0]
 c = s["chas"]
 bw = "llc_miss_local_memory_bandwidth_read"
 print(len(c), c[5]["metrics"][bw] / s["metrics"][bw], c[0]["metrics"][bw] / s["metrics"][bw],
@@ -222,7 +222,7 @@ fi
 # on the screen: e on a CHA metric of the uncore pane lists it per CHA, the hot one the most
 T="tmux -L pmutop-uncore-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
-$T kill-server 2>/dev/null
+tmux_end
 $T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$tmp' '$PMUTOP' --sim 'sapphire-rapids:$tmp/hot.scn' \
 	--source perf --pane uncore -g l; sleep 30"
 wait_for "llc_miss_local_memory_bandwidth_read" 20
@@ -245,7 +245,7 @@ cha0=$(printf '%s\n' "$pop" | sed -n 's/.*CHA   0 *\([0-9.]*\).*/\1/p' | head -1
 near "... CHA 5 the most, a fifth of the socket's" "$most" "$($PY -c "print(0.2 * ${sock:-0})")" 0.02
 near "... CHA 0 its even share of the rest (0.8 / 55)" "$cha0" \
 	"$($PY -c "print(0.8 / 55 * ${sock:-0})")" 0.02
-$T kill-server 2>/dev/null
+tmux_end
 
 # the msr source cannot reach these boxes
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/memory-bound.scn" --source msr -b -n 1 -g 9
@@ -282,15 +282,15 @@ expect_match "the doctor reads the DIMMs' speed from SMBIOS: the slowest configu
 	"1066 MT/s (SMBIOS, the slowest module): a channel's peak is 8.5 GB/s"
 run "$PMUTOP" --root "$dir" -b -n 2 -g imc --format json
 pct=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 c = [c for c in s["sockets"][0]["channels"] if c["channel"] == 0][0]["metrics"]
 print(c["dram_peak_pct"], 100 * (c["read_bytes_per_s"] + c["write_bytes_per_s"]) / (1066e6 * 8))')
 near "... the channels' peak from it (dram_peak_pct against DDR3-1066)" "${pct% *}" "${pct#* }" 0.001
 run "$PMUTOP" --root "$dir" -b -n 2 -g imc --format json --dram-mts 1333
 pct=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 c = [c for c in s["sockets"][0]["channels"] if c["channel"] == 0][0]["metrics"]
 print(c["dram_peak_pct"], 100 * (c["read_bytes_per_s"] + c["write_bytes_per_s"]) / (1333e6 * 8))')
 near "... --dram-mts wins over it" "${pct% *}" "${pct#* }" 0.001

@@ -58,8 +58,8 @@ PYEOF
 # json_check PYTHON-EXPRESSION: evaluated over the samples of $dir.out (list S); prints "ok" or why
 json_check() {
 	$PY - "$dir.out" "$1" <<'PYEOF'
-import json, sys
-S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+import pmutop_json, json, sys
+S = [pmutop_json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 def W(s):
     return s["warning"] or ""
 def cpu(s, n):

@@ -17,7 +17,7 @@ wait_for() {
 
 
 # tmux_end: end the tmux server once the pmutops in its panes have ended (after a q: up to
-# 10 s, then TERM and 10 s more), so that none outlives its terminal: a sanitizer build's
+# 2 s, then TERM and 10 s more), so that none outlives its terminal: a sanitizer build's
 # leak check at exit, its terminal gone under it, waits for ever on a CPU
 tmux_end() {
 	_left=""
@@ -28,7 +28,9 @@ tmux_end() {
 	for _sig in 0 TERM; do
 		[ "$_sig" = TERM ] && for _p in $_left; do kill -TERM "$_p" 2>/dev/null; done
 		_i=0
-		while [ $_i -lt 200 ]; do
+		# after the test's q, 2 s to end by itself (not a q of ours: quitting saves the
+		# settings); after TERM, 10 s
+		while [ $_i -lt $([ "$_sig" = TERM ] && echo 200 || echo 40) ]; do
 			_alive=""
 			for _p in $_left; do kill -0 "$_p" 2>/dev/null && _alive="$_alive $_p"; done
 			[ -z "$_alive" ] && break 2

@@ -27,14 +27,14 @@ plan 31
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-td-$$"
-trap '$T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 check_tree() {
 	# $1: the source; stdin: the JSON samples (the last is checked)
 	$PY -c '
-import json, sys
+import pmutop_json, json, sys
 src = sys.argv[1]
-s = json.loads(sys.stdin.read().strip().splitlines()[-1])
+s = pmutop_json.loads(sys.stdin.read().strip().splitlines()[-1])
 assert s["layout"] == "intel_skx", s["layout"]
 # Heavy_Operations: the uops beyond one an instruction, a macro-fused pair (0.05 an
 # instruction, the default of the scenario key) one uop; Branch_Mispredicts: the
@@ -144,8 +144,8 @@ expect_match "... at 80 columns the bar's scale reads whole" "$out" "0 % ... 100
 # the groups of a key take turns: one key toggles them all, --groups by name too
 run "$PMUTOP" --sim skylake-sp -b -n 1 -d 0.2 --format json -g TmaL2
 check=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-g = json.loads(sys.stdin.readline())["groups"]
+import pmutop_json, json, sys
+g = pmutop_json.loads(sys.stdin.readline())["groups"]
 on = sorted(k for k, v in g.items() if v["state"] != "off")
 print(" ".join(on))
 ' 2>&1)
@@ -230,7 +230,7 @@ case "$(screen)" in *Fetch_Bandwidth*) fail "... its children are gone" "$(scree
 
 # the heatmap colours the topology by a tree node: every thread by its core's figure,
 # scaled figures narrowed to the cell (54.7*, not the tail of 54.67*)
-$T kill-server 2>/dev/null
+tmux_end
 T="tmux -L pmutop-td2-$$"
 mkdir -p "$tmp/cfg2/pmutop"
 printf 'heat Retiring\ngroups 1\n' >"$tmp/cfg2/pmutop/pmutoprc"

@@ -4,7 +4,7 @@
 # smt: $tmp/NAME.scn) and truth.py, what their checks share.
 # what the checks below share: a scenario's values, the last JSON sample
 cat >"$tmp/truth.py" <<'PY'
-import json, sys
+import pmutop_json, json, sys
 
 
 def scenario(path):
@@ -19,9 +19,9 @@ def scenario(path):
 
 
 def last_sample():
-    return json.loads(sys.stdin.read().strip().splitlines()[-1])
+    return pmutop_json.loads(sys.stdin.read().strip().splitlines()[-1])
 PY
-export PYTHONPATH="$tmp"
+export PYTHONPATH="$tmp:$PYTHONPATH"
 
 # scenario NAME KEY=VALUE...: a one-phase scenario, every CPU alike, the
 # keys every checked node reads written out

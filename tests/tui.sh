@@ -9,7 +9,7 @@ plan 66
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
-fakehw_cleanup='$T kill-server 2>/dev/null; rm -rf "$cfg"'
+fakehw_cleanup='command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$cfg"'
 trap 'fakehw_stop' EXIT
 
 # start W H ARGS...: pmutop in a fresh terminal of W x H
@@ -17,7 +17,7 @@ start() {
 	w=$1
 	h=$2
 	shift 2
-	$T kill-server 2>/dev/null
+	tmux_end
 	# the old server may still be going away: retry until the new session is there
 	i=0
 	until $T new-session -d -x "$w" -y "$h" \
@@ -215,7 +215,7 @@ if [ "$after" = "$before" ]; then pass "q restores every register"; else fail "q
 # the terminal hangs up under a pmutop not of its session (setsid: no SIGHUP
 # comes): it puts every register back and ends, instead of spinning on the
 # dead terminal's endless reads of nothing (51 % of a CPU, for ever, before)
-$T kill-server 2>/dev/null
+tmux_end
 rm -f "$cfg/hup.rc"
 wait_until 10 $T new-session -d -x 80 -y 24 \
 	"cd '$cfg' && XDG_CONFIG_HOME='$cfg' setsid -w sh -c '\"$PMUTOP\" --root \"$dir\" -g all; echo \$? >hup.rc'"

@@ -13,12 +13,12 @@ fakehw_start skylake:memory-bound
 run "$PMUTOP" -b -n 4 -d 0.5 -g imc --format json --root "$dir"
 expect_rc "skylake IMC through /dev/mem exits 0" 0
 check=$(printf '%s\n' "$out" | tail -n 3 | $PY -c '
-import json, sys
+import pmutop_json, json, sys
 reads, writes = [], []
 want = 64 * 8.3e7 * 2   # memory-bound: 8.3e7 read lines/s on each of 2 channels
 wwant = 64 * 4.2e7 * 2
 for line in sys.stdin.read().splitlines():
-    s = json.loads(line)
+    s = pmutop_json.loads(line)
     assert s["source"] == "msr" and not s["simulated"], s["source"]
     assert s["groups"]["imc"]["state"] == "live", s["groups"]["imc"]
     k = s["sockets"][0]
@@ -41,8 +41,8 @@ rm -f "$dir/sys/bus/pci/devices/0000:00:00.0/config"
 run "$PMUTOP" -b -n 1 -d 0.2 -g imc,l3 --format json --root "$dir"
 expect_rc "a machine without the window still runs" 0
 check=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.readline())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.readline())
 g = s["groups"]
 assert g["imc"]["state"] == "blocked", g
 assert "PCI config space" in g["imc"]["why"] and "root" in g["imc"]["why"], g["imc"]["why"]
@@ -80,8 +80,8 @@ before=$(unc)
 run "$PMUTOP" -b -n 4 -d 0.3 -g imc --format json --root "$dir"
 expect_rc "nehalem-ep uncore through the msr files exits 0" 0
 check=$(printf '%s\n' "$out" | tail -n 3 | $PY -c '
-import json, sys
-samples = [json.loads(l) for l in sys.stdin.read().splitlines()]
+import pmutop_json, json, sys
+samples = [pmutop_json.loads(l) for l in sys.stdin.read().splitlines()]
 assert len(samples) == 3, len(samples)
 for k, per in ((0, 1.6e6), (1, 4.1e7)):
     for ch in (0, 1, 2):

@@ -16,7 +16,7 @@
 plan 7
 PY=${PYTHON:-python3}
 res=$($PY - "$PMUTOP" "$top_srcdir" <<'PYEOF'
-import csv, json, re, subprocess, sys
+import csv, json, pmutop_json, re, subprocess, sys
 pmutop, top = sys.argv[1], sys.argv[2]
 
 def num(v):
@@ -83,7 +83,7 @@ def platforms(d):
 bad, checked, mods, files = [], 0, 0, 0
 for d in ("data/intel", "data/amd"):
     for f, cpu in platforms(d):
-        doc = json.load(open("%s/%s/%s" % (top, d, f)))
+        doc = pmutop_json.load(open("%s/%s/%s" % (top, d, f)))
         if not doc.get("Metrics"):
             continue
         files += 1
@@ -132,7 +132,7 @@ sims = {"skylake-sp": ["skx.json"], "icelake-sp": ["icx.json"], "sapphire-rapids
 tables = {}
 for d in ("data/intel", "data/amd"):
     for f, _ in platforms(d):
-        tables[f] = json.load(open("%s/%s/%s" % (top, d, f)))
+        tables[f] = pmutop_json.load(open("%s/%s/%s" % (top, d, f)))
 bad2, n_msr, n_perf = [], 0, 0
 for sim, files_ in sims.items():
     table, names = {}, {}
@@ -143,7 +143,7 @@ for sim, files_ in sims.items():
             for v in m.get("Events", {}).values():
                 names[layout_name(v)] = v
     if sim in ("alderlake", "lunarlake"):   # the E-cores' metrics (their events are Intel's)
-        atom = json.load(open("%s/data/atom/%s" % (top, files_[0])))
+        atom = pmutop_json.load(open("%s/data/atom/%s" % (top, files_[0])))
         for m in atom["Metrics"]:
             for v in m.get("Events", {}).values():
                 names[layout_name(v)] = v
@@ -219,6 +219,6 @@ cp "$top_srcdir"/backend/sources/sim/scenarios/*.scn "$tmp/"
 printf 'pmutop-scenario 1\nname kernel-share\ndescription a third of the cycles in the kernel\nseed 1\nnoise 0\nphase run 0\ncpu all util=1 ipc=1.5 kernel=0.3\n' >"$tmp/kernel-share.scn"
 for src in msr perf; do
 	run env PMUTOP_SCENARIO_DIR="$tmp" "$PMUTOP" --sim tigerlake:kernel-share --source $src -b -n 2 -d 0.3 -g all --format json
-	got=$(printf '%s\n' "$out" | tail -1 | $PY -c 'import json, sys; print(json.loads(sys.stdin.read())["threads"][0]["metrics"]["Info_System_Kernel_Utilization"])' 2>&1)
+	got=$(printf '%s\n' "$out" | tail -1 | $PY -c 'import pmutop_json, json, sys; print(pmutop_json.loads(sys.stdin.read())["threads"][0]["metrics"]["Info_System_Kernel_Utilization"])' 2>&1)
 	near "Tiger Lake ($src): Info_System_Kernel_Utilization counts ring 0 only (:SUP)" "$got" 0.3 0.02
 done

@@ -14,7 +14,7 @@ T="tmux -L pmutop-view-$$"
 fakehw_start nehalem-ep:memory-bound
 u=$(mktemp -d)
 chmod 755 "$u"
-fakehw_cleanup='$T kill-server 2>/dev/null; rm -rf "$u"'
+fakehw_cleanup='command -v tmux_end >/dev/null && tmux_end; $T kill-server 2>/dev/null; rm -rf "$u"'
 export XDG_CONFIG_HOME="$u/config" HOME="$u"
 sock="$dir/run/lock/pmutop.sock"
 

@@ -33,8 +33,8 @@ POD="kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod7c1f2a3b_4d5e
 # who JSON PATH|pid:N KEY: the last sample's figure of that cgroup or process ("missing": null)
 who() {
 	printf '%s\n' "$1" | tail -1 | $PY -c '
-import json, sys
-w = json.loads(sys.stdin.read())["who"]
+import pmutop_json, json, sys
+w = pmutop_json.loads(sys.stdin.read())["who"]
 want, key = sys.argv[1], sys.argv[2]
 rows = w["processes"] if want.startswith("pid:") else w["cgroups"]
 r = [r for r in rows if (str(r.get("pid")) == want[4:] if want.startswith("pid:") else r["path"] == want)][0]
@@ -45,8 +45,8 @@ print("missing" if v is None else v)' "$2" "$3"
 # whole JSON KEY: the last sample's who KEY
 whole() {
 	printf '%s\n' "$1" | tail -1 | $PY -c '
-import json, sys
-v = json.loads(sys.stdin.read())["who"][sys.argv[1]]
+import pmutop_json, json, sys
+v = pmutop_json.loads(sys.stdin.read())["who"][sys.argv[1]]
 print("missing" if v is None else v)' "$2"
 }
 
@@ -55,8 +55,8 @@ dram() {
 	j=$1
 	shift
 	printf '%s\n' "$j" | tail -1 | $PY -c '
-import json, sys
-s = json.loads(sys.stdin.read())
+import pmutop_json, json, sys
+s = pmutop_json.loads(sys.stdin.read())
 print(sum(c["metrics"]["memory_bandwidth_total"] * 1e6 for k in map(int, sys.argv[1:])
           for c in s["sockets"][k]["channels"]))' "$@"
 }
@@ -93,8 +93,8 @@ near "... the stream container holds 25 MiB of L3" "$(who "$out" "$STREAM" llc_b
 all=$(dram "$out" 0 1)
 near "the whole machine's: every group's and the default group's = the sockets' DRAM traffic" "$(who "$out" "" mbm_total_Bps)" "$all" 0.02
 groups=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-w = json.loads(sys.stdin.read())["who"]["cgroups"]
+import pmutop_json, json, sys
+w = pmutop_json.loads(sys.stdin.read())["who"]["cgroups"]
 paths = [r["path"] for r in w]
 print(sum(r["mbm_total_Bps"] for r in w if r["mbm_total_Bps"] is not None and r["path"]
           and not any(p.startswith(r["path"] + "/") for p in paths)))')
@@ -105,8 +105,8 @@ expect_match "... and the rest take turns, said" "$(whole "$out" note)" "16 of 2
 # the rotation: every small service gets its turn, its figures kept with their age
 run "$PMUTOP" $SIM --who -b -n 8 -d 0.25 --format json
 turns=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-w = json.loads(sys.stdin.read())["who"]["cgroups"]
+import pmutop_json, json, sys
+w = pmutop_json.loads(sys.stdin.read())["who"]["cgroups"]
 svc = [r for r in w if r["path"].startswith("system.slice/svc")]
 print(len(svc), sum(r["ipc"] is not None for r in svc), sum(r["age_s"] > 0 for r in svc),
       all(abs(r["ipc"] - 0.7) < 0.014 for r in svc if r["ipc"] is not None))')
@@ -127,8 +127,8 @@ expect_match "--who-top 0 is refused with the range" "$err" "--who-top takes how
 # events fit the open-file limit.
 tdnear() { # WHAT JSON PATH|pid:N RET FE BS
 	got=$(printf '%s\n' "$2" | tail -1 | $PY -c '
-import json, sys
-w = json.loads(sys.stdin.read())["who"]
+import pmutop_json, json, sys
+w = pmutop_json.loads(sys.stdin.read())["who"]
 want = sys.argv[1]
 rows = w["processes"] if want.startswith("pid:") else w["cgroups"]
 r = [r for r in rows if (str(r.get("pid")) == want[4:] if want.startswith("pid:") else r["path"] == want)][0]
@@ -273,8 +273,8 @@ expect_rc "a --root tree: read without counters" 0
 # over the run (the loop's lateness under load cancels out but at the ends): CPU time and bandwidth
 mean() {
 	printf '%s\n' "$1" | $PY -c '
-import json, sys
-rows = [json.loads(l) for l in sys.stdin if l.strip()]
+import pmutop_json, json, sys
+rows = [pmutop_json.loads(l) for l in sys.stdin if l.strip()]
 num = den = 0
 for s in rows:
     r = [r for r in s["who"]["cgroups"] if r["path"] == sys.argv[1]]
@@ -295,8 +295,8 @@ whys=$(printf '%s\n' "$out" | grep '"batch.service"' | while read -r line; do
 done)
 expect_match "the batch service was there at first" "$whys" "the kernel says Unavailable"
 last=$(printf '%s\n' "$out" | tail -1 | $PY -c '
-import json, sys
-w = json.loads(sys.stdin.read())["who"]
+import pmutop_json, json, sys
+w = pmutop_json.loads(sys.stdin.read())["who"]
 print([r["path"] for r in w["cgroups"]], [r["pid"] for r in w["processes"]])')
 expect_is "... and gone (its process too) once its directory went: no crash" "$last" "['', 'web.slice', 'web.slice/api.service'] [100]"
 expect_match "no counters on the machine: why" "$(who "$out" web.slice/api.service why)" "no counters for the panes on this machine (see the header): CPU time and resctrl; pmutop --who counts what perf allows this user"

@@ -62,8 +62,8 @@ rm -f "$tmp/advance"
 expect_is "pmutop ran through the flood" "$rc" 0
 
 res=$($PY - "$tmp/out" "$flooded" <<'PYEOF'
-import datetime, json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+import datetime, json, pmutop_json, statistics, sys
+rows = [pmutop_json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 after = rows[int(sys.argv[2]):]
 def t(s):
     return datetime.datetime.strptime(s["time"], "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
@@ -98,8 +98,8 @@ busy
 run "$PMUTOP" --root "$root" --who-procs 5 -b -n 3 -d 0.2 --format json
 rm -f "$tmp/advance"
 got=$(printf '%s\n' "$out" | $PY -c '
-import json, sys
-rows = [json.loads(l) for l in sys.stdin if l.strip()]
+import pmutop_json, json, sys
+rows = [pmutop_json.loads(l) for l in sys.stdin if l.strip()]
 print(len(rows), all(any(r["path"] == "system.slice/victim.service" for r in s["who"]["cgroups"]) for s in rows))')
 expect_is "started after the flood: victim.service in every sample" "$got" "3 True"
 
@@ -111,10 +111,10 @@ busy
 pm=$!
 pids="$pids $pm"
 filled() {
-	$PY -c 'import json, sys
+	$PY -c 'import pmutop_json, json, sys
 for l in open(sys.argv[1]):
     try:
-        if len(json.loads(l)["who"]["cgroups"]) >= 4096: sys.exit(0)
+        if len(pmutop_json.loads(l)["who"]["cgroups"]) >= 4096: sys.exit(0)
     except ValueError: pass
 sys.exit(1)' "$tmp/fill"
 }
@@ -122,7 +122,7 @@ wait_until 120 filled
 kill $pm 2>/dev/null
 wait $pm 2>/dev/null
 rm -f "$tmp/advance"
-got=$($PY -c 'import json, sys
-n = [len(json.loads(l)["who"]["cgroups"]) for l in open(sys.argv[1]) if l.endswith("\n")]
+got=$($PY -c 'import pmutop_json, json, sys
+n = [len(pmutop_json.loads(l)["who"]["cgroups"]) for l in open(sys.argv[1]) if l.endswith("\n")]
 print("%d samples, kept at most %d" % (len(n), max(n or [0])))' "$tmp/fill")
 expect_match "on the flooded tree the view fills to its 4,096 cgroups and keeps no more" "$got" "kept at most 4096"

@@ -241,14 +241,22 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 			continue; /* all n/a */
 		te->window = secs;
 		for (int n = 0; n < PMU_MAX_FIXED; n++) {
-			te->fixed_raw[n] = e->plan.fixed & ~c->fixed_na & (1u << n) ? c->fixed_acc[n]
-					   : NAN;
-			v[LAYOUT_FIXED_VAR(n)] = te->fixed_raw[n] * to_interval;
+			/* a counter the kernel shared out: its count over the seconds it ran */
+			bool shared = !isnan(c->fixed_run[n]);
+			double scale = !shared ? to_interval
+				       : c->fixed_run[n] > 0 ? interval / c->fixed_run[n] : NAN;
+
+			te->fixed_raw[n] = e->plan.fixed & ~c->fixed_na & (1u << n) && !isnan(scale)
+					   ? c->fixed_acc[n] : NAN;
+			te->fixed_window[n] = shared && !isnan(te->fixed_raw[n]) ? c->fixed_run[n] : NAN;
+			v[LAYOUT_FIXED_VAR(n)] = te->fixed_raw[n] * scale;
+			/* PERF_METRICS' fields split fixed counter 3's slots: its window */
+			if (n == 3)
+				for (int k = 0; k < PERF_METRICS_FIELDS; k++)
+					v[LAYOUT_TOPDOWN_VAR(k)] = e->plan.topdown & (1u << k) &&
+								   !(c->fixed_na & (1u << 3))
+								   ? c->td_acc[k] * scale : NAN;
 		}
-		for (int k = 0; k < PERF_METRICS_FIELDS; k++)
-			v[LAYOUT_TOPDOWN_VAR(k)] = e->plan.topdown & (1u << k) &&
-						   !(c->fixed_na & (1u << 3)) ? c->td_acc[k] * to_interval
-						   : NAN;
 		v[LAYOUT_B_tsc] = c->tsc_acc * to_interval;
 		v[LAYOUT_B_seconds] = interval;
 		v[LAYOUT_B_tsc_hz] = secs > 0 ? c->tsc_acc / secs : NAN;

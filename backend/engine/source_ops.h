@@ -54,6 +54,11 @@ struct src_cpu {
 	double t_interval, t_read;       /* its start; the last read of the fixed counters */
 	double fixed_acc[PMU_MAX_FIXED], tsc_acc;
 	double td_acc[PERF_METRICS_FIELDS];  /* slots per MSR_PERF_METRICS field (fixed_acc[3]'s shares) */
+	/*
+	 * The seconds each fixed counter counted, where the kernel shares them
+	 * out (perf: a group's running time); NaN: the whole window (registers)
+	 */
+	double fixed_run[PMU_MAX_FIXED];
 	double *ev_acc, *ev_live;        /* per layout event: its count, the seconds it counted */
 	/*
 	 * Of those, the slices whose start or end is unsure (an access that
@@ -73,6 +78,8 @@ static inline void src_cpu_restart(struct src_cpu *c, int nevents, double t)
 {
 	memset(c->fixed_acc, 0, sizeof(c->fixed_acc));
 	memset(c->td_acc, 0, sizeof(c->td_acc));
+	for (int n = 0; n < PMU_MAX_FIXED; n++)
+		c->fixed_run[n] = NAN;
 	c->tsc_acc = 0;
 	for (int i = 0; i < nevents; i++)
 		c->ev_acc[i] = c->ev_live[i] = c->ev_uacc[i] = c->ev_ulive[i] = 0;

@@ -29,7 +29,7 @@ static void sample_entities(struct sample_entity **out, int n, int nvars, int nr
 		e[i].live = e[i].raw + nraw;
 		e[i].window = NAN;
 		for (int f = 0; f < 4; f++)
-			e[i].fixed_raw[f] = NAN;
+			e[i].fixed_raw[f] = e[i].fixed_window[f] = NAN;
 	}
 	*out = e;
 }

@@ -39,8 +39,12 @@ struct sample_entity {
 	 * where the count sums several windows (a core's, a socket's threads)
 	 */
 	double *live;
-	/* the fixed counters as read (NaN not counted) over WINDOW, the thread's own seconds */
+	/*
+	 * the fixed counters as read (NaN not counted) over the seconds each
+	 * counted: FIXED_WINDOW, or where that is NaN WINDOW, the thread's own
+	 */
 	double fixed_raw[4];
+	double fixed_window[4];
 	double window;
 };
 

@@ -345,78 +345,6 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static json_t *batch_json_metrics(const struct sample *s, const struct batch_run *r,
-				  const struct sample_entity *e, enum layout_scope scope, json_t **scaled)
-{
-	const struct layout *l = s->layout;
-	json_t *o = json_object();
-
-	*scaled = json_array();
-	for (int m = 0; m < l->nmetrics; m++) {
-		double v;
-
-		/* only what was counted: a group that is off writes nothing (its state says off) */
-		if (!batch_metric_at(l, m, scope) || !batch_metric_shown(s, r, m))
-			continue;
-		v = sample_metric(s, e, m);
-		/* a layout's names are checked ASCII when it is read: no UTF-8 check per sample */
-		json_object_set_new_nocheck(o, l->metrics[m].name,
-					    isnan(v) ? json_null() : json_real(batch_round(v)));
-		if (s->metric_scaled[m])
-			json_array_append_new(*scaled, json_string(l->metrics[m].name));
-	}
-	return o;
-}
-
-static json_t *batch_json_entity(const struct sample *s, const struct batch_run *r,
-				 const struct sample_entity *e, enum layout_scope scope)
-{
-	json_t *o = json_object(), *scaled;
-
-	if (scope == LAYOUT_THREAD)
-		json_object_set_new(o, "cpu", json_integer(e->index));
-	if (scope <= LAYOUT_CORE)
-		json_object_set_new(o, "core", json_integer(e->os_core_id));
-	if (scope <= LAYOUT_CORE && batch_core_kind(r, e))
-		json_object_set_new(o, "kind", json_string(batch_core_kind(r, e)));
-	json_object_set_new(o, "socket", json_integer(e->os_socket_id));
-	if (scope == LAYOUT_CHANNEL)
-		json_object_set_new(o, "channel", json_integer(e->index));
-	json_object_set_new(o, "metrics", batch_json_metrics(s, r, e, scope, &scaled));
-	json_object_set_new(o, "scaled", scaled);
-	if (r->counts)
-		json_object_set_new(o, "counts", batch_counts_json(s, e, scope));
-	return o;
-}
-
-static json_t *batch_json_entities(const struct sample *s, const struct batch_run *r,
-				   const struct sample_entity *es, int n, enum layout_scope scope)
-{
-	json_t *a = json_array();
-
-	/* a socket's entry holds its channels: written for either */
-	if (!batch_scope_on(r, scope) && !(scope == LAYOUT_SOCKET && batch_scope_on(r, LAYOUT_CHANNEL)))
-		return a;
-	for (int i = 0; i < n; i++) {
-		json_t *o = batch_json_entity(s, r, &es[i], scope);
-
-		if (scope == LAYOUT_SOCKET) {
-			json_t *chans = json_array();
-
-			for (int c = 0; c < s->nchannels && batch_scope_on(r, LAYOUT_CHANNEL); c++)
-				json_array_append_new(chans, batch_json_entity(s, r, sample_channel(s, i, c),
-									       LAYOUT_CHANNEL));
-			json_object_set_new(o, "channels", chans);
-			json_t *chas = s->nboxes ? batch_json_chas(s, r, i) : NULL;
-
-			if (chas)
-				json_object_set_new(o, "chas", chas);
-		}
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
 static json_t *batch_json_flags(const struct sample *s)
 {
 	json_t *a = json_array();
@@ -459,7 +387,7 @@ static json_t *batch_json_object(const struct sample *s, const struct batch_run 
 	if (r->counts && first)
 		json_object_set_new(o, "formulas", batch_counts_formulas(l));
 	if (first) {
-		/* the schema its lines follow (data/schema/pmutop-batch-1.schema.json's $id) */
+		/* the schema its lines follow (data/schema/pmutop-batch-2.schema.json's $id) */
 		json_object_set_new(o, "schema", json_string(BATCH_SCHEMA));
 		/* every metric's unit once, in the first line ("" where it has none: a ratio, a count) */
 		json_t *units = json_object();
@@ -482,11 +410,7 @@ static json_t *batch_json_object(const struct sample *s, const struct batch_run 
 		json_object_set_new(groups, l->groups[g].name, go);
 	}
 	json_object_set_new(o, "groups", groups);
-	json_object_set_new(o, "threads", batch_json_entities(s, r, s->threads, s->nthreads,
-							      LAYOUT_THREAD));
-	json_object_set_new(o, "cores", batch_json_entities(s, r, s->cores, s->ncores, LAYOUT_CORE));
-	json_object_set_new(o, "sockets", batch_json_entities(s, r, s->sockets, s->nsockets,
-							      LAYOUT_SOCKET));
+	batch_json_tables(s, r, o);
 	json_object_set_new(o, "flags", batch_json_flags(s));
 	if (s->who)
 		json_object_set_new(o, "who", batch_who_json(s));

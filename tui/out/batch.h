@@ -27,10 +27,10 @@ enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON, BATCH_LONG, BATCH_PERF_CS
 		    BATCH_NFORMATS };
 
 /*
- * The JSON lines' schema and its version: data/schema/pmutop-batch-1.schema.json
+ * The JSON lines' schema and its version: data/schema/pmutop-batch-2.schema.json
  * (installed beside the layouts), its $id; the first sample says it
  */
-#define BATCH_SCHEMA "pmutop-batch/1"
+#define BATCH_SCHEMA "pmutop-batch/2"
 
 /* What a run's printed samples carry beyond the format. */
 struct batch_opts {

@@ -66,8 +66,22 @@ static double batch_fixed_raw(const struct sample_entity *e, size_t f)
 		return e->vars[v];
 	if (v <= LAYOUT_B_ref_cycles)
 		return e->fixed_raw[v];
-	/* fixed counter 3 and the fields it splits: the thread's own window's share */
-	return isnan(e->fixed_raw[3]) ? NAN : e->vars[v] * e->fixed_raw[3] / e->vars[LAYOUT_B_slots];
+	/*
+	 * fixed counter 3 and the fields it splits: the share of its count, a
+	 * whole count as perf's topdown-* give it (the kernel's slots x field /
+	 * 0xff is an integer too)
+	 */
+	return isnan(e->fixed_raw[3]) ? NAN
+	       : nearbyint(e->vars[v] * e->fixed_raw[3] / e->vars[LAYOUT_B_slots]);
+}
+
+/* The seconds fixed entry F's count on thread E covers: its counter's, or the thread's window. */
+static double batch_fixed_window(const struct sample_entity *e, size_t f)
+{
+	enum layout_builtin v = batch_fixed[f].var;
+	double w = e->fixed_window[v <= LAYOUT_B_ref_cycles ? (int)v : 3];
+
+	return isnan(w) ? e->window : w;
 }
 
 bool batch_counts_at(const struct layout *l, int k, enum layout_scope scope)
@@ -138,6 +152,15 @@ static const char *batch_counts_name(const struct layout *l, int k, char *buf, s
 	return l->events[k].name;
 }
 
+/*
+ * A core's count: its threads' counts summed (a core-wide event's, their
+ * mean) to the nearest whole count, as perf stat --per-core prints it.
+ */
+static double batch_count_whole(double v, enum layout_scope scope)
+{
+	return scope == LAYOUT_CORE ? nearbyint(v) : v;
+}
+
 void batch_counts_each(const struct sample *s, const struct sample_entity *e,
 		       enum layout_scope scope, batch_count_fn fn, void *ctx)
 {
@@ -147,8 +170,8 @@ void batch_counts_each(const struct sample *s, const struct sample_entity *e,
 		for (size_t f = 0; f < BATCH_NFIXED; f++)
 			if (batch_fixed_shown(l, f))
 				fn(layout_builtin_names[batch_fixed[f].var], batch_fixed[f].event,
-				   batch_fixed_raw(e, f), e->vars[batch_fixed[f].var],
-				   scope == LAYOUT_THREAD ? e->window : NAN, ctx);
+				   batch_count_whole(batch_fixed_raw(e, f), scope), e->vars[batch_fixed[f].var],
+				   scope == LAYOUT_THREAD ? batch_fixed_window(e, f) : NAN, ctx);
 	for (int k = 0; k < l->nevents; k++) {
 		const struct layout_event *ev = &l->events[k];
 		char what[160];
@@ -164,7 +187,8 @@ void batch_counts_each(const struct sample *s, const struct sample_entity *e,
 		char name[200];
 
 		batch_counts_event(ev, what, sizeof(what));
-		fn(batch_counts_name(l, k, name, sizeof(name)), what, e->raw ? e->raw[k] : NAN,
+		fn(batch_counts_name(l, k, name, sizeof(name)), what,
+		   e->raw ? batch_count_whole(e->raw[k], scope) : NAN,
 		   e->vars[layout_event_var(l, k)], e->live ? e->live[k] : NAN, ctx);
 	}
 }

@@ -24,10 +24,11 @@ struct json_t;
 struct batch_run;
 struct json_t *batch_who_json(const struct sample *s);
 /*
- * Socket I's CHAs one by one: [{"cha": N, "metrics": {the figures of the
- * CHA groups counted}}, ...], NULL when none is.
+ * S's tables into sample object O (batch_json.c): "scaled", then "threads",
+ * "cores", "sockets", "channels" and "chas", each written when its rows are
+ * asked for, as {"columns", "data", "na"}.
  */
-struct json_t *batch_json_chas(const struct sample *s, const struct batch_run *r, int i);
+void batch_json_tables(const struct sample *s, const struct batch_run *r, struct json_t *o);
 /* Wall-clock time T as ISO 8601 in UTC, to the millisecond ("2026-11-29T06:42:16.499Z"). */
 void batch_iso_time(double t, char *buf, size_t len);
 /* V to the batch formats' significant digits. */

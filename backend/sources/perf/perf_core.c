@@ -377,11 +377,17 @@ static void perf_core_read_cpu(struct perf_core *p, int i, bool set, double tsc,
 		if (!set)
 			continue;
 		if (g >= l->ngroups) {
-			c->fixed_acc[g - l->ngroups] += perf_scale(d.count[0], d.enabled_ns,
-								   d.running_ns);
+			int n = g - l->ngroups;
+
+			/*
+			 * the counts as read and the seconds they ran: the engine scales them
+			 * to the interval, so a count stays a whole count (perf_scale's would not)
+			 */
+			c->fixed_acc[n] += (double)d.count[0];
+			c->fixed_run[n] = (isnan(c->fixed_run[n]) ? 0 : c->fixed_run[n]) +
+					  (double)d.running_ns * 1e-9;
 			for (int k = 1; k < pg->n; k++) /* the slots group's topdown-* */
-				c->td_acc[p->td_field[k]] += perf_scale(d.count[k], d.enabled_ns,
-									d.running_ns);
+				c->td_acc[p->td_field[k]] += (double)d.count[k];
 			continue;
 		}
 		for (int k = 0; k < pg->n; k++) {
