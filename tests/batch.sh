@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 64
+plan 73
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -211,6 +211,52 @@ expect_is "... and no kind where every core is one kind (Nehalem-EP)" \
 	"$(printf '%s\n' "$out" | grep -c '"kind"')" "0"
 run "$PMUTOP" --sim nehalem-ep --dump -n 1 --per-socket
 expect_match "--per-socket without -b: what it is for" "$err" "pick the rows -b prints"
+# the CPUs' rows alone, as perf stat -C (issue 49.3), named as the screen's CPU filter (/) names
+# them: CPU lists, socketN, a hybrid's kind of core; each CPU's core and socket with it
+run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim sapphire-rapids --source perf --cpus 3,115
+expect_is "--cpus 3,115 on Sapphire Rapids (siblings of core 3): those threads, their core, socket 0" \
+	"$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import pmutop_json, json, sys
+d = pmutop_json.loads(sys.stdin.read())
+print(sorted(t["cpu"] for t in d["threads"]), [c["core"] for c in d["cores"]],
+      [x["socket"] for x in d["sockets"]], sorted({c["socket"] for c in d["channels"]}))')" \
+	"[3, 115] [3] [0] [0]"
+run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim nehalem-ep -g imc --cpus socket1
+expect_is "--cpus socket1 (CSV): socket 1's 8 threads, 4 cores, its socket and 3 channels" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import csv, sys, collections
+rows = list(csv.DictReader(sys.stdin))
+print(sorted(collections.Counter(r["scope"] for r in rows).items()), {r["socket"] for r in rows if r["socket"]})')" \
+	"[('channel', 3), ('core', 4), ('socket', 1), ('thread', 8)] {'1'}"
+run "$PMUTOP" -b -n 1 -d 0.2 --format long --sim alderlake --source msr --cpus E
+expect_is "--cpus E on Alder Lake (long CSV): the E-cores' CPUs 16-23 alone" "$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+print(sorted({int(r["cpu"]) for r in csv.DictReader(sys.stdin) if r["scope"] == "thread"}))')" \
+	"[16, 17, 18, 19, 20, 21, 22, 23]"
+run "$PMUTOP" -b -n 1 -d 0.2 --sim nehalem-ep --cpus 3,40
+expect_rc "--cpus naming a CPU the machine lacks: refused" 2
+expect_match "... saying which CPUs it has" "$err" "--cpus '3,40': CPU 40 is not on this machine (CPUs 0-15)"
+run "$PMUTOP" --sim nehalem-ep --cpus 3
+expect_match "--cpus without -b: what it is for, and the screen's filter" "$err" "the screen's own filter is /"
+# a socket's CHAs alone, and the who view's cgroups or processes alone (--per-cha,
+# --per-cgroup, --per-process: the last two bring the who view with them)
+run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim sapphire-rapids --source perf -g l --per-cha
+expect_is "--per-cha: the CHAs' table alone (2 sockets x 56 CHAs)" "$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+print([k for k in ("threads", "cores", "sockets", "channels", "chas") if k in d], len(d["chas"]["data"]))')" \
+	"['chas'] 112"
+run "$PMUTOP" -b -n 1 -d 0.3 --format json --sim icelake-sp:shared-server --source perf --per-cgroup
+expect_is "--per-cgroup: the who view's cgroups, no process and no thread row" \
+	"$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+w = d.get("who", {})
+print("threads" in d, len(w.get("cgroups", [])) > 0, len(w.get("processes", [1])))')" "False True 0"
+run "$PMUTOP" -b -n 1 -d 0.3 --format csv --sim icelake-sp:shared-server --source perf --per-process
+expect_is "--per-process (CSV): process rows alone" "$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+print(sorted({r["scope"] for r in csv.DictReader(sys.stdin)}))')" "['process']"
 # the first sample's short interval (figures at once) says it is a warm-up, in every format
 run "$PMUTOP" -b -n 2 -d 0.5 --format json --sim nehalem-ep
 expect_is "JSON: sample 1 a warm-up of 0.1 s, sample 2 the 0.5 s asked, not one" \

@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 66
+plan 69
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -129,7 +129,14 @@ check "the CPU filter shows only the listed CPUs" wait_for "filter: 0-3" 10
 sleep 0.1
 n=$(table | wc -l)
 if [ "$n" = 4 ]; then pass "filter 0-3 leaves 4 rows"; else fail "filter 0-3 leaves 4 rows" "$n rows" "$(screen)"; fi
-key / BSpace BSpace BSpace Enter a
+# the filter's words, shared with -b --cpus (topo_filter.c): a socket, and one the machine lacks
+key / BSpace BSpace BSpace socket1 Enter
+check "filter socket1: socket 1's CPUs" wait_for "filter: socket1" 10
+n=$(table | awk '$3 == 1' | wc -l)
+if [ "$n" = 8 ] && [ "$(table | wc -l)" = 8 ]; then pass "... its 8 rows alone"; else fail "... its 8 rows alone" "$n of $(table | wc -l) rows" "$(screen)"; fi
+key / BSpace BSpace BSpace BSpace BSpace BSpace BSpace socket9 Enter
+check "filter socket9: refused, saying how many sockets there are" wait_for "CPU filter 'socket9': no socket9 on this machine (it has 2 sockets)" 10
+key / BSpace BSpace BSpace BSpace BSpace BSpace BSpace Enter a
 check "a aggregates per core" wait_for " core sock cpus" 10
 # the column cursor (Left, Right) picks the cell e explains: the first column, util
 key a a Left Left Left Left Left Left e

@@ -145,7 +145,7 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 	struct session_about sa;
 	struct sinks ks;
 	struct extra x;
-	int rc;
+	int rc, *cpus = NULL, ncpus = 0;
 
 	if (opt->metrics) {
 		char err[512];
@@ -155,10 +155,20 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 			return EXIT_FAILURE;
 		}
 	}
+	if (opt->cpus) {
+		char err[1024];
+
+		session_about(s, &sa);
+		if (batch_cpus_resolve(sa.topo, opt->cpus, &cpus, &ncpus, err, sizeof(err))) {
+			fprintf(stderr, "pmutop: %s\n", err);
+			return OPTIONS_EXIT_USAGE;
+		}
+	}
 	/* the command's output goes to stderr: stdout carries the samples */
 	rc = extra_start(opt, s, STDERR_FILENO, &x);
 	if (rc) {
 		extra_stop(&x);
+		free(cpus);
 		return rc;
 	}
 	session_about(s, &sa);
@@ -167,6 +177,7 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 			    .mode = opt->serve && !opt->batch ? SINK_SERVE_ONLY : SINK_PRINT,
 			    .format = opt->format,
 			    .counts = opt->counts, .metrics = opt->metrics, .scopes = opt->scopes,
+			    .cpus = cpus, .ncpus = ncpus,
 			    .topo = sa.topo, .out = stdout,
 			    .t0 = x.t0, .srv = srv,
 			    .rec = x.rec ? &x.rec : NULL, .cmd = x.cmd,
@@ -186,6 +197,7 @@ int mode_batch(struct session *s, const struct options *opt, int sigfd, struct s
 		b.status = run_status(x.cmd);
 	}
 	sinks_free(&ks);
+	free(cpus);
 	extra_stop(&x);
 	return b.status < 0 ? EXIT_SUCCESS : b.status;
 }

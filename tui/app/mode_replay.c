@@ -75,7 +75,7 @@ int mode_replay(const struct options *opt)
 	struct replay_item it;
 	struct topo *topo = NULL;
 	char err[1024];
-	int rc, status = EXIT_SUCCESS;
+	int rc, status = EXIT_SUCCESS, *cpus = NULL, ncpus = 0;
 
 	if (!opt->batch)
 		return mode_replay_screen(opt);
@@ -87,6 +87,15 @@ int mode_replay(const struct options *opt)
 	if (replay_topo(replay_about(r), opt->replay, &topo, err, sizeof(err)))
 		topo = NULL;
 	sc.topo = topo;
+	if (opt->cpus && batch_cpus_resolve(topo, opt->cpus, &cpus, &ncpus, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		replay_close(r);
+		if (topo)
+			topo_free(topo);
+		return OPTIONS_EXIT_USAGE;
+	}
+	sc.cpus = cpus;
+	sc.ncpus = ncpus;
 	sinks_build(&sc, &sinks);
 	while ((rc = replay_next(r, &it, err, sizeof(err))) == 0 && it.kind != REPLAY_END) {
 		int prc = 0;
@@ -124,6 +133,7 @@ int mode_replay(const struct options *opt)
 			sinks.fed == 1 ? "" : "s");
 	}
 	sinks_free(&sinks);
+	free(cpus);
 	replay_close(r);
 	if (topo)
 		topo_free(topo);

@@ -71,6 +71,10 @@ static const struct option options_long[] = {
 	{ "per-core", no_argument, NULL, OPTIONS_PER_CORE },
 	{ "per-socket", no_argument, NULL, OPTIONS_PER_SOCKET },
 	{ "per-channel", no_argument, NULL, OPTIONS_PER_CHANNEL },
+	{ "per-cha", no_argument, NULL, OPTIONS_PER_CHA },
+	{ "per-cgroup", no_argument, NULL, OPTIONS_PER_CGROUP },
+	{ "per-process", no_argument, NULL, OPTIONS_PER_PROCESS },
+	{ "cpus", required_argument, NULL, OPTIONS_CPUS },
 	{ "groups", required_argument, NULL, 'g' },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "user", no_argument, NULL, OPT_USER },
@@ -488,8 +492,13 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 		return -EINVAL;
 	}
 	if (opt->scopes && !opt->batch) {
-		snprintf(err, errlen, "--per-thread, --per-core, --per-socket and --per-channel pick the "
-			 "rows -b prints: pmutop -b --per-socket");
+		snprintf(err, errlen, "--per-thread, --per-core, --per-socket, --per-channel, --per-cha, "
+			 "--per-cgroup and --per-process pick the rows -b prints: pmutop -b --per-socket");
+		return -EINVAL;
+	}
+	if (opt->cpus && !opt->batch) {
+		snprintf(err, errlen, "--cpus picks the CPUs whose rows -b prints (the screen's own "
+			 "filter is /): pmutop -b --cpus 0-3");
 		return -EINVAL;
 	}
 	if (opt->metrics && !opt->batch) {

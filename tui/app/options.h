@@ -47,7 +47,12 @@ struct options {
 	enum batch_format format;
 	bool counts;          /* --counts: every event's count beside the metrics */
 	const char *metrics;  /* --metrics LIST: the metrics -b prints (names, globs, groups, keys) */
-	unsigned scopes;      /* --per-thread/-core/-socket/-channel: bit 1 << enum layout_scope; 0 all */
+	/*
+	 * --per-thread/-core/-socket/-channel/-cha/-cgroup/-process: bit 1 <<
+	 * enum layout_scope or BATCH_SCOPE_*; 0 all
+	 */
+	unsigned scopes;
+	const char *cpus;     /* --cpus LIST: -b's rows of these CPUs alone (as the screen's /), NULL all */
 	const char *plan;     /* --plan LIST: with --list-metrics, how those metrics pack */
 	const char *write_sysfs; /* --write-sysfs DIR: where the --sim machine's PMU tree goes */
 	const char *groups;   /* -g: group names or keys, comma-separated, or "all"; NULL = layout defaults */
@@ -109,7 +114,8 @@ int options_who(int c, struct options *opt, const char *arg, char *err, size_t e
  * into OPT: 0, -EINVAL with ERR, -ENOENT when C is none of them.
  */
 enum { OPTIONS_FORMAT = 1100, OPTIONS_COUNTS, OPTIONS_METRICS, OPTIONS_PER_THREAD,
-       OPTIONS_PER_CORE, OPTIONS_PER_SOCKET, OPTIONS_PER_CHANNEL };
+       OPTIONS_PER_CORE, OPTIONS_PER_SOCKET, OPTIONS_PER_CHANNEL, OPTIONS_PER_CHA,
+       OPTIONS_PER_CGROUP, OPTIONS_PER_PROCESS, OPTIONS_CPUS };
 int options_batch(int c, struct options *opt, const char *arg, char *err, size_t errlen);
 
 #endif

@@ -168,9 +168,11 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 		fputc('\n', out);
 		batch_text_units(s, r, out);
 	}
-	for (int i = 0; i < s->nthreads && batch_scope_on(r, LAYOUT_THREAD); i++) {
+	for (int i = 0; i < s->nthreads; i++) {
 		const struct sample_entity *t = &s->threads[i];
 
+		if (!batch_row_on(r, LAYOUT_THREAD, i))
+			continue;
 		fprintf(out, "%5d %5d %6d", t->index, t->os_core_id, t->os_socket_id);
 		if (batch_core_kind(r, t))
 			fprintf(out, " %4s", batch_core_kind(r, t));
@@ -186,11 +188,11 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 	}
 	/* per-socket totals of every metric, core metrics included; then each channel */
 	for (int k = 0; k < s->nsockets; k++) {
-		if (batch_scope_on(r, LAYOUT_SOCKET)) {
+		if (batch_row_on(r, LAYOUT_SOCKET, k)) {
 			fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
 			batch_text_pairs(s, r, &s->sockets[k], -1, LAYOUT_SOCKET, out);
 		}
-		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_scope_on(r, LAYOUT_CHANNEL);
+		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_row_on(r, LAYOUT_CHANNEL, k);
 		     c++) {
 			fprintf(out, "# socket %d channel %d:", s->sockets[k].os_socket_id, c);
 			batch_text_pairs(s, r, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
@@ -210,7 +212,7 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 	if (any_scaled)
 		fputs("# * scaled: its group was counted for part of the interval (groups rotate)\n",
 		      out);
-	batch_who_text(s, out);
+	batch_who_text(s, r, out);
 	fputc('\n', out);
 	return 0;
 }
@@ -311,16 +313,18 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 		fputc('\n', out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
-	for (int i = 0; i < s->nthreads && batch_scope_on(r, LAYOUT_THREAD); i++)
-		batch_csv_row(s, r, label, when, &s->threads[i], s->threads[i].index,
-			      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
-	for (int k = 0; k < s->ncores && batch_scope_on(r, LAYOUT_CORE); k++)
-		batch_csv_row(s, r, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
-			      LAYOUT_CORE, out);
+	for (int i = 0; i < s->nthreads; i++)
+		if (batch_row_on(r, LAYOUT_THREAD, i))
+			batch_csv_row(s, r, label, when, &s->threads[i], s->threads[i].index,
+				      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
+	for (int k = 0; k < s->ncores; k++)
+		if (batch_row_on(r, LAYOUT_CORE, k))
+			batch_csv_row(s, r, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
+				      LAYOUT_CORE, out);
 	for (int k = 0; k < s->nsockets; k++) {
-		if (batch_scope_on(r, LAYOUT_SOCKET))
+		if (batch_row_on(r, LAYOUT_SOCKET, k))
 			batch_csv_row(s, r, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
-		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_scope_on(r, LAYOUT_CHANNEL);
+		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_row_on(r, LAYOUT_CHANNEL, k);
 		     c++)
 			batch_csv_row(s, r, label, when, sample_channel(s, k, c), -1, -1, c,
 				      LAYOUT_CHANNEL, out);
@@ -338,7 +342,7 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 			snprintf(prefix, sizeof(prefix), "%s,%s,%.6f,%d,%s,%d,",
 				 label ? label : seq, when, s->interval_s, s->warmup, s->source,
 				 s->simulated);
-		batch_who_csv_rows(s, prefix, ncols + (r->counts ? batch_counts_ncols(l) : 0), out);
+		batch_who_csv_rows(s, r, prefix, ncols + (r->counts ? batch_counts_ncols(l) : 0), out);
 	}
 	return 0;
 }
@@ -413,7 +417,7 @@ static json_t *batch_json_object(const struct sample *s, const struct batch_run 
 	batch_json_tables(s, r, o);
 	json_object_set_new(o, "flags", batch_json_flags(s));
 	if (s->who)
-		json_object_set_new(o, "who", batch_who_json(s));
+		json_object_set_new(o, "who", batch_who_json(s, r));
 	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
 	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
 	return o;
@@ -432,14 +436,14 @@ static int batch_json_line(json_t *o, FILE *out)
 int batch_print(const struct sample *s, enum batch_format fmt, const struct batch_opts *o,
 		bool first, FILE *out)
 {
-	bool *listed = o->metrics ? batch_metrics_listed(s->layout, o->metrics) : NULL;
-	struct batch_run r = { .counts = o->counts, .listed = listed, .t0 = o->t0, .scopes = o->scopes,
-			       .topo = o->topo };
-	int rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
-		 : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out)
-		 : fmt == BATCH_TEXT ? batch_text(s, &r, out) : batch_perf_print(s, &r, fmt, first, out);
+	struct batch_run r;
+	int rc;
 
-	free(listed);
+	batch_run_make(&r, s, o);
+	rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
+	     : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out)
+	     : fmt == BATCH_TEXT ? batch_text(s, &r, out) : batch_perf_print(s, &r, fmt, first, out);
+	batch_run_free(&r);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
 	return rc;
@@ -472,10 +476,11 @@ int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FI
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
 			enum batch_format fmt, const struct batch_opts *bo, bool first, FILE *out)
 {
-	bool *listed = bo->metrics ? batch_metrics_listed(mean->layout, bo->metrics) : NULL;
-	struct batch_run r = { .counts = bo->counts, .listed = listed, .scopes = bo->scopes,
-			       .topo = bo->topo };
+	struct batch_run r;
 	int rc = 0;
+
+	batch_run_make(&r, mean, bo);
+	r.t0 = NAN;
 
 	if (fmt == BATCH_TEXT) {
 		fprintf(out, "# summary: %s; %llu samples over %.3f s (%s%s)\n", about,
@@ -501,7 +506,7 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 		json_object_set_new(o, "summary", sum);
 		rc = batch_json_line(o, out);
 	}
-	free(listed);
+	batch_run_free(&r);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
 	return rc;

@@ -33,6 +33,9 @@ enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON, BATCH_LONG, BATCH_PERF_CS
 #define BATCH_SCHEMA "pmutop-batch/2"
 
 /* What a run's printed samples carry beyond the format. */
+/* Rows beyond enum layout_scope's that --per-* picks (bits of batch_opts.scopes). */
+enum { BATCH_SCOPE_CHA = LAYOUT_NSCOPES, BATCH_SCOPE_CGROUP, BATCH_SCOPE_PROCESS };
+
 struct batch_opts {
 	bool counts;          /* --counts (CSV, JSON): every event's count beside the metrics */
 	/*
@@ -41,8 +44,14 @@ struct batch_opts {
 	 */
 	const char *metrics;
 	double t0;            /* the run's start (wall clock; NaN: unknown): perf's shapes' times */
-	/* --per-thread, --per-core, --per-socket, --per-channel: bit 1 << enum layout_scope (0: all) */
+	/*
+	 * --per-thread, --per-core, --per-socket, --per-channel, --per-cha,
+	 * --per-cgroup, --per-process: bit 1 << enum layout_scope or BATCH_SCOPE_*
+	 * (0: all)
+	 */
 	unsigned scopes;
+	const int *cpus;      /* --cpus: the rows of these OS CPUs alone (sorted), NULL all */
+	int ncpus;
 	/* the machine (a hybrid's kind of core per thread and core: P, E, LP-E), or NULL */
 	const struct topo *topo;
 };
@@ -55,7 +64,16 @@ struct batch_opts {
 int batch_print(const struct sample *s, enum batch_format fmt, const struct batch_opts *o,
 		bool first, FILE *out);
 
-/* ---- batch_select.c: --metrics ---- */
+/* ---- batch_select.c: --metrics, --cpus ---- */
+
+/*
+ * --cpus' TEXT on machine T (CPU lists, socketN, kinds of core: the
+ * screen's CPU filter): *CPUS the xmalloc'd sorted OS CPUs, *NCPUS of them;
+ * 0, or -EINVAL with ERR saying what T has.
+ */
+struct topo;
+int batch_cpus_resolve(const struct topo *t, const char *text, int **cpus, int *ncpus, char *err,
+		       size_t len);
 
 /* Per metric of L: whether a pattern of LIST names it, its group or its key (the caller frees). */
 bool *batch_metrics_listed(const struct layout *l, const char *list);

@@ -1,6 +1,6 @@
 /*
  * batch_int: the batch formats' parts that live in their own files
- * (batch_who.c: who uses the machine; batch_chas.c: the CHAs one by one),
+ * (batch_who.c: who uses the machine; batch_json.c: the JSON tables),
  * for batch.c alone.  Main thread.
  */
 #ifndef PMUTOP_BATCH_INT_H
@@ -12,17 +12,18 @@
 #include "batch.h"
 #include "frontend.h"
 
-/* The "# who" lines of S (none when S has no who figures). */
-void batch_who_text(const struct sample *s, FILE *out);
+struct batch_run;
+/* The "# who" lines of S (none when S has no who figures): the rows R's --per-* pick. */
+void batch_who_text(const struct sample *s, const struct batch_run *r, FILE *out);
 /* The who_* CSV columns (after the others), empty ones for a machine row, and S's who rows. */
 void batch_who_csv_header(const struct sample *s, FILE *out);
 void batch_who_csv_empty(const struct sample *s, FILE *out);
 /* Each row: BEFORE (seq to skew_us, as text), its scope, then METRIC_COLS empty columns and its own. */
-void batch_who_csv_rows(const struct sample *s, const char *before, int metric_cols, FILE *out);
+void batch_who_csv_rows(const struct sample *s, const struct batch_run *r, const char *before,
+			int metric_cols, FILE *out);
 /* {"available", "note", "cgroups": [...], "processes": [...]}, or NULL without who figures. */
 struct json_t;
-struct batch_run;
-struct json_t *batch_who_json(const struct sample *s);
+struct json_t *batch_who_json(const struct sample *s, const struct batch_run *r);
 /*
  * S's tables into sample object O (batch_json.c): "scaled", then "threads",
  * "cores", "sockets", "channels" and "chas", each written when its rows are
@@ -37,21 +38,40 @@ double batch_round(double v);
 /* What one print writes beyond its format: batch_opts resolved for the sample's layout. */
 struct batch_run {
 	bool counts;
-	const bool *listed;   /* per metric: among --metrics (NULL: every one) */
+	bool *listed;         /* per metric: among --metrics (NULL: every one) */
 	double t0;            /* the run's start (wall clock), NaN unknown: perf's shapes' times */
-	unsigned scopes;      /* the rows written, bit 1 << enum layout_scope (0: every kind) */
+	unsigned scopes;      /* the rows written, batch_opts.scopes (0: every kind) */
 	const struct topo *topo; /* the machine, or NULL */
+	/*
+	 * --cpus: per sample thread, core and socket (their arrays' order),
+	 * whether its row is written: a listed CPU, a core or socket holding
+	 * one; NULL every row
+	 */
+	bool *thread_on, *core_on, *socket_on;
 };
+
+/* R for printing S with options O (--metrics resolved, --cpus' rows); batch_run_free after. */
+void batch_run_make(struct batch_run *r, const struct sample *s, const struct batch_opts *o);
+void batch_run_free(struct batch_run *r);
 
 /* A hybrid's kind of core of thread or core entity E ("P", "E", "LP-E"), or NULL (one kind). */
 const char *batch_core_kind(const struct batch_run *r, const struct sample_entity *e);
 
 /* Whether rows of SCOPE are written (--per-thread, --per-core, --per-socket, --per-channel). */
-static inline bool batch_scope_on(const struct batch_run *r, enum layout_scope scope)
+static inline bool batch_scope_on(const struct batch_run *r, int scope)
 {
 	return !r->scopes || (r->scopes & 1u << scope);
 }
 
+/* Whether row I of SCOPE (index into the sample's threads, cores or sockets: a channel's or
+ * CHA's its socket's) is written: its kind asked for, and of a --cpus CPU. */
+static inline bool batch_row_on(const struct batch_run *r, enum layout_scope scope, int i)
+{
+	const bool *on = scope == LAYOUT_THREAD ? r->thread_on
+			 : scope == LAYOUT_CORE ? r->core_on : r->socket_on;
+
+	return batch_scope_on(r, scope) && (!on || on[i]);
+}
 /* Is metric M written: among --metrics, and always-live or its group was selected. */
 static inline bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)
 {

@@ -160,12 +160,14 @@ static json_t *batch_json_table(const struct sample *s, const struct batch_run *
 static json_t *batch_json_plain(const struct sample *s, const struct batch_run *r,
 				struct sample_entity *es, int n, enum layout_scope scope)
 {
-	struct batch_table t = { .scope = scope, .n = n };
+	struct batch_table t = { .scope = scope };
 	json_t *o;
 
 	t.rows = xcalloc((size_t)n + 1, sizeof(*t.rows));
+	t.n = 0;
 	for (int i = 0; i < n; i++)
-		t.rows[i] = &es[i];
+		if (batch_row_on(r, scope, i))
+			t.rows[t.n++] = &es[i];
 	o = batch_json_table(s, r, &t);
 	free(t.rows);
 	return o;
@@ -181,7 +183,7 @@ static json_t *batch_json_per_socket(const struct sample *s, const struct batch_
 	t.rows = xcalloc((size_t)s->nsockets * per + 1, sizeof(*t.rows));
 	t.sub = xcalloc((size_t)s->nsockets * per + 1, sizeof(*t.sub));
 	for (int i = 0; i < s->nsockets; i++)
-		for (int b = 0; b < per; b++) {
+		for (int b = 0; b < per && (!r->socket_on || r->socket_on[i]); b++) {
 			t.rows[t.n] = chas ? sample_box(s, i, b) : sample_channel(s, i, b);
 			t.sub[t.n++] = b;
 		}
@@ -219,6 +221,6 @@ void batch_json_tables(const struct sample *s, const struct batch_run *r, json_t
 								   LAYOUT_SOCKET));
 	if (batch_scope_on(r, LAYOUT_CHANNEL) && s->nchannels)
 		json_object_set_new(o, "channels", batch_json_per_socket(s, r, false));
-	if (batch_scope_on(r, LAYOUT_SOCKET) && batch_json_chas_on(s, r))
+	if (batch_scope_on(r, BATCH_SCOPE_CHA) && batch_json_chas_on(s, r))
 		json_object_set_new(o, "chas", batch_json_per_socket(s, r, true));
 }

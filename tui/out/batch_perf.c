@@ -168,31 +168,35 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 		if (first)
 			fputs("time,interval_s,seq,scope,cpu,core,socket,channel,name,value,unit,scaled\n",
 			      out);
-		for (int i = 0; i < s->nthreads && batch_scope_on(r, LAYOUT_THREAD); i++)
-			batch_long_entity(s, r, &s->threads[i], LAYOUT_THREAD, s->threads[i].index,
-					  s->threads[i].os_core_id, -1, when, out);
-		for (int k = 0; k < s->ncores && batch_scope_on(r, LAYOUT_CORE); k++)
-			batch_long_entity(s, r, &s->cores[k], LAYOUT_CORE, -1, s->cores[k].os_core_id,
-					  -1, when, out);
+		for (int i = 0; i < s->nthreads; i++)
+			if (batch_row_on(r, LAYOUT_THREAD, i))
+				batch_long_entity(s, r, &s->threads[i], LAYOUT_THREAD, s->threads[i].index,
+						  s->threads[i].os_core_id, -1, when, out);
+		for (int k = 0; k < s->ncores; k++)
+			if (batch_row_on(r, LAYOUT_CORE, k))
+				batch_long_entity(s, r, &s->cores[k], LAYOUT_CORE, -1,
+						  s->cores[k].os_core_id, -1, when, out);
 		for (int k = 0; k < s->nsockets; k++) {
-			if (batch_scope_on(r, LAYOUT_SOCKET))
+			if (batch_row_on(r, LAYOUT_SOCKET, k))
 				batch_long_entity(s, r, &s->sockets[k], LAYOUT_SOCKET, -1, -1, -1, when, out);
-			for (int c = 0; c < s->nchannels && batch_scope_on(r, LAYOUT_CHANNEL); c++)
+			for (int c = 0; c < s->nchannels && batch_row_on(r, LAYOUT_CHANNEL, k); c++)
 				batch_long_entity(s, r, sample_channel(s, k, c), LAYOUT_CHANNEL, -1, -1, c,
 						  when, out);
 		}
 		return 0;
 	}
 	p.who = who;
-	for (int i = 0; i < s->nthreads && batch_scope_on(r, LAYOUT_THREAD); i++) {
+	for (int i = 0; i < s->nthreads; i++) {
+		if (!batch_row_on(r, LAYOUT_THREAD, i))
+			continue;
 		snprintf(who, sizeof(who), "CPU%d", s->threads[i].index);
 		batch_perf_entity(&p, &s->threads[i], LAYOUT_THREAD);
 	}
 	for (int k = 0; k < s->nsockets; k++) {
 		snprintf(who, sizeof(who), "S%d", s->sockets[k].os_socket_id);
-		if (batch_scope_on(r, LAYOUT_SOCKET))
+		if (batch_row_on(r, LAYOUT_SOCKET, k))
 			batch_perf_entity(&p, &s->sockets[k], LAYOUT_SOCKET);
-		for (int c = 0; c < s->nchannels && batch_scope_on(r, LAYOUT_CHANNEL); c++) {
+		for (int c = 0; c < s->nchannels && batch_row_on(r, LAYOUT_CHANNEL, k); c++) {
 			snprintf(who, sizeof(who), "S%d-CH%d", s->sockets[k].os_socket_id, c);
 			batch_perf_entity(&p, sample_channel(s, k, c), LAYOUT_CHANNEL);
 		}

@@ -6,11 +6,15 @@
  * lists the names.
  */
 #include "batch.h"
+#include "batch_int.h"
+#include "cpulist.h"
+#include "topo_filter.h"
 #include "xmalloc.h"
 
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Whether PAT names metric M of L: its name, its group's (the key's name, ".N" aside), its key. */
@@ -98,5 +102,61 @@ int batch_metrics_check(const struct layout *l, const char *list, char *err, siz
 			 c.bad, l->name);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+void batch_run_make(struct batch_run *r, const struct sample *s, const struct batch_opts *o)
+{
+	*r = (struct batch_run){ .counts = o->counts, .t0 = o->t0, .scopes = o->scopes,
+				 .topo = o->topo };
+	r->listed = o->metrics ? batch_metrics_listed(s->layout, o->metrics) : NULL;
+	if (!o->cpus)
+		return;
+	r->thread_on = xcalloc((size_t)s->nthreads + 1, sizeof(bool));
+	r->core_on = xcalloc((size_t)s->ncores + 1, sizeof(bool));
+	r->socket_on = xcalloc((size_t)s->nsockets + 1, sizeof(bool));
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *t = &s->threads[i];
+
+		if (!cpulist_contains(o->cpus, o->ncpus, t->index))
+			continue;
+		r->thread_on[i] = true;
+		if (t->core >= 0 && t->core < s->ncores)
+			r->core_on[t->core] = true;
+		if (t->socket >= 0 && t->socket < s->nsockets)
+			r->socket_on[t->socket] = true;
+	}
+}
+
+void batch_run_free(struct batch_run *r)
+{
+	free(r->listed);
+	free(r->thread_on);
+	free(r->core_on);
+	free(r->socket_on);
+}
+
+int batch_cpus_resolve(const struct topo *t, const char *text, int **cpus, int *ncpus, char *err,
+		       size_t len)
+{
+	bool *shown;
+	char why[200];
+
+	*cpus = NULL;
+	*ncpus = 0;
+	if (!t) {
+		snprintf(err, len, "--cpus: the machine's CPUs are not known (a recording without its "
+			 "topology); leave --cpus out");
+		return -EINVAL;
+	}
+	if (topo_filter_parse(t, text, &shown, why, len > sizeof(why) ? sizeof(why) : len)) {
+		snprintf(err, len, "--cpus '%s': %s", text, why);
+		return -EINVAL;
+	}
+	*cpus = xcalloc((size_t)t->cpu_thread_len + 1, sizeof(int));
+	for (int c = 0; c < t->cpu_thread_len; c++)
+		if (shown[c])
+			(*cpus)[(*ncpus)++] = c;
+	free(shown);
 	return 0;
 }

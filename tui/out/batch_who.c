@@ -55,7 +55,13 @@ static void batch_who_text_row(const struct who_row *r, FILE *out)
 		r->path[0] ? r->path : "/");
 }
 
-void batch_who_text(const struct sample *s, FILE *out)
+/* Whether who row WR is written: --per-cgroup and --per-process pick them (none: both). */
+static bool batch_who_row_on(const struct batch_run *r, const struct who_row *wr)
+{
+	return batch_scope_on(r, wr->pid ? BATCH_SCOPE_PROCESS : BATCH_SCOPE_CGROUP);
+}
+
+void batch_who_text(const struct sample *s, const struct batch_run *br, FILE *out)
 {
 	const struct who_snap *w = s->who;
 
@@ -74,6 +80,8 @@ void batch_who_text(const struct sample *s, FILE *out)
 	fprintf(out, "# who %8s %7s %6s %6s %7s %6s %9s %7s  %s\n", "pid", "cpus", "ipc", "ghz", "mpki",
 		"rmt%", "mem_MB/s", "l3_MB", "name  path");
 	for (int i = 0; i < w->nrows; i++) {
+		if (!batch_who_row_on(br, &w->rows[i]))
+			continue;
 		fputs("# who ", out);
 		batch_who_text_row(&w->rows[i], out);
 	}
@@ -85,6 +93,8 @@ void batch_who_text(const struct sample *s, FILE *out)
 		for (int i = 0; i < w->nrows; i++) {
 			const struct who_row *r = &w->rows[i];
 
+			if (!batch_who_row_on(br, r))
+				continue;
 			if (r->pid)
 				fprintf(out, "# who-td %8d", r->pid);
 			else
@@ -138,13 +148,16 @@ static void batch_who_csv_text(FILE *out, const char *text)
 	text_csv_field(text, out);
 }
 
-void batch_who_csv_rows(const struct sample *s, const char *before, int metric_cols, FILE *out)
+void batch_who_csv_rows(const struct sample *s, const struct batch_run *br, const char *before,
+			int metric_cols, FILE *out)
 {
 	const struct who_snap *w = s->who;
 
 	for (int i = 0; w && i < w->nrows; i++) {
 		const struct who_row *r = &w->rows[i];
 
+		if (!batch_who_row_on(br, r))
+			continue;
 		/* the scope, then no cpu, core, socket, channel, kind */
 		fprintf(out, "%s,%s,,,,,", before, r->pid ? "process" : "cgroup");
 		for (int m = 0; m < metric_cols; m++)
@@ -222,7 +235,7 @@ static json_t *batch_who_row(const struct who_snap *w, const struct who_row *r)
 	return o;
 }
 
-struct json_t *batch_who_json(const struct sample *s)
+struct json_t *batch_who_json(const struct sample *s, const struct batch_run *br)
 {
 	const struct who_snap *w = s->who;
 	json_t *o, *cg, *pr;
@@ -258,7 +271,8 @@ struct json_t *batch_who_json(const struct sample *s)
 	}
 	json_object_set_new(o, "remote_why", w->rmt_why[0] ? json_string(w->rmt_why) : json_null());
 	for (int i = 0; i < w->nrows; i++)
-		json_array_append_new(w->rows[i].pid ? pr : cg, batch_who_row(w, &w->rows[i]));
+		if (batch_who_row_on(br, &w->rows[i]))
+			json_array_append_new(w->rows[i].pid ? pr : cg, batch_who_row(w, &w->rows[i]));
 	json_object_set_new(o, "cgroups", cg);
 	json_object_set_new(o, "processes", pr);
 	return o;

@@ -473,8 +473,9 @@ static json_t *record_sample_json(const struct sample *s)
 		json_array_append_new(flags, fa);
 	}
 	json_object_set_new(o, "flags", flags);
+	/* every row: a recording keeps the whole sample */
 	if (s->who)
-		json_object_set_new(o, "who", batch_who_json(s));
+		json_object_set_new(o, "who", batch_who_json(s, &(struct batch_run){ 0 }));
 	json_object_set_new(o, "warning", json_string(s->warning));
 	json_object_set_new(o, "error", json_string(s->error));
 	json_object_set_new(o, "resets", json_integer(s->resets));

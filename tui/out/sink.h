@@ -54,7 +54,9 @@ struct sink_ctx {
 	enum batch_format format;      /* --format */
 	bool counts;                   /* --counts: every event's count beside the metrics */
 	const char *metrics;           /* --metrics: the metrics printed (NULL: every one counted) */
-	unsigned scopes;               /* --per-*: the rows printed (bit 1 << enum layout_scope; 0 all) */
+	unsigned scopes;               /* --per-*: the rows printed (batch_opts.scopes; 0 all) */
+	const int *cpus;               /* --cpus: the rows of these CPUs alone, NULL all */
+	int ncpus;
 	const struct topo *topo;       /* the machine (a hybrid's kinds of core in the output), or NULL */
 	FILE *out;                     /* where printing goes (stdout) */
 	double t0;                     /* wall clock at the start: the marks' offsets */

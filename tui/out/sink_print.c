@@ -53,7 +53,8 @@ static struct sink *sink_print_make(const struct sink_ctx *c)
 	p = xcalloc(1, sizeof(*p));
 	*p = (struct sink_printer){ .k.ops = &sink_print_ops, .format = c->format,
 				    .opts = { .counts = c->counts, .metrics = c->metrics,
-					      .scopes = c->scopes, .topo = c->topo },
+					      .scopes = c->scopes, .topo = c->topo,
+					      .cpus = c->cpus, .ncpus = c->ncpus },
 				    .out = c->out, .t0 = c->t0 };
 	return &p->k;
 }

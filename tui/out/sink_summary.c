@@ -61,7 +61,8 @@ static struct sink *sink_summary_make(const struct sink_ctx *c)
 	m = xcalloc(1, sizeof(*m));
 	*m = (struct sink_sum){ .k.ops = &sink_summary_ops, .sum = summary_new(),
 				.format = c->format, .opts = { .counts = c->counts, .metrics = c->metrics,
-							       .scopes = c->scopes, .topo = c->topo },
+							       .scopes = c->scopes, .topo = c->topo,
+							       .cpus = c->cpus, .ncpus = c->ncpus },
 				.out = c->out, .cmd = c->cmd };
 	return &m->k;
 }

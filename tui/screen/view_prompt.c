@@ -16,31 +16,9 @@
 #include <time.h>
 
 #include "frontend.h"
+#include "topo_filter.h"
 #include "panes.h"
 #include "pane.h"
-
-/* "0-15" (or "0-3,8-15"): the machine's CPUs, for messages. */
-static void view_cpus_text(const struct topo *t, char *buf, size_t len)
-{
-	int *cpus = xcalloc((size_t)t->nthreads + 1, sizeof(int)), n = 0;
-	char *list;
-
-	for (int i = 0; i < t->nthreads; i++)
-		cpus[n++] = t->threads[i].os_cpu;
-	list = cpulist_format(cpus, n);
-	snprintf(buf, len, "%s", list);
-	free(list);
-	free(cpus);
-}
-
-/* The topo socket whose physical id (else index) is ID, or -1. */
-static int view_socket_find(const struct topo *t, long id)
-{
-	for (int k = 0; k < t->nsockets; k++)
-		if (t->sockets[k].os_id == id || (t->sockets[k].os_id < 0 && k == id))
-			return k;
-	return -1;
-}
 
 /*
  * Parse a CPU filter: CPU lists, socketN and a hybrid's kinds of core (P,
@@ -50,10 +28,9 @@ static int view_socket_find(const struct topo *t, long id)
  */
 static int view_set_filter(struct view *v, const char *text)
 {
-	const struct topo *t = v->info.topo;
-	int n = t->cpu_thread_len;
 	bool *shown;
-	char copy[sizeof(v->input)], *save = NULL, have[160];
+	char why[200];
+	int rc;
 
 	if (!*text) {
 		free(v->cpu_shown);
@@ -61,65 +38,10 @@ static int view_set_filter(struct view *v, const char *text)
 		v->filter[0] = 0;
 		return 0;
 	}
-	shown = xcalloc((size_t)n + 1, sizeof(bool));
-	snprintf(copy, sizeof(copy), "%s", text);
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int *cpus, ncpus, rc;
-		size_t col = 0;
-		char *end;
-
-		int kind = -1;
-
-		/* a hybrid's kind of core: P, E, LP-E (any case) */
-		for (int k = 0; k < t->ncorekinds && kind < 0; k++)
-			if (!strcasecmp(tok, t->corekinds[k].name))
-				kind = k;
-		if (kind >= 0) {
-			for (int i = 0; i < t->nonline; i++)
-				if (t->cores[t->threads[i].core].corekind == kind && t->threads[i].os_cpu < n)
-					shown[t->threads[i].os_cpu] = true;
-			continue;
-		}
-		if (!strncmp(tok, "socket", 6)) {
-			long id = strtol(tok + 6, &end, 10);
-			int k = end == tok + 6 || *end ? -1 : view_socket_find(t, id);
-
-			if (k < 0) {
-				snprintf(v->status, sizeof(v->status), "CPU filter '%s': no %s on this "
-					 "machine (it has %d socket%s)", text, tok, t->nsockets,
-					 t->nsockets == 1 ? "" : "s");
-				free(shown);
-				return -EINVAL;
-			}
-			for (int i = 0; i < t->sockets[k].nthreads; i++)
-				if (t->sockets[k].cpus[i] < n)
-					shown[t->sockets[k].cpus[i]] = true;
-			continue;
-		}
-		rc = cpulist_parse(tok, &cpus, &ncpus, &col);
-		if (rc) {
-			if (rc == -ERANGE)
-				snprintf(v->status, sizeof(v->status), "CPU filter '%s': a range is "
-					 "reversed or above %d", text, CPULIST_MAX_CPU);
-			else
-				snprintf(v->status, sizeof(v->status), "CPU filter '%s': expected CPU "
-					 "lists or socketN%s, such as 0-3,8 or socket1", text,
-					 t->ncorekinds > 1 ? " (or a kind of core: P, E)" : "");
-			free(shown);
-			return rc;
-		}
-		for (int i = 0; i < ncpus; i++) {
-			if (cpus[i] >= n || t->cpu_thread[cpus[i]] == TOPO_NONE) {
-				view_cpus_text(t, have, sizeof(have));
-				snprintf(v->status, sizeof(v->status), "CPU filter '%s': CPU %d is not on "
-					 "this machine (CPUs %s)", text, cpus[i], have);
-				free(cpus);
-				free(shown);
-				return -EINVAL;
-			}
-			shown[cpus[i]] = true;
-		}
-		free(cpus);
+	rc = topo_filter_parse(v->info.topo, text, &shown, why, sizeof(why));
+	if (rc) {
+		snprintf(v->status, sizeof(v->status), "CPU filter '%s': %s", text, why);
+		return rc;
 	}
 	free(v->cpu_shown);
 	v->cpu_shown = shown;
@@ -155,7 +77,7 @@ static enum view_cmd view_find(struct view *v, const char *text)
 			    (v->zoom_socket < 0 || th->socket == v->zoom_socket));
 	}
 	if (!exists) {
-		view_cpus_text(t, have, sizeof(have));
+		topo_filter_cpus_text(t, have, sizeof(have));
 		snprintf(v->status, sizeof(v->status), core ? "find: no core %ld on this machine"
 			 : "find: no CPU %ld on this machine (CPUs %s)", n, have);
 		return VIEW_CMD_REDRAW;
