@@ -11,7 +11,7 @@
 # each (tree_truth.sh holds their figures to the truth).  The time from start
 # to a settled line is printed.
 . "$top_srcdir/tests/lib.sh"
-plan 13
+plan 15
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-bneck-$$"
@@ -87,3 +87,13 @@ $T send-keys -t 0 D
 if wait_for "drill off" 10; then pass "D turns drill off, saying so"; else fail "D turns drill off" "$(screen | sed -n 3,4p)"; fi
 no_drill() { ! screen | sed -n 4p | grep -q "(drill)"; }
 if wait_until 10 no_drill; then pass "... and the line no longer says drill"; else fail "... the line no longer says drill" "$(screen | sed -n 4p)"; fi
+# the thread selected in the table has its own path after the sockets' (issue 48.1): F3 finds
+# cpu 13 and focuses the table; every thread of this run is latency-bound, so its path goes
+# through MEM_Latency too (as deep as the keys drill left on count)
+$T send-keys -t 0 F3 1 3 Enter
+cpu_line() { screen | sed -n 4p | grep -q "| cpu 13: Backend > Memory > .*MEM_Latency.* [0-9][0-9]* %"; }
+if wait_until 10 cpu_line; then pass "the selected thread's path after the sockets': cpu 13's through MEM_Latency, with its figure"; else fail "the selected thread's path: cpu 13" "$(screen | sed -n 4p)"; fi
+# the topology's focus (Tab until it) has no thread selected in a table: the sockets' alone
+$T send-keys -t 0 Tab
+no_cpu() { ! screen | sed -n 4p | grep -q "| cpu "; }
+if wait_until 10 no_cpu; then pass "... and none with the topology in focus"; else fail "... none with the topology in focus" "$(screen | sed -n 4p)"; fi

@@ -308,7 +308,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s%s (figures marked ! cannot be true; "
 			 "Tab to the uncore/IMC pane)", where, s->flags[0].why,
 			 other ? "; more flags on that pane" : "");
-	} else if (s && g->h < PANES_BNECK_ROW_H && bneck_line(v, s, bline, sizeof(bline))) {
+	} else if (s && g->h < PANES_BNECK_ROW_H && bneck_line(v, s, NULL, bline, sizeof(bline))) {
 		/* a small screen: the bottleneck on the message line, the rotation's note after it */
 		panes_bneck_draw(g, 2, bline, rotating ? "  (* scaled: groups take turns)" : "");
 	} else if (rotating) {
@@ -333,15 +333,23 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 /*
  * The bottleneck line, where the layout has a top-down tree: each socket's
  * path to its deepest flagged node (tree_path.c), on a row of its own under
- * the message line from PANES_BNECK_ROW_H rows; true when it took that row.
+ * the message line from PANES_BNECK_ROW_H rows (whether it has one: DRAW
+ * false), then the path of the thread or core selected in the focused lower
+ * pane, as the panes' draw (F) left them (DRAW true, after the panes).
  */
-static bool panes_bottleneck(const struct view *v, const struct sample *s, struct grid *g)
+static bool panes_bottleneck(const struct view *v, const struct sample *s, struct grid *g,
+			     const struct view_frame *f, bool draw)
 {
+	const struct sample_entity *sel = NULL;
 	char line[1024];
+	int m;
 
-	if (g->h < PANES_BNECK_ROW_H || !bneck_line(v, s, line, sizeof(line)))
+	if (draw && s && v->focus != VIEW_PANE_TOPO && pane_has_selection(v, f))
+		sel = pane_selected(v, s, f, &m);
+	if (g->h < PANES_BNECK_ROW_H || !bneck_line(v, s, sel, line, sizeof(line)))
 		return false;
-	panes_bneck_draw(g, 3, line, "");
+	if (draw)
+		panes_bneck_draw(g, 3, line, "");
 	return true;
 }
 
@@ -476,6 +484,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		 struct view_frame *f)
 {
 	int y, footer, lower_h, topo_h;
+	bool bneck;
 
 	grid_clear(g);
 	f->nhits = 0;
@@ -499,7 +508,8 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	panes_message(v, s, g);
 	footer = panes_footer(v, s, g, 0, false);
 	y = 3;
-	if (panes_bottleneck(v, s, g))
+	bneck = panes_bottleneck(v, s, g, f, false);
+	if (bneck)
 		y++;
 	/* the lower pane's rows first: its own wish (who, tree, memory), else the least */
 	topo_h = g->h - y - footer - 1 - (panes_registry[v->lower]->rows > PANES_TOPO_MIN_LOWER
@@ -512,6 +522,8 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no sample yet");
 	else
 		panes_lower(v, s, y + 1, lower_h - 1, g, f);
+	if (bneck)
+		panes_bottleneck(v, s, g, f, true);
 	panes_footer(v, s, g, g->h - 1 - footer, true);
 	panes_keybar(g);
 	if (v->overlay)

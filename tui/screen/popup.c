@@ -166,35 +166,6 @@ static char *popup_help_text(const struct view *v)
 	return text;
 }
 
-/*
- * The entity the explain popup is about (the selected cell or row), and its
- * metric: the column cursor's in a table, the line's on the uncore panes,
- * the heat metric on the topology.
- */
-static const struct sample_entity *popup_selected(const struct view *v, const struct sample *s,
-						  const struct view_frame *f, int *metric)
-{
-	*metric = v->focus != VIEW_PANE_TOPO && f->col_metric >= 0 ? f->col_metric
-		  : v->focus != VIEW_PANE_TOPO && v->sort_metric >= 0 ? v->sort_metric
-		  : v->heat_metric;
-	if (!s)
-		return NULL;
-	for (int i = 0; i < f->nhits; i++) {
-		const struct view_hit *h = &f->hits[i];
-
-		if (h->pane != v->focus || h->pos != f->sel || h->entity < 0 || h->what != VIEW_HIT_CELL)
-			continue;
-		/* an uncore or IMC line says which metric it shows */
-		if (h->metric >= 0)
-			*metric = h->metric;
-		return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
-		       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
-		       : h->kind == VIEW_AGG_CHANNEL ? &s->channels[h->entity]
-						  : &s->sockets[h->entity];
-	}
-	return s->nthreads ? &s->threads[0] : NULL;
-}
-
 /* "cpu 3", "core 2 of socket 0", "socket 1". */
 static const char *popup_entity_name(const struct sample *s, const struct sample_entity *e,
 				     char *buf, size_t len)
@@ -369,7 +340,7 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 {
 	const struct layout *l = v->info.layout;
 	int m;
-	const struct sample_entity *e = popup_selected(v, s, fr, &m);
+	const struct sample_entity *e = pane_selected(v, s, fr, &m);
 	const struct layout_metric *mt = &l->metrics[m];
 	char *text = NULL, val[32], name[64];
 	size_t len = 0;

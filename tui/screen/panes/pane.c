@@ -310,3 +310,46 @@ int pane_entity_rows(const struct view *v, const struct sample *s, int **out,
 	*out = rows;
 	return k;
 }
+
+/* F's hit of the focused pane's selected row or cell of an entity, or -1. */
+static int pane_selected_hit(const struct view *v, const struct view_frame *f)
+{
+	for (int i = 0; i < f->nhits; i++)
+		if (f->hits[i].pane == v->focus && f->hits[i].pos == f->sel && f->hits[i].entity >= 0 &&
+		    f->hits[i].what == VIEW_HIT_CELL)
+			return i;
+	return -1;
+}
+
+/*
+ * The entity the explain popup (and the bottleneck line) is about: the
+ * selected cell or row of the focused pane, as its last draw placed it
+ * (F's hits), else the first thread; and its metric: the column cursor's in
+ * a table, the line's on the uncore panes, the heat metric on the topology.
+ */
+const struct sample_entity *pane_selected(const struct view *v, const struct sample *s,
+					  const struct view_frame *f, int *metric)
+{
+	*metric = v->focus != VIEW_PANE_TOPO && f->col_metric >= 0 ? f->col_metric
+		  : v->focus != VIEW_PANE_TOPO && v->sort_metric >= 0 ? v->sort_metric
+		  : v->heat_metric;
+	if (!s)
+		return NULL;
+	int i = pane_selected_hit(v, f);
+	const struct view_hit *h = i >= 0 ? &f->hits[i] : NULL;
+
+	if (!h)
+		return s->nthreads ? &s->threads[0] : NULL;
+	/* an uncore or IMC line says which metric it shows */
+	if (h->metric >= 0)
+		*metric = h->metric;
+	return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
+	       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
+	       : h->kind == VIEW_AGG_CHANNEL ? &s->channels[h->entity]
+					  : &s->sockets[h->entity];
+}
+
+bool pane_has_selection(const struct view *v, const struct view_frame *f)
+{
+	return pane_selected_hit(v, f) >= 0;
+}

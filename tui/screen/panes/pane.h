@@ -89,9 +89,19 @@ int tree_bottleneck(const struct layout *l, const double *vars, int *path, int m
 /*
  * The bottleneck line of sample S (NULL: none yet) into BUF: each socket's
  * path (the sockets with one path together), the figure of its deepest
- * node, and what the level under it needs.  false: no tree here, no line.
+ * node, and what the level under it needs; then SEL's (a thread or core the
+ * user selected, NULL none).  false: no tree here, no line.
  */
-bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t len);
+bool bneck_line(const struct view *v, const struct sample *s, const struct sample_entity *sel,
+		char *buf, size_t len);
+/*
+ * The entity of the focused pane's selected row or cell (its last draw's
+ * hits in F), else the first thread; its metric into *METRIC.
+ */
+const struct sample_entity *pane_selected(const struct view *v, const struct sample *s,
+					  const struct view_frame *f, int *metric);
+/* Whether the focused pane's last draw (F) placed a selected row or cell of an entity. */
+bool pane_has_selection(const struct view *v, const struct view_frame *f);
 /* (drill, D: view_drill in view.h, beside bneck_line in tree_path.c) */
 
 /*

@@ -208,7 +208,7 @@ static void bneck_short(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, name);
 }
 
-/* Socket entity E's path as text (names only) into BUF; the path into PATH, its length. */
+/* Entity E's path as text (names only) into BUF; the path into PATH, its length. */
 static int bneck_path_text(const struct layout *l, const struct sample_entity *e, unsigned kind,
 			   int *path, char *buf, size_t len)
 {
@@ -228,7 +228,32 @@ static int bneck_path_text(const struct layout *l, const struct sample_entity *e
 	return n;
 }
 
-bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t len)
+/* " | cpu 12: Backend > Memory > DRAM_Bound 41 %": SEL's path, the thread or core selected. */
+static void bneck_selected(const struct layout *l, const struct sample *s, const struct sample_entity *sel,
+			   unsigned kind, char *buf, size_t len, size_t *at)
+{
+	int path[BNECK_MAX_PATH], n, last;
+	char text[512];
+
+	if (sel >= s->threads && sel < s->threads + s->nthreads)
+		bneck_add(buf, len, at, " | cpu %d", sel->index);
+	else if (sel >= s->cores && sel < s->cores + s->ncores)
+		bneck_add(buf, len, at, " | core %d", sel->os_core_id);
+	else
+		return;
+	n = bneck_path_text(l, sel, kind, path, text, sizeof(text));
+	if (!n) {
+		bneck_add(buf, len, at, ": no node over the vendor's threshold");
+		return;
+	}
+	last = path[n - 1];
+	bneck_add(buf, len, at, ": %s %.0f%s%s", text, sample_metric(s, sel, last),
+		  l->metrics[last].unit && !strcmp(l->metrics[last].unit, "%") ? " %" : "",
+		  s->metric_scaled[last] ? "*" : "");
+}
+
+bool bneck_line(const struct view *v, const struct sample *s, const struct sample_entity *sel,
+		char *buf, size_t len)
 {
 	const struct layout *l = v->info.layout;
 	unsigned kind = tree_shown_kind(v);
@@ -291,6 +316,8 @@ bool bneck_line(const struct view *v, const struct sample *s, char *buf, size_t 
 			bneck_add(buf, len, &at, " (settling)");
 	}
 	free(text);
+	if (sel)
+		bneck_selected(l, s, sel, kind, buf, len, &at);
 	if (at >= len && len > 4)
 		memcpy(buf + len - 4, "...", 4);
 	return true;
