@@ -117,11 +117,11 @@ near "Tiger Lake: read bandwidth from the kernel's data_read (2 x 8.3e7 lines x 
 near "... write bandwidth from data_write" "$(field "$out" 0 write_bytes_per_s)" 5376000000 0.02
 near "... of the two channels' peak (4267 MT/s x 8 B x 2)" "$(field "$out" 0 dram_peak_pct)" \
 	23.435 0.02
-expect_is "... RAPL's domains as the client's power PMU has them: no DRAM group" \
+expect_is "... RAPL's domains as the client's power PMU has them (rapl.c's model_skl: package, cores, psys): no DRAM group" \
 	"$(printf '%s\n' "$out" | tail -1 | $PY -c '
 import pmutop_json, json, sys
 print(" ".join(sorted(g for g in pmutop_json.loads(sys.stdin.read())["groups"] if g.startswith("Power"))))')" \
-	"Power Power.cores"
+	"Power Power.cores Power.psys"
 
 # links and the CHAs' latency and locality
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/numa-remote.scn" --source perf -b -n 2 -g l,u \

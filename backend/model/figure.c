@@ -61,6 +61,9 @@ const struct figure figures[] = {
 	  N("dram_watts"), false },
 	{ "power_watts", "domain=\"cores\"", "RAPL's power per socket and domain, watts",
 	  N("cores_watts"), false },
+	/* psys: the platform's master package reads the platform's, the others 0 */
+	{ "power_watts", "domain=\"platform\"", "RAPL's power per socket and domain, watts",
+	  N("platform_watts"), false },
 	{ "cpu_frequency_hertz", "", "The cores' clock while not halted (APERF/MPERF's, the "
 	  "busy frequency), the socket's mean", N("ghz"), false },
 	{ "cpu_utilization_ratio", "", "Share of the time the socket's threads were not halted",

@@ -31,6 +31,7 @@
 #define PERFMON_RAPL_CORES 1u
 #define PERFMON_RAPL_PKG 2u
 #define PERFMON_RAPL_RAM 4u
+#define PERFMON_RAPL_PSYS 8u
 
 struct perfmon_layout_config {
 	int gp_counters;      /* general-purpose counters per thread */

@@ -33,6 +33,11 @@ int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write)
 		  "DRAM power: RAPL's DRAM energy (energy-ram) over the interval" },
 		{ PERFMON_RAPL_CORES, "Power.cores", "cores_joules", "energy-cores", "cores_watts",
 		  "The cores' power: RAPL's PP0 energy (energy-cores) over the interval" },
+		{ PERFMON_RAPL_PSYS, "Power.psys", "psys_joules", "energy-psys", "platform_watts",
+		  "Platform power: RAPL's platform energy (psys, energy-psys) over the interval: "
+		  "what the platform's power delivery gives the cores, SoC, memory and devices "
+		  "on it. Only the platform's master package reads it, the others 0, so the "
+		  "sockets' sum is the platform's; 0 everywhere: the platform does not report it" },
 	};
 	int n = 0;
 

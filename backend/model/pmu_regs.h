@@ -90,6 +90,14 @@ static inline uint64_t pmu_offcore_mask(unsigned family, unsigned model)
 #define MSR_PKG_ENERGY_STATUS      0x611u
 #define MSR_DRAM_ENERGY_STATUS     0x619u
 #define MSR_PP0_ENERGY_STATUS      0x639u
+/*
+ * The platform's energy (psys) [SDM: MSR_PLATFORM_ENERGY_COUNTER]: on a
+ * machine of several packages only the platform's master package reads it,
+ * the others 0, and the master is not always package 0 (Linux 2020,
+ * "powercap/intel_rapl: enumerate Psys RAPL domain together with package
+ * RAPL domain"); the sockets' sum is the platform's
+ */
+#define MSR_PLATFORM_ENERGY_STATUS 0x64Du
 #define RAPL_SERVER_DRAM_UNIT_J    15.3e-6
 
 #define PMU_MAX_GP      8 /* most general-purpose counters any model has */

@@ -28,7 +28,7 @@ static unsigned session_vendor_rapl(const struct perf_sys *sys, const char *root
 		const char *alias;
 		unsigned bit;
 	} dom[] = { { "energy-cores", PERFMON_RAPL_CORES }, { "energy-pkg", PERFMON_RAPL_PKG },
-		    { "energy-ram", PERFMON_RAPL_RAM } };
+		    { "energy-ram", PERFMON_RAPL_RAM }, { "energy-psys", PERFMON_RAPL_PSYS } };
 	struct perf_pmu *p = xcalloc(1, sizeof(*p));
 	char err[300];
 	unsigned rapl = 0;

@@ -87,7 +87,6 @@ static void panes_short_brand(const char *brand, char *out, size_t len, bool wor
 	out[n] = 0;
 }
 
-/* The machine's package power (RAPL, every socket's package_watts) for the header, "" none. */
 /*
  * A hybrid: where the interval's unhalted cycles ran, per kind of core ("P
  * 77% E 23%": the whole machine's, or the counted command's alone); "" on a
@@ -111,16 +110,16 @@ static void panes_kinds(const struct topo *t, const struct sample *s, char *buf,
 			 100 * cyc[LAYOUT_CORES_E] / all);
 }
 
-static void panes_power(const struct layout *l, const struct sample *s, char *buf, size_t len)
+/* The sockets' sum of metric NAME of a group that counts, NaN none (n/a everywhere, or not counted). */
+static double panes_power_sum(const struct layout *l, const struct sample *s, const char *name)
 {
-	int m = layout_metric_find(l, "package_watts");
+	int m = layout_metric_find(l, name);
 	double sum = 0;
 	int n = 0;
 
-	buf[0] = 0;
 	if (!s || m < 0 || l->metrics[m].group < 0 ||
 	    s->groups[l->metrics[m].group].state == SAMPLE_GROUP_OFF)
-		return;
+		return NAN;
 	for (int k = 0; k < s->nsockets; k++) {
 		double w = sample_metric(s, &s->sockets[k], m);
 
@@ -129,8 +128,24 @@ static void panes_power(const struct layout *l, const struct sample *s, char *bu
 			n++;
 		}
 	}
-	if (n)
-		snprintf(buf, len, "package %.0f W", sum);
+	return n ? sum : NAN;
+}
+
+/*
+ * "package 532 W", and the platform's where its psys counter reports it
+ * ("package 532 W  platform 740 W": the master package reads it, the others
+ * 0; nothing when every package reads 0, a platform without it).
+ */
+static void panes_power(const struct layout *l, const struct sample *s, char *buf, size_t len)
+{
+	double pkg = panes_power_sum(l, s, "package_watts"), plat = panes_power_sum(l, s, "platform_watts");
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (!isnan(pkg))
+		n = (size_t)snprintf(buf, len, "package %.0f W", pkg);
+	if (!isnan(plat) && plat > 0.5 && n < len)
+		snprintf(buf + n, len - n, "%splatform %.0f W", n ? "  " : "", plat);
 }
 
 /*

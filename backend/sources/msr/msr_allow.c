@@ -291,8 +291,10 @@ void msr_allow_print_msr_safe(const struct msr_allowlist *l, FILE *out)
 	fprintf(out, "0x%08X 0x0000000000000000 # MSR_RAPL_POWER_UNIT (read)\n"
 		"0x%08X 0x0000000000000000 # MSR_PKG_ENERGY_STATUS (read)\n"
 		"0x%08X 0x0000000000000000 # MSR_DRAM_ENERGY_STATUS (read)\n"
-		"0x%08X 0x0000000000000000 # MSR_PP0_ENERGY_STATUS (read)\n", MSR_RAPL_POWER_UNIT,
-		MSR_PKG_ENERGY_STATUS, MSR_DRAM_ENERGY_STATUS, MSR_PP0_ENERGY_STATUS);
+		"0x%08X 0x0000000000000000 # MSR_PP0_ENERGY_STATUS (read)\n"
+		"0x%08X 0x0000000000000000 # MSR_PLATFORM_ENERGY_STATUS (read)\n", MSR_RAPL_POWER_UNIT,
+		MSR_PKG_ENERGY_STATUS, MSR_DRAM_ENERGY_STATUS, MSR_PP0_ENERGY_STATUS,
+		MSR_PLATFORM_ENERGY_STATUS);
 	for (int i = 0; i < l->n; i++)
 		fprintf(out, "0x%08X 0x%016llX # %s\n", l->e[i].reg,
 			(unsigned long long)l->e[i].write_mask, l->e[i].name);

@@ -3,8 +3,8 @@
  * source's per-socket transport (source_ops.h) on a CPU whose uncore only
  * the kernel reaches (CPUMODEL_UNCORE_RAPL): the layout's power groups
  * (`pmu power`, events named as the kernel's power PMU names them) read
- * from each socket's MSR_PKG_ENERGY_STATUS, MSR_DRAM_ENERGY_STATUS and
- * MSR_PP0_ENERGY_STATUS through one CPU of it, in the units of
+ * from each socket's MSR_PKG_ENERGY_STATUS, MSR_DRAM_ENERGY_STATUS,
+ * MSR_PP0_ENERGY_STATUS and MSR_PLATFORM_ENERGY_STATUS through one CPU of it, in the units of
  * MSR_RAPL_POWER_UNIT (the servers' DRAM in 15.3 uJ).  Nothing is written,
  * so nothing is saved or restored; a domain whose register cannot be read
  * blocks its group with the register named.  The 32-bit totals wrap after
@@ -24,7 +24,7 @@
 
 /* The longest a 32-bit energy total is left unread: 65.7 kJ at 15.3 uJ is 2 minutes at 500 W. */
 #define RAPL_POLL_S 30.0
-#define RAPL_DOMAINS 3
+#define RAPL_DOMAINS 4
 
 static const struct {
 	const char *alias;     /* the kernel's name of the domain's event */
@@ -34,6 +34,7 @@ static const struct {
 	{ "energy-pkg", MSR_PKG_ENERGY_STATUS, "MSR_PKG_ENERGY_STATUS" },
 	{ "energy-ram", MSR_DRAM_ENERGY_STATUS, "MSR_DRAM_ENERGY_STATUS" },
 	{ "energy-cores", MSR_PP0_ENERGY_STATUS, "MSR_PP0_ENERGY_STATUS" },
+	{ "energy-psys", MSR_PLATFORM_ENERGY_STATUS, "MSR_PLATFORM_ENERGY_STATUS" },
 };
 
 struct msr_rapl {
@@ -120,7 +121,8 @@ static void msr_rapl_plan(struct src_uncore *su, layout_groups groups, long core
 
 			if (d < 0)
 				snprintf(blocked[g], SAMPLE_WHY_MAX, "event %s: RAPL through the msr "
-					 "device has energy-pkg, energy-ram and energy-cores, not %s",
+					 "device has energy-pkg, energy-ram, energy-cores and "
+					 "energy-psys, not %s",
 					 ev->name, ev->spec);
 			else if (!r->readable[d])
 				snprintf(blocked[g], SAMPLE_WHY_MAX, "this CPU has no %s (0x%X): its "

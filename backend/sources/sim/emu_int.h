@@ -107,7 +107,7 @@ struct emu_socket {
 	/* as a CPU's: the rates found once per segment of the truth (acc[].rate) */
 	double seg_end, imc_rate[5];
 	double energy_t; /* RAPL: the energy (J) of cores, package, DRAM up to energy_t */
-	double energy[3];
+	double energy[4];
 };
 
 struct emu {

@@ -280,11 +280,16 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 	case EMU_UNIT_UPI:
 		return emu_srv_upi(m, event, umask, sock, nboxes, per_s);
 	case EMU_UNIT_POWER:
-		/* cores, package, DRAM; the graphics (04H) idle; psys (05H): no platform here */
-		if (umask || event < 0x01 || event > 0x04)
+		/*
+		 * cores, package, DRAM; the graphics (04H) idle; psys (05H): what the
+		 * scenario's platform_watts says this package reads (the master's the
+		 * platform's, the others' 0)
+		 */
+		if (umask || event < 0x01 || event > 0x05)
 			return false;
 		*per_s = event == 0x04 ? 0 : sock[event == 0x02 ? SK_package_watts : event == 0x03
-			 ? SK_dram_watts : SK_cores_watts] * 4294967296.0;
+			 ? SK_dram_watts : event == 0x05 ? SK_platform_watts : SK_cores_watts] *
+			 4294967296.0;
 		return true;
 	case EMU_UNIT_IMC_FREE:
 		return event == 0xFF && chan && emu_srv_imc_free(m, umask, chan, nboxes, per_s);

@@ -6,6 +6,7 @@
  * channel truth through the programmed encodings only.  See emu_int.h.
  */
 #include "emu_int.h"
+#include "emu_perf_int.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -436,6 +437,17 @@ static bool emu_has_rapl(const struct emu *e)
 	return e->m->srv != EMU_SRV_NONE;
 }
 
+/* Whether the part has the platform's energy counter: the kernel's rapl model lists psys. */
+static bool emu_has_psys(const struct emu *e)
+{
+	const struct ek_driver *d = ek_driver_of(e->m->srv);
+
+	for (const struct ek_event_desc *r = d ? d->rapl : NULL; r && r->name; r++)
+		if (!strcmp(r->name, "energy-psys"))
+			return true;
+	return false;
+}
+
 int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, int *rc,
 		 double now)
 {
@@ -461,11 +473,17 @@ int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, 
 	case MSR_DRAM_ENERGY_STATUS:
 		dom = 2;
 		break;
+	case MSR_PLATFORM_ENERGY_STATUS:
+		dom = 3;
+		break;
 	default:
 		return 0;
 	}
-	/* read only; a domain the part lacks is EIO (clients: no DRAM; servers: no PP0) */
-	if (write || (dom == 0 && !client) || (dom == 2 && client)) {
+	/*
+	 * read only; a domain the part lacks is EIO (clients: no DRAM; servers: no
+	 * PP0; psys where the kernel's rapl model has none: Skylake-SP, Ice Lake-SP)
+	 */
+	if (write || (dom == 0 && !client) || (dom == 2 && client) || (dom == 3 && !emu_has_psys(e))) {
 		*rc = -EIO;
 		return 1;
 	}
@@ -476,8 +494,11 @@ int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, 
 	}
 	s = &e->sockets[si];
 	if (now > s->energy_t) {
-		for (int d = 0; d < 3; d++)
-			s->energy[d] += emu_srv_count(e, si, EMU_UNIT_POWER, 0, 1, (unsigned)d + 1, 0,
+		/* the power PMU's events: energy-cores 01H, -pkg 02H, -ram 03H, -psys 05H */
+		static const unsigned ev[4] = { 0x01, 0x02, 0x03, 0x05 };
+
+		for (int d = 0; d < 4; d++)
+			s->energy[d] += emu_srv_count(e, si, EMU_UNIT_POWER, 0, 1, ev[d], 0,
 						      s->energy_t, now) / 4294967296.0;
 		s->energy_t = now;
 	}
