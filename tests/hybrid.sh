@@ -26,7 +26,7 @@
 #    back end 50 % (memory 0.2 / 0.4 of it: core bound 25); P-cores 2.0 x 1.1
 #    = 2.2 of 8 (27.5 %), front end 15 %.
 . "$top_srcdir/tests/lib.sh"
-plan 54
+plan 60
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -148,6 +148,21 @@ fi
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim alderlake --dump -n 2
 expect_match "the header at 80x24: the interval's cycles per kind (78.4 of 101.4 G on P)" "$out" \
 	"cycles: P 77% E 23%"
+
+# the Cycles pane on a hybrid (issue 48.5): the E-cores' rows under the P-cores' names, each its
+# own tree's node of that name (the kernel's tma_retiring as Retiring), not n/a: retiring 20 %,
+# bad speculation 5, front end 25, core bound 12 (the truth above); Memory_Bound, which their
+# tree lacks, n/a
+run env COLUMNS=160 LINES=50 "$PMUTOP" --sim alderlake:hybrid-split --source msr --dump -n 2 -d 0.3 \
+	-g 1,2 --pane cycles
+row=$(printf '%s\n' "$out" | grep -E '^ +16 ' | tr -d '*')
+set -- $row
+near "Cycles pane, E-core 16: Retiring is its tma_retiring" "${3:-0}" 20 0.02
+near "... Bad_Speculation its tma_bad_speculation" "${4:-0}" 5 0.02
+near "... Frontend_Bound its tma_frontend_bound" "${5:-0}" 25 0.02
+near "... Core_Bound its tma_core_bound" "${6:-0}" 12 0.02
+expect_is "... Memory_Bound, which its tree lacks, n/a" "${7:-}" "n/a"
+expect_match "... and the pane says how the E-cores read" "$out" "E-cores: their own nodes of these names (tma_retiring)"
 
 run "$PMUTOP" --topology-only --sim lunarlake
 expect_match "Lunar Lake: 4 P + 4 E, no SMT" "$out" "8 cores, 8 threads: 4 P + 4 E"

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define CYCLES_MAX_SEGS 12
 #define CYCLES_REST "cyc_unaccounted_pct"
@@ -114,6 +115,41 @@ static int cycles_pane_segments(const struct layout *l, int *segs, struct cycles
 	return n;
 }
 
+/*
+ * A hybrid's other kind of core's node for tree node M: the node of the
+ * same name in the other kind's tree (the kernel's E-core names are the
+ * vendor's with "tma_" and in lower case: tma_retiring for Retiring), or -1.
+ * So an E-core's row reads its own figures under the P-cores' names.
+ */
+static int cycles_pane_alt(const struct layout *l, int m)
+{
+	enum layout_coretype kind = layout_metric_coretype(l, m);
+	const char *name = tree_node_name(l->metrics[m].name);
+
+	if (!l->metrics[m].level || kind == LAYOUT_CORES_ANY)
+		return -1;
+	for (int k = 0; k < l->nmetrics; k++) {
+		const char *other = tree_node_name(l->metrics[k].name);
+
+		if (k == m || !l->metrics[k].level || l->metrics[k].na ||
+		    layout_metric_coretype(l, k) == kind)
+			continue;
+		if (!strncasecmp(other, "tma_", 4))
+			other += 4;
+		if (!strcasecmp(other, name))
+			return k;
+	}
+	return -1;
+}
+
+/* Thread I's figure of segment M, else its kind of core's node of that name (ALT, -1 none). */
+static double cycles_pane_value(const struct sample *s, int i, int m, int alt)
+{
+	double v = pane_thread_value(s, i, m);
+
+	return isnan(v) && alt >= 0 ? pane_thread_value(s, i, alt) : v;
+}
+
 /* A segment's name as the pane shows it: without "cyc_" and "_pct"; *LEN its length. */
 static const char *cycles_pane_name(const struct layout *l, int m, int *len)
 {
@@ -135,14 +171,14 @@ static const char *cycles_pane_name(const struct layout *l, int m, int *len)
  * (MEM, a share of the slots) between them as their figures stand to each
  * other, so it adds up to the slots; the columns keep the vendor's figures.
  */
-static void cycles_pane_shares(const struct sample *s, int i, const int *segs, int nsegs,
-			       bool tree, int mem, double *w)
+static void cycles_pane_shares(const struct sample *s, int i, const int *segs, const int *alt,
+			       int nsegs, bool tree, int mem, double *w)
 {
 	double sum = 0, membound = tree && mem >= 0 ? pane_thread_value(s, i, mem) : NAN;
 	int first = -1;
 
 	for (int k = 0; k < nsegs; k++) {
-		double v = pane_thread_value(s, i, segs[k]);
+		double v = cycles_pane_value(s, i, segs[k], alt[k]);
 
 		w[k] = isnan(v) ? 0 : fmax(0, v);
 		if (tree && s->layout->metrics[segs[k]].parent == mem && mem >= 0) {
@@ -183,13 +219,15 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			    struct grid *g, struct view_frame *f)
 {
 	const struct layout *l = v->info.layout;
-	int segs[CYCLES_MAX_SEGS], row = 0, shown = 0, x, off = -1, ncol;
+	int segs[CYCLES_MAX_SEGS], alt[CYCLES_MAX_SEGS], row = 0, shown = 0, x, off = -1, ncol;
 	int label = 12, numw = 7, barw, legend = 1, nsegs, len, mem = layout_metric_find(l, "Memory_Bound");
 	struct cycles_look look[CYCLES_MAX_SEGS];
 	char buf[32];
 	bool tree;
 
 	nsegs = cycles_pane_segments(l, segs, look, &tree);
+	for (int k = 0; k < nsegs; k++)
+		alt[k] = tree ? cycles_pane_alt(l, segs[k]) : -1;
 	if (!nsegs) {
 		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no stall decomposition (cyc_* metrics).",
 			 l->name);
@@ -232,6 +270,16 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 		x += 2 + grid_put(g, y + legend, x + 2, g->w - 3 - x, GRID_NORMAL, "%.*s", len,
 				  name) + 2;
 	}
+	for (int k = 0; k < nsegs && g->h >= 30; k++)
+		if (alt[k] >= 0) {
+			/* a hybrid: the other kind's rows under these names (a small screen keeps its rows) */
+			legend++;
+			grid_put(g, y + legend, 2, g->w - 4, GRID_DIM, "%s-cores: their own nodes of these "
+				 "names (%s); the rest of their bar, nodes without one, is blank",
+				 layout_metric_coretype(l, alt[k]) == LAYOUT_CORES_E ? "E" : "P",
+				 l->metrics[alt[k]].name);
+			break;
+		}
 	if (off >= 0) {
 		legend++;
 		if (tree)
@@ -285,10 +333,10 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			grid_put(g, y + 2 + row, 0, label, GRID_NORMAL, " %4d", e->index);
 			double share[CYCLES_MAX_SEGS];
 
-			cycles_pane_shares(s, list[r], segs, nsegs, tree, mem, share);
+			cycles_pane_shares(s, list[r], segs, alt, nsegs, tree, mem, share);
 			cycles_pane_bar(share, look, nsegs, y + 2 + row, label, barw - 1, g);
 			for (int k = 0; k < ncol; k++) {
-				double val = pane_thread_value(s, list[r], segs[k]);
+				double val = cycles_pane_value(s, list[r], segs[k], alt[k]);
 
 				pane_value(s, segs[k], val, buf, sizeof(buf));
 				grid_put_right(g, y + 2 + row, label + barw + k * numw, numw,
