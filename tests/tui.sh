@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 69
+plan 72
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -237,6 +237,21 @@ else
 fi
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "... with every register put back"; else fail "... with every register put back" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# the settings of a run with every group on (a groups line of 600 characters on Sapphire
+# Rapids) read back whole: they were cut at 255 and refused ("no group 'TmaInf'")
+rm -f "$cfg/pmutop/pmutoprc"
+start 160 50 --sim sapphire-rapids --source msr -g all
+wait_for "sample 2" 15 >/dev/null
+key q
+wait_for "EXIT=0" 10 >/dev/null
+start 160 50 --sim sapphire-rapids --source msr
+check "every group's settings (-g all) read back: level 4 counts again" wait_for "4 TmaL4:75/10 ROT" 15
+case "$(screen)" in *"has no group"*) fail "... without a settings error" "$(screen | grep 'has no group')" ;; *) pass "... without a settings error" ;; esac
+# a settings file of a pmutop before psys: Power and Power.ram on bring Power.psys (key w) along
+printf 'groups TmaL1,Power,Power.ram\n' >"$cfg/pmutop/pmutoprc"
+start 160 50 --sim sapphire-rapids:memory-bound --source msr
+check "an older settings file's Power groups bring the platform's power (psys) with them" wait_for "platform 7" 15
 
 # no usable counters (this kind of machine: no msr device): the topology with
 # the OS's figures and the reason, instead of a refusal

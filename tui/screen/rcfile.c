@@ -17,7 +17,7 @@
 
 #define RCFILE_MAX_BYTES 65536
 /* the longest value a setting takes (a list of every metric of a layout fits) */
-#define RCFILE_VALUE_MAX 1000
+#define RCFILE_VALUE_MAX 16384 /* every group of a layout, every metric hidden */
 
 static const char rcfile_head[] = "# pmutop settings, written on quit\n";
 

@@ -106,9 +106,8 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 	}
 	if (!strcmp(key, "groups")) {
 		layout_groups mask = 0;
-		char list[256], *save = NULL;
+		char *list = xstrdup(value), *save = NULL; /* as long as the line: -g all's names */
 
-		snprintf(list, sizeof(list), "%s", value);
 		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 			int g = layout_group_find(l, w);
 
@@ -116,10 +115,21 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 				continue;
 			if (g < 0) {
 				snprintf(err, errlen, "groups: layout %s has no group '%s'", l->name, w);
+				free(list);
 				return -EINVAL;
 			}
 			mask |= LAYOUT_GROUP(g);
 		}
+		free(list);
+		/*
+		 * a group new to the layout since the file was written (Power.psys beside
+		 * Power) counts with its key's others where it starts on: a key turns all
+		 * of its groups on or off at once
+		 */
+		for (int g = 0; g < l->ngroups; g++)
+			if (!(mask & LAYOUT_GROUP(g)) && l->groups[g].default_on &&
+			    (mask & layout_key_groups(l, g)))
+				mask |= LAYOUT_GROUP(g);
 		v->groups = mask;
 		return 0;
 	}
@@ -164,9 +174,8 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 		return 0;
 	}
 	if (!strcmp(key, "hide")) {
-		char list[1024], *save = NULL;
+		char *list = xstrdup(value), *save = NULL;
 
-		snprintf(list, sizeof(list), "%s", value);
 		memset(v->col_hidden, 0, sizeof(bool) * (size_t)l->nmetrics);
 		for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 			int m = layout_metric_find(l, w);
@@ -175,10 +184,12 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 				continue;
 			if (m < 0) {
 				snprintf(err, errlen, "hide: layout %s has no metric '%s'", l->name, w);
+				free(list);
 				return -EINVAL;
 			}
 			v->col_hidden[m] = true;
 		}
+		free(list);
 		return 0;
 	}
 	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
