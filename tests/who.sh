@@ -20,7 +20,7 @@
 # mbm_total_bytes), with an "Unavailable" RMID, a missing counter file, a
 # cgroup and a process that go away mid-run; and resctrl absent.
 . "$top_srcdir/tests/lib.sh"
-plan 101
+plan 102
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 pids=""
@@ -440,6 +440,14 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_screen "$sock" "@ 15"; then pass "160x50: the selected container's CPUs 0-15 marked @ on the topology"; else fail "160x50: the selected container's CPUs marked @" "$screen"; fi
 	case "$screen" in *"@ 16"*) fail "... and no other CPU" "$screen" ;; *) pass "... and no other CPU" ;; esac
 	tmux -S "$sock" kill-server 2>/dev/null
+	# the bottleneck line for the selected cgroup (issue 48.1): its level 1 (T) over the vendor's
+	# thresholds, the container's back end 86.6 % of its slots
+	sock="$tmp/tmux4"
+	tmux -S "$sock" new-session -d -x 160 -y 50 "ulimit -n 20000 2>/dev/null; XDG_CONFIG_HOME=$tmp $PMUTOP $SIM --who --who-top 8 --pane who"
+	wait_screen "$sock" "docker 3f2a9c1b7d4e"
+	tmux -S "$sock" send-keys T Down Down
+	if wait_screen "$sock" "| cgroup docker 3f2a9c1b7d4e: Backend_Bound 87 %"; then pass "160x50: the bottleneck line names the selected container's, Backend_Bound 87 %"; else fail "160x50: the bottleneck line for the selected container" "$(printf '%s\n' "$screen" | sed -n 4p)"; fi
+	tmux -S "$sock" kill-server 2>/dev/null
 else
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do skip "the who pane on screen" "no tmux"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do skip "the who pane on screen" "no tmux"; done
 fi

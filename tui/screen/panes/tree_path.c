@@ -252,6 +252,51 @@ static void bneck_selected(const struct layout *l, const struct sample *s, const
 		  s->metric_scaled[last] ? "*" : "");
 }
 
+/*
+ * " | cgroup system.slice/db.service: Backend_Bound 61 %": the who pane's
+ * selected cgroup or process, where its level 1 is counted (T, or
+ * --who-topdown): the node over the vendor's threshold with the largest
+ * share, as for a socket, from the row's own figures (its levels below are
+ * not counted per cgroup).
+ */
+static void bneck_who(const struct view *v, const struct sample *s, unsigned kind, char *buf,
+		      size_t len, size_t *at)
+{
+	const struct layout *l = v->info.layout;
+	const struct who_snap *w = s->who;
+	int r = v->focus == VIEW_PANE_WHO ? who_pane_selected(v, s) : -1, path[BNECK_MAX_PATH], n;
+	const struct who_row *row;
+	double *vars;
+	bool any = false;
+
+	if (r < 0 || !w->ntd)
+		return;
+	row = &w->rows[r];
+	vars = xcalloc((size_t)layout_nvars(l) + 1, sizeof(double));
+	for (int i = 0; i < layout_nvars(l); i++)
+		vars[i] = NAN;
+	for (int k = 0; k < w->ntd; k++) {
+		int m = layout_metric_find(l, w->td_name[k]);
+
+		if (m >= 0 && !isnan(row->td[k])) {
+			vars[layout_metric_var(l, m)] = row->td[k];
+			any = true;
+		}
+	}
+	/* its name as the who pane shows it ("docker 3f2a9c1b7d4e", a process's command) */
+	bneck_add(buf, len, at, " | %s %s", row->pid ? "process" : "cgroup", row->name);
+	n = any ? tree_bottleneck(l, vars, path, BNECK_MAX_PATH, kind) : 0;
+	if (!any)
+		bneck_add(buf, len, at, ": settling (its level 1 is counted in turns)");
+	else if (!n)
+		bneck_add(buf, len, at, ": no node over the vendor's threshold");
+	else
+		bneck_add(buf, len, at, ": %s %.0f%s%s", tree_node_name(l->metrics[path[n - 1]].name),
+			  vars[layout_metric_var(l, path[n - 1])], !strcmp(w->td_unit, "%") ? " %" : "",
+			  row->age_s > 0 ? "~" : row->scaled ? "*" : "");
+	free(vars);
+}
+
 bool bneck_line(const struct view *v, const struct sample *s, const struct sample_entity *sel,
 		char *buf, size_t len)
 {
@@ -318,6 +363,8 @@ bool bneck_line(const struct view *v, const struct sample *s, const struct sampl
 	free(text);
 	if (sel)
 		bneck_selected(l, s, sel, kind, buf, len, &at);
+	else if (s->who)
+		bneck_who(v, s, kind, buf, len, &at);
 	if (at >= len && len > 4)
 		memcpy(buf + len - 4, "...", 4);
 	return true;
