@@ -194,6 +194,9 @@ struct engine_config {
 	/* who uses the machine (the session's who collector): a look hung on every sample, or NULL */
 	struct who_snap *(*who_look)(void *ctx, double t);
 	void *who_ctx;
+	/* the interval's thermal throttling (sample.throttle), NULL none */
+	struct sample_throttle *(*throttle_look)(void *ctx);
+	void *throttle_ctx;
 };
 
 struct engine;

@@ -429,5 +429,7 @@ struct sample *engine_build(struct engine *e)
 	snprintf(s->error, sizeof(s->error), "%s", err[0] ? err : uncore_error(e->unc));
 	if (e->cfg.who_look)
 		s->who = e->cfg.who_look(e->cfg.who_ctx, src_now(&e->cfg));
+	if (e->cfg.throttle_look)
+		s->throttle = e->cfg.throttle_look(e->cfg.throttle_ctx);
 	return s;
 }

@@ -153,6 +153,9 @@ void sample_release(const struct sample *cs)
 	free(s->flags);
 	free(s->groups);
 	who_snap_free(s->who);
+	if (s->throttle)
+		free(s->throttle->s);
+	free(s->throttle);
 	free(s->metric_scaled);
 	free(s);
 }
@@ -261,4 +264,36 @@ void who_snap_free(struct who_snap *s)
 		return;
 	free(s->rows);
 	free(s);
+}
+
+bool sample_throttle_text(const struct sample *s, char *buf, size_t len)
+{
+	const struct sample_throttle *t = s->throttle;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int k = 0; t && k < t->nsockets && k < s->nsockets && n < len; k++) {
+		const struct sample_throttle_socket *x = &t->s[k];
+		bool pkg = x->pkg_events > 0 || x->pkg_ms > 0;
+		int w;
+
+		if (!pkg && !x->cores)
+			continue;
+		w = snprintf(buf + n, len - n, "%sS%d:", n ? "; " : "", s->sockets[k].os_socket_id);
+		n += w > 0 ? (size_t)w : 0;
+		if (pkg && n < len) {
+			w = isnan(x->pkg_ms) ? snprintf(buf + n, len - n, " package %.0f events", x->pkg_events)
+			    : snprintf(buf + n, len - n, " package %.0f ms (%.0f event%s)", x->pkg_ms,
+				       x->pkg_events, x->pkg_events == 1 ? "" : "s");
+			n += w > 0 ? (size_t)w : 0;
+		}
+		if (x->cores && n < len) {
+			w = snprintf(buf + n, len - n, "%s %d core%s", pkg ? "," : "", x->cores,
+				     x->cores == 1 ? "" : "s");
+			n += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (n >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+	return buf[0] != 0;
 }

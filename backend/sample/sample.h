@@ -75,6 +75,34 @@ struct sample_flag {
 	char why[200];
 };
 
+/*
+ * The kernel's thermal_throttle counters over the interval (arch/x86's
+ * therm_throt: /sys/devices/system/cpu/cpuN/thermal_throttle), per socket:
+ * the package's throttle events and milliseconds (PROCHOT, the package's
+ * thermal or power limit), and of its cores how many throttled, their
+ * events and milliseconds summed.  NaN where not read.
+ */
+struct sample_throttle_socket {
+	double pkg_events, pkg_ms;
+	int cores;            /* cores that throttled in the interval */
+	double core_events, core_ms;
+};
+
+struct sample_throttle {
+	int nsockets;         /* as the sample's sockets, in their order */
+	struct sample_throttle_socket *s;
+	bool time;            /* the kernel gives the time (*_total_time_ms of newer kernels); else counts */
+	char why[200];        /* none read: why, and nsockets 0 */
+};
+
+/*
+ * The sockets that throttled in S's interval, for a person: "S0: package
+ * 150 ms (3 events), 56 cores" joined with "; " into BUF; false (BUF "")
+ * when none did or nothing was read.
+ */
+struct sample;
+bool sample_throttle_text(const struct sample *s, char *buf, size_t len);
+
 struct sample {
 	uint64_t seq;
 	double time;           /* wall clock at the end of the interval, seconds since the epoch */
@@ -110,6 +138,7 @@ struct sample {
 	int gp_used;           /* of those, the most one set of groups programs */
 	int resets;            /* counters found reset by someone else this interval */
 	struct who_snap *who;  /* who uses the machine (who_snap.h), or NULL */
+	struct sample_throttle *throttle; /* the interval's throttling, or NULL (not looked at) */
 	char warning[512];     /* shown in the header; "" when none */
 	char error[512];       /* the sampler failed: what happened and what to do */
 	int refs;              /* holders; use sample_ref / sample_release */

@@ -254,6 +254,11 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 		goto fail;
 	ec.who_look = session_who_look;
 	ec.who_ctx = s->who;
+	rc = session_throttle_open(s, c, err, errlen);
+	if (rc)
+		goto fail;
+	ec.throttle_look = session_throttle_look;
+	ec.throttle_ctx = s->thr;
 	rc = engine_create(&ec, &s->eng, err, errlen);
 	if (rc)
 		goto fail;
@@ -373,6 +378,8 @@ int session_open_os(const struct session_config *c, const char *reason, struct s
 		rc = session_who_open(s, c, err, errlen);
 	if (!rc)
 		ossample_set_who(s->os, s->who);
+	if (!rc)
+		rc = session_throttle_open(s, c, err, errlen);
 	if (rc) {
 		session_close(s);
 		return rc;
@@ -499,10 +506,13 @@ int session_close(struct session *s)
 	engine_free(s->eng);
 	s->eng = NULL;
 	/* the who collector's counters too: through the same kernel (the OS sampler is stopped) */
-	if (s->os)
+	if (s->os) {
 		ossample_set_who(s->os, NULL);
+		ossample_set_throttle(s->os, NULL);
+	}
 	if (!stuck) {
 		session_who_close(s);
+		session_throttle_close(s);
 		source_close(s->src);
 	}
 	/* restored: the guardian goes without touching anything */

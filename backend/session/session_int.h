@@ -38,6 +38,9 @@ struct session {
 	char who_err[256];        /* writing them failed: why */
 	int *who_cpus;
 	unsigned *who_types;
+	/* the thermal throttle counters (session_throttle.c) */
+	struct throttle *thr;
+	char thr_dir[256];        /* an emulated machine's files, "" none */
 };
 
 /*
@@ -53,6 +56,12 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 void session_who_close(struct session *s);
 /* The engine's look at who uses the machine (engine_config.who_look; CTX the collector). */
 struct who_snap *session_who_look(void *ctx, double t);
+
+/* The thermal throttle reader of S (for the engine, or handed to the OS sampler); 0 or -errno. */
+int session_throttle_open(struct session *s, const struct session_config *c, char *err, size_t errlen);
+void session_throttle_close(struct session *s);
+/* The engine's look at the interval's throttling (engine_config.throttle_look; CTX the reader). */
+struct sample_throttle *session_throttle_look(void *ctx);
 
 /* An emulated machine: which of the layout's core events it does not model (s->unmodelled). */
 void session_find_unmodelled(struct session *s);

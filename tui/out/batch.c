@@ -198,6 +198,12 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 			batch_text_pairs(s, r, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
 		}
 	}
+	{
+		char thr[600];
+
+		if (sample_throttle_text(s, thr, sizeof(thr)))
+			fprintf(out, "# throttled %s\n", thr);
+	}
 	for (int i = 0; i < s->nflags; i++) {
 		const struct sample_flag *f = &s->flags[i];
 		char ch[24] = "";

@@ -30,6 +30,8 @@ struct json_t *batch_who_json(const struct sample *s, const struct batch_run *r)
  * asked for, as {"columns", "data", "na"}.
  */
 void batch_json_tables(const struct sample *s, const struct batch_run *r, struct json_t *o);
+/* S's throttle table, every socket's (a recording's), or NULL when nothing looked. */
+struct json_t *batch_throttle_json(const struct sample *s);
 /* Wall-clock time T as ISO 8601 in UTC, to the millisecond ("2026-11-29T06:42:16.499Z"). */
 void batch_iso_time(double t, char *buf, size_t len);
 /* V to the batch formats' significant digits. */

@@ -68,6 +68,11 @@ static const char *batch_json_na_why(const struct sample *s, int k, char *buf, s
 	return "no finite result: a count its formula divides by was 0";
 }
 
+static json_t *batch_json_whole(double v)
+{
+	return isnan(v) ? json_null() : json_integer((json_int_t)llround(v));
+}
+
 /* The id columns of T ("cpu", "core", "kind", "socket", "channel", "cha"). */
 static void batch_json_id_names(const struct batch_run *r, const struct batch_table *t, json_t *cols)
 {
@@ -202,8 +207,57 @@ static bool batch_json_chas_on(const struct sample *s, const struct batch_run *r
 	return false;
 }
 
+/*
+ * The interval's thermal throttling: {"columns": [socket, package_events,
+ * package_ms, cores, core_events, core_ms], "data": [...], "na": {}} a row
+ * a socket (the milliseconds null where the kernel gives counts alone), or
+ * {"why": ...} where none was read; NULL where nothing looked (an older
+ * recording).  R NULL: every socket (a recording).
+ */
+static json_t *batch_json_throttle(const struct sample *s, const struct batch_run *r)
+{
+	static const char *const cols[] = { "socket", "package_events", "package_ms", "cores",
+					    "core_events", "core_ms" };
+	const struct sample_throttle *t = s->throttle;
+	json_t *o, *c, *d;
+
+	if (!t)
+		return NULL;
+	o = json_object();
+	if (t->why[0]) {
+		json_object_set_new(o, "why", json_string(t->why));
+		return o;
+	}
+	c = json_array();
+	d = json_array();
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		json_array_append_new(c, json_string(cols[i]));
+	for (int k = 0; k < t->nsockets && k < s->nsockets; k++) {
+		const struct sample_throttle_socket *x = &t->s[k];
+		json_t *row;
+
+		if (r && !batch_row_on(r, LAYOUT_SOCKET, k))
+			continue;
+		/* the kernel's whole counts and milliseconds, as integers */
+		row = json_array();
+		json_array_append_new(row, json_integer(s->sockets[k].os_socket_id));
+		json_array_append_new(row, batch_json_whole(x->pkg_events));
+		json_array_append_new(row, batch_json_whole(x->pkg_ms));
+		json_array_append_new(row, json_integer(x->cores));
+		json_array_append_new(row, batch_json_whole(x->core_events));
+		json_array_append_new(row, batch_json_whole(x->core_ms));
+		json_array_append_new(d, row);
+	}
+	json_object_set_new(o, "columns", c);
+	json_object_set_new(o, "data", d);
+	json_object_set_new(o, "na", json_object());
+	return o;
+}
+
 void batch_json_tables(const struct sample *s, const struct batch_run *r, json_t *o)
 {
+	json_t *thr = batch_json_throttle(s, r);
+
 	const struct layout *l = s->layout;
 	json_t *scaled = json_array();
 
@@ -223,4 +277,11 @@ void batch_json_tables(const struct sample *s, const struct batch_run *r, json_t
 		json_object_set_new(o, "channels", batch_json_per_socket(s, r, false));
 	if (batch_scope_on(r, BATCH_SCOPE_CHA) && batch_json_chas_on(s, r))
 		json_object_set_new(o, "chas", batch_json_per_socket(s, r, true));
+	if (thr)
+		json_object_set_new(o, "throttle", thr);
+}
+
+json_t *batch_throttle_json(const struct sample *s)
+{
+	return batch_json_throttle(s, NULL);
 }

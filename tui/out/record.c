@@ -476,6 +476,8 @@ static json_t *record_sample_json(const struct sample *s)
 	/* every row: a recording keeps the whole sample */
 	if (s->who)
 		json_object_set_new(o, "who", batch_who_json(s, &(struct batch_run){ 0 }));
+	if (s->throttle)
+		json_object_set_new(o, "throttle", batch_throttle_json(s));
 	json_object_set_new(o, "warning", json_string(s->warning));
 	json_object_set_new(o, "error", json_string(s->error));
 	json_object_set_new(o, "resets", json_integer(s->resets));

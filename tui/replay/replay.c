@@ -451,6 +451,9 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 	}
 	if (json_object_get(o, "who") && (why = replay_who(json_object_get(o, "who"), &s->who)))
 		goto bad;
+	if (json_object_get(o, "throttle") &&
+	    (why = replay_throttle(json_object_get(o, "throttle"), s->nsockets, &s->throttle)))
+		goto bad;
 	snprintf(s->warning, sizeof(s->warning), "%s", replay_str(o, "warning"));
 	snprintf(s->error, sizeof(s->error), "%s", replay_str(o, "error"));
 	s->resets = (int)json_integer_value(json_object_get(o, "resets"));

@@ -11,6 +11,8 @@
 
 /* A recorded sample's "who" object O into *OUT: NULL, or what is wrong with it. */
 const char *replay_who(json_t *o, struct who_snap **out);
+/* A recording's "throttle" (the batch JSON's) into *OUT (freed with the sample); NULL or why not. */
+const char *replay_throttle(json_t *o, int nsockets, struct sample_throttle **out);
 
 /* A number or null (NaN); false for anything else. */
 bool replay_num(json_t *v, double *out);

@@ -294,7 +294,16 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 	}
 	for (int i = 0; s && i < v->info.layout->ngroups; i++)
 		rotating += s->groups[i].state == SAMPLE_GROUP_ROTATING;
-	if (s && s->warning[0]) {
+	if (s && sample_throttle_text(s, bline, sizeof(bline))) {
+		char text[1200];
+
+		/* a capped clock explains the figures: before the standing warnings */
+		snprintf(text, sizeof(text), "THROTTLED %s of this %.1f s (heat or a power limit capped "
+			 "the clock)", bline, s->interval_s);
+		if ((int)strlen(text) > g->w - 2) /* 80 columns: the sockets' figures whole */
+			snprintf(text, sizeof(text), "THROTTLED %s", bline);
+		panes_message_line(g, GRID_CRIT, text);
+	} else if (s && s->warning[0]) {
 		panes_message_line(g, GRID_WARN, s->warning);
 	} else if (s && s->nflags) {
 		char where[160] = "", one[48];

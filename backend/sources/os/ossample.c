@@ -1,6 +1,7 @@
 /*
  * ossample: utilisation and clock from /proc and sysfs; see ossample.h.
  */
+#include "throttle.h"
 #include "ossample.h"
 #include "rootfs.h"
 
@@ -31,6 +32,7 @@ static const char ossample_layout_text[] =
 struct ossample {
 	char root[512];             /* "" for this machine */
 	struct who *who;            /* who uses it (the session's), or NULL */
+	struct throttle *thr;       /* the thermal throttle counters (the session's), or NULL */
 	const struct topo *t;
 	struct layout *l;
 	int tfd;
@@ -211,6 +213,8 @@ struct sample *ossample_take(struct ossample *o)
 		clock_gettime(CLOCK_MONOTONIC, &mono);
 		s->who = who_collect(o->who, (double)mono.tv_sec + mono.tv_nsec * 1e-9);
 	}
+	if (o->thr)
+		s->throttle = throttle_look(o->thr);
 	snprintf(s->warning, sizeof(s->warning), "%s", o->reason);
 	for (int th = 0; th < t->nthreads; th++) {
 		struct sample_entity *e;
@@ -265,4 +269,9 @@ void ossample_free(struct ossample *o)
 void ossample_set_who(struct ossample *o, struct who *w)
 {
 	o->who = w;
+}
+
+void ossample_set_throttle(struct ossample *o, struct throttle *th)
+{
+	o->thr = th;
 }

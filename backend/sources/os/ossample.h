@@ -40,6 +40,9 @@ void ossample_set_paused(struct ossample *o, bool paused);
 /* Hang W's look (who.h) on each sample (W stays the caller's). */
 struct who;
 void ossample_set_who(struct ossample *o, struct who *w);
+/* The thermal throttle counters to look at each sample (the session's), or NULL. */
+struct throttle;
+void ossample_set_throttle(struct ossample *o, struct throttle *th);
 
 void ossample_free(struct ossample *o);
 

@@ -160,6 +160,15 @@ int emu_watch(struct emu *e, int cpu, uint64_t sel, double *count);
  * -errno with one line in ERR.
  */
 int emu_who_write(struct emu *e, const char *dir, char *err, size_t errlen);
+
+/*
+ * The kernel's thermal throttle counters under DIR
+ * (sys/devices/system/cpu/cpuN/thermal_throttle), up to the emulated clock
+ * now: the scenario's throttled shares and events integrated.  Intel's
+ * machines only (Linux's therm_throt); an AMD machine writes none.  0 or
+ * -errno with ERR.
+ */
+int emu_throttle_write(struct emu *e, const char *dir, char *err, size_t errlen);
 /* The cgroup whose directory (in the written tree) FD is open on: its index, or -1. */
 int emu_who_cgroup_of(struct emu *e, int fd);
 /* The scenario task of PID, or -1. */

@@ -216,6 +216,7 @@ void emu_free(struct emu *e)
 		return;
 	topo_free(e->topo);
 	emu_who_free(e->who);
+	emu_throttle_free(e->thr);
 	scenario_free(e->sc);
 	for (int i = 0; e->cpus && i < e->ncpus; i++)
 		free(e->cpus[i].seg_truth);

@@ -133,6 +133,7 @@ struct emu {
 	struct emu_socket *sockets;
 	int nsockets;
 	struct emu_who *who;    /* the tasks' files and counters (emu_who.c), NULL until written */
+	struct emu_throttle *thr; /* the thermal throttle counters' files (emu_throttle.c), NULL until written */
 	uint64_t unknown[EMU_MAX_UNKNOWN];
 	int nunknown;
 	char unknown_text[EMU_MAX_UNKNOWN * 40];
@@ -249,5 +250,13 @@ int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count);
 
 void emu_who_free(struct emu_who *w);
+/* Replace DIR/NAME with TEXT (a temporary file renamed over it); 0 or -errno. */
+int emu_who_put(const char *dir, const char *name, const char *text);
+/* mkdir -p of DIR/SUB; 0 or -errno. */
+int emu_who_mkdir(const char *dir, const char *sub);
+
+/* ---- emu_throttle.c: the kernel's thermal throttle counters ---- */
+struct emu_throttle;
+void emu_throttle_free(struct emu_throttle *t);
 
 #endif

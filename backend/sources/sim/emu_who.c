@@ -193,7 +193,7 @@ static void emu_who_advance(struct emu *e, struct emu_who *w, double t)
 }
 
 /* Replace DIR/NAME with TEXT (a temporary file renamed over it). */
-static int emu_who_put(const char *dir, const char *name, const char *text)
+int emu_who_put(const char *dir, const char *name, const char *text)
 {
 	char path[4096], tmp[4200];
 	FILE *f;
@@ -210,7 +210,7 @@ static int emu_who_put(const char *dir, const char *name, const char *text)
 }
 
 /* mkdir -p of DIR/SUB. */
-static int emu_who_mkdir(const char *dir, const char *sub)
+int emu_who_mkdir(const char *dir, const char *sub)
 {
 	char path[4096];
 

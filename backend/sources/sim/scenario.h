@@ -205,7 +205,11 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(br_taken_bwd_share, CPU, 0.6, 0, 1,     "share of the taken conditional branches that jump backward (loops); Lion Cove counts them apart") \
 	X(core_c6_share,     SOCKET, 0, 0, 1,     "share of the time the socket's cores spend in core C6, averaged over its cores (each core's CORE_C6_RESIDENCY, the cstate driver's c6-residency, over TSC ticks); at most its idle share") \
 	X(pkg_c6_share,      SOCKET, 0, 0, 1,     "share of the time the package spends in package C6 (PKG_C6_RESIDENCY: every core in C6 and the uncore asleep); at most core_c6_share") \
-	X(platform_watts,    SOCKET, 0, 0, 20000, "RAPL psys: the platform's power, watts (energy-psys, MSR_PLATFORM_ENERGY_STATUS), as this package reads it: the platform's master package reads the whole platform's, the others 0; 0 everywhere: a platform that does not report it")
+	X(platform_watts,    SOCKET, 0, 0, 20000, "RAPL psys: the platform's power, watts (energy-psys, MSR_PLATFORM_ENERGY_STATUS), as this package reads it: the platform's master package reads the whole platform's, the others 0; 0 everywhere: a platform that does not report it") \
+	X(pkg_throttle_share, SOCKET, 0, 0, 1,    "share of the time the package is throttled (its thermal monitor or a power limit: PROCHOT), the kernel's package_throttle_total_time_ms") \
+	X(pkg_throttle_rate, SOCKET, 0, 0, 1e6, "package throttle episodes a second (package_throttle_count; not a memory rate: socket_channels leaves it as written)") \
+	X(core_throttle_share, SOCKET, 0, 0, 1,   "share of the time each core of the socket is throttled (core_throttle_total_time_ms)") \
+	X(core_throttle_rate, SOCKET, 0, 0, 1e6, "throttle episodes a second of each core of the socket (core_throttle_count)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,

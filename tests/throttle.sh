@@ -1,0 +1,111 @@
+#!/bin/sh
+# Throttling (issue 48.4: what turbostat and pcm-power tell a user): the
+# kernel's thermal throttle counters, /sys/devices/system/cpu/cpuN/
+# thermal_throttle (Linux's therm_throt, Intel's thermal interrupt: the
+# kernel's admin-guide "Intel thermal throttle events reporting"):
+# package_throttle_count and _total_time_ms, the same on every CPU of a
+# package, core_throttle_count and _total_time_ms, each core's; whole
+# counts and milliseconds.  pmutop reads them each interval: per socket the
+# package's events and milliseconds and how many of its cores throttled
+# (the screen's message line, text's "# throttled", JSON's throttle table).
+#
+# The emulated machines write them from the scenario (throttled.scn: socket
+# 0's package throttled 30 % of the time in 5 episodes a second, each of its
+# cores 20 % in 2 a second, socket 1 cool), the truth here without the
+# noise; a fake machine tree (--root) holds files this test writes as the
+# kernel would, through the registers' engine and through the OS sampler.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/fakehw_lib.sh"
+plan 16
+tmp=$(mktemp -d)
+fakehw_cleanup='rm -rf "$tmp"'
+trap 'rm -rf "$tmp"' EXIT
+sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/throttled.scn" >"$tmp/hot.scn"
+
+# the last sample's throttle table: "socket package_events package_ms cores core_events core_ms interval_ms" a line
+rows() {
+	printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+t = s.get("throttle", {})
+if "why" in t:
+    print("why:", t["why"])
+for r in t.get("data", []):
+    print(" ".join("null" if v is None else str(v) for v in r), round(s["interval_s"] * 1000))'
+}
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 3 -d 0.5 --format json
+set -- $(rows | sed -n 1p)
+near "Sapphire Rapids, socket 0: its package throttled 30 % of the interval (package_throttle_total_time_ms)" \
+	"$($PY -c "print($3 / $7)")" 0.3 0.05
+expect_is "... in 2 or 3 whole episodes (5 a second over 0.5 s: package_throttle_count)" \
+	"$(case "$2" in 2 | 3) echo yes ;; *) echo "$2" ;; esac)" yes
+expect_is "... all 56 of its cores throttled" "$4" 56
+near "... each 20 % of the interval, summed (core_throttle_total_time_ms)" \
+	"$($PY -c "print($6 / ($7 * 56))")" 0.2 0.05
+expect_is "socket 1, cool: nothing" "$(rows | sed -n 2p | cut -d' ' -f1-6)" "1 0 0 0 0 0"
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 2 -d 0.5 --record "$tmp/hot.jsonl"
+expect_match "text output: a # throttled line naming the socket" "$out" "# throttled S0: package 1"
+run "$PMUTOP" --replay "$tmp/hot.jsonl" -b --format json
+expect_match "... recorded: the replay has the throttle table" "$(rows | sed -n 1p)" " 56 "
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" --dump -n 2 -d 0.5
+expect_match "the screen at 80x24: THROTTLED on the message line, the socket's figures whole" \
+	"$(printf '%s\n' "$out" | sed -n 3p)" " THROTTLED S0: package 1"
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim sapphire-rapids:compute-bound --dump -n 2 -d 0.3
+case "$out" in *THROTTLED*) fail "a cool machine: no THROTTLED" "$(printf '%s\n' "$out" | sed -n 3p)" ;; *) pass "a cool machine: no THROTTLED" ;; esac
+run "$PMUTOP" --sim genoa -b -n 1 -d 0.2 --format json
+expect_match "Genoa (AMD): no counters, and why" "$(rows)" "why: no thermal throttle counters"
+expect_match "... naming AMD" "$(rows)" "an AMD CPU (Linux's therm_throt is Intel's)"
+
+# a machine's own tree: Nehalem-EP's (socket 1 is CPUs 4-7 and 12-15), first without the files
+fakehw_start nehalem-ep:idle
+run "$PMUTOP" --root "$dir" -b -n 1 -d 0.2 --format json
+expect_match "a kernel without them (--root tree): why, once a sample" "$(rows)" \
+	"why: no thermal throttle counters (/sys/devices/system/cpu/cpu0/thermal_throttle)"
+# then the kernel's files on every CPU, socket 1's package and its core 4 throttling all along
+# (a writer adds an episode and 10 ms every 50 ms, each file replaced whole as sysfs shows it)
+for c in $(seq 0 15); do
+	d="$dir/sys/devices/system/cpu/cpu$c/thermal_throttle"
+	mkdir -p "$d"
+	for f in package_throttle_count package_throttle_total_time_ms core_throttle_count \
+		core_throttle_total_time_ms; do echo 0 >"$d/$f"; done
+done
+bump() {
+	n=0
+	while [ -d "$dir/sys" ]; do
+		n=$((n + 1))
+		for c in 4 5 6 7 12 13 14 15; do
+			d="$dir/sys/devices/system/cpu/cpu$c/thermal_throttle"
+			echo $n >"$d/.c" && mv "$d/.c" "$d/package_throttle_count"
+			echo $((n * 10)) >"$d/.t" && mv "$d/.t" "$d/package_throttle_total_time_ms"
+		done
+		for c in 4 12; do
+			d="$dir/sys/devices/system/cpu/cpu$c/thermal_throttle"
+			echo $n >"$d/.c" && mv "$d/.c" "$d/core_throttle_count"
+			echo $((n * 10)) >"$d/.t" && mv "$d/.t" "$d/core_throttle_total_time_ms"
+		done
+		sleep 0.05
+	done
+}
+bump &
+bumper=$!
+fakehw_cleanup='kill $bumper 2>/dev/null; rm -rf "$tmp"'
+# a sample that saw socket 1 throttle: "package_events package_ms cores" of socket 1, socket 0's
+seen() {
+	rows | $PY -c '
+import sys
+r = [l.split() for l in sys.stdin if l[0].isdigit()]
+s0, s1 = r[0], r[1]
+print("yes" if int(s1[1]) > 0 and int(s1[2]) > 0 and s1[3] == "1" and s0[1:4] == ["0", "0", "0"] else r)'
+}
+run "$PMUTOP" --root "$dir" -b -n 3 -d 0.3 --format json
+expect_is "through the registers (--root): socket 1's package episodes and milliseconds, its core 4, socket 0 none" \
+	"$(seen)" yes
+# the OS's figures alone (--source perf: the fake tree has no perf, so no counters): the same files
+run "$PMUTOP" --root "$dir" --source perf -b -n 3 -d 0.3 --format json
+expect_match "... and where pmutop has no counters (the OS sampler)" "$(printf '%s\n' "$out" | tail -1)" '"source":"OS (no counters)"'
+expect_is "... the same counters read" "$(seen)" yes
+# an older kernel: counts, no *_total_time_ms
+rm -f "$dir"/sys/devices/system/cpu/cpu*/thermal_throttle/*_time_ms
+kill $bumper 2>/dev/null
+run "$PMUTOP" --root "$dir" -b -n 2 -d 0.3 --format json
+expect_is "a kernel with counts alone: the milliseconds null" "$(rows | sed -n 2p | cut -d' ' -f3,6)" "null null"
