@@ -16,13 +16,14 @@
 # kernel would, through the registers' engine and through the OS sampler.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 16
+plan 18
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
 trap 'rm -rf "$tmp"' EXIT
 sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/throttled.scn" >"$tmp/hot.scn"
 
-# the last sample's throttle table: "socket package_events package_ms cores core_events core_ms interval_ms" a line
+# the last sample's throttle table: "socket package_events package_ms cores core_events core_ms window_ms"
+# a line (the milliseconds over the counters' own window, window_s: the looks' times)
 rows() {
 	printf '%s\n' "$out" | tail -1 | $PY -c '
 import json, sys
@@ -31,7 +32,7 @@ t = s.get("throttle", {})
 if "why" in t:
     print("why:", t["why"])
 for r in t.get("data", []):
-    print(" ".join("null" if v is None else str(v) for v in r), round(s["interval_s"] * 1000))'
+    print(" ".join("null" if v is None else str(v) for v in r), round((t["window_s"] or s["interval_s"]) * 1000))'
 }
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 3 -d 0.5 --format json
 set -- $(rows | sed -n 1p)
@@ -52,6 +53,26 @@ expect_match "the screen at 80x24: THROTTLED on the message line, the socket's f
 	"$(printf '%s\n' "$out" | sed -n 3p)" " THROTTLED S0: package 1"
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim sapphire-rapids:compute-bound --dump -n 2 -d 0.3
 case "$out" in *THROTTLED*) fail "a cool machine: no THROTTLED" "$(printf '%s\n' "$out" | sed -n 3p)" ;; *) pass "a cool machine: no THROTTLED" ;; esac
+# Prometheus: the share of the interval and the episodes, per socket and scope
+. "$top_srcdir/tests/http_lib.sh"
+port=$(free_port)
+"$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -d 0.5 --serve "127.0.0.1:$port" >/dev/null 2>&1 &
+server=$!
+fakehw_cleanup='kill $server 2>/dev/null; rm -rf "$tmp"'
+trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+ratio() {
+	r=$(curl -s "http://127.0.0.1:$port/metrics" |
+		sed -n 's/^pmutop_throttle_ratio{socket="0",scope="package",[^}]*} //p')
+	[ -n "$r" ] && $PY -c "import sys; sys.exit(not 0.25 < float(sys.argv[1]) < 0.35)" "$r"
+}
+if wait_http "http://127.0.0.1:$port/metrics" && wait_until 10 ratio; then
+	pass "Prometheus: pmutop_throttle_ratio of socket 0's package ($r)"
+else
+	fail "Prometheus: pmutop_throttle_ratio of socket 0's package" "$(curl -s "http://127.0.0.1:$port/metrics" | grep throttle)"
+fi
+expect_match "... and its cores' mean share, and the episodes" \
+	"$(curl -s "http://127.0.0.1:$port/metrics" | grep -c 'pmutop_throttle_ratio{socket="0",scope="core"\|pmutop_throttle_events{socket="0",scope="package"')" "2"
+kill $server 2>/dev/null
 run "$PMUTOP" --sim genoa -b -n 1 -d 0.2 --format json
 expect_match "Genoa (AMD): no counters, and why" "$(rows)" "why: no thermal throttle counters"
 expect_match "... naming AMD" "$(rows)" "an AMD CPU (Linux's therm_throt is Intel's)"

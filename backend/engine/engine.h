@@ -195,7 +195,7 @@ struct engine_config {
 	struct who_snap *(*who_look)(void *ctx, double t);
 	void *who_ctx;
 	/* the interval's thermal throttling (sample.throttle), NULL none */
-	struct sample_throttle *(*throttle_look)(void *ctx);
+	struct sample_throttle *(*throttle_look)(void *ctx, double t);
 	void *throttle_ctx;
 };
 

@@ -430,6 +430,6 @@ struct sample *engine_build(struct engine *e)
 	if (e->cfg.who_look)
 		s->who = e->cfg.who_look(e->cfg.who_ctx, src_now(&e->cfg));
 	if (e->cfg.throttle_look)
-		s->throttle = e->cfg.throttle_look(e->cfg.throttle_ctx);
+		s->throttle = e->cfg.throttle_look(e->cfg.throttle_ctx, src_now(&e->cfg));
 	return s;
 }

@@ -35,6 +35,7 @@ struct throttle {
 	struct th_file (*core)[TH_N]; /* per topo core */
 	int *core_socket;
 	bool time;
+	double t_prev;           /* the last look's time, NaN none */
 	char why[200];
 };
 
@@ -88,6 +89,7 @@ struct throttle *throttle_open(const char *root, const struct topo *t, void (*re
 	struct throttle *th = xcalloc(1, sizeof(*th));
 
 	th->root = root ? xstrdup(root) : NULL;
+	th->t_prev = NAN;
 	th->refresh = refresh;
 	th->ctx = ctx;
 	th->nsockets = t->nsockets;
@@ -124,10 +126,12 @@ struct throttle *throttle_open(const char *root, const struct topo *t, void (*re
 	return th;
 }
 
-struct sample_throttle *throttle_look(struct throttle *th)
+struct sample_throttle *throttle_look(struct throttle *th, double t)
 {
 	struct sample_throttle *out = xcalloc(1, sizeof(*out));
 
+	out->window_s = t - th->t_prev; /* NaN the first time: the baseline's moment is not the clock's */
+	th->t_prev = t;
 	if (th->why[0]) {
 		snprintf(out->why, sizeof(out->why), "%s", th->why);
 		return out;

@@ -27,8 +27,12 @@ struct throttle;
 struct throttle *throttle_open(const char *root, const struct topo *t, void (*refresh)(void *ctx),
 			       void *ctx);
 
-/* The interval since the last look, xmalloc'd (the sample frees it with sample_free). */
-struct sample_throttle *throttle_look(struct throttle *th);
+/*
+ * The interval since the last look, at time T on the sampler's clock (its
+ * window_s: the seconds since the look before), xmalloc'd (the sample
+ * frees it with sample_free).
+ */
+struct sample_throttle *throttle_look(struct throttle *th, double t);
 
 void throttle_free(struct throttle *th);
 

@@ -92,6 +92,7 @@ struct sample_throttle {
 	int nsockets;         /* as the sample's sockets, in their order */
 	struct sample_throttle_socket *s;
 	bool time;            /* the kernel gives the time (*_total_time_ms of newer kernels); else counts */
+	double window_s;      /* the seconds since the look before, on the sampler's clock; NaN the first */
 	char why[200];        /* none read: why, and nsockets 0 */
 };
 

@@ -61,7 +61,7 @@ struct who_snap *session_who_look(void *ctx, double t);
 int session_throttle_open(struct session *s, const struct session_config *c, char *err, size_t errlen);
 void session_throttle_close(struct session *s);
 /* The engine's look at the interval's throttling (engine_config.throttle_look; CTX the reader). */
-struct sample_throttle *session_throttle_look(void *ctx);
+struct sample_throttle *session_throttle_look(void *ctx, double t);
 
 /* An emulated machine: which of the layout's core events it does not model (s->unmodelled). */
 void session_find_unmodelled(struct session *s);

@@ -48,9 +48,9 @@ int session_throttle_open(struct session *s, const struct session_config *c, cha
 	return 0;
 }
 
-struct sample_throttle *session_throttle_look(void *ctx)
+struct sample_throttle *session_throttle_look(void *ctx, double t)
 {
-	return throttle_look(ctx);
+	return throttle_look(ctx, t);
 }
 
 static int session_throttle_rm(const char *path, const struct stat *st, int flag, struct FTW *f)

@@ -251,6 +251,8 @@ static json_t *batch_json_throttle(const struct sample *s, const struct batch_ru
 	json_object_set_new(o, "columns", c);
 	json_object_set_new(o, "data", d);
 	json_object_set_new(o, "na", json_object());
+	/* the counters' own window (the looks' times), which the milliseconds are of */
+	json_object_set_new(o, "window_s", isfinite(t->window_s) ? json_real(t->window_s) : json_null());
 	return o;
 }
 

@@ -537,6 +537,7 @@ int prom_write(const struct sample *s, const struct prom_totals *t, const struct
 	}
 	prom_run(&c, a);
 	prom_figures(&c);
+	prom_throttle(&c);
 	if (!stable_only) {
 		prom_metrics(&c);
 		if (t)

@@ -27,5 +27,7 @@ void prom_family(struct prom_ctx *c, const char *name, const char *type, const c
 void prom_label_value(FILE *out, const char *raw);
 /* The stable families (figure.h), per socket, channel and link (prom_stable.c). */
 void prom_figures(struct prom_ctx *c);
+/* The interval's thermal throttling per socket (prom_stable.c): pmutop_throttle_ratio and _events. */
+void prom_throttle(struct prom_ctx *c);
 
 #endif

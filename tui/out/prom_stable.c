@@ -84,3 +84,51 @@ void prom_figures(struct prom_ctx *c)
 		}
 	}
 }
+
+/*
+ * The interval's thermal throttling (sample.throttle), per socket:
+ * pmutop_throttle_ratio{scope="package"} the share of the interval (the
+ * counters' own window between two looks) its
+ * package was throttled, {scope="core"} its cores' mean share; and
+ * pmutop_throttle_events{scope} the episodes in the interval (its cores'
+ * summed).  Nothing where the kernel has no counters, the ratio none where
+ * it gives counts alone.
+ */
+void prom_throttle(struct prom_ctx *c)
+{
+	const struct sample *s = c->s;
+	const struct sample_throttle *t = s->throttle;
+	double ms = (isfinite(t ? t->window_s : NAN) ? t->window_s : s->interval_s) * 1e3;
+
+	if (!t || !t->nsockets || !(ms > 0))
+		return;
+	for (int f = 0; f < 2; f++) {
+		const char *name = f ? "pmutop_throttle_events" : "pmutop_throttle_ratio";
+
+		if (!f && !t->time)
+			continue;
+		prom_family(c, name, "gauge", f ? "Thermal throttle episodes in the last interval "
+			    "(the kernel's package_throttle_count, and core_throttle_count summed over "
+			    "the socket's cores)" : "Share of the last interval throttled: the package "
+			    "(package_throttle_total_time_ms), or its cores' mean "
+			    "(core_throttle_total_time_ms)", "stable: the same name on every platform");
+		for (int k = 0; k < t->nsockets && k < s->nsockets; k++) {
+			int ncores = 0;
+
+			for (int i = 0; i < s->ncores; i++)
+				ncores += s->cores[i].socket == k;
+			for (int sc = 0; sc < 2; sc++) {
+				double v = f ? (sc ? t->s[k].core_events : t->s[k].pkg_events)
+					   : sc ? t->s[k].core_ms / ms / (ncores ? ncores : 1)
+					   : t->s[k].pkg_ms / ms;
+
+				if (!isfinite(v))
+					continue;
+				fprintf(c->out, "%s{socket=\"%d\",scope=\"%s\",source=\"%s\"%s} %.17g\n",
+					name, s->sockets[k].os_socket_id, sc ? "core" : "package",
+					c->source, s->simulated ? ",simulated=\"true\"" : "", v);
+				c->series++;
+			}
+		}
+	}
+}

@@ -175,6 +175,7 @@ const char *replay_throttle(json_t *o, int nsockets, struct sample_throttle **ou
 	t->nsockets = nsockets;
 	t->s = xcalloc((size_t)nsockets + 1, sizeof(*t->s));
 	t->time = true;
+	t->window_s = replay_throttle_num(json_object_get(o, "window_s"));
 	json_array_foreach(d, i, row) {
 		if (!json_is_array(row) || json_array_size(row) != 6)
 			return "a row of its throttle table is not 6 values";

@@ -213,8 +213,12 @@ struct sample *ossample_take(struct ossample *o)
 		clock_gettime(CLOCK_MONOTONIC, &mono);
 		s->who = who_collect(o->who, (double)mono.tv_sec + mono.tv_nsec * 1e-9);
 	}
-	if (o->thr)
-		s->throttle = throttle_look(o->thr);
+	if (o->thr) {
+		struct timespec mono;
+
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		s->throttle = throttle_look(o->thr, (double)mono.tv_sec + mono.tv_nsec * 1e-9);
+	}
 	snprintf(s->warning, sizeof(s->warning), "%s", o->reason);
 	for (int th = 0; th < t->nthreads; th++) {
 		struct sample_entity *e;
