@@ -144,6 +144,9 @@ wait $own 2>/dev/null
 own=$!
 i=0
 while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+# the socket is made, then given its group and mode: wait for them (a busy CI once saw it between)
+sock_group() { [ "$(stat -c '%G %a' "$sock" 2>&1)" = "nogroup 660" ]; }
+wait_until 5 sock_group
 expect_match "--viewers-group: the socket's group" "$(stat -c '%G %a' "$sock" 2>&1)" "nogroup 660"
 kill $own
 wait $own 2>/dev/null
