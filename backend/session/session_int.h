@@ -54,6 +54,8 @@ int session_vendor_layout(const struct session_config *c, const struct source *s
 /* The who collector of S for C (before the engine or OS sampler is made); 0 or -errno with ERR. */
 int session_who_open(struct session *s, const struct session_config *c, char *err, size_t errlen);
 void session_who_close(struct session *s);
+/* Remove DIR and everything under it (an emulated machine's files), no link followed. */
+void session_rm_tree(const char *dir);
 /* The engine's look at who uses the machine (engine_config.who_look; CTX the collector). */
 struct who_snap *session_who_look(void *ctx, double t);
 

@@ -10,7 +10,6 @@
 #include "throttle.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,18 +52,11 @@ struct sample_throttle *session_throttle_look(void *ctx, double t)
 	return throttle_look(ctx, t);
 }
 
-static int session_throttle_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 void session_throttle_close(struct session *s)
 {
 	throttle_free(s->thr);
 	s->thr = NULL;
 	if (s->thr_dir[0])
-		nftw(s->thr_dir, session_throttle_rm, 16, FTW_DEPTH | FTW_PHYS);
+		session_rm_tree(s->thr_dir);
 	s->thr_dir[0] = '\0';
 }

@@ -44,6 +44,11 @@ static int session_who_rm(const char *path, const struct stat *st, int flag, str
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+void session_rm_tree(const char *dir)
+{
+	nftw(dir, session_who_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Why an emulated machine has no one to show, or NULL. */
 static const char *session_who_sim_why(const struct session *s)
 {
@@ -151,7 +156,7 @@ void session_who_close(struct session *s)
 	who_mk_remove(s->who_mk);
 	s->who_mk = NULL;
 	if (s->who_dir[0])
-		nftw(s->who_dir, session_who_rm, 16, FTW_DEPTH | FTW_PHYS);
+		session_rm_tree(s->who_dir);
 	s->who_dir[0] = '\0';
 	free(s->who_cpus);
 	free(s->who_types);
