@@ -107,8 +107,9 @@ for i in range(15):
         bad.append(repr(e))
     lat.append(time.time() - t)
     time.sleep(0.3)
-print("scrapes: %d of 15 failed, slowest %.0f ms, over 1 s: %d" %
-      (len(bad), max(lat) * 1e3, sum(l > 1 for l in lat)))
+print("scrapes: %d of 15 failed, slowest %.0f ms, over 1 s: %d%s" %
+      (len(bad), max(lat) * 1e3, sum(l > 1 for l in lat),
+       "; how: " + ", ".join(str(b) for b in bad[:3]) if bad else ""))
 PYEOF
 res=$(setpriv --reuid=daemon --regid=daemon --clear-groups $PY3 "$tmp/scrape.py" "$port" 2>&1)
 echo "# $res"
