@@ -14,16 +14,20 @@
 # cores 20 % in 2 a second, socket 1 cool), the truth here without the
 # noise; a fake machine tree (--root) holds files this test writes as the
 # kernel would, through the registers' engine and through the OS sampler.
+# A kernel booted with int_pln_enable also counts the power-limit
+# notifications (package_power_limit_count, core_power_limit_count:
+# therm_throt.c adds the files only then); throttled.scn gives socket 0's
+# package 2 a second and each of its cores 1.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 18
+plan 26
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
 trap 'rm -rf "$tmp"' EXIT
 sed 's/^noise .*/noise 0/' "$top_srcdir/backend/sources/sim/scenarios/throttled.scn" >"$tmp/hot.scn"
 
-# the last sample's throttle table: "socket package_events package_ms cores core_events core_ms window_ms"
-# a line (the milliseconds over the counters' own window, window_s: the looks' times)
+# the last sample's throttle table: "socket package_events package_ms cores core_events core_ms
+# package_power_limit_events core_power_limit_events window_ms" a line (the milliseconds over the counters' own window, window_s: the looks' times)
 rows() {
 	printf '%s\n' "$out" | tail -1 | $PY -c '
 import json, sys
@@ -37,15 +41,45 @@ for r in t.get("data", []):
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 3 -d 0.5 --format json
 set -- $(rows | sed -n 1p)
 near "Sapphire Rapids, socket 0: its package throttled 30 % of the interval (package_throttle_total_time_ms)" \
-	"$($PY -c "print($3 / $7)")" 0.3 0.05
+	"$($PY -c "print($3 / $9)")" 0.3 0.05
 expect_is "... in 2 or 3 whole episodes (5 a second over 0.5 s: package_throttle_count)" \
 	"$(case "$2" in 2 | 3) echo yes ;; *) echo "$2" ;; esac)" yes
 expect_is "... all 56 of its cores throttled" "$4" 56
 near "... each 20 % of the interval, summed (core_throttle_total_time_ms)" \
-	"$($PY -c "print($6 / ($7 * 56))")" 0.2 0.05
+	"$($PY -c "print($6 / ($9 * 56))")" 0.2 0.05
 expect_is "socket 1, cool: nothing" "$(rows | sed -n 2p | cut -d' ' -f1-6)" "1 0 0 0 0 0"
+# the power-limit notifications over samples 2-7 (3 s): whole counts, each file one count either way
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 7 -d 0.5 --format json
+pl=$(printf '%s\n' "$out" | sed 1d | $PY -c '
+import json, sys
+pkg = core = win = 0.0
+for line in sys.stdin:
+    t = json.loads(line)["throttle"]
+    pkg += t["data"][0][6]
+    core += t["data"][0][7]
+    win += t["window_s"]
+    assert t["data"][1][6:] == [0, 0], t["data"][1]
+print("%.2f %.2f %.2f" % (pkg / win, core / win / 56, win))')
+set -- $pl
+expect_is "power-limit notifications: socket 0's package 2 a second (package_power_limit_count; $1 over $3 s)" \
+	"$($PY -c "print(abs($1 - 2) <= 1.01 / $3)")" True
+expect_is "... each of its cores 1 a second (core_power_limit_count summed; $2 a core), socket 1 none" \
+	"$($PY -c "print(abs($2 - 1) <= 1.01 / $3)")" True
+run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 5 -d 0.5 --format long
+# the last sample's row of socket 0's NAME: "value,unit,scaled"
+long_row() { printf '%s\n' "$out" | grep ",socket,,,0,,$1," | tail -1 | cut -d, -f10-; }
+expect_match "the long CSV: a row a socket and figure, whole, with its unit" "$(long_row throttle_package_ms)" ",ms,0"
+near "... over the window, 30 % of it" "$(long_row throttle_package_ms | cut -d, -f1)" 150 0.1
+expect_match "... the power-limit notifications too" "$(long_row power_limit_package_events)" ",events,0"
+run "$PMUTOP" --sim sapphire-rapids:compute-bound -b -n 1 -d 0.2 --format json
+expect_is "a kernel booted without int_pln_enable: the power-limit columns null" \
+	"$(rows | sed -n 1p | cut -d' ' -f7,8)" "null null"
+expect_match "... and na says why" "$(printf '%s\n' "$out" | tail -1 | $PY -c '
+import json, sys
+print(json.loads(sys.stdin.read())["throttle"]["na"]["package_power_limit_events"])')" "only when booted with int_pln_enable"
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 2 -d 0.5 --record "$tmp/hot.jsonl"
 expect_match "text output: a # throttled line naming the socket" "$out" "# throttled S0: package 1"
+expect_match "... and its power-limit notifications" "$(printf '%s\n' "$out" | grep '^# throttled S0:' | tail -1)" " power limit "
 run "$PMUTOP" --replay "$tmp/hot.jsonl" -b --format json
 expect_match "... recorded: the replay has the throttle table" "$(rows | sed -n 1p)" " 56 "
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" --dump -n 2 -d 0.5
@@ -70,8 +104,8 @@ if wait_http "http://127.0.0.1:$port/metrics" && wait_until 10 ratio; then
 else
 	fail "Prometheus: pmutop_throttle_ratio of socket 0's package" "$(curl -s "http://127.0.0.1:$port/metrics" | grep throttle)"
 fi
-expect_match "... and its cores' mean share, and the episodes" \
-	"$(curl -s "http://127.0.0.1:$port/metrics" | grep -c 'pmutop_throttle_ratio{socket="0",scope="core"\|pmutop_throttle_events{socket="0",scope="package"')" "2"
+expect_match "... and its cores' mean share, the episodes and the power-limit notifications" \
+	"$(curl -s "http://127.0.0.1:$port/metrics" | grep -c 'pmutop_throttle_ratio{socket="0",scope="core"\|pmutop_throttle_events{socket="0",scope="package"\|pmutop_power_limit_events{socket="0",scope="core"')" "3"
 kill $server 2>/dev/null
 run "$PMUTOP" --sim genoa -b -n 1 -d 0.2 --format json
 expect_match "Genoa (AMD): no counters, and why" "$(rows)" "why: no thermal throttle counters"
@@ -88,7 +122,9 @@ for c in $(seq 0 15); do
 	d="$dir/sys/devices/system/cpu/cpu$c/thermal_throttle"
 	mkdir -p "$d"
 	for f in package_throttle_count package_throttle_total_time_ms core_throttle_count \
-		core_throttle_total_time_ms; do echo 0 >"$d/$f"; done
+		core_throttle_total_time_ms package_power_limit_count core_power_limit_count; do
+		echo 0 >"$d/$f"
+	done
 done
 bump() {
 	n=0
@@ -98,6 +134,7 @@ bump() {
 			d="$dir/sys/devices/system/cpu/cpu$c/thermal_throttle"
 			echo $n >"$d/.c" && mv "$d/.c" "$d/package_throttle_count"
 			echo $((n * 10)) >"$d/.t" && mv "$d/.t" "$d/package_throttle_total_time_ms"
+			echo $n >"$d/.p" && mv "$d/.p" "$d/package_power_limit_count"
 		done
 		for c in 4 12; do
 			d="$dir/sys/devices/system/cpu/cpu$c/thermal_throttle"
@@ -116,7 +153,8 @@ seen() {
 import sys
 r = [l.split() for l in sys.stdin if l[0].isdigit()]
 s0, s1 = r[0], r[1]
-print("yes" if int(s1[1]) > 0 and int(s1[2]) > 0 and s1[3] == "1" and s0[1:4] == ["0", "0", "0"] else r)'
+print("yes" if int(s1[1]) > 0 and int(s1[2]) > 0 and s1[3] == "1" and s0[1:4] == ["0", "0", "0"]
+      and int(s1[6]) > 0 and s1[7] == "0" and s0[6:8] == ["0", "0"] else r)'
 }
 run "$PMUTOP" --root "$dir" -b -n 3 -d 0.3 --format json
 expect_is "through the registers (--root): socket 1's package episodes and milliseconds, its core 4, socket 0 none" \

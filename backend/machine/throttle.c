@@ -14,7 +14,7 @@
 #include "rootfs.h"
 #include "xmalloc.h"
 
-enum { TH_COUNT, TH_MS, TH_N };
+enum { TH_COUNT, TH_MS, TH_PL, TH_N };
 
 /*
  * One counter file, read afresh at each look (no descriptor held: a big
@@ -34,14 +34,14 @@ struct throttle {
 	struct th_file (*pkg)[TH_N];  /* per topo socket */
 	struct th_file (*core)[TH_N]; /* per topo core */
 	int *core_socket;
-	bool time;
+	bool time, pl;
 	double t_prev;           /* the last look's time, NaN none */
 	char why[200];
 };
 
 static const char *const th_names[2][TH_N] = {
-	{ "package_throttle_count", "package_throttle_total_time_ms" },
-	{ "core_throttle_count", "core_throttle_total_time_ms" },
+	{ "package_throttle_count", "package_throttle_total_time_ms", "package_power_limit_count" },
+	{ "core_throttle_count", "core_throttle_total_time_ms", "core_power_limit_count" },
 };
 
 /* The counter's value now, or -1 (not there, unreadable, not a number). */
@@ -116,6 +116,8 @@ struct throttle *throttle_open(const char *root, const struct topo *t, void (*re
 			 "therm_throt is Intel's), or a kernel without it", th->nsockets && t->sockets[0].nthreads
 			 ? t->sockets[0].cpus[0] : 0);
 	th->time = !th->why[0] && th->pkg[0][TH_MS].rel[0];
+	/* only with int_pln_enable on the kernel's command line (therm_throt.c) */
+	th->pl = !th->why[0] && th->pkg[0][TH_PL].rel[0];
 	/* the baseline: the first look covers the time since */
 	for (int k = 0; k < th->nsockets; k++)
 		for (int i = 0; i < TH_N; i++)
@@ -140,11 +142,14 @@ struct sample_throttle *throttle_look(struct throttle *th, double t)
 		th->refresh(th->ctx);
 	out->nsockets = th->nsockets;
 	out->time = th->time;
+	out->power_limit = th->pl;
 	out->s = xcalloc((size_t)th->nsockets + 1, sizeof(*out->s));
 	for (int k = 0; k < th->nsockets; k++) {
 		out->s[k].pkg_events = th_delta(th->root, &th->pkg[k][TH_COUNT]);
 		out->s[k].pkg_ms = th->time ? th_delta(th->root, &th->pkg[k][TH_MS]) : NAN;
 		out->s[k].core_ms = th->time ? 0 : NAN;
+		out->s[k].pkg_pl_events = th->pl ? th_delta(th->root, &th->pkg[k][TH_PL]) : NAN;
+		out->s[k].core_pl_events = th->pl ? 0 : NAN;
 	}
 	for (int c = 0; c < th->ncores; c++) {
 		int k = th->core_socket[c];
@@ -156,6 +161,12 @@ struct sample_throttle *throttle_look(struct throttle *th, double t)
 		if (!isnan(ms))
 			out->s[k].core_ms += ms;
 		out->s[k].cores += n > 0 || ms > 0;
+		if (th->pl) {
+			double pl = th_delta(th->root, &th->core[c][TH_PL]);
+
+			if (!isnan(pl))
+				out->s[k].core_pl_events += pl;
+		}
 	}
 	return out;
 }

@@ -6,7 +6,10 @@
  * sample's throttle figures: per socket the package's events and
  * milliseconds (read on one CPU of it: every CPU of a package shows the
  * package's), and how many of its cores throttled with their events and
- * milliseconds (one CPU of each core).  The sampler's thread.
+ * milliseconds (one CPU of each core); where the kernel counts them (booted
+ * with int_pln_enable), the package's and the cores' power-limit
+ * notifications (package_power_limit_count, core_power_limit_count).  The
+ * sampler's thread.
  */
 #ifndef PMUTOP_THROTTLE_H
 #define PMUTOP_THROTTLE_H

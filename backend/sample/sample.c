@@ -275,9 +275,11 @@ bool sample_throttle_text(const struct sample *s, char *buf, size_t len)
 	for (int k = 0; t && k < t->nsockets && k < s->nsockets && n < len; k++) {
 		const struct sample_throttle_socket *x = &t->s[k];
 		bool pkg = x->pkg_events > 0 || x->pkg_ms > 0;
+		double pl = (x->pkg_pl_events > 0 ? x->pkg_pl_events : 0) +
+			    (x->core_pl_events > 0 ? x->core_pl_events : 0);
 		int w;
 
-		if (!pkg && !x->cores)
+		if (!pkg && !x->cores && !(pl > 0))
 			continue;
 		w = snprintf(buf + n, len - n, "%sS%d:", n ? "; " : "", s->sockets[k].os_socket_id);
 		n += w > 0 ? (size_t)w : 0;
@@ -290,6 +292,14 @@ bool sample_throttle_text(const struct sample *s, char *buf, size_t len)
 		if (x->cores && n < len) {
 			w = snprintf(buf + n, len - n, "%s %d core%s", pkg ? "," : "", x->cores,
 				     x->cores == 1 ? "" : "s");
+			n += w > 0 ? (size_t)w : 0;
+		}
+		if (pl > 0 && n < len) {
+			/* the RAPL limit held the clock down: the package's notifications, the cores' */
+			w = snprintf(buf + n, len - n, "%s power limit %.0f package, %.0f core notification%s",
+				     pkg || x->cores ? "," : "", x->pkg_pl_events > 0 ? x->pkg_pl_events : 0,
+				     x->core_pl_events > 0 ? x->core_pl_events : 0,
+				     x->core_pl_events == 1 ? "" : "s");
 			n += w > 0 ? (size_t)w : 0;
 		}
 	}

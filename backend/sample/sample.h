@@ -86,20 +86,28 @@ struct sample_throttle_socket {
 	double pkg_events, pkg_ms;
 	int cores;            /* cores that throttled in the interval */
 	double core_events, core_ms;
+	/* power-limit notifications (package_power_limit_count, core_power_limit_count summed) */
+	double pkg_pl_events, core_pl_events;
 };
+
+/* Why a sample_throttle has no power-limit notifications (its power_limit false). */
+#define SAMPLE_THROTTLE_NO_PL "the kernel counts power-limit notifications only when booted with " \
+	"int_pln_enable (on a CPU with PLN): no package_power_limit_count"
 
 struct sample_throttle {
 	int nsockets;         /* as the sample's sockets, in their order */
 	struct sample_throttle_socket *s;
 	bool time;            /* the kernel gives the time (*_total_time_ms of newer kernels); else counts */
+	bool power_limit;     /* the kernel counts power-limit notifications (booted with int_pln_enable) */
 	double window_s;      /* the seconds since the look before, on the sampler's clock; NaN the first */
 	char why[200];        /* none read: why, and nsockets 0 */
 };
 
 /*
  * The sockets that throttled in S's interval, for a person: "S0: package
- * 150 ms (3 events), 56 cores" joined with "; " into BUF; false (BUF "")
- * when none did or nothing was read.
+ * 150 ms (3 events), 56 cores, power limit 4 package, 12 core
+ * notifications" joined with "; " into BUF; false (BUF "") when none did
+ * or nothing was read.
  */
 struct sample;
 bool sample_throttle_text(const struct sample *s, char *buf, size_t len);

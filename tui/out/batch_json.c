@@ -209,17 +209,20 @@ static bool batch_json_chas_on(const struct sample *s, const struct batch_run *r
 
 /*
  * The interval's thermal throttling: {"columns": [socket, package_events,
- * package_ms, cores, core_events, core_ms], "data": [...], "na": {}} a row
- * a socket (the milliseconds null where the kernel gives counts alone), or
- * {"why": ...} where none was read; NULL where nothing looked (an older
- * recording).  R NULL: every socket (a recording).
+ * package_ms, cores, core_events, core_ms, package_power_limit_events,
+ * core_power_limit_events], "data": [...], "na": {}} a row a socket (the
+ * milliseconds null where the kernel gives counts alone; the power-limit
+ * notifications null, and named in "na" with why, where the kernel does not
+ * count them), or {"why": ...} where none was read; NULL where nothing
+ * looked (an older recording).  R NULL: every socket (a recording).
  */
 static json_t *batch_json_throttle(const struct sample *s, const struct batch_run *r)
 {
 	static const char *const cols[] = { "socket", "package_events", "package_ms", "cores",
-					    "core_events", "core_ms" };
+					    "core_events", "core_ms", "package_power_limit_events",
+					    "core_power_limit_events" };
 	const struct sample_throttle *t = s->throttle;
-	json_t *o, *c, *d;
+	json_t *o, *c, *d, *na;
 
 	if (!t)
 		return NULL;
@@ -246,11 +249,17 @@ static json_t *batch_json_throttle(const struct sample *s, const struct batch_ru
 		json_array_append_new(row, json_integer(x->cores));
 		json_array_append_new(row, batch_json_whole(x->core_events));
 		json_array_append_new(row, batch_json_whole(x->core_ms));
+		json_array_append_new(row, batch_json_whole(x->pkg_pl_events));
+		json_array_append_new(row, batch_json_whole(x->core_pl_events));
 		json_array_append_new(d, row);
 	}
+	na = json_object();
+	if (!t->power_limit)
+		for (size_t i = 6; i < 8; i++)
+			json_object_set_new(na, cols[i], json_string(SAMPLE_THROTTLE_NO_PL));
 	json_object_set_new(o, "columns", c);
 	json_object_set_new(o, "data", d);
-	json_object_set_new(o, "na", json_object());
+	json_object_set_new(o, "na", na);
 	/* the counters' own window (the looks' times), which the milliseconds are of */
 	json_object_set_new(o, "window_s", isfinite(t->window_s) ? json_real(t->window_s) : json_null());
 	return o;

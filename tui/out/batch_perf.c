@@ -154,6 +154,39 @@ static void batch_long_entity(const struct sample *s, const struct batch_run *r,
 	}
 }
 
+/*
+ * The long CSV's throttle rows of socket K (sample.throttle: the kernel's
+ * whole counts and milliseconds over the counters' own window), those read;
+ * none where --metrics chose the figures (it names the layout's metrics).
+ */
+static void batch_long_throttle(const struct sample *s, int k, const char *when, FILE *out)
+{
+	const struct sample_throttle *t = s->throttle;
+	const struct sample_throttle_socket *x;
+
+	if (!t || k >= t->nsockets)
+		return;
+	x = &t->s[k];
+	const struct {
+		const char *name, *unit;
+		double v;
+	} rows[] = {
+		{ "throttle_package_events", "events", x->pkg_events },
+		{ "throttle_package_ms", "ms", x->pkg_ms },
+		{ "throttle_cores", "cores", x->cores },
+		{ "throttle_core_events", "events", x->core_events },
+		{ "throttle_core_ms", "ms", x->core_ms },
+		{ "power_limit_package_events", "events", x->pkg_pl_events },
+		{ "power_limit_core_events", "events", x->core_pl_events },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (isfinite(rows[i].v))
+			fprintf(out, "%s,%.6f,%llu,socket,,,%d,,%s,%.0f,%s,0\n", when, s->interval_s,
+				(unsigned long long)s->seq, s->sockets[k].os_socket_id, rows[i].name,
+				rows[i].v, rows[i].unit);
+}
+
 int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
 		     bool first, FILE *out)
 {
@@ -177,8 +210,11 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 				batch_long_entity(s, r, &s->cores[k], LAYOUT_CORE, -1,
 						  s->cores[k].os_core_id, -1, when, out);
 		for (int k = 0; k < s->nsockets; k++) {
-			if (batch_row_on(r, LAYOUT_SOCKET, k))
+			if (batch_row_on(r, LAYOUT_SOCKET, k)) {
 				batch_long_entity(s, r, &s->sockets[k], LAYOUT_SOCKET, -1, -1, -1, when, out);
+				if (!r->listed)
+					batch_long_throttle(s, k, when, out);
+			}
 			for (int c = 0; c < s->nchannels && batch_row_on(r, LAYOUT_CHANNEL, k); c++)
 				batch_long_entity(s, r, sample_channel(s, k, c), LAYOUT_CHANNEL, -1, -1, c,
 						  when, out);

@@ -91,8 +91,9 @@ void prom_figures(struct prom_ctx *c)
  * counters' own window between two looks) its
  * package was throttled, {scope="core"} its cores' mean share; and
  * pmutop_throttle_events{scope} the episodes in the interval (its cores'
- * summed).  Nothing where the kernel has no counters, the ratio none where
- * it gives counts alone.
+ * summed); pmutop_power_limit_events{scope} the power-limit notifications
+ * in it, where the kernel counts them (int_pln_enable).  Nothing where the
+ * kernel has no counters, the ratio none where it gives counts alone.
  */
 void prom_throttle(struct prom_ctx *c)
 {
@@ -102,23 +103,31 @@ void prom_throttle(struct prom_ctx *c)
 
 	if (!t || !t->nsockets || !(ms > 0))
 		return;
-	for (int f = 0; f < 2; f++) {
-		const char *name = f ? "pmutop_throttle_events" : "pmutop_throttle_ratio";
+	for (int f = 0; f < 3; f++) {
+		static const char *const names[] = { "pmutop_throttle_ratio", "pmutop_throttle_events",
+						      "pmutop_power_limit_events" };
+		static const char *const helps[] = {
+			"Share of the last interval throttled: the package (package_throttle_total_time_ms), "
+			"or its cores' mean (core_throttle_total_time_ms)",
+			"Thermal throttle episodes in the last interval (the kernel's package_throttle_count, "
+			"and core_throttle_count summed over the socket's cores)",
+			"Power-limit notifications in the last interval (the kernel's "
+			"package_power_limit_count, and core_power_limit_count summed over the socket's cores; "
+			"counted when the kernel was booted with int_pln_enable)",
+		};
+		const char *name = names[f];
 
-		if (!f && !t->time)
+		if ((!f && !t->time) || (f == 2 && !t->power_limit))
 			continue;
-		prom_family(c, name, "gauge", f ? "Thermal throttle episodes in the last interval "
-			    "(the kernel's package_throttle_count, and core_throttle_count summed over "
-			    "the socket's cores)" : "Share of the last interval throttled: the package "
-			    "(package_throttle_total_time_ms), or its cores' mean "
-			    "(core_throttle_total_time_ms)", "stable: the same name on every platform");
+		prom_family(c, name, "gauge", helps[f], "stable: the same name on every platform");
 		for (int k = 0; k < t->nsockets && k < s->nsockets; k++) {
 			int ncores = 0;
 
 			for (int i = 0; i < s->ncores; i++)
 				ncores += s->cores[i].socket == k;
 			for (int sc = 0; sc < 2; sc++) {
-				double v = f ? (sc ? t->s[k].core_events : t->s[k].pkg_events)
+				double v = f == 2 ? (sc ? t->s[k].core_pl_events : t->s[k].pkg_pl_events)
+					   : f ? (sc ? t->s[k].core_events : t->s[k].pkg_events)
 					   : sc ? t->s[k].core_ms / ms / (ncores ? ncores : 1)
 					   : t->s[k].pkg_ms / ms;
 

@@ -154,36 +154,43 @@ static double replay_throttle_num(json_t *v)
 const char *replay_throttle(json_t *o, int nsockets, struct sample_throttle **out)
 {
 	static const char *const cols[] = { "socket", "package_events", "package_ms", "cores",
-					    "core_events", "core_ms" };
+					    "core_events", "core_ms", "package_power_limit_events",
+					    "core_power_limit_events" };
 	struct sample_throttle *t = xcalloc(1, sizeof(*t));
 	json_t *c = json_object_get(o, "columns"), *d = json_object_get(o, "data"), *row;
 	const char *why = json_string_value(json_object_get(o, "why"));
-	size_t i;
+	size_t i, ncols = json_array_size(c);
 
 	*out = t;
 	if (why) {
 		snprintf(t->why, sizeof(t->why), "%s", why);
 		return NULL;
 	}
-	if (!json_is_array(c) || json_array_size(c) != 6 || !json_is_array(d) ||
+	/* 6 columns: recorded before pmutop read the power-limit notifications */
+	if (!json_is_array(c) || (ncols != 6 && ncols != 8) || !json_is_array(d) ||
 	    (int)json_array_size(d) > nsockets)
-		return "its throttle table is not a row of the 6 columns a socket";
-	for (i = 0; i < 6; i++)
+		return "its throttle table is not a row of the 6 or 8 columns a socket";
+	for (i = 0; i < ncols; i++)
 		if (!json_is_string(json_array_get(c, i)) ||
 		    strcmp(json_string_value(json_array_get(c, i)), cols[i]))
 			return "its throttle table's columns are not pmutop's";
 	t->nsockets = nsockets;
 	t->s = xcalloc((size_t)nsockets + 1, sizeof(*t->s));
 	t->time = true;
+	/* counted where its columns are there and "na" does not say why not */
+	t->power_limit = ncols == 8 &&
+			 !json_object_get(json_object_get(o, "na"), "package_power_limit_events");
 	t->window_s = replay_throttle_num(json_object_get(o, "window_s"));
 	json_array_foreach(d, i, row) {
-		if (!json_is_array(row) || json_array_size(row) != 6)
-			return "a row of its throttle table is not 6 values";
+		if (!json_is_array(row) || json_array_size(row) != ncols)
+			return "a row of its throttle table is not as long as its columns";
 		t->s[i].pkg_events = replay_throttle_num(json_array_get(row, 1));
 		t->s[i].pkg_ms = replay_throttle_num(json_array_get(row, 2));
 		t->s[i].cores = (int)json_integer_value(json_array_get(row, 3));
 		t->s[i].core_events = replay_throttle_num(json_array_get(row, 4));
 		t->s[i].core_ms = replay_throttle_num(json_array_get(row, 5));
+		t->s[i].pkg_pl_events = replay_throttle_num(json_array_get(row, 6));
+		t->s[i].core_pl_events = replay_throttle_num(json_array_get(row, 7));
 		t->time &= !isnan(t->s[i].pkg_ms);
 	}
 	return NULL;

@@ -5,9 +5,13 @@
  * _total_time_ms, the same on every CPU of a package; core_throttle_count
  * and _total_time_ms, each core's): the scenario's pkg_throttle_* and
  * core_throttle_* integrated up to the emulated clock, whole counts and
- * milliseconds as the kernel writes them.  Written for the package's first
- * CPU and each core's first, the files pmutop reads (throttle.c); rewritten
- * only when a value moved.  Callers hold nothing; takes e->lock.
+ * milliseconds as the kernel writes them.  The power-limit notifications
+ * (package_power_limit_count, core_power_limit_count) as a kernel booted
+ * with int_pln_enable counts them, when the scenario gives any (else the
+ * files are not there, as on a kernel booted without it).  Written for the
+ * package's first CPU and each core's first, the files pmutop reads
+ * (throttle.c); rewritten only when a value moved.  Callers hold nothing;
+ * takes e->lock.
  */
 #include "emu.h"
 #include "emu_int.h"
@@ -21,14 +25,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ET_PKG_N, ET_PKG_MS, ET_CORE_N, ET_CORE_MS, ET_N };
+enum { ET_PKG_N, ET_PKG_MS, ET_CORE_N, ET_CORE_MS, ET_PKG_PL, ET_CORE_PL, ET_N };
 
 struct emu_throttle {
 	double t;                     /* integrated up to here */
 	double (*acc)[ET_N];          /* per socket: the package's, and each of its cores' */
 	unsigned long long (*shown)[ET_N]; /* what the files say, per socket */
 	bool written;
+	bool pl;                      /* the power-limit files: the scenario gives notifications */
 };
+
+/* Whether any phase of SC gives power-limit notifications. */
+static bool emu_throttle_pl(const struct scenario *sc)
+{
+	for (int p = 0; p < sc->nphases; p++)
+		for (int i = 0; i < sc->phases[p].nsets; i++)
+			if ((sc->phases[p].sets[i].key == SK_pkg_power_limit_rate ||
+			     sc->phases[p].sets[i].key == SK_core_power_limit_rate) &&
+			    sc->phases[p].sets[i].value > 0)
+				return true;
+	return false;
+}
 
 void emu_throttle_free(struct emu_throttle *t)
 {
@@ -55,28 +72,34 @@ static void emu_throttle_advance(struct emu *e, struct emu_throttle *th, double 
 			th->acc[si][ET_PKG_MS] += sock[SK_pkg_throttle_share] * dt * 1e3;
 			th->acc[si][ET_CORE_N] += sock[SK_core_throttle_rate] * dt;
 			th->acc[si][ET_CORE_MS] += sock[SK_core_throttle_share] * dt * 1e3;
+			th->acc[si][ET_PKG_PL] += sock[SK_pkg_power_limit_rate] * dt;
+			th->acc[si][ET_CORE_PL] += sock[SK_core_power_limit_rate] * dt;
 		}
 		th->t = end;
 	}
 }
 
-/* CPU's two files of kind PKG (else core) under DIR with values A and B. */
-static int emu_throttle_put(const char *dir, int cpu, bool pkg, unsigned long long a,
-			    unsigned long long b)
+/*
+ * CPU's files of kind PKG (else core) under DIR: the throttle count N, its
+ * milliseconds MS and, when PL, the power-limit notifications PLN.
+ */
+static int emu_throttle_put(const char *dir, int cpu, bool pkg, unsigned long long n,
+			    unsigned long long ms, bool pl, unsigned long long pln)
 {
+	const char *const names[] = { "throttle_count", "throttle_total_time_ms", "power_limit_count" };
+	const unsigned long long v[] = { n, ms, pln };
 	char sub[96], name[160], text[32];
 	int rc;
 
 	snprintf(sub, sizeof(sub), "sys/devices/system/cpu/cpu%d/thermal_throttle", cpu);
 	if ((rc = emu_who_mkdir(dir, sub)))
 		return rc;
-	snprintf(name, sizeof(name), "%s/%s_throttle_count", sub, pkg ? "package" : "core");
-	snprintf(text, sizeof(text), "%llu\n", a);
-	if ((rc = emu_who_put(dir, name, text)))
-		return rc;
-	snprintf(name, sizeof(name), "%s/%s_throttle_total_time_ms", sub, pkg ? "package" : "core");
-	snprintf(text, sizeof(text), "%llu\n", b);
-	return emu_who_put(dir, name, text);
+	for (int k = 0; k < (pl ? 3 : 2) && !rc; k++) {
+		snprintf(name, sizeof(name), "%s/%s_%s", sub, pkg ? "package" : "core", names[k]);
+		snprintf(text, sizeof(text), "%llu\n", v[k]);
+		rc = emu_who_put(dir, name, text);
+	}
+	return rc;
 }
 
 int emu_throttle_write(struct emu *e, const char *dir, char *err, size_t errlen)
@@ -91,6 +114,7 @@ int emu_throttle_write(struct emu *e, const char *dir, char *err, size_t errlen)
 		e->thr = xcalloc(1, sizeof(*e->thr));
 		e->thr->acc = xcalloc((size_t)e->nsockets + 1, sizeof(*e->thr->acc));
 		e->thr->shown = xcalloc((size_t)e->nsockets + 1, sizeof(*e->thr->shown));
+		e->thr->pl = emu_throttle_pl(e->sc);
 	}
 	th = e->thr;
 	emu_throttle_advance(e, th, emu_clock_now(e));
@@ -114,14 +138,16 @@ int emu_throttle_write(struct emu *e, const char *dir, char *err, size_t errlen)
 				continue;
 			if (first < 0) {
 				first = c;
-				rc = emu_throttle_put(dir, c, true, v[ET_PKG_N], v[ET_PKG_MS]);
+				rc = emu_throttle_put(dir, c, true, v[ET_PKG_N], v[ET_PKG_MS], th->pl,
+						      v[ET_PKG_PL]);
 			}
 			/* the core's first CPU: no lower CPU of the same core */
 			for (int o = 0; o < c && core_first; o++)
 				core_first = !(e->cpus[o].online && e->cpus[o].socket == si &&
 					       e->cpus[o].core == cpu->core);
 			if (core_first && !rc)
-				rc = emu_throttle_put(dir, c, false, v[ET_CORE_N], v[ET_CORE_MS]);
+				rc = emu_throttle_put(dir, c, false, v[ET_CORE_N], v[ET_CORE_MS], th->pl,
+						      v[ET_CORE_PL]);
 		}
 	}
 	th->written = !rc;

@@ -209,7 +209,9 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(pkg_throttle_share, SOCKET, 0, 0, 1,    "share of the time the package is throttled (its thermal monitor or a power limit: PROCHOT), the kernel's package_throttle_total_time_ms") \
 	X(pkg_throttle_rate, SOCKET, 0, 0, 1e6, "package throttle episodes a second (package_throttle_count; not a memory rate: socket_channels leaves it as written)") \
 	X(core_throttle_share, SOCKET, 0, 0, 1,   "share of the time each core of the socket is throttled (core_throttle_total_time_ms)") \
-	X(core_throttle_rate, SOCKET, 0, 0, 1e6, "throttle episodes a second of each core of the socket (core_throttle_count)")
+	X(core_throttle_rate, SOCKET, 0, 0, 1e6, "throttle episodes a second of each core of the socket (core_throttle_count)") \
+	X(pkg_power_limit_rate, SOCKET, 0, 0, 1e6, "the package's power-limit notifications a second (package_power_limit_count: the kernel counts them when booted with int_pln_enable; the emulated kernel writes the power-limit files when a socket of the scenario sets this key or core_power_limit_rate)") \
+	X(core_power_limit_rate, SOCKET, 0, 0, 1e6, "power-limit notifications a second of each core of the socket (core_power_limit_count)")
 
 enum scenario_key {
 #define SCENARIO_ENUM(name, scope, def, min, max, help) SK_##name,
