@@ -343,6 +343,8 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		engine_add(l, ce->vars, s->threads[i].vars, isnan(ce->vars[LAYOUT_B_threads]), true,
 			   core_n[th->core], false);
 	}
+	/* the per-core uncore counters (cstate_core) before the cores' figures */
+	uncore_fill_cores(e->unc, s);
 	for (int k = 0; k < t->ncores; k++) {
 		struct sample_entity *ce = &s->cores[k];
 

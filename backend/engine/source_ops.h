@@ -205,6 +205,16 @@ struct src_socket {
 	int nbox, nbox_ev;
 	int *box_ev;
 	double *box_acc, *box_live;
+	/*
+	 * The cores one by one, for a PMU whose boxes are the cores
+	 * (cstate_core: layout_pmu_kind.core_boxes), where the transport reads
+	 * them apart: per topology core (NCORE, the machine's; this socket's
+	 * filled) and event of that PMU (CORE_EV maps a layout event to its
+	 * column, -1: none) its count and seconds; NCORE 0 elsewhere.
+	 */
+	int ncore, ncore_ev;
+	int *core_ev;
+	double *core_acc, *core_live;
 };
 
 /* Start S's interval at its last read with nothing counted (NEVENTS layout events). */
@@ -212,6 +222,8 @@ static inline void src_socket_restart(struct src_socket *s, int nevents)
 {
 	for (int i = 0; i < s->nbox * s->nbox_ev; i++)
 		s->box_acc[i] = s->box_live[i] = 0;
+	for (int i = 0; i < s->ncore * s->ncore_ev; i++)
+		s->core_acc[i] = s->core_live[i] = 0;
 	for (int i = 0; i < nevents; i++)
 		s->acc[i] = s->live[i] = 0;
 	s->fixed_acc = 0;
@@ -226,6 +238,9 @@ static inline void src_socket_restart(struct src_socket *s, int nevents)
  */
 void src_boxes_alloc(struct src_socket *socks, int nsocks, const struct layout *l,
 		     enum layout_pmu pmu, int nbox);
+/* The same for the NCORE cores of the machine: the events of the PMUs whose boxes are cores. */
+void src_cores_alloc(struct src_socket *socks, int nsocks, const struct layout *l, int ncore);
+/* Both kinds' accumulators let go. */
 void src_boxes_free(struct src_socket *socks, int nsocks);
 
 /* What the uncore gives its transport. */

@@ -131,6 +131,12 @@ double uncore_group_share(const struct uncore *u, int g);
 void uncore_fill(struct uncore *u, struct sample *s);
 /* The CHAs one by one where the transport reads them apart (sample.boxes; uncore_boxes.c). */
 void uncore_fill_boxes(struct uncore *u, struct sample *s);
+
+/*
+ * Each core's own count of the PMUs whose boxes are cores (cstate_core)
+ * into S's core entities, before their figures are computed.
+ */
+void uncore_fill_cores(struct uncore *u, struct sample *s);
 /* After the metrics are evaluated: flag figures that cannot be true. */
 void uncore_check(struct uncore *u, struct sample *s);
 /*

@@ -35,6 +35,21 @@ void src_boxes_alloc(struct src_socket *socks, int nsocks, const struct layout *
 	}
 }
 
+void src_cores_alloc(struct src_socket *socks, int nsocks, const struct layout *l, int ncore)
+{
+	for (int i = 0; i < nsocks; i++) {
+		struct src_socket *s = &socks[i];
+
+		s->core_ev = xmalloc(sizeof(int) * ((size_t)l->nevents + 1));
+		s->ncore_ev = 0;
+		for (int k = 0; k < l->nevents; k++)
+			s->core_ev[k] = layout_pmu_kinds[l->events[k].pmu].core_boxes ? s->ncore_ev++ : -1;
+		s->ncore = s->ncore_ev ? ncore : 0;
+		s->core_acc = xcalloc((size_t)s->ncore * (size_t)s->ncore_ev + 1, sizeof(double));
+		s->core_live = xcalloc((size_t)s->ncore * (size_t)s->ncore_ev + 1, sizeof(double));
+	}
+}
+
 void src_boxes_free(struct src_socket *socks, int nsocks)
 {
 	for (int i = 0; i < nsocks; i++) {
@@ -44,6 +59,46 @@ void src_boxes_free(struct src_socket *socks, int nsocks)
 		socks[i].box_ev = NULL;
 		socks[i].box_acc = socks[i].box_live = NULL;
 		socks[i].nbox = socks[i].nbox_ev = 0;
+		free(socks[i].core_ev);
+		free(socks[i].core_acc);
+		free(socks[i].core_live);
+		socks[i].core_ev = NULL;
+		socks[i].core_acc = socks[i].core_live = NULL;
+		socks[i].ncore = socks[i].ncore_ev = 0;
+	}
+}
+
+/*
+ * Each core's own count of the PMUs whose boxes are cores (cstate_core)
+ * into its entity of S, over the sample's interval as the socket's are
+ * (uncore_fill), before the cores' figures are computed; n/a where its
+ * socket's interval is (a failed read) or its counter never counted.
+ */
+void uncore_fill_cores(struct uncore *u, struct sample *s)
+{
+	const struct layout *l = u->l;
+
+	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
+		const struct src_socket *us = &u->socks[i];
+		double secs = s->interval_s;
+
+		if (!us->ncore || !uncore_socket_counted(u, us) || !(secs > 0))
+			continue;
+		for (int c = 0; c < us->ncore && c < s->ncores; c++) {
+			struct sample_entity *ce = &s->cores[c];
+
+			for (int k = 0; k < l->nevents; k++) {
+				int j = us->core_ev[k];
+				double live;
+
+				if (j < 0 || !uncore_group_live(u, l->events[k].group))
+					continue;
+				live = us->core_live[c * us->ncore_ev + j];
+				if (live > 0)
+					ce->vars[l->events[k].var] = us->core_acc[c * us->ncore_ev + j] *
+								     secs / live;
+			}
+		}
 	}
 }
 

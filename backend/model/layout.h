@@ -121,6 +121,12 @@ struct layout_pmu_kind {
 	bool socket_boxes;
 	bool cpu_boxes;
 	/*
+	 * Its boxes are the cores (cstate_core: one counter per core, on the
+	 * core's first CPU): its metrics may have core scope, each core's figure
+	 * from its own counter, the socket's from their sum.
+	 */
+	bool core_boxes;
+	/*
 	 * Counted beside the source's own counters (RAPL's energy, the C-state
 	 * residencies): never a reason to choose one source over the other.
 	 */

@@ -94,7 +94,7 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 	[LAYOUT_PMU_CSTATE_CORE] = { .name = "cstate_core", .kernel = "cstate_core", .width = 64,
 				     .per_socket = true, .summed_boxes = true, .free_running = true,
 				     .box = "core", .kernel_only = true, .aliases = true,
-				     .cpu_boxes = true, .beside = true },
+				     .cpu_boxes = true, .beside = true, .core_boxes = true },
 	[LAYOUT_PMU_CSTATE_PKG] = { .name = "cstate_pkg", .kernel = "cstate_pkg", .width = 64,
 				    .per_socket = true, .free_running = true, .box = "socket",
 				    .kernel_only = true, .aliases = true, .beside = true },

@@ -454,7 +454,9 @@ int layout_metric(struct layout_parser *p, const char *eol)
 	if ((rc = layout_name_scope(p, &s)))
 		return rc;
 	if (p->group >= 0 && layout_pmu_kinds[l->groups[p->group].pmu].per_socket
-	    ? s != LAYOUT_SOCKET && s != LAYOUT_CHANNEL : s == LAYOUT_CHANNEL)
+	    ? s != LAYOUT_SOCKET && s != LAYOUT_CHANNEL &&
+	      !(s == LAYOUT_CORE && layout_pmu_kinds[l->groups[p->group].pmu].core_boxes)
+	    : s == LAYOUT_CHANNEL)
 		return layout_fail(p, p->tok[2].at, "%s: uncore counts belong to sockets and "
 				   "channels, core counts to threads, cores and sockets",
 				   p->group >= 0 && layout_pmu_kinds[l->groups[p->group].pmu].per_socket

@@ -74,10 +74,10 @@ int perfmon_own_cstate(FILE *f, bool amd, bool write)
 	fprintf(f, "\ngroup CStates\n  key z\n  title \"C-states: the share of the time in core "
 		"and package C6 (the kernel's cstate PMUs)\"\n  default off\n  pmu cstate_core\n"
 		"  event core_c6_ticks c6-residency\n"
-		"  metric core_c6_pct socket %% = 100 * core_c6_ticks / (tsc_hz * seconds * cores)\n"
-		"  help \"Core C6: the share of the time the socket's cores slept in C6, averaged over "
-		"its cores (CORE_C6_RESIDENCY through the cstate_core PMU's c6-residency: TSC ticks "
-		"in the state)\"\nend\n");
+		"  metric core_c6_pct core %% = 100 * core_c6_ticks / (tsc_hz * seconds * cores)\n"
+		"  help \"Core C6: the share of the time the core slept in C6 (a socket: its cores' "
+		"mean), from the core's own CORE_C6_RESIDENCY through the cstate_core PMU's "
+		"c6-residency: TSC ticks in the state\"\nend\n");
 	fprintf(f, "\ngroup CStates.pkg\n  key z\n  title \"C-states: the share of the time in core "
 		"and package C6 (the kernel's cstate PMUs)\"\n  default off\n  pmu cstate_pkg\n"
 		"  event pkg_c6_ticks c6-residency\n"

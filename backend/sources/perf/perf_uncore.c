@@ -107,6 +107,19 @@ static void perf_uncore_add_box(struct perf_uncore *up, int p, const struct perf
 	up->nbox[p]++;
 }
 
+/* Box B of kind P, a core's (cstate_core), counted N of event EV over LIVE s: into S's core column. */
+static void perf_uncore_core_add(struct perf_uncore *up, struct src_socket *s, int p, int b, int ev,
+				 double n, double live)
+{
+	const struct topo_thread *th = topo_thread_of_cpu(up->cfg->topo, up->boxcpu[p][b]);
+	int j = s->core_ev[ev];
+
+	if (!th || th->core < 0 || th->core >= s->ncore)
+		return;
+	s->core_acc[th->core * s->ncore_ev + j] += n;
+	s->core_live[th->core * s->ncore_ev + j] += live;
+}
+
 /*
  * AMD's boxes of PMU (kind P): each CPU of its cpumask one box of that
  * CPU's socket (amd_l3: ALL), or its first CPU's socket the box's
@@ -440,6 +453,10 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 					s->box_live[b * s->nbox_ev + j] += secs * d.running_ns /
 									   d.enabled_ns;
 				}
+				if (s->ncore && s->core_ev[set->ev[i]] >= 0)
+					perf_uncore_core_add(up, s, grp->pmu, b, set->ev[i],
+							     (double)d.count[i] * set->scale[i],
+							     secs * d.running_ns / d.enabled_ns);
 			}
 		}
 		if (!boxes)
@@ -546,6 +563,9 @@ static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncor
 	}
 	/* the CHAs one by one, beside their sum */
 	src_boxes_alloc(env->socks, env->nsocks, up->l, LAYOUT_PMU_CHA, up->nbox[LAYOUT_PMU_CHA]);
+	/* and each core's C-state residency, beside its socket's sum */
+	if (up->nbox[LAYOUT_PMU_CSTATE_CORE])
+		src_cores_alloc(env->socks, env->nsocks, up->l, up->cfg->topo->ncores);
 	up->set = xcalloc((size_t)up->nslots + 1, sizeof(*up->set));
 	up->pg = xcalloc((size_t)env->nsocks * (size_t)up->nslots + 1, sizeof(*up->pg));
 	if (up->cfg->perf_task)

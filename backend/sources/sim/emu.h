@@ -127,6 +127,15 @@ int emu_pci_config_read(struct emu *e, uint64_t off, void *buf, size_t len);
 double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsigned event,
 		     uint64_t umask, double t0, double t1);
 
+/*
+ * The cstate_core counter of OS CPU CPU's core (c6-residency, TSC ticks in
+ * core C6) between T0 and T1: its socket's core_c6_share (the cores' mean)
+ * spread over the socket's cores by how idle each is (a core sleeps only
+ * while every thread of it is idle: 1 - its busiest thread's util), at most
+ * the core's idle share.
+ */
+double emu_cstate_core_count(struct emu *e, int cpu, double t0, double t1);
+
 int emu_set_online(struct emu *e, int cpu, int online);
 
 /*

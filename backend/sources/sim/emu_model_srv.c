@@ -306,7 +306,8 @@ bool emu_model_srv(const struct emu_machine *m, enum emu_srv_unit unit, unsigned
 		/*
 		 * The residency MSRs count at the TSC's rate while in the state
 		 * (SDM Vol. 4); c6-residency is event 02H in both PMUs (cstate.c).
-		 * A core box counts its core's share (the socket's mean here); the
+		 * A core box counts its own core's (emu_cstate_core_count: the
+		 * socket's mean spread by how idle each core is; not here); the
 		 * other states are not modelled (listed as such).
 		 */
 		if (umask || event != 0x02)

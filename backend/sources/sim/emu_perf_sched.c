@@ -263,8 +263,12 @@ static void ek_count_model(struct emu_perf *k, int cpu, int pmu, struct ek_event
 			    : (unsigned)(c >> 32 & 0xF) << 8 | (unsigned)(c >> 59 & 0x3) << 12;
 		umask = (c >> 8 & 0xFF) | (v2 ? (c >> 24 & 0xF) << 8 : 0);
 	}
-	v = emu_srv_count(k->emu, k->cpus[cpu].socket, p->unit, p->box, p->nboxes, event, umask,
-			  t0, t) + e->frac;
+	/* a core's C6 residency: its own (c6-residency, event 02H), by how idle the core is */
+	if (p->unit == EMU_UNIT_CSTATE_CORE && event == 0x02 && !umask)
+		v = emu_cstate_core_count(k->emu, cpu, t0, t) + e->frac;
+	else
+		v = emu_srv_count(k->emu, k->cpus[cpu].socket, p->unit, p->box, p->nboxes, event,
+				  umask, t0, t) + e->frac;
 	e->count += (uint64_t)v;
 	e->frac = v - floor(v);
 }

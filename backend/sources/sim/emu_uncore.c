@@ -431,6 +431,56 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 	return known ? n : 0;
 }
 
+/* How idle the core of OS CPU C is at T: 1 - the util of its busiest online thread. */
+static double emu_core_idle(struct emu *e, int c, double t)
+{
+	double v[SK_COUNT], busy = 0;
+
+	for (int o = 0; o < e->ncpus; o++) {
+		if (!e->cpus[o].online || e->cpus[o].socket != e->cpus[c].socket ||
+		    e->cpus[o].core != e->cpus[c].core)
+			continue;
+		scenario_eval_one(e->sc, t, SCENARIO_CPU, e->cpus[o].os_cpu, e->cpus[o].socket, v);
+		busy = fmax(busy, v[SK_util]);
+	}
+	return fmax(0, 1 - busy);
+}
+
+double emu_cstate_core_count(struct emu *e, int cpu, double t0, double t1)
+{
+	double n = 0, sock[SK_COUNT];
+	int si;
+
+	if (cpu < 0 || cpu >= e->ncpus)
+		return 0;
+	si = e->cpus[cpu].socket;
+	while (t0 < t1) {
+		double end = fmin(t1, scenario_next_change(e->sc, t0)), idle = emu_core_idle(e, cpu, t0);
+		double sum = 0, share;
+		int cores = 0;
+
+		if (!(end > t0))
+			break;
+		scenario_eval_socket_only(e->sc, t0, si, e->channels, sock);
+		/* the socket's cores' mean idle share: each core's first online thread stands for it */
+		for (int c = 0; c < e->ncpus; c++) {
+			bool first = e->cpus[c].online && e->cpus[c].socket == si;
+
+			for (int o = 0; o < c && first; o++)
+				first = !(e->cpus[o].online && e->cpus[o].socket == si &&
+					  e->cpus[o].core == e->cpus[c].core);
+			if (first) {
+				sum += emu_core_idle(e, c, t0);
+				cores++;
+			}
+		}
+		share = sum > 0 ? fmin(idle, sock[SK_core_c6_share] * idle * cores / sum) : 0;
+		n += share * e->m->nominal_ghz * 1e9 * (end - t0);
+		t0 = end;
+	}
+	return n;
+}
+
 /* The machines with RAPL here: those with the kernel's power PMU (a server's or a client's uncore). */
 static bool emu_has_rapl(const struct emu *e)
 {

@@ -203,7 +203,7 @@ enum scenario_scope { SCENARIO_CPU, SCENARIO_SOCKET, SCENARIO_CHANNEL };
 	X(avx2_license_cycles, CPU, 0.0, 0, 1,    "share of the cycles the core runs at the AVX2 turbo licence (level 1)") \
 	X(avx512_license_cycles, CPU, 0.0, 0, 1,  "share of the cycles the core runs at the AVX-512 turbo licence (level 2)") \
 	X(br_taken_bwd_share, CPU, 0.6, 0, 1,     "share of the taken conditional branches that jump backward (loops); Lion Cove counts them apart") \
-	X(core_c6_share,     SOCKET, 0, 0, 1,     "share of the time the socket's cores spend in core C6, averaged over its cores (each core's CORE_C6_RESIDENCY, the cstate driver's c6-residency, over TSC ticks); at most its idle share") \
+	X(core_c6_share,     SOCKET, 0, 0, 1,     "share of the time the socket's cores spend in core C6, averaged over its cores (each core's CORE_C6_RESIDENCY, the cstate driver's c6-residency, over TSC ticks); each core's is this spread by how idle the core is (1 - its busiest thread's util: a core with a busy thread never sleeps), at most its idle share") \
 	X(pkg_c6_share,      SOCKET, 0, 0, 1,     "share of the time the package spends in package C6 (PKG_C6_RESIDENCY: every core in C6 and the uncore asleep); at most core_c6_share") \
 	X(platform_watts,    SOCKET, 0, 0, 20000, "RAPL psys: the platform's power, watts (energy-psys, MSR_PLATFORM_ENERGY_STATUS), as this package reads it: the platform's master package reads the whole platform's, the others 0; 0 everywhere: a platform that does not report it") \
 	X(pkg_throttle_share, SOCKET, 0, 0, 1,    "share of the time the package is throttled (its thermal monitor or a power limit: PROCHOT), the kernel's package_throttle_total_time_ms") \
