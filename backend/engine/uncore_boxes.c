@@ -50,21 +50,24 @@ void src_cores_alloc(struct src_socket *socks, int nsocks, const struct layout *
 	}
 }
 
+/* One kind's accumulators let go: its column map, counts and seconds, its sizes 0. */
+static void src_boxes_drop(int **ev, double **acc, double **live, int *n, int *nev)
+{
+	free(*ev);
+	free(*acc);
+	free(*live);
+	*ev = NULL;
+	*acc = *live = NULL;
+	*n = *nev = 0;
+}
+
 void src_boxes_free(struct src_socket *socks, int nsocks)
 {
 	for (int i = 0; i < nsocks; i++) {
-		free(socks[i].box_ev);
-		free(socks[i].box_acc);
-		free(socks[i].box_live);
-		socks[i].box_ev = NULL;
-		socks[i].box_acc = socks[i].box_live = NULL;
-		socks[i].nbox = socks[i].nbox_ev = 0;
-		free(socks[i].core_ev);
-		free(socks[i].core_acc);
-		free(socks[i].core_live);
-		socks[i].core_ev = NULL;
-		socks[i].core_acc = socks[i].core_live = NULL;
-		socks[i].ncore = socks[i].ncore_ev = 0;
+		struct src_socket *s = &socks[i];
+
+		src_boxes_drop(&s->box_ev, &s->box_acc, &s->box_live, &s->nbox, &s->nbox_ev);
+		src_boxes_drop(&s->core_ev, &s->core_acc, &s->core_live, &s->ncore, &s->ncore_ev);
 	}
 }
 
