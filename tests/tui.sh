@@ -5,7 +5,7 @@
 # Ctrl-C restore the terminal, and (on the fake device tree) the registers.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 72
+plan 76
 
 T="tmux -L pmutop-test-$$"
 cfg=$(mktemp -d)
@@ -252,6 +252,25 @@ case "$(screen)" in *"has no group"*) fail "... without a settings error" "$(scr
 printf 'groups TmaL1,Power,Power.ram\n' >"$cfg/pmutop/pmutoprc"
 start 160 50 --sim sapphire-rapids:memory-bound --source msr
 check "an older settings file's Power groups bring the platform's power (psys) with them" wait_for "platform 7" 15
+# a settings file written under another layout (a home directory that machines of other CPUs
+# share): its groups and hidden columns name that layout's, and this one's defaults stay
+printf 'layout nehalem\ninterval 0.5\ngroups stalls\nhide none\n' >"$cfg/pmutop/pmutoprc"
+start 160 50 --sim sapphire-rapids:memory-bound --source msr
+check "another layout's settings file: its interval applies" wait_for "interval 0.5 s" 15
+case "$(screen)" in
+*"has no group"* | *pmutoprc:*) fail "... its groups left at this layout's defaults, without an error" "$(screen | grep 'pmutoprc')" ;;
+*"1 TmaL1:"*LIVE*) pass "... its groups left at this layout's defaults, without an error" ;;
+*) fail "... its groups left at this layout's defaults, without an error" "$(screen)" ;;
+esac
+head=$(screen | grep -E '^ +(cpu +core|core +sock) ' | head -1)
+case "$head" in
+*cpu_operating_frequency* | *cpu_utilization*) fail "... and Intel's names of pmutop's own columns stay hidden (its hide none is not this layout's)" "$head" ;;
+*ghz*) pass "... and Intel's names of pmutop's own columns stay hidden (its hide none is not this layout's)" ;;
+*) fail "... and Intel's names of pmutop's own columns stay hidden" "$(screen)" ;;
+esac
+key q
+wait_for "EXIT=0" 10 >/dev/null
+expect_match "the settings saved name their layout" "$(cat "$cfg/pmutop/pmutoprc")" "layout intel_spr"
 
 # no usable counters (this kind of machine: no msr device): the topology with
 # the OS's figures and the reason, instead of a refusal

@@ -134,6 +134,12 @@ struct view {
 	int pid;                  /* highlighted process, 0 for none */
 	int find_cpu, find_core;  /* F3: select this OS CPU / core id in the table (-1: none) */
 	bool *col_hidden;         /* by layout metric: left out of the table (F2, setting "hide") */
+	/*
+	 * The settings file being read was written under another layout (its
+	 * "layout" line): its groups, heat, sort and hide name that layout's
+	 * groups and metrics, and are left at this one's defaults.
+	 */
+	bool rc_other_layout;
 	bool *tree_open;          /* by layout metric: the tree pane shows its children */
 	uint64_t *who_closed;     /* the who pane's closed cgroups (who_pane_id), NWHO_CLOSED */
 	int nwho_closed;

@@ -53,7 +53,9 @@ int view_settings_format(const struct view *v, char *buf, size_t len)
 	size_t n = 0;
 	int first = 1;
 
-	n += (size_t)snprintf(buf + n, len - n, "interval %g\ngroups ", v->interval);
+	/* the layout its groups and metrics are of: a home shared by machines of other CPUs */
+	n += (size_t)snprintf(buf + n, len - n, "layout %s\ninterval %g\ngroups ", l->name,
+			      v->interval);
 	for (int g = 0; g < l->ngroups && n < len; g++)
 		if (v->groups & LAYOUT_GROUP(g)) {
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ",",
@@ -93,6 +95,14 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 	const struct layout *l = v->info.layout;
 	char *end;
 
+	if (!strcmp(key, "layout")) {
+		v->rc_other_layout = strcmp(value, l->name) != 0;
+		return 0;
+	}
+	/* another layout's groups and metrics: this one's defaults stay (its other settings apply) */
+	if (v->rc_other_layout && (!strcmp(key, "groups") || !strcmp(key, "heat") ||
+				   !strcmp(key, "sort") || !strcmp(key, "hide")))
+		return 0;
 	if (!strcmp(key, "interval")) {
 		double d = strtod(value, &end);
 
@@ -192,8 +202,8 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 		free(list);
 		return 0;
 	}
-	snprintf(err, errlen, "unknown setting '%s' (known: interval, groups, heat, aggregation, "
-		 "sort, reverse, pane, hide)", key);
+	snprintf(err, errlen, "unknown setting '%s' (known: layout, interval, groups, heat, "
+		 "aggregation, sort, reverse, pane, hide)", key);
 	return -EINVAL;
 }
 
