@@ -11,7 +11,7 @@
 # each (tree_truth.sh holds their figures to the truth).  The time from start
 # to a settled line is printed.
 . "$top_srcdir/tests/lib.sh"
-plan 15
+plan 17
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 T="tmux -L pmutop-bneck-$$"
@@ -97,3 +97,17 @@ if wait_until 10 cpu_line; then pass "the selected thread's path after the socke
 $T send-keys -t 0 Tab
 no_cpu() { ! screen | sed -n 4p | grep -q "| cpu "; }
 if wait_until 10 no_cpu; then pass "... and none with the topology in focus"; else fail "... none with the topology in focus" "$(screen | sed -n 4p)"; fi
+# at 80x24 the line shares the message line, too narrow for the sockets' paths and the
+# selection's: the selected thread's alone ("bottleneck cpu 13: ..."; the sockets' are in their
+# rows of the table), the sockets' again once nothing is selected
+$T resize-window -t 0 -x 80 -y 24
+$T send-keys -t 0 F3 1 3 Enter
+small_line() { screen | sed -n 3p | grep -q "^ bottleneck cpu 13: Backend > Memory > .*MEM_Latency.* [0-9][0-9]* %"; }
+if wait_until 15 small_line; then pass "80x24: the selected thread's path on the message line, whole"; else fail "80x24: the selected thread's path on the message line" "$(screen | sed -n 3p)"; fi
+small_socks() { screen | sed -n 3p | grep -q "^ bottleneck S0,S1: Backend > "; }
+# Tab goes round the panes to the topology (which selects no thread nor core)
+for i in 1 2 3 4; do
+	$T send-keys -t 0 Tab
+	wait_until 3 small_socks && break
+done
+if wait_until 15 small_socks; then pass "... and the sockets' with the topology in focus"; else fail "... the sockets' with the topology in focus" "$(screen | sed -n 3p)"; fi

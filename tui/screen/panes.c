@@ -233,6 +233,21 @@ static void panes_header(const struct view *v, const struct sample *s, double ag
 #define PANES_BNECK_ROW_H 30
 
 /* Bottleneck line LINE at row Y: its label bold, the path red (yellow while settling), then TAIL. */
+/*
+ * LINE as it fits a row of G: wider than the row and ending in a selected
+ * thread's, core's or who row's path (from AT, " | cpu 13: ..."), "bottleneck
+ * cpu 13: ..." alone in BUF (the sockets' paths are in their pane and the
+ * socket rows of the table); else LINE.
+ */
+static const char *panes_bneck_fit(const struct grid *g, const char *line, size_t at, char *buf,
+				   size_t len)
+{
+	if ((int)strlen(line) <= g->w - 2 || at + 3 >= strlen(line))
+		return line;
+	snprintf(buf, len, "bottleneck %s", line + at + 3);
+	return buf;
+}
+
 static void panes_bneck_draw(struct grid *g, int y, const char *line, const char *tail)
 {
 	int x = (int)strcspn(line, ":"), w;
@@ -259,7 +274,7 @@ static void panes_message_line(struct grid *g, enum grid_style st, const char *t
 		grid_put(g, 2, 1, g->w - 2, st, "%s", text);
 }
 
-static void panes_message(const struct view *v, const struct sample *s, struct grid *g)
+static bool panes_message(const struct view *v, const struct sample *s, struct grid *g)
 {
 	static const char *const prompts[] = {
 		[VIEW_PROMPT_FILTER] = "CPU filter (0-3,8 or socket1; empty: all), Enter applies: ",
@@ -276,21 +291,21 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 
 	if (v->prompt == VIEW_PROMPT_QUIT) {
 		grid_put(g, 2, 1, g->w - 2, GRID_WARN, "%s", prompts[v->prompt]);
-		return;
+		return false;
 	}
 	if (v->prompt) {
 		int x = grid_put(g, 2, 1, g->w - 2, GRID_BOLD, "%s", prompts[v->prompt]);
 
 		grid_put(g, 2, 1 + x, g->w - 2 - x, GRID_SELECT, "%s_", v->input);
-		return;
+		return false;
 	}
 	if (v->status[0] && (!v->status_until || view_now() < v->status_until)) {
 		panes_message_line(g, GRID_WARN, v->status);
-		return;
+		return false;
 	}
 	if (s && s->error[0]) {
 		panes_message_line(g, GRID_CRIT, s->error);
-		return;
+		return false;
 	}
 	for (int i = 0; s && i < v->info.layout->ngroups; i++)
 		rotating += s->groups[i].state == SAMPLE_GROUP_ROTATING;
@@ -332,9 +347,10 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 		grid_put(g, 2, 1, g->w - 2, GRID_CRIT, "! %s: %s%s (figures marked ! cannot be true; "
 			 "Tab to the uncore/IMC pane)", where, s->flags[0].why,
 			 other ? "; more flags on that pane" : "");
-	} else if (s && g->h < PANES_BNECK_ROW_H && bneck_line(v, s, NULL, bline, sizeof(bline))) {
+	} else if (s && g->h < PANES_BNECK_ROW_H && bneck_line(v, s, NULL, bline, sizeof(bline), NULL)) {
 		/* a small screen: the bottleneck on the message line, the rotation's note after it */
 		panes_bneck_draw(g, 2, bline, rotating ? "  (* scaled: groups take turns)" : "");
+		return true;
 	} else if (rotating) {
 		char text[200];
 		bool mixed = false;
@@ -352,6 +368,7 @@ static void panes_message(const struct view *v, const struct sample *s, struct g
 	}
 	else if (!s)
 		grid_put(g, 2, 1, g->w - 2, GRID_DIM, "waiting for the first sample...");
+	return false;
 }
 
 /*
@@ -365,16 +382,41 @@ static bool panes_bottleneck(const struct view *v, const struct sample *s, struc
 			     const struct view_frame *f, bool draw)
 {
 	const struct sample_entity *sel = NULL;
-	char line[1024];
+	char line[1024], fit[1040];
+	size_t at;
 	int m;
 
 	if (draw && s && v->focus != VIEW_PANE_TOPO && pane_has_selection(v, f))
 		sel = pane_selected(v, s, f, &m);
-	if (g->h < PANES_BNECK_ROW_H || !bneck_line(v, s, sel, line, sizeof(line)))
+	if (g->h < PANES_BNECK_ROW_H || !bneck_line(v, s, sel, line, sizeof(line), &at))
 		return false;
 	if (draw)
-		panes_bneck_draw(g, 3, line, "");
+		panes_bneck_draw(g, 3, panes_bneck_fit(g, line, at, fit, sizeof(fit)), "");
 	return true;
+}
+
+/*
+ * A small screen's message line (where the bottleneck goes under
+ * PANES_BNECK_ROW_H rows) again after the panes, with the path of the
+ * thread, core or who row selected in the focused pane (F); nothing where
+ * none is, or where the message line says something else (SHOWN false).
+ */
+static void panes_bottleneck_small(const struct view *v, const struct sample *s, struct grid *g,
+				   const struct view_frame *f, bool shown)
+{
+	const struct sample_entity *sel = NULL;
+	char line[1024], fit[1040];
+	size_t at;
+	int m;
+
+	if (!shown || !s || g->h >= PANES_BNECK_ROW_H || v->focus == VIEW_PANE_TOPO)
+		return;
+	if (v->focus != VIEW_PANE_WHO && pane_has_selection(v, f))
+		sel = pane_selected(v, s, f, &m);
+	if (!bneck_line(v, s, sel, line, sizeof(line), &at) || at >= strlen(line))
+		return;
+	grid_put(g, 2, 1, g->w - 2, GRID_NORMAL, "%*s", g->w - 2, "");
+	panes_bneck_draw(g, 2, panes_bneck_fit(g, line, at, fit, sizeof(fit)), "");
 }
 
 /*
@@ -508,7 +550,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		 struct view_frame *f)
 {
 	int y, footer, lower_h, topo_h;
-	bool bneck;
+	bool bneck, bmsg;
 
 	grid_clear(g);
 	f->nhits = 0;
@@ -529,7 +571,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		return;
 	}
 	panes_header(v, s, age_s, g);
-	panes_message(v, s, g);
+	bmsg = panes_message(v, s, g);
 	footer = panes_footer(v, s, g, 0, false);
 	y = 3;
 	bneck = panes_bottleneck(v, s, g, f, false);
@@ -548,6 +590,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		panes_lower(v, s, y + 1, lower_h - 1, g, f);
 	if (bneck)
 		panes_bottleneck(v, s, g, f, true);
+	panes_bottleneck_small(v, s, g, f, bmsg);
 	panes_footer(v, s, g, g->h - 1 - footer, true);
 	panes_keybar(g);
 	if (v->overlay)

@@ -90,10 +90,12 @@ int tree_bottleneck(const struct layout *l, const double *vars, int *path, int m
  * The bottleneck line of sample S (NULL: none yet) into BUF: each socket's
  * path (the sockets with one path together), the figure of its deepest
  * node, and what the level under it needs; then SEL's (a thread or core the
- * user selected, NULL none).  false: no tree here, no line.
+ * user selected, NULL none) or the who pane's selected row's, from
+ * *SEL_AT (NULL: not wanted; the line's length when there is none).
+ * false: no tree here, no line.
  */
 bool bneck_line(const struct view *v, const struct sample *s, const struct sample_entity *sel,
-		char *buf, size_t len);
+		char *buf, size_t len, size_t *sel_at);
 /*
  * The entity of the focused pane's selected row or cell (its last draw's
  * hits in F), else the first thread; its metric into *METRIC.

@@ -298,7 +298,7 @@ static void bneck_who(const struct view *v, const struct sample *s, unsigned kin
 }
 
 bool bneck_line(const struct view *v, const struct sample *s, const struct sample_entity *sel,
-		char *buf, size_t len)
+		char *buf, size_t len, size_t *sel_at)
 {
 	const struct layout *l = v->info.layout;
 	unsigned kind = tree_shown_kind(v);
@@ -317,6 +317,8 @@ bool bneck_line(const struct view *v, const struct sample *s, const struct sampl
 	bneck_add(buf, len, &at, "bottleneck%s", v->drill ? " (drill)" : "");
 	if (!s) {
 		bneck_add(buf, len, &at, ": waiting for the first sample");
+		if (sel_at)
+			*sel_at = strlen(buf);
 		return true;
 	}
 	text = xcalloc((size_t)n + 1, sizeof(*text));
@@ -361,6 +363,8 @@ bool bneck_line(const struct view *v, const struct sample *s, const struct sampl
 			bneck_add(buf, len, &at, " (settling)");
 	}
 	free(text);
+	if (sel_at)
+		*sel_at = at < len ? at : len - 1;
 	if (sel)
 		bneck_selected(l, s, sel, kind, buf, len, &at);
 	else if (s->who)
