@@ -376,47 +376,33 @@ static bool panes_message(const struct view *v, const struct sample *s, struct g
  * path to its deepest flagged node (tree_path.c), on a row of its own under
  * the message line from PANES_BNECK_ROW_H rows (whether it has one: DRAW
  * false), then the path of the thread or core selected in the focused lower
- * pane, as the panes' draw (F) left them (DRAW true, after the panes).
+ * pane, as the panes' draw (F) left them (DRAW true, after the panes).  On
+ * a smaller screen the message line holds it (panes_message; SMALL: it
+ * does): drawn again after the panes where something is selected.
  */
 static bool panes_bottleneck(const struct view *v, const struct sample *s, struct grid *g,
-			     const struct view_frame *f, bool draw)
+			     const struct view_frame *f, bool draw, bool small)
 {
 	const struct sample_entity *sel = NULL;
+	bool big = g->h >= PANES_BNECK_ROW_H;
 	char line[1024], fit[1040];
 	size_t at;
 	int m;
 
+	if (!big && (!draw || !small || !s || v->focus == VIEW_PANE_TOPO))
+		return false;
 	if (draw && s && v->focus != VIEW_PANE_TOPO && pane_has_selection(v, f))
 		sel = pane_selected(v, s, f, &m);
-	if (g->h < PANES_BNECK_ROW_H || !bneck_line(v, s, sel, line, sizeof(line), &at))
+	/* the who pane's selected row: bneck_line's own (bneck_who) */
+	if (!big && v->focus == VIEW_PANE_WHO)
+		sel = NULL;
+	if (!bneck_line(v, s, sel, line, sizeof(line), &at) || (!big && at >= strlen(line)))
 		return false;
+	if (draw && !big)
+		grid_put(g, 2, 1, g->w - 2, GRID_NORMAL, "%*s", g->w - 2, "");
 	if (draw)
-		panes_bneck_draw(g, 3, panes_bneck_fit(g, line, at, fit, sizeof(fit)), "");
-	return true;
-}
-
-/*
- * A small screen's message line (where the bottleneck goes under
- * PANES_BNECK_ROW_H rows) again after the panes, with the path of the
- * thread, core or who row selected in the focused pane (F); nothing where
- * none is, or where the message line says something else (SHOWN false).
- */
-static void panes_bottleneck_small(const struct view *v, const struct sample *s, struct grid *g,
-				   const struct view_frame *f, bool shown)
-{
-	const struct sample_entity *sel = NULL;
-	char line[1024], fit[1040];
-	size_t at;
-	int m;
-
-	if (!shown || !s || g->h >= PANES_BNECK_ROW_H || v->focus == VIEW_PANE_TOPO)
-		return;
-	if (v->focus != VIEW_PANE_WHO && pane_has_selection(v, f))
-		sel = pane_selected(v, s, f, &m);
-	if (!bneck_line(v, s, sel, line, sizeof(line), &at) || at >= strlen(line))
-		return;
-	grid_put(g, 2, 1, g->w - 2, GRID_NORMAL, "%*s", g->w - 2, "");
-	panes_bneck_draw(g, 2, panes_bneck_fit(g, line, at, fit, sizeof(fit)), "");
+		panes_bneck_draw(g, big ? 3 : 2, panes_bneck_fit(g, line, at, fit, sizeof(fit)), "");
+	return big;
 }
 
 /*
@@ -574,7 +560,7 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	bmsg = panes_message(v, s, g);
 	footer = panes_footer(v, s, g, 0, false);
 	y = 3;
-	bneck = panes_bottleneck(v, s, g, f, false);
+	bneck = panes_bottleneck(v, s, g, f, false, false);
 	if (bneck)
 		y++;
 	/* the lower pane's rows first: its own wish (who, tree, memory), else the least */
@@ -588,9 +574,8 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 		grid_put(g, y + 1, 2, g->w - 4, GRID_DIM, "no sample yet");
 	else
 		panes_lower(v, s, y + 1, lower_h - 1, g, f);
-	if (bneck)
-		panes_bottleneck(v, s, g, f, true);
-	panes_bottleneck_small(v, s, g, f, bmsg);
+	if (bneck || bmsg)
+		panes_bottleneck(v, s, g, f, true, bmsg);
 	panes_footer(v, s, g, g->h - 1 - footer, true);
 	panes_keybar(g);
 	if (v->overlay)
