@@ -22,6 +22,12 @@ static struct layout *fuzz_layout;
 static struct topo *fuzz_topo;
 static char fuzz_dir[] = "/tmp/pmutop-fuzz-rc-XXXXXX";
 
+/* The directory goes at exit: libFuzzer's runs end there, not through main. */
+static void fuzz_cleanup(void)
+{
+	rmdir(fuzz_dir);
+}
+
 static void fuzz_setup(void)
 {
 	char err[512];
@@ -34,6 +40,7 @@ static void fuzz_setup(void)
 		fprintf(stderr, "fuzz_rcfile: %s\n", err);
 		exit(1);
 	}
+	atexit(fuzz_cleanup);
 }
 
 /*

@@ -16,6 +16,12 @@
 
 static char fuzz_dir[] = "/tmp/pmutop-fuzz-replay-XXXXXX";
 
+/* The directory goes at exit: libFuzzer's runs end there, not through main. */
+static void fuzz_cleanup(void)
+{
+	rmdir(fuzz_dir);
+}
+
 static void fuzz_setup(void)
 {
 	static int done;
@@ -26,6 +32,7 @@ static void fuzz_setup(void)
 		perror("fuzz_replay");
 		exit(1);
 	}
+	atexit(fuzz_cleanup);
 }
 
 /* ERR is "PATH: line N (byte B): ..." or "cannot read ...", without a control character. */

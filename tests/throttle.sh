@@ -20,7 +20,7 @@
 # package 2 a second and each of its cores 1.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 26
+plan 28
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
 trap 'rm -rf "$tmp"' EXIT
@@ -110,6 +110,26 @@ kill $server 2>/dev/null
 run "$PMUTOP" --sim genoa -b -n 1 -d 0.2 --format json
 expect_match "Genoa (AMD): no counters, and why" "$(rows)" "why: no thermal throttle counters"
 expect_match "... naming AMD" "$(rows)" "an AMD CPU (Linux's therm_throt is Intel's)"
+
+# an emulated machine's files live in a private directory for the run; a run killed (SIGKILL)
+# cannot remove its own, so the next run's start removes those whose run is gone (this user's
+# directories only: not a link, not another user's, not a running pmutop's)
+mkdir "$tmp/t"
+TMPDIR="$tmp/t" "$PMUTOP" --sim nehalem-ep -b -n 100 -d 0.2 >/dev/null 2>&1 &
+victim=$!
+has_dir() { ls -d "$tmp"/t/pmutop-thr-$victim-* >/dev/null 2>&1; }
+wait_until 20 has_dir
+kill -9 $victim
+wait $victim 2>/dev/null
+mkdir "$tmp/t/pmutop-thr-$$-live" "$tmp/t/pmutop-thr-2147483646-other" "$tmp/t/elsewhere"
+chown nobody "$tmp/t/pmutop-thr-2147483646-other"
+ln -s "$tmp/t/elsewhere" "$tmp/t/pmutop-thr-2147483645-link"
+left=$(ls "$tmp/t" | grep -c "pmutop-thr-$victim-")
+TMPDIR="$tmp/t" "$PMUTOP" --sim nehalem-ep -b -n 1 -d 0.1 >/dev/null 2>&1
+expect_is "a run killed with SIGKILL left its files ($left); the next run's start removed them, its own at its end" \
+	"$left $(ls "$tmp/t" | grep -c "pmutop-thr-$victim-") $(ls "$tmp/t" | grep -c 'pmutop-thr-[0-9]*-[A-Za-z0-9]\{6\}$')" "1 0 0"
+expect_is "... a running process's, another user's and a link left alone (and the link's target)" \
+	"$(ls "$tmp/t" | grep -v '^pmutop-[0-9]*$' | tr '\n' ' ')" "elsewhere pmutop-thr-2147483645-link pmutop-thr-2147483646-other pmutop-thr-$$-live "
 
 # a machine's own tree: Nehalem-EP's (socket 1 is CPUs 4-7 and 12-15), first without the files
 fakehw_start nehalem-ep:idle

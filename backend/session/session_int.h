@@ -56,6 +56,13 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 void session_who_close(struct session *s);
 /* Remove DIR and everything under it (an emulated machine's files), no link followed. */
 void session_rm_tree(const char *dir);
+/*
+ * A private directory for an emulated machine's files of KIND ("thr",
+ * "who") into DIR: $TMPDIR (or /tmp)/pmutop-KIND-PID-XXXXXX, after the
+ * same kind's that killed runs left (this user's directories, not links,
+ * whose PID no longer runs) are removed.  0, or -errno with ERR (DIR "").
+ */
+int session_emu_dir(const char *kind, char *dir, size_t len, char *err, size_t errlen);
 /* The engine's look at who uses the machine (engine_config.who_look; CTX the collector). */
 struct who_snap *session_who_look(void *ctx, double t);
 

@@ -30,14 +30,10 @@ int session_throttle_open(struct session *s, const struct session_config *c, cha
 	void (*refresh)(void *) = NULL;
 
 	if (s->src && s->src->emu) {
-		snprintf(s->thr_dir, sizeof(s->thr_dir), "%s/pmutop-thr-XXXXXX",
-			 getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(s->thr_dir)) {
-			snprintf(err, errlen, "%s: cannot make the emulated machine's files: %s",
-				 s->thr_dir, strerror(errno));
-			s->thr_dir[0] = '\0';
-			return -errno;
-		}
+		int rc = session_emu_dir("thr", s->thr_dir, sizeof(s->thr_dir), err, errlen);
+
+		if (rc)
+			return rc;
 		root = s->thr_dir;
 		refresh = session_throttle_refresh;
 	}

@@ -14,8 +14,13 @@
 #include "who.h"
 #include "xmalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +54,54 @@ void session_rm_tree(const char *dir)
 	nftw(dir, session_who_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The directories of KIND under TMP that runs killed before their end left: this user's, their PID gone. */
+static void session_emu_sweep(const char *tmp, const char *kind)
+{
+	char prefix[32], path[PATH_MAX];
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	snprintf(prefix, sizeof(prefix), "pmutop-%s-", kind);
+	while ((de = readdir(d))) {
+		const char *p = de->d_name + strlen(prefix);
+		char *end;
+		long pid;
+		struct stat st;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		/* a link, another user's, a running pmutop's (or a PID reused since): left alone */
+		if (end == p || *end != '-' || errno || pid <= 0 || pid > INT_MAX ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name) < (int)sizeof(path))
+			session_rm_tree(path);
+	}
+	closedir(d);
+}
+
+int session_emu_dir(const char *kind, char *dir, size_t len, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp";
+
+	session_emu_sweep(tmp, kind);
+	snprintf(dir, len, "%s/pmutop-%s-%d-XXXXXX", tmp, kind, (int)getpid());
+	if (!mkdtemp(dir)) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "%s: cannot make the emulated machine's files: %s", dir,
+			 strerror(-rc));
+		dir[0] = '\0';
+		return rc;
+	}
+	return 0;
+}
+
 /* Why an emulated machine has no one to show, or NULL. */
 static const char *session_who_sim_why(const struct session *s)
 {
@@ -77,14 +130,8 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	if (s->src && s->src->emu) {
 		const char *why = session_who_sim_why(s);
 
-		snprintf(s->who_dir, sizeof(s->who_dir), "%s/pmutop-who-XXXXXX",
-			 getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp");
-		if (!why && !mkdtemp(s->who_dir)) {
-			snprintf(err, errlen, "%s: cannot make the emulated machine's files: %s",
-				 s->who_dir, strerror(errno));
-			s->who_dir[0] = '\0';
-			return -errno;
-		}
+		if (!why && (rc = session_emu_dir("who", s->who_dir, sizeof(s->who_dir), err, errlen)))
+			return rc;
 		if (why) {
 			s->who_dir[0] = '\0';
 			wc.unavailable = why;
