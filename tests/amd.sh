@@ -38,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 66
+plan 69
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -194,6 +194,31 @@ smt = float(next(l for l in lines if "smt_contention" in l and re.search(r"[0-9]
 share = 100.0 * bar.count("T") / len(bar)
 print("ok" if "T smt_contention" in "\n".join(lines) and abs(share - smt) <= 100.0 / len(bar) + 0.5
       else "T %.1f %% of the bar, smt_contention %.2f" % (share, smt))' 2>&1)" "ok"
+
+# the bottleneck on AMD: its pipeline tree has no published thresholds (Linux's amdzen4
+# pipeline.json gives none), so pmutop flags the largest node of each level under the largest
+# parent (check_perfmon: the layout's "threshold own:"); the line must agree with the figures batch output gives: the
+# memory-bound run's backend_bound, then its memory half; the compute-bound run's cpu half
+bneck_truth() {
+	"$PMUTOP" --sim "genoa:$1" --source perf -g 1,2 -b -n 2 -d 0.3 --format json | tail -1 | $PY -c '
+import pmutop_json, sys
+m = pmutop_json.loads(sys.stdin.read())["sockets"][0]["metrics"]
+l1 = ["frontend_bound", "bad_speculation", "backend_bound", "smt_contention", "retiring"]
+top = max(l1, key=lambda k: m[k])
+kids = [k for k in m if k.startswith(top + "_")]
+low = max(kids, key=lambda k: m[k])
+print("%s > %s %d %%" % (top.replace("_bound", ""), low, round(m[low])))' 2>&1
+}
+ends=
+for scn in memory-bound compute-bound; do
+	want=$(bneck_truth $scn)
+	ends="$ends${want% *%} "
+	run env COLUMNS=160 LINES=50 "$PMUTOP" --sim "genoa:$scn" --source perf -g 1,2 --dump -n 2 -d 0.3
+	expect_match "Genoa $scn: the bottleneck line flags the largest of each level ($want)" \
+		"$(printf '%s\n' "$out" | sed -n 4p | tr -d '*')" "bottleneck S0,S1: $want"
+done
+expect_is "... the memory-bound run's ends in backend_bound_memory, the compute-bound one's in backend_bound_cpu" \
+	"$(printf '%s\n' "$ends" | sed 's/ [0-9]* / /g')" "backend > backend_bound_memory backend > backend_bound_cpu "
 
 # this very kind of machine: an AMD guest without a PMU (the fake tree, as pmutop --root sees it)
 fakehw_start epyc-vm

@@ -22,6 +22,7 @@
 #include "perfmon_layout.h"
 #include "perfmon_plan.h"
 #include "session.h"
+#include "xmalloc.h"
 
 #ifndef PERFMON_SRCDIR
 #error "PERFMON_SRCDIR must name data/intel"
@@ -217,7 +218,9 @@ static const struct layout_metric *metric_named(const struct layout *l, const ch
  * (data/amd/models.csv) gives it; Zen 4 and Zen 5 make a layout with AMD's
  * pipeline-utilisation tree (level 1 of five nodes, SMT contention its own,
  * over 6 or 8 dispatch slots a cycle, fitting the six core counters in one
- * group); Zen 2 and 3, which have no such events, have none.
+ * group); Zen 2 and 3, which have no such events, have none.  The kernel's
+ * data gives the tree no thresholds: each node has pmutop's own ("own:"),
+ * the largest of its level, so exactly the largest is flagged.
  */
 START_TEST(amd_generations_make_their_layouts)
 {
@@ -264,6 +267,20 @@ START_TEST(amd_generations_make_their_layouts)
 			ck_assert_str_eq(l->groups[lm->group].name, "PipelineL1");
 			snprintf(want, sizeof(want), "%d * ls_not_halted_cyc", zen == 4 ? 6 : 8);
 			ck_assert_msg(strstr(lm->formula, want), "%s: %s", l1[k], lm->formula);
+			ck_assert_msg(lm->threshold && lm->threshold_own, "%s: %s has no threshold of "
+				      "pmutop's", m->name, l1[k]);
+		}
+		if (zen >= 4) {
+			/* level 1 at 4, 0.5, 81, 7.4, 7 (the memory-bound scenario): backend_bound alone */
+			static const double v[] = { 4, 0.5, 81, 7.4, 7 };
+			double *vars = xcalloc((size_t)layout_nvars(l) + 1, sizeof(double));
+
+			for (size_t k = 0; k < sizeof(l1) / sizeof(l1[0]); k++)
+				vars[layout_metric_var(l, (int)(metric_named(l, l1[k]) - l->metrics))] = v[k];
+			for (size_t k = 0; k < sizeof(l1) / sizeof(l1[0]); k++)
+				ck_assert_int_eq(layout_metric_flagged(l, (int)(metric_named(l, l1[k]) -
+										   l->metrics), vars), k == 2);
+			free(vars);
 		}
 		layout_free(l);
 	}

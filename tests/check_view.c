@@ -722,8 +722,8 @@ START_TEST(rc_file_reports_every_bad_line_and_keeps_it)
 
 		ck_assert_msg(memmem(buf, n, kept, sizeof(kept) - 1), "%s", buf);
 	}
-	/* the settings the file lacked (or had wrong) come after the user's lines */
-	ck_assert(memmem(buf, n, "future_setting 42\ngroups ", 25));
+	/* the settings the file lacked (or had wrong) come after the user's lines, the layout first */
+	ck_assert_msg(memmem(buf, n, "future_setting 42\nlayout nehalem\ngroups ", 40), "%s", buf);
 	ck_assert(memmem(buf, n, "\naggregation thread\n", 20));
 	ck_assert(!memmem(buf, n, "written on quit", 15));
 	/* loading it again: the same bad lines, no more */

@@ -129,7 +129,9 @@ TMPDIR="$tmp/t" "$PMUTOP" --sim nehalem-ep -b -n 1 -d 0.1 >/dev/null 2>&1
 expect_is "a run killed with SIGKILL left its files ($left); the next run's start removed them, its own at its end" \
 	"$left $(ls "$tmp/t" | grep -c "pmutop-thr-$victim-") $(ls "$tmp/t" | grep -c 'pmutop-thr-[0-9]*-[A-Za-z0-9]\{6\}$')" "1 0 0"
 expect_is "... a running process's, another user's and a link left alone (and the link's target)" \
-	"$(ls "$tmp/t" | grep -v '^pmutop-[0-9]*$' | tr '\n' ' ')" "elsewhere pmutop-thr-2147483645-link pmutop-thr-2147483646-other pmutop-thr-$$-live "
+	"$(ls "$tmp/t" | grep -v '^pmutop-[0-9]*$' | LC_ALL=C sort | tr '\n' ' ')" \
+	"$(printf '%s\n' elsewhere pmutop-thr-2147483645-link pmutop-thr-2147483646-other "pmutop-thr-$$-live" |
+		LC_ALL=C sort | tr '\n' ' ')"
 
 # a machine's own tree: Nehalem-EP's (socket 1 is CPUs 4-7 and 12-15), first without the files
 fakehw_start nehalem-ep:idle

@@ -253,8 +253,9 @@ printf 'groups TmaL1,Power,Power.ram\n' >"$cfg/pmutop/pmutoprc"
 start 160 50 --sim sapphire-rapids:memory-bound --source msr
 check "an older settings file's Power groups bring the platform's power (psys) with them" wait_for "platform 7" 15
 # a settings file written under another layout (a home directory that machines of other CPUs
-# share): its groups and hidden columns name that layout's, and this one's defaults stay
-printf 'layout nehalem\ninterval 0.5\ngroups stalls\nhide none\n' >"$cfg/pmutop/pmutoprc"
+# share): its groups and hidden columns name that layout's, and this one's defaults stay (the
+# layout line last, as a file from before the line gets it when saved)
+printf 'interval 0.5\ngroups stalls\nhide none\nlayout nehalem\n' >"$cfg/pmutop/pmutoprc"
 start 160 50 --sim sapphire-rapids:memory-bound --source msr
 check "another layout's settings file: its interval applies" wait_for "interval 0.5 s" 15
 case "$(screen)" in

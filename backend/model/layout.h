@@ -231,6 +231,8 @@ struct layout_metric {
 	char *threshold_text;
 	struct expr *threshold;
 	int threshold_line;
+	/* the threshold is pmutop's ("threshold own: ..."): its vendor publishes none */
+	bool threshold_own;
 	char *parent_name;   /* as the tree line wrote it; NULL for a root */
 	int tree_line;
 	int tree_pos;        /* its place among its siblings (the tree line's third number), 0 */

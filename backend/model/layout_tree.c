@@ -113,6 +113,12 @@ int layout_tree_line(struct layout_parser *p, const char *eol)
 			n = (size_t)((const char *)memchr(f, '#', n) - f);
 		while (n && isspace((unsigned char)f[n - 1]))
 			n--;
+		/* "own:": pmutop's condition where the vendor publishes none (no name has a colon) */
+		if (n >= 4 && !strncmp(f, "own:", 4)) {
+			mt->threshold_own = true;
+			for (f += 4, n -= 4; n && isspace((unsigned char)*f); f++)
+				n--;
+		}
 		if (!n)
 			return layout_fail(p, f, "a formula after 'threshold'");
 		if (mt->threshold_text)

@@ -356,6 +356,14 @@ static int pl_plan_key(struct pl_gen *g, int k, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether the layout has a metric line for perfmon metric J (of generator CTX). */
+static bool pl_written(const void *ctx, int j)
+{
+	const struct pl_gen *g = ctx;
+
+	return g->pm[j].state != PL_ABSENT && g->pm[j].state != PL_UNAVAILABLE;
+}
+
 /* "metric ..." (or "unavailable ...") with its help, tree and threshold lines. */
 static void pl_metric(struct pl_gen *g, int m, const char *indent)
 {
@@ -405,6 +413,10 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 		}
 		else
 			fprintf(g->f, "%s# no threshold: %s\n", indent, g->why);
+	} else if (g->pm[m].state != PL_UNAVAILABLE &&
+		   perfmon_own_tree_threshold(g->p, m, pl_written, g, buf, PL_FORMULA_MAX)) {
+		fprintf(g->f, "%s# pmutop's: the largest of its level (its vendor publishes no "
+			"thresholds)\n%sthreshold own: %s\n", indent, indent, buf);
 	}
 }
 

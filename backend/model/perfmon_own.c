@@ -420,3 +420,36 @@ int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f)
 	fprintf(f, "end\n");
 	return 1;
 }
+
+bool perfmon_own_tree_threshold(const struct perfmon *p, int m,
+				bool (*shown)(const void *ctx, int j), const void *ctx, char *buf,
+				size_t len)
+{
+	size_t n = 0;
+
+	if (!perfmon_in_tree(&p->metrics[m]))
+		return false;
+	for (int j = 0; j < p->nmetrics; j++)
+		if (perfmon_in_tree(&p->metrics[j]) && p->metrics[j].threshold_text)
+			return false; /* the vendor's own thresholds */
+	buf[0] = 0;
+	/* M against each sibling, then its parent against the parent's, up to level 1 */
+	for (int k = m; k >= 0 && n < len; k = p->metrics[k].parent) {
+		char self[160], other[160];
+		int cmp = 0;
+
+		perfmon_layout_name(p->metrics[k].name, self, sizeof(self));
+		for (int j = 0; j < p->nmetrics && n < len; j++) {
+			if (j == k || !perfmon_in_tree(&p->metrics[j]) ||
+			    p->metrics[j].parent != p->metrics[k].parent || !shown(ctx, j))
+				continue;
+			perfmon_layout_name(p->metrics[j].name, other, sizeof(other));
+			n += (size_t)snprintf(buf + n, len - n, "%s%s >= %s", n ? " & " : "", self, other);
+			cmp++;
+		}
+		/* an only child: the whole of its parent, counted (NaN compares false) */
+		if (!cmp && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s >= %s", n ? " & " : "", self, self);
+	}
+	return n > 0 && n < len;
+}

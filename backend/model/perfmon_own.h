@@ -22,6 +22,18 @@ int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write);
 /* The C-state groups (cstate_core, cstate_pkg; none on AMD) into F if WRITE: how many. */
 int perfmon_own_cstate(FILE *f, bool amd, bool write);
 
+/*
+ * pmutop's condition for node M of a top-down tree whose vendor publishes no
+ * thresholds (AMD's pipeline utilization: Linux's data has none), into BUF:
+ * M is the largest of its level's nodes the layout counts (SHOWN(CTX, j)),
+ * under a parent that is the largest of its own, so that the tree pane, the
+ * bottleneck line and drill flag it as they flag the vendors' nodes.  false:
+ * the vendor has thresholds, or M is no tree node.
+ */
+bool perfmon_own_tree_threshold(const struct perfmon *p, int m,
+				bool (*shown)(const void *ctx, int j), const void *ctx, char *buf,
+				size_t len);
+
 /* A client's memory controllers: the socket's read and write bandwidth. */
 void perfmon_own_client_memory(FILE *f);
 

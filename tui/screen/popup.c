@@ -369,7 +369,9 @@ static char *popup_explain_text(const struct view *v, const struct sample *s,
 	if (mt->threshold_text) {
 		int flag = e ? layout_metric_flagged(l, m, e->vars) : -1;
 
-		fprintf(f, "\nThe vendor's threshold: %s\n  %s here%s\n", mt->threshold_text,
+		fprintf(f, "\n%s: %s\n  %s here%s\n", mt->threshold_own ? "pmutop's threshold (the "
+			"largest of its level: its vendor publishes none)" : "The vendor's threshold",
+			mt->threshold_text,
 			flag == 1 ? "over it: flagged" : flag == 0 ? "not over it" : "n/a",
 			flag == 1 && mt->parent >= 0 ? " (and so is its parent, where the threshold "
 			"names it)" : "");

@@ -178,6 +178,15 @@ int rcfile_load(const char *path, struct view *v, char *warn, size_t len)
 		parse_printable(warn, len);
 		return rc;
 	}
+	/*
+	 * the layout line first, wherever it stands (a file from before it was
+	 * written has it last): the groups and metrics of the lines before it
+	 * are its layout's
+	 */
+	while (rcfile_next_line(buf, size, &pos, &line, &n))
+		if (n > 7 && !strncmp(line, "layout ", 7))
+			rcfile_line(v, line, n, key, sizeof(key), why, sizeof(why));
+	pos = 0;
 	while (rcfile_next_line(buf, size, &pos, &line, &n)) {
 		no++;
 		if (rcfile_line(v, line, n, key, sizeof(key), why, sizeof(why)) == RCFILE_BAD)

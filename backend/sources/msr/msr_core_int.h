@@ -19,17 +19,14 @@
 
 /*
  * A slice whose start or end is unsure by more than this share of it (half
- * the length of the access that read or zeroed the counter) is left out of
- * its event's figure where the event has other slices in the interval (the
- * counts as read keep it).  10 %: an access that waited for a CPU or a
- * stalled device (milliseconds) is left out; one of 50-120 us beside busy
- * loops is kept.  At 2 % those were left out too, a few of a 2 ms slice's
- * set in every interval: the figure then stood on fewer slices of a phased
- * run, and one CPU of eight read 51.9 % where the others read 48.8 (truth
- * 47.5; phased_load.sh), while the time they were unsure of is at most 0.2 %
- * of the event's live time.
+ * the length of the access that read or zeroed the counter) on any counter
+ * of its set is left out of the set's figures where each event has other
+ * slices in the interval (the counts as read keep it): 2 %, where an access
+ * takes microseconds and a slice milliseconds.  (10 % was tried: beside a
+ * second suite and a busy loop, one phased run of nine read an interval 28 %
+ * off where 2 % read 5.2 % at most, and a CI run's mean was 3.1 % off.)
  */
-#define MSR_UNSURE 0.1
+#define MSR_UNSURE 0.02
 
 /* What the source keeps per CPU beside the accumulators it shares with the engine. */
 struct msr_cpu {

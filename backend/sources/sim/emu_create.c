@@ -27,6 +27,11 @@ int emu_set_online(struct emu *e, int cpu, int online)
 	pthread_mutex_lock(&e->lock);
 	e->cpus[cpu].online = online;
 	pthread_mutex_unlock(&e->lock);
+	/* the cores' idle shares (emu_cstate_core_count) were of the CPUs then online */
+	pthread_mutex_lock(&e->srv_lock);
+	for (int i = 0; e->c6_t && i < e->nsockets; i++)
+		e->c6_t[i] = NAN;
+	pthread_mutex_unlock(&e->srv_lock);
 	return 0;
 }
 
@@ -223,6 +228,9 @@ void emu_free(struct emu *e)
 	free(e->cpus);
 	free(e->sockets);
 	free(e->srv_truth);
+	free(e->c6_t);
+	free(e->c6_mean);
+	free(e->c6_idle);
 	pthread_mutex_destroy(&e->srv_lock);
 	pthread_mutex_destroy(&e->offcore_lock);
 	pthread_mutex_destroy(&e->lock);

@@ -146,6 +146,13 @@ struct emu {
 	pthread_mutex_t srv_lock;
 	struct emu_srv_truth *srv_truth; /* 2 x nsockets */
 	/*
+	 * The cores' idle shares over a segment of the scenario
+	 * (emu_cstate_core_count), under srv_lock: per socket the segment's end
+	 * (its next change; NaN none), its cores' mean, and per topology core
+	 * (ncpus entries) 1 - its busiest online thread's util.
+	 */
+	double *c6_t, *c6_mean, *c6_idle;
+	/*
 	 * The offcore response values counters have read, whole (Sapphire
 	 * Rapids' OCR matrices reach bit 40): an accumulator's key holds the
 	 * index + 1 of its value here (0: none), under offcore_lock.

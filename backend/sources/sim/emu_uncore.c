@@ -431,51 +431,75 @@ double emu_srv_count(struct emu *e, int si, int unit, int box, int nboxes, unsig
 	return known ? n : 0;
 }
 
-/* How idle the core of OS CPU C is at T: 1 - the util of its busiest online thread. */
-static double emu_core_idle(struct emu *e, int c, double t)
+/*
+ * How idle each core of socket SI is at T (1 - its busiest online thread's
+ * util) and the socket's cores' mean, computed once a segment of the
+ * scenario (its values change only at their ends: every core's counter
+ * that asks within it shares them; srv_lock held): *IDLE indexed by
+ * topology core.
+ */
+static double emu_cores_idle(struct emu *e, int si, double t, const double **idle)
 {
-	double v[SK_COUNT], busy = 0;
+	double v[SK_COUNT], sum = 0, *busy;
+	int cores = 0;
 
-	for (int o = 0; o < e->ncpus; o++) {
-		if (!e->cpus[o].online || e->cpus[o].socket != e->cpus[c].socket ||
-		    e->cpus[o].core != e->cpus[c].core)
-			continue;
-		scenario_eval_one(e->sc, t, SCENARIO_CPU, e->cpus[o].os_cpu, e->cpus[o].socket, v);
-		busy = fmax(busy, v[SK_util]);
+	if (!e->c6_t) {
+		e->c6_t = xcalloc((size_t)e->nsockets + 1, sizeof(double));
+		e->c6_mean = xcalloc((size_t)e->nsockets + 1, sizeof(double));
+		e->c6_idle = xcalloc((size_t)e->nsockets * (size_t)e->ncpus + 1, sizeof(double));
+		for (int i = 0; i < e->nsockets; i++)
+			e->c6_t[i] = NAN;
 	}
-	return fmax(0, 1 - busy);
+	busy = &e->c6_idle[(size_t)si * (size_t)e->ncpus];
+	*idle = busy;
+	/* the same next change: no change between T and the time they were computed for */
+	if (e->c6_t[si] == scenario_next_change(e->sc, t))
+		return e->c6_mean[si];
+	for (int c = 0; c < e->ncpus; c++)
+		busy[c] = -1;
+	for (int c = 0; c < e->ncpus; c++) {
+		const struct emu_cpu *cpu = &e->cpus[c];
+
+		if (!cpu->online || cpu->socket != si || cpu->core < 0 || cpu->core >= e->ncpus)
+			continue;
+		scenario_eval_one(e->sc, t, SCENARIO_CPU, cpu->os_cpu, cpu->socket, v);
+		busy[cpu->core] = fmax(busy[cpu->core], fmin(1, fmax(0, v[SK_util])));
+	}
+	/* from the busiest thread's util to the core's idle share; -1 stays: no such core */
+	for (int k = 0; k < e->ncpus; k++)
+		if (busy[k] >= 0) {
+			busy[k] = 1 - busy[k];
+			sum += busy[k];
+			cores++;
+		}
+	e->c6_t[si] = scenario_next_change(e->sc, t);
+	e->c6_mean[si] = cores ? sum / cores : 0;
+	return e->c6_mean[si];
 }
 
 double emu_cstate_core_count(struct emu *e, int cpu, double t0, double t1)
 {
 	double n = 0, sock[SK_COUNT];
-	int si;
+	int si, core;
 
-	if (cpu < 0 || cpu >= e->ncpus)
+	if (cpu < 0 || cpu >= e->ncpus || e->cpus[cpu].core < 0 || e->cpus[cpu].core >= e->ncpus)
 		return 0;
 	si = e->cpus[cpu].socket;
+	core = e->cpus[cpu].core;
 	while (t0 < t1) {
-		double end = fmin(t1, scenario_next_change(e->sc, t0)), idle = emu_core_idle(e, cpu, t0);
-		double sum = 0, share;
-		int cores = 0;
+		double end = fmin(t1, scenario_next_change(e->sc, t0)), mean, idle;
+		const double *idles;
 
 		if (!(end > t0))
 			break;
 		scenario_eval_socket_only(e->sc, t0, si, e->channels, sock);
-		/* the socket's cores' mean idle share: each core's first online thread stands for it */
-		for (int c = 0; c < e->ncpus; c++) {
-			bool first = e->cpus[c].online && e->cpus[c].socket == si;
-
-			for (int o = 0; o < c && first; o++)
-				first = !(e->cpus[o].online && e->cpus[o].socket == si &&
-					  e->cpus[o].core == e->cpus[c].core);
-			if (first) {
-				sum += emu_core_idle(e, c, t0);
-				cores++;
-			}
-		}
-		share = sum > 0 ? fmin(idle, sock[SK_core_c6_share] * idle * cores / sum) : 0;
-		n += share * e->m->nominal_ghz * 1e9 * (end - t0);
+		pthread_mutex_lock(&e->srv_lock);
+		mean = emu_cores_idle(e, si, t0, &idles);
+		idle = idles[core] > 0 ? idles[core] : 0;
+		pthread_mutex_unlock(&e->srv_lock);
+		/* the socket's mean spread by how idle each core is, at most its idle share */
+		n += (mean > 0 ? fmin(idle, sock[SK_core_c6_share] * idle / mean) : 0) *
+		     e->m->nominal_ghz * 1e9 * (end - t0);
 		t0 = end;
 	}
 	return n;
