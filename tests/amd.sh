@@ -38,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 69
+plan 70
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -219,6 +219,9 @@ for scn in memory-bound compute-bound; do
 done
 expect_is "... the memory-bound run's ends in backend_bound_memory, the compute-bound one's in backend_bound_cpu" \
 	"$(printf '%s\n' "$ends" | sed 's/ [0-9]* / /g')" "backend > backend_bound_memory backend > backend_bound_cpu "
+run env COLUMNS=80 LINES=24 "$PMUTOP" --sim genoa:memory-bound --source perf --pane cycles --dump -n 2 -d 0.3
+expect_match "... the Cycles pane (no stall decomposition of pmutop's on AMD) points to the tree" \
+	"$(printf '%s\n' "$out" | tr -s ' \n' ' ')" "where the slots go is its vendor's tree, in the Tree pane (Tab to it)"
 
 # this very kind of machine: an AMD guest without a PMU (the fake tree, as pmutop --root sees it)
 fakehw_start epyc-vm

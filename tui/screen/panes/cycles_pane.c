@@ -14,6 +14,7 @@
  * resolves per core shows its core's figure.  UI thread.
  */
 #include "pane.h"
+#include "xmalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -229,8 +230,16 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 	for (int k = 0; k < nsegs; k++)
 		alt[k] = tree ? cycles_pane_alt(l, segs[k]) : -1;
 	if (!nsegs) {
-		grid_put(g, y, 2, g->w - 4, GRID_DIM, "Layout %s has no stall decomposition (cyc_* metrics).",
-			 l->name);
+		int *roots = xcalloc((size_t)l->nmetrics + 1, sizeof(int));
+		bool has_tree = tree_children(l, -1, roots, tree_shown_kind(v)) > 0;
+
+		free(roots);
+		/* a vendor's tree of other names (AMD's pipeline utilization): where the cycles go is there */
+		grid_put_wrap(g, y, 2, g->w - 4, h, GRID_DIM, has_tree
+			      ? "Layout %s has no stall decomposition of pmutop's (cyc_* metrics): where "
+			      "the slots go is its vendor's tree, in the Tree pane (Tab to it), its "
+			      "bottleneck flagged there and on the bottleneck line."
+			      : "Layout %s has no stall decomposition (cyc_* metrics).", l->name);
 		return h;
 	}
 	/* the first segment whose group does not count (a metric outside groups always does) */
