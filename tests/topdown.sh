@@ -204,8 +204,12 @@ expect_match "the tree pane shows level 1, the bottleneck marked as toplev marks
 expect_match "... level 1 as a bar per core (the vendor resolves it per core)" "$(screen)" " core 0     ====="
 expect_match "... the bar's legend in the vendor's names" "$(screen)" "= Retiring S Bad_Speculation F Frontend_Bound B Backend_Bound"
 expect_match "... the groups of a key as one item, with their count" "$(screen)" "1 TmaL1:8/2 ROT"
-key B
-wait_for "Fetch_Latency <==" 10 >/dev/null
+# B opens the way to the deepest node flagged now: pressed again until level 2's groups have had
+# their turn and Fetch_Latency is flagged (a sanitizer build's first samples have level 1 alone)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	key B
+	wait_for "Fetch_Latency <==" 2 >/dev/null && break
+done
 expect_match "B opens the way to the bottleneck" "$(screen)" "- Frontend_Bound"
 expect_match "... and marks it: Fetch_Latency" "$(screen)" "  + Fetch_Latency <=="
 key e
