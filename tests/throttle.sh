@@ -69,7 +69,8 @@ run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 5 -d 0.5 --format long
 # the last sample's row of socket 0's NAME: "value,unit,scaled"
 long_row() { printf '%s\n' "$out" | grep ",socket,,,0,,$1," | tail -1 | cut -d, -f10-; }
 expect_match "the long CSV: a row a socket and figure, whole, with its unit" "$(long_row throttle_package_ms)" ",ms,0"
-near "... over the window, 30 % of it" "$(long_row throttle_package_ms | cut -d, -f1)" 150 0.1
+near "... 30 % of its window (throttle_window_s, the seconds between two looks)" \
+	"$($PY -c "print($(long_row throttle_package_ms | cut -d, -f1) / ($(long_row throttle_window_s | cut -d, -f1) * 1000))")" 0.3 0.1
 expect_match "... the power-limit notifications too" "$(long_row power_limit_package_events)" ",events,0"
 run "$PMUTOP" --sim sapphire-rapids:compute-bound -b -n 1 -d 0.2 --format json
 expect_is "a kernel booted without int_pln_enable: the power-limit columns null" \

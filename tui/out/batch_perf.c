@@ -178,13 +178,15 @@ static void batch_long_throttle(const struct sample *s, int k, const char *when,
 		{ "throttle_core_ms", "ms", x->core_ms },
 		{ "power_limit_package_events", "events", x->pkg_pl_events },
 		{ "power_limit_core_events", "events", x->core_pl_events },
+		/* the seconds they are over: between two looks, not quite the sample's interval */
+		{ "throttle_window_s", "s", t->window_s },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (isfinite(rows[i].v))
-			fprintf(out, "%s,%.6f,%llu,socket,,,%d,,%s,%.0f,%s,0\n", when, s->interval_s,
+			fprintf(out, "%s,%.6f,%llu,socket,,,%d,,%s,%.*f,%s,0\n", when, s->interval_s,
 				(unsigned long long)s->seq, s->sockets[k].os_socket_id, rows[i].name,
-				rows[i].v, rows[i].unit);
+				strcmp(rows[i].unit, "s") ? 0 : 6, rows[i].v, rows[i].unit);
 }
 
 int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
