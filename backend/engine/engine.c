@@ -293,13 +293,14 @@ int engine_step(struct engine *e)
 	t_read = src_real();
 	engine_publish(e, engine_build(e));
 	/*
-	 * The next sets go on once the sample is built, not before: building it
-	 * takes a few ms (8-10 ms, -g all on the emulated Nehalem-EP), and a set
-	 * counting through it had a slice five times the others' at the same
-	 * place of every interval, so a phased run's interval read 14 % off when
-	 * that set held the figure (phased_load.sh).  What the set on the
-	 * counters made while the sample was built is dropped: the next set's
-	 * program clears its counters and its live time starts there.
+	 * The next sets go on once the sample is built, not before, so that no
+	 * set counts through the build and the publish (0.2-0.4 ms of building,
+	 * -g all on the emulated Nehalem-EP; with the sets programmed before it,
+	 * one set's slice at the same place of every interval ran 8-10 ms beside
+	 * busy loops, and a phased run's interval read 14 % off when that set
+	 * held the figure: phased_load.sh).  What the set on the counters made
+	 * meanwhile is dropped: the next set's program clears its counters and
+	 * its live time starts there.
 	 */
 	t_built = src_real();
 	if (rotate)
