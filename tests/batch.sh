@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 73
+plan 75
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -119,7 +119,7 @@ expect_is "... a sample of 224 threads in under 150 kB" \
 run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim sapphire-rapids --source perf -g 1,9 \
 	--metrics 'ipc,Frontend_Bound,9'
 expect_is "--metrics NAME,NAME,KEY: those columns alone, with units" \
-	"$(printf '%s\n' "$out" | head -1 | cut -d, -f14-)" \
+	"$(printf '%s\n' "$out" | head -1 | cut -d, -f15-)" \
 	"ipc (ratio),Frontend_Bound (%),memory_bandwidth_read (MB/sec),memory_bandwidth_write (MB/sec),memory_bandwidth_total (MB/sec),dram_peak_pct (%),scaled,flagged"
 run "$PMUTOP" -b -n 1 -d 0.2 --format json --sim sapphire-rapids --source msr -g 1,7 \
 	--metrics 'Info_Memory_*,TmaL1'
@@ -246,6 +246,27 @@ import json, sys
 d = json.loads(sys.stdin.read())
 print([k for k in ("threads", "cores", "sockets", "channels", "chas") if k in d], len(d["chas"]["data"]))')" \
 	"['chas'] 112"
+# every format walks the same kinds of entity (sample_kind.h): the CHAs reach the CSVs too
+run "$PMUTOP" -b -n 1 -d 0.2 --format long --sim sapphire-rapids --source perf -g l --per-cha
+expect_is "--per-cha (long CSV): a row per CHA and figure, named by socket and cha" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+print(sorted({r["scope"] for r in rows}), len({(r["socket"], r["cha"]) for r in rows}),
+      sorted({r["cpu"] + r["core"] + r["channel"] for r in rows}), len(rows) > 112)')" \
+	"['cha'] 112 [''] True"
+run "$PMUTOP" -b -n 1 -d 0.2 --format csv --sim sapphire-rapids --source perf -g l
+expect_is "... and in the wide CSV, after the threads, cores and sockets (a row per CHA)" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+kinds = []
+for r in rows:
+    if not kinds or kinds[-1] != r["scope"]:
+        kinds.append(r["scope"])
+chas = [r for r in rows if r["scope"] == "cha"]
+print(kinds, len(chas), sorted(int(r["cha"]) for r in chas if r["socket"] == "1") == list(range(56)))')" \
+	"['thread', 'core', 'socket', 'cha'] 112 True"
 run "$PMUTOP" -b -n 1 -d 0.3 --format json --sim icelake-sp:shared-server --source perf --per-cgroup
 expect_is "--per-cgroup: the who view's cgroups, no process and no thread row" \
 	"$(printf '%s\n' "$out" | tail -1 | $PY -c '

@@ -231,6 +231,52 @@ START_TEST(label_values_are_escaped)
 }
 END_TEST
 
+/*
+ * Every series names its thread, core, socket and channel as the JSON
+ * tables do (sample_kind.h): the OS's CPU, core id and physical package id,
+ * not pmutop's own order, which differs where the ids are sparse.
+ */
+START_TEST(labels_are_the_os_numbers_json_writes)
+{
+	struct sample *s = (struct sample *)smp[1];
+	struct sample_entity *kinds[] = { s->threads, s->cores, s->sockets, s->channels };
+	int counts[] = { s->nthreads, s->ncores, s->nsockets, s->nsockets * s->nchannels };
+	char prefix[200], *text, *p;
+	int sockets = 0, saved[4][64][2];
+
+	/* sparse ids, as a machine with a socket's cores numbered 0-3, 8-11 has */
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < counts[k]; i++) {
+			ck_assert_int_lt(i, 64);
+			saved[k][i][0] = kinds[k][i].os_socket_id;
+			saved[k][i][1] = kinds[k][i].os_core_id;
+			kinds[k][i].os_socket_id = 7 + kinds[k][i].socket;
+			if (kinds[k][i].core >= 0)
+				kinds[k][i].os_core_id = 100 + 2 * kinds[k][i].core;
+		}
+	text = expose(s, NULL, NULL, false);
+	for (int i = 0; i < s->nthreads; i++) {
+		const struct sample_entity *e = &s->threads[i];
+
+		snprintf(prefix, sizeof(prefix), "pmutop_exec_stall_ratio{cpu=\"%d\",core=\"%d\","
+			 "socket=\"%d\",", e->index, 100 + 2 * e->core, 7 + e->socket);
+		ck_assert_msg(isfinite(series(text, prefix)), "no series %s", prefix);
+	}
+	snprintf(prefix, sizeof(prefix), "pmutop_read_bytes_per_second{socket=\"8\",channel=\"2\",");
+	ck_assert_msg(isfinite(series(text, prefix)), "no series %s", prefix);
+	/* no family, the stable ones included, names a socket by pmutop's own index */
+	for (p = text; (p = strstr(p, "socket=\"")); p++, sockets++)
+		ck_assert_msg(p[8] == '7' || p[8] == '8', "%.60s", p - 40 > text ? p - 40 : text);
+	ck_assert_int_gt(sockets, 20);
+	free(text);
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < counts[k]; i++) {
+			kinds[k][i].os_socket_id = saved[k][i][0];
+			kinds[k][i].os_core_id = saved[k][i][1];
+		}
+}
+END_TEST
+
 static Suite *prom_suite(void)
 {
 	Suite *s = suite_create("prom");
@@ -241,6 +287,7 @@ static Suite *prom_suite(void)
 	tcase_add_test(tc, figures_are_the_samples_in_base_units);
 	tcase_add_test(tc, totals_add_up_the_intervals);
 	tcase_add_test(tc, label_values_are_escaped);
+	tcase_add_test(tc, labels_are_the_os_numbers_json_writes);
 	suite_add_tcase(s, tc);
 	CHECK_ADD(s, every_layout_metric_has_a_valid_name_of_its_own);
 	return s;

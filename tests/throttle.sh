@@ -20,7 +20,7 @@
 # package 2 a second and each of its cores 1.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 28
+plan 31
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
 trap 'rm -rf "$tmp"' EXIT
@@ -67,7 +67,7 @@ expect_is "... each of its cores 1 a second (core_power_limit_count summed; $2 a
 	"$($PY -c "print(abs($2 - 1) <= 1.01 / $3)")" True
 run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 5 -d 0.5 --format long
 # the last sample's row of socket 0's NAME: "value,unit,scaled"
-long_row() { printf '%s\n' "$out" | grep ",socket,,,0,,$1," | tail -1 | cut -d, -f10-; }
+long_row() { printf '%s\n' "$out" | grep ",socket,,,0,,,$1," | tail -1 | cut -d, -f11-; }
 expect_match "the long CSV: a row a socket and figure, whole, with its unit" "$(long_row throttle_package_ms)" ",ms,0"
 near "... 30 % of its window (throttle_window_s, the seconds between two looks)" \
 	"$($PY -c "print($(long_row throttle_package_ms | cut -d, -f1) / ($(long_row throttle_window_s | cut -d, -f1) * 1000))")" 0.3 0.1
@@ -83,6 +83,40 @@ expect_match "text output: a # throttled line naming the socket" "$out" "# throt
 expect_match "... and its power-limit notifications" "$(printf '%s\n' "$out" | grep '^# throttled S0:' | tail -1)" " power limit "
 run "$PMUTOP" --replay "$tmp/hot.jsonl" -b --format json
 expect_match "... recorded: the replay has the throttle table" "$(rows | sed -n 1p)" " 56 "
+expect_is "... every column of every sample as recorded (the columns read by name)" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import json, sys
+rec = [json.loads(l) for l in open(sys.argv[1]) if "\"throttle\"" in l]
+rep = [json.loads(l)["throttle"] for l in sys.stdin if l.strip()]
+print(len(rec) >= 2, [r["throttle"]["data"] for r in rec][-len(rep):] == [t["data"] for t in rep],
+      rep[-1]["columns"][6:])' "$tmp/hot.jsonl")" \
+	"True True ['package_power_limit_events', 'core_power_limit_events']"
+# a recording made before pmutop read the power-limit notifications (6 columns), one with a
+# column pmutop does not write
+$PY - "$tmp/hot.jsonl" "$tmp/old.jsonl" "$tmp/odd.jsonl" <<'PYEOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for path, cut in ((sys.argv[2], True), (sys.argv[3], False)):
+    with open(path, "w") as f:
+        for o in lines:
+            t = o.get("throttle")
+            if t and "columns" in t:
+                t = dict(t)
+                if cut:
+                    t["columns"] = t["columns"][:6]
+                    t["data"] = [r[:6] for r in t["data"]]
+                    t["na"] = {}
+                else:
+                    t["columns"] = t["columns"][:3] + ["fan_rpm"] + t["columns"][4:]
+                o = dict(o, throttle=t)
+            f.write(json.dumps(o) + "\n")
+PYEOF
+run "$PMUTOP" --replay "$tmp/old.jsonl" -b --format json
+expect_is "... an older recording of 6 columns replays, its power-limit notifications null" \
+	"$(rows | sed -n 1p | cut -d' ' -f4,7,8)" "56 null null"
+run "$PMUTOP" --replay "$tmp/odd.jsonl" -b --format json
+expect_match "... one with a column pmutop does not write is refused, naming it as such" "$rc $err" \
+	"its throttle table's columns are not pmutop's"
 run env COLUMNS=80 LINES=24 "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" --dump -n 2 -d 0.5
 expect_match "the screen at 80x24: THROTTLED on the message line, the socket's figures whole" \
 	"$(printf '%s\n' "$out" | sed -n 3p)" " THROTTLED S0: package 1"

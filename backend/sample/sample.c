@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <assert.h>
 #include <stdlib.h>
@@ -264,6 +265,40 @@ void who_snap_free(struct who_snap *s)
 		return;
 	free(s->rows);
 	free(s);
+}
+
+#define SAMPLE_TH(f) .offset = offsetof(struct sample_throttle_socket, f)
+
+const struct sample_throttle_col sample_throttle_cols[] = {
+	{ .name = "package_events", .figure = "throttle_package_events", .unit = "events",
+	  SAMPLE_TH(pkg_events) },
+	{ .name = "package_ms", .figure = "throttle_package_ms", .unit = "ms", SAMPLE_TH(pkg_ms) },
+	{ .name = "cores", .figure = "throttle_cores", .unit = "cores", SAMPLE_TH(cores), .whole = true },
+	{ .name = "core_events", .figure = "throttle_core_events", .unit = "events",
+	  SAMPLE_TH(core_events) },
+	{ .name = "core_ms", .figure = "throttle_core_ms", .unit = "ms", SAMPLE_TH(core_ms) },
+	{ .name = "package_power_limit_events", .figure = "power_limit_package_events",
+	  .unit = "events", SAMPLE_TH(pkg_pl_events), .power_limit = true },
+	{ .name = "core_power_limit_events", .figure = "power_limit_core_events", .unit = "events",
+	  SAMPLE_TH(core_pl_events), .power_limit = true },
+};
+const int sample_throttle_ncols = (int)(sizeof(sample_throttle_cols) / sizeof(sample_throttle_cols[0]));
+
+double sample_throttle_get(const struct sample_throttle_socket *x, const struct sample_throttle_col *c)
+{
+	const char *p = (const char *)x + c->offset;
+
+	return c->whole ? *(const int *)(const void *)p : *(const double *)(const void *)p;
+}
+
+void sample_throttle_set(struct sample_throttle_socket *x, const struct sample_throttle_col *c, double v)
+{
+	char *p = (char *)x + c->offset;
+
+	if (c->whole)
+		*(int *)(void *)p = isfinite(v) ? (int)v : 0;
+	else
+		*(double *)(void *)p = v;
 }
 
 bool sample_throttle_text(const struct sample *s, char *buf, size_t len)

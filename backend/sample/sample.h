@@ -90,6 +90,28 @@ struct sample_throttle_socket {
 	double pkg_pl_events, core_pl_events;
 };
 
+/*
+ * The throttle table's figures, once, in its columns' order (after the
+ * socket's id): JSON's column, the long CSV's figure, its unit, where a
+ * socket's value is.  The writers (JSON's throttle table, the long CSV) and
+ * a recording's reader walk it: a new figure of the kernel's
+ * thermal_throttle files is its field, its reading (throttle.c) and a row.
+ */
+struct sample_throttle_col {
+	const char *name;        /* JSON's column: "package_events" */
+	const char *figure;      /* the long CSV's name: "throttle_package_events" */
+	const char *unit;        /* "events", "ms", "cores" */
+	size_t offset;           /* of its value in struct sample_throttle_socket */
+	bool whole;              /* an int there (a count of cores), else a double (NaN: not read) */
+	bool power_limit;        /* counted only where the kernel counts power-limit notifications */
+};
+extern const struct sample_throttle_col sample_throttle_cols[];
+extern const int sample_throttle_ncols;
+
+/* Column C's value of socket X, NaN where not read; and setting it. */
+double sample_throttle_get(const struct sample_throttle_socket *x, const struct sample_throttle_col *c);
+void sample_throttle_set(struct sample_throttle_socket *x, const struct sample_throttle_col *c, double v);
+
 /* Why a sample_throttle has no power-limit notifications (its power_limit false). */
 #define SAMPLE_THROTTLE_NO_PL "the kernel counts power-limit notifications only when booted with " \
 	"int_pln_enable (on a CPU with PLN): no package_power_limit_count"

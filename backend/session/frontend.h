@@ -11,7 +11,7 @@
  *  - a run: session.h (open, start, the latest sample, commands, close;
  *    the machine's identification for the actions without a run, the
  *    emergency restore; struct session is opaque);
- *  - what it produces: sample.h, over a layout (layout.h) and a topology
+ *  - what it produces: sample.h (its kinds of entity: sample_kind.h), over a layout (layout.h) and a topology
  *    (topo.h, topo_text.h for its text form), the CPU (cpuid.h);
  *  - for --list-events and explain: counter.h (the event-select values);
  *  - the machine as the sources see it, for the setup checks (the doctor
@@ -33,6 +33,7 @@
 #include "privs.h"
 #include "probe.h"
 #include "sample.h"
+#include "sample_kind.h"
 #include "session.h"
 #include "topo.h"
 #include "topo_text.h"

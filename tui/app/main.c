@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	}
 	switch (opt.action) {
 	case OPTIONS_ACTION_HELP:
-		fputs(options_usage, stdout);
+		options_usage_write(stdout);
 		return EXIT_SUCCESS;
 	case OPTIONS_ACTION_VERSION:
 		printf("%s %s\nlayouts: %s\n", PACKAGE_NAME, PACKAGE_VERSION, paths_layout_dir(NULL));

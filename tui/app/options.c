@@ -67,11 +67,6 @@ static const struct option options_long[] = {
 	{ "format", required_argument, NULL, OPTIONS_FORMAT },
 	{ "counts", no_argument, NULL, OPTIONS_COUNTS },
 	{ "metrics", required_argument, NULL, OPTIONS_METRICS },
-	{ "per-thread", no_argument, NULL, OPTIONS_PER_THREAD },
-	{ "per-core", no_argument, NULL, OPTIONS_PER_CORE },
-	{ "per-socket", no_argument, NULL, OPTIONS_PER_SOCKET },
-	{ "per-channel", no_argument, NULL, OPTIONS_PER_CHANNEL },
-	{ "per-cha", no_argument, NULL, OPTIONS_PER_CHA },
 	{ "per-cgroup", no_argument, NULL, OPTIONS_PER_CGROUP },
 	{ "per-process", no_argument, NULL, OPTIONS_PER_PROCESS },
 	{ "cpus", required_argument, NULL, OPTIONS_CPUS },
@@ -380,7 +375,16 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 	opt->who_procs = -1;
 	optind = 0; /* full re-initialisation, so tests can parse repeatedly */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":T:hVbn:d:g:", options_long, NULL)) != -1) {
+	/* the options above, then --per-KIND of each kind of entity the sample has (sample_kinds) */
+	struct option all[sizeof(options_long) / sizeof(options_long[0]) + SAMPLE_NKINDS];
+	size_t n = 0;
+
+	while (options_long[n].name) {
+		all[n] = options_long[n];
+		n++;
+	}
+	options_batch_per(all + n);
+	while ((c = getopt_long(argc, argv, ":T:hVbn:d:g:", all, NULL)) != -1) {
 		rc = options_more(c, opt, err, errlen);
 		if (rc == 0)
 			continue;
@@ -492,8 +496,7 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 		return -EINVAL;
 	}
 	if (opt->scopes && !opt->batch) {
-		snprintf(err, errlen, "--per-thread, --per-core, --per-socket, --per-channel, --per-cha, "
-			 "--per-cgroup and --per-process pick the rows -b prints: pmutop -b --per-socket");
+		options_batch_per_alone(err, errlen);
 		return -EINVAL;
 	}
 	if (opt->cpus && !opt->batch) {

@@ -9,6 +9,7 @@
 #define PMUTOP_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include "batch.h"
@@ -97,8 +98,12 @@ struct options {
  */
 int options_parse(int argc, char **argv, struct options *opt, char *err, size_t errlen);
 
-/* The --help text. */
-extern const char options_usage[];
+/*
+ * The --help text: its two parts, the --per-* lines between them (one a
+ * kind of entity, from sample_kinds), written by options_usage_write.
+ */
+extern const char options_usage[], options_usage_tail[];
+void options_usage_write(FILE *out);
 
 /*
  * The who options (options_who.c): their getopt codes, and option C with
@@ -113,9 +118,15 @@ int options_who(int c, struct options *opt, const char *arg, char *err, size_t e
  * --metrics, --per-*): their getopt codes, and option C with ARG parsed
  * into OPT: 0, -EINVAL with ERR, -ENOENT when C is none of them.
  */
-enum { OPTIONS_FORMAT = 1100, OPTIONS_COUNTS, OPTIONS_METRICS, OPTIONS_PER_THREAD,
-       OPTIONS_PER_CORE, OPTIONS_PER_SOCKET, OPTIONS_PER_CHANNEL, OPTIONS_PER_CHA,
+enum { OPTIONS_FORMAT = 1100, OPTIONS_COUNTS, OPTIONS_METRICS,
        OPTIONS_PER_CGROUP, OPTIONS_PER_PROCESS, OPTIONS_CPUS };
+/* --per-KIND of each kind of entity (sample_kinds[K].option): OPTIONS_PER_KIND + K */
+enum { OPTIONS_PER_KIND = 1200 };
 int options_batch(int c, struct options *opt, const char *arg, char *err, size_t errlen);
+/* The --per-KIND options into AT (SAMPLE_NKINDS + 1 entries, the last the end). */
+struct option;
+void options_batch_per(struct option *at);
+/* What --per-* without -b is told, into ERR. */
+void options_batch_per_alone(char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,8 @@
  */
 #include "options.h"
 
+#include <getopt.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,21 +20,14 @@ int options_batch(int c, struct options *opt, const char *arg, char *err, size_t
 		[BATCH_PERF_CSV] = "perf-csv", [BATCH_PERF_JSON] = "perf-json",
 	};
 
+	if (c >= OPTIONS_PER_KIND && c < OPTIONS_PER_KIND + SAMPLE_NKINDS) {
+		/* the rows -b prints, as perf stat's --per-core and --per-socket (several add up) */
+		opt->scopes |= 1u << (c - OPTIONS_PER_KIND);
+		return 0;
+	}
 	switch (c) {
 	case OPTIONS_METRICS:
 		opt->metrics = arg;
-		return 0;
-	case OPTIONS_PER_THREAD:
-	case OPTIONS_PER_CORE:
-	case OPTIONS_PER_SOCKET:
-	case OPTIONS_PER_CHANNEL:
-		/* the rows -b prints, as perf stat's --per-core and --per-socket (several add up) */
-		opt->scopes |= 1u << (c == OPTIONS_PER_THREAD ? LAYOUT_THREAD
-				      : c == OPTIONS_PER_CORE ? LAYOUT_CORE
-				      : c == OPTIONS_PER_SOCKET ? LAYOUT_SOCKET : LAYOUT_CHANNEL);
-		return 0;
-	case OPTIONS_PER_CHA:
-		opt->scopes |= 1u << BATCH_SCOPE_CHA;
 		return 0;
 	case OPTIONS_PER_CGROUP:
 	case OPTIONS_PER_PROCESS:
@@ -64,4 +59,22 @@ int options_batch(int c, struct options *opt, const char *arg, char *err, size_t
 	default:
 		return -ENOENT;
 	}
+}
+
+void options_batch_per(struct option *at)
+{
+	for (int k = 0; k < SAMPLE_NKINDS; k++)
+		at[k] = (struct option){ sample_kinds[k].option + 2, no_argument, NULL, OPTIONS_PER_KIND + k };
+	at[SAMPLE_NKINDS] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+void options_batch_per_alone(char *err, size_t errlen)
+{
+	size_t at = 0;
+
+	for (int k = 0; k < SAMPLE_NKINDS && at < errlen; k++)
+		at += (size_t)snprintf(err + at, errlen - at, "%s, ", sample_kinds[k].option);
+	if (at < errlen)
+		snprintf(err + at, errlen - at, "--per-cgroup and --per-process pick the rows -b prints: "
+			 "pmutop -b --per-socket");
 }

@@ -51,7 +51,10 @@ const char options_usage[] =
 	"                         metrics, to compare with perf stat\n"
 	"      --metrics=LIST     with -b: the metrics printed, comma-separated: names,\n"
 	"                         globs ('Info_Memory_*'), group names or keys ('9')\n"
-	"      --per-thread, --per-core, --per-socket, --per-channel, --per-cha,\n"
+	;
+
+/* after the --per-* line of the kinds of entity */
+const char options_usage_tail[] =
 	"      --per-cgroup, --per-process\n"
 	"                         with -b: only those rows (several add up; default all;\n"
 	"                         cgroups and processes are --who's)\n"
@@ -145,3 +148,12 @@ const char options_usage[] =
 	"  -V, --version          show the version and the layout directory, and exit\n"
 	"\n"
 	"Exit status: 0 success, 1 failure while running, 2 bad command line or input.\n";
+
+void options_usage_write(FILE *out)
+{
+	fputs(options_usage, out);
+	fputs("     ", out);
+	for (int k = 0; k < SAMPLE_NKINDS; k++)
+		fprintf(out, " %s%s", sample_kinds[k].option, k + 1 < SAMPLE_NKINDS ? "," : ",\n");
+	fputs(options_usage_tail, out);
+}

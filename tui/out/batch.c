@@ -46,6 +46,16 @@ static bool batch_uncore_on(const struct sample *s)
 
 
 
+bool batch_kind_written(const struct sample *s, const struct batch_run *r, const struct sample_kind *k)
+{
+	if (!batch_scope_on(r, (int)(k - sample_kinds)) || !k->count(s))
+		return false;
+	for (int m = 0; k->on_demand && m < s->layout->nmetrics; m++)
+		if (k->figure(s->layout, m) && batch_metric_shown(s, r, m))
+			return true;
+	return !k->on_demand;
+}
+
 void batch_iso_time(double t, char *buf, size_t len)
 {
 	time_t secs = (time_t)t;
@@ -225,17 +235,16 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 
 /* ---- CSV -------------------------------------------------------------- */
 
-static const char *const batch_scope_names[] = {
-	[LAYOUT_THREAD] = "thread", [LAYOUT_CORE] = "core", [LAYOUT_SOCKET] = "socket",
-	[LAYOUT_CHANNEL] = "channel",
-};
-
-/* One CSV row: the entity's ids (-1 prints empty), its metrics, the scaled and flagged lists. */
+/* One CSV row: row E of kind K's ids (those it has not empty), its metrics, the scaled and flagged lists. */
 static void batch_csv_row(const struct sample *s, const struct batch_run *r, const char *label,
-			  const char *when, const struct sample_entity *e, int cpu, int core, int ch,
-			  enum layout_scope scope, FILE *out)
+			  const char *when, const struct sample_kind *k, const struct sample_entity *e,
+			  FILE *out)
 {
 	const struct layout *l = s->layout;
+	enum layout_scope scope = k->scope;
+	/* the flags are a socket's or a channel's (sample_flag) */
+	bool flagged = k == &sample_kinds[SAMPLE_KIND_SOCKET] || k == &sample_kinds[SAMPLE_KIND_CHANNEL];
+	int ch = k == &sample_kinds[SAMPLE_KIND_CHANNEL] ? e->index : -1;
 	bool sep = false;
 
 	/* the source never contains a comma or a quote: it is pmutop's own text */
@@ -246,15 +255,16 @@ static void batch_csv_row(const struct sample *s, const struct batch_run *r, con
 	fprintf(out, "%s,%.6f,%d,%s,%d,", when, s->interval_s, s->warmup, s->source, s->simulated);
 	if (!isnan(s->skew_us))
 		fprintf(out, "%.1f", s->skew_us);
-	fprintf(out, ",%s,", batch_scope_names[scope]);
-	if (cpu >= 0)
-		fprintf(out, "%d", cpu);
-	fputc(',', out);
-	if (core >= 0)
-		fprintf(out, "%d", core);
-	fprintf(out, ",%d,", e->os_socket_id);
-	if (ch >= 0)
-		fprintf(out, "%d", ch);
+	fprintf(out, ",%s", k->name);
+	for (int lb = 0; lb < SAMPLE_NLABELS; lb++) {
+		int j = 0;
+
+		while (j < k->nlabels && (int)k->labels[j] != lb)
+			j++;
+		fputc(',', out);
+		if (j < k->nlabels)
+			fprintf(out, "%d", sample_label_value(e, (enum sample_label)lb));
+	}
 	/* a hybrid's kind of core (P, E, LP-E), empty elsewhere */
 	fprintf(out, ",%s", scope <= LAYOUT_CORE && batch_core_kind(r, e) ? batch_core_kind(r, e) : "");
 	for (int m = 0; m < l->nmetrics; m++) {
@@ -262,7 +272,7 @@ static void batch_csv_row(const struct sample *s, const struct batch_run *r, con
 
 		if (!batch_metric_shown(s, r, m))
 			continue;
-		v = batch_metric_at(l, m, scope) ? sample_metric(s, e, m) : NAN;
+		v = k->figure(l, m) ? sample_metric(s, e, m) : NAN;
 		if (isnan(v))
 			fputc(',', out);
 		else
@@ -270,13 +280,13 @@ static void batch_csv_row(const struct sample *s, const struct batch_run *r, con
 	}
 	fputc(',', out);
 	for (int m = 0; m < l->nmetrics; m++)
-		if (s->metric_scaled[m] && batch_metric_at(l, m, scope) && batch_metric_shown(s, r, m)) {
+		if (s->metric_scaled[m] && k->figure(l, m) && batch_metric_shown(s, r, m)) {
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
 		}
 	fputc(',', out);
 	sep = false;
-	for (int m = 0; m < l->nmetrics && scope != LAYOUT_THREAD; m++)
+	for (int m = 0; m < l->nmetrics && flagged; m++)
 		if (batch_metric_shown(s, r, m) && sample_flag_find(s, e->socket, ch, m)) {
 			fprintf(out, "%s%s", sep ? ";" : "", l->metrics[m].name);
 			sep = true;
@@ -302,8 +312,10 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 	for (int m = 0; m < l->nmetrics; m++)
 		ncols += batch_metric_shown(s, r, m);
 	if (first) {
-		fputs("seq,time,interval_s,warmup,source,simulated,skew_us,scope,cpu,core,socket,channel,"
-		      "kind", out);
+		fputs("seq,time,interval_s,warmup,source,simulated,skew_us,scope", out);
+		for (int lb = 0; lb < SAMPLE_NLABELS; lb++)
+			fprintf(out, ",%s", sample_label_names[lb]);
+		fputs(",kind", out);
 		/*
 		 * every metric written is a column, its unit in the name ("util (%)"); a row
 		 * leaves empty the ones not defined at its scope
@@ -319,21 +331,13 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 		fputc('\n', out);
 	}
 	batch_iso_time(s->time, when, sizeof(when));
-	for (int i = 0; i < s->nthreads; i++)
-		if (batch_row_on(r, LAYOUT_THREAD, i))
-			batch_csv_row(s, r, label, when, &s->threads[i], s->threads[i].index,
-				      s->threads[i].os_core_id, -1, LAYOUT_THREAD, out);
-	for (int k = 0; k < s->ncores; k++)
-		if (batch_row_on(r, LAYOUT_CORE, k))
-			batch_csv_row(s, r, label, when, &s->cores[k], -1, s->cores[k].os_core_id, -1,
-				      LAYOUT_CORE, out);
-	for (int k = 0; k < s->nsockets; k++) {
-		if (batch_row_on(r, LAYOUT_SOCKET, k))
-			batch_csv_row(s, r, label, when, &s->sockets[k], -1, -1, -1, LAYOUT_SOCKET, out);
-		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_row_on(r, LAYOUT_CHANNEL, k);
-		     c++)
-			batch_csv_row(s, r, label, when, sample_channel(s, k, c), -1, -1, c,
-				      LAYOUT_CHANNEL, out);
+	for (int k = 0; k < SAMPLE_NKINDS; k++) {
+		const struct sample_kind *kd = &sample_kinds[k];
+		int n = batch_kind_written(s, r, kd) ? kd->count(s) : 0;
+
+		for (int i = 0; i < n; i++)
+			if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
+				batch_csv_row(s, r, label, when, kd, kd->row(s, i), out);
 	}
 	if (s->who) {
 		char prefix[400], seq[32];

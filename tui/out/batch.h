@@ -33,8 +33,14 @@ enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON, BATCH_LONG, BATCH_PERF_CS
 #define BATCH_SCHEMA "pmutop-batch/2"
 
 /* What a run's printed samples carry beyond the format. */
-/* Rows beyond enum layout_scope's that --per-* picks (bits of batch_opts.scopes). */
-enum { BATCH_SCOPE_CHA = LAYOUT_NSCOPES, BATCH_SCOPE_CGROUP, BATCH_SCOPE_PROCESS };
+/*
+ * The rows --per-* picks (bits of batch_opts.scopes): each kind of entity's
+ * (enum sample_kind_id, whose first are enum layout_scope's), then the who
+ * view's.
+ */
+enum { BATCH_SCOPE_CGROUP = SAMPLE_NKINDS, BATCH_SCOPE_PROCESS };
+_Static_assert((int)LAYOUT_CHANNEL == (int)SAMPLE_KIND_CHANNEL && BATCH_SCOPE_PROCESS < 32,
+	       "--per-* bits are sample_kinds' numbers, the layout's scopes first");
 
 struct batch_opts {
 	bool counts;          /* --counts (CSV, JSON): every event's count beside the metrics */

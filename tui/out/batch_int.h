@@ -74,6 +74,26 @@ static inline bool batch_row_on(const struct batch_run *r, enum layout_scope sco
 
 	return batch_scope_on(r, scope) && (!on || on[i]);
 }
+/*
+ * Whether row I of kind K (sample_kinds: its index in the kind's rows) is
+ * written: its kind asked for, and of a --cpus CPU (a channel's or CHA's
+ * socket holding one).
+ */
+static inline bool batch_kind_row_on(const struct sample *s, const struct batch_run *r,
+				     enum sample_kind_id k, int i)
+{
+	enum sample_kind_id by;
+	int o = sample_kind_owner(s, k, i, &by);
+	const bool *on = by == SAMPLE_KIND_THREAD ? r->thread_on
+			 : by == SAMPLE_KIND_CORE ? r->core_on : r->socket_on;
+
+	return batch_scope_on(r, (int)k) && (!on || on[o]);
+}
+/*
+ * Whether kind K's rows are written at all in S: asked for, it has rows, and
+ * (a kind written on demand: the channels, the CHAs) one of its figures is.
+ */
+bool batch_kind_written(const struct sample *s, const struct batch_run *r, const struct sample_kind *k);
 /* Is metric M written: among --metrics, and always-live or its group was selected. */
 static inline bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)
 {

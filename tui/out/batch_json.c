@@ -15,24 +15,18 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* One kind of entity: the rows, how a row names itself, the metrics it may write. */
+/* The rows of one kind of entity (sample_kind.h) that are written. */
 struct batch_table {
-	enum layout_scope scope;
-	bool chas;                          /* the CHAs one by one (sample.boxes) */
+	const struct sample_kind *kind;
 	const struct sample_entity **rows;
-	int *sub;                           /* CHAs: each row's CHA number */
 	int n;
 };
 
-/* Metric K in a row of table T: at its scope (CHAs: a CHA group's), and shown. */
+/* Metric K in a row of table T: one of its kind's figures, and shown. */
 static bool batch_json_col(const struct sample *s, const struct batch_run *r,
 			   const struct batch_table *t, int k)
 {
-	const struct layout *l = s->layout;
-
-	if (t->chas ? !sample_box_metric(l, k) : !layout_scope_computed(l->metrics[k].scope, t->scope))
-		return false;
-	return batch_metric_shown(s, r, k);
+	return t->kind->figure(s->layout, k) && batch_metric_shown(s, r, k);
 }
 
 static json_t *batch_json_num(double v)
@@ -73,43 +67,36 @@ static json_t *batch_json_whole(double v)
 	return isnan(v) ? json_null() : json_integer((json_int_t)llround(v));
 }
 
-/* The id columns of T ("cpu", "core", "kind", "socket", "channel", "cha"). */
+/* A hybrid's kind of core ("P", "E") follows the core's id in the rows of threads and cores. */
+static bool batch_json_core_kind(const struct batch_run *r, const struct batch_table *t,
+				 enum sample_label lb)
+{
+	return lb == SAMPLE_LABEL_CORE && t->kind->scope <= LAYOUT_CORE && r->topo &&
+	       r->topo->ncorekinds > 1;
+}
+
+/* The id columns of T: its kind's labels ("cpu", "core", "socket", "channel", "cha"). */
 static void batch_json_id_names(const struct batch_run *r, const struct batch_table *t, json_t *cols)
 {
-	bool hybrid = r->topo && r->topo->ncorekinds > 1;
-
-	if (t->scope == LAYOUT_THREAD)
-		json_array_append_new(cols, json_string("cpu"));
-	if (t->scope <= LAYOUT_CORE)
-		json_array_append_new(cols, json_string("core"));
-	if (t->scope <= LAYOUT_CORE && hybrid)
-		json_array_append_new(cols, json_string("kind"));
-	json_array_append_new(cols, json_string("socket"));
-	if (t->scope == LAYOUT_CHANNEL)
-		json_array_append_new(cols, json_string("channel"));
-	if (t->chas)
-		json_array_append_new(cols, json_string("cha"));
+	for (int i = 0; i < t->kind->nlabels; i++) {
+		json_array_append_new(cols, json_string(sample_label_names[t->kind->labels[i]]));
+		if (batch_json_core_kind(r, t, t->kind->labels[i]))
+			json_array_append_new(cols, json_string("kind"));
+	}
 }
 
 static void batch_json_ids(const struct batch_run *r, const struct batch_table *t, int i, json_t *row)
 {
 	const struct sample_entity *e = t->rows[i];
-	bool hybrid = r->topo && r->topo->ncorekinds > 1;
 
-	if (t->scope == LAYOUT_THREAD)
-		json_array_append_new(row, json_integer(e->index));
-	if (t->scope <= LAYOUT_CORE)
-		json_array_append_new(row, json_integer(e->os_core_id));
-	if (t->scope <= LAYOUT_CORE && hybrid) {
-		const char *kind = batch_core_kind(r, e);
+	for (int j = 0; j < t->kind->nlabels; j++) {
+		json_array_append_new(row, json_integer(sample_label_value(e, t->kind->labels[j])));
+		if (batch_json_core_kind(r, t, t->kind->labels[j])) {
+			const char *kind = batch_core_kind(r, e);
 
-		json_array_append_new(row, kind ? json_string(kind) : json_null());
+			json_array_append_new(row, kind ? json_string(kind) : json_null());
+		}
 	}
-	json_array_append_new(row, json_integer(e->os_socket_id));
-	if (t->scope == LAYOUT_CHANNEL)
-		json_array_append_new(row, json_integer(e->index));
-	if (t->chas)
-		json_array_append_new(row, json_integer(t->sub[i]));
 }
 
 /*
@@ -142,7 +129,7 @@ static json_t *batch_json_table(const struct sample *s, const struct batch_run *
 						    json_string(batch_json_na_why(s, k, why, sizeof(why))));
 		}
 	}
-	if (r->counts && !t->chas)
+	if (r->counts && t->kind->counts)
 		json_array_append_new(cols, json_string("counts"));
 	for (int i = 0; i < t->n; i++) {
 		json_t *row = json_array();
@@ -150,8 +137,8 @@ static json_t *batch_json_table(const struct sample *s, const struct batch_run *
 		batch_json_ids(r, t, i, row);
 		for (int j = 0; j < nm; j++)
 			json_array_append_new(row, batch_json_num(sample_metric(s, t->rows[i], ms[j])));
-		if (r->counts && !t->chas)
-			json_array_append_new(row, batch_counts_json(s, t->rows[i], t->scope));
+		if (r->counts && t->kind->counts)
+			json_array_append_new(row, batch_counts_json(s, t->rows[i], t->kind->scope));
 		json_array_append_new(data, row);
 	}
 	free(ms);
@@ -161,56 +148,26 @@ static json_t *batch_json_table(const struct sample *s, const struct batch_run *
 	return o;
 }
 
-/* Rows of a plain array of N entities. */
-static json_t *batch_json_plain(const struct sample *s, const struct batch_run *r,
-				struct sample_entity *es, int n, enum layout_scope scope)
+/* Kind K's table in S: the rows R writes. */
+static json_t *batch_json_kind(const struct sample *s, const struct batch_run *r, enum sample_kind_id k)
 {
-	struct batch_table t = { .scope = scope };
+	struct batch_table t = { .kind = &sample_kinds[k] };
+	int n = t.kind->count(s);
 	json_t *o;
 
 	t.rows = xcalloc((size_t)n + 1, sizeof(*t.rows));
-	t.n = 0;
 	for (int i = 0; i < n; i++)
-		if (batch_row_on(r, scope, i))
-			t.rows[t.n++] = &es[i];
+		if (batch_kind_row_on(s, r, k, i))
+			t.rows[t.n++] = t.kind->row(s, i);
 	o = batch_json_table(s, r, &t);
 	free(t.rows);
 	return o;
-}
-
-/* Every socket's channels, or (CHAS) its CHAs, in one table. */
-static json_t *batch_json_per_socket(const struct sample *s, const struct batch_run *r, bool chas)
-{
-	int per = chas ? s->nboxes : s->nchannels;
-	struct batch_table t = { .scope = chas ? LAYOUT_SOCKET : LAYOUT_CHANNEL, .chas = chas };
-	json_t *o;
-
-	t.rows = xcalloc((size_t)s->nsockets * per + 1, sizeof(*t.rows));
-	t.sub = xcalloc((size_t)s->nsockets * per + 1, sizeof(*t.sub));
-	for (int i = 0; i < s->nsockets; i++)
-		for (int b = 0; b < per && (!r->socket_on || r->socket_on[i]); b++) {
-			t.rows[t.n] = chas ? sample_box(s, i, b) : sample_channel(s, i, b);
-			t.sub[t.n++] = b;
-		}
-	o = batch_json_table(s, r, &t);
-	free(t.rows);
-	free(t.sub);
-	return o;
-}
-
-/* Did a CHA group count (or was asked for and is on): the CHAs' table is worth writing. */
-static bool batch_json_chas_on(const struct sample *s, const struct batch_run *r)
-{
-	for (int k = 0; s->nboxes && k < s->layout->nmetrics; k++)
-		if (sample_box_metric(s->layout, k) && batch_metric_shown(s, r, k))
-			return true;
-	return false;
 }
 
 /*
- * The interval's thermal throttling: {"columns": [socket, package_events,
- * package_ms, cores, core_events, core_ms, package_power_limit_events,
- * core_power_limit_events], "data": [...], "na": {}} a row a socket (the
+ * The interval's thermal throttling: {"columns": [socket, then
+ * sample_throttle_cols' names: package_events ... core_power_limit_events],
+ * "data": [...], "na": {}} a row a socket (the
  * milliseconds null where the kernel gives counts alone; the power-limit
  * notifications null, and named in "na" with why, where the kernel does not
  * count them), or {"why": ...} where none was read; NULL where nothing
@@ -218,9 +175,6 @@ static bool batch_json_chas_on(const struct sample *s, const struct batch_run *r
  */
 static json_t *batch_json_throttle(const struct sample *s, const struct batch_run *r)
 {
-	static const char *const cols[] = { "socket", "package_events", "package_ms", "cores",
-					    "core_events", "core_ms", "package_power_limit_events",
-					    "core_power_limit_events" };
 	const struct sample_throttle *t = s->throttle;
 	json_t *o, *c, *d, *na;
 
@@ -233,10 +187,15 @@ static json_t *batch_json_throttle(const struct sample *s, const struct batch_ru
 	}
 	c = json_array();
 	d = json_array();
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		json_array_append_new(c, json_string(cols[i]));
+	na = json_object();
+	json_array_append_new(c, json_string("socket"));
+	for (int i = 0; i < sample_throttle_ncols; i++) {
+		json_array_append_new(c, json_string(sample_throttle_cols[i].name));
+		if (sample_throttle_cols[i].power_limit && !t->power_limit)
+			json_object_set_new(na, sample_throttle_cols[i].name,
+					    json_string(SAMPLE_THROTTLE_NO_PL));
+	}
 	for (int k = 0; k < t->nsockets && k < s->nsockets; k++) {
-		const struct sample_throttle_socket *x = &t->s[k];
 		json_t *row;
 
 		if (r && !batch_row_on(r, LAYOUT_SOCKET, k))
@@ -244,19 +203,11 @@ static json_t *batch_json_throttle(const struct sample *s, const struct batch_ru
 		/* the kernel's whole counts and milliseconds, as integers */
 		row = json_array();
 		json_array_append_new(row, json_integer(s->sockets[k].os_socket_id));
-		json_array_append_new(row, batch_json_whole(x->pkg_events));
-		json_array_append_new(row, batch_json_whole(x->pkg_ms));
-		json_array_append_new(row, json_integer(x->cores));
-		json_array_append_new(row, batch_json_whole(x->core_events));
-		json_array_append_new(row, batch_json_whole(x->core_ms));
-		json_array_append_new(row, batch_json_whole(x->pkg_pl_events));
-		json_array_append_new(row, batch_json_whole(x->core_pl_events));
+		for (int i = 0; i < sample_throttle_ncols; i++)
+			json_array_append_new(row, batch_json_whole(sample_throttle_get(&t->s[k],
+								&sample_throttle_cols[i])));
 		json_array_append_new(d, row);
 	}
-	na = json_object();
-	if (!t->power_limit)
-		for (size_t i = 6; i < 8; i++)
-			json_object_set_new(na, cols[i], json_string(SAMPLE_THROTTLE_NO_PL));
 	json_object_set_new(o, "columns", c);
 	json_object_set_new(o, "data", d);
 	json_object_set_new(o, "na", na);
@@ -276,18 +227,13 @@ void batch_json_tables(const struct sample *s, const struct batch_run *r, json_t
 		if (s->metric_scaled[k] && batch_metric_shown(s, r, k))
 			json_array_append_new(scaled, json_string_nocheck(l->metrics[k].name));
 	json_object_set_new(o, "scaled", scaled);
-	if (batch_scope_on(r, LAYOUT_THREAD))
-		json_object_set_new(o, "threads", batch_json_plain(s, r, s->threads, s->nthreads,
-								   LAYOUT_THREAD));
-	if (batch_scope_on(r, LAYOUT_CORE))
-		json_object_set_new(o, "cores", batch_json_plain(s, r, s->cores, s->ncores, LAYOUT_CORE));
-	if (batch_scope_on(r, LAYOUT_SOCKET))
-		json_object_set_new(o, "sockets", batch_json_plain(s, r, s->sockets, s->nsockets,
-								   LAYOUT_SOCKET));
-	if (batch_scope_on(r, LAYOUT_CHANNEL) && s->nchannels)
-		json_object_set_new(o, "channels", batch_json_per_socket(s, r, false));
-	if (batch_scope_on(r, BATCH_SCOPE_CHA) && batch_json_chas_on(s, r))
-		json_object_set_new(o, "chas", batch_json_per_socket(s, r, true));
+	for (int k = 0; k < SAMPLE_NKINDS; k++) {
+		const struct sample_kind *kd = &sample_kinds[k];
+
+		if (!batch_kind_written(s, r, kd))
+			continue;
+		json_object_set_new(o, kd->table, batch_json_kind(s, r, (enum sample_kind_id)k));
+	}
 	if (thr)
 		json_object_set_new(o, "throttle", thr);
 }

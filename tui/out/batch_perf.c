@@ -121,29 +121,45 @@ static void batch_perf_entity(struct batch_perf_line *p, const struct sample_ent
 	}
 }
 
-/* The long CSV's rows of entity E at SCOPE (ids -1: empty). */
-static void batch_long_entity(const struct sample *s, const struct batch_run *r,
-			      const struct sample_entity *e, enum layout_scope scope, int cpu,
-			      int core, int ch, const char *when, FILE *out)
+/* The long CSV's header: its id columns are the kinds' labels (sample_kind.h). */
+static void batch_long_header(FILE *out)
 {
-	static const char *const scopes[] = { [LAYOUT_THREAD] = "thread", [LAYOUT_CORE] = "core",
-					      [LAYOUT_SOCKET] = "socket", [LAYOUT_CHANNEL] = "channel" };
-	const struct layout *l = s->layout;
-	char ids[64];
+	fputs("time,interval_s,seq,scope", out);
+	for (int lb = 0; lb < SAMPLE_NLABELS; lb++)
+		fprintf(out, ",%s", sample_label_names[lb]);
+	fputs(",name,value,unit,scaled\n", out);
+}
 
-	snprintf(ids, sizeof(ids), "%s,", scopes[scope]);
-	if (cpu >= 0)
-		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%d", cpu);
-	snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), ",");
-	if (core >= 0)
-		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%d", core);
-	snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), ",%d,", e->os_socket_id);
-	if (ch >= 0)
-		snprintf(ids + strlen(ids), sizeof(ids) - strlen(ids), "%d", ch);
+/* The scope column and ids of row E of kind K into IDS ("thread,3,1,0,,": ids it has not empty). */
+static void batch_long_ids(const struct sample_kind *k, const struct sample_entity *e, char *ids,
+			   size_t len)
+{
+	size_t at = (size_t)snprintf(ids, len, "%s", k->name);
+
+	for (int lb = 0; lb < SAMPLE_NLABELS && at < len; lb++) {
+		int j = 0;
+
+		while (j < k->nlabels && (int)k->labels[j] != lb)
+			j++;
+		at += (size_t)(j < k->nlabels ? snprintf(ids + at, len - at, ",%d",
+							 sample_label_value(e, (enum sample_label)lb))
+					      : snprintf(ids + at, len - at, ","));
+	}
+}
+
+/* The long CSV's rows of row E of kind K. */
+static void batch_long_entity(const struct sample *s, const struct batch_run *r,
+			      const struct sample_kind *k, const struct sample_entity *e,
+			      const char *when, FILE *out)
+{
+	const struct layout *l = s->layout;
+	char ids[128];
+
+	batch_long_ids(k, e, ids, sizeof(ids));
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v;
 
-		if (!batch_metric_shown(s, r, m) || !layout_scope_computed(l->metrics[m].scope, scope))
+		if (!batch_metric_shown(s, r, m) || !k->figure(l, m))
 			continue;
 		v = sample_metric(s, e, m);
 		if (isnan(v))
@@ -167,26 +183,18 @@ static void batch_long_throttle(const struct sample *s, int k, const char *when,
 	if (!t || k >= t->nsockets)
 		return;
 	x = &t->s[k];
-	const struct {
-		const char *name, *unit;
-		double v;
-	} rows[] = {
-		{ "throttle_package_events", "events", x->pkg_events },
-		{ "throttle_package_ms", "ms", x->pkg_ms },
-		{ "throttle_cores", "cores", x->cores },
-		{ "throttle_core_events", "events", x->core_events },
-		{ "throttle_core_ms", "ms", x->core_ms },
-		{ "power_limit_package_events", "events", x->pkg_pl_events },
-		{ "power_limit_core_events", "events", x->core_pl_events },
-		/* the seconds they are over: between two looks, not quite the sample's interval */
-		{ "throttle_window_s", "s", t->window_s },
-	};
+	for (int i = 0; i <= sample_throttle_ncols; i++) {
+		/* the seconds they are over last: between two looks, not quite the sample's interval */
+		const struct sample_throttle_col *c = i < sample_throttle_ncols ? &sample_throttle_cols[i] : NULL;
+		double v = c ? sample_throttle_get(x, c) : t->window_s;
 
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		if (isfinite(rows[i].v))
-			fprintf(out, "%s,%.6f,%llu,socket,,,%d,,%s,%.*f,%s,0\n", when, s->interval_s,
-				(unsigned long long)s->seq, s->sockets[k].os_socket_id, rows[i].name,
-				strcmp(rows[i].unit, "s") ? 0 : 6, rows[i].v, rows[i].unit);
+		if (c && c->power_limit && !t->power_limit)
+			continue;
+		if (isfinite(v))
+			fprintf(out, "%s,%.6f,%llu,socket,,,%d,,,%s,%.*f,%s,0\n", when, s->interval_s,
+				(unsigned long long)s->seq, s->sockets[k].os_socket_id,
+				c ? c->figure : "throttle_window_s", c ? 0 : 6, v, c ? c->unit : "s");
+	}
 }
 
 int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
@@ -201,26 +209,19 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 
 		batch_iso_time(s->time, when, sizeof(when));
 		if (first)
-			fputs("time,interval_s,seq,scope,cpu,core,socket,channel,name,value,unit,scaled\n",
-			      out);
-		for (int i = 0; i < s->nthreads; i++)
-			if (batch_row_on(r, LAYOUT_THREAD, i))
-				batch_long_entity(s, r, &s->threads[i], LAYOUT_THREAD, s->threads[i].index,
-						  s->threads[i].os_core_id, -1, when, out);
-		for (int k = 0; k < s->ncores; k++)
-			if (batch_row_on(r, LAYOUT_CORE, k))
-				batch_long_entity(s, r, &s->cores[k], LAYOUT_CORE, -1,
-						  s->cores[k].os_core_id, -1, when, out);
-		for (int k = 0; k < s->nsockets; k++) {
-			if (batch_row_on(r, LAYOUT_SOCKET, k)) {
-				batch_long_entity(s, r, &s->sockets[k], LAYOUT_SOCKET, -1, -1, -1, when, out);
-				if (!r->listed)
-					batch_long_throttle(s, k, when, out);
-			}
-			for (int c = 0; c < s->nchannels && batch_row_on(r, LAYOUT_CHANNEL, k); c++)
-				batch_long_entity(s, r, sample_channel(s, k, c), LAYOUT_CHANNEL, -1, -1, c,
-						  when, out);
+			batch_long_header(out);
+		for (int k = 0; k < SAMPLE_NKINDS; k++) {
+			const struct sample_kind *kd = &sample_kinds[k];
+			int n = batch_kind_written(s, r, kd) ? kd->count(s) : 0;
+
+			for (int i = 0; i < n; i++)
+				if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
+					batch_long_entity(s, r, kd, kd->row(s, i), when, out);
 		}
+		/* the throttle figures, socket by socket after the kinds' rows */
+		for (int k = 0; k < s->nsockets && !r->listed; k++)
+			if (batch_row_on(r, LAYOUT_SOCKET, k))
+				batch_long_throttle(s, k, when, out);
 		return 0;
 	}
 	p.who = who;

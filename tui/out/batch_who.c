@@ -158,8 +158,10 @@ void batch_who_csv_rows(const struct sample *s, const struct batch_run *br, cons
 
 		if (!batch_who_row_on(br, r))
 			continue;
-		/* the scope, then no cpu, core, socket, channel, kind */
-		fprintf(out, "%s,%s,,,,,", before, r->pid ? "process" : "cgroup");
+		/* the scope, then none of the kinds' ids (sample_label_names), no kind of core */
+		fprintf(out, "%s,%s,", before, r->pid ? "process" : "cgroup");
+		for (int lb = 0; lb < SAMPLE_NLABELS; lb++)
+			fputc(',', out);
 		for (int m = 0; m < metric_cols; m++)
 			fputc(',', out);
 		fputs(",,", out); /* scaled, flagged */

@@ -116,16 +116,14 @@ double prom_metric_name(const struct layout *l, int m, char *buf, size_t len)
 	return u ? u->factor : 1;
 }
 
-/* The entities of scope SC in S. */
+/* The entities of scope SC in S: the rows of its kind (sample_kinds, whose first are the scopes'). */
 static const struct sample_entity *prom_entities(const struct sample *s, enum layout_scope sc,
 						 int *n)
 {
-	switch (sc) {
-	case LAYOUT_THREAD: *n = s->nthreads; return s->threads;
-	case LAYOUT_CORE: *n = s->ncores; return s->cores;
-	case LAYOUT_SOCKET: *n = s->nsockets; return s->sockets;
-	default: *n = s->nsockets * s->nchannels; return s->channels;
-	}
+	const struct sample_kind *k = &sample_kinds[sc];
+
+	*n = k->count(s);
+	return *n ? k->row(s, 0) : NULL;
 }
 
 /* The variables a total is kept for: the built-ins and the events' (metrics come after). */
@@ -223,20 +221,10 @@ static void prom_series(struct prom_ctx *c, const char *name, enum layout_scope 
 	const struct layout *l = c->s->layout;
 
 	fprintf(c->out, "%s{", name);
-	switch (sc) {
-	case LAYOUT_THREAD:
-		fprintf(c->out, "cpu=\"%d\",core=\"%d\",socket=\"%d\",", e->index, e->core, e->socket);
-		break;
-	case LAYOUT_CORE:
-		fprintf(c->out, "core=\"%d\",socket=\"%d\",", e->index, e->socket);
-		break;
-	case LAYOUT_SOCKET:
-		fprintf(c->out, "socket=\"%d\",", e->index);
-		break;
-	default:
-		fprintf(c->out, "socket=\"%d\",channel=\"%d\",", e->socket, e->index);
-		break;
-	}
+	/* the labels of its kind's rows (sample_kind.h), their OS numbers as JSON's */
+	for (int j = 0; j < sample_kinds[sc].nlabels; j++)
+		fprintf(c->out, "%s=\"%d\",", sample_label_names[sample_kinds[sc].labels[j]],
+			sample_label_value(e, sample_kinds[sc].labels[j]));
 	if (g >= 0) {
 		fputs("group=\"", c->out);
 		prom_label_value(c->out, l->groups[g].name);

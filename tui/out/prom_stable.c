@@ -68,7 +68,10 @@ void prom_figures(struct prom_ctx *c)
 							    "name on every platform");
 						first = false;
 					}
-					prom_figure_series(c, f->family, &figures[j], sk, -1, link[k],
+					/* the socket's OS number, as every family's (sample_kind.h) */
+					int os = sample_label_value(&s->sockets[sk], SAMPLE_LABEL_SOCKET);
+
+					prom_figure_series(c, f->family, &figures[j], os, -1, link[k],
 							   mt->name, v * fac);
 					for (int ch = 0; mt->scope == LAYOUT_CHANNEL && ch < s->nchannels;
 					     ch++) {
@@ -76,7 +79,7 @@ void prom_figures(struct prom_ctx *c)
 						double cv = e ? sample_metric(s, e, ms[k]) : NAN;
 
 						if (isfinite(cv))
-							prom_figure_series(c, f->family, &figures[j], sk, ch,
+							prom_figure_series(c, f->family, &figures[j], os, ch,
 									   link[k], mt->name, cv * fac);
 					}
 				}

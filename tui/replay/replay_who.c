@@ -153,12 +153,11 @@ static double replay_throttle_num(json_t *v)
 
 const char *replay_throttle(json_t *o, int nsockets, struct sample_throttle **out)
 {
-	static const char *const cols[] = { "socket", "package_events", "package_ms", "cores",
-					    "core_events", "core_ms", "package_power_limit_events",
-					    "core_power_limit_events" };
 	struct sample_throttle *t = xcalloc(1, sizeof(*t));
 	json_t *c = json_object_get(o, "columns"), *d = json_object_get(o, "data"), *row;
 	const char *why = json_string_value(json_object_get(o, "why"));
+	/* each column's figure (sample_throttle_cols), -1 for the socket's id */
+	int at[32], need = 0;
 	size_t i, ncols = json_array_size(c);
 
 	*out = t;
@@ -166,31 +165,50 @@ const char *replay_throttle(json_t *o, int nsockets, struct sample_throttle **ou
 		snprintf(t->why, sizeof(t->why), "%s", why);
 		return NULL;
 	}
-	/* 6 columns: recorded before pmutop read the power-limit notifications */
-	if (!json_is_array(c) || (ncols != 6 && ncols != 8) || !json_is_array(d) ||
+	if (!json_is_array(c) || ncols < 2 || ncols > sizeof(at) / sizeof(at[0]) || !json_is_array(d) ||
 	    (int)json_array_size(d) > nsockets)
-		return "its throttle table is not a row of the 6 or 8 columns a socket";
-	for (i = 0; i < ncols; i++)
-		if (!json_is_string(json_array_get(c, i)) ||
-		    strcmp(json_string_value(json_array_get(c, i)), cols[i]))
+		return "its throttle table is not a row of columns a socket";
+	/*
+	 * the columns by name: the socket's first, then figures pmutop knows, each
+	 * once; a recording made before pmutop read the power-limit notifications
+	 * has none of theirs
+	 */
+	for (i = 0; i < ncols; i++) {
+		const char *name = json_string_value(json_array_get(c, i));
+		int f = -1;
+
+		for (int k = 0; name && k < sample_throttle_ncols; k++)
+			if (!strcmp(name, sample_throttle_cols[k].name))
+				f = k;
+		if (!name || (i == 0) != !strcmp(name, "socket") || (i > 0 && f < 0) ||
+		    (f >= 0 && (need & 1 << f)))
 			return "its throttle table's columns are not pmutop's";
+		at[i] = f;
+		if (f >= 0)
+			need |= 1 << f;
+	}
+	for (int k = 0; k < sample_throttle_ncols; k++)
+		if (!sample_throttle_cols[k].power_limit && !(need & 1 << k))
+			return "its throttle table lacks a column pmutop writes";
 	t->nsockets = nsockets;
 	t->s = xcalloc((size_t)nsockets + 1, sizeof(*t->s));
+	for (int k = 0; k < nsockets; k++)
+		for (int f = 0; f < sample_throttle_ncols; f++)
+			sample_throttle_set(&t->s[k], &sample_throttle_cols[f], NAN);
 	t->time = true;
 	/* counted where its columns are there and "na" does not say why not */
-	t->power_limit = ncols == 8 &&
-			 !json_object_get(json_object_get(o, "na"), "package_power_limit_events");
+	t->power_limit = true;
+	for (int k = 0; k < sample_throttle_ncols; k++)
+		if (sample_throttle_cols[k].power_limit &&
+		    (!(need & 1 << k) || json_object_get(json_object_get(o, "na"), sample_throttle_cols[k].name)))
+			t->power_limit = false;
 	t->window_s = replay_throttle_num(json_object_get(o, "window_s"));
 	json_array_foreach(d, i, row) {
 		if (!json_is_array(row) || json_array_size(row) != ncols)
 			return "a row of its throttle table is not as long as its columns";
-		t->s[i].pkg_events = replay_throttle_num(json_array_get(row, 1));
-		t->s[i].pkg_ms = replay_throttle_num(json_array_get(row, 2));
-		t->s[i].cores = (int)json_integer_value(json_array_get(row, 3));
-		t->s[i].core_events = replay_throttle_num(json_array_get(row, 4));
-		t->s[i].core_ms = replay_throttle_num(json_array_get(row, 5));
-		t->s[i].pkg_pl_events = replay_throttle_num(json_array_get(row, 6));
-		t->s[i].core_pl_events = replay_throttle_num(json_array_get(row, 7));
+		for (size_t j = 1; j < ncols; j++)
+			sample_throttle_set(&t->s[i], &sample_throttle_cols[at[j]],
+					    replay_throttle_num(json_array_get(row, j)));
 		t->time &= !isnan(t->s[i].pkg_ms);
 	}
 	return NULL;

@@ -1,0 +1,113 @@
+/*
+ * sample_kind: the table of entity kinds (sample_kind.h) and its
+ * accessors.  Pure functions of a sample: any thread.
+ */
+#include "sample_kind.h"
+
+const char *const sample_label_names[SAMPLE_NLABELS] = {
+	[SAMPLE_LABEL_CPU] = "cpu",
+	[SAMPLE_LABEL_CORE] = "core",
+	[SAMPLE_LABEL_SOCKET] = "socket",
+	[SAMPLE_LABEL_CHANNEL] = "channel",
+	[SAMPLE_LABEL_CHA] = "cha",
+};
+
+static int sample_kind_threads(const struct sample *s) { return s->nthreads; }
+static int sample_kind_cores(const struct sample *s) { return s->ncores; }
+static int sample_kind_sockets(const struct sample *s) { return s->nsockets; }
+static int sample_kind_channels_per(const struct sample *s) { return s->channels ? s->nchannels : 0; }
+static int sample_kind_chas_per(const struct sample *s) { return s->boxes ? s->nboxes : 0; }
+static int sample_kind_channels(const struct sample *s) { return s->nsockets * sample_kind_channels_per(s); }
+static int sample_kind_chas(const struct sample *s) { return s->nsockets * sample_kind_chas_per(s); }
+
+static const struct sample_entity *sample_kind_thread(const struct sample *s, int i) { return &s->threads[i]; }
+static const struct sample_entity *sample_kind_core(const struct sample *s, int i) { return &s->cores[i]; }
+static const struct sample_entity *sample_kind_socket(const struct sample *s, int i) { return &s->sockets[i]; }
+static const struct sample_entity *sample_kind_channel(const struct sample *s, int i) { return &s->channels[i]; }
+static const struct sample_entity *sample_kind_cha(const struct sample *s, int i) { return &s->boxes[i]; }
+
+static bool sample_kind_at_thread(const struct layout *l, int m)
+{
+	return layout_scope_computed(l->metrics[m].scope, LAYOUT_THREAD);
+}
+
+static bool sample_kind_at_core(const struct layout *l, int m)
+{
+	return layout_scope_computed(l->metrics[m].scope, LAYOUT_CORE);
+}
+
+static bool sample_kind_at_socket(const struct layout *l, int m)
+{
+	return layout_scope_computed(l->metrics[m].scope, LAYOUT_SOCKET);
+}
+
+static bool sample_kind_at_channel(const struct layout *l, int m)
+{
+	return layout_scope_computed(l->metrics[m].scope, LAYOUT_CHANNEL);
+}
+
+const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
+	[SAMPLE_KIND_THREAD] = {
+		.name = "thread", .table = "threads", .option = "--per-thread",
+		.scope = LAYOUT_THREAD, .parent = SAMPLE_KIND_CORE,
+		.labels = { SAMPLE_LABEL_CPU, SAMPLE_LABEL_CORE, SAMPLE_LABEL_SOCKET }, .nlabels = 3,
+		.count = sample_kind_threads, .row = sample_kind_thread,
+		.figure = sample_kind_at_thread, .counts = true,
+	},
+	[SAMPLE_KIND_CORE] = {
+		.name = "core", .table = "cores", .option = "--per-core",
+		.scope = LAYOUT_CORE, .parent = SAMPLE_KIND_SOCKET,
+		.labels = { SAMPLE_LABEL_CORE, SAMPLE_LABEL_SOCKET }, .nlabels = 2,
+		.count = sample_kind_cores, .row = sample_kind_core,
+		.figure = sample_kind_at_core, .counts = true,
+	},
+	[SAMPLE_KIND_SOCKET] = {
+		.name = "socket", .table = "sockets", .option = "--per-socket",
+		.scope = LAYOUT_SOCKET, .parent = -1,
+		.labels = { SAMPLE_LABEL_SOCKET }, .nlabels = 1,
+		.count = sample_kind_sockets, .row = sample_kind_socket,
+		.figure = sample_kind_at_socket, .counts = true,
+	},
+	[SAMPLE_KIND_CHANNEL] = {
+		.name = "channel", .table = "channels", .option = "--per-channel",
+		.scope = LAYOUT_CHANNEL, .parent = SAMPLE_KIND_SOCKET,
+		.labels = { SAMPLE_LABEL_SOCKET, SAMPLE_LABEL_CHANNEL }, .nlabels = 2,
+		.per_socket = sample_kind_channels_per,
+		.count = sample_kind_channels, .row = sample_kind_channel,
+		.figure = sample_kind_at_channel, .on_demand = true, .counts = true,
+	},
+	/* the CHA groups' figures of each CHA alone: a rate its share of the socket's */
+	[SAMPLE_KIND_CHA] = {
+		.name = "cha", .table = "chas", .option = "--per-cha",
+		.scope = LAYOUT_SOCKET, .parent = SAMPLE_KIND_SOCKET,
+		.labels = { SAMPLE_LABEL_SOCKET, SAMPLE_LABEL_CHA }, .nlabels = 2,
+		.per_socket = sample_kind_chas_per,
+		.count = sample_kind_chas, .row = sample_kind_cha,
+		.figure = sample_box_metric, .on_demand = true,
+	},
+};
+
+int sample_label_value(const struct sample_entity *e, enum sample_label lb)
+{
+	switch (lb) {
+	case SAMPLE_LABEL_CPU:
+	case SAMPLE_LABEL_CHANNEL:
+	case SAMPLE_LABEL_CHA:
+		return e->index;
+	case SAMPLE_LABEL_CORE:
+		return e->os_core_id;
+	case SAMPLE_LABEL_SOCKET:
+	default:
+		return e->os_socket_id;
+	}
+}
+
+int sample_kind_owner(const struct sample *s, enum sample_kind_id k, int i, enum sample_kind_id *by)
+{
+	if (k == SAMPLE_KIND_THREAD || k == SAMPLE_KIND_CORE || k == SAMPLE_KIND_SOCKET) {
+		*by = k;
+		return i;
+	}
+	*by = SAMPLE_KIND_SOCKET;
+	return sample_kinds[k].row(s, i)->socket;
+}

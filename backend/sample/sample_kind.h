@@ -1,0 +1,90 @@
+/*
+ * sample_kind: the kinds of entity a sample has layout figures for, a row
+ * each (as perf's pmu-events describe PMUs as table rows): what a row of
+ * the kind is called, the table it is written in, the keys that name it,
+ * the kind it is part of, where its rows are and which metrics are its
+ * figures.  The writers (the JSON tables, the long CSV, Prometheus) walk
+ * this table instead of naming threads, cores, sockets, channels and CHAs
+ * each: a new kind is its producer (what fills the sample's rows) and a
+ * row here.  Pure functions of a sample: any thread.
+ */
+#ifndef PMUTOP_SAMPLE_KIND_H
+#define PMUTOP_SAMPLE_KIND_H
+
+#include <stdbool.h>
+
+#include "sample.h"
+
+/*
+ * The kinds, in the order the writers write them.  Their numbers are
+ * batch_opts.scopes' bits (--per-thread ... --per-cha): the first four are
+ * enum layout_scope's.
+ */
+enum sample_kind_id {
+	SAMPLE_KIND_THREAD,
+	SAMPLE_KIND_CORE,
+	SAMPLE_KIND_SOCKET,
+	SAMPLE_KIND_CHANNEL,
+	SAMPLE_KIND_CHA,
+	SAMPLE_NKINDS
+};
+
+/*
+ * The keys that name a row, and what each holds: the OS's numbers (the
+ * CPU's, the core id, the physical package id: what /sys and lscpu say),
+ * or the row's number within its socket (a channel's, a CHA's).
+ */
+enum sample_label {
+	SAMPLE_LABEL_CPU,
+	SAMPLE_LABEL_CORE,
+	SAMPLE_LABEL_SOCKET,
+	SAMPLE_LABEL_CHANNEL,
+	SAMPLE_LABEL_CHA,
+	SAMPLE_NLABELS
+};
+
+#define SAMPLE_KIND_LABELS_MAX 4
+
+struct sample_kind {
+	const char *name;        /* a row's kind: "thread" (the long CSV's scope column) */
+	const char *table;       /* the table of its rows: "threads" (a JSON sample's key) */
+	const char *option;      /* the batch option that picks its rows alone: "--per-thread" */
+	enum layout_scope scope; /* the scope its figures are computed at */
+	int parent;              /* the kind a row is part of (enum sample_kind_id), -1 none */
+	/* the keys that name a row, finest first (the JSON tables' and the long CSV's order) */
+	enum sample_label labels[SAMPLE_KIND_LABELS_MAX];
+	int nlabels;
+	/*
+	 * Rows per socket, socket-major (a socket's part: channels, CHAs); 0:
+	 * the rows are the sample's own array (threads, cores, sockets)
+	 */
+	int (*per_socket)(const struct sample *s);
+	/* its rows: count and row I */
+	int (*count)(const struct sample *s);
+	const struct sample_entity *(*row)(const struct sample *s, int i);
+	/* whether layout L's metric M is one of its figures */
+	bool (*figure)(const struct layout *l, int m);
+	/*
+	 * Written only where one of its figures is shown (a channel's come from
+	 * the memory controller's groups; the CHAs one by one are a detail a CHA
+	 * group asks for); false: whenever it has rows
+	 */
+	bool on_demand;
+	/* a row's counts as read can be written (--counts): false where the socket's stand for it */
+	bool counts;
+};
+
+extern const struct sample_kind sample_kinds[SAMPLE_NKINDS];
+extern const char *const sample_label_names[SAMPLE_NLABELS];
+
+/* Row E's value of label LB (the OS's number, or its number within its socket). */
+int sample_label_value(const struct sample_entity *e, enum sample_label lb);
+
+/*
+ * The index into the sample's threads, cores or sockets (by K's nearest
+ * kind of those: itself, or its socket) that row I of kind K belongs to,
+ * for filters kept per thread, core and socket (--cpus); *BY the kind it is.
+ */
+int sample_kind_owner(const struct sample *s, enum sample_kind_id k, int i, enum sample_kind_id *by);
+
+#endif
