@@ -90,7 +90,7 @@ START_TEST(numbers_fit_their_cells)
 	char buf[32];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		panes_format(cases[i].v, buf, sizeof(buf));
+		format_figure(cases[i].v, buf, sizeof(buf));
 		ck_assert_msg(!strcmp(buf, cases[i].want), "%g: '%s', want '%s'", cases[i].v, buf,
 			      cases[i].want);
 		ck_assert_int_le(strlen(buf), 7);

@@ -5,10 +5,13 @@
 # engine's or a source's headers; and no counter source includes the
 # engine's internals (engine_int.h, uncore_int.h): a source sees the engine
 # only through source_ops.h, and the engine includes no source's header;
-# and no front end tests a box kind by name (they are data: layout_pmu_kinds).  The build enforces the second rule too (the
-# front ends' include path lacks those folders).
+# and no front end tests a box kind by name (they are data: layout_pmu_kinds);
+# and tui/'s folders include one another one way, down TUI_LAYERS (a pane
+# and the screen that hosts it are one room: screen/panes is screen's).  The
+# build enforces the second rule too (the front ends' include path lacks
+# those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 8
+plan 10
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -41,6 +44,21 @@ inside() {
 	done
 }
 
+# tui/'s folders, the one that runs the others first: a folder includes only the headers of
+# itself and of the folders after it
+TUI_LAYERS="app screen serve replay out proc"
+
+# layers ROOT: the includes of a tui/ header of a folder above the includer's
+layers() {
+	for d in $TUI_LAYERS; do
+		below=false
+		for e in $TUI_LAYERS; do
+			[ "$e" = "$d" ] && { below=true; continue; }
+			$below || inside "$1" "tui/$d" $(headers_under "$1/tui/$e")
+		done
+	done
+}
+
 # violations ROOT: one word per include (or box-kind test) that breaks the rules, under ROOT
 violations() {
 	tui_headers=$(headers_under "$1/tui")
@@ -50,6 +68,7 @@ violations() {
 	outside "$1" tui $tui_headers $seam_headers
 	outside "$1" backend/engine $engine_headers
 	inside "$1" backend/sources engine_int.h uncore_int.h
+	layers "$1"
 	# box kinds are data (layout_pmu_kinds): a front end never tests one by name
 	grep -rlE 'LAYOUT_PMU_[A-Z]' "$1/tui" --include='*.[ch]' 2>/dev/null | while read -r f; do
 		echo "${f#$1/}:LAYOUT_PMU"
@@ -61,8 +80,13 @@ if [ -z "$bad" ]; then pass "the tree keeps the seam"; else fail "the tree keeps
 
 # the check sees every kind of violation (it is not vacuous)
 tmp=$(mktemp -d)
-mkdir -p "$tmp/tui/screen" "$tmp/backend/session" "$tmp/backend/sources/msr" "$tmp/backend/engine"
+mkdir -p "$tmp/tui/screen" "$tmp/tui/out" "$tmp/tui/app" "$tmp/backend/session" "$tmp/backend/sources/msr" \
+	"$tmp/backend/engine"
 cp "$top_srcdir"/tui/screen/*.h "$tmp/tui/screen/"
+cp "$top_srcdir"/tui/out/*.h "$tmp/tui/out/"
+cp "$top_srcdir"/tui/app/*.h "$tmp/tui/app/"
+printf '#include "view.h"\n#include "batch.h"\n' >"$tmp/tui/out/u.c"
+printf '#include "options.h"\n' >"$tmp/tui/screen/t.c"
 cp "$top_srcdir"/backend/session/*.h "$tmp/backend/session/"
 printf '#include "frontend.h"\n#include "msr.h"\n#include "engine.h"\n' >"$tmp/tui/screen/x.c"
 printf '#include "view.h"\n' >"$tmp/backend/session/y.c"
@@ -77,6 +101,9 @@ expect_match "a backend file including a tui header is caught" "$bad" "backend/s
 expect_match "a source including the engine's internals is caught" "$bad" "backend/sources/msr/z.c:engine_int.h"
 expect_match "the engine including a source's header is caught" "$bad" "backend/engine/w.c:msr.h"
 expect_match "a front end testing a box kind by name is caught" "$bad" "tui/screen/v.c:LAYOUT_PMU"
+expect_match "an output including the screen's header is caught (tui's folders go one way)" "$bad" \
+	"tui/out/u.c:view.h"
+expect_match "... and the screen including the command line's" "$bad" "tui/screen/t.c:options.h"
 
 # a module stays small enough to read: no source file over 600 lines (the tests aside)
 long=$(find "$top_srcdir/backend" "$top_srcdir/tui" -name '*.c' -exec wc -l {} + |

@@ -5,7 +5,7 @@
 #include "batch.h"
 #include "batch_int.h"
 #include "frontend.h"
-#include "panes.h"
+#include "format.h"
 #include "pmu_regs.h"
 
 /* Significant digits of a figure in CSV and JSON (counts of 1e6 and more per interval). */
@@ -69,7 +69,7 @@ void batch_iso_time(double t, char *buf, size_t len)
 /* ---- text ------------------------------------------------------------- */
 
 /*
- * Text is for people: each figure in the screen's own format (panes_format),
+ * Text is for people: each figure in the screen's own format (format_figure),
  * so a number reads the same in both.  CSV and JSON, for programs, carry
  * BATCH_DIGITS significant digits.
  */
@@ -77,7 +77,7 @@ static void batch_text_value(FILE *out, double v, bool scaled, int width)
 {
 	char num[32];
 
-	panes_format(v, num, sizeof(num));
+	format_figure(v, num, sizeof(num));
 	fprintf(out, " %*s%s", width, num, scaled ? "*" : " ");
 }
 
@@ -110,7 +110,7 @@ static void batch_text_pairs(const struct sample *s, const struct batch_run *r,
 			continue;
 		char num[32];
 
-		panes_format(v, num, sizeof(num));
+		format_figure(v, num, sizeof(num));
 		fprintf(out, " %s=%s", l->metrics[m].name, num);
 		if (!isnan(v))
 			fprintf(out, "%s%s", s->metric_scaled[m] ? "*" : "",

@@ -14,12 +14,8 @@
 
 #include "frontend.h"
 #include "view.h"
+#include "format.h"
 
-/*
- * VALUE in at most 7 columns for UNIT: n/a for NaN, SI suffixes (k, M, G,
- * T) from 10000 up, more decimals for small numbers.
- */
-void panes_format(double value, char *buf, size_t len);
 
 /*
  * The counter footer at row Y of G (panes_footer.c), drawn when DRAW; the

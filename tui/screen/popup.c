@@ -246,8 +246,8 @@ static void popup_explain_group(FILE *f, const struct view *v, const struct samp
 		    e >= s->sockets && e < s->sockets + s->nsockets)
 			scaled = sample_channel(s, e->socket, ev->channel)->vars[layout_event_var(l, k)];
 		popup_event_register(v, ev, via_perf, reg, sizeof(reg));
-		panes_format(raw, rawtxt, sizeof(rawtxt));
-		panes_format(scaled, val, sizeof(val));
+		format_figure(raw, rawtxt, sizeof(rawtxt));
+		format_figure(scaled, val, sizeof(val));
 		fprintf(f, "  %-20s 0x%02X 0x%02llX %u %d %d %d  %s  read %s  scaled %s%s%s\n",
 			ev->name, ev->event, (unsigned long long)ev->umask, ev->cmask, ev->inv,
 			ev->edge, ev->any, reg,
@@ -284,7 +284,7 @@ static bool popup_explain_builtins(FILE *f, const struct layout *l, int m,
 		if (!head)
 			fprintf(f, "\nFrom the fixed counters (always counted, never scaled):\n");
 		head = true;
-		panes_format(e ? e->vars[b] : NAN, val, sizeof(val));
+		format_figure(e ? e->vars[b] : NAN, val, sizeof(val));
 		fprintf(f, "  %-22s %8s  %s\n", layout_builtin_names[b], val, help[b]);
 	}
 	return head;

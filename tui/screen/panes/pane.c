@@ -13,7 +13,7 @@
 /* Value text with the scaled mark. */
 void pane_value(const struct sample *s, int m, double value, char *buf, size_t len)
 {
-	panes_format(value, buf, len - 1);
+	format_figure(value, buf, len - 1);
 	/* '~': scaled, and its events counted in several groups (at different times) */
 	if (!isnan(value) && s && s->metric_scaled[m])
 		strcat(buf, layout_groups_count(s->layout->metrics[m].uses) > 1 ? "~" : "*");
