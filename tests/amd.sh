@@ -82,7 +82,8 @@ expect_match "Zen 2 (Rome): no tree, pmutop's dispatch figures over its document
 	"ops_retired_per_cycle  [; pmutop]  = ex_ret_cops / ls_not_halted_cyc"
 run "$PMUTOP" --list-metrics --cpu 15_01
 expect_rc "Bulldozer (family 15h): not in AMD's data" 1
-expect_match "... which says what it covers" "$err" "it covers Zen 2 to Zen 5"
+expect_match "... which says what it covers, from the CPU table's rows" "$err" \
+	"it covers Zen 2 to Zen 5 (family 17h, 19h, 1Ah)"
 
 # the emulated kernel: AMD's formats, the msr PMU, the uncore boxes
 run "$PMUTOP" --sim genoa --list-pmus

@@ -13,6 +13,7 @@
 #include "layout.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Nehalem-EX and Westmere-EX carry a different uncore (boxes behind other MSRs). */
 #define CPUMODEL_EX_UNCORE "the Xeon 7500/E7 (-EX) uncore is not the -EP one pmutop programs"
@@ -160,4 +161,52 @@ const struct cpumodel *cpumodel_of(const struct cpuid_info *info)
 const struct cpumodel *cpumodel_find(enum cpuid_vendor vendor, unsigned family, unsigned model)
 {
 	return cpumodel_match(vendor, family, model, -1, 0);
+}
+
+void cpumodel_vendor_span(enum cpuid_vendor vendor, char *buf, size_t len)
+{
+	const struct cpumodel_platform *first = NULL, *last = NULL;
+	unsigned fams[16];
+	int nf = 0;
+	size_t at;
+
+	/* the platforms in the table's order (oldest first), the families as the rows meet them */
+	for (int p = 0; p < cpumodel_platform_count; p++)
+		for (int i = 0; i < cpumodel_count; i++)
+			if (cpumodels[i].vendor == vendor && cpumodels[i].p == &cpumodel_platforms[p]) {
+				if (!first)
+					first = cpumodels[i].p;
+				last = cpumodels[i].p;
+				break;
+			}
+	for (int i = 0; i < cpumodel_count; i++) {
+		int f = 0;
+
+		while (f < nf && fams[f] != cpumodels[i].family)
+			f++;
+		if (cpumodels[i].vendor == vendor && f == nf && nf < 16)
+			fams[nf++] = cpumodels[i].family;
+	}
+	if (!first) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	at = (size_t)snprintf(buf, len, first == last ? "%s" : "%s to %s", first->name, last->name);
+	for (int f = 0; f < nf && at < len; f++)
+		at += (size_t)snprintf(buf + at, len - at, vendor == CPUID_VENDOR_AMD ? "%s%Xh" : "%s%u",
+				       f ? ", " : " (family ", fams[f]);
+	if (nf && at < len)
+		snprintf(buf + at, len - at, ")");
+}
+
+const char *cpumodel_vendor_first_tree(enum cpuid_vendor vendor)
+{
+	for (int p = 0; p < cpumodel_platform_count; p++)
+		for (int i = 0; i < cpumodel_count; i++)
+			if (cpumodels[i].vendor == vendor && cpumodels[i].p == &cpumodel_platforms[p]) {
+				if (!cpumodel_platforms[p].no_tree)
+					return cpumodel_platforms[p].name;
+				break;
+			}
+	return NULL;
 }

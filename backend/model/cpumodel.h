@@ -97,4 +97,14 @@ const struct cpumodel *cpumodel_of(const struct cpuid_info *info);
 /* The row of VENDOR FAMILY MODEL (any stepping, any core type), or NULL. */
 const struct cpumodel *cpumodel_find(enum cpuid_vendor vendor, unsigned family, unsigned model);
 
+/*
+ * What the table covers of VENDOR, for the messages that say so: its first
+ * and last platforms and their CPU families ("Zen 2 to Zen 5 (family 17h,
+ * 19h, 1Ah)"), into BUF; and the first of its platforms with a top-down
+ * tree ("Zen 4"), or NULL.  From the rows, so that a new platform's row
+ * changes what they say.
+ */
+void cpumodel_vendor_span(enum cpuid_vendor vendor, char *buf, size_t len);
+const char *cpumodel_vendor_first_tree(enum cpuid_vendor vendor);
+
 #endif

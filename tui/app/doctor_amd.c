@@ -28,9 +28,12 @@ void doctor_amd_cpu(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(gen, sizeof(gen), "%s, %s", row->p->name, row->name);
 	else if (c->info.uarch != CPUID_UARCH_UNKNOWN)
 		snprintf(gen, sizeof(gen), "%s", c->info.uarch_name);
-	else
-		snprintf(gen, sizeof(gen), "a generation AMD's data in pmutop does not cover "
-			 "(Zen 2 to Zen 5)");
+	else {
+		char span[100];
+
+		cpumodel_vendor_span(CPUID_VENDOR_AMD, span, sizeof(span));
+		snprintf(gen, sizeof(gen), "a generation AMD's data in pmutop does not cover (%s)", span);
+	}
 	if (!c->perf.cpu_pmu && c->info.hypervisor) {
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "%s (%s; family %Xh model %02Xh): a virtual "

@@ -2,6 +2,7 @@
  * doctor_data: the doctor's checks of what is counted on this CPU: the
  * layout pmutop loads and Intel's published data for the platform.
  */
+#include "cpumodel.h"
 #include "doctor_int.h"
 #include "layout.h"
 #include "paths.h"
@@ -100,6 +101,7 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 	char err[PATH_MAX + 256], path[PATH_MAX];
 	struct perfmon *p;
 	int rc, levels = 0;
+	char none[160] = "";
 	bool amd = c->info.vendor_id == CPUID_VENDOR_AMD;
 	const char *dir;
 
@@ -113,10 +115,15 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 	rc = perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family, c->info.model, c->info.stepping,
 			  c->info.core_type, path, err, sizeof(err));
 	if (rc == -ENOENT) {
-		snprintf(l->found, sizeof(l->found), amd ? "AMD's data (the kernel's perf tool) has no "
-			 "generation for this CPU: only Zen 2 to Zen 5 (family 17h model 30h on, 19h, "
-			 "1Ah)" : "Intel's data has no platform for this CPU (pmutop's own layout covers "
-			 "it)");
+		char span[100];
+
+		cpumodel_vendor_span(CPUID_VENDOR_AMD, span, sizeof(span));
+		if (amd)
+			snprintf(l->found, sizeof(l->found), "AMD's data (the kernel's perf tool) has no "
+				 "generation for this CPU: only %s", span);
+		else
+			snprintf(l->found, sizeof(l->found), "Intel's data has no platform for this CPU "
+				 "(pmutop's own layout covers it)");
 		return;
 	}
 	if (rc || perfmon_load(path, &p, err, sizeof(err))) {
@@ -130,14 +137,19 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 	for (int i = 0; i < p->nmetrics; i++)
 		if (p->metrics[i].parent >= 0 && p->metrics[i].level > levels)
 			levels = p->metrics[i].level;
+	/* no levels: AMD's (a platform of its before the first with a tree) or Intel's words */
+	if (!levels && amd)
+		snprintf(none, sizeof(none), " pipeline-utilisation levels published (AMD publishes the "
+			 "tree from %s on)", cpumodel_vendor_first_tree(CPUID_VENDOR_AMD) ?
+					      cpumodel_vendor_first_tree(CPUID_VENDOR_AMD) : "none");
+	else if (!levels)
+		snprintf(none, sizeof(none), " top-down levels published");
 	snprintf(l->found, sizeof(l->found), "%s (%s %.12s): %d metrics, %s%d%s; "
 		 "--list-metrics prints them (%s)", p->platform, amd ? "Linux perf tool" :
 		 "intel/perfmon", p->commit, p->nmetrics,
 		 levels ? amd ? "pipeline-utilisation levels 1-" : "top-down levels 1-" : "", levels,
-		 levels ? "" : amd ? " pipeline-utilisation levels published (AMD publishes the tree "
-				     "from Zen 4 on)" : " top-down levels published",
-		 c->have_cpu ? "the live view counts the layout's groups"
-			     : "none can be counted here: see the CPU line");
+		 none, c->have_cpu ? "the live view counts the layout's groups"
+				   : "none can be counted here: see the CPU line");
 	perfmon_free(p);
 }
 

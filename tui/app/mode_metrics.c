@@ -5,6 +5,7 @@
  * formula over the vendor's event names and its threshold.  Main thread.
  */
 #include "app.h"
+#include "cpumodel.h"
 #include "paths.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
@@ -144,10 +145,13 @@ int mode_list_metrics(const struct options *opt)
 	rc = perfmon_find(dir, cpuid_vendor_string(info.vendor_id), info.family, info.model, info.stepping, info.core_type,
 			  path, err, sizeof(err));
 	if (rc == -ENOENT) {
+		char span[100];
+
+		cpumodel_vendor_span(CPUID_VENDOR_AMD, span, sizeof(span));
 		if (info.vendor_id == CPUID_VENDOR_AMD)
 			fprintf(stderr, "pmutop: AMD's data (the kernel's perf tool) has no generation "
-				"for family %Xh model %02Xh (%s): it covers Zen 2 to Zen 5\n",
-				info.family, info.model, dir);
+				"for family %Xh model %02Xh (%s): it covers %s\n",
+				info.family, info.model, dir, span);
 		else
 			fprintf(stderr, "pmutop: Intel's perfmon data has no platform for family %u "
 				"model 0x%02X stepping %u (%s): pmutop's own layout covers it "
