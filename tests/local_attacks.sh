@@ -173,14 +173,17 @@ conns = []
 while True:
     c, _ = s.accept()
     conns.append(c)
+    open(sys.argv[2], "a").write("accepted\n")
 PYEOF
-$PY3 "$u/mute.py" "$lockdir/pmutop.sock" &
+: >"$u/mute.log"
+$PY3 "$u/mute.py" "$lockdir/pmutop.sock" "$u/mute.log" &
 mute=$!
 i=0
 while [ ! -S "$lockdir/pmutop.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 "$PMUTOP" --root "$dir" -b -d 0.2 >"$u/mute.out" 2>"$u/mute.err" &
 pid=$!
-sleep 1
+# once it has connected, it waits on the socket's answer
+wait_until 10 test -s "$u/mute.log"
 t0=$(date +%s%N)
 kill -TERM $pid
 wait_end $pid

@@ -239,12 +239,14 @@ cmd=$(pgrep -f -n '^sleep 300$')
 $T send-keys -t 0 F1
 wait_for "Help" 10 >/dev/null
 $T send-keys -t 0 q
-sleep 0.3
+run_help_gone() { ! screen | grep -q "─ Help"; }
+wait_until 10 run_help_gone
 if [ -n "$cmd" ] && kill -0 "$cmd" 2>/dev/null && ! screen | grep -q "EXIT=" && ! screen | grep -q "─ Help"; then pass "80x24: q in help closes the help only; the command runs on"; else fail "q in help closes the help only" "$(screen | head -4)"; fi
 $T send-keys -t 0 q
 if wait_for "The command still runs: y stops it, l leaves it running" 10; then pass "80x24: q while the command runs asks first"; else fail "q while the command runs asks first" "$(screen | head -4)"; fi
 $T send-keys -t 0 x
-sleep 0.3
+run_ask_gone() { ! screen | grep -q "The command still runs: y stops it"; }
+wait_until 10 run_ask_gone
 if kill -0 "$cmd" 2>/dev/null && ! screen | grep -q "EXIT="; then pass "... any other key stays, the command untouched"; else fail "... any other key stays" "$(screen | tail -3)"; fi
 $T send-keys -t 0 q
 wait_for "The command still runs" 10 >/dev/null

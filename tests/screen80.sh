@@ -41,8 +41,9 @@ key End
 if wait_for "b  imc_busy" 10; then pass "... End reaches the last group, which the footer sends the user to"; else fail "... End reaches the last group" "$(screen | tail -8)"; fi
 key PageUp Home
 if wait_for "lines 1-20 of" 10; then pass "... Home goes back to the top"; else fail "... Home goes back to the top" "$(screen | tail -3)"; fi
-key 4
-sleep 0.3
+# End after it: once the help has scrolled to its end, 4 was taken (keys are read in order)
+key 4 End
+wait_for "b  imc_busy" 10 >/dev/null
 expect_match "... a group key in the help toggles nothing" "$(screen)" "─ Help ─"
 help_gone() { ! screen | grep -q "─ Help ─"; }
 key q

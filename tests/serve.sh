@@ -206,7 +206,8 @@ run "$PMUTOP" --replay "$tmp/viewed.jsonl" -b --format csv
 expect_is "... and they replay to what the viewer printed" "$(printf '%s\n' "$out" | tail -3)" "$viewed"
 "$PMUTOP" --connect "127.0.0.1:$port" -b >"$tmp/view.out" 2>"$tmp/view.err" &
 viewer=$!
-sleep 1.2
+# the owner quits once the viewer prints its samples
+wait_until 10 grep -q '^# sample' "$tmp/view.out"
 kill -TERM $owner
 wait $owner
 orc=$?

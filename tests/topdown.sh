@@ -173,8 +173,12 @@ port=$(free_port)
 "$PMUTOP" --sim skylake-sp --serve "127.0.0.1:$port" -d 0.5 -g 1,2 >"$tmp/serve.out" 2>&1 &
 spid=$!
 wait_http "http://127.0.0.1:$port/metrics"
-sleep 1.2
-curl -s "http://127.0.0.1:$port/metrics" >"$tmp/prom.txt"
+# a scrape once THREAD_ANY has a series from three groups' turns (the check below wants them)
+prom_ready() {
+	curl -s "http://127.0.0.1:$port/metrics" >"$tmp/prom.txt" &&
+		[ "$(grep -c '^pmutop_event_cpu_clk_unhalted_thread_any_total{cpu="0",' "$tmp/prom.txt")" -ge 3 ]
+}
+wait_until 20 prom_ready
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 check=$($PY -c '
