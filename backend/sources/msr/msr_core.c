@@ -203,6 +203,21 @@ static void msr_core_read_metrics(struct msr_core *m, int i, uint64_t slots, boo
 			c->td_acc[k] += (double)slots * (double)PERF_METRICS_FIELD(metrics, k) / 255.0;
 }
 
+/* The time stamp counter of CPU I, into its accumulator. */
+static void msr_core_read_tsc(struct msr_core *m, int i, bool baseline, double elapsed)
+{
+	struct src_cpu *c = &m->env.cpus[i];
+	struct msr_cpu *mc = &m->mc[i];
+	uint64_t v;
+
+	if (msr_core_read(m, i, IA32_TIME_STAMP_COUNTER, &v))
+		return;
+	atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
+	if (!baseline)
+		c->tsc_acc += counter_widen(mc->tsc_prev, v, 64, elapsed, &c->resets);
+	mc->tsc_prev = v;
+}
+
 /* The interval ends at the middle of the reads. */
 void msr_core_read_fixed(struct msr_core *m, int i, bool baseline)
 {
@@ -210,6 +225,7 @@ void msr_core_read_fixed(struct msr_core *m, int i, bool baseline)
 	struct src_cpu *c = &m->env.cpus[i];
 	struct msr_cpu *mc = &m->mc[i];
 	double t0 = src_now(cfg), t, elapsed = t0 - c->t_read;
+	bool tsc = false;
 	uint64_t v;
 
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++) {
@@ -224,13 +240,19 @@ void msr_core_read_fixed(struct msr_core *m, int i, bool baseline)
 			c->fixed_acc[n] += counter_widen(mc->fixed_prev[n], v, cfg->fixed_width,
 							elapsed, &c->resets);
 		mc->fixed_prev[n] = v & ((1ull << cfg->fixed_width) - 1);
+		/*
+		 * the TSC right after REF_TSC (fixed counter 2), which counts at its
+		 * rate: a delay between the two reads (fixed counter 3 and
+		 * PERF_METRICS were read between them) moved their ratio, the
+		 * utilisation, by the delay over the interval (1.0155 in a loaded CI)
+		 */
+		if (n == 2) {
+			msr_core_read_tsc(m, i, baseline, elapsed);
+			tsc = true;
+		}
 	}
-	if (!msr_core_read(m, i, IA32_TIME_STAMP_COUNTER, &v)) {
-		atomic_fetch_add_explicit(m->env.reads, 1, memory_order_relaxed);
-		if (!baseline)
-			c->tsc_acc += counter_widen(mc->tsc_prev, v, 64, elapsed, &c->resets);
-		mc->tsc_prev = v;
-	}
+	if (!tsc)
+		msr_core_read_tsc(m, i, baseline, elapsed);
 	t = m->batch_live ? m->batch_mid : (t0 + src_now(cfg)) / 2;
 	c->t_read = t;
 	if (baseline)

@@ -162,12 +162,21 @@ static void msr_sweep_batch_final(struct msr_core *m, int i, unsigned slot)
 	const struct engine_config *cfg = m->cfg;
 	int cpu = m->env.cpus[i].os_cpu;
 
+	bool tsc = false;
+
+	/* the TSC beside REF_TSC, which counts at its rate (msr_core_read_fixed) */
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
-		if (m->mc[i].fixed_mine & (1u << n))
+		if (m->mc[i].fixed_mine & (1u << n)) {
 			msr_sweep_batch_add(m, i, IA32_FIXED_CTR0 + n);
+			if (n == 2 && !tsc) {
+				msr_sweep_batch_add(m, i, IA32_TIME_STAMP_COUNTER);
+				tsc = true;
+			}
+		}
 	if (m->mc[i].topdown_mine)
 		msr_sweep_batch_add(m, i, MSR_PERF_METRICS);
-	msr_sweep_batch_add(m, i, IA32_TIME_STAMP_COUNTER);
+	if (!tsc)
+		msr_sweep_batch_add(m, i, IA32_TIME_STAMP_COUNTER);
 	if (cfg->perfmon_version >= 2 && msr_wrote(m->dev, cpu, IA32_PERF_GLOBAL_CTRL))
 		msr_sweep_batch_add(m, i, IA32_PERF_GLOBAL_CTRL);
 	if (slot < cfg->gp_counters && slot < PMU_MAX_GP && (m->mc[i].gp_mine & (1u << slot)) &&
