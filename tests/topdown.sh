@@ -173,10 +173,12 @@ port=$(free_port)
 "$PMUTOP" --sim skylake-sp --serve "127.0.0.1:$port" -d 0.5 -g 1,2 >"$tmp/serve.out" 2>&1 &
 spid=$!
 wait_http "http://127.0.0.1:$port/metrics"
-# a scrape once THREAD_ANY has a series from three groups' turns (the check below wants them)
+# a scrape once it has what the check below wants: THREAD_ANY's series from three groups' turns
+# and level 1's Frontend_Bound (a sanitizer build's groups take longer to have their turns)
 prom_ready() {
 	curl -s "http://127.0.0.1:$port/metrics" >"$tmp/prom.txt" &&
-		[ "$(grep -c '^pmutop_event_cpu_clk_unhalted_thread_any_total{cpu="0",' "$tmp/prom.txt")" -ge 3 ]
+		[ "$(grep -c '^pmutop_event_cpu_clk_unhalted_thread_any_total{cpu="0",' "$tmp/prom.txt")" -ge 3 ] &&
+		grep -q '^# TYPE pmutop_frontend_bound_ratio ' "$tmp/prom.txt"
 }
 wait_until 20 prom_ready
 kill "$spid" 2>/dev/null
