@@ -102,12 +102,21 @@ int sample_label_value(const struct sample_entity *e, enum sample_label lb)
 	}
 }
 
+bool sample_kind_has_label(const struct sample_kind *k, enum sample_label lb)
+{
+	for (int j = 0; j < k->nlabels; j++)
+		if (k->labels[j] == lb)
+			return true;
+	return false;
+}
+
 int sample_kind_owner(const struct sample *s, enum sample_kind_id k, int i, enum sample_kind_id *by)
 {
-	if (k == SAMPLE_KIND_THREAD || k == SAMPLE_KIND_CORE || k == SAMPLE_KIND_SOCKET) {
+	/* the sample's own arrays are their own owners; a socket's part is its socket's */
+	if (!sample_kinds[k].per_socket) {
 		*by = k;
 		return i;
 	}
-	*by = SAMPLE_KIND_SOCKET;
+	*by = (enum sample_kind_id)sample_kinds[k].parent;
 	return sample_kinds[k].row(s, i)->socket;
 }

@@ -77,6 +77,9 @@ struct sample_kind {
 extern const struct sample_kind sample_kinds[SAMPLE_NKINDS];
 extern const char *const sample_label_names[SAMPLE_NLABELS];
 
+/* Whether kind K's rows are named by label LB. */
+bool sample_kind_has_label(const struct sample_kind *k, enum sample_label lb);
+
 /* Row E's value of label LB (the OS's number, or its number within its socket). */
 int sample_label_value(const struct sample_entity *e, enum sample_label lb);
 

@@ -138,10 +138,12 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 		if (p->metrics[i].parent >= 0 && p->metrics[i].level > levels)
 			levels = p->metrics[i].level;
 	/* no levels: AMD's (a platform of its before the first with a tree) or Intel's words */
-	if (!levels && amd)
+	if (!levels && amd) {
+		const char *first = cpumodel_vendor_first_tree(CPUID_VENDOR_AMD);
+
 		snprintf(none, sizeof(none), " pipeline-utilisation levels published (AMD publishes the "
-			 "tree from %s on)", cpumodel_vendor_first_tree(CPUID_VENDOR_AMD) ?
-					      cpumodel_vendor_first_tree(CPUID_VENDOR_AMD) : "none");
+			 "tree from %s on)", first ? first : "none");
+	}
 	else if (!levels)
 		snprintf(none, sizeof(none), " top-down levels published");
 	snprintf(l->found, sizeof(l->found), "%s (%s %.12s): %d metrics, %s%d%s; "

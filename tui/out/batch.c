@@ -257,12 +257,8 @@ static void batch_csv_row(const struct sample *s, const struct batch_run *r, con
 		fprintf(out, "%.1f", s->skew_us);
 	fprintf(out, ",%s", k->name);
 	for (int lb = 0; lb < SAMPLE_NLABELS; lb++) {
-		int j = 0;
-
-		while (j < k->nlabels && (int)k->labels[j] != lb)
-			j++;
 		fputc(',', out);
-		if (j < k->nlabels)
+		if (sample_kind_has_label(k, (enum sample_label)lb))
 			fprintf(out, "%d", sample_label_value(e, (enum sample_label)lb));
 	}
 	/* a hybrid's kind of core (P, E, LP-E), empty elsewhere */

@@ -136,15 +136,10 @@ static void batch_long_ids(const struct sample_kind *k, const struct sample_enti
 {
 	size_t at = (size_t)snprintf(ids, len, "%s", k->name);
 
-	for (int lb = 0; lb < SAMPLE_NLABELS && at < len; lb++) {
-		int j = 0;
-
-		while (j < k->nlabels && (int)k->labels[j] != lb)
-			j++;
-		at += (size_t)(j < k->nlabels ? snprintf(ids + at, len - at, ",%d",
-							 sample_label_value(e, (enum sample_label)lb))
-					      : snprintf(ids + at, len - at, ","));
-	}
+	for (int lb = 0; lb < SAMPLE_NLABELS && at < len; lb++)
+		at += (size_t)(sample_kind_has_label(k, (enum sample_label)lb)
+			       ? snprintf(ids + at, len - at, ",%d", sample_label_value(e, (enum sample_label)lb))
+			       : snprintf(ids + at, len - at, ","));
 }
 
 /* The long CSV's rows of row E of kind K. */

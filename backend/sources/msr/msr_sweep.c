@@ -168,7 +168,7 @@ static void msr_sweep_batch_final(struct msr_core *m, int i, unsigned slot)
 	for (unsigned n = 0; n < cfg->fixed_counters && n < PMU_MAX_FIXED; n++)
 		if (m->mc[i].fixed_mine & (1u << n)) {
 			msr_sweep_batch_add(m, i, IA32_FIXED_CTR0 + n);
-			if (n == 2 && !tsc) {
+			if (n == 2) {
 				msr_sweep_batch_add(m, i, IA32_TIME_STAMP_COUNTER);
 				tsc = true;
 			}
