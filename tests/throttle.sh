@@ -42,8 +42,9 @@ run "$PMUTOP" --sim "sapphire-rapids:$tmp/hot.scn" -b -n 3 -d 0.5 --format json
 set -- $(rows | sed -n 1p)
 near "Sapphire Rapids, socket 0: its package throttled 30 % of the interval (package_throttle_total_time_ms)" \
 	"$($PY -c "print($3 / $9)")" 0.3 0.05
-expect_is "... in 2 or 3 whole episodes (5 a second over 0.5 s: package_throttle_count)" \
-	"$(case "$2" in 2 | 3) echo yes ;; *) echo "$2" ;; esac)" yes
+# (5 a second over the counters' own window, $9 ms: 0.5 s idle, longer in a sanitizer build)
+expect_is "... in whole episodes, 5 a second of its window (2 or 3 over 0.5 s: package_throttle_count)" \
+	"$($PY -c "import math; w = 5 * $9 / 1000; print('yes' if math.floor(w) <= $2 <= math.ceil(w) else '$2 over $9 ms')")" yes
 expect_is "... all 56 of its cores throttled" "$4" 56
 near "... each 20 % of the interval, summed (core_throttle_total_time_ms)" \
 	"$($PY -c "print($6 / ($9 * 56))")" 0.2 0.05
