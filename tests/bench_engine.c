@@ -24,7 +24,9 @@
 #include "layout.h"
 #include "msr.h"
 #include "pmu_regs.h"
+#include "paths.h"
 #include "source.h"
+#include "test_emu.h"
 #include "topo.h"
 
 #define BENCH_SAMPLES 30
@@ -257,7 +259,7 @@ int main(void)
 		char what[96];
 
 		setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
-		if (source_open("nehalem-ep:memory-bound", NULL, &src, err, sizeof(err))) {
+		if (source_open_emu(test_emu("nehalem-ep:memory-bound"), false, &src, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			return 1;
 		}

@@ -174,9 +174,10 @@ static void bench_machine(const char *name, const char *synthetic, struct layout
 int main(void)
 {
 	double start = bench_now(), first;
-	struct session_config cfg = { .sim = "nehalem-ep:memory-bound",
+	struct session_config cfg = { .machine = NULL,
 				      .layout_dir = paths_layout_dir(NULL), .interval = 1 };
 	struct session *ss;
+	struct machine *m;
 	struct view_info in;
 	struct view v;
 	struct view_frame frame = { 0 };
@@ -192,6 +193,11 @@ int main(void)
 	resizeterm(50, 160);
 	ui_init_styles();
 	/* time to the first frame: session (emulator, layout, engine) and a frame */
+	if (session_machine_open(NULL, "nehalem-ep:memory-bound", false, &m, err, sizeof(err))) {
+		fprintf(stderr, "bench_tui: %s\n", err);
+		return 1;
+	}
+	cfg.machine = m;
 	if (session_open(&cfg, &ss, err, sizeof(err))) {
 		fprintf(stderr, "bench_tui: %s\n", err);
 		return 1;
@@ -209,6 +215,7 @@ int main(void)
 	view_free(&v);
 	view_frame_free(&frame);
 	session_close(ss);
+	session_machine_free(m);
 	fprintf(stderr, "first frame (nehalem-ep, 160x50, from process start without exec): %.1f ms\n",
 		first * 1e3);
 

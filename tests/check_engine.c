@@ -26,7 +26,9 @@
 #include "msr.h"
 #include "msr_source.h"
 #include "pmu_regs.h"
+#include "paths.h"
 #include "source.h"
+#include "test_emu.h"
 
 
 /*
@@ -518,7 +520,7 @@ START_TEST(counters_taken_by_others_are_left_alone)
 	uint64_t sel;
 
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
-	ck_assert(source_open("nehalem-ep:compute-bound", NULL, &src, err, sizeof(err)) == 0);
+	ck_assert(source_open_emu(test_emu("nehalem-ep:compute-bound"), false, &src, err, sizeof(err)) == 0);
 	snprintf(path, sizeof(path), "%s/nehalem.layout", LAYOUT_SRCDIR);
 	ck_assert(layout_load(path, &l, err, sizeof(err)) == 0);
 	/* someone else's counter on PMC2 of every CPU */
@@ -784,7 +786,7 @@ START_TEST(sampler_thread_publishes_and_stops)
 	char err[512], path[512];
 
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
-	ck_assert(source_open("nehalem-ep:compute-bound", NULL, &src, err, sizeof(err)) == 0);
+	ck_assert(source_open_emu(test_emu("nehalem-ep:compute-bound"), false, &src, err, sizeof(err)) == 0);
 	snprintf(path, sizeof(path), "%s/nehalem.layout", LAYOUT_SRCDIR);
 	ck_assert(layout_load(path, &l, err, sizeof(err)) == 0);
 	cfg = (struct engine_config){

@@ -216,7 +216,7 @@ START_TEST(ex_model_uncore_is_not_programmed)
 	memset(&r, 0, sizeof(r));
 	ck_assert_msg(scenario_load(SCENARIO_SRCDIR "/memory-bound.scn", &sc, err, sizeof(err)) == 0,
 		      "%s", err);
-	ck_assert_msg(source_open_emu(emu_create_from(&ex, sc), &r.src, err, sizeof(err)) == 0, "%s",
+	ck_assert_msg(source_open_emu(emu_create_from(&ex, sc), false, &r.src, err, sizeof(err)) == 0, "%s",
 		      err);
 	emu_set_clock(r.src->emu, EMU_CLOCK_MANUAL);
 	ck_assert_int_eq(r.src->uncore, CPUMODEL_UNCORE_NONE);

@@ -22,7 +22,9 @@
 #include "expr.h"
 #include "engine.h"
 #include "layout.h"
+#include "paths.h"
 #include "source.h"
+#include "test_emu.h"
 
 static struct layout *load(const char *name)
 {
@@ -272,7 +274,7 @@ START_TEST(shipped_layouts_fit_their_models)
 	for (int g = 0; g < l->ngroups; g++)
 		ck_assert_msg(l->groups[g].key, "group %s has no key", l->groups[g].name);
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
-	ck_assert_msg(source_open(shipped[_i].sim, NULL, &src, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(source_open_emu(test_emu(shipped[_i].sim), false, &src, err, sizeof(err)) == 0, "%s", err);
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l, .dev = src->dev,

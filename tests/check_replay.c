@@ -32,7 +32,8 @@ static int nlines;
  */
 static void setup(void)
 {
-	struct session_config cfg = { .sim = "core2:false-sharing",
+	struct machine *m;
+	struct session_config cfg = { .machine = NULL,
 				      .layout_dir = LAYOUT_SRCDIR, .groups = "all",
 				      .interval = 0.5, .stepped = true };
 	struct session_about a;
@@ -43,7 +44,11 @@ static void setup(void)
 	int got = 0;
 
 	setenv("PMUTOP_SCENARIO_DIR", SCENARIO_SRCDIR, 1);
+	ck_assert_msg(session_machine_open(NULL, "core2:false-sharing", true, &m, err,
+					   sizeof(err)) == 0, "%s", err);
+	cfg.machine = m;
 	ck_assert_msg(session_open(&cfg, &sess, err, sizeof(err)) == 0, "%s", err);
+	session_machine_free(m);
 	while (got < NSAMPLES) {
 		if (session_step(sess) == 1)
 			orig[got++] = session_latest(sess);

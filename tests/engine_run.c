@@ -50,10 +50,10 @@ void run_source_path(struct run *r, const char *machine, const char *path)
 		/* manual from the start: emulated time 0 is the test's 0 */
 		emu_set_clock(e, EMU_CLOCK_MANUAL);
 		if (run_perf)
-			ck_assert_msg(source_open_perf(NULL, e, NULL, false, &r->src, err, sizeof(err)) == 0,
+			ck_assert_msg(source_open_emu(e, true, &r->src, err, sizeof(err)) == 0,
 				      "%s", err);
 		else
-			ck_assert_msg(source_open_emu(e, &r->src, err, sizeof(err)) == 0, "%s", err);
+			ck_assert_msg(source_open_emu(e, false, &r->src, err, sizeof(err)) == 0, "%s", err);
 	}
 }
 

@@ -7,11 +7,14 @@
 # only through source_ops.h, and the engine includes no source's header;
 # and no front end tests a box kind by name (they are data: layout_pmu_kinds);
 # and tui/'s folders include one another one way, down TUI_LAYERS (a pane
-# and the screen that hosts it are one room: screen/panes is screen's).  The
+# and the screen that hosts it are one room: screen/panes is screen's); and
+# the emulator stays below the device line: the engine, the session, the
+# sample and the front ends include none of sources/sim's headers (the
+# source layer, machine.c and source.c, opens it as it opens a root).  The
 # build enforces the second rule too (the front ends' include path lacks
 # those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 10
+plan 11
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -69,6 +72,10 @@ violations() {
 	outside "$1" backend/engine $engine_headers
 	inside "$1" backend/sources engine_int.h uncore_int.h
 	layers "$1"
+	sim_headers=$(headers_under "$1/backend/sources/sim")
+	for d in backend/engine backend/session backend/sample tui; do
+		inside "$1" "$d" $sim_headers
+	done
 	# box kinds are data (layout_pmu_kinds): a front end never tests one by name
 	grep -rlE 'LAYOUT_PMU_[A-Z]' "$1/tui" --include='*.[ch]' 2>/dev/null | while read -r f; do
 		echo "${f#$1/}:LAYOUT_PMU"
@@ -81,7 +88,9 @@ if [ -z "$bad" ]; then pass "the tree keeps the seam"; else fail "the tree keeps
 # the check sees every kind of violation (it is not vacuous)
 tmp=$(mktemp -d)
 mkdir -p "$tmp/tui/screen" "$tmp/tui/out" "$tmp/tui/app" "$tmp/backend/session" "$tmp/backend/sources/msr" \
-	"$tmp/backend/engine"
+	"$tmp/backend/engine" "$tmp/backend/sources/sim"
+cp "$top_srcdir"/backend/sources/sim/*.h "$tmp/backend/sources/sim/"
+printf '#include "emu.h"\n' >"$tmp/backend/session/e.c"
 cp "$top_srcdir"/tui/screen/*.h "$tmp/tui/screen/"
 cp "$top_srcdir"/tui/out/*.h "$tmp/tui/out/"
 cp "$top_srcdir"/tui/app/*.h "$tmp/tui/app/"
@@ -104,6 +113,8 @@ expect_match "a front end testing a box kind by name is caught" "$bad" "tui/scre
 expect_match "an output including the screen's header is caught (tui's folders go one way)" "$bad" \
 	"tui/out/u.c:view.h"
 expect_match "... and the screen including the command line's" "$bad" "tui/screen/t.c:options.h"
+expect_match "the session including the emulator's header is caught (it sits below the device line)" \
+	"$bad" "backend/session/e.c:emu.h"
 
 # a module stays small enough to read: no source file over 600 lines (the tests aside)
 long=$(find "$top_srcdir/backend" "$top_srcdir/tui" -name '*.c' -exec wc -l {} + |

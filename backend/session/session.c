@@ -82,7 +82,8 @@ static void session_find_owners(struct session *s, const struct session_config *
 	char what[700];
 
 	*gp = *fixed = 0;
-	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo, c->root, &r);
+	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo,
+		   s->root, &r);
 	for (int k = 0; k < r.nsockets && !c->force; k++)
 		s->uncore_taken[k] = r.uncore_taken[k];
 	if (!owner_all_free(&r)) {
@@ -105,25 +106,9 @@ static void session_find_owners(struct session *s, const struct session_config *
 static int session_open_source(struct session *s, const struct session_config *c, bool perf,
 			       char *err, size_t errlen)
 {
-	struct emu *e = NULL;
-	int rc;
+	int rc = perf ? source_open_perf(c->machine, c->command, &s->src, err, errlen)
+		      : source_open(c->machine, &s->src, err, errlen);
 
-	if (c->stepped && c->sim) {
-		/*
-		 * The emulated time starts at 0 before the first register is read, so
-		 * a stepped run meets the scenario's phases and noise at the same
-		 * times on every run, however long the start took.
-		 */
-		rc = emu_create(c->sim, paths_scenario_dir(NULL), &e, err, errlen);
-		if (rc)
-			return rc;
-		emu_set_clock(e, EMU_CLOCK_MANUAL);
-		rc = perf ? source_open_perf(NULL, e, NULL, c->command, &s->src, err, errlen)
-			  : source_open_emu(e, &s->src, err, errlen);
-	} else {
-		rc = perf ? source_open_perf(c->sim, NULL, c->root, c->command, &s->src, err, errlen)
-			  : source_open(c->sim, c->root, &s->src, err, errlen);
-	}
 	/* --command-only: the command alone, even where whole CPUs could be counted */
 	if (!rc && perf && c->command_only)
 		s->src->perf_task = true;
@@ -160,12 +145,6 @@ static void session_task_notice(struct session *s, struct engine_config *ec)
 	ec->warning = s->notice;
 }
 
-/* The emulated time of a stepped session: the engine's clock. */
-static double session_sim_clock(void *ctx)
-{
-	return ((const struct session *)ctx)->sim_t;
-}
-
 /*
  * One session of C counting through msr (PERF false) or perf; AUTO_WHY, when
  * not NULL, is why --source auto took perf (said in every sample): msr is
@@ -181,6 +160,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 
 	*out = NULL;
 	s->lock = LOCK_NONE;
+	s->root = machine_root(c->machine) ? xstrdup(machine_root(c->machine)) : NULL;
 	rc = session_open_source(s, c, perf, err, errlen);
 	if (rc)
 		goto fail;
@@ -205,9 +185,12 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	rc = session_load_layout(s, c, err, errlen);
 	if (rc)
 		goto fail;
-	/* with perf the kernel shares the counters: no lock, no scan of other programs' */
+	/*
+	 * with perf the kernel shares the counters: no lock, no scan of other
+	 * programs'; an emulated machine has no one to share with
+	 */
 	if (!s->src->simulated && !s->src->perf) {
-		rc = lock_acquire(c->root ? c->root : "/", &s->lock, err, errlen);
+		rc = lock_acquire(s->root ? s->root : "/", &s->lock, err, errlen);
 		if (rc)
 			goto fail;
 	}
@@ -229,15 +212,10 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	ec.mux_s = c->mux_s;
 	ec.normal_priority = c->normal_priority;
 	ec.groups = s->groups;
-	ec.root = c->root;
+	ec.root = s->root;
 	ec.warning = s->notice[0] ? s->notice : NULL;
 	ec.uncore_taken = s->uncore_taken;
-	if (c->stepped && s->src->emu) {
-		s->stepped = true;
-		emu_set_clock(s->src->emu, EMU_CLOCK_MANUAL);
-		ec.clock = session_sim_clock;
-		ec.clock_ctx = s;
-	}
+	s->stepped = c->stepped && s->src->stepped;
 	if (s->src->perf_task)
 		session_task_notice(s, &ec);
 	mts = c->dram_mts ? c->dram_mts : s->src->dram_mts;
@@ -325,7 +303,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 					false, out, err, errlen);
 	/* auto: msr when it opens and its first writes are allowed, else perf, saying why */
 	rc = session_open_one(c, false, NULL, false, out, msr_why, sizeof(msr_why));
-	if (!rc && session_kernel_only_groups(*out, c->root, names, sizeof(names))) {
+	if (!rc && session_kernel_only_groups(*out, (*out)->root, names, sizeof(names))) {
 		/*
 		 * the registers reach the cores only, the kernel's drivers the rest of
 		 * this CPU (a server's uncore): perf counts it all, said on screen
@@ -362,9 +340,11 @@ int session_open(const struct session_config *c, struct session **out, char *err
 int session_open_os(const struct session_config *c, const char *reason, struct session **out,
 		    char *err, size_t errlen)
 {
-	const char *root = c->root;
+	const char *root = machine_root(c->machine);
 	double interval = c->interval;
 	struct session *s = xcalloc(1, sizeof(*s));
+
+	s->root = root ? xstrdup(root) : NULL;
 	struct cpuid_info info;
 	char ignored[256];
 	int rc;
@@ -385,7 +365,7 @@ int session_open_os(const struct session_config *c, const char *reason, struct s
 		return rc;
 	}
 	s->layout = ossample_layout(s->os);
-	if (source_identify(NULL, root, &info, ignored, sizeof(ignored)) == 0)
+	if (source_identify(c->machine, &info, ignored, sizeof(ignored)) == 0)
 		snprintf(s->os_brand, sizeof(s->os_brand), "%s", info.brand);
 	else
 		snprintf(s->os_brand, sizeof(s->os_brand), "CPU without usable counters");
@@ -419,8 +399,7 @@ int session_step(struct session *s)
 
 	if (!s->stepped)
 		return -EINVAL;
-	s->sim_t += dt;
-	emu_advance(s->src->emu, dt);
+	source_advance(s->src, dt);
 	return engine_step(s->eng);
 }
 
@@ -432,7 +411,7 @@ void session_about(const struct session *s, struct session_about *out)
 		return;
 	}
 	*out = (struct session_about){
-		.machine = s->src->emu ? emu_machine(s->src->emu)->name : NULL,
+		.machine = s->src->machine[0] ? s->src->machine : NULL,
 		.brand = s->src->info.brand,
 		.uarch = s->uarch[0] ? s->uarch : s->src->info.uarch_name,
 		.source = s->src->name, .source_why = s->source_why,
@@ -523,6 +502,7 @@ int session_close(struct session *s)
 	topo_free(s->os_topo);
 	lock_release(&s->lock);
 	free(s->uncore_taken);
+	free(s->root);
 	free(s);
 	return failed;
 }
@@ -570,30 +550,4 @@ bool session_is_os(const struct session *s)
 void session_emergency_restore(void)
 {
 	msr_emergency_restore();
-}
-
-int session_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
-		     size_t errlen)
-{
-	return source_identify(sim, root, info, err, errlen);
-}
-
-int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
-				     size_t errlen)
-{
-	return source_print_msr_safe_allowlist(sim, root, out, err, errlen);
-}
-
-int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, int *core_events,
-			   char *err, size_t errlen)
-{
-	*core_events = 0;
-	for (int k = 0; k < l->nevents; k++)
-		*core_events += l->events[k].pmu == LAYOUT_PMU_CORE;
-	return source_sim_unmodelled(sim, l, out, err, errlen);
-}
-
-int session_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen)
-{
-	return source_print_sim_topology(sim, out, width, err, errlen);
 }

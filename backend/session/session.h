@@ -52,8 +52,8 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 			      char *notice, size_t len);
 
 struct session_config {
-	const char *sim;          /* --sim, or NULL */
-	const char *root;         /* --root, or NULL for "/" */
+	/* the machine the run looks at (session_machine_open), read by session_open only */
+	const struct machine *machine;
 	const char *layout_path;  /* --layout FILE, or NULL */
 	const char *layout_dir;   /* where the shipped layouts are */
 	const char *perfmon_dir;  /* Intel's data (data/intel), NULL: the CPU table's layouts only */
@@ -66,9 +66,10 @@ struct session_config {
 	double mux_s;             /* --mux-ms: the rotation slice, 0 the engine's default */
 	bool normal_priority;     /* --no-realtime: the sampler at normal priority */
 	/*
-	 * With SIM: no sampler thread and no wall clock; session_step() moves the
-	 * emulator and the engine on by one slice of emulated time, so the
-	 * figures are the same on every run (--dump of an emulated machine).
+	 * On a machine whose time the run moves (session_machine_open's STEPPED:
+	 * an emulated one): no sampler thread and no wall clock; session_step()
+	 * moves the machine and the engine on by one slice of its time, so the
+	 * figures are the same on every run (--dump).  Elsewhere ignored.
 	 */
 	bool stepped;
 	enum session_source source;
@@ -160,7 +161,7 @@ const char *session_notice(const struct session *s);
 /* The owner scan alone: counters others use, "" none. */
 const char *session_owners(const struct session *s);
 
-/* Whether S runs on the emulator's own clock (session_config.stepped): session_step drives it. */
+/* Whether S runs on its machine's own clock (session_config.stepped): session_step drives it. */
 bool session_stepped(const struct session *s);
 
 /* Whether S shows the OS's figures (session_open_os) rather than counters. */
@@ -175,60 +176,84 @@ bool session_is_os(const struct session *s);
 void session_emergency_restore(void);
 
 /*
- * What the machine is without a run: its CPU (CPUID of ROOT's or the
- * emulated machine's first CPU) into INFO; 0 or -errno with ERR.
+ * The machine a run looks at, as the command line names it: this one, a
+ * machine root (ROOT, --root DIR: its device files, sysfs and procfs) or
+ * the emulated machine SIM (--sim SPEC), which the backend opens the way it
+ * opens a root.  STEPPED: its time moves only when the run steps it, where
+ * it keeps its own (session_config.stepped).  The front ends pass it on
+ * and read its label; open it once, before anything else of the machine.
+ * 0, or -errno with one line in ERR (-EINVAL: a SIM that names nothing).
  */
-int session_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
-		     size_t errlen);
+struct machine;
+int session_machine_open(const char *root, const char *sim, bool stepped, struct machine **out,
+			 char *err, size_t errlen);
+void session_machine_free(struct machine *m);
+/* Whether its figures are emulated: SIMULATED on every one. */
+bool session_machine_simulated(const struct machine *m);
+/* "SIMULATED nehalem-ep:memory-bound", "" for a real machine. */
+const char *session_machine_label(const struct machine *m);
+/* The emulated machine's name ("nehalem-ep"), NULL for a real one. */
+const char *session_machine_name(const struct machine *m);
+/* The root its files are under (NULL: this machine's, or an emulated machine's own). */
+const char *session_machine_root(const struct machine *m);
 
 /*
- * --list-pmus: every PMU of the kernel under ROOT (or SIM's emulated kernel)
- * with its boxes, sockets, format fields and events, then those skipped and
- * why, to OUT.  0, or -errno with ERR.
+ * What the machine is without a run: its CPU (CPUID of M's first CPU) into
+ * INFO; 0 or -errno with ERR.
  */
-int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, size_t errlen);
+int session_identify(const struct machine *m, struct cpuid_info *info, char *err, size_t errlen);
 
 /*
- * Write the PMUs of emulated machine SIM's kernel as the kernel's sysfs has
- * them (type, cpumask, format/FIELD, events/NAME with .scale and .unit)
- * under DIR/sys/bus/event_source/devices, DIR/sys made new (nothing is
- * written through an existing path); one line on OUT says what.  0, or
- * -errno with ERR (-EINVAL a bad SIM, -EEXIST DIR/sys exists).
+ * --list-pmus: every PMU of M's kernel with its boxes, sockets, format
+ * fields and events, then those skipped and why, to OUT.  0, or -errno with
+ * ERR.
  */
+int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t errlen);
+
 /*
- * The kernel's uncore PMUs on this machine under ROOT, or SIM's emulated
- * kernel, into BUF: each kind this kind of CPU has, found with its boxes as
- * numbered, then the ones missing.  The kinds: AMD's (amd_l3, amd_df,
- * amd_umc_N from Linux 6.7 with PerfMonV2), an Intel client's (the
- * controllers' free-running counters, the L3 slices) or server's (memory
- * channels, CHAs, UPI links), and RAPL's power; a client is an Intel CPU
- * whose kernel shows client boxes and no CHA.  How many kinds were found,
- * of *EXPECTED; -1 for a bad SIM.
+ * Write the PMUs of M's kernel as the kernel's sysfs has them (type,
+ * cpumask, format/FIELD, events/NAME with .scale and .unit) under
+ * DIR/sys/bus/event_source/devices, DIR/sys made new (nothing is written
+ * through an existing path); one line on OUT says what.  A real machine's
+ * are in its sysfs already (-EINVAL).  0, or -errno with ERR (-EEXIST
+ * DIR/sys exists).
  */
-int session_kernel_uncore(const char *sim, const char *root, bool amd, int *expected, char *buf,
+int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, char *err,
+			size_t errlen);
+
+/*
+ * The uncore PMUs of M's kernel into BUF: each kind this kind of CPU has,
+ * found with its boxes as numbered, then the ones missing.  The kinds:
+ * AMD's (amd_l3, amd_df, amd_umc_N from Linux 6.7 with PerfMonV2), an Intel
+ * client's (the controllers' free-running counters, the L3 slices) or
+ * server's (memory channels, CHAs, UPI links), and RAPL's power; a client
+ * is an Intel CPU whose kernel shows client boxes and no CHA.  How many
+ * kinds were found, of *EXPECTED; -1 when its kernel cannot be read.
+ */
+int session_kernel_uncore(const struct machine *m, bool amd, int *expected, char *buf,
 			  size_t len);
 
 /*
- * The DIMMs' speed in MT/s: SIM's emulated one, else the firmware's (SMBIOS
- * type 17 under ROOT); 0 with why in WHY.
+ * The DIMMs' speed in MT/s: M's firmware's (SMBIOS type 17 under its root;
+ * an emulated machine's own); 0 with why in WHY.
  */
-unsigned session_dram_mts(const char *sim, const char *root, char *why, size_t len);
+unsigned session_dram_mts(const struct machine *m, char *why, size_t len);
 
-int session_write_sysfs(const char *sim, const char *dir, FILE *out, char *err, size_t errlen);
-
-/* --msr-safe-allowlist: the registers pmutop writes on this CPU, in msr-safe's format. */
-int session_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
+/* --msr-safe-allowlist: the registers pmutop writes on M's CPU, in msr-safe's format. */
+int session_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *err,
 				     size_t errlen);
 
 /*
- * --list-events with --sim: which of L's core events the emulated machine
- * counts 0 (source.h), and in *CORE_EVENTS how many core events L has.
+ * --list-events: which of L's core events M does not model (an emulated
+ * machine counts them 0; a real one has them all: *OUT NULL), and in
+ * *CORE_EVENTS how many core events L has.
  */
-int session_sim_unmodelled(const char *sim, const struct layout *l, bool **out, int *core_events,
-			   char *err, size_t errlen);
+int session_unmodelled(const struct machine *m, const struct layout *l, bool **out,
+		       int *core_events, char *err, size_t errlen);
 
-/* --topology-only with --sim: the emulated machine's topology as text, WIDTH wide. */
-int session_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen);
+/* --topology-only: M's topology as text, WIDTH wide (an emulated machine's headed SIMULATED). */
+int session_print_topology(const struct machine *m, FILE *out, int width, char *err,
+			   size_t errlen);
 
 /* Whether S holds the machine's single-instance lock (it programs the counters itself). */
 bool session_holds_lock(const struct session *s);
@@ -263,12 +288,12 @@ void session_flush(struct session *s);
 int session_close(struct session *s);
 
 /*
- * For --doctor without a session: open this machine's (ROOT's) counters
+ * For --doctor without a session: open machine M's counters
  * read-only, read who uses them (owner_scan: selects and enables, nothing
  * programmed) into OUT ("" when every counter is free), close.  0, or
  * -errno with why it could not look in ERR.
  */
-int session_scan_owners(const char *root, char *out, size_t len, char *err, size_t errlen);
+int session_scan_owners(const struct machine *m, char *out, size_t len, char *err, size_t errlen);
 
 /*
  * Parse LIST ("stalls,ports" / "1,4" / "all") into a group mask of L.
@@ -280,11 +305,11 @@ int session_parse_groups(const struct layout *l, const char *list, layout_groups
 			 size_t errlen);
 
 /*
- * The kernel's PMU descriptions for a listing: SIM's emulated kernel, else
- * sysfs under ROOT (NULL: this machine's); NULL when SIM cannot be made.
+ * The kernel's PMU descriptions for a listing: M's kernel (sysfs under its
+ * root, or the emulated machine's own); NULL when it cannot be made.
  */
 struct session_kernel;
-struct session_kernel *session_kernel_open(const char *sim, const char *root);
+struct session_kernel *session_kernel_open(const struct machine *m);
 void session_kernel_close(struct session_kernel *k);
 /*
  * Event EV (of a group bound to CORETYPE) as perf stat -e takes it through

@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int session_scan_owners(const char *root, char *out, size_t len, char *err, size_t errlen)
+int session_scan_owners(const struct machine *m, char *out, size_t len, char *err, size_t errlen)
 {
+	const char *root = machine_root(m);
 	struct source *src;
 	struct owner_report r;
-	int rc = source_open(NULL, root, &src, err, errlen);
+	int rc = source_open(m, &src, err, errlen);
 
 	out[0] = 0;
 	if (rc)

@@ -14,6 +14,7 @@
 #include "source.h"
 
 struct session {
+	char *root;                   /* the machine's root (machine_root, kept), NULL this one */
 	struct source *src;           /* NULL for the OS's figures */
 	struct ossample *os;          /* no counters: the OS's figures (session_open_os) */
 	struct topo *os_topo;
@@ -23,24 +24,20 @@ struct session {
 	struct engine *eng;
 	struct lock lock;             /* the counters' single-instance lock (lock.h) */
 	layout_groups groups;
-	bool stepped;             /* session_config.stepped, and an emulator to step */
-	double sim_t;             /* emulated seconds since the start (stepped) */
+	bool stepped;             /* session_config.stepped, on a machine whose time the run moves */
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
 	char notice[1024];        /* counters in use, forced, NMI watchdog: for stderr and the header */
 	char owners[700];         /* the owner scan alone: counters others use, "" none */
 	char source_why[700];     /* --source auto: which source and why, "" when chosen */
-	bool *unmodelled;         /* per layout event: the emulated machine does not model it */
+	bool *unmodelled;         /* per layout event: the machine does not model it (an emulated one) */
 	char uarch[96];           /* a CPU of Intel's data: "SKX (Intel's perfmon data)", else "" */
 	/* who uses the machine (session_who.c) */
 	struct who *who;
 	struct who_mk *who_mk;    /* the monitoring groups --who-resctrl made, or NULL */
-	char who_dir[256];        /* an emulated machine's files, "" none */
-	char who_err[256];        /* writing them failed: why */
 	int *who_cpus;
 	unsigned *who_types;
 	/* the thermal throttle counters (session_throttle.c) */
 	struct throttle *thr;
-	char thr_dir[256];        /* an emulated machine's files, "" none */
 };
 
 /*
@@ -54,15 +51,6 @@ int session_vendor_layout(const struct session_config *c, const struct source *s
 /* The who collector of S for C (before the engine or OS sampler is made); 0 or -errno with ERR. */
 int session_who_open(struct session *s, const struct session_config *c, char *err, size_t errlen);
 void session_who_close(struct session *s);
-/* Remove DIR and everything under it (an emulated machine's files), no link followed. */
-void session_rm_tree(const char *dir);
-/*
- * A private directory for an emulated machine's files of KIND ("thr",
- * "who") into DIR: $TMPDIR (or /tmp)/pmutop-KIND-PID-XXXXXX, after the
- * same kind's that killed runs left (this user's directories, not links,
- * whose PID no longer runs) are removed.  0, or -errno with ERR (DIR "").
- */
-int session_emu_dir(const char *kind, char *dir, size_t len, char *err, size_t errlen);
 /* The engine's look at who uses the machine (engine_config.who_look; CTX the collector). */
 struct who_snap *session_who_look(void *ctx, double t);
 
@@ -72,12 +60,12 @@ void session_throttle_close(struct session *s);
 /* The engine's look at the interval's throttling (engine_config.throttle_look; CTX the reader). */
 struct sample_throttle *session_throttle_look(void *ctx, double t);
 
-/* An emulated machine: which of the layout's core events it does not model (s->unmodelled). */
+/* Which of the layout's core events the machine does not model (s->unmodelled; an emulated one's). */
 void session_find_unmodelled(struct session *s);
 
 /*
  * The box kinds only the kernel's drivers reach (layout_pmu_kinds' kernel_only)
- * that SRC's kernel has (sysfs under ROOT, or an emulated machine's kernel):
+ * that SRC's kernel has (source_kernel: sysfs under ROOT, or the machine's own):
  * bit k for LAYOUT_PMU k.
  */
 uint32_t session_kernel_kinds(const struct source *src, const char *root);

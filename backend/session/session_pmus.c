@@ -1,6 +1,5 @@
 /*
- * session_pmus: `pmutop --list-pmus`: every PMU the kernel (or the emulated
- * kernel of --sim) describes, kind by kind: its boxes, their types, the
+ * session_pmus: `pmutop --list-pmus`: every PMU the machine's kernel describes, kind by kind: its boxes, their types, the
  * CPUs they count on and the sockets those are in (hwloc's topology), the
  * format fields as bit ranges and the events with their scale and unit;
  * then the PMUs skipped and why.  Nothing is opened or programmed.  And
@@ -8,7 +7,6 @@
  * the kernel's sysfs has them, for discovery end to end on a fake root.
  */
 #include "session.h"
-#include "emu_perf.h"
 #include "perf_pmus.h"
 #include "source.h"
 #include "topo.h"
@@ -121,33 +119,31 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 	}
 }
 
-int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, size_t errlen)
+int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t errlen)
 {
-	struct source *src = NULL;
+	struct machine_kernel k;
 	struct topo *own = NULL;
 	const struct topo *t = NULL;
-	const struct perf_sys *sys = NULL;
 	struct perf_pmus p;
 	char why[400];
 	int rc;
 
-	if (sim) {
-		rc = source_open_perf(sim, NULL, NULL, false, &src, err, errlen);
-		if (rc)
-			return rc;
-		sys = src->perf_sys;
-		t = src->topo;
-	} else if (!topo_load_root(root, &own, why, sizeof(why))) {
+	rc = machine_kernel_open(m, &k, err, errlen);
+	if (rc)
+		return rc;
+	if (k.src)
+		t = k.src->topo;
+	else if (!topo_load_root(k.root, &own, why, sizeof(why)))
 		t = own;
-	}
-	rc = perf_pmus_scan(sys, sim ? NULL : root, &p, err, errlen);
+	rc = perf_pmus_scan(k.sys, k.root, &p, err, errlen);
 	if (!rc) {
-		fprintf(out, "# the kernel's PMUs%s%s%s: %d, %d skipped%s\n", sim ? " (emulated: " : "",
-			sim ? sim : "", sim ? ")" : "", p.n, p.nskipped,
-			t ? "" : " (no topology: CPUs not mapped to sockets)");
-		if (sim && src->perf_kernel && emu_perf_source(src->perf_kernel))
+		fprintf(out, "# the kernel's PMUs%s%s%s: %d, %d skipped%s\n",
+			machine_simulated(m) ? " (emulated: " : "", machine_simulated(m)
+			? machine_emulated_as(m) : "", machine_simulated(m) ? ")" : "",
+			p.n, p.nskipped, t ? "" : " (no topology: CPUs not mapped to sockets)");
+		if (k.described_as)
 			fprintf(out, "# its uncore and power PMUs as %s lays them out\n",
-				emu_perf_source(src->perf_kernel));
+				k.described_as);
 		for (int i = 0; i < p.n;) {
 			int n = 1;
 
@@ -161,7 +157,7 @@ int session_print_pmus(const char *sim, const char *root, FILE *out, char *err, 
 		perf_pmus_free(&p);
 	}
 	topo_free(own);
-	source_close(src);
+	machine_kernel_close(&k);
 	return rc;
 }
 
@@ -233,14 +229,20 @@ static int session_sysfs_pmu(int devices, const struct perf_pmu *e)
 	return rc;
 }
 
-int session_write_sysfs(const char *sim, const char *dir, FILE *out, char *err, size_t errlen)
+int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, char *err,
+			size_t errlen)
 {
 	static const char *const path[] = { "sys", "bus", "event_source" };
 	struct source *src = NULL;
 	struct perf_pmus p = { 0 };
 	int rc, at, next;
 
-	rc = source_open_perf(sim, NULL, NULL, false, &src, err, errlen);
+	if (!machine_simulated(m)) {
+		snprintf(err, errlen, "--write-sysfs writes an emulated machine's kernel (--sim "
+			 "MACHINE); a real machine's PMUs are in its sysfs already");
+		return -EINVAL;
+	}
+	rc = source_open_perf(m, false, &src, err, errlen);
 	if (rc)
 		return -EINVAL;
 	rc = perf_pmus_scan(src->perf_sys, NULL, &p, err, errlen);
@@ -290,7 +292,8 @@ int session_write_sysfs(const char *sim, const char *dir, FILE *out, char *err, 
 		snprintf(err, errlen, "--write-sysfs %s: %s", dir, strerror(-rc));
 	else
 		fprintf(out, "wrote %d PMUs of the emulated %s kernel under %s/sys/bus/event_source/"
-			"devices (pmutop --root %s --list-pmus reads them)\n", p.n, sim, dir, dir);
+			"devices (pmutop --root %s --list-pmus reads them)\n", p.n, machine_emulated_as(m),
+			dir, dir);
 out:
 	perf_pmus_free(&p);
 	source_close(src);
@@ -335,12 +338,13 @@ static size_t ku_ranges(const int *nums, int n, char *buf, size_t len)
 	return k;
 }
 
-int session_kernel_uncore(const char *sim, const char *root, bool amd, int *expected, char *buf,
+int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, char *buf,
 			  size_t len)
 {
 	const struct ku_kind *kinds = ku_server;
-	struct source *src = NULL;
-	const struct perf_sys *sys = NULL;
+	struct machine_kernel mk;
+	const struct perf_sys *sys;
+	const char *root;
 	char missing[300] = "", err[300];
 	int *nums = xcalloc(1024, sizeof(int)), found = 0;
 	struct perf_pmu *p = xcalloc(1, sizeof(*p));
@@ -348,15 +352,13 @@ int session_kernel_uncore(const char *sim, const char *root, bool amd, int *expe
 	bool v1 = false;
 
 	*expected = 0;
-	if (sim) {
-		if (source_open_perf(sim, NULL, NULL, false, &src, err, sizeof(err))) {
-			free(nums);
-			free(p);
-			return -1;
-		}
-		sys = src->perf_sys;
-		root = NULL;
+	if (machine_kernel_open(mach, &mk, err, sizeof(err))) {
+		free(nums);
+		free(p);
+		return -1;
 	}
+	sys = mk.sys;
+	root = mk.root;
 	/* an Intel client: its kernel shows the client's boxes and no CHA */
 	if (amd)
 		kinds = ku_amd;
@@ -398,19 +400,19 @@ int session_kernel_uncore(const char *sim, const char *root, bool amd, int *expe
 			 n ? "; " : "", missing);
 	free(nums);
 	free(p);
-	source_close(src);
+	machine_kernel_close(&mk);
 	return found;
 }
 
-unsigned session_dram_mts(const char *sim, const char *root, char *why, size_t len)
+unsigned session_dram_mts(const struct machine *m, char *why, size_t len)
 {
 	struct source *src = NULL;
 	unsigned mts;
 
 	why[0] = 0;
-	if (!sim)
-		return dmi_dram_mts(root, why, len);
-	if (source_open(sim, NULL, &src, why, len))
+	if (!machine_simulated(m))
+		return dmi_dram_mts(machine_root(m), why, len);
+	if (source_open(m, &src, why, len))
 		return 0;
 	mts = src->dram_mts;
 	source_close(src);

@@ -17,26 +17,19 @@
 #include <string.h>
 
 struct session_kernel {
-	struct source *src;              /* --sim: its emulated kernel */
-	const struct perf_sys *sys;      /* NULL: the kernel's sysfs under root */
-	const char *root;
+	struct machine_kernel k;         /* sysfs under its root, or an emulated machine's own */
 	struct perf_pmu pmu;             /* the last PMU described (a listing asks one after another) */
 	char pmu_name[64];
 };
 
-struct session_kernel *session_kernel_open(const char *sim, const char *root)
+struct session_kernel *session_kernel_open(const struct machine *m)
 {
 	struct session_kernel *k = xcalloc(1, sizeof(*k));
 	char err[300];
 
-	if (sim) {
-		if (source_open_perf(sim, NULL, NULL, false, &k->src, err, sizeof(err))) {
-			free(k);
-			return NULL;
-		}
-		k->sys = k->src->perf_sys;
-	} else {
-		k->root = root;
+	if (machine_kernel_open(m, &k->k, err, sizeof(err))) {
+		free(k);
+		return NULL;
 	}
 	return k;
 }
@@ -45,7 +38,7 @@ void session_kernel_close(struct session_kernel *k)
 {
 	if (!k)
 		return;
-	source_close(k->src);
+	machine_kernel_close(&k->k);
 	free(k);
 }
 
@@ -57,7 +50,7 @@ static const struct perf_pmu *session_kernel_pmu(struct session_kernel *k, const
 	if (!strcmp(k->pmu_name, name))
 		return &k->pmu;
 	k->pmu_name[0] = 0;
-	if (perf_sys_pmu(k->sys, k->root, name, &k->pmu, err, sizeof(err)))
+	if (perf_sys_pmu(k->k.sys, k->k.root, name, &k->pmu, err, sizeof(err)))
 		return NULL;
 	snprintf(k->pmu_name, sizeof(k->pmu_name), "%s", name);
 	return &k->pmu;
@@ -101,7 +94,7 @@ int session_kernel_event(struct session_kernel *k, const struct layout_event *ev
 			  : ev->box >= 0 ? ev->box : -1;
 
 		if (box < 0) {
-			if (perf_sys_box_numbers(k->sys, k->root, pk->kernel, nums, 8) < 1)
+			if (perf_sys_box_numbers(k->k.sys, k->k.root, pk->kernel, nums, 8) < 1)
 				return -ENOENT;
 			box = nums[0];
 			/* every box of the kind: perf stat takes the name without its number */

@@ -9,8 +9,6 @@
 #include "perfmon_layout.h"
 #include "perf.h"
 #include "session_int.h"
-#include "emu.h"
-#include "emu_perf.h"
 #include "paths.h"
 #include "xmalloc.h"
 
@@ -44,29 +42,29 @@ static unsigned session_vendor_rapl(const struct perf_sys *sys, const char *root
 
 uint32_t session_kernel_kinds(const struct source *src, const char *root)
 {
-	struct emu_perf *k = !src->perf_sys && src->emu ? emu_perf_describe(src->emu) : NULL;
-	const struct perf_sys *sys = k ? emu_perf_sys(k) : src->perf_sys;
-	struct perf_pmu *p = xcalloc(1, sizeof(*p));
+	struct machine_kernel k;
+	struct perf_pmu *p;
 	uint32_t kinds = 0;
 	char err[300];
 
-	/* an emulated machine whose kernel is not made here (a CPU without core counters): none */
-	if (src->simulated && !sys) {
-		free(p);
+	source_kernel(src, root, &k);
+	if (k.none) {
+		source_kernel_done(&k);
 		return 0;
 	}
+	p = xcalloc(1, sizeof(*p));
 	for (int i = 0; i < LAYOUT_NPMUS; i++) {
 		const struct layout_pmu_kind *pk = &layout_pmu_kinds[i];
 
 		if (!pk->kernel_only)
 			continue;
-		if (i == LAYOUT_PMU_MC ? perf_sys_channel_span(sys, root) > 0
-		    : pk->summed_boxes || pk->socket_boxes ? perf_sys_boxes(sys, root, pk->kernel) > 0
-		    : !perf_sys_pmu(sys, root, pk->kernel, p, err, sizeof(err)))
+		if (i == LAYOUT_PMU_MC ? perf_sys_channel_span(k.sys, k.root) > 0
+		    : pk->summed_boxes || pk->socket_boxes ? perf_sys_boxes(k.sys, k.root, pk->kernel) > 0
+		    : !perf_sys_pmu(k.sys, k.root, pk->kernel, p, err, sizeof(err)))
 			kinds |= 1u << i;
 	}
 	free(p);
-	emu_perf_free(k);
+	source_kernel_done(&k);
 	return kinds;
 }
 
@@ -95,16 +93,18 @@ static void session_vendor_machine(const struct source *src, const char *root,
 	 * under --root); an emulated machine's registers: its kernel's, as on a
 	 * real machine, whose groups the msr source then shows blocked
 	 */
-	if (src->perf_sys || !src->simulated || src->emu) {
-		struct emu_perf *k = !src->perf_sys && src->emu ? emu_perf_describe(src->emu) : NULL;
-		const struct perf_sys *sys = k ? emu_perf_sys(k) : src->perf_sys;
+	{
+		struct machine_kernel k;
 
-		c->chas = perf_sys_boxes(sys, root, "uncore_cha_");
-		c->channels = perf_sys_channel_span(sys, root);
-		c->upi_links = perf_sys_boxes(sys, root, "uncore_upi_");
-		c->imc_free = perf_sys_boxes(sys, root, "uncore_imc_free_running_");
-		c->rapl = session_vendor_rapl(sys, root);
-		emu_perf_free(k);
+		source_kernel(src, root, &k);
+		if (!k.none) {
+			c->chas = perf_sys_boxes(k.sys, k.root, "uncore_cha_");
+			c->channels = perf_sys_channel_span(k.sys, k.root);
+			c->upi_links = perf_sys_boxes(k.sys, k.root, "uncore_upi_");
+			c->imc_free = perf_sys_boxes(k.sys, k.root, "uncore_imc_free_running_");
+			c->rapl = session_vendor_rapl(k.sys, k.root);
+		}
+		source_kernel_done(&k);
 		if (src->info.vendor_id == CPUID_VENDOR_AMD) {
 			/* the source's: amd_umc_N's a socket, or an emulated Zen 2/3's; amd_l3 a CPU an L3 */
 			c->channels = src->channels;
@@ -208,15 +208,11 @@ int session_vendor_layout(const struct session_config *c, const struct source *s
 	*out = NULL;
 	if (c->layout_path)
 		return -ENOENT;
-	session_vendor_machine(src, c->root, &mc);
+	session_vendor_machine(src, machine_root(c->machine), &mc);
 	return session_vendor_layout_for(c->perfmon_dir, &src->info, &mc, out, notice, len);
 }
 
 void session_find_unmodelled(struct session *s)
 {
-	const struct layout *l = s->layout;
-
-	if (!s->src || !s->src->emu || !l)
-		return;
-	s->unmodelled = source_emu_unmodelled(s->src->emu, l);
+	s->unmodelled = source_unmodelled_of(s->src, s->layout);
 }

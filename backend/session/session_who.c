@@ -1,7 +1,6 @@
 /*
- * session_who: a run's who collector (backend/who): where it reads (this
- * machine's root, a --root tree, or an emulated machine's files written
- * under a private directory and brought up to date before every look),
+ * session_who: a run's who collector (backend/who): where it reads (the
+ * machine's files: source_files),
  * whether it counts (--who, through the perf source's kernel: pmutop's own
  * registers cannot count per cgroup) and on which CPUs with which core PMU.
  * The sampler (engine or OS sampler) calls who_collect; the UI says when the
@@ -26,99 +25,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The emulated machine's files, up to its clock now. */
-static void session_who_refresh(void *ctx)
-{
-	struct session *s = ctx;
-	char err[256];
-
-	if (emu_who_write(s->src->emu, s->who_dir, err, sizeof(err)))
-		snprintf(s->who_err, sizeof(s->who_err), "%s", err);
-}
-
 /* --who-resctrl's groups: the processes that joined their cgroups (the sampler, each look). */
 static const char *session_who_follow(void *ctx)
 {
 	return who_mk_follow(ctx);
 }
 
-static int session_who_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-void session_rm_tree(const char *dir)
-{
-	nftw(dir, session_who_rm, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* The directories of KIND under TMP that runs killed before their end left: this user's, their PID gone. */
-static void session_emu_sweep(const char *tmp, const char *kind)
-{
-	char prefix[32], path[PATH_MAX];
-	DIR *d = opendir(tmp);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	snprintf(prefix, sizeof(prefix), "pmutop-%s-", kind);
-	while ((de = readdir(d))) {
-		const char *p = de->d_name + strlen(prefix);
-		char *end;
-		long pid;
-		struct stat st;
-
-		if (strncmp(de->d_name, prefix, strlen(prefix)))
-			continue;
-		errno = 0;
-		pid = strtol(p, &end, 10);
-		/* a link, another user's, a running pmutop's (or a PID reused since): left alone */
-		if (end == p || *end != '-' || errno || pid <= 0 || pid > INT_MAX ||
-		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
-		    st.st_uid != geteuid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name) < (int)sizeof(path))
-			session_rm_tree(path);
-	}
-	closedir(d);
-}
-
-int session_emu_dir(const char *kind, char *dir, size_t len, char *err, size_t errlen)
-{
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp";
-
-	session_emu_sweep(tmp, kind);
-	snprintf(dir, len, "%s/pmutop-%s-%d-XXXXXX", tmp, kind, (int)getpid());
-	if (!mkdtemp(dir)) {
-		int rc = -errno;
-
-		snprintf(err, errlen, "%s: cannot make the emulated machine's files: %s", dir,
-			 strerror(-rc));
-		dir[0] = '\0';
-		return rc;
-	}
-	return 0;
-}
-
-/* Why an emulated machine has no one to show, or NULL. */
-static const char *session_who_sim_why(const struct session *s)
-{
-	if (!emu_scenario(s->src->emu)->ntasks)
-		return "the emulated machine runs no tasks in this scenario: --sim icelake-sp:"
-		       "shared-server has a shared server's services and containers";
-	return NULL;
-}
-
 int session_who_open(struct session *s, const struct session_config *c, char *err, size_t errlen)
 {
 	struct who_config wc = {
-		.root = c->root, .top = c->who_top,
+		.root = s->root, .top = c->who_top,
 		.procs = c->who_procs < 0 ? WHO_PROCS_DEFAULT : c->who_procs,
 		.simulated = s->src && s->src->simulated,
 	};
 	const struct topo *t = s->src ? s->src->topo : s->os_topo;
+	struct source_files files;
 	int n = 0, rc;
 
 	s->who_cpus = xcalloc((size_t)t->nthreads + 1, sizeof(int));
@@ -127,22 +48,14 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 			s->who_cpus[n++] = t->threads[i].os_cpu;
 	wc.cpus = s->who_cpus;
 	wc.ncpus = n;
-	if (s->src && s->src->emu) {
-		const char *why = session_who_sim_why(s);
-
-		if (!why && (rc = session_emu_dir("who", s->who_dir, sizeof(s->who_dir), err, errlen)))
-			return rc;
-		if (why) {
-			s->who_dir[0] = '\0';
-			wc.unavailable = why;
-		} else {
-			if ((rc = emu_who_write(s->src->emu, s->who_dir, err, errlen)))
-				return rc;
-			wc.root = s->who_dir;
-			wc.refresh = session_who_refresh;
-			wc.refresh_ctx = s;
-		}
-	}
+	/* an emulated machine's files are its own, written before every look */
+	rc = source_files(s->src, wc.root, SOURCE_FILES_WHO, &files, err, errlen);
+	if (rc)
+		return rc;
+	wc.root = files.root;
+	wc.unavailable = files.unavailable;
+	wc.refresh = files.refresh;
+	wc.refresh_ctx = files.refresh_ctx;
 	/*
 	 * Without a counter source (no msr, perf refused whole CPUs) the kernel
 	 * may still count what this user is allowed: their own processes at
@@ -172,12 +85,12 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 			wc.ntypes = s->src->ncpu_kind;
 		}
 	}
-	if (c->who_resctrl && s->src && s->src->emu) {
+	if (c->who_resctrl && files.own) {
 		snprintf(err, errlen, "--who-resctrl makes monitoring groups in a machine's resctrl; the "
 			 "emulated machine has one for each cgroup of its scenario already");
 		return -EINVAL;
 	}
-	if (c->who_resctrl && (rc = who_mk_groups(c->root, c->who_resctrl, &s->who_mk, err, errlen)))
+	if (c->who_resctrl && (rc = who_mk_groups(s->root, c->who_resctrl, &s->who_mk, err, errlen)))
 		return rc == -ENOENT || rc == -ENOSPC ? -EINVAL : rc;
 	if (s->who_mk) {
 		wc.follow = session_who_follow;
@@ -202,9 +115,6 @@ void session_who_close(struct session *s)
 	s->who = NULL;
 	who_mk_remove(s->who_mk);
 	s->who_mk = NULL;
-	if (s->who_dir[0])
-		session_rm_tree(s->who_dir);
-	s->who_dir[0] = '\0';
 	free(s->who_cpus);
 	free(s->who_types);
 	s->who_cpus = NULL;

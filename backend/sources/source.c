@@ -4,6 +4,8 @@
 #include "msr_source.h"
 #include "perf_source.h"
 #include "source.h"
+#include "emu.h"
+#include "emu_perf.h"
 #include "dmi.h"
 #include "paths.h"
 #include "pmu_regs.h"
@@ -183,19 +185,39 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 	return 0;
 }
 
-static int source_open_any(const char *sim, struct emu *emu, const char *root, bool perf,
-			   bool task_ok, struct source **out, char *err, size_t errlen)
+/* The emulated machine's clock: the run's stepped time (source_advance). */
+static double source_stepped_clock(void *ctx)
+{
+	return ((const struct source *)ctx)->t;
+}
+
+int source_advance(struct source *s, double dt)
+{
+	if (!s->stepped)
+		return -EINVAL;
+	s->t += dt;
+	emu_advance(s->emu, dt);
+	return 0;
+}
+
+/* M's source (or EMU's, taken, where M is NULL): registers, or PERF. */
+static int source_open_any(const struct machine *m, struct emu *emu, bool perf, bool task_ok,
+			   struct source **out, char *err, size_t errlen)
 {
 	struct source *s = xcalloc(1, sizeof(*s));
+	const char *root = machine_root(m);
 	char dram_why[160];
 	int rc;
 
 	*out = NULL;
 	s->emu = emu;
-	if (sim && !emu) {
-		rc = emu_create(sim, paths_scenario_dir(NULL), &s->emu, err, errlen);
-		if (rc)
+	if (!emu && machine_simulated(m)) {
+		s->emu = machine_emu(m, err, errlen);
+		if (!s->emu) {
+			rc = -EINVAL;
 			goto fail;
+		}
+		s->stepped = machine_stepped(m);
 	}
 	if (s->emu) {
 		s->topo = emu_topo(s->emu);
@@ -206,6 +228,7 @@ static int source_open_any(const char *sim, struct emu *emu, const char *root, b
 		s->simulated = true;
 		snprintf(s->name, sizeof(s->name), "SIMULATED %s:%s", emu_machine(s->emu)->name,
 			 emu_scenario(s->emu)->name);
+		snprintf(s->machine, sizeof(s->machine), "%s", emu_machine(s->emu)->name);
 		msr_allow_build(&s->info, emu_machine(s->emu)->cbo, &s->allow);
 	} else {
 		rc = cpuid_identify_root(root, &s->info, err, errlen);
@@ -298,6 +321,11 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->rapl_server_dram = msr_rapl_server_dram(info);
 	ec->cpu_kind = s->cpu_kind;
 	ec->ncpu_kind = s->ncpu_kind;
+	if (s->stepped) {
+		/* the machine's own time, moved by the run: the figures' clock */
+		ec->clock = source_stepped_clock;
+		ec->clock_ctx = (void *)s;
+	}
 	if (s->perf) {
 		ec->core_ops = &perf_core_ops;
 		ec->uncore_ops = &perf_uncore_ops;
@@ -313,20 +341,20 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	}
 }
 
-int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen)
+int source_open(const struct machine *m, struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(sim, NULL, root, false, false, out, err, errlen);
+	return source_open_any(m, NULL, false, false, out, err, errlen);
 }
 
-int source_open_perf(const char *sim, struct emu *emu, const char *root, bool task_ok,
-		     struct source **out, char *err, size_t errlen)
+int source_open_perf(const struct machine *m, bool task_ok, struct source **out, char *err,
+		     size_t errlen)
 {
-	return source_open_any(sim, emu, root, true, task_ok, out, err, errlen);
+	return source_open_any(m, NULL, true, task_ok, out, err, errlen);
 }
 
-int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen)
+int source_open_emu(struct emu *emu, bool perf, struct source **out, char *err, size_t errlen)
 {
-	return source_open_any(NULL, emu, NULL, false, false, out, err, errlen);
+	return source_open_any(NULL, emu, perf, false, out, err, errlen);
 }
 
 void source_close(struct source *s)
@@ -337,34 +365,33 @@ void source_close(struct source *s)
 		msr_close(s->dev);
 	mmio_close(s->mmio);
 	emu_perf_free(s->perf_kernel);
+	source_files_close(s);
 	free(s->cpu_kind);
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);
 }
 
-int source_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
-		    size_t errlen)
+int source_identify(const struct machine *m, struct cpuid_info *info, char *err, size_t errlen)
 {
 	struct emu *e;
 	int rc;
 
-	if (!sim)
-		return cpuid_identify_root(root, info, err, errlen);
-	rc = emu_create(sim, paths_scenario_dir(NULL), &e, err, errlen);
-	if (rc)
-		return rc;
+	if (!machine_simulated(m))
+		return cpuid_identify_root(machine_root(m), info, err, errlen);
+	e = machine_emu(m, err, errlen);
+	if (!e)
+		return -EINVAL;
 	rc = cpuid_identify(emu_cpuid_leaf, e, info, err, errlen);
 	emu_free(e);
 	return rc;
 }
 
-int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
-				    size_t errlen)
+int source_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *err, size_t errlen)
 {
 	struct cpuid_info info;
 	struct msr_allowlist allow;
-	int rc = source_identify(sim, root, &info, err, errlen);
+	int rc = source_identify(m, &info, err, errlen);
 
 	/* msr-safe's allowlist is for the registers: Intel's architectural perfmon only */
 	if (!rc)
@@ -378,17 +405,25 @@ int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out
 	return 0;
 }
 
-int source_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
-			  size_t errlen)
+int source_unmodelled(const struct machine *m, const struct layout *l, bool **out, char *err,
+		      size_t errlen)
 {
 	struct emu *e;
-	int rc = emu_create(sim, paths_scenario_dir(NULL), &e, err, errlen);
 
-	if (rc)
-		return rc;
+	*out = NULL;
+	if (!machine_simulated(m))
+		return 0;
+	e = machine_emu(m, err, errlen);
+	if (!e)
+		return -EINVAL;
 	*out = source_emu_unmodelled(e, l);
 	emu_free(e);
 	return 0;
+}
+
+bool *source_unmodelled_of(const struct source *s, const struct layout *l)
+{
+	return s && s->emu && l ? source_emu_unmodelled(s->emu, l) : NULL;
 }
 
 bool *source_emu_unmodelled(const struct emu *e, const struct layout *l)
@@ -406,15 +441,45 @@ bool *source_emu_unmodelled(const struct emu *e, const struct layout *l)
 	return out;
 }
 
-int source_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen)
+int source_print_topology(const struct machine *m, FILE *out, int width, char *err, size_t errlen)
 {
 	struct emu *e;
-	int rc = emu_create(sim, paths_scenario_dir(NULL), &e, err, errlen);
+	struct topo *t;
+	int rc;
 
-	if (rc)
-		return rc;
+	if (!machine_simulated(m)) {
+		rc = topo_load_root(machine_root(m), &t, err, errlen);
+		if (rc)
+			return rc;
+		topo_text_print(t, out, width);
+		topo_free(t);
+		return 0;
+	}
+	e = machine_emu(m, err, errlen);
+	if (!e)
+		return -EINVAL;
 	fprintf(out, "SIMULATED machine %s: %s\n", emu_machine(e)->name, emu_machine(e)->description);
 	topo_text_print(emu_topo(e), out, width);
 	emu_free(e);
 	return 0;
+}
+
+void source_kernel(const struct source *s, const char *root, struct machine_kernel *k)
+{
+	struct emu_perf *d = !s->perf_sys && s->emu ? emu_perf_describe(s->emu) : NULL;
+
+	/* an emulated machine's registers: its kernel's descriptions, as a real machine's sysfs */
+	*k = (struct machine_kernel){
+		.sys = d ? emu_perf_sys(d) : s->perf_sys,
+		.root = s->emu ? NULL : root,
+		.described = d,
+		/* an emulated machine whose kernel is not made (a CPU without core counters): none */
+		.none = s->emu && !s->perf_sys && !d,
+	};
+}
+
+void source_kernel_done(struct machine_kernel *k)
+{
+	emu_perf_free(k->described);
+	k->described = NULL;
 }

@@ -17,19 +17,32 @@
 #include <stdio.h>
 
 #include "cpuid.h"
-#include "emu_perf.h"
 #include "perf.h"
 #include "perf_pmu.h"
-#include "emu.h"
 #include "engine.h"
 #include "cpumodel.h"
+#include "layout.h"
+#include "machine.h"
 #include "mmio.h"
 #include "msr.h"
 #include "msr_allow.h"
 #include "topo.h"
 
+struct emu;
+struct emu_perf;
+
 struct source {
-	struct emu *emu;             /* --sim only */
+	struct emu *emu;             /* an emulated machine only */
+	char machine[64];            /* the emulated machine's name, "" a real one */
+	/*
+	 * The machine keeps its own time and the run moves it (machine_stepped):
+	 * T seconds since the start, the figures' clock (source_advance).
+	 */
+	bool stepped;
+	double t;
+	/* the files a run reads beside the counters, when the machine writes its own (source_files) */
+	char files_dir[2][256];
+	char files_err[2][256];
 	struct topo *own_topo;       /* device files only */
 	const struct topo *topo;
 	struct cpuid_info info;
@@ -68,61 +81,97 @@ struct source {
 };
 
 /*
- * Open SIM ("MACHINE[:SCENARIO|:PATH]") when not NULL, else the device
- * files under ROOT (NULL or "/" for this machine).  0, or -errno with one
- * line in ERR saying what to do.  -EINVAL means bad input (a --sim spec).
+ * Open the register device of machine M (machine.h): its device files (this
+ * machine's, a --root tree's) or the emulated machine's registers.  0, or
+ * -errno with one line in ERR saying what to do.
  */
-int source_open(const char *sim, const char *root, struct source **out, char *err, size_t errlen);
+int source_open(const struct machine *m, struct source **out, char *err, size_t errlen);
 
 /*
- * The perf source: SIM (an emulated machine behind an emulated kernel),
- * EMU (the same, made by the caller, taken), or this machine's (ROOT's
- * sysfs) kernel through perf_event_open(2).  No register device is opened
- * and nothing is written.  TASK_OK: a command will run under pmutop, so
- * where this user may count only their own processes (perf_event_paranoid
- * 1 or 2) the source counts that command (perf_task).  0, or -errno with
- * one line in ERR: -ENODEV no core PMU, -EACCES the kernel does not let
- * this user count every CPU (nor a command, or there is none).
+ * The perf source of M: this machine's (ROOT's sysfs) kernel through
+ * perf_event_open(2), or the emulated machine's kernel.  No register device
+ * is opened and nothing is written.  TASK_OK: a command will run under
+ * pmutop, so where this user may count only their own processes
+ * (perf_event_paranoid 1 or 2) the source counts that command (perf_task).
+ * 0, or -errno with one line in ERR: -ENODEV no core PMU, -EACCES the
+ * kernel does not let this user count every CPU (nor a command, or there
+ * is none).
  */
-int source_open_perf(const char *sim, struct emu *emu, const char *root, bool task_ok,
-		     struct source **out, char *err, size_t errlen);
+int source_open_perf(const struct machine *m, bool task_ok, struct source **out, char *err,
+		     size_t errlen);
 
-/* The same over an emulator made by the caller (the source takes EMU). */
-int source_open_emu(struct emu *emu, struct source **out, char *err, size_t errlen);
+/* The same over an emulator made by the caller (the source takes EMU): registers, or PERF. */
+int source_open_emu(struct emu *emu, bool perf, struct source **out, char *err, size_t errlen);
 
 /*
  * What the engine needs of S: topology, register device or perf kernel,
- * counters, uncore, name (the rest of EC, the run's choices, is the caller's).
+ * counters, uncore, name, its clock (the rest of EC, the run's choices, is
+ * the caller's).
  */
 void source_engine_config(const struct source *s, struct engine_config *ec);
+
+/*
+ * A stepped source (source.stepped): its machine's time moves by DT seconds.
+ * 0, or -EINVAL for a machine that keeps no time of its own.
+ */
+int source_advance(struct source *s, double dt);
 
 /* Restore every register written, close, free. */
 void source_close(struct source *s);
 
+/* The kernel of the open source S (whatever counts through it), for its PMUs' descriptions. */
+void source_kernel(const struct source *s, const char *root, struct machine_kernel *k);
+void source_kernel_done(struct machine_kernel *k);
+
 /*
- * The CPU identity of the --sim machine SIM, or of the machine under ROOT
- * (NULL: this one), without opening any register.  0, or -errno with one
- * line in ERR; -EINVAL for a bad SIM.
+ * The files of KIND a run reads beside the counters on S's machine: under
+ * ROOT (the machine's), or where the machine writes its own (an emulated
+ * machine's, in a private directory, brought up to date before each look).
  */
-int source_identify(const char *sim, const char *root, struct cpuid_info *info, char *err,
-		    size_t errlen);
+enum source_files_kind { SOURCE_FILES_WHO, SOURCE_FILES_THROTTLE };
+struct source_files {
+	const char *root;                /* read under it (NULL: this machine) */
+	void (*refresh)(void *ctx);      /* before each look, or NULL */
+	void *refresh_ctx;
+	const char *unavailable;         /* nothing of the kind here: why, or NULL */
+	bool own;                        /* the machine's own files: nothing is to be made in them */
+};
+
+/* 0, or -errno with ERR (the private directory could not be made). */
+int source_files(struct source *s, const char *root, enum source_files_kind kind,
+		 struct source_files *out, char *err, size_t errlen);
+/* Why the last refresh of KIND failed, "" none. */
+const char *source_files_error(const struct source *s, enum source_files_kind kind);
+/* Remove the files S's machine wrote (source_close does). */
+void source_files_close(struct source *s);
+
+/*
+ * The CPU identity of machine M without opening any register.  0, or
+ * -errno with one line in ERR.
+ */
+int source_identify(const struct machine *m, struct cpuid_info *info, char *err, size_t errlen);
 
 /*
  * Print, in msr-safe's allowlist format, the registers pmutop may write on
  * that CPU (every CBo slice a Skylake client part can have).  As
  * source_identify.
  */
-int source_print_msr_safe_allowlist(const char *sim, const char *root, FILE *out, char *err,
-				    size_t errlen);
+int source_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *err, size_t errlen);
 
-/* Print the emulated machine SIM's topology, headed SIMULATED, WIDTH columns wide. */
-int source_print_sim_topology(const char *sim, FILE *out, int width, char *err, size_t errlen);
 /*
- * The core events of layout L the emulated machine SIM does not model (they
- * count 0): *OUT, one flag per layout event (free it), or an error.
+ * Print machine M's topology, WIDTH columns wide (an emulated machine's
+ * headed SIMULATED).  0, or -errno with ERR (-EIO: its files unreadable).
  */
-int source_sim_unmodelled(const char *sim, const struct layout *l, bool **out, char *err,
-			  size_t errlen);
+int source_print_topology(const struct machine *m, FILE *out, int width, char *err, size_t errlen);
+/*
+ * The core events of layout L machine M does not model (they count 0): *OUT,
+ * one flag per layout event (free it), NULL for a real machine (the
+ * hardware has them all); or an error.
+ */
+int source_unmodelled(const struct machine *m, const struct layout *l, bool **out, char *err,
+		      size_t errlen);
+/* The same for the open source S: the flags (free them), NULL for a real machine. */
+bool *source_unmodelled_of(const struct source *s, const struct layout *l);
 /* The same for the emulated machine E: the flags (free them). */
 bool *source_emu_unmodelled(const struct emu *e, const struct layout *l);
 

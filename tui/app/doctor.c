@@ -28,14 +28,13 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 	char err[512];
 	int rc;
 
-	rc = session_identify(c->in->sim, c->in->root ? c->in->root : "/", &c->info, err,
-			      sizeof(err));
+	rc = session_identify(c->in->machine, &c->info, err, sizeof(err));
 	/* the vendor and the hypervisor bit are read before the CPU is judged */
 	c->read_cpuid = c->info.vendor[0] != 0;
 	if (rc) {
 		l->state = DOCTOR_FAIL;
 		snprintf(l->found, sizeof(l->found), "%s", err);
-		if (c->in->sim)
+		if (c->in->simulated)
 			snprintf(l->fix, sizeof(l->fix), "pmutop --help lists the machines");
 		else if (rc == -EACCES || rc == -EPERM)
 			snprintf(l->fix, sizeof(l->fix), "let this user read the cpuid devices (they hold "
@@ -45,10 +44,10 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 				 "--sim nehalem-ep:memory-bound");
 		return;
 	}
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		c->have_cpu = true;
-		snprintf(l->found, sizeof(l->found), "emulated %.*s: %s (SIMULATED data)",
-			 (int)strcspn(c->in->sim, ":"), c->in->sim, c->info.brand);
+		snprintf(l->found, sizeof(l->found), "emulated %s: %s (SIMULATED data)",
+			 session_machine_name(c->in->machine), c->info.brand);
 		return;
 	}
 	if (c->info.vendor_id == CPUID_VENDOR_AMD) {
@@ -82,7 +81,7 @@ static void doctor_device(struct doctor_ctx *c, struct doctor_line *l)
 	struct probe_msr m;
 	int err;
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
 		return;
@@ -151,7 +150,7 @@ static void doctor_batch(struct doctor_ctx *c, struct doctor_line *l)
 	struct probe_batch b;
 
 	l->state = DOCTOR_NA;
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		snprintf(l->found, sizeof(l->found), "emulated registers, no device used");
 		return;
 	}
@@ -202,7 +201,7 @@ static void doctor_filter(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char filter[64], lockdown[128];
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated registers");
 		return;
@@ -241,7 +240,7 @@ static void doctor_owners(struct doctor_ctx *c, struct doctor_line *l)
 
 	if (!o) {
 		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "not checked: %s", c->in->sim
+		snprintf(l->found, sizeof(l->found), "not checked: %s", c->in->simulated
 			 ? "emulated machine" : c->in->owners_why ? c->in->owners_why
 			 : "pmutop did not start counting");
 		return;
@@ -272,7 +271,7 @@ static void doctor_nmi(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char v[16];
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated machine");
 		return;
@@ -290,9 +289,9 @@ static void doctor_nmi(struct doctor_ctx *c, struct doctor_line *l)
 
 static void doctor_hypervisor(struct doctor_ctx *c, struct doctor_line *l)
 {
-	if (c->in->sim || !c->read_cpuid) {
+	if (c->in->simulated || !c->read_cpuid) {
 		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), c->in->sim ? "emulated machine"
+		snprintf(l->found, sizeof(l->found), c->in->simulated ? "emulated machine"
 								  : "CPUID could not be read");
 		return;
 	}
@@ -324,7 +323,7 @@ static void doctor_kernel_uncore(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char kinds[700];
 	bool amd = c->info.vendor_id == CPUID_VENDOR_AMD;
-	int expected, found = session_kernel_uncore(c->in->sim, c->in->root, amd, &expected, kinds,
+	int expected, found = session_kernel_uncore(c->in->machine, amd, &expected, kinds,
 						    sizeof(kinds));
 
 	if (found < 0) {
@@ -360,10 +359,10 @@ static void doctor_uncore(struct doctor_ctx *c, struct doctor_line *l)
 	case CPUMODEL_UNCORE_NHM:
 		snprintf(l->found, sizeof(l->found), "%s uncore (L3, home logic, %d IMC channels) per "
 			 "socket through the msr device of one CPU of it%s", model->name,
-			 model->p->channels, c->in->sim ? " (emulated)" : "");
+			 model->p->channels, c->in->simulated ? " (emulated)" : "");
 		return;
 	case CPUMODEL_UNCORE_SKL:
-		if (c->in->sim) {
+		if (c->in->simulated) {
 			snprintf(l->found, sizeof(l->found), "Skylake client uncore (CBo, ARB) and IMC "
 				 "counters (emulated)");
 			return;
@@ -424,7 +423,7 @@ static void doctor_files(struct doctor_ctx *c, struct doctor_line *l)
 /* perf_event_paranoid and the capabilities: what the perf source may count for this user. */
 static void doctor_perf_access(struct doctor_ctx *c, struct doctor_line *l)
 {
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated machine (--source perf: an emulated "
 			 "kernel)");
@@ -455,7 +454,7 @@ static void doctor_perf_pmus(struct doctor_ctx *c, struct doctor_line *l)
 		       { "uncore_arb", c->perf.arb } };
 	size_t n;
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated machine: the emulated kernel's cpu and "
 			 "uncore PMUs");
@@ -498,7 +497,7 @@ static void doctor_source(struct doctor_ctx *c, struct doctor_line *l)
 {
 	bool amd = c->info.vendor_id == CPUID_VENDOR_AMD;
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		snprintf(l->found, sizeof(l->found), "%s", amd
 			 ? "auto: AMD's PMU through an emulated kernel (perf)"
 			 : c->kernel_uncore ? "auto: perf, an emulated kernel: only its uncore drivers "

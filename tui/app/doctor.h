@@ -10,11 +10,15 @@
 #ifndef PMUTOP_DOCTOR_H
 #define PMUTOP_DOCTOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+struct machine;
+
 struct doctor_input {
-	const char *root;        /* NULL or "/" for this machine */
-	const char *sim;         /* --sim MACHINE[:SCENARIO], or NULL */
+	const struct machine *machine; /* the machine to check (session_machine_open) */
+	const char *root;        /* NULL or "/" for this machine (its root) */
+	bool simulated;          /* an emulated machine: nothing of this one's setup to check */
 	const char *layout_dir;
 	const char *perfmon_dir;  /* Intel's perfmon data (data/intel), or NULL */
 	const char *owners;      /* what the owner scan found ("" nothing in use), or NULL when not run */

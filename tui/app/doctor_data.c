@@ -158,12 +158,12 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char why[200];
-	unsigned mts = session_dram_mts(c->in->sim, c->in->root, why, sizeof(why));
+	unsigned mts = session_dram_mts(c->in->machine, why, sizeof(why));
 
 	if (mts) {
 		snprintf(l->found, sizeof(l->found), "%u MT/s (%s): a channel's peak is %.1f GB/s, "
 			 "the IMC pane's dram_peak_pct its share; --dram-mts overrides", mts,
-			 c->in->sim ? "emulated" : "SMBIOS, the slowest module", mts * 8e6 / 1e9);
+			 c->in->simulated ? "emulated" : "SMBIOS, the slowest module", mts * 8e6 / 1e9);
 		return;
 	}
 	l->state = DOCTOR_NA;
@@ -189,7 +189,7 @@ void doctor_kinds(struct doctor_ctx *c, struct doctor_line *l)
 	bool missing = false;
 
 	l->state = DOCTOR_NA;
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		snprintf(l->found, sizeof(l->found), c->read_cpuid && c->info.hybrid
 			 ? "emulated hybrid machine: the P-cores counted through its kernel's cpu_core "
 			   "PMU, the E-cores through cpu_atom, each with its own events and tree"

@@ -15,7 +15,7 @@ void doctor_who(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char v[256];
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated machine: the scenario's tasks, in "
 			 "cgroups the emulator writes (--sim icelake-sp:shared-server has a shared "
@@ -75,7 +75,7 @@ void doctor_resctrl(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char feat[256], rmids[32];
 
-	if (c->in->sim) {
+	if (c->in->simulated) {
 		l->state = DOCTOR_NA;
 		snprintf(l->found, sizeof(l->found), "emulated machine: its resctrl tree is the "
 			 "emulator's (a monitoring group per cgroup of the scenario)");

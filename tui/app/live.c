@@ -57,7 +57,8 @@ static int live_view_owner(const struct options *opt, int sigfd)
 	char local[PATH_MAX], verr[1024];
 	int status;
 
-	if (opt->sim || opt->dump || opt->serve || opt->command || opt->source_given)
+	if (session_machine_simulated(opt->machine) || opt->dump || opt->serve || opt->command ||
+	    opt->source_given)
 		return -1;
 	share_local_path(opt->root, local, sizeof(local));
 	status = access(local, F_OK) ? -ENOENT : share_view(opt, local, sigfd, verr, sizeof(verr));
@@ -140,7 +141,7 @@ static int live_counting(struct session *s, const struct options *opt, int sigfd
 int mode_live(const struct options *opt)
 {
 	struct session_config cfg = {
-		.sim = opt->sim, .root = opt->root, .layout_path = opt->layout,
+		.machine = opt->machine, .layout_path = opt->layout,
 		.layout_dir = paths_layout_dir(NULL), .groups = opt->groups,
 		.perfmon_dir = paths_perfmon_dir(NULL),
 		.interval = opt->interval, .user_only = opt->user_only,
@@ -148,7 +149,7 @@ int mode_live(const struct options *opt)
 		.force_layout = opt->force_layout,
 		.mux_s = opt->mux_s, .normal_priority = opt->no_realtime, .source = opt->source, .command = opt->command != NULL,
 		.command_only = opt->command_only,
-		.stepped = opt->dump && opt->sim,
+		.stepped = opt->dump,
 		.who = opt->who, .who_top = opt->who_top, .who_procs = opt->who_procs,
 		.who_resctrl = opt->who_resctrl, .who_topdown = opt->who_topdown,
 		/* a batch or a server shows who only when asked; the screen when the pane shows */
@@ -177,7 +178,7 @@ int mode_live(const struct options *opt)
 		return status;
 	}
 	rc = session_open(&cfg, &s, err, sizeof(err));
-	if (rc && !opt->sim && ((interactive && rc != -EINVAL) ||
+	if (rc && !session_machine_simulated(opt->machine) && ((interactive && rc != -EINVAL) ||
 				((opt->batch || headless) && live_no_counters(rc)))) {
 		status = mode_os(opt, err, sigfd, interactive);
 		app_sigfd_close(sigfd);

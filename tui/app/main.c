@@ -13,10 +13,34 @@
 #include "app.h"
 #include "paths.h"
 
+/* The mode OPT asks for, on its machine. */
+static int main_mode(const struct options *opt)
+{
+	switch (opt->action) {
+	case OPTIONS_ACTION_TOPOLOGY_ONLY:
+		return mode_topology(opt);
+	case OPTIONS_ACTION_MSR_SAFE_ALLOWLIST:
+		return mode_allowlist(opt);
+	case OPTIONS_ACTION_LIST_EVENTS:
+		return mode_list_events(opt);
+	case OPTIONS_ACTION_LIST_METRICS:
+		return mode_list_metrics(opt);
+	case OPTIONS_ACTION_LIST_PMUS:
+		return mode_list_pmus(opt);
+	case OPTIONS_ACTION_WRITE_SYSFS:
+		return mode_write_sysfs(opt);
+	case OPTIONS_ACTION_DOCTOR:
+		return mode_doctor(opt);
+	default:
+		return mode_live(opt);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt;
 	char err[512];
+	int status;
 	bool stdout_closed = app_std_fds();
 
 	setlocale(LC_ALL, "");
@@ -36,28 +60,21 @@ int main(int argc, char **argv)
 	case OPTIONS_ACTION_VERSION:
 		printf("%s %s\nlayouts: %s\n", PACKAGE_NAME, PACKAGE_VERSION, paths_layout_dir(NULL));
 		return EXIT_SUCCESS;
-	case OPTIONS_ACTION_TOPOLOGY_ONLY:
-		return mode_topology(&opt);
-	case OPTIONS_ACTION_MSR_SAFE_ALLOWLIST:
-		return mode_allowlist(&opt);
-	case OPTIONS_ACTION_LIST_EVENTS:
-		return mode_list_events(&opt);
-	case OPTIONS_ACTION_LIST_METRICS:
-		return mode_list_metrics(&opt);
-	case OPTIONS_ACTION_LIST_PMUS:
-		return mode_list_pmus(&opt);
-	case OPTIONS_ACTION_WRITE_SYSFS:
-		return mode_write_sysfs(&opt);
-	case OPTIONS_ACTION_DOCTOR:
-		return mode_doctor(&opt);
 	case OPTIONS_ACTION_MARK:
 		return mode_mark(&opt);
-	case OPTIONS_ACTION_INTERACTIVE:
+	default:
 		break;
 	}
-	if (opt.replay)
+	if (opt.replay && opt.action == OPTIONS_ACTION_INTERACTIVE)
 		return mode_replay(&opt);
-	if (opt.connect)
+	if (opt.connect && opt.action == OPTIONS_ACTION_INTERACTIVE)
 		return mode_connect(&opt);
-	return mode_live(&opt);
+	/* the machine every other mode looks at: this one, a --root tree, an emulated one */
+	if (session_machine_open(opt.root, opt.sim, opt.dump, &opt.machine, err, sizeof(err))) {
+		fprintf(stderr, "pmutop: %s\n", err);
+		return OPTIONS_EXIT_USAGE;
+	}
+	status = main_mode(&opt);
+	session_machine_free(opt.machine);
+	return status;
 }

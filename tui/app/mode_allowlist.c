@@ -13,10 +13,10 @@ int mode_allowlist(const struct options *opt)
 {
 	char err[512];
 
-	if (session_print_msr_safe_allowlist(opt->sim, opt->root, stdout, err, sizeof(err))) {
+	if (session_print_msr_safe_allowlist(opt->machine, stdout, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		/* a bad --sim argument is bad input; a machine we cannot read is a failure */
-		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+		/* an emulated CPU without them was chosen badly; a machine we cannot read is a failure */
+		return session_machine_simulated(opt->machine) ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
@@ -25,9 +25,9 @@ int mode_list_pmus(const struct options *opt)
 {
 	char err[512];
 
-	if (session_print_pmus(opt->sim, opt->root, stdout, err, sizeof(err))) {
+	if (session_print_pmus(opt->machine, stdout, err, sizeof(err))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+		return session_machine_simulated(opt->machine) ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
@@ -35,7 +35,7 @@ int mode_list_pmus(const struct options *opt)
 int mode_write_sysfs(const struct options *opt)
 {
 	char err[600];
-	int rc = session_write_sysfs(opt->sim, opt->write_sysfs, stdout, err, sizeof(err));
+	int rc = session_write_sysfs(opt->machine, opt->write_sysfs, stdout, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);

@@ -13,7 +13,9 @@
 int app_doctor_text(const struct options *opt, const struct session *s, char *out, size_t len)
 {
 	struct doctor_input in = {
-		.root = opt->root, .sim = opt->sim, .layout_dir = paths_layout_dir(NULL),
+		.machine = opt->machine, .root = session_machine_root(opt->machine),
+		.simulated = session_machine_simulated(opt->machine),
+		.layout_dir = paths_layout_dir(NULL),
 		.perfmon_dir = paths_perfmon_dir(NULL),
 		.owners = s ? session_owners(s) : NULL,
 	};
@@ -23,9 +25,9 @@ int app_doctor_text(const struct options *opt, const struct session *s, char *ou
 	if (s) {
 		session_about(s, &a);
 		in.ncpus = a.topo->nonline;
-	} else if (!opt->sim) {
+	} else if (!in.simulated) {
 		/* --doctor: read who uses the counters (selects and enables), programming nothing */
-		if (session_scan_owners(opt->root, owners, sizeof(owners), why, sizeof(why)) == 0)
+		if (session_scan_owners(opt->machine, owners, sizeof(owners), why, sizeof(why)) == 0)
 			in.owners = owners;
 		else
 			in.owners_why = why;

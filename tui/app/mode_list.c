@@ -22,9 +22,9 @@ int mode_list_events(const struct options *opt)
 	if (opt->has_model) {
 		/* with hyper-threading, what every model a layout covers has */
 		cpuid_assume(opt->family, opt->model, opt->stepping, &info);
-	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
+	} else if ((rc = session_identify(opt->machine, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+		return session_machine_simulated(opt->machine) ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	{
 		/* Intel's data where it covers the CPU: as on a machine with hyper-threading on */
@@ -49,9 +49,8 @@ int mode_list_events(const struct options *opt)
 		return OPTIONS_EXIT_USAGE;
 	}
 	{
-		/* the kernel's PMU descriptions (an emulated machine's, or sysfs) for perf's terms */
-		struct session_kernel *k = opt->has_model ? NULL : session_kernel_open(opt->sim,
-										       opt->root);
+		/* the machine's kernel's PMU descriptions for perf's terms */
+		struct session_kernel *k = opt->has_model ? NULL : session_kernel_open(opt->machine);
 		/* AMD's PMU is counted through the kernel only: its listing is perf's */
 		bool perf = opt->source == SESSION_SOURCE_PERF ||
 			    (info.vendor_id == CPUID_VENDOR_AMD && opt->source != SESSION_SOURCE_MSR);
@@ -59,9 +58,9 @@ int mode_list_events(const struct options *opt)
 		bool *unmodelled = NULL;
 		int core_events = 0;
 
-		/* an emulated machine (not --cpu): the events it does not model are marked */
-		if (opt->sim && !opt->has_model &&
-		    session_sim_unmodelled(opt->sim, l, &unmodelled, &core_events, err, sizeof(err)))
+		/* the machine's (not --cpu's): the events it does not model are marked (an emulated one's) */
+		if (!opt->has_model &&
+		    session_unmodelled(opt->machine, l, &unmodelled, &core_events, err, sizeof(err)))
 			fprintf(stderr, "pmutop: %s\n", err);
 		batch_list_events(l, info.gp_counters, info.perfmon_version, !opt->kernel_only,
 				  !opt->user_only, perf, k, unmodelled, core_events, stdout);

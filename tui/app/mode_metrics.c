@@ -132,9 +132,9 @@ int mode_list_metrics(const struct options *opt)
 	memset(&info, 0, sizeof(info));
 	if (opt->has_model) {
 		cpuid_assume(opt->family, opt->model, opt->stepping, &info);
-	} else if ((rc = session_identify(opt->sim, opt->root, &info, err, sizeof(err)))) {
+	} else if ((rc = session_identify(opt->machine, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
-		return opt->sim ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
+		return session_machine_simulated(opt->machine) ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
 	}
 	dir = session_vendor_dir(dir, &info);
 	if (!dir) {

@@ -55,7 +55,7 @@ int mode_os(const struct options *opt, const char *reason, int sigfd, bool scree
 {
 	static char why[1100];
 	struct session_config cfg = {
-		.root = opt->root, .interval = opt->interval, .who = opt->who,
+		.machine = opt->machine, .interval = opt->interval, .who = opt->who,
 		.who_top = opt->who_top, .who_procs = opt->who_procs,
 		.who_resctrl = opt->who_resctrl, .who_wanted = opt->who || opt->who_procs >= 0,
 	};

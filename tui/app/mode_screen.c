@@ -72,7 +72,8 @@ int mode_screen(struct session *s, const struct options *opt, int sigfd, struct 
 	c->cmd = x.cmd;
 	c->cmd_log = opt->command ? log : NULL;
 	/* an emulated machine's CPUs are not where the command runs */
-	c->cmd_on_host = !opt->sim && !opt->root;
+	c->cmd_on_host = !session_machine_simulated(opt->machine) &&
+			 !session_machine_root(opt->machine);
 	c->marks = x.marks;
 	c->srv = srv;
 	c->cmd_left = &left;

@@ -14,17 +14,17 @@ int mode_topology(const struct options *opt)
 	struct topo *t = NULL;
 	int rc;
 
-	if (opt->sim && !opt->topology) {
-		/* the emulated machine's own topology, and say that it is emulated */
-		if (session_print_sim_topology(opt->sim, stdout, app_terminal_width(), err,
-					      sizeof(err))) {
+	if (!opt->topology) {
+		/* the machine's (an emulated machine's says that it is emulated) */
+		rc = session_print_topology(opt->machine, stdout, app_terminal_width(), err,
+					    sizeof(err));
+		if (rc) {
 			fprintf(stderr, "pmutop: %s\n", err);
-			return OPTIONS_EXIT_USAGE;
+			return rc == -EIO ? EXIT_FAILURE : OPTIONS_EXIT_USAGE;
 		}
 		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
-	rc = opt->topology ? topo_load(opt->topology, &t, err, sizeof(err))
-			   : topo_load_root(opt->root, &t, err, sizeof(err));
+	rc = topo_load(opt->topology, &t, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return rc == -EIO ? EXIT_FAILURE : OPTIONS_EXIT_USAGE;

@@ -40,6 +40,8 @@ struct options {
 	const char *topology; /* --topology FILE|SYNTHETIC, NULL = this machine */
 	const char *sim;      /* --sim MACHINE[:SCENARIO|:PATH], NULL = real counters */
 	const char *root;     /* --root DIR: prefix of every device, sysfs and procfs path */
+	/* the machine those name (main opens it): what the modes pass to the session */
+	struct machine *machine;
 	bool batch;           /* -b: print samples instead of the screen */
 	long count;           /* -n: samples to print, 0 = until interrupted */
 	double interval;      /* -d: seconds between samples */

@@ -1,0 +1,159 @@
+/*
+ * source_files: the files a run reads beside the counters (who uses the
+ * machine, thermal throttling).  A real machine's are under its root; an
+ * emulated machine writes its own into a private directory, brought up to
+ * date before every look, removed when the source closes.  Main thread,
+ * but for the refresh (the sampler's).
+ */
+#define _GNU_SOURCE
+#include "source.h"
+#include "emu.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const source_files_tag[] = { "who", "thr" };
+
+static int source_files_rm(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Remove DIR and everything under it, no link followed. */
+static void source_files_rm_tree(const char *dir)
+{
+	nftw(dir, source_files_rm, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The directories of TAG under TMP that killed runs left: this user's, their PID gone. */
+static void source_files_sweep(const char *tmp, const char *tag)
+{
+	char prefix[32], path[PATH_MAX];
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	snprintf(prefix, sizeof(prefix), "pmutop-%s-", tag);
+	while ((de = readdir(d))) {
+		const char *p = de->d_name + strlen(prefix);
+		char *end;
+		long pid;
+		struct stat st;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		/* a link, another user's, a running pmutop's (or a PID reused since): left alone */
+		if (end == p || *end != '-' || errno || pid <= 0 || pid > INT_MAX ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name) < (int)sizeof(path))
+			source_files_rm_tree(path);
+	}
+	closedir(d);
+}
+
+/*
+ * A private directory for the files of TAG into DIR: $TMPDIR (or
+ * /tmp)/pmutop-TAG-PID-XXXXXX, after the same tag's that killed runs left
+ * are removed.  0, or -errno with ERR (DIR "").
+ */
+static int source_files_dir(const char *tag, char *dir, size_t len, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") == '/' ? getenv("TMPDIR") : "/tmp";
+
+	source_files_sweep(tmp, tag);
+	snprintf(dir, len, "%s/pmutop-%s-%d-XXXXXX", tmp, tag, (int)getpid());
+	if (!mkdtemp(dir)) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "%s: cannot make the emulated machine's files: %s", dir,
+			 strerror(-rc));
+		dir[0] = '\0';
+		return rc;
+	}
+	return 0;
+}
+
+/* KIND's files written by the emulated machine, up to its clock now, into DIR. */
+static int source_files_write(struct source *s, enum source_files_kind kind, char *err,
+			      size_t errlen)
+{
+	return kind == SOURCE_FILES_WHO ? emu_who_write(s->emu, s->files_dir[kind], err, errlen)
+					: emu_throttle_write(s->emu, s->files_dir[kind], err, errlen);
+}
+
+static void source_files_refresh_who(void *ctx)
+{
+	struct source *s = ctx;
+
+	source_files_write(s, SOURCE_FILES_WHO, s->files_err[SOURCE_FILES_WHO],
+			   sizeof(s->files_err[SOURCE_FILES_WHO]));
+}
+
+/* A failure: the look reads the last ones. */
+static void source_files_refresh_thr(void *ctx)
+{
+	struct source *s = ctx;
+
+	source_files_write(s, SOURCE_FILES_THROTTLE, s->files_err[SOURCE_FILES_THROTTLE],
+			   sizeof(s->files_err[SOURCE_FILES_THROTTLE]));
+}
+
+int source_files(struct source *s, const char *root, enum source_files_kind kind,
+		 struct source_files *out, char *err, size_t errlen)
+{
+	int rc;
+
+	*out = (struct source_files){ .root = root };
+	if (!s || !s->emu)
+		return 0;
+	out->own = true;
+	out->root = NULL;
+	if (kind == SOURCE_FILES_WHO && !emu_scenario(s->emu)->ntasks) {
+		out->unavailable = "the emulated machine runs no tasks in this scenario: --sim "
+				   "icelake-sp:shared-server has a shared server's services and "
+				   "containers";
+		return 0;
+	}
+	if (!s->files_dir[kind][0]) {
+		rc = source_files_dir(source_files_tag[kind], s->files_dir[kind],
+				      sizeof(s->files_dir[kind]), err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (kind == SOURCE_FILES_WHO && (rc = source_files_write(s, kind, err, errlen)))
+		return rc;
+	out->root = s->files_dir[kind];
+	out->refresh = kind == SOURCE_FILES_WHO ? source_files_refresh_who : source_files_refresh_thr;
+	out->refresh_ctx = s;
+	return 0;
+}
+
+const char *source_files_error(const struct source *s, enum source_files_kind kind)
+{
+	return s ? s->files_err[kind] : "";
+}
+
+void source_files_close(struct source *s)
+{
+	for (int k = 0; k < 2; k++)
+		if (s->files_dir[k][0]) {
+			source_files_rm_tree(s->files_dir[k]);
+			s->files_dir[k][0] = '\0';
+		}
+}
