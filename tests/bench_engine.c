@@ -209,7 +209,8 @@ static int bench_null_run(const struct layout *l, const char *topo, const char *
 	dev = msr_open_ops(&bench_null_ops, &null, cpus, t->nonline, &allow);
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
-		.topo = t, .layout = l, .dev = dev, .perfmon_version = 3,
+		.topo = t, .layout = l,
+		.source_cfg = &(struct msr_source_config){ .dev = dev }, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.interval_s = 1, .mux_s = mux, .groups = groups & ((1u << l->ngroups) - 1),
 		.source = "null", .clock = bench_wall, .readers = readers ? 1 : -1,
@@ -265,7 +266,8 @@ int main(void)
 		}
 		cfg = (struct engine_config){
 			.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
-			.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
+			.topo = src->topo, .layout = l,
+		.source_cfg = &(struct msr_source_config){ .dev = src->dev }, .perfmon_version = 3,
 			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 			.interval_s = 1, .mux_s = mux[k], .groups = mask, .source = src->name,
 			.clock = bench_wall,

@@ -528,7 +528,8 @@ START_TEST(counters_taken_by_others_are_left_alone)
 		ck_assert_int_eq(emu_msr_write(src->emu, c, IA32_PERFEVTSEL0 + 2, 0x43003C), 0);
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
-		.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
+		.topo = src->topo, .layout = l,
+		.source_cfg = &(struct msr_source_config){ .dev = src->dev }, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.gp_taken = 1u << 2, .interval_s = 1, .source = src->name,
 		.groups = (1u << layout_group_find(l, "stalls")) |
@@ -791,7 +792,8 @@ START_TEST(sampler_thread_publishes_and_stops)
 	ck_assert(layout_load(path, &l, err, sizeof(err)) == 0);
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
-		.topo = src->topo, .layout = l, .dev = src->dev, .perfmon_version = 3,
+		.topo = src->topo, .layout = l,
+		.source_cfg = &(struct msr_source_config){ .dev = src->dev }, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.interval_s = 0.1, .source = src->name, .groups = 1,
 	};

@@ -277,12 +277,13 @@ START_TEST(shipped_layouts_fit_their_models)
 	ck_assert_msg(source_open_emu(test_emu(shipped[_i].sim), false, &src, err, sizeof(err)) == 0, "%s", err);
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
-		.topo = src->topo, .layout = l, .dev = src->dev,
+		.topo = src->topo, .layout = l,
+		.source_cfg = &(struct msr_source_config){ .dev = src->dev, .mmio = src->mmio },
 		.perfmon_version = src->info.perfmon_version,
 		.gp_counters = src->info.gp_counters, .gp_width = src->info.gp_width,
 		.fixed_counters = src->info.fixed_counters, .fixed_width = src->info.fixed_width,
 		.interval_s = 1, .source = src->name, .groups = (1u << l->ngroups) - 1,
-		.uncore = src->uncore, .mmio = src->mmio, .channels = src->channels,
+		.uncore = src->uncore, .channels = src->channels,
 		.channel_peak = NAN,
 	};
 	ck_assert_msg(engine_create(&cfg, &eng, err, sizeof(err)) == 0, "%s", err);

@@ -355,13 +355,11 @@ static int engine_uncore(struct engine *e, char *err, size_t errlen)
 {
 	const struct engine_config *cfg = &e->cfg;
 	struct uncore_config uc = {
-		.topo = cfg->topo, .layout = e->l, .ops = cfg->uncore_ops, .dev = cfg->dev,
-		.kind = cfg->uncore, .kind_why = cfg->uncore_why, .mmio = cfg->mmio,
-		.mmio_why = cfg->mmio_why, .socket_taken = cfg->uncore_taken,
+		.topo = cfg->topo, .layout = e->l, .ops = cfg->uncore_ops,
+		.source_cfg = cfg->source_cfg, .kind = cfg->uncore, .kind_why = cfg->uncore_why,
+		.socket_taken = cfg->uncore_taken,
 		.channels = cfg->channels, .channel_peak = cfg->channel_peak,
 		.clock = engine_clock_of, .clock_ctx = e, .root = cfg->root,
-		.perf_task = cfg->perf_task, .perf = cfg->perf, .perf_access = cfg->perf_access,
-		.rapl_server_dram = cfg->rapl_server_dram,
 	};
 	int rc = uncore_create(&uc, &e->unc, err, errlen);
 

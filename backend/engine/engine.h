@@ -89,14 +89,9 @@
  */
 #define ENGINE_PERF_FULL 0.999
 
-/* Monotonic seconds; tests pass the emulator's manual clock. */
+/* Monotonic seconds: a source's own clock (its machine keeps its own time), or a test's. */
 typedef double (*engine_clock_fn)(void *ctx);
 
-struct perf_pmu;
-struct perf_sys;
-struct perf_access;
-struct msr_dev;
-struct mmio;
 struct src_core_ops;
 struct src_uncore_ops;
 
@@ -111,7 +106,11 @@ struct engine_config {
 	 */
 	const struct src_core_ops *core_ops;
 	const struct src_uncore_ops *uncore_ops;
-	struct msr_dev *dev;     /* the register source's device */
+	/*
+	 * The source's own configuration, which only it reads: its device, its
+	 * kernel (sources/msr/msr_source.h, sources/perf/perf_source.h)
+	 */
+	const void *source_cfg;
 	unsigned perfmon_version;
 	unsigned gp_counters, gp_width;
 	unsigned fixed_counters, fixed_width;
@@ -136,18 +135,16 @@ struct engine_config {
 	layout_groups groups;         /* selected groups, bit g = layout group g */
 	const char *source;
 	const char *root;        /* the machine's root ("/" or a --root tree), to name other programs */
-	bool simulated;
+	bool simulated;          /* the label SIMULATED on every sample */
 	const char *warning;     /* shown in every sample's header, or NULL */
-	/* the per-socket PMUs (uncore.h): kind, IMC window, DIMM peak */
+	/* the per-socket PMUs (uncore.h): kind, channels, DIMM peak */
 	enum cpumodel_uncore uncore;
 	const char *uncore_why;  /* no uncore on a CPU that has one: why (cpumodel), or NULL */
-	struct mmio *mmio;       /* Skylake IMC window (the caller's), or NULL */
-	const char *mmio_why;    /* why there is none */
 	const bool *uncore_taken; /* by socket, or NULL */
 	int channels;            /* memory channels per socket */
 	double channel_peak;     /* theoretical B/s of one channel, NaN unknown */
-	bool rapl_server_dram;   /* RAPL's DRAM domain in 15.3 uJ (msr_rapl_server_dram) */
-	engine_clock_fn clock;   /* NULL: CLOCK_MONOTONIC */
+	/* the figures' clock: the source's where its machine keeps its own time; NULL monotonic */
+	engine_clock_fn clock;
 	void *clock_ctx;
 	/*
 	 * Per-socket reader threads: 0 when they help (device files, the real
@@ -157,40 +154,12 @@ struct engine_config {
 	 */
 	int readers;
 	/*
-	 * The perf source: the core PMU PERF_CPU's formats, the system calls
-	 * of PERF (NULL: the kernel's; an emulated kernel in tests and --sim)
-	 * and what the kernel allows (PERF_ACCESS, for the messages).
+	 * Every CPU's kind (LAYOUT_CORES_P or _E, by OS CPU number, NCPU_KIND of
+	 * them; NULL on a CPU of one kind): a group bound to a kind counts on
+	 * its CPUs only, through its PMU.
 	 */
-	const struct perf_pmu *perf_cpu;
-	/*
-	 * On a CPU without fixed counters (AMD), the kernel's msr PMU: the
-	 * built-ins instructions, cycles, ref_cycles from its free-running
-	 * irperf, aperf, mperf, which take no counter; NULL: the generic events.
-	 */
-	const struct perf_pmu *perf_msr;
-	/*
-	 * A hybrid CPU: the E-cores' PMU (cpu_atom; perf_cpu is cpu_core), NULL
-	 * when the kernel has none; and every CPU's kind (LAYOUT_CORES_P or _E,
-	 * by OS CPU number, NCPU_KIND of them; NULL on a CPU of one kind): a
-	 * group bound to a kind counts on its CPUs only, through its PMU.
-	 */
-	const struct perf_pmu *perf_atom;
-	/*
-	 * The low-power E-cores' PMU (cpu_lowpower), NULL none: its CPUs are of
-	 * kind E and count the built-in figures through it; their events are
-	 * another core's than the E-cores' (Crestmont beside Skymont), so the
-	 * layout's E-core groups leave them n/a
-	 */
-	const struct perf_pmu *perf_lowpower;
 	const unsigned char *cpu_kind;
 	int ncpu_kind;
-	const struct perf_sys *perf;
-	const struct perf_access *perf_access;
-	/*
-	 * The perf source counting one command (and the tasks it starts)
-	 * instead of whole CPUs: nothing counts until engine_attach names it.
-	 */
-	bool perf_task;
 	/* who uses the machine (the session's who collector): a look hung on every sample, or NULL */
 	struct who_snap *(*who_look)(void *ctx, double t);
 	void *who_ctx;

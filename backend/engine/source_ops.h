@@ -260,6 +260,8 @@ struct src_uplan {
 struct src_uncore;
 
 struct src_uncore_ops {
+	/* The core side counts the PMUs counted beside the cores (layout_pmu_kind.beside): the kernel's. */
+	bool beside;
 	/* Take the sockets (saved, enabled, opened).  0, or -errno with one line in ERR. */
 	int (*create)(const struct src_uncore_env *env, struct src_uncore **out, char *err,
 		      size_t errlen);

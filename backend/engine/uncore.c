@@ -42,7 +42,7 @@ static bool uncore_unavailable(const struct uncore *u, const struct layout_group
 	int taken = 0;
 
 	/* counted beside the cores through perf: the kernel has the PMU or says it has not */
-	if (layout_pmu_kinds[grp->pmu].beside && u->cfg.perf_access)
+	if (layout_pmu_kinds[grp->pmu].beside && u->cfg.ops && u->cfg.ops->beside)
 		return false;
 	if (layout_pmu_kinds[grp->pmu].kernel_only && u->cfg.kind != CPUMODEL_UNCORE_KERNEL) {
 		if (grp->pmu == LAYOUT_PMU_CSTATE_CORE || grp->pmu == LAYOUT_PMU_CSTATE_PKG)

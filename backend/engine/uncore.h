@@ -60,32 +60,21 @@
 typedef double (*uncore_clock_fn)(void *ctx);
 
 struct src_uncore_ops;
-struct perf_sys;
-struct perf_access;
-struct msr_dev;
-struct mmio;
 
 struct uncore_config {
 	const struct topo *topo;
 	const struct layout *layout;
 	/* the source's transport for the per-socket PMUs (source_ops.h) */
 	const struct src_uncore_ops *ops;
-	struct msr_dev *dev;
+	const void *source_cfg;     /* the source's own (engine_config.source_cfg) */
 	enum cpumodel_uncore kind;
 	const char *kind_why;       /* CPUMODEL_UNCORE_NONE on a CPU that has one: why, or NULL */
-	struct mmio *mmio;          /* Skylake IMC window, or NULL */
-	const char *mmio_why;       /* why there is none (shown on IMC groups) */
 	const bool *socket_taken;   /* by socket: uncore counters someone else uses, or NULL */
 	int channels;               /* memory channels per socket */
 	double channel_peak;        /* theoretical bytes/s of one channel; NaN unknown */
-	bool rapl_server_dram;      /* RAPL's DRAM domain counts in 15.3 uJ (a server), not its ESU */
 	uncore_clock_fn clock;      /* the time of each read and programming */
 	void *clock_ctx;
 	const char *root;           /* where /proc is looked up to name another user (NULL: /) */
-	/* the perf source */
-	bool perf_task;             /* counting one command: the uncore (whole sockets) cannot */
-	const struct perf_sys *perf; /* NULL: the kernel's system calls */
-	const struct perf_access *perf_access;
 };
 
 struct uncore;

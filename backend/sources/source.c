@@ -297,12 +297,16 @@ fail:
 	return rc ? rc : -EIO;
 }
 
-void source_engine_config(const struct source *s, struct engine_config *ec)
+void source_engine_config(struct source *s, struct engine_config *ec)
 {
 	const struct cpuid_info *info = &s->info;
 
+	s->msr_cfg = (struct msr_source_config){
+		.dev = s->dev, .mmio = s->mmio, .mmio_why = s->mmio_why,
+		.rapl_server_dram = msr_rapl_server_dram(info),
+	};
+	ec->source_cfg = &s->msr_cfg;
 	ec->topo = s->topo;
-	ec->dev = s->dev;
 	ec->perfmon_version = info->perfmon_version;
 	ec->gp_counters = info->gp_counters;
 	ec->gp_width = info->gp_width;
@@ -313,12 +317,9 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 	ec->simulated = s->simulated;
 	ec->uncore = s->uncore;
 	ec->uncore_why = s->model ? s->model->p->uncore_why : NULL;
-	ec->mmio = s->mmio;
-	ec->mmio_why = s->mmio_why;
 	ec->channels = s->channels;
 	ec->core_ops = &msr_core_ops;
 	ec->uncore_ops = s->uncore == CPUMODEL_UNCORE_RAPL ? &msr_rapl_ops : &msr_uncore_ops;
-	ec->rapl_server_dram = msr_rapl_server_dram(info);
 	ec->cpu_kind = s->cpu_kind;
 	ec->ncpu_kind = s->ncpu_kind;
 	if (s->stepped) {
@@ -330,14 +331,13 @@ void source_engine_config(const struct source *s, struct engine_config *ec)
 		ec->core_ops = &perf_core_ops;
 		ec->uncore_ops = &perf_uncore_ops;
 		/* no register is written: the kernel programs its PMUs, the uncore's too */
-		ec->perf_cpu = &s->perf_cpu;
-		ec->perf_msr = s->have_msr ? &s->perf_msr : NULL;
-		ec->perf_atom = s->have_atom ? &s->perf_atom : NULL;
-		ec->perf_lowpower = s->have_lowpower ? &s->perf_lowpower : NULL;
-		ec->perf = s->perf_sys;
-		ec->perf_access = &s->perf_access;
-		ec->perf_task = s->perf_task;
-		ec->mmio = NULL;
+		s->perf_cfg = (struct perf_source_config){
+			.cpu = &s->perf_cpu, .msr = s->have_msr ? &s->perf_msr : NULL,
+			.atom = s->have_atom ? &s->perf_atom : NULL,
+			.lowpower = s->have_lowpower ? &s->perf_lowpower : NULL,
+			.sys = s->perf_sys, .access = &s->perf_access, .task = s->perf_task,
+		};
+		ec->source_cfg = &s->perf_cfg;
 	}
 }
 

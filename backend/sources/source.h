@@ -26,6 +26,8 @@
 #include "mmio.h"
 #include "msr.h"
 #include "msr_allow.h"
+#include "msr_source.h"
+#include "perf_source.h"
 #include "topo.h"
 
 struct emu;
@@ -75,6 +77,9 @@ struct source {
 	unsigned char *cpu_kind;
 	int ncpu_kind;
 	struct perf_access perf_access;
+	/* what each source reads of it (engine_config.source_cfg: source_engine_config fills them) */
+	struct msr_source_config msr_cfg;
+	struct perf_source_config perf_cfg;
 	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
 	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
 	bool perf_task;              /* counting one command, not whole CPUs (engine_attach) */
@@ -108,7 +113,7 @@ int source_open_emu(struct emu *emu, bool perf, struct source **out, char *err, 
  * counters, uncore, name, its clock (the rest of EC, the run's choices, is
  * the caller's).
  */
-void source_engine_config(const struct source *s, struct engine_config *ec);
+void source_engine_config(struct source *s, struct engine_config *ec);
 
 /*
  * A stepped source (source.stepped): its machine's time moves by DT seconds.

@@ -443,7 +443,7 @@ static int msr_core_create(const struct src_env *env, struct src_core **out, cha
 	m->env = *env;
 	m->cfg = cfg;
 	m->l = cfg->layout;
-	m->dev = cfg->dev;
+	m->dev = msr_source_cfg(cfg->source_cfg)->dev;
 	m->mc = xcalloc((size_t)env->ncpus + 1, sizeof(*m->mc));
 	m->sets = xcalloc((size_t)m->l->ngroups + 1, sizeof(*m->sets));
 	pthread_mutex_init(&m->note_lock, NULL);

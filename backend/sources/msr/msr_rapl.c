@@ -77,7 +77,7 @@ static void msr_rapl_read_socket(struct msr_rapl *r, struct src_socket *s, bool 
 
 		if (!r->readable[d])
 			continue;
-		if (msr_read(cfg->dev, s->reader, msr_rapl_domains[d].reg, &v)) {
+		if (msr_read(msr_source_cfg(cfg->source_cfg)->dev, s->reader, msr_rapl_domains[d].reg, &v)) {
 			s->failed = true;
 			snprintf(r->error, sizeof(r->error), "socket %d: %s (0x%X) could not be read "
 				 "through CPU %d", s->index, msr_rapl_domains[d].name,
@@ -199,16 +199,16 @@ static int msr_rapl_create(const struct src_uncore_env *env, struct src_uncore *
 	}
 	for (int i = 0; i < env->nsocks && reader < 0; i++)
 		reader = env->socks[i].reader;
-	if (reader < 0 || msr_read(cfg->dev, reader, MSR_RAPL_POWER_UNIT, &units)) {
+	if (reader < 0 || msr_read(msr_source_cfg(cfg->source_cfg)->dev, reader, MSR_RAPL_POWER_UNIT, &units)) {
 		snprintf(err, errlen, "MSR_RAPL_POWER_UNIT (0x%X) cannot be read", MSR_RAPL_POWER_UNIT);
 		msr_rapl_free((struct src_uncore *)r);
 		return -EIO;
 	}
 	for (int d = 0; d < RAPL_DOMAINS; d++) {
 		r->unit[d] = ldexp(1.0, -(int)RAPL_ESU(units));
-		r->readable[d] = !msr_read(cfg->dev, reader, msr_rapl_domains[d].reg, &v);
+		r->readable[d] = !msr_read(msr_source_cfg(cfg->source_cfg)->dev, reader, msr_rapl_domains[d].reg, &v);
 	}
-	if (cfg->rapl_server_dram)
+	if (msr_source_cfg(cfg->source_cfg)->rapl_server_dram)
 		r->unit[1] = RAPL_SERVER_DRAM_UNIT_J;
 	*out = (struct src_uncore *)r;
 	return 0;

@@ -9,6 +9,23 @@
 
 #include "source_ops.h"
 
+struct msr_dev;
+struct mmio;
+
+/* The register source's own configuration (engine_config.source_cfg): what it counts through. */
+struct msr_source_config {
+	struct msr_dev *dev;         /* the register device (msr.h) */
+	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
+	const char *mmio_why;        /* why there is none (shown on IMC groups) */
+	bool rapl_server_dram;       /* RAPL's DRAM domain in 15.3 uJ (msr_rapl_server_dram) */
+};
+
+/* SRC's configuration (engine_config.source_cfg, uncore_config.source_cfg). */
+static inline const struct msr_source_config *msr_source_cfg(const void *src)
+{
+	return src;
+}
+
 extern const struct src_core_ops msr_core_ops;
 extern const struct src_uncore_ops msr_uncore_ops;
 /* RAPL's energy MSRs, read only, as the per-socket transport of a CPU without pmutop's uncore. */

@@ -69,6 +69,7 @@ struct msr_usock {
 struct msr_uncore {
 	struct src_uncore_env env;
 	const struct uncore_config *cfg;
+	const struct msr_source_config *mc; /* the source's own (cfg->source_cfg) */
 	const struct layout *l;
 	const struct msr_uncore_kind *kind;
 	int nboxes[LAYOUT_NPMUS];
@@ -119,14 +120,14 @@ static int msr_uncore_access(struct msr_uncore *m, struct src_socket *s, uint32_
 	int first = s->reader;
 
 	while (s->reader >= 0) {
-		int rc = write ? msr_write(m->cfg->dev, s->reader, reg, *v)
-			       : msr_read(m->cfg->dev, s->reader, reg, v);
+		int rc = write ? msr_write(m->mc->dev, s->reader, reg, *v)
+			       : msr_read(m->mc->dev, s->reader, reg, v);
 		int next;
 		size_t n;
 
 		if (rc != -ENXIO) {
 			if (rc && !s->failed && !m->error[0])
-				snprintf(m->error, sizeof(m->error), "%s", msr_last_error(m->cfg->dev));
+				snprintf(m->error, sizeof(m->error), "%s", msr_last_error(m->mc->dev));
 			s->failed |= rc != 0;
 			return rc;
 		}
@@ -187,10 +188,10 @@ static bool msr_uncore_taken(struct msr_uncore *m, struct src_socket *s, uint32_
 
 	if (s->taken)
 		return true;
-	if (!msr_wrote(m->cfg->dev, s->reader, reg) || msr_uncore_rd(m, s, reg, &cur) ||
-	    !msr_taken(m->cfg->dev, s->reader, reg, cur))
+	if (!msr_wrote(m->mc->dev, s->reader, reg) || msr_uncore_rd(m, s, reg, &cur) ||
+	    !msr_taken(m->mc->dev, s->reader, reg, cur))
 		return false;
-	msr_release(m->cfg->dev, s->reader, reg);
+	msr_release(m->mc->dev, s->reader, reg);
 	s->taken = true;
 	s->failed = true;
 	owner_who(m->cfg->root, who, sizeof(who));
@@ -315,7 +316,7 @@ static void msr_uncore_read_imc(struct msr_uncore *m, struct src_socket *s, bool
 
 		if (!layout_pmu_kinds[ev->pmu].free_running || !(m->imc_groups & (1u << ev->group)))
 			continue;
-		if (mmio_read32(m->cfg->mmio, ev->mmio, &v32, m->error[0] ? NULL : m->error,
+		if (mmio_read32(m->mc->mmio, ev->mmio, &v32, m->error[0] ? NULL : m->error,
 				m->error[0] ? 0 : sizeof(m->error))) {
 			s->failed = true;
 			continue;
@@ -380,9 +381,9 @@ static void msr_uncore_plan(struct src_uncore *su, layout_groups groups, long co
 	/* the memory controller's counters need its window */
 	for (int g = 0; g < l->ngroups; g++)
 		if ((groups & LAYOUT_GROUP(g)) && !blocked[g][0] &&
-		    layout_pmu_kinds[l->groups[g].pmu].free_running && !m->cfg->mmio)
+		    layout_pmu_kinds[l->groups[g].pmu].free_running && !m->mc->mmio)
 			snprintf(blocked[g], SAMPLE_WHY_MAX, "%s",
-				 m->cfg->mmio_why && *m->cfg->mmio_why ? m->cfg->mmio_why
+				 m->mc->mmio_why && *m->mc->mmio_why ? m->mc->mmio_why
 				 : "no memory controller window");
 	m->nsets = plan_uncore(l, groups, m->sets, &m->imc_groups, blocked);
 	m->cur = 0;
@@ -487,12 +488,12 @@ static int msr_uncore_setup_socket(struct msr_uncore *m, struct src_socket *s)
 	for (int p = 0; p < LAYOUT_NPMUS; p++)
 		for (int b = 0; b < m->nboxes[p]; b++)
 			for (int k = 0; k < layout_pmu_kinds[p].counters; k++) {
-				msr_save(m->cfg->dev, s->reader,
+				msr_save(m->mc->dev, s->reader,
 					 msr_uncore_reg(p, msr_uncore_banks[p].ctr0, b, k));
-				msr_save(m->cfg->dev, s->reader,
+				msr_save(m->mc->dev, s->reader,
 					 msr_uncore_reg(p, msr_uncore_banks[p].evtsel0, b, k));
 			}
-	msr_save(m->cfg->dev, s->reader, kr->fixed_ctr);
+	msr_save(m->mc->dev, s->reader, kr->fixed_ctr);
 	if (msr_uncore_rd(m, s, kr->fixed_ctrl, &v))
 		return -EIO;
 	rc = msr_uncore_wr(m, s, kr->fixed_ctrl, v | kr->fixed_bits);
@@ -546,6 +547,7 @@ static int msr_uncore_create(const struct src_uncore_env *env, struct src_uncore
 	*out = NULL;
 	m->env = *env;
 	m->cfg = env->cfg;
+	m->mc = msr_source_cfg(env->cfg->source_cfg);
 	m->l = env->cfg->layout;
 	m->kind = &msr_uncore_kinds[env->cfg->kind];
 	m->us = xcalloc((size_t)env->nsocks + 1, sizeof(*m->us));

@@ -54,6 +54,7 @@ static const struct {
 struct perf_core {
 	struct src_env env;
 	const struct engine_config *cfg;
+	const struct perf_source_config *pc; /* the source's own (cfg->source_cfg) */
 	const struct layout *l;
 	const struct perf_sys *sys;
 	struct perf_group *pg;           /* per CPU: each layout group, then the fixed events */
@@ -124,7 +125,7 @@ static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_
 		 * a low-power E-core: the fixed events through its own PMU (cpu_lowpower's
 		 * type); the layout's groups are another core's events: n/a there
 		 */
-		if (c && p->lowpower[i] && p->cfg->perf_lowpower) {
+		if (c && p->lowpower[i] && p->pc->lowpower) {
 			if (g < p->l->ngroups) {
 				c = NULL;
 			} else {
@@ -132,9 +133,9 @@ static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_
 					lp[k] = c[k];
 					if (lp[k].type == PERF_TYPE_HARDWARE)
 						lp[k].config[0] = (lp[k].config[0] & 0xFFFFFFFFull) |
-								  (uint64_t)p->cfg->perf_lowpower->type << 32;
+								  (uint64_t)p->pc->lowpower->type << 32;
 					else
-						lp[k].type = p->cfg->perf_lowpower->type;
+						lp[k].type = p->pc->lowpower->type;
 				}
 				c = lp;
 			}
@@ -145,9 +146,9 @@ static int perf_core_open_all(struct perf_core *p, int g, const struct perf_pmu_
 			continue;
 		}
 		snprintf(what, sizeof(what), "the %s group on CPU %d", name, p->env.cpus[i].os_cpu);
-		rc = perf_group_open(pg, p->cfg->perf, c, n, p->pid, p->env.cpus[i].os_cpu,
+		rc = perf_group_open(pg, p->pc->sys, c, n, p->pid, p->env.cpus[i].os_cpu,
 				     p->cfg->count_user, p->cfg->count_kernel, what,
-				     p->cfg->perf_access, why, len);
+				     p->pc->access, why, len);
 		if (rc == -ENODEV) {
 			rc = 0;
 			continue;
@@ -182,12 +183,12 @@ static int perf_core_slots_group(struct perf_core *p, struct perf_pmu_config *cf
 	int n = 0;
 
 	p->topdown = 0;
-	if (!p->cfg->perf_cpu || perf_pmu_alias(p->cfg->perf_cpu, "slots", &cfg[n]))
+	if (!p->pc->cpu || perf_pmu_alias(p->pc->cpu, "slots", &cfg[n]))
 		return 0;
 	n++;
 	for (unsigned k = 0; k < p->cfg->topdown_fields && k < PERF_METRICS_FIELDS; k++)
 		if (n < PERF_GROUP_MAX &&
-		    !perf_pmu_alias(p->cfg->perf_cpu, perf_topdown_events[k], &cfg[n])) {
+		    !perf_pmu_alias(p->pc->cpu, perf_topdown_events[k], &cfg[n])) {
 			p->td_field[n++] = (int)k;
 			p->topdown |= 1u << k;
 		}
@@ -215,20 +216,20 @@ static void perf_core_open_fixed(struct perf_core *p)
 	for (int n = 0; n < PMU_MAX_FIXED; n++) {
 		struct perf_pmu_config cfg[PERF_GROUP_MAX] = {
 			{ .type = PERF_TYPE_HARDWARE,
-			  .config = { perf_core_generic(p, p->cfg->perf_cpu, perf_core_fixed[n].config) } } };
+			  .config = { perf_core_generic(p, p->pc->cpu, perf_core_fixed[n].config) } } };
 		/* an E-core's: its PMU's generic event; no fixed counter 3 (slots) there */
 		struct perf_pmu_config cfg_e = {
 			.type = PERF_TYPE_HARDWARE,
-			.config = { perf_core_generic(p, p->cfg->perf_atom, perf_core_fixed[n].config) } };
-		bool e_ok = n < 3 && (!p->cfg->cpu_kind || p->cfg->perf_atom);
-		const char *msr = p->cfg->perf_msr ? perf_core_fixed[n].msr : NULL;
+			.config = { perf_core_generic(p, p->pc->atom, perf_core_fixed[n].config) } };
+		bool e_ok = n < 3 && (!p->cfg->cpu_kind || p->pc->atom);
+		const char *msr = p->pc->msr ? perf_core_fixed[n].msr : NULL;
 		struct perf_pmu_config free_running;
 		int nev = n < 3 ? 1 : perf_core_slots_group(p, cfg);
 		char why[400];
 
 		if (!nev)
 			continue; /* no fixed counter 3 here (before Ice Lake, most virtual machines) */
-		if (msr && !perf_pmu_alias(p->cfg->perf_msr, msr, &free_running))
+		if (msr && !perf_pmu_alias(p->pc->msr, msr, &free_running))
 			cfg[0] = free_running;
 		else
 			msr = NULL;
@@ -244,7 +245,7 @@ static void perf_core_open_fixed(struct perf_core *p)
 		p->fixed_usable |= 1u << n;
 		p->fixed_files += nev;
 	}
-	for (int i = 0; i < p->env.ncpus && p->cfg->perf_lowpower; i++)
+	for (int i = 0; i < p->env.ncpus && p->pc->lowpower; i++)
 		if (p->lowpower[i]) {
 			size_t k = strlen(p->note);
 
@@ -252,10 +253,10 @@ static void perf_core_open_fixed(struct perf_core *p)
 			snprintf(p->note + k, sizeof(p->note) - k, "%sthe low-power E-cores (%s, "
 				 "cpu_lowpower) count the built-in figures only: the layout's E-core "
 				 "groups are another core's events", k ? "; " : "",
-				 p->cfg->perf_lowpower->cpus);
+				 p->pc->lowpower->cpus);
 			break;
 		}
-	for (int i = 0; i < p->env.ncpus && p->cfg->cpu_kind && !p->cfg->perf_atom; i++)
+	for (int i = 0; i < p->env.ncpus && p->cfg->cpu_kind && !p->pc->atom; i++)
 		if (p->env.cpus[i].kind == LAYOUT_CORES_E) {
 			size_t k = strlen(p->note);
 
@@ -274,7 +275,7 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 	char why[SAMPLE_WHY_MAX];
 	int rc = 0;
 
-	if (p->cfg->perf_task && p->pid < 0) {
+	if (p->pc->task && p->pid < 0) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "waiting for the command to start");
 		return -EAGAIN;
 	}
@@ -285,7 +286,7 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 			 PERF_GROUP_MAX);
 		return -EINVAL;
 	}
-	if (grp->coretype == LAYOUT_CORES_E && !p->cfg->perf_atom) {
+	if (grp->coretype == LAYOUT_CORES_E && !p->pc->atom) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "an E-core group, and the kernel has no cpu_atom PMU "
 			 "to count the E-cores with (%s)", p->cfg->cpu_kind
 			 ? "a kernel before 5.13, or E-cores it does not know" : "no E-cores here");
@@ -293,20 +294,20 @@ static int perf_core_open_group(struct perf_core *p, int g, long *need, char *bl
 	}
 	/* one open file per event per CPU, checked before the kernel says EMFILE */
 	*need += (long)grp->nevents * p->env.ncpus;
-	if (perf_check_fd_limit(*need + p->fixed_files * p->env.ncpus, p->cfg->perf_access,
+	if (perf_check_fd_limit(*need + p->fixed_files * p->env.ncpus, p->pc->access,
 				why, sizeof(why)))
 		rc = -EMFILE;
 	/* each kind's own PMU: the P-cores' (or the only one), the E-cores' (cpu_atom) */
 	for (int i = 0; i < grp->nevents && !rc && grp->coretype != LAYOUT_CORES_E; i++)
-		rc = perf_pmu_encode(p->cfg->perf_cpu, &p->l->events[grp->first_event + i], &cfg[i],
+		rc = perf_pmu_encode(p->pc->cpu, &p->l->events[grp->first_event + i], &cfg[i],
 				     why, sizeof(why));
-	for (int i = 0; i < grp->nevents && !rc && p->cfg->perf_atom &&
+	for (int i = 0; i < grp->nevents && !rc && p->pc->atom &&
 			grp->coretype != LAYOUT_CORES_P; i++)
-		rc = perf_pmu_encode(p->cfg->perf_atom, &p->l->events[grp->first_event + i],
+		rc = perf_pmu_encode(p->pc->atom, &p->l->events[grp->first_event + i],
 				     &cfg_e[i], why, sizeof(why));
 	if (!rc)
 		rc = perf_core_open_all(p, g, grp->coretype == LAYOUT_CORES_E ? NULL : cfg,
-					grp->coretype != LAYOUT_CORES_P && p->cfg->perf_atom ? cfg_e
+					grp->coretype != LAYOUT_CORES_P && p->pc->atom ? cfg_e
 					: !p->cfg->cpu_kind ? cfg : NULL,
 					grp->nevents, grp->name, why, sizeof(why));
 	if (rc) {
@@ -433,18 +434,19 @@ static int perf_core_create(const struct src_env *env, struct src_core **out, ch
 	*out = NULL;
 	p->env = *env;
 	p->cfg = cfg;
+	p->pc = perf_source_cfg(cfg->source_cfg);
 	p->l = cfg->layout;
-	p->sys = cfg->perf ? cfg->perf : &perf_sys_kernel;
+	p->sys = p->pc->sys ? p->pc->sys : &perf_sys_kernel;
 	p->pid = -1;
 	p->stride = p->l->ngroups + PMU_MAX_FIXED;
 	p->pg = xcalloc((size_t)env->ncpus * (size_t)p->stride + 1, sizeof(*p->pg));
 	p->tsc_prev = xcalloc((size_t)env->ncpus + 1, sizeof(double));
 	p->lowpower = xcalloc((size_t)env->ncpus + 1, 1);
-	if (cfg->perf_lowpower) {
+	if (p->pc->lowpower) {
 		int *cpus = NULL, n = 0;
 		size_t col;
 
-		if (!cpulist_parse(cfg->perf_lowpower->cpus, &cpus, &n, &col))
+		if (!cpulist_parse(p->pc->lowpower->cpus, &cpus, &n, &col))
 			for (int i = 0; i < env->ncpus; i++)
 				for (int k = 0; k < n; k++)
 					p->lowpower[i] |= env->cpus[i].os_cpu == cpus[k];
@@ -452,7 +454,7 @@ static int perf_core_create(const struct src_env *env, struct src_core **out, ch
 	}
 	p->gp_usable = ((cfg->gp_counters >= 32 ? 0 : (1u << cfg->gp_counters)) - 1) & ~cfg->gp_taken;
 	p->gp_usable &= (1u << PMU_MAX_GP) - 1;
-	if (!cfg->perf_task) {
+	if (!p->pc->task) {
 		perf_core_open_fixed(p);
 		if (!p->fixed_usable && p->note[0]) {
 			/* the kernel counts nothing here: say why instead of a screen of n/a */

@@ -46,6 +46,7 @@ struct perf_uset {
 struct perf_uncore {
 	struct src_uncore_env env;
 	const struct uncore_config *cfg;
+	const struct perf_source_config *pc; /* the source's own (cfg->source_cfg) */
 	const struct layout *l;
 	const struct perf_sys *sys;
 	struct perf_pmu *box[LAYOUT_NPMUS]; /* the kind's boxes, in number order */
@@ -232,7 +233,7 @@ static void perf_uncore_open_clock(struct perf_uncore *up, int i)
 		perf_pmu_set(&up->clock, "event", 0xFF, &c);
 	}
 	if (perf_group_open(&up->clock_pg[i], up->sys, &c, 1, -1, up->cpu[i], true, true,
-			    "the uncore clock", up->cfg->perf_access, err, sizeof(err)) ||
+			    "the uncore clock", up->pc->access, err, sizeof(err)) ||
 	    perf_group_enable(&up->clock_pg[i]))
 		perf_group_close(&up->clock_pg[i]);
 }
@@ -333,7 +334,7 @@ static int perf_uncore_open_group(struct perf_uncore *up, int g, char *why, size
 			snprintf(what, sizeof(what), "the %.24s group on %.24s of socket %d", grp->name,
 				 up->box[grp->pmu][b].name, i);
 			rc = perf_group_open(pg, up->sys, set->cfg, set->n, -1, cpu >= 0 ? cpu : up->cpu[i],
-					     true, true, what, up->cfg->perf_access, why, len);
+					     true, true, what, up->pc->access, why, len);
 			if (!rc && (rc = perf_group_enable(pg)) != 0)
 				snprintf(why, len, "%.96s: enabling it failed: %.40s", what, strerror(-rc));
 			opened += !rc;
@@ -357,7 +358,7 @@ static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, cha
 		files += perf_uncore_set_size(up, g, b) *
 			 (up->boxsock[grp->pmu][b] >= 0 ? 1 : up->env.nsocks);
 
-	if (up->cfg->perf_task) {
+	if (up->pc->task) {
 		snprintf(blocked, SAMPLE_WHY_MAX, "counting one command: the uncore counts whole "
 			 "sockets, which needs kernel.perf_event_paranoid 0 or less, or CAP_PERFMON");
 		return -EPERM;
@@ -368,7 +369,7 @@ static int perf_uncore_plan_group(struct perf_uncore *up, int g, long *need, cha
 	}
 	/* its files counted with everything else's before it is opened */
 	*need += files;
-	if (perf_check_fd_limit(*need, up->cfg->perf_access, blocked, SAMPLE_WHY_MAX)) {
+	if (perf_check_fd_limit(*need, up->pc->access, blocked, SAMPLE_WHY_MAX)) {
 		*need -= files;
 		return -EMFILE;
 	}
@@ -546,14 +547,15 @@ static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncor
 	(void)errlen;
 	up->env = *env;
 	up->cfg = env->cfg;
+	up->pc = perf_source_cfg(env->cfg->source_cfg);
 	up->l = env->cfg->layout;
-	up->sys = env->cfg->perf ? env->cfg->perf : &perf_sys_kernel;
+	up->sys = up->pc->sys ? up->pc->sys : &perf_sys_kernel;
 	up->cpu = xcalloc((size_t)env->nsocks + 1, sizeof(int));
 	up->clock_pg = xcalloc((size_t)env->nsocks + 1, sizeof(*up->clock_pg));
 	up->goff = xcalloc((size_t)up->l->ngroups + 1, sizeof(int));
 	up->scratch = xcalloc((size_t)up->l->nevents + 1, sizeof(double));
 	*out = (struct src_uncore *)up;
-	if (!up->cfg->perf_task)
+	if (!up->pc->task)
 		perf_uncore_discover(up);
 	/* one slot per group and box of its kind: opened once, read once an interval */
 	for (int g = 0; g < up->l->ngroups; g++) {
@@ -568,7 +570,7 @@ static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncor
 		src_cores_alloc(env->socks, env->nsocks, up->l, up->cfg->topo->ncores);
 	up->set = xcalloc((size_t)up->nslots + 1, sizeof(*up->set));
 	up->pg = xcalloc((size_t)env->nsocks * (size_t)up->nslots + 1, sizeof(*up->pg));
-	if (up->cfg->perf_task)
+	if (up->pc->task)
 		return 0; /* counting one command: no uncore (perf_uncore_plan says why) */
 	for (int i = 0; i < env->nsocks; i++) {
 		const struct src_socket *s = &env->socks[i];
@@ -585,6 +587,7 @@ static int perf_uncore_create(const struct src_uncore_env *env, struct src_uncor
 }
 
 const struct src_uncore_ops perf_uncore_ops = {
+	.beside = true,
 	.create = perf_uncore_create,
 	.plan = perf_uncore_plan,
 	.baseline = perf_uncore_baseline,
