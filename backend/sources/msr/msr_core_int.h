@@ -21,12 +21,19 @@
  * A slice whose start or end is unsure by more than this share of it (half
  * the length of the access that read or zeroed the counter) on any counter
  * of its set is left out of the set's figures where each event has other
- * slices in the interval (the counts as read keep it): 2 %, where an access
- * takes microseconds and a slice milliseconds.  (10 % was tried: beside a
- * second suite and a busy loop, one phased run of nine read an interval 28 %
- * off where 2 % read 5.2 % at most, and a CI run's mean was 3.1 % off.)
+ * slices in the interval (the counts as read keep it): 10 %.  Leaving a
+ * slice out has a price too: each group sees a phased workload through its
+ * thirty-odd slices an interval, and two of them gone from one phase move
+ * its figure 8 %, where an access unsure by a tenth of one slice moves it
+ * by a tenth of a thirtieth.  Measured on the phased run of
+ * tests/phased_load.sh (2 vCPUs, 2026-11-29): at 2 % the first CPU read in
+ * each sweep lost about ten slices an interval, the worst interval read
+ * 6.4-9.7 % off beside the test's busy loop and 4.6-12.8 % beside three;
+ * at 10 %, 2.7-4.6 % and 2.4-4.6 %, and 1.1-2.6 % beside a build.  (An
+ * older emulator whose sweeps cost a tenth of a slice read 28 % off once at
+ * 10 %; its accesses no longer wait that long.)
  */
-#define MSR_UNSURE 0.02
+#define MSR_UNSURE 0.10
 
 /* What the source keeps per CPU beside the accumulators it shares with the engine. */
 struct msr_cpu {
