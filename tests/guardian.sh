@@ -111,7 +111,10 @@ pid=$!
 wait_samples 2
 echo "all slow 20" >"$dir/dev/faults"
 kill -TERM $pid
-sleep 0.3
+# the restore has begun once the sampler and its readers have left (the main thread restores,
+# each register read now 20 ms)
+main_thread_alone() { [ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -eq 1 ]; }
+wait_until 10 main_thread_alone
 guardian_of $pid
 kill -KILL $pid
 echo "all clear" >"$dir/dev/faults"

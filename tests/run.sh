@@ -219,6 +219,8 @@ expect_match "--pin to a socket this machine lacks says so" "$err" "this machine
 # ---- the live view: the command in the header, its end kept on screen until q
 $T new-session -d -x 160 -y 50 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sh -c 'sleep 1.5; exit 4'; echo EXIT=\$?; sleep 30"
 . "$top_srcdir/tests/tmux_lib.sh"
+# the server tmux_end ended is gone (its socket answers no more): the next one starts afresh
+tmux_gone() { ! $T ls >/dev/null 2>&1; }
 if wait_for "running 0:0"; then pass "live: the header shows the command running, with its pid"; else fail "live: the header shows the command running, with its pid" "$(screen | head -3)"; fi
 if wait_for "finished (exit 4) after 1." 6; then pass "live: its end is shown: finished (exit 4) after T"; else fail "live: its end is shown: finished (exit 4) after T" "$(screen | head -3)"; fi
 # two samples later it is still there
@@ -253,7 +255,7 @@ wait_for "The command still runs" 10 >/dev/null
 $T send-keys -t 0 y
 if wait_for "EXIT=143" 10; then pass "... y stops it (SIGTERM): pmutop's status is the command's (143)"; else fail "... y stops it with the command's status" "$(screen | tail -4)"; fi
 tmux_end
-sleep 0.3
+wait_until 10 tmux_gone
 $T new-session -d -x 80 -y 24 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -- sleep 301; echo EXIT=\$?; sleep 30"
 wait_for "running 0:0" 10 >/dev/null
 cmd=$(pgrep -f -n '^sleep 301$')
@@ -267,7 +269,7 @@ tmux_end
 
 # ---- history on screen: the table's history column grows sample by sample; the IMC pane's
 # history lines and the time axis with a phase mark
-sleep 0.3
+wait_until 10 tmux_gone
 $T new-session -d -x 160 -y 60 "cd '$tmp' && XDG_CONFIG_HOME='$tmp' XDG_RUNTIME_DIR='$tmp' TMPDIR='$tmp' LANG=C.UTF-8 '$PMUTOP' $SIM -d 0.3 -g stalls,imc; sleep 30"
 # cells drawn in the history column of CPU 0's row
 cells() {

@@ -12,7 +12,7 @@
 # the doctor of a viewer says where to run it; a zoomed Genoa keeps its
 # cursor in sight across the CCXs' rows.
 . "$top_srcdir/tests/lib.sh"
-plan 34
+plan 35
 PY=${PYTHON:-python3}
 T="tmux -L pmutop-80-$$"
 tmp=$(mktemp -d)
@@ -69,7 +69,8 @@ wait_for "no group on key j" 10 >/dev/null
 key L
 if wait_for "─ Recent messages ─" 10 && screen | grep -q "no group on key j in layout nehalem"; then pass "L lists the recent messages in full"; else fail "L lists the recent messages" "$(screen)"; fi
 key L
-sleep 0.2
+messages_closed() { ! screen | grep -q "─ Recent messages ─"; }
+if wait_until 10 messages_closed; then pass "... L again closes them"; else fail "... L again closes them" "$(screen)"; fi
 
 # ---- a pane wider than the screen: the IMC pane of Skylake scrolls sideways
 start "" --sim skylake:memory-bound --pane imc

@@ -227,7 +227,8 @@ $T new-session -d -x 160 -y 50 "XDG_CONFIG_HOME='$tmp' '$PMUTOP' --sim 'sapphire
 	--source perf --pane uncore -g l; sleep 30"
 wait_for "llc_miss_local_memory_bandwidth_read" 20
 $T send-keys Tab
-sleep 0.3
+uncore_left() { ! screen | grep -qF "[Uncore]"; }
+wait_until 10 uncore_left
 $T send-keys BTab
 wait_for "[Uncore]" 10
 for k in 1 2 3 4 5; do $T send-keys Down; done
