@@ -271,16 +271,29 @@ void who_snap_free(struct who_snap *s)
 
 const struct sample_throttle_col sample_throttle_cols[] = {
 	{ .name = "package_events", .figure = "throttle_package_events", .unit = "events",
-	  SAMPLE_TH(pkg_events) },
-	{ .name = "package_ms", .figure = "throttle_package_ms", .unit = "ms", SAMPLE_TH(pkg_ms) },
+	  SAMPLE_TH(pkg_events), .prom = "pmutop_throttle_events", .prom_scope = "package",
+	  .prom_help = "Thermal throttle episodes in the last interval (the kernel's "
+		       "package_throttle_count, and core_throttle_count summed over the socket's "
+		       "cores)" },
+	{ .name = "package_ms", .figure = "throttle_package_ms", .unit = "ms", SAMPLE_TH(pkg_ms),
+	  .prom = "pmutop_throttle_ratio", .prom_scope = "package", .prom_share = true,
+	  .prom_help = "Share of the last interval throttled: the package "
+		       "(package_throttle_total_time_ms), or its cores' mean "
+		       "(core_throttle_total_time_ms)" },
 	{ .name = "cores", .figure = "throttle_cores", .unit = "cores", SAMPLE_TH(cores), .whole = true },
 	{ .name = "core_events", .figure = "throttle_core_events", .unit = "events",
-	  SAMPLE_TH(core_events) },
-	{ .name = "core_ms", .figure = "throttle_core_ms", .unit = "ms", SAMPLE_TH(core_ms) },
+	  SAMPLE_TH(core_events), .prom = "pmutop_throttle_events", .prom_scope = "core" },
+	{ .name = "core_ms", .figure = "throttle_core_ms", .unit = "ms", SAMPLE_TH(core_ms),
+	  .prom = "pmutop_throttle_ratio", .prom_scope = "core", .prom_share = true },
 	{ .name = "package_power_limit_events", .figure = "power_limit_package_events",
-	  .unit = "events", SAMPLE_TH(pkg_pl_events), .power_limit = true },
+	  .unit = "events", SAMPLE_TH(pkg_pl_events), .power_limit = true,
+	  .prom = "pmutop_power_limit_events", .prom_scope = "package",
+	  .prom_help = "Power-limit notifications in the last interval (the kernel's "
+		       "package_power_limit_count, and core_power_limit_count summed over the "
+		       "socket's cores; counted when the kernel was booted with int_pln_enable)" },
 	{ .name = "core_power_limit_events", .figure = "power_limit_core_events", .unit = "events",
-	  SAMPLE_TH(core_pl_events), .power_limit = true },
+	  SAMPLE_TH(core_pl_events), .power_limit = true, .prom = "pmutop_power_limit_events",
+	  .prom_scope = "core" },
 };
 const int sample_throttle_ncols = (int)(sizeof(sample_throttle_cols) / sizeof(sample_throttle_cols[0]));
 

@@ -104,6 +104,17 @@ struct sample_throttle_col {
 	size_t offset;           /* of its value in struct sample_throttle_socket */
 	bool whole;              /* an int there (a count of cores), else a double (NaN: not read) */
 	bool power_limit;        /* counted only where the kernel counts power-limit notifications */
+	/*
+	 * Prometheus: the family it is a series of (NULL: none), the series'
+	 * scope label ("package", "core") and whether it is a share of the
+	 * counters' window (milliseconds over the window's, the cores' as their
+	 * mean: the family exists where the kernel gives the time); the
+	 * family's help on its first column
+	 */
+	const char *prom;
+	const char *prom_scope;
+	bool prom_share;
+	const char *prom_help;
 };
 extern const struct sample_throttle_col sample_throttle_cols[];
 extern const int sample_throttle_ncols;

@@ -89,14 +89,15 @@ void prom_figures(struct prom_ctx *c)
 }
 
 /*
- * The interval's thermal throttling (sample.throttle), per socket:
- * pmutop_throttle_ratio{scope="package"} the share of the interval (the
- * counters' own window between two looks) its
- * package was throttled, {scope="core"} its cores' mean share; and
- * pmutop_throttle_events{scope} the episodes in the interval (its cores'
- * summed); pmutop_power_limit_events{scope} the power-limit notifications
- * in it, where the kernel counts them (int_pln_enable).  Nothing where the
- * kernel has no counters, the ratio none where it gives counts alone.
+ * The interval's thermal throttling (sample.throttle), per socket, a
+ * series of each column of sample_throttle_cols that names a family:
+ * pmutop_throttle_events{scope="package"|"core"} the episodes in the
+ * interval (its cores' summed), pmutop_throttle_ratio{scope} the share of
+ * the interval (the counters' own window between two looks) the package
+ * was throttled, or its cores' mean share; pmutop_power_limit_events{scope}
+ * the power-limit notifications in it, where the kernel counts them
+ * (int_pln_enable).  Nothing where the kernel has no counters, the ratio
+ * none where it gives counts alone.
  */
 void prom_throttle(struct prom_ctx *c)
 {
@@ -106,39 +107,37 @@ void prom_throttle(struct prom_ctx *c)
 
 	if (!t || !t->nsockets || !(ms > 0))
 		return;
-	for (int f = 0; f < 3; f++) {
-		static const char *const names[] = { "pmutop_throttle_ratio", "pmutop_throttle_events",
-						      "pmutop_power_limit_events" };
-		static const char *const helps[] = {
-			"Share of the last interval throttled: the package (package_throttle_total_time_ms), "
-			"or its cores' mean (core_throttle_total_time_ms)",
-			"Thermal throttle episodes in the last interval (the kernel's package_throttle_count, "
-			"and core_throttle_count summed over the socket's cores)",
-			"Power-limit notifications in the last interval (the kernel's "
-			"package_power_limit_count, and core_power_limit_count summed over the socket's cores; "
-			"counted when the kernel was booted with int_pln_enable)",
-		};
-		const char *name = names[f];
+	/* each family once, at its first column; its series from every column of it */
+	for (int f = 0; f < sample_throttle_ncols; f++) {
+		const struct sample_throttle_col *fam = &sample_throttle_cols[f];
+		bool seen = false;
 
-		if ((!f && !t->time) || (f == 2 && !t->power_limit))
+		for (int g = 0; g < f && fam->prom && !seen; g++)
+			seen = sample_throttle_cols[g].prom && !strcmp(sample_throttle_cols[g].prom, fam->prom);
+		if (!fam->prom || seen || (fam->prom_share && !t->time) ||
+		    (fam->power_limit && !t->power_limit))
 			continue;
-		prom_family(c, name, "gauge", helps[f], "stable: the same name on every platform");
+		prom_family(c, fam->prom, "gauge", fam->prom_help, "stable: the same name on every platform");
 		for (int k = 0; k < t->nsockets && k < s->nsockets; k++) {
 			int ncores = 0;
 
 			for (int i = 0; i < s->ncores; i++)
 				ncores += s->cores[i].socket == k;
-			for (int sc = 0; sc < 2; sc++) {
-				double v = f == 2 ? (sc ? t->s[k].core_pl_events : t->s[k].pkg_pl_events)
-					   : f ? (sc ? t->s[k].core_events : t->s[k].pkg_events)
-					   : sc ? t->s[k].core_ms / ms / (ncores ? ncores : 1)
-					   : t->s[k].pkg_ms / ms;
+			for (int g = f; g < sample_throttle_ncols; g++) {
+				const struct sample_throttle_col *col = &sample_throttle_cols[g];
+				double v;
 
+				if (!col->prom || strcmp(col->prom, fam->prom))
+					continue;
+				v = sample_throttle_get(&t->s[k], col);
+				/* a share of the window; the cores' the mean of theirs */
+				if (col->prom_share)
+					v = v / ms / (strcmp(col->prom_scope, "core") || !ncores ? 1 : ncores);
 				if (!isfinite(v))
 					continue;
 				fprintf(c->out, "%s{socket=\"%d\",scope=\"%s\",source=\"%s\"%s} %.17g\n",
-					name, s->sockets[k].os_socket_id, sc ? "core" : "package",
-					c->source, s->simulated ? ",simulated=\"true\"" : "", v);
+					fam->prom, s->sockets[k].os_socket_id, col->prom_scope, c->source,
+					s->simulated ? ",simulated=\"true\"" : "", v);
 				c->series++;
 			}
 		}
