@@ -197,6 +197,14 @@ struct emu_perf {
 #define EK_TICK_CATCHUP 250
 /* How often the sampler calls the timer while groups rotate, s (a multiple of the period). */
 #define EK_TICK_CALL_S (10 * EMU_PERF_TICK_S)
+/*
+ * Rotations one call makes at most: a longer backlog (a loaded machine called
+ * the timer late) is shared out in this many rotations of equal length, so
+ * that each group still has its turns in it (a call that rotated only as far
+ * as its CPU time allowed left groups of a 224-CPU server no turn in an
+ * interval beside a loaded suite).
+ */
+#define EK_TICK_STEPS 25
 /* CPU time one call of the timer may spend catching up, s. */
 #define EK_TICK_BUDGET_S 0.05
 

@@ -218,7 +218,9 @@ static bool ek_rotate_all(struct emu_perf *k, double t)
  * does, so every period boundary since the last rotation is one rotation, at
  * its own emulated time, however late the sampler calls (a loaded machine
  * runs it every 20-50 ms: rotating once a call gave groups of a 0.5 s
- * interval no turn at all).  A backlog past EK_TICK_CATCHUP periods (the
+ * interval no turn at all); a backlog past EK_TICK_STEPS periods is
+ * shared out in that many rotations of equal length, each group's turn
+ * longer, none left out.  A backlog past EK_TICK_CATCHUP periods (the
  * process stopped), or what is left when catching up has taken
  * EK_TICK_BUDGET_S of CPU time (a sanitizer build's 384 CPUs: each step
  * costs milliseconds, and a sampler that cannot stop in time is left
@@ -227,15 +229,18 @@ static bool ek_rotate_all(struct emu_perf *k, double t)
 void ek_tick(void *ctx)
 {
 	struct emu_perf *k = ctx;
-	double t, t0 = ek_cpu_s();
+	double t, t0 = ek_cpu_s(), step = EMU_PERF_TICK_S;
 	int n = 0;
 
 	ek_lock(k);
 	t = ek_now(k);
 	if (k->timer_on && t - k->t_rot > EK_TICK_CATCHUP * EMU_PERF_TICK_S)
 		k->t_rot = t - EMU_PERF_TICK_S;
-	while (k->timer_on && k->t_rot + EMU_PERF_TICK_S <= t + 1e-9 && n++ < EK_TICK_CATCHUP) {
-		k->t_rot += EMU_PERF_TICK_S;
+	/* a backlog past EK_TICK_STEPS periods: that many rotations share it out evenly */
+	if (k->timer_on && t - k->t_rot > EK_TICK_STEPS * EMU_PERF_TICK_S)
+		step = (t - k->t_rot) / EK_TICK_STEPS;
+	while (k->timer_on && k->t_rot + step <= t + 1e-9 && n++ < EK_TICK_CATCHUP) {
+		k->t_rot += step;
 		/* the registers as they were then: each group counts its own periods */
 		emu_clock_hold(k->emu, k->t_rot);
 		if (!ek_rotate_all(k, k->t_rot)) {
