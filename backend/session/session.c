@@ -82,8 +82,7 @@ static void session_find_owners(struct session *s, const struct session_config *
 	char what[700];
 
 	*gp = *fixed = 0;
-	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo,
-		   s->root, &r);
+	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo, s->root, &r);
 	for (int k = 0; k < r.nsockets && !c->force; k++)
 		s->uncore_taken[k] = r.uncore_taken[k];
 	if (!owner_all_free(&r)) {
@@ -343,11 +342,11 @@ int session_open_os(const struct session_config *c, const char *reason, struct s
 	const char *root = machine_root(c->machine);
 	double interval = c->interval;
 	struct session *s = xcalloc(1, sizeof(*s));
-
-	s->root = root ? xstrdup(root) : NULL;
 	struct cpuid_info info;
 	char ignored[256];
 	int rc;
+
+	s->root = root ? xstrdup(root) : NULL;
 
 	*out = NULL;
 	s->lock = LOCK_NONE;

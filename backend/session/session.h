@@ -190,8 +190,6 @@ int session_machine_open(const char *root, const char *sim, bool stepped, struct
 void session_machine_free(struct machine *m);
 /* Whether its figures are emulated: SIMULATED on every one. */
 bool session_machine_simulated(const struct machine *m);
-/* "SIMULATED nehalem-ep:memory-bound", "" for a real machine. */
-const char *session_machine_label(const struct machine *m);
 /* The emulated machine's name ("nehalem-ep"), NULL for a real one. */
 const char *session_machine_name(const struct machine *m);
 /* The root its files are under (NULL: this machine's, or an emulated machine's own). */

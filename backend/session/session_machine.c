@@ -23,11 +23,6 @@ bool session_machine_simulated(const struct machine *m)
 	return machine_simulated(m);
 }
 
-const char *session_machine_label(const struct machine *m)
-{
-	return machine_label(m);
-}
-
 const char *session_machine_name(const struct machine *m)
 {
 	return machine_name(m);

@@ -13,17 +13,9 @@
 #include "who.h"
 #include "xmalloc.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <signal.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 /* --who-resctrl's groups: the processes that joined their cgroups (the sampler, each look). */
 static const char *session_who_follow(void *ctx)

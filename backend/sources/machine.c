@@ -68,11 +68,6 @@ bool machine_simulated(const struct machine *m)
 	return m && m->sim;
 }
 
-const char *machine_label(const struct machine *m)
-{
-	return m ? m->label : "";
-}
-
 const char *machine_emulated_as(const struct machine *m)
 {
 	return m && m->sim ? m->as : NULL;

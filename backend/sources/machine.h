@@ -37,8 +37,6 @@ void machine_free(struct machine *m);
 const char *machine_root(const struct machine *m);
 /* Whether its figures are emulated (the label SIMULATED on every figure). */
 bool machine_simulated(const struct machine *m);
-/* "SIMULATED nehalem-ep:memory-bound" for an emulated machine, "" for a real one. */
-const char *machine_label(const struct machine *m);
 /* What the emulated machine is: "nehalem-ep:memory-bound" (NULL for a real one). */
 const char *machine_emulated_as(const struct machine *m);
 /* The emulated machine's own name ("nehalem-ep"), NULL for a real one. */

@@ -33,6 +33,9 @@
 struct emu;
 struct emu_perf;
 
+/* The kinds of file a run reads beside the counters (source_files). */
+enum source_files_kind { SOURCE_FILES_WHO, SOURCE_FILES_THROTTLE, SOURCE_NFILES };
+
 struct source {
 	struct emu *emu;             /* an emulated machine only */
 	char machine[64];            /* the emulated machine's name, "" a real one */
@@ -43,8 +46,8 @@ struct source {
 	bool stepped;
 	double t;
 	/* the files a run reads beside the counters, when the machine writes its own (source_files) */
-	char files_dir[2][256];
-	char files_err[2][256];
+	char files_dir[SOURCE_NFILES][256];
+	struct source_files_of { struct source *s; int kind; } files_of[SOURCE_NFILES];
 	struct topo *own_topo;       /* device files only */
 	const struct topo *topo;
 	struct cpuid_info info;
@@ -133,7 +136,6 @@ void source_kernel_done(struct machine_kernel *k);
  * ROOT (the machine's), or where the machine writes its own (an emulated
  * machine's, in a private directory, brought up to date before each look).
  */
-enum source_files_kind { SOURCE_FILES_WHO, SOURCE_FILES_THROTTLE };
 struct source_files {
 	const char *root;                /* read under it (NULL: this machine) */
 	void (*refresh)(void *ctx);      /* before each look, or NULL */
@@ -145,8 +147,6 @@ struct source_files {
 /* 0, or -errno with ERR (the private directory could not be made). */
 int source_files(struct source *s, const char *root, enum source_files_kind kind,
 		 struct source_files *out, char *err, size_t errlen);
-/* Why the last refresh of KIND failed, "" none. */
-const char *source_files_error(const struct source *s, enum source_files_kind kind);
 /* Remove the files S's machine wrote (source_close does). */
 void source_files_close(struct source *s);
 

@@ -89,29 +89,20 @@ static int source_files_dir(const char *tag, char *dir, size_t len, char *err, s
 	return 0;
 }
 
-/* KIND's files written by the emulated machine, up to its clock now, into DIR. */
-static int source_files_write(struct source *s, enum source_files_kind kind, char *err,
-			      size_t errlen)
+/* KIND's files written by the emulated machine, up to its clock now, into its directory. */
+static int source_files_write(struct source *s, int kind, char *err, size_t errlen)
 {
 	return kind == SOURCE_FILES_WHO ? emu_who_write(s->emu, s->files_dir[kind], err, errlen)
 					: emu_throttle_write(s->emu, s->files_dir[kind], err, errlen);
 }
 
-static void source_files_refresh_who(void *ctx)
+/* Before each look (CTX a source_files_of): a failure leaves the last files to read. */
+static void source_files_refresh(void *ctx)
 {
-	struct source *s = ctx;
+	const struct source_files_of *of = ctx;
+	char err[256];
 
-	source_files_write(s, SOURCE_FILES_WHO, s->files_err[SOURCE_FILES_WHO],
-			   sizeof(s->files_err[SOURCE_FILES_WHO]));
-}
-
-/* A failure: the look reads the last ones. */
-static void source_files_refresh_thr(void *ctx)
-{
-	struct source *s = ctx;
-
-	source_files_write(s, SOURCE_FILES_THROTTLE, s->files_err[SOURCE_FILES_THROTTLE],
-			   sizeof(s->files_err[SOURCE_FILES_THROTTLE]));
+	source_files_write(of->s, of->kind, err, sizeof(err));
 }
 
 int source_files(struct source *s, const char *root, enum source_files_kind kind,
@@ -139,19 +130,15 @@ int source_files(struct source *s, const char *root, enum source_files_kind kind
 	if (kind == SOURCE_FILES_WHO && (rc = source_files_write(s, kind, err, errlen)))
 		return rc;
 	out->root = s->files_dir[kind];
-	out->refresh = kind == SOURCE_FILES_WHO ? source_files_refresh_who : source_files_refresh_thr;
-	out->refresh_ctx = s;
+	s->files_of[kind] = (struct source_files_of){ .s = s, .kind = kind };
+	out->refresh = source_files_refresh;
+	out->refresh_ctx = &s->files_of[kind];
 	return 0;
-}
-
-const char *source_files_error(const struct source *s, enum source_files_kind kind)
-{
-	return s ? s->files_err[kind] : "";
 }
 
 void source_files_close(struct source *s)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < SOURCE_NFILES; k++)
 		if (s->files_dir[k][0]) {
 			source_files_rm_tree(s->files_dir[k]);
 			s->files_dir[k][0] = '\0';
