@@ -6,10 +6,12 @@
  * connection holds is valid while the guard's mutex is held: the
  * watchdog's shutdown(2) never reaches a descriptor already reused.
  */
+#define _GNU_SOURCE /* memmem */
 #include "serve_guard.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -68,50 +70,64 @@ static void serve_guard_shut(struct serve_guard *g, struct serve_conn *c)
 	c->shut = true;
 }
 
-/* Connections passed over, at most, in a search for one to shut (serve_guard_victim). */
-#define SERVE_GUARD_TRIES 4
-
-static bool serve_guard_in(struct serve_conn *const *set, int n, const struct serve_conn *c)
+/*
+ * Whether the request head of C's client waits whole in C's socket, unread:
+ * the blank line that ends a head is among its first SERVE_HEADER_MAX bytes.
+ */
+static bool serve_guard_head_waits(const struct serve_conn *c, char buf[SERVE_HEADER_MAX])
 {
-	for (int i = 0; i < n; i++)
-		if (set[i] == c)
-			return true;
-	return false;
+	static const char end[] = "\r\n\r\n";
+	int unread = 0;
+	ssize_t n;
+
+	if (ioctl(c->fd, FIONREAD, &unread) != 0 || unread < (int)sizeof(end) - 1)
+		return false;
+	n = recv(c->fd, buf, SERVE_HEADER_MAX, MSG_PEEK | MSG_DONTWAIT);
+	return n > 0 && memmem(buf, (size_t)n, end, sizeof(end) - 1);
+}
+
+static int serve_guard_by_age(const void *a, const void *b)
+{
+	const struct serve_conn *x = *(struct serve_conn *const *)a, *y = *(struct serve_conn *const *)b;
+
+	return (x->since > y->since) - (x->since < y->since);
 }
 
 /*
- * The oldest connection still in its request head that the new connection
- * C may shut (G's mutex held): one of C's own client's when MINE, else
- * anyone's.  One whose bytes wait unread in its socket is passed over (its
- * head is arriving and the server has not read it yet): during a flood that
- * reopens its connections as fast as they are shut, a scrape accepted a
- * moment before was the oldest of its address's and was shut before its
- * head was read (one of 15 in a CI run).  The next oldest is tried, up to
- * SERVE_GUARD_TRIES; NULL: none.
+ * The connection that the new connection C shuts to make room (G's mutex
+ * held), one of C's own client's when MINE, else anyone's: the oldest still
+ * in its request head, passing over one whose whole head waits unread in its
+ * socket (a complete request the server has not read yet: during a flood
+ * that reopens its connections as fast as they are shut, a scrape accepted
+ * a moment before was the oldest of its address's and was shut before its
+ * head was read, one of 15 in a CI run).  A half-sent head that waits
+ * unread is no reason to pass one over: once every one of a flood's four
+ * oldest had its bytes unread, none was shut and the scrape, the newcomer,
+ * was refused instead (CI, under ASan).  NULL: none to shut.
  */
 static struct serve_conn *serve_guard_victim(struct serve_guard *g, const struct serve_conn *c,
 					     bool mine)
 {
-	struct serve_conn *passed[SERVE_GUARD_TRIES];
-	int npassed = 0;
+	struct serve_conn **set, *v = NULL;
+	size_t n = 0, cap = 0;
+	char *buf = NULL;
 
-	while (npassed < SERVE_GUARD_TRIES) {
-		struct serve_conn *v = NULL;
-		int unread = 0;
-
-		for (struct serve_conn *o = g->head; o; o = o->next) {
-			if (o == c || o->shut || !o->counted || !o->in_head || o->waiting ||
-			    (mine && !serve_peer_same(&o->peer, &c->peer)) ||
-			    serve_guard_in(passed, npassed, o))
-				continue;
-			if (!v || o->since < v->since)
-				v = o;
-		}
-		if (!v || ioctl(v->fd, FIONREAD, &unread) != 0 || unread <= 0)
-			return v;
-		passed[npassed++] = v;
-	}
-	return NULL;
+	for (struct serve_conn *o = g->head; o; o = o->next)
+		cap++;
+	set = xcalloc(cap ? cap : 1, sizeof(*set));
+	for (struct serve_conn *o = g->head; o; o = o->next)
+		if (o != c && !o->shut && o->counted && o->in_head && !o->waiting &&
+		    (!mine || serve_peer_same(&o->peer, &c->peer)))
+			set[n++] = o;
+	qsort(set, n, sizeof(*set), serve_guard_by_age);
+	if (n)
+		buf = xmalloc(SERVE_HEADER_MAX);
+	for (size_t i = 0; i < n && !v; i++)
+		if (!serve_guard_head_waits(set[i], buf))
+			v = set[i];
+	free(buf);
+	free(set);
+	return v;
 }
 
 /*
@@ -200,36 +216,27 @@ struct serve_guard *serve_guard_new(void (*tick)(void *ctx), void *ctx)
 	return g;
 }
 
-void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
-			enum MHD_ConnectionNotificationCode toe)
+struct serve_conn *serve_guard_add(struct serve_guard *g, int fd)
 {
-	struct serve_guard *g = cls;
-	struct serve_conn *c = *socket_context;
+	struct serve_conn *c = xcalloc(1, sizeof(*c));
 
-	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		const union MHD_ConnectionInfo *fi =
-			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	c->g = g;
+	c->fd = fd;
+	c->since = serve_guard_now();
+	c->in_head = true;
+	c->counted = serve_peer_of(c->fd, &c->peer) == 0;
+	pthread_mutex_lock(&g->mu);
+	serve_guard_admit(g, c);
+	c->next = g->head;
+	if (g->head)
+		g->head->prev = c;
+	g->head = c;
+	pthread_mutex_unlock(&g->mu);
+	return c;
+}
 
-		if (!fi)
-			return;
-		c = xcalloc(1, sizeof(*c));
-		c->g = g;
-		c->fd = fi->connect_fd;
-		c->since = serve_guard_now();
-		c->in_head = true;
-		c->counted = serve_peer_of(c->fd, &c->peer) == 0;
-		pthread_mutex_lock(&g->mu);
-		serve_guard_admit(g, c);
-		c->next = g->head;
-		if (g->head)
-			g->head->prev = c;
-		g->head = c;
-		pthread_mutex_unlock(&g->mu);
-		*socket_context = c;
-		return;
-	}
-	if (!c)
-		return;
+void serve_guard_remove(struct serve_guard *g, struct serve_conn *c)
+{
 	pthread_mutex_lock(&g->mu);
 	if (c->counted && !c->shut)
 		g->live--;
@@ -241,6 +248,23 @@ void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_co
 		c->next->prev = c->prev;
 	pthread_mutex_unlock(&g->mu);
 	free(c);
+}
+
+void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct serve_guard *g = cls;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *fi =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		if (fi)
+			*socket_context = serve_guard_add(g, fi->connect_fd);
+		return;
+	}
+	if (*socket_context)
+		serve_guard_remove(g, *socket_context);
 	*socket_context = NULL;
 }
 

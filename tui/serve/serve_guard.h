@@ -17,7 +17,8 @@
  * SERVE_PER_USER_MAX connections at once through any loopback address or
  * the local socket, a remote address (and root's, and the user's pmutop
  * runs for, at each loopback address) to SERVE_PER_ADDRESS_MAX; past SERVE_ROOM connections the oldest
- * one still in its request head is shut to make room (serve.h).  A watchdog thread
+ * one still in its request head (but not one whose whole head waits unread) is shut to
+ * make room (serve.h).  A watchdog thread
  * looks twice a second and also calls the owner's TICK (serve.c expires
  * viewers' waits there).  Connections are tracked from libmicrohttpd's
  * connection notifications (serve_guard_notify), in any of its threads.
@@ -32,6 +33,7 @@
 #define SERVE_SEND_DEADLINE_S 60
 
 struct serve_guard;
+struct serve_conn;
 
 /* Start the watchdog; TICK(CTX) runs on it twice a second (NULL: none). */
 struct serve_guard *serve_guard_new(void (*tick)(void *ctx), void *ctx);
@@ -39,6 +41,14 @@ struct serve_guard *serve_guard_new(void (*tick)(void *ctx), void *ctx);
 /* For MHD_OPTION_NOTIFY_CONNECTION, with the guard as its closure. */
 void serve_guard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 			enum MHD_ConnectionNotificationCode toe);
+
+/*
+ * Track the connection just accepted on socket FD (serve_guard_notify does,
+ * at its start): held to its client's share, and making room, at once (it
+ * may be shut down already); serve_guard_remove when it closes.
+ */
+struct serve_conn *serve_guard_add(struct serve_guard *g, int fd);
+void serve_guard_remove(struct serve_guard *g, struct serve_conn *c);
 
 /* CONN's request head has arrived (the access handler's first call). */
 void serve_guard_head_done(struct MHD_Connection *conn);
