@@ -2,7 +2,7 @@
  * fakehw: play an emulated machine as a device tree, for end-to-end tests
  * of pmutop's real file path (pmutop --root DIR).
  *
- *   fakehw [--ready FILE] [--lockdown] [--msr-safe] MACHINE[:SCENARIO] DIR
+ *   fakehw [--ready FILE] [--lockdown] [--msr-safe] [--model FF_MM] MACHINE[:SCENARIO] DIR
  *
  * Writes the static part of a Linux machine under DIR (the /sys and /proc
  * files hwloc and pmutop read: CPU topology, caches, NUMA nodes, cpuinfo,
@@ -37,6 +37,10 @@
  *   chmod/chown (chgrp) changes them; the kernel checks those permissions
  *   for every user (allow_other, default_permissions), and opening an msr
  *   node also needs CAP_SYS_RAWIO, as the msr driver wants.
+ *   with --model FF_MM (hex, as pmutop's --cpu), the CPUs say that family and
+ *                    model (cpuid leaf 1, /proc/cpuinfo) and are the machine's
+ *                    otherwise: a model of the same platform pmutop's table
+ *                    may not know yet (the README's recipe of a CPU model).
  *   with --lockdown, the kernel is locked down (sys/kernel/security/lockdown
  *                    says [integrity]) and the msr nodes refuse every write
  *                    with EPERM, as the msr driver does then.
@@ -75,6 +79,7 @@
 #include "xmalloc.h"
 
 struct emu *fakehw_emu;
+unsigned fakehw_family, fakehw_model;
 /* --msr-safe: msr-safe's nodes too (see below) */
 static bool fakehw_msr_safe;
 /* the module's version: text, and as msr-safe encodes it (major << 16 | minor << 8 | patch) */
@@ -307,6 +312,14 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
+/* cpuid leaf 1's EAX saying --model's family and model, its stepping and type kept */
+static uint32_t fakehw_leaf1(uint32_t eax)
+{
+	uint32_t f = fakehw_family > 0xF ? 0xFu << 8 | (fakehw_family - 0xF) << 20 : fakehw_family << 8;
+
+	return (eax & 0x300Fu) | (fakehw_model & 0xF) << 4 | f | (fakehw_model >> 4) << 16;
+}
+
 static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
@@ -351,6 +364,8 @@ static int fakehw_read(const char *path, char *buf, size_t size, off_t off,
 				       (uint32_t)((uint64_t)off >> 32), regs);
 			if (rc)
 				return -EIO;
+			if ((uint32_t)off == 1 && fakehw_family)
+				regs[0] = fakehw_leaf1(regs[0]);
 			memcpy(buf + i, regs, 16);
 		}
 		return (int)size;
@@ -505,6 +520,14 @@ int main(int argc, char **argv)
 			ready = argv[2];
 			argv += 2;
 			argc -= 2;
+		} else if (argc >= 3 && strcmp(argv[1], "--model") == 0) {
+			if (sscanf(argv[2], "%x_%x", &fakehw_family, &fakehw_model) != 2 ||
+			    !fakehw_family || fakehw_family > 0xFF || fakehw_model > 0xFF) {
+				fprintf(stderr, "fakehw: --model wants FAMILY_MODEL in hex (19_22)\n");
+				return 2;
+			}
+			argv += 2;
+			argc -= 2;
 		} else if (argc >= 2 && strcmp(argv[1], "--lockdown") == 0) {
 			fakehw_lockdown = true;
 			argv++;
@@ -534,7 +557,7 @@ int main(int argc, char **argv)
 	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: fakehw [--ready FILE] [--lockdown] [--msr-safe] "
-				"[--msr-safe-version X.Y.Z] MACHINE[:SCENARIO] DIR\n");
+				"[--msr-safe-version X.Y.Z] [--model FF_MM] MACHINE[:SCENARIO] DIR\n");
 		return 2;
 	}
 	spec = argv[1];

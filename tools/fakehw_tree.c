@@ -159,11 +159,12 @@ static void fakehw_cpu_files(const char *root, const struct topo *t, const struc
 			CPU_FILE("cache/index3/coherency_line_size", "64\n");
 		}
 #undef CPU_FILE
-		fprintf(info, "processor\t: %d\nvendor_id\t: GenuineIntel\ncpu family\t: %u\n"
+		fprintf(info, "processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\n"
 			"model\t\t: %u\nmodel name\t: %s\nstepping\t: %u\nphysical id\t: %d\n"
 			"siblings\t: %d\ncore id\t\t: %d\ncpu cores\t: %d\nflags\t\t: fpu msr "
-			"arch_perfmon\n\n", th->os_cpu, m->family, m->model, m->brand, m->stepping,
-			s->os_id, s->nthreads, c->core_id, s->ncores);
+			"%s\n\n", th->os_cpu, m->amd ? "AuthenticAMD" : "GenuineIntel", fakehw_family ? fakehw_family : m->family,
+			fakehw_family ? fakehw_model : m->model, m->brand, m->stepping,
+			s->os_id, s->nthreads, c->core_id, s->ncores, m->amd ? "perfctr_core" : "arch_perfmon");
 	}
 	fclose(info);
 }

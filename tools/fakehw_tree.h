@@ -17,4 +17,7 @@ void fakehw_mkdirs(const char *path);
  */
 void fakehw_tree(const char *root, struct emu *e, bool lockdown, const char *msr_safe_version);
 
+/* --model: the family and model the tree says, in cpuid leaf 1 and cpuinfo (0: the machine's) */
+extern unsigned fakehw_family, fakehw_model;
+
 #endif
