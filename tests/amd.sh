@@ -38,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 70
+plan 72
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -235,4 +235,16 @@ expect_match "... and the emulated machine of its platform meanwhile" "$out" "me
 run "$PMUTOP" --root "$dir" -b -n 1 -d 0.2
 expect_rc "... while the OS's figures stay" 0
 expect_match "... said as such" "$out" "OS (no counters)"
+fakehw_stop
+# a model of a known generation that has no row in the CPU table yet (AMD's data maps every
+# model of its families): the generation AMD's data gives it; a family past the data: said so
+fakehw_start epyc-vm --model 19_12
+run "$PMUTOP" --root "$dir" --doctor
+expect_match "a model the CPU table does not name: the doctor gives the generation of AMD's data" "$out" \
+	"(Zen 4 by AMD's data, a model pmutop's CPU table does not name; family 19h model 12h)"
+fakehw_stop
+fakehw_start epyc-vm --model 1B_01
+run "$PMUTOP" --root "$dir" --doctor
+expect_match "... a family AMD's data has none of: says which it covers" "$out" \
+	"(a generation AMD's data in pmutop does not cover (Zen 2 to Zen 5 (family 17h, 19h, 1Ah)); family 1Bh model 01h)"
 fakehw_stop

@@ -21,13 +21,17 @@ static const char *doctor_amd_shows(const struct cpumodel *row)
 void doctor_amd_cpu(struct doctor_ctx *c, struct doctor_line *l)
 {
 	const struct cpumodel *row = cpumodel_of(&c->info);
-	char gen[160];
+	char gen[160], plat[64];
 
 	probe_perf(c->in->root, &c->perf);
 	if (row)
 		snprintf(gen, sizeof(gen), "%s, %s", row->p->name, row->name);
 	else if (c->info.uarch != CPUID_UARCH_UNKNOWN)
 		snprintf(gen, sizeof(gen), "%s", c->info.uarch_name);
+	else if (doctor_data_platform(c, plat, sizeof(plat)) == 0)
+		/* a model of a generation AMD's data maps (models.csv), not yet a row of the table */
+		snprintf(gen, sizeof(gen), "%s by AMD's data, a model pmutop's CPU table does not "
+			 "name", plat);
 	else {
 		char span[100];
 

@@ -95,6 +95,23 @@ void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 	layout_free(lay);
 }
 
+/* The platform the vendor's data names for this CPU ("Zen 3"), in BUF; -1: none. */
+int doctor_data_platform(struct doctor_ctx *c, char *buf, size_t len)
+{
+	char err[PATH_MAX + 256], path[PATH_MAX];
+	const char *dir = session_vendor_dir(c->in->perfmon_dir, &c->info);
+	struct perfmon *p;
+
+	if (!dir || perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family,
+				 c->info.model, c->info.stepping, c->info.core_type, path, err,
+				 sizeof(err)) ||
+	    perfmon_load(path, &p, err, sizeof(err)))
+		return -1;
+	snprintf(buf, len, "%s", p->platform);
+	perfmon_free(p);
+	return 0;
+}
+
 /* Intel's published data for this CPU: the platform, its metrics and tree, the version. */
 void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 {
