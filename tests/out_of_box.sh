@@ -9,7 +9,7 @@
 # 5312 MB/s a channel.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 15
+plan 16
 
 PY=${PYTHON:-python3}
 run "$PMUTOP" --sim sapphire-rapids:memory-bound -b -n 2 -d 0.3 --format json
@@ -80,3 +80,7 @@ done
 run "$PMUTOP" --root "$dir" --doctor
 expect_match "the doctor names the channels as numbered: 0..3,6..7" "$out" "uncore_imc_0..3,6..7 (memory channels)"
 expect_match "... and what this server lacks" "$out" "missing: uncore_cha_N (L3 / CHAs), uncore_upi_N (UPI links), power (RAPL energy)"
+# a platform after the seed CPUs has no row of pmutop's CPU table: the CPU line names it as
+# Intel's data does (it said "architectural perfmon" on every such machine)
+expect_match "the doctor names Sapphire Rapids as Intel's data does" "$out" \
+	"Platinum 8480+, family 6 model 0x8F (SPR by Intel's data), perfmon v5"

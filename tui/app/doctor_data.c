@@ -112,6 +112,21 @@ int doctor_data_platform(struct doctor_ctx *c, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * What kind of Intel CPU this is, for the CPU line: the CPU table's platform, or where the
+ * table has no row (every platform after the seed CPUs') the one Intel's data names for its
+ * model ("SPR by Intel's data"), not "architectural perfmon"; BUF holds it if need be.
+ */
+const char *doctor_cpu_kind(struct doctor_ctx *c, char *buf, size_t len)
+{
+	char plat[64];
+
+	if (cpumodel_of(&c->info) || doctor_data_platform(c, plat, sizeof(plat)))
+		return c->info.uarch_name;
+	snprintf(buf, len, "%s by Intel's data", plat);
+	return buf;
+}
+
 /* Intel's published data for this CPU: the platform, its metrics and tree, the version. */
 void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 {
