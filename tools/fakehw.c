@@ -79,7 +79,6 @@
 #include "xmalloc.h"
 
 struct emu *fakehw_emu;
-unsigned fakehw_family, fakehw_model;
 /* --msr-safe: msr-safe's nodes too (see below) */
 static bool fakehw_msr_safe;
 /* the module's version: text, and as msr-safe encodes it (major << 16 | minor << 8 | patch) */
@@ -310,14 +309,6 @@ static int fakehw_open(const char *path, struct fuse_file_info *fi)
 	fi->direct_io = 1; /* every pread reaches us, at its offset, whatever the size */
 	fi->nonseekable = 0;
 	return 0;
-}
-
-/* cpuid leaf 1's EAX saying --model's family and model, its stepping and type kept */
-static uint32_t fakehw_leaf1(uint32_t eax)
-{
-	uint32_t f = fakehw_family > 0xF ? 0xFu << 8 | (fakehw_family - 0xF) << 20 : fakehw_family << 8;
-
-	return (eax & 0x300Fu) | (fakehw_model & 0xF) << 4 | f | (fakehw_model >> 4) << 16;
 }
 
 static int fakehw_read(const char *path, char *buf, size_t size, off_t off,

@@ -94,6 +94,15 @@ static void fakehw_list(const int *cpus, int n, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "", cpus[i]);
 }
 
+unsigned fakehw_family, fakehw_model;
+
+uint32_t fakehw_leaf1(uint32_t eax)
+{
+	uint32_t f = fakehw_family > 0xF ? 0xFu << 8 | (fakehw_family - 0xF) << 20 : fakehw_family << 8;
+
+	return (eax & 0x300Fu) | (fakehw_model & 0xF) << 4 | f | (fakehw_model >> 4) << 16;
+}
+
 static void fakehw_cpu_files(const char *root, const struct topo *t, const struct emu_machine *m)
 {
 	int max = t->cpu_thread_len - 1;

@@ -5,6 +5,7 @@
 #define PMUTOP_FAKEHW_TREE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct emu;
 
@@ -19,5 +20,7 @@ void fakehw_tree(const char *root, struct emu *e, bool lockdown, const char *msr
 
 /* --model: the family and model the tree says, in cpuid leaf 1 and cpuinfo (0: the machine's) */
 extern unsigned fakehw_family, fakehw_model;
+/* cpuid leaf 1's EAX (the machine's) saying --model's family and model, its stepping kept */
+uint32_t fakehw_leaf1(uint32_t eax);
 
 #endif

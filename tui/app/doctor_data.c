@@ -95,6 +95,14 @@ void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 	layout_free(lay);
 }
 
+/* The vendor data file of this CPU's model in DIR, in PATH (PATH_MAX): perfmon_find's. */
+static int doctor_data_find(struct doctor_ctx *c, const char *dir, char *path, char *err,
+			    size_t errlen)
+{
+	return perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family,
+			    c->info.model, c->info.stepping, c->info.core_type, path, err, errlen);
+}
+
 /* The platform the vendor's data names for this CPU ("Zen 3"), in BUF; -1: none. */
 int doctor_data_platform(struct doctor_ctx *c, char *buf, size_t len)
 {
@@ -102,9 +110,7 @@ int doctor_data_platform(struct doctor_ctx *c, char *buf, size_t len)
 	const char *dir = session_vendor_dir(c->in->perfmon_dir, &c->info);
 	struct perfmon *p;
 
-	if (!dir || perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family,
-				 c->info.model, c->info.stepping, c->info.core_type, path, err,
-				 sizeof(err)) ||
+	if (!dir || doctor_data_find(c, dir, path, err, sizeof(err)) ||
 	    perfmon_load(path, &p, err, sizeof(err)))
 		return -1;
 	snprintf(buf, len, "%s", p->platform);
@@ -144,8 +150,7 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 			 "for this CPU");
 		return;
 	}
-	rc = perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family, c->info.model, c->info.stepping,
-			  c->info.core_type, path, err, sizeof(err));
+	rc = doctor_data_find(c, dir, path, err, sizeof(err));
 	if (rc == -ENOENT) {
 		char span[100];
 
