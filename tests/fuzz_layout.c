@@ -1,10 +1,11 @@
 /*
- * fuzz_layout: the layout parser against mutated layout files (fuzz_lib.h
- * says how it is built and run).  Every input must either parse or fail with
+ * fuzz_layout: the layout parser against mutated layout files, each parsed
+ * whole and as a part (layouts/own; fuzz_lib.h says how it is built and run).  Every input must either parse or fail with
  * one line "fuzz.layout:LINE:COL: expected ..." and nothing leaked; a crash,
  * a sanitizer report or a malformed message fails the test.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +13,16 @@
 #include "fuzz_lib.h"
 #include "layout.h"
 
-static int fuzz_one(const uint8_t *data, size_t size)
+/* TEXT as a whole layout, or as a part (pmutop's own groups, layouts/own) when PART. */
+static int fuzz_parse(const char *text, bool part)
 {
-	char *text = fuzz_text(data, size), err[512];
+	char err[512];
 	struct layout *l = NULL;
 	int rc;
 
 	err[0] = 0;
-	rc = layout_parse(text, "fuzz.layout", &l, err, sizeof(err));
-	free(text);
+	rc = part ? layout_parse_part(text, "fuzz.layout", &l, err, sizeof(err))
+		  : layout_parse(text, "fuzz.layout", &l, err, sizeof(err));
 	if (rc == 0) {
 		layout_free(l);
 		return 1;
@@ -37,6 +39,20 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	return 0;
 }
 
+static int fuzz_one(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	int whole = fuzz_parse(text, false), part = fuzz_parse(text, true);
+
+	free(text);
+	/* a part is a layout but for the thread metric: whatever parses whole parses as a part */
+	if (whole && !part) {
+		fprintf(stderr, "a layout parsed whole but not as a part\n");
+		abort();
+	}
+	return whole;
+}
+
 #ifdef PMUTOP_LIBFUZZER
 FUZZ_LIBFUZZER_TARGET(fuzz_one)
 #else
@@ -49,7 +65,8 @@ int main(void)
 	};
 	static const char *const seeds[] = {
 		LAYOUT_SRCDIR "/nehalem.layout", LAYOUT_SRCDIR "/westmere.layout",
-		LAYOUT_SRCDIR "/arch.layout",
+		LAYOUT_SRCDIR "/arch.layout", LAYOUT_SRCDIR "/own/power.layout",
+		LAYOUT_SRCDIR "/own/memory.layout",
 	};
 
 	fuzz_loop("layouts", seeds, sizeof(seeds) / sizeof(seeds[0]), 4000, tokens,

@@ -553,12 +553,11 @@ int layout_end_of_file(struct layout_parser *p, const char *text)
 	return 0;
 }
 
-int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)
+int layout_parse_as(const char *text, const char *file, bool part, struct layout **out, char *err,
+		    size_t errlen)
 {
-	struct layout_parser p = {
-		.file = file, .top_file = file, .err = err, .errlen = errlen, .group = -1,
-		.last_metric = -1,
-	};
+	struct layout_parser p = { .file = file, .top_file = file, .err = err, .errlen = errlen,
+				   .group = -1, .last_metric = -1 };
 	int rc;
 
 	p.l = xcalloc(1, sizeof(*p.l));
@@ -575,7 +574,7 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 		rc = layout_resolve_tree(&p);
 	if (!rc && !p.l->name)
 		rc = layout_fail(&p, p.bol, "a 'layout NAME' line");
-	else if (!rc && !layout_has_thread_metric(p.l))
+	else if (!rc && !part && !layout_has_thread_metric(p.l))
 		rc = layout_fail(&p, p.bol, "at least one 'metric NAME thread ...' line: the "
 				 "screen colours each hardware thread by one");
 	free(p.blocks);
@@ -593,4 +592,9 @@ int layout_parse(const char *text, const char *file, struct layout **out, char *
 	p.l->topdown_fields = layout_find_topdown_fields(p.l);
 	*out = p.l;
 	return 0;
+}
+
+int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)
+{
+	return layout_parse_as(text, file, false, out, err, errlen);
 }

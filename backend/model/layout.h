@@ -323,6 +323,17 @@ struct layout {
 int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen);
 
 /*
+ * Parse TEXT as a part: groups (and metrics) that other layouts take in
+ * (pmutop's own, layouts/own), checked as layout_parse checks a layout but
+ * for the thread metric a whole layout needs.
+ */
+int layout_parse_part(const char *text, const char *file, struct layout **out, char *err,
+		      size_t errlen);
+
+/* FILE's text into *OUT (malloc'd): a regular, trusted file of text; -errno and ERR. */
+int layout_read_text(const char *path, char **out, char *err, size_t errlen);
+
+/*
  * The kind of core metric M is of: its group's, or a P-core's when it reads
  * fixed counter 3 or PERF_METRICS (which an E-core has not); ANY otherwise.
  */

@@ -218,3 +218,9 @@ int layout_include_check(struct layout_parser *p)
 	}
 	return 0;
 }
+
+int layout_parse_part(const char *text, const char *file, struct layout **out, char *err,
+		      size_t errlen)
+{
+	return layout_parse_as(text, file, true, out, err, errlen);
+}

@@ -75,10 +75,12 @@ int layout_set_string(struct layout_parser *p, char **field, const char *what);
 int layout_lines(struct layout_parser *p, const char *text, bool one_group);
 /* What every file must have by its end (the version line, its groups closed). */
 int layout_end_of_file(struct layout_parser *p, const char *text);
+
+/* layout_parse, or layout_parse_part when PART (no thread metric wanted). */
+int layout_parse_as(const char *text, const char *file, bool part, struct layout **out, char *err,
+		    size_t errlen);
 /* A group's "reads GROUP..." line (layout_tree.c). */
 int layout_group_reads(struct layout_parser *p);
-/* The text of the layout file PATH (trusted, regular, at most 1 MiB, no NUL). */
-int layout_read_text(const char *path, char **out, char *err, size_t errlen);
 
 /* include (layout_include.c): the top file's groups and drops found before it is parsed. */
 void layout_include_scan(struct layout_parser *p, const char *text);

@@ -501,9 +501,12 @@ static void pl_metrics_in(struct pl_gen *g, enum pl_state state)
 			pl_metric(g, m, "");
 }
 
-int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
+int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *cin, char **text,
 		   char *err, size_t errlen)
 {
+	struct perfmon_layout_config cc = *cin;
+	const struct perfmon_layout_config *c = &cc;
+	struct perfmon_own own;
 	struct pl_gen g, e = { 0 };
 	size_t len = 0;
 	int rc = 0, nports = 0;
@@ -519,6 +522,10 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 			 PERFMON_PLAN_MAX_GP);
 		return -EINVAL;
 	}
+	rc = perfmon_own_load(c->layout_dir, &own, err, errlen);
+	if (rc)
+		return rc;
+	cc.own = &own;
 	pl_init(&g, p, c, c->gp_counters, c->atom ? LAYOUT_CORES_P : LAYOUT_CORES_ANY);
 	if (c->atom)
 		pl_init(&e, c->atom, c, c->atom_gp_counters > 0 ? c->atom_gp_counters
@@ -581,5 +588,6 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 		pl_release(&e);
 	free(taken);
 	free(uwhy);
+	perfmon_own_free(&own);
 	return rc;
 }

@@ -33,6 +33,8 @@
 #define PERFMON_RAPL_RAM 4u
 #define PERFMON_RAPL_PSYS 8u
 
+struct perfmon_own;
+
 struct perfmon_layout_config {
 	int gp_counters;      /* general-purpose counters per thread */
 	bool ht_on;           /* SMT on (the vendor's HYPERTHREADING_ON) */
@@ -52,6 +54,9 @@ struct perfmon_layout_config {
 	bool e_cores;         /* the machine's E-cores are online (hwloc's IntelAtom kind) */
 	const struct perfmon *atom;
 	int atom_gp_counters; /* an E-core's general-purpose counters (0: from the data's events) */
+	/* where pmutop's own groups are (LAYOUT_DIR/own, NAME.layout); NULL: paths_layout_dir's */
+	const char *layout_dir;
+	const struct perfmon_own *own; /* those files, read by perfmon_layout (its own copy's) */
 };
 
 /*

@@ -9,52 +9,122 @@
 #include "perfmon_uncore.h"
 #include "perfmon_fields.h"
 #include "pmu_regs.h"
+#include "paths.h"
+
+#include <errno.h>
+#include <limits.h>
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The files of pmutop's own groups (layouts/own) and the groups each must have. */
+static const struct {
+	const char *file;
+	const char *groups[4];
+} own_files[PERFMON_OWN_FILES] = {
+	[PERFMON_OWN_POWER] = { "power", { "Power", "Power.ram", "Power.cores", "Power.psys" } },
+	[PERFMON_OWN_CSTATE] = { "cstate", { "CStates", "CStates.pkg" } },
+	[PERFMON_OWN_MEMORY] = { "memory", { "Memory" } },
+};
+
+int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct layout *l;
+	int rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!layout_dir)
+		layout_dir = paths_layout_dir(NULL);
+	for (int k = 0; k < PERFMON_OWN_FILES && !rc; k++) {
+		snprintf(path, sizeof(path), "%s/own/%s.layout", layout_dir, own_files[k].file);
+		rc = layout_read_text(path, &o->text[k], err, errlen);
+		if (!rc && !(rc = layout_parse_part(o->text[k], path, &l, err, errlen))) {
+			for (int g = 0; !rc && g < 4 && own_files[k].groups[g]; g++)
+				if (layout_group_find(l, own_files[k].groups[g]) < 0) {
+					snprintf(err, errlen, "%s: expected a group %s: the layouts made "
+						 "from the vendors' data take it from this file", path,
+						 own_files[k].groups[g]);
+					rc = -EINVAL;
+				}
+			layout_free(l);
+		}
+	}
+	if (rc) {
+		size_t n = strlen(err);
+
+		snprintf(err + n, errlen - n, " (pmutop's own groups; reinstall pmutop, or set "
+			 "PMUTOP_LAYOUT_DIR to a copy of its layouts)");
+		perfmon_own_free(o);
+	}
+	return rc;
+}
+
+void perfmon_own_free(struct perfmon_own *o)
+{
+	for (int k = 0; k < PERFMON_OWN_FILES; k++) {
+		free(o->text[k]);
+		o->text[k] = NULL;
+	}
+}
+
+/*
+ * Group NAME of own file K into F as the file has it, from its "group" line
+ * to its "end" (a blank line before it): the layout text includes it.
+ */
+static void own_group(const struct perfmon_own *o, int k, const char *name, FILE *f)
+{
+	size_t nlen = strlen(name);
+	bool in = false;
+
+	for (const char *s = o->text[k]; s && *s; ) {
+		const char *eol = strchr(s, '\n'), *w = s;
+		size_t len = eol ? (size_t)(eol - s) : strlen(s);
+
+		while (*w == ' ' || *w == '\t')
+			w++;
+		if (!in && !strncmp(w, "group", 5) && (w[5] == ' ' || w[5] == '\t')) {
+			w += 5;
+			while (*w == ' ' || *w == '\t')
+				w++;
+			in = !strncmp(w, name, nlen) && (w[nlen] == '\n' || w[nlen] == ' ' ||
+							 w[nlen] == '\t' || w[nlen] == '#' || !w[nlen]);
+			if (in)
+				fputc('\n', f);
+		}
+		if (in) {
+			fprintf(f, "%.*s\n", (int)len, s);
+			if (!strncmp(w, "end", 3) && (w[3] == '\n' || w[3] == ' ' || w[3] == '\t' ||
+						      w[3] == '#' || !w[3] || w[3] == '\r'))
+				return;
+		}
+		s = eol ? eol + 1 : s + len;
+	}
+}
+
 /*
  * RAPL's power PMU: each domain's energy per socket, in watts, a group per
  * domain the kernel has (RAPL unknown: package and DRAM, which then say
  * what is missing; none on AMD, counted through perf only).  How many groups.
  */
-int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write)
+int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f)
 {
-	static const struct {
-		unsigned bit;
-		const char *group, *event, *alias, *metric, *help;
-	} dom[] = {
-		{ PERFMON_RAPL_PKG, "Power", "pkg_joules", "energy-pkg", "package_watts",
-		  "Package power: RAPL's package energy (the power PMU's energy-pkg, in joules by its "
-		  ".scale) over the interval" },
-		{ PERFMON_RAPL_RAM, "Power.ram", "ram_joules", "energy-ram", "dram_watts",
-		  "DRAM power: RAPL's DRAM energy (energy-ram) over the interval" },
-		{ PERFMON_RAPL_CORES, "Power.cores", "cores_joules", "energy-cores", "cores_watts",
-		  "The cores' power: RAPL's PP0 energy (energy-cores) over the interval" },
-		{ PERFMON_RAPL_PSYS, "Power.psys", "psys_joules", "energy-psys", "platform_watts",
-		  "Platform power: RAPL's platform energy (psys, energy-psys) over the interval: "
-		  "what the platform's power delivery gives the cores, SoC, memory and devices "
-		  "on it. Only the platform's master package reads it, the others 0, so the "
-		  "sockets' sum is the platform's; 0 everywhere: the platform does not report it" },
+	static const unsigned bit[] = {
+		PERFMON_RAPL_PKG, PERFMON_RAPL_RAM, PERFMON_RAPL_CORES, PERFMON_RAPL_PSYS,
 	};
+	unsigned rapl = c->rapl;
 	int n = 0;
 
 	if (!rapl && !amd) /* the msr source reads Intel's RAPL MSRs: package and DRAM */
 		rapl = PERFMON_RAPL_PKG | PERFMON_RAPL_RAM;
-	for (size_t i = 0; i < sizeof(dom) / sizeof(dom[0]); i++) {
-		if (!(rapl & dom[i].bit))
+	for (size_t i = 0; i < sizeof(bit) / sizeof(bit[0]); i++) {
+		if (!(rapl & bit[i]))
 			continue;
 		n++;
-		if (!write)
-			continue;
-		fprintf(f, "\ngroup %s\n  key w\n  title \"Power: RAPL energy per socket (the kernel's "
-			"power PMU)\"\n  default on\n  pmu power\n  event %s %s\n", dom[i].group,
-			dom[i].event, dom[i].alias);
-		fprintf(f, "  metric %s socket W = %s / seconds\n  help ", dom[i].metric, dom[i].event);
-		perfmon_layout_quoted(f, dom[i].help);
-		fprintf(f, "\nend\n");
+		if (f)
+			own_group(c->own, PERFMON_OWN_POWER, own_files[PERFMON_OWN_POWER].groups[i], f);
 	}
 	return n;
 }
@@ -65,44 +135,19 @@ int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write)
  * key z, off until asked (the msr source leaves them to perf).  None on AMD
  * (Linux has no cstate PMU there).  How many groups.
  */
-int perfmon_own_cstate(FILE *f, bool amd, bool write)
+int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, FILE *f)
 {
 	if (amd)
 		return 0;
-	if (!write)
-		return 2;
-	fprintf(f, "\ngroup CStates\n  key z\n  title \"C-states: the share of the time in core "
-		"and package C6 (the kernel's cstate PMUs)\"\n  default off\n  pmu cstate_core\n"
-		"  event core_c6_ticks c6-residency\n"
-		"  metric core_c6_pct core %% = 100 * core_c6_ticks / (tsc_hz * seconds * cores)\n"
-		"  help \"Core C6: the share of the time the core slept in C6 (a socket: its cores' "
-		"mean), from the core's own CORE_C6_RESIDENCY through the cstate_core PMU's "
-		"c6-residency: TSC ticks in the state\"\nend\n");
-	fprintf(f, "\ngroup CStates.pkg\n  key z\n  title \"C-states: the share of the time in core "
-		"and package C6 (the kernel's cstate PMUs)\"\n  default off\n  pmu cstate_pkg\n"
-		"  event pkg_c6_ticks c6-residency\n"
-		"  metric pkg_c6_pct socket %% = 100 * pkg_c6_ticks / (tsc_hz * seconds)\n"
-		"  help \"Package C6: the share of the time the whole package slept in C6, every core "
-		"in C6 and the uncore off (PKG_C6_RESIDENCY through the cstate_pkg PMU's "
-		"c6-residency)\"\nend\n");
+	for (int g = 0; f && g < 2; g++)
+		own_group(c->own, PERFMON_OWN_CSTATE, own_files[PERFMON_OWN_CSTATE].groups[g], f);
 	return 2;
 }
 
 /* A client's memory controllers (free-running counters): the socket's read and write bandwidth. */
-void perfmon_own_client_memory(FILE *f)
+void perfmon_own_client_memory(const struct perfmon_layout_config *c, FILE *f)
 {
-	fprintf(f, "\ngroup Memory\n  key 9\n  title \"Memory bandwidth (the controllers' free-running "
-		"counters, uncore_imc_free_running)\"\n  default on\n  pmu imc_free\n"
-		"  event data_read_mib data_read\n  event data_write_mib data_write\n"
-		"  metric read_bytes_per_s socket B/s = data_read_mib * 1048576 / seconds\n"
-		"  help \"DRAM read bandwidth: the kernel's data_read (64-byte lines, in MiB by its "
-		".scale) of every memory controller\"\n"
-		"  metric write_bytes_per_s socket B/s = data_write_mib * 1048576 / seconds\n"
-		"  help \"DRAM write bandwidth: the kernel's data_write\"\n"
-		"  metric dram_peak_pct socket %% = 100 * (read_bytes_per_s + write_bytes_per_s) / "
-		"dram_peak\n  help \"Read + write bandwidth as a share of the channels' peak (DIMM "
-		"MT/s x 8 bytes a channel: --dram-mts, else the machine's DIMM speed)\"\n"
-		"  thresholds warn 70 crit 90\nend\n");
+	own_group(c->own, PERFMON_OWN_MEMORY, "Memory", f);
 }
 
 /*

@@ -5,7 +5,8 @@
  * channel's DRAM bandwidth over the data fabric's beats, on Intel's
  * servers each UPI link's utilisation and speed and the cores' misses to
  * CXL memory; and every execution port of the cores.  Pure functions of
- * their inputs; they print layout text to F.
+ * their inputs (the own files read once a layout); they print layout text
+ * to F.
  */
 #ifndef PMUTOP_PERFMON_OWN_H
 #define PMUTOP_PERFMON_OWN_H
@@ -17,10 +18,32 @@
 
 struct perfmon_layout_config;
 
-/* RAPL's groups, a domain each the power PMU has (RAPL: PERFMON_RAPL_* bits); how many. */
-int perfmon_own_power(FILE *f, unsigned rapl, bool amd, bool write);
-/* The C-state groups (cstate_core, cstate_pkg; none on AMD) into F if WRITE: how many. */
-int perfmon_own_cstate(FILE *f, bool amd, bool write);
+/*
+ * pmutop's own groups that stand in files (layouts/own/NAME.layout, parts:
+ * layout_parse_part) and the layouts made from the vendors' data include,
+ * a group each where the machine has it: power (RAPL's domains), cstate
+ * (core and package C6), memory (a client's free-running controllers).
+ */
+enum perfmon_own_file {
+	PERFMON_OWN_POWER, PERFMON_OWN_CSTATE, PERFMON_OWN_MEMORY, PERFMON_OWN_FILES
+};
+
+struct perfmon_own {
+	char *text[PERFMON_OWN_FILES];
+};
+
+/*
+ * Read and check the files of LAYOUT_DIR/own (NULL: paths_layout_dir's)
+ * into O: each parses and has the groups the generator takes.  0, or -errno
+ * with ERR ("FILE:LINE:COL: expected ..." and what to do).
+ */
+int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, size_t errlen);
+void perfmon_own_free(struct perfmon_own *o);
+
+/* RAPL's groups, a domain each the power PMU has (C's rapl); how many; into F unless NULL. */
+int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f);
+/* The C-state groups (cstate_core, cstate_pkg; none on AMD): how many; into F unless NULL. */
+int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, FILE *f);
 
 /*
  * pmutop's condition for node M of a top-down tree whose vendor publishes no
@@ -35,7 +58,7 @@ bool perfmon_own_tree_threshold(const struct perfmon *p, int m,
 				size_t len);
 
 /* A client's memory controllers: the socket's read and write bandwidth. */
-void perfmon_own_client_memory(FILE *f);
+void perfmon_own_client_memory(const struct perfmon_layout_config *c, FILE *f);
 
 /* Zen 2/3: DRAM per channel over the fabric, ROOM groups at most; how many. */
 int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,

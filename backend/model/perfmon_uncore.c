@@ -404,7 +404,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 	/* the buckets in the order groups are granted: memory, links, CHAs / L3, the rest */
 	static const int order[PU_NBUCKETS] = { 0, 4, 3, 7, 2, 6, 1, 5, 8 };
 	bool amd = !strcmp(p->vendor, "AuthenticAMD");
-	int npower = perfmon_own_power(f, c->rapl, amd, false) + perfmon_own_cstate(f, amd, false);
+	int npower = perfmon_own_power(c, amd, NULL) + perfmon_own_cstate(c, amd, NULL);
 	bool power = room >= npower, client = c->imc_free > 0 && !c->channels;
 	struct pu_group (*groups)[PU_MAX_GROUPS] = xcalloc(PU_NBUCKETS, sizeof(*groups));
 	int ngroups[PU_NBUCKETS] = { 0 }, ev[PU_WIDE_EVENTS], nev, cha_first = 0;
@@ -437,7 +437,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 	if (power)
 		room -= npower;
 	if (client && room > 0) {
-		perfmon_own_client_memory(f);
+		perfmon_own_client_memory(c, f);
 		room--;
 	}
 	/* Zen 2 and 3: DRAM per channel only through the data fabric */
@@ -549,8 +549,8 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			room -= perfmon_own_upi(p, c, f, room - cha_first);
 	}
 	if (power) {
-		perfmon_own_power(f, c->rapl, amd, true);
-		perfmon_own_cstate(f, amd, true);
+		perfmon_own_power(c, amd, f);
+		perfmon_own_cstate(c, amd, f);
 	}
 	free(groups);
 }

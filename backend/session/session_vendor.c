@@ -191,10 +191,13 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	perfmon_free(atom);
 	if (rc) {
 		/* the rest keeps working: the architectural events, and why not more */
-		snprintf(notice, len, "%s data for this CPU cannot be used: %s; %s (reinstall "
-			 "pmutop, or set %s)\n", amd ? "AMD's" : "Intel's", err,
+		bool said = strstr(err, "reinstall") != NULL; /* pmutop's own files said what to do */
+
+		snprintf(notice, len, "%s data for this CPU cannot be used: %s; %s%s%s%s\n",
+			 amd ? "AMD's" : "Intel's", err,
 			 amd ? "no layout to count with" : "counting the architectural events instead",
-			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR");
+			 said ? "" : " (reinstall pmutop, or set ",
+			 said ? "" : amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR", said ? "" : ")");
 		return -ENOENT;
 	}
 	return 0;
