@@ -38,7 +38,7 @@
 #    DDR4-3200's 25.6 GB/s.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 72
+plan 73
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
@@ -248,3 +248,9 @@ run "$PMUTOP" --root "$dir" --doctor
 expect_match "... a family AMD's data has none of: says which it covers" "$out" \
 	"(a generation AMD's data in pmutop does not cover (Zen 2 to Zen 5 (family 17h, 19h, 1Ah)); family 1Bh model 01h)"
 fakehw_stop
+
+# --layout of an Intel CPU on Zen 4: the refusal names the layout made from AMD's data (the
+# kernel's mapfile gives family 19h model 11h amdzen4), not "none"
+run "$PMUTOP" --sim genoa --source perf --layout "$top_srcdir/layouts/nehalem.layout" -b -n 1
+expect_match "--layout nehalem on Genoa: refused, naming the layout made from AMD's data" "$rc $err" \
+	"is for other CPUs: this one (family 25 model 0x11, Zen 4) has the layout pmutop makes from AMD's data for Zen 4 and"

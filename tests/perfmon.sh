@@ -4,7 +4,7 @@
 # the vendor's formulas over the vendor's event names, and every kind of
 # missing or damaged data gets one line that says what to do.
 . "$top_srcdir/tests/lib.sh"
-plan 22
+plan 23
 
 run "$PMUTOP" --list-metrics --cpu 06_8F
 expect_rc "--list-metrics for a Sapphire Rapids exits 0" 0
@@ -64,3 +64,9 @@ sed 's/"Formula":"100 \* ( a \/ ( b + c + d + a ) )"/"Formula":"100 * ( a \/ ( b
 run env PMUTOP_PERFMON_DIR="$d" "$PMUTOP" --list-metrics --cpu 06_8F
 expect_match "a formula that does not parse names the metric and the column" "$err" "pmutop: $d/spr.json: metric Backend_Bound: formula column 30: expected ')'"
 rm -rf "$d"
+
+# --layout of another CPU on a platform after the seed CPUs (no row of the CPU table): the
+# refusal names the platform Intel's mapfile gives 06_8F (SPR) and the layout made from its data
+run "$PMUTOP" --sim sapphire-rapids --layout "$top_srcdir/layouts/nehalem.layout" -b -n 1
+expect_match "--layout nehalem on Sapphire Rapids: refused, naming the layout pmutop would make" \
+	"$rc $err" "2 pmutop: layout $top_srcdir/layouts/nehalem.layout (nehalem) is for other CPUs: this one (family 6 model 0x8F, SPR by Intel's data) has the layout pmutop makes from Intel's data for SPR and"

@@ -48,14 +48,23 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
 	    !layout_covers(s->layout, info)) {
 		/* another CPU's events encode other things here: figures that would lie */
+		const struct cpumodel *row = cpumodel_of(info);
+		char kind[96], plat[64], its[160];
+
+		if (row && row->p->layout)
+			snprintf(its, sizeof(its), "layout %s in pmutop's CPU table", row->p->layout);
+		else if (!session_vendor_platform(c->perfmon_dir, info, plat, sizeof(plat)))
+			snprintf(its, sizeof(its), "the layout pmutop makes from %s data for %s",
+				 info->vendor_id == CPUID_VENDOR_AMD ? "AMD's" : "Intel's", plat);
+		else
+			snprintf(its, sizeof(its), "%s", info->uarch == CPUID_UARCH_ARCH
+				 ? "layout arch (the architectural events)" : "no layout in pmutop");
 		snprintf(err, errlen, "layout %s (%s) is for other CPUs: this one (family %u model "
-			 "0x%02X, %s) has layout %s in pmutop's CPU table and the file's models line does "
-			 "not name it, and its events differ; leave --layout out for this CPU's layout, "
-			 "or give --force-layout to use it anyway", c->layout_path, s->layout->name,
-			 info->family, info->model, info->uarch_name ? info->uarch_name : "unknown",
-			 cpumodel_of(info) && cpumodel_of(info)->p->layout
-			 ? cpumodel_of(info)->p->layout
-			 : info->uarch == CPUID_UARCH_ARCH ? "arch" : "none");
+			 "0x%02X, %s) has %s and the file's models line does not name it, and its "
+			 "events differ; leave --layout out for this CPU's layout, or give "
+			 "--force-layout to use it anyway", c->layout_path, s->layout->name,
+			 info->family, info->model,
+			 session_cpu_kind(c->perfmon_dir, info, kind, sizeof(kind)), its);
 		return -EINVAL;
 	}
 	if (c->groups) {

@@ -51,6 +51,23 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 			      const struct perfmon_layout_config *mc, struct layout **out,
 			      char *notice, size_t len);
 
+/*
+ * The platform the vendor's data (session_vendor_dir) names for INFO's CPU
+ * ("SPR", "Zen 4") into BUF: 0, or -ENOENT (no data, or none for the model).
+ */
+int session_vendor_platform(const char *perfmon_dir, const struct cpuid_info *info, char *buf,
+			    size_t len);
+
+/*
+ * What kind of CPU INFO is, in words for a message: the CPU table's
+ * microarchitecture where it has a row (or CPUID names one), else the
+ * platform the vendor's data gives its model ("SPR by Intel's data"), else
+ * what CPUID says ("architectural perfmon", "unknown").  BUF holds it if
+ * need be.
+ */
+const char *session_cpu_kind(const char *perfmon_dir, const struct cpuid_info *info, char *buf,
+			     size_t len);
+
 struct session_config {
 	/* the machine the run looks at (session_machine_open), read by session_open only */
 	const struct machine *machine;

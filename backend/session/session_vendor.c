@@ -148,6 +148,45 @@ const char *session_vendor_dir(const char *perfmon_dir, const struct cpuid_info 
 	       : info->vendor_id == CPUID_VENDOR_AMD ? paths_amd_dir(NULL) : NULL;
 }
 
+/* The vendor's data file for INFO's model in DIR, into PATH (PATH_MAX): perfmon_find's rc. */
+static int session_vendor_find(const char *dir, const struct cpuid_info *info, char *path,
+			       char *err, size_t errlen)
+{
+	/* a hybrid part: the P-cores' data (core type 40H), the E-cores' beside it */
+	return perfmon_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model,
+			    info->stepping, info->hybrid ? 0x40 : info->core_type, path, err,
+			    errlen);
+}
+
+int session_vendor_platform(const char *perfmon_dir, const struct cpuid_info *info, char *buf,
+			    size_t len)
+{
+	const char *dir = session_vendor_dir(perfmon_dir, info);
+	char path[PATH_MAX], err[PATH_MAX + 400];
+	struct perfmon *p;
+
+	if (!dir || session_vendor_find(dir, info, path, err, sizeof(err)) ||
+	    perfmon_load(path, &p, err, sizeof(err)))
+		return -ENOENT;
+	snprintf(buf, len, "%s", p->platform);
+	perfmon_free(p);
+	return 0;
+}
+
+const char *session_cpu_kind(const char *perfmon_dir, const struct cpuid_info *info, char *buf,
+			     size_t len)
+{
+	char plat[64];
+
+	if (cpumodel_of(info) || (info->uarch != CPUID_UARCH_ARCH &&
+				  info->uarch != CPUID_UARCH_UNKNOWN) ||
+	    session_vendor_platform(perfmon_dir, info, plat, sizeof(plat)))
+		return info->uarch_name ? info->uarch_name : "unknown";
+	snprintf(buf, len, "%s by %s data", plat,
+		 info->vendor_id == CPUID_VENDOR_AMD ? "AMD's" : "Intel's");
+	return buf;
+}
+
 int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *info,
 			      const struct perfmon_layout_config *mc, struct layout **out,
 			      char *notice, size_t len)
@@ -164,10 +203,7 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	*out = NULL;
 	if (!dir || (row && row->p->layout) || mc->gp_counters < 1)
 		return -ENOENT;
-	/* a hybrid part: the P-cores' data (core type 40H), the E-cores' beside it */
-	rc = perfmon_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model,
-			  info->stepping, info->hybrid ? 0x40 : info->core_type, path, err,
-			  sizeof(err));
+	rc = session_vendor_find(dir, info, path, err, sizeof(err));
 	if (rc == -ENOENT)
 		return -ENOENT;
 	if (!rc)

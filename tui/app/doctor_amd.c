@@ -7,6 +7,7 @@
 #include "app.h"
 #include "cpumodel.h"
 #include "doctor_int.h"
+#include "session.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,7 @@ void doctor_amd_cpu(struct doctor_ctx *c, struct doctor_line *l)
 		snprintf(gen, sizeof(gen), "%s, %s", row->p->name, row->name);
 	else if (c->info.uarch != CPUID_UARCH_UNKNOWN)
 		snprintf(gen, sizeof(gen), "%s", c->info.uarch_name);
-	else if (doctor_data_platform(c, plat, sizeof(plat)) == 0)
+	else if (session_vendor_platform(c->in->perfmon_dir, &c->info, plat, sizeof(plat)) == 0)
 		/* a model of a generation AMD's data maps (models.csv), not yet a row of the table */
 		snprintf(gen, sizeof(gen), "%s by AMD's data, a model pmutop's CPU table does not "
 			 "name", plat);

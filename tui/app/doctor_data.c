@@ -103,36 +103,6 @@ static int doctor_data_find(struct doctor_ctx *c, const char *dir, char *path, c
 			    c->info.model, c->info.stepping, c->info.core_type, path, err, errlen);
 }
 
-/* The platform the vendor's data names for this CPU ("Zen 3"), in BUF; -1: none. */
-int doctor_data_platform(struct doctor_ctx *c, char *buf, size_t len)
-{
-	char err[PATH_MAX + 256], path[PATH_MAX];
-	const char *dir = session_vendor_dir(c->in->perfmon_dir, &c->info);
-	struct perfmon *p;
-
-	if (!dir || doctor_data_find(c, dir, path, err, sizeof(err)) ||
-	    perfmon_load(path, &p, err, sizeof(err)))
-		return -1;
-	snprintf(buf, len, "%s", p->platform);
-	perfmon_free(p);
-	return 0;
-}
-
-/*
- * What kind of Intel CPU this is, for the CPU line: the CPU table's platform, or where the
- * table has no row (every platform after the seed CPUs') the one Intel's data names for its
- * model ("SPR by Intel's data"), not "architectural perfmon"; BUF holds it if need be.
- */
-const char *doctor_cpu_kind(struct doctor_ctx *c, char *buf, size_t len)
-{
-	char plat[64];
-
-	if (cpumodel_of(&c->info) || doctor_data_platform(c, plat, sizeof(plat)))
-		return c->info.uarch_name;
-	snprintf(buf, len, "%s by Intel's data", plat);
-	return buf;
-}
-
 /* Intel's published data for this CPU: the platform, its metrics and tree, the version. */
 void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 {

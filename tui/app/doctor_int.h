@@ -41,10 +41,6 @@ void doctor_amd_cpu(struct doctor_ctx *c, struct doctor_line *l);
 /* The checks of what is counted: the layout, Intel's data (doctor_data.c). */
 void doctor_layout(struct doctor_ctx *c, struct doctor_line *l);
 void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l);
-/* The platform the vendor's data names for this CPU (the data line's), in BUF; -1: none. */
-int doctor_data_platform(struct doctor_ctx *c, char *buf, size_t len);
-/* The Intel CPU's kind for the CPU line: its table platform, or its data's (in BUF). */
-const char *doctor_cpu_kind(struct doctor_ctx *c, char *buf, size_t len);
 /* The DIMMs' speed (emulated, or SMBIOS), the channels' peak. */
 void doctor_memory_speed(struct doctor_ctx *c, struct doctor_line *l);
 
