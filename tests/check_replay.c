@@ -246,10 +246,11 @@ START_TEST(bad_lines_are_named_with_line_and_byte)
 		static const char *const edits[][3] = {
 			{ "\"scaled\":[", "100000", "a scaled metric is not one of" },
 			{ "\"flags\":[", "[99,0,0,\"x\"]", "a flag names a socket" },
-			{ "\"threads\":[", "[0,0,0,0,0,[],[]]", "inputs or raw counts" },
+			{ "\"threads\":{\"rows\":[", "[0,0,0,0,0,[],[]]", "inputs or raw counts" },
 			{ "\"groups\":[[\"", "sideways-", "a group's state" },
 			/* CHAs that do not fit the sockets */
-			{ "{", "\"nboxes\":2,\"boxes\":[[0]]", "a sample's CHAs (nboxes, boxes) do not fit" },
+			{ "\"kinds\":{", "\"chas\":{\"per_socket\":2,\"rows\":[[0]]}",
+			  "rows of a socket's part (per_socket, rows) do not fit its sockets" },
 		};
 
 		for (size_t i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {

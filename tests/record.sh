@@ -37,7 +37,7 @@ res=$($PY - "$tmp/run.jsonl" 2>&1 <<'PYEOF'
 import pmutop_json, json, sys
 lines = [pmutop_json.loads(l) for l in open(sys.argv[1])]
 h = lines[0]
-assert h["pmutop_recording"] == 1 and h["simulated"] is True and "SIMULATED" in h["source"]
+assert h["pmutop_recording"] == 2 and h["simulated"] is True and "SIMULATED" in h["source"]
 assert h["layout"]["name"] == "nehalem" and "group stalls" in h["layout"]["text"]
 ev = {e["name"]: e for e in h["events"]}
 assert all(e["evtsel"].startswith("0x") for e in h["events"]) and len(ev) > 10
@@ -45,7 +45,12 @@ assert h["topology"]["threads"] == 16 and h["topology"]["sockets"] == 2
 s = lines[1]
 # inputs: the built-ins, then the variables of the events of the groups that counted
 assert s["inputs"][:len(h["builtins"])] == list(range(len(h["builtins"])))
-assert len(s["threads"][0][5]) == len(s["inputs"]) and len(s["threads"][0][6]) == len(s["raw_events"])
+# the rows kind by kind (the sample's kinds table): Nehalem-EP's 16 threads, 8 cores, 2 sockets
+# and 3 channels a socket (its IMC group counted)
+k = s["kinds"]
+assert [len(k[t]["rows"]) for t in ("threads", "cores", "sockets")] == [16, 8, 2], list(k)
+assert k["channels"]["per_socket"] == 3 and len(k["channels"]["rows"]) == 6 and "chas" not in k
+assert len(k["threads"]["rows"][0][5]) == len(s["inputs"]) and len(k["threads"]["rows"][0][6]) == len(s["raw_events"])
 groups_counted = [i for i, g in enumerate(s["groups"]) if g[0] in ("live", "rotating")]
 assert len(groups_counted) == 4 and 0 < len(s["raw_events"]) < len(h["events"]), (groups_counted, len(s["raw_events"]))
 assert "metrics" not in s, "metrics are computed at replay, not stored"
@@ -114,9 +119,9 @@ expect_match "... saying so" "$err" "empty: not a pmutop recording"
 head -c 3000 /dev/urandom >"$tmp/random.bin"
 run "$PMUTOP" --replay "$tmp/random.bin" -b
 expect_match "random bytes: not a recording, with the line" "$err" "line 1 (byte 0): "
-sed '1s/"pmutop_recording":1/"pmutop_recording":9/' "$tmp/run2.jsonl" >"$tmp/v9.jsonl"
+sed '1s/"pmutop_recording":2/"pmutop_recording":9/' "$tmp/run2.jsonl" >"$tmp/v9.jsonl"
 run "$PMUTOP" --replay "$tmp/v9.jsonl" -b
-expect_match "another format version is named" "$err" "format version 9; this pmutop reads version 1"
+expect_match "another format version is named" "$err" "format version 9; this pmutop reads versions 1 to 2"
 head -c $(($(wc -c <"$tmp/run2.jsonl") - 100)) "$tmp/run2.jsonl" >"$tmp/cut.jsonl"
 run "$PMUTOP" --replay "$tmp/cut.jsonl" -b --format json
 expect_rc "a recording cut short replays" 0

@@ -26,6 +26,38 @@ static const struct sample_entity *sample_kind_socket(const struct sample *s, in
 static const struct sample_entity *sample_kind_channel(const struct sample *s, int i) { return &s->channels[i]; }
 static const struct sample_entity *sample_kind_cha(const struct sample *s, int i) { return &s->boxes[i]; }
 
+static struct sample_entity *sample_kind_store_threads(struct sample *s, int per)
+{
+	(void)per;
+	return s->threads;
+}
+
+static struct sample_entity *sample_kind_store_cores(struct sample *s, int per)
+{
+	(void)per;
+	return s->cores;
+}
+
+static struct sample_entity *sample_kind_store_sockets(struct sample *s, int per)
+{
+	(void)per;
+	return s->sockets;
+}
+
+static struct sample_entity *sample_kind_store_channels(struct sample *s, int per)
+{
+	if (!s->channels)
+		sample_add_channels(s, per);
+	return s->channels;
+}
+
+static struct sample_entity *sample_kind_store_chas(struct sample *s, int per)
+{
+	if (!s->boxes)
+		sample_add_boxes(s, per);
+	return s->boxes;
+}
+
 static bool sample_kind_at_thread(const struct layout *l, int m)
 {
 	return layout_scope_computed(l->metrics[m].scope, LAYOUT_THREAD);
@@ -53,6 +85,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.labels = { SAMPLE_LABEL_CPU, SAMPLE_LABEL_CORE, SAMPLE_LABEL_SOCKET }, .nlabels = 3,
 		.count = sample_kind_threads, .row = sample_kind_thread,
 		.figure = sample_kind_at_thread, .counts = true,
+		.store = sample_kind_store_threads,
 	},
 	[SAMPLE_KIND_CORE] = {
 		.name = "core", .table = "cores", .option = "--per-core",
@@ -60,6 +93,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.labels = { SAMPLE_LABEL_CORE, SAMPLE_LABEL_SOCKET }, .nlabels = 2,
 		.count = sample_kind_cores, .row = sample_kind_core,
 		.figure = sample_kind_at_core, .counts = true,
+		.store = sample_kind_store_cores,
 	},
 	[SAMPLE_KIND_SOCKET] = {
 		.name = "socket", .table = "sockets", .option = "--per-socket",
@@ -67,6 +101,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.labels = { SAMPLE_LABEL_SOCKET }, .nlabels = 1,
 		.count = sample_kind_sockets, .row = sample_kind_socket,
 		.figure = sample_kind_at_socket, .counts = true,
+		.store = sample_kind_store_sockets,
 	},
 	[SAMPLE_KIND_CHANNEL] = {
 		.name = "channel", .table = "channels", .option = "--per-channel",
@@ -75,6 +110,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.per_socket = sample_kind_channels_per,
 		.count = sample_kind_channels, .row = sample_kind_channel,
 		.figure = sample_kind_at_channel, .on_demand = true, .counts = true,
+		.store = sample_kind_store_channels,
 	},
 	/* the CHA groups' figures of each CHA alone: a rate its share of the socket's */
 	[SAMPLE_KIND_CHA] = {
@@ -84,6 +120,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.per_socket = sample_kind_chas_per,
 		.count = sample_kind_chas, .row = sample_kind_cha,
 		.figure = sample_box_metric, .on_demand = true,
+		.store = sample_kind_store_chas, .keeps = sample_box_event,
 	},
 };
 

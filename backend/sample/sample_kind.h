@@ -3,10 +3,10 @@
  * each (as perf's pmu-events describe PMUs as table rows): what a row of
  * the kind is called, the table it is written in, the keys that name it,
  * the kind it is part of, where its rows are and which metrics are its
- * figures.  The writers (the JSON tables, the long CSV, Prometheus) walk
- * this table instead of naming threads, cores, sockets, channels and CHAs
- * each: a new kind is its producer (what fills the sample's rows) and a
- * row here.  Pure functions of a sample: any thread.
+ * figures.  The writers (the JSON tables, the long CSV, Prometheus,
+ * recordings) and replay walk this table instead of naming threads, cores,
+ * sockets, channels and CHAs each: a new kind is its producer (what fills
+ * the sample's rows) and a row here.  Pure functions of a sample: any thread.
  */
 #ifndef PMUTOP_SAMPLE_KIND_H
 #define PMUTOP_SAMPLE_KIND_H
@@ -72,6 +72,20 @@ struct sample_kind {
 	bool on_demand;
 	/* a row's counts as read can be written (--counts): false where the socket's stand for it */
 	bool counts;
+	/*
+	 * Its rows as the sample stores them, for a recording to keep and a
+	 * replay to fill: the array, made first with PER rows a socket where
+	 * the kind is a socket's part (PER ignored otherwise: sample_new made
+	 * them).  NULL: its rows are other kinds' (a view), made again from
+	 * those.
+	 */
+	struct sample_entity *(*store)(struct sample *s, int per);
+	/*
+	 * The layout's events whose inputs its rows keep, without raw counts
+	 * (the CHAs: their own groups'); NULL: every event that counted, with
+	 * its raw count
+	 */
+	bool (*keeps)(const struct layout *l, int ev);
 };
 
 extern const struct sample_kind sample_kinds[SAMPLE_NKINDS];

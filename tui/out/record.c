@@ -341,10 +341,12 @@ int record_open(const char *path, const struct record_about *a, struct record **
  * the groups that counted (the others are n/a anyway; events of one name
  * on several channels share a variable), as var indices in increasing
  * order into WHICH; and those events, by index, into EVS for their raw
- * counts (EVS NULL: none).  BOXES: the boxes' events alone (sample.boxes).
- * Returns the number of inputs; *NEVS the events.
+ * counts (EVS NULL: none).  KEEPS: those events alone (a kind's, as the
+ * CHAs' keep their own groups' events; NULL: all).  Returns the number of
+ * inputs; *NEVS the events.
  */
-static int record_inputs(const struct sample *s, bool boxes, int *which, int *evs, int *nevs)
+static int record_inputs(const struct sample *s, bool (*keeps)(const struct layout *, int),
+			 int *which, int *evs, int *nevs)
 {
 	const struct layout *l = s->layout;
 	int n = 0;
@@ -356,8 +358,7 @@ static int record_inputs(const struct sample *s, bool boxes, int *which, int *ev
 		enum sample_group_state st = s->groups[l->events[i].group].state;
 		int var = layout_event_var(l, i);
 
-		if ((st != SAMPLE_GROUP_LIVE && st != SAMPLE_GROUP_ROTATING) ||
-		    (boxes && !sample_box_event(l, i)))
+		if ((st != SAMPLE_GROUP_LIVE && st != SAMPLE_GROUP_ROTATING) || (keeps && !keeps(l, i)))
 			continue;
 		if (evs)
 			evs[(*nevs)++] = i;
@@ -387,31 +388,53 @@ static json_t *record_entity(const struct sample_entity *e, const int *which, in
 	return a;
 }
 
-static json_t *record_entities(const struct sample_entity *es, int n, const int *which,
-				int nwhich, const int *evs, int nevs)
+static json_t *record_ints(const int *v, int n)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; i < n; i++)
-		json_array_append_new(a, record_entity(&es[i], which, nwhich, evs, nevs));
+	for (int k = 0; k < n; k++)
+		json_array_append_new(a, json_integer(v[k]));
 	return a;
 }
 
 /*
- * The CHAs one by one (sample.boxes): their inputs are the built-ins and the
- * CHA groups' events that counted, in WHICH (room for them), no raw counts.
+ * Every kind's rows the sample stores (sample_kinds[]: the views of others'
+ * rows are made again on replay), by its table's name: {"rows": [...]},
+ * with "per_socket" for a socket's part (none: no entry) and "inputs" for
+ * a kind that keeps some events alone (no raw counts).  WHICH, EVS: the
+ * sample's inputs and raw events.
  */
-static void record_boxes(const struct sample *s, json_t *o, int *which)
+static json_t *record_kinds(const struct sample *s, const int *which, int nwhich, const int *evs,
+			    int nevs)
 {
-	json_t *in = json_array();
-	int nevs, n = record_inputs(s, true, which, NULL, &nevs);
+	int *tmp = xcalloc((size_t)(LAYOUT_NBUILTINS + s->layout->nevents), sizeof(int));
+	json_t *kinds = json_object();
 
-	for (int k = 0; k < n; k++)
-		json_array_append_new(in, json_integer(which[k]));
-	json_object_set_new(o, "nboxes", json_integer(s->nboxes));
-	json_object_set_new(o, "box_inputs", in);
-	json_object_set_new(o, "boxes", record_entities(s->boxes, s->nsockets * s->nboxes, which, n,
-							NULL, 0));
+	for (int k = 0; k < SAMPLE_NKINDS; k++) {
+		const struct sample_kind *kd = &sample_kinds[k];
+		const int *kw = which;
+		int kn = nwhich, knevs = nevs;
+		json_t *o, *rows;
+
+		if (!kd->store || (kd->per_socket && !kd->per_socket(s)))
+			continue;
+		o = json_object();
+		if (kd->keeps) {
+			kn = record_inputs(s, kd->keeps, tmp, NULL, &knevs);
+			kw = tmp;
+			knevs = 0;
+			json_object_set_new(o, "inputs", record_ints(tmp, kn));
+		}
+		if (kd->per_socket)
+			json_object_set_new(o, "per_socket", json_integer(kd->per_socket(s)));
+		rows = json_array();
+		for (int i = 0; i < kd->count(s); i++)
+			json_array_append_new(rows, record_entity(kd->row(s, i), kw, kn, evs, knevs));
+		json_object_set_new(o, "rows", rows);
+		json_object_set_new(kinds, kd->table, o);
+	}
+	free(tmp);
+	return kinds;
 }
 
 /* A sample line's object. */
@@ -419,17 +442,13 @@ static json_t *record_sample_json(const struct sample *s)
 {
 	const struct layout *l = s->layout;
 	json_t *o = json_object(), *groups = json_array(), *scaled = json_array(),
-	       *flags = json_array(), *inputs = json_array(), *rawev = json_array();
+	       *flags = json_array();
 	int *which = xcalloc((size_t)(LAYOUT_NBUILTINS + l->nevents), sizeof(int)), nwhich;
 	int *evs = xcalloc((size_t)l->nevents + 1, sizeof(int)), nevs;
 
-	nwhich = record_inputs(s, false, which, evs, &nevs);
-	for (int k = 0; k < nwhich; k++)
-		json_array_append_new(inputs, json_integer(which[k]));
-	for (int k = 0; k < nevs; k++)
-		json_array_append_new(rawev, json_integer(evs[k]));
-	json_object_set_new(o, "inputs", inputs);
-	json_object_set_new(o, "raw_events", rawev);
+	nwhich = record_inputs(s, NULL, which, evs, &nevs);
+	json_object_set_new(o, "inputs", record_ints(which, nwhich));
+	json_object_set_new(o, "raw_events", record_ints(evs, nevs));
 	json_object_set_new(o, "seq", json_integer((json_int_t)s->seq));
 	json_object_set_new(o, "time", json_real(s->time));
 	json_object_set_new(o, "interval_s", json_real(s->interval_s));
@@ -450,17 +469,7 @@ static json_t *record_sample_json(const struct sample *s)
 		if (s->metric_scaled[m])
 			json_array_append_new(scaled, json_integer(m));
 	json_object_set_new(o, "scaled", scaled);
-	json_object_set_new(o, "threads", record_entities(s->threads, s->nthreads, which, nwhich,
-							  evs, nevs));
-	json_object_set_new(o, "cores", record_entities(s->cores, s->ncores, which, nwhich, evs,
-							nevs));
-	json_object_set_new(o, "sockets", record_entities(s->sockets, s->nsockets, which, nwhich,
-							  evs, nevs));
-	json_object_set_new(o, "nchannels", json_integer(s->nchannels));
-	json_object_set_new(o, "channels", record_entities(s->channels, s->nsockets * s->nchannels,
-							   which, nwhich, evs, nevs));
-	if (s->nboxes)
-		record_boxes(s, o, which);
+	json_object_set_new(o, "kinds", record_kinds(s, which, nwhich, evs, nevs));
 	free(which);
 	free(evs);
 	for (int i = 0; i < s->nflags; i++) {

@@ -2,7 +2,7 @@
  * record: a run written as JSON lines (jansson), for replay (replay.h) on
  * any machine.  Format version RECORD_VERSION, in the man page:
  *
- *   line 1: {"pmutop_recording": 1, "pmutop_version", "host", "created",
+ *   line 1: {"pmutop_recording": 2, "pmutop_version", "host", "created",
  *            "source", "simulated", "cpu": {"brand", "uarch", "gp_counters",
  *            "perfmon_version"}, "topology": {"source", "sockets", "cores",
  *            "threads", "hwloc_xml"}, "interval_s", "builtins": [...], "layout": {"name",
@@ -13,13 +13,21 @@
  *            "scaled": [metric index...], "inputs": [var index...] (the
  *            built-ins, then the variables of the events of the groups that
  *            counted, increasing), "raw_events": [event index...] (those
- *            events), "threads" / "cores" / "sockets" / "channels": [[index,
- *            core, socket, os_core_id, os_socket_id, [the inputs' values, as
- *            used], [the raw counts of raw_events]]], "flags":
+ *            events), "kinds": {TABLE: {"rows": [[index, core, socket,
+ *            os_core_id, os_socket_id, [the inputs' values, as used], [the
+ *            raw counts of raw_events]]], "per_socket" (a socket's part),
+ *            "inputs" (a kind that keeps its own events' alone, no raw
+ *            counts)}} for every kind of sample_kinds[] the sample stores
+ *            (threads, cores, sockets; channels, chas where it has them),
+ *            "who", "throttle" where asked, "flags":
  *            [[socket, channel, metric, why]], "warning", "error", "resets",
  *            "gp_usable", "gp_used", "unc_usable"}
  *   and, where they happened: {"mark", "time"}, {"groups_on": [names],
  *            "time"}, {"interval_set": s, "time"}.
+ *
+ * Version 1 (pmutop before this) had the kinds' rows at the top level
+ * ("threads", "cores", "sockets", "channels" and "nchannels", the CHAs'
+ * "boxes", "nboxes" and "box_inputs"); replay reads both.
  *
  * Metrics are not written: replay computes them from the inputs, as the
  * sampler did (sample_recompute), so explain and every metric work there.
@@ -37,7 +45,7 @@
 
 #include "frontend.h"
 
-#define RECORD_VERSION 1
+#define RECORD_VERSION 2
 
 struct record;
 

@@ -35,6 +35,7 @@ struct replay {
 	 * replays with the new ones n/a.
 	 */
 	int nb, bmap[LAYOUT_NBUILTINS + 64];
+	int version;            /* the format's (1: the kinds' rows at the top level) */
 };
 
 /* ERR: "PATH: line N (byte B): WHAT", WHAT's control characters shown as '?'. */
@@ -148,11 +149,12 @@ static int replay_header(struct replay *r, const char *text, size_t len, char *e
 	}
 	r->header = h;
 	text_clean_json(h, replay_keep);
-	if (json_integer_value(json_object_get(h, "pmutop_recording")) != RECORD_VERSION) {
+	r->version = (int)json_integer_value(json_object_get(h, "pmutop_recording"));
+	if (r->version != 1 && r->version != RECORD_VERSION) {
 		char what[160];
 
-		snprintf(what, sizeof(what), "format version %lld; this pmutop reads version %d",
-			 (long long)json_integer_value(json_object_get(h, "pmutop_recording")),
+		snprintf(what, sizeof(what), "format version %lld; this pmutop reads versions 1 "
+			 "to %d", (long long)json_integer_value(json_object_get(h, "pmutop_recording")),
 			 RECORD_VERSION);
 		return replay_bad(r, 1, 0, err, errlen, what);
 	}
@@ -297,8 +299,7 @@ long replay_trailing(const struct replay *r)
 	return r->trailing;
 }
 
-/* IN, the inputs: the built-ins first, then event variables, increasing; into SH's which. */
-static const char *replay_inputs(const struct replay *r, json_t *in, struct replay_shape *sh)
+const char *replay_inputs(const struct replay *r, json_t *in, struct replay_shape *sh)
 {
 	const char *bad = "a sample's inputs are not the built-ins and some of the layout's events";
 	int last = -1;
@@ -323,60 +324,38 @@ static const char *replay_inputs(const struct replay *r, json_t *in, struct repl
 	return NULL;
 }
 
-/*
- * The CHAs one by one (O's optional nboxes, box_inputs, boxes: the CHA
- * groups' inputs of each, no raw counts) into S: NULL, or what is wrong.
- */
-static const char *replay_boxes(const struct replay *r, json_t *o, struct sample *s)
-{
-	json_t *bx = json_object_get(o, "boxes");
-	json_int_t n = json_integer_value(json_object_get(o, "nboxes"));
-	struct replay_shape sh = { 0 };
-	const char *why;
-
-	if (!json_object_get(o, "nboxes"))
-		return NULL;
-	if (n < 1 || n > 512 || !json_is_array(bx) ||
-	    json_array_size(bx) != (size_t)n * (size_t)s->nsockets)
-		return "a sample's CHAs (nboxes, boxes) do not fit its sockets";
-	sample_add_boxes(s, (int)n);
-	why = replay_inputs(r, json_object_get(o, "box_inputs"), &sh);
-	if (!why)
-		why = replay_entities(bx, s->boxes, s->nsockets * s->nboxes, &sh);
-	free(sh.which);
-	return why;
-}
-
 /* Sample S from line object O: what is wrong, or NULL. */
 static const char *replay_sample(struct replay *r, json_t *o, struct sample **out)
 {
 	const struct layout *l = r->layout;
-	json_t *th = json_object_get(o, "threads"), *co = json_object_get(o, "cores"),
-	       *so = json_object_get(o, "sockets"), *ch = json_object_get(o, "channels"),
-	       *gr = json_object_get(o, "groups"), *sc = json_object_get(o, "scaled"),
+	json_t *gr = json_object_get(o, "groups"), *sc = json_object_get(o, "scaled"),
 	       *fl = json_object_get(o, "flags"), *in = json_object_get(o, "inputs"),
-	       *rev = json_object_get(o, "raw_events");
-	json_int_t nch = json_integer_value(json_object_get(o, "nchannels"));
-	struct sample *s;
+	       *rev = json_object_get(o, "raw_events"),
+	       *kinds = r->version == 1 ? replay_kinds_v1(o) : json_incref(json_object_get(o, "kinds"));
+	json_t *th = replay_kind_rows(kinds, SAMPLE_KIND_THREAD),
+	       *co = replay_kind_rows(kinds, SAMPLE_KIND_CORE),
+	       *so = replay_kind_rows(kinds, SAMPLE_KIND_SOCKET);
+	struct sample *s = NULL;
 	const char *why = NULL;
 	struct replay_shape sh = { 0 };
 	size_t k;
 	json_t *v;
 
 	*out = NULL;
-	if (!json_is_integer(json_object_get(o, "seq")) || !json_is_array(th) ||
-	    !json_is_array(co) || !json_is_array(so) || !json_is_array(ch) || !json_is_array(gr) ||
-	    !json_is_array(sc) || !json_is_array(fl) || !json_is_number(json_object_get(o, "time")) ||
-	    !json_is_number(json_object_get(o, "interval_s")))
-		return "a sample lacks seq, time, interval_s, groups, scaled, threads, cores, "
-		       "sockets, channels or flags";
+	if (!json_is_integer(json_object_get(o, "seq")) || !th || !co || !so ||
+	    !json_is_array(gr) || !json_is_array(sc) || !json_is_array(fl) ||
+	    !json_is_number(json_object_get(o, "time")) ||
+	    !json_is_number(json_object_get(o, "interval_s"))) {
+		json_decref(kinds);
+		return "a sample lacks seq, time, interval_s, groups, scaled, the threads', cores' or "
+		       "sockets' rows, or flags";
+	}
 	if (json_array_size(th) > 65536 || json_array_size(co) > 65536 || json_array_size(so) > 4096 ||
-	    nch < 0 || nch > 64 || json_array_size(ch) != (size_t)nch * json_array_size(so) ||
-	    (int)json_array_size(gr) != l->ngroups)
-		return "a sample's threads, cores, sockets, channels or groups do not fit together";
+	    (int)json_array_size(gr) != l->ngroups) {
+		json_decref(kinds);
+		return "a sample's threads, cores, sockets or groups do not fit together";
+	}
 	s = sample_new(l, (int)json_array_size(th), (int)json_array_size(co), (int)json_array_size(so));
-	if (nch)
-		sample_add_channels(s, (int)nch);
 	s->seq = (uint64_t)json_integer_value(json_object_get(o, "seq"));
 	s->time = json_number_value(json_object_get(o, "time"));
 	s->interval_s = json_number_value(json_object_get(o, "interval_s"));
@@ -425,16 +404,7 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 		}
 		sh.evs[k] = (int)x;
 	}
-	why = replay_entities(th, s->threads, s->nthreads, &sh);
-	if (!why)
-		why = replay_entities(co, s->cores, s->ncores, &sh);
-	if (!why)
-		why = replay_entities(so, s->sockets, s->nsockets, &sh);
-	if (!why)
-		why = replay_entities(ch, s->channels, s->nsockets * s->nchannels, &sh);
-	if (!why)
-		why = replay_boxes(r, o, s);
-	if (why)
+	if ((why = replay_kinds(r, kinds, s, &sh)))
 		goto bad;
 	json_array_foreach(fl, k, v) {
 		json_int_t sk = json_integer_value(json_array_get(v, 0)),
@@ -442,7 +412,7 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 			   m = json_integer_value(json_array_get(v, 2));
 		const char *w = json_string_value(json_array_get(v, 3));
 
-		if (!w || sk < 0 || sk >= s->nsockets || c < -1 || c >= nch || m < -1 ||
+		if (!w || sk < 0 || sk >= s->nsockets || c < -1 || c >= s->nchannels || m < -1 ||
 		    m >= l->nmetrics) {
 			why = "a flag names a socket, channel or metric that is not there";
 			goto bad;
@@ -463,11 +433,13 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 	sample_recompute(s);
 	free(sh.which);
 	free(sh.evs);
+	json_decref(kinds);
 	*out = s;
 	return NULL;
 bad:
 	free(sh.which);
 	free(sh.evs);
+	json_decref(kinds);
 	sample_release(s);
 	return why;
 }
