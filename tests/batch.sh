@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 75
+plan 76
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -267,6 +267,16 @@ for r in rows:
 chas = [r for r in rows if r["scope"] == "cha"]
 print(kinds, len(chas), sorted(int(r["cha"]) for r in chas if r["socket"] == "1") == list(range(56)))')" \
 	"['thread', 'core', 'socket', 'cha'] 112 True"
+# the text format walks them too: each socket's line, then its CHAs' (what the JSON's chas
+# table has: the CHA groups' figures of each CHA)
+run "$PMUTOP" -b -n 1 -d 0.2 --sim sapphire-rapids --source perf -g l
+expect_is "... and in the text format: a line per CHA after its socket's, the CHAs' figures" \
+	"$(printf '%s\n' "$out" | grep '^# socket ' | sed 's/: .*//' | $PY -c '
+import sys
+lines = [l.split() for l in sys.stdin.read().splitlines()]
+socks = [int(l[2]) for l in lines if len(l) == 3]
+chas = [(int(l[2]), int(l[4])) for l in lines if len(l) == 5 and l[3] == "cha"]
+print(socks, len(chas), chas[:2], chas[-1])')" "[0, 1] 112 [(0, 0), (0, 1)] (1, 55)"
 run "$PMUTOP" -b -n 1 -d 0.3 --format json --sim icelake-sp:shared-server --source perf --per-cgroup
 expect_is "--per-cgroup: the who view's cgroups, no process and no thread row" \
 	"$(printf '%s\n' "$out" | tail -1 | $PY -c '

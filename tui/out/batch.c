@@ -34,18 +34,6 @@ const char *batch_core_kind(const struct batch_run *r, const struct sample_entit
 	return t->corekinds[t->cores[e->core].corekind].name;
 }
 
-/* Did any uncore group count (socket and channel rows are worth printing)? */
-static bool batch_uncore_on(const struct sample *s)
-{
-	for (int g = 0; g < s->layout->ngroups; g++)
-		if (layout_pmu_kinds[s->layout->groups[g].pmu].per_socket &&
-		    s->groups[g].state != SAMPLE_GROUP_OFF)
-			return true;
-	return false;
-}
-
-
-
 bool batch_kind_written(const struct sample *s, const struct batch_run *r, const struct sample_kind *k)
 {
 	if (!batch_scope_on(r, (int)(k - sample_kinds)) || !k->count(s))
@@ -97,16 +85,17 @@ double batch_round(double v)
 	return e < 0 ? round(v * scale) / scale : round(v / scale) * scale;
 }
 
-/* " name=value" for every shown metric computed at SCOPE; * scaled, ! flagged. */
+/* " name=value" for every shown figure of kind K of row E (channel CH); * scaled, ! flagged. */
 static void batch_text_pairs(const struct sample *s, const struct batch_run *r,
-			     const struct sample_entity *e, int ch, enum layout_scope scope, FILE *out)
+			     const struct sample_entity *e, int ch, const struct sample_kind *k,
+			     FILE *out)
 {
 	const struct layout *l = s->layout;
 
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v = sample_metric(s, e, m);
 
-		if (!batch_metric_shown(s, r, m) || !batch_metric_at(l, m, scope))
+		if (!batch_metric_shown(s, r, m) || !k->figure(l, m))
 			continue;
 		char num[32];
 
@@ -120,6 +109,42 @@ static void batch_text_pairs(const struct sample *s, const struct batch_run *r,
 }
 
 static int batch_text_body(const struct sample *s, const struct batch_run *r, FILE *out);
+
+/* "# socket 0 channel 1: name=value ...": row I of kind K, named by its kind's keys. */
+static void batch_text_row(const struct sample *s, const struct batch_run *r, enum sample_kind_id k,
+			   int i, FILE *out)
+{
+	const struct sample_kind *kd = &sample_kinds[k];
+	const struct sample_entity *e = kd->row(s, i);
+
+	/* its socket first, then what names it within (a channel's, a CHA's number) */
+	fprintf(out, "# socket %d", e->os_socket_id);
+	for (int j = 0; j < kd->nlabels; j++)
+		if (kd->labels[j] != SAMPLE_LABEL_SOCKET)
+			fprintf(out, " %s %d", sample_label_names[kd->labels[j]],
+				sample_label_value(e, kd->labels[j]));
+	fputc(':', out);
+	batch_text_pairs(s, r, e, sample_kind_has_label(kd, SAMPLE_LABEL_CHANNEL) ? e->index : -1,
+			 kd, out);
+}
+
+/*
+ * Socket K's parts, kind by kind as the sample's kinds table has them (its
+ * memory channels, its CHAs where a CHA group's figures are shown): a line
+ * each, as the JSON tables and CSVs have them.
+ */
+static void batch_text_parts(const struct sample *s, const struct batch_run *r, int k, FILE *out)
+{
+	for (int kd = 0; kd < SAMPLE_NKINDS; kd++) {
+		int per = sample_kinds[kd].per_socket ? sample_kinds[kd].per_socket(s) : 0;
+
+		if (!per || !batch_kind_written(s, r, &sample_kinds[kd]))
+			continue;
+		for (int i = k * per; i < (k + 1) * per; i++)
+			if (batch_kind_row_on(s, r, (enum sample_kind_id)kd, i))
+				batch_text_row(s, r, (enum sample_kind_id)kd, i, out);
+	}
+}
 
 static int batch_text(const struct sample *s, const struct batch_run *r, FILE *out)
 {
@@ -196,17 +221,11 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 		}
 		fputc('\n', out);
 	}
-	/* per-socket totals of every metric, core metrics included; then each channel */
+	/* per socket: its totals of every metric, core metrics included; then its parts */
 	for (int k = 0; k < s->nsockets; k++) {
-		if (batch_row_on(r, LAYOUT_SOCKET, k)) {
-			fprintf(out, "# socket %d:", s->sockets[k].os_socket_id);
-			batch_text_pairs(s, r, &s->sockets[k], -1, LAYOUT_SOCKET, out);
-		}
-		for (int c = 0; c < s->nchannels && batch_uncore_on(s) && batch_row_on(r, LAYOUT_CHANNEL, k);
-		     c++) {
-			fprintf(out, "# socket %d channel %d:", s->sockets[k].os_socket_id, c);
-			batch_text_pairs(s, r, sample_channel(s, k, c), c, LAYOUT_CHANNEL, out);
-		}
+		if (batch_row_on(r, LAYOUT_SOCKET, k))
+			batch_text_row(s, r, SAMPLE_KIND_SOCKET, k, out);
+		batch_text_parts(s, r, k, out);
 	}
 	{
 		char thr[600];
