@@ -55,18 +55,6 @@ static void engine_pace(struct engine *e)
 			len = fmax(len, e->rot_cost / ENGINE_MUX_MAX_COST);
 		rounds = ceil(e->interval / (sets * len) - 1e-9);
 		e->nslices = sets * (int)fmax(1, fmin(rounds, 1e6));
-		/*
-		 * On the real clock, a slice more than whole rounds: the sets go on
-		 * from one interval to the next, so each interval's turns start a
-		 * set later than the last's, as the kernel's timer drifts against
-		 * perf's intervals.  With whole rounds every set held the same
-		 * places of every interval, and a workload whose period divides
-		 * the interval (phased_load.sh: 0.4 s phases, 0.8 s intervals) was
-		 * seen by each set at the same phase every time: its mean was off
-		 * by what one interval's was (47.1-49.1 % against 47.5).
-		 */
-		if (!e->cfg.clock)
-			e->nslices++;
 	} else if (need > 0) {
 		e->nslices = (int)fmax(1, ceil(e->interval / need - 1e-9));
 	}
@@ -315,7 +303,20 @@ int engine_step(struct engine *e)
 	 * its live time starts there.
 	 */
 	t_built = src_real();
+	/*
+	 * On the real clock the sets go on a set further than the round: the
+	 * one due next is passed over (programmed and at once replaced, never
+	 * read), so each interval's turns start a set later than the last's,
+	 * every set still with its whole rounds, as the kernel's timer drifts
+	 * against perf's intervals.  In whole rounds from the same set, every
+	 * set held the same places of every interval, and a workload whose
+	 * period divides the interval (phased_load.sh: 0.4 s phases, 0.8 s
+	 * intervals) was seen by each set at the same phase each time: the
+	 * run's mean was as far off as one interval (47.1-49.1 % against 47.5).
+	 */
 	if (rotate)
+		e->ops->rotate(e->src);
+	if (rotate && !e->cfg.clock)
 		e->ops->rotate(e->src);
 	uncore_rotate(e->unc);
 	engine_rot_cost(e, rotate, (t_read - t_sweep) + (src_real() - t_built));
