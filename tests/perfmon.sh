@@ -4,7 +4,7 @@
 # the vendor's formulas over the vendor's event names, and every kind of
 # missing or damaged data gets one line that says what to do.
 . "$top_srcdir/tests/lib.sh"
-plan 23
+plan 24
 
 run "$PMUTOP" --list-metrics --cpu 06_8F
 expect_rc "--list-metrics for a Sapphire Rapids exits 0" 0
@@ -70,3 +70,13 @@ rm -rf "$d"
 run "$PMUTOP" --sim sapphire-rapids --layout "$top_srcdir/layouts/nehalem.layout" -b -n 1
 expect_match "--layout nehalem on Sapphire Rapids: refused, naming the layout pmutop would make" \
 	"$rc $err" "2 pmutop: layout $top_srcdir/layouts/nehalem.layout (nehalem) is for other CPUs: this one (family 6 model 0x8F, SPR by Intel's data) has the layout pmutop makes from Intel's data for SPR and"
+# with a layout of the user's (here the architectural fallback, which every Intel CPU may
+# take) the run still names the CPU by Intel's data, not CPUID's "architectural perfmon":
+# the recording's header (and the screen's) says so
+d=$(mktemp -d)
+run "$PMUTOP" --sim sapphire-rapids --layout "$top_srcdir/layouts/arch.layout" -b -n 1 -d 0.2 \
+	--record "$d/arch.jsonl"
+expect_is "--layout arch on Sapphire Rapids: the run names the CPU as Intel's data does" \
+	"$rc $(head -1 "$d/arch.jsonl" | ${PYTHON:-python3} -c 'import json, sys; print(json.load(sys.stdin)["cpu"]["uarch"])')" \
+	"0 SPR by Intel's data"
+rm -rf "$d"

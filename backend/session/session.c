@@ -44,6 +44,17 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	if (!c->layout_path && !strncmp(s->layout->name, "amd_", 4))
 		snprintf(s->uarch, sizeof(s->uarch), "%s (AMD's data, the kernel's perf tool)",
 			 info->uarch != CPUID_UARCH_UNKNOWN ? info->uarch_name : s->layout->name + 4);
+	/*
+	 * a layout of the user's, or the fallback: the CPU as pmutop knows it (the
+	 * vendor data's platform for a model the table has no row for), not CPUID's
+	 * "architectural perfmon" (the header, a recording's cpu.uarch)
+	 */
+	if (!s->uarch[0] && (info->uarch == CPUID_UARCH_ARCH || info->uarch == CPUID_UARCH_UNKNOWN)) {
+		char kind[96];
+
+		snprintf(s->uarch, sizeof(s->uarch), "%s",
+			 session_cpu_kind(c->perfmon_dir, info, kind, sizeof(kind)));
+	}
 	session_find_unmodelled(s);
 	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
 	    !layout_covers(s->layout, info)) {
