@@ -4,7 +4,7 @@
 # scenario, --list-events as the contract of what is written, and one clear
 # message for every bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 76
+plan 77
 PY=${PYTHON:-python3}
 
 run "$PMUTOP" -b -n 2 -d 0.2 --sim nehalem-ep:memory-bound
@@ -171,6 +171,20 @@ assert all(set(r) == {"interval", "cpu", "counter-value", "unit", "event", "even
 assert any(r["pcnt-running"] < 90 for r in cnt if r["event"] not in ("instructions", "cycles", "ref_cycles")), "none rotated"
 assert any(r.get("metric-unit") == "ratio ipc" for r in recs)
 print("ok")' 2>&1)" "ok"
+# the kinds table walked in perf's shapes too: a socket's channels "S0-CH2" and, where a CHA
+# group's figures are shown, its CHAs "S0-CHA12" (their figures; their counts are the socket's)
+run "$PMUTOP" -b -n 1 -d 0.2 --format perf-csv --sim sapphire-rapids --source perf -g 9,l
+expect_is "perf-csv: each socket's row, then its channels' and CHAs' (figures only for a CHA)" \
+	"$(printf '%s\n' "$out" | $PY -c '
+import sys
+recs = [l.split(",") for l in sys.stdin.read().splitlines()]
+who = []
+for r in recs:
+    if r[1][0] == "S" and (not who or who[-1] != r[1]):
+        who.append(r[1])
+chas = [w for w in who if "-CHA" in w]
+print(who[:2], len([w for w in who if "-CH" in w and "-CHA" not in w]), len(chas), chas[-1],
+      all(r[2] == "" for r in recs if "-CHA" in r[1]))')" "['S0', 'S0-CH0'] 16 112 S1-CHA55 True"
 run "$PMUTOP" -b -n 1 -d 0.3 --format long --sim nehalem-ep:memory-bound -g stalls --metrics ipc,util
 expect_match "long: one figure a row with its unit, the --metrics chosen" "$(printf '%s\n' "$out" | $PY -c '
 import csv, sys

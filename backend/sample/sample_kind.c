@@ -4,12 +4,21 @@
  */
 #include "sample_kind.h"
 
+#include <stdio.h>
+
 const char *const sample_label_names[SAMPLE_NLABELS] = {
 	[SAMPLE_LABEL_CPU] = "cpu",
 	[SAMPLE_LABEL_CORE] = "core",
 	[SAMPLE_LABEL_SOCKET] = "socket",
 	[SAMPLE_LABEL_CHANNEL] = "channel",
 	[SAMPLE_LABEL_CHA] = "cha",
+};
+
+const char *const sample_label_perf[SAMPLE_NLABELS] = {
+	[SAMPLE_LABEL_CPU] = "CPU",
+	[SAMPLE_LABEL_SOCKET] = "S",
+	[SAMPLE_LABEL_CHANNEL] = "CH",
+	[SAMPLE_LABEL_CHA] = "CHA",
 };
 
 static int sample_kind_threads(const struct sample *s) { return s->nthreads; }
@@ -85,7 +94,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.labels = { SAMPLE_LABEL_CPU, SAMPLE_LABEL_CORE, SAMPLE_LABEL_SOCKET }, .nlabels = 3,
 		.count = sample_kind_threads, .row = sample_kind_thread,
 		.figure = sample_kind_at_thread, .counts = true,
-		.store = sample_kind_store_threads,
+		.store = sample_kind_store_threads, .perf = true,
 	},
 	[SAMPLE_KIND_CORE] = {
 		.name = "core", .table = "cores", .option = "--per-core",
@@ -101,7 +110,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.labels = { SAMPLE_LABEL_SOCKET }, .nlabels = 1,
 		.count = sample_kind_sockets, .row = sample_kind_socket,
 		.figure = sample_kind_at_socket, .counts = true,
-		.store = sample_kind_store_sockets,
+		.store = sample_kind_store_sockets, .perf = true,
 	},
 	[SAMPLE_KIND_CHANNEL] = {
 		.name = "channel", .table = "channels", .option = "--per-channel",
@@ -110,7 +119,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.per_socket = sample_kind_channels_per,
 		.count = sample_kind_channels, .row = sample_kind_channel,
 		.figure = sample_kind_at_channel, .on_demand = true, .counts = true,
-		.store = sample_kind_store_channels,
+		.store = sample_kind_store_channels, .perf = true,
 	},
 	/* the CHA groups' figures of each CHA alone: a rate its share of the socket's */
 	[SAMPLE_KIND_CHA] = {
@@ -120,7 +129,7 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.per_socket = sample_kind_chas_per,
 		.count = sample_kind_chas, .row = sample_kind_cha,
 		.figure = sample_box_metric, .on_demand = true,
-		.store = sample_kind_store_chas, .keeps = sample_box_event,
+		.store = sample_kind_store_chas, .keeps = sample_box_event, .perf = true,
 	},
 };
 
@@ -156,4 +165,20 @@ int sample_kind_owner(const struct sample *s, enum sample_kind_id k, int i, enum
 	}
 	*by = (enum sample_kind_id)sample_kinds[k].parent;
 	return sample_kinds[k].row(s, i)->socket;
+}
+
+void sample_kind_perf_name(const struct sample_kind *k, const struct sample_entity *e, char *buf,
+			   size_t len)
+{
+	size_t n;
+
+	if (sample_kind_has_label(k, SAMPLE_LABEL_CPU)) {
+		snprintf(buf, len, "CPU%d", e->index);
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "S%d", e->os_socket_id);
+	for (int j = 0; j < k->nlabels && n < len; j++)
+		if (k->labels[j] != SAMPLE_LABEL_SOCKET && sample_label_perf[k->labels[j]])
+			n += (size_t)snprintf(buf + n, len - n, "-%s%d", sample_label_perf[k->labels[j]],
+					      sample_label_value(e, k->labels[j]));
 }

@@ -12,6 +12,7 @@
 #define PMUTOP_SAMPLE_KIND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "sample.h"
 
@@ -86,10 +87,23 @@ struct sample_kind {
 	 * its raw count
 	 */
 	bool (*keeps)(const struct layout *l, int ev);
+	/*
+	 * Written in perf's shapes (perf stat -A: --format perf-csv, perf-json),
+	 * named as perf names its rows: a CPU's "CPU3", else its socket's "S0"
+	 * and its number there ("S0-CH2", sample_label_perf); false for what
+	 * perf stat -A has no rows of (cores)
+	 */
+	bool perf;
 };
 
 extern const struct sample_kind sample_kinds[SAMPLE_NKINDS];
 extern const char *const sample_label_names[SAMPLE_NLABELS];
+/* A label's prefix in perf's names of rows ("CPU", "S", "CH", "CHA"); NULL: none (a core). */
+extern const char *const sample_label_perf[SAMPLE_NLABELS];
+
+/* Row E of kind K named as perf stat -A names it ("CPU3", "S0", "S0-CH2") into BUF. */
+void sample_kind_perf_name(const struct sample_kind *k, const struct sample_entity *e, char *buf,
+			   size_t len);
 
 /* Whether kind K's rows are named by label LB. */
 bool sample_kind_has_label(const struct sample_kind *k, enum sample_label lb);

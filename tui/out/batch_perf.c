@@ -29,7 +29,7 @@ struct batch_perf_line {
 	const struct sample *s;
 	const struct batch_run *r;
 	enum batch_format fmt;
-	const char *who;       /* "CPU3", "S0", "S0-CH2" */
+	char who[48];          /* "CPU3", "S0", "S0-CH2" (sample_kind_perf_name) */
 	double t;              /* seconds since the run's start (perf's interval) */
 	FILE *out;
 };
@@ -102,18 +102,22 @@ static void batch_perf_metric(const struct batch_perf_line *p, int m, double v)
 	batch_perf_json(p, o);
 }
 
-/* Entity E's records at SCOPE: its counts, then its metrics (n/a ones left out). */
-static void batch_perf_entity(struct batch_perf_line *p, const struct sample_entity *e,
-			      enum layout_scope scope)
+/* Row I of kind K's records: its counts (where it has its own), then its figures (n/a left out). */
+static void batch_perf_entity(struct batch_perf_line *p, enum sample_kind_id k, int i)
 {
 	const struct layout *l = p->s->layout;
+	const struct sample_kind *kd = &sample_kinds[k];
+	const struct sample_entity *e = kd->row(p->s, i);
 
-	batch_counts_each(p->s, e, scope, batch_perf_count, p);
+	if (!batch_kind_row_on(p->s, p->r, k, i))
+		return;
+	sample_kind_perf_name(kd, e, p->who, sizeof(p->who));
+	if (kd->counts)
+		batch_counts_each(p->s, e, kd->scope, batch_perf_count, p);
 	for (int m = 0; m < l->nmetrics; m++) {
 		double v;
 
-		if (!batch_metric_shown(p->s, p->r, m) || !layout_scope_computed(l->metrics[m].scope,
-										    scope))
+		if (!batch_metric_shown(p->s, p->r, m) || !kd->figure(l, m))
 			continue;
 		v = sample_metric(p->s, e, m);
 		if (!isnan(v))
@@ -197,7 +201,6 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 {
 	struct batch_perf_line p = { .s = s, .r = r, .fmt = fmt, .out = out,
 				     .t = isnan(r->t0) ? s->time : s->time - r->t0 };
-	char who[48];
 
 	if (fmt == BATCH_LONG) {
 		char when[40];
@@ -219,20 +222,21 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 				batch_long_throttle(s, k, when, out);
 		return 0;
 	}
-	p.who = who;
-	for (int i = 0; i < s->nthreads; i++) {
-		if (!batch_row_on(r, LAYOUT_THREAD, i))
-			continue;
-		snprintf(who, sizeof(who), "CPU%d", s->threads[i].index);
-		batch_perf_entity(&p, &s->threads[i], LAYOUT_THREAD);
-	}
-	for (int k = 0; k < s->nsockets; k++) {
-		snprintf(who, sizeof(who), "S%d", s->sockets[k].os_socket_id);
-		if (batch_row_on(r, LAYOUT_SOCKET, k))
-			batch_perf_entity(&p, &s->sockets[k], LAYOUT_SOCKET);
-		for (int c = 0; c < s->nchannels && batch_row_on(r, LAYOUT_CHANNEL, k); c++) {
-			snprintf(who, sizeof(who), "S%d-CH%d", s->sockets[k].os_socket_id, c);
-			batch_perf_entity(&p, sample_channel(s, k, c), LAYOUT_CHANNEL);
+	/* the rows of their own first (the CPUs), then each socket's and its parts' */
+	for (int k = 0; k < SAMPLE_NKINDS; k++)
+		for (int i = 0; sample_kinds[k].perf && !sample_kinds[k].per_socket &&
+		     k != SAMPLE_KIND_SOCKET && batch_kind_written(s, r, &sample_kinds[k]) &&
+		     i < sample_kinds[k].count(s); i++)
+			batch_perf_entity(&p, (enum sample_kind_id)k, i);
+	for (int sk = 0; sk < s->nsockets; sk++) {
+		batch_perf_entity(&p, SAMPLE_KIND_SOCKET, sk);
+		for (int k = 0; k < SAMPLE_NKINDS; k++) {
+			int per = sample_kinds[k].per_socket ? sample_kinds[k].per_socket(s) : 0;
+
+			if (!per || !sample_kinds[k].perf || !batch_kind_written(s, r, &sample_kinds[k]))
+				continue;
+			for (int i = sk * per; i < (sk + 1) * per; i++)
+				batch_perf_entity(&p, (enum sample_kind_id)k, i);
 		}
 	}
 	return ferror(out) ? -EIO : 0;
