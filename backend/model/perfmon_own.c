@@ -19,14 +19,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The files of pmutop's own groups (layouts/own) and the groups each must have. */
+/*
+ * The files of pmutop's own groups (layouts/own) and the groups each must
+ * have, in the order they are written; a power group's RAPL domain beside it
+ * (PERFMON_RAPL_*: the group is written where the power PMU has the domain).
+ */
 static const struct {
 	const char *file;
 	const char *groups[4];
+	unsigned rapl[4];
 } own_files[PERFMON_OWN_FILES] = {
-	[PERFMON_OWN_POWER] = { "power", { "Power", "Power.ram", "Power.cores", "Power.psys" } },
-	[PERFMON_OWN_CSTATE] = { "cstate", { "CStates", "CStates.pkg" } },
-	[PERFMON_OWN_MEMORY] = { "memory", { "Memory" } },
+	[PERFMON_OWN_POWER] = { "power", { "Power", "Power.ram", "Power.cores", "Power.psys" },
+				{ PERFMON_RAPL_PKG, PERFMON_RAPL_RAM, PERFMON_RAPL_CORES,
+				  PERFMON_RAPL_PSYS } },
+	[PERFMON_OWN_CSTATE] = { "cstate", { "CStates", "CStates.pkg" }, { 0 } },
+	[PERFMON_OWN_MEMORY] = { "memory", { "Memory" }, { 0 } },
 };
 
 int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, size_t errlen)
@@ -70,37 +77,39 @@ void perfmon_own_free(struct perfmon_own *o)
 	}
 }
 
+/* The line at W starts with WORD, a whole word (a blank, a comment or the line's end after it). */
+static bool own_word(const char *w, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(w, word, n) && (!w[n] || strchr(" \t#\r\n", w[n]));
+}
+
 /*
  * Group NAME of own file K into F as the file has it, from its "group" line
  * to its "end" (a blank line before it): the layout text includes it.
  */
 static void own_group(const struct perfmon_own *o, int k, const char *name, FILE *f)
 {
-	size_t nlen = strlen(name);
 	bool in = false;
 
 	for (const char *s = o->text[k]; s && *s; ) {
-		const char *eol = strchr(s, '\n'), *w = s;
-		size_t len = eol ? (size_t)(eol - s) : strlen(s);
+		const char *w = s + strspn(s, " \t");
+		size_t len = strcspn(s, "\n");
 
-		while (*w == ' ' || *w == '\t')
-			w++;
-		if (!in && !strncmp(w, "group", 5) && (w[5] == ' ' || w[5] == '\t')) {
-			w += 5;
-			while (*w == ' ' || *w == '\t')
-				w++;
-			in = !strncmp(w, name, nlen) && (w[nlen] == '\n' || w[nlen] == ' ' ||
-							 w[nlen] == '\t' || w[nlen] == '#' || !w[nlen]);
+		if (!in && own_word(w, "group")) {
+			const char *at = w + 5 + strspn(w + 5, " \t");
+
+			in = own_word(at, name);
 			if (in)
 				fputc('\n', f);
 		}
 		if (in) {
 			fprintf(f, "%.*s\n", (int)len, s);
-			if (!strncmp(w, "end", 3) && (w[3] == '\n' || w[3] == ' ' || w[3] == '\t' ||
-						      w[3] == '#' || !w[3] || w[3] == '\r'))
+			if (own_word(w, "end"))
 				return;
 		}
-		s = eol ? eol + 1 : s + len;
+		s += len + (s[len] ? 1 : 0);
 	}
 }
 
@@ -111,20 +120,17 @@ static void own_group(const struct perfmon_own *o, int k, const char *name, FILE
  */
 int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f)
 {
-	static const unsigned bit[] = {
-		PERFMON_RAPL_PKG, PERFMON_RAPL_RAM, PERFMON_RAPL_CORES, PERFMON_RAPL_PSYS,
-	};
 	unsigned rapl = c->rapl;
 	int n = 0;
 
 	if (!rapl && !amd) /* the msr source reads Intel's RAPL MSRs: package and DRAM */
 		rapl = PERFMON_RAPL_PKG | PERFMON_RAPL_RAM;
-	for (size_t i = 0; i < sizeof(bit) / sizeof(bit[0]); i++) {
-		if (!(rapl & bit[i]))
+	for (int g = 0; g < 4; g++) {
+		if (!(rapl & own_files[PERFMON_OWN_POWER].rapl[g]))
 			continue;
 		n++;
 		if (f)
-			own_group(c->own, PERFMON_OWN_POWER, own_files[PERFMON_OWN_POWER].groups[i], f);
+			own_group(c->own, PERFMON_OWN_POWER, own_files[PERFMON_OWN_POWER].groups[g], f);
 	}
 	return n;
 }
