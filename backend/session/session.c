@@ -49,11 +49,11 @@ static int session_load_layout(struct session *s, const struct session_config *c
 	 * vendor data's platform for a model the table has no row for), not CPUID's
 	 * "architectural perfmon" (the header, a recording's cpu.uarch)
 	 */
-	if (!s->uarch[0] && (info->uarch == CPUID_UARCH_ARCH || info->uarch == CPUID_UARCH_UNKNOWN)) {
+	if (!s->uarch[0]) {
 		char kind[96];
 
 		snprintf(s->uarch, sizeof(s->uarch), "%s",
-			 session_cpu_kind(c->perfmon_dir, info, kind, sizeof(kind)));
+			 session_cpu_kind(c->perfmon_dir, info, kind, sizeof(kind), NULL, 0));
 	}
 	session_find_unmodelled(s);
 	if (c->layout_path && !s->layout->fallback && !c->force_layout &&
@@ -61,10 +61,12 @@ static int session_load_layout(struct session *s, const struct session_config *c
 		/* another CPU's events encode other things here: figures that would lie */
 		const struct cpumodel *row = cpumodel_of(info);
 		char kind[96], plat[64], its[160];
+		const char *what = session_cpu_kind(c->perfmon_dir, info, kind, sizeof(kind), plat,
+						    sizeof(plat));
 
 		if (row && row->p->layout)
 			snprintf(its, sizeof(its), "layout %s in pmutop's CPU table", row->p->layout);
-		else if (!session_vendor_platform(c->perfmon_dir, info, plat, sizeof(plat)))
+		else if (plat[0] || !session_vendor_platform(c->perfmon_dir, info, plat, sizeof(plat)))
 			snprintf(its, sizeof(its), "the layout pmutop makes from %s data for %s",
 				 info->vendor_id == CPUID_VENDOR_AMD ? "AMD's" : "Intel's", plat);
 		else
@@ -74,8 +76,7 @@ static int session_load_layout(struct session *s, const struct session_config *c
 			 "0x%02X, %s) has %s and the file's models line does not name it, and its "
 			 "events differ; leave --layout out for this CPU's layout, or give "
 			 "--force-layout to use it anyway", c->layout_path, s->layout->name,
-			 info->family, info->model,
-			 session_cpu_kind(c->perfmon_dir, info, kind, sizeof(kind)), its);
+			 info->family, info->model, what, its);
 		return -EINVAL;
 	}
 	if (c->groups) {

@@ -63,10 +63,11 @@ int session_vendor_platform(const char *perfmon_dir, const struct cpuid_info *in
  * microarchitecture where it has a row (or CPUID names one), else the
  * platform the vendor's data gives its model ("SPR by Intel's data"), else
  * what CPUID says ("architectural perfmon", "unknown").  BUF holds it if
- * need be.
+ * need be; PLAT (PLEN, or NULL) the vendor data's platform where it was
+ * looked up and found, else "" (session_vendor_platform's, not read twice).
  */
 const char *session_cpu_kind(const char *perfmon_dir, const struct cpuid_info *info, char *buf,
-			     size_t len);
+			     size_t len, char *plat, size_t plen);
 
 struct session_config {
 	/* the machine the run looks at (session_machine_open), read by session_open only */

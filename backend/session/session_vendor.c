@@ -174,13 +174,18 @@ int session_vendor_platform(const char *perfmon_dir, const struct cpuid_info *in
 }
 
 const char *session_cpu_kind(const char *perfmon_dir, const struct cpuid_info *info, char *buf,
-			     size_t len)
+			     size_t len, char *plat, size_t plen)
 {
-	char plat[64];
+	char own[64];
 
+	if (!plat) {
+		plat = own;
+		plen = sizeof(own);
+	}
+	plat[0] = 0;
 	if (cpumodel_of(info) || (info->uarch != CPUID_UARCH_ARCH &&
 				  info->uarch != CPUID_UARCH_UNKNOWN) ||
-	    session_vendor_platform(perfmon_dir, info, plat, sizeof(plat)))
+	    session_vendor_platform(perfmon_dir, info, plat, plen))
 		return info->uarch_name ? info->uarch_name : "unknown";
 	snprintf(buf, len, "%s by %s data", plat,
 		 info->vendor_id == CPUID_VENDOR_AMD ? "AMD's" : "Intel's");

@@ -67,7 +67,7 @@ static void doctor_cpu(struct doctor_ctx *c, struct doctor_line *l)
 	if (c->info.perfmon_version)
 		snprintf(l->found, sizeof(l->found), "%s, family %u model 0x%02X (%s), perfmon v%u, "
 			 "%u counters of %u bits", c->info.brand, c->info.family, c->info.model,
-			 session_cpu_kind(c->in->perfmon_dir, &c->info, err, sizeof(err)),
+			 session_cpu_kind(c->in->perfmon_dir, &c->info, err, sizeof(err), NULL, 0),
 			 c->info.perfmon_version, c->info.gp_counters, c->info.gp_width);
 	else
 		/* another vendor's: no Intel perfmon version, counted through perf */
