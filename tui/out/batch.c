@@ -128,12 +128,8 @@ static void batch_text_row(const struct sample *s, const struct batch_run *r, en
 			 kd, out);
 }
 
-/*
- * Socket K's parts, kind by kind as the sample's kinds table has them (its
- * memory channels, its CHAs where a CHA group's figures are shown): a line
- * each, as the JSON tables and CSVs have them.
- */
-static void batch_text_parts(const struct sample *s, const struct batch_run *r, int k, FILE *out)
+void batch_socket_parts(const struct sample *s, const struct batch_run *r, int k,
+			void (*fn)(void *ctx, enum sample_kind_id kind, int i), void *ctx)
 {
 	for (int kd = 0; kd < SAMPLE_NKINDS; kd++) {
 		int per = sample_kinds[kd].per_socket ? sample_kinds[kd].per_socket(s) : 0;
@@ -142,8 +138,22 @@ static void batch_text_parts(const struct sample *s, const struct batch_run *r, 
 			continue;
 		for (int i = k * per; i < (k + 1) * per; i++)
 			if (batch_kind_row_on(s, r, (enum sample_kind_id)kd, i))
-				batch_text_row(s, r, (enum sample_kind_id)kd, i, out);
+				fn(ctx, (enum sample_kind_id)kd, i);
 	}
+}
+
+/* The text's walk of a socket's parts: its sample, run and stream. */
+struct batch_text_walk {
+	const struct sample *s;
+	const struct batch_run *r;
+	FILE *out;
+};
+
+static void batch_text_part(void *ctx, enum sample_kind_id k, int i)
+{
+	const struct batch_text_walk *w = ctx;
+
+	batch_text_row(w->s, w->r, k, i, w->out);
 }
 
 static int batch_text(const struct sample *s, const struct batch_run *r, FILE *out)
@@ -225,7 +235,8 @@ static int batch_text_body(const struct sample *s, const struct batch_run *r, FI
 	for (int k = 0; k < s->nsockets; k++) {
 		if (batch_row_on(r, LAYOUT_SOCKET, k))
 			batch_text_row(s, r, SAMPLE_KIND_SOCKET, k, out);
-		batch_text_parts(s, r, k, out);
+		batch_socket_parts(s, r, k, batch_text_part,
+				   &(struct batch_text_walk){ .s = s, .r = r, .out = out });
 	}
 	{
 		char thr[600];

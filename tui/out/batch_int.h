@@ -94,6 +94,13 @@ static inline bool batch_kind_row_on(const struct sample *s, const struct batch_
  * (a kind written on demand: the channels, the CHAs) one of its figures is.
  */
 bool batch_kind_written(const struct sample *s, const struct batch_run *r, const struct sample_kind *k);
+/*
+ * Each written row of socket K's parts (the kinds that are a socket's part:
+ * its channels, its CHAs), kind by kind as the kinds table has them, the
+ * text's and perf's order: FN(CTX, kind, row index).
+ */
+void batch_socket_parts(const struct sample *s, const struct batch_run *r, int k,
+			void (*fn)(void *ctx, enum sample_kind_id kind, int i), void *ctx);
 /* Is metric M written: among --metrics, and always-live or its group was selected. */
 static inline bool batch_metric_shown(const struct sample *s, const struct batch_run *r, int m)
 {

@@ -102,14 +102,18 @@ static void batch_perf_metric(const struct batch_perf_line *p, int m, double v)
 	batch_perf_json(p, o);
 }
 
-/* Row I of kind K's records: its counts (where it has its own), then its figures (n/a left out). */
-static void batch_perf_entity(struct batch_perf_line *p, enum sample_kind_id k, int i)
+/*
+ * Row I of kind K's records (a kind perf stat -A has rows of): its counts
+ * (where it has its own), then its figures (n/a left out).  CTX: the line.
+ */
+static void batch_perf_entity(void *ctx, enum sample_kind_id k, int i)
 {
+	struct batch_perf_line *p = ctx;
 	const struct layout *l = p->s->layout;
 	const struct sample_kind *kd = &sample_kinds[k];
 	const struct sample_entity *e = kd->row(p->s, i);
 
-	if (!batch_kind_row_on(p->s, p->r, k, i))
+	if (!kd->perf)
 		return;
 	sample_kind_perf_name(kd, e, p->who, sizeof(p->who));
 	if (kd->counts)
@@ -224,20 +228,14 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 	}
 	/* the rows of their own first (the CPUs), then each socket's and its parts' */
 	for (int k = 0; k < SAMPLE_NKINDS; k++)
-		for (int i = 0; sample_kinds[k].perf && !sample_kinds[k].per_socket &&
-		     k != SAMPLE_KIND_SOCKET && batch_kind_written(s, r, &sample_kinds[k]) &&
-		     i < sample_kinds[k].count(s); i++)
-			batch_perf_entity(&p, (enum sample_kind_id)k, i);
-	for (int sk = 0; sk < s->nsockets; sk++) {
-		batch_perf_entity(&p, SAMPLE_KIND_SOCKET, sk);
-		for (int k = 0; k < SAMPLE_NKINDS; k++) {
-			int per = sample_kinds[k].per_socket ? sample_kinds[k].per_socket(s) : 0;
-
-			if (!per || !sample_kinds[k].perf || !batch_kind_written(s, r, &sample_kinds[k]))
-				continue;
-			for (int i = sk * per; i < (sk + 1) * per; i++)
+		for (int i = 0; !sample_kinds[k].per_socket && k != SAMPLE_KIND_SOCKET &&
+		     batch_kind_written(s, r, &sample_kinds[k]) && i < sample_kinds[k].count(s); i++)
+			if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
 				batch_perf_entity(&p, (enum sample_kind_id)k, i);
-		}
+	for (int sk = 0; sk < s->nsockets; sk++) {
+		if (batch_kind_row_on(s, r, SAMPLE_KIND_SOCKET, sk))
+			batch_perf_entity(&p, SAMPLE_KIND_SOCKET, sk);
+		batch_socket_parts(s, r, sk, batch_perf_entity, &p);
 	}
 	return ferror(out) ? -EIO : 0;
 }
