@@ -18,6 +18,23 @@ serve_run() {
 	done
 }
 
+# serve_bg ERRFILE COMMAND...: COMMAND --serve 127.0.0.1:PORT in the background on a free port
+# (in $port, its pid in $serve_pid, its stderr in ERRFILE), again on another while the one
+# chosen was taken meanwhile (parallel tests open ports too); 1 when it never served
+serve_bg() {
+	_err=$1
+	shift
+	for _try in 1 2 3 4 5; do
+		port=$(free_port)
+		"$@" --serve "127.0.0.1:$port" 2>"$_err" &
+		serve_pid=$!
+		wait_until 20 grep -q -e 'serving' -e 'Address already in use' "$_err"
+		grep -q 'Address already in use' "$_err" || return 0
+		wait $serve_pid 2>/dev/null
+	done
+	return 1
+}
+
 # wait_http URL [CURL OPTION...]: until it answers 200 (10 s at most)
 wait_http() {
 	u=$1
