@@ -378,6 +378,11 @@ double perf_scale(uint64_t count, uint64_t enabled_ns, uint64_t running_ns)
 	return (double)count * ((double)enabled_ns / (double)running_ns);
 }
 
+double perf_over(uint64_t count, uint64_t ns, double secs)
+{
+	return ns ? (double)count * secs / ((double)ns * 1e-9) : NAN;
+}
+
 void perf_group_close(struct perf_group *g)
 {
 	/* members first, the leader last, as the kernel tears a group down */

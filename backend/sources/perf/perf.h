@@ -163,6 +163,13 @@ int perf_group_read(struct perf_group *g, struct perf_group_delta *d);
 
 /* COUNT over RUNNING of ENABLED nanoseconds: the estimate for the whole time (NaN: never ran). */
 double perf_scale(uint64_t count, uint64_t enabled_ns, uint64_t running_ns);
+/*
+ * COUNT, counted over NS of the kernel's time (a delta's time running, to
+ * scale it, or enabled), over SECS instead: the time pmutop's clock says
+ * the figures span.  The two differ when one of many boxes is read later
+ * in this interval's read than in the last (NaN: NS 0).
+ */
+double perf_over(uint64_t count, uint64_t ns, double secs);
 
 void perf_group_close(struct perf_group *g);
 

@@ -10,10 +10,10 @@
  * data_reads, ...).  The uncore clock is the kernel's "clockticks" where it
  * names one, else its fixed-counter event 0xff on the first box.  Per
  * socket one perf group per layout group and box, opened on the socket's
- * CPU from the PMU's cpumask; the kernel multiplexes, each group's counts
- * are scaled by its enabled / running time and its share marks it.  A PMU
- * the kernel lacks blocks the groups that need it with its name.  The
- * kernel counts between reads, so only an interval's last step reads.
+ * CPU from the PMU's cpumask; the kernel multiplexes, each box's counts
+ * are scaled from its running time to pmutop's interval (perf_over) and
+ * the group's share marks it.  A PMU the kernel lacks blocks the groups
+ * that need it with its name.  Only an interval's last step reads.
  */
 #include "counter.h"
 #include "cpulist.h"
@@ -413,7 +413,7 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 		if (perf_group_read(&up->clock_pg[s->index], &d))
 			s->failed = true;
 		else if (!baseline)
-			s->fixed_acc += perf_scale(d.count[0], d.enabled_ns, d.running_ns);
+			s->fixed_acc += perf_over(d.count[0], d.running_ns, secs);
 	} else {
 		s->fixed_acc = NAN;
 	}
@@ -439,24 +439,24 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 			}
 			if (baseline || !d.enabled_ns)
 				continue;
-			/* each box's counts over its own running time: the boxes summed, as msr sums them */
+			/* each box's counts over its own running time, the boxes summed as msr sums them */
 			share += (double)d.running_ns / (double)d.enabled_ns;
 			boxes++;
 			for (int i = 0; i < pg->n && d.running_ns; i++) {
 				double *acc = &scaled[set->ev[i] - grp->first_event], v;
+				double n = perf_over(d.count[i], d.enabled_ns, secs) * set->scale[i];
 				int j = s->nbox > b ? s->box_ev[set->ev[i]] : -1;
 
-				v = perf_scale(d.count[i], d.enabled_ns, d.running_ns) * set->scale[i];
+				v = perf_over(d.count[i], d.running_ns, secs) * set->scale[i];
 				*acc = (isnan(*acc) ? 0 : *acc) + v;
 				s->moved[set->ev[i]] |= d.count[i] > 0;
 				if (j >= 0) { /* the CHA alone: its count over the time it counted */
-					s->box_acc[b * s->nbox_ev + j] += (double)d.count[i] * set->scale[i];
+					s->box_acc[b * s->nbox_ev + j] += n;
 					s->box_live[b * s->nbox_ev + j] += secs * d.running_ns /
 									   d.enabled_ns;
 				}
 				if (s->ncore && s->core_ev[set->ev[i]] >= 0)
-					perf_uncore_core_add(up, s, grp->pmu, b, set->ev[i],
-							     (double)d.count[i] * set->scale[i],
+					perf_uncore_core_add(up, s, grp->pmu, b, set->ev[i], n,
 							     secs * d.running_ns / d.enabled_ns);
 			}
 		}
