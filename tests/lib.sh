@@ -63,10 +63,12 @@ expect_lines() {
 	if [ "$n" = "$3" ]; then pass "$1"; else fail "$1" "$n lines, want $3" "got: $2"; fi
 }
 
-# near NAME GOT WANT REL: GOT within REL (relative) of WANT, a Python float check
+# near NAME GOT WANT REL: GOT within REL (relative) of WANT, each a number (n/a, nan: no)
 near() {
-	if ${PYTHON:-python3} -c 'import sys; g, w, r = map(float, sys.argv[1:4]); sys.exit(abs(g - w) > r * abs(w))' \
-		"$2" "$3" "$4" 2>/dev/null; then
+	if awk -v g="$2" -v w="$3" -v r="$4" '
+		function num(x) { return x ~ /^[ \t]*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/ }
+		BEGIN { d = g - w; a = w < 0 ? -w : w; if (d < 0) d = -d
+			exit !(num(g) && num(w) && num(r) && d <= r * a) }' </dev/null; then
 		pass "$1 ($2, truth $3)"
 	else
 		fail "$1" "got $2, truth $3 (within $4)"
