@@ -9,7 +9,7 @@
 # 5312 MB/s a channel.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 16
+plan 17
 
 PY=${PYTHON:-python3}
 run "$PMUTOP" --sim sapphire-rapids:memory-bound -b -n 2 -d 0.3 --format json
@@ -55,6 +55,9 @@ rm -rf "$oobcfg"
 run "$PMUTOP" --sim sapphire-rapids --doctor
 expect_match "the doctor: auto takes perf where only the kernel reaches the uncore" "$out" \
 	"source           auto: perf, an emulated kernel: only its uncore drivers reach this CPU's uncore"
+# the checks of this host's devices and kernel say n/a there, each with what the emulator has
+expect_is "... and the nine checks of this host's devices and kernel are n/a on an emulated machine" \
+	"$(printf '%s\n' "$out" | grep -cE '^n/a +(msr device +emulated registers|batch reads +emulated registers|write filter +emulated registers|NMI watchdog +emulated machine|hypervisor +emulated machine|perf access +emulated machine|perf PMUs +emulated machine|who \(cgroups\) +emulated machine|resctrl +emulated machine)')" 9
 run "$PMUTOP" --sim tigerlake --doctor
 expect_match "a client: its controllers and L3 slices, no CHA or UPI called missing" "$out" \
 	"ok    uncore           the kernel's uncore PMUs, counted with --source perf: uncore_imc_free_running_0..1 (memory controllers' free-running counters), uncore_cbox_0..3 (L3 slices), power (RAPL energy)"

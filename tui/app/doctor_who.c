@@ -15,13 +15,6 @@ void doctor_who(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char v[256];
 
-	if (c->in->simulated) {
-		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "emulated machine: the scenario's tasks, in "
-			 "cgroups the emulator writes (--sim icelake-sp:shared-server has a shared "
-			 "server's); counted per cgroup with --source perf --who");
-		return;
-	}
 	if (rootfs_read_line(c->in->root, "sys/fs/cgroup/cgroup.controllers", v, sizeof(v)) &&
 	    !rootfs_read_line(c->in->root, "sys/fs/cgroup/unified/cgroup.controllers", v, sizeof(v))) {
 		l->state = DOCTOR_WARN;
@@ -75,12 +68,6 @@ void doctor_resctrl(struct doctor_ctx *c, struct doctor_line *l)
 {
 	char feat[256], rmids[32];
 
-	if (c->in->simulated) {
-		l->state = DOCTOR_NA;
-		snprintf(l->found, sizeof(l->found), "emulated machine: its resctrl tree is the "
-			 "emulator's (a monitoring group per cgroup of the scenario)");
-		return;
-	}
 	if (!rootfs_read_line(c->in->root, "sys/fs/resctrl/info/L3_MON/mon_features", feat,
 			     sizeof(feat))) {
 		rootfs_read_line(c->in->root, "sys/fs/resctrl/info/L3_MON/num_rmids", rmids,
