@@ -7,12 +7,18 @@
 # saying the same; and --source auto on this machine explaining its choice.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 44
+plan 45
 
 # ---- the option ----
 run "$PMUTOP" --source bogus -b -n 1 --sim nehalem-ep
 expect_rc "--source bogus is a usage error" 2
-expect_match "--source bogus names the three" "$err" "--source is msr (the msr driver's registers), perf (the kernel's perf_event_open) or auto"
+expect_match "--source bogus names the three" "$err" "--source is auto, msr or perf (pmutop --help says what each counts through), not 'bogus'"
+expect_match "... and --help says what each counts through" "$("$PMUTOP" --help)" "      --source=SRC       the counters (default auto):
+                           auto  msr when it can be used and reaches every
+                                 group, else perf
+                           msr   the registers, through the msr driver or
+                                 msr-safe (root)
+                           perf  the kernel's perf_event_open: core events and"
 run "$PMUTOP" --source perf --force -b -n 1 --sim nehalem-ep
 expect_rc "--source perf --force is refused" 2
 expect_match "--force with perf says why" "$err" "the kernel shares the counters between users"

@@ -123,14 +123,13 @@ static void session_find_owners(struct session *s, const struct session_config *
 }
 
 /* Open C's source: SOURCE msr, perf, or auto (msr when it can be used, else perf, saying why). */
-static int session_open_source(struct session *s, const struct session_config *c, bool perf,
-			       char *err, size_t errlen)
+static int session_open_source(struct session *s, const struct session_config *c,
+			       const struct source_kind *k, char *err, size_t errlen)
 {
-	int rc = perf ? source_open_perf(c->machine, c->command, &s->src, err, errlen)
-		      : source_open(c->machine, &s->src, err, errlen);
+	int rc = k->open(c->machine, c->command, &s->src, err, errlen);
 
 	/* --command-only: the command alone, even where whole CPUs could be counted */
-	if (!rc && perf && c->command_only)
+	if (!rc && k->task && c->command_only)
 		s->src->perf_task = true;
 	return rc;
 }
@@ -166,12 +165,13 @@ static void session_task_notice(struct session *s, struct engine_config *ec)
 }
 
 /*
- * One session of C counting through msr (PERF false) or perf; AUTO_WHY, when
+ * One session of C counting through source K; AUTO_WHY, when
  * not NULL, is why --source auto took perf (said in every sample): msr is
  * unusable, or (UNCORE) only the kernel's uncore drivers reach these groups.
  */
-static int session_open_one(const struct session_config *c, bool perf, const char *auto_why,
-			    bool uncore, struct session **out, char *err, size_t errlen)
+static int session_open_one(const struct session_config *c, const struct source_kind *k,
+			    const char *auto_why, bool uncore, struct session **out, char *err,
+			    size_t errlen)
 {
 	struct session *s = xcalloc(1, sizeof(*s));
 	struct engine_config ec = { 0 };
@@ -181,7 +181,7 @@ static int session_open_one(const struct session_config *c, bool perf, const cha
 	*out = NULL;
 	s->lock = LOCK_NONE;
 	s->root = machine_root(c->machine) ? xstrdup(machine_root(c->machine)) : NULL;
-	rc = session_open_source(s, c, perf, err, errlen);
+	rc = session_open_source(s, c, k, err, errlen);
 	if (rc)
 		goto fail;
 	/* AMD: pmutop counts its PMU through the kernel only, so perf is nothing to warn of */
@@ -315,20 +315,22 @@ static int session_kernel_only_groups(const struct session *s, const char *root,
 int session_open(const struct session_config *c, struct session **out, char *err, size_t errlen)
 {
 	char msr_why[1024], perf_why[1024], names[300];
+	/* auto's rule is of these two: the registers, and the kernel where they fall short */
+	const struct source_kind *msr = session_source_find("msr"), *perf = session_source_find("perf");
 	struct session *p;
 	int rc;
 
-	if (c->source != SESSION_SOURCE_AUTO || c->command_only)
-		return session_open_one(c, c->source == SESSION_SOURCE_PERF || c->command_only, NULL,
-					false, out, err, errlen);
+	if (c->source || c->command_only)
+		return session_open_one(c, c->command_only && !session_source_task(c->source) ? perf
+					: c->source, NULL, false, out, err, errlen);
 	/* auto: msr when it opens and its first writes are allowed, else perf, saying why */
-	rc = session_open_one(c, false, NULL, false, out, msr_why, sizeof(msr_why));
+	rc = session_open_one(c, msr, NULL, false, out, msr_why, sizeof(msr_why));
 	if (!rc && session_kernel_only_groups(*out, (*out)->root, names, sizeof(names))) {
 		/*
 		 * the registers reach the cores only, the kernel's drivers the rest of
 		 * this CPU (a server's uncore): perf counts it all, said on screen
 		 */
-		if (!session_open_one(c, true, names, true, &p, perf_why, sizeof(perf_why))) {
+		if (!session_open_one(c, perf, names, true, &p, perf_why, sizeof(perf_why))) {
 			session_close(*out);
 			*out = p;
 			return 0;
@@ -346,7 +348,7 @@ int session_open(const struct session_config *c, struct session **out, char *err
 		snprintf(err, errlen, "%s", msr_why); /* bad input, a busy lock: perf would not help */
 		return rc;
 	}
-	rc = session_open_one(c, true, msr_why, false, out, perf_why, sizeof(perf_why));
+	rc = session_open_one(c, perf, msr_why, false, out, perf_why, sizeof(perf_why));
 	if (rc) {
 		/* the same reason for both (a CPU pmutop does not know): said once */
 		if (strcmp(msr_why, perf_why))

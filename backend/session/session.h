@@ -24,12 +24,23 @@
 #include "sample.h"
 #include "topo.h"
 
-/* --source: which counters a run uses. */
-enum session_source {
-	SESSION_SOURCE_AUTO,      /* msr when it can be used, else perf */
-	SESSION_SOURCE_MSR,
-	SESSION_SOURCE_PERF,
-};
+/*
+ * --source: the counter source a run uses, one of the sources' list
+ * (backend/sources/source.c's source_kinds[]); NULL is auto, the session's
+ * choice (msr when it can be used and reaches every group, else perf).
+ */
+struct source_kind;
+
+/* The source named NAME, NULL for another name ("auto" too). */
+const struct source_kind *session_source_find(const char *name);
+/* Source I of the list (0, 1, ...), NULL past its end. */
+const struct source_kind *session_source_at(int i);
+/* Its --source name ("auto" for NULL) and what it counts through (for --help). */
+const char *session_source_name(const struct source_kind *k);
+const char *session_source_about(const struct source_kind *k);
+/* Whether K counts through the kernel (perf's event names); can count one command alone. */
+bool session_source_kernel(const struct source_kind *k);
+bool session_source_task(const struct source_kind *k);
 
 struct perfmon_layout_config;
 
@@ -90,7 +101,7 @@ struct session_config {
 	 * figures are the same on every run (--dump).  Elsewhere ignored.
 	 */
 	bool stepped;
-	enum session_source source;
+	const struct source_kind *source; /* --source, NULL: auto */
 	bool command;             /* a command will run under pmutop (pmutop -- COMMAND) */
 	bool command_only;        /* --command-only: count it alone, through perf */
 	/* who uses the machine (backend/who): --who counts per cgroup and process */

@@ -346,6 +346,22 @@ int source_open(const struct machine *m, struct source **out, char *err, size_t 
 	return source_open_any(m, NULL, false, false, out, err, errlen);
 }
 
+/* source_open as a source_kind's open: the registers count whole CPUs, a command or not */
+static int source_open_registers(const struct machine *m, bool task_ok, struct source **out,
+				 char *err, size_t errlen)
+{
+	(void)task_ok;
+	return source_open(m, out, err, errlen);
+}
+
+const struct source_kind source_kinds[] = {
+	{ "msr", "the registers, through the msr driver or msr-safe (root)", false, false,
+	  source_open_registers },
+	{ "perf", "the kernel's perf_event_open: core events and the kernel's uncore PMUs, no "
+	  "root needed where perf_event_paranoid allows", true, true, source_open_perf },
+	{ NULL, NULL, false, false, NULL },
+};
+
 int source_open_perf(const struct machine *m, bool task_ok, struct source **out, char *err,
 		     size_t errlen)
 {

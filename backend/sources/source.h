@@ -108,6 +108,24 @@ int source_open(const struct machine *m, struct source **out, char *err, size_t 
 int source_open_perf(const struct machine *m, bool task_ok, struct source **out, char *err,
 		     size_t errlen);
 
+/*
+ * The counter sources --source names, in the order --help lists them
+ * (source_kinds[], ended by an entry without a name).  A new source is its
+ * files, its operation tables (source_ops.h) and one entry here; --source,
+ * --help and the sessions take it from the list.
+ */
+struct source_kind {
+	const char *name;  /* --source NAME */
+	const char *about; /* what it counts through, for --help */
+	bool kernel;       /* counts through the kernel: events are named as perf names them */
+	bool task;         /* can count one command alone (--command-only) */
+	/* M's counters this way; TASK_OK: a command will run under pmutop (source_open_perf) */
+	int (*open)(const struct machine *m, bool task_ok, struct source **out, char *err,
+		    size_t errlen);
+};
+
+extern const struct source_kind source_kinds[];
+
 /* The same over an emulator made by the caller (the source takes EMU): registers, or PERF. */
 int source_open_emu(struct emu *emu, bool perf, struct source **out, char *err, size_t errlen);
 

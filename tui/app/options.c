@@ -227,20 +227,19 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 		opt->mux_s = v / 1e3;
 		return 0;
 	case OPT_SOURCE: {
-		static const char *const names[] = {
-			[SESSION_SOURCE_AUTO] = "auto", [SESSION_SOURCE_MSR] = "msr",
-			[SESSION_SOURCE_PERF] = "perf",
-		};
+		size_t n;
 
-		for (int i = 0; i < 3; i++)
-			if (!strcmp(optarg, names[i])) {
-				opt->source = (enum session_source)i;
-				opt->source_given = true;
-				return 0;
-			}
-		snprintf(err, errlen, "--source is msr (the msr driver's registers), perf (the "
-			 "kernel's perf_event_open) or auto (msr when usable, else perf), not '%s'",
-			 optarg);
+		opt->source = session_source_find(optarg);
+		opt->source_given = true;
+		if (opt->source || !strcmp(optarg, "auto"))
+			return 0;
+		n = (size_t)snprintf(err, errlen, "--source is auto");
+		for (int i = 0; session_source_at(i) && n < errlen; i++)
+			n += (size_t)snprintf(err + n, errlen - n, "%s%s", session_source_at(i + 1)
+					      ? ", " : " or ", session_source_name(session_source_at(i)));
+		if (n < errlen)
+			snprintf(err + n, errlen - n, " (pmutop --help says what each counts through), "
+				 "not '%s'", optarg);
 		return -EINVAL;
 	}
 	case OPT_COMMAND_ONLY:
@@ -577,13 +576,14 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			 "%s", opt->connect ? "--connect (the owner counts)" : "--replay (a recording)");
 		return -EINVAL;
 	}
-	if (opt->command_only && (!opt->command || opt->source == SESSION_SOURCE_MSR)) {
+	if (opt->command_only &&
+	    (!opt->command || (opt->source && !session_source_task(opt->source)))) {
 		snprintf(err, errlen, "--command-only counts the command after -- alone, through perf: "
-			 "pmutop --command-only -- COMMAND%s", opt->command ? " (not with --source msr)"
-			 : "");
+			 "pmutop --command-only -- COMMAND%s%s%s", opt->command ? " (not with --source "
+			 : "", opt->command ? session_source_name(opt->source) : "", opt->command ? ")" : "");
 		return -EINVAL;
 	}
-	if ((opt->source == SESSION_SOURCE_PERF || opt->command_only) && opt->force) {
+	if ((session_source_kernel(opt->source) || opt->command_only) && opt->force) {
 		snprintf(err, errlen, "--force takes msr counters others use; with --source perf the "
 			 "kernel shares the counters between users (leave --force out)");
 		return -EINVAL;

@@ -67,7 +67,7 @@ struct options {
 	bool force_layout;    /* --force-layout: a --layout for other CPUs, used anyway */
 	unsigned dram_mts;    /* --dram-mts, 0 unknown */
 	double mux_s;         /* --mux-ms in seconds, 0: the engine's default */
-	enum session_source source; /* --source, auto by default */
+	const struct source_kind *source; /* --source, NULL: auto (the default) */
 	bool source_given;
 	bool command_only;    /* --command-only: the command alone, through perf */
 	int pane;             /* --pane: a lower enum view_pane, 0 the default */
@@ -104,7 +104,7 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
  * The --help text: its two parts, the --per-* lines between them (one a
  * kind of entity, from sample_kinds), written by options_usage_write.
  */
-extern const char options_usage[], options_usage_tail[];
+extern const char options_usage[], options_usage_tail[], options_usage_end[];
 void options_usage_write(FILE *out);
 
 /*

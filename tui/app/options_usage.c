@@ -5,6 +5,10 @@
 #include "options.h"
 #include "frontend.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
 const char options_usage[] =
 	"Usage: pmutop [OPTION]... [-- COMMAND [ARG]...]\n"
 	"Live view of Intel and AMD performance-monitoring counters over the machine's topology.\n"
@@ -74,10 +78,10 @@ const char options_usage_tail[] =
 	"      --no-realtime      keep the sampler thread at normal priority (by default\n"
 	"                         it asks for SCHED_FIFO 1 where pmutop itself rotates\n"
 	"                         groups, so their turns stay regular on a busy machine)\n"
-	"      --source=SRC       the counters: msr (the msr driver's registers), perf\n"
-	"                         (the kernel's perf_event_open: core events, no root\n"
-	"                         needed where perf_event_paranoid allows) or auto\n"
-	"                         (default: msr when usable, else perf)\n"
+	;
+
+/* after --source's lines, one a source (options_usage_write) */
+const char options_usage_end[] =
 	"      --command-only     with -- COMMAND: count that command (and what it starts)\n"
 	"                         alone, through perf, instead of whole CPUs; a user whom\n"
 	"                         perf_event_paranoid 1 or 2 keeps from counting whole\n"
@@ -149,6 +153,26 @@ const char options_usage_tail[] =
 	"\n"
 	"Exit status: 0 success, 1 failure while running, 2 bad command line or input.\n";
 
+/* "  NAME  TEXT" under an option, TEXT's words wrapped to 80 columns below it */
+static void options_usage_item(FILE *out, const char *name, const char *text)
+{
+	int col = fprintf(out, "%27s%-5s ", "", name);
+	bool first = true;
+
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (!first && col + 1 + n > 79) {
+			col = fprintf(out, "\n%33s", "") - 1;
+			first = true;
+		}
+		col += fprintf(out, "%s%.*s", first ? "" : " ", n, text);
+		first = false;
+		text += n + (text[n] == ' ');
+	}
+	fputc('\n', out);
+}
+
 void options_usage_write(FILE *out)
 {
 	fputs(options_usage, out);
@@ -156,4 +180,11 @@ void options_usage_write(FILE *out)
 	for (int k = 0; k < SAMPLE_NKINDS; k++)
 		fprintf(out, " %s%s", sample_kinds[k].option, k + 1 < SAMPLE_NKINDS ? "," : ",\n");
 	fputs(options_usage_tail, out);
+	/* the sources' list: a new source's line comes with its entry */
+	fputs("      --source=SRC       the counters (default auto):\n", out);
+	options_usage_item(out, "auto", session_source_about(NULL));
+	for (int i = 0; session_source_at(i); i++)
+		options_usage_item(out, session_source_name(session_source_at(i)),
+				   session_source_about(session_source_at(i)));
+	fputs(options_usage_end, out);
 }
