@@ -2,7 +2,7 @@
 # The command line as a user meets it: help, version, and one clear
 # message with exit status 2 for every kind of bad input.
 . "$top_srcdir/tests/lib.sh"
-plan 41
+plan 42
 
 run "$PMUTOP" --help
 expect_rc "--help exits 0" 0
@@ -71,6 +71,11 @@ case "$out" in
 *0x000001A0*) fail "allowlist leaves IA32_MISC_ENABLE out" "got: $out" ;;
 *) pass "allowlist leaves IA32_MISC_ENABLE out" ;;
 esac
+# a CPU after the table's (Sapphire Rapids): named as a run's header names it, not as CPUID's
+# "architectural perfmon"
+run "$PMUTOP" --msr-safe-allowlist --sim sapphire-rapids
+expect_match "Sapphire Rapids' allowlist names its platform as the vendor's data gives it" "$out" \
+	"# Intel(R) Xeon(R) Platinum 8480+ (SPR by Intel's data, family 6 model 0x8F)"
 
 # this machine through the cpuid instruction: what pmutop must answer follows from what
 # the kernel found (an Intel CPU with architectural perfmon: the allowlist; else why not)

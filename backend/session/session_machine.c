@@ -4,6 +4,7 @@
  * may write there, the events it does not model.  The source layer
  * (machine.h, source.h) opens each kind of machine alike.  Main thread.
  */
+#include "paths.h"
 #include "session.h"
 #include "session_int.h"
 
@@ -41,7 +42,14 @@ int session_identify(const struct machine *m, struct cpuid_info *info, char *err
 int session_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *err,
 				     size_t errlen)
 {
-	return source_print_msr_safe_allowlist(m, out, err, errlen);
+	struct cpuid_info info;
+	char words[160];
+	const char *kind = NULL;
+
+	/* the CPU as a run's header names it (its table, else the vendor's data: "SPR by ...") */
+	if (!source_identify(m, &info, err, errlen))
+		kind = session_cpu_kind(paths_perfmon_dir(NULL), &info, words, sizeof(words), NULL, 0);
+	return source_print_msr_safe_allowlist(m, kind, out, err, errlen);
 }
 
 int session_unmodelled(const struct machine *m, const struct layout *l, bool **out,

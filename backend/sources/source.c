@@ -403,7 +403,8 @@ int source_identify(const struct machine *m, struct cpuid_info *info, char *err,
 	return rc;
 }
 
-int source_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *err, size_t errlen)
+int source_print_msr_safe_allowlist(const struct machine *m, const char *kind, FILE *out,
+				    char *err, size_t errlen)
 {
 	struct cpuid_info info;
 	struct msr_allowlist allow;
@@ -415,7 +416,7 @@ int source_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *er
 	if (rc)
 		return rc;
 	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);
-	fprintf(out, "# %s (%s, family %u model 0x%02X)\n", info.brand, info.uarch_name,
+	fprintf(out, "# %s (%s, family %u model 0x%02X)\n", info.brand, kind ? kind : info.uarch_name,
 		info.family, info.model);
 	msr_allow_print_msr_safe(&allow, out);
 	return 0;

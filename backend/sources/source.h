@@ -176,10 +176,12 @@ int source_identify(const struct machine *m, struct cpuid_info *info, char *err,
 
 /*
  * Print, in msr-safe's allowlist format, the registers pmutop may write on
- * that CPU (every CBo slice a Skylake client part can have).  As
- * source_identify.
+ * that CPU (every CBo slice a Skylake client part can have), under a line
+ * naming it: KIND (the CPU's kind in the session's words), or NULL for
+ * CPUID's.  As source_identify.
  */
-int source_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *err, size_t errlen);
+int source_print_msr_safe_allowlist(const struct machine *m, const char *kind, FILE *out,
+				    char *err, size_t errlen);
 
 /*
  * Print machine M's topology, WIDTH columns wide (an emulated machine's
