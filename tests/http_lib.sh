@@ -3,7 +3,29 @@
 
 # free_port: a TCP port nothing listens on now (on 127.0.0.1)
 free_port() {
-	$PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	# below the kernel's range for outgoing connections (ip_local_port_range), whose ports
+	# the suite's own curl and viewers take by the thousand: a port the kernel handed out
+	# as free was taken by one of them before the server bound it (then the kernel's pick)
+	$PY -c '
+import random, socket
+try:
+    lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    lo = 0
+for p in [random.randrange(lo - 12000, lo) for _ in range(50)] if lo > 13024 else []:
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(p)
+    break
+else:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    print(s.getsockname()[1])'
 }
 
 # serve_run HOST COMMAND...: run (lib.sh) COMMAND --serve HOST:PORT on a free port (in $port),
