@@ -122,7 +122,7 @@ static void session_find_owners(struct session *s, const struct session_config *
 	owner_free(&r);
 }
 
-/* Open C's source: SOURCE msr, perf, or auto (msr when it can be used, else perf, saying why). */
+/* Open C's machine through source K (with --command-only its command alone, where K can). */
 static int session_open_source(struct session *s, const struct session_config *c,
 			       const struct source_kind *k, char *err, size_t errlen)
 {
