@@ -29,9 +29,7 @@ look() {
 	i=0
 	while [ "$(cat "$tmp/run.jsonl" 2>/dev/null | wc -l)" -le "$1" ] && [ $i -lt 1200 ] &&
 		kill -0 $pid 2>/dev/null; do
-		$PY -c 'import sys, urllib.request
-try: urllib.request.urlopen(sys.argv[1], timeout=2).read()
-except Exception: pass' "http://127.0.0.1:$port/metrics"
+		curl -s -o /dev/null -m 2 "http://127.0.0.1:$port/metrics" || :
 		sleep 0.05
 		i=$((i + 1))
 	done
