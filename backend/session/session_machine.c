@@ -44,12 +44,14 @@ int session_print_msr_safe_allowlist(const struct machine *m, FILE *out, char *e
 {
 	struct cpuid_info info;
 	char words[160];
-	const char *kind = NULL;
+	const char *kind;
+	int rc = source_identify(m, &info, err, errlen);
 
-	/* the CPU as a run's header names it (its table, else the vendor's data: "SPR by ...") */
-	if (!source_identify(m, &info, err, errlen))
-		kind = session_cpu_kind(paths_perfmon_dir(NULL), &info, words, sizeof(words), NULL, 0);
-	return source_print_msr_safe_allowlist(m, kind, out, err, errlen);
+	if (rc)
+		return rc;
+	/* the CPU named as a run's header names it (its table, else the vendor's data: "SPR by ...") */
+	kind = session_cpu_kind(paths_perfmon_dir(NULL), &info, words, sizeof(words), NULL, 0);
+	return source_print_msr_safe_allowlist(&info, kind, out, err, errlen);
 }
 
 int session_unmodelled(const struct machine *m, const struct layout *l, bool **out,

@@ -403,21 +403,18 @@ int source_identify(const struct machine *m, struct cpuid_info *info, char *err,
 	return rc;
 }
 
-int source_print_msr_safe_allowlist(const struct machine *m, const char *kind, FILE *out,
+int source_print_msr_safe_allowlist(const struct cpuid_info *info, const char *kind, FILE *out,
 				    char *err, size_t errlen)
 {
-	struct cpuid_info info;
 	struct msr_allowlist allow;
-	int rc = source_identify(m, &info, err, errlen);
-
 	/* msr-safe's allowlist is for the registers: Intel's architectural perfmon only */
-	if (!rc)
-		rc = cpuid_check_intel_perfmon(&info, err, errlen);
+	int rc = cpuid_check_intel_perfmon(info, err, errlen);
+
 	if (rc)
 		return rc;
-	msr_allow_build(&info, SKL_UNC_MAX_CBO, &allow);
-	fprintf(out, "# %s (%s, family %u model 0x%02X)\n", info.brand, kind ? kind : info.uarch_name,
-		info.family, info.model);
+	msr_allow_build(info, SKL_UNC_MAX_CBO, &allow);
+	fprintf(out, "# %s (%s, family %u model 0x%02X)\n", info->brand, kind, info->family,
+		info->model);
 	msr_allow_print_msr_safe(&allow, out);
 	return 0;
 }

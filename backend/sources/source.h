@@ -176,11 +176,11 @@ int source_identify(const struct machine *m, struct cpuid_info *info, char *err,
 
 /*
  * Print, in msr-safe's allowlist format, the registers pmutop may write on
- * that CPU (every CBo slice a Skylake client part can have), under a line
- * naming it: KIND (the CPU's kind in the session's words), or NULL for
- * CPUID's.  As source_identify.
+ * the CPU INFO (source_identify's; every CBo slice a Skylake client part can
+ * have), under a line naming it as KIND (the session's words).  0, or
+ * -errno with one line in ERR (a CPU without Intel's architectural perfmon).
  */
-int source_print_msr_safe_allowlist(const struct machine *m, const char *kind, FILE *out,
+int source_print_msr_safe_allowlist(const struct cpuid_info *info, const char *kind, FILE *out,
 				    char *err, size_t errlen);
 
 /*
