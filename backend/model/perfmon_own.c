@@ -24,10 +24,12 @@
  * have, in the order they are written; a power group's RAPL domain beside it
  * (PERFMON_RAPL_*: the group is written where the power PMU has the domain).
  */
+#define OWN_GROUPS_MAX 4 /* groups in one own file */
+
 static const struct {
 	const char *file;
-	const char *groups[4];
-	unsigned rapl[4];
+	const char *groups[OWN_GROUPS_MAX];
+	unsigned rapl[OWN_GROUPS_MAX];
 } own_files[PERFMON_OWN_FILES] = {
 	[PERFMON_OWN_POWER] = { "power", { "Power", "Power.ram", "Power.cores", "Power.psys" },
 				{ PERFMON_RAPL_PKG, PERFMON_RAPL_RAM, PERFMON_RAPL_CORES,
@@ -49,7 +51,7 @@ int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, s
 		snprintf(path, sizeof(path), "%s/own/%s.layout", layout_dir, own_files[k].file);
 		rc = layout_read_text(path, &o->text[k], err, errlen);
 		if (!rc && !(rc = layout_parse_part(o->text[k], path, &l, err, errlen))) {
-			for (int g = 0; !rc && g < 4 && own_files[k].groups[g]; g++)
+			for (int g = 0; !rc && g < OWN_GROUPS_MAX && own_files[k].groups[g]; g++)
 				if (layout_group_find(l, own_files[k].groups[g]) < 0) {
 					snprintf(err, errlen, "%s: expected a group %s: the layouts made "
 						 "from the vendors' data take it from this file", path,
@@ -125,7 +127,7 @@ int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f)
 
 	if (!rapl && !amd) /* the msr source reads Intel's RAPL MSRs: package and DRAM */
 		rapl = PERFMON_RAPL_PKG | PERFMON_RAPL_RAM;
-	for (int g = 0; g < 4; g++) {
+	for (int g = 0; g < OWN_GROUPS_MAX; g++) {
 		if (!(rapl & own_files[PERFMON_OWN_POWER].rapl[g]))
 			continue;
 		n++;

@@ -430,6 +430,7 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 		for (int b = 0; b < up->nbox[grp->pmu]; b++) {
 			struct perf_group *pg = perf_uncore_pg(up, s->index, g, b);
 			const struct perf_uset *set = &up->set[up->goff[g] + b];
+			double live; /* the seconds of SECS the box counted */
 
 			if (!pg->n)
 				continue;
@@ -442,6 +443,7 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 			/* each box's counts over its own running time, the boxes summed as msr sums them */
 			share += (double)d.running_ns / (double)d.enabled_ns;
 			boxes++;
+			live = secs * d.running_ns / d.enabled_ns;
 			for (int i = 0; i < pg->n && d.running_ns; i++) {
 				double *acc = &scaled[set->ev[i] - grp->first_event], v;
 				double n = perf_over(d.count[i], d.enabled_ns, secs) * set->scale[i];
@@ -452,12 +454,10 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 				s->moved[set->ev[i]] |= d.count[i] > 0;
 				if (j >= 0) { /* the CHA alone: its count over the time it counted */
 					s->box_acc[b * s->nbox_ev + j] += n;
-					s->box_live[b * s->nbox_ev + j] += secs * d.running_ns /
-									   d.enabled_ns;
+					s->box_live[b * s->nbox_ev + j] += live;
 				}
 				if (s->ncore && s->core_ev[set->ev[i]] >= 0)
-					perf_uncore_core_add(up, s, grp->pmu, b, set->ev[i], n,
-							     secs * d.running_ns / d.enabled_ns);
+					perf_uncore_core_add(up, s, grp->pmu, b, set->ev[i], n, live);
 			}
 		}
 		if (!boxes)
