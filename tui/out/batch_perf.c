@@ -28,6 +28,7 @@
 struct batch_perf_line {
 	const struct sample *s;
 	const struct batch_run *r;
+	const struct sample_entity *e; /* the row whose records these are */
 	enum batch_format fmt;
 	char who[48];          /* "CPU3", "S0", "S0-CH2" (sample_kind_perf_name) */
 	double t;              /* seconds since the run's start (perf's interval) */
@@ -54,7 +55,12 @@ static void batch_perf_count(const char *name, const char *event, double count, 
 			     double window, void *ctx)
 {
 	struct batch_perf_line *p = ctx;
-	double share = window > 0 && p->s->interval_s > 0 ? 100 * window / p->s->interval_s : NAN;
+	/*
+	 * perf's running over enabled: the seconds the count ran over the seconds
+	 * its row counted (a thread's own window; a row without one, the sample's)
+	 */
+	double enabled = p->e && p->e->window > 0 ? p->e->window : p->s->interval_s;
+	double share = window > 0 && enabled > 0 ? 100 * window / enabled : NAN;
 
 	(void)event;
 	(void)scaled;
@@ -116,6 +122,7 @@ static void batch_perf_entity(void *ctx, enum sample_kind_id k, int i)
 	if (!kd->perf)
 		return;
 	sample_kind_perf_name(kd, e, p->who, sizeof(p->who));
+	p->e = e;
 	if (kd->counts)
 		batch_counts_each(p->s, e, kd->scope, batch_perf_count, p);
 	for (int m = 0; m < l->nmetrics; m++) {
