@@ -25,7 +25,7 @@
 #include "msr.h"
 #include "pmu_regs.h"
 #include "paths.h"
-#include "source.h"
+#include "source_int.h"
 #include "test_emu.h"
 #include "topo.h"
 

@@ -27,7 +27,7 @@
 #include "msr_source.h"
 #include "pmu_regs.h"
 #include "paths.h"
-#include "source.h"
+#include "source_int.h"
 #include "test_emu.h"
 
 

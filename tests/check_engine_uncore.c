@@ -26,7 +26,7 @@
 #include "msr.h"
 #include "msr_source.h"
 #include "pmu_regs.h"
-#include "source.h"
+#include "source_int.h"
 
 /* ---- uncore ------------------------------------------------------------- */
 

@@ -23,7 +23,7 @@
 #include "engine.h"
 #include "layout.h"
 #include "paths.h"
-#include "source.h"
+#include "source_int.h"
 #include "test_emu.h"
 
 static struct layout *load(const char *name)

@@ -19,7 +19,7 @@
 #include "msr.h"
 #include "msr_source.h"
 #include "pmu_regs.h"
-#include "source.h"
+#include "source_int.h"
 
 /* ---- a run on an emulated machine with a manual clock ------------------- */
 

@@ -21,7 +21,7 @@
 #include "msr.h"
 #include "msr_source.h"
 #include "pmu_regs.h"
-#include "source.h"
+#include "source_int.h"
 
 /* The truth of socket SOCKET (CH < 0) or of its channel CH, averaged over the last interval. */
 void truth_unc(const struct run *r, int socket, int ch, double *v)

@@ -10,11 +10,14 @@
 # and the screen that hosts it are one room: screen/panes is screen's); and
 # the emulator stays below the device line: the engine, the session, the
 # sample and the front ends include none of sources/sim's headers (the
-# source layer, machine.c and source.c, opens it as it opens a root).  The
+# source layer, machine.c and source.c, opens it as it opens a root); and
+# what an open source holds and each source's own configuration
+# (source_int.h, msr_source.h, perf_source.h) stay the sources': the
+# session asks a source through source.h (source_facts and its calls).  The
 # build enforces the second rule too (the front ends' include path lacks
 # those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 11
+plan 12
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -75,6 +78,7 @@ violations() {
 	sim_headers=$(headers_under "$1/backend/sources/sim")
 	for d in backend/engine backend/session backend/sample tui; do
 		inside "$1" "$d" $sim_headers
+		inside "$1" "$d" source_int.h msr_source.h perf_source.h
 	done
 	# box kinds are data (layout_pmu_kinds): a front end never tests one by name
 	grep -rlE 'LAYOUT_PMU_[A-Z]' "$1/tui" --include='*.[ch]' 2>/dev/null | while read -r f; do
@@ -91,6 +95,7 @@ mkdir -p "$tmp/tui/screen" "$tmp/tui/out" "$tmp/tui/app" "$tmp/backend/session" 
 	"$tmp/backend/engine" "$tmp/backend/sources/sim"
 cp "$top_srcdir"/backend/sources/sim/*.h "$tmp/backend/sources/sim/"
 printf '#include "emu.h"\n' >"$tmp/backend/session/e.c"
+printf '#include "source_int.h"\n' >"$tmp/backend/session/f.c"
 cp "$top_srcdir"/tui/screen/*.h "$tmp/tui/screen/"
 cp "$top_srcdir"/tui/out/*.h "$tmp/tui/out/"
 cp "$top_srcdir"/tui/app/*.h "$tmp/tui/app/"
@@ -115,6 +120,8 @@ expect_match "an output including the screen's header is caught (tui's folders g
 expect_match "... and the screen including the command line's" "$bad" "tui/screen/t.c:options.h"
 expect_match "the session including the emulator's header is caught (it sits below the device line)" \
 	"$bad" "backend/session/e.c:emu.h"
+expect_match "the session including what a source holds is caught (it asks through source.h)" \
+	"$bad" "backend/session/f.c:source_int.h"
 
 # a module stays small enough to read: no source file over 600 lines (the tests aside)
 long=$(find "$top_srcdir/backend" "$top_srcdir/tui" -name '*.c' -exec wc -l {} + |

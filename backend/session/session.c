@@ -7,7 +7,6 @@
 #include "lock.h"
 #include "owner.h"
 #include "paths.h"
-#include "guardian.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
@@ -21,7 +20,7 @@
 static int session_load_layout(struct session *s, const struct session_config *c, char *err,
 			  size_t errlen)
 {
-	const struct cpuid_info *info = &s->src->info;
+	const struct cpuid_info *info = s->f.info;
 	int rc;
 
 	if (c->layout_path)
@@ -103,11 +102,11 @@ static void session_find_owners(struct session *s, const struct session_config *
 	char what[700];
 
 	*gp = *fixed = 0;
-	owner_scan(s->src->dev, &s->src->info, s->src->uncore, s->src->topo, s->root, &r);
+	source_owners(s->src, s->root, &r);
 	for (int k = 0; k < r.nsockets && !c->force; k++)
 		s->uncore_taken[k] = r.uncore_taken[k];
 	if (!owner_all_free(&r)) {
-		owner_describe(&r, s->src->topo, what, sizeof(what));
+		owner_describe(&r, s->f.topo, what, sizeof(what));
 		snprintf(s->owners, sizeof(s->owners), "%s", what);
 		for (int i = 0; i < r.ncpus && !c->force; i++) {
 			*gp |= r.cpu[i].gp_taken;
@@ -130,19 +129,10 @@ static int session_open_source(struct session *s, const struct session_config *c
 
 	/* --command-only: the command alone, even where whole CPUs could be counted */
 	if (!rc && k->task && c->command_only)
-		s->src->perf_task = true;
+		source_count_command(s->src);
+	if (!rc)
+		source_facts(s->src, &s->f);
 	return rc;
-}
-
-/* What the kernel's sharing means for this run, for the header (the perf source). */
-static void session_perf_notice(struct session *s)
-{
-	size_t n = strlen(s->notice);
-
-	if (s->src->perf_access.nmi_watchdog == 1)
-		snprintf(s->notice + n, sizeof(s->notice) - n,
-			 "the NMI watchdog holds a counter on every CPU (kernel.nmi_watchdog = 1): "
-			 "the kernel multiplexes pmutop's groups over the rest\n");
 }
 
 /*
@@ -151,8 +141,7 @@ static void session_perf_notice(struct session *s)
  */
 static void session_task_notice(struct session *s, struct engine_config *ec)
 {
-	const struct perf_access *a = &s->src->perf_access;
-	bool user_only = a->paranoid >= 2 && !a->cap_perfmon;
+	bool user_only = source_command_user_only(s->src);
 	size_t n = strlen(s->notice);
 
 	if (user_only)
@@ -192,7 +181,7 @@ static int session_open_one(const struct session_config *c, const struct source_
 		snprintf(s->notice, sizeof(s->notice), "counting through perf: only the kernel's "
 			 "uncore drivers reach %.200s (--source msr: the cores alone, through the "
 			 "registers)\n", auto_why);
-	} else if (auto_why && s->src->info.vendor_id == CPUID_VENDOR_AMD) {
+	} else if (auto_why && s->f.info->vendor_id == CPUID_VENDOR_AMD) {
 		snprintf(s->source_why, sizeof(s->source_why), "auto: AMD's PMU is counted through "
 			 "the kernel (perf)");
 	} else if (auto_why) {
@@ -201,7 +190,7 @@ static int session_open_one(const struct session_config *c, const struct source_
 		snprintf(s->notice, sizeof(s->notice), "counting through perf: msr is unusable "
 			 "(%.900s)\n", auto_why);
 	}
-	s->uncore_taken = xcalloc((size_t)s->src->topo->nsockets + 1, sizeof(bool));
+	s->uncore_taken = xcalloc((size_t)s->f.topo->nsockets + 1, sizeof(bool));
 	rc = session_load_layout(s, c, err, errlen);
 	if (rc)
 		goto fail;
@@ -209,20 +198,14 @@ static int session_open_one(const struct session_config *c, const struct source_
 	 * with perf the kernel shares the counters: no lock, no scan of other
 	 * programs'; an emulated machine has no one to share with
 	 */
-	if (!s->src->simulated && !s->src->perf) {
+	if (s->f.exclusive) {
 		rc = lock_acquire(s->root ? s->root : "/", &s->lock, err, errlen);
 		if (rc)
 			goto fail;
 	}
-	if (!s->src->perf)
+	if (!s->f.kernel)
 		session_find_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
-	else
-		session_perf_notice(s);
-	if (s->src->dev && msr_fd_note(s->src->dev)[0]) {
-		size_t n = strlen(s->notice);
-
-		snprintf(s->notice + n, sizeof(s->notice) - n, "%s\n", msr_fd_note(s->src->dev));
-	}
+	source_notes(s->src, s->notice, sizeof(s->notice));
 	source_engine_config(s->src, &ec);
 	ec.layout = s->layout;
 	ec.topdown_fields = layout_topdown_fields(s->layout);
@@ -235,18 +218,16 @@ static int session_open_one(const struct session_config *c, const struct source_
 	ec.root = s->root;
 	ec.warning = s->notice[0] ? s->notice : NULL;
 	ec.uncore_taken = s->uncore_taken;
-	s->stepped = c->stepped && s->src->stepped;
-	if (s->src->perf_task)
+	s->stepped = c->stepped && s->f.stepped;
+	if (source_counts_command(s->src))
 		session_task_notice(s, &ec);
-	mts = c->dram_mts ? c->dram_mts : s->src->dram_mts;
+	mts = c->dram_mts ? c->dram_mts : s->f.dram_mts;
 	/* 64-bit channels: 8 bytes per transfer */
 	ec.channel_peak = mts ? mts * 1e6 * 8 : NAN;
 	/* before the first register write: whatever kills pmutop, the registers come back */
-	if (!s->src->perf) {
-		rc = guardian_start(s->src->dev, err, errlen);
-		if (rc)
-			goto fail;
-	}
+	rc = source_guard(s->src, err, errlen);
+	if (rc)
+		goto fail;
 	rc = session_who_open(s, c, err, errlen);
 	if (rc)
 		goto fail;
@@ -287,7 +268,7 @@ static int session_kernel_only_groups(const struct session *s, const char *root,
 	int count = 0;
 
 	names[0] = 0;
-	if (!l || s->src->uncore == CPUMODEL_UNCORE_KERNEL)
+	if (!l || s->f.uncore == CPUMODEL_UNCORE_KERNEL)
 		return 0;
 	/* the kinds the kernel has boxes of: a group it lacks them for is blocked either way */
 	reach = session_kernel_kinds(s->src, root);
@@ -397,7 +378,7 @@ int session_open_os(const struct session_config *c, const char *reason, struct s
 
 bool session_counts_command(const struct session *s)
 {
-	return s->src && s->src->perf_task;
+	return source_counts_command(s->src);
 }
 
 int session_attach(struct session *s, int pid, char *err, size_t errlen)
@@ -433,14 +414,13 @@ void session_about(const struct session *s, struct session_about *out)
 		return;
 	}
 	*out = (struct session_about){
-		.machine = s->src->machine[0] ? s->src->machine : NULL,
-		.brand = s->src->info.brand,
-		.uarch = s->uarch[0] ? s->uarch : s->src->info.uarch_name,
-		.source = s->src->name, .source_why = s->source_why,
-		.simulated = s->src->simulated, .topo = s->src->topo,
-		.gp_counters = s->src->info.gp_counters,
-		.perfmon_version = s->src->info.perfmon_version, .unmodelled = s->unmodelled,
-		.no_tree = s->src->model ? s->src->model->p->no_tree : NULL,
+		.machine = s->f.machine, .brand = s->f.info->brand,
+		.uarch = s->uarch[0] ? s->uarch : s->f.info->uarch_name,
+		.source = s->f.name, .source_why = s->source_why,
+		.simulated = s->f.simulated, .topo = s->f.topo,
+		.gp_counters = s->f.info->gp_counters,
+		.perfmon_version = s->f.info->perfmon_version, .unmodelled = s->unmodelled,
+		.no_tree = s->f.model ? s->f.model->p->no_tree : NULL,
 	};
 }
 
@@ -499,10 +479,7 @@ int session_close(struct session *s)
 	/* a sampler thread that did not end in time may still be in the source: it stays */
 	stuck = engine_stop(s->eng) == -ETIMEDOUT;
 	/* registers first, then the lock that guards them */
-	if (s->src && s->src->dev) {
-		msr_restore_all(s->src->dev);
-		failed = msr_restore_report(s->src->dev, STDERR_FILENO);
-	}
+	failed = source_restore(s->src);
 	/* the perf source's events are closed through its kernel: before the source goes */
 	engine_free(s->eng);
 	s->eng = NULL;
@@ -517,7 +494,7 @@ int session_close(struct session *s)
 		source_close(s->src);
 	}
 	/* restored: the guardian goes without touching anything */
-	guardian_release();
+	source_guard_release();
 	layout_free(s->own_layout);
 	free(s->unmodelled);
 	ossample_free(s->os);
@@ -571,5 +548,5 @@ bool session_is_os(const struct session *s)
 
 void session_emergency_restore(void)
 {
-	msr_emergency_restore();
+	source_emergency_restore();
 }

@@ -22,9 +22,12 @@ int session_scan_owners(const struct machine *m, char *out, size_t len, char *er
 	out[0] = 0;
 	if (rc)
 		return rc;
-	rc = owner_scan(src->dev, &src->info, src->uncore, src->topo, root, &r);
+	struct source_facts f;
+
+	source_facts(src, &f);
+	rc = source_owners(src, root, &r);
 	if (!owner_all_free(&r))
-		owner_describe(&r, src->topo, out, len);
+		owner_describe(&r, f.topo, out, len);
 	owner_free(&r);
 	source_close(src);
 	return rc;

@@ -8,7 +8,6 @@
 
 #include "engine.h"
 #include "lock.h"
-#include "msr.h"
 #include "ossample.h"
 #include "session.h"
 #include "source.h"
@@ -16,6 +15,7 @@
 struct session {
 	char *root;                   /* the machine's root (machine_root, kept), NULL this one */
 	struct source *src;           /* NULL for the OS's figures */
+	struct source_facts f;        /* what src says of itself (source_facts) */
 	struct ossample *os;          /* no counters: the OS's figures (session_open_os) */
 	struct topo *os_topo;
 	char os_brand[49];
@@ -35,7 +35,6 @@ struct session {
 	struct who *who;
 	struct who_mk *who_mk;    /* the monitoring groups --who-resctrl made, or NULL */
 	int *who_cpus;
-	unsigned *who_types;
 	/* the thermal throttle counters (session_throttle.c) */
 	struct throttle *thr;
 };

@@ -131,8 +131,12 @@ int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t err
 	rc = machine_kernel_open(m, &k, err, errlen);
 	if (rc)
 		return rc;
-	if (k.src)
-		t = k.src->topo;
+	if (k.src) {
+		struct source_facts f;
+
+		source_facts(k.src, &f);
+		t = f.topo;
+	}
 	else if (!topo_load_root(k.root, &own, why, sizeof(why)))
 		t = own;
 	rc = perf_pmus_scan(k.sys, k.root, &p, err, errlen);
@@ -245,7 +249,7 @@ int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, cha
 	rc = source_open_perf(m, false, &src, err, errlen);
 	if (rc)
 		return -EINVAL;
-	rc = perf_pmus_scan(src->perf_sys, NULL, &p, err, errlen);
+	rc = source_pmus(src, &p, err, errlen);
 	if (rc)
 		goto out;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -414,7 +418,10 @@ unsigned session_dram_mts(const struct machine *m, char *why, size_t len)
 		return dmi_dram_mts(machine_root(m), why, len);
 	if (source_open(m, &src, why, len))
 		return 0;
-	mts = src->dram_mts;
+	struct source_facts f;
+
+	source_facts(src, &f);
+	mts = f.dram_mts;
 	source_close(src);
 	return mts;
 }

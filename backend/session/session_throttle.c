@@ -22,7 +22,7 @@ int session_throttle_open(struct session *s, const struct session_config *c, cha
 
 	if (rc)
 		return rc;
-	s->thr = throttle_open(files.root, s->src ? s->src->topo : s->os_topo, files.refresh,
+	s->thr = throttle_open(files.root, s->src ? s->f.topo : s->os_topo, files.refresh,
 			       files.refresh_ctx);
 	if (s->os) /* the OS's figures alone: their sampler looks */
 		ossample_set_throttle(s->os, s->thr);

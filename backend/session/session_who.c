@@ -28,9 +28,9 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	struct who_config wc = {
 		.root = s->root, .top = c->who_top,
 		.procs = c->who_procs < 0 ? WHO_PROCS_DEFAULT : c->who_procs,
-		.simulated = s->src && s->src->simulated,
+		.simulated = s->src && s->f.simulated,
 	};
-	const struct topo *t = s->src ? s->src->topo : s->os_topo;
+	const struct topo *t = s->src ? s->f.topo : s->os_topo;
 	struct source_files files;
 	int n = 0, rc;
 
@@ -53,29 +53,16 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 	 * may still count what this user is allowed: their own processes at
 	 * paranoid 1 and 2, cgroups with CAP_PERFMON (who_count says which)
 	 */
-	wc.count = c->who && (!s->src || s->src->perf);
+	wc.count = c->who && (!s->src || s->f.kernel);
 	if (!s->src && !c->who)
 		wc.count_why = "no counters for the panes on this machine (see the header): CPU time "
 			       "and resctrl; pmutop --who counts what perf allows this user";
 	else if (c->who && !wc.count)
 		wc.count_why = "counted per cgroup through the kernel (--source perf): pmutop holds the "
 			       "counters' registers itself here";
-	if (s->src && s->src->perf) {
-		wc.perf = s->src->perf_sys;
-		wc.access = &s->src->perf_access;
+	if (s->src && s->f.kernel) {
 		wc.layout = s->layout;
-		wc.perf_cpu = &s->src->perf_cpu;
-		if (s->src->have_atom && s->src->cpu_kind) {
-			s->who_types = xcalloc((size_t)s->src->ncpu_kind + 1, sizeof(unsigned));
-			for (int i = 0; i < s->src->ncpu_kind; i++)
-				s->who_types[i] = s->src->cpu_kind[i] == LAYOUT_CPU_LPE &&
-						  s->src->have_lowpower ? s->src->perf_lowpower.type
-						  : s->src->cpu_kind[i] == LAYOUT_CORES_E ||
-						  s->src->cpu_kind[i] == LAYOUT_CPU_LPE
-						  ? s->src->perf_atom.type : s->src->perf_cpu.type;
-			wc.cpu_type = s->who_types;
-			wc.ntypes = s->src->ncpu_kind;
-		}
+		source_who_counters(s->src, &wc);
 	}
 	if (c->who_resctrl && files.own) {
 		snprintf(err, errlen, "--who-resctrl makes monitoring groups in a machine's resctrl; the "
@@ -108,9 +95,7 @@ void session_who_close(struct session *s)
 	who_mk_remove(s->who_mk);
 	s->who_mk = NULL;
 	free(s->who_cpus);
-	free(s->who_types);
 	s->who_cpus = NULL;
-	s->who_types = NULL;
 }
 
 void session_set_who(struct session *s, bool on)

@@ -5,7 +5,7 @@
 #include "emu.h"
 #include "emu_perf.h"
 #include "paths.h"
-#include "source.h"
+#include "source_int.h"
 #include "xmalloc.h"
 
 #include <errno.h>

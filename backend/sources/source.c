@@ -3,7 +3,7 @@
  */
 #include "msr_source.h"
 #include "perf_source.h"
-#include "source.h"
+#include "source_int.h"
 #include "emu.h"
 #include "emu_perf.h"
 #include "dmi.h"
@@ -383,6 +383,7 @@ void source_close(struct source *s)
 	emu_perf_free(s->perf_kernel);
 	source_files_close(s);
 	free(s->cpu_kind);
+	free(s->who_types);
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);

@@ -17,76 +17,80 @@
 #include <stdio.h>
 
 #include "cpuid.h"
-#include "perf.h"
-#include "perf_pmu.h"
 #include "engine.h"
 #include "cpumodel.h"
 #include "layout.h"
 #include "machine.h"
-#include "mmio.h"
-#include "msr.h"
-#include "msr_allow.h"
-#include "msr_source.h"
-#include "perf_source.h"
 #include "topo.h"
 
 struct emu;
-struct emu_perf;
+struct owner_report;
+struct perf_pmus;
+struct who_config;
 
-/* The kinds of file a run reads beside the counters (source_files). */
+/* Which files a run reads beside the counters (source_files). */
 enum source_files_kind { SOURCE_FILES_WHO, SOURCE_FILES_THROTTLE, SOURCE_NFILES };
 
-struct source {
-	struct emu *emu;             /* an emulated machine only */
-	char machine[64];            /* the emulated machine's name, "" a real one */
-	/*
-	 * The machine keeps its own time and the run moves it (machine_stepped):
-	 * T seconds since the start, the figures' clock (source_advance).
-	 */
-	bool stepped;
-	double t;
-	/* the files a run reads beside the counters, when the machine writes its own (source_files) */
-	char files_dir[SOURCE_NFILES][256];
-	struct source_files_of { struct source *s; int kind; } files_of[SOURCE_NFILES];
-	struct topo *own_topo;       /* device files only */
+/* An open counter source: its fields are the sources' own (source_int.h). */
+struct source;
+
+/* What the session may know of an open source (source_facts). */
+struct source_facts {
 	const struct topo *topo;
-	struct cpuid_info info;
-	struct msr_allowlist allow;
-	struct msr_dev *dev;
+	const struct cpuid_info *info;
 	const struct cpumodel *model; /* this CPU's row, or NULL (architectural fallback) */
 	enum cpumodel_uncore uncore;
-	int channels;                /* memory channels per socket (the uncore's) */
-	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated, SMBIOS), 0 */
-	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
-	char mmio_why[400];          /* why there is none, when the uncore has one */
+	int channels;                 /* memory channels per socket (the uncore's) */
+	unsigned dram_mts;            /* DIMM transfers per second / 1e6 when known, else 0 */
+	const char *name;             /* "msr", "msr_safe", "perf", "SIMULATED nehalem-ep:..." */
+	const char *machine;          /* the emulated machine's name, NULL a real one */
 	bool simulated;
-	char name[160];              /* "msr", "msr_safe", "perf", "SIMULATED nehalem-ep:memory-bound" */
-	/* the perf source (source_open_perf): no register device, the kernel counts */
-	bool perf;
-	struct perf_pmu perf_cpu;    /* the core PMU's formats */
-	/*
-	 * The kernel's msr PMU (free-running APERF, MPERF, IRPerfCount) where a
-	 * CPU without fixed counters (AMD) has it: the built-ins it names from there
-	 */
-	struct perf_pmu perf_msr;
-	bool have_msr;
-	/* a hybrid kernel's E-core PMU (cpu_atom; perf_cpu is then cpu_core) */
-	struct perf_pmu perf_atom;
-	bool have_atom;
-	/* its low-power E-cores' PMU (cpu_lowpower: Arrow Lake-H's SoC-tile cores) */
-	struct perf_pmu perf_lowpower;
-	bool have_lowpower;
-	/* each CPU's kind of core (LAYOUT_CORES_*, by OS CPU number), NULL on a CPU of one kind */
-	unsigned char *cpu_kind;
-	int ncpu_kind;
-	struct perf_access perf_access;
-	/* what each source reads of it (engine_config.source_cfg: source_engine_config fills them) */
-	struct msr_source_config msr_cfg;
-	struct perf_source_config perf_cfg;
-	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
-	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
-	bool perf_task;              /* counting one command, not whole CPUs (engine_attach) */
+	bool stepped;                 /* its machine keeps its own time (source_advance moves it) */
+	bool kernel;                  /* the kernel counts (perf_event_open): no register written */
+	bool exclusive;               /* writes this machine's registers: one pmutop at a time */
+	bool e_cores;                 /* the kernel has an E-core PMU (cpu_atom) */
 };
+
+void source_facts(const struct source *s, struct source_facts *out);
+
+/*
+ * The counters others use on S's machine, seen from its registers (owner.h;
+ * ROOT the machine's): 0, or -errno.  A source through the kernel has none
+ * to scan (the kernel shares them): an empty report.
+ */
+int source_owners(const struct source *s, const char *root, struct owner_report *r);
+
+/*
+ * Before S writes its first register: the guardian that puts them back
+ * whatever kills pmutop (guardian.h).  0, or -errno with ERR.
+ */
+int source_guard(struct source *s, char *err, size_t errlen);
+
+/* Put back every register S wrote, saying on stderr what could not be: how many failed. */
+int source_restore(struct source *s);
+/* Every register restored (source_restore): the guardian goes without touching any. */
+void source_guard_release(void);
+/* From a fatal signal's handler: every register written back (async-signal-safe). */
+void source_emergency_restore(void);
+
+/* Append to BUF (LEN) what S's way of counting means for the run, a line each. */
+void source_notes(const struct source *s, char *buf, size_t len);
+
+/* Count only the command run under pmutop (a source whose kind has task). */
+void source_count_command(struct source *s);
+bool source_counts_command(const struct source *s);
+/* Counting a command, the kernel lets this user count its user mode only (paranoid 2). */
+bool source_command_user_only(const struct source *s);
+
+/*
+ * For the who collector counting through S's kernel: its system calls, what
+ * this user may count, the core PMU and each CPU's PMU type (a hybrid's) into
+ * WC.  Nothing for a source that is not the kernel's.
+ */
+void source_who_counters(struct source *s, struct who_config *wc);
+
+/* The PMUs of S's kernel (perf_pmus.h): 0, or -errno with ERR. */
+int source_pmus(const struct source *s, struct perf_pmus *p, char *err, size_t errlen);
 
 /*
  * Open the register device of machine M (machine.h): its device files (this

@@ -6,7 +6,7 @@
  * but for the refresh (the sampler's).
  */
 #define _GNU_SOURCE
-#include "source.h"
+#include "source_int.h"
 #include "emu.h"
 
 #include <dirent.h>
