@@ -20,7 +20,7 @@
 # package 2 a second and each of its cores 1.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 31
+plan 32
 tmp=$(mktemp -d)
 fakehw_cleanup='rm -rf "$tmp"'
 trap 'rm -rf "$tmp"' EXIT
@@ -174,6 +174,21 @@ expect_is "... a running process's, another user's and a link left alone (and th
 	"$(ls "$tmp/t" | grep -v '^pmutop-[0-9]*$' | LC_ALL=C sort | tr '\n' ' ')" \
 	"$(printf '%s\n' elsewhere pmutop-thr-2147483645-link pmutop-thr-2147483646-other "pmutop-thr-$$-live" |
 		LC_ALL=C sort | tr '\n' ' ')"
+
+# without TMPDIR, in memory where /dev/shm is a tmpfs kept as /tmp is (root's, sticky), else
+# /tmp: a server's thousands of small files cost a disk's journal seconds
+base=/tmp
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ ! -L /dev/shm ] &&
+	[ "$(stat -c %u /dev/shm)" = 0 ] && [ -k /dev/shm ]; then base=/dev/shm; fi
+(unset TMPDIR; exec "$PMUTOP" --sim nehalem-ep -b -n 100 -d 0.2 >/dev/null 2>&1) &
+victim=$!
+has_base_dir() { ls -d "$base"/pmutop-thr-$victim-* >/dev/null 2>&1; }
+wait_until 20 has_base_dir
+found=$(ls -d "$base"/pmutop-thr-$victim-* 2>/dev/null | wc -l)
+kill $victim
+wait $victim 2>/dev/null
+expect_is "without TMPDIR the files are under $base, removed at the end (SIGTERM)" \
+	"$found $(ls -d "$base"/pmutop-thr-$victim-* 2>/dev/null | wc -l)" "1 0"
 
 # a machine's own tree: Nehalem-EP's (socket 1 is CPUs 4-7 and 12-15), first without the files
 fakehw_start nehalem-ep:idle
