@@ -1,6 +1,6 @@
 #!/bin/sh
 # The batch JSON's schema (issue 49.6): data/schema/pmutop-batch-2.schema.json,
-# versioned by its $id, which the first sample names; real output of several
+# versioned by its $id, whose version the first sample names; real output of several
 # kinds of run validated against it with a JSON Schema validator (python3's
 # jsonschema, Debian's python3-jsonschema): samples of a server with its
 # uncore, --counts, a hybrid, the who view, a command's marks and summary, a
@@ -48,9 +48,11 @@ for i, o in enumerate(lines):
                 for c, x in zip(cols, r):
                     if c in ("cpu", "core", "socket", "channel", "cha") and type(x) is not int:
                         bad.append("line %d: %s %s is %r" % (i + 1, name, c, x))
+# the first sample names the schema: its name, the version its $id (an absolute URI) ends in
 first = next((o for o in lines if "seq" in o), {})
-if first.get("schema") != schema["$id"]:
-    bad.append("the first sample names schema %r, not %r" % (first.get("schema"), schema["$id"]))
+name = schema["$defs"]["sample"]["properties"]["schema"]["const"]
+if first.get("schema") != name or name.split("/")[-1] != schema["$id"].split(":")[-1]:
+    bad.append("the first sample names schema %r, not %r (%s)" % (first.get("schema"), name, schema["$id"]))
 print("ok %d lines" % len(lines) if lines and not bad else "; ".join(bad[:4]) or "no lines")' "$schema" 2>&1
 }
 
