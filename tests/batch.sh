@@ -158,9 +158,11 @@ ipc = cnt["instructions"] / cnt["cycles"]
 assert abs(met["ipc"] - ipc) < 1e-4 * ipc + 1e-6, (met["ipc"], ipc)
 run = [r for r in last if r[2] and r[4] == "exec_active"][0]
 assert 0.25e9 < float(run[5]) < 0.4e9, run
-# one group: it ran all the time its CPU counted (perf'"'"'s running over enabled), on every CPU
-# (less only by the moment between a window'"'"'s start and its counters'"'"' being written)
-low = [r for r in recs if r[1].startswith("CPU") and r[2] and float(r[6]) < 99.9]
+# one group: it ran all the time its CPU counted (perf'"'"'s running over enabled), on every CPU,
+# in the intervals after the first (whose window starts before the counters are written: a
+# sanitizer build read 99.87 % there)
+low = [r for r in recs if r[1].startswith("CPU") and r[2] and float(r[0]) > times[0] and
+       float(r[6]) < 99.9]
 assert not low, low[:3]
 assert {r[1] for r in recs} >= {"CPU0", "CPU15", "S0", "S1"}, {r[1] for r in recs}
 print("ok")' 2>&1)" "ok"

@@ -39,7 +39,10 @@ start adl --sim alderlake:hybrid-split --source perf -g 1,2,9,w,z
 start nhm --sim nehalem-ep:memory-bound --source perf -g 1,i,l,z
 # who uses the machine: the shared server's containers and services, on an Ice Lake-SP
 start icx --sim icelake-sp:shared-server --source perf --who -g 1
+# six servers start at once: a sanitizer build's 224- and 384-CPU emulators took more than 10 s
+# to serve on a 2-core VM (CI), so each may take a minute (the wait ends as soon as it answers)
 down=""
+HTTP_WAIT_S=60
 while read -r name addr; do
 	wait_http "http://$addr/metrics" || down="$down $name: $(cat "$tmp/$name.err")"
 done <"$tmp/targets"

@@ -57,12 +57,12 @@ serve_bg() {
 	return 1
 }
 
-# wait_http URL [CURL OPTION...]: until it answers 200 (10 s at most)
+# wait_http URL [CURL OPTION...]: until it answers 200 (HTTP_WAIT_S, 10 s, at most)
 wait_http() {
 	u=$1
 	shift
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt $((${HTTP_WAIT_S:-10} * 20)) ]; do
 		[ "$(curl -s -o /dev/null -w '%{http_code}' "$@" "$u")" = 200 ] && return 0
 		sleep 0.05
 		i=$((i + 1))

@@ -16,14 +16,13 @@ int session_scan_owners(const struct machine *m, char *out, size_t len, char *er
 {
 	const char *root = machine_root(m);
 	struct source *src;
+	struct source_facts f;
 	struct owner_report r;
 	int rc = source_open(m, &src, err, errlen);
 
 	out[0] = 0;
 	if (rc)
 		return rc;
-	struct source_facts f;
-
 	source_facts(src, &f);
 	rc = source_owners(src, root, &r);
 	if (!owner_all_free(&r))

@@ -411,6 +411,7 @@ int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, c
 unsigned session_dram_mts(const struct machine *m, char *why, size_t len)
 {
 	struct source *src = NULL;
+	struct source_facts f;
 	unsigned mts;
 
 	why[0] = 0;
@@ -418,8 +419,6 @@ unsigned session_dram_mts(const struct machine *m, char *why, size_t len)
 		return dmi_dram_mts(machine_root(m), why, len);
 	if (source_open(m, &src, why, len))
 		return 0;
-	struct source_facts f;
-
 	source_facts(src, &f);
 	mts = f.dram_mts;
 	source_close(src);
