@@ -54,10 +54,15 @@ print("missing" if v is None else v)' "$2" "$3"
 }
 
 # check MACHINE SCENARIO CORE SOURCE NAME:TRUTH...: each of the core's port figures against truth
+# (through perf in a sanitizer build, 2 s intervals: the emulated kernel's timer of a 224-CPU
+# server runs out of its CPU time catching up there, and a 0.3 s interval left key 6's port
+# group no turn on a 2-core VM in CI, n/a, as the test below the loop found at 0.5 s)
 check() {
 	m=$1 scn=$2 k=$3 src=$4
 	shift 4
-	run "$PMUTOP" --sim "$m:$scn" --source "$src" -b -n 2 -d 0.3 --format json -g Ports
+	cd=0.3
+	if [ "$src" = perf ] && grep -q __asan_init "$PMUTOP" 2>/dev/null; then cd=2; fi
+	run "$PMUTOP" --sim "$m:$scn" --source "$src" -b -n 2 -d $cd --format json -g Ports
 	for nt in "$@"; do
 		near "$m ($src), core $k: ${nt%%:*}" "$(core "$out" "$k" "${nt%%:*}")" "${nt#*:}" 0.02
 	done
