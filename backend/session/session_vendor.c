@@ -68,30 +68,26 @@ uint32_t session_kernel_kinds(const struct source *src, const char *root)
 	return kinds;
 }
 
-/* The machine as the vendor's constants see it. */
-static void session_vendor_machine(const struct source *src, const char *root,
-				   struct perfmon_layout_config *c)
+/* The machine of SRC (its facts F) as the vendor's constants see it. */
+static void session_vendor_machine(const struct source *src, const struct source_facts *f,
+				   const char *root, struct perfmon_layout_config *c)
 {
-	struct source_facts f;
-	const struct topo *t;
+	const struct topo *t = f->topo;
 	int tpc = 1;
-
-	source_facts(src, &f);
-	t = f.topo;
 
 	for (int k = 0; k < t->ncores; k++)
 		if (t->cores[k].nthreads > tpc)
 			tpc = t->cores[k].nthreads;
 	*c = (struct perfmon_layout_config){
-		.gp_counters = (int)f.info->gp_counters, .ht_on = tpc > 1, .threads_per_core = tpc,
+		.gp_counters = (int)f->info->gp_counters, .ht_on = tpc > 1, .threads_per_core = tpc,
 		.sockets = t->nsockets > 0 ? t->nsockets : 1,
 		.cores_per_socket = t->nsockets > 0 && t->ncores >= t->nsockets
 				    ? t->ncores / t->nsockets : 1,
 		.cpus = t->nonline > 0 ? t->nonline : 1,
-		.slots = f.info->fixed_counters >= 4,
+		.slots = f->info->fixed_counters >= 4,
 	};
 	/* a hybrid CPU with its E-cores online: their groups beside the P-cores' */
-	c->e_cores = topo_has_atom(t) || f.e_cores; /* the kernel's word where hwloc has none */
+	c->e_cores = topo_has_atom(t) || f->e_cores; /* the kernel's word where hwloc has none */
 	/*
 	 * the kernel's uncore boxes a socket has (the emulated kernel's, or sysfs
 	 * under --root); an emulated machine's registers: its kernel's, as on a
@@ -109,9 +105,9 @@ static void session_vendor_machine(const struct source *src, const char *root,
 			c->rapl = session_vendor_rapl(k.sys, k.root);
 		}
 		source_kernel_done(&k);
-		if (f.info->vendor_id == CPUID_VENDOR_AMD) {
+		if (f->info->vendor_id == CPUID_VENDOR_AMD) {
 			/* the source's: amd_umc_N's a socket, or an emulated Zen 2/3's; amd_l3 a CPU an L3 */
-			c->channels = f.channels;
+			c->channels = f->channels;
 			c->l3s = t->nl3 / c->sockets;
 		}
 	}
@@ -258,7 +254,7 @@ int session_vendor_layout(const struct session_config *c, const struct source *s
 	if (c->layout_path)
 		return -ENOENT;
 	source_facts(src, &f);
-	session_vendor_machine(src, machine_root(c->machine), &mc);
+	session_vendor_machine(src, &f, machine_root(c->machine), &mc);
 	return session_vendor_layout_for(c->perfmon_dir, f.info, &mc, out, notice, len);
 }
 
