@@ -197,12 +197,12 @@ static int emu_core_numbered_reg(struct emu *e, struct emu_cpu *c, uint32_t reg,
 	if (reg >= IA32_PMC0 && reg < IA32_PMC0 + ngp) {
 		struct emu_ctr *ctr = &c->gp[reg - IA32_PMC0];
 
-		if (write) {
+		/* a new value, the same binding: what it counted up to now is overwritten */
+		emu_cpu_ctrs(e, c);
+		if (write)
 			ctr->value = emu_pmc_write_value(*val, e->m->gp_width);
-			emu_cpu_rebind(e, c);
-		} else {
+		else
 			*val = ctr->value;
-		}
 		return 1;
 	}
 	if (reg >= IA32_PERFEVTSEL0 && reg < IA32_PERFEVTSEL0 + ngp) {
@@ -228,8 +228,9 @@ static int emu_core_numbered_reg(struct emu *e, struct emu_cpu *c, uint32_t reg,
 	if (v2 && reg >= IA32_FIXED_CTR0 && reg < IA32_FIXED_CTR0 + nfix) {
 		struct emu_ctr *ctr = &c->fixed[reg - IA32_FIXED_CTR0];
 
+		emu_cpu_ctrs(e, c);
 		if (write)
-			ctr->value = *val & pmu_width_mask(e->m->fixed_width), emu_cpu_rebind(e, c);
+			ctr->value = *val & pmu_width_mask(e->m->fixed_width);
 		else
 			*val = ctr->value;
 		return 1;
@@ -279,6 +280,7 @@ static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, 
 	case IA32_PERF_GLOBAL_STATUS:
 		if (!v2)
 			return 0;
+		emu_cpu_ctrs(e, c); /* a wrap up to now */
 		if (write)
 			*rc = -EIO;
 		else
@@ -287,6 +289,7 @@ static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, 
 	case IA32_PERF_GLOBAL_OVF_CTRL:
 		if (!v2)
 			return 0;
+		emu_cpu_ctrs(e, c); /* a wrap before the clear is cleared */
 		if (write && (*val & ~(emu_global_valid(e) | 3ull << 62)))
 			*rc = -EIO;
 		else if (write)
@@ -343,6 +346,7 @@ static int emu_core_control_reg(struct emu *e, struct emu_cpu *c, uint32_t reg, 
 		/* AMD's free-running counters (read only here: the kernel's msr PMU reads them) */
 		if (!e->m->amd)
 			return 0;
+		emu_cpu_ctrs(e, c);
 		if (write)
 			*rc = -EIO;
 		else

@@ -327,14 +327,12 @@ static void emu_rate_keep(struct emu_cpu *c, uint64_t key, double rate)
 }
 
 /*
- * Integrate CPU C from c->t to T and bring its live counters up to date.
- * Rates are computed once per truth segment (and for an accumulator bound
+ * Integrate CPU C's conditions from c->t to T (its counters follow in
+ * emu_cpu_ctrs).  Rates are computed once per truth segment (and for an accumulator bound
  * in the middle of one, when first needed).
  */
 void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 {
-	int wrapped;
-
 	while (c->t < t) {
 		double step_end, dt;
 
@@ -358,11 +356,9 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 			for (int k = 0; k < PERF_METRICS_FIELDS; k++)
 				c->td_g[k] += c->td_rate[k] * dt;
 		}
-		for (int i = 0; i < EMU_MAX_ACC; i++) {
-			struct emu_acc *a = &c->acc[i];
+		for (uint64_t live = c->acc_live; live; live &= live - 1) {
+			struct emu_acc *a = &c->acc[__builtin_ctzll(live)];
 
-			if (!a->in_use)
-				continue;
 			if (!a->rate_ok) {
 				if (!emu_rate_seen(c, a->key, &a->rate)) {
 					a->rate = emu_core_rate(e, c, a->key, c->seg_truth, c->seg_nsib);
@@ -374,6 +370,15 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 		}
 		c->t = step_end;
 	}
+}
+
+void emu_cpu_ctrs(struct emu *e, struct emu_cpu *c)
+{
+	int wrapped;
+
+	if (c->ctr_t == c->t)
+		return;
+	c->ctr_t = c->t;
 	for (int i = 0; i < (int)e->m->gp_counters; i++) {
 		wrapped = 0;
 		emu_ctr_update(&c->gp[i], c->acc, c->cyc, e->m->gp_width, &wrapped);
@@ -394,23 +399,33 @@ void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t)
 static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, uint64_t sel,
 			 int live)
 {
-	uint64_t key;
+	uint64_t key, extra;
 	unsigned priv;
 	int inv;
 
 	if (!live || !sel) {
 		ctr->acc = -1;
+		ctr->bound_live = 0;
 		return;
 	}
-	key = emu_core_key(e, sel, emu_offcore_for(e, c, sel));
+	/*
+	 * The same select, extra register and enables as at the last bind, and
+	 * bound: nothing to do (the CPU was synced before the write, so its last
+	 * F is now's).  A rebind follows every register write: a rotation writes
+	 * a dozen a CPU, and each key costs the offcore table's lock.
+	 */
+	extra = emu_offcore_for(e, c, sel);
+	if (ctr->bound_live == 1 && ctr->acc >= 0 && c->acc[ctr->acc].in_use &&
+	    ctr->bound_sel == sel && ctr->bound_extra == extra)
+		return;
+	ctr->bound_sel = sel;
+	ctr->bound_extra = extra;
+	ctr->bound_live = 1;
+	key = emu_core_key(e, sel, extra);
 	priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
 	inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE) &&
 	      !(key & EMU_KEY_NE); /* (EQ with INV: counted as such, not inverted) */
-	/*
-	 * Bound as before: nothing to do (the CPU was synced before the write,
-	 * so its last F is now's).  A rebind follows every register write, and
-	 * the emulated kernel writes a dozen per CPU each time it rotates.
-	 */
+	/* another select of the same condition: the count goes on */
 	if (ctr->acc >= 0 && c->acc[ctr->acc].in_use && c->acc[ctr->acc].key == key &&
 	    ctr->priv == priv && ctr->inv == inv)
 		return;
@@ -448,6 +463,7 @@ static void emu_free_bind(struct emu_cpu *c, struct emu_ctr *ctr, uint64_t key)
 
 void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 {
+	emu_cpu_ctrs(e, c); /* what each counted up to now, as it was bound */
 	for (int i = 0; i < (int)e->m->gp_counters; i++)
 		emu_ctr_bind(e, c, &c->gp[i], c->evtsel[i], emu_gp_live(e, c, i));
 	for (int i = 0; i < (int)e->m->fixed_counters; i++)
@@ -469,6 +485,7 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c)
 	for (int a = 0; a < EMU_MAX_ACC; a++)
 		if (!(used >> a & 1))
 			c->acc[a].in_use = 0;
+	c->acc_live = used;
 }
 
 
@@ -489,6 +506,7 @@ int emu_cpu_watch(struct emu *e, struct emu_cpu *c, uint64_t sel, double *count)
 			return -ENOSPC;
 		c->watch_key[w] = key;
 		c->watch_acc[w] = a;
+		c->acc_live |= 1ull << a;
 		c->nwatch++;
 	}
 	*count = c->acc[c->watch_acc[w]].g;

@@ -41,12 +41,17 @@ struct emu_ctr {
 	int acc;         /* index into the owner's accs, or -1 when not counting */
 	int inv;         /* counts total cycles minus the condition */
 	unsigned priv;
+	/* what it was last bound from (emu_ctr_bind): a rebind that changes none of it is free */
+	uint64_t bound_sel, bound_extra;
+	int bound_live;  /* -1: not bound since creation */
 };
 
 struct emu_cpu {
 	int os_cpu, socket, core, online;
 	bool e_core;     /* a hybrid's E-core: its events are the E-core's (emu_cpu_m) */
-	double t;        /* time the counters are up to */
+	double t;        /* time the accumulators are up to */
+	double ctr_t;    /* time the counters' values are up to (emu_cpu_ctrs) */
+	uint64_t acc_live; /* the accumulators in use, a bit each (emu_cpu_rebind, emu_cpu_watch) */
 	double cyc[4];   /* total-cycle integrals per privilege mask (index 1..3) */
 	uint64_t evtsel[PMU_MAX_GP], fixed_ctrl, global_ctrl, global_status, offcore[2];
 	uint64_t pebs_frontend;
@@ -96,7 +101,8 @@ struct emu_cpu {
 };
 
 struct emu_socket {
-	double t;
+	double t, ctr_t; /* as a CPU's */
+	uint64_t acc_live;
 	double uclk;     /* integral of the uncore clock */
 	uint64_t global_ctrl, global_status, fixed_ctrl;
 	uint64_t evtsel[NHM_UNC_COUNTERS + 2];     /* NHM: 0x3C0+; SKL: CBo n*2+k, then ARB */
@@ -227,8 +233,14 @@ double emu_ctr_f(const struct emu_ctr *c, const struct emu_acc *acc, const doubl
 void emu_ctr_update(struct emu_ctr *c, const struct emu_acc *acc, const double *cyc,
 		    unsigned width, int *wrapped);
 
-/* The core: bring CPU C up to T; bind its counters to their conditions after a select changed. */
+/*
+ * The core: bring CPU C's conditions up to T; its counters' values up to
+ * them (done when a counter, its status or its binding is read or changes,
+ * not at every access: a rotation's dozen writes a CPU each moved them
+ * all); bind its counters to their conditions after a select changed.
+ */
 void emu_cpu_sync(struct emu *e, struct emu_cpu *c, double t);
+void emu_cpu_ctrs(struct emu *e, struct emu_cpu *c);
 /*
  * MSR_PERF_METRICS of C now (brought up to date by emu_cpu_sync): the
  * fields since the last write, or the value written while nothing counted.
@@ -240,6 +252,7 @@ void emu_cpu_rebind(struct emu *e, struct emu_cpu *c);
 
 /* The per-socket PMUs: bring socket SI up to T; register access (1 if REG is theirs). */
 void emu_socket_sync(struct emu *e, int si, double t);
+void emu_socket_ctrs(struct emu *e, struct emu_socket *s);
 /* RAPL's registers of socket SI at NOW (read only); 1 if REG is one of them. */
 int emu_rapl_reg(struct emu *e, int si, uint32_t reg, int write, uint64_t *val, int *rc,
 		 double now);

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 /* ---- uncore: counting ------------------------------------------------------- */
@@ -85,8 +84,6 @@ static uint64_t emu_unc_status_bit(const struct emu *e, int i)
 void emu_socket_sync(struct emu *e, int si, double t)
 {
 	struct emu_socket *s = &e->sockets[si];
-	double no_cyc[4] = { 0 };
-	int wrapped;
 
 	while (s->t < t) {
 		double step_end, dt, sock[SK_COUNT], chan[SCENARIO_MAX_CHANNELS][SK_COUNT];
@@ -105,11 +102,9 @@ void emu_socket_sync(struct emu *e, int si, double t)
 		}
 		step_end = fmin(t, s->seg_end);
 		dt = step_end - s->t;
-		for (int i = 0; i < EMU_MAX_ACC; i++) {
-			struct emu_acc *a = &s->acc[i];
+		for (uint64_t live = s->acc_live; live; live &= live - 1) {
+			struct emu_acc *a = &s->acc[__builtin_ctzll(live)];
 
-			if (!a->in_use)
-				continue;
 			if (!a->rate_ok) {
 				if (!have)
 					scenario_eval_socket(e->sc, s->t, si, nchan, sock, chan);
@@ -123,6 +118,16 @@ void emu_socket_sync(struct emu *e, int si, double t)
 			s->imc[i] += s->imc_rate[i] * dt;
 		s->t = step_end;
 	}
+}
+
+void emu_socket_ctrs(struct emu *e, struct emu_socket *s)
+{
+	double no_cyc[4] = { 0 };
+	int wrapped;
+
+	if (s->ctr_t == s->t)
+		return;
+	s->ctr_t = s->t;
 	for (int i = 0; i < emu_unc_nctr(e); i++) {
 		wrapped = 0;
 		emu_ctr_update(&s->ctr[i], s->acc, no_cyc, emu_unc_width(e), &wrapped);
@@ -141,6 +146,12 @@ static void emu_unc_bind(struct emu_socket *s, struct emu_ctr *ctr, uint64_t key
 {
 	static const double no_cyc[4] = { 0 };
 
+	/* bound as before (emu_ctr_bind): the count goes on */
+	if (live && ctr->bound_live == 1 && ctr->bound_sel == key && ctr->acc >= 0 &&
+	    s->acc[ctr->acc].in_use)
+		return;
+	ctr->bound_live = live ? 1 : 0;
+	ctr->bound_sel = key;
 	ctr->acc = live ? emu_acc_find(s->acc, key) : -1;
 	ctr->inv = 0;
 	ctr->priv = 0;
@@ -152,7 +163,9 @@ static void emu_socket_rebind(struct emu *e, struct emu_socket *s)
 {
 	int nhm = e->uncore == CPUMODEL_UNCORE_NHM;
 	int global = nhm ? 1 : (s->global_ctrl & SKL_UNC_GLOBAL_EN) != 0;
+	uint64_t used;
 
+	emu_socket_ctrs(e, s); /* what each counted up to now, as it was bound */
 	for (int i = 0; i < emu_unc_nctr(e); i++) {
 		uint64_t sel = s->evtsel[i];
 		int live = global && (sel & EVTSEL_EN) && (!nhm || (s->global_ctrl & GLOBAL_PMC(i)));
@@ -165,14 +178,13 @@ static void emu_socket_rebind(struct emu *e, struct emu_socket *s)
 	emu_unc_bind(s, &s->fixed, EMU_KEY_UCLK,
 		     nhm ? (s->fixed_ctrl & NHM_UNC_FIXED_EN) && (s->global_ctrl & NHM_UNC_GLOBAL_FIXED)
 			 : (s->fixed_ctrl & SKL_UNC_FIXED_CNT_EN) && global);
-	for (int a = 0; a < EMU_MAX_ACC; a++) {
-		int used = s->fixed.acc == a;
-
-		for (int i = 0; i < emu_unc_nctr(e); i++)
-			used |= s->ctr[i].acc == a;
-		if (!used)
+	used = s->fixed.acc >= 0 ? 1ull << s->fixed.acc : 0;
+	for (int i = 0; i < emu_unc_nctr(e); i++)
+		used |= s->ctr[i].acc >= 0 ? 1ull << s->ctr[i].acc : 0;
+	for (int a = 0; a < EMU_MAX_ACC; a++)
+		if (!(used >> a & 1))
 			s->acc[a].in_use = 0;
-	}
+	s->acc_live = used;
 }
 
 /* Nehalem/Westmere uncore register access; 1 if REG is one of them. */
@@ -185,12 +197,12 @@ int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 	if (reg >= MSR_UNCORE_PMC0 && reg < MSR_UNCORE_PMC0 + NHM_UNC_COUNTERS) {
 		struct emu_ctr *c = &s->ctr[reg - MSR_UNCORE_PMC0];
 
-		if (write) {
+		/* a new value, the same binding: what it counted up to now is overwritten */
+		emu_socket_ctrs(e, s);
+		if (write)
 			c->value = *val & pmu_width_mask(NHM_UNC_WIDTH);
-			emu_socket_rebind(e, s);
-		} else {
+		else
 			*val = c->value;
-		}
 		return 1;
 	}
 	if (reg >= MSR_UNCORE_PERFEVTSEL0 && reg < MSR_UNCORE_PERFEVTSEL0 + NHM_UNC_COUNTERS) {
@@ -218,20 +230,23 @@ int emu_nhm_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 			*val = s->global_ctrl;
 		return 1;
 	case MSR_UNCORE_PERF_GLOBAL_STATUS:
+		emu_socket_ctrs(e, s); /* a wrap up to now */
 		if (write)
 			*rc = -EIO;
 		else
 			*val = s->global_status;
 		return 1;
 	case MSR_UNCORE_PERF_GLOBAL_OVF_CTRL:
+		emu_socket_ctrs(e, s); /* a wrap before the clear is cleared */
 		if (write)
 			s->global_status &= ~*val;
 		else
 			*val = 0;
 		return 1;
 	case MSR_UNCORE_FIXED_CTR0:
+		emu_socket_ctrs(e, s);
 		if (write)
-			s->fixed.value = *val & pmu_width_mask(NHM_UNC_WIDTH), emu_socket_rebind(e, s);
+			s->fixed.value = *val & pmu_width_mask(NHM_UNC_WIDTH);
 		else
 			*val = s->fixed.value;
 		return 1;
@@ -266,8 +281,9 @@ int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 	if (reg == MSR_UNC_ARB_PERFCTR0 || reg == MSR_UNC_ARB_PERFCTR1)
 		idx = 2 * e->m->cbo + (int)(reg - MSR_UNC_ARB_PERFCTR0), is_ctr = 1;
 	if (idx >= 0 && is_ctr) {
+		emu_socket_ctrs(e, s);
 		if (write)
-			s->ctr[idx].value = *val & pmu_width_mask(SKL_UNC_WIDTH), emu_socket_rebind(e, s);
+			s->ctr[idx].value = *val & pmu_width_mask(SKL_UNC_WIDTH);
 		else
 			*val = s->ctr[idx].value;
 		return 1;
@@ -292,6 +308,7 @@ int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 			*val = s->global_ctrl;
 		return 1;
 	case MSR_UNC_PERF_GLOBAL_STATUS: /* RW1C */
+		emu_socket_ctrs(e, s); /* a wrap up to now, or before the clear */
 		if (write)
 			s->global_status &= ~*val;
 		else
@@ -306,8 +323,9 @@ int emu_skl_uncore_reg(struct emu *e, struct emu_socket *s, uint32_t reg, int wr
 			*val = s->fixed_ctrl;
 		return 1;
 	case MSR_UNC_PERF_FIXED_CTR:
+		emu_socket_ctrs(e, s);
 		if (write)
-			s->fixed.value = *val & pmu_width_mask(SKL_UNC_FIXED_WIDTH), emu_socket_rebind(e, s);
+			s->fixed.value = *val & pmu_width_mask(SKL_UNC_FIXED_WIDTH);
 		else
 			*val = s->fixed.value;
 		return 1;
