@@ -104,6 +104,7 @@ struct src_env {
 	const atomic_bool *stop;         /* engine_stop asked: abandon the sweep */
 	const bool *sampling;            /* set up: a slow CPU is skipped now, not waited for */
 	_Atomic uint64_t *reads;         /* counter reads so far (engine_counter_reads) */
+	const double *slice_s;           /* the rotation's slice now, seconds (engine_pace) */
 };
 
 /* Real monotonic seconds. */

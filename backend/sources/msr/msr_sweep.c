@@ -118,7 +118,8 @@ static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_s
 		read[k] = true;
 		c->ev_acc[s->ev[k]] += inc[k];
 		c->ev_live[s->ev[k]] += live[k];
-		unsure |= mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live[k];
+		unsure |= mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live[k] ||
+			  (!m->cfg->clock && live[k] > MSR_STRETCHED * *m->env.slice_s);
 		mc->gp_prev[ctr] = v & ((1ull << m->cfg->gp_width) - 1);
 		mc->gp_t[ctr] = when;
 		mc->gp_u[ctr] = mc->spread;
