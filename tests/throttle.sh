@@ -228,8 +228,9 @@ bumper=$!
 fakehw_cleanup='kill $bumper 2>/dev/null; rm -rf "$tmp"'
 # a sample that saw socket 1 throttle: "package_events package_ms cores" of socket 1, socket 0's
 seen() {
-	# over samples 2-4 (the writer beside is a shell loop: on a loaded machine one interval may
-	# see none of a file's growth): socket 1's package events, milliseconds and power-limit
+	# over samples 2-6 (the writer beside is a shell loop of 28 mv's a round: on a loaded machine
+	# samples 2-4 saw one round's package files and not its cores' (the suite beside four busy
+	# loops and a build, 2026-11-30)): socket 1's package events, milliseconds and power-limit
 	# notifications grew, its core 4 (and no other core) throttled, socket 0 nothing at all
 	printf '%s\n' "$out" | sed 1d | $PY -c '
 import json, sys
@@ -244,11 +245,11 @@ for line in sys.stdin:
 print("yes" if pkg[1] > 0 and pkg[2] > 0 and most == 1 and pkg[6] > 0 and pkg[7] == 0 and
       not any(s0) else (pkg, most, s0))'
 }
-run "$PMUTOP" --root "$dir" -b -n 4 -d 0.3 --format json
+run "$PMUTOP" --root "$dir" -b -n 6 -d 0.3 --format json
 expect_is "through the registers (--root): socket 1's package episodes and milliseconds, its core 4, socket 0 none" \
 	"$(seen)" yes
 # the OS's figures alone (--source perf: the fake tree has no perf, so no counters): the same files
-run "$PMUTOP" --root "$dir" --source perf -b -n 4 -d 0.3 --format json
+run "$PMUTOP" --root "$dir" --source perf -b -n 6 -d 0.3 --format json
 expect_match "... and where pmutop has no counters (the OS sampler)" "$(printf '%s\n' "$out" | tail -1)" '"source":"OS (no counters)"'
 expect_is "... the same counters read" "$(seen)" yes
 # an older kernel: counts, no *_total_time_ms
