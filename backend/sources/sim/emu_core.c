@@ -405,7 +405,6 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 
 	if (!live || !sel) {
 		ctr->acc = -1;
-		ctr->bound_live = 0;
 		return;
 	}
 	/*
@@ -415,12 +414,11 @@ static void emu_ctr_bind(struct emu *e, struct emu_cpu *c, struct emu_ctr *ctr, 
 	 * a dozen a CPU, and each key costs the offcore table's lock.
 	 */
 	extra = emu_offcore_for(e, c, sel);
-	if (ctr->bound_live == 1 && ctr->acc >= 0 && c->acc[ctr->acc].in_use &&
-	    ctr->bound_sel == sel && ctr->bound_extra == extra)
+	if (ctr->acc >= 0 && c->acc[ctr->acc].in_use && ctr->bound_sel == sel &&
+	    ctr->bound_extra == extra)
 		return;
 	ctr->bound_sel = sel;
 	ctr->bound_extra = extra;
-	ctr->bound_live = 1;
 	key = emu_core_key(e, sel, extra);
 	priv = (sel & EVTSEL_USR ? EMU_PRIV_USR : 0) | (sel & EVTSEL_OS ? EMU_PRIV_OS : 0);
 	inv = (sel & EVTSEL_INV) && (sel & EVTSEL_CMASK_MASK) && !(sel & EVTSEL_EDGE) &&

@@ -41,9 +41,12 @@ struct emu_ctr {
 	int acc;         /* index into the owner's accs, or -1 when not counting */
 	int inv;         /* counts total cycles minus the condition */
 	unsigned priv;
-	/* what it was last bound from (emu_ctr_bind): a rebind that changes none of it is free */
+	/*
+	 * what it was last bound from while counting (acc >= 0): the select and
+	 * its extra register (a socket's: the key); a rebind that changes none
+	 * of it is free
+	 */
 	uint64_t bound_sel, bound_extra;
-	int bound_live;  /* -1: not bound since creation */
 };
 
 struct emu_cpu {

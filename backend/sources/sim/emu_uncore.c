@@ -147,10 +147,8 @@ static void emu_unc_bind(struct emu_socket *s, struct emu_ctr *ctr, uint64_t key
 	static const double no_cyc[4] = { 0 };
 
 	/* bound as before (emu_ctr_bind): the count goes on */
-	if (live && ctr->bound_live == 1 && ctr->bound_sel == key && ctr->acc >= 0 &&
-	    s->acc[ctr->acc].in_use)
+	if (live && ctr->acc >= 0 && s->acc[ctr->acc].in_use && ctr->bound_sel == key)
 		return;
-	ctr->bound_live = live ? 1 : 0;
 	ctr->bound_sel = key;
 	ctr->acc = live ? emu_acc_find(s->acc, key) : -1;
 	ctr->inv = 0;
