@@ -72,7 +72,6 @@ static void engine_pace(struct engine *e)
 	} else if (need > 0) {
 		e->nslices = (int)fmax(1, ceil(e->interval / need - 1e-9));
 	}
-	e->slice_s = e->interval / e->nslices;
 	e->ticks = (int)ceil(e->interval / e->nslices / uncore_poll_s(e->unc) - 1e-9);
 	if (e->ticks < 1)
 		e->ticks = 1;
@@ -359,10 +358,8 @@ static void engine_cpus(struct engine *e)
 		c->thread = i;
 		c->kind = e->cfg.cpu_kind && c->os_cpu < e->cfg.ncpu_kind ? e->cfg.cpu_kind[c->os_cpu]
 			  : LAYOUT_CORES_ANY;
-		c->ev_acc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
-		c->ev_live = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
-		c->ev_uacc = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
-		c->ev_ulive = xcalloc((size_t)e->l->nevents + 1, sizeof(double));
+		c->ev = xcalloc((size_t)e->l->nevents + 1, sizeof(*c->ev));
+		c->uev = xcalloc((size_t)e->l->nevents + 1, sizeof(*c->uev));
 	}
 }
 
@@ -437,8 +434,7 @@ int engine_create(const struct engine_config *cfg, struct engine **out, char *er
 		rc = engine_uncore(e, err, errlen);
 	if (!rc) {
 		env = (struct src_env){ .cfg = &e->cfg, .cpus = e->cpus, .ncpus = e->ncpus,
-					.stop = &e->stop, .sampling = &e->sampling, .reads = &e->reads,
-					.slice_s = &e->slice_s };
+					.stop = &e->stop, .sampling = &e->sampling, .reads = &e->reads };
 		rc = e->ops->create(&env, &e->src, err, errlen);
 	}
 	if (rc) {
@@ -468,10 +464,8 @@ void engine_free(struct engine *e)
 	if (e->src)
 		e->ops->free(e->src);
 	for (int i = 0; i < e->ncpus; i++) {
-		free(e->cpus[i].ev_acc);
-		free(e->cpus[i].ev_live);
-		free(e->cpus[i].ev_uacc);
-		free(e->cpus[i].ev_ulive);
+		free(e->cpus[i].ev);
+		free(e->cpus[i].uev);
 	}
 	free(e->cpus);
 	uncore_free(e->unc);

@@ -26,7 +26,6 @@ struct engine {
 	struct uncore *unc;              /* the per-socket PMUs */
 	int nslices;                     /* slices per interval: whole rounds of the sets (+1: engine_pace) */
 	int slice;
-	double slice_s;                  /* the rotation's slice (engine_pace), seconds */
 	double mux_s;                    /* the rotation slice asked for (engine_config.mux_s) */
 	double rot_cost;                 /* seconds a rotation sweep took, last interval's mean */
 	double rot_achieved;             /* the slice the last interval had (real clock), 0 unknown */

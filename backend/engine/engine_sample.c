@@ -126,7 +126,7 @@ static double engine_core_share(const struct engine *e, int g)
 
 		if (src_cpu_void(c) || !(secs > 0) || !layout_coretype_on(gr->coretype, c->kind))
 			continue;
-		share += c->ev_live[gr->first_event] / secs;
+		share += c->ev[gr->first_event].live / secs;
 		n++;
 	}
 	return n ? share / n : NAN;
@@ -266,13 +266,19 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 					     : 1);
 		for (int k = 0; k < l->nevents; k++) {
 			/*
-			 * the sure slices where there are any, else every one (ev_uacc); the raw
-			 * count and window given with the figure are those it is scaled from
+			 * the sure turns where there are any, else every one (uev); each
+			 * turn weighs alike where the source rotated them (src_tally): the
+			 * window given with the raw count is the one it is scaled by
 			 */
-			double sure = c->ev_live[k] - c->ev_ulive[k];
-			double raw = sure > 0 ? c->ev_acc[k] - c->ev_uacc[k] : c->ev_acc[k];
-			double live = sure > 0 ? sure : c->ev_live[k];
+			const struct src_tally *a = &c->ev[k], *u = &c->uev[k];
+			bool sure = a->live - u->live > 0;
+			double raw = sure ? a->acc - u->acc : a->acc;
+			double live = sure ? a->live - u->live : a->live;
+			double rates = sure ? a->rates - u->rates : a->rates;
+			int turns = sure ? a->turns - u->turns : a->turns;
 
+			if (turns > 1 && raw > 0 && rates > 0)
+				live = raw * turns / rates;
 			v[layout_event_var(l, k)] = live > 0 ? raw * interval / live : NAN;
 			te->raw[k] = live > 0 ? raw : NAN;
 			te->live[k] = live > 0 ? live : NAN;

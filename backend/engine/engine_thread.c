@@ -86,9 +86,13 @@ static void *engine_thread(void *arg)
 		engine_step(e);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		tnow = (double)now.tv_sec + now.tv_nsec * 1e-9;
-		/* absolute deadlines: no drift; after a stall or a command, start afresh */
+		/*
+		 * absolute deadlines: no drift, and the slices of a late wake-up
+		 * follow at once (ENGINE_CATCH_UP_S); after a long stall or a
+		 * command, start afresh
+		 */
 		next += engine_slice_s(e);
-		if (next <= tnow || e->need_baseline || rc != ETIMEDOUT)
+		if (next + ENGINE_CATCH_UP_S <= tnow || e->need_baseline || rc != ETIMEDOUT)
 			next = tnow + engine_slice_s(e);
 		pthread_mutex_lock(&e->lock);
 	}

@@ -38,6 +38,28 @@
 
 /* ---- the core side ------------------------------------------------------ */
 
+/*
+ * What one event counted: its count and the seconds it counted, and where
+ * the source rotates the sets itself (the registers) its turns and the sum
+ * of their rates (count / seconds), so that the figure weighs each turn
+ * alike (engine_sample.c); TURNS 0: by the seconds (the kernel's scaling).
+ */
+struct src_tally {
+	double acc, live, rates;
+	int turns;
+};
+
+/* Add to T one turn that counted INC in LIVE seconds. */
+static inline void src_tally_turn(struct src_tally *t, double inc, double live)
+{
+	t->acc += inc;
+	t->live += live;
+	if (live > 0) {
+		t->rates += inc / live;
+		t->turns++;
+	}
+}
+
 /* One online CPU, as the engine and its core source share it. */
 struct src_cpu {
 	int os_cpu;
@@ -59,13 +81,13 @@ struct src_cpu {
 	 * out (perf: a group's running time); NaN: the whole window (registers)
 	 */
 	double fixed_run[PMU_MAX_FIXED];
-	double *ev_acc, *ev_live;        /* per layout event: its count, the seconds it counted */
 	/*
-	 * Of those, the slices whose start or end is unsure (an access that
-	 * waited: msr_sweep_read_set): the figure leaves them out when the
-	 * event has other slices in the interval
+	 * Per layout event, what it counted this interval (ev), and of that the
+	 * turns whose start or end is unsure (uev: an access that waited,
+	 * msr_sweep_read_set): the figure leaves those out when the event has
+	 * other turns in the interval.
 	 */
-	double *ev_uacc, *ev_ulive;
+	struct src_tally *ev, *uev;
 	int resets;                      /* counters found reset by someone else */
 	int failed;                      /* an access failed this interval: its figures n/a */
 	bool offline;                    /* the CPU went offline */
@@ -81,8 +103,8 @@ static inline void src_cpu_restart(struct src_cpu *c, int nevents, double t)
 	for (int n = 0; n < PMU_MAX_FIXED; n++)
 		c->fixed_run[n] = NAN;
 	c->tsc_acc = 0;
-	for (int i = 0; i < nevents; i++)
-		c->ev_acc[i] = c->ev_live[i] = c->ev_uacc[i] = c->ev_ulive[i] = 0;
+	memset(c->ev, 0, (size_t)nevents * sizeof(*c->ev));
+	memset(c->uev, 0, (size_t)nevents * sizeof(*c->uev));
 	c->t_interval = c->t_read = t;
 	c->resets = 0;
 	c->failed = 0;
@@ -104,7 +126,6 @@ struct src_env {
 	const atomic_bool *stop;         /* engine_stop asked: abandon the sweep */
 	const bool *sampling;            /* set up: a slow CPU is skipped now, not waited for */
 	_Atomic uint64_t *reads;         /* counter reads so far (engine_counter_reads) */
-	const double *slice_s;           /* the rotation's slice now, seconds (engine_pace) */
 };
 
 /* Real monotonic seconds. */

@@ -34,15 +34,6 @@
  * 10 %; its accesses no longer wait that long.)
  */
 #define MSR_UNSURE 0.10
-/*
- * A turn longer than this many of the slices the engine paced (the sampler
- * waited for a CPU between two sweeps: a vCPU the host took away) is
- * unsure as well.  Its counts are true, but a time-scaled figure weighs a
- * turn by its length: one turn of 11.9 ms among 2.9 ms ones, in a memory
- * phase, put phased_load.sh's interval 11.5 % off (2 vCPUs, 2026-11-30);
- * left out, the set loses one turn of about 25.
- */
-#define MSR_STRETCHED 1.5
 
 /* What the source keeps per CPU beside the accumulators it shares with the engine. */
 struct msr_cpu {

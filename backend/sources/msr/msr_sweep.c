@@ -87,8 +87,8 @@ done:
 }
 
 /*
- * Read CPU I's live set S into the accumulators, each counter over its own
- * live time.  A slice whose start or end is unsure by more than MSR_UNSURE
+ * Read CPU I's live set S into the accumulators, each counter's turn over
+ * its own live time (a turn of its own: src_tally, each weighs alike).  A slice whose start or end is unsure by more than MSR_UNSURE
  * of it on any of the set's counters (an access that waited for the CPU or
  * the device) is unsure for all of them: the figures are made of the
  * events' other slices where they have some (engine_sample), the same
@@ -116,19 +116,15 @@ static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_s
 		live[k] = when - mc->gp_t[ctr];
 		inc[k] = counter_widen(mc->gp_prev[ctr], v, m->cfg->gp_width, live[k], &c->resets);
 		read[k] = true;
-		c->ev_acc[s->ev[k]] += inc[k];
-		c->ev_live[s->ev[k]] += live[k];
-		unsure |= mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live[k] ||
-			  (!m->cfg->clock && live[k] > MSR_STRETCHED * *m->env.slice_s);
+		src_tally_turn(&c->ev[s->ev[k]], inc[k], live[k]);
+		unsure |= mc->spread + mc->gp_u[ctr] > MSR_UNSURE * live[k];
 		mc->gp_prev[ctr] = v & ((1ull << m->cfg->gp_width) - 1);
 		mc->gp_t[ctr] = when;
 		mc->gp_u[ctr] = mc->spread;
 	}
 	for (int k = 0; unsure && k < s->nev && k < COUNTER_SET_MAX; k++)
-		if (read[k]) {
-			c->ev_uacc[s->ev[k]] += inc[k];
-			c->ev_ulive[s->ev[k]] += live[k];
-		}
+		if (read[k])
+			src_tally_turn(&c->uev[s->ev[k]], inc[k], live[k]);
 }
 
 /* Read CPUs ORDER[FROM .. TO): set S's counters; when FINAL, the fixed ones and the checks. */

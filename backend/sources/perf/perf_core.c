@@ -394,8 +394,8 @@ static void perf_core_read_cpu(struct perf_core *p, int i, bool set, double tsc,
 		for (int k = 0; k < pg->n; k++) {
 			int ev = l->groups[g].first_event + k;
 
-			c->ev_acc[ev] += (double)d.count[k];
-			c->ev_live[ev] += (double)d.running_ns * 1e-9;
+			c->ev[ev].acc += (double)d.count[k];
+			c->ev[ev].live += (double)d.running_ns * 1e-9;
 		}
 	}
 	if (set)
