@@ -222,10 +222,12 @@ END_TEST
  * The turns stay on their grid, one per set per round, so each is one look
  * at the workload: a figure weighs them alike, not by their length.  Two
  * sets of 10 ms turns, phases of 40 ms; in the memory phases every round is
- * 19 ms for the first set and 1 ms for the second.  Weighed by their
- * lengths the first set's figures leaned to memory (exec_stall_pct 73.9 %
- * for 67.6 %) and the second's to compute (load_stall_pct 3.9 % for 17 %);
- * alike, both are the interval's time average (within 1 %: exact here).
+ * 19 ms for the first set and 1 ms for the second, the uncore's two sets
+ * alike.  Weighed by their lengths the first set's figures leaned to
+ * memory (exec_stall_pct 73.9 % for 67.6 %), the second's to compute
+ * (load_stall_pct 3.9 % for 17 %), and the home logic's bandwidth read
+ * 14.7 GB/s for 11.2; alike, each is the interval's time average (within
+ * 1 %: exact here).
  */
 START_TEST(each_turn_weighs_alike_when_a_read_comes_late)
 {
@@ -240,7 +242,7 @@ START_TEST(each_turn_weighs_alike_when_a_read_comes_late)
 	phased_scenario_text(text, sizeof(text), "0.04", "0.04");
 	run_source_text(&r, "nehalem-ep", text);
 	run_mux_s = 0.01;
-	run_engine(&r, "nehalem", "stalls resources", 0.16);
+	run_engine(&r, "nehalem", "stalls resources qhl l3", 0.16);
 	run_mux_s = 0;
 	ck_assert_double_eq_tol(engine_slice_s(r.eng), 0.01, 1e-9);
 	sample_release(run_sample(&r));
@@ -266,6 +268,23 @@ START_TEST(each_turn_weighs_alike_when_a_read_comes_late)
 	ck_assert_int_eq(s->groups[g_res].state, SAMPLE_GROUP_ROTATING);
 	ck_assert_int_gt(check_time_means(&r, s, names, sizeof(names) / sizeof(names[0]), 0.01,
 					  "late read", &worst), 30);
+	/* the uncore's two sets (qhl, l3: 13 events on 8 counters) take the same turns */
+	ck_assert_int_eq(s->groups[layout_group_find(r.l, "qhl")].state, SAMPLE_GROUP_ROTATING);
+	for (int k = 0; k < s->nsockets; k++) {
+		int m = layout_metric_find(r.l, "dram_by_local_bytes_per_s");
+		double want = 0, one[SK_COUNT], got = sample_metric(s, &s->sockets[k], m);
+		const int n = 1600;
+
+		for (int q = 0; q < n; q++) {
+			scenario_eval_one(emu_scenario(r.src->emu),
+					  r.t_start + (r.t - r.t_start) * (q + 0.5) / n, SCENARIO_SOCKET, k,
+					  0, one);
+			want += 64 * (one[SK_local_reads_per_s] + one[SK_local_writes_per_s]) / n;
+		}
+		ck_assert(s->metric_scaled[m]);
+		ck_assert_msg(close_enough(got, want, 0.01, "B/s", 0),
+			      "late read: socket %d dram_by_local_bytes_per_s %g, truth %g", k, got, want);
+	}
 	sample_release(s);
 	run_close(&r);
 }

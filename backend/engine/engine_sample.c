@@ -271,14 +271,15 @@ static double engine_build_threads(struct engine *e, struct sample *s, int *core
 			 * window given with the raw count is the one it is scaled by
 			 */
 			const struct src_tally *a = &c->ev[k], *u = &c->uev[k];
-			bool sure = a->live - u->live > 0;
-			double raw = sure ? a->acc - u->acc : a->acc;
-			double live = sure ? a->live - u->live : a->live;
-			double rates = sure ? a->rates - u->rates : a->rates;
-			int turns = sure ? a->turns - u->turns : a->turns;
+			struct src_tally sure = *a;
+			double raw, live;
 
-			if (turns > 1 && raw > 0 && rates > 0)
-				live = raw * turns / rates;
+			if (a->live - u->live > 0)
+				sure = (struct src_tally){ .acc = a->acc - u->acc, .live = a->live - u->live,
+							   .rates = a->rates - u->rates,
+							   .turns = a->turns - u->turns };
+			raw = sure.acc;
+			live = src_tally_window(&sure);
 			v[layout_event_var(l, k)] = live > 0 ? raw * interval / live : NAN;
 			te->raw[k] = live > 0 ? raw : NAN;
 			te->live[k] = live > 0 ? live : NAN;

@@ -60,6 +60,17 @@ static inline void src_tally_turn(struct src_tally *t, double inc, double live)
 	}
 }
 
+/*
+ * The seconds T is scaled by: its count over the mean of its turns' rates,
+ * so that each turn weighs alike (a turn stretched by a late read and the
+ * short ones after it are each one look at the workload); its live seconds
+ * where it had one turn or none counted.
+ */
+static inline double src_tally_window(const struct src_tally *t)
+{
+	return t->turns > 1 && t->acc > 0 && t->rates > 0 ? t->acc * t->turns / t->rates : t->live;
+}
+
 /* One online CPU, as the engine and its core source share it. */
 struct src_cpu {
 	int os_cpu;
@@ -214,15 +225,19 @@ struct src_socket {
 	bool taken;               /* someone else's: left alone */
 	bool failed;              /* an access failed this interval: figures n/a */
 	double fixed_acc;         /* the uncore clock */
-	double *acc, *live;       /* per layout event: its count, the seconds it counted */
+	/*
+	 * Per layout event: its count and the seconds it counted, and where the
+	 * source rotates the sets itself (the registers) each turn (src_tally)
+	 */
+	struct src_tally *ev;
 	bool *moved;              /* per layout event: counted something since the start */
 	double t_start, t_last;   /* the interval's start, the last read */
 	int resets;
 	/*
 	 * The CHAs one by one where the transport reads them apart (perf:
-	 * uncore_cha_N, whose counts acc sums): NBOX boxes, and per box and CHA
+	 * uncore_cha_N, whose counts ev sums): NBOX boxes, and per box and CHA
 	 * event (BOX_EV maps a layout event to its column, -1: not a CHA's) its
-	 * count and seconds as acc and live have them; NBOX 0 elsewhere.
+	 * count and seconds as ev has them; NBOX 0 elsewhere.
 	 */
 	int nbox, nbox_ev;
 	int *box_ev;
@@ -246,8 +261,7 @@ static inline void src_socket_restart(struct src_socket *s, int nevents)
 		s->box_acc[i] = s->box_live[i] = 0;
 	for (int i = 0; i < s->ncore * s->ncore_ev; i++)
 		s->core_acc[i] = s->core_live[i] = 0;
-	for (int i = 0; i < nevents; i++)
-		s->acc[i] = s->live[i] = 0;
+	memset(s->ev, 0, (size_t)nevents * sizeof(*s->ev));
 	s->fixed_acc = 0;
 	s->t_start = s->t_last;
 	s->failed = false;

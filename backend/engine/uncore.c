@@ -171,7 +171,7 @@ double uncore_group_share(const struct uncore *u, int g)
 
 		if (s->taken || s->reader < 0 || !(secs > 0) || !gr->nevents)
 			continue;
-		share += s->live[gr->first_event] / secs;
+		share += s->ev[gr->first_event].live / secs;
 		n++;
 	}
 	return n ? share / n : NAN;
@@ -236,8 +236,7 @@ int uncore_create(const struct uncore_config *cfg, struct uncore **out, char *er
 		s->index = i;
 		s->reader = uncore_first_reader(cfg->topo, i);
 		s->taken = cfg->socket_taken && cfg->socket_taken[i];
-		s->acc = xcalloc((size_t)l->nevents + 1, sizeof(double));
-		s->live = xcalloc((size_t)l->nevents + 1, sizeof(double));
+		s->ev = xcalloc((size_t)l->nevents + 1, sizeof(*s->ev));
 		s->moved = xcalloc((size_t)l->nevents + 1, sizeof(bool));
 	}
 	if (u->used) {
@@ -260,8 +259,7 @@ void uncore_free(struct uncore *u)
 	if (u->t)
 		u->cfg.ops->free(u->t);
 	for (int i = 0; i < u->nsocks; i++) {
-		free(u->socks[i].acc);
-		free(u->socks[i].live);
+		free(u->socks[i].ev);
 		free(u->socks[i].moved);
 	}
 	free(u->socks);

@@ -81,7 +81,7 @@ void uncore_fill(struct uncore *u, struct sample *s)
 		}
 		for (int k = 0; k < l->nevents; k++) {
 			const struct layout_event *ev = &l->events[k];
-			double v;
+			double v, raw = us->ev[k].acc, live = src_tally_window(&us->ev[k]);
 
 			if (ev->pmu == LAYOUT_PMU_CORE || !uncore_group_live(u, ev->group))
 				continue;
@@ -90,20 +90,20 @@ void uncore_fill(struct uncore *u, struct sample *s)
 			 * by), from the rate over the time counted: the uncore's own reads
 			 * need not span exactly the same time
 			 */
-			v = us->live[k] > 0 ? us->acc[k] * sv[LAYOUT_B_seconds] / us->live[k] : NAN;
+			v = live > 0 ? raw * sv[LAYOUT_B_seconds] / live : NAN;
 			if (ev->channel >= 0) {
 				struct sample_entity *ce = sample_channel(s, i, ev->channel);
 
 				/* an event two groups count (Memory's, MemOther's): one figure */
 				if (!isnan(v) || isnan(ce->vars[ev->var]))
 					ce->vars[ev->var] = v;
-				ce->raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
-				ce->live[k] = us->live[k] > 0 ? us->live[k] : NAN;
+				ce->raw[k] = live > 0 ? raw : NAN;
+				ce->live[k] = live > 0 ? live : NAN;
 			} else {
 				sv[ev->var] = v;
 			}
-			s->sockets[i].raw[k] = us->live[k] > 0 ? us->acc[k] : NAN;
-			s->sockets[i].live[k] = us->live[k] > 0 ? us->live[k] : NAN;
+			s->sockets[i].raw[k] = live > 0 ? raw : NAN;
+			s->sockets[i].live[k] = live > 0 ? live : NAN;
 		}
 		uncore_channels_summed(u, s, i);
 	}

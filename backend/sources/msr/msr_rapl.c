@@ -95,8 +95,8 @@ static void msr_rapl_read_socket(struct msr_rapl *r, struct src_socket *s, bool 
 
 			if (d < 0 || !ok[d] || !(r->live & LAYOUT_GROUP(r->l->events[k].group)))
 				continue;
-			s->acc[k] += joules[d];
-			s->live[k] += secs;
+			s->ev[k].acc += joules[d];
+			s->ev[k].live += secs;
 			s->moved[k] |= joules[d] > 0;
 		}
 	s->t_last = t;

@@ -324,8 +324,8 @@ static void msr_uncore_read_imc(struct msr_uncore *m, struct src_socket *s, bool
 		if (!baseline) {
 			d = counter_widen(us->imc_prev[slot], v32, layout_pmu_kinds[ev->pmu].width,
 					  elapsed, &s->resets);
-			s->acc[k] += d;
-			s->live[k] += elapsed;
+			s->ev[k].acc += d; /* free-running: counted throughout, no turns */
+			s->ev[k].live += elapsed;
 			s->moved[k] |= d > 0;
 		}
 		us->imc_prev[slot] = v32;
@@ -353,8 +353,15 @@ static void msr_uncore_read_socket(struct msr_uncore *m, struct src_socket *s, b
 	for (int i = 0; set && !baseline && i < set->nev; i++) {
 		if (!ok[i])
 			continue;
-		s->acc[set->ev[i]] += sum[i];
-		s->live[set->ev[i]] += live;
+		struct src_tally *tally = &s->ev[set->ev[i]];
+
+		/* turns where the sets take them; else counted throughout, by its time */
+		if (m->nsets > 1) {
+			src_tally_turn(tally, sum[i], live);
+		} else {
+			tally->acc += sum[i];
+			tally->live += live;
+		}
 		s->moved[set->ev[i]] |= sum[i] > 0;
 	}
 	if (set)

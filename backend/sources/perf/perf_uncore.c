@@ -471,8 +471,8 @@ static void perf_uncore_read_socket(struct perf_uncore *up, struct src_socket *s
 		for (int i = 0; i < grp->nevents; i++) {
 			if (isnan(scaled[i]))
 				continue; /* on no box the kernel has (a channel whose box is missing) */
-			s->acc[grp->first_event + i] += scaled[i] * share;
-			s->live[grp->first_event + i] += share * secs;
+			s->ev[grp->first_event + i].acc += scaled[i] * share;
+			s->ev[grp->first_event + i].live += share * secs;
 		}
 	}
 	s->t_last = t;
