@@ -43,9 +43,9 @@
 # and Skylake-SP, this one the other machines' and the rest
 part=${TRUTH_PART:-1}
 if [ "$part" = 2 ]; then plan 21; else plan 76; fi
-# its many runs of 224- to 384-CPU machines yield the CPU to the suite's timing tests
-# (phased_load.sh holds intervals to 8 % beside one busy loop, not beside this)
-NICE="nice -n 10"
+# its runs take their fair share of the CPU: the suite's timing tests (phased_load.sh,
+# accuracy_files.sh) run alone (ALONE, suite_lock.sh), and at nice 10 beside the loaded
+# suite (four busy loops, a build: 485 s) this script took 256 s, bottleneck_truth.sh 453
 PY=${PYTHON:-python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -350,7 +350,7 @@ for m in $machines; do
 		sapphire-rapids:latency | icelake-sp:frontend | granite-rapids:smt | alderlake:bandwidth | \
 			tigerlake:compute | lunarlake:latency | arrowlake-h:frontend | skylake-sp:bandwidth) src=perf ;;
 		esac
-		# (the emulated kernel's timer on a server beside a busy machine, at nice 10: beside
+		# (the emulated kernel's timer on a server beside a busy machine, then at nice 10: beside
 		# two busy loops a core, Ice Lake-SP's 160 CPUs gave some groups no turn in 0.6 s,
 		# and with levels 1 to 4 Granite Rapids' and Skylake-SP's some none in 1.5 s:
 		# through it, levels 1 to 3)
@@ -360,7 +360,7 @@ for m in $machines; do
 		# L2_Bound 2.1 for 2.0 beside another CI's leftovers; quiet, 0.01 points)
 		d=1 groups=1,2,3,4
 		[ $src = perf ] && d=1.5 groups=1,2,3
-		run $NICE "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d $d --format json -g $groups
+		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source $src -b -n 2 -d $d --format json -g $groups
 		case $scn in
 		compute | bandwidth | latency | frontend | smt)
 			r=$(printf '%s\n' "$out" | check "$tmp/$scn.scn" "$width" "$kind" "$src" "$machine")
@@ -383,7 +383,7 @@ for m in $machines; do
 	# them misses here) carries each group's share of the slices amplified (5.4 % once at 0.3 s
 	# under a busy suite; twice the slices halve the variance)
 	for scn in bandwidth latency; do
-		run $NICE "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 0.6 --format json -g 4,5,6,7
+		run "$PMUTOP" --sim "$machine:$tmp/$scn.scn" --source msr -b -n 2 -d 0.6 --format json -g 4,5,6,7
 		r=$(printf '%s\n' "$out" | deep "$tmp/$scn.scn" "$dk")
 		expect_match "$machine $scn: levels 4-5 (bandwidth, latency, the DTLB) and the Info branch and memory figures are the truth" \
 			"$r" "ok"
@@ -429,18 +429,18 @@ if grep -q __asan_init "$PMUTOP" 2>/dev/null; then
 		"a sanitizer build (checked in the normal build)"
 fi
 for m in $amd_machines; do
-	run $NICE "$PMUTOP" --sim "$m:$tmp/bandwidth.scn" -b -n 2 -d 1.5 --format json -g 7,8
+	run "$PMUTOP" --sim "$m:$tmp/bandwidth.scn" -b -n 2 -d 1.5 --format json -g 7,8
 	expect_match "$m: the op cache, instruction cache, TLBs and dispatched ops are the truth" \
 		"$(printf '%s\n' "$out" | amd "$tmp/bandwidth.scn" "$m")" "ok"
 done
 
-run $NICE "$PMUTOP" --sim icelake-sp --list-metrics --plan L2_Bound
+run "$PMUTOP" --sim icelake-sp --list-metrics --plan L2_Bound
 expect_match "Ice Lake's L2_Bound: the plan says why it is not counted" "$out" \
 	"not counted: L2_Bound: its 6 events cannot share the counters"
 
 # a node the emulator does not model says so in the about popup's list, not
 # with a figure: the table's rows leave fewer unmodelled events than before
-run $NICE "$PMUTOP" --sim sapphire-rapids:"$tmp/compute.scn" --source msr -b -n 2 -d 0.3 --format json --counts -g 3
+run "$PMUTOP" --sim sapphire-rapids:"$tmp/compute.scn" --source msr -b -n 2 -d 0.3 --format json --counts -g 3
 expect_match "the counts of level 3 on Sapphire Rapids are not zero where the truth is not" \
 	"$(printf '%s\n' "$out" | $PY -c '
 from truth import last_sample
@@ -456,7 +456,7 @@ print("ok" if not zero else "zero or absent: %s" % zero)
 # and the reference clock distributed between the threads: each a share of
 # CPU_CLK_UNHALTED.DISTRIBUTED counted in the same group, the reference
 # clock at the TSC rate (3.0 GHz) over the measured core clock
-run $NICE "$PMUTOP" --sim tigerlake:"$tmp/latency.scn" --source msr -b -n 2 -d 0.3 --format json --counts -g 7
+run "$PMUTOP" --sim tigerlake:"$tmp/latency.scn" --source msr -b -n 2 -d 0.3 --format json --counts -g 7
 expect_match "Tiger Lake: the cycles at each turbo licence and the distributed reference clock are the truth" \
 	"$(printf '%s\n' "$out" | $PY -c '
 import sys
@@ -483,7 +483,7 @@ cp "$tmp/latency.scn" "$tmp/ecore.scn"
 printf 'cpu all assists_per_inst=0.0001\n' >>"$tmp/ecore.scn"
 for m in alderlake:16:5 lunarlake:4:8; do
 	cpu=${m#*:}
-	run $NICE "$PMUTOP" --sim "${m%%:*}:$tmp/ecore.scn" --source msr -b -n 2 -d 0.3 --format json -g 7
+	run "$PMUTOP" --sim "${m%%:*}:$tmp/ecore.scn" --source msr -b -n 2 -d 0.3 --format json -g 7
 	expect_match "${m%%:*}: an E-core's Info figures of branches, memory uops, load and store stalls and clears are the truth" \
 		"$(printf '%s\n' "$out" | $PY -c '
 import sys
