@@ -4,7 +4,10 @@
  * device opens as pmutop would open it, how a sweep would read, whether the
  * memory controller's window maps, what the kernel's perf lets this user
  * count and which PMUs it has.  Reads files only, never writes a register.
- * Paths under ROOT (NULL or "/": this machine).  Main thread.
+ * Paths under ROOT (NULL or "/": this machine).  Main thread.  Declared
+ * here, with the machine, for the front ends; each source answers its own
+ * (sources/msr/msr_probe.c, sources/perf/perf_probe.c), so that no layer
+ * above the sources includes their headers for it.
  */
 #ifndef PMUTOP_PROBE_H
 #define PMUTOP_PROBE_H
