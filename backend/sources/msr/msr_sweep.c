@@ -88,13 +88,14 @@ done:
 
 /*
  * Read CPU I's live set S into the accumulators, each counter's turn over
- * its own live time (a turn of its own: src_tally, each weighs alike).  A slice whose start or end is unsure by more than MSR_UNSURE
- * of it on any of the set's counters (an access that waited for the CPU or
- * the device) is unsure for all of them: the figures are made of the
- * events' other slices where they have some (engine_sample), the same
- * slices for every event of a group, so that a ratio of two of them is not
- * made of different slices (one counter's slice left out, its group-mate's
- * kept: two events of one group scaled 12.6 % apart in CI).
+ * its own live time (src_tally: each turn weighs alike).  A slice whose
+ * start or end is unsure by more than MSR_UNSURE of it on any of the set's
+ * counters (an access that waited for the CPU or the device) is unsure for
+ * all of them: the figures are made of the events' other slices where they
+ * have some (engine_sample), the same slices for every event of a group,
+ * so that a ratio of two of them is not made of different slices (one
+ * counter's slice left out, its group-mate's kept: two events of one group
+ * scaled 12.6 % apart in CI).
  */
 static void msr_sweep_read_set(struct msr_core *m, int i, const struct counter_set *s)
 {
