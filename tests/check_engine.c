@@ -247,6 +247,8 @@ START_TEST(each_turn_weighs_alike_when_a_read_comes_late)
 	ck_assert_double_eq_tol(engine_slice_s(r.eng), 0.01, 1e-9);
 	sample_release(run_sample(&r));
 	r.t_start = r.t;
+	/* the interval starts on a phase's edge, so no pair of turns straddles one */
+	ck_assert_double_lt(fmod(r.t_start + 1e-9, 0.04), 1e-6);
 	/* the slices on a 10 ms grid: in a memory phase each pair of turns is 19 ms and 1 ms */
 	for (j = 0; j < 100 && rc != 1; j++) {
 		double at = r.t_start + 0.01 * (j & ~1), dt = 0.01;
