@@ -4,10 +4,11 @@
 # programming, sampling, rotation, shutdown) has every register it wrote
 # back at its original value within a second, through its guardian process;
 # another program's counters stay the other program's; the next pmutop
-# finds every counter free; after a normal end no guardian is left behind.
+# finds every counter free, and one started while a guardian still restores
+# waits for it; after a normal end no guardian is left behind.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 18
+plan 24
 ulimit -c 0
 
 fakehw_start westmere-ep:memory-bound
@@ -143,6 +144,38 @@ changed=$(printf '%s\n' "$before" "$after" | sort | uniq -u | grep -v '^cpu 7 \(
 if [ -z "$changed" ]; then pass "after SIGKILL with another program's counter: everything else restored"; else fail "after SIGKILL with another program's counter: everything else restored" "$changed"; fi
 expect_match "the guardian names the register it left" "$(cat "$dir.err")" \
 	"pmutop: MSR 0x189 on CPU 7: changed by another program since pmutop wrote it; left as it is"
+
+# the next pmutop, started while a killed one's guardian still restores (every read and write
+# 20 ms: seconds of restoring ahead), waits for the guardian rather than refuse: /proc/locks
+# still names the dead pmutop as the lock's holder
+regs set
+: >"$dir.out" # no earlier run's samples for wait_samples to count
+"$PMUTOP" -b -d 0.2 -g all --root "$dir" >"$dir.out" 2>"$dir.err" &
+pid=$!
+wait_samples 2
+guardian_of $pid
+echo "all slow 20" >"$dir/dev/faults"
+kill -KILL $pid
+wait $pid
+"$PMUTOP" -b -n 1 -d 0.2 -g stalls --root "$dir" >"$dir.out2" 2>"$dir.err2" &
+next=$!
+says_waiting() { grep -q "waiting for its guardian" "$dir.err2"; }
+if wait_until 20 says_waiting && kill -0 "$g" 2>/dev/null; then
+	pass "a pmutop started while the guardian restores waits for it"
+else
+	fail "a pmutop started while the guardian restores waits for it" "$(cat "$dir.err2")" \
+		"$(ps -o pid,ppid,stat,comm -p "${g:-1}")"
+fi
+echo "all clear" >"$dir/dev/faults"
+wait_end $next
+expect_rc "then counts once the guardian is done" 0
+expect_match "saying whose guardian it waited for" "$(cat "$dir.err2")" \
+	"pmutop: pmutop (pid $pid) ended; waiting for its guardian to put the counters back (at most 30 s)"
+expect_match "and prints its sample" "$(cat "$dir.out2")" "# sample 1"
+after=$(regs dump)
+if [ "$after" = "$before" ]; then pass "registers as found after both"; else fail "registers as found after both" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+no_guardian_left "SIGKILL, then the next pmutop"
+rm -f "$dir.out2" "$dir.err2"
 
 # after all those kills the next pmutop finds every counter free (but the other program's)
 regs set

@@ -82,14 +82,30 @@ int guard_start(struct guard *g, const char *name, int (*undo)(void *ctx, pid_t 
 void guard_release(struct guard *g)
 {
 	char c = GUARD_RELEASE;
+	int fd;
 
 	if (g->fd < 0)
 		return;
 	if (write(g->fd, &c, 1) != 1) {
 		/* the guard is gone already: nothing to release */
 	}
-	close(g->fd);
-	g->fd = -1;
+	fd = g->fd;
+	g->fd = -1; /* before the close: guard_release_now never writes to a reused number */
+	close(fd);
 	waitpid(g->pid, NULL, 0);
 	g->pid = 0;
+}
+
+void guard_release_now(const struct guard *g)
+{
+	char c = GUARD_RELEASE;
+	int fd = g->fd;
+	pid_t pid = g->pid;
+
+	if (fd < 0 || pid <= 0)
+		return;
+	if (write(fd, &c, 1) != 1)
+		return; /* the guard is gone already, or cannot be told: it undoes (harmless) */
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }

@@ -11,7 +11,8 @@
  * pmutop's memory as it was at the fork: what it needs must be there then
  * (or in memory shared with pmutop, as the register journal is).  The
  * registers' guardian (sources/msr/guardian.c) and the resctrl groups
- * pmutop makes (who) each have one.  Main thread (fork).
+ * pmutop makes (who) each have one.  Main thread (fork); guard_release_now
+ * from a fatal signal's handler.
  */
 #ifndef PMUTOP_GUARD_H
 #define PMUTOP_GUARD_H
@@ -36,5 +37,13 @@ int guard_start(struct guard *g, const char *name, int (*undo)(void *ctx, pid_t 
 
 /* After pmutop undid the change itself: the guard leaves, undoing nothing (waited for). */
 void guard_release(struct guard *g);
+
+/*
+ * guard_release from a fatal signal's handler, after the handler undid the
+ * change: async-signal-safe (write, waitpid), G left as it is.  Waited
+ * for, so the guard is gone (with what it holds: the counters' lock) by
+ * the time pmutop dies of the signal.
+ */
+void guard_release_now(const struct guard *g);
 
 #endif

@@ -70,7 +70,10 @@ int source_guard(struct source *s, char *err, size_t errlen);
 int source_restore(struct source *s);
 /* Every register restored (source_restore): the guardian goes without touching any. */
 void source_guard_release(void);
-/* From a fatal signal's handler: every register written back (async-signal-safe). */
+/*
+ * From a fatal signal's handler: every register written back, and when none
+ * failed the guardian let go (async-signal-safe).
+ */
 void source_emergency_restore(void);
 
 /* Append to BUF (LEN) what S's way of counting means for the run, a line each. */

@@ -63,7 +63,9 @@ void source_guard_release(void)
 
 void source_emergency_restore(void)
 {
-	msr_emergency_restore();
+	/* all back: the guardian has nothing to do, and must not keep the lock past our end */
+	if (msr_emergency_restore() == 0)
+		guardian_release_now();
 }
 
 /* Append the line LINE to BUF (LEN). */

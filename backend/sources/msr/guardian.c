@@ -40,6 +40,11 @@ void guardian_release(void)
 	guard_release(&guardian);
 }
 
+void guardian_release_now(void)
+{
+	guard_release_now(&guardian);
+}
+
 pid_t guardian_pid(void)
 {
 	return guardian.pid;

@@ -28,6 +28,14 @@ int guardian_start(struct msr_dev *d, char *err, size_t errlen);
 /* After pmutop restored the registers: the guardian leaves, restoring nothing. */
 void guardian_release(void);
 
+/*
+ * guardian_release from a fatal signal's handler that restored every
+ * register: async-signal-safe, waited for, so that the guardian neither
+ * says pmutop left the registers changed nor holds the counters' lock
+ * after pmutop died.
+ */
+void guardian_release_now(void);
+
 /* The guardian's process id, 0 when none runs. */
 pid_t guardian_pid(void);
 

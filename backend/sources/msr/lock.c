@@ -13,9 +13,14 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rootfs.h"
+
+/* How long a new pmutop waits for a dead one's guardian to restore, and how often it looks. */
+#define LOCK_GUARDIAN_WAIT_S 30
+#define LOCK_POLL_NS 20000000
 
 /* ROOT/dev/cpu/N/msr_safe */
 #define LOCK_PATH_MAX (PATH_MAX + 64)
@@ -103,6 +108,71 @@ pid_t lock_holder(const char *root)
 	return pid;
 }
 
+/* Whether process PID has ended: gone, or a zombie (whose files are closed). */
+static bool lock_holder_ended(pid_t pid)
+{
+	char path[64], buf[512], *end;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
+	end = strrchr(buf, ')');
+	return end && end[1] == ' ' && end[2] == 'Z';
+}
+
+static double lock_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * flock FD exclusively.  A pmutop that died (SIGKILL, a crash) leaves the
+ * lock to its guardian while the guardian puts the registers back, and
+ * /proc/locks still names the dead pmutop: wait for the guardian, at most
+ * LOCK_GUARDIAN_WAIT_S, rather than refuse.  0; -EBUSY with the holder in
+ * *HOLDER (0: unknown) and whether it ended in *ENDED; or -errno.
+ */
+static int lock_take(const char *root, int fd, pid_t *holder, bool *ended)
+{
+	static const struct timespec poll = { .tv_nsec = LOCK_POLL_NS };
+	double until = 0;
+
+	*holder = 0;
+	*ended = false;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK)
+			return -errno;
+		*holder = lock_holder(root);
+		*ended = *holder > 0 && lock_holder_ended(*holder);
+		if (!*ended)
+			return -EBUSY;
+		if (until == 0) {
+			until = lock_now() + LOCK_GUARDIAN_WAIT_S;
+			fprintf(stderr, "pmutop: pmutop (pid %ld) ended; waiting for its guardian to "
+				"put the counters back (at most %d s)\n", (long)*holder,
+				LOCK_GUARDIAN_WAIT_S);
+		} else if (lock_now() > until) {
+			return -EBUSY;
+		}
+		nanosleep(&poll, NULL);
+	}
+	return 0;
+}
+
 bool lock_held(const struct lock *l)
 {
 	for (int i = 0; i < LOCK_NODES; i++)
@@ -133,6 +203,8 @@ int lock_acquire(const char *root, struct lock *l, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	for (int i = 0; i < LOCK_NODES; i++) {
+		bool ended;
+		pid_t pid;
 		/* a node this user may not open is not one it programs through */
 		int fd, orc = rootfs_open(root, paths[i] + strlen(lock_prefix(root)) + 1,
 					  O_RDONLY | O_NOFOLLOW, ROOTFS_DEVICE, &fd);
@@ -142,15 +214,17 @@ int lock_acquire(const char *root, struct lock *l, char *err, size_t errlen)
 				first_err = orc;
 			continue;
 		}
-		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-			pid_t pid;
-
-			rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		rc = lock_take(root, fd, &pid, &ended);
+		if (rc) {
 			close(fd);
 			lock_release(l);
-			pid = rc == -EBUSY ? lock_holder(root) : 0;
 			if (rc != -EBUSY)
 				snprintf(err, errlen, "cannot lock %s: %s", paths[i], strerror(-rc));
+			else if (ended)
+				snprintf(err, errlen, "pmutop (pid %ld) ended, but its guardian still "
+					 "holds the counters after %d s (it holds %s); look for a stuck "
+					 "guardian with pgrep -a pmutop-guard, then start pmutop again",
+					 (long)pid, LOCK_GUARDIAN_WAIT_S, paths[i]);
 			else if (pid > 0)
 				snprintf(err, errlen, "another pmutop (pid %ld) is programming this "
 					 "machine's counters; quit it first (it holds %s)", (long)pid,

@@ -36,7 +36,9 @@ struct lock {
 /*
  * Lock the counters' device nodes under ROOT.  0 (L held: keep it while
  * programming), or -EBUSY with "another pmutop (pid N) ..." in ERR, or
- * another -errno with the path in ERR.
+ * another -errno with the path in ERR.  When the holder has ended (its
+ * guardian holds the lock while it restores), waits for the guardian, at
+ * most 30 s, saying so on stderr once; a ^C meanwhile is start-up's.
  */
 int lock_acquire(const char *root, struct lock *l, char *err, size_t errlen);
 
