@@ -13,11 +13,13 @@
 # source layer, machine.c and source.c, opens it as it opens a root); and
 # what an open source holds and each source's own configuration
 # (source_int.h, msr_source.h, perf_source.h) stay the sources': the
-# session asks a source through source.h (source_facts and its calls).  The
+# session asks a source through source.h (source_facts and its calls), and
+# includes no other header of backend/sources (machine.h aside): the lock,
+# the owner scan, the kernel's PMU descriptions are the sources' own.  The
 # build enforces the second rule too (the front ends' include path lacks
 # those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 12
+plan 14
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -80,6 +82,8 @@ violations() {
 		inside "$1" "$d" $sim_headers
 		inside "$1" "$d" source_int.h msr_source.h perf_source.h
 	done
+	# the session reaches the sources through source.h (machine.h for the machine) alone
+	inside "$1" backend/session $(headers_under "$1/backend/sources" | grep -vx 'source\.h\|machine\.h')
 	# box kinds are data (layout_pmu_kinds): a front end never tests one by name
 	grep -rlE 'LAYOUT_PMU_[A-Z]' "$1/tui" --include='*.[ch]' 2>/dev/null | while read -r f; do
 		echo "${f#$1/}:LAYOUT_PMU"
@@ -96,6 +100,9 @@ mkdir -p "$tmp/tui/screen" "$tmp/tui/out" "$tmp/tui/app" "$tmp/backend/session" 
 cp "$top_srcdir"/backend/sources/sim/*.h "$tmp/backend/sources/sim/"
 printf '#include "emu.h"\n' >"$tmp/backend/session/e.c"
 printf '#include "source_int.h"\n' >"$tmp/backend/session/f.c"
+: >"$tmp/backend/sources/msr/lock.h"
+: >"$tmp/backend/sources/source.h"
+printf '#include "lock.h"\n#include "source.h"\n' >"$tmp/backend/session/g.c"
 cp "$top_srcdir"/tui/screen/*.h "$tmp/tui/screen/"
 cp "$top_srcdir"/tui/out/*.h "$tmp/tui/out/"
 cp "$top_srcdir"/tui/app/*.h "$tmp/tui/app/"
@@ -122,6 +129,9 @@ expect_match "the session including the emulator's header is caught (it sits bel
 	"$bad" "backend/session/e.c:emu.h"
 expect_match "the session including what a source holds is caught (it asks through source.h)" \
 	"$bad" "backend/session/f.c:source_int.h"
+expect_match "the session including a source's own header is caught (source.h is its door)" \
+	"$bad" "backend/session/g.c:lock.h"
+case "$bad" in *"g.c:source.h"*) fail "... and source.h is let through" "$bad" ;; *) pass "... and source.h is let through" ;; esac
 
 # a module stays small enough to read: no source file over 600 lines (the tests aside)
 long=$(find "$top_srcdir/backend" "$top_srcdir/tui" -name '*.c' -exec wc -l {} + |

@@ -4,8 +4,6 @@
 #include "cpumodel.h"
 #include "session.h"
 #include "session_int.h"
-#include "lock.h"
-#include "owner.h"
 #include "paths.h"
 #include "xmalloc.h"
 
@@ -98,27 +96,20 @@ static int session_load_layout(struct session *s, const struct session_config *c
 static void session_find_owners(struct session *s, const struct session_config *c, uint32_t *gp,
 			   uint32_t *fixed)
 {
-	struct owner_report r;
 	char what[700];
 
-	*gp = *fixed = 0;
-	source_owners(s->src, s->root, &r);
-	for (int k = 0; k < r.nsockets && !c->force; k++)
-		s->uncore_taken[k] = r.uncore_taken[k];
-	if (!owner_all_free(&r)) {
-		owner_describe(&r, s->f.topo, what, sizeof(what));
-		snprintf(s->owners, sizeof(s->owners), "%s", what);
-		for (int i = 0; i < r.ncpus && !c->force; i++) {
-			*gp |= r.cpu[i].gp_taken;
-			*fixed |= r.cpu[i].fixed_taken;
-		}
+	source_taken(s->src, s->root, gp, fixed, c->force ? NULL : s->uncore_taken,
+		     s->f.topo->nsockets, what, sizeof(what));
+	if (c->force)
+		*gp = *fixed = 0;
+	if (what[0]) {
 		size_t n = strlen(s->notice);
 
+		snprintf(s->owners, sizeof(s->owners), "%s", what);
 		snprintf(s->notice + n, sizeof(s->notice) - n, "%s%s", c->force
 			 ? "--force: taking counters that were in use (restored at exit):\n" : "",
 			 what);
 	}
-	owner_free(&r);
 }
 
 /* Open C's machine through source K (with --command-only its command alone, where K can). */
@@ -168,7 +159,6 @@ static int session_open_one(const struct session_config *c, const struct source_
 	int rc;
 
 	*out = NULL;
-	s->lock = LOCK_NONE;
 	s->root = machine_root(c->machine) ? xstrdup(machine_root(c->machine)) : NULL;
 	rc = session_open_source(s, c, k, err, errlen);
 	if (rc)
@@ -194,15 +184,10 @@ static int session_open_one(const struct session_config *c, const struct source_
 	rc = session_load_layout(s, c, err, errlen);
 	if (rc)
 		goto fail;
-	/*
-	 * with perf the kernel shares the counters: no lock, no scan of other
-	 * programs'; an emulated machine has no one to share with
-	 */
-	if (s->f.exclusive) {
-		rc = lock_acquire(s->root ? s->root : "/", &s->lock, err, errlen);
-		if (rc)
-			goto fail;
-	}
+	/* one pmutop a machine where the source writes registers; with perf the kernel shares */
+	rc = source_lock(s->src, s->root, err, errlen);
+	if (rc)
+		goto fail;
 	if (!s->f.kernel)
 		session_find_owners(s, c, &ec.gp_taken, &ec.fixed_taken);
 	source_notes(s->src, s->notice, sizeof(s->notice));
@@ -271,7 +256,7 @@ static int session_kernel_only_groups(const struct session *s, const char *root,
 	if (!l || s->f.uncore == CPUMODEL_UNCORE_KERNEL)
 		return 0;
 	/* the kinds the kernel has boxes of: a group it lacks them for is blocked either way */
-	reach = session_kernel_kinds(s->src, root);
+	reach = source_pmus_kinds(s->src, root);
 	for (int g = 0; g < l->ngroups; g++) {
 		const struct layout_group *grp = &l->groups[g];
 		bool seen = false;
@@ -353,7 +338,6 @@ int session_open_os(const struct session_config *c, const char *reason, struct s
 	s->root = root ? xstrdup(root) : NULL;
 
 	*out = NULL;
-	s->lock = LOCK_NONE;
 	rc = topo_load_root(root, &s->os_topo, err, errlen);
 	if (!rc)
 		rc = ossample_open(root, s->os_topo, interval, reason, &s->os, err, errlen);
@@ -478,8 +462,10 @@ int session_close(struct session *s)
 		return 0;
 	/* a sampler thread that did not end in time may still be in the source: it stays */
 	stuck = engine_stop(s->eng) == -ETIMEDOUT;
-	/* registers first, then the lock that guards them */
+	/* registers first, then the guardian (it holds the lock too), then the lock that guards them */
 	failed = source_restore(s->src);
+	source_guard_release();
+	source_unlock(s->src);
 	/* the perf source's events are closed through its kernel: before the source goes */
 	engine_free(s->eng);
 	s->eng = NULL;
@@ -493,13 +479,10 @@ int session_close(struct session *s)
 		session_throttle_close(s);
 		source_close(s->src);
 	}
-	/* restored: the guardian goes without touching anything */
-	source_guard_release();
 	layout_free(s->own_layout);
 	free(s->unmodelled);
 	ossample_free(s->os);
 	topo_free(s->os_topo);
-	lock_release(&s->lock);
 	free(s->uncore_taken);
 	free(s->root);
 	free(s);
@@ -508,12 +491,12 @@ int session_close(struct session *s)
 
 bool session_holds_lock(const struct session *s)
 {
-	return lock_held(&s->lock);
+	return source_locked(s->src);
 }
 
 pid_t session_lock_holder(const char *root)
 {
-	return lock_holder(root);
+	return source_lock_holder(root);
 }
 
 const struct layout *session_layout(const struct session *s)

@@ -4,7 +4,6 @@
  */
 #include "session.h"
 #include "session_int.h"
-#include "owner.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -14,20 +13,14 @@
 
 int session_scan_owners(const struct machine *m, char *out, size_t len, char *err, size_t errlen)
 {
-	const char *root = machine_root(m);
 	struct source *src;
-	struct source_facts f;
-	struct owner_report r;
+	uint32_t gp, fixed;
 	int rc = source_open(m, &src, err, errlen);
 
 	out[0] = 0;
 	if (rc)
 		return rc;
-	source_facts(src, &f);
-	rc = source_owners(src, root, &r);
-	if (!owner_all_free(&r))
-		owner_describe(&r, f.topo, out, len);
-	owner_free(&r);
+	rc = source_taken(src, machine_root(m), &gp, &fixed, NULL, 0, out, len);
 	source_close(src);
 	return rc;
 }

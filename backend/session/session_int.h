@@ -7,7 +7,6 @@
 #define PMUTOP_SESSION_INT_H
 
 #include "engine.h"
-#include "lock.h"
 #include "ossample.h"
 #include "session.h"
 #include "source.h"
@@ -22,7 +21,6 @@ struct session {
 	const struct layout *layout;
 	struct layout *own_layout;    /* the loaded one (layout points at it), or NULL */
 	struct engine *eng;
-	struct lock lock;             /* the counters' single-instance lock (lock.h) */
 	layout_groups groups;
 	bool stepped;             /* session_config.stepped, on a machine whose time the run moves */
 	bool *uncore_taken;       /* by socket: someone else's uncore counters (left alone) */
@@ -61,12 +59,5 @@ struct sample_throttle *session_throttle_look(void *ctx, double t);
 
 /* Which of the layout's core events the machine does not model (s->unmodelled; an emulated one's). */
 void session_find_unmodelled(struct session *s);
-
-/*
- * The box kinds only the kernel's drivers reach (layout_pmu_kinds' kernel_only)
- * that SRC's kernel has (source_kernel: sysfs under ROOT, or the machine's own):
- * bit k for LAYOUT_PMU k.
- */
-uint32_t session_kernel_kinds(const struct source *src, const char *root);
 
 #endif

@@ -4,9 +4,14 @@
  * may write there, the events it does not model.  The source layer
  * (machine.h, source.h) opens each kind of machine alike.  Main thread.
  */
+#include "dmi.h"
 #include "paths.h"
 #include "session.h"
 #include "session_int.h"
+#include "xmalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
 
 int session_machine_open(const char *root, const char *sim, bool stepped, struct machine **out,
 			 char *err, size_t errlen)
@@ -67,4 +72,71 @@ int session_print_topology(const struct machine *m, FILE *out, int width, char *
 			   size_t errlen)
 {
 	return source_print_topology(m, out, width, err, errlen);
+}
+
+/* ---- what the machine's kernel says of its PMUs: the source layer's (source_pmus) ---- */
+
+int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t errlen)
+{
+	return source_pmus_print(m, out, err, errlen);
+}
+
+int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, char *err,
+			size_t errlen)
+{
+	return source_pmus_write_sysfs(m, dir, out, err, errlen);
+}
+
+int session_kernel_uncore(const struct machine *m, bool amd, int *expected, char *buf,
+			  size_t len)
+{
+	return source_pmus_uncore(m, amd, expected, buf, len);
+}
+
+/* A listing's kernel: the source layer's encoder (source_terms), by the front ends' name. */
+struct session_kernel {
+	struct source_terms *t;
+};
+
+struct session_kernel *session_kernel_open(const struct machine *m)
+{
+	struct source_terms *t = source_terms_open(m);
+	struct session_kernel *k;
+
+	if (!t)
+		return NULL;
+	k = xcalloc(1, sizeof(*k));
+	k->t = t;
+	return k;
+}
+
+void session_kernel_close(struct session_kernel *k)
+{
+	if (!k)
+		return;
+	source_terms_close(k->t);
+	free(k);
+}
+
+int session_kernel_event(struct session_kernel *k, const struct layout_event *ev,
+			 enum layout_coretype coretype, char *buf, size_t len)
+{
+	return k ? source_terms_event(k->t, ev, coretype, buf, len) : -ENOENT;
+}
+
+unsigned session_dram_mts(const struct machine *m, char *why, size_t len)
+{
+	struct source *src = NULL;
+	struct source_facts f;
+	unsigned mts;
+
+	why[0] = 0;
+	if (!machine_simulated(m))
+		return dmi_dram_mts(machine_root(m), why, len);
+	if (source_open(m, &src, why, len))
+		return 0;
+	source_facts(src, &f);
+	mts = f.dram_mts;
+	source_close(src);
+	return mts;
 }

@@ -7,7 +7,6 @@
 #include "cpumodel.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
-#include "perf.h"
 #include "session_int.h"
 #include "paths.h"
 #include "xmalloc.h"
@@ -18,55 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* RAPL's domains the kernel's power PMU names (PERFMON_RAPL_*), 0 without one. */
-static unsigned session_vendor_rapl(const struct perf_sys *sys, const char *root)
-{
-	static const struct {
-		const char *alias;
-		unsigned bit;
-	} dom[] = { { "energy-cores", PERFMON_RAPL_CORES }, { "energy-pkg", PERFMON_RAPL_PKG },
-		    { "energy-ram", PERFMON_RAPL_RAM }, { "energy-psys", PERFMON_RAPL_PSYS } };
-	struct perf_pmu *p = xcalloc(1, sizeof(*p));
-	char err[300];
-	unsigned rapl = 0;
-
-	if (!perf_sys_pmu(sys, root, "power", p, err, sizeof(err)))
-		for (int a = 0; a < p->naliases; a++)
-			for (size_t d = 0; d < sizeof(dom) / sizeof(dom[0]); d++)
-				if (!strcmp(p->alias[a].name, dom[d].alias))
-					rapl |= dom[d].bit;
-	free(p);
-	return rapl;
-}
-
-uint32_t session_kernel_kinds(const struct source *src, const char *root)
-{
-	struct machine_kernel k;
-	struct perf_pmu *p;
-	uint32_t kinds = 0;
-	char err[300];
-
-	source_kernel(src, root, &k);
-	if (k.none) {
-		source_kernel_done(&k);
-		return 0;
-	}
-	p = xcalloc(1, sizeof(*p));
-	for (int i = 0; i < LAYOUT_NPMUS; i++) {
-		const struct layout_pmu_kind *pk = &layout_pmu_kinds[i];
-
-		if (!pk->kernel_only)
-			continue;
-		if (i == LAYOUT_PMU_MC ? perf_sys_channel_span(k.sys, k.root) > 0
-		    : pk->summed_boxes || pk->socket_boxes ? perf_sys_boxes(k.sys, k.root, pk->kernel) > 0
-		    : !perf_sys_pmu(k.sys, k.root, pk->kernel, p, err, sizeof(err)))
-			kinds |= 1u << i;
-	}
-	free(p);
-	source_kernel_done(&k);
-	return kinds;
-}
 
 /* The machine of SRC (its facts F) as the vendor's constants see it. */
 static void session_vendor_machine(const struct source *src, const struct source_facts *f,
@@ -94,17 +44,15 @@ static void session_vendor_machine(const struct source *src, const struct source
 	 * real machine, whose groups the msr source then shows blocked
 	 */
 	{
-		struct machine_kernel k;
+		struct source_boxes b;
 
-		source_kernel(src, root, &k);
-		if (!k.none) {
-			c->chas = perf_sys_boxes(k.sys, k.root, "uncore_cha_");
-			c->channels = perf_sys_channel_span(k.sys, k.root);
-			c->upi_links = perf_sys_boxes(k.sys, k.root, "uncore_upi_");
-			c->imc_free = perf_sys_boxes(k.sys, k.root, "uncore_imc_free_running_");
-			c->rapl = session_vendor_rapl(k.sys, k.root);
+		if (source_pmus_boxes(src, root, &b)) {
+			c->chas = b.chas;
+			c->channels = b.channels;
+			c->upi_links = b.upi_links;
+			c->imc_free = b.imc_free;
+			c->rapl = b.rapl;
 		}
-		source_kernel_done(&k);
 		if (f->info->vendor_id == CPUID_VENDOR_AMD) {
 			/* the source's: amd_umc_N's a socket, or an emulated Zen 2/3's; amd_l3 a CPU an L3 */
 			c->channels = f->channels;

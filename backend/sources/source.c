@@ -210,6 +210,7 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 	int rc;
 
 	*out = NULL;
+	s->lock = LOCK_NONE;
 	s->emu = emu;
 	if (!emu && machine_simulated(m)) {
 		s->emu = machine_emu(m, err, errlen);
@@ -379,6 +380,7 @@ void source_close(struct source *s)
 		return;
 	if (s->dev)
 		msr_close(s->dev);
+	lock_release(&s->lock);
 	mmio_close(s->mmio);
 	emu_perf_free(s->perf_kernel);
 	source_files_close(s);

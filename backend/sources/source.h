@@ -14,7 +14,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "cpuid.h"
 #include "engine.h"
@@ -24,7 +26,6 @@
 #include "topo.h"
 
 struct emu;
-struct owner_report;
 struct perf_pmus;
 struct who_config;
 
@@ -54,11 +55,29 @@ struct source_facts {
 void source_facts(const struct source *s, struct source_facts *out);
 
 /*
- * The counters others use on S's machine, seen from its registers (owner.h;
- * ROOT the machine's): 0, or -errno.  A source through the kernel has none
- * to scan (the kernel shares them): an empty report.
+ * The counters others use on S's machine (ROOT), seen from its registers
+ * (owner.h): the union over CPUs of the general-purpose (*GP) and fixed
+ * (*FIXED) counters taken, each socket's uncore (UNCORE[k] for the first
+ * NUNCORE sockets; UNCORE may be NULL) and in WHAT (LEN) who holds what, ""
+ * when all are free.  0, or -errno.  A source through the kernel has none
+ * to scan (the kernel shares them): nothing taken.
  */
-int source_owners(const struct source *s, const char *root, struct owner_report *r);
+int source_taken(const struct source *s, const char *root, uint32_t *gp, uint32_t *fixed,
+		 bool *uncore, int nuncore, char *what, size_t len);
+
+/*
+ * One pmutop programs a machine's registers at a time (lock.h): for a
+ * source that writes them (source_facts' exclusive), lock ROOT's counters,
+ * held by S until source_unlock (or source_close).  0, or -errno with ERR
+ * ("another pmutop (pid N) ..."); 0 and nothing for any other source.
+ */
+int source_lock(struct source *s, const char *root, char *err, size_t errlen);
+/* Let the lock go, once the registers are back and the guardian released. */
+void source_unlock(struct source *s);
+/* Whether S holds its machine's lock. */
+bool source_locked(const struct source *s);
+/* The process holding ROOT's counters' lock (as /proc/locks names it), 0 when none or unknown. */
+pid_t source_lock_holder(const char *root);
 
 /*
  * Before S writes its first register: the guardian that puts them back
@@ -155,6 +174,42 @@ void source_close(struct source *s);
 /* The kernel of the open source S (whatever counts through it), for its PMUs' descriptions. */
 void source_kernel(const struct source *s, const char *root, struct machine_kernel *k);
 void source_kernel_done(struct machine_kernel *k);
+
+/* ---- what the kernel's PMUs say (source_pmus.c; session.h says what each is for) ---- */
+
+/* session_print_pmus: M's kernel's PMUs, to OUT.  0, or -errno with ERR. */
+int source_pmus_print(const struct machine *m, FILE *out, char *err, size_t errlen);
+/* session_write_sysfs: M's kernel's PMUs as sysfs files under DIR.  0, or -errno with ERR. */
+int source_pmus_write_sysfs(const struct machine *m, const char *dir, FILE *out, char *err,
+			    size_t errlen);
+/* session_kernel_uncore: the uncore kinds M's kernel has, of *EXPECTED; -1 unreadable. */
+int source_pmus_uncore(const struct machine *m, bool amd, int *expected, char *buf, size_t len);
+/*
+ * The box kinds only the kernel's drivers reach (layout_pmu_kinds' kernel_only)
+ * that S's kernel has (source_kernel: sysfs under ROOT, or the machine's own):
+ * bit k for LAYOUT_PMU k.
+ */
+uint32_t source_pmus_kinds(const struct source *s, const char *root);
+
+/* The uncore boxes of a socket, and the power PMU's domains, as S's kernel has them. */
+struct source_boxes {
+	int chas, channels, upi_links;
+	int imc_free;                    /* a client's free-running memory-controller PMUs */
+	unsigned rapl;                   /* PERFMON_RAPL_* bits of the power PMU's events */
+};
+/* Into B; whether S's machine has a kernel to ask (false: B all 0). */
+bool source_pmus_boxes(const struct source *s, const char *root, struct source_boxes *b);
+
+/*
+ * A layout event as perf stat -e takes it through M's kernel's PMUs
+ * (session_kernel_event says how): open the kernel's descriptions (NULL
+ * when they cannot be), encode, close.
+ */
+struct source_terms;
+struct source_terms *source_terms_open(const struct machine *m);
+void source_terms_close(struct source_terms *t);
+int source_terms_event(struct source_terms *t, const struct layout_event *ev,
+		       enum layout_coretype coretype, char *buf, size_t len);
 
 /*
  * The files of KIND a run reads beside the counters on S's machine: under

@@ -31,16 +31,54 @@ void source_facts(const struct source *s, struct source_facts *out)
 	};
 }
 
-int source_owners(const struct source *s, const char *root, struct owner_report *r)
+int source_taken(const struct source *s, const char *root, uint32_t *gp, uint32_t *fixed,
+		 bool *uncore, int nuncore, char *what, size_t len)
 {
-	if (s->perf) {
-		memset(r, 0, sizeof(*r));
-		r->cpu = xcalloc(1, sizeof(*r->cpu));
-		r->uncore_taken = xcalloc(1, sizeof(bool));
-		r->root = root;
+	struct owner_report r;
+	int rc;
+
+	*gp = *fixed = 0;
+	for (int k = 0; uncore && k < nuncore; k++)
+		uncore[k] = false;
+	if (len)
+		what[0] = 0;
+	if (s->perf)
 		return 0;
+	rc = owner_scan(s->dev, &s->info, s->uncore, s->topo, root, &r);
+	for (int k = 0; uncore && k < nuncore && k < r.nsockets; k++)
+		uncore[k] = r.uncore_taken[k];
+	for (int i = 0; i < r.ncpus; i++) {
+		*gp |= r.cpu[i].gp_taken;
+		*fixed |= r.cpu[i].fixed_taken;
 	}
-	return owner_scan(s->dev, &s->info, s->uncore, s->topo, root, r);
+	if (!owner_all_free(&r))
+		owner_describe(&r, s->topo, what, len);
+	owner_free(&r);
+	return rc;
+}
+
+int source_lock(struct source *s, const char *root, char *err, size_t errlen)
+{
+	/* through the kernel it shares the counters; an emulated machine has no one to share with */
+	if (s->perf || s->simulated || lock_held(&s->lock))
+		return 0;
+	return lock_acquire(root ? root : "/", &s->lock, err, errlen);
+}
+
+void source_unlock(struct source *s)
+{
+	if (s)
+		lock_release(&s->lock);
+}
+
+bool source_locked(const struct source *s)
+{
+	return s && lock_held(&s->lock);
+}
+
+pid_t source_lock_holder(const char *root)
+{
+	return lock_holder(root);
 }
 
 int source_guard(struct source *s, char *err, size_t errlen)

@@ -15,6 +15,7 @@
 #include "msr_allow.h"
 #include "msr_source.h"
 #include "perf_source.h"
+#include "lock.h"
 
 struct emu_perf;
 
@@ -69,6 +70,7 @@ struct source {
 	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
 	bool perf_task;              /* counting one command, not whole CPUs (engine_attach) */
 	unsigned *who_types;         /* each CPU's PMU type for the who collector (source_who_counters) */
+	struct lock lock;            /* one pmutop a machine: held while it writes registers (source_lock) */
 };
 
 

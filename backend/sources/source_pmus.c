@@ -1,16 +1,20 @@
 /*
- * session_pmus: `pmutop --list-pmus`: every PMU the machine's kernel describes, kind by kind: its boxes, their types, the
- * CPUs they count on and the sockets those are in (hwloc's topology), the
- * format fields as bit ranges and the events with their scale and unit;
- * then the PMUs skipped and why.  Nothing is opened or programmed.  And
- * `pmutop --sim X --write-sysfs DIR`: the emulated kernel's PMUs written as
- * the kernel's sysfs has them, for discovery end to end on a fake root.
+ * source_pmus: what a machine's kernel says of its PMUs (its sysfs, a
+ * --root tree's, or an emulated kernel's), for the session, which asks
+ * through source.h and never reads the kernel's descriptions itself.
+ * `pmutop --list-pmus`: every PMU, kind by kind: its boxes, their types,
+ * the CPUs they count on and the sockets those are in (hwloc's topology),
+ * the format fields as bit ranges and the events with their scale and
+ * unit; then the PMUs skipped and why.  `pmutop --sim X --write-sysfs
+ * DIR`: the emulated kernel's PMUs written as the kernel's sysfs has them,
+ * for discovery end to end on a fake root.  The doctor's uncore line, the
+ * layout kinds only the kernel reaches, and the boxes a layout made from
+ * vendor data counts.  Nothing is opened or programmed.  Main thread.
  */
-#include "session.h"
+#include "source_int.h"
 #include "perf_pmus.h"
-#include "source.h"
+#include "perfmon_layout.h"
 #include "topo.h"
-#include "dmi.h"
 #include "cpulist.h"
 #include "xmalloc.h"
 
@@ -23,7 +27,7 @@
 #include <unistd.h>
 
 /* MASK as the format file writes it: "0-7,32-35". */
-static void session_pmus_bits(uint64_t mask, char *buf, size_t len)
+static void source_pmus_bits(uint64_t mask, char *buf, size_t len)
 {
 	size_t n = 0;
 
@@ -42,7 +46,7 @@ static void session_pmus_bits(uint64_t mask, char *buf, size_t len)
 }
 
 /* The socket of OS CPU C in T, or -1. */
-static int session_pmus_socket(const struct topo *t, int c)
+static int source_pmus_socket(const struct topo *t, int c)
 {
 	if (!t || c < 0 || c >= t->cpu_thread_len || t->cpu_thread[c] < 0)
 		return -1;
@@ -50,7 +54,7 @@ static int session_pmus_socket(const struct topo *t, int c)
 }
 
 /* One kind: its boxes [FIRST, FIRST + N) of P. */
-static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, int n,
+static void source_pmus_kind(FILE *out, const struct perf_pmus *p, int first, int n,
 			      const struct topo *t)
 {
 	const struct perf_pmus_entry *e = &p->pmu[first];
@@ -70,7 +74,7 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 		if (cpulist_parse(p->pmu[i].pmu.cpumask, &c, &nc, &col))
 			nc = 0;
 		for (int k = 0; k < nc; k++) {
-			int sk = session_pmus_socket(t, c[k]), j = 0;
+			int sk = source_pmus_socket(t, c[k]), j = 0;
 
 			if (sk >= 0 && sk < 32)
 				sockets |= 1u << sk;
@@ -105,7 +109,7 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 	if (e->pmu.nfields) {
 		fprintf(out, "  format:");
 		for (int f = 0; f < e->pmu.nfields; f++) {
-			session_pmus_bits(e->pmu.fields[f].mask, bits, sizeof(bits));
+			source_pmus_bits(e->pmu.fields[f].mask, bits, sizeof(bits));
 			fprintf(out, " %s=config%.0d:%s", e->pmu.fields[f].name, e->pmu.fields[f].word,
 				bits);
 		}
@@ -119,7 +123,7 @@ static void session_pmus_kind(FILE *out, const struct perf_pmus *p, int first, i
 	}
 }
 
-int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t errlen)
+int source_pmus_print(const struct machine *m, FILE *out, char *err, size_t errlen)
 {
 	struct machine_kernel k;
 	struct topo *own = NULL;
@@ -153,7 +157,7 @@ int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t err
 
 			while (i + n < p.n && !strcmp(p.pmu[i + n].kind, p.pmu[i].kind))
 				n++;
-			session_pmus_kind(out, &p, i, n, t);
+			source_pmus_kind(out, &p, i, n, t);
 			i += n;
 		}
 		for (int i = 0; i < p.nskipped; i++)
@@ -166,7 +170,7 @@ int session_print_pmus(const struct machine *m, FILE *out, char *err, size_t err
 }
 
 /* A new directory NAME in AT, opened: its fd, or -errno (-EEXIST: it was there). */
-static int session_sysfs_dir(int at, const char *name)
+static int source_pmus_dir(int at, const char *name)
 {
 	int fd;
 
@@ -177,7 +181,7 @@ static int session_sysfs_dir(int at, const char *name)
 }
 
 /* A new file NAME in AT holding TEXT and a newline; never through an existing path. */
-static int session_sysfs_file(int at, const char *name, const char *text)
+static int source_pmus_file(int at, const char *name, const char *text)
 {
 	int fd = openat(at, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	size_t n = strlen(text);
@@ -193,39 +197,39 @@ static int session_sysfs_file(int at, const char *name, const char *text)
 }
 
 /* PMU E under DEVICES (a directory of its own, made here). */
-static int session_sysfs_pmu(int devices, const struct perf_pmu *e)
+static int source_pmus_one(int devices, const struct perf_pmu *e)
 {
-	int d = session_sysfs_dir(devices, e->name), sub, rc;
+	int d = source_pmus_dir(devices, e->name), sub, rc;
 	char buf[160], bits[64];
 
 	if (d < 0)
 		return d;
 	snprintf(buf, sizeof(buf), "%u", e->type);
-	rc = session_sysfs_file(d, "type", buf);
+	rc = source_pmus_file(d, "type", buf);
 	if (!rc && e->cpumask[0])
-		rc = session_sysfs_file(d, "cpumask", e->cpumask);
+		rc = source_pmus_file(d, "cpumask", e->cpumask);
 	if (!rc && e->cpus[0])
-		rc = session_sysfs_file(d, "cpus", e->cpus);
-	if (!rc && (sub = session_sysfs_dir(d, "format")) >= 0) {
+		rc = source_pmus_file(d, "cpus", e->cpus);
+	if (!rc && (sub = source_pmus_dir(d, "format")) >= 0) {
 		for (int f = 0; f < e->nfields && !rc; f++) {
-			session_pmus_bits(e->fields[f].mask, bits, sizeof(bits));
+			source_pmus_bits(e->fields[f].mask, bits, sizeof(bits));
 			snprintf(buf, sizeof(buf), "config%.0d:%s", e->fields[f].word, bits);
-			rc = session_sysfs_file(sub, e->fields[f].name, buf);
+			rc = source_pmus_file(sub, e->fields[f].name, buf);
 		}
 		close(sub);
 	}
-	if (!rc && e->naliases && (sub = session_sysfs_dir(d, "events")) >= 0) {
+	if (!rc && e->naliases && (sub = source_pmus_dir(d, "events")) >= 0) {
 		for (int a = 0; a < e->naliases && !rc; a++) {
 			char file[64];
 
-			rc = session_sysfs_file(sub, e->alias[a].name, e->alias[a].terms);
+			rc = source_pmus_file(sub, e->alias[a].name, e->alias[a].terms);
 			snprintf(file, sizeof(file), "%.40s.scale", e->alias[a].name);
 			snprintf(buf, sizeof(buf), "%.17g", e->alias[a].scale);
 			if (!rc && e->alias[a].scale != 1)
-				rc = session_sysfs_file(sub, file, buf);
+				rc = source_pmus_file(sub, file, buf);
 			snprintf(file, sizeof(file), "%.40s.unit", e->alias[a].name);
 			if (!rc && e->alias[a].unit[0])
-				rc = session_sysfs_file(sub, file, e->alias[a].unit);
+				rc = source_pmus_file(sub, file, e->alias[a].unit);
 		}
 		close(sub);
 	}
@@ -233,7 +237,7 @@ static int session_sysfs_pmu(int devices, const struct perf_pmu *e)
 	return rc;
 }
 
-int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, char *err,
+int source_pmus_write_sysfs(const struct machine *m, const char *dir, FILE *out, char *err,
 			size_t errlen)
 {
 	static const char *const path[] = { "sys", "bus", "event_source" };
@@ -270,12 +274,12 @@ int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, cha
 			rc = -errno;
 			break;
 		}
-		next = session_sysfs_dir(at, path[i]);
+		next = source_pmus_dir(at, path[i]);
 		rc = next < 0 ? next : fstat(next, &st) ? -errno : st.st_uid != geteuid() ? -EPERM : 0;
 		close(at);
 		at = next;
 	}
-	if (!rc && (next = session_sysfs_dir(at, "devices")) >= 0) {
+	if (!rc && (next = source_pmus_dir(at, "devices")) >= 0) {
 		close(at);
 		at = next;
 	}
@@ -289,7 +293,7 @@ int session_write_sysfs(const struct machine *m, const char *dir, FILE *out, cha
 	}
 	rc = at < 0 ? at : 0;
 	for (int i = 0; i < p.n && !rc; i++)
-		rc = session_sysfs_pmu(at, &p.pmu[i].pmu);
+		rc = source_pmus_one(at, &p.pmu[i].pmu);
 	if (at >= 0)
 		close(at);
 	if (rc)
@@ -305,28 +309,28 @@ out:
 }
 
 /* A kind of uncore PMU the doctor looks for: PREFIX and a number (BOXES), or one PMU. */
-struct ku_kind {
+struct source_pmus_ku {
 	const char *prefix;
 	bool boxes;
 	const char *what;
 };
 
-static const struct ku_kind ku_server[] = {
+static const struct source_pmus_ku source_pmus_server[] = {
 	{ "uncore_imc_", true, "memory channels" }, { "uncore_cha_", true, "L3 / CHAs" },
 	{ "uncore_upi_", true, "UPI links" }, { "power", false, "RAPL energy" }, { 0 },
 };
-static const struct ku_kind ku_client[] = {
+static const struct source_pmus_ku source_pmus_client[] = {
 	{ "uncore_imc_free_running_", true, "memory controllers' free-running counters" },
 	{ "uncore_cbox_", true, "L3 slices" }, { "power", false, "RAPL energy" }, { 0 },
 };
-static const struct ku_kind ku_amd[] = {
+static const struct source_pmus_ku source_pmus_amd[] = {
 	{ "amd_l3", false, "the L3 of each CCX" }, { "amd_df", false, "data fabric" },
 	{ "amd_umc_", true, "memory channels: Linux 6.7 with PerfMonV2 (Zen 4 on)" },
 	{ "power", false, "RAPL energy" }, { 0 },
 };
 
 /* NUMS (N, sorted) as the kernel numbers them: "0..3,6..9", a gap where one is missing. */
-static size_t ku_ranges(const int *nums, int n, char *buf, size_t len)
+static size_t source_pmus_ranges(const int *nums, int n, char *buf, size_t len)
 {
 	size_t k = 0;
 
@@ -342,10 +346,10 @@ static size_t ku_ranges(const int *nums, int n, char *buf, size_t len)
 	return k;
 }
 
-int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, char *buf,
+int source_pmus_uncore(const struct machine *mach, bool amd, int *expected, char *buf,
 			  size_t len)
 {
-	const struct ku_kind *kinds = ku_server;
+	const struct source_pmus_ku *kinds = source_pmus_server;
 	struct machine_kernel mk;
 	const struct perf_sys *sys;
 	const char *root;
@@ -365,11 +369,11 @@ int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, c
 	root = mk.root;
 	/* an Intel client: its kernel shows the client's boxes and no CHA */
 	if (amd)
-		kinds = ku_amd;
+		kinds = source_pmus_amd;
 	else if (!perf_sys_boxes(sys, root, "uncore_cha_") &&
 		 (perf_sys_boxes(sys, root, "uncore_imc_free_running_") ||
 		  perf_sys_boxes(sys, root, "uncore_cbox_")))
-		kinds = ku_client;
+		kinds = source_pmus_client;
 	buf[0] = 0;
 	/* AMD before PerfMonV2 (Zen 2, 3) has no amd_umc: its data fabric's event is 12 bits there */
 	if (amd && !perf_sys_pmu(sys, root, "amd_df", p, err, sizeof(err)))
@@ -377,7 +381,7 @@ int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, c
 			if (!strcmp(p->fields[f].name, "event") && p->fields[f].word == 0 &&
 			    !(p->fields[f].mask & 3ull << 36))
 				v1 = true;
-	for (const struct ku_kind *k = kinds; k->prefix; k++) {
+	for (const struct source_pmus_ku *k = kinds; k->prefix; k++) {
 		int boxes;
 
 		if (v1 && !strcmp(k->prefix, "amd_umc_"))
@@ -396,7 +400,7 @@ int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, c
 		found++;
 		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? ", " : "", k->prefix);
 		if (k->boxes)
-			n += ku_ranges(nums, boxes, n < len ? buf + n : NULL, n < len ? len - n : 0);
+			n += source_pmus_ranges(nums, boxes, n < len ? buf + n : NULL, n < len ? len - n : 0);
 		n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, " (%s)", k->what);
 	}
 	if (m)
@@ -408,19 +412,70 @@ int session_kernel_uncore(const struct machine *mach, bool amd, int *expected, c
 	return found;
 }
 
-unsigned session_dram_mts(const struct machine *m, char *why, size_t len)
+/* RAPL's domains the kernel's power PMU names (PERFMON_RAPL_*), 0 without one. */
+static unsigned source_pmus_rapl(const struct perf_sys *sys, const char *root)
 {
-	struct source *src = NULL;
-	struct source_facts f;
-	unsigned mts;
+	static const struct {
+		const char *alias;
+		unsigned bit;
+	} dom[] = { { "energy-cores", PERFMON_RAPL_CORES }, { "energy-pkg", PERFMON_RAPL_PKG },
+		    { "energy-ram", PERFMON_RAPL_RAM }, { "energy-psys", PERFMON_RAPL_PSYS } };
+	struct perf_pmu *p = xcalloc(1, sizeof(*p));
+	char err[300];
+	unsigned rapl = 0;
 
-	why[0] = 0;
-	if (!machine_simulated(m))
-		return dmi_dram_mts(machine_root(m), why, len);
-	if (source_open(m, &src, why, len))
+	if (!perf_sys_pmu(sys, root, "power", p, err, sizeof(err)))
+		for (int a = 0; a < p->naliases; a++)
+			for (size_t d = 0; d < sizeof(dom) / sizeof(dom[0]); d++)
+				if (!strcmp(p->alias[a].name, dom[d].alias))
+					rapl |= dom[d].bit;
+	free(p);
+	return rapl;
+}
+
+uint32_t source_pmus_kinds(const struct source *src, const char *root)
+{
+	struct machine_kernel k;
+	struct perf_pmu *p;
+	uint32_t kinds = 0;
+	char err[300];
+
+	source_kernel(src, root, &k);
+	if (k.none) {
+		source_kernel_done(&k);
 		return 0;
-	source_facts(src, &f);
-	mts = f.dram_mts;
-	source_close(src);
-	return mts;
+	}
+	p = xcalloc(1, sizeof(*p));
+	for (int i = 0; i < LAYOUT_NPMUS; i++) {
+		const struct layout_pmu_kind *pk = &layout_pmu_kinds[i];
+
+		if (!pk->kernel_only)
+			continue;
+		if (i == LAYOUT_PMU_MC ? perf_sys_channel_span(k.sys, k.root) > 0
+		    : pk->summed_boxes || pk->socket_boxes ? perf_sys_boxes(k.sys, k.root, pk->kernel) > 0
+		    : !perf_sys_pmu(k.sys, k.root, pk->kernel, p, err, sizeof(err)))
+			kinds |= 1u << i;
+	}
+	free(p);
+	source_kernel_done(&k);
+	return kinds;
+}
+
+bool source_pmus_boxes(const struct source *src, const char *root, struct source_boxes *b)
+{
+	struct machine_kernel k;
+	bool any;
+
+	*b = (struct source_boxes){ 0 };
+	source_kernel(src, root, &k);
+	any = !k.none;
+	if (any) {
+		b->chas = perf_sys_boxes(k.sys, k.root, "uncore_cha_");
+		b->channels = perf_sys_channel_span(k.sys, k.root);
+		b->upi_links = perf_sys_boxes(k.sys, k.root, "uncore_upi_");
+		b->imc_free = perf_sys_boxes(k.sys, k.root, "uncore_imc_free_running_");
+		b->rapl = source_pmus_rapl(k.sys, k.root);
+	}
+	source_kernel_done(&k);
+	return any;
 }

@@ -1,12 +1,12 @@
 /*
- * session_terms: a layout event as perf stat -e takes it through the
+ * source_terms: a layout event as perf stat -e takes it through the
  * kernel's PMUs (--list-events --source perf): the PMU's own name and its
  * own format fields (amd_umc's rdwrmask, a CHA's thresh), each value where
  * the kernel's format file places it, from the kernel's descriptions (this
- * machine's sysfs, a --root tree's, or an emulated kernel's).  See session.h.
+ * machine's sysfs, a --root tree's, or an emulated kernel's).  See source.h;
+ * the session asks it for the front ends (session_kernel_event).  Main thread.
  */
-#include "session.h"
-#include "session_int.h"
+#include "source.h"
 #include "perf.h"
 #include "perf_pmu.h"
 #include "xmalloc.h"
@@ -16,15 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct session_kernel {
+struct source_terms {
 	struct machine_kernel k;         /* sysfs under its root, or an emulated machine's own */
 	struct perf_pmu pmu;             /* the last PMU described (a listing asks one after another) */
 	char pmu_name[64];
 };
 
-struct session_kernel *session_kernel_open(const struct machine *m)
+struct source_terms *source_terms_open(const struct machine *m)
 {
-	struct session_kernel *k = xcalloc(1, sizeof(*k));
+	struct source_terms *k = xcalloc(1, sizeof(*k));
 	char err[300];
 
 	if (machine_kernel_open(m, &k->k, err, sizeof(err))) {
@@ -34,7 +34,7 @@ struct session_kernel *session_kernel_open(const struct machine *m)
 	return k;
 }
 
-void session_kernel_close(struct session_kernel *k)
+void source_terms_close(struct source_terms *k)
 {
 	if (!k)
 		return;
@@ -43,7 +43,7 @@ void session_kernel_close(struct session_kernel *k)
 }
 
 /* K's description of PMU NAME (kept for the next ask), or NULL. */
-static const struct perf_pmu *session_kernel_pmu(struct session_kernel *k, const char *name)
+static const struct perf_pmu *source_terms_pmu(struct source_terms *k, const char *name)
 {
 	char err[300];
 
@@ -57,7 +57,7 @@ static const struct perf_pmu *session_kernel_pmu(struct session_kernel *k, const
 }
 
 /* The bits of V under MASK, packed from the lowest (a format field's value). */
-static uint64_t session_terms_field(uint64_t v, uint64_t mask)
+static uint64_t source_terms_field(uint64_t v, uint64_t mask)
 {
 	uint64_t out = 0;
 	int n = 0;
@@ -68,8 +68,8 @@ static uint64_t session_terms_field(uint64_t v, uint64_t mask)
 	return out;
 }
 
-int session_kernel_event(struct session_kernel *k, const struct layout_event *ev,
-			 enum layout_coretype coretype, char *buf, size_t len)
+int source_terms_event(struct source_terms *k, const struct layout_event *ev,
+		       enum layout_coretype coretype, char *buf, size_t len)
 {
 	const struct layout_pmu_kind *pk = &layout_pmu_kinds[ev->pmu];
 	char pmu[64], shown[64], err[300];
@@ -86,7 +86,7 @@ int session_kernel_event(struct session_kernel *k, const struct layout_event *ev
 	if (ev->pmu == LAYOUT_PMU_CORE) {
 		snprintf(pmu, sizeof(pmu), "%s", coretype == LAYOUT_CORES_E ? "cpu_atom"
 			 : coretype == LAYOUT_CORES_P ? "cpu_core" : "cpu");
-		if (!session_kernel_pmu(k, pmu) && coretype == LAYOUT_CORES_ANY)
+		if (!source_terms_pmu(k, pmu) && coretype == LAYOUT_CORES_ANY)
 			snprintf(pmu, sizeof(pmu), "cpu_core");
 		snprintf(shown, sizeof(shown), "%s", pmu);
 	} else if (plen && pk->kernel[plen - 1] == '_') {
@@ -107,7 +107,7 @@ int session_kernel_event(struct session_kernel *k, const struct layout_event *ev
 		snprintf(pmu, sizeof(pmu), "%s", pk->kernel);
 		snprintf(shown, sizeof(shown), "%s", pk->kernel);
 	}
-	p = session_kernel_pmu(k, pmu);
+	p = source_terms_pmu(k, pmu);
 	if (!p)
 		return -ENOENT;
 	/* the kernel's named events (RAPL's energy, the free-running counters): by name */
@@ -120,7 +120,7 @@ int session_kernel_event(struct session_kernel *k, const struct layout_event *ev
 	n = (size_t)snprintf(buf, len, "%s/", shown);
 	for (int f = 0, first = 1; f < p->nfields && n < len; f++) {
 		const struct perf_pmu_field *pf = &p->fields[f];
-		uint64_t v = session_terms_field(cfg.config[pf->word], pf->mask);
+		uint64_t v = source_terms_field(cfg.config[pf->word], pf->mask);
 
 		/* config1's fields overlap (offcore_rsp, ldlat, frontend): the one the event sets */
 		if (!v || (pf->word == 1 && strcmp(pf->name, ev->has_offcore ? "offcore_rsp"
