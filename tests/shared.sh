@@ -194,12 +194,16 @@ PYEOF
 		else
 			wait_samples 2
 			other_writes 7 189=5300C0 0C4=4242
-			sleep 0.1
+			# a sample after the write: a sweep has seen the other program's take
+			wait_samples $(($(grep -c '^# sample' "$dir.out") + 1))
 		fi
+		g=$(pgrep -P $pid -x pmutop-guard)
 		kill -$sig $pid
 		echo "all clear" >"$dir/dev/faults"
-		if [ $sig = KILL ]; then sleep 0.5; fi
 		wait $pid
+		# after SIGKILL the guardian restores: until it has left (it leaves once done)
+		guardian_gone() { [ -z "$g" ] || ! kill -0 "$g" 2>/dev/null; }
+		if [ $sig = KILL ]; then wait_until 30 guardian_gone; fi
 		after=$(regs dump)
 		# PMC2's select stays the other program's (its count moved on), and CPU 7's PMC3 after the take
 		changed=$(printf '%s\n' "$before" "$after" | sort | uniq -u | grep -v '^cpu [0-9]* 0C3 ' |

@@ -225,7 +225,7 @@ key PageDown
 wait_for "over it: flagged" 10 >/dev/null
 expect_match "... the threshold and whether it fired" "$(screen)" "over it: flagged"
 key Escape
-sleep 0.3
+wait_until 10 sh -c "! $T capture-pane -p -t 0 | grep -q 'over it: flagged'"
 # the level under Fetch_Latency is key 3's, which is off: its nodes say so
 key Right
 wait_for "ICache_Misses" 10 >/dev/null
