@@ -210,10 +210,11 @@ static int bench_null_run(const struct layout *l, const char *topo, const char *
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = t, .layout = l,
-		.source_cfg = &(struct msr_source_config){ .dev = dev }, .perfmon_version = 3,
+		.source_cfg = &(struct msr_source_config){ .dev = dev, .readers = readers ? 1 : -1 },
+		.perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.interval_s = 1, .mux_s = mux, .groups = groups & ((1u << l->ngroups) - 1),
-		.source = "null", .clock = bench_wall, .readers = readers ? 1 : -1,
+		.source = "null", .clock = bench_wall,
 	};
 	if (engine_create(&cfg, &eng, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);

@@ -82,7 +82,7 @@ void run_source_text(struct run *r, const char *machine, const char *text)
 
 /* The rotation slice the next run_engine asks for (0: the default). */
 double run_mux_s;
-/* engine_config.readers for the next run_engine: 1 tries the per-socket readers on the emulator */
+/* msr_source_config.readers for the next run_engine: 1 tries the per-socket readers on the emulator */
 int run_readers;
 
 /* The engine over R's source and layout R->l, groups GROUPS ("all" or names). */
@@ -102,7 +102,7 @@ void run_engine_layout(struct run *r, const char *groups, double interval,
 	cfg.simulated = true;
 	cfg.clock = clock;
 	cfg.clock_ctx = r;
-	cfg.readers = run_readers;
+	r->src->msr_cfg.readers = run_readers; /* source_engine_config's, which cfg points at */
 	for (int g = 0; g < r->l->ngroups; g++) {
 		char words[256], *save = NULL;
 

@@ -158,13 +158,6 @@ struct engine_config {
 	engine_clock_fn clock;
 	void *clock_ctx;
 	/*
-	 * Per-socket reader threads: 0 when they help (device files, the real
-	 * clock, two sockets or more; PMUTOP_SERIAL_SWEEP=1 turns them off),
-	 * 1 also for a device and a clock the caller knows are safe from
-	 * several threads (a benchmark), -1 never.
-	 */
-	int readers;
-	/*
 	 * Every CPU's kind (LAYOUT_CORES_P or _E, by OS CPU number, NCPU_KIND of
 	 * them; NULL on a CPU of one kind): a group bound to a kind counts on
 	 * its CPUs only, through its PMU.

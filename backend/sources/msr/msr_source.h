@@ -18,6 +18,13 @@ struct msr_source_config {
 	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
 	const char *mmio_why;        /* why there is none (shown on IMC groups) */
 	bool rapl_server_dram;       /* RAPL's DRAM domain in 15.3 uJ (msr_rapl_server_dram) */
+	/*
+	 * Per-socket reader threads: 0 when they help (device files, the real
+	 * clock, two sockets or more; PMUTOP_SERIAL_SWEEP=1 turns them off),
+	 * 1 also for a device and a clock the caller knows are safe from
+	 * several threads (a benchmark), -1 never.
+	 */
+	int readers;
 };
 
 /* SRC's configuration (engine_config.source_cfg, uncore_config.source_cfg). */

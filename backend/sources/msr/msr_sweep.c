@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE /* pthread_setaffinity_np */
 #include "msr_core_int.h"
+#include "msr_source.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -319,12 +320,13 @@ static bool msr_readers_help(const struct msr_core *m)
 {
 	enum msr_kind kind = msr_dev_kind(m->dev);
 	const char *serial = getenv("PMUTOP_SERIAL_SWEEP");
+	int readers = msr_source_cfg(m->cfg->source_cfg)->readers;
 
 	/* the emulator answers under one lock, and stepped clocks are single-threaded */
 	/* with a batch call every CPU is read at once already */
-	return !m->nreaders && m->cfg->readers >= 0 && m->cfg->topo->nsockets >= 2 &&
+	return !m->nreaders && readers >= 0 && m->cfg->topo->nsockets >= 2 &&
 	       !msr_batch_ready(m->dev) && !(serial && *serial && strcmp(serial, "0")) &&
-	       !(m->cfg->readers == 0 &&
+	       !(readers == 0 &&
 		 (m->cfg->clock || (kind != MSR_KIND_MSR && kind != MSR_KIND_MSR_SAFE)));
 }
 
