@@ -21,6 +21,8 @@
 /* How long a new pmutop waits for a dead one's guardian to restore, and how often it looks. */
 #define LOCK_GUARDIAN_WAIT_S 30
 #define LOCK_POLL_NS 20000000
+/* Looks at /proc/locks that name nobody before the lock counts as held by someone unknown. */
+#define LOCK_UNNAMED_TRIES 3
 
 /* ROOT/dev/cpu/N/msr_safe */
 #define LOCK_PATH_MAX (PATH_MAX + 64)
@@ -148,25 +150,37 @@ static int lock_take(const char *root, int fd, pid_t *holder, bool *ended)
 {
 	static const struct timespec poll = { .tv_nsec = LOCK_POLL_NS };
 	double until = 0;
+	int unnamed = 0;
 
 	*holder = 0;
 	*ended = false;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		pid_t was = *holder;
+
 		if (errno == EINTR)
 			continue;
 		if (errno != EWOULDBLOCK)
 			return -errno;
 		*holder = lock_holder(root);
+		/*
+		 * Nobody named: let go between the flock and the look (a guardian
+		 * done), or a holder /proc/locks cannot name here: look again, a
+		 * few times; a dead pmutop's guardian waited for stays waited for.
+		 */
+		if (*holder == 0 && (until > 0 || unnamed++ < LOCK_UNNAMED_TRIES)) {
+			*holder = was;
+			nanosleep(&poll, NULL);
+			if (until == 0 || lock_now() <= until)
+				continue;
+		}
 		*ended = *holder > 0 && lock_holder_ended(*holder);
-		if (!*ended)
+		if (!*ended || (until > 0 && lock_now() > until))
 			return -EBUSY;
 		if (until == 0) {
 			until = lock_now() + LOCK_GUARDIAN_WAIT_S;
 			fprintf(stderr, "pmutop: pmutop (pid %ld) ended; waiting for its guardian to "
 				"put the counters back (at most %d s)\n", (long)*holder,
 				LOCK_GUARDIAN_WAIT_S);
-		} else if (lock_now() > until) {
-			return -EBUSY;
 		}
 		nanosleep(&poll, NULL);
 	}
