@@ -429,7 +429,14 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -S "$sock" send-keys T
 	if wait_screen "$sock" "Retiring Frontend Bad_Spec  Backend"; then pass "80x24: T shows the top-down level 1 in the who pane, the vendor's names"; else fail "80x24: T shows the top-down level 1" "$screen"; fi
 	wait_screen "$sock" "86.6" >/dev/null
-	expect_match "... the container: Retiring 8.4, front end 4, bad speculation 1, back end 86.6" "$(printf '%s\n' "$screen" | grep 'docker 3f2a9c1b7d4e' | tr -s ' ')" " 16.00 8.4 4.0 1.0 86.6 "
+	# its CPUs first (16, read from its CPU time: within 1 % as the interval's reads fall), then
+	# the four shares, exact
+	row=$(printf '%s\n' "$screen" | grep 'docker 3f2a9c1b7d4e' | tr -s ' ')
+	if printf '%s\n' "$row" | awk '{ exit !($1 >= 15.84 && $1 <= 16.16 && $2 == "8.4" && $3 == "4.0" && $4 == "1.0" && $5 == "86.6") }'; then
+		pass "... the container: Retiring 8.4, front end 4, bad speculation 1, back end 86.6 (16 CPUs)"
+	else
+		fail "... the container: Retiring 8.4, front end 4, bad speculation 1, back end 86.6 (16 CPUs)" "$row"
+	fi
 	tmux -S "$sock" send-keys T
 	if wait_screen "$sock" "MPKI"; then pass "... T again: the counters' columns back"; else fail "... T again: the counters' columns back" "$screen"; fi
 	tmux -S "$sock" kill-server 2>/dev/null
