@@ -268,7 +268,7 @@ int main(void)
 		cfg = (struct engine_config){
 			.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 			.topo = src->topo, .layout = l,
-		.source_cfg = &(struct msr_source_config){ .dev = src->dev }, .perfmon_version = 3,
+		.source_cfg = &(struct msr_source_config){ .dev = src->regs.dev }, .perfmon_version = 3,
 			.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 			.interval_s = 1, .mux_s = mux[k], .groups = mask, .source = src->name,
 			.clock = bench_wall,

@@ -617,7 +617,7 @@ START_TEST(counters_taken_by_others_are_left_alone)
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l,
-		.source_cfg = &(struct msr_source_config){ .dev = src->dev }, .perfmon_version = 3,
+		.source_cfg = &(struct msr_source_config){ .dev = src->regs.dev }, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.gp_taken = 1u << 2, .interval_s = 1, .source = src->name,
 		.groups = (1u << layout_group_find(l, "stalls")) |
@@ -687,9 +687,9 @@ static void run_batch_device(struct run *r)
 			cpus[n++] = t->threads[i].os_cpu;
 			sock[t->threads[i].os_cpu] = t->threads[i].socket;
 		}
-	msr_close(r->src->dev);
-	r->src->dev = msr_open_ops(&batch_emu_ops, r->src->emu, cpus, n, &r->src->allow);
-	msr_set_sockets(r->src->dev, sock, t->cpu_thread_len);
+	msr_close(r->src->regs.dev);
+	r->src->regs.dev = msr_open_ops(&batch_emu_ops, r->src->emu, cpus, n, &r->src->regs.allow);
+	msr_set_sockets(r->src->regs.dev, sock, t->cpu_thread_len);
 	free(cpus);
 	free(sock);
 }
@@ -881,7 +881,7 @@ START_TEST(sampler_thread_publishes_and_stops)
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l,
-		.source_cfg = &(struct msr_source_config){ .dev = src->dev }, .perfmon_version = 3,
+		.source_cfg = &(struct msr_source_config){ .dev = src->regs.dev }, .perfmon_version = 3,
 		.gp_counters = 4, .gp_width = 48, .fixed_counters = 3, .fixed_width = 48,
 		.interval_s = 0.1, .source = src->name, .groups = 1,
 	};

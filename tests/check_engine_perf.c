@@ -137,9 +137,9 @@ START_TEST(perf_missing_format_field_blocks_its_groups_and_files_are_closed)
 	int blocked = 0, live = 0;
 
 	run_source_perf(&r, "nehalem-ep:memory-bound");
-	for (int f = 0; f < r.src->perf_cpu.nfields; f++)
-		if (!strcmp(r.src->perf_cpu.fields[f].name, "any"))
-			r.src->perf_cpu.fields[f] = r.src->perf_cpu.fields[--r.src->perf_cpu.nfields];
+	for (int f = 0; f < r.src->kern.cpu.nfields; f++)
+		if (!strcmp(r.src->kern.cpu.fields[f].name, "any"))
+			r.src->kern.cpu.fields[f] = r.src->kern.cpu.fields[--r.src->kern.cpu.nfields];
 	run_engine(&r, "nehalem", "all", 1.0);
 	s = run_sample(&r);
 	for (int g = 0; g < r.l->ngroups; g++) {
@@ -162,17 +162,17 @@ START_TEST(perf_missing_format_field_blocks_its_groups_and_files_are_closed)
 	ck_assert_int_gt(blocked, 0);
 	ck_assert_int_gt(live, 0);
 	sample_release(s);
-	ck_assert_int_gt(emu_perf_open_events(r.src->perf_kernel), 0);
+	ck_assert_int_gt(emu_perf_open_events(r.src->kern.emu), 0);
 	/* one group left: the others' events are closed */
 	{
-		int before = emu_perf_open_events(r.src->perf_kernel);
+		int before = emu_perf_open_events(r.src->kern.emu);
 
 		engine_set_groups(r.eng, 1u << layout_group_find(r.l, "stalls"));
 		sample_release(run_sample(&r));
-		ck_assert_int_lt(emu_perf_open_events(r.src->perf_kernel), before);
+		ck_assert_int_lt(emu_perf_open_events(r.src->kern.emu), before);
 	}
 	engine_free(r.eng);
-	ck_assert_int_eq(emu_perf_open_events(r.src->perf_kernel), 0);
+	ck_assert_int_eq(emu_perf_open_events(r.src->kern.emu), 0);
 	source_close(r.src);
 	layout_free(r.l);
 }
@@ -191,7 +191,7 @@ START_TEST(perf_kernel_without_a_pmu_blocks_only_its_groups)
 	int blocked = 0, counted = 0;
 
 	run_source_perf(&r, "skylake:memory-bound");
-	ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, "uncore_arb"), 0);
+	ck_assert_int_eq(emu_perf_hide_pmu(r.src->kern.emu, "uncore_arb"), 0);
 	run_engine(&r, "skylake", "all", 1.0);
 	s = run_sample(&r);
 	for (int g = 0; g < r.l->ngroups; g++) {
@@ -293,7 +293,7 @@ START_TEST(perf_kernel_server_uncore_counts_the_truth)
 		char name[32];
 
 		snprintf(name, sizeof(name), "uncore_upi_%d", b);
-		ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, name), 0);
+		ck_assert_int_eq(emu_perf_hide_pmu(r.src->kern.emu, name), 0);
 	}
 	run_engine_text(&r, kernel_uncore_layout, 1.0);
 	s = run_sample(&r);
@@ -306,7 +306,7 @@ START_TEST(perf_kernel_server_uncore_counts_the_truth)
 
 	/* a box the kernel's driver failed (uncore_imc_3 missing): the others keep their channels */
 	run_source_perf(&r, "sapphire-rapids:numa-remote");
-	ck_assert_int_eq(emu_perf_hide_pmu(r.src->perf_kernel, "uncore_imc_3"), 0);
+	ck_assert_int_eq(emu_perf_hide_pmu(r.src->kern.emu, "uncore_imc_3"), 0);
 	run_engine_text(&r, kernel_uncore_layout, 1.0);
 	s = run_sample(&r);
 	{
@@ -383,7 +383,7 @@ START_TEST(perf_uncore_counts_span_the_kernels_time)
 
 	run_source_perf(&r, "sapphire-rapids:numa-remote");
 	memset(&late, 0, sizeof(late));
-	late.k = r.src->perf_sys;
+	late.k = r.src->kern.sys;
 	late.emu = r.src->emu;
 	for (int i = 0; i < 8; i++) {
 		struct perf_pmu p;
@@ -396,7 +396,7 @@ START_TEST(perf_uncore_counts_span_the_kernels_time)
 	wrap = *late.k;
 	wrap.open = late_open;
 	wrap.read = late_read;
-	r.src->perf_sys = &wrap;
+	r.src->kern.sys = &wrap;
 	run_engine_text(&r, kernel_uncore_layout, 1.0);
 	s = run_sample(&r);
 	ck_assert_int_gt(late.nfds, 0);
@@ -410,7 +410,7 @@ START_TEST(perf_uncore_counts_span_the_kernels_time)
 		ck_assert_int_eq(check_uncore_truth(&r, s, 0.02), 62);
 		sample_release(s);
 	}
-	r.src->perf_sys = late.k;
+	r.src->kern.sys = late.k;
 	run_close(&r);
 }
 END_TEST
@@ -475,7 +475,7 @@ START_TEST(perf_counts_a_command_once_attached)
 	int stalls;
 
 	run_source_perf(&r, "nehalem-ep:memory-bound");
-	r.src->perf_task = true;
+	r.src->kern.task = true;
 	run_engine(&r, "nehalem", "stalls imc", 1.0);
 	stalls = layout_group_find(r.l, "stalls");
 	s = run_sample(&r);
@@ -511,8 +511,8 @@ START_TEST(perf_file_limit_blocks_groups_with_the_fix)
 	int blocked = 0, counted = 0;
 
 	run_source_perf(&r, "nehalem-ep:memory-bound");
-	r.src->perf_access.fd_limit = 300; /* 16 CPUs: the fixed events and a few groups */
-	r.src->perf_access.fd_raisable = false; /* a limit this process may not raise */
+	r.src->kern.access.fd_limit = 300; /* 16 CPUs: the fixed events and a few groups */
+	r.src->kern.access.fd_raisable = false; /* a limit this process may not raise */
 	run_engine(&r, "nehalem", "all", 1.0);
 	s = run_sample(&r);
 	for (int g = 0; g < r.l->ngroups; g++) {
@@ -529,7 +529,7 @@ START_TEST(perf_file_limit_blocks_groups_with_the_fix)
 	ck_assert_int_gt(blocked, 0);
 	ck_assert_int_gt(counted, 0);
 	/* what is open fits the limit, with pmutop's own files beside it */
-	ck_assert_int_le(emu_perf_open_events(r.src->perf_kernel) + 64, 300);
+	ck_assert_int_le(emu_perf_open_events(r.src->kern.emu) + 64, 300);
 	/* and what is open counts */
 	ck_assert(!isnan(sample_metric(s, &s->threads[0], layout_metric_find(r.l, "ipc"))));
 	sample_release(s);
@@ -562,7 +562,7 @@ START_TEST(perf_extra_registers_are_programmed_one_value_each)
 	int ocr, fe, fe2;
 
 	run_source_perf(&r, "sapphire-rapids:compute-bound");
-	k = r.src->perf_sys;
+	k = r.src->kern.sys;
 	a.config = 0x012A;
 	a.config1 = 0x10003C0002;
 	ocr = k->open(k->ctx, &a, -1, 0, -1, 0);
@@ -609,7 +609,7 @@ START_TEST(perf_topdown_events_need_slots_leading_their_group)
 	double sum = 0;
 
 	run_source_perf(&r, "tigerlake:compute-bound");
-	k = r.src->perf_sys;
+	k = r.src->kern.sys;
 	a.config = 0x8000; /* topdown-retiring alone */
 	ck_assert_int_eq(k->open(k->ctx, &a, -1, 0, -1, 0), -EINVAL);
 	a.config = 0x0400; /* slots */
@@ -653,7 +653,7 @@ START_TEST(perf_closed_slots_are_reused)
 	int keep, lead, mem, fresh, most = 0;
 
 	run_source_perf(&r, "icelake-sp:compute-bound");
-	k = r.src->perf_sys;
+	k = r.src->kern.sys;
 	a.config = 0x003C;
 	for (int turn = 0; turn < 2000; turn++) {
 		lead = k->open(k->ctx, &a, -1, turn % 4, -1, 0);
@@ -699,7 +699,7 @@ START_TEST(perf_nmi_watchdog_takes_a_counter)
 		int g;
 
 		run_source_perf(&r, "nehalem-ep:memory-bound");
-		emu_perf_set_watchdog(r.src->perf_kernel, on);
+		emu_perf_set_watchdog(r.src->kern.emu, on);
 		run_engine(&r, "nehalem", "stalls", 1.0);
 		g = layout_group_find(r.l, "stalls");
 		sample_release(run_sample(&r));

@@ -144,12 +144,12 @@ START_TEST(uncore_reader_going_offline_hands_over)
 	/* restored through a CPU of the socket that is still online (CPU 0's own registers
 	 * cannot be reached while it is offline) */
 	/* CPU 0's fixed control, global control and three fixed counts cannot be */
-	ck_assert_int_eq(msr_restore_all(r.src->dev), 5);
+	ck_assert_int_eq(msr_restore_all(r.src->regs.dev), 5);
 	{
 		char out[4096] = "";
 		FILE *f = tmpfile();
 
-		ck_assert_int_eq(msr_restore_report(r.src->dev, fileno(f)), 5);
+		ck_assert_int_eq(msr_restore_report(r.src->regs.dev, fileno(f)), 5);
 		rewind(f);
 		ck_assert_uint_gt(fread(out, 1, sizeof(out) - 1, f), 0);
 		fclose(f);
@@ -363,9 +363,9 @@ START_TEST(imc_without_its_window_is_blocked_with_the_reason)
 	int imc, l3;
 
 	run_source(&r, "skylake:memory-bound");
-	mmio_close(r.src->mmio);
-	r.src->mmio = NULL;
-	snprintf(r.src->mmio_why, sizeof(r.src->mmio_why), "kernel lockdown [integrity] refuses /dev/mem");
+	mmio_close(r.src->regs.mmio);
+	r.src->regs.mmio = NULL;
+	snprintf(r.src->regs.mmio_why, sizeof(r.src->regs.mmio_why), "kernel lockdown [integrity] refuses /dev/mem");
 	run_engine(&r, "skylake", "imc l3", 1.0);
 	imc = layout_group_find(r.l, "imc");
 	l3 = layout_group_find(r.l, "l3");

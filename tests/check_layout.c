@@ -278,7 +278,7 @@ START_TEST(shipped_layouts_fit_their_models)
 	cfg = (struct engine_config){
 		.core_ops = &msr_core_ops, .uncore_ops = &msr_uncore_ops,
 		.topo = src->topo, .layout = l,
-		.source_cfg = &(struct msr_source_config){ .dev = src->dev, .mmio = src->mmio },
+		.source_cfg = &(struct msr_source_config){ .dev = src->regs.dev, .mmio = src->regs.mmio },
 		.perfmon_version = src->info.perfmon_version,
 		.gp_counters = src->info.gp_counters, .gp_width = src->info.gp_width,
 		.fixed_counters = src->info.fixed_counters, .fixed_width = src->info.fixed_width,

@@ -102,7 +102,7 @@ void run_engine_layout(struct run *r, const char *groups, double interval,
 	cfg.simulated = true;
 	cfg.clock = clock;
 	cfg.clock_ctx = r;
-	r->src->msr_cfg.readers = run_readers; /* source_engine_config's, which cfg points at */
+	r->src->regs.cfg.readers = run_readers; /* source_engine_config's, which cfg points at */
 	for (int g = 0; g < r->l->ngroups; g++) {
 		char words[256], *save = NULL;
 

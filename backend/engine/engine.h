@@ -187,7 +187,7 @@ void engine_use_readers(struct engine *e, bool on);
 int engine_create(const struct engine_config *cfg, struct engine **out, char *err, size_t errlen);
 
 /*
- * The perf source counting a command (engine_config.perf_task): count PID
+ * The perf source counting a command (perf_source_config.task): count PID
  * and what it starts from now on, per CPU.  Applied before it returns (by
  * the sampler at once when it runs).  0, or -errno with the kernel's answer
  * in ERR (no core group could be opened for it).

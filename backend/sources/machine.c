@@ -112,8 +112,8 @@ int machine_kernel_open(const struct machine *m, struct machine_kernel *k, char 
 	rc = source_open_perf(m, false, &k->src, err, errlen);
 	if (rc)
 		return rc;
-	k->sys = k->src->perf_sys;
-	k->described_as = k->src->perf_kernel ? emu_perf_source(k->src->perf_kernel) : NULL;
+	k->sys = k->src->kern.sys;
+	k->described_as = k->src->kern.emu ? emu_perf_source(k->src->kern.emu) : NULL;
 	return 0;
 }
 

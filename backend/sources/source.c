@@ -34,9 +34,9 @@ static struct msr_dev *source_open_dev(struct source *s, const char *root, char 
 		}
 	*rc = 0;
 	if (s->emu)
-		d = msr_open_ops(&emu_msr_ops, s->emu, cpus, n, &s->allow);
+		d = msr_open_ops(&emu_msr_ops, s->emu, cpus, n, &s->regs.allow);
 	else
-		*rc = msr_open_files(root ? root : "/", cpus, n, &s->allow, &d, err, errlen);
+		*rc = msr_open_files(root ? root : "/", cpus, n, &s->regs.allow, &d, err, errlen);
 	if (d)
 		msr_set_sockets(d, sock, t->cpu_thread_len);
 	free(cpus);
@@ -51,7 +51,7 @@ static bool source_rapl_readable(const struct source *s)
 
 	for (int i = 0; i < s->topo->nthreads; i++)
 		if (s->topo->threads[i].online)
-			return !msr_read(s->dev, s->topo->threads[i].os_cpu, MSR_RAPL_POWER_UNIT, &v);
+			return !msr_read(s->regs.dev, s->topo->threads[i].os_cpu, MSR_RAPL_POWER_UNIT, &v);
 	return false;
 }
 
@@ -63,8 +63,8 @@ static void source_find_msr_pmu(struct source *s, const char *root)
 {
 	char err[300];
 
-	s->have_msr = !s->info.fixed_counters &&
-		      !perf_sys_pmu(s->perf_sys, root, "msr", &s->perf_msr, err, sizeof(err));
+	s->kern.have_msr = !s->info.fixed_counters &&
+		      !perf_sys_pmu(s->kern.sys, root, "msr", &s->kern.msr, err, sizeof(err));
 }
 
 /*
@@ -82,7 +82,7 @@ static void source_cpu_kinds(struct source *s)
 	free(s->cpu_kind);
 	s->cpu_kind = NULL;
 	s->ncpu_kind = 0;
-	if (!topo_has_atom(t) && !s->perf_cpu.cpus[0])
+	if (!topo_has_atom(t) && !s->kern.cpu.cpus[0])
 		return;
 	s->cpu_kind = xcalloc((size_t)n + 1, 1);
 	s->ncpu_kind = n;
@@ -97,8 +97,8 @@ static void source_cpu_kinds(struct source *s)
 	}
 	/* the kernel's word where it has one: the PMU that counts a CPU decides its events */
 	for (int k = 0; k < 3; k++) {
-		const char *list = k == 2 ? (s->have_lowpower ? s->perf_lowpower.cpus : "")
-				   : k ? (s->have_atom ? s->perf_atom.cpus : "") : s->perf_cpu.cpus;
+		const char *list = k == 2 ? (s->kern.have_lowpower ? s->kern.lowpower.cpus : "")
+				   : k ? (s->kern.have_atom ? s->kern.atom.cpus : "") : s->kern.cpu.cpus;
 
 		if (!list[0] || cpulist_parse(list, &cpus, &ncpus, &col))
 			continue;
@@ -123,40 +123,40 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 
 	s->perf = true;
 	if (s->emu) {
-		s->perf_kernel = emu_perf_create(s->emu);
-		if (!s->perf_kernel) {
+		s->kern.emu = emu_perf_create(s->emu);
+		if (!s->kern.emu) {
 			snprintf(err, errlen, "the emulated machine has no core counters for perf");
 			return -ENODEV;
 		}
-		s->perf_sys = emu_perf_sys(s->perf_kernel);
+		s->kern.sys = emu_perf_sys(s->kern.emu);
 		/* an older or smaller kernel: one without this PMU (cpu_atom), for the tests */
 		if (getenv("PMUTOP_SIM_HIDE_PMU") && *getenv("PMUTOP_SIM_HIDE_PMU"))
-			emu_perf_hide_pmu(s->perf_kernel, getenv("PMUTOP_SIM_HIDE_PMU"));
-		emu_perf_cpu_pmu(s->perf_kernel, &s->perf_cpu);
+			emu_perf_hide_pmu(s->kern.emu, getenv("PMUTOP_SIM_HIDE_PMU"));
+		emu_perf_cpu_pmu(s->kern.emu, &s->kern.cpu);
 		source_find_msr_pmu(s, root);
-		s->have_atom = !perf_sys_pmu(s->perf_sys, root, "cpu_atom", &s->perf_atom, why,
+		s->kern.have_atom = !perf_sys_pmu(s->kern.sys, root, "cpu_atom", &s->kern.atom, why,
 					     sizeof(why));
-		s->have_lowpower = !perf_sys_pmu(s->perf_sys, root, "cpu_lowpower", &s->perf_lowpower,
+		s->kern.have_lowpower = !perf_sys_pmu(s->kern.sys, root, "cpu_lowpower", &s->kern.lowpower,
 						 why, sizeof(why));
 		/* the emulated kernel lets pmutop count everything, as root on a real one */
-		perf_access_read(NULL, &s->perf_access);
-		s->perf_access.paranoid = -1;
-		s->perf_access.nmi_watchdog = 0;
+		perf_access_read(NULL, &s->kern.access);
+		s->kern.access.paranoid = -1;
+		s->kern.access.nmi_watchdog = 0;
 		snprintf(s->name + strlen(s->name), sizeof(s->name) - strlen(s->name), " (perf)");
 		return 0;
 	}
-	perf_access_read(root, &s->perf_access);
-	rc = perf_pmu_load(root, "cpu", &s->perf_cpu, err, errlen);
+	perf_access_read(root, &s->kern.access);
+	rc = perf_pmu_load(root, "cpu", &s->kern.cpu, err, errlen);
 	if (rc == -ENOENT) {
 		/* a hybrid kernel: cpu_core for the P-cores, cpu_atom (if it has one) for the E-cores */
-		rc = perf_pmu_load(root, "cpu_core", &s->perf_cpu, err, errlen);
-		s->have_atom = !perf_pmu_load(root, "cpu_atom", &s->perf_atom, why, sizeof(why));
-		s->have_lowpower = !perf_pmu_load(root, "cpu_lowpower", &s->perf_lowpower, why,
+		rc = perf_pmu_load(root, "cpu_core", &s->kern.cpu, err, errlen);
+		s->kern.have_atom = !perf_pmu_load(root, "cpu_atom", &s->kern.atom, why, sizeof(why));
+		s->kern.have_lowpower = !perf_pmu_load(root, "cpu_lowpower", &s->kern.lowpower, why,
 						  sizeof(why));
-		if (rc == -ENOENT && s->have_atom) {
+		if (rc == -ENOENT && s->kern.have_atom) {
 			/* only the E-cores' PMU: they count, the P-cores are n/a */
-			s->perf_cpu = s->perf_atom;
-			s->perf_cpu.cpus[0] = 0;
+			s->kern.cpu = s->kern.atom;
+			s->kern.cpu.cpus[0] = 0;
 			rc = 0;
 		}
 	}
@@ -169,15 +169,15 @@ static int source_open_perf_side(struct source *s, const char *root, bool task_o
 	if (rc)
 		return rc;
 	source_find_msr_pmu(s, root);
-	if (!perf_access_system_wide(&s->perf_access, why, sizeof(why))) {
+	if (!perf_access_system_wide(&s->kern.access, why, sizeof(why))) {
 		/* at 1 and 2 a user's own processes may still be counted: the command run under pmutop */
-		if (task_ok && s->perf_access.paranoid >= 1 && s->perf_access.paranoid <= 2) {
-			s->perf_task = true;
+		if (task_ok && s->kern.access.paranoid >= 1 && s->kern.access.paranoid <= 2) {
+			s->kern.task = true;
 			snprintf(s->name, sizeof(s->name), "perf");
 			return 0;
 		}
 		snprintf(err, errlen, "perf cannot count every CPU for this user: %s%s", why,
-			 s->perf_access.paranoid >= 1 && s->perf_access.paranoid <= 2
+			 s->kern.access.paranoid >= 1 && s->kern.access.paranoid <= 2
 			 ? " (pmutop -- COMMAND counts that command)" : "");
 		return -EACCES;
 	}
@@ -210,7 +210,7 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 	int rc;
 
 	*out = NULL;
-	s->lock = LOCK_NONE;
+	s->regs.lock = LOCK_NONE;
 	s->emu = emu;
 	if (!emu && machine_simulated(m)) {
 		s->emu = machine_emu(m, err, errlen);
@@ -230,7 +230,7 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 		snprintf(s->name, sizeof(s->name), "SIMULATED %s:%s", emu_machine(s->emu)->name,
 			 emu_scenario(s->emu)->name);
 		snprintf(s->machine, sizeof(s->machine), "%s", emu_machine(s->emu)->name);
-		msr_allow_build(&s->info, emu_machine(s->emu)->cbo, &s->allow);
+		msr_allow_build(&s->info, emu_machine(s->emu)->cbo, &s->regs.allow);
 	} else {
 		rc = cpuid_identify_root(root, &s->info, err, errlen);
 		if (rc)
@@ -242,7 +242,7 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 		/* the DIMMs' speed from SMBIOS, for the channels' peak (--dram-mts wins; the doctor says why not) */
 		s->dram_mts = dmi_dram_mts(root, dram_why, sizeof(dram_why));
 		/* every CBo slice a Skylake client part can have */
-		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->allow);
+		msr_allow_build(&s->info, SKL_UNC_MAX_CBO, &s->regs.allow);
 	}
 	/* the same for a real and an emulated CPU: what its model's row says */
 	s->model = cpumodel_of(&s->info);
@@ -257,10 +257,10 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 		if (s->uncore == CPUMODEL_UNCORE_NONE && !(s->model && s->model->p->uncore_why)) {
 			/* the kernel's uncore PMUs, whatever it describes; channels: its memory boxes */
 			s->uncore = CPUMODEL_UNCORE_KERNEL;
-			s->channels = perf_sys_channel_span(s->perf_sys, root);
+			s->channels = perf_sys_channel_span(s->kern.sys, root);
 			/* AMD's: amd_umc_N numbers the channels of every socket in turn */
 			if (!s->channels && s->topo->nsockets > 0)
-				s->channels = perf_sys_boxes(s->perf_sys, root, "amd_umc_") /
+				s->channels = perf_sys_boxes(s->kern.sys, root, "amd_umc_") /
 					      s->topo->nsockets;
 			/* a client's controllers count the socket's channels together: how many, emulated */
 			if (!s->channels && s->emu)
@@ -274,22 +274,22 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 	rc = cpuid_check_intel_perfmon(&s->info, err, errlen);
 	if (rc)
 		goto fail;
-	s->dev = source_open_dev(s, root, err, errlen, &rc);
-	if (!s->dev)
+	s->regs.dev = source_open_dev(s, root, err, errlen, &rc);
+	if (!s->regs.dev)
 		goto fail;
 	/* a CPU whose uncore only the kernel reaches: RAPL's energy MSRs, where they can be read */
 	if (s->uncore == CPUMODEL_UNCORE_NONE && !(s->model && s->model->p->uncore_why) &&
 	    s->info.vendor_id == CPUID_VENDOR_INTEL && source_rapl_readable(s))
 		s->uncore = CPUMODEL_UNCORE_RAPL;
 	if (cpumodel_uncore_free_running(s->uncore) && (s->emu ? mmio_open_ops(&emu_mmio_ops, s->emu,
-								      "the emulated host bridge", &s->mmio,
-								      s->mmio_why, sizeof(s->mmio_why))
-					       : mmio_open_files(root, &s->mmio, s->mmio_why,
-								 sizeof(s->mmio_why))))
-		s->mmio = NULL; /* IMC groups are blocked with mmio_why; the rest works */
+								      "the emulated host bridge", &s->regs.mmio,
+								      s->regs.mmio_why, sizeof(s->regs.mmio_why))
+					       : mmio_open_files(root, &s->regs.mmio, s->regs.mmio_why,
+								 sizeof(s->regs.mmio_why))))
+		s->regs.mmio = NULL; /* IMC groups are blocked with mmio_why; the rest works */
 	if (!s->emu)
 		snprintf(s->name, sizeof(s->name), "%s",
-			 msr_dev_kind(s->dev) == MSR_KIND_MSR_SAFE ? "msr_safe" : "msr");
+			 msr_dev_kind(s->regs.dev) == MSR_KIND_MSR_SAFE ? "msr_safe" : "msr");
 	source_cpu_kinds(s);
 	*out = s;
 	return 0;
@@ -302,11 +302,11 @@ void source_engine_config(struct source *s, struct engine_config *ec)
 {
 	const struct cpuid_info *info = &s->info;
 
-	s->msr_cfg = (struct msr_source_config){
-		.dev = s->dev, .mmio = s->mmio, .mmio_why = s->mmio_why,
+	s->regs.cfg = (struct msr_source_config){
+		.dev = s->regs.dev, .mmio = s->regs.mmio, .mmio_why = s->regs.mmio_why,
 		.rapl_server_dram = msr_rapl_server_dram(info),
 	};
-	ec->source_cfg = &s->msr_cfg;
+	ec->source_cfg = &s->regs.cfg;
 	ec->topo = s->topo;
 	ec->perfmon_version = info->perfmon_version;
 	ec->gp_counters = info->gp_counters;
@@ -332,13 +332,13 @@ void source_engine_config(struct source *s, struct engine_config *ec)
 		ec->core_ops = &perf_core_ops;
 		ec->uncore_ops = &perf_uncore_ops;
 		/* no register is written: the kernel programs its PMUs, the uncore's too */
-		s->perf_cfg = (struct perf_source_config){
-			.cpu = &s->perf_cpu, .msr = s->have_msr ? &s->perf_msr : NULL,
-			.atom = s->have_atom ? &s->perf_atom : NULL,
-			.lowpower = s->have_lowpower ? &s->perf_lowpower : NULL,
-			.sys = s->perf_sys, .access = &s->perf_access, .task = s->perf_task,
+		s->kern.cfg = (struct perf_source_config){
+			.cpu = &s->kern.cpu, .msr = s->kern.have_msr ? &s->kern.msr : NULL,
+			.atom = s->kern.have_atom ? &s->kern.atom : NULL,
+			.lowpower = s->kern.have_lowpower ? &s->kern.lowpower : NULL,
+			.sys = s->kern.sys, .access = &s->kern.access, .task = s->kern.task,
 		};
-		ec->source_cfg = &s->perf_cfg;
+		ec->source_cfg = &s->kern.cfg;
 	}
 }
 
@@ -378,14 +378,14 @@ void source_close(struct source *s)
 {
 	if (!s)
 		return;
-	if (s->dev)
-		msr_close(s->dev);
-	lock_release(&s->lock);
-	mmio_close(s->mmio);
-	emu_perf_free(s->perf_kernel);
+	if (s->regs.dev)
+		msr_close(s->regs.dev);
+	lock_release(&s->regs.lock);
+	mmio_close(s->regs.mmio);
+	emu_perf_free(s->kern.emu);
 	source_files_close(s);
 	free(s->cpu_kind);
-	free(s->who_types);
+	free(s->kern.who_types);
 	topo_free(s->own_topo);
 	emu_free(s->emu);
 	free(s);
@@ -483,15 +483,15 @@ int source_print_topology(const struct machine *m, FILE *out, int width, char *e
 
 void source_kernel(const struct source *s, const char *root, struct machine_kernel *k)
 {
-	struct emu_perf *d = !s->perf_sys && s->emu ? emu_perf_describe(s->emu) : NULL;
+	struct emu_perf *d = !s->kern.sys && s->emu ? emu_perf_describe(s->emu) : NULL;
 
 	/* an emulated machine's registers: its kernel's descriptions, as a real machine's sysfs */
 	*k = (struct machine_kernel){
-		.sys = d ? emu_perf_sys(d) : s->perf_sys,
+		.sys = d ? emu_perf_sys(d) : s->kern.sys,
 		.root = s->emu ? NULL : root,
 		.described = d,
 		/* an emulated machine whose kernel is not made (a CPU without core counters): none */
-		.none = s->emu && !s->perf_sys && !d,
+		.none = s->emu && !s->kern.sys && !d,
 	};
 }
 

@@ -126,7 +126,7 @@ int source_open(const struct machine *m, struct source **out, char *err, size_t 
  * perf_event_open(2), or the emulated machine's kernel.  No register device
  * is opened and nothing is written.  TASK_OK: a command will run under
  * pmutop, so where this user may count only their own processes
- * (perf_event_paranoid 1 or 2) the source counts that command (perf_task).
+ * (perf_event_paranoid 1 or 2) the source counts that command (kern.task).
  * 0, or -errno with one line in ERR: -ENODEV no core PMU, -EACCES the
  * kernel does not let this user count every CPU (nor a command, or there
  * is none).

@@ -27,7 +27,7 @@ void source_facts(const struct source *s, struct source_facts *out)
 		.stepped = s->stepped, .kernel = s->perf,
 		/* an emulated machine has no one to share its registers with */
 		.exclusive = !s->perf && !s->simulated,
-		.e_cores = s->have_atom,
+		.e_cores = s->kern.have_atom,
 	};
 }
 
@@ -44,7 +44,7 @@ int source_taken(const struct source *s, const char *root, uint32_t *gp, uint32_
 		what[0] = 0;
 	if (s->perf)
 		return 0;
-	rc = owner_scan(s->dev, &s->info, s->uncore, s->topo, root, &r);
+	rc = owner_scan(s->regs.dev, &s->info, s->uncore, s->topo, root, &r);
 	for (int k = 0; uncore && k < nuncore && k < r.nsockets; k++)
 		uncore[k] = r.uncore_taken[k];
 	for (int i = 0; i < r.ncpus; i++) {
@@ -60,20 +60,20 @@ int source_taken(const struct source *s, const char *root, uint32_t *gp, uint32_
 int source_lock(struct source *s, const char *root, char *err, size_t errlen)
 {
 	/* through the kernel it shares the counters; an emulated machine has no one to share with */
-	if (s->perf || s->simulated || lock_held(&s->lock))
+	if (s->perf || s->simulated || lock_held(&s->regs.lock))
 		return 0;
-	return lock_acquire(root ? root : "/", &s->lock, err, errlen);
+	return lock_acquire(root ? root : "/", &s->regs.lock, err, errlen);
 }
 
 void source_unlock(struct source *s)
 {
 	if (s)
-		lock_release(&s->lock);
+		lock_release(&s->regs.lock);
 }
 
 bool source_locked(const struct source *s)
 {
-	return s && lock_held(&s->lock);
+	return s && lock_held(&s->regs.lock);
 }
 
 pid_t source_lock_holder(const char *root)
@@ -83,15 +83,15 @@ pid_t source_lock_holder(const char *root)
 
 int source_guard(struct source *s, char *err, size_t errlen)
 {
-	return s->dev ? guardian_start(s->dev, err, errlen) : 0;
+	return s->regs.dev ? guardian_start(s->regs.dev, err, errlen) : 0;
 }
 
 int source_restore(struct source *s)
 {
-	if (!s || !s->dev)
+	if (!s || !s->regs.dev)
 		return 0;
-	msr_restore_all(s->dev);
-	return msr_restore_report(s->dev, STDERR_FILENO);
+	msr_restore_all(s->regs.dev);
+	return msr_restore_report(s->regs.dev, STDERR_FILENO);
 }
 
 void source_guard_release(void)
@@ -117,51 +117,51 @@ static void source_note(char *buf, size_t len, const char *line)
 
 void source_notes(const struct source *s, char *buf, size_t len)
 {
-	if (s->perf && s->perf_access.nmi_watchdog == 1)
+	if (s->perf && s->kern.access.nmi_watchdog == 1)
 		source_note(buf, len, "the NMI watchdog holds a counter on every CPU "
 			    "(kernel.nmi_watchdog = 1): the kernel multiplexes pmutop's groups "
 			    "over the rest");
-	if (s->dev && msr_fd_note(s->dev)[0])
-		source_note(buf, len, msr_fd_note(s->dev));
+	if (s->regs.dev && msr_fd_note(s->regs.dev)[0])
+		source_note(buf, len, msr_fd_note(s->regs.dev));
 }
 
 void source_count_command(struct source *s)
 {
-	s->perf_task = true;
+	s->kern.task = true;
 }
 
 bool source_counts_command(const struct source *s)
 {
-	return s && s->perf_task;
+	return s && s->kern.task;
 }
 
 bool source_command_user_only(const struct source *s)
 {
-	return s->perf_access.paranoid >= 2 && !s->perf_access.cap_perfmon;
+	return s->kern.access.paranoid >= 2 && !s->kern.access.cap_perfmon;
 }
 
 void source_who_counters(struct source *s, struct who_config *wc)
 {
 	if (!s->perf)
 		return;
-	wc->perf = s->perf_sys;
-	wc->access = &s->perf_access;
-	wc->perf_cpu = &s->perf_cpu;
-	if (!s->have_atom || !s->cpu_kind)
+	wc->perf = s->kern.sys;
+	wc->access = &s->kern.access;
+	wc->perf_cpu = &s->kern.cpu;
+	if (!s->kern.have_atom || !s->cpu_kind)
 		return;
 	/* a hybrid's CPUs count through their own kind's PMU */
-	free(s->who_types);
-	s->who_types = xcalloc((size_t)s->ncpu_kind + 1, sizeof(unsigned));
+	free(s->kern.who_types);
+	s->kern.who_types = xcalloc((size_t)s->ncpu_kind + 1, sizeof(unsigned));
 	for (int i = 0; i < s->ncpu_kind; i++)
-		s->who_types[i] = s->cpu_kind[i] == LAYOUT_CPU_LPE && s->have_lowpower
-				  ? s->perf_lowpower.type
+		s->kern.who_types[i] = s->cpu_kind[i] == LAYOUT_CPU_LPE && s->kern.have_lowpower
+				  ? s->kern.lowpower.type
 				  : s->cpu_kind[i] == LAYOUT_CORES_E || s->cpu_kind[i] == LAYOUT_CPU_LPE
-				  ? s->perf_atom.type : s->perf_cpu.type;
-	wc->cpu_type = s->who_types;
+				  ? s->kern.atom.type : s->kern.cpu.type;
+	wc->cpu_type = s->kern.who_types;
 	wc->ntypes = s->ncpu_kind;
 }
 
 int source_pmus(const struct source *s, struct perf_pmus *p, char *err, size_t errlen)
 {
-	return perf_pmus_scan(s->perf_sys, NULL, p, err, errlen);
+	return perf_pmus_scan(s->kern.sys, NULL, p, err, errlen);
 }

@@ -19,6 +19,45 @@
 
 struct emu_perf;
 
+/*
+ * The register side of a source: the write allowlist, the register device
+ * (the msr device files, msr-safe, or an emulated machine's registers), the
+ * Skylake client's memory-controller window, what the register source
+ * reads (engine_config.source_cfg) and the single-instance lock.  Unused by
+ * a source through the kernel.
+ */
+struct source_regs {
+	struct msr_allowlist allow;
+	struct msr_dev *dev;
+	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
+	char mmio_why[400];          /* why there is none, when the uncore has one */
+	struct msr_source_config cfg;
+	struct lock lock;            /* one pmutop a machine: held while it writes registers (source_lock) */
+};
+
+/* The kernel's side of a source (source_open_perf): its PMUs, access rules and what perf reads. */
+struct source_kern {
+	struct perf_pmu cpu;         /* the core PMU's formats */
+	/*
+	 * The kernel's msr PMU (free-running APERF, MPERF, IRPerfCount) where a
+	 * CPU without fixed counters (AMD) has it: the built-ins it names from there
+	 */
+	struct perf_pmu msr;
+	bool have_msr;
+	/* a hybrid kernel's E-core PMU (cpu_atom; cpu is then cpu_core) */
+	struct perf_pmu atom;
+	bool have_atom;
+	/* its low-power E-cores' PMU (cpu_lowpower: Arrow Lake-H's SoC-tile cores) */
+	struct perf_pmu lowpower;
+	bool have_lowpower;
+	struct perf_access access;
+	struct perf_source_config cfg;
+	struct emu_perf *emu;        /* --sim: the emulated kernel */
+	const struct perf_sys *sys;  /* NULL: the kernel's system calls */
+	bool task;                   /* counting one command, not whole CPUs (engine_attach) */
+	unsigned *who_types;         /* each CPU's PMU type for the who collector (source_who_counters) */
+};
+
 struct source {
 	struct emu *emu;             /* an emulated machine only */
 	char machine[64];            /* the emulated machine's name, "" a real one */
@@ -34,43 +73,18 @@ struct source {
 	struct topo *own_topo;       /* device files only */
 	const struct topo *topo;
 	struct cpuid_info info;
-	struct msr_allowlist allow;
-	struct msr_dev *dev;
 	const struct cpumodel *model; /* this CPU's row, or NULL (architectural fallback) */
 	enum cpumodel_uncore uncore;
 	int channels;                /* memory channels per socket (the uncore's) */
 	unsigned dram_mts;           /* DIMM transfers per second / 1e6 when known (emulated, SMBIOS), 0 */
-	struct mmio *mmio;           /* Skylake client IMC window, or NULL */
-	char mmio_why[400];          /* why there is none, when the uncore has one */
 	bool simulated;
 	char name[160];              /* "msr", "msr_safe", "perf", "SIMULATED nehalem-ep:memory-bound" */
-	/* the perf source (source_open_perf): no register device, the kernel counts */
-	bool perf;
-	struct perf_pmu perf_cpu;    /* the core PMU's formats */
-	/*
-	 * The kernel's msr PMU (free-running APERF, MPERF, IRPerfCount) where a
-	 * CPU without fixed counters (AMD) has it: the built-ins it names from there
-	 */
-	struct perf_pmu perf_msr;
-	bool have_msr;
-	/* a hybrid kernel's E-core PMU (cpu_atom; perf_cpu is then cpu_core) */
-	struct perf_pmu perf_atom;
-	bool have_atom;
-	/* its low-power E-cores' PMU (cpu_lowpower: Arrow Lake-H's SoC-tile cores) */
-	struct perf_pmu perf_lowpower;
-	bool have_lowpower;
 	/* each CPU's kind of core (LAYOUT_CORES_*, by OS CPU number), NULL on a CPU of one kind */
 	unsigned char *cpu_kind;
 	int ncpu_kind;
-	struct perf_access perf_access;
-	/* what each source reads of it (engine_config.source_cfg: source_engine_config fills them) */
-	struct msr_source_config msr_cfg;
-	struct perf_source_config perf_cfg;
-	struct emu_perf *perf_kernel; /* --sim: the emulated kernel */
-	const struct perf_sys *perf_sys; /* NULL: the kernel's system calls */
-	bool perf_task;              /* counting one command, not whole CPUs (engine_attach) */
-	unsigned *who_types;         /* each CPU's PMU type for the who collector (source_who_counters) */
-	struct lock lock;            /* one pmutop a machine: held while it writes registers (source_lock) */
+	bool perf;                   /* through the kernel (kern), not the registers (regs) */
+	struct source_regs regs;
+	struct source_kern kern;
 };
 
 
