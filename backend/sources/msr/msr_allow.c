@@ -1,12 +1,17 @@
 /*
  * msr_allow: the write allowlist as a table of register groups.
  * Addresses from pmu_regs.h; which models have which group from the SDM and
- * seeds 000/001/002 (see pmu_regs.h).  Pure, main thread at start-up.
+ * seeds 000/001/002 (see pmu_regs.h); a Skylake-or-later model it does not
+ * name, from Intel's data (msr_allow_skl_on_by_data).  Main thread, at start-up.
  */
+#define _GNU_SOURCE /* strcasestr */
 #include "msr_allow.h"
 #include "cpumodel.h"
+#include "paths.h"
+#include "perfmon.h"
 #include "pmu_regs.h"
 
+#include <limits.h>
 #include <string.h>
 
 #define UA(u) (1u << (u))
@@ -47,16 +52,48 @@ static const unsigned msr_allow_skl_on_models[] = {
 	0x97, 0x9A, 0xB7, 0xBA, 0xBF, 0xAA, 0xAC, 0xBD, 0xC5, 0xC6,
 };
 
+/*
+ * A model the list does not name: whether Intel's data for it (its map,
+ * paths_perfmon_dir) counts events through the offcore response pair or
+ * MSR_PEBS_FRONTEND (their MSRIndex), as the data of every core the list
+ * names does.  A platform Intel publishes after the list was written is then
+ * its data alone, no C.  False where the data has no such model or cannot
+ * be read.
+ */
+static bool msr_allow_skl_on_by_data(const struct cpuid_info *info)
+{
+	const char *dir = paths_perfmon_dir(NULL);
+	char path[PATH_MAX], err[PATH_MAX + 400];
+	struct perfmon *p;
+	bool uses = false;
+
+	/* a hybrid part: the P-cores' data (core type 40H), as the layout is made */
+	if (!dir || perfmon_find(dir, "GenuineIntel", info->family, info->model, info->stepping,
+				 info->hybrid ? 0x40 : info->core_type, path, err, sizeof(err)) ||
+	    perfmon_load(path, &p, err, sizeof(err)))
+		return false;
+	for (int i = 0; i < p->nevents && !uses; i++) {
+		const char *m = p->events[i].msr_index;
+
+		uses = m && (strcasestr(m, "0x1a6") || strcasestr(m, "0x1a7") ||
+			     strcasestr(m, "0x3f7"));
+	}
+	perfmon_free(p);
+	return uses;
+}
+
 static bool msr_allow_skl_on(const struct cpuid_info *info)
 {
 	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6)
 		return false;
 	if (info->uarch == CPUID_UARCH_SKYLAKE)
 		return true; /* the Skylake client (its offcore pair is the CPU table's group) */
+	if (cpumodel_of(info))
+		return false;
 	for (size_t i = 0; i < sizeof(msr_allow_skl_on_models) / sizeof(msr_allow_skl_on_models[0]); i++)
-		if (info->model == msr_allow_skl_on_models[i] && !cpumodel_of(info))
+		if (info->model == msr_allow_skl_on_models[i])
 			return true;
-	return false;
+	return msr_allow_skl_on_by_data(info);
 }
 
 static const struct msr_allow_group {
