@@ -131,6 +131,45 @@ START_TEST(allowlist_holds_each_models_pmu_registers)
 }
 END_TEST
 
+/*
+ * An Intel core the CPU table and the allowlist's list of Skylake-and-later
+ * models do not name: its offcore response pair and MSR_PEBS_FRONTEND where
+ * the events of Intel's metrics for its model (the layout made from them)
+ * go through them (MSRIndex 0x1A6, 0x1A7, 0x3F7); nothing from architectural
+ * perfmon 3 or for a model the data does not map.  The expected registers
+ * are what Intel's files say: Kaby and Coffee Lake's metrics (06_9E, Intel's
+ * skl.json; before, a run of their groups that use them was refused) use
+ * all three, Sierra Forest's (06_AF) none; Haswell's (06_3C) use the pair,
+ * on a version-3 core.
+ */
+static void assumed(unsigned model, unsigned version, struct msr_allowlist *l)
+{
+	struct cpuid_info info;
+
+	cpuid_assume(6, model, 0, &info);
+	info.perfmon_version = version;
+	msr_allow_build(&info, 0, l);
+}
+
+START_TEST(a_core_the_lists_do_not_name_gets_what_its_data_uses)
+{
+	struct msr_allowlist l;
+
+	/* the shipped data (a test program is not in the build directory that finds it alone) */
+	ck_assert_int_eq(setenv("PMUTOP_PERFMON_DIR", TEST_DATADIR "/../data/intel", 1), 0);
+	assumed(0x9E, 4, &l);
+	ck_assert(allowed(&l, MSR_OFFCORE_RSP_0) && allowed(&l, MSR_OFFCORE_RSP_1));
+	ck_assert(allowed(&l, MSR_PEBS_FRONTEND));
+	assumed(0xAF, 5, &l);
+	ck_assert(!allowed(&l, MSR_OFFCORE_RSP_0) && !allowed(&l, MSR_PEBS_FRONTEND));
+	assumed(0x3C, 3, &l);
+	ck_assert(!allowed(&l, MSR_OFFCORE_RSP_0) && !allowed(&l, MSR_PEBS_FRONTEND));
+	assumed(0xFE, 5, &l);
+	ck_assert(!allowed(&l, MSR_OFFCORE_RSP_0) && !allowed(&l, MSR_PEBS_FRONTEND));
+	ck_assert(allowed(&l, IA32_PERFEVTSEL0)); /* the architectural registers still */
+}
+END_TEST
+
 START_TEST(originals_are_saved_once_and_restored)
 {
 	struct rig r;
@@ -423,6 +462,7 @@ static Suite *msr_suite(void)
 
 	CHECK_ADD(s, allowlist_refuses_registers_outside_the_pmu);
 	CHECK_ADD(s, allowlist_holds_each_models_pmu_registers);
+	CHECK_ADD(s, a_core_the_lists_do_not_name_gets_what_its_data_uses);
 	CHECK_ADD(s, originals_are_saved_once_and_restored);
 	CHECK_ADD(s, uncore_restore_survives_its_cpu_going_offline);
 	CHECK_ADD(s, msr_safe_allowlist_lists_what_pmutop_writes);

@@ -53,46 +53,54 @@ static const unsigned msr_allow_skl_on_models[] = {
 };
 
 /*
- * A model the list does not name: whether Intel's data for it (its map,
- * paths_perfmon_dir) counts events through the offcore response pair or
- * MSR_PEBS_FRONTEND (their MSRIndex), as the data of every core the list
- * names does.  A platform Intel publishes after the list was written is then
- * its data alone, no C.  False where the data has no such model or cannot
+ * A model the list does not name, of architectural perfmon 4 or later (the
+ * version Skylake brought): which of these registers the events of Intel's
+ * metrics for it (its map, paths_perfmon_dir; the layout made from them) go
+ * through, by their MSRIndex: SKL_ON_OFFCORE for MSR_OFFCORE_RSP_0 and 1,
+ * SKL_ON_FRONTEND for MSR_PEBS_FRONTEND.  A platform Intel publishes after
+ * the list was written is then its data alone, no C; each register only
+ * where its layout uses it.  0 where the data has no such model or cannot
  * be read.
  */
-static bool msr_allow_skl_on_by_data(const struct cpuid_info *info)
+#define SKL_ON_OFFCORE  1u
+#define SKL_ON_FRONTEND 2u
+static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info)
 {
 	const char *dir = paths_perfmon_dir(NULL);
 	char path[PATH_MAX], err[PATH_MAX + 400];
 	struct perfmon *p;
-	bool uses = false;
+	unsigned uses = 0;
 
 	/* a hybrid part: the P-cores' data (core type 40H), as the layout is made */
-	if (!dir || perfmon_find(dir, "GenuineIntel", info->family, info->model, info->stepping,
-				 info->hybrid ? 0x40 : info->core_type, path, err, sizeof(err)) ||
+	if (info->perfmon_version < 4 || !dir ||
+	    perfmon_find(dir, "GenuineIntel", info->family, info->model, info->stepping,
+			 info->hybrid ? 0x40 : info->core_type, path, err, sizeof(err)) ||
 	    perfmon_load(path, &p, err, sizeof(err)))
-		return false;
-	for (int i = 0; i < p->nevents && !uses; i++) {
+		return 0;
+	for (int i = 0; i < p->nevents; i++) {
 		const char *m = p->events[i].msr_index;
 
-		uses = m && (strcasestr(m, "0x1a6") || strcasestr(m, "0x1a7") ||
-			     strcasestr(m, "0x3f7"));
+		if (m && (strcasestr(m, "0x1a6") || strcasestr(m, "0x1a7")))
+			uses |= SKL_ON_OFFCORE;
+		if (m && strcasestr(m, "0x3f7"))
+			uses |= SKL_ON_FRONTEND;
 	}
 	perfmon_free(p);
 	return uses;
 }
 
-static bool msr_allow_skl_on(const struct cpuid_info *info)
+/* Which of the Skylake-and-later registers INFO's core has (SKL_ON_*). */
+static unsigned msr_allow_skl_on(const struct cpuid_info *info)
 {
 	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6)
-		return false;
+		return 0;
 	if (info->uarch == CPUID_UARCH_SKYLAKE)
-		return true; /* the Skylake client (its offcore pair is the CPU table's group) */
+		return SKL_ON_OFFCORE | SKL_ON_FRONTEND; /* the client (its pair is the table's group) */
 	if (cpumodel_of(info))
-		return false;
+		return 0;
 	for (size_t i = 0; i < sizeof(msr_allow_skl_on_models) / sizeof(msr_allow_skl_on_models[0]); i++)
 		if (info->model == msr_allow_skl_on_models[i])
-			return true;
+			return SKL_ON_OFFCORE | SKL_ON_FRONTEND;
 	return msr_allow_skl_on_by_data(info);
 }
 
@@ -247,6 +255,7 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowlist *out)
 {
 	const struct cpumodel *model = cpumodel_of(info);
+	unsigned skl_on = msr_allow_skl_on(info);
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < sizeof(msr_allow_groups) / sizeof(msr_allow_groups[0]); i++) {
@@ -276,7 +285,8 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 			break;
 		case ALLOW_SKL_ON:
 			/* each group's uarchs keep the pair to the CPUs without a row in the table */
-			n = msr_allow_skl_on(info) ? g->count : 0;
+			n = skl_on & (g->base == MSR_PEBS_FRONTEND ? SKL_ON_FRONTEND : SKL_ON_OFFCORE)
+			    ? g->count : 0;
 			break;
 		case ALLOW_PER_CBO:
 			for (int s = 0; s < ncbo && s < SKL_UNC_MAX_CBO; s++)
