@@ -4,11 +4,11 @@
  * seeds 000/001/002 (see pmu_regs.h); a Skylake-or-later model it does not
  * name, from Intel's data (msr_allow_skl_on_by_data).  Main thread, at start-up.
  */
-#define _GNU_SOURCE /* strcasestr */
 #include "msr_allow.h"
 #include "cpumodel.h"
 #include "paths.h"
 #include "perfmon.h"
+#include "perfmon_plan.h"
 #include "pmu_regs.h"
 
 #include <limits.h>
@@ -77,14 +77,18 @@ static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info)
 			 info->hybrid ? 0x40 : info->core_type, path, err, sizeof(err)) ||
 	    perfmon_load(path, &p, err, sizeof(err)))
 		return 0;
-	for (int i = 0; i < p->nevents; i++) {
-		const char *m = p->events[i].msr_index;
-
-		if (m && (strcasestr(m, "0x1a6") || strcasestr(m, "0x1a7")))
+	/* each event's extra register as the layout made from the data programs it */
+	for (int i = 0; i < p->nevents; i++)
+		switch (perfmon_plan_extra_kind(&p->events[i])) {
+		case PERFMON_EXTRA_OFFCORE:
 			uses |= SKL_ON_OFFCORE;
-		if (m && strcasestr(m, "0x3f7"))
+			break;
+		case PERFMON_EXTRA_FRONTEND:
 			uses |= SKL_ON_FRONTEND;
-	}
+			break;
+		default:
+			break;
+		}
 	perfmon_free(p);
 	return uses;
 }
