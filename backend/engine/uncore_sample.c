@@ -81,10 +81,12 @@ void uncore_fill(struct uncore *u, struct sample *s)
 		}
 		for (int k = 0; k < l->nevents; k++) {
 			const struct layout_event *ev = &l->events[k];
-			double v, raw = us->ev[k].acc, live = src_tally_window(&us->ev[k]);
+			double v, raw, live;
 
 			if (ev->pmu == LAYOUT_PMU_CORE || !uncore_group_live(u, ev->group))
 				continue;
+			raw = us->ev[k].acc;
+			live = src_tally_window(&us->ev[k]);
 			/*
 			 * The count over the sample's interval (which the formulas divide
 			 * by), from the rate over the time counted: the uncore's own reads

@@ -333,18 +333,19 @@ int session_parse_groups(const struct layout *l, const char *list, layout_groups
 
 /*
  * The kernel's PMU descriptions for a listing: M's kernel (sysfs under its
- * root, or the emulated machine's own); NULL when it cannot be made.
+ * root, or the emulated machine's own); NULL when it cannot be made.  The
+ * source layer's encoder (source_terms), seen by its name only.
  */
-struct session_kernel;
-struct session_kernel *session_kernel_open(const struct machine *m);
-void session_kernel_close(struct session_kernel *k);
+struct source_terms;
+struct source_terms *session_kernel_open(const struct machine *m);
+void session_kernel_close(struct source_terms *k);
 /*
  * Event EV (of a group bound to CORETYPE) as perf stat -e takes it through
  * K's PMUs into BUF: "amd_umc/event=0x0a,rdwrmask=1/", "uncore_cha/.../" for
  * every box of a kind, "cpu/event=0xc0/k".  0, -ENOENT without that PMU,
  * -EINVAL when its format cannot hold the event.
  */
-int session_kernel_event(struct session_kernel *k, const struct layout_event *ev,
+int session_kernel_event(struct source_terms *k, const struct layout_event *ev,
 			 enum layout_coretype coretype, char *buf, size_t len);
 
 #endif

@@ -8,10 +8,6 @@
 #include "paths.h"
 #include "session.h"
 #include "session_int.h"
-#include "xmalloc.h"
-
-#include <errno.h>
-#include <stdlib.h>
 
 int session_machine_open(const char *root, const char *sim, bool stepped, struct machine **out,
 			 char *err, size_t errlen)
@@ -93,35 +89,20 @@ int session_kernel_uncore(const struct machine *m, bool amd, int *expected, char
 	return source_pmus_uncore(m, amd, expected, buf, len);
 }
 
-/* A listing's kernel: the source layer's encoder (source_terms), by the front ends' name. */
-struct session_kernel {
-	struct source_terms *t;
-};
-
-struct session_kernel *session_kernel_open(const struct machine *m)
+struct source_terms *session_kernel_open(const struct machine *m)
 {
-	struct source_terms *t = source_terms_open(m);
-	struct session_kernel *k;
-
-	if (!t)
-		return NULL;
-	k = xcalloc(1, sizeof(*k));
-	k->t = t;
-	return k;
+	return source_terms_open(m);
 }
 
-void session_kernel_close(struct session_kernel *k)
+void session_kernel_close(struct source_terms *k)
 {
-	if (!k)
-		return;
-	source_terms_close(k->t);
-	free(k);
+	source_terms_close(k);
 }
 
-int session_kernel_event(struct session_kernel *k, const struct layout_event *ev,
+int session_kernel_event(struct source_terms *k, const struct layout_event *ev,
 			 enum layout_coretype coretype, char *buf, size_t len)
 {
-	return k ? source_terms_event(k->t, ev, coretype, buf, len) : -ENOENT;
+	return source_terms_event(k, ev, coretype, buf, len);
 }
 
 unsigned session_dram_mts(const struct machine *m, char *why, size_t len)

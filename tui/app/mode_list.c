@@ -50,7 +50,7 @@ int mode_list_events(const struct options *opt)
 	}
 	{
 		/* the machine's kernel's PMU descriptions for perf's terms */
-		struct session_kernel *k = opt->has_model ? NULL : session_kernel_open(opt->machine);
+		struct source_terms *k = opt->has_model ? NULL : session_kernel_open(opt->machine);
 		/* AMD's PMU is counted through the kernel only: its listing is perf's */
 		bool perf = opt->source ? session_source_kernel(opt->source)
 				  : info.vendor_id == CPUID_VENDOR_AMD;

@@ -141,13 +141,13 @@ void batch_counts_csv_row(const struct sample *s, const struct sample_entity *e,
  * of them exist).  PERF: instead, each event as perf stat -e names it
  * through the kernel's PMUs (what --source perf opens).
  */
-struct session_kernel;
+struct source_terms;
 /*
  * UNMODELLED (or NULL): per layout event, an emulated machine counts it 0
  * (marked, and summed up against the layout's CORE_EVENTS).
  */
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
-		       bool user, bool kernel, bool perf, struct session_kernel *k,
+		       bool user, bool kernel, bool perf, struct source_terms *k,
 		       const bool *unmodelled, int core_events, FILE *out);
 
 #endif

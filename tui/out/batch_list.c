@@ -21,7 +21,7 @@
 /* The mark on an event the emulated machine does not model. */
 #define BATCH_UNMODELLED "  (SIMULATED: not modelled, counts 0)"
 
-static void batch_list_perf_event(struct session_kernel *k, const struct layout_group *grp,
+static void batch_list_perf_event(struct source_terms *k, const struct layout_group *grp,
 				  const struct layout_event *ev, char *text, size_t len)
 {
 	if (!session_kernel_event(k, ev, grp->coretype, text, len))
@@ -37,7 +37,7 @@ static void batch_list_perf_event(struct session_kernel *k, const struct layout_
 }
 
 /* --list-events --source perf: each event as perf stat -e names it through the kernel's PMUs. */
-static void batch_list_perf(const struct layout *l, struct session_kernel *k, const bool *unmodelled,
+static void batch_list_perf(const struct layout *l, struct source_terms *k, const bool *unmodelled,
 			    FILE *out)
 {
 	fprintf(out, "# layout %s (%s): %s\n", l->name, l->file, l->description ? l->description : "");
@@ -89,7 +89,7 @@ static void batch_list_unmodelled(const struct layout *l, const bool *unmodelled
 }
 
 void batch_list_events(const struct layout *l, unsigned gp_counters, unsigned perfmon_version,
-		       bool user, bool kernel, bool perf, struct session_kernel *kern,
+		       bool user, bool kernel, bool perf, struct source_terms *kern,
 		       const bool *unmodelled, int core_events, FILE *out)
 {
 	if (perf) {
