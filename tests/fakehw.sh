@@ -17,7 +17,15 @@ start() {
 	while [ ! -f "$dir.ready" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
 }
 mounted() { grep -q " $dir/dev " /proc/self/mountinfo; }
-trap 'kill $helper 2>/dev/null; sleep 0.2; umount -l "$dir/dev" 2>/dev/null; rm -rf "$dir" "$dir.ready"' EXIT
+# at the end: the helper asked to go, then the mount taken down once it has gone (10 s at most)
+gone() {
+	kill $helper 2>/dev/null
+	i=0
+	while kill -0 $helper 2>/dev/null && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+	umount -l "$dir/dev" 2>/dev/null
+	rm -rf "$dir" "$dir.ready"
+}
+trap gone EXIT
 
 start westmere-ep:numa-remote
 if mounted; then pass "helper mounts DIR/dev"; else fail "helper mounts DIR/dev" "no mount on $dir/dev"; fi

@@ -98,6 +98,21 @@ v = e["metrics"].get(m)
 print("missing" if v is None else v)' "$@"
 }
 
+# holds_for SECONDS CMD...: CMD succeeds at every look (each 50 ms) for SECONDS; 1 at the
+# first look it fails.  For a "nothing moves" check, whose window is a duration by nature:
+# it looks throughout the window, not only at its end.
+holds_for() {
+	_s=$1
+	shift
+	_j=0
+	while [ $_j -lt $(echo "$_s" | awk '{ printf "%d", $1 * 20 }') ]; do
+		"$@" || return 1
+		sleep 0.05
+		_j=$((_j + 1))
+	done
+	"$@"
+}
+
 # wait_until SECONDS CMD...: until CMD succeeds (a readiness check, not a fixed sleep); 1 when
 # it never does
 wait_until() {

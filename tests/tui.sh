@@ -87,7 +87,8 @@ click() { # X Y: a left click at column X, line Y, both from 1
 	$T send-keys -t 0 -l "$(printf '\033[M')$b$x$y"
 	$T send-keys -t 0 -l "$(printf '\033[M')$r$x$y"
 }
-sleep 0.3
+has_header() { screen | grep -q "cpu core sock.*ghz"; }
+wait_until 10 has_header
 hy=$(screen | grep -n "cpu core sock" | cut -d: -f1)
 hx=$(screen | grep "cpu core sock" | awk '{ print index($0, "ghz") }')
 click $((hx + 1)) "$hy"
@@ -113,8 +114,9 @@ key Escape
 key Space
 check "space pauses" wait_for "PAUSED" 10
 frozen=$(table)
-sleep 2.2
-if [ "$(table)" = "$frozen" ]; then pass "paused figures do not move"; else fail "paused figures do not move"; fi
+# two intervals (1 s) and more: no figure moves at any look
+still() { [ "$(table)" = "$frozen" ]; }
+if holds_for 2.2 still; then pass "paused figures do not move"; else fail "paused figures do not move" "$(table | head -3)"; fi
 key Space
 check "space resumes" wait_for "LIVE" 10
 
@@ -126,7 +128,8 @@ check "- shortens it" wait_for "interval 0.5 s" 10
 key /
 key 0-3 Enter
 check "the CPU filter shows only the listed CPUs" wait_for "filter: 0-3" 10
-sleep 0.1
+four_rows() { [ "$(table | wc -l)" = 4 ]; }
+wait_until 5 four_rows
 n=$(table | wc -l)
 if [ "$n" = 4 ]; then pass "filter 0-3 leaves 4 rows"; else fail "filter 0-3 leaves 4 rows" "$n rows" "$(screen)"; fi
 # the filter's words, shared with -b --cpus (topo_filter.c): a socket, and one the machine lacks

@@ -29,6 +29,10 @@ wait_pane() {
 	done
 	return 1
 }
+# sample_no P: the sample number pane P shows; wait_seq P N [SECONDS]: until it shows a later one
+sample_no() { pane "$1" | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1; }
+seq_past() { [ "$(sample_no "$1")" -gt "$2" ] 2>/dev/null; }
+wait_seq() { wait_until "${3:-5}" seq_past "$1" "$2"; }
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 $T new-session -d -x 160 -y 50 -s owner "'$PMUTOP' --root '$dir' -d 0.3 -g stalls,imc --serve 127.0.0.1:$port --tui; echo owner-exit \$?; sleep 60"
@@ -37,9 +41,11 @@ expect_match "--serve with --tui: the screen says where it serves" "$(pane owner
 i=0
 while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
 expect_match "it listens on the viewers' socket, mode 0660" "$(stat -c '%F %a' "$sock" 2>&1)" "socket 660"
-# the owner holds the counters' lock (a flock on CPU 0's device, as /proc/locks shows)
-# (by device and inode: another fake tree of a test running beside this one has the same inodes)
-owner_pid=$($PY - "$dir/dev/cpu/0/msr" <<'PYEOF'
+# lock_holder: the pid holding the counters' lock (a flock on CPU 0's device, as /proc/locks
+# shows it), by device and inode (another fake tree of a test running beside this one has the
+# same inodes); nothing while no one holds it
+lock_holder() {
+	$PY - "$dir/dev/cpu/0/msr" <<'PYEOF'
 import os, sys
 st = os.stat(sys.argv[1])
 want = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
@@ -49,15 +55,17 @@ for line in open("/proc/locks"):
         print(f[4])
         break
 PYEOF
-)
+}
+# the owner holds the counters' lock
+owner_pid=$(lock_holder)
 
 $T new-session -d -x 160 -y 50 -s viewer "cd '$u' && '$PMUTOP' --root '$dir'; echo viewer-exit \$?; sleep 60"
 if wait_pane viewer "VIEWING" 10; then pass "a second pmutop attaches as a viewer"; else fail "a second pmutop attaches as a viewer" "$(pane viewer | head -5)"; fi
 expect_match "... names the owner and says read-only" "$(pane viewer)" "VIEWER of pid $owner_pid on"
 expect_match "... shows the owner's machine and source" "$(pane viewer | head -1)" "X5570"
-seq1=$(pane viewer | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
-sleep 1
-seq2=$(pane viewer | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
+seq1=$(sample_no viewer)
+wait_seq viewer "${seq1:-0}"
+seq2=$(sample_no viewer)
 if [ "${seq2:-0}" -gt "${seq1:-0}" ]; then pass "... its samples follow the owner's ($seq1 -> $seq2)"; else fail "... its samples follow the owner's" "$seq1 -> $seq2"; fi
 $T send-keys -t viewer 4
 if wait_pane viewer "the groups and the interval are the owner's (pid $owner_pid"; then pass "a group key in the viewer: the owner's, it says"; else fail "a group key in the viewer says it is the owner's" "$(pane viewer | tail -6)"; fi
@@ -72,7 +80,9 @@ case "$(pane owner)" in *" 1 CH2 "*) fail "... the owner's screen stays as it wa
 # R in the viewer records the owner's samples
 $T send-keys -t viewer R
 if wait_pane viewer "recording to pmutop-"; then pass "R in the viewer records what it is sent"; else fail "R in the viewer records" "$(pane viewer | tail -4)"; fi
-sleep 1
+# two samples more: one at least went into the recording
+r0=$(sample_no viewer)
+wait_seq viewer $((${r0:-0} + 1))
 $T send-keys -t viewer R
 wait_pane viewer "recorded " >/dev/null
 rec=$(ls "$u"/pmutop-*.jsonl 2>/dev/null | head -1)
@@ -88,9 +98,9 @@ wait_pane remote "remote-exit" 10 >/dev/null
 # a viewer leaving: the owner goes on
 $T send-keys -t viewer q
 if wait_pane viewer "viewer-exit 0" 10; then pass "q ends the viewer with 0"; else fail "q ends the viewer" "$(pane viewer | tail -3)"; fi
-o1=$(pane owner | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
-sleep 1
-o2=$(pane owner | sed -n 's/.*sample \([0-9]*\).*/\1/p' | head -1)
+o1=$(sample_no owner)
+wait_seq owner "${o1:-0}"
+o2=$(sample_no owner)
 if [ "${o2:-0}" -gt "${o1:-0}" ] && [ -S "$sock" ]; then pass "... the owner goes on sampling and listening"; else fail "... the owner goes on" "$o1 -> $o2" "$(pane owner | tail -3)"; fi
 
 # a viewer at 80x24: who it views and what it records stay in the header; its doctor says where
@@ -99,8 +109,8 @@ wait_pane narrow "VIEWING" 10 >/dev/null
 expect_match "a viewer at 80 columns: VIEWER of the owner's pid in the header" "$(pane narrow | sed -n 2p)" "VIEWER of pid $owner_pid"
 $T send-keys -t narrow R
 wait_pane narrow "recording to" 5 >/dev/null
-sleep 0.5
-if pane narrow | sed -n 2p | grep -q "VIEWER of pid $owner_pid.*REC "; then pass "... and REC beside it while it records"; else fail "... REC beside it" "$(pane narrow | head -3)"; fi
+rec_beside() { pane narrow | sed -n 2p | grep -q "VIEWER of pid $owner_pid.*REC "; }
+if wait_until 5 rec_beside; then pass "... and REC beside it while it records"; else fail "... REC beside it" "$(pane narrow | head -3)"; fi
 $T send-keys -t narrow R d
 if wait_pane narrow "Run 'pmutop --doctor' there" 5; then pass "... d says where the doctor runs (the owner's machine)"; else fail "... d says where the doctor runs" "$(pane narrow | sed -n 2,8p)"; fi
 $T send-keys -t narrow Escape q
@@ -135,7 +145,8 @@ if [ ! -e "$sock" ]; then pass "... and removes its socket"; else fail "... and 
 # --no-viewers: the second pmutop is refused as before; --viewers-group sets the socket's group
 "$PMUTOP" --root "$dir" -b -d 0.3 --no-viewers >/dev/null 2>&1 &
 own=$!
-sleep 0.6
+holds() { [ "$(lock_holder)" = "$own" ]; }
+wait_until 10 holds
 run "$PMUTOP" --root "$dir" -b -n 1
 expect_match "--no-viewers: a second pmutop is told the counters are busy" "$rc $err" "another pmutop (pid $own) is programming this machine's counters"
 kill $own
