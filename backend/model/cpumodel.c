@@ -1,6 +1,7 @@
 /*
- * cpumodel: the CPU table; see cpumodel.h.  Models from the SDM Vol. 4
- * Table 2-1; uncore and channels from seed 000 (Nehalem-EP: three DDR3
+ * cpumodel: the CPU table; see cpumodel.h.  Its rows are data/models.csv
+ * (models from the SDM Vol. 4 Table 2-1 and AMD's PPRs); here the platforms:
+ * uncore and channels from seed 000 (Nehalem-EP: three DDR3
  * channels per socket, uncore PMU in MSRs 391H-3C7H) and seed 001 (Skylake
  * client: two channels, CBo/ARB MSRs, IMC counters in MMIO); offcore response
  * registers from seed 002 (1A6H, and 1A7H from Westmere on).  AMD's Zen
@@ -11,6 +12,7 @@
  */
 #include "cpumodel.h"
 #include "layout.h"
+#include "modelmap.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -41,9 +43,11 @@ bool cpumodel_uncore_free_running(enum cpumodel_uncore kind)
 	return false;
 }
 
+/* The platforms by name, as data/models.csv's rows name them (upper case, "_" for the rest). */
 enum {
-	CPUMODEL_CORE2, CPUMODEL_NHM_EP, CPUMODEL_NHM_EX, CPUMODEL_WSM_EP, CPUMODEL_WSM_EX,
-	CPUMODEL_SKL_CLIENT, CPUMODEL_ZEN2, CPUMODEL_ZEN3, CPUMODEL_ZEN4, CPUMODEL_ZEN5,
+	CPUMODEL_P_CORE_2, CPUMODEL_P_NEHALEM_EP, CPUMODEL_P_NEHALEM_EX, CPUMODEL_P_WESTMERE_EP,
+	CPUMODEL_P_WESTMERE_EX, CPUMODEL_P_SKYLAKE_CLIENT, CPUMODEL_P_ZEN_2, CPUMODEL_P_ZEN_3,
+	CPUMODEL_P_ZEN_4, CPUMODEL_P_ZEN_5,
 };
 
 /* What pmutop counts on AMD's Zen, by whether AMD publishes its pipeline-utilisation tree */
@@ -59,77 +63,45 @@ enum {
 	"stall shares here instead (threads pane), with IPC."
 
 const struct cpumodel_platform cpumodel_platforms[] = {
-	[CPUMODEL_CORE2] = { .name = "Core 2", .uarch = CPUID_UARCH_CORE2, .layout = "core2",
-			     .uncore = CPUMODEL_UNCORE_NONE },
-	[CPUMODEL_NHM_EP] = { .name = "Nehalem-EP", .uarch = CPUID_UARCH_NEHALEM,
-			      .layout = "nehalem", .uncore = CPUMODEL_UNCORE_NHM, .channels = 3,
-			      .offcore = 1 },
-	[CPUMODEL_NHM_EX] = { .name = "Nehalem-EX", .uarch = CPUID_UARCH_NEHALEM,
-			      .layout = "nehalem", .uncore = CPUMODEL_UNCORE_NONE,
-			      .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 1 },
-	[CPUMODEL_WSM_EP] = { .name = "Westmere-EP", .uarch = CPUID_UARCH_WESTMERE,
-			      .layout = "westmere", .uncore = CPUMODEL_UNCORE_NHM, .channels = 3,
-			      .offcore = 2 },
-	[CPUMODEL_WSM_EX] = { .name = "Westmere-EX", .uarch = CPUID_UARCH_WESTMERE,
-			      .layout = "westmere", .uncore = CPUMODEL_UNCORE_NONE,
-			      .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 2 },
-	[CPUMODEL_SKL_CLIENT] = { .name = "Skylake client", .uarch = CPUID_UARCH_SKYLAKE,
-				  .layout = "skylake", .uncore = CPUMODEL_UNCORE_SKL, .channels = 2,
-				  .offcore = 2 },
+	[CPUMODEL_P_CORE_2] = {
+		.name = "Core 2", .uarch = CPUID_UARCH_CORE2, .layout = "core2",
+		.uncore = CPUMODEL_UNCORE_NONE },
+	[CPUMODEL_P_NEHALEM_EP] = {
+		.name = "Nehalem-EP", .uarch = CPUID_UARCH_NEHALEM, .layout = "nehalem",
+		.uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 1 },
+	[CPUMODEL_P_NEHALEM_EX] = {
+		.name = "Nehalem-EX", .uarch = CPUID_UARCH_NEHALEM, .layout = "nehalem",
+		.uncore = CPUMODEL_UNCORE_NONE, .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 1 },
+	[CPUMODEL_P_WESTMERE_EP] = {
+		.name = "Westmere-EP", .uarch = CPUID_UARCH_WESTMERE, .layout = "westmere",
+		.uncore = CPUMODEL_UNCORE_NHM, .channels = 3, .offcore = 2 },
+	[CPUMODEL_P_WESTMERE_EX] = {
+		.name = "Westmere-EX", .uarch = CPUID_UARCH_WESTMERE, .layout = "westmere",
+		.uncore = CPUMODEL_UNCORE_NONE, .uncore_why = CPUMODEL_EX_UNCORE, .offcore = 2 },
+	[CPUMODEL_P_SKYLAKE_CLIENT] = {
+		.name = "Skylake client", .uarch = CPUID_UARCH_SKYLAKE, .layout = "skylake",
+		.uncore = CPUMODEL_UNCORE_SKL, .channels = 2, .offcore = 2 },
 	/* AMD: counted through perf only; the kernel's uncore PMUs are whatever it describes */
-	[CPUMODEL_ZEN2] = { .name = "Zen 2", .uarch = CPUID_UARCH_ZEN2, .counts = ZEN_EARLY_COUNTS,
-			    .sim = "vermeer", .no_tree = ZEN_EARLY_NO_TREE },
-	[CPUMODEL_ZEN3] = { .name = "Zen 3", .uarch = CPUID_UARCH_ZEN3, .counts = ZEN_EARLY_COUNTS,
-			    .sim = "vermeer", .no_tree = ZEN_EARLY_NO_TREE },
-	[CPUMODEL_ZEN4] = { .name = "Zen 4", .uarch = CPUID_UARCH_ZEN4, .counts = ZEN_TREE_COUNTS,
-			    .sim = "genoa" },
-	[CPUMODEL_ZEN5] = { .name = "Zen 5", .uarch = CPUID_UARCH_ZEN5, .counts = ZEN_TREE_COUNTS,
-			    .sim = "genoa" },
+	[CPUMODEL_P_ZEN_2] = {
+		.name = "Zen 2", .uarch = CPUID_UARCH_ZEN2, .counts = ZEN_EARLY_COUNTS,
+		.sim = "vermeer", .no_tree = ZEN_EARLY_NO_TREE },
+	[CPUMODEL_P_ZEN_3] = {
+		.name = "Zen 3", .uarch = CPUID_UARCH_ZEN3, .counts = ZEN_EARLY_COUNTS,
+		.sim = "vermeer", .no_tree = ZEN_EARLY_NO_TREE },
+	[CPUMODEL_P_ZEN_4] = {
+		.name = "Zen 4", .uarch = CPUID_UARCH_ZEN4, .counts = ZEN_TREE_COUNTS, .sim = "genoa" },
+	[CPUMODEL_P_ZEN_5] = {
+		.name = "Zen 5", .uarch = CPUID_UARCH_ZEN5, .counts = ZEN_TREE_COUNTS, .sim = "genoa" },
 };
 
 const int cpumodel_platform_count =
 	(int)(sizeof(cpumodel_platforms) / sizeof(cpumodel_platforms[0]));
 
-#define INTEL CPUID_VENDOR_INTEL
-#define AMD CPUID_VENDOR_AMD
-#define P(x) &cpumodel_platforms[CPUMODEL_##x]
+#define CPUMODEL_PLATFORM(id) &cpumodel_platforms[CPUMODEL_P_##id]
 
-/* vendor, family, model, steppings (0: all), core type (0: any), name, platform */
+/* data/models.csv, in its order (tools/models-gen) */
 const struct cpumodel cpumodels[] = {
-	{ INTEL, 6, 0x0F, 0, 0, "Core 2 (Merom)", P(CORE2) },
-	{ INTEL, 6, 0x17, 0, 0, "Core 2 (Penryn)", P(CORE2) },
-	{ INTEL, 6, 0x1D, 0, 0, "Xeon 7400 (Dunnington)", P(CORE2) },
-	{ INTEL, 6, 0x1A, 0, 0, "Nehalem-EP, Core i7 9xx", P(NHM_EP) },
-	{ INTEL, 6, 0x1E, 0, 0, "Lynnfield", P(NHM_EP) },
-	{ INTEL, 6, 0x1F, 0, 0, "Havendale", P(NHM_EP) },
-	{ INTEL, 6, 0x2E, 0, 0, "Nehalem-EX", P(NHM_EX) },
-	{ INTEL, 6, 0x25, 0, 0, "Clarkdale, Arrandale", P(WSM_EP) },
-	{ INTEL, 6, 0x2C, 0, 0, "Westmere-EP", P(WSM_EP) },
-	{ INTEL, 6, 0x2F, 0, 0, "Westmere-EX", P(WSM_EX) },
-	{ INTEL, 6, 0x4E, 0, 0, "Skylake mobile", P(SKL_CLIENT) },
-	{ INTEL, 6, 0x5E, 0, 0, "Skylake desktop", P(SKL_CLIENT) },
-	{ AMD, 0x17, 0x31, 0, 0, "EPYC 7002 (Rome), Threadripper 3000 (Castle Peak)", P(ZEN2) },
-	{ AMD, 0x17, 0x60, 0, 0, "Ryzen 4000 mobile (Renoir)", P(ZEN2) },
-	{ AMD, 0x17, 0x68, 0, 0, "Ryzen 5000 mobile (Lucienne)", P(ZEN2) },
-	{ AMD, 0x17, 0x71, 0, 0, "Ryzen 3000 (Matisse)", P(ZEN2) },
-	{ AMD, 0x17, 0x90, 0, 0, "Van Gogh (Steam Deck)", P(ZEN2) },
-	{ AMD, 0x17, 0xA0, 0, 0, "Ryzen 7020 (Mendocino)", P(ZEN2) },
-	{ AMD, 0x19, 0x01, 0, 0, "EPYC 7003 (Milan)", P(ZEN3) },
-	{ AMD, 0x19, 0x08, 0, 0, "Threadripper PRO 5000 (Chagall)", P(ZEN3) },
-	{ AMD, 0x19, 0x21, 0, 0, "Ryzen 5000 (Vermeer)", P(ZEN3) },
-	{ AMD, 0x19, 0x44, 0, 0, "Ryzen 6000 mobile (Rembrandt)", P(ZEN3) },
-	{ AMD, 0x19, 0x50, 0, 0, "Ryzen 5000 APU (Cezanne)", P(ZEN3) },
-	{ AMD, 0x19, 0x11, 0, 0, "EPYC 9004 (Genoa)", P(ZEN4) },
-	{ AMD, 0x19, 0x18, 0, 0, "Threadripper 7000 (Storm Peak)", P(ZEN4) },
-	{ AMD, 0x19, 0x61, 0, 0, "Ryzen 7000 (Raphael)", P(ZEN4) },
-	{ AMD, 0x19, 0x74, 0, 0, "Ryzen 7040 mobile (Phoenix)", P(ZEN4) },
-	{ AMD, 0x19, 0x78, 0, 0, "Ryzen 8040 mobile (Phoenix 2)", P(ZEN4) },
-	{ AMD, 0x19, 0xA0, 0, 0, "EPYC 97x4 (Bergamo), EPYC 8004 (Siena)", P(ZEN4) },
-	{ AMD, 0x1A, 0x02, 0, 0, "EPYC 9005 (Turin)", P(ZEN5) },
-	{ AMD, 0x1A, 0x11, 0, 0, "EPYC 9005 dense (Turin)", P(ZEN5) },
-	{ AMD, 0x1A, 0x24, 0, 0, "Ryzen AI 300 (Strix Point)", P(ZEN5) },
-	{ AMD, 0x1A, 0x44, 0, 0, "Ryzen 9000 (Granite Ridge)", P(ZEN5) },
-	{ AMD, 0x1A, 0x70, 0, 0, "Ryzen AI Max (Strix Halo)", P(ZEN5) },
+#include "cpumodels.inc"
 };
 
 const int cpumodel_count = (int)(sizeof(cpumodels) / sizeof(cpumodels[0]));
@@ -138,17 +110,12 @@ const int cpumodel_count = (int)(sizeof(cpumodels) / sizeof(cpumodels[0]));
 static const struct cpumodel *cpumodel_match(enum cpuid_vendor vendor, unsigned family,
 					     unsigned model, int stepping, unsigned core_type)
 {
-	for (int i = 0; i < cpumodel_count; i++) {
-		const struct cpumodel *m = &cpumodels[i];
+	const char *v = cpuid_vendor_string(vendor);
 
-		if (m->vendor != vendor || m->family != family || m->model != model)
-			continue;
-		if (m->steppings && (stepping < 0 || !(m->steppings & (1u << stepping))))
-			continue;
-		if (m->core_type && m->core_type != core_type)
-			continue;
-		return m;
-	}
+	for (int i = 0; *v && i < cpumodel_count; i++)
+		if (modelmap_match(cpumodels[i].match, v, family, model, stepping) &&
+		    modelmap_core_type(cpumodels[i].core_type, core_type))
+			return &cpumodels[i];
 	return NULL;
 }
 

@@ -7,9 +7,11 @@
  * elsewhere is derived from these rows: the microarchitecture of a CPU
  * (cpuid), the layout pmutop loads (layout_find), the uncore the source
  * opens and the doctor describes, the offcore registers on the write
- * allowlist and in the emulator.  A new model of a known platform is one
- * line of cpumodels[]; a new platform one line of cpumodel_platforms[] and
- * its layout.  Immutable; any thread.
+ * allowlist and in the emulator.  The rows are data/models.csv, the
+ * vendors' map form (modelmap.h), which the build turns into cpumodels[]
+ * (tools/models-gen): a new model of a known platform is one line of that
+ * file, no C; a new platform of pmutop's own layout one entry of
+ * cpumodel_platforms[] and its layout.  Immutable; any thread.
  */
 #ifndef PMUTOP_CPUMODEL_H
 #define PMUTOP_CPUMODEL_H
@@ -75,13 +77,14 @@ struct cpumodel_platform {
 extern const struct cpumodel_platform cpumodel_platforms[];
 extern const int cpumodel_platform_count;
 
-/* One row: the CPUs it matches, their names, their platform. */
+/* One row (a line of data/models.csv): the CPUs it matches, their names, their platform. */
 struct cpumodel {
-	enum cpuid_vendor vendor;
+	const char *match;           /* "GenuineIntel-6-55-[4567]" (modelmap.h) */
+	const char *core_type;       /* a hybrid part's core type ("0x40"), "" any */
+	enum cpuid_vendor vendor;    /* the vendor, family and model MATCH names */
 	unsigned family, model;
-	uint16_t steppings;          /* bit s: stepping s matches; 0 every stepping */
-	unsigned core_type;          /* a hybrid part's core type (CPUID.1AH:EAX[31:24]), 0 any */
 	const char *name;            /* the parts, e.g. "Nehalem-EP, Core i7 9xx" */
+	const char *platform;        /* its platform's name as the file gives it */
 	const struct cpumodel_platform *p;
 };
 

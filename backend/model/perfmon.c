@@ -5,6 +5,7 @@
 #include "perfmon.h"
 #include "text_json.h"
 #include "expr.h"
+#include "modelmap.h"
 #include "paths.h"
 #include "xmalloc.h"
 
@@ -409,38 +410,10 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 	return doc ? perfmon_of_doc(doc, path, out, err, errlen) : -EINVAL;
 }
 
-/* "GenuineIntel-6-55-[01234]": family (decimal), model (hex), steppings (hex digits). */
-static bool perfmon_match(const char *pat, const char *vendor, unsigned family, unsigned model,
-			  unsigned stepping)
-{
-	size_t vl = strlen(vendor);
-	unsigned f, m;
-	int n = 0;
-	const char *st;
-
-	if (strncmp(pat, vendor, vl) || pat[vl] != '-' ||
-	    sscanf(pat + vl, "-%u-%x%n", &f, &m, &n) != 2 || f != family || m != model)
-		return false;
-	st = pat + vl + n;
-	if (!*st)
-		return true;
-	if (*st++ != '-')
-		return false;
-	if (*st != '[')
-		return strtoul(st, NULL, 16) == stepping;
-	for (st++; *st && *st != ']'; st++) {
-		char d[2] = { *st, 0 };
-
-		if (strtoul(d, NULL, 16) == stepping)
-			return true;
-	}
-	return false;
-}
-
 int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned model,
 		 unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen)
 {
-	char csv[PATH_MAX], line[512], ct[16];
+	char csv[PATH_MAX], line[512];
 	FILE *f;
 	int rc = -ENOENT;
 
@@ -456,25 +429,13 @@ int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned 
 			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR", amd ? "data/amd" : "data/intel");
 		return -EIO; /* not -ENOENT: that says the CPU is not in the map */
 	}
-	snprintf(ct, sizeof(ct), "0x%02x", core_type);
 	while (fgets(line, sizeof(line), f)) {
-		char *fields[5], *tok = line;
-		int n = 0;
+		char *fields[5];
 
 		line[strcspn(line, "\r\n")] = '\0';
-		/* five fields, the middle ones may be empty: split by hand */
-		for (; n < 5; n++) {
-			fields[n] = tok;
-			tok = strchr(tok, ',');
-			if (!tok) {
-				n++;
-				break;
-			}
-			*tok++ = '\0';
-		}
-		if (n < 4 || !perfmon_match(fields[0], vendor, family, model, stepping))
-			continue;
-		if (core_type && fields[1][0] && strcasecmp(fields[1], ct))
+		if (modelmap_fields(line, fields, 5) < 4 ||
+		    !modelmap_match(fields[0], vendor, family, model, (int)stepping) ||
+		    !modelmap_core_type(fields[1], core_type))
 			continue;
 		snprintf(path, PATH_MAX, "%s/%s", dir, fields[3]);
 		rc = 0;

@@ -1,0 +1,36 @@
+/*
+ * modelmap: the one matcher of pmutop's CPU maps.  Three files map a CPU to
+ * what pmutop knows of it, all in the form of the kernel perf tool's
+ * mapfile.csv: pmutop's own (data/models.csv, built into cpumodels[]: the
+ * platform), Intel's (data/intel/models.csv: the platform's events and
+ * metrics) and AMD's (data/amd/models.csv).  A row's first field names the
+ * CPUs it covers, "GenuineIntel-6-55-[4567]": CPUID's vendor string, the
+ * family in decimal, the model in hex, and optionally the steppings (one hex
+ * digit, or hex digits in brackets); its second field a hybrid part's core
+ * type (CPUID.1AH:EAX[31:24], "0x40"), empty for any.
+ */
+#ifndef PMUTOP_MODELMAP_H
+#define PMUTOP_MODELMAP_H
+
+#include <stdbool.h>
+
+/*
+ * Whether the row pattern PAT covers VENDOR ("GenuineIntel") FAMILY MODEL at
+ * STEPPING; STEPPING -1 (any): a pattern that names steppings does not.
+ */
+bool modelmap_match(const char *pat, const char *vendor, unsigned family, unsigned model,
+		    int stepping);
+
+/*
+ * Whether a row of core type FIELD ("0x40", "" any) covers a CPU of core type
+ * CORE_TYPE (0: not hybrid, or not known: every row covers it).
+ */
+bool modelmap_core_type(const char *field, unsigned core_type);
+
+/*
+ * Split LINE (a map's line, its end of line gone) at its commas into at most
+ * N fields (the last takes the rest), in place; the number of fields.
+ */
+int modelmap_fields(char *line, char **fields, int n);
+
+#endif
