@@ -97,8 +97,6 @@ const struct cpumodel_platform cpumodel_platforms[] = {
 const int cpumodel_platform_count =
 	(int)(sizeof(cpumodel_platforms) / sizeof(cpumodel_platforms[0]));
 
-#define CPUMODEL_PLATFORM(id) &cpumodel_platforms[CPUMODEL_P_##id]
-
 /* data/models.csv, in its order (tools/models-gen) */
 const struct cpumodel cpumodels[] = {
 #include "cpumodels.inc"
