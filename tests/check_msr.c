@@ -5,6 +5,7 @@
  * The emulated machines stand in for the hardware.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,92 @@ START_TEST(a_core_the_lists_do_not_name_gets_what_its_data_uses)
 	assumed(0xFE, 5, &l);
 	ck_assert(!allowed(&l, MSR_OFFCORE_RSP_0) && !allowed(&l, MSR_PEBS_FRONTEND));
 	ck_assert(allowed(&l, IA32_PERFEVTSEL0)); /* the architectural registers still */
+}
+END_TEST
+
+/*
+ * The bits the offcore events of Intel's data FILE set (their MSRValue, each
+ * event of MSR_OFFCORE_RSP_x), read here from the file with jansson.
+ */
+static uint64_t data_offcore_bits(const char *file)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(file, 0, &jerr), *ev;
+	const char *name;
+	uint64_t bits = 0;
+
+	ck_assert_msg(doc, "%s: %s", file, jerr.text);
+	json_object_foreach(json_object_get(doc, "Events"), name, ev) {
+		const char *idx = json_string_value(json_object_get(ev, "MSRIndex"));
+		const char *val = json_string_value(json_object_get(ev, "MSRValue"));
+
+		if (idx && val && strcasestr(idx, "0x1a6"))
+			for (const char *v = val; *v; v += strcspn(v, ","), v += *v == ',')
+				bits |= strtoull(v, NULL, 16);
+	}
+	json_decref(doc);
+	return bits;
+}
+
+/* Copy FROM to TO (a test's own tree). */
+static void copy_file(const char *from, const char *to)
+{
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	char buf[65536];
+	size_t n;
+
+	ck_assert_msg(in && out, "%s -> %s", from, to);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
+START_TEST(a_newer_core_may_write_the_offcore_bits_its_data_sets)
+{
+	const uint64_t skl = 0x3FFFFFFFFFull;  /* [SDM]: Skylake's fields end at bit 37 */
+	const uint64_t lnc = 0xFFFFFFFFFFFull; /* the kernel's intel_lnc_extra_regs: bit 43 */
+	uint64_t lnl = data_offcore_bits(TEST_DATADIR "/../data/intel/lnl.json");
+	char dir[] = "/tmp/pmutop-check-msr-XXXXXX", path[PATH_MAX];
+	struct msr_allowlist l;
+	FILE *f;
+
+	/* Lunar Lake's data sets bits past Skylake's: else this case would prove nothing */
+	ck_assert_uint_ne(lnl & ~skl, 0);
+	/*
+	 * A platform newer than every list of pmutop's: Intel's map gives 06_FD
+	 * Lunar Lake's file (as tools/check-recipes adds "RCP"), and its data's
+	 * offcore values may be written, beside Skylake's fields
+	 */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/lnl.json", dir);
+	copy_file(TEST_DATADIR "/../data/intel/lnl.json", path);
+	snprintf(path, sizeof(path), "%s/models.csv", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("Family-model,Core Type,Core Role Name,File,Metrics\nGenuineIntel-6-FD,,,lnl.json,229\n",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(setenv("PMUTOP_PERFMON_DIR", dir, 1), 0);
+	assumed(0xFD, 6, &l);
+	ck_assert(allowed(&l, MSR_OFFCORE_RSP_0) && allowed(&l, MSR_OFFCORE_RSP_1));
+	ck_assert_uint_eq(msr_allow_find(&l, MSR_OFFCORE_RSP_0)->write_mask, skl | lnl);
+	ck_assert_uint_eq(msr_allow_find(&l, MSR_OFFCORE_RSP_1)->write_mask, skl | lnl);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/lnl.json", dir);
+	unlink(path);
+	rmdir(dir);
+
+	ck_assert_int_eq(setenv("PMUTOP_PERFMON_DIR", TEST_DATADIR "/../data/intel", 1), 0);
+	/* Panther Lake (06_CC) and Wildcat Lake (06_D5) take Lunar Lake's path in the kernel */
+	ck_assert_uint_eq(pmu_offcore_mask(6, 0xCC), lnc);
+	ck_assert_uint_eq(pmu_offcore_mask(6, 0xD5), lnc);
+	/* Lunar Lake (06_BD, the list's): the kernel's mask */
+	assumed(0xBD, 6, &l);
+	ck_assert_uint_eq(msr_allow_find(&l, MSR_OFFCORE_RSP_1)->write_mask, lnc);
+	/* Coffee Lake (06_9E): Skylake's data, Skylake's mask, nothing added */
+	assumed(0x9E, 4, &l);
+	ck_assert_uint_eq(msr_allow_find(&l, MSR_OFFCORE_RSP_0)->write_mask, skl);
 }
 END_TEST
 
@@ -463,6 +550,7 @@ static Suite *msr_suite(void)
 	CHECK_ADD(s, allowlist_refuses_registers_outside_the_pmu);
 	CHECK_ADD(s, allowlist_holds_each_models_pmu_registers);
 	CHECK_ADD(s, a_core_the_lists_do_not_name_gets_what_its_data_uses);
+	CHECK_ADD(s, a_newer_core_may_write_the_offcore_bits_its_data_sets);
 	CHECK_ADD(s, originals_are_saved_once_and_restored);
 	CHECK_ADD(s, uncore_restore_survives_its_cpu_going_offline);
 	CHECK_ADD(s, msr_safe_allowlist_lists_what_pmutop_writes);

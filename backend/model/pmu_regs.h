@@ -58,13 +58,21 @@
  * Lion Cove (Lunar Lake 06_BD, Arrow Lake 06_C5/C6) uses bits up to 43:
  * Linux widened its mask for the events Intel released (intel_lnc_extra_regs,
  * "perf/x86/intel: Fix bitmask of OCR and FRONTEND events for LNC", 6.13).
+ * Panther Lake (06_CC) and Wildcat Lake (06_D5) take Lunar Lake's path in the
+ * kernel (intel_pmu_init: "goto lnl_common"), its masks with it.
  */
 #define OFFCORE_RSP_LNC_MASK       0xFFFFFFFFFFFull
 
-/* The writable bits of MSR_OFFCORE_RSP_x on a core of Intel's data (family 6, MODEL). */
+/*
+ * The writable bits of MSR_OFFCORE_RSP_x on a core of Intel's data (family 6,
+ * MODEL), as the kernel's tables give them.  A model they do not name has
+ * Skylake's; the register source adds the bits its data's events set
+ * (msr_allow.c), the vendor's word for a platform newer than this list.
+ */
 static inline uint64_t pmu_offcore_mask(unsigned family, unsigned model)
 {
-	return family == 6 && (model == 0xBD || model == 0xC5 || model == 0xC6)
+	return family == 6 && (model == 0xBD || model == 0xC5 || model == 0xC6 || model == 0xCC ||
+			       model == 0xD5)
 	       ? OFFCORE_RSP_LNC_MASK : OFFCORE_RSP_SKL_MASK;
 }
 #define IA32_MISC_ENABLE           0x1A0u /* never written: the allowlist test's witness */

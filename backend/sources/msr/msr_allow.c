@@ -12,6 +12,7 @@
 #include "pmu_regs.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define UA(u) (1u << (u))
@@ -55,19 +56,22 @@ static const unsigned msr_allow_skl_on_models[] = {
 /*
  * A model the list does not name, of architectural perfmon 4 or later (the
  * version Skylake brought): which of these registers the events of Intel's
- * metrics for it (its map, paths_perfmon_dir; the layout made from them) go
+ * data for it (its map, paths_perfmon_dir; the layout made from them) go
  * through, by their MSRIndex: SKL_ON_OFFCORE for MSR_OFFCORE_RSP_0 and 1,
- * SKL_ON_FRONTEND for MSR_PEBS_FRONTEND.  A platform Intel publishes after
- * the list was written is then its data alone, no C; each register only
- * where its layout uses it.  0 where the data has no such model or cannot
- * be read.
+ * SKL_ON_FRONTEND for MSR_PEBS_FRONTEND; and into *OFFCORE_BITS the bits
+ * their offcore values set, which the pair may then be written with beside
+ * Skylake's (pmu_offcore_mask: a core newer than the kernel's tables that
+ * pmutop names, like Lion Cove's wider matrix, is its data's word).  A
+ * platform Intel publishes after the list was written is then its data
+ * alone, no C; each register only where its layout uses it.  0 where the
+ * data has no such model or cannot be read.
  */
 #define SKL_ON_OFFCORE  1u
 #define SKL_ON_FRONTEND 2u
-static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info)
+static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info, uint64_t *offcore_bits)
 {
 	const char *dir = paths_perfmon_dir(NULL);
-	char path[PATH_MAX], err[PATH_MAX + 400];
+	char path[PATH_MAX], err[PATH_MAX + 400], buf[64];
 	struct perfmon *p;
 	unsigned uses = 0;
 
@@ -78,10 +82,16 @@ static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info)
 	    perfmon_load(path, &p, err, sizeof(err)))
 		return 0;
 	/* each event's extra register as the layout made from the data programs it */
-	for (int i = 0; i < p->nevents; i++)
+	for (int i = 0; i < p->nevents; i++) {
+		const char *v;
+
 		switch (perfmon_plan_extra_kind(&p->events[i])) {
 		case PERFMON_EXTRA_OFFCORE:
 			uses |= SKL_ON_OFFCORE;
+			/* "0x10003C0001", or one value per register of the pair */
+			for (v = perfmon_plan_extra(&p->events[i], buf, sizeof(buf)); v && *v;
+			     v += strcspn(v, ","), v += *v == ',')
+				*offcore_bits |= strtoull(v, NULL, 16);
 			break;
 		case PERFMON_EXTRA_FRONTEND:
 			uses |= SKL_ON_FRONTEND;
@@ -89,13 +99,18 @@ static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info)
 		default:
 			break;
 		}
+	}
 	perfmon_free(p);
 	return uses;
 }
 
-/* Which of the Skylake-and-later registers INFO's core has (SKL_ON_*). */
-static unsigned msr_allow_skl_on(const struct cpuid_info *info)
+/*
+ * Which of the Skylake-and-later registers INFO's core has (SKL_ON_*), and
+ * into *OFFCORE_BITS the offcore bits its data adds to its model's mask.
+ */
+static unsigned msr_allow_skl_on(const struct cpuid_info *info, uint64_t *offcore_bits)
 {
+	*offcore_bits = 0;
 	if (info->vendor_id != CPUID_VENDOR_INTEL || info->family != 6)
 		return 0;
 	if (info->uarch == CPUID_UARCH_SKYLAKE)
@@ -105,7 +120,7 @@ static unsigned msr_allow_skl_on(const struct cpuid_info *info)
 	for (size_t i = 0; i < sizeof(msr_allow_skl_on_models) / sizeof(msr_allow_skl_on_models[0]); i++)
 		if (info->model == msr_allow_skl_on_models[i])
 			return SKL_ON_OFFCORE | SKL_ON_FRONTEND;
-	return msr_allow_skl_on_by_data(info);
+	return msr_allow_skl_on_by_data(info, offcore_bits);
 }
 
 static const struct msr_allow_group {
@@ -259,7 +274,8 @@ static void msr_allow_add(struct msr_allowlist *l, const struct msr_allow_group 
 void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowlist *out)
 {
 	const struct cpumodel *model = cpumodel_of(info);
-	unsigned skl_on = msr_allow_skl_on(info);
+	uint64_t offcore_bits;
+	unsigned skl_on = msr_allow_skl_on(info, &offcore_bits);
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < sizeof(msr_allow_groups) / sizeof(msr_allow_groups[0]); i++) {
@@ -302,6 +318,10 @@ void msr_allow_build(const struct cpuid_info *info, int ncbo, struct msr_allowli
 		for (unsigned k = 0; k < n; k++)
 			msr_allow_add(out, g, g->base + g->stride * k, k, 0, info);
 	}
+	/* the offcore bits a newer core's data sets, beside its model's mask */
+	for (int i = 0; i < out->n; i++)
+		if (out->e[i].reg == MSR_OFFCORE_RSP_0 || out->e[i].reg == MSR_OFFCORE_RSP_1)
+			out->e[i].write_mask |= offcore_bits;
 }
 
 const struct msr_allow_entry *msr_allow_find(const struct msr_allowlist *l, uint32_t reg)
