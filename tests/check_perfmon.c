@@ -98,8 +98,8 @@ START_TEST(every_formula_and_threshold_of_every_platform_compiles)
 		perfmon_free(p);
 	}
 	closedir(d);
-	/* the mapfile from Sandy Bridge on: 34 platforms, 21 with Intel's metric files */
-	ck_assert_int_ge(platforms, 34);
+	/* the mapfile from Sandy Bridge on: 35 platforms (ADL-N apart), 21 with Intel's metric files */
+	ck_assert_int_ge(platforms, 35);
 	ck_assert_int_ge(with_metrics, 21);
 	ck_assert_int_ge(metrics, 4000);
 	printf("# perfmon: %d platforms, %d with metrics: %d metrics, %d formulas and thresholds "
@@ -376,6 +376,10 @@ START_TEST(cpus_map_to_the_vendors_platforms)
 		{ 6, 0x2A, 7, 0, "snb.json" },    /* Sandy Bridge */
 		{ 6, 0x97, 2, 0x40, "adl.json" }, /* Alder Lake P-core */
 		{ 6, 0x97, 2, 0x20, "adl.json" }, /* and its E-core */
+		/* Alder Lake-N: Gracemont cores alone (Intel's mapfile gives 06_BE the
+		 * alderlake_gracemont_core.json events as its "core", no metrics) */
+		{ 6, 0xBE, 0, 0, "adl-gracemont.json" },
+		{ 6, 0xBE, 0, 0x20, "adl-gracemont.json" },
 	};
 	char path[PATH_MAX], err[256], want[PATH_MAX];
 
@@ -385,6 +389,27 @@ START_TEST(cpus_map_to_the_vendors_platforms)
 					      sizeof(err)), 0);
 		snprintf(want, sizeof(want), "%s/%s", PERFMON_SRCDIR, rows[i].file);
 		ck_assert_str_eq(path, want);
+	}
+	/*
+	 * Alder Lake-N's platform has its Gracemont events (the E-core's
+	 * issue-slot events, TOPDOWN_BE_BOUND.ALL = 74H) and no Golden Cove
+	 * metric nor event of its own (TOPDOWN.SLOTS, fixed counter 3)
+	 */
+	{
+		struct perfmon *p;
+
+		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0xBE, 0, 0, path, err,
+					      sizeof(err)), 0);
+		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
+		ck_assert_str_eq(p->platform, "ADL-GRACEMONT");
+		ck_assert_int_eq(p->nmetrics, 0);
+		ck_assert_int_eq(perfmon_plan_has_slots(p), 0);
+		perfmon_free(p);
+		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x97, 2, 0x40, path,
+					      err, sizeof(err)), 0);
+		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
+		ck_assert_int_gt(p->nmetrics, 200); /* the hybrids keep Golden Cove's */
+		perfmon_free(p);
 	}
 	/* Nehalem is pmutop's own layout, not a row here; a model Intel never made */
 	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x1A, 5, 0, path, err, sizeof(err)),

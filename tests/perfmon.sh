@@ -4,7 +4,7 @@
 # the vendor's formulas over the vendor's event names, and every kind of
 # missing or damaged data gets one line that says what to do.
 . "$top_srcdir/tests/lib.sh"
-plan 24
+plan 26
 
 run "$PMUTOP" --list-metrics --cpu 06_8F
 expect_rc "--list-metrics for a Sapphire Rapids exits 0" 0
@@ -23,6 +23,13 @@ run "$PMUTOP" --list-metrics --cpu 06_55_4
 expect_match "06_55 stepping 4 is Skylake-SP" "$out" "data/intel/skx.json"
 run "$PMUTOP" --list-metrics --cpu 06_55_7
 expect_match "06_55 stepping 7 is Cascade Lake" "$out" "data/intel/clx.json"
+
+# Alder Lake-N (06_BE): Gracemont cores alone, whose events Intel's mapfile gives it (not the
+# hybrids' Golden Cove metrics of the same folder): the architectural layout counts there
+run "$PMUTOP" --list-metrics --cpu 06_BE
+expect_match "06_BE is Alder Lake-N's Gracemont data, without the Golden Cove's metrics" "$out$err" "Intel publishes events but no metrics for ADL-GRACEMONT"
+run "$PMUTOP" --list-events --cpu 06_BE
+expect_match "... so it counts the architectural layout" "$(printf '%s\n' "$out" | head -1)" "# layout arch "
 
 # an emulated machine names its own CPU: the Skylake client is SKL
 run "$PMUTOP" --list-metrics --sim skylake
