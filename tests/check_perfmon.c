@@ -18,6 +18,7 @@
 #include "cpumodel.h"
 #include "expr.h"
 #include "layout.h"
+#include "modelmap.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
 #include "perfmon_plan.h"
@@ -243,7 +244,7 @@ START_TEST(amd_generations_make_their_layouts)
 			continue;
 		rows++;
 		cpuid_assume(m->family, m->model, 0, &info);
-		ck_assert_int_eq(perfmon_find(AMD_SRCDIR, "AuthenticAMD", m->family, m->model, 0, 0,
+		ck_assert_int_eq(modelmap_find(AMD_SRCDIR, "AuthenticAMD", m->family, m->model, 0, 0,
 					      path, err, sizeof(err)), 0);
 		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
 		ck_assert_msg(!strcmp(p->platform, m->p->name), "%s: the table says %s, the "
@@ -359,6 +360,54 @@ START_TEST(hybrid_cpus_count_each_kind)
 }
 END_TEST
 
+/*
+ * Alder Lake-N's platform (PATH) with its cores' metrics: Intel publishes
+ * none for it, but its Gracemont cores are Alder Lake's E-cores, whose tree
+ * Intel publishes in the kernel (data/atom/adl.json).  Level 1 is the
+ * kernel's own for Alder Lake-N (tools/perf/pmu-events/arch/x86/alderlaken/
+ * adln-metrics.json: tma_frontend_bound = TOPDOWN_FE_BOUND.ALL /
+ * tma_info_slots, slots = 5 * CPU_CLK_UNHALTED.CORE, ScaleUnit 100%), and it
+ * is counted on its 6 counters.  0, or the check that failed.
+ */
+static int adl_n_counts_its_cores_tree(const char *path)
+{
+	static const char *const level1[] = { "tma_frontend_bound", "tma_bad_speculation",
+					       "tma_backend_bound", "tma_retiring" };
+	const struct perfmon_layout_config n100 = { .gp_counters = 6, .threads_per_core = 1,
+						    .sockets = 1, .cores_per_socket = 4, .cpus = 4 };
+	char err[1024], buf[512], *text;
+	struct perfmon *p;
+	struct layout *l;
+	int m;
+
+	ck_assert_msg(perfmon_load_platform(path, ATOM_SRCDIR, &p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(p->platform, "ADL-GRACEMONT");
+	ck_assert_ptr_nonnull(p->metrics_path);
+	ck_assert_ptr_nonnull(strstr(p->metrics_path, "atom/adl.json"));
+	ck_assert_int_gt(p->nmetrics, 50);
+	m = perfmon_metric_index(p, "tma_frontend_bound");
+	ck_assert_int_ge(m, 0);
+	perfmon_render(p, m, false, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "100 * ( TOPDOWN_FE_BOUND.ALL / ( 5 * CPU_CLK_UNHALTED.CORE ) )");
+	ck_assert_int_eq(perfmon_layout(p, &n100, &text, err, sizeof(err)), 0);
+	ck_assert_msg(layout_parse(text, path, &l, err, sizeof(err)) == 0, "%s", err);
+	free(text);
+	for (size_t k = 0; k < sizeof(level1) / sizeof(level1[0]); k++) {
+		int found = 0;
+
+		for (int i = 0; i < l->nmetrics; i++)
+			if (!strcmp(l->metrics[i].name, level1[k])) {
+				found = 1;
+				ck_assert_int_eq(l->metrics[i].level, 1);
+				ck_assert_msg(!l->metrics[i].na, "%s: %s", level1[k], l->metrics[i].na);
+			}
+		ck_assert_msg(found, "%s not in ADL-N's layout", level1[k]);
+	}
+	layout_free(l);
+	perfmon_free(p);
+	return 0;
+}
+
 START_TEST(cpus_map_to_the_vendors_platforms)
 {
 	static const struct {
@@ -384,7 +433,7 @@ START_TEST(cpus_map_to_the_vendors_platforms)
 	char path[PATH_MAX], err[256], want[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", rows[i].family, rows[i].model,
+		ck_assert_int_eq(modelmap_find(PERFMON_SRCDIR, "GenuineIntel", rows[i].family, rows[i].model,
 					      rows[i].stepping, rows[i].core_type, path, err,
 					      sizeof(err)), 0);
 		snprintf(want, sizeof(want), "%s/%s", PERFMON_SRCDIR, rows[i].file);
@@ -398,23 +447,24 @@ START_TEST(cpus_map_to_the_vendors_platforms)
 	{
 		struct perfmon *p;
 
-		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0xBE, 0, 0, path, err,
+		ck_assert_int_eq(modelmap_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0xBE, 0, 0, path, err,
 					      sizeof(err)), 0);
 		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
 		ck_assert_str_eq(p->platform, "ADL-GRACEMONT");
 		ck_assert_int_eq(p->nmetrics, 0);
 		ck_assert_int_eq(perfmon_plan_has_slots(p), 0);
 		perfmon_free(p);
-		ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x97, 2, 0x40, path,
+		ck_assert_int_eq(adl_n_counts_its_cores_tree(path), 0);
+		ck_assert_int_eq(modelmap_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x97, 2, 0x40, path,
 					      err, sizeof(err)), 0);
 		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
 		ck_assert_int_gt(p->nmetrics, 200); /* the hybrids keep Golden Cove's */
 		perfmon_free(p);
 	}
 	/* Nehalem is pmutop's own layout, not a row here; a model Intel never made */
-	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x1A, 5, 0, path, err, sizeof(err)),
+	ck_assert_int_eq(modelmap_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x1A, 5, 0, path, err, sizeof(err)),
 			 -ENOENT);
-	ck_assert_int_eq(perfmon_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x01, 0, 0, path, err, sizeof(err)),
+	ck_assert_int_eq(modelmap_find(PERFMON_SRCDIR, "GenuineIntel", 6, 0x01, 0, 0, path, err, sizeof(err)),
 			 -ENOENT);
 }
 END_TEST

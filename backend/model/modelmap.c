@@ -1,6 +1,9 @@
 /* modelmap: the one matcher of pmutop's CPU maps; see modelmap.h. */
 #include "modelmap.h"
+#include "paths.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,4 +60,39 @@ int modelmap_fields(char *line, char **fields, int n)
 		line = comma + 1;
 	}
 	return k;
+}
+
+int modelmap_find(const char *dir, const char *vendor, unsigned family, unsigned model,
+		  unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen)
+{
+	char csv[PATH_MAX], line[512];
+	FILE *f;
+	int rc = -ENOENT;
+
+	snprintf(csv, sizeof(csv), "%s/models.csv", dir);
+	f = paths_fopen_trusted(csv, "vendor data model map", err, errlen);
+	if (!f && errno == EPERM)
+		return -EPERM;
+	if (!f) {
+		size_t n = strlen(err);
+		bool amd = !strcmp(vendor, "AuthenticAMD");
+
+		snprintf(err + n, errlen - n, " (set %s to pmutop's %s, or reinstall)",
+			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR", amd ? "data/amd" : "data/intel");
+		return -EIO; /* not -ENOENT: that says the CPU is not in the map */
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *fields[5];
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (modelmap_fields(line, fields, 5) < 4 ||
+		    !modelmap_match(fields[0], vendor, family, model, (int)stepping) ||
+		    !modelmap_core_type(fields[1], core_type))
+			continue;
+		snprintf(path, PATH_MAX, "%s/%s", dir, fields[3]);
+		rc = 0;
+		break;
+	}
+	fclose(f);
+	return rc;
 }

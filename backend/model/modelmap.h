@@ -13,6 +13,7 @@
 #define PMUTOP_MODELMAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Whether the row pattern PAT covers VENDOR ("GenuineIntel") FAMILY MODEL at
@@ -32,5 +33,15 @@ bool modelmap_core_type(const char *field, unsigned core_type);
  * N fields (the last takes the rest), in place; the number of fields.
  */
 int modelmap_fields(char *line, char **fields, int n);
+
+/*
+ * The platform file for a CPU of VENDOR ("GenuineIntel", "AuthenticAMD":
+ * CPUID's vendor string, the rows' prefix), from DIR/models.csv: family, model, stepping
+ * and (hybrid parts) the core type (0: not hybrid, else CPUID.1AH:EAX[31:24]).
+ * 0 with the file's path in PATH (PATH_MAX), -ENOENT when the vendor's data
+ * has no such CPU, or -EIO with ERR when the map cannot be read.
+ */
+int modelmap_find(const char *dir, const char *vendor, unsigned family, unsigned model,
+		  unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen);
 
 #endif

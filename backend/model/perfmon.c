@@ -5,7 +5,6 @@
 #include "perfmon.h"
 #include "text_json.h"
 #include "expr.h"
-#include "modelmap.h"
 #include "paths.h"
 #include "xmalloc.h"
 
@@ -17,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 const char *const perfmon_const_names[PERFMON_NCONST] = {
 	[PERFMON_HYPERTHREADING_ON] = "HYPERTHREADING_ON",
@@ -372,6 +372,9 @@ static int perfmon_of_doc(json_t *doc, const char *path, struct perfmon **out, c
 	p->vendor = perfmon_str(doc, "Vendor") ?: "GenuineIntel";
 	p->info = perfmon_str(doc, "Info") ?: "";
 	p->commit = perfmon_str(json_object_get(doc, "Upstream"), "Commit") ?: "unknown";
+	p->metrics_path = perfmon_str(json_object_get(doc, "MetricsFrom"), "Path");
+	p->metrics_commit = perfmon_str(json_object_get(json_object_get(doc, "MetricsFrom"),
+							"Upstream"), "Commit");
 	p->nmetrics = (int)json_array_size(all);
 	p->metrics = xcalloc((size_t)p->nmetrics + 1, sizeof(*p->metrics));
 	/* the events first, so that the constants and metrics numbered after them stay put */
@@ -410,39 +413,24 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 	return doc ? perfmon_of_doc(doc, path, out, err, errlen) : -EINVAL;
 }
 
-int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned model,
-		 unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen)
+int perfmon_load_platform(const char *path, const char *atom_dir, struct perfmon **out,
+			  char *err, size_t errlen)
 {
-	char csv[PATH_MAX], line[512];
-	FILE *f;
-	int rc = -ENOENT;
+	char apath[PATH_MAX], *c;
+	const char *of;
+	int rc = perfmon_load(path, out, err, errlen);
 
-	snprintf(csv, sizeof(csv), "%s/models.csv", dir);
-	f = paths_fopen_trusted(csv, "vendor data model map", err, errlen);
-	if (!f && errno == EPERM)
-		return -EPERM;
-	if (!f) {
-		size_t n = strlen(err);
-		bool amd = !strcmp(vendor, "AuthenticAMD");
-
-		snprintf(err + n, errlen - n, " (set %s to pmutop's %s, or reinstall)",
-			 amd ? "PMUTOP_AMD_DIR" : "PMUTOP_PERFMON_DIR", amd ? "data/amd" : "data/intel");
-		return -EIO; /* not -ENOENT: that says the CPU is not in the map */
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *fields[5];
-
-		line[strcspn(line, "\r\n")] = '\0';
-		if (modelmap_fields(line, fields, 5) < 4 ||
-		    !modelmap_match(fields[0], vendor, family, model, (int)stepping) ||
-		    !modelmap_core_type(fields[1], core_type))
-			continue;
-		snprintf(path, PATH_MAX, "%s/%s", dir, fields[3]);
-		rc = 0;
-		break;
-	}
-	fclose(f);
-	return rc;
+	if (rc || (*out)->nmetrics || !atom_dir ||
+	    !(of = perfmon_str(json_object_get((*out)->doc, "CoresOf"), "Platform")))
+		return rc;
+	if ((size_t)snprintf(apath, sizeof(apath), "%s/%s.json", atom_dir, of) >= sizeof(apath))
+		return 0;
+	for (c = apath + strlen(atom_dir) + 1; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (access(apath, F_OK))
+		return 0; /* no metrics of those cores shipped: its events alone */
+	perfmon_free(*out);
+	return perfmon_load_cores(path, NULL, apath, out, err, errlen);
 }
 
 bool perfmon_in_tree(const struct perfmon_metric *m)
@@ -542,16 +530,29 @@ int perfmon_load_cores(const char *path, const char *core_type, const char *metr
 		json_decref(doc);
 		return rc ? rc : -EINVAL;
 	}
-	evs = json_object_get(json_object_get(json_object_get(doc, "OtherCoreTypes"), core_type),
-			      "Events");
+	evs = core_type ? json_object_get(json_object_get(json_object_get(doc, "OtherCoreTypes"),
+							  core_type), "Events")
+			: json_object_get(doc, "Events");
 	if (!json_is_object(evs)) {
 		snprintf(err, errlen, "%s: no events of core type %s (run tools/perfmon-convert "
-			 "again)", path, core_type);
+			 "again)", path, core_type ? core_type : "(its own)");
 		json_decref(doc);
 		json_decref(mdoc);
 		return -EINVAL;
 	}
 	json_object_set(mdoc, "Events", evs);
+	if (!core_type) {
+		/* PATH's platform (its cores another's kind: CoresOf); the metrics say whose */
+		json_t *from = json_pack("{s:s, s:O}", "Path", metrics_path, "Upstream",
+					 json_object_get(mdoc, "Upstream"));
+
+		json_object_set_new(mdoc, "MetricsFrom", from);
+		json_object_set(mdoc, "Platform", json_object_get(doc, "Platform"));
+		json_object_set(mdoc, "Info", json_object_get(doc, "Info"));
+		json_object_set(mdoc, "Upstream", json_object_get(doc, "Upstream"));
+		json_decref(doc);
+		return perfmon_of_doc(mdoc, path, out, err, errlen);
+	}
 	json_decref(doc);
 	return perfmon_of_doc(mdoc, metrics_path, out, err, errlen);
 }

@@ -82,6 +82,11 @@ struct perfmon {
 	const char *vendor;         /* "GenuineIntel" (Intel's perfmon), "AuthenticAMD" (data/amd) */
 	const char *info;           /* the vendor's header line */
 	const char *commit;         /* the upstream commit the data came from */
+	/*
+	 * Where the metrics come from when not PATH (perfmon_load_platform: the
+	 * kernel's metrics of its cores, data/atom) and that file's upstream; NULL
+	 */
+	const char *metrics_path, *metrics_commit;
 	struct perfmon_event *events;
 	int nevents;                /* variables [0, nevents) */
 	struct perfmon_metric *metrics;
@@ -107,23 +112,25 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 /*
  * The other core type CORE_TYPE ("0x20": a hybrid part's E-cores) of the
  * platform file PATH: its events (the file's OtherCoreTypes) with the
- * metrics of METRICS_PATH (data/atom, tools/atom-convert), as one platform.
+ * metrics of METRICS_PATH (data/atom, tools/atom-convert), as one platform;
+ * CORE_TYPE NULL: PATH's own events, as PATH's platform.
  */
 int perfmon_load_cores(const char *path, const char *core_type, const char *metrics_path,
 		       struct perfmon **out, char *err, size_t errlen);
 
+/*
+ * PATH's platform with the metrics of its cores: PATH alone, or where PATH
+ * publishes none and its cores are another platform's other kind (its
+ * CoresOf: Alder Lake-N's Gracemont cores are ADL's E-cores), its events
+ * with those cores' metrics from ATOM_DIR (data/atom, the kernel's; NULL:
+ * PATH alone).  perfmon_load's returns.
+ */
+int perfmon_load_platform(const char *path, const char *atom_dir, struct perfmon **out,
+			  char *err, size_t errlen);
+
 /* A platform file is a few hundred kB; anything past this is not one. */
 #define PERFMON_MAX_FILE (32 << 20)
 
-/*
- * The platform file for a CPU of VENDOR ("GenuineIntel", "AuthenticAMD":
- * CPUID's vendor string, the rows' prefix), from DIR/models.csv: family, model, stepping
- * and (hybrid parts) the core type (0: not hybrid, else CPUID.1AH:EAX[31:24]).
- * 0 with the file's path in PATH (PATH_MAX), -ENOENT when the vendor's data
- * has no such CPU, or -EIO with ERR when the map cannot be read.
- */
-int perfmon_find(const char *dir, const char *vendor, unsigned family, unsigned model,
-		 unsigned stepping, unsigned core_type, char *path, char *err, size_t errlen);
 
 /*
  * Metric M's formula (or with THRESHOLD its threshold) as the vendor wrote it,

@@ -26,6 +26,10 @@ void perfmon_layout_header(FILE *f, const struct perfmon *p, const struct perfmo
 		fprintf(f, "pmutop-layout 1\n# Made by pmutop from Intel's perfmon data (%s, "
 			"BSD-3-Clause, data/intel/LICENSE), commit %s,", p->path,
 			p->commit ? p->commit : "unknown");
+	if (p->metrics_path)
+		fprintf(f, "\n# Its metrics: its cores', Intel's in the Linux kernel's perf tool (%s, "
+			"GPL-2.0,\n# data/atom/LICENSE), %s.", p->metrics_path,
+			p->metrics_commit ? p->metrics_commit : "unknown");
 	if (c->atom)
 		fprintf(f, "\n# The E-cores' metrics: Intel's, in the Linux kernel's perf tool (%s, GPL-2.0,"
 			"\n# data/atom/LICENSE), %s; %d general-purpose counters on an E-core.",

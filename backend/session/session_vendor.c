@@ -5,6 +5,7 @@
  * which events of the layout an emulated machine does not model.
  */
 #include "cpumodel.h"
+#include "modelmap.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
 #include "session_int.h"
@@ -96,12 +97,12 @@ const char *session_vendor_dir(const char *perfmon_dir, const struct cpuid_info 
 	       : info->vendor_id == CPUID_VENDOR_AMD ? paths_amd_dir(NULL) : NULL;
 }
 
-/* The vendor's data file for INFO's model in DIR, into PATH (PATH_MAX): perfmon_find's rc. */
+/* The vendor's data file for INFO's model in DIR, into PATH (PATH_MAX): modelmap_find's rc. */
 static int session_vendor_find(const char *dir, const struct cpuid_info *info, char *path,
 			       char *err, size_t errlen)
 {
 	/* a hybrid part: the P-cores' data (core type 40H), the E-cores' beside it */
-	return perfmon_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model,
+	return modelmap_find(dir, cpuid_vendor_string(info->vendor_id), info->family, info->model,
 			    info->stepping, info->hybrid ? 0x40 : info->core_type, path, err,
 			    errlen);
 }
@@ -160,7 +161,7 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	if (rc == -ENOENT)
 		return -ENOENT;
 	if (!rc)
-		rc = perfmon_load(path, &p, err, sizeof(err));
+		rc = perfmon_load_platform(path, paths_atom_dir(NULL), &p, err, sizeof(err));
 	if (!rc && !p->nmetrics) {
 		perfmon_free(p);
 		return -ENOENT; /* events only: the architectural layout computes the same */

@@ -6,6 +6,7 @@
 #include "doctor_int.h"
 #include "layout.h"
 #include "paths.h"
+#include "modelmap.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
 #include "session.h"
@@ -95,11 +96,11 @@ void doctor_layout(struct doctor_ctx *c, struct doctor_line *l)
 	layout_free(lay);
 }
 
-/* The vendor data file of this CPU's model in DIR, in PATH (PATH_MAX): perfmon_find's. */
+/* The vendor data file of this CPU's model in DIR, in PATH (PATH_MAX): modelmap_find's. */
 static int doctor_data_find(struct doctor_ctx *c, const char *dir, char *path, char *err,
 			    size_t errlen)
 {
-	return perfmon_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family,
+	return modelmap_find(dir, cpuid_vendor_string(c->info.vendor_id), c->info.family,
 			    c->info.model, c->info.stepping, c->info.core_type, path, err, errlen);
 }
 
@@ -133,7 +134,7 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 				 "(pmutop's own layout covers it)");
 		return;
 	}
-	if (rc || perfmon_load(path, &p, err, sizeof(err))) {
+	if (rc || perfmon_load_platform(path, paths_atom_dir(NULL), &p, err, sizeof(err))) {
 		l->state = DOCTOR_WARN;
 		snprintf(l->found, sizeof(l->found), "%.900s", err);
 		snprintf(l->fix, sizeof(l->fix), "reinstall pmutop, or set %s to its %s directory",
@@ -153,9 +154,10 @@ void doctor_vendor_data(struct doctor_ctx *c, struct doctor_line *l)
 	}
 	else if (!levels)
 		snprintf(none, sizeof(none), " top-down levels published");
-	snprintf(l->found, sizeof(l->found), "%s (%s %.12s): %d metrics, %s%d%s; "
+	snprintf(l->found, sizeof(l->found), "%s (%s %.12s): %d metrics%s, %s%d%s; "
 		 "--list-metrics prints them (%s)", p->platform, amd ? "Linux perf tool" :
 		 "intel/perfmon", p->commit, p->nmetrics,
+		 p->metrics_path ? " (its cores', from the Linux kernel's perf tool)" : "",
 		 levels ? amd ? "pipeline-utilisation levels 1-" : "top-down levels 1-" : "", levels,
 		 none, c->have_cpu ? "the live view counts the layout's groups"
 				   : "none can be counted here: see the CPU line");

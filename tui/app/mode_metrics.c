@@ -7,6 +7,7 @@
 #include "app.h"
 #include "cpumodel.h"
 #include "paths.h"
+#include "modelmap.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
 #include "perfmon_plan.h"
@@ -57,6 +58,9 @@ static int mode_metrics_print(const struct perfmon *p)
 	printf("# %s\n# %s data %s (%s %.12s, %s): %d metrics, %d events\n", p->info,
 	       amd ? "AMD" : "Intel perfmon", p->path, amd ? "Linux perf tool" : "intel/perfmon",
 	       p->commit, amd ? "GPL-2.0" : "BSD-3-Clause", p->nmetrics, p->nevents);
+	if (p->metrics_path)
+		printf("# its metrics: its cores', Intel's in the Linux kernel's perf tool %s (%s, "
+		       "GPL-2.0)\n", p->metrics_path, p->metrics_commit ? p->metrics_commit : "unknown");
 	printf("# the %s tree: NAME [UNIT; GROUPS] = FORMULA | threshold: WHEN\n",
 	       amd ? "pipeline-utilisation" : "top-down");
 	for (int i = 0; i < p->nmetrics; i++)
@@ -142,7 +146,7 @@ int mode_list_metrics(const struct options *opt)
 			"%s (--list-events lists what pmutop counts on it)\n", info.vendor);
 		return EXIT_FAILURE;
 	}
-	rc = perfmon_find(dir, cpuid_vendor_string(info.vendor_id), info.family, info.model, info.stepping, info.core_type,
+	rc = modelmap_find(dir, cpuid_vendor_string(info.vendor_id), info.family, info.model, info.stepping, info.core_type,
 			  path, err, sizeof(err));
 	if (rc == -ENOENT) {
 		char span[100];
@@ -158,7 +162,7 @@ int mode_list_metrics(const struct options *opt)
 				"(--list-events)\n", info.family, info.model, info.stepping, dir);
 		return EXIT_FAILURE;
 	}
-	if (rc || (rc = perfmon_load(path, &p, err, sizeof(err)))) {
+	if (rc || (rc = perfmon_load_platform(path, paths_atom_dir(NULL), &p, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return EXIT_FAILURE;
 	}

@@ -7,6 +7,7 @@
 #include "msr_allow.h"
 #include "cpumodel.h"
 #include "paths.h"
+#include "modelmap.h"
 #include "perfmon.h"
 #include "perfmon_plan.h"
 #include "pmu_regs.h"
@@ -77,9 +78,9 @@ static unsigned msr_allow_skl_on_by_data(const struct cpuid_info *info, uint64_t
 
 	/* a hybrid part: the P-cores' data (core type 40H), as the layout is made */
 	if (info->perfmon_version < 4 || !dir ||
-	    perfmon_find(dir, "GenuineIntel", info->family, info->model, info->stepping,
+	    modelmap_find(dir, "GenuineIntel", info->family, info->model, info->stepping,
 			 info->hybrid ? 0x40 : info->core_type, path, err, sizeof(err)) ||
-	    perfmon_load(path, &p, err, sizeof(err)))
+	    perfmon_load_platform(path, paths_atom_dir(NULL), &p, err, sizeof(err)))
 		return 0;
 	/* each event's extra register as the layout made from the data programs it */
 	for (int i = 0; i < p->nevents; i++) {
