@@ -187,7 +187,7 @@ static uint64_t data_offcore_bits(const char *file)
 		const char *idx = json_string_value(json_object_get(ev, "MSRIndex"));
 		const char *val = json_string_value(json_object_get(ev, "MSRValue"));
 
-		if (idx && val && strcasestr(idx, "0x1a6"))
+		if (idx && val && (strstr(idx, "0x1a6") || strstr(idx, "0x1A6")))
 			for (const char *v = val; *v; v += strcspn(v, ","), v += *v == ',')
 				bits |= strtoull(v, NULL, 16);
 	}

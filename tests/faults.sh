@@ -3,10 +3,11 @@
 # a CPU whose reads take 100 ms costs one slow read per interval, is n/a
 # with a warning, and never delays a stop; a transient I/O error on the
 # uncore reader's CPU makes that interval n/a and the next one true again
-# (no delta that spans the failed read); the registers come back after both.
+# (no delta that spans the failed read); a slow uncore reader leaves its
+# socket's uncore n/a, said late; the registers come back after both.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/fakehw_lib.sh"
-plan 20
+plan 21
 
 fakehw_start westmere-ep:memory-bound
 regs set
@@ -109,6 +110,31 @@ expect_match "the error says the register worked before, not that the model lack
 case "$(cat "$dir.out")" in *"not implemented"*) fail "no 'not implemented' for a transient error" ;; *) pass "no 'not implemented' for a transient error" ;; esac
 after=$(regs dump)
 if [ "$after" = "$before" ]; then pass "registers restored after a transient I/O error"; else fail "registers restored after a transient I/O error" "$(printf '%s\n' "$before" "$after" | sort | uniq -u | head -4)"; fi
+
+# every read through socket 1's uncore reader (its first CPU) takes 20 ms: a read of its
+# counters then takes longer than a late CPU's access (50 ms), and its time is unsure by half
+# of that: socket 1's uncore is n/a, each interval saying so; socket 0's is still the truth
+r1=$(for c in "$dir"/sys/devices/system/cpu/cpu[0-9]*; do
+	[ "$(cat "$c/topology/physical_package_id" 2>/dev/null)" = 1 ] && echo "${c##*/cpu}"
+done | sort -n | head -1)
+echo "$r1 slow 20" >"$dir/dev/faults"
+run "$PMUTOP" -b -n 4 -d 0.4 -g imc --format json --root "$dir"
+echo "$r1 clear" >"$dir/dev/faults"
+printf '%s\n' "$out" >"$dir.late"
+check=$($PY - "$dir.late" 2>&1 <<'PYEOF'
+import pmutop_json, sys
+samples = [pmutop_json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+truth = 64 * 8.3e7 * 3   # memory-bound: 8.3e7 read lines/s on each of 3 channels
+assert len(samples) == 4, len(samples)
+for s in samples[1:]:
+    assert s["sockets"][1]["metrics"]["read_bytes_per_s"] is None, s["sockets"][1]["metrics"]
+    assert "socket 1's uncore answered late (n/a)" in (s.get("warning") or ""), s.get("warning")
+    v = s["sockets"][0]["metrics"]["read_bytes_per_s"]
+    assert v is not None and abs(v - truth) < 0.10 * truth, "socket 0 read %s B/s, truth %.3g" % (v, truth)
+print("ok")
+PYEOF
+)
+expect_match "a slow uncore reader: its socket's uncore n/a and said late (CPU $r1), the other socket's the truth" "$check" "ok"
 
 # a crash or a stop once start-up has begun programming (every read 20 ms: seconds of
 # programming still ahead): the registers written so far go back

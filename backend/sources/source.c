@@ -305,6 +305,7 @@ void source_engine_config(struct source *s, struct engine_config *ec)
 	s->regs.cfg = (struct msr_source_config){
 		.dev = s->regs.dev, .mmio = s->regs.mmio, .mmio_why = s->regs.mmio_why,
 		.rapl_server_dram = msr_rapl_server_dram(info),
+		.late_reads = !s->simulated && !s->stepped,
 	};
 	ec->source_cfg = &s->regs.cfg;
 	ec->topo = s->topo;

@@ -25,6 +25,12 @@ struct msr_source_config {
 	 * several threads (a benchmark), -1 never.
 	 */
 	int readers;
+	/*
+	 * A read slower than ENGINE_SLOW_ACCESS_S leaves its interval n/a, as a
+	 * late CPU's: a real device on the real clock (an emulated machine
+	 * answers when the emulator runs; on a stepped clock no time passes)
+	 */
+	bool late_reads;
 };
 
 /* SRC's configuration (engine_config.source_cfg, uncore_config.source_cfg). */

@@ -337,17 +337,24 @@ static void msr_uncore_read_socket(struct msr_uncore *m, struct src_socket *s, b
 {
 	const struct counter_set *set = msr_uncore_cur(m);
 	struct msr_usock *us = &m->us[s->index];
-	double t0, t, elapsed, live, sum[COUNTER_SET_MAX];
+	double t0, t1, t, elapsed, live, sum[COUNTER_SET_MAX];
 	bool ok[COUNTER_SET_MAX];
 	uint64_t v;
 
 	/* nothing selected: not even the clock is read (it only serves uncore metrics) */
-	if (s->taken || s->reader < 0 || (!set && !m->imc_groups))
-		return;
+	if (s->taken || s->reader < 0 || (!set && !m->imc_groups) || (s->failed && !baseline))
+		return; /* (a failed interval is n/a: its next starts afresh) */
 	t0 = msr_uncore_now(m);
 	msr_uncore_read_set(m, s, set, baseline, sum, ok);
+	t1 = msr_uncore_now(m);
 	/* the set's counters count from the middle of their zeroing to the middle of their reads */
-	t = (t0 + msr_uncore_now(m)) / 2;
+	t = (t0 + t1) / 2;
+	/* a read this slow leaves its time unsure by half of it: n/a, afresh next (a late CPU's) */
+	if (!s->failed && m->mc->late_reads && t1 - t0 > ENGINE_SLOW_ACCESS_S) {
+		s->failed = true;
+		snprintf(m->note + strlen(m->note), sizeof(m->note) - strlen(m->note),
+			 "%ssocket %d's uncore answered late (n/a)", m->note[0] ? "; " : "", s->index);
+	}
 	elapsed = t - s->t_last;
 	live = t - us->t_set;
 	for (int i = 0; set && !baseline && i < set->nev; i++) {
