@@ -7,6 +7,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -361,6 +362,30 @@ START_TEST(hybrid_cpus_count_each_kind)
 END_TEST
 
 /*
+ * A CoresOf that is a path ("../atom/adl") names no platform: the events
+ * alone, whatever file the path would reach.  0, or the check that failed.
+ */
+static int adl_n_cores_of_is_a_name(const char *path)
+{
+	char dir[] = "/tmp/pmutop-check-perfmon-XXXXXX", copy[PATH_MAX], err[1024];
+	json_t *doc = json_load_file(path, 0, NULL);
+	struct perfmon *p;
+
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(copy, sizeof(copy), "%s/adl-gracemont.json", dir);
+	json_object_set_new(json_object_get(doc, "CoresOf"), "Platform", json_string("../atom/adl"));
+	ck_assert_int_eq(json_dump_file(doc, copy, 0), 0);
+	json_decref(doc);
+	ck_assert_msg(perfmon_load_platform(copy, ATOM_SRCDIR, &p, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(p->nmetrics, 0);
+	perfmon_free(p);
+	unlink(copy);
+	rmdir(dir);
+	return 0;
+}
+
+/*
  * Alder Lake-N's platform (PATH) with its cores' metrics: Intel publishes
  * none for it, but its Gracemont cores are Alder Lake's E-cores, whose tree
  * Intel publishes in the kernel (data/atom/adl.json).  Level 1 is the
@@ -405,7 +430,7 @@ static int adl_n_counts_its_cores_tree(const char *path)
 	}
 	layout_free(l);
 	perfmon_free(p);
-	return 0;
+	return adl_n_cores_of_is_a_name(path);
 }
 
 START_TEST(cpus_map_to_the_vendors_platforms)

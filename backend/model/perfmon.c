@@ -420,8 +420,10 @@ int perfmon_load_platform(const char *path, const char *atom_dir, struct perfmon
 	const char *of;
 	int rc = perfmon_load(path, out, err, errlen);
 
+	/* (a platform's name, never a path: the file names a file beside the data's own) */
 	if (rc || (*out)->nmetrics || !atom_dir ||
-	    !(of = perfmon_str(json_object_get((*out)->doc, "CoresOf"), "Platform")))
+	    !(of = perfmon_str(json_object_get((*out)->doc, "CoresOf"), "Platform")) ||
+	    !*of || strpbrk(of, "/\\."))
 		return rc;
 	if ((size_t)snprintf(apath, sizeof(apath), "%s/%s.json", atom_dir, of) >= sizeof(apath))
 		return 0;
