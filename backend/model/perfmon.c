@@ -413,28 +413,6 @@ int perfmon_load_buffer(const char *text, size_t len, const char *path, struct p
 	return doc ? perfmon_of_doc(doc, path, out, err, errlen) : -EINVAL;
 }
 
-int perfmon_load_platform(const char *path, const char *atom_dir, struct perfmon **out,
-			  char *err, size_t errlen)
-{
-	char apath[PATH_MAX], *c;
-	const char *of;
-	int rc = perfmon_load(path, out, err, errlen);
-
-	/* (a platform's name, never a path: the file names a file beside the data's own) */
-	if (rc || (*out)->nmetrics || !atom_dir ||
-	    !(of = perfmon_str(json_object_get((*out)->doc, "CoresOf"), "Platform")) ||
-	    !*of || strpbrk(of, "/\\."))
-		return rc;
-	if ((size_t)snprintf(apath, sizeof(apath), "%s/%s.json", atom_dir, of) >= sizeof(apath))
-		return 0;
-	for (c = apath + strlen(atom_dir) + 1; *c; c++)
-		*c = (char)tolower((unsigned char)*c);
-	if (access(apath, F_OK))
-		return 0; /* no metrics of those cores shipped: its events alone */
-	perfmon_free(*out);
-	return perfmon_load_cores(path, NULL, apath, out, err, errlen);
-}
-
 bool perfmon_in_tree(const struct perfmon_metric *m)
 {
 	/* a node without children too: AMD's pipeline tree, the E-cores' (the kernel's TopdownLN) */
@@ -511,24 +489,20 @@ int perfmon_load(const char *path, struct perfmon **out, char *err, size_t errle
 	return rc;
 }
 
-int perfmon_load_cores(const char *path, const char *core_type, const char *metrics_path,
-		       struct perfmon **out, char *err, size_t errlen)
+/* DOC (PATH's, parsed; taken) with the metrics of METRICS_PATH: perfmon_load_cores'. */
+static int perfmon_join(json_t *doc, const char *path, const char *core_type,
+			const char *metrics_path, struct perfmon **out, char *err, size_t errlen)
 {
-	json_t *doc = NULL, *mdoc = NULL, *evs;
+	json_t *mdoc = NULL, *evs;
 	size_t len;
 	int rc = 0;
 	char *text;
 
-	*out = NULL;
-	if ((text = perfmon_read(path, &len, &rc, err, errlen))) {
-		doc = perfmon_parse(text, len, path, err, errlen);
-		free(text);
-	}
-	if (doc && (text = perfmon_read(metrics_path, &len, &rc, err, errlen))) {
+	if ((text = perfmon_read(metrics_path, &len, &rc, err, errlen))) {
 		mdoc = perfmon_parse(text, len, metrics_path, err, errlen);
 		free(text);
 	}
-	if (!doc || !mdoc) {
+	if (!mdoc) {
 		json_decref(doc);
 		return rc ? rc : -EINVAL;
 	}
@@ -557,4 +531,51 @@ int perfmon_load_cores(const char *path, const char *core_type, const char *metr
 	}
 	json_decref(doc);
 	return perfmon_of_doc(mdoc, metrics_path, out, err, errlen);
+}
+
+int perfmon_load_cores(const char *path, const char *core_type, const char *metrics_path,
+		       struct perfmon **out, char *err, size_t errlen)
+{
+	json_t *doc = NULL;
+	size_t len;
+	int rc = 0;
+	char *text;
+
+	*out = NULL;
+	if ((text = perfmon_read(path, &len, &rc, err, errlen))) {
+		doc = perfmon_parse(text, len, path, err, errlen);
+		free(text);
+	}
+	if (!doc)
+		return rc ? rc : -EINVAL;
+	return perfmon_join(doc, path, core_type, metrics_path, out, err, errlen);
+}
+
+int perfmon_load_platform(const char *path, const char *atom_dir, struct perfmon **out,
+			  char *err, size_t errlen)
+{
+	char apath[PATH_MAX], *text, *c;
+	json_t *doc = NULL;
+	const char *of;
+	size_t len;
+	int rc = 0;
+
+	*out = NULL;
+	if ((text = perfmon_read(path, &len, &rc, err, errlen))) {
+		doc = perfmon_parse(text, len, path, err, errlen);
+		free(text);
+	}
+	if (!doc)
+		return rc ? rc : -EINVAL;
+	/* (a platform's name, never a path: the file names a file beside the data's own) */
+	of = perfmon_str(json_object_get(doc, "CoresOf"), "Platform");
+	if (!atom_dir || json_array_size(json_object_get(doc, "Metrics")) || !of || !*of ||
+	    strpbrk(of, "/\\.") ||
+	    (size_t)snprintf(apath, sizeof(apath), "%s/%s.json", atom_dir, of) >= sizeof(apath))
+		return perfmon_of_doc(doc, path, out, err, errlen);
+	for (c = apath + strlen(atom_dir) + 1; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (access(apath, F_OK))
+		return perfmon_of_doc(doc, path, out, err, errlen); /* its events alone */
+	return perfmon_join(doc, path, NULL, apath, out, err, errlen);
 }
