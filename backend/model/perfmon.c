@@ -489,22 +489,33 @@ int perfmon_load(const char *path, struct perfmon **out, char *err, size_t errle
 	return rc;
 }
 
+/* PATH read and parsed, or NULL with -errno in *RC (-EINVAL: not JSON) and ERR. */
+static json_t *perfmon_doc(const char *path, int *rc, char *err, size_t errlen)
+{
+	json_t *doc = NULL;
+	size_t len;
+	char *text;
+
+	*rc = 0;
+	if ((text = perfmon_read(path, &len, rc, err, errlen))) {
+		doc = perfmon_parse(text, len, path, err, errlen);
+		free(text);
+	}
+	if (!doc && !*rc)
+		*rc = -EINVAL;
+	return doc;
+}
+
 /* DOC (PATH's, parsed; taken) with the metrics of METRICS_PATH: perfmon_load_cores'. */
 static int perfmon_join(json_t *doc, const char *path, const char *core_type,
 			const char *metrics_path, struct perfmon **out, char *err, size_t errlen)
 {
-	json_t *mdoc = NULL, *evs;
-	size_t len;
-	int rc = 0;
-	char *text;
+	json_t *mdoc, *evs;
+	int rc;
 
-	if ((text = perfmon_read(metrics_path, &len, &rc, err, errlen))) {
-		mdoc = perfmon_parse(text, len, metrics_path, err, errlen);
-		free(text);
-	}
-	if (!mdoc) {
+	if (!(mdoc = perfmon_doc(metrics_path, &rc, err, errlen))) {
 		json_decref(doc);
-		return rc ? rc : -EINVAL;
+		return rc;
 	}
 	evs = core_type ? json_object_get(json_object_get(json_object_get(doc, "OtherCoreTypes"),
 							  core_type), "Events")
@@ -536,37 +547,26 @@ static int perfmon_join(json_t *doc, const char *path, const char *core_type,
 int perfmon_load_cores(const char *path, const char *core_type, const char *metrics_path,
 		       struct perfmon **out, char *err, size_t errlen)
 {
-	json_t *doc = NULL;
-	size_t len;
-	int rc = 0;
-	char *text;
+	json_t *doc;
+	int rc;
 
 	*out = NULL;
-	if ((text = perfmon_read(path, &len, &rc, err, errlen))) {
-		doc = perfmon_parse(text, len, path, err, errlen);
-		free(text);
-	}
-	if (!doc)
-		return rc ? rc : -EINVAL;
+	if (!(doc = perfmon_doc(path, &rc, err, errlen)))
+		return rc;
 	return perfmon_join(doc, path, core_type, metrics_path, out, err, errlen);
 }
 
 int perfmon_load_platform(const char *path, const char *atom_dir, struct perfmon **out,
 			  char *err, size_t errlen)
 {
-	char apath[PATH_MAX], *text, *c;
-	json_t *doc = NULL;
+	char apath[PATH_MAX], *c;
 	const char *of;
-	size_t len;
-	int rc = 0;
+	json_t *doc;
+	int rc;
 
 	*out = NULL;
-	if ((text = perfmon_read(path, &len, &rc, err, errlen))) {
-		doc = perfmon_parse(text, len, path, err, errlen);
-		free(text);
-	}
-	if (!doc)
-		return rc ? rc : -EINVAL;
+	if (!(doc = perfmon_doc(path, &rc, err, errlen)))
+		return rc;
 	/* (a platform's name, never a path: the file names a file beside the data's own) */
 	of = perfmon_str(json_object_get(doc, "CoresOf"), "Platform");
 	if (!atom_dir || json_array_size(json_object_get(doc, "Metrics")) || !of || !*of ||
