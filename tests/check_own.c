@@ -10,24 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "check_main.h"
 #include "layout.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
+#include "own_copy.h"
 
 static const char *const own_names[] = { "power", "cstate", "memory" };
-
-static char *own_text(const char *dir, const char *name)
-{
-	char path[4096], err[512], *text;
-
-	snprintf(path, sizeof(path), "%s/own/%s.layout", dir, name);
-	ck_assert_msg(layout_read_text(path, &text, err, sizeof(err)) == 0, "%s", err);
-	return text;
-}
 
 /* Group NAME's lines in TEXT, "group NAME" to its "end" (malloc'd), or NULL. */
 static char *block_of(const char *text, const char *name)
@@ -164,45 +154,6 @@ START_TEST(a_client_takes_the_memory_group_amd_no_cstates)
 	perfmon_free(p);
 }
 END_TEST
-
-/* A copy of the shipped own files in DIR/own, file NAME's text changed by FROM -> TO. */
-static void copy_own(const char *dir, const char *name, const char *from, const char *to)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/own", dir);
-	ck_assert_int_eq(mkdir(path, 0700), 0);
-	for (size_t k = 0; k < sizeof(own_names) / sizeof(own_names[0]); k++) {
-		char *text = own_text(LAYOUT_SRCDIR, own_names[k]), *at;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/own/%s.layout", dir, own_names[k]);
-		f = fopen(path, "w");
-		ck_assert_ptr_nonnull(f);
-		at = !strcmp(own_names[k], name) ? strstr(text, from) : NULL;
-		if (!strcmp(own_names[k], name))
-			ck_assert_msg(at, "%s.layout has no '%s'", name, from);
-		if (at)
-			fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-		else
-			fputs(text, f);
-		ck_assert_int_eq(fclose(f), 0);
-		free(text);
-	}
-}
-
-static void remove_own(const char *dir)
-{
-	char path[4096];
-
-	for (size_t k = 0; k < sizeof(own_names) / sizeof(own_names[0]); k++) {
-		snprintf(path, sizeof(path), "%s/own/%s.layout", dir, own_names[k]);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/own", dir);
-	rmdir(path);
-	rmdir(dir);
-}
 
 START_TEST(a_copy_elsewhere_is_what_is_counted)
 {

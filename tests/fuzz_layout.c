@@ -2,7 +2,10 @@
  * fuzz_layout: the layout parser against mutated layout files, each parsed
  * whole and as a part (layouts/own; fuzz_lib.h says how it is built and run).  Every input must either parse or fail with
  * one line "fuzz.layout:LINE:COL: expected ..." and nothing leaked; a crash,
- * a sanitizer report or a malformed message fails the test.
+ * a sanitizer report or a malformed message fails the test.  A part that
+ * parses is also taken in as an own file of the vendor's events
+ * (perfmon_own_vendor, against Sapphire Rapids' data): what the generator
+ * writes of it must parse too.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,6 +15,9 @@
 
 #include "fuzz_lib.h"
 #include "layout.h"
+#include "perfmon.h"
+#include "perfmon_layout.h"
+#include "perfmon_own.h"
 
 /* TEXT as a whole layout, or as a part (pmutop's own groups, layouts/own) when PART. */
 static int fuzz_parse(const char *text, bool part)
@@ -39,10 +45,47 @@ static int fuzz_parse(const char *text, bool part)
 	return 0;
 }
 
+/* What the generator writes of own file TEXT (3 links, 4 CHAs), beside and into Intel's UPI group. */
+static void fuzz_vendor(const char *text)
+{
+	static struct perfmon *p;
+	struct perfmon_own own = { { NULL } };
+	struct perfmon_layout_config c = { .chas = 4, .upi_links = 3, .own = &own };
+	char err[512], *out = NULL;
+	size_t len = 0;
+	struct layout *l;
+	FILE *f;
+
+	if (!p && perfmon_load(PERFMON_SRCDIR "/spr.json", &p, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		abort();
+	}
+	if (perfmon_own_vendor_check(text, "fuzz.layout", err, sizeof(err)))
+		return; /* refused on loading, as pmutop refuses it */
+	own.text[PERFMON_OWN_LINKS] = (char *)text;
+	f = open_memstream(&out, &len);
+	fputs("pmutop-layout 1\nlayout generated\n", f);
+	perfmon_own_vendor(p, &c, PERFMON_OWN_LINKS, f, 64);
+	fputs("\ngroup UPI\n  key u\n  pmu upi\n  event upi_clk raw event=0x1\n", f);
+	perfmon_own_vendor_into(p, &c, PERFMON_OWN_LINKS, "UPI", 8, f);
+	fputs("end\n", f);
+	fclose(f);
+	if (layout_parse_part(out, "generated", &l, err, sizeof(err))) {
+		fprintf(stderr, "the generator's text of a part that parsed does not: %s\n%s\n", err,
+			out);
+		abort();
+	}
+	layout_free(l);
+	free(out);
+}
+
 static int fuzz_one(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
 	int whole = fuzz_parse(text, false), part = fuzz_parse(text, true);
+
+	if (part)
+		fuzz_vendor(text);
 
 	free(text);
 	/* a part is a layout but for the thread metric: whatever parses whole parses as a part */
@@ -62,11 +105,13 @@ int main(void)
 		"=", "(", ")", "\"", "#", "\n", " ", "end\n", "group g\n", "event e raw event=0xB7\n",
 		"metric m core % = ", "min(", "/ 0", "1e308", "key 1\n", "thresholds warn 1 crit 2\n",
 		"counters=9", "offcore=", "per-core", "\\", "\t", "-", "models any\n", "\r", "\x1b[",
+		" vendor\n", "pmu upi\n", "pmu cha\n", "links", "chas", "1e-9", ".5", "UNC_UPI_CLOCKTICKS",
 	};
 	static const char *const seeds[] = {
 		LAYOUT_SRCDIR "/nehalem.layout", LAYOUT_SRCDIR "/westmere.layout",
 		LAYOUT_SRCDIR "/arch.layout", LAYOUT_SRCDIR "/own/power.layout",
-		LAYOUT_SRCDIR "/own/memory.layout",
+		LAYOUT_SRCDIR "/own/memory.layout", LAYOUT_SRCDIR "/own/links.layout",
+		LAYOUT_SRCDIR "/own/cxl.layout",
 	};
 
 	fuzz_loop("layouts", seeds, sizeof(seeds) / sizeof(seeds[0]), 4000, tokens,

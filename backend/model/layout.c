@@ -557,7 +557,7 @@ int layout_parse_as(const char *text, const char *file, bool part, struct layout
 		    size_t errlen)
 {
 	struct layout_parser p = { .file = file, .top_file = file, .err = err, .errlen = errlen,
-				   .group = -1, .last_metric = -1 };
+				   .group = -1, .last_metric = -1, .part = part };
 	int rc;
 
 	p.l = xcalloc(1, sizeof(*p.l));

@@ -168,6 +168,14 @@ static inline int layout_groups_count(layout_groups set)
 
 extern const char *const layout_scope_names[LAYOUT_NSCOPES];
 
+/*
+ * Names a part (pmutop's own files, layout_parse_part) may use for facts of
+ * the machine, which the layouts made from the vendor's data write as
+ * numbers where they take the part in: "chas" (a socket's CHAs), "links"
+ * (a socket's UPI links).  NULL-terminated.
+ */
+extern const char *const layout_part_facts[];
+
 /* An event's own privilege levels (Intel's metrics: ":USER", ":SUP"), within the run's. */
 enum layout_ring { LAYOUT_RING_ALL, LAYOUT_RING_USER, LAYOUT_RING_KERNEL };
 

@@ -100,6 +100,8 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 				    .kernel_only = true, .aliases = true, .beside = true },
 };
 
+const char *const layout_part_facts[] = { "chas", "links", NULL };
+
 #define LAYOUT_SUFFIX ".layout"
 #define LAYOUT_MAX_BYTES (1 << 20)
 

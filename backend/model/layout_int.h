@@ -37,6 +37,7 @@ struct layout_parser {
 	struct layout_token tok[LAYOUT_MAX_TOKENS];
 	int ntok;
 	bool seen_version;        /* the version line of the file parsed now */
+	bool part;                /* a part (layout_parse_part): pmutop's own groups */
 	bool in_include;          /* parsing an included layout */
 	bool skip;                /* skipping a group to its 'end' (replaced or dropped) */
 	bool own_items;           /* the including file has defined a metric or a group */

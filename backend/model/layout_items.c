@@ -277,6 +277,23 @@ int layout_event(struct layout_parser *p)
 	} else if (layout_pmu_kinds[pmu].free_running) {
 		if ((rc = layout_imc_event(p, &ev)))
 			return rc;
+	} else if (!strcmp(p->tok[2].text, "vendor")) {
+		/*
+		 * pmutop's own files: the vendor's event of this name, whose
+		 * encoding the layouts made from the vendor's data write
+		 * (perfmon_own_vendor.c)
+		 */
+		if (!p->part)
+			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' or a libpfm4 name "
+					   "('vendor' takes the encoding from the vendor's data: only "
+					   "pmutop's own files in layouts/own have it)");
+		if (!layout_pmu_kinds[pmu].per_socket)
+			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' or a libpfm4 name "
+					   "('vendor' names an uncore event of the vendor's data: a "
+					   "group of 'pmu cha' or 'pmu upi')");
+		if (p->ntok > 3)
+			return layout_fail(p, p->tok[3].at, "the end of the line after 'vendor' (its "
+					   "box and channel are the generator's)");
 	} else if (!strcmp(p->tok[2].text, "raw")) {
 		bool have_event = false;
 
@@ -364,6 +381,10 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 	for (int i = 0; i < LAYOUT_NBUILTINS; i++)
 		if (strlen(layout_builtin_names[i]) == len && !strncmp(layout_builtin_names[i], name, len))
 			return i;
+	/* a part's facts of the machine: a number where a layout takes the part in; checked, not counted */
+	for (int i = 0; p->part && layout_part_facts[i]; i++)
+		if (strlen(layout_part_facts[i]) == len && !strncmp(layout_part_facts[i], name, len))
+			return LAYOUT_B_threads;
 	/* the group's own event, else the first of another group of its key */
 	for (int i = 0; i < l->nevents; i++) {
 		if (strlen(l->events[i].name) != len || strncmp(l->events[i].name, name, len))

@@ -30,12 +30,16 @@ static const struct {
 	const char *file;
 	const char *groups[OWN_GROUPS_MAX];
 	unsigned rapl[OWN_GROUPS_MAX];
+	bool vendor; /* its groups are over the vendor's events (perfmon_own_vendor), each taken */
 } own_files[PERFMON_OWN_FILES] = {
 	[PERFMON_OWN_POWER] = { "power", { "Power", "Power.ram", "Power.cores", "Power.psys" },
 				{ PERFMON_RAPL_PKG, PERFMON_RAPL_RAM, PERFMON_RAPL_CORES,
 				  PERFMON_RAPL_PSYS } },
 	[PERFMON_OWN_CSTATE] = { "cstate", { "CStates", "CStates.pkg" }, { 0 } },
 	[PERFMON_OWN_MEMORY] = { "memory", { "Memory" }, { 0 } },
+	/* the groups over the vendor's events (perfmon_own_vendor): every group the file has */
+	[PERFMON_OWN_LINKS] = { "links", { NULL }, { 0 }, true },
+	[PERFMON_OWN_CXL] = { "cxl", { NULL }, { 0 }, true },
 };
 
 int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, size_t errlen)
@@ -50,6 +54,8 @@ int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, s
 	for (int k = 0; k < PERFMON_OWN_FILES && !rc; k++) {
 		snprintf(path, sizeof(path), "%s/own/%s.layout", layout_dir, own_files[k].file);
 		rc = layout_read_text(path, &o->text[k], err, errlen);
+		if (!rc && own_files[k].vendor)
+			rc = perfmon_own_vendor_check(o->text[k], path, err, errlen);
 		if (!rc && !(rc = layout_parse_part(o->text[k], path, &l, err, errlen))) {
 			for (int g = 0; !rc && g < OWN_GROUPS_MAX && own_files[k].groups[g]; g++)
 				if (layout_group_find(l, own_files[k].groups[g]) < 0) {
@@ -214,185 +220,6 @@ int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_la
 			"(DIMM MT/s x 8 bytes: --dram-mts, else the machine's DIMM speed)\"\n"
 			"  thresholds warn 70 crit 90\nend\n");
 	return groups;
-}
-
-/*
- * Event NAME of P's event table in *E (whether a vendor metric reads it or
- * not: the converter keeps these), its strings P's, or NULL.
- */
-static const struct perfmon_event *own_event(const struct perfmon *p, const char *name,
-					     struct perfmon_event *e)
-{
-	void *it = json_object_iter_at(json_object_get(p->doc, "Events"), name);
-	json_t *row = it ? json_object_iter_value(it) : NULL;
-
-	if (!json_is_object(row))
-		return NULL;
-	memset(e, 0, sizeof(*e));
-	e->name = json_object_iter_key(it);
-	e->listed = true;
-	e->code = json_string_value(json_object_get(row, "EventCode"));
-	e->umask = json_string_value(json_object_get(row, "UMask"));
-	e->umask_ext = json_string_value(json_object_get(row, "UMaskExt"));
-	e->unit = json_string_value(json_object_get(row, "Unit"));
-	return e;
-}
-
-/* Event E's line in the layout language, named NAME (+ ".linkN" where BOX >= 0). */
-static void own_event_line(FILE *f, const struct perfmon_event *e, int box)
-{
-	char name[160];
-
-	perfmon_layout_name(e->name, name, sizeof(name));
-	fprintf(f, "  event %s", name);
-	if (box >= 0)
-		fprintf(f, ".link%d", box);
-	fprintf(f, " raw event=0x%02lX umask=0x%llX", strtoul(e->code ? e->code : "0", NULL, 0) & 0xFF,
-		perfmon_uncore_umask(e));
-	if (box >= 0)
-		fprintf(f, " box=%d", box);
-	fputc('\n', f);
-}
-
-/* " + A.link0 + B.link0 + A.link1 ...": the events NAMES (N of them) of links [FIRST, END). */
-static void own_link_sum(FILE *f, const struct perfmon_event *const *e, int n, int first, int end)
-{
-	char name[160];
-
-	for (int l = first; l < end; l++)
-		for (int k = 0; k < n; k++) {
-			perfmon_layout_name(e[k]->name, name, sizeof(name));
-			fprintf(f, "%s%s.link%d", l == first && !k ? "" : " + ", name, l);
-		}
-}
-
-/*
- * The socket links' use, pmutop's over Intel's UPI events (the vendor
- * publishes the data bandwidth only): every flit slot a link sends is
- * data, protocol/credit, null or idle ("every UPI cycle must be sending
- * either data FLITs, protocol/credit FLITs or idle FLITs"), so the share
- * carrying data or protocol is the link's utilisation, whatever its width
- * or power state.  Per link (box=N) and per socket, sent and received, a
- * group each.  How many groups (none unless ROOM holds both and the data
- * has every event).
- */
-int perfmon_own_upi(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,
-		    int room)
-{
-	static const char *const kinds[] = { "ALL_DATA", "NON_DATA", "ALL_NULL", "IDLE" };
-	static const char *const dir[2][3] = { { "TxL", "tx", "sent" }, { "RxL", "rx", "received" } };
-	struct perfmon_event ev[2][4];
-	const struct perfmon_event *e[2][4];
-	int links = cfg->upi_links;
-	char name[160], alone[32];
-
-	if (links < 1 || room < 2)
-		return 0;
-	for (int d = 0; d < 2; d++)
-		for (int k = 0; k < 4; k++) {
-			snprintf(name, sizeof(name), "UNC_UPI_%s_FLITS.%s", dir[d][0], kinds[k]);
-			if (!(e[d][k] = own_event(p, name, &ev[d][k])))
-				return 0;
-		}
-	for (int d = 0; d < 2; d++) {
-		fprintf(f, "\ngroup UPI.%s\n  key u\n  title \"Socket links: the share of each UPI "
-			"link's flit slots %s carrying data or protocol (pmutop's)\"\n  default off\n"
-			"  pmu upi\n", dir[d][1], dir[d][2]);
-		for (int l = 0; l < links; l++)
-			for (int k = 0; k < 4; k++)
-				own_event_line(f, e[d][k], l);
-		for (int l = 0; l <= links; l++) {
-			bool sock = l == links; /* last: the socket's links together */
-
-			fprintf(f, "  metric upi_%s_utilization", dir[d][1]);
-			if (!sock)
-				fprintf(f, "_link%d", l);
-			fprintf(f, " socket %% = 100 * (");
-			own_link_sum(f, e[d], 2, sock ? 0 : l, sock ? links : l + 1);
-			fprintf(f, ") / (");
-			own_link_sum(f, e[d], 4, sock ? 0 : l, sock ? links : l + 1);
-			fprintf(f, ")\n  help \"pmutop's: %s%s: the flit slots %s that carry data "
-				"(%s_FLITS.ALL_DATA) or protocol headers and credits (NON_DATA), of all "
-				"slots (with ALL_NULL and IDLE: a slot is one of the four)\"\n"
-				"  thresholds warn 70 crit 90\n", sock ? "the socket's UPI links" : "UPI link ",
-				sock ? "" : (snprintf(alone, sizeof(alone), "%d alone", l), alone), dir[d][2],
-				dir[d][0]);
-		}
-		fprintf(f, "end\n");
-	}
-	return 2;
-}
-
-/*
- * Each UPI link's speed in the group of the vendor's UPI metrics (a
- * counter of each link's box): its clock "runs at 1/8th the GT/s speed" of
- * the link.  Nothing where the data lacks the clock.
- */
-void perfmon_own_upi_speed(const struct perfmon *p, const struct perfmon_layout_config *cfg,
-			   FILE *f)
-{
-	struct perfmon_event ev;
-	const struct perfmon_event *clk = own_event(p, "UNC_UPI_CLOCKTICKS", &ev);
-	int links = cfg->upi_links;
-	char name[160];
-
-	if (!clk || links < 1)
-		return;
-	for (int l = 0; l < links; l++)
-		own_event_line(f, clk, l);
-	perfmon_layout_name(clk->name, name, sizeof(name));
-	for (int l = 0; l < links; l++)
-		fprintf(f, "  metric upi_link_gts_link%d socket GT/s = 8 * %s.link%d / 1e9 / seconds\n"
-			"  help \"pmutop's: UPI link %d's speed: its clock (UNC_UPI_CLOCKTICKS) runs at an "
-			"eighth of the link's transfers a second\"\n", l, name, l, l);
-	fprintf(f, "  metric upi_link_gts socket GT/s = 8 * (");
-	own_link_sum(f, &clk, 1, 0, links);
-	fprintf(f, ") / %d / 1e9 / seconds\n  help \"pmutop's: the mean speed of the socket's %d UPI "
-		"links (8 x UNC_UPI_CLOCKTICKS a second)\"\n", links, links);
-}
-
-/*
- * Memory behind CXL (a type 2 or 3 memory expander): the cores' L3 misses
- * that go there, as the CHAs' TOR counts them by the vendor's CXL filters
- * (Sapphire Rapids on): the demand reads' bandwidth and latency and every
- * request's lines.  One group (none unless ROOM > 0 and the data has the
- * events); how many.
- */
-int perfmon_own_cxl(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,
-		    int room)
-{
-	struct perfmon_event ev[4];
-	const struct perfmon_event *occ = own_event(p, "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD_CXL_ACC",
-						    &ev[0]),
-		*drd = own_event(p, "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_CXL_ACC", &ev[1]),
-		*all = own_event(p, "UNC_CHA_TOR_INSERTS.IA_MISS_CXL_ACC", &ev[2]),
-		*clk = own_event(p, "UNC_CHA_CLOCKTICKS", &ev[3]);
-	char o[160], d[160], a[160], c[160];
-
-	if (room < 1 || cfg->chas < 1 || !occ || !drd || !all || !clk)
-		return 0;
-	perfmon_layout_name(occ->name, o, sizeof(o));
-	perfmon_layout_name(drd->name, d, sizeof(d));
-	perfmon_layout_name(all->name, a, sizeof(a));
-	perfmon_layout_name(clk->name, c, sizeof(c));
-	/* the occupancy first: it counts on counter 0 only */
-	fprintf(f, "\ngroup CXL\n  key l\n  title \"CXL memory: the cores' L3 misses to memory behind "
-		"CXL (the CHAs' TOR, uncore_cha; pmutop's)\"\n  default off\n  pmu cha\n");
-	own_event_line(f, occ, -1);
-	own_event_line(f, drd, -1);
-	own_event_line(f, all, -1);
-	own_event_line(f, clk, -1);
-	fprintf(f, "  metric cxl_read_bandwidth socket \"MB/sec\" = %s * 64 / 1e6 / seconds\n"
-		"  help \"pmutop's: CXL memory read by the cores' demand reads that missed the L3 "
-		"(%s, 64-byte lines)\"\n"
-		"  metric cxl_miss_bandwidth socket \"MB/sec\" = %s * 64 / 1e6 / seconds\n"
-		"  help \"pmutop's: every request of the cores that missed the L3 for CXL memory "
-		"(reads, RFOs, prefetches: %s, 64-byte lines)\"\n"
-		"  metric cxl_read_latency socket ns = 1e9 * (%s / %s) / (%s / %d / seconds)\n"
-		"  help \"pmutop's: the mean time a demand read to CXL memory stays in the CHAs' TOR "
-		"(occupancy over inserts, in CHA cycles), as the vendor's LLC miss latency reads the "
-		"TOR\"\nend\n", d, drd->name, a, all->name, o, d, c, cfg->chas);
-	return 1;
 }
 
 /* A port set's event: "UOPS_DISPATCHED.PORT_2_3_10" -> "2_3_10" and its 3 ports, or NULL. */

@@ -4,9 +4,10 @@
  * memory controllers' free-running counters, on Zen 2 and 3 each
  * channel's DRAM bandwidth over the data fabric's beats, on Intel's
  * servers each UPI link's utilisation and speed and the cores' misses to
- * CXL memory; and every execution port of the cores.  Pure functions of
- * their inputs (the own files read once a layout); they print layout text
- * to F.
+ * CXL memory (the files' groups over the vendor's events:
+ * perfmon_own_vendor.c); and every execution port of the cores.  Pure
+ * functions of their inputs (the own files read once a layout); they print
+ * layout text to F.
  */
 #ifndef PMUTOP_PERFMON_OWN_H
 #define PMUTOP_PERFMON_OWN_H
@@ -22,10 +23,15 @@ struct perfmon_layout_config;
  * pmutop's own groups that stand in files (layouts/own/NAME.layout, parts:
  * layout_parse_part) and the layouts made from the vendors' data include,
  * a group each where the machine has it: power (RAPL's domains), cstate
- * (core and package C6), memory (a client's free-running controllers).
+ * (core and package C6), memory (a client's free-running controllers);
+ * links (each UPI link's use and speed) and cxl (memory behind CXL), every
+ * group of theirs that the platform's data has the events of.
  */
 enum perfmon_own_file {
-	PERFMON_OWN_POWER, PERFMON_OWN_CSTATE, PERFMON_OWN_MEMORY, PERFMON_OWN_FILES
+	PERFMON_OWN_POWER, PERFMON_OWN_CSTATE, PERFMON_OWN_MEMORY,
+	/* groups over the vendor's events ("event NAME vendor"): the UPI links, CXL memory */
+	PERFMON_OWN_LINKS, PERFMON_OWN_CXL,
+	PERFMON_OWN_FILES
 };
 
 struct perfmon_own {
@@ -64,13 +70,26 @@ void perfmon_own_client_memory(const struct perfmon_layout_config *c, FILE *f);
 int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,
 				FILE *f, int room, bool write);
 
-/* Each UPI link's utilisation sent and received: 2 groups, or 0 (ROOM, the data). */
-int perfmon_own_upi(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,
-		    int room);
+/*
+ * The groups of own file K over the vendor's events (perfmon_own_vendor.c):
+ * each group of the file, in its order, whose events P's data has, ROOM at
+ * most, into F (its events with the data's encodings, the part's facts as
+ * C's numbers, a group of the UPI links resolved per link); how many.
+ */
+int perfmon_own_vendor(const struct perfmon *p, const struct perfmon_layout_config *c,
+		       enum perfmon_own_file k, FILE *f, int room);
 
-/* Each UPI link's speed: events and metrics in the group being written (a counter a link). */
-void perfmon_own_upi_speed(const struct perfmon *p, const struct perfmon_layout_config *cfg,
-			   FILE *f);
+/* Whether TEXT (PATH) has only the vendor's events ("event NAME vendor"): 0, or -EINVAL and ERR. */
+int perfmon_own_vendor_check(const char *text, const char *path, char *err, size_t errlen);
+
+/*
+ * Own file K's group GROUP, named as the vendor's group being written
+ * (UPI), adds its events and metrics to it (resolved as
+ * perfmon_own_vendor's), where they are COUNTERS at most and the data has
+ * them: whether it did.
+ */
+bool perfmon_own_vendor_into(const struct perfmon *p, const struct perfmon_layout_config *c,
+			     enum perfmon_own_file k, const char *group, int counters, FILE *f);
 
 /*
  * Every execution port of the (P-)cores: the vendor's UOPS_DISPATCHED.PORT_*
@@ -79,9 +98,5 @@ void perfmon_own_upi_speed(const struct perfmon *p, const struct perfmon_layout_
  * data has them (written when F is not NULL), else 0.
  */
 int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f);
-
-/* The cores' L3 misses to CXL memory: 1 group, or 0 (ROOM, the data). */
-int perfmon_own_cxl(const struct perfmon *p, const struct perfmon_layout_config *cfg, FILE *f,
-		    int room);
 
 #endif

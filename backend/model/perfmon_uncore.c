@@ -459,7 +459,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		g.boxes = pu_boxes(c, pu_buckets[b].pmu);
 		/* pmutop's own: memory behind CXL before the CHAs' metrics (their I/O ones after) */
 		if (pu_buckets[b].pmu == LAYOUT_PMU_CHA)
-			room -= perfmon_own_cxl(p, c, f, room - cha_first);
+			room -= perfmon_own_vendor(p, c, PERFMON_OWN_CXL, f, room - cha_first);
 		for (int i = 0; i < ngroups[b]; i++) {
 			struct pu_group *gr = &groups[b][i];
 			const char *total = NULL; /* the channel's read + write bandwidth, MB/s */
@@ -508,9 +508,10 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 					if (pu_link_metric(p, gr->metrics[k]))
 						pu_metric(&g, f, gr->metrics[k], false);
 			g.link = -1;
-			if (pu_buckets[b].pmu == LAYOUT_PMU_UPI && !i &&
-			    gr->nevents < layout_pmu_kinds[LAYOUT_PMU_UPI].counters)
-				perfmon_own_upi_speed(p, c, f);
+			if (pu_buckets[b].pmu == LAYOUT_PMU_UPI && !i)
+				perfmon_own_vendor_into(p, c, PERFMON_OWN_LINKS, pu_buckets[b].group,
+							layout_pmu_kinds[LAYOUT_PMU_UPI].counters -
+							gr->nevents, f);
 			g.sum_links = 0;
 			/*
 			 * AMD's L3: each CCX's own figures, in a group beside the socket's
@@ -546,7 +547,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		 * I/O metrics (L3 miss latency, NUMA locality)
 		 */
 		if (pu_buckets[b].pmu == LAYOUT_PMU_UPI)
-			room -= perfmon_own_upi(p, c, f, room - cha_first);
+			room -= perfmon_own_vendor(p, c, PERFMON_OWN_LINKS, f, room - cha_first);
 	}
 	if (power) {
 		perfmon_own_power(c, amd, f);
