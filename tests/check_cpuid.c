@@ -21,6 +21,7 @@ static void identify(const char *machine, struct cpuid_info *info)
 
 	ck_assert_msg(emu_create(machine, SCENARIO_SRCDIR, &e, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(cpuid_identify(emu_cpuid_leaf, e, info, err, sizeof(err)) == 0, "%s", err);
+	cpumodel_classify(info);
 	emu_free(e);
 }
 
@@ -64,7 +65,7 @@ static enum cpuid_uarch uarch_of(enum cpuid_vendor vendor, unsigned family, unsi
 	struct cpuid_info info = { .vendor_id = vendor, .family = family, .model = model,
 				   .perfmon_version = version };
 
-	return cpuid_uarch_of(&info);
+	return cpumodel_uarch_of(&info);
 }
 
 START_TEST(model_numbers_map_to_microarchitectures)
@@ -156,6 +157,9 @@ START_TEST(other_vendors_are_identified_and_the_register_source_says_why_not)
 	ck_assert_ptr_nonnull(strstr(err, "virtual machine"));
 	ck_assert_ptr_nonnull(strstr(err, "virtual PMU"));
 	ck_assert_int_eq(cpuid_identify(leaf_fake, &ok, &info, err, sizeof(err)), 0);
+	/* CPUID says no microarchitecture: the CPU table does */
+	ck_assert_int_eq(info.uarch, CPUID_UARCH_UNKNOWN);
+	cpumodel_classify(&info);
 	ck_assert_int_eq(cpuid_check_intel_perfmon(&info, err, sizeof(err)), 0);
 	ck_assert_int_eq(info.uarch, CPUID_UARCH_NEHALEM);
 	ck_assert_uint_eq(info.model, 0x1A);

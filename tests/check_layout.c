@@ -326,14 +326,14 @@ START_TEST(cpu_table_names_the_layouts)
 			/* the vendor's data makes its layout (check_perfmon): no file stands in */
 			ck_assert_int_ne(layout_find(LAYOUT_SRCDIR, &info, &l, err, sizeof(err)), 0);
 			ck_assert_msg(strstr(err, "vendor's data"), "%s", err);
-			ck_assert_int_eq(cpuid_uarch_of(&info), m->p->uarch);
+			ck_assert_int_eq(cpumodel_uarch_of(&info), m->p->uarch);
 			continue;
 		}
 		ck_assert_msg(layout_find(LAYOUT_SRCDIR, &info, &l, err, sizeof(err)) == 0, "%s", err);
 		ck_assert_msg(!strcmp(l->name, m->p->layout), "%02X_%02X: table says %s, pmutop picks %s",
 			      m->family, m->model, m->p->layout, l->name);
 		ck_assert(layout_covers(l, &info));
-		ck_assert_int_eq(cpuid_uarch_of(&info), m->p->uarch);
+		ck_assert_int_eq(cpumodel_uarch_of(&info), m->p->uarch);
 		ck_assert_msg(m->p->uncore != CPUMODEL_UNCORE_NONE || m->p->channels == 0, "%s", m->name);
 		layout_free(l);
 	}

@@ -34,6 +34,7 @@ static void rig_open(struct rig *r, const char *machine)
 
 	ck_assert_msg(emu_create(machine, SCENARIO_SRCDIR, &r->e, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(cpuid_identify(emu_cpuid_leaf, r->e, &info, err, sizeof(err)), 0);
+	cpumodel_classify(&info);
 	msr_allow_build(&info, emu_machine(r->e)->cbo, &r->allow);
 	t = emu_topo(r->e);
 	n = t->nonline;
@@ -149,6 +150,7 @@ static void assumed(unsigned model, unsigned version, struct msr_allowlist *l)
 
 	cpuid_assume(6, model, 0, &info);
 	info.perfmon_version = version;
+	cpumodel_classify(&info);
 	msr_allow_build(&info, 0, l);
 }
 

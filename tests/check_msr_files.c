@@ -77,6 +77,7 @@ START_TEST(cpuid_file_identifies_the_machine)
 	char err[256];
 
 	ck_assert_msg(cpuid_identify_root(hw.dir, &info, err, sizeof(err)) == 0, "%s", err);
+	cpumodel_classify(&info);
 	ck_assert_int_eq(info.uarch, CPUID_UARCH_NEHALEM);
 	ck_assert_uint_eq(info.gp_counters, 4);
 	ck_assert_ptr_nonnull(strstr(info.brand, "X5570"));
@@ -321,8 +322,10 @@ int main(void)
 		fakehw_stop(&hw, SIGTERM);
 		return EXIT_FAILURE;
 	}
-	if (cpuid_identify_root(hw.dir, &info, err, sizeof(err)) == 0)
+	if (cpuid_identify_root(hw.dir, &info, err, sizeof(err)) == 0) {
+		cpumodel_classify(&info);
 		msr_allow_build(&info, 0, &allow);
+	}
 	sr = srunner_create(msr_files_suite());
 	srunner_set_tap(sr, "-");
 	srunner_run_all(sr, CK_SILENT);

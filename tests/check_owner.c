@@ -33,6 +33,7 @@ static void scan(const char *machine, void (*foreign)(struct emu *), const char 
 
 	ck_assert_int_eq(emu_create(machine, SCENARIO_SRCDIR, &e, err, sizeof(err)), 0);
 	ck_assert_int_eq(cpuid_identify(emu_cpuid_leaf, e, &info, err, sizeof(err)), 0);
+	cpumodel_classify(&info);
 	msr_allow_build(&info, emu_machine(e)->cbo, &allow);
 	t = emu_topo(e);
 	for (int i = 0; i < t->nonline; i++)

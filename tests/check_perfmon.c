@@ -245,6 +245,7 @@ START_TEST(amd_generations_make_their_layouts)
 			continue;
 		rows++;
 		cpuid_assume(m->family, m->model, 0, &info);
+		cpumodel_classify(&info);
 		ck_assert_int_eq(modelmap_find(AMD_SRCDIR, "AuthenticAMD", m->family, m->model, 0, 0,
 					      path, err, sizeof(err)), 0);
 		ck_assert_int_eq(perfmon_load(path, &p, err, sizeof(err)), 0);
@@ -295,6 +296,7 @@ START_TEST(amd_generations_make_their_layouts)
 
 		cpuid_assume(0x15, 0x01, 0, &info);
 		info.vendor_id = CPUID_VENDOR_AMD;
+		cpumodel_classify(&info);
 		ck_assert_int_eq(session_vendor_layout_for(PERFMON_SRCDIR, &info, &mc, &l, notice,
 							   sizeof(notice)), -ENOENT);
 		ck_assert_str_eq(notice, "");

@@ -32,8 +32,8 @@
  * Without engine_start(), engine_step() drives it synchronously (tests).
  *
  * Shutdown order: engine_stop() (sampler joined, no more register access),
- * then msr_restore_all()/msr_close() by the owner of the msr_dev, then
- * engine_free().
+ * then the source's own restore and close by whoever opened the device,
+ * then engine_free().
  *
  * The counts come from a source behind source_ops.h (engine_config.core_ops
  * and uncore_ops): the engine runs one loop whatever the source; what it

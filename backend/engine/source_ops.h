@@ -94,8 +94,8 @@ struct src_cpu {
 	double fixed_run[PMU_MAX_FIXED];
 	/*
 	 * Per layout event, what it counted this interval (ev), and of that the
-	 * turns whose start or end is unsure (uev: an access that waited,
-	 * msr_sweep_read_set): the figure leaves those out when the event has
+	 * turns whose start or end is unsure (uev: an access that waited, as the
+	 * register source finds): the figure leaves those out when the event has
 	 * other turns in the interval.
 	 */
 	struct src_tally *ev, *uev;

@@ -1,11 +1,10 @@
 /*
- * cpuid: CPUID decoding; the microarchitecture comes from the model table (cpumodel).
+ * cpuid: CPUID decoding; the microarchitecture is the model table's to say (cpumodel_classify).
  * Main thread only.
  */
 #include "cpuid.h"
 #include "rootfs.h"
 #include "text.h"
-#include "cpumodel.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,16 +30,6 @@ const char *cpuid_uarch_name(enum cpuid_uarch uarch)
 	return cpuid_uarch_names[uarch];
 }
 
-enum cpuid_uarch cpuid_uarch_of(const struct cpuid_info *info)
-{
-	const struct cpumodel *m = cpumodel_of(info);
-
-	if (m)
-		return m->p->uarch;
-	return info->vendor_id == CPUID_VENDOR_INTEL && info->perfmon_version > 0
-	       ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
-}
-
 const char *cpuid_vendor_string(enum cpuid_vendor vendor)
 {
 	return vendor == CPUID_VENDOR_INTEL ? "GenuineIntel"
@@ -62,7 +51,7 @@ void cpuid_assume(unsigned family, unsigned model, unsigned stepping, struct cpu
 	info->gp_counters = amd ? 6 : 4;
 	info->gp_width = 48;
 	info->perfmon_version = amd ? 0 : 3;
-	info->uarch = cpuid_uarch_of(info);
+	info->uarch = CPUID_UARCH_UNKNOWN; /* the CPU table's to say: cpumodel_classify */
 	info->uarch_name = cpuid_uarch_name(info->uarch);
 }
 
@@ -187,7 +176,7 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 	text_clean_in_place(info->brand, sizeof(info->brand));
 	text_clean_in_place(info->vendor, sizeof(info->vendor));
 
-	info->uarch = cpuid_uarch_of(info);
+	info->uarch = CPUID_UARCH_UNKNOWN; /* the CPU table's to say: cpumodel_classify */
 	info->uarch_name = cpuid_uarch_name(info->uarch);
 	return 0;
 }

@@ -66,6 +66,10 @@ struct cpuid_info {
 	 * (arch/x86/events/intel/core.c, update_pmu_cap).
 	 */
 	bool evtsel_umask2, evtsel_eq;
+	/*
+	 * The microarchitecture, which the CPU table says (cpumodel_classify,
+	 * after cpuid_identify and cpuid_assume): UNKNOWN until then
+	 */
 	enum cpuid_uarch uarch;
 	const char *uarch_name;           /* "Nehalem", "Westmere", "Skylake client", ... */
 };
@@ -110,13 +114,6 @@ int cpuid_check_intel_perfmon(const struct cpuid_info *info, char *err, size_t e
  * ROOT/dev/cpu/0/cpuid when ROOT is not "/", else the cpuid instruction.
  */
 int cpuid_identify_root(const char *root, struct cpuid_info *info, char *err, size_t errlen);
-
-/*
- * The microarchitecture of INFO's CPU: its row's in the CPU table, else
- * the architectural fallback for an Intel CPU with architectural perfmon,
- * else unknown.
- */
-enum cpuid_uarch cpuid_uarch_of(const struct cpuid_info *info);
 
 /* "Nehalem" etc., for UARCH. */
 const char *cpuid_uarch_name(enum cpuid_uarch uarch);

@@ -14,10 +14,40 @@
 #ifndef PMUTOP_THROTTLE_H
 #define PMUTOP_THROTTLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-#include "sample.h"
 #include "topo.h"
+
+/*
+ * The kernel's thermal_throttle counters over the interval (arch/x86's
+ * therm_throt: /sys/devices/system/cpu/cpuN/thermal_throttle), per socket:
+ * the package's throttle events and milliseconds (PROCHOT, the package's
+ * thermal or power limit), and of its cores how many throttled, their
+ * events and milliseconds summed.  NaN where not read.  A sample carries
+ * them (sample.h: its throttle table's columns); they are defined here,
+ * where they are read.
+ */
+struct sample_throttle_socket {
+	double pkg_events, pkg_ms;
+	int cores;            /* cores that throttled in the interval */
+	double core_events, core_ms;
+	/* power-limit notifications (package_power_limit_count, core_power_limit_count summed) */
+	double pkg_pl_events, core_pl_events;
+};
+
+/* Why a sample_throttle has no power-limit notifications (its power_limit false). */
+#define SAMPLE_THROTTLE_NO_PL "the kernel counts power-limit notifications only when booted with " \
+	"int_pln_enable (on a CPU with PLN): no package_power_limit_count"
+
+struct sample_throttle {
+	int nsockets;         /* as the sample's sockets, in their order */
+	struct sample_throttle_socket *s;
+	bool time;            /* the kernel gives the time (*_total_time_ms of newer kernels); else counts */
+	bool power_limit;     /* the kernel counts power-limit notifications (booted with int_pln_enable) */
+	double window_s;      /* the seconds since the look before, on the sampler's clock; NaN the first */
+	char why[200];        /* none read: why, and nsockets 0 */
+};
 
 struct throttle;
 

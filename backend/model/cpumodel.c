@@ -123,6 +123,22 @@ const struct cpumodel *cpumodel_of(const struct cpuid_info *info)
 			      info->core_type);
 }
 
+enum cpuid_uarch cpumodel_uarch_of(const struct cpuid_info *info)
+{
+	const struct cpumodel *m = cpumodel_of(info);
+
+	if (m)
+		return m->p->uarch;
+	return info->vendor_id == CPUID_VENDOR_INTEL && info->perfmon_version > 0
+	       ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
+}
+
+void cpumodel_classify(struct cpuid_info *info)
+{
+	info->uarch = cpumodel_uarch_of(info);
+	info->uarch_name = cpuid_uarch_name(info->uarch);
+}
+
 const struct cpumodel *cpumodel_find(enum cpuid_vendor vendor, unsigned family, unsigned model)
 {
 	return cpumodel_match(vendor, family, model, -1, 0);

@@ -97,6 +97,16 @@ extern const int cpumodel_count;
  */
 const struct cpumodel *cpumodel_of(const struct cpuid_info *info);
 
+/*
+ * The microarchitecture of INFO's CPU: its row's in the table, else the
+ * architectural fallback for an Intel CPU with architectural perfmon, else
+ * unknown.
+ */
+enum cpuid_uarch cpumodel_uarch_of(const struct cpuid_info *info);
+
+/* INFO's uarch and uarch_name, as cpumodel_uarch_of says: after cpuid_identify, cpuid_assume. */
+void cpumodel_classify(struct cpuid_info *info);
+
 /* The row of VENDOR FAMILY MODEL (any stepping, any core type), or NULL. */
 const struct cpumodel *cpumodel_find(enum cpuid_vendor vendor, unsigned family, unsigned model);
 

@@ -174,7 +174,7 @@ int layout_unavailable(struct layout_parser *p)
 		return rc;
 	if (!p->tok[4].text[0])
 		return layout_fail(p, p->tok[4].at, "the reason it is not counted, not \"\"");
-	/* a formula that reads nothing; the value is n/a whatever it says (sample_eval_metrics) */
+	/* a formula that reads nothing; the value is n/a whatever it says (the sample's evaluation) */
 	if (expr_parse("0", NULL, NULL, &m.expr, &col, why, sizeof(why)))
 		return layout_fail(p, p->tok[0].at, "%s", why);
 	m.scope = (enum layout_scope)s;

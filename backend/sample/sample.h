@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "layout.h"
+#include "throttle.h"
 #include "who_snap.h"
 
 /* The longest reason a group is blocked for (with the fix in it). */
@@ -76,21 +77,6 @@ struct sample_flag {
 };
 
 /*
- * The kernel's thermal_throttle counters over the interval (arch/x86's
- * therm_throt: /sys/devices/system/cpu/cpuN/thermal_throttle), per socket:
- * the package's throttle events and milliseconds (PROCHOT, the package's
- * thermal or power limit), and of its cores how many throttled, their
- * events and milliseconds summed.  NaN where not read.
- */
-struct sample_throttle_socket {
-	double pkg_events, pkg_ms;
-	int cores;            /* cores that throttled in the interval */
-	double core_events, core_ms;
-	/* power-limit notifications (package_power_limit_count, core_power_limit_count summed) */
-	double pkg_pl_events, core_pl_events;
-};
-
-/*
  * The throttle table's figures, once, in its columns' order (after the
  * socket's id): JSON's column, the long CSV's figure, its unit, where a
  * socket's value is.  The writers (JSON's throttle table, the long CSV) and
@@ -122,19 +108,6 @@ extern const int sample_throttle_ncols;
 /* Column C's value of socket X, NaN where not read; and setting it. */
 double sample_throttle_get(const struct sample_throttle_socket *x, const struct sample_throttle_col *c);
 void sample_throttle_set(struct sample_throttle_socket *x, const struct sample_throttle_col *c, double v);
-
-/* Why a sample_throttle has no power-limit notifications (its power_limit false). */
-#define SAMPLE_THROTTLE_NO_PL "the kernel counts power-limit notifications only when booted with " \
-	"int_pln_enable (on a CPU with PLN): no package_power_limit_count"
-
-struct sample_throttle {
-	int nsockets;         /* as the sample's sockets, in their order */
-	struct sample_throttle_socket *s;
-	bool time;            /* the kernel gives the time (*_total_time_ms of newer kernels); else counts */
-	bool power_limit;     /* the kernel counts power-limit notifications (booted with int_pln_enable) */
-	double window_s;      /* the seconds since the look before, on the sampler's clock; NaN the first */
-	char why[200];        /* none read: why, and nsockets 0 */
-};
 
 /*
  * The sockets that throttled in S's interval, for a person: "S0: package

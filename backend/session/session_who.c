@@ -61,8 +61,16 @@ int session_who_open(struct session *s, const struct session_config *c, char *er
 		wc.count_why = "counted per cgroup through the kernel (--source perf): pmutop holds the "
 			       "counters' registers itself here";
 	if (s->src && s->f.kernel) {
+		struct source_kernel_counters k;
+
 		wc.layout = s->layout;
-		source_who_counters(s->src, &wc);
+		if (source_kernel_counters(s->src, &k)) {
+			wc.perf = k.sys;
+			wc.access = k.access;
+			wc.perf_cpu = k.cpu;
+			wc.cpu_type = k.cpu_type;
+			wc.ntypes = k.ntypes;
+		}
 	}
 	if (c->who_resctrl && files.own) {
 		snprintf(err, errlen, "--who-resctrl makes monitoring groups in a machine's resctrl; the "

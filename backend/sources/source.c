@@ -225,6 +225,7 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 		rc = cpuid_identify(emu_cpuid_leaf, s->emu, &s->info, err, errlen);
 		if (rc)
 			goto fail;
+		cpumodel_classify(&s->info);
 		s->dram_mts = emu_machine(s->emu)->dram_mts;
 		s->simulated = true;
 		snprintf(s->name, sizeof(s->name), "SIMULATED %s:%s", emu_machine(s->emu)->name,
@@ -235,6 +236,7 @@ static int source_open_any(const struct machine *m, struct emu *emu, bool perf, 
 		rc = cpuid_identify_root(root, &s->info, err, errlen);
 		if (rc)
 			goto fail;
+		cpumodel_classify(&s->info);
 		rc = topo_load_root(root, &s->own_topo, err, errlen);
 		if (rc)
 			goto fail;
@@ -397,13 +399,17 @@ int source_identify(const struct machine *m, struct cpuid_info *info, char *err,
 	struct emu *e;
 	int rc;
 
-	if (!machine_simulated(m))
-		return cpuid_identify_root(machine_root(m), info, err, errlen);
-	e = machine_emu(m, err, errlen);
-	if (!e)
-		return -EINVAL;
-	rc = cpuid_identify(emu_cpuid_leaf, e, info, err, errlen);
-	emu_free(e);
+	if (!machine_simulated(m)) {
+		rc = cpuid_identify_root(machine_root(m), info, err, errlen);
+	} else {
+		e = machine_emu(m, err, errlen);
+		if (!e)
+			return -EINVAL;
+		rc = cpuid_identify(emu_cpuid_leaf, e, info, err, errlen);
+		emu_free(e);
+	}
+	if (!rc)
+		cpumodel_classify(info);
 	return rc;
 }
 

@@ -27,7 +27,9 @@
 
 struct emu;
 struct perf_pmus;
-struct who_config;
+struct perf_sys;
+struct perf_access;
+struct perf_pmu;
 
 /* Which files a run reads beside the counters (source_files). */
 enum source_files_kind { SOURCE_FILES_WHO, SOURCE_FILES_THROTTLE, SOURCE_NFILES };
@@ -105,11 +107,20 @@ bool source_counts_command(const struct source *s);
 bool source_command_user_only(const struct source *s);
 
 /*
- * For the who collector counting through S's kernel: its system calls, what
- * this user may count, the core PMU and each CPU's PMU type (a hybrid's) into
- * WC.  Nothing for a source that is not the kernel's.
+ * What a collector counting through S's kernel needs of it (the who
+ * collector's): its system calls, what this user may count, the core PMU
+ * and each CPU's PMU type (a hybrid's; NULL for one kind).
  */
-void source_who_counters(struct source *s, struct who_config *wc);
+struct source_kernel_counters {
+	const struct perf_sys *sys;
+	const struct perf_access *access;
+	const struct perf_pmu *cpu;
+	const unsigned *cpu_type;
+	int ntypes;
+};
+
+/* S's kernel's counters into *OUT: false (nothing said) for a source that is not the kernel's. */
+bool source_kernel_counters(struct source *s, struct source_kernel_counters *out);
 
 /* The PMUs of S's kernel (perf_pmus.h): 0, or -errno with ERR. */
 int source_pmus(const struct source *s, struct perf_pmus *p, char *err, size_t errlen);

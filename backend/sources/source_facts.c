@@ -9,7 +9,6 @@
 #include "guardian.h"
 #include "owner.h"
 #include "perf_pmus.h"
-#include "who.h"
 #include "xmalloc.h"
 
 #include <errno.h>
@@ -140,15 +139,14 @@ bool source_command_user_only(const struct source *s)
 	return s->kern.access.paranoid >= 2 && !s->kern.access.cap_perfmon;
 }
 
-void source_who_counters(struct source *s, struct who_config *wc)
+bool source_kernel_counters(struct source *s, struct source_kernel_counters *out)
 {
 	if (!s->perf)
-		return;
-	wc->perf = s->kern.sys;
-	wc->access = &s->kern.access;
-	wc->perf_cpu = &s->kern.cpu;
+		return false;
+	*out = (struct source_kernel_counters){ .sys = s->kern.sys, .access = &s->kern.access,
+						.cpu = &s->kern.cpu };
 	if (!s->kern.have_atom || !s->cpu_kind)
-		return;
+		return true;
 	/* a hybrid's CPUs count through their own kind's PMU */
 	free(s->kern.who_types);
 	s->kern.who_types = xcalloc((size_t)s->ncpu_kind + 1, sizeof(unsigned));
@@ -157,8 +155,9 @@ void source_who_counters(struct source *s, struct who_config *wc)
 				  ? s->kern.lowpower.type
 				  : s->cpu_kind[i] == LAYOUT_CORES_E || s->cpu_kind[i] == LAYOUT_CPU_LPE
 				  ? s->kern.atom.type : s->kern.cpu.type;
-	wc->cpu_type = s->kern.who_types;
-	wc->ntypes = s->ncpu_kind;
+	out->cpu_type = s->kern.who_types;
+	out->ntypes = s->ncpu_kind;
+	return true;
 }
 
 int source_pmus(const struct source *s, struct perf_pmus *p, char *err, size_t errlen)

@@ -55,7 +55,7 @@ struct source_kern {
 	struct emu_perf *emu;        /* --sim: the emulated kernel */
 	const struct perf_sys *sys;  /* NULL: the kernel's system calls */
 	bool task;                   /* counting one command, not whole CPUs (engine_attach) */
-	unsigned *who_types;         /* each CPU's PMU type for the who collector (source_who_counters) */
+	unsigned *who_types;         /* each CPU's PMU type for the who collector (source_kernel_counters) */
 };
 
 struct source {

@@ -5,6 +5,7 @@
  */
 #include "app.h"
 #include "batch.h"
+#include "cpumodel.h"
 #include "paths.h"
 #include "perfmon_layout.h"
 
@@ -22,6 +23,7 @@ int mode_list_events(const struct options *opt)
 	if (opt->has_model) {
 		/* with hyper-threading, what every model a layout covers has */
 		cpuid_assume(opt->family, opt->model, opt->stepping, &info);
+		cpumodel_classify(&info);
 	} else if ((rc = session_identify(opt->machine, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return session_machine_simulated(opt->machine) ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;

@@ -136,6 +136,7 @@ int mode_list_metrics(const struct options *opt)
 	memset(&info, 0, sizeof(info));
 	if (opt->has_model) {
 		cpuid_assume(opt->family, opt->model, opt->stepping, &info);
+		cpumodel_classify(&info);
 	} else if ((rc = session_identify(opt->machine, &info, err, sizeof(err)))) {
 		fprintf(stderr, "pmutop: %s\n", err);
 		return session_machine_simulated(opt->machine) ? OPTIONS_EXIT_USAGE : EXIT_FAILURE;
