@@ -7,7 +7,9 @@
 # only through source_ops.h, and the engine includes no source's header;
 # and no front end tests a box kind by name (they are data: layout_pmu_kinds);
 # and tui/'s folders include one another one way, down TUI_LAYERS (a pane
-# and the screen that hosts it are one room: screen/panes is screen's); and
+# and the screen that hosts it are one room: screen/panes is screen's), and
+# backend/'s down BACKEND_LAYERS (the CPU's decoding asks no model table,
+# the sample's throttle rows are the reader's); and
 # the emulator stays below the device line: the engine, the session, the
 # sample and the front ends include none of sources/sim's headers (the
 # source layer, machine.c and source.c, opens it as it opens a root); and
@@ -19,7 +21,7 @@
 # build enforces the second rule too (the front ends' include path lacks
 # those folders).
 . "$top_srcdir/tests/lib.sh"
-plan 14
+plan 16
 
 SEAM_DIRS="backend/base backend/machine backend/model backend/sample backend/session"
 
@@ -53,16 +55,19 @@ inside() {
 }
 
 # tui/'s folders, the one that runs the others first: a folder includes only the headers of
-# itself and of the folders after it
+# itself and of the folders after it; and backend/'s, the session first, the ground last
 TUI_LAYERS="app screen serve replay out proc"
+BACKEND_LAYERS="session os who sources engine sample model machine base"
 
-# layers ROOT: the includes of a tui/ header of a folder above the includer's
+# layers ROOT TOP LAYERS...: the includes of a TOP/ header of a folder above the includer's
 layers() {
-	for d in $TUI_LAYERS; do
+	root=$1 top=$2
+	shift 2
+	for d in "$@"; do
 		below=false
-		for e in $TUI_LAYERS; do
+		for e in "$@"; do
 			[ "$e" = "$d" ] && { below=true; continue; }
-			$below || inside "$1" "tui/$d" $(headers_under "$1/tui/$e")
+			$below || inside "$root" "$top/$d" $(headers_under "$root/$top/$e")
 		done
 	done
 }
@@ -76,7 +81,8 @@ violations() {
 	outside "$1" tui $tui_headers $seam_headers
 	outside "$1" backend/engine $engine_headers
 	inside "$1" backend/sources engine_int.h uncore_int.h
-	layers "$1"
+	layers "$1" tui $TUI_LAYERS
+	layers "$1" backend $BACKEND_LAYERS
 	sim_headers=$(headers_under "$1/backend/sources/sim")
 	for d in backend/engine backend/session backend/sample tui; do
 		inside "$1" "$d" $sim_headers
@@ -96,7 +102,13 @@ if [ -z "$bad" ]; then pass "the tree keeps the seam"; else fail "the tree keeps
 # the check sees every kind of violation (it is not vacuous)
 tmp=$(mktemp -d)
 mkdir -p "$tmp/tui/screen" "$tmp/tui/out" "$tmp/tui/app" "$tmp/backend/session" "$tmp/backend/sources/msr" \
-	"$tmp/backend/engine" "$tmp/backend/sources/sim"
+	"$tmp/backend/engine" "$tmp/backend/sources/sim" "$tmp/backend/machine" "$tmp/backend/model" \
+	"$tmp/backend/sample"
+: >"$tmp/backend/model/cpumodel.h"
+: >"$tmp/backend/sample/sample.h"
+: >"$tmp/backend/machine/topo.h"
+printf '#include "cpumodel.h"\n' >"$tmp/backend/machine/c.c"
+printf '#include "sample.h"\n#include "topo.h"\n' >"$tmp/backend/model/s.c"
 cp "$top_srcdir"/backend/sources/sim/*.h "$tmp/backend/sources/sim/"
 printf '#include "emu.h"\n' >"$tmp/backend/session/e.c"
 printf '#include "source_int.h"\n' >"$tmp/backend/session/f.c"
@@ -131,6 +143,10 @@ expect_match "the session including what a source holds is caught (it asks throu
 	"$bad" "backend/session/f.c:source_int.h"
 expect_match "the session including a source's own header is caught (source.h is its door)" \
 	"$bad" "backend/session/g.c:lock.h"
+expect_match "a machine file including the model table is caught (backend's folders go one way)" \
+	"$bad" "backend/machine/c.c:cpumodel.h"
+case "$bad" in *"s.c:topo.h"*) fail "... and a model file the sample's, not the machine's" "$bad" ;;
+*) expect_match "... and a model file the sample's, not the machine's" "$bad" "backend/model/s.c:sample.h" ;; esac
 case "$bad" in *"g.c:source.h"*) fail "... and source.h is let through" "$bad" ;; *) pass "... and source.h is let through" ;; esac
 
 # a module stays small enough to read: no source file over 600 lines (the tests aside)
