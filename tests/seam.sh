@@ -29,11 +29,11 @@ headers_under() { # DIR...: the base names of the headers under them
 	for d in "$@"; do [ -d "$d" ] && find "$d" -name '*.h' -printf '%f\n'; done
 }
 
-# includes ROOT DIR: "FILE HEADER" for each include of a file under ROOT/DIR
+# includes ROOT DIR: "FILE HEADER" for each include of a file under ROOT/DIR (one grep for them all)
 includes() {
-	find "$1/$2" -name '*.[ch]' 2>/dev/null | while read -r f; do
-		sed -n "s#^\#include \"\([^\"]*\)\".*#${f#$1/} \1#p" "$f"
-	done
+	[ -d "$1/$2" ] || return 0
+	grep -rH --include='*.[ch]' '^#include "' "$1/$2" 2>/dev/null |
+		sed -n "s#^$1/\([^:]*\):\#include \"\([^\"]*\)\".*#\1 \2#p"
 }
 
 # outside ROOT DIR ALLOWED...: the includes under DIR of headers not in ALLOWED
