@@ -21,7 +21,11 @@ fakehw_cleanup='for n in "" -2 -3 -4; do tmux -L pmutop-attack-$$$n kill-server 
 export XDG_CONFIG_HOME="$u/rootconfig" XDG_RUNTIME_DIR="$u" TMPDIR="$u"
 cp "$PMUTOP" "$u/pmutop"
 chmod 755 "$u/pmutop"
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+as_nobody() { $NOBODY "$@"; }
+# a helper in the background runs as $NOBODY CMD &, not through the function: $! is then the
+# helper itself (a function call backgrounded is a subshell, which a kill left without its
+# child, and that child held the test's output open until it ended on its own)
 PY3=/usr/bin/python3 # the system's: nobody may not run a user's python
 lockdir="$dir/run/lock"
 victim="$u/victim"
@@ -38,7 +42,7 @@ rm -f "$lockdir/pmutop.lock"
 chmod 1777 "$lockdir"
 
 # ---- 2. nobody cannot take the lock
-as_nobody sh -c "exec 9>'$lockdir/pmutop.lock' && flock -n 9 && sleep 30" &
+$NOBODY sh -c "exec 9>'$lockdir/pmutop.lock' && flock -n 9 && exec sleep 30" >/dev/null 2>&1 &
 flocker=$!
 run as_nobody flock -n "$dir/dev/cpu/0/msr" true
 expect_match "nobody cannot open the device the lock is taken on" "$err" "Permission denied"
@@ -63,7 +67,7 @@ while True:
     c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nX-Pmutop-Owner: pid 1 on forged\r\n\r\n" % len(head) + head)
     c.close()
 PYEOF
-as_nobody $PY3 "$u/forge.py" "$lockdir/pmutop.sock" &
+$NOBODY $PY3 "$u/forge.py" "$lockdir/pmutop.sock" >/dev/null 2>"$u/forge.err" &
 forger=$!
 i=0
 while [ ! -S "$lockdir/pmutop.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -74,7 +78,7 @@ case "$out$err" in *"on forged"*) fail "... never showing what it was sent" "$ou
 kill $forger 2>/dev/null
 wait $forger 2>/dev/null
 rm -f "$lockdir/pmutop.sock"
-as_nobody $PY3 "$u/forge.py" "$lockdir/pmutop.sock" &
+$NOBODY $PY3 "$u/forge.py" "$lockdir/pmutop.sock" >/dev/null 2>"$u/forge.err" &
 forger=$!
 i=0
 while [ ! -S "$lockdir/pmutop.sock" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
@@ -138,7 +142,7 @@ while time.time() < end:
     except OSError:
         pass
 PYEOF
-as_nobody $PY3 "$u/racer.py" "$spot" "$victim" &
+$NOBODY $PY3 "$u/racer.py" "$spot" "$victim" >/dev/null 2>"$u/racer.err" &
 racer=$!
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	"$PMUTOP" --sim nehalem-ep -b -n 1 -d 0.1 --record "$spot/race.jsonl" >/dev/null 2>&1
