@@ -34,9 +34,9 @@ static const struct {
 } own_files[PERFMON_OWN_FILES] = {
 	[PERFMON_OWN_POWER] = { "power", { "Power", "Power.ram", "Power.cores", "Power.psys" },
 				{ PERFMON_RAPL_PKG, PERFMON_RAPL_RAM, PERFMON_RAPL_CORES,
-				  PERFMON_RAPL_PSYS } },
-	[PERFMON_OWN_CSTATE] = { "cstate", { "CStates", "CStates.pkg" }, { 0 } },
-	[PERFMON_OWN_MEMORY] = { "memory", { "Memory" }, { 0 } },
+				  PERFMON_RAPL_PSYS }, false },
+	[PERFMON_OWN_CSTATE] = { "cstate", { "CStates", "CStates.pkg" }, { 0 }, false },
+	[PERFMON_OWN_MEMORY] = { "memory", { "Memory" }, { 0 }, false },
 	/* the groups over the vendor's events (perfmon_own_vendor): every group the file has */
 	[PERFMON_OWN_LINKS] = { "links", { NULL }, { 0 }, true },
 	[PERFMON_OWN_CXL] = { "cxl", { NULL }, { 0 }, true },
