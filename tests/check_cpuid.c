@@ -12,6 +12,7 @@
 
 #include "check_main.h"
 #include "cpuid.h"
+#include "cpumodel.h"
 #include "emu.h"
 
 static void identify(const char *machine, struct cpuid_info *info)

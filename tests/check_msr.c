@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "cpumodel.h"
 #include "emu.h"
 #include "msr.h"
 #include "pmu_regs.h"

@@ -14,6 +14,7 @@
 
 #include "check_main.h"
 #include "cpuid.h"
+#include "cpumodel.h"
 #include "fakehw_spawn.h"
 #include "msr.h"
 #include "pmu_regs.h"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "cpumodel.h"
 #include "emu.h"
 #include "lock.h"
 #include "msr.h"
