@@ -137,6 +137,11 @@ START_TEST(vendor_files_are_parts_a_layout_of_ones_own_cannot_name_vendor)
 					   "  event INST_RETIRED.ANY vendor\nend\n", "core", &l, err,
 					   sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "core:5:") && strstr(err, "'pmu cha' or 'pmu upi'"), "%s", err);
+	/* another uncore's (AMD's data fabric: its encodings are not the CHA's and links') */
+	ck_assert_int_eq(layout_parse_part("pmutop-layout 1\nlayout x\nvendor amd\ngroup g\n  key 1\n"
+					   "  pmu df\n  event dram_channel_data_controller_0 vendor\nend\n",
+					   "df", &l, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "df:7:") && strstr(err, "'pmu cha' or 'pmu upi'"), "%s", err);
 	ck_assert_int_eq(layout_parse_part("pmutop-layout 1\nlayout x\ngroup g\n  key 1\n  pmu upi\n"
 					   "  event UNC_UPI_CLOCKTICKS vendor box=1\nend\n", "box", &l,
 					   err, sizeof(err)), -EINVAL);

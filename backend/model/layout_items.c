@@ -287,10 +287,10 @@ int layout_event(struct layout_parser *p)
 			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' or a libpfm4 name "
 					   "('vendor' takes the encoding from the vendor's data: only "
 					   "pmutop's own files in layouts/own have it)");
-		if (!layout_pmu_kinds[pmu].per_socket)
+		if (pmu != LAYOUT_PMU_CHA && pmu != LAYOUT_PMU_UPI)
 			return layout_fail(p, p->tok[2].at, "'raw FIELD=VALUE...' or a libpfm4 name "
-					   "('vendor' names an uncore event of the vendor's data: a "
-					   "group of 'pmu cha' or 'pmu upi')");
+					   "('vendor' names an uncore event of Intel's data: a group of "
+					   "'pmu cha' or 'pmu upi', whose encodings pmutop writes)");
 		if (p->ntok > 3)
 			return layout_fail(p, p->tok[3].at, "the end of the line after 'vendor' (its "
 					   "box and channel are the generator's)");
