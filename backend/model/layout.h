@@ -172,9 +172,10 @@ extern const char *const layout_scope_names[LAYOUT_NSCOPES];
  * Names a part (pmutop's own files, layout_parse_part) may use for facts of
  * the machine, which the layouts made from the vendor's data write as
  * numbers where they take the part in: "chas" (a socket's CHAs), "links"
- * (a socket's UPI links).  NULL-terminated.
+ * (a socket's UPI links).
  */
-extern const char *const layout_part_facts[];
+enum layout_part_fact { LAYOUT_FACT_CHAS, LAYOUT_FACT_LINKS, LAYOUT_NFACTS };
+extern const char *const layout_part_facts[LAYOUT_NFACTS];
 
 /* An event's own privilege levels (Intel's metrics: ":USER", ":SUP"), within the run's. */
 enum layout_ring { LAYOUT_RING_ALL, LAYOUT_RING_USER, LAYOUT_RING_KERNEL };

@@ -100,7 +100,9 @@ const struct layout_pmu_kind layout_pmu_kinds[LAYOUT_NPMUS] = {
 				    .kernel_only = true, .aliases = true, .beside = true },
 };
 
-const char *const layout_part_facts[] = { "chas", "links", NULL };
+const char *const layout_part_facts[LAYOUT_NFACTS] = {
+	[LAYOUT_FACT_CHAS] = "chas", [LAYOUT_FACT_LINKS] = "links",
+};
 
 #define LAYOUT_SUFFIX ".layout"
 #define LAYOUT_MAX_BYTES (1 << 20)

@@ -382,7 +382,7 @@ static int layout_lookup(void *ctx, const char *name, size_t len)
 		if (strlen(layout_builtin_names[i]) == len && !strncmp(layout_builtin_names[i], name, len))
 			return i;
 	/* a part's facts of the machine: a number where a layout takes the part in; checked, not counted */
-	for (int i = 0; p->part && layout_part_facts[i]; i++)
+	for (int i = 0; p->part && i < LAYOUT_NFACTS; i++)
 		if (strlen(layout_part_facts[i]) == len && !strncmp(layout_part_facts[i], name, len))
 			return LAYOUT_B_threads;
 	/* the group's own event, else the first of another group of its key */

@@ -28,7 +28,6 @@
 #define OV_NAME_MAX 160
 
 struct ov_group {
-	const struct perfmon *p;
 	const struct perfmon_layout_config *c;
 	struct perfmon_event ev[OV_EVENTS_MAX];
 	char event[OV_EVENTS_MAX][OV_NAME_MAX]; /* its events' names, as the file writes them */
@@ -36,7 +35,7 @@ struct ov_group {
 	char metric[OV_METRICS_MAX][OV_NAME_MAX];
 	int nmet;
 	bool links;        /* a group of the UPI links: resolved per link */
-	bool failed;       /* a line too long, too many events */
+	bool failed;       /* a metric line without its formula */
 };
 
 /*
@@ -98,6 +97,15 @@ static int ov_find(char (*list)[OV_NAME_MAX], int n, const char *name, size_t le
 	return -1;
 }
 
+/* The part's fact NAME (LEN bytes) is (enum layout_part_fact), or -1. */
+static int ov_fact(const char *name, size_t len)
+{
+	for (int i = 0; i < LAYOUT_NFACTS; i++)
+		if (strlen(layout_part_facts[i]) == len && !strncmp(layout_part_facts[i], name, len))
+			return i;
+	return -1;
+}
+
 /*
  * FORMULA (up to its line's end) into F for link LINK (-1: the socket's, or
  * the group's as written where it is no links' group): each event of the
@@ -118,7 +126,7 @@ static void ov_formula(struct ov_group *g, const char *s, int link, FILE *f)
 				len += 2 + strspn(s + len + 2, "0123456789");
 			fprintf(f, "%.*s", (int)len, s);
 		} else if (isalpha((unsigned char)*s) || *s == '_') {
-			int e, m;
+			int e, m, fact;
 
 			while (isalnum((unsigned char)s[len]) || s[len] == '_' || s[len] == '.')
 				len++;
@@ -133,10 +141,10 @@ static void ov_formula(struct ov_group *g, const char *s, int link, FILE *f)
 				fputc(')', f);
 			} else if (m >= 0 && g->links && link >= 0) {
 				fprintf(f, "%.*s_link%d", (int)len, s, link);
-			} else if (len == 4 && !strncmp(s, "chas", 4)) {
-				fprintf(f, "%d", g->c->chas);
-			} else if (len == 5 && !strncmp(s, "links", 5)) {
-				fprintf(f, "%d", g->links && link >= 0 ? 1 : g->c->upi_links);
+			} else if ((fact = ov_fact(s, len)) >= 0) {
+				/* a link's own metric is over that link alone */
+				fprintf(f, "%d", fact == LAYOUT_FACT_CHAS ? g->c->chas
+					: g->links && link >= 0 ? 1 : g->c->upi_links);
 			} else {
 				fprintf(f, "%.*s", (int)len, s);
 			}
@@ -224,7 +232,6 @@ static bool ov_group(const struct perfmon *p, const struct perfmon_layout_config
 
 	if (!g)
 		return false;
-	g->p = p;
 	g->c = c;
 	for (const char *q = s; ok && q < end; q = ov_next(q)) {
 		ov_word(q, 1, w, sizeof(w));
