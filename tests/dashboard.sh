@@ -108,7 +108,7 @@ panels = [p for p in dash["panels"] if p.get("targets")]
 def published():
     return {machine.get(r["metric"].get("instance"), "?"): float(r["value"][1])
             for r in query("pmutop_samples_total")}
-# a machine lacking a figure is waited for until it has published 12 samples (6 s of its
+# a machine lacking a figure is waited for until it has published 30 samples (15 s of its
 # intervals) since the checks began, not for a time: beside the loaded suite (four busy loops
 # and a build) Granite Rapids' 256 emulated CPUs published so few in 30 s that its CHA groups'
 # turns came in none of them; 300 s at most
@@ -126,7 +126,7 @@ while True:
             short.append("%s: %s lacks %s" % (p["title"], sorted(got), sorted(want.get(p["title"], {"?"}) - got)))
     now = published()
     if not short or time.time() > deadline or \
-            all(now.get(m, 0) - first.get(m, 0) >= 12 for m in lacking):
+            all(now.get(m, 0) - first.get(m, 0) >= 30 for m in lacking):
         break
     time.sleep(0.5)
 print("%d panels" % len(panels))
