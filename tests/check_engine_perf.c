@@ -271,14 +271,14 @@ START_TEST(perf_kernel_server_uncore_counts_the_truth)
 	ck_assert_int_eq(r.src->channels, 8);
 	run_engine_text(&r, kernel_uncore_layout, 1.0);
 	s = run_sample(&r);
-	ck_assert_int_eq(s->nchannels, 8);
+	ck_assert_int_eq(sample_nchannels(s), 8);
 	/* both sockets: 3 metrics of each channel and of the socket, the links, the energy: 2 x 31 */
 	ck_assert_int_eq(check_uncore_truth(&r, s, 0.02), 62);
 	for (int k = 0; k < s->nsockets; k++) {
 		int m = layout_metric_find(r.l, "read_bytes_per_s");
 		double sum = 0;
 
-		for (int ch = 0; ch < s->nchannels; ch++)
+		for (int ch = 0; ch < sample_nchannels(s); ch++)
 			sum += sample_metric(s, sample_channel(s, k, ch), m);
 		ck_assert_msg(fabs(sum - sample_metric(s, &s->sockets[k], m)) <= 1e-6 * sum,
 			      "socket %d: channels %g, socket %g", k, sum,

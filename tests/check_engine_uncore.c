@@ -47,7 +47,7 @@ START_TEST(numa_remote_traffic_shows_on_the_home_socket)
 
 	run_open(&r, "nehalem-ep:numa-remote", "nehalem", "imc", 1.0);
 	s = run_sample(&r);
-	ck_assert_int_eq(s->nchannels, 3);
+	ck_assert_int_eq(sample_nchannels(s), 3);
 	for (int ch = 0; ch < 3; ch++)
 		ck_assert(unc_metric(&r, s, 1, ch, "read_bytes_per_s") >
 			  20 * unc_metric(&r, s, 0, ch, "read_bytes_per_s"));
@@ -110,7 +110,7 @@ START_TEST(imc_32bit_counter_wraps_within_a_long_interval)
 		ck_assert(lines * s->interval_s > 4294967296.0);
 		ck_assert_double_eq_tol(unc_metric(&r, s, 0, -1, "read_bytes_per_s"), 40e9, 40e9 * 0.02);
 		ck_assert_int_eq(s->resets, 0);
-		ck_assert_int_eq(s->nchannels, 0); /* this controller has no per-channel counts */
+		ck_assert_int_eq(sample_nchannels(s), 0); /* this controller has no per-channel counts */
 		sample_release(s);
 	}
 	run_close(&r);

@@ -158,8 +158,8 @@ START_TEST(figures_are_the_samples_in_base_units)
 			      prefix, got, want);
 		checked++;
 	}
-	for (int i = 0; i < s->nsockets * s->nchannels; i++) {
-		const struct sample_entity *e = &s->channels[i];
+	for (int i = 0; i < s->nsockets * sample_nchannels(s); i++) {
+		const struct sample_entity *e = &s->parts[SAMPLE_KIND_CHANNEL].rows[i];
 		double want = sample_metric(s, e, m_read);
 
 		if (!isfinite(want))
@@ -239,8 +239,8 @@ END_TEST
 START_TEST(labels_are_the_os_numbers_json_writes)
 {
 	struct sample *s = (struct sample *)smp[1];
-	struct sample_entity *kinds[] = { s->threads, s->cores, s->sockets, s->channels };
-	int counts[] = { s->nthreads, s->ncores, s->nsockets, s->nsockets * s->nchannels };
+	struct sample_entity *kinds[] = { s->threads, s->cores, s->sockets, s->parts[SAMPLE_KIND_CHANNEL].rows };
+	int counts[] = { s->nthreads, s->ncores, s->nsockets, s->nsockets * sample_nchannels(s) };
 	char prefix[200], *text, *p;
 	int sockets = 0, saved[4][64][2];
 

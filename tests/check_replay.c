@@ -136,7 +136,7 @@ START_TEST(replay_gives_every_metric_back)
 		ck_assert_int_eq(a->seq, b->seq);
 		ck_assert(a->time == b->time && a->interval_s == b->interval_s);
 		ck_assert_int_eq(a->nthreads, b->nthreads);
-		ck_assert_int_eq(a->nchannels, b->nchannels);
+		ck_assert_int_eq(sample_nchannels(a), sample_nchannels(b));
 		ck_assert_int_eq(a->nflags, b->nflags);
 		ck_assert_str_eq(a->warning, b->warning);
 		for (int g = 0; g < l->ngroups; g++)
@@ -157,9 +157,9 @@ START_TEST(replay_gives_every_metric_back)
 					      "live, %.17g replayed", k, l->metrics[m].name, x, y);
 				compared += !isnan(x);
 			}
-			for (int c = 0; c < a->nsockets * a->nchannels; c++) {
-				double x = sample_metric(a, &a->channels[c], m);
-				double y = sample_metric(b, &b->channels[c], m);
+			for (int c = 0; c < a->nsockets * sample_nchannels(a); c++) {
+				double x = sample_metric(a, &a->parts[SAMPLE_KIND_CHANNEL].rows[c], m);
+				double y = sample_metric(b, &b->parts[SAMPLE_KIND_CHANNEL].rows[c], m);
 
 				ck_assert((isnan(x) && isnan(y)) || x == y);
 			}

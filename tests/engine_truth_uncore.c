@@ -200,7 +200,7 @@ int check_uncore_truth(struct run *r, const struct sample *s, double rel)
 					      "%g, truth %g", k, mt->name, got, want);
 				checked++;
 			}
-			for (int ch = 0; ch < s->nchannels && mt->scope == LAYOUT_CHANNEL; ch++) {
+			for (int ch = 0; ch < sample_nchannels(s) && mt->scope == LAYOUT_CHANNEL; ch++) {
 				got = sample_metric(s, sample_channel(s, k, ch), m);
 				want = truth_uncore(r, mt->name, NULL, &c[ch], 1);
 				ck_assert_msg(close_enough(got, want, rel, mt->unit, 0), "socket %d channel "

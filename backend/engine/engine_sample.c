@@ -390,7 +390,7 @@ static void engine_build_cores_sockets(struct engine *e, struct sample *s, const
 		/* seconds and tsc_hz were averaged per core; threads is a plain sum */
 		if (!isnan(s->sockets[k].vars[LAYOUT_B_seconds]))
 			engine_eval(e, s->sockets[k].vars, LAYOUT_SOCKET);
-		for (int c = 0; c < s->nchannels; c++)
+		for (int c = 0; c < sample_nchannels(s); c++)
 			engine_eval(e, sample_channel(s, k, c)->vars, LAYOUT_CHANNEL);
 	}
 	if (e->cfg.cpu_kind)

@@ -118,7 +118,7 @@ double uncore_group_share(const struct uncore *u, int g);
 
 /* Socket and channel inputs of S (events, uncore_clock, dram_peak). */
 void uncore_fill(struct uncore *u, struct sample *s);
-/* The CHAs one by one where the transport reads them apart (sample.boxes; uncore_boxes.c). */
+/* The CHAs one by one where the transport reads them apart (sample_box; uncore_boxes.c). */
 void uncore_fill_boxes(struct uncore *u, struct sample *s);
 
 /*

@@ -4,6 +4,7 @@
  * release.
  */
 #include "sample.h"
+#include "sample_kind.h"
 #include "expr.h"
 #include "xmalloc.h"
 
@@ -53,18 +54,36 @@ struct sample *sample_new(const struct layout *layout, int nthreads, int ncores,
 	return s;
 }
 
-void sample_add_channels(struct sample *s, int nchannels)
+void sample_add_part(struct sample *s, enum sample_kind_id p, int per, bool raw)
 {
-	s->nchannels = nchannels;
-	sample_entities(&s->channels, s->nsockets * nchannels, layout_nvars(s->layout),
-			s->layout->nevents);
+	struct sample_part *pt = &s->parts[p];
+	int n = s->nsockets * per;
+
+	pt->per = per;
+	sample_entities(&pt->rows, n, layout_nvars(s->layout), raw ? s->layout->nevents : 0);
+	for (int i = 0; !raw && i < n; i++)
+		pt->rows[i].raw = pt->rows[i].live = NULL;
 }
 
-struct sample_entity *sample_channel(const struct sample *s, int socket, int ch)
+int sample_part_per(const struct sample *s, enum sample_kind_id p)
 {
-	if (!s->channels || socket < 0 || socket >= s->nsockets || ch < 0 || ch >= s->nchannels)
+	return p >= 0 && p < SAMPLE_NKINDS && s->parts[p].rows ? s->parts[p].per : 0;
+}
+
+struct sample_entity *sample_part(const struct sample *s, enum sample_kind_id p, int socket, int i)
+{
+	int per = sample_part_per(s, p);
+
+	if (socket < 0 || socket >= s->nsockets || i < 0 || i >= per)
 		return NULL;
-	return &s->channels[socket * s->nchannels + ch];
+	return &s->parts[p].rows[socket * per + i];
+}
+
+bool sample_in_part(const struct sample *s, enum sample_kind_id p, const struct sample_entity *e)
+{
+	int per = sample_part_per(s, p);
+
+	return e && per && e >= s->parts[p].rows && e < s->parts[p].rows + s->nsockets * per;
 }
 
 void sample_entity_ids(struct sample_entity *e, int index, int socket, int os_socket_id)
@@ -74,21 +93,6 @@ void sample_entity_ids(struct sample_entity *e, int index, int socket, int os_so
 	e->core = -1;
 	e->os_core_id = -1;
 	e->os_socket_id = os_socket_id;
-}
-
-void sample_add_boxes(struct sample *s, int nboxes)
-{
-	s->nboxes = nboxes;
-	sample_entities(&s->boxes, s->nsockets * nboxes, layout_nvars(s->layout), 0);
-	for (int i = 0; i < s->nsockets * nboxes; i++)
-		s->boxes[i].raw = s->boxes[i].live = NULL;
-}
-
-struct sample_entity *sample_box(const struct sample *s, int socket, int b)
-{
-	if (!s->boxes || socket < 0 || socket >= s->nsockets || b < 0 || b >= s->nboxes)
-		return NULL;
-	return &s->boxes[socket * s->nboxes + b];
 }
 
 void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, ...)
@@ -143,14 +147,11 @@ void sample_release(const struct sample *cs)
 	free(s->threads);
 	free(s->cores);
 	free(s->sockets);
-	if (s->channels) {
-		free(s->channels[0].vars);
-		free(s->channels);
-	}
-	if (s->boxes) {
-		free(s->boxes[0].vars);
-		free(s->boxes);
-	}
+	for (int p = 0; p < SAMPLE_NKINDS; p++)
+		if (s->parts[p].rows) {
+			free(s->parts[p].rows[0].vars);
+			free(s->parts[p].rows);
+		}
 	free(s->flags);
 	free(s->groups);
 	who_snap_free(s->who);
@@ -218,7 +219,7 @@ bool sample_box_metric(const struct layout *l, int m)
 void sample_eval_boxes(struct sample *s)
 {
 	const struct layout *l = s->layout;
-	int *ms = xmalloc(sizeof(int) * ((size_t)l->nmetrics + 1)), n = 0;
+	int *ms = xmalloc(sizeof(int) * ((size_t)l->nmetrics + 1)), n = 0, per = sample_nboxes(s);
 
 	/* the boxes' metrics that counted, the same for every box */
 	for (int m = 0; m < l->nmetrics; m++)
@@ -226,8 +227,8 @@ void sample_eval_boxes(struct sample *s)
 		    sample_group_counted(s, l->metrics[m].group) &&
 		    layout_scope_computed(l->metrics[m].scope, LAYOUT_SOCKET))
 			ms[n++] = m;
-	for (int i = 0; i < s->nsockets * s->nboxes; i++) {
-		double *vars = s->boxes[i].vars;
+	for (int i = 0; i < s->nsockets * per; i++) {
+		double *vars = s->parts[SAMPLE_KIND_CHA].rows[i].vars;
 
 		for (int k = 0; k < n && !isnan(vars[LAYOUT_B_seconds]); k++) {
 			const struct layout_metric *mt = &l->metrics[ms[k]];
@@ -235,7 +236,7 @@ void sample_eval_boxes(struct sample *s)
 			double v = expr_eval(mt->expr, vars);
 
 			if (isfinite(v) && sample_rate(mt))
-				v /= s->nboxes;
+				v /= per;
 			vars[layout_metric_var(l, ms[k])] = isfinite(v) ? v : NAN;
 		}
 	}
@@ -250,12 +251,14 @@ void sample_recompute(struct sample *s)
 	for (int i = 0; i < s->ncores; i++)
 		if (!isnan(s->cores[i].vars[LAYOUT_B_threads]))
 			sample_eval(s, s->cores[i].vars, LAYOUT_CORE);
-	for (int i = 0; i < s->nsockets; i++) {
+	for (int i = 0; i < s->nsockets; i++)
 		if (!isnan(s->sockets[i].vars[LAYOUT_B_seconds]))
 			sample_eval(s, s->sockets[i].vars, LAYOUT_SOCKET);
-		for (int c = 0; c < s->nchannels; c++)
-			sample_eval(s, sample_channel(s, i, c)->vars, LAYOUT_CHANNEL);
-	}
+	/* a socket's parts with inputs of their own (the channels), at their kind's scope */
+	for (int k = 0; k < SAMPLE_NKINDS; k++)
+		for (int i = 0; sample_kinds[k].part && !sample_kinds[k].keeps &&
+				i < s->nsockets * sample_part_per(s, (enum sample_kind_id)k); i++)
+			sample_eval(s, s->parts[k].rows[i].vars, sample_kinds[k].scope);
 	sample_eval_boxes(s);
 }
 

@@ -118,6 +118,34 @@ void sample_throttle_set(struct sample_throttle_socket *x, const struct sample_t
 struct sample;
 bool sample_throttle_text(const struct sample *s, char *buf, size_t len);
 
+/*
+ * The kinds of entity a sample has figures for (sample_kind.h has a row of
+ * each), in the order the writers write them.  Their numbers are
+ * batch_opts.scopes' bits (--per-thread ... --per-cha): the first four are
+ * enum layout_scope's.
+ */
+enum sample_kind_id {
+	SAMPLE_KIND_THREAD,
+	SAMPLE_KIND_CORE,
+	SAMPLE_KIND_SOCKET,
+	SAMPLE_KIND_CHANNEL,
+	SAMPLE_KIND_CHA,
+	SAMPLE_NKINDS
+};
+
+/*
+ * A socket's parts whose rows a sample stores, each kind in one array of
+ * nsockets x per rows, socket-major: the memory channels with figures; the
+ * CHAs one by one (a server's uncore_cha_N, whose counts the socket's
+ * figures sum), each with the CHA groups' metrics of that CHA alone (raw
+ * and live NULL).  A kind that is a socket's part takes its value of enum
+ * sample_kind_id and its row of sample_kinds[] (.part), nothing else here.
+ */
+struct sample_part {
+	int per;                    /* rows a socket, 0: none */
+	struct sample_entity *rows; /* nsockets x per, socket-major; NULL: none */
+};
+
 struct sample {
 	uint64_t seq;
 	double time;           /* wall clock at the end of the interval, seconds since the epoch */
@@ -135,15 +163,7 @@ struct sample {
 	const struct layout *layout;
 	int nthreads, ncores, nsockets;
 	struct sample_entity *threads, *cores, *sockets;
-	int nchannels;         /* memory channels per socket with figures (0: none) */
-	struct sample_entity *channels; /* nsockets x nchannels, socket-major */
-	/*
-	 * The CHAs one by one (a server's uncore_cha_N, whose counts the
-	 * socket's figures sum; 0: none): nsockets x nboxes, socket-major, each
-	 * with the CHA groups' metrics of that CHA alone (raw NULL).
-	 */
-	int nboxes;
-	struct sample_entity *boxes;
+	struct sample_part parts[SAMPLE_NKINDS]; /* a socket's parts by kind; the rest unused */
 	struct sample_flag *flags;
 	int nflags;
 	int unc_usable;        /* programmable uncore counters per socket (per box on Skylake), 0: none */
@@ -176,34 +196,63 @@ void sample_eval_metrics(const struct layout *l, double *vars, enum layout_scope
 			 bool (*counted)(const void *ctx, int g), const void *ctx);
 
 /*
- * The CHA groups' metrics of each of S's CHAs (sample.boxes) from its
+ * The CHA groups' metrics of each of S's CHAs (sample_box) from its
  * inputs, whose counts stand for the socket's (x the CHAs): a rate (a unit
  * per second) is then divided by the CHAs, the CHA's share; a latency or a
  * ratio is its own.  For the sampler and a recording's replay.
  */
 void sample_eval_boxes(struct sample *s);
 
-/* Whether layout L's event K, or metric M, is one of the boxes' (sample.boxes: the CHAs). */
+/* Whether layout L's event K, or metric M, is one of the CHAs' own (sample_box). */
 bool sample_box_event(const struct layout *l, int k);
 bool sample_box_metric(const struct layout *l, int m);
 
 /* A blank sample for LAYOUT with the given entity counts; refs = 1. */
 struct sample *sample_new(const struct layout *layout, int nthreads, int ncores, int nsockets);
 
-/* Give S NCHANNELS channel entities per socket (all n/a). */
-void sample_add_channels(struct sample *s, int nchannels);
+/*
+ * Give S PER rows of part P a socket (all n/a), with raw counts and live
+ * seconds where RAW (else those NULL: the rows keep their own figures only).
+ */
+void sample_add_part(struct sample *s, enum sample_kind_id p, int per, bool raw);
 
-/* Channel CH of socket SOCKET, or NULL. */
-struct sample_entity *sample_channel(const struct sample *s, int socket, int ch);
+/* Rows of part P a socket in S, 0: none. */
+int sample_part_per(const struct sample *s, enum sample_kind_id p);
+
+/* Row I of part P of socket SOCKET, or NULL. */
+struct sample_entity *sample_part(const struct sample *s, enum sample_kind_id p, int socket, int i);
+
+/* Whether E is one of S's rows of part P. */
+bool sample_in_part(const struct sample *s, enum sample_kind_id p, const struct sample_entity *e);
 
 /* A socket's part E (a channel, a CHA) numbered INDEX there: no core. */
 void sample_entity_ids(struct sample_entity *e, int index, int socket, int os_socket_id);
 
-/* Give S NBOXES CHA entities per socket (all n/a). */
-void sample_add_boxes(struct sample *s, int nboxes);
-
-/* CHA B of socket SOCKET, or NULL. */
-struct sample_entity *sample_box(const struct sample *s, int socket, int b);
+/* The parts pmutop's own code names: the memory channels and the CHAs. */
+static inline void sample_add_channels(struct sample *s, int n)
+{
+	sample_add_part(s, SAMPLE_KIND_CHANNEL, n, true);
+}
+static inline int sample_nchannels(const struct sample *s)
+{
+	return sample_part_per(s, SAMPLE_KIND_CHANNEL);
+}
+static inline struct sample_entity *sample_channel(const struct sample *s, int socket, int ch)
+{
+	return sample_part(s, SAMPLE_KIND_CHANNEL, socket, ch);
+}
+static inline void sample_add_boxes(struct sample *s, int n)
+{
+	sample_add_part(s, SAMPLE_KIND_CHA, n, false);
+}
+static inline int sample_nboxes(const struct sample *s)
+{
+	return sample_part_per(s, SAMPLE_KIND_CHA);
+}
+static inline struct sample_entity *sample_box(const struct sample *s, int socket, int b)
+{
+	return sample_part(s, SAMPLE_KIND_CHA, socket, b);
+}
 
 /* Record a flag on metric M (-1: all) of SOCKET's channel CH (-1: the socket). */
 void sample_flag(struct sample *s, int socket, int ch, int m, const char *fmt, ...)

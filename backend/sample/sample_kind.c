@@ -24,48 +24,14 @@ const char *const sample_label_perf[SAMPLE_NLABELS] = {
 static int sample_kind_threads(const struct sample *s) { return s->nthreads; }
 static int sample_kind_cores(const struct sample *s) { return s->ncores; }
 static int sample_kind_sockets(const struct sample *s) { return s->nsockets; }
-static int sample_kind_channels_per(const struct sample *s) { return s->channels ? s->nchannels : 0; }
-static int sample_kind_chas_per(const struct sample *s) { return s->boxes ? s->nboxes : 0; }
-static int sample_kind_channels(const struct sample *s) { return s->nsockets * sample_kind_channels_per(s); }
-static int sample_kind_chas(const struct sample *s) { return s->nsockets * sample_kind_chas_per(s); }
 
 static const struct sample_entity *sample_kind_thread(const struct sample *s, int i) { return &s->threads[i]; }
 static const struct sample_entity *sample_kind_core(const struct sample *s, int i) { return &s->cores[i]; }
 static const struct sample_entity *sample_kind_socket(const struct sample *s, int i) { return &s->sockets[i]; }
-static const struct sample_entity *sample_kind_channel(const struct sample *s, int i) { return &s->channels[i]; }
-static const struct sample_entity *sample_kind_cha(const struct sample *s, int i) { return &s->boxes[i]; }
 
-static struct sample_entity *sample_kind_store_threads(struct sample *s, int per)
-{
-	(void)per;
-	return s->threads;
-}
-
-static struct sample_entity *sample_kind_store_cores(struct sample *s, int per)
-{
-	(void)per;
-	return s->cores;
-}
-
-static struct sample_entity *sample_kind_store_sockets(struct sample *s, int per)
-{
-	(void)per;
-	return s->sockets;
-}
-
-static struct sample_entity *sample_kind_store_channels(struct sample *s, int per)
-{
-	if (!s->channels)
-		sample_add_channels(s, per);
-	return s->channels;
-}
-
-static struct sample_entity *sample_kind_store_chas(struct sample *s, int per)
-{
-	if (!s->boxes)
-		sample_add_boxes(s, per);
-	return s->boxes;
-}
+static struct sample_entity *sample_kind_store_threads(struct sample *s) { return s->threads; }
+static struct sample_entity *sample_kind_store_cores(struct sample *s) { return s->cores; }
+static struct sample_entity *sample_kind_store_sockets(struct sample *s) { return s->sockets; }
 
 static bool sample_kind_at_thread(const struct layout *l, int m)
 {
@@ -116,22 +82,64 @@ const struct sample_kind sample_kinds[SAMPLE_NKINDS] = {
 		.name = "channel", .table = "channels", .option = "--per-channel",
 		.scope = LAYOUT_CHANNEL, .parent = SAMPLE_KIND_SOCKET,
 		.labels = { SAMPLE_LABEL_SOCKET, SAMPLE_LABEL_CHANNEL }, .nlabels = 2,
-		.per_socket = sample_kind_channels_per,
-		.count = sample_kind_channels, .row = sample_kind_channel,
-		.figure = sample_kind_at_channel, .on_demand = true, .counts = true,
-		.store = sample_kind_store_channels, .perf = true,
+		.part = true,
+		.figure = sample_kind_at_channel, .on_demand = true, .counts = true, .perf = true,
 	},
 	/* the CHA groups' figures of each CHA alone: a rate its share of the socket's */
 	[SAMPLE_KIND_CHA] = {
 		.name = "cha", .table = "chas", .option = "--per-cha",
 		.scope = LAYOUT_SOCKET, .parent = SAMPLE_KIND_SOCKET,
 		.labels = { SAMPLE_LABEL_SOCKET, SAMPLE_LABEL_CHA }, .nlabels = 2,
-		.per_socket = sample_kind_chas_per,
-		.count = sample_kind_chas, .row = sample_kind_cha,
-		.figure = sample_box_metric, .on_demand = true,
-		.store = sample_kind_store_chas, .keeps = sample_box_event, .perf = true,
+		.part = true,
+		.figure = sample_box_metric, .on_demand = true, .keeps = sample_box_event,
+		.perf = true,
 	},
 };
+
+/* Kind K's value of enum sample_kind_id: its place in the table, its parts' in sample.parts. */
+static enum sample_kind_id sample_kind_id_of(const struct sample_kind *k)
+{
+	return (enum sample_kind_id)(k - sample_kinds);
+}
+
+int sample_kind_per_socket(const struct sample_kind *k, const struct sample *s)
+{
+	if (k->part)
+		return sample_part_per(s, sample_kind_id_of(k));
+	return k->per_socket ? k->per_socket(s) : 0;
+}
+
+int sample_kind_count(const struct sample_kind *k, const struct sample *s)
+{
+	return k->part ? s->nsockets * sample_part_per(s, sample_kind_id_of(k)) : k->count(s);
+}
+
+const struct sample_entity *sample_kind_row(const struct sample_kind *k, const struct sample *s,
+					    int i)
+{
+	return k->part ? &s->parts[sample_kind_id_of(k)].rows[i] : k->row(s, i);
+}
+
+bool sample_kind_stored(const struct sample_kind *k)
+{
+	return k->part || k->store;
+}
+
+struct sample_entity *sample_kind_store(const struct sample_kind *k, struct sample *s, int per)
+{
+	enum sample_kind_id id = sample_kind_id_of(k);
+
+	if (!k->part)
+		return k->store ? k->store(s) : NULL;
+	if (!s->parts[id].rows)
+		sample_add_part(s, id, per, !k->keeps);
+	return s->parts[id].rows;
+}
+
+bool sample_kind_is_part(const struct sample_kind *k)
+{
+	return k->part || k->per_socket;
+}
 
 int sample_label_value(const struct sample_entity *e, enum sample_label lb)
 {
@@ -159,12 +167,12 @@ bool sample_kind_has_label(const struct sample_kind *k, enum sample_label lb)
 int sample_kind_owner(const struct sample *s, enum sample_kind_id k, int i, enum sample_kind_id *by)
 {
 	/* the sample's own arrays are their own owners; a socket's part is its socket's */
-	if (!sample_kinds[k].per_socket) {
+	if (!sample_kind_is_part(&sample_kinds[k])) {
 		*by = k;
 		return i;
 	}
 	*by = (enum sample_kind_id)sample_kinds[k].parent;
-	return sample_kinds[k].row(s, i)->socket;
+	return sample_kind_row(&sample_kinds[k], s, i)->socket;
 }
 
 void sample_kind_perf_name(const struct sample_kind *k, const struct sample_entity *e, char *buf,

@@ -17,20 +17,6 @@
 #include "sample.h"
 
 /*
- * The kinds, in the order the writers write them.  Their numbers are
- * batch_opts.scopes' bits (--per-thread ... --per-cha): the first four are
- * enum layout_scope's.
- */
-enum sample_kind_id {
-	SAMPLE_KIND_THREAD,
-	SAMPLE_KIND_CORE,
-	SAMPLE_KIND_SOCKET,
-	SAMPLE_KIND_CHANNEL,
-	SAMPLE_KIND_CHA,
-	SAMPLE_NKINDS
-};
-
-/*
  * The keys that name a row, and what each holds: the OS's numbers (the
  * CPU's, the core id, the physical package id: what /sys and lscpu say),
  * or the row's number within its socket (a channel's, a CHA's).
@@ -56,11 +42,17 @@ struct sample_kind {
 	enum sample_label labels[SAMPLE_KIND_LABELS_MAX];
 	int nlabels;
 	/*
-	 * Rows per socket, socket-major (a socket's part: channels, CHAs); 0:
-	 * the rows are the sample's own array (threads, cores, sockets)
+	 * A socket's part whose rows the sample stores (sample.parts[] at the
+	 * kind's value), socket-major: its count, rows, rows a socket and store
+	 * follow from that.  false: the functions below say them.
+	 */
+	bool part;
+	/*
+	 * Where not a stored part: rows per socket, socket-major (a view of a
+	 * socket's part; NULL: the rows are not a socket's), its rows' count
+	 * and row I.  Read them through sample_kind_per_socket, _count, _row.
 	 */
 	int (*per_socket)(const struct sample *s);
-	/* its rows: count and row I */
 	int (*count)(const struct sample *s);
 	const struct sample_entity *(*row)(const struct sample *s, int i);
 	/* whether layout L's metric M is one of its figures */
@@ -74,13 +66,12 @@ struct sample_kind {
 	/* a row's counts as read can be written (--counts): false where the socket's stand for it */
 	bool counts;
 	/*
-	 * Its rows as the sample stores them, for a recording to keep and a
-	 * replay to fill: the array, made first with PER rows a socket where
-	 * the kind is a socket's part (PER ignored otherwise: sample_new made
-	 * them).  NULL: its rows are other kinds' (a view), made again from
-	 * those.
+	 * Where not a stored part: its rows as the sample stores them (the
+	 * sample's own threads, cores, sockets), for a recording to keep and a
+	 * replay to fill; NULL: its rows are other kinds' (a view), made again
+	 * from those.  Through sample_kind_stored and sample_kind_store.
 	 */
-	struct sample_entity *(*store)(struct sample *s, int per);
+	struct sample_entity *(*store)(struct sample *s);
 	/*
 	 * The layout's events whose inputs its rows keep, without raw counts
 	 * (the CHAs: their own groups'); NULL: every event that counted, with
@@ -100,6 +91,25 @@ extern const struct sample_kind sample_kinds[SAMPLE_NKINDS];
 extern const char *const sample_label_names[SAMPLE_NLABELS];
 /* A label's prefix in perf's names of rows ("CPU", "S", "CH", "CHA"); NULL: none (a core). */
 extern const char *const sample_label_perf[SAMPLE_NLABELS];
+
+/* Kind K's rows in S: a socket's (0: none, or not a socket's part), all of them, row I. */
+int sample_kind_per_socket(const struct sample_kind *k, const struct sample *s);
+int sample_kind_count(const struct sample_kind *k, const struct sample *s);
+const struct sample_entity *sample_kind_row(const struct sample_kind *k, const struct sample *s,
+					    int i);
+
+/* Whether the sample stores kind K's rows (a recording keeps them), else they are a view. */
+bool sample_kind_stored(const struct sample_kind *k);
+
+/*
+ * Kind K's stored rows in S, for a replay to fill: made first, PER a
+ * socket, where K is a socket's part (PER ignored otherwise: sample_new
+ * made them); NULL where K is a view.
+ */
+struct sample_entity *sample_kind_store(const struct sample_kind *k, struct sample *s, int per);
+
+/* Whether kind K's rows are a socket's parts (channels, CHAs, a view of such). */
+bool sample_kind_is_part(const struct sample_kind *k);
 
 /* Row E of kind K named as perf stat -A names it ("CPU3", "S0", "S0-CH2") into BUF. */
 void sample_kind_perf_name(const struct sample_kind *k, const struct sample_entity *e, char *buf,

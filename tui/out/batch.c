@@ -36,7 +36,7 @@ const char *batch_core_kind(const struct batch_run *r, const struct sample_entit
 
 bool batch_kind_written(const struct sample *s, const struct batch_run *r, const struct sample_kind *k)
 {
-	if (!batch_scope_on(r, (int)(k - sample_kinds)) || !k->count(s))
+	if (!batch_scope_on(r, (int)(k - sample_kinds)) || !sample_kind_count(k, s))
 		return false;
 	for (int m = 0; k->on_demand && m < s->layout->nmetrics; m++)
 		if (k->figure(s->layout, m) && batch_metric_shown(s, r, m))
@@ -115,7 +115,7 @@ static void batch_text_row(const struct sample *s, const struct batch_run *r, en
 			   int i, FILE *out)
 {
 	const struct sample_kind *kd = &sample_kinds[k];
-	const struct sample_entity *e = kd->row(s, i);
+	const struct sample_entity *e = sample_kind_row(kd, s, i);
 
 	/* its socket first, then what names it within (a channel's, a CHA's number) */
 	fprintf(out, "# socket %d", e->os_socket_id);
@@ -132,7 +132,7 @@ void batch_socket_parts(const struct sample *s, const struct batch_run *r, int k
 			void (*fn)(void *ctx, enum sample_kind_id kind, int i), void *ctx)
 {
 	for (int kd = 0; kd < SAMPLE_NKINDS; kd++) {
-		int per = sample_kinds[kd].per_socket ? sample_kinds[kd].per_socket(s) : 0;
+		int per = sample_kind_per_socket(&sample_kinds[kd], s);
 
 		if (!per || !batch_kind_written(s, r, &sample_kinds[kd]))
 			continue;
@@ -359,11 +359,11 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 	batch_iso_time(s->time, when, sizeof(when));
 	for (int k = 0; k < SAMPLE_NKINDS; k++) {
 		const struct sample_kind *kd = &sample_kinds[k];
-		int n = batch_kind_written(s, r, kd) ? kd->count(s) : 0;
+		int n = batch_kind_written(s, r, kd) ? sample_kind_count(kd, s) : 0;
 
 		for (int i = 0; i < n; i++)
 			if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
-				batch_csv_row(s, r, label, when, kd, kd->row(s, i), out);
+				batch_csv_row(s, r, label, when, kd, sample_kind_row(kd, s, i), out);
 	}
 	if (s->who) {
 		char prefix[400], seq[32];

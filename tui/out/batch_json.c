@@ -152,13 +152,13 @@ static json_t *batch_json_table(const struct sample *s, const struct batch_run *
 static json_t *batch_json_kind(const struct sample *s, const struct batch_run *r, enum sample_kind_id k)
 {
 	struct batch_table t = { .kind = &sample_kinds[k] };
-	int n = t.kind->count(s);
+	int n = sample_kind_count(t.kind, s);
 	json_t *o;
 
 	t.rows = xcalloc((size_t)n + 1, sizeof(*t.rows));
 	for (int i = 0; i < n; i++)
 		if (batch_kind_row_on(s, r, k, i))
-			t.rows[t.n++] = t.kind->row(s, i);
+			t.rows[t.n++] = sample_kind_row(t.kind, s, i);
 	o = batch_json_table(s, r, &t);
 	free(t.rows);
 	return o;

@@ -117,7 +117,7 @@ static void batch_perf_entity(void *ctx, enum sample_kind_id k, int i)
 	struct batch_perf_line *p = ctx;
 	const struct layout *l = p->s->layout;
 	const struct sample_kind *kd = &sample_kinds[k];
-	const struct sample_entity *e = kd->row(p->s, i);
+	const struct sample_entity *e = sample_kind_row(kd, p->s, i);
 
 	if (!kd->perf)
 		return;
@@ -221,11 +221,11 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 			batch_long_header(out);
 		for (int k = 0; k < SAMPLE_NKINDS; k++) {
 			const struct sample_kind *kd = &sample_kinds[k];
-			int n = batch_kind_written(s, r, kd) ? kd->count(s) : 0;
+			int n = batch_kind_written(s, r, kd) ? sample_kind_count(kd, s) : 0;
 
 			for (int i = 0; i < n; i++)
 				if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
-					batch_long_entity(s, r, kd, kd->row(s, i), when, out);
+					batch_long_entity(s, r, kd, sample_kind_row(kd, s, i), when, out);
 		}
 		/* the throttle figures, socket by socket after the kinds' rows */
 		for (int k = 0; k < s->nsockets && !r->listed; k++)
@@ -235,8 +235,9 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 	}
 	/* the rows of their own first (the CPUs), then each socket's and its parts' */
 	for (int k = 0; k < SAMPLE_NKINDS; k++)
-		for (int i = 0; !sample_kinds[k].per_socket && k != SAMPLE_KIND_SOCKET &&
-		     batch_kind_written(s, r, &sample_kinds[k]) && i < sample_kinds[k].count(s); i++)
+		for (int i = 0; !sample_kind_is_part(&sample_kinds[k]) && k != SAMPLE_KIND_SOCKET &&
+		     batch_kind_written(s, r, &sample_kinds[k]) &&
+		     i < sample_kind_count(&sample_kinds[k], s); i++)
 			if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
 				batch_perf_entity(&p, (enum sample_kind_id)k, i);
 	for (int sk = 0; sk < s->nsockets; sk++) {

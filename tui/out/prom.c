@@ -122,8 +122,8 @@ static const struct sample_entity *prom_entities(const struct sample *s, enum la
 {
 	const struct sample_kind *k = &sample_kinds[sc];
 
-	*n = k->count(s);
-	return *n ? k->row(s, 0) : NULL;
+	*n = sample_kind_count(k, s);
+	return *n ? sample_kind_row(k, s, 0) : NULL;
 }
 
 /* The variables a total is kept for: the built-ins and the events' (metrics come after). */

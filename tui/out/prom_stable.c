@@ -73,7 +73,7 @@ void prom_figures(struct prom_ctx *c)
 
 					prom_figure_series(c, f->family, &figures[j], os, -1, link[k],
 							   mt->name, v * fac);
-					for (int ch = 0; mt->scope == LAYOUT_CHANNEL && ch < s->nchannels;
+					for (int ch = 0; mt->scope == LAYOUT_CHANNEL && ch < sample_nchannels(s);
 					     ch++) {
 						const struct sample_entity *e = sample_channel(s, sk, ch);
 						double cv = e ? sample_metric(s, e, ms[k]) : NAN;

@@ -416,7 +416,8 @@ static json_t *record_kinds(const struct sample *s, const int *which, int nwhich
 		int kn = nwhich, knevs = nevs;
 		json_t *o, *rows;
 
-		if (!kd->store || (kd->per_socket && !kd->per_socket(s)))
+		if (!sample_kind_stored(kd) ||
+		    (sample_kind_is_part(kd) && !sample_kind_per_socket(kd, s)))
 			continue;
 		o = json_object();
 		if (kd->keeps) {
@@ -425,11 +426,13 @@ static json_t *record_kinds(const struct sample *s, const int *which, int nwhich
 			knevs = 0;
 			json_object_set_new(o, "inputs", record_ints(tmp, kn));
 		}
-		if (kd->per_socket)
-			json_object_set_new(o, "per_socket", json_integer(kd->per_socket(s)));
+		if (sample_kind_is_part(kd))
+			json_object_set_new(o, "per_socket",
+					    json_integer(sample_kind_per_socket(kd, s)));
 		rows = json_array();
-		for (int i = 0; i < kd->count(s); i++)
-			json_array_append_new(rows, record_entity(kd->row(s, i), kw, kn, evs, knevs));
+		for (int i = 0; i < sample_kind_count(kd, s); i++)
+			json_array_append_new(rows, record_entity(sample_kind_row(kd, s, i), kw, kn, evs,
+								  knevs));
 		json_object_set_new(o, "rows", rows);
 		json_object_set_new(kinds, kd->table, o);
 	}

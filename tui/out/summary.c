@@ -42,12 +42,13 @@ static const struct sample_entity *summary_entity(const struct sample *s, int k)
 	if (k < s->nsockets)
 		return &s->sockets[k];
 	k -= s->nsockets;
-	return k < s->nsockets * s->nchannels ? &s->channels[k] : NULL;
+	return k < s->nsockets * sample_nchannels(s) ? &s->parts[SAMPLE_KIND_CHANNEL].rows[k]
+						      : NULL;
 }
 
 static int summary_count(const struct sample *s)
 {
-	return s->nthreads + s->ncores + s->nsockets + s->nsockets * s->nchannels;
+	return s->nthreads + s->ncores + s->nsockets + s->nsockets * sample_nchannels(s);
 }
 
 void summary_add(struct summary *sm, const struct sample *s)
@@ -106,8 +107,8 @@ static struct sample *summary_result(const struct summary *sm, bool peak)
 		return NULL;
 	l = sh->layout;
 	r = sample_new(l, sh->nthreads, sh->ncores, sh->nsockets);
-	if (sh->nchannels)
-		sample_add_channels(r, sh->nchannels);
+	if (sample_nchannels(sh))
+		sample_add_channels(r, sample_nchannels(sh));
 	r->seq = (uint64_t)sm->samples;
 	r->time = sm->t_last;
 	r->interval_s = sm->seconds;

@@ -412,7 +412,7 @@ static const char *replay_sample(struct replay *r, json_t *o, struct sample **ou
 			   m = json_integer_value(json_array_get(v, 2));
 		const char *w = json_string_value(json_array_get(v, 3));
 
-		if (!w || sk < 0 || sk >= s->nsockets || c < -1 || c >= s->nchannels || m < -1 ||
+		if (!w || sk < 0 || sk >= s->nsockets || c < -1 || c >= sample_nchannels(s) || m < -1 ||
 		    m >= l->nmetrics) {
 			why = "a flag names a socket, channel or metric that is not there";
 			goto bad;

@@ -124,9 +124,9 @@ const char *replay_kinds(const struct replay *r, json_t *kinds, struct sample *s
 		const char *why;
 		int n;
 
-		if (!kd->store || (!o && kd->per_socket))
+		if (!sample_kind_stored(kd) || (!o && sample_kind_is_part(kd)))
 			continue; /* a view of other rows; a socket's part the sample lacks */
-		if (kd->per_socket) {
+		if (sample_kind_is_part(kd)) {
 			per = json_integer_value(json_object_get(o, "per_socket"));
 			if (!rows || per < 1 || per > 512 ||
 			    json_array_size(rows) != (size_t)per * (size_t)s->nsockets)
@@ -134,7 +134,7 @@ const char *replay_kinds(const struct replay *r, json_t *kinds, struct sample *s
 				       "its sockets";
 			n = (int)per * s->nsockets;
 		} else {
-			n = kd->count(s);
+			n = sample_kind_count(kd, s);
 			if (!rows || (int)json_array_size(rows) != n)
 				return "a sample's rows of a kind do not fit its counts";
 		}
@@ -142,7 +142,8 @@ const char *replay_kinds(const struct replay *r, json_t *kinds, struct sample *s
 			free(own.which);
 			return why;
 		}
-		why = replay_entities(rows, kd->store(s, (int)per), n, kd->keeps ? &own : sh);
+		why = replay_entities(rows, sample_kind_store(kd, s, (int)per), n,
+				      kd->keeps ? &own : sh);
 		free(own.which);
 		if (why)
 			return why;

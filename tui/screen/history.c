@@ -105,7 +105,7 @@ void history_add(struct history *h, const struct sample *s)
 	int nm = s->layout->nmetrics;
 
 	if (h->l != s->layout || h->nthreads != s->nthreads || h->ncores != s->ncores ||
-	    h->nsockets != s->nsockets || h->nchannels != s->nchannels) {
+	    h->nsockets != s->nsockets || h->nchannels != sample_nchannels(s)) {
 		size_t row = (size_t)(s->nthreads + s->ncores + s->nsockets) * (size_t)nm;
 		size_t cap = HISTORY_ROW_BYTES / (row * sizeof(float) + 1);
 
@@ -113,11 +113,11 @@ void history_add(struct history *h, const struct sample *s)
 		h->nthreads = s->nthreads;
 		h->ncores = s->ncores;
 		h->nsockets = s->nsockets;
-		h->nchannels = s->nchannels;
+		h->nchannels = sample_nchannels(s);
 		history_ring_init(&h->rows, cap > HISTORY_ROWS_MAX ? HISTORY_ROWS_MAX
 					    : cap < 16 ? 16 : (int)cap, (int)row);
 		history_ring_init(&h->wide, HISTORY_WIDE,
-				  (s->nsockets + s->nsockets * s->nchannels) * nm);
+				  (s->nsockets + s->nsockets * sample_nchannels(s)) * nm);
 	}
 	for (int i = 0; i < s->nthreads; i++)
 		history_put(&h->rows, history_base(h, HISTORY_THREAD, false, i), s, &s->threads[i]);
@@ -127,8 +127,9 @@ void history_add(struct history *h, const struct sample *s)
 		history_put(&h->rows, history_base(h, HISTORY_SOCKET, false, i), s, &s->sockets[i]);
 		history_put(&h->wide, history_base(h, HISTORY_SOCKET, true, i), s, &s->sockets[i]);
 	}
-	for (int i = 0; i < s->nsockets * s->nchannels; i++)
-		history_put(&h->wide, history_base(h, HISTORY_CHANNEL, true, i), s, &s->channels[i]);
+	for (int i = 0; i < s->nsockets * sample_nchannels(s); i++)
+		history_put(&h->wide, history_base(h, HISTORY_CHANNEL, true, i), s,
+			    &s->parts[SAMPLE_KIND_CHANNEL].rows[i]);
 	for (struct history_ring *r = &h->rows; r; r = r == &h->rows ? &h->wide : NULL) {
 		r->t[r->head] = s->time;
 		r->dt[r->head] = s->interval_s;

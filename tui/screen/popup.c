@@ -176,7 +176,7 @@ static const char *popup_entity_name(const struct sample *s, const struct sample
 		snprintf(buf, len, "cpu %d", e->index);
 	else if (e >= s->cores && e < s->cores + s->ncores)
 		snprintf(buf, len, "core %d of socket %d", e->os_core_id, e->os_socket_id);
-	else if (s->nchannels && e >= s->channels && e < s->channels + s->nsockets * s->nchannels)
+	else if (sample_in_part(s, SAMPLE_KIND_CHANNEL, e))
 		snprintf(buf, len, "socket %d channel %d", e->os_socket_id, e->index);
 	else
 		snprintf(buf, len, "socket %d", e->os_socket_id);
@@ -231,8 +231,7 @@ static void popup_explain_group(FILE *f, const struct view *v, const struct samp
 	for (int i = 0; i < gr->nevents; i++) {
 		int k = gr->first_event + i;
 		const struct layout_event *ev = &l->events[k];
-		bool chan = e && s->nchannels && e >= s->channels &&
-			    e < s->channels + s->nsockets * s->nchannels;
+		bool chan = sample_in_part(s, SAMPLE_KIND_CHANNEL, e);
 		double scaled = e ? e->vars[layout_event_var(l, k)] : NAN;
 		double raw = e && e->raw ? e->raw[k] : NAN;
 		char reg[40], rawtxt[32];
@@ -242,7 +241,7 @@ static void popup_explain_group(FILE *f, const struct view *v, const struct samp
 		/* a channel's line shows that channel's events; a socket's, each channel's */
 		if (chan && ev->channel >= 0 && ev->channel != e->index)
 			continue;
-		if (!chan && e && ev->channel >= 0 && s->nchannels > ev->channel &&
+		if (!chan && e && ev->channel >= 0 && sample_nchannels(s) > ev->channel &&
 		    e >= s->sockets && e < s->sockets + s->nsockets)
 			scaled = sample_channel(s, e->socket, ev->channel)->vars[layout_event_var(l, k)];
 		popup_event_register(v, ev, via_perf, reg, sizeof(reg));
@@ -291,7 +290,7 @@ static bool popup_explain_builtins(FILE *f, const struct layout *l, int m,
 }
 
 /*
- * A CHA group's metric M on socket entity E: each CHA's own (sample.boxes),
+ * A CHA group's metric M on socket entity E: each CHA's own (sample_box),
  * the least and the most and the CHAs that have them, then every CHA's.
  */
 static void popup_explain_chas(FILE *f, const struct sample *s, const struct sample_entity *e,
@@ -302,9 +301,9 @@ static void popup_explain_chas(FILE *f, const struct sample *s, const struct sam
 	double sum = 0, lov = NAN, hiv = NAN;
 	char a[32];
 
-	if (!s->nboxes || e < s->sockets || sk >= s->nsockets || !sample_box_metric(l, m))
+	if (!sample_nboxes(s) || e < s->sockets || sk >= s->nsockets || !sample_box_metric(l, m))
 		return;
-	for (int b = 0; b < s->nboxes; b++) {
+	for (int b = 0; b < sample_nboxes(s); b++) {
 		double x = sample_metric(s, sample_box(s, sk, b), m);
 
 		if (isnan(x))
@@ -328,7 +327,7 @@ static void popup_explain_chas(FILE *f, const struct sample *s, const struct sam
 	fprintf(f, ", mean %s", a);
 	pane_value(s, m, hiv, a, sizeof(a));
 	fprintf(f, ", most %s (CHA %d)\n", a, hi);
-	for (int b = 0; b < s->nboxes; b++) {
+	for (int b = 0; b < sample_nboxes(s); b++) {
 		pane_value(s, m, sample_metric(s, sample_box(s, sk, b), m), a, sizeof(a));
 		fprintf(f, "%s CHA %3d %8s", b % 4 ? " " : "\n ", b, a);
 	}

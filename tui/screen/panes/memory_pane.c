@@ -165,7 +165,7 @@ static int memory_pane_draw(const struct view *v, const struct sample *s, int y,
 	struct memory_cols c = { .rd = memory_pane_metric(l, mem_read),
 				 .wr = memory_pane_metric(l, mem_write),
 				 .peak = layout_metric_find(l, "dram_peak_pct") };
-	int maxy = y + h, row = y, per, nch = s->nchannels;
+	int maxy = y + h, row = y, per, nch = sample_nchannels(s);
 	double sys_rd = 0, sys_wr = 0, peak_bps = 0;
 
 	(void)f;

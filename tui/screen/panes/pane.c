@@ -345,7 +345,7 @@ const struct sample_entity *pane_selected(const struct view *v, const struct sam
 		*metric = h->metric;
 	return h->kind == VIEW_AGG_THREAD ? &s->threads[h->entity]
 	       : h->kind == VIEW_AGG_CORE ? &s->cores[h->entity]
-	       : h->kind == VIEW_AGG_CHANNEL ? &s->channels[h->entity]
+	       : h->kind == VIEW_AGG_CHANNEL ? &s->parts[SAMPLE_KIND_CHANNEL].rows[h->entity]
 					  : &s->sockets[h->entity];
 }
 

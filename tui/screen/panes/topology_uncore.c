@@ -171,7 +171,7 @@ int topology_uncore_draw(const struct view *v, const struct sample *s, int sk, i
 		x += grid_put(g, y, x, end - x, GRID_DIM, " mem ");
 		/* the channels as boxes: a block as high as the share of the peak, in its heat */
 		for (int ch = 0; m >= 0 && l->metrics[m].scope == LAYOUT_CHANNEL &&
-				 ch < s->nchannels && x < end - 1; ch++) {
+				 ch < sample_nchannels(s) && x < end - 1; ch++) {
 			double pct = sample_metric(s, sample_channel(s, sk, ch), m);
 			signed char lv = isnan(pct) ? -1 : (signed char)fmin(7, fmax(0, pct / 100 * 8));
 

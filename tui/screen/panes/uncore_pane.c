@@ -198,10 +198,10 @@ static int uncore_pane_history_lines(const struct view *v, const struct sample *
 	for (int k = 0; k < s->nsockets; k++) {
 		if (v->zoom_socket >= 0 && k != v->zoom_socket)
 			continue;
-		for (int ch = imc ? 0 : s->nchannels; ch <= s->nchannels; ch++)
+		for (int ch = imc ? 0 : sample_nchannels(s); ch <= sample_nchannels(s); ch++)
 			for (int d = 0; d < 2; d++)
 				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_HISTORY,
-					.socket = k, .channel = ch < s->nchannels ? ch : -1,
+					.socket = k, .channel = ch < sample_nchannels(s) ? ch : -1,
 					.metric = d ? wr : rd, .flag = -1 };
 	}
 	return n;
@@ -215,7 +215,7 @@ static int uncore_pane_lines(const struct view *v, const struct sample *s, bool 
 	const struct layout *l = v->info.layout;
 	int n = 0, nsock = v->zoom_socket >= 0 ? 1 : s->nsockets;
 	/* more channels than rows (12 a socket on Granite Rapids): the sockets' totals first */
-	bool summary = nsock > 1 && nsock * (s->nchannels + 1) > rows;
+	bool summary = nsock > 1 && nsock * (sample_nchannels(s) + 1) > rows;
 
 	if (nccols) {
 		for (int k = 0; k < s->nsockets && summary; k++)
@@ -224,7 +224,7 @@ static int uncore_pane_lines(const struct view *v, const struct sample *s, bool 
 		for (int k = 0; k < s->nsockets; k++) {
 			if (v->zoom_socket >= 0 && k != v->zoom_socket)
 				continue;
-			for (int ch = 0; ch < s->nchannels; ch++)
+			for (int ch = 0; ch < sample_nchannels(s); ch++)
 				out[n++] = (struct uncore_pane_line){ .kind = UNCORE_LINE_CHANNEL,
 					.socket = k, .channel = ch, .metric = ccols[0], .flag = -1 };
 			if (!summary)
@@ -316,7 +316,7 @@ static void uncore_pane_history(const struct view *v, const struct sample *s,
 {
 	const struct layout *l = v->info.layout;
 	int w = uncore_pane_hist_w(g->w), i = ln->channel < 0 ? ln->socket
-						: ln->socket * s->nchannels + ln->channel;
+						: ln->socket * sample_nchannels(s) + ln->channel;
 	enum history_kind kind = ln->channel < 0 ? HISTORY_SOCKET : HISTORY_CHANNEL;
 	signed char *lv = xcalloc((size_t)w + 1, 1);
 	char label[40], chan[16] = "", buf[32];
@@ -348,7 +348,7 @@ static double uncore_pane_hist_max(const struct view *v, const struct sample *s,
 		if (ln->kind != UNCORE_LINE_HISTORY || (ln->channel >= 0) != chans)
 			continue;
 		top = history_spark(v->hist, chans ? HISTORY_CHANNEL : HISTORY_SOCKET, true,
-				    chans ? ln->socket * s->nchannels + ln->channel : ln->socket,
+				    chans ? ln->socket * sample_nchannels(s) + ln->channel : ln->socket,
 				    ln->metric, w, 0, lv);
 		if (top > max)
 			max = top;
@@ -470,7 +470,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 	/* channel rows against channel peaks; socket rows (totals) against socket peaks */
 	uncore_table_scale(l, s, nccols ? ccols : cols, nccols ? nccols : ncols, false, scale);
 	uncore_table_scale(l, s, ccols, nccols, true, cscale);
-	lines = xcalloc((size_t)(s->nsockets * (s->nchannels + 2) * 3 + l->nmetrics + s->nflags + 4),
+	lines = xcalloc((size_t)(s->nsockets * (sample_nchannels(s) + 2) * 3 + l->nmetrics + s->nflags + 4),
 			sizeof(*lines));
 	nlines = uncore_pane_lines(v, s, imc, cols, ncols, ccols, nccols, rows, lines);
 	hmax[0] = uncore_pane_hist_max(v, s, lines, nlines, false, uncore_pane_hist_w(g->w));
@@ -520,7 +520,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 
 			pane_hit(f, y + 1 + r, 0, g->w, me, pos, ln->socket,
 				 chan ? VIEW_AGG_CHANNEL : VIEW_AGG_SOCKET,
-				 chan ? ln->socket * s->nchannels + ln->channel : ln->socket);
+				 chan ? ln->socket * sample_nchannels(s) + ln->channel : ln->socket);
 			f->hits[f->nhits - 1].metric = ln->metric;
 		}
 	}
@@ -552,7 +552,7 @@ int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc
 		free(cols);
 		return 0;
 	}
-	ncols = uncore_pane_columns(v, s, imc, imc && s->nchannels ? LAYOUT_CHANNEL : LAYOUT_SOCKET,
+	ncols = uncore_pane_columns(v, s, imc, imc && sample_nchannels(s) ? LAYOUT_CHANNEL : LAYOUT_SOCKET,
 				    cols);
 	if (!imc) {
 		w = *fixed = uncore_pane_label_w(v, s, cols, ncols, 1 << 20);

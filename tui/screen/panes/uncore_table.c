@@ -173,7 +173,7 @@ void uncore_table_scale(const struct layout *l, const struct sample *s, const in
 
 		scale[c] = 0;
 		for (int k = 0; k < s->nsockets; k++)
-			for (int ch = chans ? 0 : -1; ch < (chans ? s->nchannels : 0); ch++) {
+			for (int ch = chans ? 0 : -1; ch < (chans ? sample_nchannels(s) : 0); ch++) {
 				const struct sample_entity *e = ch < 0 ? &s->sockets[k]
 								       : sample_channel(s, k, ch);
 				double peak = e->vars[LAYOUT_B_dram_peak];
