@@ -68,12 +68,8 @@ int msr_core_access(struct msr_core *m, int i, uint32_t reg, uint64_t *v, bool w
 		*when = (w0 + w1) / 2;
 		mc->spread = (w1 - w0) / 2;
 	}
-	/*
-	 * A CPU is late only on a real clock behind a real device: an emulated
-	 * CPU (--sim) answers when the emulator runs, and on the emulator's
-	 * stepped clock no time passes at all, however long the host took.
-	 */
-	if (*m->env.sampling && !m->cfg->simulated && !m->cfg->clock &&
+	/* a CPU is late only on a real clock behind a real device (msr_source_config.late_reads) */
+	if (*m->env.sampling && msr_source_cfg(m->cfg->source_cfg)->late_reads &&
 	    msr_sweep_mono() - t0 > ENGINE_SLOW_ACCESS_S)
 		c->late = true;
 done:
