@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -356,6 +357,88 @@ START_TEST(a_copy_that_misnames_or_encodes_an_event_says_so)
 }
 END_TEST
 
+/*
+ * Every field of the data's select is written for an own file's event, as
+ * for the vendor's own metrics (one writer, perfmon_uncore_fields): a
+ * Skylake-SP CHA event's FILTER1 value (the TOR's opcode match, without
+ * which it counts every miss), and a counter mask, invert and edge detect
+ * where the data sets them (no shipped uncore event does yet: a copy of
+ * Sapphire Rapids' data sets them on one event, the others keep none).
+ */
+START_TEST(an_own_event_carries_every_field_of_the_datas_select)
+{
+	char dir[] = "/tmp/pmutop-ownv.XXXXXX", path[4096], err[1024];
+	const char *drd = "UNC_CHA_TOR_INSERTS.IA_MISS_DRD";
+	struct perfmon *p = data("skx.json");
+	const struct layout_event *e;
+	struct layout *l;
+	json_error_t je;
+	json_t *doc, *ev;
+	unsigned code;
+	uint64_t umask, filter;
+
+	/* SKX: a group of one's own over a filtered TOR event */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	copy_own(dir, "none", "", "");
+	snprintf(path, sizeof(path), "%s/own/cxl.layout", dir);
+	{
+		FILE *f = fopen(path, "a");
+
+		ck_assert_ptr_nonnull(f);
+		fprintf(f, "\ngroup TOR.drd\n  key l\n  title \"DRd misses\"\n  default off\n  pmu cha\n"
+			"  event %s vendor\n  metric drd_miss_lines socket lines = %s\nend\n", drd, drd);
+		ck_assert_int_eq(fclose(f), 0);
+	}
+	l = generate(p, server, dir, NULL);
+	intel_encoding("skx.json", drd, &code, &umask);
+	snprintf(path, sizeof(path), "%s/skx.json", PERFMON_SRCDIR);
+	ck_assert_ptr_nonnull(doc = json_load_file(path, 0, &je));
+	ev = json_object_get(json_object_get(doc, "Events"), drd);
+	ck_assert_str_eq(json_string_value(json_object_get(ev, "Filter")), "Filter1");
+	filter = strtoull(json_string_value(json_object_get(ev, "FILTER_VALUE")), NULL, 0);
+	json_decref(doc);
+	e = &l->events[event_of(l, drd, "TOR.drd")];
+	ck_assert_int_eq(e->pmu, LAYOUT_PMU_CHA);
+	ck_assert_uint_eq(e->event, code);
+	ck_assert_uint_eq(e->umask, umask);
+	ck_assert(e->has_filter1);
+	ck_assert_uint_eq(e->filter1, filter);
+	ck_assert(filter != 0);
+	layout_free(l);
+	remove_own(dir);
+	perfmon_free(p);
+	/* a copy of SPR's data whose ALL_DATA flits take a counter mask, invert and edge */
+	ck_assert_ptr_nonnull(mkdtemp(strcpy(dir, "/tmp/pmutop-ownv.XXXXXX")));
+	snprintf(path, sizeof(path), "%s/spr.json", PERFMON_SRCDIR);
+	ck_assert_ptr_nonnull(doc = json_load_file(path, 0, &je));
+	ev = json_object_get(json_object_get(doc, "Events"), "UNC_UPI_TxL_FLITS.ALL_DATA");
+	ck_assert_ptr_nonnull(ev);
+	json_object_set_new(ev, "CounterMask", json_string("0x3"));
+	json_object_set_new(ev, "Invert", json_string("1"));
+	json_object_set_new(ev, "EdgeDetect", json_string("1"));
+	snprintf(path, sizeof(path), "%s/spr.json", dir);
+	ck_assert_int_eq(json_dump_file(doc, path, JSON_COMPACT), 0);
+	json_decref(doc);
+	ck_assert_msg(perfmon_load(path, &p, err, sizeof(err)) == 0, "%s", err);
+	l = generate(p, server, NULL, NULL);
+	for (int link = 0; link < 3; link++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "UNC_UPI_TxL_FLITS.ALL_DATA.link%d", link);
+		e = &l->events[event_of(l, name, "UPI.tx")];
+		ck_assert_uint_eq(e->cmask, 3);
+		ck_assert(e->inv && e->edge && !e->has_filter1);
+		snprintf(name, sizeof(name), "UNC_UPI_TxL_FLITS.NON_DATA.link%d", link);
+		e = &l->events[event_of(l, name, "UPI.tx")];
+		ck_assert(e->cmask == 0 && !e->inv && !e->edge);
+	}
+	layout_free(l);
+	perfmon_free(p);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *own_vendor_suite(void)
 {
 	Suite *s = suite_create("own_vendor");
@@ -366,6 +449,7 @@ static Suite *own_vendor_suite(void)
 	tcase_add_test(tc, cxl_takes_the_machines_chas_and_is_left_out_without_its_events);
 	tcase_add_test(tc, a_metric_or_a_group_added_to_a_copy_is_counted);
 	tcase_add_test(tc, a_copy_that_misnames_or_encodes_an_event_says_so);
+	tcase_add_test(tc, an_own_event_carries_every_field_of_the_datas_select);
 	suite_add_tcase(s, tc);
 	return s;
 }

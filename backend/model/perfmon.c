@@ -47,6 +47,29 @@ static const char *perfmon_str(json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* Event table row ROW's fields into E (its strings ROW's); E's names stay. */
+static void perfmon_event_row(json_t *row, struct perfmon_event *e)
+{
+	e->listed = true;
+	e->code = perfmon_str(row, "EventCode");
+	e->umask = perfmon_str(row, "UMask");
+	e->umask_ext = perfmon_str(row, "UMaskExt");
+	e->rdwrmask = perfmon_str(row, "RdWrMask");
+	if (perfmon_str(row, "Filter") && !strcmp(perfmon_str(row, "Filter"), "Filter1"))
+		e->filter1 = perfmon_str(row, "FILTER_VALUE");
+	e->cmask = perfmon_str(row, "CounterMask");
+	e->inv = perfmon_str(row, "Invert");
+	e->edge = perfmon_str(row, "EdgeDetect");
+	e->any = perfmon_str(row, "AnyThread");
+	e->msr_index = perfmon_str(row, "MSRIndex");
+	e->msr_value = perfmon_str(row, "MSRValue");
+	e->counter = perfmon_str(row, "Counter");
+	e->counter_ht_off = perfmon_str(row, "CounterHTOff");
+	e->taken_alone = perfmon_str(row, "TakenAlone") && !strcmp(perfmon_str(row, "TakenAlone"), "1");
+	e->unit = perfmon_str(row, "Unit");
+	e->desc = perfmon_str(row, "BriefDescription");
+}
+
 /* Variable of event NAME (as written, with modifiers), added on first use. */
 static int perfmon_event_var(struct perfmon *p, json_t *table, const char *name)
 {
@@ -66,28 +89,22 @@ static int perfmon_event_var(struct perfmon *p, json_t *table, const char *name)
 	memcpy(e->base, name, n);
 	e->base[n] = '\0';
 	row = json_object_get(table, e->base);
-	if (json_is_object(row)) {
-		e->listed = true;
-		e->code = perfmon_str(row, "EventCode");
-		e->umask = perfmon_str(row, "UMask");
-		e->umask_ext = perfmon_str(row, "UMaskExt");
-		e->rdwrmask = perfmon_str(row, "RdWrMask");
-		if (perfmon_str(row, "Filter") && !strcmp(perfmon_str(row, "Filter"), "Filter1"))
-			e->filter1 = perfmon_str(row, "FILTER_VALUE");
-		e->cmask = perfmon_str(row, "CounterMask");
-		e->inv = perfmon_str(row, "Invert");
-		e->edge = perfmon_str(row, "EdgeDetect");
-		e->any = perfmon_str(row, "AnyThread");
-		e->msr_index = perfmon_str(row, "MSRIndex");
-		e->msr_value = perfmon_str(row, "MSRValue");
-		e->counter = perfmon_str(row, "Counter");
-		e->counter_ht_off = perfmon_str(row, "CounterHTOff");
-		e->taken_alone = perfmon_str(row, "TakenAlone") &&
-				 !strcmp(perfmon_str(row, "TakenAlone"), "1");
-		e->unit = perfmon_str(row, "Unit");
-		e->desc = perfmon_str(row, "BriefDescription");
-	}
+	if (json_is_object(row))
+		perfmon_event_row(row, e);
 	return p->nevents++;
+}
+
+bool perfmon_event_find(const struct perfmon *p, const char *name, struct perfmon_event *e)
+{
+	void *it = json_object_iter_at(json_object_get(p->doc, "Events"), name);
+	json_t *row = it ? json_object_iter_value(it) : NULL;
+
+	if (!json_is_object(row))
+		return false;
+	memset(e, 0, sizeof(*e));
+	e->name = json_object_iter_key(it);
+	perfmon_event_row(row, e);
+	return true;
 }
 
 static int perfmon_lookup(void *ctx, const char *name, size_t len)

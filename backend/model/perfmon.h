@@ -165,4 +165,11 @@ int perfmon_metric_index(const struct perfmon *p, const char *name);
 
 void perfmon_free(struct perfmon *p);
 
+/*
+ * Event NAME of P's event table (whether a metric reads it or not: the
+ * converters keep them) into *E, every field the row has, its strings P's;
+ * false where the table has no such event.
+ */
+bool perfmon_event_find(const struct perfmon *p, const char *name, struct perfmon_event *e);
+
 #endif

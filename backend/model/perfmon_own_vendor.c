@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 
 #define OV_EVENTS_MAX 16   /* vendor events of one own group */
 #define OV_METRICS_MAX 32
@@ -38,36 +37,13 @@ struct ov_group {
 	bool failed;       /* a metric line without its formula */
 };
 
-/*
- * Event NAME of P's event table in *E (whether a vendor metric reads it or
- * not: the converters keep them), its strings P's, or NULL.
- */
-static const struct perfmon_event *ov_event(const struct perfmon *p, const char *name,
-					    struct perfmon_event *e)
-{
-	void *it = json_object_iter_at(json_object_get(p->doc, "Events"), name);
-	json_t *row = it ? json_object_iter_value(it) : NULL;
-
-	if (!json_is_object(row))
-		return NULL;
-	memset(e, 0, sizeof(*e));
-	e->name = json_object_iter_key(it);
-	e->listed = true;
-	e->code = json_string_value(json_object_get(row, "EventCode"));
-	e->umask = json_string_value(json_object_get(row, "UMask"));
-	e->umask_ext = json_string_value(json_object_get(row, "UMaskExt"));
-	e->unit = json_string_value(json_object_get(row, "Unit"));
-	return e;
-}
-
 /* Uncore event E's line in the layout language, named NAME (+ ".linkN" and box=N where BOX >= 0). */
 static void ov_event_line(FILE *f, const char *name, const struct perfmon_event *e, int box)
 {
 	fprintf(f, "  event %s", name);
 	if (box >= 0)
 		fprintf(f, ".link%d", box);
-	fprintf(f, " raw event=0x%02lX umask=0x%llX", strtoul(e->code ? e->code : "0", NULL, 0) & 0xFF,
-		perfmon_uncore_umask(e));
+	perfmon_uncore_fields(f, e, 0xFF, perfmon_uncore_umask(e));
 	if (box >= 0)
 		fprintf(f, " box=%d", box);
 	fputc('\n', f);
@@ -244,7 +220,7 @@ static bool ov_group(const struct perfmon *p, const struct perfmon_layout_config
 		} else if (ov_is(q, "event")) {
 			ok = g->nev < OV_EVENTS_MAX && !strcmp(spec, "vendor") &&
 			     snprintf(g->event[g->nev], OV_NAME_MAX, "%s", w) < OV_NAME_MAX;
-			if (ok && !ov_event(p, w, &g->ev[g->nev])) {
+			if (ok && !perfmon_event_find(p, w, &g->ev[g->nev])) {
 				/* said in the layout, as the vendor's metrics left out are */
 				ov_word(s, 1, spec, sizeof(spec));
 				fprintf(f, "\n# not counted: pmutop's group %s: %s's data has no event "

@@ -259,6 +259,24 @@ unsigned long long perfmon_uncore_umask(const struct perfmon_event *e)
 	return (umask | ext << 8) & 0xFFFFFFFFFFull;
 }
 
+void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, unsigned long code_max,
+			   unsigned long long umask)
+{
+	unsigned long cmask = strtoul(e->cmask ? e->cmask : "0", NULL, 0);
+	unsigned long long filter1 = strtoull(e->filter1 ? e->filter1 : "0", NULL, 0);
+
+	fprintf(f, " raw event=0x%02lX umask=0x%llX",
+		strtoul(e->code ? e->code : "0", NULL, 0) & code_max, umask);
+	if (cmask)
+		fprintf(f, " cmask=%lu", cmask & 0xFF);
+	if (strtoul(e->inv ? e->inv : "0", NULL, 0))
+		fputs(" inv=1", f);
+	if (strtoul(e->edge ? e->edge : "0", NULL, 0))
+		fputs(" edge=1", f);
+	if (filter1)
+		fprintf(f, " filter1=0x%llX", filter1 & 0xFFFFFFFFull);
+}
+
 /*
  * The event lines of perfmon event V (named by its base), once per channel
  * where CHANNELS; of box g->link alone (a link, a CCX) where one is rendered.
@@ -266,7 +284,6 @@ unsigned long long perfmon_uncore_umask(const struct perfmon_event *e)
 static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 {
 	const struct perfmon_event *e = &g->p->events[v];
-	unsigned long code = strtoul(e->code ? e->code : "0", NULL, 0);
 	unsigned long long umask = perfmon_uncore_umask(e);
 	int kind = pu_kind_of(e->unit) >= 0 ? pu_kind_of(e->unit) : LAYOUT_PMU_CHA;
 	char name[160];
@@ -281,11 +298,9 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	if (g->link >= 0)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s%d", g->word, g->link);
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
-		fprintf(f, "  event %s raw event=0x%02lX umask=0x%llX", name,
-			code & (layout_pmu_kinds[kind].event_max ? layout_pmu_kinds[kind].event_max : 0xFF),
-			umask);
-		if (e->filter1 && strtoull(e->filter1, NULL, 0))
-			fprintf(f, " filter1=0x%llX", strtoull(e->filter1, NULL, 0) & 0xFFFFFFFFull);
+		fprintf(f, "  event %s", name);
+		perfmon_uncore_fields(f, e, layout_pmu_kinds[kind].event_max
+					     ? layout_pmu_kinds[kind].event_max : 0xFF, umask);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
 		if (g->link >= 0)

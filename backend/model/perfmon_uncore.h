@@ -42,6 +42,16 @@ struct perfmon_layout_config;
  */
 unsigned long long perfmon_uncore_umask(const struct perfmon_event *e);
 
+/*
+ * Uncore event E's select in the layout language into F (" raw event=0x..
+ * umask=0x.."): its code within CODE_MAX, UMASK, and where the data sets
+ * them its counter mask, invert and edge detect and a Skylake-SP CHA's
+ * FILTER1 value.  The one writer of a vendor uncore event's fields, for
+ * the vendor's metrics and pmutop's own over the vendor's events alike.
+ */
+void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, unsigned long code_max,
+			   unsigned long long umask);
+
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
 			   int room, FILE *f, bool *taken, char (*why)[200]);
 
