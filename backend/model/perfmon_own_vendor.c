@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define OV_EVENTS_MAX 16   /* vendor events of one own group */
 #define OV_METRICS_MAX 32
 #define OV_NAME_MAX 160
@@ -37,13 +36,16 @@ struct ov_group {
 	bool failed;       /* a metric line without its formula */
 };
 
-/* Uncore event E's line in the layout language, named NAME (+ ".linkN" and box=N where BOX >= 0). */
+/*
+ * Uncore event E's line in the layout language, named NAME (+ ".linkN" and
+ * box=N where BOX >= 0: a UPI link's, else a CHA's).
+ */
 static void ov_event_line(FILE *f, const char *name, const struct perfmon_event *e, int box)
 {
 	fprintf(f, "  event %s", name);
 	if (box >= 0)
 		fprintf(f, ".link%d", box);
-	perfmon_uncore_fields(f, e, 0xFF, perfmon_uncore_umask(e));
+	perfmon_uncore_fields(f, e, box >= 0 ? LAYOUT_PMU_UPI : LAYOUT_PMU_CHA, perfmon_uncore_umask(e));
 	if (box >= 0)
 		fprintf(f, " box=%d", box);
 	fputc('\n', f);

@@ -259,16 +259,19 @@ unsigned long long perfmon_uncore_umask(const struct perfmon_event *e)
 	return (umask | ext << 8) & 0xFFFFFFFFFFull;
 }
 
-void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, unsigned long code_max,
+void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, enum layout_pmu kind,
 			   unsigned long long umask)
 {
+	const struct layout_pmu_kind *k = &layout_pmu_kinds[kind];
 	unsigned long cmask = strtoul(e->cmask ? e->cmask : "0", NULL, 0);
 	unsigned long long filter1 = strtoull(e->filter1 ? e->filter1 : "0", NULL, 0);
 
 	fprintf(f, " raw event=0x%02lX umask=0x%llX",
-		strtoul(e->code ? e->code : "0", NULL, 0) & code_max, umask);
+		strtoul(e->code ? e->code : "0", NULL, 0) & (k->event_max ? k->event_max : 0xFF), umask);
+	if (!k->cmask_max)
+		return;
 	if (cmask)
-		fprintf(f, " cmask=%lu", cmask & 0xFF);
+		fprintf(f, " cmask=%lu", cmask & k->cmask_max);
 	if (strtoul(e->inv ? e->inv : "0", NULL, 0))
 		fputs(" inv=1", f);
 	if (strtoul(e->edge ? e->edge : "0", NULL, 0))
@@ -299,8 +302,7 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s%d", g->word, g->link);
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
 		fprintf(f, "  event %s", name);
-		perfmon_uncore_fields(f, e, layout_pmu_kinds[kind].event_max
-					     ? layout_pmu_kinds[kind].event_max : 0xFF, umask);
+		perfmon_uncore_fields(f, e, (enum layout_pmu)kind, umask);
 		if (channels)
 			fprintf(f, " channel=%d", ch);
 		if (g->link >= 0)

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "layout.h"
 #include "perfmon.h"
 
 struct perfmon_layout_config;
@@ -43,13 +44,15 @@ struct perfmon_layout_config;
 unsigned long long perfmon_uncore_umask(const struct perfmon_event *e);
 
 /*
- * Uncore event E's select in the layout language into F (" raw event=0x..
- * umask=0x.."): its code within CODE_MAX, UMASK, and where the data sets
- * them its counter mask, invert and edge detect and a Skylake-SP CHA's
- * FILTER1 value.  The one writer of a vendor uncore event's fields, for
- * the vendor's metrics and pmutop's own over the vendor's events alike.
+ * Uncore event E's select on a box of layout PMU kind KIND in the layout
+ * language into F (" raw event=0x.. umask=0x.."): its code within the
+ * kind's event select, UMASK, and where the data sets them and the kind's
+ * select has them (a threshold: Intel's boxes, not AMD's amd_uncore) its
+ * counter mask, invert and edge detect, and a Skylake-SP CHA's FILTER1
+ * value.  The one writer of a vendor uncore event's fields, for the
+ * vendor's metrics and pmutop's own over the vendor's events alike.
  */
-void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, unsigned long code_max,
+void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, enum layout_pmu kind,
 			   unsigned long long umask);
 
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
