@@ -4,8 +4,6 @@
  * errors are printed and the process exits non-zero (2 for bad input, 1
  * for failures).
  */
-#include "config.h"
-
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,8 +17,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "config.h"
-
 struct record {
 	int fd;
 	gzFile gz;             /* FILE.gz: the lines through zlib, each sample a sync flush */
