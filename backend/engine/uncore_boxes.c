@@ -140,7 +140,7 @@ void uncore_fill_boxes(struct uncore *u, struct sample *s)
 	for (int k = 0; k < l->nevents; k++)
 		if (u->socks[0].box_ev[k] >= 0 && uncore_group_live(u, l->events[k].group))
 			ev[nev++] = k;
-	sample_add_boxes(s, nbox);
+	sample_add_part(s, SAMPLE_KIND_CHA, nbox);
 	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
 		const struct src_socket *us = &u->socks[i];
 		const double *sv = s->sockets[i].vars;

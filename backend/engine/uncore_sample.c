@@ -53,7 +53,7 @@ void uncore_fill(struct uncore *u, struct sample *s)
 
 	s->unc_usable = uncore_usable(u);
 	if (u->nchan)
-		sample_add_channels(s, u->nchan);
+		sample_add_part(s, SAMPLE_KIND_CHANNEL, u->nchan);
 	for (int i = 0; i < u->nsocks && i < s->nsockets; i++) {
 		struct src_socket *us = &u->socks[i];
 		double *sv = s->sockets[i].vars;

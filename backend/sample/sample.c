@@ -54,10 +54,11 @@ struct sample *sample_new(const struct layout *layout, int nthreads, int ncores,
 	return s;
 }
 
-void sample_add_part(struct sample *s, enum sample_kind_id p, int per, bool raw)
+void sample_add_part(struct sample *s, enum sample_kind_id p, int per)
 {
 	struct sample_part *pt = &s->parts[p];
 	int n = s->nsockets * per;
+	bool raw = !sample_kinds[p].keeps;
 
 	pt->per = per;
 	sample_entities(&pt->rows, n, layout_nvars(s->layout), raw ? s->layout->nevents : 0);
@@ -255,10 +256,14 @@ void sample_recompute(struct sample *s)
 		if (!isnan(s->sockets[i].vars[LAYOUT_B_seconds]))
 			sample_eval(s, s->sockets[i].vars, LAYOUT_SOCKET);
 	/* a socket's parts with inputs of their own (the channels), at their kind's scope */
-	for (int k = 0; k < SAMPLE_NKINDS; k++)
-		for (int i = 0; sample_kinds[k].part && !sample_kinds[k].keeps &&
-				i < s->nsockets * sample_part_per(s, (enum sample_kind_id)k); i++)
+	for (int k = 0; k < SAMPLE_NKINDS; k++) {
+		int n = s->nsockets * sample_part_per(s, (enum sample_kind_id)k);
+
+		if (sample_kinds[k].keeps)
+			continue; /* the CHAs: sample_eval_boxes */
+		for (int i = 0; i < n; i++)
 			sample_eval(s, s->parts[k].rows[i].vars, sample_kinds[k].scope);
+	}
 	sample_eval_boxes(s);
 }
 

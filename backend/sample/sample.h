@@ -212,9 +212,10 @@ struct sample *sample_new(const struct layout *layout, int nthreads, int ncores,
 
 /*
  * Give S PER rows of part P a socket (all n/a), with raw counts and live
- * seconds where RAW (else those NULL: the rows keep their own figures only).
+ * seconds unless the kind keeps some events alone (sample_kind.keeps: the
+ * CHAs, whose rows have their own figures only, raw and live NULL).
  */
-void sample_add_part(struct sample *s, enum sample_kind_id p, int per, bool raw);
+void sample_add_part(struct sample *s, enum sample_kind_id p, int per);
 
 /* Rows of part P a socket in S, 0: none. */
 int sample_part_per(const struct sample *s, enum sample_kind_id p);
@@ -229,10 +230,6 @@ bool sample_in_part(const struct sample *s, enum sample_kind_id p, const struct 
 void sample_entity_ids(struct sample_entity *e, int index, int socket, int os_socket_id);
 
 /* The parts pmutop's own code names: the memory channels and the CHAs. */
-static inline void sample_add_channels(struct sample *s, int n)
-{
-	sample_add_part(s, SAMPLE_KIND_CHANNEL, n, true);
-}
 static inline int sample_nchannels(const struct sample *s)
 {
 	return sample_part_per(s, SAMPLE_KIND_CHANNEL);
@@ -240,10 +237,6 @@ static inline int sample_nchannels(const struct sample *s)
 static inline struct sample_entity *sample_channel(const struct sample *s, int socket, int ch)
 {
 	return sample_part(s, SAMPLE_KIND_CHANNEL, socket, ch);
-}
-static inline void sample_add_boxes(struct sample *s, int n)
-{
-	sample_add_part(s, SAMPLE_KIND_CHA, n, false);
 }
 static inline int sample_nboxes(const struct sample *s)
 {

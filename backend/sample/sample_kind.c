@@ -132,7 +132,7 @@ struct sample_entity *sample_kind_store(const struct sample_kind *k, struct samp
 	if (!k->part)
 		return k->store ? k->store(s) : NULL;
 	if (!s->parts[id].rows)
-		sample_add_part(s, id, per, !k->keeps);
+		sample_add_part(s, id, per);
 	return s->parts[id].rows;
 }
 

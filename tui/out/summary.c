@@ -108,7 +108,7 @@ static struct sample *summary_result(const struct summary *sm, bool peak)
 	l = sh->layout;
 	r = sample_new(l, sh->nthreads, sh->ncores, sh->nsockets);
 	if (sample_nchannels(sh))
-		sample_add_channels(r, sample_nchannels(sh));
+		sample_add_part(r, SAMPLE_KIND_CHANNEL, sample_nchannels(sh));
 	r->seq = (uint64_t)sm->samples;
 	r->time = sm->t_last;
 	r->interval_s = sm->seconds;
