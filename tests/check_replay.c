@@ -3,6 +3,8 @@
  * read back (replay.c) with every metric computed again, identical; a
  * recording cut at every byte replays every whole sample and counts the
  * rest; every kind of bad line is one message with its line and byte.
+ * Who's rows: every figure of the table the writers walk (who_cols) is
+ * written and read back, each shown one under a heading that fits it.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,10 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
+#include "batch_int.h"
 #include "check_main.h"
 #include "frontend.h"
 #include "record.h"
 #include "replay.h"
+#include "replay_int.h"
 
 #define NSAMPLES 3
 
@@ -278,6 +284,82 @@ START_TEST(bad_lines_are_named_with_line_and_byte)
 }
 END_TEST
 
+/*
+ * Every figure of a who row that the batch JSON (and so a recording)
+ * writes, replay reads back as it was, and the computed ones follow; each
+ * key once; a heading of the text table or the pane fits its column (a
+ * wider one pushes every heading after it off its figures).
+ */
+START_TEST(every_who_figure_is_written_and_read_back)
+{
+	struct who_row rows[2] = { { .path = "system.slice/a.service", .name = "a.service", .parent = -1 },
+				   { .path = "system.slice/a.service", .name = "a", .pid = 4242 } };
+	struct who_snap w = { .available = true, .nrows = 2, .rows = rows, .ncgroups = 1, .ntd = 2,
+			      .td_name = { "Retiring", "Bad_Speculation" }, .td_unit = "%" };
+	struct sample s = { .who = &w };
+	struct who_snap *back = NULL;
+	json_t *o;
+
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < who_ncols; k++) {
+			const struct who_col *c = &who_cols[k];
+			char *p = (char *)&rows[i] + c->offset;
+
+			if (c->get)
+				continue;
+			if (c->type == WHO_COL_NUM)
+				*(double *)(void *)p = 1e6 * (i + 1) + k + 0.25;
+			else if (c->type == WHO_COL_INT)
+				*(int *)(void *)p = 100 * i + k;
+			else if (c->type == WHO_COL_BOOL)
+				*(bool *)(void *)p = (i + k) % 2;
+			else if (c->type == WHO_COL_TEXT)
+				snprintf(p, c->size, "text %d of row %d", k, i);
+			else
+				for (int t = 0; t < WHO_TD_MAX; t++)
+					rows[i].td[t] = t < w.ntd ? 10.5 * (t + 1) + i : NAN;
+		}
+	rows[0].age_s = 0; /* a figure of this interval (the rest test the marks) */
+	o = batch_who_json(&s, &(struct batch_run){ 0 });
+	ck_assert_ptr_null(replay_who(o, &back));
+	ck_assert_int_eq(back->nrows, 2);
+	ck_assert_int_eq(back->ncgroups, 1);
+	ck_assert_int_eq(back->rows[1].pid, 4242);
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < who_ncols; k++) {
+			const struct who_col *c = &who_cols[k];
+			const char *a = (const char *)&rows[i] + c->offset;
+			const char *b = (const char *)&back->rows[i] + c->offset;
+
+			if (c->type == WHO_COL_TEXT)
+				ck_assert_msg(!strcmp(a, b), "row %d, %s: %s read back as %s", i, c->key, a, b);
+			else if (c->type == WHO_COL_TOPDOWN)
+				for (int t = 0; t < w.ntd; t++)
+					ck_assert_double_eq(rows[i].td[t], back->rows[i].td[t]);
+			else
+				ck_assert_msg(who_col_value(c, &rows[i]) == who_col_value(c, &back->rows[i]),
+					      "row %d, %s: %g read back as %g", i, c->key,
+					      who_col_value(c, &rows[i]), who_col_value(c, &back->rows[i]));
+		}
+	ck_assert_msg(isfinite(who_row_ipc(&back->rows[0])), "a computed figure follows");
+	for (int k = 0; k < who_ncols; k++) {
+		const struct who_col *c = &who_cols[k];
+
+		for (int j = 0; j < k; j++)
+			ck_assert_msg(strcmp(c->key, who_cols[j].key), "%s named twice", c->key);
+		ck_assert_msg(!c->text.head || (int)strlen(c->text.head) <= c->text.width,
+			      "%s: the text table's heading is wider than its column", c->key);
+		ck_assert_msg(!c->pane.head || (int)strlen(c->pane.head) <= c->pane.width,
+			      "%s: the pane's heading is wider than its column", c->key);
+		ck_assert_msg(!c->prom || c->prom_help || (k && who_cols[k - 1].prom &&
+			      !strcmp(who_cols[k - 1].prom, c->prom)),
+			      "%s: a Prometheus family without its help", c->key);
+	}
+	who_snap_free(back);
+	json_decref(o);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -288,6 +370,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, replay_gives_every_metric_back);
 	tcase_add_test(tc, a_recording_cut_anywhere_replays_its_whole_samples);
 	tcase_add_test(tc, bad_lines_are_named_with_line_and_byte);
+	tcase_add_test(tc, every_who_figure_is_written_and_read_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The who options' limits (--who-top, --who-procs) */
 #define WHO_TOP_DEFAULT 16    /* groups counted at once: 16 x 3 events x CPUs open files */
@@ -114,6 +115,58 @@ static inline double who_row_remote(const struct who_row *r)
 
 	return all > 0 ? r->ev[WHO_REMOTE_MEM] / all : NAN;
 }
+
+/*
+ * The figures of a who row, once, in the long CSV's order (after its path,
+ * name and PID): the key every writer names it by (the batch JSON's and a
+ * recording's; the CSV's is "who_" KEY), its type, where a stored one is
+ * (replay reads it back) or how a computed one follows from them, and how
+ * the batch text table, the who pane and Prometheus show it.  Every writer
+ * of who rows (batch_who.c, prom.c), replay (replay_who.c) and the who pane
+ * walk it: a new figure of a row is its field (a stored one, and its
+ * reading in backend/who) or its function, and a row here.
+ */
+enum who_col_type {
+	WHO_COL_NUM,     /* a double, NaN n/a (JSON null, an empty CSV field) */
+	WHO_COL_INT,     /* an int */
+	WHO_COL_BOOL,    /* a bool */
+	WHO_COL_TEXT,    /* a string of its room; JSON null for "" where null_empty */
+	WHO_COL_TOPDOWN, /* td[]: by who_snap.td_name (JSON an object, CSV NAME=VALUE;...) */
+};
+
+/* How the batch text table or the who pane shows a figure: heading, width, decimals */
+struct who_col_show {
+	const char *head; /* NULL: not shown there */
+	int width, prec;
+};
+
+struct who_col {
+	const char *key;
+	enum who_col_type type;
+	size_t offset, size; /* a stored value's in struct who_row (TEXT: its room) */
+	double (*get)(const struct who_row *r); /* computed: from the stored figures; else NULL */
+	bool csv;            /* a column of the long CSV */
+	bool null_empty;     /* TEXT: JSON null when "" */
+	bool counted;        /* from the counters: marked '~' (an earlier turn's) or '*' (scaled) */
+	double scale;        /* shown x this (0: 1): MB/s from bytes/s, % from a share */
+	struct who_col_show text, pane;
+	bool heat;           /* the pane shades it against the largest shown */
+	const char *about;   /* what the pane's explain (e) says of it (the first figures say more) */
+	/*
+	 * Prometheus: its family (NULL: none), a label of its series ("kind=\"total\","),
+	 * cgroups only; the family's help on its first column
+	 */
+	const char *prom, *prom_label, *prom_help;
+	bool prom_cgroups;
+};
+extern const struct who_col who_cols[];
+extern const int who_ncols;
+
+/* Column C's figure of row R (INT and BOOL as numbers), NaN n/a; TEXT and TOPDOWN: NaN. */
+double who_col_value(const struct who_col *c, const struct who_row *r);
+
+/* The mark of a counted figure of R: '~' an earlier turn's, '*' scaled, else ' '. */
+char who_col_mark(const struct who_col *c, const struct who_row *r);
 
 /* Free S (NULL: nothing). */
 void who_snap_free(struct who_snap *s);

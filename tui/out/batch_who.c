@@ -1,5 +1,6 @@
 /*
- * batch_who: who uses the machine (sample.who) in the batch formats.  Text:
+ * batch_who: who uses the machine (sample.who) in the batch formats, each
+ * row's figures by walking the table of them (who_cols, who_snap.h).  Text:
  * a "# who" table after the sample's; CSV: rows of scope "cgroup" and
  * "process" in the same long table, their figures in the who_* columns
  * (empty in the other rows, as the metrics are in theirs); JSON: a "who"
@@ -35,22 +36,26 @@ static int batch_who_td_width(const char *name)
 	return strlen(name) > 8 ? (int)strlen(name) : 8;
 }
 
+/* Column C's figure of R as the text table and the pane show it: scaled, NaN n/a. */
+static double batch_who_shown(const struct who_col *c, const struct who_row *r)
+{
+	return who_col_value(c, r) * (c->scale ? c->scale : 1);
+}
+
 static void batch_who_text_row(const struct who_row *r, FILE *out)
 {
-	bool old = r->age_s > 0, scaled = r->scaled;
-	char mark = old ? '~' : '*';
-
 	if (r->pid)
 		fprintf(out, "%8d", r->pid);
 	else
 		fprintf(out, "%8s", "cgroup");
-	batch_who_num(out, r->cpus, 6, 2, false, ' ');
-	batch_who_num(out, who_row_ipc(r), 5, 2, old || scaled, mark);
-	batch_who_num(out, who_row_ghz(r), 5, 2, old || scaled, mark);
-	batch_who_num(out, who_row_mpki(r), 6, 1, old || scaled, mark);
-	batch_who_num(out, 100 * who_row_remote(r), 5, 1, old || scaled, mark);
-	batch_who_num(out, r->mbm_total / 1e6, 8, 1, false, ' ');
-	batch_who_num(out, r->llc / 1048576.0, 6, 1, false, ' ');
+	for (int k = 0; k < who_ncols; k++) {
+		const struct who_col *c = &who_cols[k];
+		char mark = who_col_mark(c, r);
+
+		if (c->text.head)
+			batch_who_num(out, batch_who_shown(c, r), c->text.width, c->text.prec,
+				      mark != ' ', mark);
+	}
 	fprintf(out, "  %*s%s  %s\n", r->pid ? 0 : 2 * r->depth, "", r->name,
 		r->path[0] ? r->path : "/");
 }
@@ -77,8 +82,11 @@ void batch_who_text(const struct sample *s, const struct batch_run *br, FILE *ou
 		fprintf(out, "# who: %s\n", w->note);
 	if (w->rdt_note[0])
 		fprintf(out, "# who: %s\n", w->rdt_note);
-	fprintf(out, "# who %8s %7s %6s %6s %7s %6s %9s %7s  %s\n", "pid", "cpus", "ipc", "ghz", "mpki",
-		"rmt%", "mem_MB/s", "l3_MB", "name  path");
+	fprintf(out, "# who %8s", "pid");
+	for (int k = 0; k < who_ncols; k++)
+		if (who_cols[k].text.head)
+			fprintf(out, " %*s", who_cols[k].text.width + 1, who_cols[k].text.head);
+	fprintf(out, "  %s\n", "name  path");
 	for (int i = 0; i < w->nrows; i++) {
 		if (!batch_who_row_on(br, &w->rows[i]))
 			continue;
@@ -121,16 +129,22 @@ void batch_who_text(const struct sample *s, const struct batch_run *br, FILE *ou
 
 void batch_who_csv_header(const struct sample *s, FILE *out)
 {
-	if (s->who)
-		fputs(",who_path,who_name,who_pid,who_cpus,who_ipc,who_ghz,who_mpki,"
-		      "who_mbm_total_Bps,who_mbm_local_Bps,who_llc_bytes,who_age_s,who_why,who_topdown,"
-		      "who_remote_share", out);
+	if (!s->who)
+		return;
+	fputs(",who_path,who_name,who_pid", out);
+	for (int k = 0; k < who_ncols; k++)
+		if (who_cols[k].csv)
+			fprintf(out, ",who_%s", who_cols[k].key);
 }
 
 void batch_who_csv_empty(const struct sample *s, FILE *out)
 {
-	if (s->who)
-		fputs(",,,,,,,,,,,,,,", out);
+	if (!s->who)
+		return;
+	fputs(",,,", out);
+	for (int k = 0; k < who_ncols; k++)
+		if (who_cols[k].csv)
+			fputc(',', out);
 }
 
 static void batch_who_csv_num(FILE *out, double v)
@@ -171,20 +185,23 @@ void batch_who_csv_rows(const struct sample *s, const struct batch_run *br, cons
 			fprintf(out, ",%d", r->pid);
 		else
 			fputc(',', out);
-		batch_who_csv_num(out, r->cpus);
-		batch_who_csv_num(out, who_row_ipc(r));
-		batch_who_csv_num(out, who_row_ghz(r));
-		batch_who_csv_num(out, who_row_mpki(r));
-		batch_who_csv_num(out, r->mbm_total);
-		batch_who_csv_num(out, r->mbm_local);
-		batch_who_csv_num(out, r->llc);
-		batch_who_csv_num(out, r->age_s);
-		batch_who_csv_text(out, r->why);
-		fputc(',', out);
-		for (int k = 0, n = 0; k < w->ntd; k++)
-			if (isfinite(r->td[k]))
-				fprintf(out, "%s%s=%.6g", n++ ? ";" : "", w->td_name[k], r->td[k]);
-		batch_who_csv_num(out, who_row_remote(r));
+		for (int k = 0; k < who_ncols; k++) {
+			const struct who_col *c = &who_cols[k];
+
+			if (!c->csv)
+				continue;
+			if (c->type == WHO_COL_TEXT) {
+				batch_who_csv_text(out, (const char *)r + c->offset);
+			} else if (c->type == WHO_COL_TOPDOWN) {
+				fputc(',', out);
+				for (int t = 0, n = 0; t < w->ntd; t++)
+					if (isfinite(r->td[t]))
+						fprintf(out, "%s%s=%.6g", n++ ? ";" : "", w->td_name[t],
+							r->td[t]);
+			} else {
+				batch_who_csv_num(out, who_col_value(c, r));
+			}
+		}
 		fputc('\n', out);
 	}
 }
@@ -194,17 +211,10 @@ static json_t *batch_who_real(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Row R of W as JSON: its path, name and PID (a process) or depth (a cgroup), then its figures. */
 static json_t *batch_who_row(const struct who_snap *w, const struct who_row *r)
 {
 	json_t *o = json_object();
-
-	if (w->ntd) {
-		json_t *td = json_object();
-
-		for (int k = 0; k < w->ntd; k++)
-			json_object_set_new(td, w->td_name[k], batch_who_real(r->td[k]));
-		json_object_set_new(o, "topdown", td);
-	}
 
 	json_object_set_new(o, "path", json_string(r->path));
 	json_object_set_new(o, "name", json_string(r->name));
@@ -212,28 +222,34 @@ static json_t *batch_who_row(const struct who_snap *w, const struct who_row *r)
 		json_object_set_new(o, "pid", json_integer(r->pid));
 	else
 		json_object_set_new(o, "depth", json_integer(r->depth));
-	json_object_set_new(o, "processes", json_integer(r->nprocs));
-	json_object_set_new(o, "cpus", batch_who_real(r->cpus));
-	json_object_set_new(o, "counted_cpus", batch_who_real(r->oncpu));
-	json_object_set_new(o, "cycles_per_s", batch_who_real(r->ev[WHO_CYCLES]));
-	json_object_set_new(o, "instructions_per_s", batch_who_real(r->ev[WHO_INSTRUCTIONS]));
-	json_object_set_new(o, "cache_misses_per_s", batch_who_real(r->ev[WHO_CACHE_MISSES]));
-	json_object_set_new(o, "ipc", batch_who_real(who_row_ipc(r)));
-	json_object_set_new(o, "ghz", batch_who_real(who_row_ghz(r)));
-	json_object_set_new(o, "mpki", batch_who_real(who_row_mpki(r)));
-	json_object_set_new(o, "local_mem_per_s", batch_who_real(r->ev[WHO_LOCAL_MEM]));
-	json_object_set_new(o, "remote_mem_per_s", batch_who_real(r->ev[WHO_REMOTE_MEM]));
-	json_object_set_new(o, "remote_share", batch_who_real(who_row_remote(r)));
-	json_object_set_new(o, "counted", json_boolean(r->counted));
-	json_object_set_new(o, "partial", json_boolean(r->partial));
-	json_object_set_new(o, "scaled", json_boolean(r->scaled));
-	json_object_set_new(o, "age_s", json_real(r->age_s));
-	json_object_set_new(o, "why", r->why[0] ? json_string(r->why) : json_null());
-	json_object_set_new(o, "mbm_total_Bps", batch_who_real(r->mbm_total));
-	json_object_set_new(o, "mbm_local_Bps", batch_who_real(r->mbm_local));
-	json_object_set_new(o, "llc_bytes", batch_who_real(r->llc));
-	json_object_set_new(o, "rdt_why", r->rdt_why[0] ? json_string(r->rdt_why) : json_null());
-	json_object_set_new(o, "cpus_allowed", json_string(r->where));
+	for (int k = 0; k < who_ncols; k++) {
+		const struct who_col *c = &who_cols[k];
+		const char *text = (const char *)r + c->offset;
+		json_t *v = NULL;
+
+		switch (c->type) {
+		case WHO_COL_NUM:
+			v = batch_who_real(who_col_value(c, r));
+			break;
+		case WHO_COL_INT:
+			v = json_integer((json_int_t)who_col_value(c, r));
+			break;
+		case WHO_COL_BOOL:
+			v = json_boolean(who_col_value(c, r) != 0);
+			break;
+		case WHO_COL_TEXT:
+			v = text[0] || !c->null_empty ? json_string(text) : json_null();
+			break;
+		case WHO_COL_TOPDOWN:
+			if (!w->ntd)
+				continue; /* not asked for: topdown_why says so once */
+			v = json_object();
+			for (int t = 0; t < w->ntd; t++)
+				json_object_set_new(v, w->td_name[t], batch_who_real(r->td[t]));
+			break;
+		}
+		json_object_set_new(o, c->key, v);
+	}
 	return o;
 }
 

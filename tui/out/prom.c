@@ -417,19 +417,43 @@ static void prom_who_series(struct prom_ctx *c, const char *name, const struct w
 }
 
 /*
- * A family of counted figures FN of the cgroups CG and processes PR: a
- * cgroup's figure from an earlier turn is left out (its age is not a
- * scrape's), as n/a is.
+ * The family of who column C over the cgroups CG and processes PR (its
+ * help where it is the first column of its family, after PREV): n/a is
+ * left out, and so is a cgroup's counted figure from an earlier turn (its
+ * age is not a scrape's); the top-down level 1 a series a metric.
  */
-static void prom_who_counted(struct prom_ctx *c, const char *name, const char *help,
-			     const struct who_row **cg, int ncg, const struct who_row **pr, int npr,
-			     double (*fn)(const struct who_row *r))
+static void prom_who_col(struct prom_ctx *c, const struct who_col *col, const struct who_col *prev,
+			 const struct who_row **cg, int ncg, const struct who_row **pr, int npr)
 {
-	prom_family(c, name, "gauge", help, NULL);
-	for (int i = 0; i < ncg; i++)
-		prom_who_series(c, name, cg[i], "", cg[i]->age_s > 0 ? NAN : fn(cg[i]));
-	for (int i = 0; i < npr; i++)
-		prom_who_series(c, name, pr[i], "", fn(pr[i]));
+	const struct who_snap *w = c->s->who;
+	int nm = col->type == WHO_COL_TOPDOWN ? w->ntd : 1;
+
+	if (!nm)
+		return; /* no level 1 asked for */
+	if (!prev || strcmp(prev->prom, col->prom)) {
+		char help[400];
+
+		if (col->type == WHO_COL_TOPDOWN)
+			snprintf(help, sizeof(help), "%s, in %s", col->prom_help, w->td_unit);
+		else
+			snprintf(help, sizeof(help), "%s", col->prom_help);
+		prom_family(c, col->prom, "gauge", help, NULL);
+	}
+	for (int m = 0; m < nm; m++) {
+		char label[WHO_TD_NAME_MAX + 64];
+
+		if (col->type == WHO_COL_TOPDOWN)
+			snprintf(label, sizeof(label), "metric=\"%s\",", w->td_name[m]);
+		else
+			snprintf(label, sizeof(label), "%s", col->prom_label ? col->prom_label : "");
+		for (int i = 0; i < ncg + (col->prom_cgroups ? 0 : npr); i++) {
+			const struct who_row *r = i < ncg ? cg[i] : pr[i - ncg];
+			double v = col->type == WHO_COL_TOPDOWN ? r->td[m] : who_col_value(col, r);
+
+			prom_who_series(c, col->prom, r, label,
+					!r->pid && col->counted && r->age_s > 0 ? NAN : v);
+		}
+	}
 }
 
 /*
@@ -458,51 +482,11 @@ static void prom_who(struct prom_ctx *c)
 	qsort(pr, (size_t)npr, sizeof(*pr), prom_who_cmp);
 	ncg = ncg < PROM_WHO_CGROUPS ? ncg : PROM_WHO_CGROUPS;
 	npr = npr < PROM_WHO_PROCS ? npr : PROM_WHO_PROCS;
-	prom_family(c, "pmutop_who_cpus", "gauge", "CPUs a cgroup's or process's tasks kept busy "
-		    "(CPU time over the interval; the 32 busiest cgroups, the 10 busiest processes)",
-		    NULL);
-	for (int i = 0; i < ncg; i++)
-		prom_who_series(c, "pmutop_who_cpus", cg[i], "", cg[i]->cpus);
-	for (int i = 0; i < npr; i++)
-		prom_who_series(c, "pmutop_who_cpus", pr[i], "", pr[i]->cpus);
-	prom_who_counted(c, "pmutop_who_ipc", "Instructions per cycle of a cgroup or process (pmutop "
-			 "--who; absent where not counted this interval)", cg, ncg, pr, npr, who_row_ipc);
-	prom_who_counted(c, "pmutop_who_llc_misses_per_kilo_instructions", "Last-level cache misses "
-			 "per thousand instructions of a cgroup or process (pmutop --who)", cg, ncg, pr,
-			 npr, who_row_mpki);
-	prom_who_counted(c, "pmutop_who_remote_memory_ratio", "Share of a cgroup's or process's "
-			 "loads (Intel) or data-cache fills (AMD) from memory that a remote node served "
-			 "(pmutop --who, where the vendor's events exist)", cg, ncg, pr, npr,
-			 who_row_remote);
-	prom_family(c, "pmutop_who_memory_bandwidth_bytes_per_second", "gauge", "A cgroup's "
-		    "resctrl monitoring group's memory bandwidth, all (kind total) and to local memory "
-		    "(kind local)", NULL);
-	for (int i = 0; i < ncg; i++) {
-		prom_who_series(c, "pmutop_who_memory_bandwidth_bytes_per_second", cg[i],
-				"kind=\"total\",", cg[i]->mbm_total);
-		prom_who_series(c, "pmutop_who_memory_bandwidth_bytes_per_second", cg[i],
-				"kind=\"local\",", cg[i]->mbm_local);
-	}
-	prom_family(c, "pmutop_who_llc_occupancy_bytes", "gauge", "L3 a cgroup's resctrl "
-		    "monitoring group holds", NULL);
-	for (int i = 0; i < ncg; i++)
-		prom_who_series(c, "pmutop_who_llc_occupancy_bytes", cg[i], "", cg[i]->llc);
-	if (w->ntd) {
-		char help[160];
-
-		snprintf(help, sizeof(help), "The vendor's top-down level 1 of a cgroup or process, "
-			 "in %s, by the vendor's metric name (pmutop --who-topdown)", w->td_unit);
-		prom_family(c, "pmutop_who_topdown_level1", "gauge", help, NULL);
-		for (int k = 0; k < w->ntd; k++) {
-			char extra[WHO_TD_NAME_MAX + 16];
-
-			snprintf(extra, sizeof(extra), "metric=\"%s\",", w->td_name[k]);
-			for (int i = 0; i < ncg; i++)
-				prom_who_series(c, "pmutop_who_topdown_level1", cg[i], extra,
-						cg[i]->age_s > 0 ? NAN : cg[i]->td[k]);
-			for (int i = 0; i < npr; i++)
-				prom_who_series(c, "pmutop_who_topdown_level1", pr[i], extra, pr[i]->td[k]);
-		}
+	for (int k = 0, prev = -1; k < who_ncols; k++) {
+		if (!who_cols[k].prom)
+			continue;
+		prom_who_col(c, &who_cols[k], prev >= 0 ? &who_cols[prev] : NULL, cg, ncg, pr, npr);
+		prev = k;
 	}
 	free(cg);
 	free(pr);

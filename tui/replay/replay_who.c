@@ -1,6 +1,7 @@
 /*
  * replay_who: a recording's "who" object (the batch JSON's, record.c) back
- * into the sample's who snapshot, checked as any recorded input is: every
+ * into the sample's who snapshot (its stored figures by the table's keys,
+ * who_cols), checked as any recorded input is: every
  * field of its type, strings cut to their room, at most WHO_MAX_ROWS rows,
  * each cgroup's depth at most one below the one before (its parent is the
  * nearest shallower row before it).  Main thread.
@@ -33,7 +34,6 @@ static void replay_who_str(json_t *o, const char *key, char *buf, size_t len)
 static const char *replay_who_row(json_t *o, bool proc, const struct who_snap *w, struct who_row *r)
 {
 	json_t *td = json_object_get(o, "topdown");
-
 	json_t *id = json_object_get(o, proc ? "pid" : "depth");
 
 	if (!json_is_object(o) || !json_is_string(json_object_get(o, "path")) ||
@@ -48,28 +48,34 @@ static const char *replay_who_row(json_t *o, bool proc, const struct who_snap *w
 	else
 		r->depth = (int)json_integer_value(id);
 	r->parent = -1;
-	r->nprocs = (int)json_integer_value(json_object_get(o, "processes"));
-	r->cpus = replay_who_num(o, "cpus");
-	r->oncpu = replay_who_num(o, "counted_cpus");
-	r->ev[WHO_CYCLES] = replay_who_num(o, "cycles_per_s");
-	r->ev[WHO_INSTRUCTIONS] = replay_who_num(o, "instructions_per_s");
-	r->ev[WHO_CACHE_MISSES] = replay_who_num(o, "cache_misses_per_s");
-	r->ev[WHO_LOCAL_MEM] = replay_who_num(o, "local_mem_per_s");
-	r->ev[WHO_REMOTE_MEM] = replay_who_num(o, "remote_mem_per_s");
-	r->counted = json_is_true(json_object_get(o, "counted"));
-	r->partial = json_is_true(json_object_get(o, "partial"));
-	r->scaled = json_is_true(json_object_get(o, "scaled"));
-	r->age_s = replay_who_num(o, "age_s");
+	/* the stored figures by the table's keys; the computed ones follow from them */
+	for (int k = 0; k < who_ncols; k++) {
+		const struct who_col *c = &who_cols[k];
+		char *p = (char *)r + c->offset;
+
+		if (c->get)
+			continue;
+		switch (c->type) {
+		case WHO_COL_NUM:
+			*(double *)(void *)p = replay_who_num(o, c->key);
+			break;
+		case WHO_COL_INT:
+			*(int *)(void *)p = (int)json_integer_value(json_object_get(o, c->key));
+			break;
+		case WHO_COL_BOOL:
+			*(bool *)(void *)p = json_is_true(json_object_get(o, c->key));
+			break;
+		case WHO_COL_TEXT:
+			replay_who_str(o, c->key, p, c->size);
+			break;
+		case WHO_COL_TOPDOWN:
+			for (int t = 0; t < WHO_TD_MAX; t++)
+				r->td[t] = t < w->ntd ? replay_who_num(td, w->td_name[t]) : NAN;
+			break;
+		}
+	}
 	if (!isfinite(r->age_s) || r->age_s < 0)
 		r->age_s = 0;
-	replay_who_str(o, "why", r->why, sizeof(r->why));
-	r->mbm_total = replay_who_num(o, "mbm_total_Bps");
-	r->mbm_local = replay_who_num(o, "mbm_local_Bps");
-	r->llc = replay_who_num(o, "llc_bytes");
-	replay_who_str(o, "rdt_why", r->rdt_why, sizeof(r->rdt_why));
-	replay_who_str(o, "cpus_allowed", r->where, sizeof(r->where));
-	for (int k = 0; k < WHO_TD_MAX; k++)
-		r->td[k] = k < w->ntd ? replay_who_num(td, w->td_name[k]) : NAN;
 	return NULL;
 }
 

@@ -46,9 +46,6 @@ enum view_overlay { VIEW_OVERLAY_NONE, VIEW_OVERLAY_HELP, VIEW_OVERLAY_EXPLAIN,
 		    VIEW_OVERLAY_DOCTOR, VIEW_OVERLAY_COLUMNS, VIEW_OVERLAY_MESSAGES };
 enum view_prompt { VIEW_PROMPT_NONE, VIEW_PROMPT_FILTER, VIEW_PROMPT_PID, VIEW_PROMPT_FIND,
 		   VIEW_PROMPT_SORT, VIEW_PROMPT_GOTO, VIEW_PROMPT_QUIT, VIEW_PROMPT_WHO };
-/* The who pane's columns, which it sorts by (s < > in the pane; r reverses). */
-enum view_who_col { VIEW_WHO_CPUS, VIEW_WHO_IPC, VIEW_WHO_GHZ, VIEW_WHO_MPKI, VIEW_WHO_RMT, VIEW_WHO_MEM,
-		    VIEW_WHO_L3, VIEW_WHO_NCOLS };
 
 /* Keys that are not characters (the front end maps its own codes to these). */
 enum view_key {
@@ -143,7 +140,8 @@ struct view {
 	bool *tree_open;          /* by layout metric: the tree pane shows its children */
 	uint64_t *who_closed;     /* the who pane's closed cgroups (who_pane_id), NWHO_CLOSED */
 	int nwho_closed;
-	enum view_who_col who_sort; /* the who pane sorts each cgroup's children and the processes by it */
+	int who_sort;             /* the who pane sorts each cgroup's children and the processes by its
+				     column (0 CPUs: who_cols' shown in the pane; s < > there) */
 	bool who_sort_rev;        /* least first */
 	char who_filter[64];      /* the who pane shows the rows whose name or path holds it ("": all) */
 	bool who_td;              /* the who pane shows the top-down level 1 (T), counted per cgroup */

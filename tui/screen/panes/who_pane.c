@@ -20,8 +20,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WHO_PANE_VALUES 48 /* the figures' columns before the name */
 #define WHO_PANE_TD_W 9    /* a top-down column: the vendor's name cut to 8 */
+#define WHO_PANE_COLS 64   /* the figures' columns at most */
+
+/* The who_cols the pane shows, in order, into OUT (WHO_PANE_COLS at most); how many. */
+static int who_pane_cols(const struct who_col **out)
+{
+	int n = 0;
+
+	for (int k = 0; k < who_ncols && n < WHO_PANE_COLS; k++)
+		if (who_cols[k].pane.head)
+			out[n++] = &who_cols[k];
+	return n;
+}
+
+/* Where the name column starts: after the figures' columns (each its width and a mark). */
+static int who_pane_name_x(void)
+{
+	const struct who_col *cols[WHO_PANE_COLS];
+	int n = who_pane_cols(cols), x = 2;
+
+	for (int k = 0; k < n; k++)
+		x += cols[k]->pane.width + 1;
+	return x;
+}
 
 uint64_t who_pane_id(const char *path, int pid)
 {
@@ -50,26 +72,14 @@ static bool who_pane_td(const struct view *v, const struct who_snap *w)
 
 /* Row R's value in column C (NaN: none); with the top-down level 1 shown, C's level-1 metric. */
 static double who_pane_value(const struct view *v, const struct who_snap *w, const struct who_row *r,
-			     enum view_who_col c)
+			     int c)
 {
+	const struct who_col *cols[WHO_PANE_COLS];
+	int n = who_pane_cols(cols);
+
 	if (who_pane_td(v, w))
-		return c > 0 && (int)c <= w->ntd ? r->td[c - 1] : r->cpus;
-	switch (c) {
-	case VIEW_WHO_IPC:
-		return who_row_ipc(r);
-	case VIEW_WHO_GHZ:
-		return who_row_ghz(r);
-	case VIEW_WHO_MPKI:
-		return who_row_mpki(r);
-	case VIEW_WHO_RMT:
-		return who_row_remote(r);
-	case VIEW_WHO_MEM:
-		return r->mbm_total;
-	case VIEW_WHO_L3:
-		return r->llc;
-	default:
-		return r->cpus;
-	}
+		return c > 0 && c <= w->ntd ? r->td[c - 1] : r->cpus;
+	return who_col_value(cols[c >= 0 && c < n ? c : 0], r);
 }
 
 struct who_pane_order {
@@ -237,17 +247,17 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 			 const double *max, struct grid *g)
 {
 	const struct who_row *r = &w->rows[i];
-	char c[7][16];
 	bool kids = !r->pid && i + 1 < w->ncgroups && w->rows[i + 1].parent == i;
 	/* as the tree pane marks its nodes: + closed, - open */
 	char mark = !kids ? ' ' : who_pane_closed(v, r) ? '+' : '-';
 
-	who_pane_num(c[0], sizeof(c[0]), r->cpus, 2, r, false);
 	if (who_pane_td(v, w)) {
 		int x = 9;
+		char c0[16];
 
+		who_pane_num(c0, sizeof(c0), r->cpus, 2, r, false);
 		pane_cell(g, y, 1, 7, r->path[0] || r->pid ? who_pane_heat(r->cpus, max[0])
-			  : GRID_NORMAL, c[0], sel);
+			  : GRID_NORMAL, c0, sel);
 		for (int k = 0; k < w->ntd; k++) {
 			char t[16];
 
@@ -258,31 +268,36 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 		who_pane_name(g, y, x + 1, r, sel, mark);
 		return;
 	}
-	who_pane_num(c[1], sizeof(c[1]), who_row_ipc(r), 2, r, true);
-	who_pane_num(c[2], sizeof(c[2]), who_row_ghz(r), 2, r, true);
-	who_pane_num(c[3], sizeof(c[3]), who_row_mpki(r), 1, r, true);
-	who_pane_num(c[4], sizeof(c[4]), r->mbm_total / 1e6, 0, r, false);
-	who_pane_num(c[5], sizeof(c[5]), r->llc / 1048576.0, 1, r, false);
-	who_pane_num(c[6], sizeof(c[6]), 100 * who_row_remote(r), 0, r, true);
-	/* heat on the CPUs and the memory bandwidth, the whole machine's row aside */
-	pane_cell(g, y, 1, 7, r->path[0] || r->pid ? who_pane_heat(r->cpus, max[0]) : GRID_NORMAL,
-		  c[0], sel);
-	grid_put(g, y, 9, 6, GRID_NORMAL, "%6s", c[1]);
-	grid_put(g, y, 15, 6, GRID_NORMAL, "%6s", c[2]);
-	grid_put(g, y, 21, 7, GRID_NORMAL, "%7s", c[3]);
-	grid_put(g, y, 28, 6, GRID_NORMAL, "%6s", c[6]);
-	grid_put(g, y, 34, 8, r->path[0] && !r->pid ? who_pane_heat(r->mbm_total, max[1])
-						     : GRID_NORMAL, "%8s", c[4]);
-	grid_put(g, y, 42, 6, GRID_NORMAL, "%6s", c[5]);
-	who_pane_name(g, y, WHO_PANE_VALUES + 1, r, sel, mark);
+	{
+		const struct who_col *cols[WHO_PANE_COLS];
+		int n = who_pane_cols(cols), x = 1;
+
+		for (int k = 0; k < n; k++) {
+			const struct who_col *col = cols[k];
+			double fig = who_col_value(col, r) * (col->scale ? col->scale : 1);
+			/* heat against the largest shown, the whole machine's row aside */
+			enum grid_style st = col->heat && (r->path[0] || r->pid)
+					     ? who_pane_heat(fig, max[k]) : GRID_NORMAL;
+			char t[16];
+
+			who_pane_num(t, sizeof(t), fig, col->pane.prec, r, col->counted);
+			if (k == 0)
+				pane_cell(g, y, x, col->pane.width + 1, st, t, sel);
+			else
+				grid_put(g, y, x, col->pane.width + 1, st, "%*s", col->pane.width + 1, t);
+			x += col->pane.width + 1;
+		}
+	}
+	who_pane_name(g, y, who_pane_name_x(), r, sel, mark);
 }
 
 static int who_pane_draw(const struct view *v, const struct sample *s, int y, int h,
 			 struct grid *g, struct view_frame *f)
 {
 	const struct who_snap *w = s->who;
-	int *rows, n, first;
-	double max[2] = { 0, 0 };
+	const struct who_col *cols[WHO_PANE_COLS];
+	int *rows, n, first, ncols = who_pane_cols(cols);
+	double max[WHO_PANE_COLS] = { 0 }; /* each column's largest shown, the whole machine's row aside */
 
 	if (!w) {
 		grid_put(g, y, 1, g->w - 2, GRID_DIM, "who uses the machine: %s",
@@ -317,23 +332,21 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 			while (len && name[len - 1] == '_')
 				name[--len] = '\0';
 			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", WHO_PANE_TD_W - 1,
-				      name, (int)v->who_sort == k + 1 ? (v->who_sort_rev ? 'v' : '^')
+				      name, v->who_sort == k + 1 ? (v->who_sort_rev ? 'v' : '^')
 				      : ' ');
 		}
 		grid_put(g, y + 1, x + 1, g->w - x - 2, GRID_HEADER, "cgroup / PID process (%s)",
 			 w->td_unit);
 	} else {
-		static const char *const names[VIEW_WHO_NCOLS] = { "CPUs", "IPC", "GHz", "MPKI",
-								   "Rmt%", "mem MB/s", "L3 MB" };
-		static const int widths[VIEW_WHO_NCOLS] = { 6, 5, 5, 6, 5, 7, 5 };
 		int x = 1;
 
 		grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
 		/* the sort column marked as the table's: ^ largest first, v least first */
-		for (int c = 0; c < VIEW_WHO_NCOLS; c++)
-			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", widths[c], names[c],
-				      (int)v->who_sort == c ? (v->who_sort_rev ? 'v' : '^') : ' ');
-		grid_put(g, y + 1, WHO_PANE_VALUES + 1, g->w - WHO_PANE_VALUES - 2, GRID_HEADER,
+		for (int c = 0; c < ncols; c++)
+			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", cols[c]->pane.width,
+				      cols[c]->pane.head, v->who_sort == c ? (v->who_sort_rev ? 'v' : '^')
+				      : ' ');
+		grid_put(g, y + 1, who_pane_name_x(), g->w - who_pane_name_x() - 1, GRID_HEADER,
 			 "cgroup / PID process");
 	}
 	rows = xcalloc((size_t)w->nrows + 1, sizeof(int));
@@ -341,10 +354,11 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 	for (int k = 0; k < n; k++) {
 		const struct who_row *r = &w->rows[rows[k]];
 
-		if (r->path[0] || r->pid)
-			max[0] = fmax(max[0], isfinite(r->cpus) ? r->cpus : 0);
-		if (r->path[0] && !r->pid)
-			max[1] = fmax(max[1], isfinite(r->mbm_total) ? r->mbm_total : 0);
+		for (int c = 0; c < ncols && (r->path[0] || r->pid); c++) {
+			double x = who_col_value(cols[c], r) * (cols[c]->scale ? cols[c]->scale : 1);
+
+			max[c] = fmax(max[c], isfinite(x) ? x : 0);
+		}
 	}
 	first = pane_scroll(v, VIEW_PANE_WHO, f, n, h - 2);
 	for (int k = first; k < n && k - first < h - 2; k++) {
@@ -377,14 +391,15 @@ static bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 	case '>':
 	case '<': {
 		/* the columns shown: CPUs and the level-1 metrics with T, else the six */
-		int n = v->who_td && f->who_ntd ? 1 + f->who_ntd : VIEW_WHO_NCOLS;
+		const struct who_col *cols[WHO_PANE_COLS];
+		int n = v->who_td && f->who_ntd ? 1 + f->who_ntd : who_pane_cols(cols);
 
-		v->who_sort = (enum view_who_col)(((int)v->who_sort % n + (key == '<' ? n - 1 : 1)) % n);
+		v->who_sort = (v->who_sort % n + (key == '<' ? n - 1 : 1)) % n;
 		return true;
 	}
 	case 'T':
 		v->who_td = !v->who_td;
-		v->who_sort = VIEW_WHO_CPUS;
+		v->who_sort = 0; /* CPUs */
 		return true;
 	case 'r':
 		v->who_sort_rev = !v->who_sort_rev;
@@ -476,6 +491,19 @@ static char *who_pane_explain(const struct view *v, const struct sample *s)
 	if (isfinite(r->mbm_local) && r->mbm_total > 0)
 		fprintf(f, "  to local memory: %.0f MB/s (%.0f %%)\n", r->mbm_local / 1e6,
 			100 * r->mbm_local / r->mbm_total);
+	for (int k = 0; k < who_ncols; k++) {
+		const struct who_col *c = &who_cols[k];
+		double fig = who_col_value(c, r) * (c->scale ? c->scale : 1);
+		char mark = who_col_mark(c, r);
+
+		if (!c->about || !c->pane.head)
+			continue;
+		if (isfinite(fig))
+			fprintf(f, "%s %.*f%c: %s\n", c->pane.head, c->pane.prec, fig, mark, c->about);
+		else
+			fprintf(f, "%s n/a: %s%s%s\n", c->pane.head, c->about,
+				c->counted && r->why[0] ? "; " : "", c->counted ? r->why : "");
+	}
 	fprintf(f, "\n%s\n", s->who->rdt_note);
 	fclose(f);
 	return text;
