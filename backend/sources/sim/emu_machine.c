@@ -384,14 +384,32 @@ const char *emu_machine_names(void)
 	return names;
 }
 
+/*
+ * The event model asks at every counter's rate, so the last answer is kept
+ * (a thread's own, keyed by what it depends on: a hybrid's E-core row is a
+ * copy, not a row of the table): the CPU map's match parses its rows.
+ */
 enum cpuid_uarch emu_machine_uarch(const struct emu_machine *m)
 {
-	const struct cpumodel *row = cpumodel_find(m->amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL,
-						   m->family, m->model);
+	static __thread struct emu_uarch_asked {
+		bool set, amd;
+		unsigned family, model, perfmon_version;
+		enum cpuid_uarch ua;
+	} last;
+	const struct cpumodel *row;
 
 	if (m->core_uarch)
 		return m->core_uarch;
-	return row ? row->p->uarch : m->perfmon_version ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN;
+	if (last.set && last.amd == m->amd && last.family == m->family && last.model == m->model &&
+	    last.perfmon_version == m->perfmon_version)
+		return last.ua;
+	row = cpumodel_find(m->amd ? CPUID_VENDOR_AMD : CPUID_VENDOR_INTEL, m->family, m->model);
+	last = (struct emu_uarch_asked){
+		.set = true, .amd = m->amd, .family = m->family, .model = m->model,
+		.perfmon_version = m->perfmon_version,
+		.ua = row ? row->p->uarch : m->perfmon_version ? CPUID_UARCH_ARCH : CPUID_UARCH_UNKNOWN,
+	};
+	return last.ua;
 }
 
 int emu_machine_offcore_reg(const struct emu_machine *m, unsigned event)

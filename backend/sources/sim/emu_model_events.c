@@ -25,16 +25,38 @@ static bool emu_ev_row_matches(const struct emu_ev_row *r, unsigned event, unsig
 	return r->bits ? umask && !(umask & ~r->umask) : umask == r->umask;
 }
 
+/*
+ * The table's row of an encoding on a kind of core, -1 none.  Every
+ * counter's rate asks at every sync, so a thread keeps its recent answers
+ * (the table is constant): a direct-mapped cache by the question's hash.
+ */
+#define EMU_EV_CACHE 256
+struct emu_ev_asked {
+	bool set, server;
+	unsigned core, event, umask;
+	uint64_t offcore;
+	int row;
+};
+
 int emu_model_event_find(unsigned core, bool server, unsigned event, unsigned umask, uint64_t offcore)
 {
+	static __thread struct emu_ev_asked cache[EMU_EV_CACHE];
+	uint64_t h = ((uint64_t)core * 31 + server) * 0x9E3779B97F4A7C15ull ^
+		     ((uint64_t)event << 8 | umask) * 0xC2B2AE3D27D4EB4Full ^ offcore * 0x165667B19E3779F9ull;
+	struct emu_ev_asked *c = &cache[(h >> 32) % EMU_EV_CACHE];
 	const struct emu_ev_row *r;
+	int row = -1;
 
-	for (size_t i = 0; (r = emu_ev_row_at(i)); i++) {
+	if (c->set && c->core == core && c->server == server && c->event == event &&
+	    c->umask == umask && c->offcore == offcore)
+		return c->row;
+	for (size_t i = 0; row < 0 && (r = emu_ev_row_at(i)); i++)
 		if ((r->cores & (1u << core)) && (!(r->cores & EMU_EV_SERVERS_ONLY) || server) &&
 		    emu_ev_row_matches(r, event, umask, offcore))
-			return (int)i;
-	}
-	return -1;
+			row = (int)i;
+	*c = (struct emu_ev_asked){ .set = true, .server = server, .core = core, .event = event,
+				    .umask = umask, .offcore = offcore, .row = row };
+	return row;
 }
 
 bool emu_model_events(const struct emu_core_ctx *c, struct emu_dist *d)
