@@ -21,7 +21,9 @@ fakehw_start() {
 fakehw_stop() {
 	kill $helper 2>/dev/null
 	wait $helper 2>/dev/null
-	rm -rf "$dir" "$dir.ready" "$dir.out" "$dir.err"
+	# the tree and the files beside it ($dir.ready, .out, .err and the tests' own: .late,
+	# .held, .want); mktemp made the name, so nothing else shares it
+	rm -rf "$dir" "$dir".*
 	[ -z "$fakehw_cleanup" ] || eval "$fakehw_cleanup"
 }
 

@@ -20,7 +20,7 @@
 
 static struct layout *fuzz_layout;
 static struct topo *fuzz_topo;
-static char fuzz_dir[] = "/tmp/pmutop-fuzz-rc-XXXXXX";
+static char fuzz_dir[256];
 
 /* The directory goes at exit: libFuzzer's runs end there, not through main. */
 static void fuzz_cleanup(void)
@@ -32,8 +32,12 @@ static void fuzz_setup(void)
 {
 	char err[512];
 
+	const char *tmp = getenv("TMPDIR");
+
 	if (fuzz_layout)
 		return;
+	/* where make check keeps scratch files (in memory: tests/tmpdir.sh), else /tmp */
+	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/pmutop-fuzz-rc-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (layout_load(LAYOUT_SRCDIR "/nehalem.layout", &fuzz_layout, err, sizeof(err)) ||
 	    topo_load("pack:2 [numa] l3:1 core:4 pu:2", &fuzz_topo, err, sizeof(err)) ||
 	    !mkdtemp(fuzz_dir)) {
@@ -88,7 +92,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	struct view_info in = { .host = "h", .brand = "b", .uarch = "u", .source = "s",
 				.layout = fuzz_layout, .topo = fuzz_topo, .gp_counters = 4,
 				.perfmon_version = 3, .count_user = true, .count_kernel = true };
-	char path[64], again[64], warn[4096], warn_copy[4096], err[4096];
+	char path[320], again[320], warn[4096], warn_copy[4096], err[4096];
 	struct view v;
 	FILE *f;
 	int rc;

@@ -9,14 +9,7 @@ tap_n=0
 unset SUDO_UID SUDO_GID SUDO_USER
 
 . "$top_srcdir/tests/suite_lock.sh"
-# the scripts' scratch files (mktemp) in memory where /dev/shm is a memory file system kept as
-# /tmp is (sticky, no link): the fake device trees of a server are thousands of files, which a
-# disk's journal made seconds of system time; TMPDIR set beforehand is kept
-if [ -z "${TMPDIR:-}" ] && [ ! -L /dev/shm ] && [ -k /dev/shm ] &&
-	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
-	TMPDIR=/dev/shm
-	export TMPDIR
-fi
+. "$top_srcdir/tests/tmpdir.sh"
 # the tests' reader of the batch JSON (tests/pmutop_json.py: its tables as rows of objects)
 PYTHONPATH="$top_srcdir/tests${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
