@@ -58,7 +58,8 @@ expect_match "the screen names the source" "$out" "(perf)"
 # ---- on the screen: the kernel's multiplexing marked, explain shows the raw config ----
 T="tmux -L pmutop-perf-$$"
 . "$top_srcdir/tests/tmux_lib.sh"
-$T new-session -d -x 160 -y 50 "LANG=C.UTF-8 XDG_CONFIG_HOME=$(mktemp -d) '$PMUTOP' --sim nehalem-ep:memory-bound --source perf -g stalls,imc,qhl,l3; sleep 30"
+cfg=$(mktemp -d)
+$T new-session -d -x 160 -y 50 "LANG=C.UTF-8 XDG_CONFIG_HOME='$cfg' '$PMUTOP' --sim nehalem-ep:memory-bound --source perf -g stalls,imc,qhl,l3; sleep 30"
 if wait_for "sample 2" 10; then pass "the screen runs through perf"; else fail "the screen runs through perf" "$(screen)"; fi
 expect_match "its header names the source" "$(screen)" "(perf)"
 i=0
@@ -67,6 +68,7 @@ $T send-keys -t 0 Down e
 if wait_for "perf raw" 10; then pass "explain shows the raw config the kernel is given"; else fail "explain shows the raw config the kernel is given" "$(screen)"; fi
 expect_match "and the share the kernel gave the group" "$(screen)" "of the interval, counts scaled by"
 tmux_end
+rm -rf "$cfg"
 
 # ---- one command counted alone ----
 run "$PMUTOP" --sim nehalem-ep:memory-bound --command-only -b -d 0.3 -- sleep 1
