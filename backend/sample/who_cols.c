@@ -83,6 +83,11 @@ double who_col_value(const struct who_col *c, const struct who_row *r)
 	}
 }
 
+double who_col_shown(const struct who_col *c, const struct who_row *r)
+{
+	return who_col_value(c, r) * (c->scale ? c->scale : 1);
+}
+
 char who_col_mark(const struct who_col *c, const struct who_row *r)
 {
 	return !c->counted ? ' ' : r->age_s > 0 ? '~' : r->scaled ? '*' : ' ';

@@ -165,6 +165,9 @@ extern const int who_ncols;
 /* Column C's figure of row R (INT and BOOL as numbers), NaN n/a; TEXT and TOPDOWN: NaN. */
 double who_col_value(const struct who_col *c, const struct who_row *r);
 
+/* Column C's figure of R as the text table and the pane show it: x its scale, NaN n/a. */
+double who_col_shown(const struct who_col *c, const struct who_row *r);
+
 /* The mark of a counted figure of R: '~' an earlier turn's, '*' scaled, else ' '. */
 char who_col_mark(const struct who_col *c, const struct who_row *r);
 

@@ -36,12 +36,6 @@ static int batch_who_td_width(const char *name)
 	return strlen(name) > 8 ? (int)strlen(name) : 8;
 }
 
-/* Column C's figure of R as the text table and the pane show it: scaled, NaN n/a. */
-static double batch_who_shown(const struct who_col *c, const struct who_row *r)
-{
-	return who_col_value(c, r) * (c->scale ? c->scale : 1);
-}
-
 static void batch_who_text_row(const struct who_row *r, FILE *out)
 {
 	if (r->pid)
@@ -53,7 +47,7 @@ static void batch_who_text_row(const struct who_row *r, FILE *out)
 		char mark = who_col_mark(c, r);
 
 		if (c->text.head)
-			batch_who_num(out, batch_who_shown(c, r), c->text.width, c->text.prec,
+			batch_who_num(out, who_col_shown(c, r), c->text.width, c->text.prec,
 				      mark != ' ', mark);
 	}
 	fprintf(out, "  %*s%s  %s\n", r->pid ? 0 : 2 * r->depth, "", r->name,

@@ -274,7 +274,7 @@ static void who_pane_row(const struct view *v, const struct who_snap *w, int i, 
 
 		for (int k = 0; k < n; k++) {
 			const struct who_col *col = cols[k];
-			double fig = who_col_value(col, r) * (col->scale ? col->scale : 1);
+			double fig = who_col_shown(col, r);
 			/* heat against the largest shown, the whole machine's row aside */
 			enum grid_style st = col->heat && (r->path[0] || r->pid)
 					     ? who_pane_heat(fig, max[k]) : GRID_NORMAL;
@@ -355,7 +355,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 		const struct who_row *r = &w->rows[rows[k]];
 
 		for (int c = 0; c < ncols && (r->path[0] || r->pid); c++) {
-			double x = who_col_value(cols[c], r) * (cols[c]->scale ? cols[c]->scale : 1);
+			double x = who_col_shown(cols[c], r);
 
 			max[c] = fmax(max[c], isfinite(x) ? x : 0);
 		}
@@ -493,7 +493,7 @@ static char *who_pane_explain(const struct view *v, const struct sample *s)
 			100 * r->mbm_local / r->mbm_total);
 	for (int k = 0; k < who_ncols; k++) {
 		const struct who_col *c = &who_cols[k];
-		double fig = who_col_value(c, r) * (c->scale ? c->scale : 1);
+		double fig = who_col_shown(c, r);
 		char mark = who_col_mark(c, r);
 
 		if (!c->about || !c->pane.head)
