@@ -166,11 +166,17 @@ int cpuid_identify(cpuid_leaf_fn leaf, void *ctx, struct cpuid_info *info, char 
 				memcpy(info->brand + 16 * i, r, 16);
 		info->brand[48] = '\0';
 	}
-	/* the brand string is right-aligned with leading blanks on older parts */
+	/*
+	 * the brand string is right-aligned with leading blanks on older parts,
+	 * padded with trailing ones on others (a virtual CPU's: "... Processor" and
+	 * 13 blanks); the kernel's model name trims both, and so does pmutop
+	 */
 	{
-		size_t skip = strspn(info->brand, " ");
+		size_t skip = strspn(info->brand, " "), n;
 
 		memmove(info->brand, info->brand + skip, strlen(info->brand + skip) + 1);
+		for (n = strlen(info->brand); n && info->brand[n - 1] == ' '; n--)
+			info->brand[n - 1] = 0;
 	}
 	/* a --root tree's cpuid file says what it likes: its strings are shown as safe text */
 	text_clean_in_place(info->brand, sizeof(info->brand));
