@@ -5,7 +5,7 @@
  * median per file and the slowest; and evaluating every formula and
  * threshold of Sapphire Rapids for 224 hardware threads (2 sockets x 56
  * cores x 2), what one sample of the whole tree would take, as CPU time;
- * and making a platform's layout (plan, write, parse) for a 2 x 28 x 2
+ * and making a platform's layout (plan, then build it: groups, events, formulas) for a 2 x 28 x 2
  * machine on 4 counters, what start-up adds on such a CPU.
  */
 #include <dirent.h>
@@ -120,8 +120,7 @@ static double bench_layout(const char *path, int *groups, size_t *bytes)
 		struct layout *l;
 		char *text;
 
-		if (perfmon_layout(p, &mc, &text, err, sizeof(err)) ||
-		    layout_parse(text, path, &l, err, sizeof(err))) {
+		if (perfmon_layout(p, &mc, path, &l, &text, err, sizeof(err))) {
 			fprintf(stderr, "bench_perfmon: %s\n", err);
 			perfmon_free(p);
 			return -1;

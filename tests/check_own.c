@@ -52,7 +52,7 @@ static char *generate(const struct perfmon *p, struct perfmon_layout_config c, c
 	struct layout *l;
 
 	c.layout_dir = dir ? dir : LAYOUT_SRCDIR;
-	ck_assert_msg(perfmon_layout(p, &c, &text, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(perfmon_layout(p, &c, "generated", NULL, &text, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(layout_parse(text, "generated", &l, err, sizeof(err)) == 0, "%s", err);
 	layout_free(l);
 	return text;
@@ -192,7 +192,7 @@ START_TEST(a_broken_copy_names_its_file_and_line)
 	c.layout_dir = dir;
 	/* a formula over an event the group does not have */
 	copy_own(dir, "cstate", "= 100 * core_c6_ticks /", "= 100 * core_c7_ticks /");
-	ck_assert_int_eq(perfmon_layout(p, &c, &text, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(perfmon_layout(p, &c, "generated", NULL, &text, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_null(text);
 	snprintf(want, sizeof(want), "%s/own/cstate.layout:", dir);
 	ck_assert_msg(strstr(err, want) && strstr(err, ": expected ") &&
@@ -201,13 +201,13 @@ START_TEST(a_broken_copy_names_its_file_and_line)
 	/* a group the generator takes by its name, renamed */
 	ck_assert_ptr_nonnull(mkdtemp(strcpy(dir, "/tmp/pmutop-own.XXXXXX")));
 	copy_own(dir, "power", "group Power.ram\n", "group Power.dram\n");
-	ck_assert_int_eq(perfmon_layout(p, &c, &text, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(perfmon_layout(p, &c, "generated", NULL, &text, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s/own/power.layout: expected a group Power.ram", dir);
 	ck_assert_msg(strstr(err, want), "%s", err);
 	remove_own(dir);
 	/* none at all */
 	c.layout_dir = "/nonexistent";
-	ck_assert_int_eq(perfmon_layout(p, &c, &text, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(perfmon_layout(p, &c, "generated", NULL, &text, err, sizeof(err)), -ENOENT);
 	ck_assert_msg(strstr(err, "/nonexistent/own/power.layout") &&
 		      strstr(err, "reinstall pmutop"), "%s", err);
 	perfmon_free(p);

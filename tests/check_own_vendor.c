@@ -47,7 +47,7 @@ static struct layout *generate(const struct perfmon *p, struct perfmon_layout_co
 	struct layout *l;
 
 	c.layout_dir = dir ? dir : LAYOUT_SRCDIR;
-	ck_assert_msg(perfmon_layout(p, &c, &text, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_msg(perfmon_layout(p, &c, "generated", NULL, &text, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_msg(layout_parse(text, "generated", &l, err, sizeof(err)) == 0, "%s", err);
 	if (text_out)
 		*text_out = text;
@@ -347,7 +347,7 @@ START_TEST(a_copy_that_misnames_or_encodes_an_event_says_so)
 		 "event UNC_UPI_TxL_FLITS.IDLE raw event=0x02 umask=0x47");
 	c.layout_dir = dir;
 	text = NULL;
-	ck_assert_int_eq(perfmon_layout(p, &c, &text, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(perfmon_layout(p, &c, "generated", NULL, &text, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_null(text);
 	snprintf(want, sizeof(want), "%s/own/links.layout:", dir);
 	ck_assert_msg(strstr(err, want) && strstr(err, "expected 'event NAME vendor'") &&

@@ -151,7 +151,7 @@ START_TEST(every_platform_makes_a_layout)
 			int tree = 0, nodes = 0, counted = 0, l1 = 0, l1_counted = 0;
 			bool perf_metrics = false;
 
-			ck_assert_int_eq(perfmon_layout(p, &machines[k], &text, err, sizeof(err)), 0);
+			ck_assert_int_eq(perfmon_layout(p, &machines[k], "generated", NULL, &text, err, sizeof(err)), 0);
 			ck_assert_msg(layout_parse(text, name, &l, err, sizeof(err)) == 0,
 				      "%s (%d counters): %s", name, machines[k].gp_counters, err);
 			free(text);
@@ -416,7 +416,7 @@ static int adl_n_counts_its_cores_tree(const char *path)
 	ck_assert_int_ge(m, 0);
 	perfmon_render(p, m, false, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "100 * ( TOPDOWN_FE_BOUND.ALL / ( 5 * CPU_CLK_UNHALTED.CORE ) )");
-	ck_assert_int_eq(perfmon_layout(p, &n100, &text, err, sizeof(err)), 0);
+	ck_assert_int_eq(perfmon_layout(p, &n100, "generated", NULL, &text, err, sizeof(err)), 0);
 	ck_assert_msg(layout_parse(text, path, &l, err, sizeof(err)) == 0, "%s", err);
 	free(text);
 	for (size_t k = 0; k < sizeof(level1) / sizeof(level1[0]); k++) {

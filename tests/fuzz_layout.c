@@ -15,6 +15,7 @@
 
 #include "fuzz_lib.h"
 #include "layout.h"
+#include "layout_build.h"
 #include "perfmon.h"
 #include "perfmon_layout.h"
 #include "perfmon_own.h"
@@ -45,16 +46,18 @@ static int fuzz_parse(const char *text, bool part)
 	return 0;
 }
 
-/* What the generator writes of own file TEXT (3 links, 4 CHAs), beside and into Intel's UPI group. */
+/*
+ * What the generator makes of own file TEXT (3 links, 4 CHAs), beside and
+ * into Intel's UPI group: a layout, and its text the same layout again.
+ */
 static void fuzz_vendor(const char *text)
 {
 	static struct perfmon *p;
 	struct perfmon_own own = { { NULL } };
 	struct perfmon_layout_config c = { .chas = 4, .upi_links = 3, .own = &own };
 	char err[512], *out = NULL;
-	size_t len = 0;
-	struct layout *l;
-	FILE *f;
+	struct layout_build *b;
+	struct layout *l, *again;
 
 	if (!p && perfmon_load(PERFMON_SRCDIR "/spr.json", &p, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -63,18 +66,25 @@ static void fuzz_vendor(const char *text)
 	if (perfmon_own_vendor_check(text, "fuzz.layout", err, sizeof(err)))
 		return; /* refused on loading, as pmutop refuses it */
 	own.text[PERFMON_OWN_LINKS] = (char *)text;
-	f = open_memstream(&out, &len);
-	fputs("pmutop-layout 1\nlayout generated\n", f);
-	perfmon_own_vendor(p, &c, PERFMON_OWN_LINKS, f, 64);
-	fputs("\ngroup UPI\n  key u\n  pmu upi\n  event upi_clk raw event=0x1\n", f);
-	perfmon_own_vendor_into(p, &c, PERFMON_OWN_LINKS, "UPI", 8, f);
-	fputs("end\n", f);
-	fclose(f);
-	if (layout_parse_part(out, "generated", &l, err, sizeof(err))) {
-		fprintf(stderr, "the generator's text of a part that parsed does not: %s\n%s\n", err,
+	b = layout_build_new("generated");
+	layout_build_name(b, "generated");
+	layout_build_metric(b, "util", LAYOUT_THREAD, "%", "100 * ref_cycles / tsc");
+	perfmon_own_vendor(p, &c, PERFMON_OWN_LINKS, b, 64);
+	layout_build_text(b, "\ngroup UPI\n  key u\n  pmu upi\n  event upi_clk raw event=0x1\n");
+	perfmon_own_vendor_into(p, &c, PERFMON_OWN_LINKS, "UPI", 8, b);
+	layout_build_end(b);
+	if (layout_build_finish(b, &l, &out, err, sizeof(err))) {
+		fprintf(stderr, "the generator's layout of a part that parsed is refused: %s\n", err);
+		abort();
+	}
+	if (layout_parse(out, "generated", &again, err, sizeof(err)) ||
+	    again->nevents != l->nevents || again->nmetrics != l->nmetrics ||
+	    again->ngroups != l->ngroups) {
+		fprintf(stderr, "the generator's layout is not the layout of its text: %s\n%s\n", err,
 			out);
 		abort();
 	}
+	layout_free(again);
 	layout_free(l);
 	free(out);
 }

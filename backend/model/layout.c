@@ -26,7 +26,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define LAYOUT_VERSION_LINE "pmutop-layout 1"
 
 const char *const layout_builtin_names[LAYOUT_NBUILTINS] = {
 #define LAYOUT_BUILTIN_NAME(n, h) [LAYOUT_B_##n] = #n,
@@ -54,19 +53,17 @@ int layout_fail(struct layout_parser *p, const char *at, const char *fmt, ...)
 	return parse_fail(p->err, p->errlen, p->file, p->line, p->bol, at, "expected %s", what);
 }
 
-static void layout_free_tokens(struct layout_parser *p)
+void layout_free_tokens(struct layout_parser *p)
 {
 	for (int i = 0; i < p->ntok; i++)
 		free(p->tok[i].text);
 	p->ntok = 0;
 }
 
-/* Split the line [S, E) into tokens; "quoted strings" with \" and \\ escapes; '#' comments. */
-static int layout_tokenize(struct layout_parser *p, const char *s, const char *e)
+int layout_check_text(struct layout_parser *p, const char *s, const char *e)
 {
 	const char *bad = parse_control_char(s, e);
 
-	layout_free_tokens(p);
 	/* a CRLF line end is accepted; any other control character could reach the terminal */
 	if (bad && !(*bad == '\r' && bad + 1 == e))
 		return layout_fail(p, bad, "printable text, not control character 0x%02X",
@@ -74,6 +71,15 @@ static int layout_tokenize(struct layout_parser *p, const char *s, const char *e
 	/* names and texts reach JSON, CSV and Prometheus: UTF-8, as every output is */
 	if ((bad = text_bad_utf8(s, (size_t)(e - s))))
 		return layout_fail(p, bad, "UTF-8 text, not byte 0x%02X", (unsigned char)*bad);
+	return 0;
+}
+
+/* Split the line [S, E) into tokens; "quoted strings" with \" and \\ escapes; '#' comments. */
+static int layout_tokenize(struct layout_parser *p, const char *s, const char *e)
+{
+	layout_free_tokens(p);
+	if (layout_check_text(p, s, e))
+		return -EINVAL;
 	for (;;) {
 		char *out;
 		size_t n = 0;
@@ -253,132 +259,6 @@ int layout_set_string(struct layout_parser *p, char **field, const char *what)
 	return 0;
 }
 
-/* ---- groups -------------------------------------------------- */
-
-static int layout_group_open(struct layout_parser *p)
-{
-	struct layout *l = p->l;
-	int rc = layout_want_args(p, 1, 1, "a group name");
-
-	if (rc)
-		return rc;
-	if (!layout_is_name(p->tok[1].text))
-		return layout_fail(p, p->tok[1].at, "a group name (letters, digits, '_', '.')");
-	if (layout_group_find(l, p->tok[1].text) >= 0)
-		return layout_fail(p, p->tok[1].at, "a new group name: '%s' is already a group",
-				   p->tok[1].text);
-	if (l->ngroups >= LAYOUT_MAX_GROUPS)
-		return layout_fail(p, p->tok[0].at, "at most %d groups in a layout",
-				   LAYOUT_MAX_GROUPS);
-	l->groups = xrealloc(l->groups, (size_t)l->ngroups + 1, sizeof(*l->groups));
-	l->groups[l->ngroups] = (struct layout_group){
-		.name = xstrdup(p->tok[1].text), .default_on = true,
-		.first_event = l->nevents, .line = p->line,
-	};
-	p->group = l->ngroups++;
-	p->last_metric = -1;
-	return 0;
-}
-
-static int layout_group_line(struct layout_parser *p, const char *eol)
-{
-	struct layout *l = p->l;
-	struct layout_group *g = &l->groups[p->group];
-	const char *kw = p->tok[0].text;
-	int rc;
-
-	if (!strcmp(kw, "event"))
-		return layout_event(p);
-	if (!strcmp(kw, "metric"))
-		return layout_metric(p, eol);
-	if (!strcmp(kw, "title"))
-		return layout_set_string(p, &g->title, "a title");
-	if (!strcmp(kw, "reads"))
-		return layout_group_reads(p);
-	if (!strcmp(kw, "thresholds"))
-		return layout_thresholds(p);
-	if (!strcmp(kw, "tree") || !strcmp(kw, "threshold"))
-		return layout_tree_line(p, eol);
-	if (!strcmp(kw, "help"))
-		return p->last_metric >= 0
-		       ? layout_set_string(p, &l->metrics[p->last_metric].help, "a help text")
-		       : layout_set_string(p, &g->help, "a help text");
-	if (!strcmp(kw, "pmu")) {
-		int k;
-
-		if ((rc = layout_want_args(p, 1, 1, "a PMU")))
-			return rc;
-		for (k = 0; k < LAYOUT_NPMUS; k++)
-			if (!strcmp(p->tok[1].text, layout_pmu_kinds[k].name))
-				break;
-		if (k == LAYOUT_NPMUS)
-			return layout_fail(p, p->tok[1].at, "a PMU (core, uncore, cbo, arb or imc), "
-					   "not '%s'", p->tok[1].text);
-		if (g->nevents || p->last_metric >= 0)
-			return layout_fail(p, p->tok[0].at, "'pmu' before the group's first event "
-					   "and metric");
-		g->pmu = (enum layout_pmu)k;
-		return 0;
-	}
-	if (!strcmp(kw, "coretype")) {
-		int k;
-
-		if ((rc = layout_want_args(p, 1, 1, "core or atom")))
-			return rc;
-		for (k = 1; k < LAYOUT_NCORETYPES; k++)
-			if (!strcmp(p->tok[1].text, layout_coretype_names[k]))
-				break;
-		if (k == LAYOUT_NCORETYPES)
-			return layout_fail(p, p->tok[1].at, "core or atom (the kind of core: the "
-					   "performance or the efficient cores), not '%s'",
-					   p->tok[1].text);
-		if (g->pmu != LAYOUT_PMU_CORE)
-			return layout_fail(p, p->tok[0].at, "'coretype' in a core group only");
-		g->coretype = (enum layout_coretype)k;
-		return 0;
-	}
-	if (!strcmp(kw, "key")) {
-		const char *k = p->tok[1].text;
-
-		if ((rc = layout_want_args(p, 1, 1, "a key")))
-			return rc;
-		if (strlen(k) != 1 || !((k[0] >= '1' && k[0] <= '9') || islower((unsigned char)k[0])) ||
-		    strchr(LAYOUT_RESERVED_KEYS, k[0]))
-			return layout_fail(p, p->tok[1].at, "a key from 1 to 9 or a lowercase letter "
-					   "other than %s (the screen's own keys), not '%s'",
-					   LAYOUT_RESERVED_KEYS, k);
-		/* groups of one key count one set of metrics in turns: they follow each other */
-		for (int i = 0; i < l->ngroups; i++)
-			if (i != p->group && l->groups[i].key == k[0] &&
-			    l->groups[p->group - 1].key != k[0])
-				return layout_fail(p, p->tok[1].at, "a free key: %c already toggles "
-						   "group '%s' (groups that share a key follow each "
-						   "other)", k[0], l->groups[i].name);
-		g->key = k[0];
-		return 0;
-	}
-	if (!strcmp(kw, "default")) {
-		if ((rc = layout_want_args(p, 1, 1, "on or off")))
-			return rc;
-		if (strcmp(p->tok[1].text, "on") && strcmp(p->tok[1].text, "off"))
-			return layout_fail(p, p->tok[1].at, "on or off, not '%s'", p->tok[1].text);
-		g->default_on = !strcmp(p->tok[1].text, "on");
-		return 0;
-	}
-	if (!strcmp(kw, "end")) {
-		if ((rc = layout_want_args(p, 0, 0, "'end'")))
-			return rc;
-		if (!g->nevents)
-			return layout_fail(p, p->tok[0].at, "at least one event in group '%s' before "
-					   "'end'", g->name);
-		p->group = -1;
-		p->last_metric = -1;
-		return 0;
-	}
-	return layout_fail(p, p->tok[0].at, "event, metric, help, thresholds, tree, threshold, "
-			   "title, key, default, pmu, coretype, reads or end inside group '%s', not '%s'", g->name, kw);
-}
-
 /* The header lines an included layout's includer gives instead (layout_include.c). */
 static bool layout_included_header(const char *kw)
 {
@@ -481,8 +361,7 @@ static bool layout_flat_skips(const struct layout_parser *p)
 						   !strcmp(kw, "vendor"))));
 }
 
-/* One line of the file parsed now (its tokens in p->tok). */
-static int layout_line(struct layout_parser *p, const char *s, const char *eol)
+int layout_line(struct layout_parser *p, const char *s, const char *eol)
 {
 	bool handled;
 	int rc;
@@ -553,45 +432,58 @@ int layout_end_of_file(struct layout_parser *p, const char *text)
 	return 0;
 }
 
+void layout_parser_init(struct layout_parser *p, const char *file, bool part, char *err,
+			size_t errlen)
+{
+	*p = (struct layout_parser){ .file = file, .top_file = file, .err = err, .errlen = errlen,
+				     .group = -1, .last_metric = -1, .part = part };
+	p->l = xcalloc(1, sizeof(*p->l));
+	p->l->file = xstrdup(file);
+	p->l->vendor = CPUID_VENDOR_INTEL;
+}
+
+int layout_parser_finish(struct layout_parser *p, int rc, struct layout **out)
+{
+	if (!rc)
+		rc = layout_include_check(p);
+	if (!rc)
+		rc = layout_resolve_tree(p);
+	if (!rc && !p->l->name)
+		rc = layout_fail(p, p->bol, "a 'layout NAME' line");
+	else if (!rc && !p->part && !layout_has_thread_metric(p->l))
+		rc = layout_fail(p, p->bol, "at least one 'metric NAME thread ...' line: the "
+				 "screen colours each hardware thread by one");
+	layout_free_tokens(p);
+	free(p->blocks);
+	if (rc) {
+		free(p->flat);
+		layout_free(p->l);
+		return rc;
+	}
+	p->l->text = p->flat;
+	for (int i = 0; i < p->l->nmetrics; i++) {
+		expr_remap(p->l->metrics[i].expr, layout_fixup, p->l);
+		if (p->l->metrics[i].threshold)
+			expr_remap(p->l->metrics[i].threshold, layout_fixup, p->l);
+	}
+	p->l->topdown_fields = layout_find_topdown_fields(p->l);
+	*out = p->l;
+	return 0;
+}
+
 int layout_parse_as(const char *text, const char *file, bool part, struct layout **out, char *err,
 		    size_t errlen)
 {
-	struct layout_parser p = { .file = file, .top_file = file, .err = err, .errlen = errlen,
-				   .group = -1, .last_metric = -1, .part = part };
+	struct layout_parser p;
 	int rc;
 
-	p.l = xcalloc(1, sizeof(*p.l));
-	p.l->file = xstrdup(file);
-	p.l->vendor = CPUID_VENDOR_INTEL;
 	*out = NULL;
+	layout_parser_init(&p, file, part, err, errlen);
 	layout_include_scan(&p, text);
 	rc = layout_lines(&p, text, false);
 	if (!rc)
 		rc = layout_end_of_file(&p, text);
-	if (!rc)
-		rc = layout_include_check(&p);
-	if (!rc)
-		rc = layout_resolve_tree(&p);
-	if (!rc && !p.l->name)
-		rc = layout_fail(&p, p.bol, "a 'layout NAME' line");
-	else if (!rc && !part && !layout_has_thread_metric(p.l))
-		rc = layout_fail(&p, p.bol, "at least one 'metric NAME thread ...' line: the "
-				 "screen colours each hardware thread by one");
-	free(p.blocks);
-	if (rc) {
-		free(p.flat);
-		layout_free(p.l);
-		return rc;
-	}
-	p.l->text = p.flat;
-	for (int i = 0; i < p.l->nmetrics; i++) {
-		expr_remap(p.l->metrics[i].expr, layout_fixup, p.l);
-		if (p.l->metrics[i].threshold)
-			expr_remap(p.l->metrics[i].threshold, layout_fixup, p.l);
-	}
-	p.l->topdown_fields = layout_find_topdown_fields(p.l);
-	*out = p.l;
-	return 0;
+	return layout_parser_finish(&p, rc, out);
 }
 
 int layout_parse(const char *text, const char *file, struct layout **out, char *err, size_t errlen)

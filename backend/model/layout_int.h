@@ -13,6 +13,8 @@
 
 #include "layout.h"
 
+/* The first line of every layout (the language's version). */
+#define LAYOUT_VERSION_LINE "pmutop-layout 1"
 #define LAYOUT_MAX_TOKENS 32
 /* metric variables while parsing, before the number of events is known */
 #define LAYOUT_METRIC_TAG (1 << 24)
@@ -77,6 +79,22 @@ int layout_lines(struct layout_parser *p, const char *text, bool one_group);
 /* What every file must have by its end (the version line, its groups closed). */
 int layout_end_of_file(struct layout_parser *p, const char *text);
 
+/* A parser of FILE (PART: a part, layout_parse_part's) with a new, empty layout. */
+void layout_parser_init(struct layout_parser *p, const char *file, bool part, char *err,
+			size_t errlen);
+/*
+ * After the last line (RC: the lines' result): the tree, the names, the
+ * formulas' variables; *OUT the layout, or -errno with p->err (the layout
+ * freed either way on failure).
+ */
+int layout_parser_finish(struct layout_parser *p, int rc, struct layout **out);
+/* The line [S, EOL) is printable UTF-8 (not a control character but its CRLF end). */
+int layout_check_text(struct layout_parser *p, const char *s, const char *e);
+/* One line of the file parsed now, [S, EOL), whose words are in p->tok (layout_build.c sets them). */
+int layout_line(struct layout_parser *p, const char *s, const char *eol);
+/* Free p->tok's words. */
+void layout_free_tokens(struct layout_parser *p);
+
 /* layout_parse, or layout_parse_part when PART (no thread metric wanted). */
 int layout_parse_as(const char *text, const char *file, bool part, struct layout **out, char *err,
 		    size_t errlen);
@@ -94,6 +112,10 @@ int layout_include_group(struct layout_parser *p, bool *handled);
 bool layout_include_replaces(struct layout_parser *p);
 /* After the top file: every drop named an included group. */
 int layout_include_check(struct layout_parser *p);
+
+/* A top-level "group NAME" line; a line inside the open group (layout_group.c). */
+int layout_group_open(struct layout_parser *p);
+int layout_group_line(struct layout_parser *p, const char *eol);
 
 /* The lines of layout_items.c. */
 int layout_event(struct layout_parser *p);

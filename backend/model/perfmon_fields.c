@@ -83,3 +83,29 @@ bool perfmon_fields_known(const char *name, char *why, size_t len)
 	return true;
 }
 
+unsigned long long perfmon_uncore_umask(const struct perfmon_event *e)
+{
+	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
+	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
+
+	return (umask | ext << 8) & 0xFFFFFFFFFFull;
+}
+
+void perfmon_uncore_fields(struct layout_build_event *ev, const struct perfmon_event *e,
+			   enum layout_pmu kind, unsigned long long umask)
+{
+	const struct layout_pmu_kind *k = &layout_pmu_kinds[kind];
+	unsigned long cmask = strtoul(e->cmask ? e->cmask : "0", NULL, 0);
+	unsigned long long filter1 = strtoull(e->filter1 ? e->filter1 : "0", NULL, 0);
+
+	ev->event = (unsigned)(strtoul(e->code ? e->code : "0", NULL, 0) &
+			       (k->event_max ? k->event_max : 0xFF));
+	ev->umask = umask;
+	if (!k->cmask_max)
+		return;
+	ev->cmask = (unsigned)(cmask & k->cmask_max);
+	ev->inv = strtoul(e->inv ? e->inv : "0", NULL, 0) != 0;
+	ev->edge = strtoul(e->edge ? e->edge : "0", NULL, 0) != 0;
+	ev->has_filter1 = filter1 != 0;
+	ev->filter1 = filter1 & 0xFFFFFFFFull;
+}

@@ -6,7 +6,8 @@
  * ":e1", ":eq1", ":u0x80" another umask, ":SUP" ring 0 only, ":USER" user
  * space only; ":ocr_msr_val=V" is the offcore matrix, perfmon_plan_extra;
  * ":perf_metrics" and ":one_unit" are read, not programmed).  The one place
- * that reads them, for the layouts pmutop makes.  Any thread.
+ * that reads them, for the layouts pmutop makes; and an uncore event's
+ * select on a box of a layout PMU.  Any thread.
  */
 #ifndef PMUTOP_PERFMON_FIELDS_H
 #define PMUTOP_PERFMON_FIELDS_H
@@ -14,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "layout.h"
+#include "layout_build.h"
 #include "perfmon.h"
 
 struct perfmon_fields {
@@ -36,5 +39,23 @@ void perfmon_fields_of(const struct perfmon_event *e, bool amd, struct perfmon_f
  * never dropped silently).
  */
 bool perfmon_fields_known(const char *name, char *why, size_t len);
+
+/*
+ * The layout's umask of Intel uncore event E: its UMask with the vendor's
+ * UMaskExt above bit 8 (up to 40 bits: Sapphire Rapids' CXL filters).
+ */
+unsigned long long perfmon_uncore_umask(const struct perfmon_event *e);
+
+/*
+ * Uncore event E's select on a box of layout PMU kind KIND into EV's raw
+ * fields (its name, channel and box are the caller's): its code within the
+ * kind's event select, UMASK, and where the data sets them and the kind's
+ * select has them (a threshold: Intel's boxes, not AMD's amd_uncore) its
+ * counter mask, invert and edge detect, and a Skylake-SP CHA's FILTER1
+ * value.  The one maker of a vendor uncore event's fields, for the
+ * vendor's metrics and pmutop's own over the vendor's events alike.
+ */
+void perfmon_uncore_fields(struct layout_build_event *ev, const struct perfmon_event *e,
+			   enum layout_pmu kind, unsigned long long umask);
 
 #endif

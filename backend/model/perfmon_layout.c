@@ -7,6 +7,7 @@
 #include "perfmon_fields.h"
 #include "expr.h"
 #include "layout.h"
+#include "layout_build.h"
 #include "perfmon_keys.h"
 #include "perfmon_plan.h"
 #include "perfmon_uncore.h"
@@ -195,17 +196,6 @@ static bool pl_render(struct pl_gen *g, int m, bool threshold, char *buf, size_t
 	return !g->why[0];
 }
 
-void perfmon_layout_quoted(FILE *f, const char *text)
-{
-	fputc('"', f);
-	for (; text && *text; text++) {
-		if (*text == '"' || *text == '\\')
-			fputc('\\', f);
-		fputc((unsigned char)*text < ' ' ? ' ' : *text, f);
-	}
-	fputc('"', f);
-}
-
 static const char *pl_unit(const struct perfmon_metric *m)
 {
 	if (!m->unit || !m->unit[0])
@@ -213,11 +203,11 @@ static const char *pl_unit(const struct perfmon_metric *m)
 	return !strcmp(m->unit, "percent") ? "%" : m->unit;
 }
 
-static const char *pl_scope(const struct pl_gen *g, const struct perfmon_metric *m)
+static enum layout_scope pl_scope(const struct pl_gen *g, const struct perfmon_metric *m)
 {
 	if (!m->resolution || strstr(m->resolution, "THREAD") || !g->c->ht_on)
-		return "thread";
-	return strstr(m->resolution, "CORE") ? "core" : "socket";
+		return LAYOUT_THREAD;
+	return strstr(m->resolution, "CORE") ? LAYOUT_CORE : LAYOUT_SOCKET;
 }
 
 /* The raw encoding of GP event V (the twin of a fixed counter's event where it is one). */
@@ -227,6 +217,7 @@ static void pl_event_line(struct pl_gen *g, int v)
 	struct perfmon_fields f;
 	const char *counters = g->c->ht_on || !e->counter_ht_off ? e->counter : e->counter_ht_off;
 	char name[160], buf[48];
+	struct layout_build_event ev = { 0 };
 	const char *extra;
 	size_t np = (size_t)snprintf(name, sizeof(name), "%s", g->prefix);
 	unsigned long code;
@@ -246,42 +237,32 @@ static void pl_event_line(struct pl_gen *g, int v)
 		code = g->ocr[r];
 	}
 	/* AMD's event selects are 12 bits wide (PERF_CTL[35:32] and [7:0]) */
-	fprintf(g->f, "  event %s raw event=0x%02lX umask=0x%02lX", name,
-		code & (g->amd ? AMD_EVENT_MAX : 0xFF), f.umask & (g->amd ? 0xFF : 0xFFFF));
-	if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE)
-		fprintf(g->f, " offcore=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
-	else if (extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_FRONTEND)
-		fprintf(g->f, " frontend=0x%llX", (unsigned long long)strtoull(extra, NULL, 0));
-	if (f.cmask)
-		fprintf(g->f, " cmask=%lu", f.cmask & 0xFF);
-	if (f.inv)
-		fprintf(g->f, " inv=1");
-	if (f.edge)
-		fprintf(g->f, " edge=1");
-	if (f.eq)
-		fprintf(g->f, " eq=1");
-	if (f.ring)
-		fprintf(g->f, " ring=%s", f.ring);
-	if (f.any)
-		fprintf(g->f, " any=1 sum"); /* the vendor's formulas sum it over the core's threads */
+	ev.name = name;
+	ev.event = (unsigned)(code & (g->amd ? AMD_EVENT_MAX : 0xFF));
+	ev.umask = f.umask & (g->amd ? 0xFF : 0xFFFF);
+	ev.has_offcore = extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_OFFCORE;
+	ev.has_frontend = extra && perfmon_plan_extra_kind(e) == PERFMON_EXTRA_FRONTEND;
+	ev.offcore = ev.frontend = extra ? strtoull(extra, NULL, 0) : 0;
+	ev.cmask = (unsigned)(f.cmask & 0xFF);
+	ev.inv = f.inv;
+	ev.edge = f.edge;
+	ev.eq = f.eq;
+	ev.ring = f.ring;
+	ev.any_sum = f.any; /* the vendor's formulas sum it over the core's threads */
 	if (!fixed && counters && isdigit((unsigned char)counters[0])) {
 		/* the vendor's list, within the counters a layout names here */
-		const char *sep = " counters=";
-
 		for (const char *c = counters; *c;) {
 			char *end;
 			unsigned long n = strtoul(c, &end, 10);
 
 			if (end == c)
 				break;
-			if (n < (unsigned long)g->budget) {
-				fprintf(g->f, "%s%lu", sep, n);
-				sep = ",";
-			}
+			if (n < (unsigned long)g->budget)
+				ev.counters |= 1u << n;
 			c = *end == ',' ? end + 1 : end;
 		}
 	}
-	fputc('\n', g->f);
+	layout_build_event(g->b, &ev);
 }
 
 /* Whether metric M reads a general-purpose event on this machine (else: built-ins only). */
@@ -365,33 +346,26 @@ static bool pl_written(const void *ctx, int j)
 }
 
 /* "metric ..." (or "unavailable ...") with its help, tree and threshold lines. */
-static void pl_metric(struct pl_gen *g, int m, const char *indent)
+static void pl_metric(struct pl_gen *g, int m)
 {
 	const struct perfmon_metric *pm = &g->p->metrics[m];
 	char name[160], *buf = g->buf;
 
 	perfmon_layout_name(pm->name, name, sizeof(name));
 	if (g->pm[m].state == PL_UNAVAILABLE) {
-		fprintf(g->f, "unavailable %s %s ", name, pl_scope(g, pm));
-		perfmon_layout_quoted(g->f, pl_unit(pm));
-		fputc(' ', g->f);
-		perfmon_layout_quoted(g->f, g->pm[m].why);
-		fputc('\n', g->f);
+		layout_build_unavailable(g->b, name, pl_scope(g, pm), pl_unit(pm), g->pm[m].why);
 	} else {
 		pl_render(g, m, false, buf, PL_FORMULA_MAX);
-		fprintf(g->f, "%smetric %s %s ", indent, name, pl_scope(g, pm));
-		perfmon_layout_quoted(g->f, pl_unit(pm));
-		fprintf(g->f, " = %s\n", buf);
+		layout_build_metric(g->b, name, pl_scope(g, pm), pl_unit(pm), buf);
 	}
-	fprintf(g->f, "%shelp ", indent);
-	perfmon_layout_quoted(g->f, pm->desc ? pm->desc : pm->name);
-	fputc('\n', g->f);
+	layout_build_help(g->b, pm->desc ? pm->desc : pm->name);
 	if (pl_is_tree(pm)) {
-		char parent[160] = "-";
+		char parent[160];
 
 		if (pm->parent >= 0)
 			perfmon_layout_name(g->p->metrics[pm->parent].name, parent, sizeof(parent));
-		fprintf(g->f, "%stree %s %d %d\n", indent, parent, pm->level < 1 ? 1 : pm->level, m);
+		layout_build_tree(g->b, pm->parent >= 0 ? parent : NULL, pm->level < 1 ? 1 : pm->level,
+				  m);
 	}
 	if (pm->threshold_text) {
 		size_t n = strlen(name);
@@ -399,7 +373,7 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 		double over;
 
 		if (pl_render(g, m, true, buf, PL_FORMULA_MAX)) {
-			fprintf(g->f, "%sthreshold %s\n", indent, buf);
+			layout_build_threshold(g->b, false, buf);
 			/*
 			 * "NAME > N [& the parent's ...]": figures from N on in the alarm
 			 * colour (not for n/a nodes; not where an alternative can flag it)
@@ -408,15 +382,16 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 			    !strncmp(buf + n, " > ", 3) && !strchr(buf, '|')) {
 				over = strtod(buf + n + 3, &end);
 				if (end != buf + n + 3 && isfinite(over))
-					fprintf(g->f, "%sthresholds warn %g crit %g\n", indent, over, over);
+					layout_build_thresholds(g->b, over, over);
 			}
 		}
 		else
-			fprintf(g->f, "%s# no threshold: %s\n", indent, g->why);
+			layout_build_comment(g->b, "no threshold: %s", g->why);
 	} else if (g->pm[m].state != PL_UNAVAILABLE &&
 		   perfmon_own_tree_threshold(g->p, m, pl_written, g, buf, PL_FORMULA_MAX)) {
-		fprintf(g->f, "%s# pmutop's: the largest of its level (its vendor publishes no "
-			"thresholds)\n%sthreshold own: %s\n", indent, indent, buf);
+		layout_build_comment(g->b, "pmutop's: the largest of its level (its vendor publishes "
+				     "no thresholds)");
+		layout_build_threshold(g->b, true, buf);
 	}
 }
 
@@ -424,24 +399,27 @@ static void pl_metric(struct pl_gen *g, int m, const char *indent)
 static void pl_groups(struct pl_gen *g, int k)
 {
 	const struct perfmon_plan *pl = g->keys[k].plan;
-	char name[64];
+	char name[64], text[300];
 
 	for (int s = 0; g->keys[k].first_group >= 0 && s < pl->npasses; s++) {
 		const struct perfmon_pass *ps = &pl->passes[s];
 
 		perfmon_layout_group_name(g, k, s, name, sizeof(name));
-		fprintf(g->f, "\ngroup %s", name);
-		fprintf(g->f, "\n  key %d\n  title \"%s%s\"\n  default %s\n", k,
-			g->coretype == LAYOUT_CORES_E ? "E-cores: " : g->coretype ? "P-cores: " : "",
-			pl_title(g, k), k == 1 ? "on" : "off");
+		layout_build_group(g->b, name);
+		layout_build_key(g->b, (char)('0' + k));
+		snprintf(text, sizeof(text), "%s%s", g->coretype == LAYOUT_CORES_E ? "E-cores: "
+			 : g->coretype ? "P-cores: " : "", pl_title(g, k));
+		layout_build_title(g->b, text);
+		layout_build_default(g->b, k == 1);
 		if (g->coretype)
-			fprintf(g->f, "  coretype %s\n", layout_coretype_names[g->coretype]);
+			layout_build_coretype(g->b, g->coretype);
 		if (!s)
 			perfmon_layout_reads_line(g, pl);
 		if (!s) {
-			fprintf(g->f, "  help \"The vendor's metrics of %s, counted in %d group%s that "
-				"take turns%s\"\n", pl_name(g, k), pl->npasses, pl->npasses > 1 ? "s" : "",
-				pl->npasses > 1 ? " (their figures are scaled)" : "");
+			snprintf(text, sizeof(text), "The vendor's metrics of %s, counted in %d group%s "
+				 "that take turns%s", pl_name(g, k), pl->npasses, pl->npasses > 1 ? "s" : "",
+				 pl->npasses > 1 ? " (their figures are scaled)" : "");
+			layout_build_help(g->b, text);
 		}
 		g->ocr_used[0] = g->ocr_used[1] = false;
 		for (int e = 0; e < ps->ngp; e++)
@@ -452,9 +430,9 @@ static void pl_groups(struct pl_gen *g, int k)
 			/* a metric over several groups comes last, when all its events are known */
 			if ((g->pm[m].state == PL_GROUP && g->pm[m].pass == s) ||
 			    (g->pm[m].state == PL_SPLIT && s == pl->npasses - 1))
-				pl_metric(g, m, "  ");
+				pl_metric(g, m);
 		}
-		fprintf(g->f, "end\n");
+		layout_build_end(g->b);
 	}
 }
 
@@ -498,22 +476,24 @@ static void pl_metrics_in(struct pl_gen *g, enum pl_state state)
 {
 	for (int m = 0; m < g->p->nmetrics; m++)
 		if (g->pm[m].state == state)
-			pl_metric(g, m, "");
+			pl_metric(g, m);
 }
 
-int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *cin, char **text,
-		   char *err, size_t errlen)
+int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *cin,
+		   const char *file, struct layout **out, char **text, char *err, size_t errlen)
 {
 	struct perfmon_layout_config cc = *cin;
 	const struct perfmon_layout_config *c = &cc;
 	struct perfmon_own own;
 	struct pl_gen g, e = { 0 };
-	size_t len = 0;
 	int rc = 0, nports = 0;
 	bool *taken;
 	char (*uwhy)[200];
 
-	*text = NULL;
+	if (out)
+		*out = NULL;
+	if (text)
+		*text = NULL;
 	if (c->gp_counters < 1 || c->gp_counters > PERFMON_PLAN_MAX_GP || c->threads_per_core < 1 ||
 	    c->sockets < 1 || c->cores_per_socket < 1 || c->cpus < 1) {
 		snprintf(err, errlen, "a machine of %d counters, %d threads per core, %d sockets, %d "
@@ -549,8 +529,8 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 		nports = perfmon_uncore_count(p, c, LAYOUT_MAX_GROUPS - g.ngroups) <
 			 LAYOUT_MAX_GROUPS - g.ngroups ? perfmon_own_ports(p, c->atom != NULL, g.budget, NULL)
 			 : 0;
-		g.f = e.f = open_memstream(text, &len);
-		perfmon_layout_header(g.f, p, c, g.amd, g.ocr);
+		g.b = e.b = layout_build_new(file);
+		perfmon_layout_header(g.b, p, c, g.amd, g.ocr);
 		memcpy(e.ocr, g.ocr, sizeof(e.ocr));
 		pl_metrics_in(&g, PL_TOP);
 		for (int k = 1; k <= PL_KEYS; k++) {
@@ -559,29 +539,31 @@ int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *
 				pl_groups(&e, k);
 			/* pmutop's own beside the vendor's level 6: every execution port of the (P-)cores */
 			if (k == 6 && nports)
-				perfmon_own_ports(p, c->atom != NULL, g.budget, g.f);
+				perfmon_own_ports(p, c->atom != NULL, g.budget, g.b);
 		}
-		perfmon_uncore_groups(p, c, LAYOUT_MAX_GROUPS - g.ngroups - nports, g.f, taken, uwhy);
-		if (!nports && perfmon_own_ports(p, c->atom != NULL, g.budget, NULL))
-			fprintf(g.f, "\n# not counted: pmutop's group Ports (every execution port): the "
-				"layout's %d groups are taken by the vendor's and the uncore's\n",
-				LAYOUT_MAX_GROUPS);
-		fputc('\n', g.f);
+		perfmon_uncore_groups(p, c, LAYOUT_MAX_GROUPS - g.ngroups - nports, g.b, taken, uwhy);
+		if (!nports && perfmon_own_ports(p, c->atom != NULL, g.budget, NULL)) {
+			layout_build_blank(g.b);
+			layout_build_comment(g.b, "not counted: pmutop's group Ports (every execution "
+					     "port): the layout's %d groups are taken by the vendor's "
+					     "and the uncore's", LAYOUT_MAX_GROUPS);
+		}
+		layout_build_blank(g.b);
 		pl_metrics_in(&g, PL_UNAVAILABLE);
 		if (c->atom)
 			pl_metrics_in(&e, PL_UNAVAILABLE);
 		for (int m = 0; m < p->nmetrics; m++)
 			if (g.pm[m].state == PL_ABSENT && (g.pm[m].why[0] || uwhy[m][0]) && !taken[m])
-				fprintf(g.f, "# not counted: %s: %s\n", p->metrics[m].name,
-					uwhy[m][0] ? uwhy[m] : g.pm[m].why);
+				layout_build_comment(g.b, "not counted: %s: %s", p->metrics[m].name,
+						     uwhy[m][0] ? uwhy[m] : g.pm[m].why);
 		/* the E-cores' metrics over built-ins alone (IPC): the layout's own cover them */
 		for (int m = 0; c->atom && m < c->atom->nmetrics; m++)
 			if (e.pm[m].state == PL_TOP || (e.pm[m].state == PL_ABSENT && e.pm[m].why[0]))
-				fprintf(g.f, "# not counted on the E-cores: %s: %s\n",
-					c->atom->metrics[m].name, e.pm[m].state == PL_TOP
-					? "over the fixed counters alone, as the layout's ipc, ghz and util"
-					: e.pm[m].why);
-		fclose(g.f);
+				layout_build_comment(g.b, "not counted on the E-cores: %s: %s",
+						     c->atom->metrics[m].name, e.pm[m].state == PL_TOP
+						     ? "over the fixed counters alone, as the layout's ipc, "
+						       "ghz and util" : e.pm[m].why);
+		rc = layout_build_finish(g.b, out, text, err, errlen);
 	}
 	pl_release(&g);
 	if (c->atom)

@@ -60,27 +60,29 @@ struct perfmon_layout_config {
 };
 
 /*
- * The layout text for P on C (malloc'd, in *TEXT).  0, or -EINVAL with
- * ERR (a configuration out of range).
+ * The layout for P on C, made through layout_build (its messages name
+ * FILE): *OUT (NULL: not wanted) and *TEXT (NULL: not wanted; every line
+ * with the comments that say what is not counted and why, malloc'd).  0, or
+ * -EINVAL with ERR (a configuration out of range, a line the layout
+ * language refuses), -errno with ERR (pmutop's own files).
  */
-int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c, char **text,
-		   char *err, size_t errlen);
+struct layout;
+int perfmon_layout(const struct perfmon *p, const struct perfmon_layout_config *c,
+		   const char *file, struct layout **out, char **text, char *err, size_t errlen);
 
 /* The layout's name for vendor name NAME: ':' of the modifiers as '.', a leading digit after '_'. */
 void perfmon_layout_name(const char *name, char *buf, size_t len);
 
 /*
- * The layout's header for P on C into F: its source and licence, the
+ * The layout's header for P on C into B: its source and licence, the
  * machine, the vendor and offcore lines (the events reading the offcore
  * response registers into OCR), the metrics every layout has.
  */
-void perfmon_layout_header(FILE *f, const struct perfmon *p, const struct perfmon_layout_config *c,
-			   bool amd, unsigned ocr[2]);
+struct layout_build;
+void perfmon_layout_header(struct layout_build *b, const struct perfmon *p,
+			   const struct perfmon_layout_config *c, bool amd, unsigned ocr[2]);
 
 /* The general-purpose counters the events of P name: the highest listed, plus one. */
 int perfmon_layout_counters(const struct perfmon *p);
-
-/* A quoted layout string of TEXT into F: '"' and '\' escaped, control characters as blanks. */
-void perfmon_layout_quoted(FILE *f, const char *text);
 
 #endif

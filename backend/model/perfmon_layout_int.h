@@ -47,7 +47,7 @@ struct pl_gen {
 	unsigned ocr[2];     /* the events reading MSR_OFFCORE_RSP_0 and _1 (offcore line) */
 	uint64_t ocr_value[2]; /* in the group written now: the value each one holds */
 	bool ocr_used[2];
-	FILE *f;
+	struct layout_build *b; /* the layout being made */
 	double *known;       /* per perfmon variable: the constants of this machine, else NaN */
 	bool *needed;        /* per perfmon variable: read by the metric rendered now */
 	struct pl_metric *pm;

@@ -4,7 +4,10 @@
  * would not hold them twice); see perfmon_layout_int.h.
  */
 #include "perfmon_layout_int.h"
+#include "layout_build.h"
+#include "xmalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -54,17 +57,18 @@ static void pl_group_name(const struct pl_gen *g, int ord, char *buf, size_t len
 void perfmon_layout_reads_line(struct pl_gen *g, const struct perfmon_plan *pl)
 {
 	layout_groups reads = 0;
-	char name[64];
+	char (*names)[64] = xcalloc(LAYOUT_MAX_GROUPS, sizeof(*names));
+	const char *list[LAYOUT_MAX_GROUPS];
+	int n = 0;
 
 	for (int i = 0; i < pl->nmetrics; i++)
 		if (g->pm[pl->metrics[i]].state == PL_SPLIT)
 			reads |= pl->reads[i];
-	if (!reads)
-		return;
-	fprintf(g->f, "  reads");
-	for (; reads; reads &= reads - 1) {
-		pl_group_name(g, layout_groups_first(reads), name, sizeof(name));
-		fprintf(g->f, " %s", name);
+	for (; reads && n < LAYOUT_MAX_GROUPS; reads &= reads - 1, n++) {
+		pl_group_name(g, layout_groups_first(reads), names[n], sizeof(names[n]));
+		list[n] = names[n];
 	}
-	fputc('\n', g->f);
+	if (n)
+		layout_build_reads(g->b, list, n);
+	free(names);
 }

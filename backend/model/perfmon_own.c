@@ -5,11 +5,13 @@
  */
 #include "perfmon_own.h"
 #include "layout.h"
+#include "layout_build.h"
 #include "perfmon_layout.h"
 #include "perfmon_uncore.h"
 #include "perfmon_fields.h"
 #include "pmu_regs.h"
 #include "paths.h"
+#include "xmalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -94,28 +96,31 @@ static bool own_word(const char *w, const char *word)
 }
 
 /*
- * Group NAME of own file K into F as the file has it, from its "group" line
- * to its "end" (a blank line before it): the layout text includes it.
+ * Group NAME of own file K into B as the file has it, from its "group" line
+ * to its "end" (a blank line before it): the layout includes it.
  */
-static void own_group(const struct perfmon_own *o, int k, const char *name, FILE *f)
+static void own_group(const struct perfmon_own *o, int k, const char *name, struct layout_build *b)
 {
-	bool in = false;
+	const char *from = NULL;
 
 	for (const char *s = o->text[k]; s && *s; ) {
 		const char *w = s + strspn(s, " \t");
 		size_t len = strcspn(s, "\n");
 
-		if (!in && own_word(w, "group")) {
+		if (!from && own_word(w, "group")) {
 			const char *at = w + 5 + strspn(w + 5, " \t");
 
-			in = own_word(at, name);
-			if (in)
-				fputc('\n', f);
+			from = own_word(at, name) ? s : NULL;
 		}
-		if (in) {
-			fprintf(f, "%.*s\n", (int)len, s);
-			if (own_word(w, "end"))
-				return;
+		if (from && own_word(w, "end")) {
+			char *text = xmalloc((size_t)(s + len - from) + 2);
+
+			memcpy(text, from, (size_t)(s + len - from));
+			memcpy(text + (s + len - from), "\n", 2);
+			layout_build_blank(b);
+			layout_build_text(b, text);
+			free(text);
+			return;
 		}
 		s += len + (s[len] ? 1 : 0);
 	}
@@ -126,7 +131,7 @@ static void own_group(const struct perfmon_own *o, int k, const char *name, FILE
  * domain the kernel has (RAPL unknown: package and DRAM, which then say
  * what is missing; none on AMD, counted through perf only).  How many groups.
  */
-int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f)
+int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, struct layout_build *f)
 {
 	unsigned rapl = c->rapl;
 	int n = 0;
@@ -149,7 +154,7 @@ int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f)
  * key z, off until asked (the msr source leaves them to perf).  None on AMD
  * (Linux has no cstate PMU there).  How many groups.
  */
-int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, FILE *f)
+int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, struct layout_build *f)
 {
 	if (amd)
 		return 0;
@@ -159,7 +164,7 @@ int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, FILE *f)
 }
 
 /* A client's memory controllers (free-running counters): the socket's read and write bandwidth. */
-void perfmon_own_client_memory(const struct perfmon_layout_config *c, FILE *f)
+void perfmon_own_client_memory(const struct perfmon_layout_config *c, struct layout_build *f)
 {
 	own_group(c->own, PERFMON_OWN_MEMORY, "Memory", f);
 }
@@ -173,7 +178,7 @@ void perfmon_own_client_memory(const struct perfmon_layout_config *c, FILE *f)
  * (ROOM at most; WRITE: write them).
  */
 int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,
-				FILE *f, int room, bool write)
+				struct layout_build *f, int room, bool write)
 {
 	static const char base[] = "dram_channel_data_controller_";
 	int ch[LAYOUT_MAX_CHANNELS], n = 0, groups;
@@ -195,30 +200,45 @@ int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_la
 	if (!n || groups > room)
 		return 0;
 	for (int g = 0; write && g < groups; g++) {
-		fprintf(f, "\ngroup Memory%s", g ? "" : "");
+		char name[32];
+
 		if (g)
-			fprintf(f, ".%d", g + 1);
-		fprintf(f, "\n  key 9\n  title \"Memory bandwidth per channel (pmutop's, over the data "
-			"fabric's DRAM beats: amd_df)\"\n  default on\n  pmu df\n");
+			snprintf(name, sizeof(name), "Memory.%d", g + 1);
+		else
+			snprintf(name, sizeof(name), "Memory");
+		layout_build_group(f, name);
+		layout_build_key(f, '9');
+		layout_build_title(f, "Memory bandwidth per channel (pmutop's, over the data fabric's "
+				   "DRAM beats: amd_df)");
+		layout_build_default(f, true);
+		layout_build_pmu(f, LAYOUT_PMU_AMD_DF);
 		for (int c = 4 * g; c < n && c < 4 * g + 4; c++) {
 			const struct perfmon_event *e = &p->events[ch[c]];
+			struct layout_build_event ev = {
+				.name = "dram_channel_data_controller",
+				.event = (unsigned)(strtoul(e->code ? e->code : "0", NULL, 0) & 0x3FFF),
+				.umask = strtoul(e->umask ? e->umask : "0", NULL, 0) & 0xFFF,
+				.has_channel = true, .channel = c,
+			};
 
-			fprintf(f, "  event dram_channel_data_controller raw event=0x%lX umask=0x%lX "
-				"channel=%d\n", strtoul(e->code ? e->code : "0", NULL, 0) & 0x3FFF,
-				strtoul(e->umask ? e->umask : "0", NULL, 0) & 0xFFF, c);
+			layout_build_event(f, &ev);
 		}
 		if (g + 1 < groups)
-			fprintf(f, "end\n");
+			layout_build_end(f);
 	}
-	if (write)
-		fprintf(f, "  metric dram_channel_bandwidth channel MB/s = dram_channel_data_controller "
-			"* 64 / 1e6 / seconds\n  help \"pmutop's: the channel's DRAM data, the data "
-			"fabric's beats of 64 bytes (dram_channel_data_controller_N) a second; the "
-			"channels' groups take turns (scaled)\"\n"
-			"  metric dram_peak_pct channel %% = 100 * dram_channel_bandwidth * 1e6 / "
-			"dram_peak\n  help \"pmutop's: the channel's bandwidth over its theoretical peak "
-			"(DIMM MT/s x 8 bytes: --dram-mts, else the machine's DIMM speed)\"\n"
-			"  thresholds warn 70 crit 90\nend\n");
+	if (write) {
+		layout_build_metric(f, "dram_channel_bandwidth", LAYOUT_CHANNEL, "MB/s",
+				    "dram_channel_data_controller * 64 / 1e6 / seconds");
+		layout_build_help(f, "pmutop's: the channel's DRAM data, the data fabric's beats of 64 "
+				  "bytes (dram_channel_data_controller_N) a second; the channels' groups "
+				  "take turns (scaled)");
+		layout_build_metric(f, "dram_peak_pct", LAYOUT_CHANNEL, "%",
+				    "100 * dram_channel_bandwidth * 1e6 / dram_peak");
+		layout_build_help(f, "pmutop's: the channel's bandwidth over its theoretical peak (DIMM "
+				  "MT/s x 8 bytes: --dram-mts, else the machine's DIMM speed)");
+		layout_build_thresholds(f, 70, 90);
+		layout_build_end(f);
+	}
 	return groups;
 }
 
@@ -240,7 +260,7 @@ static const char *perfmon_own_port_set(const char *name, int *nports)
 	return set;
 }
 
-int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f)
+int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, struct layout_build *f)
 {
 	int ports[PMU_MAX_GP], n = 0, clk = -1, np;
 	struct perfmon_fields fl;
@@ -257,47 +277,48 @@ int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f)
 		return 0;
 	if (!f)
 		return 1;
-	fprintf(f, "\ngroup Ports\n  key 6\n  title \"Execution ports: uops dispatched on each port "
-		"(pmutop's, over Intel's UOPS_DISPATCHED events)\"\n  default off\n");
+	layout_build_group(f, "Ports");
+	layout_build_key(f, '6');
+	layout_build_title(f, "Execution ports: uops dispatched on each port (pmutop's, over Intel's "
+			   "UOPS_DISPATCHED events)");
+	layout_build_default(f, false);
 	if (hybrid)
-		fprintf(f, "  coretype %s\n", layout_coretype_names[LAYOUT_CORES_P]);
-	fprintf(f, "  help \"Every port of the core, a column each event of the vendor's: the share "
-		"of the core's cycles each port of the set dispatched a uop (the set's uops over its "
-		"ports and CPU_CLK_UNHALTED.DISTRIBUTED, the core's cycles shared between its active "
-		"threads)\"\n");
+		layout_build_coretype(f, LAYOUT_CORES_P);
+	layout_build_help(f, "Every port of the core, a column each event of the vendor's: the share "
+			  "of the core's cycles each port of the set dispatched a uop (the set's uops "
+			  "over its ports and CPU_CLK_UNHALTED.DISTRIBUTED, the core's cycles shared "
+			  "between its active threads)");
 	for (int i = 0; i <= n; i++) {
 		const struct perfmon_event *e = &p->events[i < n ? ports[i] : clk];
 		char name[160];
+		struct layout_build_event ev = { .name = name };
 
 		perfmon_fields_of(e, false, &fl);
 		perfmon_layout_name(e->name, name, sizeof(name));
-		fprintf(f, "  event %s raw event=0x%02lX umask=0x%02lX\n", name, fl.code & 0xFF,
-			fl.umask & 0xFF);
+		ev.event = (unsigned)(fl.code & 0xFF);
+		ev.umask = fl.umask & 0xFF;
+		layout_build_event(f, &ev);
 	}
 	for (int i = 0; i < n; i++) {
 		const struct perfmon_event *e = &p->events[ports[i]];
 		const char *set = perfmon_own_port_set(e->name, &np);
-		char name[160], clkname[160];
+		char name[160], clkname[160], metric[200], formula[400], help[400];
 
 		perfmon_layout_name(e->name, name, sizeof(name));
 		perfmon_layout_name(p->events[clk].name, clkname, sizeof(clkname));
-		fprintf(f, "  metric port_%s core %% = 100 * %s / (%d * %s)\n  help ", set, name, np,
-			clkname);
-		{
-			char help[400];
-
-			snprintf(help, sizeof(help), "Share of the core's cycles %s %s dispatched a uop%s: "
-				 "%s (\"%s\") over %d x CPU_CLK_UNHALTED.DISTRIBUTED", np > 1 ? "each of ports"
-				 : "port", set, np > 1 ? " (the vendor counts them together: their mean)" : "",
-				 e->name, e->desc ? e->desc : "", np);
-			for (char *c = help; *c; c++)
-				if (*c == '_' && np > 1 && c > help && c[-1] >= '0' && c[-1] <= '9')
-					*c = ',';
-			perfmon_layout_quoted(f, help);
-		}
-		fprintf(f, "\n");
+		snprintf(metric, sizeof(metric), "port_%s", set);
+		snprintf(formula, sizeof(formula), "100 * %s / (%d * %s)", name, np, clkname);
+		layout_build_metric(f, metric, LAYOUT_CORE, "%", formula);
+		snprintf(help, sizeof(help), "Share of the core's cycles %s %s dispatched a uop%s: "
+			 "%s (\"%s\") over %d x CPU_CLK_UNHALTED.DISTRIBUTED", np > 1 ? "each of ports"
+			 : "port", set, np > 1 ? " (the vendor counts them together: their mean)" : "",
+			 e->name, e->desc ? e->desc : "", np);
+		for (char *c = help; *c; c++)
+			if (*c == '_' && np > 1 && c > help && c[-1] >= '0' && c[-1] <= '9')
+				*c = ',';
+		layout_build_help(f, help);
 	}
-	fprintf(f, "end\n");
+	layout_build_end(f);
 	return 1;
 }
 

@@ -6,14 +6,16 @@
  * servers each UPI link's utilisation and speed and the cores' misses to
  * CXL memory (the files' groups over the vendor's events:
  * perfmon_own_vendor.c); and every execution port of the cores.  Pure
- * functions of their inputs (the own files read once a layout); they print
- * layout text to F.
+ * functions of their inputs (the own files read once a layout); they make
+ * their groups through a layout builder (layout_build.h).
  */
 #ifndef PMUTOP_PERFMON_OWN_H
 #define PMUTOP_PERFMON_OWN_H
 
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "layout_build.h"
 
 #include "perfmon.h"
 
@@ -46,10 +48,10 @@ struct perfmon_own {
 int perfmon_own_load(const char *layout_dir, struct perfmon_own *o, char *err, size_t errlen);
 void perfmon_own_free(struct perfmon_own *o);
 
-/* RAPL's groups, a domain each the power PMU has (C's rapl); how many; into F unless NULL. */
-int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, FILE *f);
-/* The C-state groups (cstate_core, cstate_pkg; none on AMD): how many; into F unless NULL. */
-int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, FILE *f);
+/* RAPL's groups, a domain each the power PMU has (C's rapl); how many; through B unless NULL. */
+int perfmon_own_power(const struct perfmon_layout_config *c, bool amd, struct layout_build *b);
+/* The C-state groups (cstate_core, cstate_pkg; none on AMD): how many; through B unless NULL. */
+int perfmon_own_cstate(const struct perfmon_layout_config *c, bool amd, struct layout_build *b);
 
 /*
  * pmutop's condition for node M of a top-down tree whose vendor publishes no
@@ -64,20 +66,20 @@ bool perfmon_own_tree_threshold(const struct perfmon *p, int m,
 				size_t len);
 
 /* A client's memory controllers: the socket's read and write bandwidth. */
-void perfmon_own_client_memory(const struct perfmon_layout_config *c, FILE *f);
+void perfmon_own_client_memory(const struct perfmon_layout_config *c, struct layout_build *b);
 
 /* Zen 2/3: DRAM per channel over the fabric, ROOM groups at most; how many. */
 int perfmon_own_fabric_channels(const struct perfmon *p, const struct perfmon_layout_config *cfg,
-				FILE *f, int room, bool write);
+				struct layout_build *b, int room, bool write);
 
 /*
  * The groups of own file K over the vendor's events (perfmon_own_vendor.c):
  * each group of the file, in its order, whose events P's data has, ROOM at
- * most, into F (its events with the data's encodings, the part's facts as
+ * most, through B (its events with the data's encodings, the part's facts as
  * C's numbers, a group of the UPI links resolved per link); how many.
  */
 int perfmon_own_vendor(const struct perfmon *p, const struct perfmon_layout_config *c,
-		       enum perfmon_own_file k, FILE *f, int room);
+		       enum perfmon_own_file k, struct layout_build *b, int room);
 
 /* Whether TEXT (PATH) has only the vendor's events ("event NAME vendor"): 0, or -EINVAL and ERR. */
 int perfmon_own_vendor_check(const char *text, const char *path, char *err, size_t errlen);
@@ -89,14 +91,14 @@ int perfmon_own_vendor_check(const char *text, const char *path, char *err, size
  * them: whether it did.
  */
 bool perfmon_own_vendor_into(const struct perfmon *p, const struct perfmon_layout_config *c,
-			     enum perfmon_own_file k, const char *group, int counters, FILE *f);
+			     enum perfmon_own_file k, const char *group, int counters, struct layout_build *b);
 
 /*
  * Every execution port of the (P-)cores: the vendor's UOPS_DISPATCHED.PORT_*
  * events (a port or a set of ports each) over CPU_CLK_UNHALTED.DISTRIBUTED,
  * one group of key 6 on BUDGET counters (HYBRID: the P-cores'); 1 when the
- * data has them (written when F is not NULL), else 0.
+ * data has them (made when B is not NULL), else 0.
  */
-int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, FILE *f);
+int perfmon_own_ports(const struct perfmon *p, bool hybrid, int budget, struct layout_build *b);
 
 #endif

@@ -13,7 +13,10 @@
 #include "perfmon_own.h"
 #include "perfmon_layout.h"
 #include "perfmon_uncore.h"
+#include "perfmon_fields.h"
 #include "layout.h"
+#include "layout_build.h"
+#include "xmalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -37,18 +40,33 @@ struct ov_group {
 };
 
 /*
- * Uncore event E's line in the layout language, named NAME (+ ".linkN" and
- * box=N where BOX >= 0: a UPI link's, else a CHA's).
+ * Uncore event E, named NAME (+ ".linkN" and box=N where BOX >= 0: a UPI
+ * link's, else a CHA's), with the data's encoding.
  */
-static void ov_event_line(FILE *f, const char *name, const struct perfmon_event *e, int box)
+static void ov_event_line(struct layout_build *b, const char *name, const struct perfmon_event *e,
+			  int box)
 {
-	fprintf(f, "  event %s", name);
+	char full[OV_NAME_MAX + 16];
+	struct layout_build_event ev = { .name = full, .has_box = box >= 0, .box = box };
+
 	if (box >= 0)
-		fprintf(f, ".link%d", box);
-	perfmon_uncore_fields(f, e, box >= 0 ? LAYOUT_PMU_UPI : LAYOUT_PMU_CHA, perfmon_uncore_umask(e));
-	if (box >= 0)
-		fprintf(f, " box=%d", box);
-	fputc('\n', f);
+		snprintf(full, sizeof(full), "%s.link%d", name, box);
+	else
+		snprintf(full, sizeof(full), "%s", name);
+	perfmon_uncore_fields(&ev, e, box >= 0 ? LAYOUT_PMU_UPI : LAYOUT_PMU_CHA,
+			      perfmon_uncore_umask(e));
+	layout_build_event(b, &ev);
+}
+
+/* The lines [S, END) of an own file as they stand, into B. */
+static void ov_lines(struct layout_build *b, const char *s, const char *end)
+{
+	char *text = xmalloc((size_t)(end - s) + 1);
+
+	memcpy(text, s, (size_t)(end - s));
+	text[end - s] = 0;
+	layout_build_text(b, text);
+	free(text);
 }
 
 /* Word N (0 the first) of the line at S into BUF ("" when it has fewer). */
@@ -136,15 +154,19 @@ static void ov_formula(struct ov_group *g, const char *s, int link, FILE *f)
 }
 
 /* The events, each link's in turn in a links' group, as the data encodes them. */
-static void ov_events(const struct ov_group *g, FILE *f)
+static void ov_events(const struct ov_group *g, struct layout_build *b)
 {
 	for (int l = 0; l < (g->links ? g->c->upi_links : 1); l++)
 		for (int k = 0; k < g->nev; k++)
-			ov_event_line(f, g->event[k], &g->ev[k], g->links ? l : -1);
+			ov_event_line(b, g->event[k], &g->ev[k], g->links ? l : -1);
 }
 
-/* The metric block [S, END) (its metric line, then its help and thresholds) for LINK. */
-static void ov_metric(struct ov_group *g, const char *s, const char *end, int link, FILE *f)
+/*
+ * The metric block [S, END) (its metric line, then its help and thresholds)
+ * for LINK into F: the file's lines with the link's names and the machine's
+ * numbers in place (the lines an own file writes, instantiated).
+ */
+static void ov_metric_text(struct ov_group *g, const char *s, const char *end, int link, FILE *f)
 {
 	for (bool first = true; s < end; first = false) {
 		size_t len = strcspn(s, "\n");
@@ -177,6 +199,23 @@ static void ov_metric(struct ov_group *g, const char *s, const char *end, int li
 	}
 }
 
+/* The metric block [S, END) for LINK into B. */
+static void ov_metric(struct ov_group *g, const char *s, const char *end, int link,
+		      struct layout_build *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		xmalloc_die(len);
+	ov_metric_text(g, s, end, link, f);
+	fclose(f);
+	if (!g->failed)
+		layout_build_text(b, text);
+	free(text);
+}
+
 /* The line after the one at S (its end where it is the last). */
 static const char *ov_next(const char *s)
 {
@@ -193,19 +232,26 @@ static bool ov_is(const char *s, const char *word)
 	return !strcmp(w, word);
 }
 
+/* Whether the metric line at S has its formula ("metric NAME SCOPE UNIT = FORMULA"). */
+static bool ov_has_formula(const char *s)
+{
+	size_t len = strcspn(s, "\n");
+	const char *eq = memchr(s, '=', len);
+
+	return eq != NULL;
+}
+
 /*
- * The own group of [S, END) ("group" line to its "end" line) into F, or its
+ * The own group of [S, END) ("group" line to its "end" line) into B, or its
  * events and metrics alone where BODY (MAXEV events at most): false (nothing
- * written) when the data lacks one of its vendor events or the machine the
+ * made) when the data lacks one of its vendor events or the machine the
  * boxes it counts on.
  */
 static bool ov_group(const struct perfmon *p, const struct perfmon_layout_config *c, const char *s,
-		     const char *end, bool body, int maxev, FILE *f)
+		     const char *end, bool body, int maxev, struct layout_build *b)
 {
 	struct ov_group *g = calloc(1, sizeof(*g));
-	char w[OV_NAME_MAX], spec[OV_NAME_MAX], *text = NULL;
-	size_t tlen = 0;
-	FILE *out;
+	char w[OV_NAME_MAX], spec[OV_NAME_MAX];
 	bool ok = true, events = false;
 
 	if (!g)
@@ -225,21 +271,24 @@ static bool ov_group(const struct perfmon *p, const struct perfmon_layout_config
 			if (ok && !perfmon_event_find(p, w, &g->ev[g->nev])) {
 				/* said in the layout, as the vendor's metrics left out are */
 				ov_word(s, 1, spec, sizeof(spec));
-				fprintf(f, "\n# not counted: pmutop's group %s: %s's data has no event "
-					"%s\n", spec, p->platform, w);
+				layout_build_blank(b);
+				layout_build_comment(b, "not counted: pmutop's group %s: %s's data has "
+						     "no event %s", spec, p->platform, w);
 				ok = false;
 			}
 			g->nev++;
-		} else if (ov_is(q, "metric") && g->nmet < OV_METRICS_MAX) {
-			snprintf(g->metric[g->nmet++], OV_NAME_MAX, "%s", w);
+		} else if (ov_is(q, "metric")) {
+			ok = ov_has_formula(q); /* a metric line without its formula: not taken */
+			if (g->nmet < OV_METRICS_MAX)
+				snprintf(g->metric[g->nmet++], OV_NAME_MAX, "%s", w);
 		}
 	}
-	if (!ok || !g->nev || g->nev > maxev || !(out = open_memstream(&text, &tlen))) {
+	if (!ok || !g->nev || g->nev > maxev) {
 		free(g);
 		return false;
 	}
 	if (!body)
-		fputc('\n', out);
+		layout_build_blank(b);
 	for (const char *q = s; q < end;) {
 		const char *next = ov_next(q);
 
@@ -249,7 +298,7 @@ static bool ov_group(const struct perfmon *p, const struct perfmon_layout_config
 		}
 		if (ov_is(q, "event")) {
 			if (!events)
-				ov_events(g, out);
+				ov_events(g, b);
 			events = true;
 		} else if (ov_is(q, "metric")) {
 			/* its block: to the next metric, event or end */
@@ -257,20 +306,15 @@ static bool ov_group(const struct perfmon *p, const struct perfmon_layout_config
 			       !ov_is(next, "end"))
 				next = ov_next(next);
 			for (int l = 0; g->links && l < c->upi_links; l++)
-				ov_metric(g, q, next, l, out);
-			ov_metric(g, q, next, -1, out);
+				ov_metric(g, q, next, l, b);
+			ov_metric(g, q, next, -1, b);
 		} else {
-			fprintf(out, "%.*s", (int)(next - q), q);
+			ov_lines(b, q, next);
 		}
 		q = next;
 	}
-	fclose(out);
-	ok = !g->failed;
-	if (ok)
-		fputs(text, f);
-	free(text);
 	free(g);
-	return ok;
+	return true;
 }
 
 /*
@@ -313,8 +357,8 @@ static void ov_each(const struct perfmon_layout_config *c, enum perfmon_own_file
 struct ov_walk {
 	const struct perfmon *p;
 	const struct perfmon_layout_config *c;
-	FILE *f;
-	int room, n;           /* groups left, written */
+	struct layout_build *b;
+	int room, n;           /* groups left, made */
 	const char *into;      /* the vendor's group added to, or NULL */
 	int maxev;
 };
@@ -328,7 +372,7 @@ static bool ov_standing(void *ctx, const char *name, const char *s, const char *
 			return true;
 	if (w->n >= w->room)
 		return false;
-	w->n += ov_group(w->p, w->c, s, end, false, OV_EVENTS_MAX, w->f) ? 1 : 0;
+	w->n += ov_group(w->p, w->c, s, end, false, OV_EVENTS_MAX, w->b) ? 1 : 0;
 	return true;
 }
 
@@ -338,23 +382,24 @@ static bool ov_adding(void *ctx, const char *name, const char *s, const char *en
 
 	if (strcmp(name, w->into))
 		return true;
-	w->n += ov_group(w->p, w->c, s, end, true, w->maxev, w->f) ? 1 : 0;
+	w->n += ov_group(w->p, w->c, s, end, true, w->maxev, w->b) ? 1 : 0;
 	return false;
 }
 
 int perfmon_own_vendor(const struct perfmon *p, const struct perfmon_layout_config *c,
-		       enum perfmon_own_file k, FILE *f, int room)
+		       enum perfmon_own_file k, struct layout_build *b, int room)
 {
-	struct ov_walk w = { .p = p, .c = c, .f = f, .room = room };
+	struct ov_walk w = { .p = p, .c = c, .b = b, .room = room };
 
 	ov_each(c, k, ov_standing, &w);
 	return w.n;
 }
 
 bool perfmon_own_vendor_into(const struct perfmon *p, const struct perfmon_layout_config *c,
-			     enum perfmon_own_file k, const char *group, int counters, FILE *f)
+			     enum perfmon_own_file k, const char *group, int counters,
+			     struct layout_build *b)
 {
-	struct ov_walk w = { .p = p, .c = c, .f = f, .into = group, .maxev = counters };
+	struct ov_walk w = { .p = p, .c = c, .b = b, .into = group, .maxev = counters };
 
 	ov_each(c, k, ov_adding, &w);
 	return w.n > 0;

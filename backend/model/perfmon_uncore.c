@@ -5,11 +5,14 @@
 #include "perfmon_uncore.h"
 #include "expr.h"
 #include "layout.h"
+#include "layout_build.h"
 #include "perfmon_layout.h"
 #include "perfmon_own.h"
+#include "perfmon_fields.h"
 #include "xmalloc.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -251,40 +254,11 @@ static const char *pu_map(void *ctx, enum perfmon_name_kind kind, const char *na
 	return buf;
 }
 
-unsigned long long perfmon_uncore_umask(const struct perfmon_event *e)
-{
-	unsigned long long umask = strtoull(e->umask ? e->umask : "0", NULL, 0) & 0xFF;
-	unsigned long long ext = strtoull(e->umask_ext ? e->umask_ext : "0", NULL, 0);
-
-	return (umask | ext << 8) & 0xFFFFFFFFFFull;
-}
-
-void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, enum layout_pmu kind,
-			   unsigned long long umask)
-{
-	const struct layout_pmu_kind *k = &layout_pmu_kinds[kind];
-	unsigned long cmask = strtoul(e->cmask ? e->cmask : "0", NULL, 0);
-	unsigned long long filter1 = strtoull(e->filter1 ? e->filter1 : "0", NULL, 0);
-
-	fprintf(f, " raw event=0x%02lX umask=0x%llX",
-		strtoul(e->code ? e->code : "0", NULL, 0) & (k->event_max ? k->event_max : 0xFF), umask);
-	if (!k->cmask_max)
-		return;
-	if (cmask)
-		fprintf(f, " cmask=%lu", cmask & k->cmask_max);
-	if (strtoul(e->inv ? e->inv : "0", NULL, 0))
-		fputs(" inv=1", f);
-	if (strtoul(e->edge ? e->edge : "0", NULL, 0))
-		fputs(" edge=1", f);
-	if (filter1)
-		fprintf(f, " filter1=0x%llX", filter1 & 0xFFFFFFFFull);
-}
-
 /*
  * The event lines of perfmon event V (named by its base), once per channel
  * where CHANNELS; of box g->link alone (a link, a CCX) where one is rendered.
  */
-static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
+static void pu_event_line(const struct pu_gen *g, struct layout_build *b, int v, int channels)
 {
 	const struct perfmon_event *e = &g->p->events[v];
 	unsigned long long umask = perfmon_uncore_umask(e);
@@ -301,18 +275,17 @@ static void pu_event_line(const struct pu_gen *g, FILE *f, int v, int channels)
 	if (g->link >= 0)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".%s%d", g->word, g->link);
 	for (int ch = 0; ch < (channels ? channels : 1); ch++) {
-		fprintf(f, "  event %s", name);
-		perfmon_uncore_fields(f, e, (enum layout_pmu)kind, umask);
-		if (channels)
-			fprintf(f, " channel=%d", ch);
-		if (g->link >= 0)
-			fprintf(f, " box=%d", g->link);
-		fputc('\n', f);
+		struct layout_build_event ev = { .name = name, .has_channel = channels > 0,
+						 .channel = ch, .has_box = g->link >= 0,
+						 .box = g->link };
+
+		perfmon_uncore_fields(&ev, e, (enum layout_pmu)kind, umask);
+		layout_build_event(b, &ev);
 	}
 }
 
 /* Metric M in its group: at channel scope where the vendor resolves it per CHANNEL on channel boxes. */
-static void pu_metric(struct pu_gen *g, FILE *f, int m, bool channels)
+static void pu_metric(struct pu_gen *g, struct layout_build *b, int m, bool channels)
 {
 	const struct perfmon_metric *pm = &g->p->metrics[m];
 	char name[160], buf[PU_FORMULA_MAX];
@@ -324,16 +297,14 @@ static void pu_metric(struct pu_gen *g, FILE *f, int m, bool channels)
 	perfmon_layout_name(pm->name, name, sizeof(name));
 	if (g->link >= 0)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), "_%s%d", g->word, g->link);
-	fprintf(f, "  metric %s %s ", name, per_channel ? "channel" : "socket");
-	perfmon_layout_quoted(f, !pm->unit ? "" : !strcmp(pm->unit, "percent") ? "%" : pm->unit);
-	fprintf(f, " = %s\n  help ", buf);
+	layout_build_metric(b, name, per_channel ? LAYOUT_CHANNEL : LAYOUT_SOCKET,
+			    !pm->unit ? "" : !strcmp(pm->unit, "percent") ? "%" : pm->unit, buf);
 	if (g->link >= 0)
 		snprintf(help, sizeof(help), "%s %d alone: %s", !strcmp(g->word, "ccx")
 			 ? "the L3 of CCX" : "UPI link", g->link, pm->desc ? pm->desc : pm->name);
 	else
 		snprintf(help, sizeof(help), "%s", pm->desc ? pm->desc : pm->name);
-	perfmon_layout_quoted(f, help);
-	fputc('\n', f);
+	layout_build_help(b, help);
 }
 
 /* Where event BASE stands in GR's events; GR->nevents when it is not there. */
@@ -408,6 +379,17 @@ static bool pu_link_metric(const struct perfmon *p, int m)
 	return p->metrics[m].resolution && strstr(p->metrics[m].resolution, "UPI");
 }
 
+/* A group's first lines: its name, key, title, default state and PMU (BUCKET's). */
+static void pu_group_head(struct layout_build *b, const char *name, const struct pu_bucket *bucket,
+			  bool on)
+{
+	layout_build_group(b, name);
+	layout_build_key(b, bucket->key);
+	layout_build_title(b, bucket->title);
+	layout_build_default(b, on);
+	layout_build_pmu(b, bucket->pmu);
+}
+
 /* Whether metric M is one of the vendor's I/O metrics (placed after the others: fewer groups fit) */
 static bool pu_io(const struct perfmon *p, int m)
 {
@@ -416,7 +398,7 @@ static bool pu_io(const struct perfmon *p, int m)
 }
 
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
-			   int room, FILE *f, bool *taken, char (*why)[200])
+			   int room, struct layout_build *f, bool *taken, char (*why)[200])
 {
 	/* the buckets in the order groups are granted: memory, links, CHAs / L3, the rest */
 	static const int order[PU_NBUCKETS] = { 0, 4, 3, 7, 2, 6, 1, 5, 8 };
@@ -450,25 +432,29 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 					cha_first++;
 					break;
 				}
-	/* RAPL first (no counters), a client's memory controllers */
+	/*
+	 * RAPL first (no counters), an Intel client's memory controllers (not
+	 * where the vendor's own memory group stands: one group is "Memory")
+	 */
 	if (power)
 		room -= npower;
-	if (client && room > 0) {
+	if (client && !amd && room > 0 && !ngroups[0]) {
 		perfmon_own_client_memory(c, f);
 		room--;
 	}
 	/* Zen 2 and 3: DRAM per channel only through the data fabric */
 	if (!ngroups[4])
 		room -= perfmon_own_fabric_channels(p, c, f, room, true);
+	layout_build_blank(f);
 	if (!strcmp(p->vendor, "AuthenticAMD"))
-		fprintf(f, "\n# AMD's uncore through the kernel's amd_uncore PMUs (perf): the vendor's "
-			"metrics per socket,\n# over %d L3s (CCXs) and %d memory channels per socket\n",
-			c->l3s, c->channels);
+		layout_build_comment(f, "AMD's uncore through the kernel's amd_uncore PMUs (perf): the "
+				     "vendor's metrics per socket,\nover %d L3s (CCXs) and %d memory "
+				     "channels per socket", c->l3s, c->channels);
 	else
-		fprintf(f, "\n# The servers' uncore through the kernel's uncore PMUs (perf): the "
-			"vendor's metrics per socket,\n# over %d CHAs, %d memory channels and %d UPI "
-			"links per socket (SOCKET_COUNT is 1: a socket's own boxes)\n", c->chas,
-			c->channels, c->upi_links);
+		layout_build_comment(f, "The servers' uncore through the kernel's uncore PMUs (perf): "
+				     "the vendor's metrics per socket,\nover %d CHAs, %d memory channels "
+				     "and %d UPI links per socket (SOCKET_COUNT is 1: a socket's own "
+				     "boxes)", c->chas, c->channels, c->upi_links);
 	for (int o = 0; o < PU_NBUCKETS; o++) {
 		int b = order[o];
 		bool mc = pu_channels(pu_buckets[b].pmu);
@@ -480,6 +466,7 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 		for (int i = 0; i < ngroups[b]; i++) {
 			struct pu_group *gr = &groups[b][i];
 			const char *total = NULL; /* the channel's read + write bandwidth, MB/s */
+			char gname[64];
 
 			if (room-- <= 0) {
 				/* a layout's groups are bits of a 64-bit mask: the core's came first */
@@ -493,13 +480,11 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 				continue;
 			}
 
-			fprintf(f, "\ngroup %s", pu_buckets[b].group);
 			if (i)
-				fprintf(f, ".%d", i + 1);
-			fprintf(f, "\n  key %c\n  title \"%s\"\n  default %s\n  pmu %s\n",
-				pu_buckets[b].key, pu_buckets[b].title,
-				pu_buckets[b].key == '9' ? "on" : "off",
-				layout_pmu_kinds[pu_buckets[b].pmu].name);
+				snprintf(gname, sizeof(gname), "%s.%d", pu_buckets[b].group, i + 1);
+			else
+				snprintf(gname, sizeof(gname), "%s", pu_buckets[b].group);
+			pu_group_head(f, gname, &pu_buckets[b], pu_buckets[b].key == '9');
 			/*
 			 * the vendor resolves the links' metrics per UPI link: each link's
 			 * events (box=N), the socket's their sum, each link's own metrics
@@ -536,10 +521,13 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 			 */
 			if (pu_buckets[b].pmu == LAYOUT_PMU_AMD_L3 && c->l3s > 1 && room > 0) {
 				room--;
-				fprintf(f, "end\n\ngroup %s%s%.0d.ccx\n  key %c\n  title \"%s\"\n"
-					"  default off\n  pmu %s\n", pu_buckets[b].group, i ? "." : "",
-					i ? i + 1 : 0, pu_buckets[b].key, pu_buckets[b].title,
-					layout_pmu_kinds[pu_buckets[b].pmu].name);
+				layout_build_end(f);
+				if (i)
+					snprintf(gname, sizeof(gname), "%s.%d.ccx", pu_buckets[b].group,
+						 i + 1);
+				else
+					snprintf(gname, sizeof(gname), "%s.ccx", pu_buckets[b].group);
+				pu_group_head(f, gname, &pu_buckets[b], false);
 				g.word = "ccx";
 				for (g.link = 0; g.link < c->l3s; g.link++) {
 					for (int k = 0; k < gr->nevents; k++)
@@ -549,13 +537,18 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 				}
 				g.link = -1;
 			}
-			if (total)
-				fprintf(f, "  metric dram_peak_pct channel %% = 100 * %s * 1e6 / dram_peak\n"
-					"  help \"pmutop's: the vendor's %s (MB/s) over the channel's "
-					"theoretical peak (DIMM MT/s x 8 bytes: --dram-mts, else the "
-					"machine's DIMM speed)\"\n  thresholds warn 70 crit 90\n", total,
-					total);
-			fprintf(f, "end\n");
+			if (total) {
+				char text[300];
+
+				snprintf(text, sizeof(text), "100 * %s * 1e6 / dram_peak", total);
+				layout_build_metric(f, "dram_peak_pct", LAYOUT_CHANNEL, "%", text);
+				snprintf(text, sizeof(text), "pmutop's: the vendor's %s (MB/s) over the "
+					 "channel's theoretical peak (DIMM MT/s x 8 bytes: --dram-mts, "
+					 "else the machine's DIMM speed)", total);
+				layout_build_help(f, text);
+				layout_build_thresholds(f, 70, 90);
+			}
+			layout_build_end(f);
 			free(gr->metrics);
 		}
 		/*
@@ -575,17 +568,14 @@ void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_
 
 int perfmon_uncore_count(const struct perfmon *p, const struct perfmon_layout_config *c, int room)
 {
-	char *text = NULL, (*why)[200] = xcalloc((size_t)p->nmetrics + 1, sizeof(*why));
-	size_t len = 0;
+	char (*why)[200] = xcalloc((size_t)p->nmetrics + 1, sizeof(*why)), err[8];
 	bool *taken = xcalloc((size_t)p->nmetrics + 1, sizeof(bool));
-	FILE *f = open_memstream(&text, &len);
-	int n = 0;
+	struct layout_build *b = layout_build_new("(a dry run)");
+	int n;
 
-	perfmon_uncore_groups(p, c, room, f, taken, why);
-	fclose(f);
-	for (const char *q = text; q && (q = strstr(q, "\ngroup ")); q++)
-		n++;
-	free(text);
+	perfmon_uncore_groups(p, c, room, b, taken, why);
+	n = layout_build_groups(b);
+	layout_build_finish(b, NULL, NULL, err, sizeof(err));
 	free(taken);
 	free(why);
 	return n;

@@ -25,38 +25,22 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "layout_build.h"
+
 #include "layout.h"
 #include "perfmon.h"
 
 struct perfmon_layout_config;
 
 /*
- * Write the uncore groups for P on C into F, at most ROOM of them (memory,
+ * Make the uncore groups for P on C through B, at most ROOM of them (memory,
  * power and links first, then the CHAs, the other memory metrics last);
  * TAKEN[m] is set for each
  * metric written (the others stay for the caller's "not counted" list,
  * with why in WHY[m] when it is an uncore metric left out here).
  */
-/*
- * The layout's umask of Intel uncore event E: its UMask with the vendor's
- * UMaskExt above bit 8 (up to 40 bits: Sapphire Rapids' CXL filters).
- */
-unsigned long long perfmon_uncore_umask(const struct perfmon_event *e);
-
-/*
- * Uncore event E's select on a box of layout PMU kind KIND in the layout
- * language into F (" raw event=0x.. umask=0x.."): its code within the
- * kind's event select, UMASK, and where the data sets them and the kind's
- * select has them (a threshold: Intel's boxes, not AMD's amd_uncore) its
- * counter mask, invert and edge detect, and a Skylake-SP CHA's FILTER1
- * value.  The one writer of a vendor uncore event's fields, for the
- * vendor's metrics and pmutop's own over the vendor's events alike.
- */
-void perfmon_uncore_fields(FILE *f, const struct perfmon_event *e, enum layout_pmu kind,
-			   unsigned long long umask);
-
 void perfmon_uncore_groups(const struct perfmon *p, const struct perfmon_layout_config *c,
-			   int room, FILE *f, bool *taken, char (*why)[200]);
+			   int room, struct layout_build *b, bool *taken, char (*why)[200]);
 
 /* How many groups perfmon_uncore_groups writes in ROOM (a dry run). */
 int perfmon_uncore_count(const struct perfmon *p, const struct perfmon_layout_config *c, int room);

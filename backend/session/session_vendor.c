@@ -151,7 +151,6 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	char path[PATH_MAX], err[PATH_MAX + 400];
 	struct perfmon *p = NULL, *atom = NULL;
 	struct perfmon_layout_config cfg = *mc;
-	char *text = NULL;
 	int rc;
 
 	*out = NULL;
@@ -168,15 +167,12 @@ int session_vendor_layout_for(const char *perfmon_dir, const struct cpuid_info *
 	}
 	if (!rc && info->hybrid)
 		rc = session_vendor_atom(path, mc, &atom, &cfg, err, sizeof(err));
-	if (!rc)
-		rc = perfmon_layout(p, &cfg, &text, err, sizeof(err));
 	if (!rc) {
 		char name[PATH_MAX + 32];
 
 		snprintf(name, sizeof(name), "%s (vendor data)", path);
-		rc = layout_parse(text, name, out, err, sizeof(err));
+		rc = perfmon_layout(p, &cfg, name, out, NULL, err, sizeof(err));
 	}
-	free(text);
 	perfmon_free(p);
 	perfmon_free(atom);
 	if (rc) {

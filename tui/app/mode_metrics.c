@@ -183,7 +183,7 @@ int mode_list_metrics(const struct options *opt)
 		};
 		char *text;
 
-		rc = perfmon_layout(p, &c, &text, err, sizeof(err));
+		rc = perfmon_layout(p, &c, path, NULL, &text, err, sizeof(err));
 		if (!rc)
 			fputs(text, stdout);
 		else
