@@ -322,8 +322,12 @@ END_TEST
 static Suite *layout_build_suite(void)
 {
 	Suite *s = suite_create("layout_build");
+	/* every platform twice, made and parsed: about 1 s of CPU, more beside a loaded machine's */
+	TCase *all = tcase_create("every_made_layout_is_the_layout_of_its_text");
 
-	CHECK_ADD(s, every_made_layout_is_the_layout_of_its_text);
+	tcase_add_test(all, every_made_layout_is_the_layout_of_its_text);
+	tcase_set_timeout(all, 120);
+	suite_add_tcase(s, all);
 	CHECK_ADD(s, a_hybrid_layout_is_the_layout_of_its_text);
 	CHECK_ADD(s, a_bad_line_fails_at_its_line_and_column);
 	CHECK_ADD(s, texts_are_quoted_and_read_back_as_made);
