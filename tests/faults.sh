@@ -171,12 +171,15 @@ before=$(regs dump)
 "$PMUTOP" -b -d 0.2 -g stalls,imc --format json --root "$dir" >"$dir.out" 2>"$dir.err" &
 pid=$!
 wait_samples 2 '^{'
-echo "0 offline" >"$dir/dev/faults"
+# each count is taken before its fault: the sample in flight then is S[away] (S[back]), the
+# next may be in flight at the write, so the first wholly after it is S[away + 2]; a count
+# taken after the write let a sample printed in between fall out of the window
 away=$(grep -c '^{' "$dir.out")
-wait_samples $((away + 4)) '^{'
-echo "0 online-reset" >"$dir/dev/faults"
+echo "0 offline" >"$dir/dev/faults"
+wait_samples $((away + 5)) '^{'
 back=$(grep -c '^{' "$dir.out")
-wait_samples $((back + 4)) '^{'
+echo "0 online-reset" >"$dir/dev/faults"
+wait_samples $((back + 5)) '^{'
 kill -TERM $pid
 wait_end $pid
 check=$($PY - "$dir.out" "$away" "$back" <<'PYEOF'
@@ -188,7 +191,7 @@ def cpu(s, n):
 def W(s):
     return s["warning"] or ""
 try:
-    gone = S[away + 1:back]
+    gone = S[away + 2:back]
     assert gone, "no sample while CPU 0 was away"
     for s in gone:
         assert "CPU 0 is offline" in W(s), W(s)
