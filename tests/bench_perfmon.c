@@ -181,8 +181,9 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/%s", PERFMON_SRCDIR, files[k]);
 		if ((ms = bench_layout(path, &groups, &bytes)) < 0)
 			return 1;
-		printf("layout %-8s for 2 x 28 x 2 on 4 counters: median %.2f ms of %d (plan, write "
-		       "%zu bytes, parse; %d groups)\n", files[k], ms, BENCH_RUNS, bytes, groups);
+		printf("layout %-8s for 2 x 28 x 2 on 4 counters: median %.2f ms of %d (plan, build "
+		       "through the builder, its text %zu bytes; %d groups)\n", files[k], ms,
+		       BENCH_RUNS, bytes, groups);
 	}
 	snprintf(path, sizeof(path), "%s/spr.json", PERFMON_SRCDIR);
 	return bench_eval(path);
