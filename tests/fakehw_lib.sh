@@ -9,7 +9,14 @@ fakehw_start() {
 	chmod 755 "$dir" # as / is: other users reach the tree
 	spec=$1
 	shift
-	"$FAKEHW" --ready "$dir.ready" "$@" "$spec" "$dir" 2>/dev/null &
+	# ahead of other work, as hardware answers whatever runs: under busy loops at the same
+	# priority the device's answers lagged pmutop's clock and a rotating group's scaled
+	# figures strayed by 20 % in an interval (accuracy_files.sh); as root, else as it is
+	if nice -n -10 true 2>/dev/null; then
+		nice -n -10 "$FAKEHW" --ready "$dir.ready" "$@" "$spec" "$dir" 2>/dev/null &
+	else
+		"$FAKEHW" --ready "$dir.ready" "$@" "$spec" "$dir" 2>/dev/null &
+	fi
 	helper=$!
 	trap 'fakehw_stop' EXIT
 	# a test stopped by a signal (a timeout, ^C) takes its fake machine down too

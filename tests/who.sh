@@ -258,6 +258,9 @@ touch "$tmp/advance"
 	done
 ) &
 pids="$pids $!"
+# ahead of other work, as the kernel's own files are current whenever read: beside busy loops
+# at the same priority the loop lagged by a fifth of a second, 8 % of the run (2.16 CPUs)
+renice -n -10 -p $! >/dev/null 2>&1 || :
 # the batch service and its process end once pmutop has shown them twice (not after a fixed time)
 "$PMUTOP" --root "$root" --who-procs 5 -b -n 12 -d 0.4 --format json >"$tmp/root.out" \
 	2>"$tmp/root.err" &
