@@ -17,10 +17,19 @@ export XDG_RUNTIME_DIR="$tmp" TMPDIR="$tmp"
 SIM="--sim nehalem-ep:memory-bound"
 
 # ---- exit status and the summary (text)
+t0=$(date +%s.%N)
 run "$PMUTOP" $SIM -b -d 0.3 -g stalls -- sh -c 'echo from-the-command; sleep 0.8; exit 3'
+t1=$(date +%s.%N)
 expect_rc "the command's exit status is pmutop's" 3
 expect_match "the summary names the command and how it ended" "$out" "# summary: sh (pid "
-expect_match "... finished (exit 3)" "$out" "finished (exit 3) after 0."
+# how long the command ran: at least its 0.8 s sleep, at most pmutop's own wall time (a loaded
+# machine stretches both, so no fixed upper figure)
+took=$(printf '%s\n' "$out" | sed -n 's/.*finished (exit 3) after \([0-9.]*\) s.*/\1/p' | head -1)
+if [ -n "$took" ] && awk -v t="$took" -v a="$t0" -v b="$t1" 'BEGIN { exit !(t >= 0.8 && t <= b - a + 0.05) }'; then
+	pass "... finished (exit 3) after its run time ($took s)"
+else
+	fail "... finished (exit 3) after its run time (0.8 s to pmutop's wall time)" "$(printf '%s\n' "$out" | grep -m1 'summary')"
+fi
 expect_match "mean and peak tables follow" "$(printf '%s\n' "$out" | grep -c -e '^# mean over the run' -e '^# peak')" "2"
 expect_match "the command's output goes to stderr, not into the samples" "$err" "from-the-command"
 case "$out" in *from-the-command*) fail "stdout holds only pmutop's figures" "$out" ;; *) pass "stdout holds only pmutop's figures" ;; esac
