@@ -201,10 +201,19 @@ print("ok" if "T smt_contention" in "\n".join(lines) and abs(share - smt) <= 100
 # parent (check_perfmon: the layout's "threshold own:"); the line must agree with the figures batch output gives: the
 # memory-bound run's backend_bound, then its memory half; the compute-bound run's cpu half
 bneck_truth() {
-	"$PMUTOP" --sim "genoa:$1" --source perf -g 1,2 -b -n 2 -d 0.3 --format json | tail -1 | $PY -c '
+	# the first sample after the warm-up in which every level-1 node was counted (the dump shows
+	# its second; beside load, or in a sanitizer build, a 0.3 s interval can leave a group
+	# without a turn: n/a, null in JSON)
+	"$PMUTOP" --sim "genoa:$1" --source perf -g 1,2 -b -n 4 -d 0.3 --format json | $PY -c '
 import pmutop_json, sys
-m = pmutop_json.loads(sys.stdin.read())["sockets"][0]["metrics"]
 l1 = ["frontend_bound", "bad_speculation", "backend_bound", "smt_contention", "retiring"]
+m = [s["sockets"][0]["metrics"] for s in map(pmutop_json.loads, sys.stdin.read().splitlines()[1:])]
+def whole(x):
+    if any(x.get(k) is None for k in l1):
+        return False
+    top = max(l1, key=lambda k: x[k])
+    return all(x[k] is not None for k in x if k.startswith(top + "_"))
+m = [x for x in m if whole(x)][0]
 top = max(l1, key=lambda k: m[k])
 kids = [k for k in m if k.startswith(top + "_")]
 low = max(kids, key=lambda k: m[k])
