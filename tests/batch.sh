@@ -310,11 +310,16 @@ import csv, sys
 print(sorted({r["scope"] for r in csv.DictReader(sys.stdin)}))')" "['process']"
 # the first sample's short interval (figures at once) says it is a warm-up, in every format
 run "$PMUTOP" -b -n 2 -d 0.5 --format json --sim nehalem-ep
-expect_is "JSON: sample 1 a warm-up of 0.1 s, sample 2 the 0.5 s asked, not one" \
+# (the warm-up's 0.1 s is a deadline: a loaded machine wakes the sampler later, 0.15-0.2 s seen
+# in CI; it stays well short of the interval asked)
+expect_is "JSON: sample 1 a warm-up of 0.1 s (to 0.3 s late), sample 2 the 0.5 s asked, not one" \
 	"$(printf '%s\n' "$out" | $PY -c '
 import pmutop_json, json, sys
-print(" ".join("%d:%s:%.1f" % (d["seq"], d["warmup"], d["interval_s"]) for d in map(json.loads, sys.stdin)))')" \
-	"1:True:0.1 2:False:0.5"
+for d in map(json.loads, sys.stdin):
+    t = d["interval_s"]
+    t = "0.1-0.3" if d["seq"] == 1 and 0.1 <= t < 0.3 else "%.1f" % t
+    print("%d:%s:%s" % (d["seq"], d["warmup"], t), end=" ")')" \
+	"1:True:0.1-0.3 2:False:0.5 "
 run "$PMUTOP" -b -n 2 -d 0.5 --format csv --sim nehalem-ep
 expect_is "... CSV's warmup column: 1, then 0" "$(printf '%s\n' "$out" | $PY -c '
 import csv, sys
