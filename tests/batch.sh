@@ -28,8 +28,12 @@ for line in lines:
         assert k in s, k
     assert s["simulated"] is True and "SIMULATED" in s["source"]
     assert len(s["threads"]) == 16 and len(s["cores"]) == 8 and len(s["sockets"]) == 2
-    # the first interval is short (the first figures come at once), then the one asked for
-    assert abs(s["interval_s"] - (0.1 if s["seq"] == 1 else 0.2)) < 0.05, (s["seq"], s["interval_s"])
+    # the first interval is short (the first figures come at once: 0.1 s, a deadline a loaded
+    # machine wakes to late), then the one asked for
+    if s["seq"] == 1:
+        assert 0.1 <= s["interval_s"] < 0.2, (s["seq"], s["interval_s"])
+    else:
+        assert abs(s["interval_s"] - 0.2) < 0.05, (s["seq"], s["interval_s"])
     t = s["threads"][0]
     assert t["cpu"] == 0 and t["core"] == 0 and t["socket"] == 0
     m = t["metrics"]
