@@ -405,7 +405,7 @@ START_TEST(table_scrolls_sideways_and_the_mouse_sorts_and_switches)
 		if (f.frame.hits[i].what == VIEW_HIT_HEADER && hit_header < 0 &&
 		    f.frame.hits[i].metric != f.v.sort_metric)
 			hit_header = i;
-		if (f.frame.hits[i].what == VIEW_HIT_TAB && f.frame.hits[i].pane == VIEW_PANE_IMC)
+		if (f.frame.hits[i].what == VIEW_HIT_TAB && f.frame.hits[i].pane == view_pane_find("imc"))
 			hit_tab = i;
 	}
 	ck_assert_int_ge(hit_header, 0);
@@ -416,8 +416,8 @@ START_TEST(table_scrolls_sideways_and_the_mouse_sorts_and_switches)
 	ck_assert(f.v.sort_rev);
 	ck_assert_int_ge(hit_tab, 0);
 	ck_assert(view_click(&f.v, &f.frame, f.frame.hits[hit_tab].y, f.frame.hits[hit_tab].x));
-	ck_assert_int_eq(f.v.lower, VIEW_PANE_IMC);
-	ck_assert_int_eq(f.v.focus, VIEW_PANE_IMC);
+	ck_assert_int_eq(f.v.lower, view_pane_find("imc"));
+	ck_assert_int_eq(f.v.focus, view_pane_find("imc"));
 	fixture_close(&f);
 }
 END_TEST
@@ -572,7 +572,7 @@ START_TEST(settings_round_trip_and_bad_values)
 	f.v.agg = VIEW_AGG_SOCKET;
 	f.v.sort_metric = layout_metric_find(f.l, "exec_stall_pct");
 	f.v.sort_rev = true;
-	f.v.lower = VIEW_PANE_PORTS;
+	f.v.lower = view_pane_find("ports");
 	ck_assert_int_eq(view_settings_format(&f.v, text, sizeof(text)), 0);
 	view_init(&w, &f.v.info, 1, 1);
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -587,7 +587,7 @@ START_TEST(settings_round_trip_and_bad_values)
 	ck_assert_int_eq(w.agg, VIEW_AGG_SOCKET);
 	ck_assert_int_eq(w.sort_metric, f.v.sort_metric);
 	ck_assert(w.sort_rev);
-	ck_assert_int_eq(w.lower, VIEW_PANE_PORTS);
+	ck_assert_int_eq(w.lower, view_pane_find("ports"));
 	ck_assert_int_eq(view_setting_apply(&w, "interval", "100", err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "0.1 to 60"));
 	ck_assert_int_eq(view_setting_apply(&w, "groups", "stalls,bogus", err, sizeof(err)), -EINVAL);
@@ -742,7 +742,7 @@ START_TEST(every_registered_pane_is_reachable_and_drawn)
 	struct fixture f;
 
 	fixture_open(&f, 160, 50);
-	for (int p = 0; p < VIEW_NPANES; p++) {
+	for (int p = 0; p < view_npanes; p++) {
 		const struct pane *pn = panes_registry[p];
 		char want[64], err[256], *text;
 
@@ -784,7 +784,7 @@ START_TEST(pane_names_are_one_list)
 	ck_assert_int_eq(o.pane, VIEW_PANE_TABLE);
 	fixture_open(&f, 160, 50);
 	ck_assert_int_eq(view_setting_apply(&f.v, "pane", "imc", err, sizeof(err)), 0);
-	ck_assert_int_eq(f.v.lower, VIEW_PANE_IMC);
+	ck_assert_int_eq(f.v.lower, view_pane_find("imc"));
 	ck_assert_int_eq(view_setting_apply(&f.v, "pane", "table", err, sizeof(err)), 0);
 	ck_assert_int_eq(f.v.lower, VIEW_PANE_TABLE);
 	ck_assert_int_eq(view_settings_format(&f.v, text, sizeof(text)), 0);

@@ -82,7 +82,7 @@ int mode_dump(struct session *s, const struct options *opt, int sigfd, const cha
 	view_init(&v, &in, session_groups(s), opt->interval);
 	v.hist = hist;
 	if (opt->pane)
-		v.focus = v.lower = (enum view_pane)opt->pane;
+		v.focus = v.lower = opt->pane;
 	g = grid_new(w, h, in.utf8);
 	view_render(&v, last, 0, g, &frame);
 	text = grid_text(g);

@@ -202,7 +202,7 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 			snprintf(err, errlen, "--pane is %s, not '%s'", view_lower_pane_list(), optarg);
 			return -EINVAL;
 		}
-		opt->pane = i; /* the lower pane, an enum view_pane */
+		opt->pane = i; /* the lower pane, an int */
 		return 0;
 	}
 	case OPT_DRILL:

@@ -70,7 +70,7 @@ struct options {
 	const struct source_kind *source; /* --source, NULL: auto (the default) */
 	bool source_given;
 	bool command_only;    /* --command-only: the command alone, through perf */
-	int pane;             /* --pane: a lower enum view_pane, 0 the default */
+	int pane;             /* --pane: a lower pane (its registry place), 0 the default */
 	bool drill;           /* --drill: the screen turns on the level under the bottleneck (D) */
 	char **command;       /* after "--": the command to run under pmutop, NULL-terminated; NULL none */
 	const char *pin;      /* --pin CPUS|socketN for the command, NULL: where it likes */

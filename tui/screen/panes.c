@@ -356,9 +356,6 @@ static bool panes_bottleneck(const struct view *v, const struct sample *s, struc
 		return false;
 	if (draw && s && v->focus != VIEW_PANE_TOPO && pane_has_selection(v, f))
 		sel = pane_selected(v, s, f, &m);
-	/* the who pane's selected row: bneck_line's own (bneck_who) */
-	if (!big && v->focus == VIEW_PANE_WHO)
-		sel = NULL;
 	if (!bneck_line(v, s, sel, line, sizeof(line), &at) || (!big && at >= strlen(line)))
 		return false;
 	if (draw && !big)
@@ -408,27 +405,41 @@ static void panes_keybar(struct grid *g)
 
 /* ---- lower panes ---------------------------------------------------------- */
 
-/* Every pane, by enum view_pane: the only list of them. */
-const struct pane *const panes_registry[VIEW_NPANES] = {
-	[VIEW_PANE_TOPO] = &topology_pane, [VIEW_PANE_TABLE] = &threads_pane,
-	[VIEW_PANE_PORTS] = &ports_pane,   [VIEW_PANE_UNCORE] = &uncore_pane,
-	[VIEW_PANE_IMC] = &imc_pane,       [VIEW_PANE_MEMORY] = &memory_pane,
-	[VIEW_PANE_CYCLES] = &cycles_pane,
-	[VIEW_PANE_TREE] = &tree_pane,     [VIEW_PANE_BOTTLENECK] = &bottleneck_pane,
-	[VIEW_PANE_WHO] = &who_pane,
-};
+/*
+ * Every pane, the only list of them, a line each (X(NAME): the const struct
+ * pane NAME_pane of panes/NAME_pane.c).  A pane's place in it is its number
+ * (the view's focus and lower pane, a hit's) and its tab's place on screen;
+ * the topology first and the thread table second (view.h names those two).
+ */
+#define PANES_ALL(X) \
+	X(topology) \
+	X(threads) \
+	X(ports) \
+	X(uncore) \
+	X(imc) \
+	X(memory) \
+	X(cycles) \
+	X(tree) \
+	X(bottleneck) \
+	X(who) \
+	/* a new pane: its line above this one */
+#define PANES_DECLARE(name) extern const struct pane name##_pane;
+#define PANES_ENTRY(name) &name##_pane,
+PANES_ALL(PANES_DECLARE)
+const struct pane *const panes_registry[] = { PANES_ALL(PANES_ENTRY) };
+const int view_npanes = sizeof(panes_registry) / sizeof(panes_registry[0]);
 
 static void panes_tabs(const struct view *v, int y, struct grid *g, struct view_frame *f)
 {
 	int x = 1;
 
 	grid_hline(g, y, 0, g->w, GRID_DIM);
-	for (int p = VIEW_PANE_TABLE; p < VIEW_NPANES; p++) {
-		enum grid_style st = (int)v->lower == p ? ((int)v->focus == p ? GRID_SELECT : GRID_BOLD) : GRID_DIM;
-		int w = grid_put(g, y, x, g->w - x, st, (int)v->lower == p ? "[%s]" : " %s ",
+	for (int p = VIEW_PANE_TOPO + 1; p < view_npanes; p++) {
+		enum grid_style st = v->lower == p ? (v->focus == p ? GRID_SELECT : GRID_BOLD) : GRID_DIM;
+		int w = grid_put(g, y, x, g->w - x, st, v->lower == p ? "[%s]" : " %s ",
 				 panes_registry[p]->title);
 
-		pane_hit_tab(f, y, x, w, (enum view_pane)p);
+		pane_hit_tab(f, y, x, w, p);
 		x += w + 1;
 	}
 	/* where the arrows act: the topology (its cursor in brackets) or the pane whose tab is lit */
@@ -453,6 +464,7 @@ static void panes_lower(const struct view *v, const struct sample *s, int y, int
 	bool focus = v->focus == v->lower;
 	struct grid *wide;
 
+	f->drawing = v->lower;
 	if (need <= g->w) {
 		p->draw(v, s, y, h, g, f);
 		return;
@@ -529,7 +541,8 @@ void view_render(const struct view *v, const struct sample *s, double age_s, str
 	/* the lower pane's rows first: its own wish (who, tree, memory), else the least */
 	topo_h = g->h - y - footer - 1 - (panes_registry[v->lower]->rows > PANES_TOPO_MIN_LOWER
 					  ? panes_registry[v->lower]->rows : PANES_TOPO_MIN_LOWER);
-	topo_h = topology_pane.draw(v, s, y, topo_h, g, f);
+	f->drawing = VIEW_PANE_TOPO;
+	topo_h = panes_registry[VIEW_PANE_TOPO]->draw(v, s, y, topo_h, g, f);
 	y += topo_h;
 	lower_h = g->h - y - footer - 1;
 	panes_tabs(v, y, g, f);

@@ -121,7 +121,7 @@ static char *popup_help_text(const struct view *v)
 		return NULL;
 	fprintf(f, "1-9 a-z    toggle the layout's event groups (each listed below with its key)\n"
 		"Tab S-Tab  next / previous pane:\n");
-	for (int p = 0; p < VIEW_NPANES; p++)
+	for (int p = 0; p < view_npanes; p++)
 		fprintf(f, "  %-9s %s\n", panes_registry[p]->name, panes_registry[p]->help);
 	fprintf(f,
 		"arrows     move the selection; in a table Left Right move the column cursor (the "

@@ -331,7 +331,7 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 	view_log(&u->v, c->rc_warning);
 	if (!c->rc_path) {
 		if (c->pane)
-			u->v.focus = u->v.lower = (enum view_pane)c->pane;
+			u->v.focus = u->v.lower = c->pane;
 		return;
 	}
 	rcfile_load(c->rc_path, &u->v, warn, sizeof(warn));
@@ -366,7 +366,7 @@ static void ui_load_rc(struct ui_state *u, const struct ui_config *c)
 	if (u->v.interval != saved.interval)
 		ui_apply(u, VIEW_CMD_INTERVAL);
 	if (c->pane) /* --pane wins over the settings' pane */
-		u->v.focus = u->v.lower = (enum view_pane)c->pane;
+		u->v.focus = u->v.lower = c->pane;
 	u->who_on = view_pane_who(u->v.lower);
 	if (u->who_on && u->s)
 		session_set_who(u->s, true);

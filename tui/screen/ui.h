@@ -32,7 +32,7 @@ struct ui_config {
 	const char *rc_warning; /* why there is none, for the message line, or NULL */
 	bool groups_given;     /* -g given: the rc file's groups do not apply */
 	bool interval_given;   /* -d given: nor its interval */
-	int pane;              /* --pane: the lower pane to open on (an enum view_pane), 0: none */
+	int pane;              /* --pane: the lower pane to open on (its registry place), 0: none */
 	double interval;
 	struct run_cmd *cmd;   /* the command run under pmutop (run.h), or NULL */
 	bool *cmd_left;        /* set when the user quit leaving it running (else it is stopped) */

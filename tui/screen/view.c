@@ -202,9 +202,9 @@ static bool view_navigate(struct view *v, const struct view_frame *f, int key)
 	switch (key) {
 	case VIEW_KEY_TAB:
 	case VIEW_KEY_BTAB: {
-		int next = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : VIEW_NPANES - 1);
+		int next = (int)v->focus + (key == VIEW_KEY_TAB ? 1 : view_npanes - 1);
 
-		v->focus = (enum view_pane)(next % VIEW_NPANES);
+		v->focus = (next % view_npanes);
 		if (v->focus != VIEW_PANE_TOPO)
 			v->lower = v->focus;
 		v->sel = v->scroll = 0;
@@ -385,9 +385,9 @@ static enum view_cmd view_key_inner(struct view *v, const struct view_frame *f, 
 	if (panes_registry[v->focus]->key && panes_registry[v->focus]->key(v, f, key))
 		return VIEW_CMD_REDRAW;
 	/* a pane's key that brings it to the front (W: who) */
-	for (int p = 0; p < VIEW_NPANES; p++)
+	for (int p = 0; p < view_npanes; p++)
 		if (panes_registry[p]->hotkey && key == panes_registry[p]->hotkey) {
-			v->focus = v->lower = (enum view_pane)p;
+			v->focus = v->lower = p;
 			v->sel = v->scroll = 0;
 			v->hoff = 0;
 			return VIEW_CMD_REDRAW;

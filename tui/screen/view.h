@@ -24,8 +24,16 @@
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
 
-enum view_pane { VIEW_PANE_TOPO, VIEW_PANE_TABLE, VIEW_PANE_PORTS, VIEW_PANE_UNCORE, VIEW_PANE_IMC,
-		 VIEW_PANE_MEMORY, VIEW_PANE_CYCLES, VIEW_PANE_TREE, VIEW_PANE_BOTTLENECK, VIEW_PANE_WHO, VIEW_NPANES };
+/*
+ * A pane is its place in the registry (panes_registry, tui/screen/panes.c).
+ * The screen names two places: the topology on top and the thread table
+ * under it by default (F3's find and the column headers lead there); every
+ * other pane is known by its place alone, and knows itself as the one the
+ * frame is drawing (view_frame.drawing).
+ */
+enum { VIEW_PANE_TOPO, VIEW_PANE_TABLE };
+/* How many panes the registry holds. */
+extern const int view_npanes;
 /* Aggregation of the table (the first three); a hit's entity can also be a memory channel. */
 enum view_agg { VIEW_AGG_THREAD, VIEW_AGG_CORE, VIEW_AGG_SOCKET, VIEW_AGG_CHANNEL };
 
@@ -104,8 +112,8 @@ struct view_log_entry {
 
 struct view {
 	struct view_info info;
-	enum view_pane focus;     /* the pane the arrows act on */
-	enum view_pane lower;     /* the pane shown under the topology */
+	int focus;                /* the pane the arrows act on (its registry place) */
+	int lower;                /* the pane shown under the topology */
 	int heat_metric;          /* layout metric shown in the topology cells */
 	enum view_agg agg;
 	int sort_metric;          /* layout metric the table is sorted by; -1: topology order */
@@ -189,6 +197,7 @@ struct view_frame {
 	int who_parent_pos;
 	int who_ntd;              /* the who sample's top-down columns (its level-1 metrics), 0 none */
 	int tree_npath;
+	int drawing;              /* the registry place of the pane being drawn: its hits' and scroll's */
 	struct view_hit *hits;
 	int nhits, hits_cap;
 };
@@ -200,7 +209,7 @@ struct view_hit {
 	enum view_hit_what what;
 	int metric;               /* a header's column, or the metric a cell or row explains; -1 */
 	int y, x, w;
-	enum view_pane pane;
+	int pane;                 /* its pane's registry place */
 	int pos;                  /* table row / topology cell */
 	int socket;               /* topo socket index */
 	enum view_agg kind;       /* what ENTITY indexes: the sample's threads, cores, sockets or channels */

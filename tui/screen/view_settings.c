@@ -24,7 +24,7 @@ int view_pane_find(const char *name)
 {
 	if (!strcmp(name, "table"))
 		return VIEW_PANE_TABLE; /* what settings files written before 0.2 say */
-	for (int i = 0; i < VIEW_NPANES; i++)
+	for (int i = 0; i < view_npanes; i++)
 		if (!strcmp(name, panes_registry[i]->name))
 			return i;
 	return -1;
@@ -32,7 +32,7 @@ int view_pane_find(const char *name)
 
 bool view_pane_who(int p)
 {
-	return p >= 0 && p < VIEW_NPANES && panes_registry[p]->who;
+	return p >= 0 && p < view_npanes && panes_registry[p]->who;
 }
 
 const char *view_lower_pane_list(void)
@@ -40,9 +40,9 @@ const char *view_lower_pane_list(void)
 	static char list[128];
 
 	if (!list[0])
-		for (int i = VIEW_PANE_TOPO + 1; i < VIEW_NPANES; i++)
+		for (int i = VIEW_PANE_TOPO + 1; i < view_npanes; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-				 i == VIEW_PANE_TOPO + 1 ? "" : i + 1 < VIEW_NPANES ? ", " : " or ",
+				 i == VIEW_PANE_TOPO + 1 ? "" : i + 1 < view_npanes ? ", " : " or ",
 				 panes_registry[i]->name);
 	return list;
 }
@@ -172,7 +172,7 @@ int view_setting_apply(struct view *v, const char *key, const char *value, char 
 		if (agg)
 			v->agg = (enum view_agg)i;
 		else
-			v->lower = (enum view_pane)i;
+			v->lower = i;
 		return 0;
 	}
 	if (!strcmp(key, "reverse")) {

@@ -165,7 +165,7 @@ static void bn_table(const struct view *v, const struct sample *s, const struct 
 	grid_put(g, y, BN_LABEL + barw + 1, namew, GRID_HEADER, "largest bottleneck, %%");
 	shown = pane_entity_rows(v, s, &list, &ents);
 	rows = maxy - y - 2;
-	first = pane_scroll(v, VIEW_PANE_BOTTLENECK, f, shown, rows);
+	first = pane_scroll(v, f, shown, rows);
 	for (int r = first; r < shown && row < rows; r++) {
 		const struct sample_entity *e = &ents[list[r]];
 		double val[BN_MAX_SEGS];
@@ -199,7 +199,7 @@ static void bn_table(const struct view *v, const struct sample *s, const struct 
 		} else {
 			grid_put(g, y + 1 + row, BN_LABEL + barw + 1, namew, GRID_DIM, "n/a");
 		}
-		pane_hit(f, y + 1 + row, 0, g->w, VIEW_PANE_BOTTLENECK, r, e->socket,
+		pane_hit(f, y + 1 + row, 0, g->w, r, e->socket,
 			 (enum view_agg)agg, list[r]);
 		/* explain (e) on a row: its largest bottleneck, the vendor's formula and threshold */
 		f->hits[f->nhits - 1].metric = big >= 0 ? seg[big].m : seg[0].m;

@@ -335,7 +335,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 			if (pane_cpu_shown(v, s->threads[i].index) &&
 			    (v->zoom_socket < 0 || s->threads[i].socket == v->zoom_socket))
 				list[shown++] = i;
-		first = pane_scroll(v, VIEW_PANE_CYCLES, f, shown, rows);
+		first = pane_scroll(v, f, shown, rows);
 		for (int r = first; r < shown && row < rows; r++) {
 			const struct sample_entity *e = &s->threads[list[r]];
 
@@ -352,7 +352,7 @@ static int cycles_pane_draw(const struct view *v, const struct sample *s, int y,
 					       isnan(val) ? GRID_DIM : val < 0 ? GRID_WARN : GRID_NORMAL,
 					       buf);
 			}
-			pane_hit(f, y + 2 + row, 0, g->w, VIEW_PANE_CYCLES, r, e->socket,
+			pane_hit(f, y + 2 + row, 0, g->w, r, e->socket,
 				 VIEW_AGG_THREAD, list[r]);
 			row++;
 		}

@@ -105,8 +105,8 @@ void pane_heat_legend(const struct layout *l, int m, char *buf, size_t len)
 			 l->metrics[m].name, l->metrics[m].unit, per);
 }
 
-void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
-	      enum view_agg kind, int entity)
+static void pane_hit_of(struct view_frame *f, int y, int x, int w, int pane, int pos, int socket,
+			enum view_agg kind, int entity)
 {
 	if (f->nhits == f->hits_cap) {
 		f->hits_cap = f->hits_cap ? 2 * f->hits_cap : 256;
@@ -117,9 +117,20 @@ void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, in
 						  .metric = -1 };
 }
 
-int pane_scroll(const struct view *v, enum view_pane me, struct view_frame *f, int nrows, int rows)
+void pane_hit(struct view_frame *f, int y, int x, int w, int pos, int socket, enum view_agg kind,
+	      int entity)
 {
-	if (v->focus != me)
+	pane_hit_of(f, y, x, w, f->drawing, pos, socket, kind, entity);
+}
+
+bool pane_focused(const struct view *v, const struct view_frame *f)
+{
+	return v->focus == f->drawing;
+}
+
+int pane_scroll(const struct view *v, struct view_frame *f, int nrows, int rows)
+{
+	if (!pane_focused(v, f))
 		return 0;
 	f->nrows = nrows;
 	f->page = rows > 1 ? rows : 1;
@@ -132,15 +143,15 @@ int pane_scroll(const struct view *v, enum view_pane me, struct view_frame *f, i
 	return f->scroll;
 }
 
-void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane)
+void pane_hit_tab(struct view_frame *f, int y, int x, int w, int pane)
 {
-	pane_hit(f, y, x, w, pane, -1, -1, VIEW_AGG_THREAD, -1);
+	pane_hit_of(f, y, x, w, pane, -1, -1, VIEW_AGG_THREAD, -1);
 	f->hits[f->nhits - 1].what = VIEW_HIT_TAB;
 }
 
 void pane_hit_header(struct view_frame *f, int y, int x, int w, int metric)
 {
-	pane_hit(f, y, x, w, VIEW_PANE_TABLE, -1, -1, VIEW_AGG_THREAD, -1);
+	pane_hit_of(f, y, x, w, VIEW_PANE_TABLE, -1, -1, VIEW_AGG_THREAD, -1);
 	f->hits[f->nhits - 1].what = VIEW_HIT_HEADER;
 	f->hits[f->nhits - 1].metric = metric;
 }

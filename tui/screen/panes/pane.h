@@ -7,9 +7,9 @@
  * them (htop's MeterClass is the model): its keys while it has the focus
  * (the screen offers it every key first), its explain text, a key that
  * brings it to the front, whether it needs the who collector.  The registry
- * (panes_registry in panes.c, by enum view_pane) is the only list of
- * panes; adding one is a file with its struct, a line in the registry and an
- * enum value.  Drawing takes the view, a sample (never NULL: the frame says
+ * (panes_registry in panes.c) is the only list of panes, and a pane's place
+ * in it is its number; adding one is a file with its struct and a line in
+ * the registry (its Makefile.am source line aside).  Drawing takes the view, a sample (never NULL: the frame says
  * "no sample yet" itself) and a band of rows of the grid, and writes what
  * the keys and the mouse need into the frame, never into the view: the
  * selectable rows, a page of them, the selection and scroll kept in range
@@ -60,13 +60,12 @@ struct pane {
 	int rows;
 };
 
-extern const struct pane topology_pane, threads_pane, ports_pane, uncore_pane, imc_pane, cycles_pane;
-extern const struct pane tree_pane, bottleneck_pane, who_pane, memory_pane;
-
 /* The who pane (who_pane.c): a row's id for the view's closed set (its cgroup path, or PID). */
 uint64_t who_pane_id(const char *path, int pid);
 /* The who row selected (an index into s->who->rows) while the who pane shows, else -1. */
 int who_pane_selected(const struct view *v, const struct sample *s);
+/* Whether the who pane has the focus. */
+bool who_pane_focused(const struct view *v);
 
 /* ---- the top-down tree as the tree pane and the bottleneck line read it (tree_path.c) ---- */
 /* The vendor's name of a node (a layout name cannot start with a digit: "_4K_Aliasing"). */
@@ -115,8 +114,8 @@ int uncore_pane_width_any(const struct view *v, const struct sample *s, bool imc
 int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, int h,
 			 struct grid *g, struct view_frame *f, bool imc);
 
-/* Every pane, by enum view_pane. */
-extern const struct pane *const panes_registry[VIEW_NPANES];
+/* Every pane, by its place (view.h): the topology first, the thread table second. */
+extern const struct pane *const panes_registry[];
 
 /* ---- shared by the panes (pane.c) ---- */
 
@@ -172,19 +171,26 @@ struct pane_part {
 /* The parts P[0..N) into LINE (LEN bytes) in at most WIDTH columns, as above. */
 void pane_parts(const struct pane_part *p, int n, int width, char *line, size_t len);
 
-/* Record a clickable place of this render (for the keys, the mouse and explain). */
-void pane_hit(struct view_frame *f, int y, int x, int w, enum view_pane pane, int pos, int socket,
-	      enum view_agg kind, int entity);
+/*
+ * Record a clickable place of this render, the pane being drawn's (for the
+ * keys, the mouse and explain): its row or cell POS, of ENTITY of KIND.
+ */
+void pane_hit(struct view_frame *f, int y, int x, int w, int pos, int socket, enum view_agg kind,
+	      int entity);
+
+/* Whether the pane being drawn (F's) has the focus. */
+bool pane_focused(const struct view *v, const struct view_frame *f);
 
 /*
- * A pane with NROWS selectable rows, ROWS of them on screen: when it has the
- * focus, keep the selection in range and in sight (the frame's sel, scroll,
- * nrows, page); returns the first row shown (0 without the focus).
+ * The pane being drawn, with NROWS selectable rows, ROWS of them on screen:
+ * when it has the focus, keep the selection in range and in sight (the
+ * frame's sel, scroll, nrows, page); returns the first row shown (0 without
+ * the focus).
  */
-int pane_scroll(const struct view *v, enum view_pane me, struct view_frame *f, int nrows, int rows);
+int pane_scroll(const struct view *v, struct view_frame *f, int nrows, int rows);
 
-/* A pane's tab (a click switches to it), a table column's header (a click sorts by it). */
-void pane_hit_tab(struct view_frame *f, int y, int x, int w, enum view_pane pane);
+/* A pane's tab (a click switches to pane PANE), a table column's header (a click sorts by it). */
+void pane_hit_tab(struct view_frame *f, int y, int x, int w, int pane);
 void pane_hit_header(struct view_frame *f, int y, int x, int w, int metric);
 
 /* The kind of core (LAYOUT_CORES_*) of topology core CORE: a hybrid's E-cores (IntelAtom), P-cores; ANY uniform. */

@@ -163,7 +163,7 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 			shown[nshown++] = k;
 	if (nshown > rows)
 		rows--;
-	scroll = pane_scroll(v, VIEW_PANE_PORTS, f, nshown, rows);
+	scroll = pane_scroll(v, f, nshown, rows);
 	for (int i = scroll; i < nshown && row < rows; i++) {
 		int k = shown[i];
 		const struct sample_entity *e = &s->cores[k];
@@ -193,7 +193,7 @@ static int ports_pane_draw(const struct view *v, const struct sample *s, int y, 
 			grid_put_right(g, y + 1 + row, 16 + np * per, 9, isnan(val) ? GRID_DIM : GRID_NORMAL,
 				       buf);
 		}
-		pane_hit(f, y + 1 + row, 0, g->w, VIEW_PANE_PORTS, i, e->socket, VIEW_AGG_CORE, k);
+		pane_hit(f, y + 1 + row, 0, g->w, i, e->socket, VIEW_AGG_CORE, k);
 		row++;
 	}
 	if (nshown > scroll + row)

@@ -254,7 +254,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	const struct sample_entity *ents;
 	int *rows, nrows, *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), ncols, x, first, shown;
 	int sw, cur = -1, body;
-	bool focus = v->focus == VIEW_PANE_TABLE;
+	bool focus = pane_focused(v, f);
 	double smax = 0;
 	char buf[64];
 
@@ -313,7 +313,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 			 ncols - first - shown, first + shown < ncols ? ">" : "");
 		grid_put_right(g, y, g->w - THREADS_PANE_MORE_W, THREADS_PANE_MORE_W, GRID_SELECT, buf);
 	}
-	if (v->focus == VIEW_PANE_TABLE) {
+	if (pane_focused(v, f)) {
 		/* F3: the row of the CPU or core asked for becomes the selection */
 		for (int pos = 0; pos < nrows && (v->find_cpu >= 0 || v->find_core >= 0); pos++) {
 			const struct sample_entity *e = &ents[rows[pos]];
@@ -328,7 +328,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 	}
 	/* what does not fit: "+N more" in the last row, and the rest scrolls */
 	body = nrows > h - 1 ? h - 2 : h - 1;
-	pane_scroll(v, VIEW_PANE_TABLE, f, nrows, body);
+	pane_scroll(v, f, nrows, body);
 	for (int r = 0; r < body && r + (focus ? f->scroll : 0) < nrows; r++) {
 		int pos = r + (focus ? f->scroll : 0);
 		const struct sample_entity *e = &ents[rows[pos]];
@@ -366,7 +366,7 @@ static int threads_pane_draw(const struct view *v, const struct sample *s, int y
 				grid_put_right(g, yy, x, w, st, buf);
 			x += w + 1;
 		}
-		pane_hit(f, yy, 0, g->w, VIEW_PANE_TABLE, pos, e->socket, v->agg, rows[pos]);
+		pane_hit(f, yy, 0, g->w, pos, e->socket, v->agg, rows[pos]);
 	}
 	if (nrows > body)
 		grid_put(g, y + 1 + body, 1, g->w - 2, GRID_DIM, "+%d more (Tab here, then Up and Down "

@@ -229,7 +229,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 {
 	const struct topo *t = v->info.topo;
 	const struct topo_socket *so = &t->sockets[sk];
-	bool focus = v->focus == VIEW_PANE_TOPO;
+	bool focus = pane_focused(v, f);
 	int row = 0, col = 0, rows = topology_pane_rows(t, so, fit->blocks), shown = rows,
 	    first = 0;
 	char title[64], info[256], cell[32];
@@ -278,7 +278,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 					 cpu);
 				grid_blank(g, by + 1 + k, bx + 4, 1, st);
 				pane_cell(g, by + 1 + k, bx + 5, 6, st, cell, focus && f->sel == *pos);
-				pane_hit(f, by + 1 + k, bx, 11, VIEW_PANE_TOPO, (*pos)++, sk,
+				pane_hit(f, by + 1 + k, bx, 11, (*pos)++, sk,
 					 VIEW_AGG_THREAD, i);
 			}
 		} else if (fit->mode == TOPOLOGY_PANE_NARROW) {
@@ -287,7 +287,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 				enum grid_style st = topology_pane_cell(v, s, i, max, 5, cell, sizeof(cell));
 
 				pane_cell(g, by, bx + 6 * k, 5, st, cell, focus && f->sel == *pos);
-				pane_hit(f, by, bx + 6 * k, 5, VIEW_PANE_TOPO, (*pos)++, sk,
+				pane_hit(f, by, bx + 6 * k, 5, (*pos)++, sk,
 					 VIEW_AGG_THREAD, i);
 			}
 		} else {
@@ -301,7 +301,7 @@ static void topology_pane_socket_box(const struct view *v, const struct sample *
 			}
 			pane_value_fit(s, v->heat_metric, val, 5, cell, sizeof(cell));
 			pane_cell(g, by, bx, 5, st, s ? cell : "", focus && f->sel == *pos);
-			pane_hit(f, by, bx, 5, VIEW_PANE_TOPO, (*pos)++, sk, VIEW_AGG_CORE, k);
+			pane_hit(f, by, bx, 5, (*pos)++, sk, VIEW_AGG_CORE, k);
 		}
 	}
 }
@@ -376,7 +376,7 @@ static int topology_pane_summary(const struct view *v, const struct sample *s, c
 				 const int *socks, int nsocks, int y, int h, struct grid *g,
 				 struct view_frame *f)
 {
-	bool focus = v->focus == VIEW_PANE_TOPO;
+	bool focus = pane_focused(v, f);
 	int shown = h - 2 < nsocks ? h - 2 : nsocks, first = 0;
 	char line[512];
 
@@ -406,7 +406,7 @@ static int topology_pane_summary(const struct view *v, const struct sample *s, c
 		lw = 10;
 		grid_put(g, y + 1 + r, 3 + lw, g->w - 5 - lw,
 			 pane_heat(v->info.layout, v->heat_metric, mean, mean), "%s", line);
-		pane_hit(f, y + 1 + r, 0, g->w, VIEW_PANE_TOPO, first + r, sk, VIEW_AGG_SOCKET, sk);
+		pane_hit(f, y + 1 + r, 0, g->w, first + r, sk, VIEW_AGG_SOCKET, sk);
 	}
 	if (nsocks > shown) {
 		char more[64];
@@ -453,7 +453,7 @@ static int topology_pane_draw(const struct view *v, const struct sample *s, int 
 			topology_pane_socket_box(v, s, tmap, who, &f, socks[i], y + (i / f.per_row) * f.box_h,
 						 (i % f.per_row) * f.box_w, max, &pos, g, frame);
 		rows = ((nsocks + f.per_row - 1) / f.per_row) * f.box_h;
-		if (v->focus == VIEW_PANE_TOPO) {
+		if (pane_focused(v, frame)) {
 			frame->nrows = pos;
 			frame->page = f.blocks > 0 ? f.blocks : 1;
 			frame->topo_scrolled = f.scrolled;
@@ -478,7 +478,7 @@ static void topology_pane_move(struct view *v, const struct view_frame *f, int d
 	long best_score = 0;
 
 	for (int i = 0; i < f->nhits; i++)
-		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].what == VIEW_HIT_CELL &&
+		if (f->hits[i].pane == v->focus && f->hits[i].what == VIEW_HIT_CELL &&
 		    f->hits[i].pos == f->sel)
 			cur = &f->hits[i];
 	if (!cur) {
@@ -489,7 +489,7 @@ static void topology_pane_move(struct view *v, const struct view_frame *f, int d
 		const struct view_hit *h = &f->hits[i];
 		long ddx = (long)(2 * h->x + h->w) - (2 * cur->x + cur->w), ddy = h->y - cur->y, score;
 
-		if (h->pane != VIEW_PANE_TOPO || h->what != VIEW_HIT_CELL || h == cur)
+		if (h->pane != v->focus || h->what != VIEW_HIT_CELL || h == cur)
 			continue;
 		if ((dx > 0 && ddx <= 0) || (dx < 0 && ddx >= 0) || (dy > 0 && ddy <= 0) ||
 		    (dy < 0 && ddy >= 0))
@@ -527,7 +527,7 @@ static bool topology_pane_key(struct view *v, const struct view_frame *f, int ke
 		return true;
 	}
 	for (int i = 0; i < f->nhits; i++)
-		if (f->hits[i].pane == VIEW_PANE_TOPO && f->hits[i].pos == v->sel) {
+		if (f->hits[i].pane == v->focus && f->hits[i].pos == v->sel) {
 			v->zoom_socket = f->hits[i].socket;
 			v->sel = 0;
 			return true;

@@ -227,7 +227,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 		npath = tree_bottleneck(l, ents[0]->vars, path, 16, cores);
 	memcpy(f->tree_path, path, sizeof(int) * (size_t)npath);
 	f->tree_npath = npath;
-	first = pane_scroll(v, VIEW_PANE_TREE, f, nrows, h - row - (all > ncols));
+	first = pane_scroll(v, f, nrows, h - row - (all > ncols));
 	for (int r = first; r < nrows && row < h - (all > ncols); r++, row++) {
 		int m = rows[r];
 		const struct layout_metric *mt = &l->metrics[m];
@@ -237,7 +237,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 		/* the bottleneck, or the closed node it lies under (the way to open) */
 		for (int k = 0; k < npath && !bottleneck; k++)
 			bottleneck = path[k] == m && (k == npath - 1 || !open);
-		bool sel = v->focus == VIEW_PANE_TREE && r == f->sel;
+		bool sel = pane_focused(v, f) && r == f->sel;
 
 		for (int k = 0; k < l->nmetrics && !has_kids; k++)
 			has_kids = tree_node_of(l, k, cores) && l->metrics[k].parent == m;
@@ -260,7 +260,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 				       isnan(val) ? GRID_DIM : on_path ? GRID_CRIT
 				       : flag == 1 ? GRID_WARN : GRID_NORMAL, buf);
 		}
-		pane_hit(f, y + row, 0, g->w, VIEW_PANE_TREE, r, ncols ? ents[0]->socket : 0, kind,
+		pane_hit(f, y + row, 0, g->w, r, ncols ? ents[0]->socket : 0, kind,
 			 ncols ? idx[0] : -1);
 		f->hits[f->nhits - 1].metric = m;
 	}

@@ -264,7 +264,7 @@ static void bneck_who(const struct view *v, const struct sample *s, unsigned kin
 {
 	const struct layout *l = v->info.layout;
 	const struct who_snap *w = s->who;
-	int r = v->focus == VIEW_PANE_WHO ? who_pane_selected(v, s) : -1, path[BNECK_MAX_PATH], n;
+	int r = who_pane_focused(v) ? who_pane_selected(v, s) : -1, path[BNECK_MAX_PATH], n;
 	const struct who_row *row;
 	double *vars;
 	bool any = false;

@@ -439,7 +439,6 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 			 struct grid *g, struct view_frame *f, bool imc)
 {
 	const struct layout *l = v->info.layout;
-	enum view_pane me = imc ? VIEW_PANE_IMC : VIEW_PANE_UNCORE;
 	int *cols = xcalloc((size_t)l->nmetrics + 1, sizeof(int)), *ccols, ncols, nccols, nlines;
 	double *scale = xcalloc((size_t)l->nmetrics + 1, sizeof(double));
 	struct uncore_table ct, tt;
@@ -502,8 +501,8 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 	/* what does not fit: a line "+N more" in the last row, and the rest scrolls */
 	if (nlines > rows)
 		rows--;
-	scroll = pane_scroll(v, me, f, nlines, rows);
-	if (v->focus == me)
+	scroll = pane_scroll(v, f, nlines, rows);
+	if (pane_focused(v, f))
 		sel = f->sel;
 	for (int r = 0; r < rows && r + scroll < nlines; r++) {
 		const struct uncore_pane_line *ln = &lines[r + scroll];
@@ -518,7 +517,7 @@ int uncore_pane_draw_any(const struct view *v, const struct sample *s, int y, in
 		    ln->kind == UNCORE_LINE_METRIC) {
 			bool chan = ln->kind == UNCORE_LINE_CHANNEL;
 
-			pane_hit(f, y + 1 + r, 0, g->w, me, pos, ln->socket,
+			pane_hit(f, y + 1 + r, 0, g->w, pos, ln->socket,
 				 chan ? VIEW_AGG_CHANNEL : VIEW_AGG_SOCKET,
 				 chan ? ln->socket * sample_nchannels(s) + ln->channel : ln->socket);
 			f->hits[f->nhits - 1].metric = ln->metric;

@@ -175,11 +175,18 @@ static int who_pane_rows(const struct view *v, const struct who_snap *w, int *ou
 	return n + np;
 }
 
+extern const struct pane who_pane; /* at the end */
+
+bool who_pane_focused(const struct view *v)
+{
+	return panes_registry[v->focus] == &who_pane;
+}
+
 int who_pane_selected(const struct view *v, const struct sample *s)
 {
 	int *rows, n, r = -1;
 
-	if (!s || !s->who || v->lower != VIEW_PANE_WHO || !s->who->nrows)
+	if (!s || !s->who || panes_registry[v->lower] != &who_pane || !s->who->nrows)
 		return -1;
 	rows = xcalloc((size_t)s->who->nrows, sizeof(int));
 	n = who_pane_rows(v, s->who, rows);
@@ -360,14 +367,14 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 			max[c] = fmax(max[c], isfinite(x) ? x : 0);
 		}
 	}
-	first = pane_scroll(v, VIEW_PANE_WHO, f, n, h - 2);
+	first = pane_scroll(v, f, n, h - 2);
 	for (int k = first; k < n && k - first < h - 2; k++) {
-		bool sel = v->focus == VIEW_PANE_WHO && k == f->sel;
+		bool sel = pane_focused(v, f) && k == f->sel;
 
 		who_pane_row(v, w, rows[k], y + 2 + k - first, sel, max, g);
-		pane_hit(f, y + 2 + k - first, 0, g->w, VIEW_PANE_WHO, k, 0, VIEW_AGG_THREAD, -1);
+		pane_hit(f, y + 2 + k - first, 0, g->w, k, 0, VIEW_AGG_THREAD, -1);
 	}
-	if (v->focus == VIEW_PANE_WHO && f->sel >= 0 && f->sel < n) {
+	if (pane_focused(v, f) && f->sel >= 0 && f->sel < n) {
 		const struct who_row *r = &w->rows[rows[f->sel]];
 
 		f->who_sel = who_pane_id(r->path, r->pid);
