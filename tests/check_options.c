@@ -1,5 +1,7 @@
 /* Tests for command-line parsing: what each option selects, and the one-line messages. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -203,6 +205,63 @@ START_TEST(bad_arguments_get_one_line_naming_them)
 }
 END_TEST
 
+/*
+ * The formats are one list: --format takes each registry name and refuses
+ * another naming them all, --help has a line for each, --counts goes with
+ * those that carry counts, and the man page's --format names each.
+ */
+START_TEST(format_names_are_one_list)
+{
+	char err[256], man[65536] = "", *help = NULL, *line;
+	size_t len = 0;
+	struct options o;
+	FILE *fp;
+	int n = 0;
+
+	ck_assert_str_eq(batch_format_list(), "text, csv, json, long, perf-csv or perf-json");
+	for (int i = 0; batch_formats[i]; i++, n++) {
+		const struct batch_format *f = batch_formats[i];
+
+		ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-b", "--format", (char *)f->name,
+							     NULL }), 0);
+		ck_assert_ptr_eq(o.format, f);
+		ck_assert_ptr_eq(batch_format_find(f->name), f);
+		ck_assert_msg(f->sample && f->help && f->help[0], "%s: no writer or help", f->name);
+		ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-b", "--counts", "--format",
+							     (char *)f->name, NULL }),
+				 f->counts ? 0 : -EINVAL);
+	}
+	ck_assert_int_eq(n, 6);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-b", "--format", "xml", NULL }),
+			 -EINVAL);
+	ck_assert_str_eq(err, "--format is text, csv, json, long, perf-csv or perf-json, not 'xml'");
+	/* the default, and refused with text */
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-b", NULL }), 0);
+	ck_assert_ptr_null(o.format);
+	ck_assert_int_eq(parse(&o, err, (char *[]){ "pmutop", "-b", "--counts", NULL }), -EINVAL);
+	fp = open_memstream(&help, &len);
+	options_usage_write(fp);
+	fclose(fp);
+	fp = fopen(TEST_DATADIR "/../man/pmutop.1", "r");
+	ck_assert_ptr_nonnull(fp);
+	man[fread(man, 1, sizeof(man) - 1, fp)] = 0;
+	fclose(fp);
+	line = strstr(man, ".BR \\-\\-format =");
+	ck_assert_ptr_nonnull(line);
+	*strchr(line, '\n') = 0;
+	for (int i = 0; batch_formats[i]; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "\\fI%s\\fR", batch_formats[i]->name);
+		ck_assert_msg(strstr(line, want), "the man page's --format does not name %s: %s",
+			      batch_formats[i]->name, line);
+		snprintf(want, sizeof(want), "\n%27s%s ", "", batch_formats[i]->name);
+		ck_assert_msg(strstr(help, want), "--help has no line for %s", batch_formats[i]->name);
+	}
+	free(help);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -214,6 +273,7 @@ static Suite *options_suite(void)
 	CHECK_ADD(s, serving_and_viewing_options_go_together);
 	CHECK_ADD(s, a_command_after_the_double_dash);
 	CHECK_ADD(s, interval_bounds_and_their_text_agree);
+	CHECK_ADD(s, format_names_are_one_list);
 	return s;
 }
 

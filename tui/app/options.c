@@ -489,7 +489,7 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			 "TmaL1,TmaL2");
 		return -EINVAL;
 	}
-	if (opt->counts && (!opt->batch || opt->format == BATCH_TEXT)) {
+	if (opt->counts && (!opt->batch || !(opt->format ? opt->format : batch_formats[0])->counts)) {
 		snprintf(err, errlen, "--counts adds every event's count to -b's --format csv or "
 			 "json: pmutop -b --format json --counts");
 		return -EINVAL;

@@ -47,7 +47,7 @@ struct options {
 	double interval;      /* -d: seconds between samples */
 	bool interval_given;  /* -d was given (it then wins over the settings file) */
 	bool dump;            /* --dump: print the screen after -n samples as text */
-	enum batch_format format;
+	const struct batch_format *format; /* --format (NULL: text) */
 	bool counts;          /* --counts: every event's count beside the metrics */
 	const char *metrics;  /* --metrics LIST: the metrics -b prints (names, globs, groups, keys) */
 	/*
@@ -104,7 +104,7 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
  * The --help text: its two parts, the --per-* lines between them (one a
  * kind of entity, from sample_kinds), written by options_usage_write.
  */
-extern const char options_usage[], options_usage_tail[], options_usage_end[];
+extern const char options_usage[], options_usage_batch[], options_usage_tail[], options_usage_end[];
 void options_usage_write(FILE *out);
 
 /*

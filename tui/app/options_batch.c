@@ -15,11 +15,6 @@
 
 int options_batch(int c, struct options *opt, const char *arg, char *err, size_t errlen)
 {
-	static const char *const formats[] = {
-		[BATCH_TEXT] = "text", [BATCH_CSV] = "csv", [BATCH_JSON] = "json", [BATCH_LONG] = "long",
-		[BATCH_PERF_CSV] = "perf-csv", [BATCH_PERF_JSON] = "perf-json",
-	};
-
 	if (c >= OPTIONS_PER_KIND && c < OPTIONS_PER_KIND + SAMPLE_NKINDS) {
 		/* the rows -b prints, as perf stat's --per-core and --per-socket (several add up) */
 		opt->scopes |= 1u << (c - OPTIONS_PER_KIND);
@@ -48,13 +43,10 @@ int options_batch(int c, struct options *opt, const char *arg, char *err, size_t
 		opt->counts = true;
 		return 0;
 	case OPTIONS_FORMAT:
-		for (int i = 0; i < BATCH_NFORMATS; i++)
-			if (!strcmp(arg, formats[i])) {
-				opt->format = (enum batch_format)i;
-				return 0;
-			}
-		snprintf(err, errlen, "--format is text, csv, json, long, perf-csv or perf-json, not '%s'",
-			 arg);
+		opt->format = batch_format_find(arg);
+		if (opt->format)
+			return 0;
+		snprintf(err, errlen, "--format is %s, not '%s'", batch_format_list(), arg);
 		return -EINVAL;
 	default:
 		return -ENOENT;

@@ -47,9 +47,11 @@ const char options_usage[] =
 	"                         needs (D on the screen)\n"
 	"      --doctor           check what pmutop needs on this machine, one line each\n"
 	"                         with the command that fixes it, and exit\n"
-	"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
-	"      --format=FMT       batch output: text (default), csv, json, long (a figure a\n"
-	"                         row), perf-csv or perf-json (perf stat -I -A -x, / -j)\n"
+"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
+	;
+
+/* after --format's lines, one a format (options_usage_write) */
+const char options_usage_batch[] =
 	"      --counts           with -b and --format csv or json: every event's count\n"
 	"                         (as read, and scaled to the interval) beside the\n"
 	"                         metrics, to compare with perf stat\n"
@@ -153,17 +155,20 @@ const char options_usage_end[] =
 	"\n"
 	"Exit status: 0 success, 1 failure while running, 2 bad command line or input.\n";
 
-/* "  NAME  TEXT" under an option, TEXT's words wrapped to 80 columns below it */
-static void options_usage_item(FILE *out, const char *name, const char *text)
+/*
+ * "  NAME  TEXT" under an option, NAME in a column WIDTH wide, TEXT's words
+ * wrapped to 80 columns below it
+ */
+static void options_usage_item(FILE *out, const char *name, const char *text, int width)
 {
-	int col = fprintf(out, "%27s%-5s ", "", name);
+	int col = fprintf(out, "%27s%-*s ", "", width, name);
 	bool first = true;
 
 	while (*text) {
 		int n = (int)strcspn(text, " ");
 
 		if (!first && col + 1 + n > 79) {
-			col = fprintf(out, "\n%33s", "") - 1;
+			col = fprintf(out, "\n%*s", 28 + width, "") - 1;
 			first = true;
 		}
 		col += fprintf(out, "%s%.*s", first ? "" : " ", n, text);
@@ -175,16 +180,26 @@ static void options_usage_item(FILE *out, const char *name, const char *text)
 
 void options_usage_write(FILE *out)
 {
+	int width = 0;
+
 	fputs(options_usage, out);
+	/* the formats' list: a new format's line comes with its registry line */
+	fputs("      --format=FMT       batch output (-b):\n", out);
+	for (int i = 0; batch_formats[i]; i++)
+		if ((int)strlen(batch_formats[i]->name) > width)
+			width = (int)strlen(batch_formats[i]->name);
+	for (int i = 0; batch_formats[i]; i++)
+		options_usage_item(out, batch_formats[i]->name, batch_formats[i]->help, width);
+	fputs(options_usage_batch, out);
 	fputs("     ", out);
 	for (int k = 0; k < SAMPLE_NKINDS; k++)
 		fprintf(out, " %s%s", sample_kinds[k].option, k + 1 < SAMPLE_NKINDS ? "," : ",\n");
 	fputs(options_usage_tail, out);
 	/* the sources' list: a new source's line comes with its entry */
 	fputs("      --source=SRC       the counters (default auto):\n", out);
-	options_usage_item(out, "auto", session_source_about(NULL));
+	options_usage_item(out, "auto", session_source_about(NULL), 5);
 	for (int i = 0; session_source_at(i); i++)
 		options_usage_item(out, session_source_name(session_source_at(i)),
-				   session_source_about(session_source_at(i)));
+				   session_source_about(session_source_at(i)), 5);
 	fputs(options_usage_end, out);
 }

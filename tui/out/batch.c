@@ -1,6 +1,7 @@
 /*
- * batch: the three sample formats.  JSON goes through jansson so that
- * escaping, NaN (as null) and number formatting are a library's job.
+ * batch: the text and CSV formats, the registry of every format (JSON's is
+ * batch_json.c, perf's shapes and the long CSV batch_perf.c) and what they
+ * share.
  */
 #include "batch.h"
 #include "batch_int.h"
@@ -12,7 +13,6 @@
 #define BATCH_DIGITS 6
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,102 +383,106 @@ static int batch_csv(const struct sample *s, const struct batch_run *r, const ch
 	return 0;
 }
 
-/* ---- JSON ------------------------------------------------------------- */
-
-static json_t *batch_json_flags(const struct sample *s)
+/* A text summary: its line, then the mean's and the peak's tables. */
+static int batch_text_summary(const struct sample *mean, const struct sample *peak, const char *about,
+			      const struct batch_run *r, bool first, FILE *out)
 {
-	json_t *a = json_array();
-
-	for (int i = 0; i < s->nflags; i++) {
-		const struct sample_flag *f = &s->flags[i];
-		json_t *o = json_object();
-
-		json_object_set_new(o, "socket", json_integer(s->sockets[f->socket].os_socket_id));
-		json_object_set_new(o, "channel", f->channel >= 0 ? json_integer(f->channel) : json_null());
-		json_object_set_new(o, "metric", f->metric >= 0
-				    ? json_string(s->layout->metrics[f->metric].name) : json_null());
-		json_object_set_new(o, "why", json_string(f->why));
-		json_array_append_new(a, o);
-	}
-	return a;
+	fprintf(out, "# summary: %s; %llu samples over %.3f s (%s%s)\n", about,
+		(unsigned long long)mean->seq, mean->interval_s, mean->source,
+		mean->simulated && !strstr(mean->source, "SIMULATED") ? ", SIMULATED" : "");
+	fputs("# mean over the run (each sample weighted by its interval):\n", out);
+	batch_text_body(mean, r, out);
+	fputs("# peak (the highest sample):\n", out);
+	return batch_text_body(peak, r, out);
 }
 
-/* S as one JSON object (FIRST with --counts: each metric's formula and the counts it reads). */
-static json_t *batch_json_object(const struct sample *s, const struct batch_run *r, bool first)
+static int batch_text_sample(const struct sample *s, const struct batch_run *r, bool first, FILE *out)
 {
-	const struct layout *l = s->layout;
-	json_t *o = json_object(), *groups = json_object();
-	char when[40];
-
-	batch_iso_time(s->time, when, sizeof(when));
-	json_object_set_new(o, "seq", json_integer((json_int_t)s->seq));
-	json_object_set_new(o, "time", json_string(when));
-	json_object_set_new(o, "interval_s", json_real(s->interval_s));
-	json_object_set_new(o, "source", json_string(s->source));
-	json_object_set_new(o, "simulated", json_boolean(s->simulated));
-	/* NaN (no skew: one CPU, a summary) is null: jansson has no NaN, and the key stays */
-	json_object_set_new(o, "skew_us", isfinite(s->skew_us) ? json_real(s->skew_us) : json_null());
-	json_object_set_new(o, "batched", json_boolean(s->batched));
-	/* the first sample's short interval (figures at once): a warm-up, not the interval asked */
-	json_object_set_new(o, "warmup", json_boolean(s->warmup));
-	json_object_set_new(o, "rotation_s", isfinite(s->rotation_s) ? json_real(s->rotation_s)
-								      : json_null());
-	json_object_set_new(o, "layout", json_string(l->name));
-	if (r->counts && first)
-		json_object_set_new(o, "formulas", batch_counts_formulas(l));
-	if (first) {
-		/* the schema its lines follow (data/schema/pmutop-batch-2.schema.json's $id) */
-		json_object_set_new(o, "schema", json_string(BATCH_SCHEMA));
-		/* every metric's unit once, in the first line ("" where it has none: a ratio, a count) */
-		json_t *units = json_object();
-
-		for (int m = 0; m < l->nmetrics; m++)
-			if (!r->listed || r->listed[m])
-				json_object_set_new(units, l->metrics[m].name,
-						    json_string(l->metrics[m].unit ? l->metrics[m].unit : ""));
-		json_object_set_new(o, "units", units);
-	}
-	for (int g = 0; g < l->ngroups; g++) {
-		json_t *go = json_object();
-
-		json_object_set_new(go, "state", json_string(sample_group_state_names[s->groups[g].state]));
-		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
-			json_object_set_new(go, "why", json_string(s->groups[g].why));
-		if (s->groups[g].state == SAMPLE_GROUP_ROTATING)
-			json_object_set_new(go, "live_share", isfinite(s->groups[g].live_share)
-					    ? json_real(s->groups[g].live_share) : json_null());
-		json_object_set_new(groups, l->groups[g].name, go);
-	}
-	json_object_set_new(o, "groups", groups);
-	batch_json_tables(s, r, o);
-	json_object_set_new(o, "flags", batch_json_flags(s));
-	if (s->who)
-		json_object_set_new(o, "who", batch_who_json(s, r));
-	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
-	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
-	return o;
+	return batch_text(s, r, out);
 }
 
-/* O on one line, and let go of it. */
-static int batch_json_line(json_t *o, FILE *out)
+static int batch_text_mark(const char *text, const char *when, double elapsed, FILE *out)
 {
-	int rc = json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
-
-	fputc('\n', out);
-	json_decref(o);
-	return rc ? -EIO : 0;
+	fprintf(out, "# mark %s (+%.3f s): %s\n", when, elapsed, text);
+	return 0;
 }
 
-int batch_print(const struct sample *s, enum batch_format fmt, const struct batch_opts *o,
+const struct batch_format batch_format_text = {
+	.name = "text", .help = "a table of each kind of row per sample, for people (the default)",
+	.sample = batch_text_sample, .mark = batch_text_mark, .summary = batch_text_summary,
+};
+
+static int batch_csv_sample(const struct sample *s, const struct batch_run *r, bool first, FILE *out)
+{
+	return batch_csv(s, r, NULL, first, out);
+}
+
+/* The samples' columns; seq says mean or peak, interval_s the whole run. */
+static int batch_csv_summary(const struct sample *mean, const struct sample *peak, const char *about,
+			     const struct batch_run *r, bool first, FILE *out)
+{
+	batch_csv(mean, r, "mean", first, out);
+	return batch_csv(peak, r, "peak", false, out);
+}
+
+/* (CSV is a table of figures: marks are in the text and JSON outputs) */
+const struct batch_format batch_format_csv = {
+	.name = "csv", .help = "a row per thread, core, socket, channel and CHA, a column per figure",
+	.counts = true, .sample = batch_csv_sample, .summary = batch_csv_summary,
+};
+
+/* ---- the formats --------------------------------------------------------- */
+
+/*
+ * Every format, a line each (X(NAME): the const struct batch_format
+ * batch_format_NAME of the file that writes it), in --help's order.
+ */
+#define BATCH_FORMATS_ALL(X) \
+	X(text) \
+	X(csv) \
+	X(json) \
+	X(long) \
+	X(perf_csv) \
+	X(perf_json) \
+	/* a new format: its line above this one */
+#define BATCH_FORMATS_DECLARE(name) extern const struct batch_format batch_format_##name;
+#define BATCH_FORMATS_ENTRY(name) &batch_format_##name,
+BATCH_FORMATS_ALL(BATCH_FORMATS_DECLARE)
+const struct batch_format *const batch_formats[] = { BATCH_FORMATS_ALL(BATCH_FORMATS_ENTRY) NULL };
+
+const struct batch_format *batch_format_find(const char *name)
+{
+	for (int i = 0; batch_formats[i]; i++)
+		if (!strcmp(name, batch_formats[i]->name))
+			return batch_formats[i];
+	return NULL;
+}
+
+const char *batch_format_list(void)
+{
+	static char list[256];
+
+	if (!list[0])
+		for (int i = 0; batch_formats[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 !i ? "" : batch_formats[i + 1] ? ", " : " or ", batch_formats[i]->name);
+	return list;
+}
+
+/* What the run asked (NULL: the default, text). */
+static const struct batch_format *batch_format_or_text(const struct batch_format *fmt)
+{
+	return fmt ? fmt : batch_formats[0];
+}
+
+int batch_print(const struct sample *s, const struct batch_format *fmt, const struct batch_opts *o,
 		bool first, FILE *out)
 {
 	struct batch_run r;
 	int rc;
 
 	batch_run_make(&r, s, o);
-	rc = fmt == BATCH_JSON ? batch_json_line(batch_json_object(s, &r, first), out)
-	     : fmt == BATCH_CSV ? batch_csv(s, &r, NULL, first, out)
-	     : fmt == BATCH_TEXT ? batch_text(s, &r, out) : batch_perf_print(s, &r, fmt, first, out);
+	rc = batch_format_or_text(fmt)->sample(s, &r, first, out);
 	batch_run_free(&r);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
@@ -487,61 +491,32 @@ int batch_print(const struct sample *s, enum batch_format fmt, const struct batc
 
 /* ---- marks and the run's summary ----------------------------------------- */
 
-int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FILE *out)
+int batch_print_mark(const struct mark *mk, double t0, const struct batch_format *fmt, FILE *out)
 {
 	char when[40];
 	int rc = 0;
 
+	fmt = batch_format_or_text(fmt);
 	batch_iso_time(mk->time, when, sizeof(when));
-	if (fmt == BATCH_TEXT) {
-		fprintf(out, "# mark %s (+%.3f s): %s\n", when, mk->time - t0, mk->text);
-	} else if (fmt == BATCH_JSON) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "mark", json_string(mk->text));
-		json_object_set_new(o, "time", json_string(when));
-		json_object_set_new(o, "elapsed_s", json_real(mk->time - t0));
-		rc = batch_json_line(o, out);
-	}
-	/* CSV is a table of figures: marks are in the text and JSON outputs */
+	if (fmt->mark)
+		rc = fmt->mark(mk->text, when, mk->time - t0, out);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
 	return rc;
 }
 
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
-			enum batch_format fmt, const struct batch_opts *bo, bool first, FILE *out)
+			const struct batch_format *fmt, const struct batch_opts *bo, bool first,
+			FILE *out)
 {
 	struct batch_run r;
 	int rc = 0;
 
+	fmt = batch_format_or_text(fmt);
 	batch_run_make(&r, mean, bo);
 	r.t0 = NAN;
-
-	if (fmt == BATCH_TEXT) {
-		fprintf(out, "# summary: %s; %llu samples over %.3f s (%s%s)\n", about,
-			(unsigned long long)mean->seq, mean->interval_s, mean->source,
-			mean->simulated && !strstr(mean->source, "SIMULATED") ? ", SIMULATED" : "");
-		fputs("# mean over the run (each sample weighted by its interval):\n", out);
-		batch_text_body(mean, &r, out);
-		fputs("# peak (the highest sample):\n", out);
-		batch_text_body(peak, &r, out);
-	} else if (fmt == BATCH_CSV) {
-		/* the samples' columns; seq says mean or peak, interval_s the whole run */
-		batch_csv(mean, &r, "mean", first, out);
-		batch_csv(peak, &r, "peak", false, out);
-	} else if (fmt == BATCH_JSON) {
-		/* (perf's shapes and the long CSV are the samples' records alone, as perf stat -I's) */
-		json_t *o = json_object(), *sum = json_object();
-
-		json_object_set_new(sum, "about", json_string(about));
-		json_object_set_new(sum, "samples", json_integer((json_int_t)mean->seq));
-		json_object_set_new(sum, "seconds", json_real(mean->interval_s));
-		json_object_set_new(sum, "mean", batch_json_object(mean, &r, false));
-		json_object_set_new(sum, "peak", batch_json_object(peak, &r, false));
-		json_object_set_new(o, "summary", sum);
-		rc = batch_json_line(o, out);
-	}
+	if (fmt->summary)
+		rc = fmt->summary(mean, peak, about, &r, first, out);
 	batch_run_free(&r);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;

@@ -16,15 +16,35 @@
 #include "frontend.h"
 #include "marks.h"
 
+struct batch_run;
+
 /*
- * text, csv (a row per thread, core, socket, channel), json (an object a
- * line); long (CSV, one figure a row: time, scope, ids, name, value, unit,
- * scaled); perf-csv and perf-json: perf stat -I -A -x, and -j's records
- * (interval, CPU or socket, counter value, unit, event, event runtime,
- * running share, metric value, metric unit)
+ * A format of -b's output (--format NAME): text, csv (a row per thread,
+ * core, socket, channel), json (an object a line); long (CSV, one figure a
+ * row); perf-csv and perf-json (perf stat -I -A -x, and -j's records).
+ * Each is a const struct batch_format in the file that writes it; the
+ * registry (BATCH_FORMATS_ALL in batch.c) is the one list, which --format,
+ * its error and --help read.  A new format is its file and a registry line.
  */
-enum batch_format { BATCH_TEXT, BATCH_CSV, BATCH_JSON, BATCH_LONG, BATCH_PERF_CSV, BATCH_PERF_JSON,
-		    BATCH_NFORMATS };
+struct batch_format {
+	const char *name;   /* --format NAME */
+	const char *help;   /* what it writes, for --help */
+	bool counts;        /* it carries --counts (every event's count beside the metrics) */
+	/* Sample S as the run R asks (batch_int.h); FIRST: the run's first (a header). 0 or -errno. */
+	int (*sample)(const struct sample *s, const struct batch_run *r, bool first, FILE *out);
+	/* A phase mark TEXT at WHEN (ISO 8601), ELAPSED s into the run; NULL: marks are not written. */
+	int (*mark)(const char *text, const char *when, double elapsed, FILE *out);
+	/* The run's MEAN and PEAK samples, ABOUT what ran; NULL: no summary. */
+	int (*summary)(const struct sample *mean, const struct sample *peak, const char *about,
+		       const struct batch_run *r, bool first, FILE *out);
+};
+
+/* Every format, in --help's order, the default (text) first; NULL after the last. */
+extern const struct batch_format *const batch_formats[];
+/* The format called NAME, or NULL. */
+const struct batch_format *batch_format_find(const char *name);
+/* Their names for a message: "text, csv, json, long, perf-csv or perf-json". */
+const char *batch_format_list(void);
 
 /*
  * The JSON lines' schema and its version: data/schema/pmutop-batch-2.schema.json
@@ -67,7 +87,7 @@ struct batch_opts {
  * is written: the metrics of the groups that are not off (among O->metrics);
  * the CSV header gives each one's unit ("util (%)").  0 or -errno.
  */
-int batch_print(const struct sample *s, enum batch_format fmt, const struct batch_opts *o,
+int batch_print(const struct sample *s, const struct batch_format *fmt, const struct batch_opts *o,
 		bool first, FILE *out);
 
 /* ---- batch_select.c: --metrics, --cpus ---- */
@@ -87,18 +107,23 @@ bool *batch_metrics_listed(const struct layout *l, const char *list);
 /* Whether every pattern of LIST names something of L: 0, or -EINVAL with the one that does not. */
 int batch_metrics_check(const struct layout *l, const char *list, char *err, size_t len);
 
-/* A phase mark (T0: the run's start, wall clock): "# mark" in text, {"mark": ...} in JSON, none in CSV. */
-int batch_print_mark(const struct mark *mk, double t0, enum batch_format fmt, FILE *out);
+/*
+ * A phase mark (T0: the run's start, wall clock): "# mark" in text, {"mark": ...} in JSON, none
+ * in the formats that are tables of figures.
+ */
+int batch_print_mark(const struct mark *mk, double t0, const struct batch_format *fmt, FILE *out);
 
 /*
  * The run's summary (summary.h): MEAN and PEAK over its samples (seq: how
  * many, interval_s: the seconds they cover), ABOUT what ran.  Text: a
  * "# summary" line and both tables; CSV: rows whose seq is "mean" or
  * "peak" (FIRST: print the header, no sample came before); JSON: one
- * {"summary": {about, samples, seconds, mean, peak}} line.  0 or -errno.
+ * {"summary": {about, samples, seconds, mean, peak}} line; perf's shapes and
+ * the long CSV none (the samples' records alone, as perf stat -I's).  0 or -errno.
  */
 int batch_print_summary(const struct sample *mean, const struct sample *peak, const char *about,
-			enum batch_format fmt, const struct batch_opts *o, bool first, FILE *out);
+			const struct batch_format *fmt, const struct batch_opts *o, bool first,
+			FILE *out);
 
 /* ---- batch_counts.c: the events' counts (--counts) ---- */
 

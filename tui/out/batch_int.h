@@ -1,7 +1,7 @@
 /*
- * batch_int: the batch formats' parts that live in their own files
- * (batch_who.c: who uses the machine; batch_json.c: the JSON tables),
- * for batch.c alone.  Main thread.
+ * batch_int: what the batch formats share (batch.c), and their parts that
+ * live in files of their own (batch_who.c: who uses the machine;
+ * batch_json.c: the JSON tables), for the formats' files alone.  Main thread.
  */
 #ifndef PMUTOP_BATCH_INT_H
 #define PMUTOP_BATCH_INT_H
@@ -108,13 +108,5 @@ static inline bool batch_metric_shown(const struct sample *s, const struct batch
 
 	return (!r->listed || r->listed[m]) && (g < 0 || s->groups[g].state != SAMPLE_GROUP_OFF);
 }
-
-/*
- * batch_perf.c: S in the shapes scripts already parse (enum batch_format):
- * a long CSV, one figure a row; perf stat -I -A's -x, CSV and -j JSON.
- * FIRST: the first sample (the long CSV's header).  0 or -errno.
- */
-int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
-		     bool first, FILE *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * batch_json: a sample as one JSON line (schema pmutop-batch/2,
+ * batch_json: the JSON format, a sample as one JSON line (schema pmutop-batch/2,
  * data/schema/pmutop-batch-2.schema.json).  Each kind of entity (threads,
  * cores, sockets, channels, CHAs) is one table: its columns named once,
  * then a row of values per entity, the shape pandas reads as
@@ -11,9 +11,11 @@
 #include "batch_int.h"
 #include "frontend.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The rows of one kind of entity (sample_kind.h) that are written. */
 struct batch_table {
@@ -242,3 +244,124 @@ json_t *batch_throttle_json(const struct sample *s)
 {
 	return batch_json_throttle(s, NULL);
 }
+
+/* ---- the format ------------------------------------------------------- */
+
+static json_t *batch_json_flags(const struct sample *s)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < s->nflags; i++) {
+		const struct sample_flag *f = &s->flags[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "socket", json_integer(s->sockets[f->socket].os_socket_id));
+		json_object_set_new(o, "channel", f->channel >= 0 ? json_integer(f->channel) : json_null());
+		json_object_set_new(o, "metric", f->metric >= 0
+				    ? json_string(s->layout->metrics[f->metric].name) : json_null());
+		json_object_set_new(o, "why", json_string(f->why));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* S as one JSON object (FIRST with --counts: each metric's formula and the counts it reads). */
+static json_t *batch_json_object(const struct sample *s, const struct batch_run *r, bool first)
+{
+	const struct layout *l = s->layout;
+	json_t *o = json_object(), *groups = json_object();
+	char when[40];
+
+	batch_iso_time(s->time, when, sizeof(when));
+	json_object_set_new(o, "seq", json_integer((json_int_t)s->seq));
+	json_object_set_new(o, "time", json_string(when));
+	json_object_set_new(o, "interval_s", json_real(s->interval_s));
+	json_object_set_new(o, "source", json_string(s->source));
+	json_object_set_new(o, "simulated", json_boolean(s->simulated));
+	/* NaN (no skew: one CPU, a summary) is null: jansson has no NaN, and the key stays */
+	json_object_set_new(o, "skew_us", isfinite(s->skew_us) ? json_real(s->skew_us) : json_null());
+	json_object_set_new(o, "batched", json_boolean(s->batched));
+	/* the first sample's short interval (figures at once): a warm-up, not the interval asked */
+	json_object_set_new(o, "warmup", json_boolean(s->warmup));
+	json_object_set_new(o, "rotation_s", isfinite(s->rotation_s) ? json_real(s->rotation_s)
+								      : json_null());
+	json_object_set_new(o, "layout", json_string(l->name));
+	if (r->counts && first)
+		json_object_set_new(o, "formulas", batch_counts_formulas(l));
+	if (first) {
+		/* the schema its lines follow (data/schema/pmutop-batch-2.schema.json's $id) */
+		json_object_set_new(o, "schema", json_string(BATCH_SCHEMA));
+		/* every metric's unit once, in the first line ("" where it has none: a ratio, a count) */
+		json_t *units = json_object();
+
+		for (int m = 0; m < l->nmetrics; m++)
+			if (!r->listed || r->listed[m])
+				json_object_set_new(units, l->metrics[m].name,
+						    json_string(l->metrics[m].unit ? l->metrics[m].unit : ""));
+		json_object_set_new(o, "units", units);
+	}
+	for (int g = 0; g < l->ngroups; g++) {
+		json_t *go = json_object();
+
+		json_object_set_new(go, "state", json_string(sample_group_state_names[s->groups[g].state]));
+		if (s->groups[g].state == SAMPLE_GROUP_BLOCKED)
+			json_object_set_new(go, "why", json_string(s->groups[g].why));
+		if (s->groups[g].state == SAMPLE_GROUP_ROTATING)
+			json_object_set_new(go, "live_share", isfinite(s->groups[g].live_share)
+					    ? json_real(s->groups[g].live_share) : json_null());
+		json_object_set_new(groups, l->groups[g].name, go);
+	}
+	json_object_set_new(o, "groups", groups);
+	batch_json_tables(s, r, o);
+	json_object_set_new(o, "flags", batch_json_flags(s));
+	if (s->who)
+		json_object_set_new(o, "who", batch_who_json(s, r));
+	json_object_set_new(o, "warning", s->warning[0] ? json_string(s->warning) : json_null());
+	json_object_set_new(o, "error", s->error[0] ? json_string(s->error) : json_null());
+	return o;
+}
+
+/* O on one line, and let go of it. */
+static int batch_json_line(json_t *o, FILE *out)
+{
+	int rc = json_dumpf(o, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
+
+	fputc('\n', out);
+	json_decref(o);
+	return rc ? -EIO : 0;
+}
+
+static int batch_json_sample(const struct sample *s, const struct batch_run *r, bool first, FILE *out)
+{
+	return batch_json_line(batch_json_object(s, r, first), out);
+}
+
+static int batch_json_mark(const char *text, const char *when, double elapsed, FILE *out)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "mark", json_string(text));
+	json_object_set_new(o, "time", json_string(when));
+	json_object_set_new(o, "elapsed_s", json_real(elapsed));
+	return batch_json_line(o, out);
+}
+
+/* One {"summary": {about, samples, seconds, mean, peak}} line. */
+static int batch_json_summary(const struct sample *mean, const struct sample *peak, const char *about,
+			      const struct batch_run *r, bool first, FILE *out)
+{
+	json_t *o = json_object(), *sum = json_object();
+
+	json_object_set_new(sum, "about", json_string(about));
+	json_object_set_new(sum, "samples", json_integer((json_int_t)mean->seq));
+	json_object_set_new(sum, "seconds", json_real(mean->interval_s));
+	json_object_set_new(sum, "mean", batch_json_object(mean, r, false));
+	json_object_set_new(sum, "peak", batch_json_object(peak, r, false));
+	json_object_set_new(o, "summary", sum);
+	return batch_json_line(o, out);
+}
+
+const struct batch_format batch_format_json = {
+	.name = "json", .help = "an object a line (schema " BATCH_SCHEMA "): the sample's fields, a table for each kind of row",
+	.counts = true, .sample = batch_json_sample, .mark = batch_json_mark, .summary = batch_json_summary,
+};

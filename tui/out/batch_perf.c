@@ -25,11 +25,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The shapes this file writes. */
+enum batch_perf_shape { BATCH_PERF_LONG, BATCH_PERF_CSV, BATCH_PERF_JSON };
+
 struct batch_perf_line {
 	const struct sample *s;
 	const struct batch_run *r;
 	const struct sample_entity *e; /* the row whose records these are */
-	enum batch_format fmt;
+	enum batch_perf_shape fmt;
 	char who[48];          /* "CPU3", "S0", "S0-CH2" (sample_kind_perf_name) */
 	double t;              /* seconds since the run's start (perf's interval) */
 	FILE *out;
@@ -207,13 +210,13 @@ static void batch_long_throttle(const struct sample *s, int k, const char *when,
 	}
 }
 
-int batch_perf_print(const struct sample *s, const struct batch_run *r, enum batch_format fmt,
-		     bool first, FILE *out)
+static int batch_perf_print(const struct sample *s, const struct batch_run *r,
+			    enum batch_perf_shape fmt, bool first, FILE *out)
 {
 	struct batch_perf_line p = { .s = s, .r = r, .fmt = fmt, .out = out,
 				     .t = isnan(r->t0) ? s->time : s->time - r->t0 };
 
-	if (fmt == BATCH_LONG) {
+	if (fmt == BATCH_PERF_LONG) {
 		char when[40];
 
 		batch_iso_time(s->time, when, sizeof(when));
@@ -247,3 +250,34 @@ int batch_perf_print(const struct sample *s, const struct batch_run *r, enum bat
 	}
 	return ferror(out) ? -EIO : 0;
 }
+
+static int batch_long_sample(const struct sample *s, const struct batch_run *r, bool first, FILE *out)
+{
+	return batch_perf_print(s, r, BATCH_PERF_LONG, first, out);
+}
+
+static int batch_perf_csv_sample(const struct sample *s, const struct batch_run *r, bool first,
+				 FILE *out)
+{
+	return batch_perf_print(s, r, BATCH_PERF_CSV, first, out);
+}
+
+static int batch_perf_json_sample(const struct sample *s, const struct batch_run *r, bool first,
+				  FILE *out)
+{
+	return batch_perf_print(s, r, BATCH_PERF_JSON, first, out);
+}
+
+/* (the samples' records alone, as perf stat -I's: no marks, no summary; perf's have the counts always) */
+const struct batch_format batch_format_long = {
+	.name = "long", .help = "CSV, a figure a row: time, scope, ids, name, value, unit, scaled",
+	.sample = batch_long_sample,
+};
+const struct batch_format batch_format_perf_csv = {
+	.name = "perf-csv", .help = "perf stat -I -A -x, records: the counts, then the metrics",
+	.counts = true, .sample = batch_perf_csv_sample,
+};
+const struct batch_format batch_format_perf_json = {
+	.name = "perf-json", .help = "the same records as perf stat -I -A -j writes them",
+	.counts = true, .sample = batch_perf_json_sample,
+};

@@ -51,7 +51,7 @@ struct run_cmd;
 /* What a run has that the sinks may use; NULL where it has none. */
 struct sink_ctx {
 	enum sink_mode mode;
-	enum batch_format format;      /* --format */
+	const struct batch_format *format; /* --format (NULL: text) */
 	bool counts;                   /* --counts: every event's count beside the metrics */
 	const char *metrics;           /* --metrics: the metrics printed (NULL: every one counted) */
 	unsigned scopes;               /* --per-*: the rows printed (batch_opts.scopes; 0 all) */

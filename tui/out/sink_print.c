@@ -11,7 +11,7 @@
 
 struct sink_printer {
 	struct sink k;
-	enum batch_format format;
+	const struct batch_format *format;
 	struct batch_opts opts;
 	FILE *out;
 	double t0;

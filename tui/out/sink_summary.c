@@ -12,7 +12,7 @@
 struct sink_sum {
 	struct sink k;
 	struct summary *sum;
-	enum batch_format format;
+	const struct batch_format *format;
 	struct batch_opts opts;
 	FILE *out;
 	struct run_cmd *cmd;

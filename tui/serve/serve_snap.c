@@ -118,7 +118,7 @@ const char *serve_snap_get(struct serve_snap *sn, enum serve_kind k, const struc
 			if (!f)
 				break;
 			if (k == SERVE_JSON)
-				batch_print(sn->s, BATCH_JSON, &(struct batch_opts){ .counts = false }, true, f);
+				batch_print(sn->s, batch_format_find("json"), &(struct batch_opts){ .counts = false }, true, f);
 			else
 				prom_write(sn->s, sn->t, about,
 					   k == SERVE_OPENMETRICS || k == SERVE_OPENSTABLE,
