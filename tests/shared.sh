@@ -29,26 +29,9 @@ os.close(fd)
 PYEOF
 }
 
-# other_holds CPU REG=VALUE...: the same, then keeps the device open for 3 s (in the background:
-# opid); returns once the registers are written
-other_holds() {
-	rm -f "$dir.held"
-	$PY - "$dir" "$@" <<'PYEOF' &
-import os, struct, sys, time
-fd = os.open(os.path.join(sys.argv[1], "dev/cpu/%s/msr" % sys.argv[2]), os.O_RDWR)
-for rv in sys.argv[3:]:
-    r, v = rv.split("=")
-    os.pwrite(fd, struct.pack("<Q", int(v, 16)), int(r, 16))
-open(sys.argv[1] + ".held", "w").close()
-time.sleep(3)
-PYEOF
-	opid=$!
-	i=0
-	while [ ! -f "$dir.held" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i + 1)); done
-}
-
-# other_takes CPU SEL=VALUE CTR=VALUE: the same as other_holds, as a tool that checks its
-# programming: the select written, then its count; 0.1 s later, where the select no longer
+# other_takes CPU SEL=VALUE [REG=VALUE...]: another program writes the registers of CPU and
+# keeps the device open for 3 s (in the background: opid), returning once they are written;
+# as a tool that checks its programming: 0.1 s later, where the select (the first) no longer
 # holds its value, written again (up to 5 times; each in $dir.lost).  A write of the other's that
 # lands between pmutop's read-back of a select and its write of it (one register access apart:
 # registers have no compare-and-swap) is lost to it and cannot be seen by pmutop
@@ -252,7 +235,7 @@ done
 regs set
 before=$(regs dump)
 start_json -g imc
-other_holds 6 3C0=40002F
+other_takes 6 3C0=40002F
 wait_samples $((n + 3)) '^{'
 sel=$(reg 6 3C0)
 kill -TERM $pid
