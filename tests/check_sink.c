@@ -81,18 +81,19 @@ START_TEST(printing_goes_through_the_sink_as_batch_prints)
 	size_t gn = 0, wn = 0;
 	FILE *g = open_memstream(&got, &gn), *w = open_memstream(&want, &wn);
 	struct mark mk = { .time = smp[0]->time, .text = "phase B" };
+	const struct batch_format *json = batch_format_find("json");
 	struct sinks ks;
 
-	sinks_build(&(struct sink_ctx){ .mode = SINK_PRINT, .format = batch_format_find("json"), .out = g,
+	sinks_build(&(struct sink_ctx){ .mode = SINK_PRINT, .format = json, .out = g,
 					.t0 = smp[0]->time - 1 }, &ks);
 	ck_assert_int_eq(sinks_sample(&ks, smp[0]), 0);
 	ck_assert_int_eq(sinks_mark(&ks, &mk), 0);
 	ck_assert_int_eq(sinks_sample(&ks, smp[1]), 0);
 	ck_assert_int_eq(ks.fed, 2);
 	sinks_free(&ks);
-	ck_assert_int_eq(batch_print(smp[0], batch_format_find("json"), &(struct batch_opts){ 0 }, true, w), 0);
-	ck_assert_int_eq(batch_print_mark(&mk, smp[0]->time - 1, batch_format_find("json"), w), 0);
-	ck_assert_int_eq(batch_print(smp[1], batch_format_find("json"), &(struct batch_opts){ 0 }, false, w), 0);
+	ck_assert_int_eq(batch_print(smp[0], json, &(struct batch_opts){ 0 }, true, w), 0);
+	ck_assert_int_eq(batch_print_mark(&mk, smp[0]->time - 1, json, w), 0);
+	ck_assert_int_eq(batch_print(smp[1], json, &(struct batch_opts){ 0 }, false, w), 0);
 	fclose(g);
 	fclose(w);
 	ck_assert_str_eq(got, want);
@@ -120,8 +121,8 @@ START_TEST(a_failed_output_ends_the_run_a_failed_recording_does_not)
 
 	ck_assert_ptr_nonnull(full);
 	setvbuf(full, NULL, _IONBF, 0);
-	sinks_build(&(struct sink_ctx){ .mode = SINK_PRINT, .format = batch_format_find("text"), .out = full },
-		    &ks);
+	sinks_build(&(struct sink_ctx){ .mode = SINK_PRINT, .format = batch_format_find("text"),
+					.out = full }, &ks);
 	ck_assert_int_eq(sinks_sample(&ks, smp[0]), -ENOSPC);
 	sinks_free(&ks);
 	fclose(full);
@@ -152,8 +153,8 @@ START_TEST(the_summary_comes_at_the_end)
 
 	ck_assert_int_eq(run_start(&(struct run_config){ .argv = argv, .out_fd = -1 }, &cmd, err,
 				   sizeof(err)), 0);
-	sinks_build(&(struct sink_ctx){ .mode = SINK_PRINT, .format = batch_format_find("json"), .out = g,
-					.cmd = cmd }, &ks);
+	sinks_build(&(struct sink_ctx){ .mode = SINK_PRINT, .format = batch_format_find("json"),
+					.out = g, .cmd = cmd }, &ks);
 	ck_assert_str_eq(kinds(&ks), "print summary");
 	ck_assert_int_eq(sinks_sample(&ks, smp[0]), 0);
 	ck_assert_int_eq(sinks_sample(&ks, smp[1]), 0);

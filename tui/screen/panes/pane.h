@@ -7,9 +7,10 @@
  * them (htop's MeterClass is the model): its keys while it has the focus
  * (the screen offers it every key first), its explain text, a key that
  * brings it to the front, whether it needs the who collector.  The registry
- * (panes_registry in panes.c) is the only list of panes, and a pane's place
- * in it is its number; adding one is a file with its struct and a line in
- * the registry (its Makefile.am source line aside).  Drawing takes the view, a sample (never NULL: the frame says
+ * (PANES_ALL in panes.c, made into panes_registry) is the only list of
+ * panes, and a pane's place in it is its number; adding one is a file with
+ * its struct and a line in the registry (its Makefile.am source line
+ * aside).  Drawing takes the view, a sample (never NULL: the frame says
  * "no sample yet" itself) and a band of rows of the grid, and writes what
  * the keys and the mouse need into the frame, never into the view: the
  * selectable rows, a page of them, the selection and scroll kept in range
