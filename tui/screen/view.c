@@ -31,9 +31,12 @@ void view_init(struct view *v, const struct view_info *info, layout_groups group
 	v->col_metric = -1;
 	v->col_hidden = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
 	view_hide_same(v);
-	v->tree_open = xcalloc((size_t)info->layout->nmetrics + 1, sizeof(bool));
 	v->groups = groups;
 	v->interval = interval;
+	v->pane_state = xcalloc((size_t)view_npanes, sizeof(*v->pane_state));
+	for (int p = 0; p < view_npanes; p++)
+		if (panes_registry[p]->state_new)
+			v->pane_state[p] = panes_registry[p]->state_new(v);
 }
 
 void view_free(struct view *v)
@@ -41,13 +44,15 @@ void view_free(struct view *v)
 	free(v->cpu_shown);
 	free(v->pid_cpus);
 	free(v->col_hidden);
-	free(v->tree_open);
-	free(v->who_closed);
-	v->who_closed = NULL;
-	v->nwho_closed = 0;
+	for (int p = 0; p < view_npanes && v->pane_state; p++)
+		if (panes_registry[p]->state_free)
+			panes_registry[p]->state_free(v->pane_state[p]);
+		else
+			free(v->pane_state[p]);
+	free(v->pane_state);
+	v->pane_state = NULL;
 	v->cpu_shown = v->pid_cpus = NULL;
 	v->col_hidden = NULL;
-	v->tree_open = NULL;
 }
 
 bool view_column_choosable(const struct view *v, int m)

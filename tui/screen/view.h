@@ -145,14 +145,8 @@ struct view {
 	 * groups and metrics, and are left at this one's defaults.
 	 */
 	bool rc_other_layout;
-	bool *tree_open;          /* by layout metric: the tree pane shows its children */
-	uint64_t *who_closed;     /* the who pane's closed cgroups (who_pane_id), NWHO_CLOSED */
-	int nwho_closed;
-	int who_sort;             /* the who pane sorts each cgroup's children and the processes by its
-				     column (0 CPUs: who_cols' shown in the pane; s < > there) */
-	bool who_sort_rev;        /* least first */
-	char who_filter[64];      /* the who pane shows the rows whose name or path holds it ("": all) */
-	bool who_td;              /* the who pane shows the top-down level 1 (T), counted per cgroup */
+	void **pane_state;        /* by pane: its own state (struct pane's state_new), or NULL */
+	bool who_td;              /* the who collector counts the top-down level 1 (T in the who pane) */
 	int chooser;              /* F2: the metric under the chooser's cursor */
 	bool *pid_cpus;           /* by OS CPU number: where its threads ran; NULL: nowhere known */
 	const struct history *hist; /* past samples for the sparklines (history.h), or NULL */

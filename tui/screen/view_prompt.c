@@ -175,7 +175,7 @@ enum view_cmd view_prompt_key(struct view *v, int key)
 			return VIEW_CMD_REDRAW;
 		}
 		if (p == VIEW_PROMPT_WHO) {
-			snprintf(v->who_filter, sizeof(v->who_filter), "%s", v->input);
+			who_pane_set_filter(v, v->input);
 			v->sel = v->scroll = 0;
 			return VIEW_CMD_REDRAW;
 		}

@@ -128,6 +128,14 @@ bool pane_focused(const struct view *v, const struct view_frame *f)
 	return v->focus == f->drawing;
 }
 
+void *pane_state(const struct view *v, const struct pane *p)
+{
+	for (int i = 0; i < view_npanes && v->pane_state; i++)
+		if (panes_registry[i] == p)
+			return v->pane_state[i];
+	return NULL;
+}
+
 int pane_scroll(const struct view *v, struct view_frame *f, int nrows, int rows)
 {
 	if (!pane_focused(v, f))

@@ -53,6 +53,14 @@ struct pane {
 	/* It shows who uses the machine: the who collector runs while it is the lower pane. */
 	bool who;
 	/*
+	 * Its own state, kept in the view from one frame and key to the next
+	 * (the who pane's sort, filter and closed branches; the tree's open
+	 * nodes): made by state_new when the view is (NULL: it has none), freed
+	 * by state_free (NULL: free); pane_state gives it.
+	 */
+	void *(*state_new)(const struct view *v);
+	void (*state_free)(void *state);
+	/*
 	 * The rows it wants under the topology while it is the lower pane (0:
 	 * the screen's least, 8): the topology draws in what is left, folding
 	 * to a line per socket on a small screen (the who pane's list, the
@@ -67,6 +75,8 @@ uint64_t who_pane_id(const char *path, int pid);
 int who_pane_selected(const struct view *v, const struct sample *s);
 /* Whether the who pane has the focus. */
 bool who_pane_focused(const struct view *v);
+/* The who pane's filter (/ there): the rows whose name, path or PID holds TEXT ("": all). */
+void who_pane_set_filter(struct view *v, const char *text);
 
 /* ---- the top-down tree as the tree pane and the bottleneck line read it (tree_path.c) ---- */
 /* The vendor's name of a node (a layout name cannot start with a digit: "_4K_Aliasing"). */
@@ -181,6 +191,9 @@ void pane_hit(struct view_frame *f, int y, int x, int w, int pos, int socket, en
 
 /* Whether the pane being drawn (F's) has the focus. */
 bool pane_focused(const struct view *v, const struct view_frame *f);
+
+/* Pane P's own state in view V (its state_new's), or NULL. */
+void *pane_state(const struct view *v, const struct pane *p);
 
 /*
  * The pane being drawn, with NROWS selectable rows, ROWS of them on screen:

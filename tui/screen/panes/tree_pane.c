@@ -40,6 +40,19 @@ static const struct {
 	{ "Contention", 'T', GRID_SEG5 },
 };
 
+extern const struct pane tree_pane; /* at the end */
+
+/* The pane's own state: by layout metric, whether its node is open (its children shown). */
+static void *tree_pane_state_new(const struct view *v)
+{
+	return xcalloc((size_t)v->info.layout->nmetrics + 1, sizeof(bool));
+}
+
+static bool *tree_pane_open(const struct view *v)
+{
+	return pane_state(v, &tree_pane);
+}
+
 /* The rows of KIND's tree shown, depth first through the open nodes, into ROWS; their count. */
 static int tree_rows(const struct view *v, unsigned kind, int m, int *rows, int n)
 {
@@ -49,7 +62,7 @@ static int tree_rows(const struct view *v, unsigned kind, int m, int *rows, int 
 
 	for (int i = 0; i < nk; i++) {
 		rows[n++] = kids[i];
-		if (v->tree_open && v->tree_open[kids[i]])
+		if (tree_pane_open(v) && tree_pane_open(v)[kids[i]])
 			n = tree_rows(v, kind, kids[i], rows, n);
 	}
 	free(kids);
@@ -231,7 +244,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	for (int r = first; r < nrows && row < h - (all > ncols); r++, row++) {
 		int m = rows[r];
 		const struct layout_metric *mt = &l->metrics[m];
-		bool open = v->tree_open && v->tree_open[m];
+		bool open = tree_pane_open(v) && tree_pane_open(v)[m];
 		bool has_kids = false, bottleneck = false;
 
 		/* the bottleneck, or the closed node it lies under (the way to open) */
@@ -308,6 +321,7 @@ static bool tree_pane_key(struct view *v, const struct view_frame *f, int key)
 {
 	const struct layout *l = v->info.layout;
 	int m = tree_pane_row_metric(v, f->sel);
+	bool *open = tree_pane_open(v);
 
 	if (key == 'B') {
 		int n = f->tree_npath;
@@ -318,19 +332,19 @@ static bool tree_pane_key(struct view *v, const struct view_frame *f, int key)
 			return true;
 		}
 		for (int k = 0; k < n - 1; k++)
-			v->tree_open[f->tree_path[k]] = true;
+			open[f->tree_path[k]] = true;
 		v->sel = tree_pane_row_of(v, f->tree_path[n - 1]);
 		return true;
 	}
 	if (m < 0)
 		return false;
 	if (key == VIEW_KEY_RIGHT || key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
-		v->tree_open[m] = true;
+		open[m] = true;
 		return true;
 	}
 	if (key == VIEW_KEY_LEFT) {
-		if (v->tree_open[m])
-			v->tree_open[m] = false;
+		if (open[m])
+			open[m] = false;
 		else if (l->metrics[m].parent >= 0)
 			v->sel = tree_pane_row_of(v, l->metrics[m].parent);
 		return true;
@@ -342,5 +356,5 @@ const struct pane tree_pane = {
 	.name = "tree", .title = "Tree",
 	.help = "the vendor's top-down tree: level 1 as a bar per socket, core or thread, the nodes "
 		"flagged over the vendor's thresholds, the bottleneck marked, opened with Right",
-	.draw = tree_pane_draw, .key = tree_pane_key, .rows = 12,
+	.draw = tree_pane_draw, .key = tree_pane_key, .rows = 12, .state_new = tree_pane_state_new,
 };

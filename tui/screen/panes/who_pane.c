@@ -54,12 +54,52 @@ uint64_t who_pane_id(const char *path, int pid)
 	return h ? h : 1;
 }
 
+extern const struct pane who_pane; /* at the end */
+
+/* The pane's own state (pane_state): its closed branches, its sort and its filter. */
+struct who_pane_state {
+	uint64_t *closed;         /* the closed cgroups (who_pane_id), NCLOSED of them */
+	int nclosed;
+	int sort;                 /* each cgroup's children and the processes sort by this column
+				     (0 CPUs: who_cols' shown in the pane; s < > change it) */
+	bool sort_rev;            /* least first */
+	char filter[64];          /* the rows whose name or path holds it are shown ("": all) */
+};
+
+static void *who_pane_state_new(const struct view *v)
+{
+	return xcalloc(1, sizeof(struct who_pane_state));
+}
+
+static void who_pane_state_free(void *state)
+{
+	struct who_pane_state *st = state;
+
+	if (st)
+		free(st->closed);
+	free(st);
+}
+
+/* V's (a view always has it: view_init makes it; a blank one for a view that was not made so) */
+static struct who_pane_state *who_st(const struct view *v)
+{
+	static struct who_pane_state blank;
+	struct who_pane_state *st = pane_state(v, &who_pane);
+
+	return st ? st : &blank;
+}
+
+void who_pane_set_filter(struct view *v, const char *text)
+{
+	snprintf(who_st(v)->filter, sizeof(who_st(v)->filter), "%s", text);
+}
+
 static bool who_pane_closed(const struct view *v, const struct who_row *r)
 {
 	uint64_t id = who_pane_id(r->path, r->pid);
 
-	for (int i = 0; i < v->nwho_closed; i++)
-		if (v->who_closed[i] == id)
+	for (int i = 0; i < who_st(v)->nclosed; i++)
+		if (who_st(v)->closed[i] == id)
 			return true;
 	return false;
 }
@@ -92,13 +132,13 @@ static int who_pane_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct who_pane_order *o = ctx;
 	const struct who_row *x = &o->w->rows[*(const int *)a], *y = &o->w->rows[*(const int *)b];
-	double kx = who_pane_value(o->v, o->w, x, o->v->who_sort);
-	double ky = who_pane_value(o->v, o->w, y, o->v->who_sort);
+	double kx = who_pane_value(o->v, o->w, x, who_st(o->v)->sort);
+	double ky = who_pane_value(o->v, o->w, y, who_st(o->v)->sort);
 
 	if (isfinite(kx) != isfinite(ky))
 		return isfinite(kx) ? -1 : 1;
 	if (isfinite(kx) && kx != ky)
-		return (kx > ky) != o->v->who_sort_rev ? -1 : 1;
+		return (kx > ky) != who_st(o->v)->sort_rev ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
@@ -107,11 +147,11 @@ static bool who_pane_match(const struct view *v, const struct who_row *r)
 {
 	char pid[16];
 
-	if (!v->who_filter[0])
+	if (!who_st(v)->filter[0])
 		return true;
 	snprintf(pid, sizeof(pid), "%d", r->pid);
-	return strcasestr(r->name, v->who_filter) || strcasestr(r->path, v->who_filter) ||
-	       (r->pid && !strcmp(pid, v->who_filter));
+	return strcasestr(r->name, who_st(v)->filter) || strcasestr(r->path, who_st(v)->filter) ||
+	       (r->pid && !strcmp(pid, who_st(v)->filter));
 }
 
 /*
@@ -175,8 +215,6 @@ static int who_pane_rows(const struct view *v, const struct who_snap *w, int *ou
 	return n + np;
 }
 
-extern const struct pane who_pane; /* at the end */
-
 bool who_pane_focused(const struct view *v)
 {
 	return panes_registry[v->focus] == &who_pane;
@@ -217,9 +255,9 @@ static int who_pane_head(const struct view *v, const struct who_snap *w, int y, 
 	if (v->who_td && !w->ntd && w->available)
 		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_WARN, "%s", w->td_why[0]
 				     ? w->td_why : "top-down level 1: from the next sample on");
-	if (v->who_filter[0])
+	if (who_st(v)->filter[0])
 		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_BOLD, "filter '%s' (/ changes it, "
-				     "empty: all). %s", v->who_filter, w->counting ? w->note : "");
+				     "empty: all). %s", who_st(v)->filter, w->counting ? w->note : "");
 	if (!w->available)
 		return grid_put_wrap(g, y, 1, g->w - 2, maxl, GRID_WARN, "who: n/a: %s", w->why);
 	if (w->why[0])
@@ -328,7 +366,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 
 		grid_blank(g, y + 1, 0, g->w, GRID_HEADER);
 		grid_put(g, y + 1, 1, 7, GRID_HEADER, "%6s%c", "CPUs",
-			 v->who_sort == 0 ? (v->who_sort_rev ? 'v' : '^') : ' ');
+			 who_st(v)->sort == 0 ? (who_st(v)->sort_rev ? 'v' : '^') : ' ');
 		/* the vendor's names, cut to the column (explain has them whole) */
 		for (int k = 0; k < w->ntd; k++) {
 			char name[WHO_PANE_TD_W];
@@ -339,7 +377,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 			while (len && name[len - 1] == '_')
 				name[--len] = '\0';
 			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", WHO_PANE_TD_W - 1,
-				      name, v->who_sort == k + 1 ? (v->who_sort_rev ? 'v' : '^')
+				      name, who_st(v)->sort == k + 1 ? (who_st(v)->sort_rev ? 'v' : '^')
 				      : ' ');
 		}
 		grid_put(g, y + 1, x + 1, g->w - x - 2, GRID_HEADER, "cgroup / PID process (%s)",
@@ -351,7 +389,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 		/* the sort column marked as the table's: ^ largest first, v least first */
 		for (int c = 0; c < ncols; c++)
 			x += grid_put(g, y + 1, x, g->w - x, GRID_HEADER, "%*s%c", cols[c]->pane.width,
-				      cols[c]->pane.head, v->who_sort == c ? (v->who_sort_rev ? 'v' : '^')
+				      cols[c]->pane.head, who_st(v)->sort == c ? (who_st(v)->sort_rev ? 'v' : '^')
 				      : ' ');
 		grid_put(g, y + 1, who_pane_name_x(), g->w - who_pane_name_x() - 1, GRID_HEADER,
 			 "cgroup / PID process");
@@ -391,6 +429,7 @@ static int who_pane_draw(const struct view *v, const struct sample *s, int y, in
 
 static bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 {
+	struct who_pane_state *st = who_st(v);
 	int at = -1;
 
 	switch (key) {
@@ -401,39 +440,39 @@ static bool who_pane_key(struct view *v, const struct view_frame *f, int key)
 		const struct who_col *cols[WHO_PANE_COLS];
 		int n = v->who_td && f->who_ntd ? 1 + f->who_ntd : who_pane_cols(cols);
 
-		v->who_sort = (v->who_sort % n + (key == '<' ? n - 1 : 1)) % n;
+		st->sort = (st->sort % n + (key == '<' ? n - 1 : 1)) % n;
 		return true;
 	}
 	case 'T':
 		v->who_td = !v->who_td;
-		v->who_sort = 0; /* CPUs */
+		st->sort = 0; /* CPUs */
 		return true;
 	case 'r':
-		v->who_sort_rev = !v->who_sort_rev;
+		st->sort_rev = !st->sort_rev;
 		return true;
 	case VIEW_KEY_F4:
 	case '/':
 		v->prompt = VIEW_PROMPT_WHO;
-		snprintf(v->input, sizeof(v->input), "%s", v->who_filter);
+		snprintf(v->input, sizeof(v->input), "%s", st->filter);
 		return true;
 	default:
 		break;
 	}
 	if (!f->who_sel)
 		return false;
-	for (int i = 0; i < v->nwho_closed; i++)
-		if (v->who_closed[i] == f->who_sel)
+	for (int i = 0; i < st->nclosed; i++)
+		if (st->closed[i] == f->who_sel)
 			at = i;
 	if (key == VIEW_KEY_RIGHT || key == VIEW_KEY_ENTER || key == '\n' || key == '\r') {
 		if (at >= 0)
-			v->who_closed[at] = v->who_closed[--v->nwho_closed];
+			st->closed[at] = st->closed[--st->nclosed];
 		return true;
 	}
 	if (key == VIEW_KEY_LEFT) {
 		if (f->who_kids && at < 0) {
-			v->who_closed = xrealloc(v->who_closed, (size_t)v->nwho_closed + 1,
-						 sizeof(*v->who_closed));
-			v->who_closed[v->nwho_closed++] = f->who_sel;
+			st->closed = xrealloc(st->closed, (size_t)st->nclosed + 1,
+						 sizeof(*st->closed));
+			st->closed[st->nclosed++] = f->who_sel;
 		} else if (f->who_parent_pos >= 0) {
 			v->sel = f->who_parent_pos;
 		}
@@ -520,6 +559,7 @@ const struct pane who_pane = {
 	.name = "who", .title = "Who",
 	.help = "who uses the machine: the cgroup tree (services, containers, pods) and the busiest "
 		"processes, their CPUs, IPC, clock, cache misses and resctrl memory bandwidth",
+	.state_new = who_pane_state_new, .state_free = who_pane_state_free,
 	.draw = who_pane_draw, .key = who_pane_key, .explain = who_pane_explain, .hotkey = 'W',
 	.who = true, .rows = 12,
 };
