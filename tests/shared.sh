@@ -30,17 +30,24 @@ PYEOF
 }
 
 # other_takes CPU SEL=VALUE [REG=VALUE...]: another program writes the registers of CPU and
-# keeps the device open for 3 s (in the background: opid), returning once they are written;
-# as a tool that checks its programming: 0.1 s later, where the select (the first) no longer
-# holds its value, written again (up to 5 times; each in $dir.lost).  A write of the other's that
-# lands between pmutop's read-back of a select and its write of it (one register access apart:
-# registers have no compare-and-swap) is lost to it and cannot be seen by pmutop
+# keeps the device open until it is killed (in the background: opid; 120 s at most), returning
+# once they are written; as a tool that checks its programming: once pmutop has ended a sample
+# after the write, where the select (the first) no longer holds its value, written again (up to
+# 5 times; each in $dir.lost).  A write of the other's that lands between pmutop's read-back of
+# a select and its write of it (one register access apart: registers have no compare-and-swap)
+# is lost to it and cannot be seen by pmutop
 other_takes() {
 	rm -f "$dir.held" "$dir.lost"
 	$PY - "$dir" "$@" <<'PYEOF' &
-import os, struct, sys, time
+import os, signal, struct, sys, time
+signal.alarm(120)
 fd = os.open(os.path.join(sys.argv[1], "dev/cpu/%s/msr" % sys.argv[2]), os.O_RDWR)
 regs = [(int(r, 16), int(v, 16)) for r, v in (a.split("=") for a in sys.argv[3:])]
+def samples():
+    try:
+        return sum(1 for l in open(sys.argv[1] + ".out") if l.startswith("{"))
+    except OSError:
+        return 0
 for attempt in range(6):
     if attempt:
         if struct.unpack("<Q", os.pread(fd, 8, regs[0][0]))[0] == regs[0][1]:
@@ -48,14 +55,17 @@ for attempt in range(6):
         open(sys.argv[1] + ".lost", "a").write("lost\n")
     for r, v in regs:
         os.pwrite(fd, struct.pack("<Q", v), r)
-    time.sleep(0.1)
+    # pmutop's next sample ended: every select rewritten since has been checked first
+    n, deadline = samples(), time.monotonic() + 10
+    while samples() <= n and time.monotonic() < deadline:
+        time.sleep(0.02)
 open(sys.argv[1] + ".held", "w").close()
-time.sleep(3)
+signal.pause()
 PYEOF
 	opid=$!
 	i=0
-	while [ ! -f "$dir.held" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
-	[ -f "$dir.held" ] || echo "# the other program had not written its registers after 10 s"
+	while [ ! -f "$dir.held" ] && [ $i -lt 1000 ]; do sleep 0.02; i=$((i + 1)); done
+	[ -f "$dir.held" ] || echo "# the other program had not written its registers after 20 s"
 }
 
 # reg CPU REG: the register's value now, in hex
