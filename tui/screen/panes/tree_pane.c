@@ -48,6 +48,7 @@ static void *tree_pane_state_new(const struct view *v)
 	return xcalloc((size_t)v->info.layout->nmetrics + 1, sizeof(bool));
 }
 
+/* V's (view_init made it) */
 static bool *tree_pane_open(const struct view *v)
 {
 	return pane_state(v, &tree_pane);
@@ -62,7 +63,7 @@ static int tree_rows(const struct view *v, unsigned kind, int m, int *rows, int 
 
 	for (int i = 0; i < nk; i++) {
 		rows[n++] = kids[i];
-		if (tree_pane_open(v) && tree_pane_open(v)[kids[i]])
+		if (tree_pane_open(v)[kids[i]])
 			n = tree_rows(v, kind, kids[i], rows, n);
 	}
 	free(kids);
@@ -244,7 +245,7 @@ static int tree_pane_draw(const struct view *v, const struct sample *s, int y, i
 	for (int r = first; r < nrows && row < h - (all > ncols); r++, row++) {
 		int m = rows[r];
 		const struct layout_metric *mt = &l->metrics[m];
-		bool open = tree_pane_open(v) && tree_pane_open(v)[m];
+		bool open = tree_pane_open(v)[m];
 		bool has_kids = false, bottleneck = false;
 
 		/* the bottleneck, or the closed node it lies under (the way to open) */

@@ -80,18 +80,17 @@ static void who_pane_state_free(void *state)
 	free(st);
 }
 
-/* V's (a view always has it: view_init makes it; a blank one for a view that was not made so) */
+/* V's (view_init made it) */
 static struct who_pane_state *who_st(const struct view *v)
 {
-	static struct who_pane_state blank;
-	struct who_pane_state *st = pane_state(v, &who_pane);
-
-	return st ? st : &blank;
+	return pane_state(v, &who_pane);
 }
 
 void who_pane_set_filter(struct view *v, const char *text)
 {
-	snprintf(who_st(v)->filter, sizeof(who_st(v)->filter), "%s", text);
+	struct who_pane_state *st = who_st(v);
+
+	snprintf(st->filter, sizeof(st->filter), "%s", text);
 }
 
 static bool who_pane_closed(const struct view *v, const struct who_row *r)
