@@ -202,7 +202,7 @@ static int options_more(int c, struct options *opt, char *err, size_t errlen)
 			snprintf(err, errlen, "--pane is %s, not '%s'", view_lower_pane_list(), optarg);
 			return -EINVAL;
 		}
-		opt->pane = i; /* the lower pane, an int */
+		opt->pane = i; /* the lower pane, its registry place */
 		return 0;
 	}
 	case OPT_DRILL:
@@ -489,7 +489,7 @@ int options_parse(int argc, char **argv, struct options *opt, char *err, size_t 
 			 "TmaL1,TmaL2");
 		return -EINVAL;
 	}
-	if (opt->counts && (!opt->batch || !(opt->format ? opt->format : batch_formats[0])->counts)) {
+	if (opt->counts && (!opt->batch || !batch_format_of(opt->format)->counts)) {
 		snprintf(err, errlen, "--counts adds every event's count to -b's --format csv or "
 			 "json: pmutop -b --format json --counts");
 		return -EINVAL;

@@ -47,7 +47,7 @@ const char options_usage[] =
 	"                         needs (D on the screen)\n"
 	"      --doctor           check what pmutop needs on this machine, one line each\n"
 	"                         with the command that fixes it, and exit\n"
-"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
+	"  -d, --delay=SECONDS    interval between samples, " ENGINE_INTERVAL_RANGE_TEXT " (default 1)\n"
 	;
 
 /* after --format's lines, one a format (options_usage_write) */

@@ -469,8 +469,7 @@ const char *batch_format_list(void)
 	return list;
 }
 
-/* What the run asked (NULL: the default, text). */
-static const struct batch_format *batch_format_or_text(const struct batch_format *fmt)
+const struct batch_format *batch_format_of(const struct batch_format *fmt)
 {
 	return fmt ? fmt : batch_formats[0];
 }
@@ -482,7 +481,7 @@ int batch_print(const struct sample *s, const struct batch_format *fmt, const st
 	int rc;
 
 	batch_run_make(&r, s, o);
-	rc = batch_format_or_text(fmt)->sample(s, &r, first, out);
+	rc = batch_format_of(fmt)->sample(s, &r, first, out);
 	batch_run_free(&r);
 	if (fflush(out) || ferror(out))
 		return -errno ? -errno : -EIO;
@@ -496,7 +495,7 @@ int batch_print_mark(const struct mark *mk, double t0, const struct batch_format
 	char when[40];
 	int rc = 0;
 
-	fmt = batch_format_or_text(fmt);
+	fmt = batch_format_of(fmt);
 	batch_iso_time(mk->time, when, sizeof(when));
 	if (fmt->mark)
 		rc = fmt->mark(mk->text, when, mk->time - t0, out);
@@ -512,7 +511,7 @@ int batch_print_summary(const struct sample *mean, const struct sample *peak, co
 	struct batch_run r;
 	int rc = 0;
 
-	fmt = batch_format_or_text(fmt);
+	fmt = batch_format_of(fmt);
 	batch_run_make(&r, mean, bo);
 	r.t0 = NAN;
 	if (fmt->summary)

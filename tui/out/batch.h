@@ -41,6 +41,8 @@ struct batch_format {
 
 /* Every format, in --help's order, the default (text) first; NULL after the last. */
 extern const struct batch_format *const batch_formats[];
+/* The format FMT stands for: itself, or the default (text) for NULL (--format not given). */
+const struct batch_format *batch_format_of(const struct batch_format *fmt);
 /* The format called NAME, or NULL. */
 const struct batch_format *batch_format_find(const char *name);
 /* Their names for a message: "text, csv, json, long, perf-csv or perf-json". */

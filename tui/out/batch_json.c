@@ -15,7 +15,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* The rows of one kind of entity (sample_kind.h) that are written. */
 struct batch_table {

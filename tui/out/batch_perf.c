@@ -25,8 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The shapes this file writes. */
-enum batch_perf_shape { BATCH_PERF_LONG, BATCH_PERF_CSV, BATCH_PERF_JSON };
+/* perf's two shapes. */
+enum batch_perf_shape { BATCH_PERF_CSV, BATCH_PERF_JSON };
 
 struct batch_perf_line {
 	const struct sample *s;
@@ -211,31 +211,11 @@ static void batch_long_throttle(const struct sample *s, int k, const char *when,
 }
 
 static int batch_perf_print(const struct sample *s, const struct batch_run *r,
-			    enum batch_perf_shape fmt, bool first, FILE *out)
+			    enum batch_perf_shape fmt, FILE *out)
 {
 	struct batch_perf_line p = { .s = s, .r = r, .fmt = fmt, .out = out,
 				     .t = isnan(r->t0) ? s->time : s->time - r->t0 };
 
-	if (fmt == BATCH_PERF_LONG) {
-		char when[40];
-
-		batch_iso_time(s->time, when, sizeof(when));
-		if (first)
-			batch_long_header(out);
-		for (int k = 0; k < SAMPLE_NKINDS; k++) {
-			const struct sample_kind *kd = &sample_kinds[k];
-			int n = batch_kind_written(s, r, kd) ? sample_kind_count(kd, s) : 0;
-
-			for (int i = 0; i < n; i++)
-				if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
-					batch_long_entity(s, r, kd, sample_kind_row(kd, s, i), when, out);
-		}
-		/* the throttle figures, socket by socket after the kinds' rows */
-		for (int k = 0; k < s->nsockets && !r->listed; k++)
-			if (batch_row_on(r, LAYOUT_SOCKET, k))
-				batch_long_throttle(s, k, when, out);
-		return 0;
-	}
 	/* the rows of their own first (the CPUs), then each socket's and its parts' */
 	for (int k = 0; k < SAMPLE_NKINDS; k++)
 		for (int i = 0; !sample_kind_is_part(&sample_kinds[k]) && k != SAMPLE_KIND_SOCKET &&
@@ -253,19 +233,36 @@ static int batch_perf_print(const struct sample *s, const struct batch_run *r,
 
 static int batch_long_sample(const struct sample *s, const struct batch_run *r, bool first, FILE *out)
 {
-	return batch_perf_print(s, r, BATCH_PERF_LONG, first, out);
+	char when[40];
+
+	batch_iso_time(s->time, when, sizeof(when));
+	if (first)
+		batch_long_header(out);
+	for (int k = 0; k < SAMPLE_NKINDS; k++) {
+		const struct sample_kind *kd = &sample_kinds[k];
+		int n = batch_kind_written(s, r, kd) ? sample_kind_count(kd, s) : 0;
+
+		for (int i = 0; i < n; i++)
+			if (batch_kind_row_on(s, r, (enum sample_kind_id)k, i))
+				batch_long_entity(s, r, kd, sample_kind_row(kd, s, i), when, out);
+	}
+	/* the throttle figures, socket by socket after the kinds' rows */
+	for (int k = 0; k < s->nsockets && !r->listed; k++)
+		if (batch_row_on(r, LAYOUT_SOCKET, k))
+			batch_long_throttle(s, k, when, out);
+	return 0;
 }
 
 static int batch_perf_csv_sample(const struct sample *s, const struct batch_run *r, bool first,
 				 FILE *out)
 {
-	return batch_perf_print(s, r, BATCH_PERF_CSV, first, out);
+	return batch_perf_print(s, r, BATCH_PERF_CSV, out);
 }
 
 static int batch_perf_json_sample(const struct sample *s, const struct batch_run *r, bool first,
 				  FILE *out)
 {
-	return batch_perf_print(s, r, BATCH_PERF_JSON, first, out);
+	return batch_perf_print(s, r, BATCH_PERF_JSON, out);
 }
 
 /* (the samples' records alone, as perf stat -I's: no marks, no summary; perf's have the counts always) */
